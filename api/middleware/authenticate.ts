@@ -1,0 +1,80 @@
+/**
+ * Bearer authentication (spec §5): `none`, `api_key` (constant-time comparison) or `jwt` (HS256, verified with jose).
+ *
+ * Every failure is 401 `Unauthenticated` with `WWW-Authenticate: Bearer`; the detail says whether the header was
+ * missing, the token wrong, or the token expired. The caller's identity lands in `res.locals.identity`.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { errors as joseErrors, jwtVerify } from 'jose';
+import type { AuthSettings } from '../../shared/config/index.js';
+import { Unauthenticated } from '../../shared/errors/index.js';
+
+/** Who is calling. `single-tenant` when no identity is bound (API-CONTRACT.md §6 "Tenancy"). */
+export interface Identity {
+  userId: string;
+}
+
+/** The identity of every caller when authentication binds none. */
+export const SINGLE_TENANT: Identity = { userId: 'single-tenant' };
+
+const BEARER = /^bearer\s+(\S+)\s*$/i;
+const UNSAFE_USER_ID = /[/\\:?#[\]@\u0000-\u001f\u007f]/;
+
+function bearerToken(header: string | undefined): string {
+  const match = header === undefined ? null : BEARER.exec(header);
+  if (!match?.[1]) throw new Unauthenticated('Missing or malformed Authorization header: send `Authorization: Bearer <token>`.');
+  return match[1];
+}
+
+function sameSecret(presented: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthenticated('Token expired: obtain a new token.');
+    throw new Unauthenticated('Invalid token: the JWT does not verify with this deployment\'s HS256 secret.');
+  }
+  const userId = payload['user_id'];
+  if (userId === undefined || userId === '') throw new Unauthenticated('Invalid token: missing user_id claim.');
+  if (typeof userId !== 'string' || userId === '.' || userId === '..' || UNSAFE_USER_ID.test(userId)) {
+    throw new Unauthenticated('Invalid token: user_id claim must be a single path-safe segment.');
+  }
+  if (userId === SINGLE_TENANT.userId) {
+    throw new Unauthenticated(`Invalid token: user_id claim must not be the reserved '${SINGLE_TENANT.userId}' value.`);
+  }
+  return { userId };
+}
+
+/**
+ * Build the authentication middleware for a mode.
+ * @param auth - the validated auth settings (a mode that needs a secret always carries it)
+ * @throws Unauthenticated (401) through `next` on a missing, malformed, wrong or expired token
+ * @see spec §5
+ */
+export function authenticate(auth: AuthSettings): RequestHandler {
+  if (auth.mode === 'none') {
+    return (_req, res, next) => {
+      res.locals.identity = SINGLE_TENANT;
+      next();
+    };
+  }
+  if (auth.mode === 'api_key') {
+    return (req, res, next) => {
+      const token = bearerToken(req.headers.authorization);
+      if (!sameSecret(token, auth.apiKey)) throw new Unauthenticated('Invalid authentication token.');
+      res.locals.identity = SINGLE_TENANT;
+      next();
+    };
+  }
+  const secret = new TextEncoder().encode(auth.jwtSecret);
+  return async (req, res, next) => {
+    res.locals.identity = await verifyJwt(bearerToken(req.headers.authorization), secret);
+    next();
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Send a JSON body with an exact content type and no `charset` parameter, as the reference does
+ * (API-CONTRACT.md §1.3): `application/json` for successes, `application/problem+json` for errors.
+ */
+import type { Response } from 'express';
+
+/** The two content types this API answers with. */
+export type JsonContentType = 'application/json' | 'application/problem+json';
+
+/**
+ * Serialise compactly and send.
+ * @param res - the Express response
+ * @param status - HTTP status
+ * @param body - any JSON-serialisable value
+ * @param contentType - defaults to `application/json`
+ */
+export function sendJson(res: Response, status: number, body: unknown, contentType: JsonContentType = 'application/json'): void {
+  res.status(status).setHeader('Content-Type', contentType);
+  res.end(Buffer.from(JSON.stringify(body), 'utf8'));
+}

@@ -1,0 +1,162 @@
+/**
+ * Deployment settings read from the environment once at start-up (spec §1.1), validated into one typed object.
+ *
+ * An invalid value refuses to boot with a message that names the variable. `COMPLETION_CALLBACK_SECRET` is
+ * deliberately absent: the spec says it is read lazily, only when a signature is computed.
+ *
+ * @see spec §1.1, §5 (auth), §7.5 (disclosure), README.md "Configuration"
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const nonNegativeInt = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+const trimmedLower = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value.trim() === '' ? fallback : value.trim().toLowerCase()))
+    .pipe(z.enum(values));
+
+/** The environment schema: one entry per variable, with its default. */
+const ENV_SCHEMA = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: trimmedLower(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  AUTH_MODE: trimmedLower(['none', 'api_key', 'jwt'], 'none'),
+  API_KEY: optionalSecret,
+  JWT_SECRET_KEY: optionalSecret,
+  SERVICE_ENV: z.string().trim().min(1).default('dev'),
+  SERVICE_GATEWAY_API_KEY: optionalSecret,
+  MAX_REQUEST_BODY_MIB: positiveInt(100),
+  ERROR_DISCLOSURE: trimmedLower(['verbose', 'strict'], 'verbose'),
+  ERROR_DOCS_URL: z
+    .string()
+    .url()
+    .default('https://docs.pipelex.com/latest')
+    .transform((value) => value.replace(/\/+$/, '')),
+  METHOD_CACHE_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'mthds-runner-method-cache')),
+  MAX_METHOD_CACHE_CLONES: positiveInt(64),
+  MAX_METHOD_CACHE_TOTAL_KIB: positiveInt(524288),
+  MAX_METHOD_CACHE_AGE_HOURS: positiveInt(24),
+  SERVICE_MAX_FETCHED_PACKAGE_FILES: positiveInt(256),
+  SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB: positiveInt(8192),
+  SERVICE_MAX_SCANNED_MANIFESTS: positiveInt(100),
+  SERVICE_MAX_MANIFEST_FILE_KIB: positiveInt(256),
+  INFERENCE_PROFILE: trimmedLower(['auto', 'mock'], 'auto'),
+  OPENAI_API_KEY: optionalSecret,
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  OPENAI_TIMEOUT_MS: positiveInt(120000),
+  OPENAI_MAX_RETRIES: nonNegativeInt(2),
+});
+
+/** Raw environment shape accepted by {@link loadSettings}. */
+export type Environment = Record<string, string | undefined>;
+
+/** How callers are authenticated (spec §5). The secret travels with the mode, so a mode without one cannot exist. */
+export type AuthSettings =
+  | { mode: 'none' }
+  | { mode: 'api_key'; apiKey: string }
+  | { mode: 'jwt'; jwtSecret: string };
+
+/** The validated settings. Units are in the names (MiB, KiB, hours, ms). */
+export interface Settings {
+  port: number;
+  host: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  auth: AuthSettings;
+  serviceEnv: string;
+  gatewayApiKey: string | undefined;
+  maxRequestBodyMib: number;
+  errorDisclosure: 'verbose' | 'strict';
+  /** Base of problem `type` URIs, without a trailing slash. */
+  errorDocsUrl: string;
+  methodCache: { dir: string; maxClones: number; maxTotalKib: number; maxAgeHours: number };
+  fetchLimits: { maxPackageFiles: number; maxPackageTotalKib: number; maxScannedManifests: number; maxManifestFileKib: number };
+  inference: {
+    profile: 'auto' | 'mock';
+    openaiApiKey: string | undefined;
+    openaiBaseUrl: string | undefined;
+    openaiModel: string;
+    openaiTimeoutMs: number;
+    openaiMaxRetries: number;
+  };
+}
+
+/** Thrown when the environment cannot make valid settings; the message names every offending variable. */
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration, refusing to start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'SettingsError';
+  }
+}
+
+function authSettings(env: z.infer<typeof ENV_SCHEMA>, problems: string[]): AuthSettings {
+  switch (env.AUTH_MODE) {
+    case 'api_key':
+      if (env.API_KEY) return { mode: 'api_key', apiKey: env.API_KEY };
+      problems.push('API_KEY: required when AUTH_MODE=api_key (the bearer token callers must send)');
+      return { mode: 'none' };
+    case 'jwt':
+      if (env.JWT_SECRET_KEY) return { mode: 'jwt', jwtSecret: env.JWT_SECRET_KEY };
+      problems.push('JWT_SECRET_KEY: required when AUTH_MODE=jwt (the HS256 signing secret)');
+      return { mode: 'none' };
+    default:
+      return { mode: 'none' };
+  }
+}
+
+/**
+ * Read and validate the settings.
+ * @param environment - usually `process.env`; tests pass their own
+ * @returns the typed settings
+ * @throws SettingsError naming each invalid variable and what it accepts
+ * @see spec §1.1
+ */
+export function loadSettings(environment: Environment): Settings {
+  const parsed = ENV_SCHEMA.safeParse(environment);
+  if (!parsed.success) {
+    throw new SettingsError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  const auth = authSettings(env, problems);
+  if (problems.length > 0) throw new SettingsError(problems);
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    auth,
+    serviceEnv: env.SERVICE_ENV,
+    gatewayApiKey: env.SERVICE_GATEWAY_API_KEY,
+    maxRequestBodyMib: env.MAX_REQUEST_BODY_MIB,
+    errorDisclosure: env.ERROR_DISCLOSURE,
+    errorDocsUrl: env.ERROR_DOCS_URL,
+    methodCache: {
+      dir: env.METHOD_CACHE_DIR,
+      maxClones: env.MAX_METHOD_CACHE_CLONES,
+      maxTotalKib: env.MAX_METHOD_CACHE_TOTAL_KIB,
+      maxAgeHours: env.MAX_METHOD_CACHE_AGE_HOURS,
+    },
+    fetchLimits: {
+      maxPackageFiles: env.SERVICE_MAX_FETCHED_PACKAGE_FILES,
+      maxPackageTotalKib: env.SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB,
+      maxScannedManifests: env.SERVICE_MAX_SCANNED_MANIFESTS,
+      maxManifestFileKib: env.SERVICE_MAX_MANIFEST_FILE_KIB,
+    },
+    inference: {
+      profile: env.INFERENCE_PROFILE,
+      openaiApiKey: env.OPENAI_API_KEY,
+      openaiBaseUrl: env.OPENAI_BASE_URL,
+      openaiModel: env.OPENAI_MODEL,
+      openaiTimeoutMs: env.OPENAI_TIMEOUT_MS,
+      openaiMaxRetries: env.OPENAI_MAX_RETRIES,
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * Errors authored by the HTTP layer's own checks (API-CONTRACT.md §5.3). Their `retryable` is always false and their
+ * detail is never redacted.
+ */
+import { MthdsError } from './mthds-error.js';
+
+/** 400: a request the server cannot act on for a reason other than its schema. */
+export class BadRequest extends MthdsError {}
+/** 400: `/v1/start` on a blocking-only orchestration (spec §4.4). */
+export class StartRequiresAsyncOrchestration extends MthdsError {}
+/** 401: missing, malformed, wrong or expired bearer token (spec §5 rule 3); the detail says which. */
+export class Unauthenticated extends MthdsError {}
+/** 403: a per-request `orchestration_mode` override the deployment does not allow (spec §1.1). */
+export class OrchestrationModeOverrideForbidden extends MthdsError {}
+/** 404: no such route. Its body never carries a `code` member (API-CONTRACT.md §1.7). */
+export class NotFound extends MthdsError {}
+/** 405: the route exists with another method. */
+export class MethodNotAllowed extends MthdsError {}
+/** 413: body over `MAX_REQUEST_BODY_MIB` (spec §8). */
+export class PayloadTooLarge extends MthdsError {}
+/** 422: the request body fails its schema. */
+export class ValidationError extends MthdsError {}
+/** 422: the request body is not JSON, or not a JSON object. */
+export class InvalidJSON extends MthdsError {}
+/** 500: the deployment is missing a setting it needs for this request. */
+export class ServerMisconfigured extends MthdsError {}
+/** 500: the catch-all for an unexpected failure (`error_category: "unknown"`). */
+export class InternalServerError extends MthdsError {}
+/** 501: a registry-form `method_ref`, or method references on a deployment that does not fetch them (spec §2.2). */
+export class MethodRefNotSupported extends MthdsError {}
+/** 501: a whole-bundle transport (`bundle_b64` / `files`) this deployment does not accept yet (spec §2.3). */
+export class BundleTransportNotSupported extends MthdsError {}

@@ -1,0 +1,100 @@
+/**
+ * The error catalog: every `error_type` this service can emit, with its HTTP status, title, domain and provenance.
+ *
+ * One table keeps the wire honest (STYLE.md rule 17): the problem renderer reads status and title from here, a test
+ * checks that every error class has an entry and every entry a class, and `docs/errors.md` lists the same names.
+ *
+ * @see spec §7.1 (envelope), §7.2 (status mapping), API-CONTRACT.md §5.2–5.3 (titles, statuses)
+ */
+
+/** Where an error class says the fault lies (spec §7.1 `error_domain`). */
+export type ErrorDomain = 'input' | 'config' | 'runtime';
+
+/**
+ * Who authored the error:
+ * - `api`: the HTTP layer's own checks. `retryable` is always emitted (false) and the detail is never redacted.
+ * - `runtime`: the language core, runtime or inference. `retryable` is emitted only when set; strict disclosure
+ *   redacts the detail unless the class is caller-facing.
+ */
+export type ErrorOrigin = 'api' | 'runtime';
+
+/** One catalog entry. */
+export interface CatalogEntry {
+  /** HTTP status of the problem document. */
+  readonly status: number;
+  /** Short human title (API-CONTRACT.md §5.2). */
+  readonly title: string;
+  /** Domain, absent for domain-less errors (which render as 500). */
+  readonly domain?: ErrorDomain;
+  /** Who authors it. */
+  readonly origin: ErrorOrigin;
+  /** True when the message is written for the caller and survives `ERROR_DISCLOSURE=strict` (spec §7.5). */
+  readonly callerFacing?: boolean;
+  /**
+   * Runtime errors map to a status by their instance's domain (input → 422, else 500) unless pinned here to the
+   * catalog status (spec §7.2 explicit statuses).
+   */
+  readonly pinned?: boolean;
+  /** Replacement detail under strict disclosure, when the spec names one (spec §7.5). */
+  readonly strictDetail?: string;
+}
+
+/** The catalog itself, keyed by `error_type` (the class name). */
+export const ERROR_CATALOG = {
+  // API-authored (API-CONTRACT.md §5.3)
+  BadRequest: { status: 400, title: 'Bad request', domain: 'input', origin: 'api' },
+  StartRequiresAsyncOrchestration: { status: 400, title: 'Start requires async orchestration', domain: 'input', origin: 'api' },
+  Unauthenticated: { status: 401, title: 'Unauthenticated', domain: 'input', origin: 'api' },
+  OrchestrationModeOverrideForbidden: { status: 403, title: 'Orchestration mode override forbidden', domain: 'input', origin: 'api' },
+  NotFound: { status: 404, title: 'Not found', domain: 'input', origin: 'api' },
+  MethodNotAllowed: { status: 405, title: 'Method not allowed', domain: 'input', origin: 'api' },
+  PayloadTooLarge: { status: 413, title: 'Payload too large', domain: 'input', origin: 'api' },
+  ValidationError: { status: 422, title: 'Validation error', domain: 'input', origin: 'api' },
+  InvalidJSON: { status: 422, title: 'Invalid JSON', domain: 'input', origin: 'api' },
+  ServerMisconfigured: { status: 500, title: 'Server misconfigured', domain: 'config', origin: 'api' },
+  InternalServerError: { status: 500, title: 'Internal server error', domain: 'runtime', origin: 'api' },
+  MethodRefNotSupported: { status: 501, title: 'Method ref not supported', domain: 'config', origin: 'api' },
+  BundleTransportNotSupported: { status: 501, title: 'Bundle transport not supported', domain: 'config', origin: 'api' },
+
+  // Language core (bundle parsing and validation)
+  MthdsParserError: { status: 422, title: 'Mthds parser', domain: 'input', origin: 'runtime', callerFacing: true },
+  ValidateBundleError: { status: 422, title: 'Validate bundle', domain: 'input', origin: 'runtime', callerFacing: true },
+
+  // Runtime (RUNTIME.md §6.3)
+  PipeNotFoundError: { status: 422, title: 'Pipe not found', domain: 'input', origin: 'runtime', callerFacing: true },
+  ConceptNotFoundError: { status: 422, title: 'Concept not found', domain: 'input', origin: 'runtime', callerFacing: true },
+  ConceptAmbiguityError: { status: 422, title: 'Concept ambiguity', domain: 'input', origin: 'runtime', callerFacing: true },
+  StuffFactoryError: { status: 422, title: 'Stuff factory', domain: 'input', origin: 'runtime', callerFacing: true },
+  PipeInputError: { status: 422, title: 'Pipe input', domain: 'input', origin: 'runtime', callerFacing: true },
+  PipeSignatureNotExecutableError: { status: 422, title: 'Pipe signature not executable', domain: 'input', origin: 'runtime', callerFacing: true },
+  PipeStackOverflowError: { status: 500, title: 'Pipe stack overflow', domain: 'runtime', origin: 'runtime' },
+  PipeConditionError: { status: 500, title: 'Pipe condition', domain: 'runtime', origin: 'runtime' },
+  PipeOutputValidationError: { status: 500, title: 'Pipe output validation', domain: 'runtime', origin: 'runtime' },
+  Jinja2TemplateSyntaxError: { status: 422, title: 'Jinja 2 template syntax', domain: 'input', origin: 'runtime', callerFacing: true },
+  Jinja2TemplateRenderError: { status: 422, title: 'Jinja 2 template render', domain: 'input', origin: 'runtime', callerFacing: true },
+  Jinja2TemplateSecurityError: { status: 422, title: 'Jinja 2 template security', domain: 'input', origin: 'runtime', callerFacing: true },
+  Jinja2TemplateBudgetError: { status: 422, title: 'Jinja 2 template budget', domain: 'input', origin: 'runtime', callerFacing: true },
+  PipelexUnexpectedError: { status: 500, title: 'Pipelex unexpected', domain: 'runtime', origin: 'runtime' },
+
+  // Configuration
+  EnvVarNotFoundError: { status: 500, title: 'Environment variable not set', origin: 'runtime', strictDetail: 'Server configuration error' },
+  PipelexConfigError: { status: 500, title: 'Pipelex config', domain: 'config', origin: 'runtime' },
+
+  // Inference (RUNTIME.md §6.2); the status comes from the category and provider metadata
+  LLMCompletionError: { status: 500, title: 'LLM completion', origin: 'runtime' },
+  LLMCompletionTruncatedError: { status: 422, title: 'LLM completion truncated', domain: 'input', origin: 'runtime' },
+  LLMCompletionRefusedError: { status: 422, title: 'LLM completion refused', domain: 'input', origin: 'runtime' },
+  LLMStructuredOutputError: { status: 422, title: 'LLM structured output', domain: 'input', origin: 'runtime' },
+} as const satisfies Record<string, CatalogEntry>;
+
+/** Every `error_type` in the catalog. */
+export type ErrorType = keyof typeof ERROR_CATALOG;
+
+/**
+ * Look up an entry.
+ * @param errorType - a class name
+ * @returns the entry, or undefined for a name that is not catalogued
+ */
+export function catalogEntry(errorType: string): CatalogEntry | undefined {
+  return (ERROR_CATALOG as Record<string, CatalogEntry>)[errorType];
+}

@@ -1,0 +1,149 @@
+/**
+ * Rendering of any thrown value as an RFC 7807 problem document (spec §7).
+ *
+ * Member order follows the reference (API-CONTRACT.md §5.1): `type, title, status, detail, instance, request_id,
+ * error_type`, then the classification members. No stack trace is ever rendered.
+ */
+import { catalogEntry, type CatalogEntry } from './catalog.js';
+import { MthdsError, type ProviderMetadata, type UserAction } from './mthds-error.js';
+import { InternalServerError } from './api-errors.js';
+
+/** `ERROR_DISCLOSURE` modes (spec §7.5). */
+export type ErrorDisclosure = 'verbose' | 'strict';
+
+/** What the renderer needs to know about the request. */
+export interface ProblemContext {
+  /** Request path without the query string. */
+  instance: string;
+  /** The request's correlation id (also in `X-Request-ID`). */
+  requestId: string;
+  /** Base of the `type` URIs, without a trailing slash (`{docs_url}`). */
+  docsUrl: string;
+  disclosure: ErrorDisclosure;
+}
+
+/** The wire problem document (spec §7.1). Optional members are omitted, never null. */
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  request_id: string;
+  error_type: string;
+  error_category?: string;
+  error_domain?: string;
+  retryable?: boolean;
+  user_action?: UserAction;
+  model?: string;
+  provider?: string;
+  provider_metadata?: Partial<ProviderMetadata>;
+  [extension: string]: unknown;
+}
+
+/** A rendered problem: status, body and any headers it implies (`Retry-After`). */
+export interface RenderedProblem {
+  status: number;
+  body: ProblemDocument;
+  headers: Record<string, string>;
+}
+
+const STRICT_RUNTIME_DETAIL = 'An internal error occurred.';
+const STRICT_CATCH_ALL_DETAIL = 'An unexpected error occurred. The request id is included for support.';
+
+/**
+ * Kebab-case of a class name, as the `type` URI needs it (`InvalidJSON` → `invalid-json`,
+ * `LLMCompletionError` → `llm-completion-error`). API-CONTRACT.md §5.2.
+ * @param name - a PascalCase class name
+ */
+export function kebabErrorName(name: string): string {
+  return name
+    .replace(/(?<=[a-z0-9])(?=[A-Z])/g, '-')
+    .replace(/(?<=[A-Z])(?=[A-Z][a-z])/g, '-')
+    .toLowerCase();
+}
+
+/**
+ * Normalise any thrown value into an {@link MthdsError}. A foreign error becomes the catch-all
+ * `InternalServerError` whose message is `<Class>: <message>` and whose cause is the original.
+ * @param error - anything thrown
+ */
+export function toMthdsError(error: unknown): MthdsError {
+  if (error instanceof MthdsError) return error;
+  const name = error instanceof Error ? error.constructor.name : typeof error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new InternalServerError(`${name}: ${message}`, { cause: error, errorCategory: 'unknown' });
+}
+
+function statusOf(error: MthdsError, entry: CatalogEntry): number {
+  if (error.provider_metadata?.status_code === 429) return 429;
+  if (entry.origin === 'api' || entry.pinned) return entry.status;
+  return error.error_domain === 'input' ? 422 : 500;
+}
+
+function retryAfterHeader(status: number, metadata: ProviderMetadata | undefined): string | undefined {
+  const seconds = metadata?.retry_after_seconds;
+  if (status !== 429 || typeof seconds !== 'number' || !Number.isFinite(seconds)) return undefined;
+  return String(Math.max(0, Math.ceil(seconds)));
+}
+
+function strictDetail(error: MthdsError, entry: CatalogEntry): string {
+  if (error instanceof InternalServerError) return STRICT_CATCH_ALL_DETAIL;
+  return entry.strictDetail ?? STRICT_RUNTIME_DETAIL;
+}
+
+/**
+ * Render a thrown value as a problem document.
+ * @param thrown - anything thrown by a handler or the core
+ * @param context - request facts and the disclosure mode
+ * @returns status, body and headers; never throws
+ */
+export function renderProblem(thrown: unknown, context: ProblemContext): RenderedProblem {
+  const error = toMthdsError(thrown);
+  const entry = catalogEntry(error.error_type) as CatalogEntry;
+  const status = statusOf(error, entry);
+  const strict = context.disclosure === 'strict';
+  const redacted = strict && entry.origin === 'runtime' && !entry.callerFacing;
+  const body: ProblemDocument = {
+    type: `${context.docsUrl}/errors/${kebabErrorName(error.error_type)}/`,
+    title: entry.title,
+    status,
+    detail: redacted || (strict && error instanceof InternalServerError) ? strictDetail(error, entry) : error.message,
+    instance: context.instance,
+    request_id: context.requestId,
+    error_type: error.error_type,
+  };
+  if (error.error_category !== undefined) body.error_category = error.error_category;
+  if (error.error_domain !== undefined) body.error_domain = error.error_domain;
+  if (error.retryable !== undefined) body.retryable = error.retryable;
+  if (error.user_action !== undefined && !redacted) body.user_action = error.user_action;
+  if (!strict) {
+    if (error.model !== undefined) body.model = error.model;
+    if (error.provider !== undefined) body.provider = error.provider;
+    if (error.provider_metadata !== undefined) body.provider_metadata = providerMetadataForWire(error.provider_metadata);
+  } else if (error.provider_metadata !== undefined) {
+    const reduced = reducedProviderMetadata(error.provider_metadata);
+    if (Object.keys(reduced).length > 0) body.provider_metadata = reduced;
+  }
+  Object.assign(body, error.wireExtensions());
+  const headers: Record<string, string> = {};
+  const retryAfter = retryAfterHeader(status, error.provider_metadata);
+  if (retryAfter !== undefined) headers['Retry-After'] = retryAfter;
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  return { status, body, headers };
+}
+
+function providerMetadataForWire(metadata: ProviderMetadata): Partial<ProviderMetadata> {
+  const wire: Partial<ProviderMetadata> = { ...metadata };
+  if (typeof wire.retry_after_seconds === 'number' && !Number.isFinite(wire.retry_after_seconds)) wire.retry_after_seconds = null;
+  return wire;
+}
+
+function reducedProviderMetadata(metadata: ProviderMetadata): Partial<ProviderMetadata> {
+  const reduced: Partial<ProviderMetadata> = {};
+  if (metadata.status_code !== undefined) reduced.status_code = metadata.status_code;
+  if (metadata.retry_after_seconds !== undefined) {
+    reduced.retry_after_seconds = Number.isFinite(metadata.retry_after_seconds) ? metadata.retry_after_seconds : null;
+  }
+  return reduced;
+}

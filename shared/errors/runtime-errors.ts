@@ -1,0 +1,25 @@
+/**
+ * Errors raised while building or running a pipeline (RUNTIME.md §6.3).
+ */
+import { MthdsError } from './mthds-error.js';
+
+/** The requested pipe is not in the library (422). */
+export class PipeNotFoundError extends MthdsError {}
+/** A concept reference names no loaded concept (spec §2.3 rule 4; 422). */
+export class ConceptNotFoundError extends MthdsError {}
+/** A bare concept name found in several domains (spec §2.3 rule 3; 422). */
+export class ConceptAmbiguityError extends MthdsError {}
+/** Run inputs cannot become stuffs: bad form, content that fails the concept's structure, empty list (422). */
+export class StuffFactoryError extends MthdsError {}
+/** A pipe's required input is missing from the working memory (422). */
+export class PipeInputError extends MthdsError {}
+/** A live run reached a contract-only pipe (PipeSignature). */
+export class PipeSignatureNotExecutableError extends MthdsError {}
+/** Pipe recursion deeper than the stack limit. */
+export class PipeStackOverflowError extends MthdsError {}
+/** A PipeCondition whose expression rendered nothing, or whose outcome is `fail`. */
+export class PipeConditionError extends MthdsError {}
+/** A pipe produced content that does not match its declared output concept. */
+export class PipeOutputValidationError extends MthdsError {}
+/** A non-MTHDS exception escaped the runtime; its detail is `<Class>: <message>`. */
+export class PipelexUnexpectedError extends MthdsError {}

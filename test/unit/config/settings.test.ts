@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import { loadSettings, SettingsError } from '../../../shared/config/index.js';
+
+function refusal(environment: Record<string, string>): string {
+  try {
+    loadSettings(environment);
+  } catch (error) {
+    expect(error).to.be.instanceOf(SettingsError);
+    return (error as Error).message;
+  }
+  throw new Error('loadSettings accepted an invalid environment');
+}
+
+describe('loadSettings', () => {
+  describe('when nothing is set', () => {
+    it('should give the embedded defaults of spec §1.1', () => {
+      const settings = loadSettings({});
+      expect(settings.port).to.equal(8081);
+      expect(settings.auth).to.deep.equal({ mode: 'none' });
+      expect(settings.maxRequestBodyMib).to.equal(100);
+      expect(settings.errorDisclosure).to.equal('verbose');
+      expect(settings.serviceEnv).to.equal('dev');
+      expect(settings.methodCache).to.include({ maxClones: 64, maxTotalKib: 524288, maxAgeHours: 24 });
+      expect(settings.fetchLimits).to.deep.equal({
+        maxPackageFiles: 256,
+        maxPackageTotalKib: 8192,
+        maxScannedManifests: 100,
+        maxManifestFileKib: 256,
+      });
+      expect(settings.inference.profile).to.equal('auto');
+    });
+  });
+
+  describe('when a value is invalid', () => {
+    it('should refuse an unknown AUTH_MODE naming the variable', () => {
+      expect(refusal({ AUTH_MODE: 'oauth' })).to.include('AUTH_MODE');
+    });
+
+    it('should refuse api_key mode without API_KEY', () => {
+      expect(refusal({ AUTH_MODE: 'api_key' })).to.include('API_KEY: required when AUTH_MODE=api_key');
+    });
+
+    it('should refuse jwt mode without JWT_SECRET_KEY', () => {
+      expect(refusal({ AUTH_MODE: 'jwt', JWT_SECRET_KEY: '  ' })).to.include('JWT_SECRET_KEY');
+    });
+
+    it('should refuse a non-numeric MAX_REQUEST_BODY_MIB', () => {
+      expect(refusal({ MAX_REQUEST_BODY_MIB: 'lots' })).to.include('MAX_REQUEST_BODY_MIB');
+    });
+
+    it('should refuse an unknown ERROR_DISCLOSURE', () => {
+      expect(refusal({ ERROR_DISCLOSURE: 'quiet' })).to.include('ERROR_DISCLOSURE');
+    });
+  });
+
+  describe('when values need normalising', () => {
+    it('should accept case and whitespace variants of enumerations', () => {
+      const settings = loadSettings({ ERROR_DISCLOSURE: ' Strict ', AUTH_MODE: 'API_KEY', API_KEY: 'k' });
+      expect(settings.errorDisclosure).to.equal('strict');
+      expect(settings.auth).to.deep.equal({ mode: 'api_key', apiKey: 'k' });
+    });
+  });
+});
