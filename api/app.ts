@@ -14,22 +14,32 @@
 import express, { type Express } from 'express';
 import type { Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
+import { randomIdSource, type IdSource, type InferencePort } from '../shared/runtime/index.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
+import { DEFAULT_ORCHESTRATION } from './orchestration.js';
+import { executeRouter } from './routes/execute.js';
 import { healthRouter } from './routes/health.js';
+import { validateRouter } from './routes/validate.js';
 import { versionRouter } from './routes/version.js';
 
-/** What the app is built from. Tests pass their own settings and a silent logger. */
+/** What the app is built from. Tests pass their own settings, a silent logger and their inference backend. */
 export interface AppDeps {
   settings: Settings;
   logger: Logger;
+  /** The inference backend runs call (mock or a provider). */
+  inference: InferencePort;
+  /** Stuff-code source; random by default. */
+  ids?: IdSource;
+  /** Clock in epoch milliseconds; `Date.now` by default. */
+  now?: () => number;
 }
 
 /**
  * Build the application.
- * @param deps - validated settings and the logger
+ * @param deps - validated settings, logger and the runtime's ports
  * @returns an Express app, not listening
  */
 export function createApp(deps: AppDeps): Express {
@@ -43,6 +53,16 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter());
   app.use('/v1', authenticate(settings.auth));
   app.use(versionRouter());
+  app.use(validateRouter({ maxBodyBytes, orchestration: DEFAULT_ORCHESTRATION }));
+  app.use(
+    executeRouter({
+      maxBodyBytes,
+      orchestration: DEFAULT_ORCHESTRATION,
+      inference: deps.inference,
+      ids: deps.ids ?? randomIdSource(),
+      now: deps.now ?? Date.now,
+    }),
+  );
   app.use(routeNotFound);
   app.use(problemHandler({ docsUrl: settings.errorDocsUrl, disclosure: settings.errorDisclosure, logger }));
   return app;

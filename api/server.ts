@@ -1,9 +1,11 @@
 /**
- * Entry point of the API process: read settings, build the app, listen on `PORT` (default 8081).
+ * Entry point of the API process: read settings, pick the inference backend (mock unless a provider key is set, and
+ * then loudly labelled), build the app, listen on `PORT` (default 8081).
  *
  * Exits with status 1 and a message naming the variable when the configuration is invalid.
  */
 import { loadSettings, SettingsError } from '../shared/config/index.js';
+import { selectInferenceBackend } from '../shared/inference/index.js';
 import { createLogger } from '../shared/observability/index.js';
 import { createApp } from './app.js';
 
@@ -19,7 +21,15 @@ function main(): void {
     throw error;
   }
   const logger = createLogger(settings.logLevel, 'api');
-  const app = createApp({ settings, logger });
+  const inference = selectInferenceBackend(settings.inference);
+  if (inference.isMock) {
+    logger.warn(
+      'MOCK INFERENCE: no provider is configured (set OPENAI_API_KEY, or INFERENCE_PROFILE=mock is forcing it). Every LLM output of this server is deterministic placeholder text, not a model answer.',
+    );
+  } else {
+    logger.info({ backend: inference.name, model: settings.inference.openaiModel }, 'inference backend selected');
+  }
+  const app = createApp({ settings, logger, inference });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;

@@ -74,6 +74,7 @@ export const ERROR_CATALOG = {
   Jinja2TemplateRenderError: { status: 422, title: 'Jinja 2 template render', domain: 'input', origin: 'runtime', callerFacing: true },
   Jinja2TemplateSecurityError: { status: 422, title: 'Jinja 2 template security', domain: 'input', origin: 'runtime', callerFacing: true },
   Jinja2TemplateBudgetError: { status: 422, title: 'Jinja 2 template budget', domain: 'input', origin: 'runtime', callerFacing: true },
+  PipeFeatureNotSupportedError: { status: 501, title: 'Pipe feature not supported', domain: 'config', origin: 'runtime', callerFacing: true, pinned: true },
   PipelexUnexpectedError: { status: 500, title: 'Pipelex unexpected', domain: 'runtime', origin: 'runtime' },
 
   // Configuration

@@ -21,5 +21,7 @@ export class PipeStackOverflowError extends MthdsError {}
 export class PipeConditionError extends MthdsError {}
 /** A pipe produced content that does not match its declared output concept. */
 export class PipeOutputValidationError extends MthdsError {}
+/** A pipe type or pipe feature this runner cannot execute yet (501; the bundle is valid). */
+export class PipeFeatureNotSupportedError extends MthdsError {}
 /** A non-MTHDS exception escaped the runtime; its detail is `<Class>: <message>`. */
 export class PipelexUnexpectedError extends MthdsError {}

@@ -4,13 +4,16 @@
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
 import { loadSettings, type Environment } from '../../shared/config/index.js';
+import { createMockBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
+import type { InferencePort } from '../../shared/runtime/index.js';
 
 /**
  * Build an app as `npm start` would, but from `environment` instead of `process.env`.
  * @param environment - variables to set (defaults apply to the rest)
+ * @param inference - the backend runs call; the mock by default
  */
-export function buildTestApp(environment: Environment = {}): Express {
+export function buildTestApp(environment: Environment = {}, inference: InferencePort = createMockBackend()): Express {
   const settings = loadSettings(environment);
-  return createApp({ settings, logger: createLogger('silent', 'test') });
+  return createApp({ settings, logger: createLogger('silent', 'test'), inference });
 }

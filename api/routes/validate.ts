@@ -1,0 +1,68 @@
+/**
+ * `POST /v1/validate` (spec §4.5): a diagnostic route. Any verdict, valid or invalid, is 200; non-2xx only when no
+ * verdict could be produced.
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { MethodRefNotSupported } from '../../shared/errors/index.js';
+import { validationReport } from '../../shared/runtime/index.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { resolveOrchestrationMode, type OrchestrationSettings } from '../orchestration.js';
+import { parseBody } from '../request-schema.js';
+import { sendJson } from '../send-json.js';
+
+const MAX_FILE_BYTES = 1024 * 1024;
+
+/** The request schema. Unknown members (e.g. `allow_signatures`, `render`) are accepted and ignored. */
+const VALIDATE_REQUEST = z
+  .object({
+    mthds_contents: z
+      .array(z.string().refine((content) => Buffer.byteLength(content, 'utf8') <= MAX_FILE_BYTES, 'each bundle must be at most 1 MiB'))
+      .min(1)
+      .max(16)
+      .nullish(),
+    mthds_sources: z.array(z.string()).nullish(),
+    method_ref: z.string().min(1).max(512).nullish(),
+    views: z.array(z.string()).nullish(),
+    orchestration_mode: z.string().nullish(),
+  })
+  .superRefine((body, context) => {
+    const hasContents = body.mthds_contents !== null && body.mthds_contents !== undefined;
+    const hasRef = body.method_ref !== null && body.method_ref !== undefined;
+    if (hasContents === hasRef) {
+      context.addIssue({ code: 'custom', message: 'Value error, provide exactly one of `mthds_contents` or `method_ref`' });
+    }
+    if (hasRef && body.mthds_sources) {
+      context.addIssue({
+        code: 'custom',
+        path: ['mthds_sources'],
+        message: "mthds_sources accompanies inline mthds_contents; a method_ref's sources are the package's own file names",
+      });
+    }
+    if (hasContents && body.mthds_sources && body.mthds_sources.length !== body.mthds_contents!.length) {
+      context.addIssue({
+        code: 'custom',
+        path: ['mthds_sources'],
+        message: `mthds_sources has ${body.mthds_sources.length} entries but mthds_contents has ${body.mthds_contents!.length}; send one source name per content, in the same order`,
+      });
+    }
+  });
+
+/**
+ * Router serving `POST /v1/validate`.
+ * @param options - body limit in bytes and orchestration settings
+ */
+export function validateRouter(options: { maxBodyBytes: number; orchestration: OrchestrationSettings }): Router {
+  const router = Router();
+  router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), (req, res) => {
+    const body = parseBody(VALIDATE_REQUEST, req.body);
+    resolveOrchestrationMode(body.orchestration_mode, options.orchestration);
+    if (body.method_ref) {
+      throw new MethodRefNotSupported('method_ref is not served by this deployment yet; send the bundle text in mthds_contents.');
+    }
+    const contents = body.mthds_contents ?? [];
+    const sources = contents.map((content, index) => ({ content, source: body.mthds_sources?.[index] ?? null }));
+    sendJson(res, 200, validationReport(sources));
+  });
+  return router;
+}

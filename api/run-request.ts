@@ -1,0 +1,71 @@
+/**
+ * The run request of `/v1/execute` and `/v1/start` (spec §2.3; API-CONTRACT.md §3.5): its schema, and the source
+ * rules that decide which bundle a run uses.
+ */
+import { z } from 'zod';
+import { BundleTransportNotSupported, InvalidJSON, MethodRefNotSupported, ValidationError } from '../shared/errors/index.js';
+import type { BundleSource } from '../shared/mthds/index.js';
+import { parseBody } from './request-schema.js';
+
+/** `storage_scope`: one to three path-safe segments (spec §8). */
+const STORAGE_SCOPE = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+){0,2}$/;
+
+/** The run request schema; unknown members are kept (and ignored). */
+export const RUN_REQUEST = z.looseObject({
+  pipe_code: z.string().nullish(),
+  mthds_contents: z.array(z.string()).nullish(),
+  mthds_content: z.string().nullish(),
+  inputs: z.unknown().optional(),
+  output_name: z.string().nullish(),
+  output_multiplicity: z.union([z.boolean(), z.number().int()]).nullish(),
+  dynamic_output_concept_ref: z.string().nullish(),
+  bundle_b64: z.string().nullish(),
+  files: z.record(z.string(), z.string()).nullish(),
+  method_ref: z.string().min(1).max(512).nullish(),
+  orchestration_mode: z.string().nullish(),
+  storage_scope: z.string().regex(STORAGE_SCOPE, 'must be 1 to 3 path-safe segments ([A-Za-z0-9_-]) separated by /').nullish(),
+  pipeline_run_id: z.string().min(1).max(128).nullish(),
+  callback_urls: z.array(z.string()).nullish(),
+});
+
+/** A parsed run request. */
+export type RunRequestBody = z.infer<typeof RUN_REQUEST>;
+
+/**
+ * Parse a run body: it must be a JSON object, then match the schema.
+ * @throws InvalidJSON (422) for a non-object body; ValidationError (422) naming each bad field
+ */
+export function parseRunRequest(body: unknown): RunRequestBody {
+  if (body === undefined) throw new InvalidJSON('Request body is empty: send a JSON object.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJSON('Request body must be a JSON object');
+  return parseBody(RUN_REQUEST, body);
+}
+
+/**
+ * Apply the source rules and return the inline bundle sources of the run.
+ * @param body - a parsed run request
+ * @returns the bundles to load (possibly empty when only `pipe_code` is given)
+ * @throws ValidationError (422) for conflicting or missing sources; MethodRefNotSupported / BundleTransportNotSupported (501)
+ * @see spec §2.2–2.3, API-CONTRACT.md §3.5 "Source rules"
+ */
+export function runSources(body: RunRequestBody): BundleSource[] {
+  const contents = body.mthds_contents ?? (body.mthds_content ? [body.mthds_content] : []);
+  const hasBundle = Boolean(body.bundle_b64) || Boolean(body.files);
+  if (hasBundle && contents.length > 0) {
+    throw new ValidationError('A method bundle (bundle_b64 / files) and inline mthds_contents are mutually exclusive; send one or the other.');
+  }
+  if (body.method_ref && contents.length > 0) {
+    throw new ValidationError('method_ref and inline mthds_contents are mutually exclusive; send one or the other.');
+  }
+  if (body.method_ref && hasBundle) {
+    throw new ValidationError('method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.');
+  }
+  if (body.method_ref) throw new MethodRefNotSupported('method_ref is not served by this deployment yet; send the bundle text in mthds_contents.');
+  if (hasBundle) throw new BundleTransportNotSupported('bundle_b64 and files are not accepted by this deployment yet; send the bundle text in mthds_contents.');
+  if (contents.length === 0) {
+    throw new ValidationError(
+      'pipe_code and mthds_contents cannot both be empty. This server keeps no library between requests: send the bundle text in mthds_contents (and pipe_code to pick a pipe other than its main_pipe).',
+    );
+  }
+  return contents.map((content) => ({ content, source: null }));
+}

@@ -1,0 +1,8 @@
+/**
+ * Public surface of `shared/inference`: the backends behind the runtime's inference port.
+ */
+export type { InferenceBackend, JsonSchemaObject, LlmRequest, ObjectGeneration, ObjectRequest, TextGeneration, TokenUsage } from './types.js';
+export { createMockBackend, type MockBackendOptions } from './mock-backend.js';
+export { createOpenAiBackend, type OpenAiBackendOptions } from './openai-backend.js';
+export { selectInferenceBackend, type InferenceSelection } from './select-backend.js';
+export { mockValueForSchema } from './mock-value.js';

@@ -1,0 +1,127 @@
+/**
+ * The OpenAI-compatible backend (Chat Completions through the official SDK): OpenAI itself, or any compatible
+ * server through `baseUrl` (Ollama, vLLM, LM Studio). Structured output uses `response_format: json_schema`, and an
+ * answer that fails validation is re-asked with the problems listed (RUNTIME.md §2.1.6).
+ */
+import OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
+import { toInferenceError } from './provider-errors.js';
+import { DEFAULT_STRUCTURED_RETRIES, type InferenceBackend, type LlmRequest, type ObjectRequest, type TokenUsage } from './types.js';
+
+/** Options of the OpenAI-compatible backend. */
+export interface OpenAiBackendOptions {
+  apiKey: string;
+  /** Base URL, e.g. `http://127.0.0.1:11434/v1`; the OpenAI API by default. */
+  baseUrl?: string;
+  /** Model every call uses. */
+  model: string;
+  /** Timeout of one call in ms (default 120000). */
+  timeoutMs?: number;
+  /** SDK retries of a failed call, with its backoff (default 2). */
+  maxRetries?: number;
+}
+
+function messagesOf(request: LlmRequest): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
+  messages.push({ role: 'user', content: request.userPrompt });
+  return messages;
+}
+
+function answerOf(completion: ChatCompletion, model: string, pipeCode: string): { text: string; usage: TokenUsage } {
+  const choice = completion.choices[0];
+  const options = { model, provider: 'openai' };
+  if (!choice) throw new LLMCompletionError(`Pipe '${pipeCode}': the provider returned no choice.`, { category: 'AMBIGUOUS', ...options });
+  if (choice.finish_reason === 'length') {
+    throw new LLMCompletionTruncatedError(`Pipe '${pipeCode}': the completion stopped at the token limit; raise max_tokens or shorten the input.`, {
+      category: 'CONTENT',
+      ...options,
+    });
+  }
+  if (choice.finish_reason === 'content_filter' || choice.message.refusal) {
+    throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused: ${choice.message.refusal ?? 'content filter'}.`, {
+      category: 'CONTENT',
+      ...options,
+    });
+  }
+  const usage = { model: completion.model || model, input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 };
+  return { text: choice.message.content ?? '', usage };
+}
+
+function parsedJson(text: string): { value?: unknown; problem?: string } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { problem: `the answer is not valid JSON (${(error as Error).message})` };
+  }
+}
+
+/**
+ * Create the backend.
+ * @param options - key, base URL, model, timeout and retries
+ */
+export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBackend {
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl ?? null,
+    timeout: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+  });
+  const model = options.model;
+
+  async function complete(request: LlmRequest, messages: ChatCompletionMessageParam[], responseFormat?: OpenAI.ResponseFormatJSONSchema) {
+    try {
+      const completion = await client.chat.completions.create(
+        {
+          model,
+          messages,
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+          ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+          ...(responseFormat ? { response_format: responseFormat } : {}),
+        },
+        request.signal ? { signal: request.signal } : {},
+      );
+      return answerOf(completion, model, request.pipeCode);
+    } catch (error) {
+      throw toInferenceError(error, model, request.pipeCode);
+    }
+  }
+
+  return {
+    name: 'openai',
+    isMock: false,
+    generateText(request) {
+      return complete(request, messagesOf(request));
+    },
+    async generateObject(request: ObjectRequest) {
+      const messages = messagesOf(request);
+      const responseFormat: OpenAI.ResponseFormatJSONSchema = {
+        type: 'json_schema',
+        json_schema: { name: request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64), schema: request.jsonSchema, strict: false },
+      };
+      const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
+      let problems: string[] = [];
+      const usage: TokenUsage = { model, input_tokens: 0, output_tokens: 0 };
+      for (let attempt = 1; attempt <= attempts; attempt += 1) {
+        const answer = await complete(request, messages, responseFormat);
+        usage.input_tokens += answer.usage.input_tokens;
+        usage.output_tokens += answer.usage.output_tokens;
+        const parsed = parsedJson(answer.text);
+        problems = parsed.problem !== undefined ? [parsed.problem] : request.validate(parsed.value);
+        if (problems.length === 0) return { object: parsed.value, usage };
+        messages.push(
+          { role: 'assistant', content: answer.text },
+          {
+            role: 'user',
+            content: `Your answer does not match the required JSON schema "${request.schemaName}":\n${problems.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with JSON only, fixing these problems.`,
+          },
+        );
+      }
+      throw new LLMStructuredOutputError(
+        `Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`,
+        { category: 'CONTENT', model, provider: 'openai' },
+      );
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Reference strings: concept refs with multiplicity (`Code`, `domain.Code`, `alias->domain.Code`, `X[]`, `X[N]`) and
+ * pipe refs, plus the naming rules of codes (LANGUAGE.md §1.3, §3.1, §5.1).
+ */
+
+/** How many items: `X` single, `X[]` variable, `X[N]` exactly N. */
+export type Multiplicity = 'single' | 'variable' | number;
+
+/** The parts of a concept reference. */
+export interface ConceptRefParts {
+  /** Left of `->`: a dependency alias or a package address. */
+  packageRef?: string;
+  /** Domain path, when qualified. */
+  domain?: string;
+  code: string;
+  multiplicity: Multiplicity;
+}
+
+/** A pipe reference's parts. */
+export interface PipeRefParts {
+  packageRef?: string;
+  domain?: string;
+  code: string;
+}
+
+/** Domain code: snake segments joined by dots (LANGUAGE.md §1.3). */
+export const DOMAIN_CODE = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*$/;
+/** Concept code: PascalCase. */
+export const CONCEPT_CODE = /^[A-Z][A-Za-z0-9]*$/;
+/** Pipe code: snake_case. */
+export const PIPE_CODE = /^[a-z][a-z0-9_]*$/;
+/** Input name: snake_case, or dotted snake_case segments. */
+export const INPUT_NAME = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$/;
+
+const CONCEPT_REF = /^(?:(?<pkg>\S+?)->)?(?:(?<dom>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\.)?(?<code>[A-Z][A-Za-z0-9]*)(?<mult>\[(?<n>[1-9][0-9]*)?\])?$/;
+const PIPE_REF = /^(?:(?<pkg>\S+?)->)?(?:(?<dom>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\.)?(?<code>[a-z][a-z0-9_]*)$/;
+
+/**
+ * Parse a concept reference.
+ * @param ref - e.g. `Text`, `native.Text[]`, `legal.Clause[3]`, `docs->documents.Page`
+ * @returns the parts, or undefined when malformed
+ * @see LANGUAGE.md §3.1
+ */
+export function parseConceptRef(ref: string): ConceptRefParts | undefined {
+  const groups = CONCEPT_REF.exec(ref.trim())?.groups;
+  if (!groups) return undefined;
+  const parts: ConceptRefParts = {
+    code: groups['code']!,
+    multiplicity: groups['mult'] === undefined ? 'single' : groups['n'] === undefined ? 'variable' : Number(groups['n']),
+  };
+  if (groups['pkg'] !== undefined) parts.packageRef = groups['pkg'];
+  if (groups['dom'] !== undefined) parts.domain = groups['dom'];
+  return parts;
+}
+
+/**
+ * Parse a pipe reference.
+ * @param ref - e.g. `summarize`, `legal.summarize`, `github.com/o/r/pkg->docs.extract`
+ * @returns the parts, or undefined when malformed
+ * @see LANGUAGE.md §5.1
+ */
+export function parsePipeRef(ref: string): PipeRefParts | undefined {
+  const groups = PIPE_REF.exec(ref.trim())?.groups;
+  if (!groups) return undefined;
+  const parts: PipeRefParts = { code: groups['code']! };
+  if (groups['pkg'] !== undefined) parts.packageRef = groups['pkg'];
+  if (groups['dom'] !== undefined) parts.domain = groups['dom'];
+  return parts;
+}
+
+/**
+ * A concept reference without its multiplicity suffix.
+ * @param ref - a concept reference
+ */
+export function stripMultiplicity(ref: string): string {
+  return ref.trim().replace(/\[[0-9]*\]$/, '');
+}
+
+/** Special outcomes of a PipeCondition, never resolved as pipes (LANGUAGE.md §3.10). */
+export const SPECIAL_OUTCOMES: ReadonlySet<string> = new Set(['fail', 'continue']);

@@ -1,0 +1,154 @@
+/**
+ * Plain rendering of content, as `$x` / `{{ x }}` print it in templates (RUNTIME.md §2.2.5), and the template
+ * artefacts that carry it: read-only copies of content whose `toString()` is the plain rendering and whose
+ * attributes are the content fields.
+ */
+import type { Concept, Library } from '../mthds/index.js';
+import type { ItemContent, Stuff } from './stuff.js';
+
+/** Text formats a template's `format` filter may ask for. */
+export type TextFormat = 'plain' | 'markdown' | 'html' | 'json';
+
+/** Longest URL printed for an image (keeps data URLs out of prompts). */
+const MAX_IMAGE_URL_CHARS = 500;
+
+/**
+ * Python `str()` of a scalar, so prompts read as the reference renders them (`True`, `False`, `None`).
+ * @param value - a JSON scalar
+ */
+export function pythonScalar(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  return String(value);
+}
+
+/**
+ * Markdown conversion of a JSON value: keys become headings (`# key: value` for one-line scalars), lists become
+ * `- item` lines, nested objects get deeper headings.
+ * @param value - any JSON value
+ * @param level - heading level of the top keys (1-based)
+ */
+export function markdownOf(value: unknown, level = 1): string {
+  if (Array.isArray(value)) {
+    return value
+      .map((item, index) =>
+        item !== null && typeof item === 'object' ? `- item #${index + 1}:\n${markdownOf(item, level + 1)}` : `- ${pythonScalar(item)}`,
+      )
+      .join('\n');
+  }
+  if (value !== null && typeof value === 'object') {
+    const heading = '#'.repeat(Math.min(level, 6));
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, field]) => {
+        const isScalar = field === null || typeof field !== 'object';
+        if (isScalar && !pythonScalar(field).includes('\n')) return `${heading} ${key}: ${pythonScalar(field)}`;
+        return `${heading} ${key}\n${isScalar ? pythonScalar(field) : markdownOf(field, level + 1)}`;
+      })
+      .join('\n');
+  }
+  return pythonScalar(value);
+}
+
+/**
+ * The native concept a concept is shaped like: itself when native, else the first native ancestor, else null
+ * (a structured or description-only concept).
+ * @param library - the library the concept belongs to
+ * @param concept - any concept
+ */
+export function nativeRootOf(library: Library, concept: Concept): string | null {
+  let current: Concept | undefined = concept;
+  const seen = new Set<string>();
+  while (current && !seen.has(current.ref)) {
+    if (current.isNative) return current.code;
+    seen.add(current.ref);
+    current = current.refines ? library.concepts.get(current.refines) : undefined;
+  }
+  return library.isTextLike(concept) ? 'Text' : null;
+}
+
+function plainItem(nativeRoot: string | null, item: ItemContent): string {
+  switch (nativeRoot) {
+    case 'Text':
+    case 'ImgGenPrompt':
+      return String(item['text'] ?? '');
+    case 'Number':
+      return pythonScalar(item['number']);
+    case 'Image':
+      return String(item['url'] ?? '').slice(0, MAX_IMAGE_URL_CHARS);
+    case 'Document': {
+      const url = String(item['url'] ?? '');
+      if (typeof item['title'] !== 'string') return url;
+      const snippet = typeof item['snippet'] === 'string' ? `\n  ${item['snippet']}` : '';
+      return `- ${item['title']}: ${url}${snippet}`;
+    }
+    case 'Html':
+      return String(item['inner_html'] ?? '');
+    case 'TextAndImages': {
+      const text = item['text'];
+      return text !== null && typeof text === 'object' ? String((text as ItemContent)['text'] ?? '') : '';
+    }
+    case 'JSON':
+      return markdownOf(item['json_obj']);
+    default:
+      return markdownOf(item);
+  }
+}
+
+function formatted(plain: string, json: unknown, format: TextFormat): string {
+  if (format === 'json') return JSON.stringify(json);
+  if (format === 'html') return plain.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return plain;
+}
+
+function defineRendering(target: object, plain: () => string, json: unknown): void {
+  Object.defineProperties(target, {
+    toString: { value: plain, enumerable: false },
+    renderAs: { value: (format: TextFormat) => formatted(plain(), json, format), enumerable: false },
+  });
+}
+
+function nestedArtefact(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const list = value.map(nestedArtefact);
+    defineRendering(list, () => markdownOf(value), value);
+    return list;
+  }
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const copy = Object.fromEntries(Object.entries(record).map(([key, field]) => [key, nestedArtefact(field)]));
+    const keys = Object.keys(record);
+    const onlyText = keys.length === 1 && typeof record['text'] === 'string';
+    defineRendering(copy, () => (onlyText ? String(record['text']) : markdownOf(record)), value);
+    return copy;
+  }
+  return value;
+}
+
+function itemArtefact(nativeRoot: string | null, item: ItemContent): Record<string, unknown> {
+  const artefact = nestedArtefact(item) as Record<string, unknown>;
+  defineRendering(artefact, () => plainItem(nativeRoot, item), item);
+  return artefact;
+}
+
+/**
+ * The template artefact of a stuff: an item artefact, or for a list an array of item artefacts that also exposes
+ * `items` (so `x.items|length` works) and prints as bullet lines (` • item`, or ` • item #i:` + markdown).
+ * @param library - the library of the stuff's concept
+ * @param stuff - a working-memory stuff
+ * @see RUNTIME.md §1.6, §2.2.5
+ */
+export function stuffArtefact(library: Library, stuff: Stuff): unknown {
+  const nativeRoot = nativeRootOf(library, stuff.concept);
+  if (stuff.content.kind === 'item') return itemArtefact(nativeRoot, stuff.content.item);
+  const items = stuff.content.items;
+  const list = items.map((item) => itemArtefact(nativeRoot, item));
+  const textual = nativeRoot === 'Text' || nativeRoot === 'ImgGenPrompt';
+  const plain = () =>
+    items
+      .map((item, index) => (textual ? ` • ${plainItem(nativeRoot, item)}` : ` • item #${index + 1}:\n${plainItem(nativeRoot, item)}`))
+      .join('\n');
+  defineRendering(list, plain, items);
+  Object.defineProperty(list, 'items', { value: list, enumerable: false });
+  return list;
+}

@@ -1,0 +1,73 @@
+/**
+ * One blocking run of inline bundle sources: load and validate the library, pick the pipe, run it, shape the result.
+ * Shared by the API's direct orchestration and the queue workers.
+ *
+ * @see spec §2.3–2.4, §4.3; RUNTIME.md §1.1
+ */
+import { PipeNotFoundError, ValidateBundleError } from '../errors/index.js';
+import { loadLibrary, type BundleSource, type Library, type Pipe } from '../mthds/index.js';
+import type { RuntimeDeps } from './ports.js';
+import { runPipeline } from './run-pipeline.js';
+import { completedRunResult, type RunResult } from './run-result.js';
+
+/** A run of inline sources, as the run routes receive it. */
+export interface BundleRunRequest {
+  sources: BundleSource[];
+  pipeCode?: string | null;
+  inputs?: unknown;
+  outputName?: string | null;
+  outputMultiplicity?: boolean | number | null;
+  dynamicOutputConceptRef?: string | null;
+  pipelineRunId: string;
+}
+
+/**
+ * Load and validate the sources as one library (compat mode, the run routes' default).
+ * @throws ValidateBundleError (422) carrying every validation item
+ */
+export function loadRunLibrary(sources: BundleSource[]): Library {
+  const loaded = loadLibrary(sources, { mode: 'compat' });
+  if (!loaded.ok) throw new ValidateBundleError(loaded.message, loaded.errors);
+  return loaded.library;
+}
+
+/**
+ * The pipe a run executes: `pipe_code` when given, else the `main_pipe` of the first bundle declaring one.
+ * @throws PipeNotFoundError (422) when `pipe_code` names no pipe, or when neither selects one
+ */
+export function selectRunPipe(library: Library, pipeCode: string | null | undefined): Pipe {
+  if (pipeCode) return library.resolvePipe(pipeCode);
+  const main = library.mainPipe();
+  if (!main) {
+    const codes = [...library.pipes.values()].map((pipe) => pipe.code).sort();
+    throw new PipeNotFoundError(
+      `No pipe to run: the bundle declares no main_pipe and the request has no pipe_code. Send pipe_code, one of: ${codes.join(', ')}.`,
+    );
+  }
+  return main;
+}
+
+/**
+ * Execute a run to completion.
+ * @param request - sources, pipe selector, inputs and run parameters
+ * @param deps - inference, clock, ids, abort signal
+ * @returns the run result of `POST /v1/execute`
+ * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error
+ */
+export async function executeBundleRun(request: BundleRunRequest, deps: RuntimeDeps): Promise<RunResult> {
+  const library = loadRunLibrary(request.sources);
+  const pipe = selectRunPipe(library, request.pipeCode);
+  const outcome = await runPipeline(
+    {
+      library,
+      pipe,
+      inputs: request.inputs,
+      outputName: request.outputName ?? null,
+      outputMultiplicity: request.outputMultiplicity ?? null,
+      dynamicOutputConceptRef: request.dynamicOutputConceptRef ?? null,
+      pipelineRunId: request.pipelineRunId,
+    },
+    deps,
+  );
+  return completedRunResult(outcome, library);
+}

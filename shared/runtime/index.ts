@@ -1,0 +1,14 @@
+/**
+ * Public surface of `shared/runtime`: running pipes on working memory.
+ *
+ * Glossary: a *stuff* is a named, concept-typed piece of content; the *working memory* holds the stuffs of one run,
+ * with `main_stuff` designating the latest output; a *pipe job* is one pipe to run on a working memory.
+ */
+export type { IdSource, InferencePort, LlmRequest, ObjectRequest, RuntimeDeps, TokenUsage } from './ports.js';
+export { runPipeline, DEFAULT_PIPE_STACK_LIMIT, type RunOutcome, type RunRequest } from './run-pipeline.js';
+export { completedRunResult, pipeStructures, type PipeStructure, type RunResult, type RunState } from './run-result.js';
+export { WorkingMemory, MAIN_STUFF, type WorkingMemoryWire } from './working-memory.js';
+export type { Stuff, StuffWire } from './stuff.js';
+export { executeBundleRun, loadRunLibrary, selectRunPipe, type BundleRunRequest } from './execute-bundle-run.js';
+export { randomIdSource } from './random-id-source.js';
+export { validationReport, pipeIOContracts, type InvalidReport, type PipeIOContract, type ValidReport } from './validation-report.js';

@@ -1,0 +1,82 @@
+/**
+ * PipeCompose: build output without an LLM, from a template (text) or a construct (structured) (RUNTIME.md §2.3,
+ * LANGUAGE.md §3.7).
+ */
+import { PipeOutputValidationError } from '../../errors/index.js';
+import type { Concept, PipeComposeBlueprint } from '../../mthds/index.js';
+import { renderTemplate, type TemplateCategory } from '../../templating/index.js';
+import { nativeRootOf } from '../content-rendering.js';
+import { outputConceptOf } from '../output-concept.js';
+import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
+import { defaultStuffName, type ItemContent } from '../stuff.js';
+import { templateContext } from '../template-context.js';
+import { contentValue } from '../working-memory.js';
+
+type ConstructValue = PipeComposeBlueprint['construct'] extends infer C ? (C extends Record<string, infer V> ? V : never) : never;
+
+function templateItem(job: PipeJob, environment: RunEnvironment, concept: Concept, blueprint: PipeComposeBlueprint): ItemContent {
+  const spec = blueprint.template;
+  const template = typeof spec === 'string' ? spec : (spec?.template ?? '');
+  const category: TemplateCategory = typeof spec === 'string' || spec === undefined ? 'basic' : spec.category;
+  const extraContext = typeof spec === 'object' && spec.extra_context ? spec.extra_context : {};
+  const options = typeof spec === 'object' && spec.templating_style
+    ? { category, tagStyle: spec.templating_style.tag_style, textFormat: spec.templating_style.text_format ?? 'plain' }
+    : { category };
+  const text = renderTemplate(template, templateContext(environment.library, job.memory, extraContext), options);
+  return nativeRootOf(environment.library, concept) === 'Html' ? { inner_html: text, css_class: '' } : { text };
+}
+
+function unwrapped(job: PipeJob, environment: RunEnvironment, path: string): unknown {
+  const resolved = job.memory.resolvePath(path);
+  if (!resolved) return undefined;
+  if (path.includes('.')) return resolved.value;
+  const value = contentValue(resolved.stuff);
+  const root = nativeRootOf(environment.library, resolved.stuff.concept);
+  if (Array.isArray(value)) return value;
+  if (root === 'Text') return value['text'];
+  if (root === 'Number') return value['number'];
+  return value;
+}
+
+function keyedBy(list: unknown, attribute: string): unknown {
+  if (!Array.isArray(list)) return list;
+  return Object.fromEntries(list.map((item) => [String((item as Record<string, unknown>)[attribute]), item]));
+}
+
+function constructValue(job: PipeJob, environment: RunEnvironment, value: ConstructValue): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const field = value as Record<string, unknown>;
+  if (typeof field['from'] === 'string') {
+    const found = unwrapped(job, environment, field['from']);
+    return typeof field['list_to_dict_keyed_by'] === 'string' ? keyedBy(found, field['list_to_dict_keyed_by']) : found;
+  }
+  if (typeof field['template'] === 'string') {
+    return renderTemplate(field['template'], templateContext(environment.library, job.memory), { category: 'basic' });
+  }
+  return Object.fromEntries(Object.entries(field).map(([key, nested]) => [key, constructValue(job, environment, nested as ConstructValue)]));
+}
+
+/**
+ * Run a PipeCompose job.
+ * @throws Jinja2Template* errors (422); PipeOutputValidationError when a construct does not match the output concept
+ */
+export const runPipeCompose: PipeRunner = async (job, environment) => {
+  const blueprint = job.pipe.blueprint as PipeComposeBlueprint;
+  const concept = outputConceptOf(job, environment.library);
+  let item: ItemContent;
+  if (blueprint.construct !== undefined) {
+    item = constructValue(job, environment, blueprint.construct as ConstructValue) as ItemContent;
+    const problems = environment.validator.problems(concept, item);
+    if (problems.length > 0) {
+      throw new PipeOutputValidationError(
+        `PipeCompose '${job.pipe.code}': the constructed output does not match concept ${concept.ref}: ${problems.join('; ')}.`,
+      );
+    }
+  } else {
+    item = templateItem(job, environment, concept, blueprint);
+  }
+  job.memory.setNewMainStuff(
+    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content: { kind: 'item', item } },
+    job.outputName,
+  );
+};

@@ -1,0 +1,107 @@
+/**
+ * PipeLLM: render the prompts, call the model, store text or structured output (RUNTIME.md §2.1).
+ *
+ * Text mode when the output concept is text-like and single; otherwise object mode: one object valid against the
+ * concept's JSON schema, or `{items: [...]}` for `X[]` / `X[N]` outputs, re-asked until valid by the inference port.
+ */
+import type { Concept, PipeLLMBlueprint } from '../../mthds/index.js';
+import { renderTemplate } from '../../templating/index.js';
+import { resolveMultiplicity } from '../multiplicity.js';
+import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
+import type { ObjectRequest } from '../ports.js';
+import { defaultStuffName, type ItemContent, type StuffContent } from '../stuff.js';
+import { templateContext } from '../template-context.js';
+import { outputConceptOf } from '../output-concept.js';
+
+interface ModelChoice {
+  modelRef?: string;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+function modelChoice(model: PipeLLMBlueprint['model']): ModelChoice {
+  if (model === undefined) return {};
+  if (typeof model === 'string') return { modelRef: model };
+  if (!('temperature' in model)) return { modelRef: model.raw };
+  const choice: ModelChoice = { modelRef: model.model, temperature: model.temperature };
+  if (typeof model.max_tokens === 'number') choice.maxTokens = model.max_tokens;
+  return choice;
+}
+
+function listSchema(itemSchema: Record<string, unknown>, count: number | null): Record<string, unknown> {
+  const { $defs, $schema: _ignored, ...item } = itemSchema;
+  const items: Record<string, unknown> = { type: 'array', items: item };
+  if (count !== null) Object.assign(items, { minItems: count, maxItems: count });
+  const schema: Record<string, unknown> = { type: 'object', properties: { items }, required: ['items'], additionalProperties: false };
+  if ($defs !== undefined) schema['$defs'] = $defs;
+  return schema;
+}
+
+function listProblems(environment: RunEnvironment, concept: Concept, count: number | null, value: unknown): string[] {
+  const items = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['items'] : undefined;
+  if (!Array.isArray(items)) return ['(root) must be an object with an "items" array'];
+  const problems = count !== null && items.length !== count ? [`/items must hold exactly ${count} items, not ${items.length}`] : [];
+  items.forEach((item, index) => {
+    for (const problem of environment.validator.problems(concept, item)) problems.push(`/items/${index}${problem.replace(/^\(root\)/, '')}`);
+  });
+  return problems;
+}
+
+async function generateContent(
+  job: PipeJob,
+  environment: RunEnvironment,
+  concept: Concept,
+  prompts: { systemPrompt?: string; userPrompt: string },
+  choice: ModelChoice,
+): Promise<StuffContent> {
+  const { inference, signal } = environment.deps;
+  const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
+  const base = { pipeCode: job.pipe.code, ...choice, ...prompts, ...(signal ? { signal } : {}) };
+  if (multiplicity === 'single' && environment.library.isTextLike(concept)) {
+    const { text } = await inference.generateText(base);
+    return { kind: 'item', item: { text } };
+  }
+  const itemSchema = environment.validator.schemaOf(concept);
+  if (multiplicity === 'single') {
+    const request: ObjectRequest = {
+      ...base,
+      schemaName: concept.code,
+      jsonSchema: itemSchema,
+      validate: (value) => environment.validator.problems(concept, value),
+    };
+    const { object } = await inference.generateObject(request);
+    return { kind: 'item', item: object as ItemContent };
+  }
+  const count = typeof multiplicity === 'number' ? multiplicity : null;
+  const { object } = await inference.generateObject({
+    ...base,
+    schemaName: `ListOf${concept.code}`,
+    jsonSchema: listSchema(itemSchema, count),
+    validate: (value) => listProblems(environment, concept, count, value),
+  });
+  return { kind: 'list', items: (object as { items: ItemContent[] }).items };
+}
+
+/**
+ * Run a PipeLLM job.
+ * @throws Jinja2Template* errors (422), LLMCompletion* errors (by category), LLMStructuredOutputError
+ * @see RUNTIME.md §2.1, LANGUAGE.md §3.2
+ */
+export const runPipeLLM: PipeRunner = async (job, environment) => {
+  const blueprint = job.pipe.blueprint as PipeLLMBlueprint;
+  const { library } = environment;
+  const concept = outputConceptOf(job, library);
+  const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
+  const extras = typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {};
+  const context = templateContext(library, job.memory, extras);
+  const systemTemplate = blueprint.system_prompt ?? library.domains.get(job.pipe.domain_code)?.system_prompt;
+  const prompts: { systemPrompt?: string; userPrompt: string } = {
+    userPrompt: blueprint.prompt === undefined ? '' : renderTemplate(blueprint.prompt, context, { category: 'llm_prompt' }),
+  };
+  if (systemTemplate !== undefined) prompts.systemPrompt = renderTemplate(systemTemplate, context, { category: 'llm_prompt' });
+  const content = await generateContent(job, environment, concept, prompts, modelChoice(blueprint.model));
+  job.memory.setNewMainStuff(
+    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content },
+    job.outputName,
+  );
+};

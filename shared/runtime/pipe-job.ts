@@ -1,0 +1,41 @@
+/**
+ * The unit of execution handed to every pipe: the pipe, the working memory it reads and writes, where its output
+ * goes, and the run parameters (RUNTIME.md §1.1 steps 8–10, §1.2).
+ */
+import type { Library, Pipe } from '../mthds/index.js';
+import type { ContentValidator } from './content-validator.js';
+import type { RuntimeDeps } from './ports.js';
+import type { WorkingMemory } from './working-memory.js';
+
+/** Run parameters that matter to semantics (RUNTIME.md §1.2). Children get a copy, never the parent's object. */
+export interface RunParams {
+  /** Multiplicity override aimed at the pipe about to run (`nb_output` / `multiple_output` / run `output_multiplicity`). */
+  outputMultiplicity: boolean | number | null;
+  /** Concrete concept for pipes whose output is `native.Dynamic`. */
+  dynamicOutputConceptRef: string | null;
+  /** Codes of the pipes currently running, outermost first (recursion guard). */
+  stack: readonly string[];
+}
+
+/** One pipe to run. */
+export interface PipeJob {
+  pipe: Pipe;
+  memory: WorkingMemory;
+  /** Name the output is stored under; null stores it at `main_stuff` (RUNTIME.md §1.8). */
+  outputName: string | null;
+  params: RunParams;
+}
+
+/** What stays the same for every pipe of one run. */
+export interface RunEnvironment {
+  library: Library;
+  validator: ContentValidator;
+  deps: RuntimeDeps;
+  /** Maximum depth of nested pipes (RUNTIME.md §1.3; default 20). */
+  stackLimit: number;
+  /** Runs a child pipe through the router (controllers use it). */
+  runPipe(job: PipeJob): Promise<void>;
+}
+
+/** An operator or controller: runs one job and leaves its output as the main stuff of `job.memory`. */
+export type PipeRunner = (job: PipeJob, environment: RunEnvironment) => Promise<void>;

@@ -1,0 +1,55 @@
+/**
+ * The pipe router: every pipe, operator or controller, runs through it (RUNTIME.md §1.3): push the stack (recursion
+ * guard), check the declared inputs are present, dispatch on the pipe type, pop.
+ */
+import {
+  PipeFeatureNotSupportedError,
+  PipeInputError,
+  PipeSignatureNotExecutableError,
+  PipeStackOverflowError,
+} from '../errors/index.js';
+import type { PipeType } from '../mthds/index.js';
+import { runPipeSequence } from './controllers/pipe-sequence.js';
+import { runPipeCompose } from './operators/pipe-compose.js';
+import { runPipeLLM } from './operators/pipe-llm.js';
+import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
+
+/** The runners this runtime has, by pipe type. */
+const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
+  PipeLLM: runPipeLLM,
+  PipeCompose: runPipeCompose,
+  PipeSequence: runPipeSequence,
+};
+
+function checkInputsPresent(job: PipeJob): void {
+  const missing = job.pipe.inputs.map((input) => input.name).filter((name) => !job.memory.has(name.split('.')[0] ?? name));
+  if (missing.length > 0) {
+    throw new PipeInputError(
+      `Pipe '${job.pipe.code}' is missing required inputs: ${missing.join(', ')} (available: ${job.memory.names().join(', ') || 'none'}).`,
+    );
+  }
+}
+
+/**
+ * Run one job through the router.
+ * @param job - the pipe, memory, output name and params
+ * @param environment - the run's environment (its `runPipe` is this function bound to it)
+ * @throws PipeStackOverflowError, PipeInputError (422), PipeSignatureNotExecutableError (422),
+ *   PipeFeatureNotSupportedError (501), and whatever the pipe throws
+ */
+export async function routePipe(job: PipeJob, environment: RunEnvironment): Promise<void> {
+  const stack = [...job.params.stack, job.pipe.code];
+  if (stack.length > environment.stackLimit) {
+    throw new PipeStackOverflowError(`Pipe stack limit ${environment.stackLimit} exceeded: ${stack.join(' → ')}.`);
+  }
+  if (job.pipe.type === 'PipeSignature') {
+    throw new PipeSignatureNotExecutableError(
+      `Pipe '${job.pipe.code}' is a signature (contract only) and cannot run; implement it with a pipe type first.`,
+    );
+  }
+  const runner = RUNNERS[job.pipe.type];
+  if (!runner) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}' is a ${job.pipe.type}, which this runner cannot execute yet.`);
+  checkInputsPresent(job);
+  environment.deps.signal?.throwIfAborted();
+  await runner({ ...job, params: { ...job.params, stack } }, environment);
+}

@@ -1,0 +1,64 @@
+/**
+ * Running a pipe of a library on caller inputs, from a fresh working memory to the final one (RUNTIME.md §1.1).
+ */
+import type { Library, Pipe } from '../mthds/index.js';
+import { ContentValidator } from './content-validator.js';
+import type { PipeJob, RunEnvironment } from './pipe-job.js';
+import { routePipe } from './pipe-router.js';
+import type { RuntimeDeps } from './ports.js';
+import { buildWorkingMemory } from './stuff-factory.js';
+import type { WorkingMemory } from './working-memory.js';
+
+/** Depth of nested pipes before a run fails (RUNTIME.md §1.1 step 8). */
+export const DEFAULT_PIPE_STACK_LIMIT = 20;
+
+/** A run to perform. */
+export interface RunRequest {
+  library: Library;
+  pipe: Pipe;
+  /** The request's `inputs` as received (validated here). */
+  inputs: unknown;
+  outputName?: string | null;
+  outputMultiplicity?: boolean | number | null;
+  dynamicOutputConceptRef?: string | null;
+  pipelineRunId: string;
+}
+
+/** A finished run. Times are epoch milliseconds. */
+export interface RunOutcome {
+  pipelineRunId: string;
+  createdAt: number;
+  finishedAt: number;
+  memory: WorkingMemory;
+}
+
+/**
+ * Run a pipe.
+ * @param request - library, pipe, inputs and run parameters
+ * @param deps - inference, clock, ids, abort signal
+ * @returns the final working memory and timestamps
+ * @throws StuffFactoryError and concept errors for bad inputs (422); any pipe error
+ */
+export async function runPipeline(request: RunRequest, deps: RuntimeDeps): Promise<RunOutcome> {
+  const createdAt = deps.now();
+  const validator = new ContentValidator(request.library);
+  const memory = buildWorkingMemory(request.inputs, { library: request.library, pipe: request.pipe, validator, ids: deps.ids });
+  const environment: RunEnvironment = {
+    library: request.library,
+    validator,
+    deps,
+    stackLimit: DEFAULT_PIPE_STACK_LIMIT,
+    runPipe: (job: PipeJob) => routePipe(job, environment),
+  };
+  await environment.runPipe({
+    pipe: request.pipe,
+    memory,
+    outputName: request.outputName ?? null,
+    params: {
+      outputMultiplicity: request.outputMultiplicity ?? null,
+      dynamicOutputConceptRef: request.dynamicOutputConceptRef ?? null,
+      stack: [],
+    },
+  });
+  return { pipelineRunId: request.pipelineRunId, createdAt, finishedAt: deps.now(), memory };
+}

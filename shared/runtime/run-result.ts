@@ -1,0 +1,67 @@
+/**
+ * The run result of `POST /v1/execute` (spec §2.4; API-CONTRACT.md §3.5): state, timestamps, the final working
+ * memory and the pipe structures of the library.
+ */
+import type { Library, Multiplicity } from '../mthds/index.js';
+import type { RunOutcome } from './run-pipeline.js';
+import type { WorkingMemoryWire } from './working-memory.js';
+
+/** Run states (spec §3). */
+export type RunState = 'STARTED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'ERROR';
+
+/** One declared input or output in `pipe_structures`. */
+export interface IOStructure {
+  concept_code: string;
+  multiplicity: Multiplicity;
+}
+
+/** `pipe_structures` entry (spec §2.4). */
+export interface PipeStructure {
+  inputs: Record<string, IOStructure>;
+  output: IOStructure;
+}
+
+/** The 200 body of a finished run. `state` and `pipeline_state` carry the same value (spec §2.4 and the reference). */
+export interface RunResult {
+  pipeline_run_id: string;
+  state: RunState;
+  pipeline_state: RunState;
+  created_at: string;
+  finished_at: string | null;
+  main_stuff_name: string | null;
+  pipe_output: { working_memory: WorkingMemoryWire; pipeline_run_id: string };
+  pipe_structures: Record<string, PipeStructure>;
+}
+
+/**
+ * The declared signature of every pipe of a library, keyed by pipe code.
+ * @param library - a loaded library
+ */
+export function pipeStructures(library: Library): Record<string, PipeStructure> {
+  const structures: Record<string, PipeStructure> = {};
+  for (const pipe of library.pipes.values()) {
+    structures[pipe.code] = {
+      inputs: Object.fromEntries(pipe.inputs.map((input) => [input.name, { concept_code: input.conceptRef, multiplicity: input.multiplicity }])),
+      output: { concept_code: pipe.output.conceptRef, multiplicity: pipe.output.multiplicity },
+    };
+  }
+  return structures;
+}
+
+/**
+ * Build the wire result of a completed run.
+ * @param outcome - the finished run
+ * @param library - its library
+ */
+export function completedRunResult(outcome: RunOutcome, library: Library): RunResult {
+  return {
+    pipeline_run_id: outcome.pipelineRunId,
+    state: 'COMPLETED',
+    pipeline_state: 'COMPLETED',
+    created_at: new Date(outcome.createdAt).toISOString(),
+    finished_at: new Date(outcome.finishedAt).toISOString(),
+    main_stuff_name: outcome.memory.mainStuffName(),
+    pipe_output: { working_memory: outcome.memory.toWire(), pipeline_run_id: outcome.pipelineRunId },
+    pipe_structures: pipeStructures(library),
+  };
+}

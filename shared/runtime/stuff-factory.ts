@@ -1,0 +1,193 @@
+/**
+ * Building the initial working memory from a run's `inputs` (spec §2.3, RUNTIME.md §1.5).
+ *
+ * Accepted forms per input name: a string (Text), a list of strings (Text[]), an explicit `{concept, content}`, a list
+ * of explicit stuffs, a content object or a list of content objects (typed by the entry pipe's declared input). The
+ * whole `inputs` may also be a working memory `{root, aliases}`. Every content is validated against its concept, and
+ * every stuff against the entry pipe's declared input (concept compatibility and multiplicity).
+ */
+import { StuffFactoryError } from '../errors/index.js';
+import type { Concept, Library, Pipe, PipeIO } from '../mthds/index.js';
+import type { ContentValidator } from './content-validator.js';
+import type { IdSource } from './ports.js';
+import type { ItemContent, Stuff, StuffContent } from './stuff.js';
+import { WorkingMemory } from './working-memory.js';
+
+/** What input binding needs. */
+export interface StuffFactoryContext {
+  library: Library;
+  /** The entry pipe: its declared inputs type untyped objects and are checked against. */
+  pipe: Pipe;
+  validator: ContentValidator;
+  ids: IdSource;
+}
+
+type JsonObject = Record<string, unknown>;
+
+const TEXT_REF = 'native.Text';
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isExplicit(value: unknown): value is { concept: string; content: unknown } {
+  return isObject(value) && Object.keys(value).length === 2 && typeof value['concept'] === 'string' && 'content' in value;
+}
+
+function isWorkingMemoryForm(inputs: JsonObject): boolean {
+  const keys = Object.keys(inputs);
+  return keys.length === 2 && keys.includes('root') && keys.includes('aliases') && isObject(inputs['root']) && isObject(inputs['aliases']);
+}
+
+class InputBinder {
+  constructor(private readonly context: StuffFactoryContext) {}
+
+  private declared(name: string): PipeIO | undefined {
+    return this.context.pipe.inputs.find((input) => input.name === name);
+  }
+
+  private concept(ref: string): Concept {
+    return this.context.library.resolveConcept(ref, this.context.pipe.domain_code);
+  }
+
+  private textConceptFor(name: string): Concept {
+    const declared = this.declared(name);
+    if (declared) {
+      const concept = this.concept(declared.conceptRef);
+      if (this.context.library.isTextLike(concept)) return concept;
+    }
+    return this.concept(TEXT_REF);
+  }
+
+  private checkedItem(name: string, concept: Concept, value: unknown): ItemContent {
+    if (typeof value === 'string') {
+      if (!this.context.library.isTextLike(concept)) {
+        throw new StuffFactoryError(
+          `Input '${name}': a string content needs a text concept, but ${concept.ref} is not text-like; send an object matching its structure.`,
+        );
+      }
+      return { text: value };
+    }
+    const problems = this.context.validator.problems(concept, value);
+    if (problems.length > 0) {
+      throw new StuffFactoryError(`Input '${name}': the content does not match concept ${concept.ref}: ${problems.join('; ')}.`);
+    }
+    return value as ItemContent;
+  }
+
+  private content(name: string, concept: Concept, value: unknown): StuffContent {
+    if (!Array.isArray(value)) return { kind: 'item', item: this.checkedItem(name, concept, value) };
+    if (value.length === 0) throw new StuffFactoryError(`Input '${name}': an empty list cannot be typed; send at least one item.`);
+    return { kind: 'list', items: value.map((item) => this.checkedItem(name, concept, item)) };
+  }
+
+  private stuff(name: string, concept: Concept, content: StuffContent): Stuff {
+    return { stuffCode: this.context.ids.next(), stuffName: name, concept, content };
+  }
+
+  private declaredConcept(name: string): Concept {
+    const declared = this.declared(name);
+    if (!declared) {
+      throw new StuffFactoryError(
+        `Input '${name}': pipe '${this.context.pipe.code}' declares no such input, so the concept of this object cannot be inferred; send {"concept": "<domain.Concept>", "content": …}.`,
+      );
+    }
+    return this.concept(declared.conceptRef);
+  }
+
+  private fromExplicitList(name: string, entries: { concept: string; content: unknown }[]): Stuff {
+    const refs = new Set(entries.map((entry) => entry.concept.replace(/\[\d*\]$/, '')));
+    if (refs.size > 1) throw new StuffFactoryError(`Input '${name}': every item of a list must have the same concept (got ${[...refs].join(', ')}).`);
+    const concept = this.concept(entries[0]!.concept);
+    const items = entries.map((entry) => this.checkedItem(name, concept, entry.content));
+    return this.stuff(name, concept, { kind: 'list', items });
+  }
+
+  bind(name: string, value: unknown): Stuff {
+    if (typeof value === 'string') return this.stuff(name, this.textConceptFor(name), { kind: 'item', item: { text: value } });
+    if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) {
+      return this.stuff(name, this.textConceptFor(name), { kind: 'list', items: value.map((text) => ({ text })) });
+    }
+    if (isExplicit(value)) {
+      const concept = this.concept(value.concept);
+      return this.stuff(name, concept, this.content(name, concept, value.content));
+    }
+    if (Array.isArray(value) && value.length > 0 && value.every(isExplicit)) return this.fromExplicitList(name, value);
+    if (isObject(value) || Array.isArray(value)) {
+      const concept = this.declaredConcept(name);
+      return this.stuff(name, concept, this.content(name, concept, value));
+    }
+    throw new StuffFactoryError(
+      `Input '${name}': unsupported value (${value === null ? 'null' : typeof value}); send a string, a list of strings, a content object or {"concept", "content"}.`,
+    );
+  }
+
+  checkAgainstDeclaration(stuff: Stuff): Stuff {
+    const declared = stuff.stuffName === null ? undefined : this.declared(stuff.stuffName);
+    if (!declared) return stuff;
+    const expected = this.concept(declared.conceptRef);
+    if (!this.context.library.isCompatible(stuff.concept, expected)) {
+      throw new StuffFactoryError(
+        `Input '${declared.name}' is a ${stuff.concept.ref}, but pipe '${this.context.pipe.code}' expects ${declared.raw}.`,
+      );
+    }
+    if (declared.multiplicity === 'single' && stuff.content.kind === 'list') {
+      throw new StuffFactoryError(`Input '${declared.name}': pipe '${this.context.pipe.code}' expects one ${declared.raw}, got a list of ${stuff.content.items.length}.`);
+    }
+    if (declared.multiplicity !== 'single' && stuff.content.kind === 'item') {
+      return { ...stuff, content: { kind: 'list', items: [stuff.content.item] } };
+    }
+    if (typeof declared.multiplicity === 'number' && stuff.content.kind === 'list' && stuff.content.items.length !== declared.multiplicity) {
+      throw new StuffFactoryError(
+        `Input '${declared.name}': pipe '${this.context.pipe.code}' expects exactly ${declared.multiplicity} items (${declared.raw}), got ${stuff.content.items.length}.`,
+      );
+    }
+    return stuff;
+  }
+
+  bindWorkingMemory(form: { root: JsonObject; aliases: JsonObject }): WorkingMemory {
+    const memory = new WorkingMemory();
+    for (const [name, raw] of Object.entries(form.root)) {
+      if (!isObject(raw) || !('content' in raw) || raw['concept'] === undefined) {
+        throw new StuffFactoryError(`inputs.root.${name}: a stuff needs "concept" and "content".`);
+      }
+      const conceptField = raw['concept'];
+      const ref = isObject(conceptField) ? `${String(conceptField['domain_code'])}.${String(conceptField['code'])}` : String(conceptField);
+      const concept = this.concept(ref);
+      const rawContent = raw['content'];
+      const content = isObject(rawContent) && Array.isArray(rawContent['items']) ? rawContent['items'] : rawContent;
+      const stuff: Stuff = {
+        stuffCode: typeof raw['stuff_code'] === 'string' ? raw['stuff_code'] : this.context.ids.next(),
+        stuffName: name,
+        concept,
+        content: this.content(name, concept, content),
+      };
+      memory.addNewStuff(name, this.checkAgainstDeclaration(stuff));
+    }
+    for (const [alias, target] of Object.entries(form.aliases)) {
+      if (typeof target !== 'string') throw new StuffFactoryError(`inputs.aliases.${alias}: an alias must name a root stuff.`);
+      memory.setAlias(alias, target);
+    }
+    return memory;
+  }
+}
+
+/**
+ * Build the initial working memory of a run.
+ * @param inputs - the request's `inputs` (object, working-memory form, or null/undefined for none)
+ * @param context - library, entry pipe, validator and id source
+ * @returns a fresh working memory holding one stuff per input
+ * @throws StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError (all 422) naming the input and the fix
+ * @see spec §2.3, RUNTIME.md §1.5
+ */
+export function buildWorkingMemory(inputs: unknown, context: StuffFactoryContext): WorkingMemory {
+  if (inputs === null || inputs === undefined) return new WorkingMemory();
+  if (!isObject(inputs)) throw new StuffFactoryError('inputs must be a JSON object mapping input names to values, or {root, aliases}.');
+  const binder = new InputBinder(context);
+  if (isWorkingMemoryForm(inputs)) return binder.bindWorkingMemory(inputs as { root: JsonObject; aliases: JsonObject });
+  const memory = new WorkingMemory();
+  for (const [name, value] of Object.entries(inputs)) {
+    memory.addNewStuff(name, binder.checkAgainstDeclaration(binder.bind(name, value)));
+  }
+  return memory;
+}

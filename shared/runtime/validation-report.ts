@@ -1,0 +1,133 @@
+/**
+ * The verdict of `POST /v1/validate` (spec §2.5, §4.5; API-CONTRACT.md §3.7, §4.3): a `ValidReport` with the
+ * library's static artefacts, or an `InvalidReport` with the validation items.
+ *
+ * `validated_pipes` and a populated `graph_spec` come from the dry-run sweep, which this report does not run yet:
+ * `validated_pipes` is omitted and `graph_spec` is null (its documented best-effort value).
+ */
+import type { ValidationErrorItem } from '../errors/index.js';
+import { bundleBlueprintForWire, loadLibrary, type BundleSource, type Library, type Multiplicity, type Pipe } from '../mthds/index.js';
+
+/** Multiplicity as the I/O contracts spell it. */
+export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
+
+/** One input of a pipe contract. */
+export interface InputContract {
+  concept_ref: string;
+  presence: 'plain';
+  multiplicity: ContractMultiplicity;
+  item_count: number | null;
+  json_schema: Record<string, unknown>;
+}
+
+/** The output of a pipe contract. */
+export interface OutputContract {
+  concept_ref: string;
+  multiplicity: ContractMultiplicity;
+  item_count: number | null;
+  optional: false;
+  json_schema: Record<string, unknown>;
+}
+
+/** `pipe_io_contracts` entry, keyed by qualified pipe ref. */
+export interface PipeIOContract {
+  inputs: Record<string, InputContract>;
+  output: OutputContract;
+}
+
+/** The valid arm. */
+export interface ValidReport {
+  is_valid: true;
+  bundle_blueprint: Record<string, unknown>;
+  pipe_io_contracts: Record<string, PipeIOContract>;
+  graph_spec: null;
+  warnings: ValidationErrorItem[];
+  pending_signatures: string[];
+  is_runnable: boolean;
+  mthds_contents: string[];
+  message: string;
+  default_pipe_ref: string | null;
+}
+
+/** The invalid arm. */
+export interface InvalidReport {
+  is_valid: false;
+  validation_errors: ValidationErrorItem[];
+  pending_signatures: [];
+  is_runnable: false;
+  message: string;
+}
+
+function contractMultiplicity(multiplicity: Multiplicity): { multiplicity: ContractMultiplicity; item_count: number | null } {
+  if (typeof multiplicity === 'number') return { multiplicity: 'fixed', item_count: multiplicity };
+  return { multiplicity: multiplicity, item_count: null };
+}
+
+function ioSchema(library: Library, pipe: Pipe, conceptRef: string, multiplicity: Multiplicity): Record<string, unknown> {
+  const item = library.contentSchema(library.resolveConcept(conceptRef, pipe.domain_code));
+  if (multiplicity === 'single') return item;
+  const { $defs, $schema, ...itemBody } = item;
+  const list: Record<string, unknown> = { type: 'array', items: itemBody };
+  if (typeof multiplicity === 'number') Object.assign(list, { minItems: multiplicity, maxItems: multiplicity });
+  if ($schema !== undefined) list['$schema'] = $schema;
+  if ($defs !== undefined) list['$defs'] = $defs;
+  return list;
+}
+
+/**
+ * The I/O contract of every pipe, keyed by qualified ref (signatures included).
+ * @param library - a valid library
+ */
+export function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
+  const contracts: Record<string, PipeIOContract> = {};
+  for (const pipe of [...library.pipes.values()].sort((a, b) => a.ref.localeCompare(b.ref))) {
+    const inputs: Record<string, InputContract> = {};
+    for (const input of pipe.inputs) {
+      inputs[input.name] = {
+        concept_ref: input.conceptRef,
+        presence: 'plain',
+        ...contractMultiplicity(input.multiplicity),
+        json_schema: ioSchema(library, pipe, input.conceptRef, input.multiplicity),
+      };
+    }
+    contracts[pipe.ref] = {
+      inputs,
+      output: {
+        concept_ref: pipe.output.conceptRef,
+        ...contractMultiplicity(pipe.output.multiplicity),
+        optional: false,
+        json_schema: ioSchema(library, pipe, pipe.output.conceptRef, pipe.output.multiplicity),
+      },
+    };
+  }
+  return contracts;
+}
+
+/**
+ * Validate bundle sources into a verdict.
+ * @param sources - contents with their logical file names
+ * @returns the valid or invalid report; never throws for an invalid bundle
+ * @see spec §4.5
+ */
+export function validationReport(sources: BundleSource[]): ValidReport | InvalidReport {
+  const loaded = loadLibrary(sources, { mode: 'compat' });
+  if (!loaded.ok) {
+    return { is_valid: false, validation_errors: loaded.errors, pending_signatures: [], is_runnable: false, message: loaded.message };
+  }
+  const { library } = loaded;
+  const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
+  const pending = [...library.pipes.values()].filter((pipe) => pipe.type === 'PipeSignature').map((pipe) => pipe.ref).sort();
+  const mainPipe = primary.blueprint.main_pipe;
+  return {
+    is_valid: true,
+    bundle_blueprint: bundleBlueprintForWire(primary),
+    pipe_io_contracts: pipeIOContracts(library),
+    graph_spec: null,
+    warnings: loaded.warnings,
+    pending_signatures: pending,
+    is_runnable: pending.length === 0,
+    mthds_contents: sources.map((source) => source.content),
+    message: 'MTHDS content validated successfully',
+    default_pipe_ref: mainPipe === undefined ? null : `${primary.blueprint.domain}.${mainPipe}`,
+  };
+}

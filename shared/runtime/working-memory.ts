@@ -1,0 +1,155 @@
+/**
+ * The working memory of a run: named stuffs plus aliases, with `main_stuff` designating the latest output
+ * (RUNTIME.md §1.4).
+ */
+import { PipeInputError } from '../errors/index.js';
+import { stuffToWire, type ItemContent, type Stuff, type StuffWire } from './stuff.js';
+
+/** The reserved name of the latest output. */
+export const MAIN_STUFF = 'main_stuff';
+
+/** Working memory on the wire (`pipe_output.working_memory`). */
+export interface WorkingMemoryWire {
+  root: Record<string, StuffWire>;
+  aliases: Record<string, string>;
+}
+
+/** Mutable working memory. Sequence steps share one; parallel branches and batch items get a {@link clone}. */
+export class WorkingMemory {
+  private readonly root = new Map<string, Stuff>();
+  private readonly aliases = new Map<string, string>();
+
+  /**
+   * Find a stuff by name: `root[name]`, else `root[aliases[name]]`.
+   * @param name - a stuff name or alias (no dots)
+   */
+  find(name: string): Stuff | undefined {
+    const direct = this.root.get(name);
+    if (direct) return direct;
+    const target = this.aliases.get(name);
+    return target === undefined ? undefined : this.root.get(target);
+  }
+
+  /**
+   * Like {@link find}, but missing is an error.
+   * @throws PipeInputError when the name is unknown
+   */
+  get(name: string): Stuff {
+    const stuff = this.find(name);
+    if (!stuff) throw new PipeInputError(`No stuff named '${name}' in the working memory (known: ${this.names().join(', ') || 'none'}).`);
+    return stuff;
+  }
+
+  /**
+   * Resolve a dotted path (`a.b.c`): the stuff `a`, then attributes of its content.
+   * @param path - dotted path whose first segment is a stuff name
+   * @returns the stuff when the path has one segment, else the JSON value at the path (undefined when absent)
+   */
+  resolvePath(path: string): { stuff: Stuff; value: unknown } | undefined {
+    const [head, ...rest] = path.split('.');
+    const stuff = head === undefined ? undefined : this.find(head);
+    if (!stuff) return undefined;
+    let value: unknown = stuff.content.kind === 'item' ? stuff.content.item : stuff.content.items;
+    for (const segment of rest) {
+      if (value === null || typeof value !== 'object') return { stuff, value: undefined };
+      value = (value as Record<string, unknown>)[segment];
+    }
+    return { stuff, value };
+  }
+
+  /** True when the name resolves to a stuff. */
+  has(name: string): boolean {
+    return this.find(name) !== undefined;
+  }
+
+  /** Every root name and alias, sorted. */
+  names(): string[] {
+    return [...new Set([...this.root.keys(), ...this.aliases.keys()])].sort();
+  }
+
+  /** The current main stuff, if any. */
+  mainStuff(): Stuff | undefined {
+    return this.find(MAIN_STUFF);
+  }
+
+  /**
+   * The name the main stuff is stored under: the alias target, else `main_stuff` when stored directly, else null.
+   * @see RUNTIME.md §1.9
+   */
+  mainStuffName(): string | null {
+    const alias = this.aliases.get(MAIN_STUFF);
+    if (alias !== undefined) return alias;
+    return this.root.has(MAIN_STUFF) ? MAIN_STUFF : null;
+  }
+
+  /**
+   * Store a pipe's output and make it the main stuff (`set_new_main_stuff`).
+   * @param stuff - the output
+   * @param name - the output name; without one the stuff is stored at `root.main_stuff` with no alias
+   */
+  setNewMainStuff(stuff: Stuff, name: string | null): void {
+    if (name !== null && name !== MAIN_STUFF) {
+      this.root.delete(MAIN_STUFF);
+      this.root.set(name, stuff);
+      this.aliases.delete(name);
+      this.aliases.set(MAIN_STUFF, name);
+    } else {
+      this.aliases.delete(MAIN_STUFF);
+      this.root.set(MAIN_STUFF, stuff);
+    }
+  }
+
+  /**
+   * Add (or replace) a named stuff without touching the main stuff (`add_new_stuff`).
+   * @param name - root name
+   * @param stuff - the stuff
+   */
+  addNewStuff(name: string, stuff: Stuff): void {
+    this.root.set(name, stuff);
+  }
+
+  /**
+   * Point an alias at a root stuff (`set_alias`).
+   * @throws PipeInputError when the target is not a root name
+   */
+  setAlias(alias: string, target: string): void {
+    if (!this.root.has(target)) throw new PipeInputError(`Alias '${alias}' points at '${target}', which is not a stuff of the working memory.`);
+    this.aliases.set(alias, target);
+  }
+
+  /** A deep copy: content is copied, concepts are shared (immutable). */
+  clone(): WorkingMemory {
+    const copy = new WorkingMemory();
+    for (const [name, stuff] of this.root) {
+      copy.root.set(name, { ...stuff, content: structuredClone(stuff.content) });
+    }
+    for (const [alias, target] of this.aliases) copy.aliases.set(alias, target);
+    return copy;
+  }
+
+  /** The root stuffs in insertion order, with their names. */
+  entries(): [string, Stuff][] {
+    return [...this.root.entries()];
+  }
+
+  /** The aliases, in insertion order. */
+  aliasEntries(): [string, string][] {
+    return [...this.aliases.entries()];
+  }
+
+  /** Serialise for the run result. */
+  toWire(): WorkingMemoryWire {
+    return {
+      root: Object.fromEntries([...this.root].map(([name, stuff]) => [name, stuffToWire(stuff)])),
+      aliases: Object.fromEntries(this.aliases),
+    };
+  }
+}
+
+/**
+ * The JSON values of a stuff's content: one item, or the list of items.
+ * @param stuff - a stuff
+ */
+export function contentValue(stuff: Stuff): ItemContent | ItemContent[] {
+  return stuff.content.kind === 'item' ? stuff.content.item : stuff.content.items;
+}

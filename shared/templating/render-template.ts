@@ -1,0 +1,103 @@
+/**
+ * Checking and rendering templates with Jinja2 semantics (hardened nunjucks; RUNTIME.md §2.2).
+ */
+import { Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError, MthdsError } from '../errors/index.js';
+import { MTHDS_FILTERS, TEMPLATE_CATEGORIES, type MthdsFilter, type TemplateCategory } from './categories.js';
+import { escapeScriptTagFilter, formatFilter, tagFilter, type TagStyle } from './filters.js';
+import type { TextFormat } from './renderable.js';
+import { hardenedNunjucks } from './sandbox.js';
+import { expandShorthands } from './shorthands.js';
+import { readTemplate } from './template-ast.js';
+
+/** How to render. */
+export interface RenderOptions {
+  category: TemplateCategory;
+  /**
+   * Delimiters of `tag` / `@x`. Default `xml`: the reference's configured default for prompts, never derived from the
+   * model (RUNTIME.md §2.2.3).
+   */
+  tagStyle?: TagStyle;
+  /** Default format of `format` / `$x`. Default `plain`. */
+  textFormat?: TextFormat;
+}
+
+/** The nunjucks builtin filters templates may use; `random` is excluded so renders stay deterministic. */
+const BUILTIN_FILTERS = new Set(
+  Object.keys((new hardenedNunjucks.Environment() as unknown as { filters: Record<string, unknown> }).filters).filter((name) => name !== 'random'),
+);
+
+/**
+ * Check a template: it parses, loads no other template, and uses only filters its category allows.
+ * @param template - template text as written
+ * @param category - where it is used
+ * @throws Jinja2TemplateSyntaxError naming the offending filter or tag
+ * @see LANGUAGE.md §6 S4 "Templates"
+ */
+export function checkTemplate(template: string, category: TemplateCategory): void {
+  const reader = readTemplate(template);
+  if (reader.loadingTags.size > 0) {
+    throw new Jinja2TemplateSyntaxError(`Template syntax error: ${[...reader.loadingTags].join(', ')} is not allowed; a template cannot load other templates.`);
+  }
+  const allowed = TEMPLATE_CATEGORIES[category].filters;
+  for (const filter of reader.filters) {
+    const isMthds = (MTHDS_FILTERS as readonly string[]).includes(filter);
+    if (isMthds ? !allowed.includes(filter as MthdsFilter) : !BUILTIN_FILTERS.has(filter)) {
+      throw new Jinja2TemplateSyntaxError(
+        `Template syntax error: filter '${filter}' is not allowed in a ${category} template (MTHDS filters allowed here: ${allowed.join(', ') || 'none'}).`,
+      );
+    }
+  }
+}
+
+function environmentFor(options: RenderOptions): InstanceType<typeof hardenedNunjucks.Environment> {
+  const settings = TEMPLATE_CATEGORIES[options.category];
+  const tagStyle = options.tagStyle ?? 'xml';
+  const textFormat = options.textFormat ?? 'plain';
+  const environment = new hardenedNunjucks.Environment(null, {
+    autoescape: settings.autoescape,
+    trimBlocks: settings.trimBlocks,
+    lstripBlocks: settings.trimBlocks,
+    throwOnUndefined: false,
+  });
+  const filters: Record<MthdsFilter, (...args: unknown[]) => string> = {
+    format: (value, format) => formatFilter(value, format, textFormat),
+    tag: (value, name) => tagFilter(value, name, tagStyle, textFormat),
+    escape_script_tag: (value) => escapeScriptTagFilter(value),
+    with_images: (value) => formatFilter(value, undefined, textFormat),
+  };
+  for (const name of settings.filters) environment.addFilter(name, filters[name]);
+  return environment;
+}
+
+const WRAPPED_CLASSES: Record<string, new (message: string, options: { cause: unknown }) => MthdsError> = {
+  Jinja2TemplateSecurityError,
+  Jinja2TemplateRenderError,
+};
+
+function renderFailure(error: unknown): MthdsError {
+  if (error instanceof MthdsError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  for (const [name, ErrorClass] of Object.entries(WRAPPED_CLASSES)) {
+    const at = message.indexOf(`${name}: `);
+    if (at >= 0) return new ErrorClass(message.slice(at + name.length + 2).trim(), { cause: error });
+  }
+  return new Jinja2TemplateRenderError(`Template render error: ${message.replace(/^\(unknown path\)\s*/, '').trim()}`, { cause: error });
+}
+
+/**
+ * Render a template against a context.
+ * @param template - template text as written (shorthands allowed)
+ * @param context - variables: content artefacts (see `Renderable`), plain values, run parameters
+ * @param options - category, tag style, default text format
+ * @returns the rendered text
+ * @throws Jinja2TemplateSyntaxError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError (all 422)
+ * @see RUNTIME.md §2.2
+ */
+export function renderTemplate(template: string, context: Record<string, unknown>, options: RenderOptions): string {
+  checkTemplate(template, options.category);
+  try {
+    return environmentFor(options).renderString(expandShorthands(template), context);
+  } catch (error) {
+    throw renderFailure(error);
+  }
+}

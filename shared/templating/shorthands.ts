@@ -1,0 +1,43 @@
+/**
+ * The MTHDS template shorthands, expanded before Jinja parsing (LANGUAGE.md §3.12, RUNTIME.md §2.2.1):
+ * `$x` → `{{ x|format() }}`, `@x` → `{{ x|tag("x") }}`, `@?x` → `{% if x %}{{ x|tag("x") }}{% endif %}`.
+ *
+ * Rules: `@@` and `$$` are escapes for a literal `@` / `$`; `@x` and `@?x` need a non-word character before them (so
+ * `ann@example.com` stays literal); a digit after the sigil never matches (`$100`); the path is `ident(.ident)*` and a
+ * trailing `.` stays punctuation; CSS-like shapes (`@media (`, `@keyframes name {`) stay literal; nothing is expanded
+ * inside raw Jinja (`{{ … }}`, `{% … %}`, `{# … #}`).
+ */
+
+const IDENT_PATH = '[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)*';
+const JINJA_REGION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g;
+const SHORTHAND = new RegExp(`(@@|\\$\\$)|(?<![A-Za-z0-9_])(@\\?|@)(${IDENT_PATH})|\\$(${IDENT_PATH})`, 'g');
+const CSS_AT_RULE = /^(?:\s*\(|\s+[A-Za-z0-9_-]+\s*\{)/;
+
+function expandPlainText(text: string): string {
+  return text.replace(SHORTHAND, (match: string, escape: string | undefined, atSigil: string | undefined, atPath: string | undefined, dollarPath: string | undefined, offset: number) => {
+    if (escape !== undefined) return escape[0]!;
+    if (atSigil !== undefined && atPath !== undefined) {
+      const after = text.slice(offset + match.length);
+      if (atSigil === '@' && CSS_AT_RULE.test(after)) return match;
+      const tagged = `{{ ${atPath}|tag("${atPath}") }}`;
+      return atSigil === '@?' ? `{% if ${atPath} %}${tagged}{% endif %}` : tagged;
+    }
+    return `{{ ${dollarPath}|format() }}`;
+  });
+}
+
+/**
+ * Expand the shorthands of a template.
+ * @param template - template text as written in a bundle
+ * @returns pure Jinja text
+ * @see RUNTIME.md §2.2.1
+ */
+export function expandShorthands(template: string): string {
+  let result = '';
+  let last = 0;
+  for (const region of template.matchAll(JINJA_REGION)) {
+    result += expandPlainText(template.slice(last, region.index)) + region[0];
+    last = region.index + region[0].length;
+  }
+  return result + expandPlainText(template.slice(last));
+}

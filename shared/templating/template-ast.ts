@@ -1,0 +1,142 @@
+/**
+ * Reading a template's Jinja AST (nunjucks parser): its free variables and the filters it uses. Validation uses the
+ * variables to check prompts against declared inputs (LANGUAGE.md §3.12 "Variable extraction").
+ */
+import { Jinja2TemplateSyntaxError } from '../errors/index.js';
+import { hardenedNunjucks } from './sandbox.js';
+import { expandShorthands } from './shorthands.js';
+
+/** The free variables of a template. */
+export interface TemplateVariables {
+  /** First segments of the paths, sorted and unique. */
+  roots: string[];
+  /** Full dotted paths as used (`a.b.c`), sorted and unique. */
+  paths: string[];
+}
+
+interface AstNode {
+  typename: string;
+  fields?: string[];
+  children?: AstNode[];
+  value?: unknown;
+  [field: string]: unknown;
+}
+
+/** Names nunjucks provides itself; they are never inputs. */
+const BUILTIN_NAMES = new Set(['loop', 'range', 'cycler', 'joiner', 'caller']);
+
+/** Tags that would load other templates: refused (bundles carry no template library). */
+const LOADING_NODES = new Set(['Include', 'Import', 'FromImport', 'Extends']);
+
+/**
+ * Parse a template (after shorthand expansion).
+ * @param template - template text as written
+ * @returns the nunjucks AST root
+ * @throws Jinja2TemplateSyntaxError naming line and column
+ */
+export function parseTemplate(template: string): AstNode {
+  try {
+    return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(expandShorthands(template));
+  } catch (error) {
+    const message = error instanceof Error ? error.message.replace(/^\(unknown path\)\s*/, '') : String(error);
+    throw new Jinja2TemplateSyntaxError(`Template syntax error: ${message.trim()}`, { cause: error });
+  }
+}
+
+function lookupPath(node: AstNode): string | undefined {
+  if (node.typename === 'Symbol') return String(node.value);
+  if (node.typename !== 'LookupVal') return undefined;
+  const base = lookupPath(node['target'] as AstNode);
+  const key = node['val'] as AstNode;
+  if (base === undefined) return undefined;
+  if (key.typename === 'Literal' && typeof key.value === 'string') return `${base}.${key.value}`;
+  return base;
+}
+
+function boundNames(node: AstNode | undefined): string[] {
+  if (!node) return [];
+  if (node.typename === 'Symbol') return [String(node.value)];
+  return (node.children ?? []).flatMap(boundNames);
+}
+
+class AstReader {
+  readonly paths = new Set<string>();
+  readonly filters = new Set<string>();
+  readonly loadingTags = new Set<string>();
+
+  visit(node: unknown, scope: Set<string>): void {
+    if (node === null || typeof node !== 'object') return;
+    const ast = node as AstNode;
+    if (LOADING_NODES.has(ast.typename)) this.loadingTags.add(ast.typename);
+    switch (ast.typename) {
+      case 'Symbol':
+      case 'LookupVal':
+        return this.readPath(ast, scope);
+      case 'For':
+      case 'AsyncEach':
+      case 'AsyncAll': {
+        this.visit(ast['arr'], scope);
+        const inner = new Set([...scope, ...boundNames(ast['name'] as AstNode), 'loop']);
+        this.visit(ast['body'], inner);
+        this.visit(ast['else_'], scope);
+        return;
+      }
+      case 'Set': {
+        this.visit(ast['value'], scope);
+        this.visit(ast['body'], scope);
+        for (const target of (ast['targets'] as AstNode[]) ?? []) for (const name of boundNames(target)) scope.add(name);
+        return;
+      }
+      case 'Macro': {
+        for (const name of boundNames(ast['name'] as AstNode)) scope.add(name);
+        this.visit(ast['body'], new Set([...scope, ...boundNames(ast['args'] as AstNode), 'caller']));
+        return;
+      }
+      case 'Filter':
+      case 'FilterAsync': {
+        this.filters.add(String((ast['name'] as AstNode).value));
+        this.visit(ast['args'], scope);
+        return;
+      }
+      default:
+        for (const field of ast.fields ?? []) this.visit(ast[field], scope);
+        for (const child of ast.children ?? []) this.visit(child, scope);
+    }
+  }
+
+  private readPath(node: AstNode, scope: Set<string>): void {
+    const path = lookupPath(node);
+    if (path === undefined) {
+      this.visit(node['target'], scope);
+      this.visit(node['val'], scope);
+      return;
+    }
+    const root = path.split('.')[0]!;
+    if (!scope.has(root) && !BUILTIN_NAMES.has(root)) this.paths.add(path);
+    if (node.typename === 'LookupVal' && (node['val'] as AstNode).typename !== 'Literal') this.visit(node['val'], scope);
+  }
+}
+
+/**
+ * Read a parsed template.
+ * @param template - template text as written
+ * @returns the reader holding variable paths, filter names and refused loading tags
+ * @throws Jinja2TemplateSyntaxError
+ */
+export function readTemplate(template: string): AstReader {
+  const reader = new AstReader();
+  reader.visit(parseTemplate(template), new Set());
+  return reader;
+}
+
+/**
+ * The free variables of a template: shorthand roots plus the undeclared names of the Jinja AST (loop variables,
+ * `{% set %}` targets, macro arguments and `loop` excluded).
+ * @param template - template text as written (shorthands allowed)
+ * @throws Jinja2TemplateSyntaxError
+ * @see LANGUAGE.md §3.12
+ */
+export function templateVariables(template: string): TemplateVariables {
+  const paths = [...readTemplate(template).paths].sort();
+  return { roots: [...new Set(paths.map((path) => path.split('.')[0]!))].sort(), paths };
+}

@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { sample } from '../helpers/corpus.js';
+import { buildTestApp } from '../helpers/test-app.js';
+
+const app = buildTestApp();
+
+function validate(body: unknown) {
+  return request(app).post('/v1/validate').send(body as object);
+}
+
+describe('POST /v1/validate', () => {
+  describe('when the bundle is valid', () => {
+    for (const name of ['hello_greeting', 'cv_job_match', 'fashion_moodboard', 'batch_candidate_screening']) {
+      it(`should answer a runnable ValidReport for ${name}`, async () => {
+        const response = await validate({ mthds_contents: [sample(name)], mthds_sources: [`${name}.mthds`] }).expect(200);
+        expect(response.headers['content-type']).to.equal('application/json');
+        expect(response.body).to.include({ is_valid: true, is_runnable: true, message: 'MTHDS content validated successfully' });
+        expect(response.body.pending_signatures).to.deep.equal([]);
+        expect(response.body.graph_spec).to.equal(null);
+        expect(response.body.mthds_contents).to.deep.equal([sample(name)]);
+        expect(response.body.bundle_blueprint.source).to.equal(`${name}.mthds`);
+        expect(response.body.bundle_blueprint.domain).to.equal(name);
+        expect(response.body.default_pipe_ref).to.equal(`${name}.${response.body.bundle_blueprint.main_pipe}`);
+      });
+    }
+
+    it('should give the pipe I/O contract of hello_greeting', async () => {
+      const response = await validate({ mthds_contents: [sample('hello_greeting')] }).expect(200);
+      const contract = response.body.pipe_io_contracts['hello_greeting.write_greeting'];
+      expect(contract.inputs.name).to.include({ concept_ref: 'native.Text', presence: 'plain', multiplicity: 'single', item_count: null });
+      expect(contract.inputs.name.json_schema.properties.text.type).to.equal('string');
+      expect(contract.output).to.include({ concept_ref: 'native.Text', multiplicity: 'single', optional: false });
+      expect(response.body.bundle_blueprint.source).to.equal(null);
+    });
+
+    it('should list a PipeSignature as pending and not runnable', async () => {
+      const response = await validate({ mthds_contents: [sample('draft_with_signature')] }).expect(200);
+      expect(response.body).to.include({ is_valid: true, is_runnable: false });
+      expect(response.body.pending_signatures).to.deep.equal(['draft_with_signature.translate_summary']);
+    });
+
+    it('should accept a bundle without main_pipe, with a null default_pipe_ref', async () => {
+      const response = await validate({ mthds_contents: [sample('invalid/missing_main_pipe')] }).expect(200);
+      expect(response.body).to.include({ is_valid: true, default_pipe_ref: null, graph_spec: null });
+    });
+
+    it('should ignore unknown members such as allow_signatures', async () => {
+      await validate({ mthds_contents: [sample('hello_greeting')], allow_signatures: true, render: ['markdown'] }).expect(200);
+    });
+  });
+
+  describe('when the bundle is invalid', () => {
+    it('should answer one residual blueprint_validation item for a TOML syntax error', async () => {
+      const response = await validate({ mthds_contents: [sample('invalid/syntax_error')], mthds_sources: ['bad.mthds'] }).expect(200);
+      expect(Object.keys(response.body).sort()).to.deep.equal(['is_runnable', 'is_valid', 'message', 'pending_signatures', 'validation_errors']);
+      expect(response.body).to.include({ is_valid: false, is_runnable: false });
+      expect(response.body.validation_errors).to.have.length(1);
+      const [item] = response.body.validation_errors;
+      expect(item.category).to.equal('blueprint_validation');
+      expect(item).to.not.have.property('source');
+      expect(item).to.not.have.property('error_type');
+      expect(response.body.message).to.include('TOML');
+    });
+
+    const cases: [string, Record<string, unknown>][] = [
+      ['invalid/missing_pipe_ref', { error_type: 'unresolved_pipe_dependency', missing_pipe_code: 'second_step_missing' }],
+      ['invalid/prompt_input_mismatch', { error_type: 'missing_input_variable', pipe_code: 'greet_person' }],
+      ['invalid/bad_pipe_type', { error_type: 'union_tag_invalid', pipe_code: 'mystery' }],
+    ];
+    for (const [name, expected] of cases) {
+      it(`should report ${String(expected['error_type'])} for ${name}`, async () => {
+        const response = await validate({ mthds_contents: [sample(name)], mthds_sources: ['file.mthds'] }).expect(200);
+        expect(response.body.is_valid).to.equal(false);
+        const item = response.body.validation_errors.find((candidate: Record<string, unknown>) => candidate['error_type'] === expected['error_type']);
+        expect(item, JSON.stringify(response.body.validation_errors)).to.include(expected);
+        for (const value of Object.values(item)) expect(value).to.not.equal(null);
+      });
+    }
+
+    it('should report the undeclared variable of prompt_input_mismatch', async () => {
+      const response = await validate({ mthds_contents: [sample('invalid/prompt_input_mismatch')] }).expect(200);
+      const item = response.body.validation_errors.find((candidate: Record<string, unknown>) => candidate['error_type'] === 'missing_input_variable');
+      expect(item.variable_names).to.deep.equal(['city']);
+      expect(item.source).to.equal(null);
+    });
+
+    it('should report the unknown concept of unknown_concept', async () => {
+      const response = await validate({ mthds_contents: [sample('invalid/unknown_concept')] }).expect(200);
+      expect(response.body.is_valid).to.equal(false);
+      expect(JSON.stringify(response.body.validation_errors)).to.include('NonExistentConcept');
+    });
+  });
+
+  describe('when the request is malformed', () => {
+    it('should refuse mthds_sources of another length with 422 naming mthds_sources', async () => {
+      const response = await validate({ mthds_contents: [sample('hello_greeting')], mthds_sources: ['a.mthds', 'b.mthds'] }).expect(422);
+      expect(response.headers['content-type']).to.equal('application/problem+json');
+      expect(response.body).to.include({ error_type: 'ValidationError', status: 422, retryable: false });
+      expect(response.body.detail).to.include('mthds_sources');
+    });
+
+    it('should refuse neither mthds_contents nor method_ref', async () => {
+      const response = await validate({}).expect(422);
+      expect(response.body.detail).to.include('provide exactly one of `mthds_contents` or `method_ref`');
+    });
+
+    it('should refuse both mthds_contents and method_ref', async () => {
+      await validate({ mthds_contents: ['domain = "x"'], method_ref: 'github.com/a/b' }).expect(422);
+    });
+
+    it('should refuse malformed JSON with a ValidationError problem', async () => {
+      const response = await request(app).post('/v1/validate').set('Content-Type', 'application/json').send('{"mthds_contents": [').expect(422);
+      expect(response.body.error_type).to.equal('ValidationError');
+      expect(response.body.detail).to.match(/^body: JSON decode error/);
+    });
+
+    it('should answer 501 for a method_ref', async () => {
+      const response = await validate({ method_ref: 'github.com/pipelex/methods' }).expect(501);
+      expect(response.body.error_type).to.equal('MethodRefNotSupported');
+    });
+
+    it('should refuse an orchestration_mode override with 403', async () => {
+      const response = await validate({ mthds_contents: [sample('hello_greeting')], orchestration_mode: 'bullmq' }).expect(403);
+      expect(response.body.error_type).to.equal('OrchestrationModeOverrideForbidden');
+      expect(response.body.detail).to.include("configured mode 'direct', requested 'bullmq'");
+    });
+  });
+});
