@@ -103,8 +103,8 @@ function formatted(plain: string, json: unknown, format: TextFormat): string {
 
 function defineRendering(target: object, plain: () => string, json: unknown): void {
   Object.defineProperties(target, {
-    toString: { value: plain, enumerable: false },
-    renderAs: { value: (format: TextFormat) => formatted(plain(), json, format), enumerable: false },
+    toString: { value: plain, enumerable: false, configurable: true },
+    renderAs: { value: (format: TextFormat) => formatted(plain(), json, format), enumerable: false, configurable: true },
   });
 }
 

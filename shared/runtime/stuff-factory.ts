@@ -46,8 +46,9 @@ class InputBinder {
     return this.context.pipe.inputs.find((input) => input.name === name);
   }
 
+  /** A concept named by the caller: bare names resolve among natives, then in the single loaded domain declaring them (spec §2.3). */
   private concept(ref: string): Concept {
-    return this.context.library.resolveConcept(ref, this.context.pipe.domain_code);
+    return this.context.library.resolveConcept(ref);
   }
 
   private textConceptFor(name: string): Concept {

@@ -4,7 +4,7 @@
 import { Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError, MthdsError } from '../errors/index.js';
 import { MTHDS_FILTERS, TEMPLATE_CATEGORIES, type MthdsFilter, type TemplateCategory } from './categories.js';
 import { escapeScriptTagFilter, formatFilter, tagFilter, type TagStyle } from './filters.js';
-import type { TextFormat } from './renderable.js';
+import { isRenderable, type TextFormat } from './renderable.js';
 import { hardenedNunjucks } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
 import { readTemplate } from './template-ast.js';
@@ -49,6 +49,12 @@ export function checkTemplate(template: string, category: TemplateCategory): voi
   }
 }
 
+/** Builtin filters that work on strings: a content artefact is given to them as its plain rendering (Jinja2's `str()`). */
+const STRING_FILTERS = [
+  'capitalize', 'center', 'escape', 'e', 'forceescape', 'indent', 'lower', 'nl2br', 'replace', 'string', 'striptags',
+  'title', 'trim', 'truncate', 'upper', 'urlencode', 'urlize', 'wordcount', 'float', 'int',
+];
+
 function environmentFor(options: RenderOptions): InstanceType<typeof hardenedNunjucks.Environment> {
   const settings = TEMPLATE_CATEGORIES[options.category];
   const tagStyle = options.tagStyle ?? 'xml';
@@ -66,6 +72,10 @@ function environmentFor(options: RenderOptions): InstanceType<typeof hardenedNun
     with_images: (value) => formatFilter(value, undefined, textFormat),
   };
   for (const name of settings.filters) environment.addFilter(name, filters[name]);
+  for (const name of STRING_FILTERS) {
+    const builtin = environment.getFilter(name) as (...args: unknown[]) => unknown;
+    environment.addFilter(name, (value: unknown, ...args: unknown[]) => builtin(isRenderable(value) ? value.toString() : value, ...args));
+  }
   return environment;
 }
 

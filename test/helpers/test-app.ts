@@ -4,16 +4,16 @@
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
 import { loadSettings, type Environment } from '../../shared/config/index.js';
-import { createMockBackend } from '../../shared/inference/index.js';
+import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
 import type { InferencePort } from '../../shared/runtime/index.js';
 
 /**
  * Build an app as `npm start` would, but from `environment` instead of `process.env`.
  * @param environment - variables to set (defaults apply to the rest)
- * @param inference - the backend runs call; the mock by default
+ * @param inference - the backend runs call; by default the one the settings select (mock without `OPENAI_API_KEY`)
  */
-export function buildTestApp(environment: Environment = {}, inference: InferencePort = createMockBackend()): Express {
+export function buildTestApp(environment: Environment = {}, inference?: InferencePort): Express {
   const settings = loadSettings(environment);
-  return createApp({ settings, logger: createLogger('silent', 'test'), inference });
+  return createApp({ settings, logger: createLogger('silent', 'test'), inference: inference ?? selectInferenceBackend(settings.inference) });
 }

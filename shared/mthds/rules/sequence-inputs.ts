@@ -35,8 +35,7 @@ export const sequenceInputs: Rule = {
       const missing = new Map<string, string>();
       for (const step of pipe.blueprint.steps) {
         const child = library.findPipe(step.pipe, pipe.domain_code);
-        if (!child) continue;
-        for (const input of child.inputs) {
+        for (const input of child?.inputs ?? []) {
           const root = input.name.split('.')[0]!;
           if (step.batch_as !== undefined && root === step.batch_as) {
             if (step.batch_over !== undefined && !available.has(step.batch_over) && !missing.has(step.batch_over)) missing.set(step.batch_over, `${input.raw.replace(/\[\d*\]$/, '')}[]`);
@@ -45,7 +44,7 @@ export const sequenceInputs: Rule = {
           if (!available.has(root) && !missing.has(root)) missing.set(root, input.raw);
         }
         if (step.result) available.add(step.result);
-        producedNames(library, child).forEach((name) => available.add(name));
+        if (child) producedNames(library, child).forEach((name) => available.add(name));
       }
       if (missing.size === 0) continue;
       const names = [...missing.keys()].sort();

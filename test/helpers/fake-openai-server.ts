@@ -1,0 +1,101 @@
+/**
+ * A fake OpenAI-compatible provider: a real HTTP server on 127.0.0.1 (port 0) speaking the Chat Completions wire
+ * format, so the backend's client code runs for real. It records every request and answers through a replaceable
+ * handler; the default one returns text, or a schema-valid JSON object when `response_format.json_schema` is set.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mockValueForSchema } from '../../shared/inference/index.js';
+
+/** A request the fake received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: ChatRequestBody;
+}
+
+/** The parts of a chat completion request the tests read. */
+export interface ChatRequestBody {
+  model?: string;
+  messages?: { role: string; content: string }[];
+  response_format?: { type: string; json_schema?: { name: string; schema: Record<string, unknown> } };
+  [key: string]: unknown;
+}
+
+/** What the fake answers. */
+export interface FakeReply {
+  status?: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+/** A running fake provider. */
+export interface FakeOpenAiServer {
+  /** Base URL to give the SDK, ending in `/v1`. */
+  readonly baseUrl: string;
+  readonly requests: RecordedRequest[];
+  respondWith(handler: (request: RecordedRequest) => FakeReply): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A successful chat completion body.
+ * @param content - the assistant message
+ * @param finishReason - `stop`, `length`, `content_filter`
+ */
+export function completion(content: string, finishReason = 'stop'): FakeReply {
+  return {
+    body: {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 1_760_000_000,
+      model: 'fake-model',
+      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: finishReason, logprobs: null }],
+      usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+    },
+  };
+}
+
+/**
+ * An error body in OpenAI's shape.
+ * @param status - HTTP status
+ * @param message - error message
+ * @param headers - extra headers (e.g. `retry-after`)
+ */
+export function providerError(status: number, message: string, headers: Record<string, string> = {}): FakeReply {
+  return { status, headers, body: { error: { message, type: 'fake_error', code: null, param: null } } };
+}
+
+function defaultReply(request: RecordedRequest): FakeReply {
+  const schema = request.body.response_format?.json_schema?.schema;
+  return completion(schema ? JSON.stringify(mockValueForSchema(schema, 'fake')) : 'Hello from the fake provider.');
+}
+
+/** Start the fake on 127.0.0.1, port 0. */
+export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
+  const requests: RecordedRequest[] = [];
+  let handler: (request: RecordedRequest) => FakeReply = defaultReply;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as ChatRequestBody) : {} };
+      requests.push(recorded);
+      const reply = /^Bearer \S+/.test(req.headers.authorization ?? '') ? handler(recorded) : providerError(401, 'Incorrect API key provided.');
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      res.end(JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    respondWith(next) {
+      handler = next;
+    },
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
