@@ -105,6 +105,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
       const usage: TokenUsage = { model, input_tokens: 0, output_tokens: 0 };
       for (let attempt = 1; attempt <= attempts; attempt += 1) {
         const answer = await complete(request, messages, responseFormat);
+        usage.model = answer.usage.model;
         usage.input_tokens += answer.usage.input_tokens;
         usage.output_tokens += answer.usage.output_tokens;
         const parsed = parsedJson(answer.text);

@@ -66,6 +66,10 @@ class AstReader {
 
   visit(node: unknown, scope: Set<string>): void {
     if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const element of node) this.visit(element, scope);
+      return;
+    }
     const ast = node as AstNode;
     if (LOADING_NODES.has(ast.typename)) this.loadingTags.add(ast.typename);
     switch (ast.typename) {

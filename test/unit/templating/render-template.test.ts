@@ -1,0 +1,117 @@
+import { expect } from 'chai';
+import { Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError } from '../../../shared/errors/index.js';
+import { checkTemplate, renderTemplate, type Renderable } from '../../../shared/templating/index.js';
+
+function text(value: string): Renderable & Record<string, unknown> {
+  const artefact: Record<string, unknown> = { text: value };
+  Object.defineProperties(artefact, {
+    toString: { value: () => value },
+    renderAs: { value: (format: string) => (format === 'json' ? JSON.stringify({ text: value }) : value) },
+  });
+  return artefact as Renderable & Record<string, unknown>;
+}
+
+describe('renderTemplate', () => {
+  describe('when printing values', () => {
+    it('should print a Renderable through toString and format', () => {
+      expect(renderTemplate('{{ name }} / $name / {{ name|format("json") }}', { name: text('Ada') }, { category: 'basic' })).to.equal('Ada / Ada / {"text":"Ada"}');
+    });
+
+    it('should print booleans and null Python-style so outcome keys True/False match', () => {
+      expect(renderTemplate('{{ m.is_match }}|{{ m.other }}|{{ m.nothing }}', { m: { is_match: true, other: false, nothing: null } }, { category: 'expression' })).to.equal(
+        'True|False|None',
+      );
+    });
+
+    it('should print plain lists and dicts Python-style', () => {
+      expect(renderTemplate('{{ l }} {{ d }}', { l: [1, 'a', true], d: { k: 'v' } }, { category: 'basic' })).to.equal("[1, 'a', True] {'k': 'v'}");
+    });
+
+    it('should apply string builtins to content artefacts', () => {
+      expect(renderTemplate('{{ name|upper }}', { name: text('ada') }, { category: 'basic' })).to.equal('ADA');
+    });
+  });
+
+  describe('tag styles', () => {
+    const context = { doc: text('body') };
+    const cases: [string, string][] = [
+      ['xml', '<doc>\nbody\n</doc>'],
+      ['ticks', 'doc: ```\nbody\n```'],
+      ['square_brackets', '[doc]\nbody\n[/doc]'],
+      ['no_tag', 'body'],
+    ];
+    for (const [style, expected] of cases) {
+      it(`should wrap @doc in the ${style} style`, () => {
+        expect(renderTemplate('@doc', context, { category: 'llm_prompt', tagStyle: style as 'xml' })).to.equal(expected);
+      });
+    }
+
+    it('should default to xml and use `data` without a name', () => {
+      expect(renderTemplate('{{ doc|tag }}', context, { category: 'llm_prompt' })).to.equal('<data>\nbody\n</data>');
+    });
+  });
+
+  describe('undefined variables', () => {
+    it('should render empty under format and for @? blocks', () => {
+      expect(renderTemplate('[$missing][@?missing]', {}, { category: 'llm_prompt' })).to.equal('[][]');
+    });
+
+    it('should throw under tag', () => {
+      expect(() => renderTemplate('@missing', {}, { category: 'llm_prompt' })).to.throw(Jinja2TemplateRenderError, "'missing' is undefined");
+    });
+  });
+
+  describe('sandbox', () => {
+    const escapes = [
+      '{{ "".constructor.constructor("return process")() }}',
+      '{{ x.constructor }}',
+      '{{ x["constructor"] }}',
+      '{{ x.__proto__ }}',
+      '{{ range.constructor("return process")() }}',
+      '{{ cycler.constructor }}',
+      '{{ joiner.call }}',
+      '{% for i in [1] %}{{ loop.constructor }}{% endfor %}',
+      '{{ constructor }}',
+      '{{ x.toString.bind(x) }}',
+      '{{ x._private }}',
+    ];
+    for (const template of escapes) {
+      it(`should refuse ${template}`, () => {
+        expect(() => renderTemplate(template, { x: { _private: 1 } }, { category: 'basic' })).to.throw(Jinja2TemplateSecurityError);
+      });
+    }
+
+    it('should keep ordinary attribute access and artefact metadata working', () => {
+      expect(renderTemplate('{{ x.a.b }} {{ x._stuff_name }} {{ l[1] }} {{ l|length }}', { x: { a: { b: 'ok' }, _stuff_name: 'n' }, l: [1, 2] }, { category: 'basic' })).to.equal(
+        'ok n 2 2',
+      );
+    });
+
+    it('should not expose inherited functions', () => {
+      expect(renderTemplate('[{{ x.toString }}]', { x: {} }, { category: 'basic' })).to.equal('[]');
+    });
+  });
+});
+
+describe('checkTemplate', () => {
+  it('should refuse an unknown filter', () => {
+    expect(() => checkTemplate('{{ x|bogus }}', 'basic')).to.throw(Jinja2TemplateSyntaxError, "filter 'bogus'");
+  });
+
+  it('should refuse an MTHDS filter its category does not allow', () => {
+    expect(() => checkTemplate('{{ x|with_images }}', 'basic')).to.throw(Jinja2TemplateSyntaxError, "filter 'with_images'");
+    expect(() => checkTemplate('{{ x|tag }}', 'expression')).to.throw(Jinja2TemplateSyntaxError);
+  });
+
+  it('should allow the filters of its category and the builtins', () => {
+    expect(() => checkTemplate('{{ x|with_images|tag }} {{ y|join(", ")|upper }}', 'llm_prompt')).to.not.throw();
+  });
+
+  it('should refuse the non-deterministic random filter', () => {
+    expect(() => checkTemplate('{{ x|random }}', 'basic')).to.throw(Jinja2TemplateSyntaxError);
+  });
+
+  it('should refuse templates that load other templates', () => {
+    expect(() => checkTemplate('{% include "x.html" %}', 'basic')).to.throw(Jinja2TemplateSyntaxError, 'cannot load other templates');
+  });
+});
