@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { loadLibrary, type Library } from '../../../shared/mthds/index.js';
+import { markdownOf, pythonScalar, stuffArtefact } from '../../../shared/runtime/content-rendering.js';
+import type { Stuff } from '../../../shared/runtime/index.js';
+import { renderTemplate } from '../../../shared/templating/index.js';
+
+const BUNDLE = `
+domain = "render"
+[concept.Report]
+description = "A report"
+refines = "Text"
+[concept.Score]
+description = "A score"
+[concept.Score.structure]
+value = { type = "integer", description = "Value", required = true }
+passed = { type = "boolean", description = "Passed", required = true }
+[pipe.noop]
+type = "PipeCompose"
+description = "d"
+inputs = { report = "Report" }
+output = "Text"
+template = "{{ report }}"
+`;
+
+function library(): Library {
+  const result = loadLibrary([{ content: BUNDLE, source: null }]);
+  if (!result.ok) throw new Error(result.message);
+  return result.library;
+}
+
+function stuff(lib: Library, ref: string, content: Stuff['content']): Stuff {
+  return { stuffCode: 'c', stuffName: 'n', concept: lib.resolveConcept(ref), content };
+}
+
+describe('content rendering', () => {
+  const lib = library();
+
+  it('should print a Text-refining concept as its text', () => {
+    const artefact = stuffArtefact(lib, stuff(lib, 'render.Report', { kind: 'item', item: { text: 'All good' } }));
+    expect(String(artefact)).to.equal('All good');
+    expect(renderTemplate('[{{ x }}] [{{ x.text }}]', { x: artefact }, { category: 'basic' })).to.equal('[All good] [All good]');
+  });
+
+  it('should print a structured concept as markdown with Python booleans', () => {
+    const artefact = stuffArtefact(lib, stuff(lib, 'render.Score', { kind: 'item', item: { value: 3, passed: true } }));
+    expect(String(artefact)).to.equal('# value: 3\n# passed: True');
+  });
+
+  it('should print a list of texts as bullets and expose items', () => {
+    const artefact = stuffArtefact(lib, stuff(lib, 'native.Text', { kind: 'list', items: [{ text: 'a' }, { text: 'b' }] }));
+    expect(renderTemplate('{{ x }}|{{ x.items|length }}|{% for i in x %}{{ i }};{% endfor %}', { x: artefact }, { category: 'basic' })).to.equal(' • a\n • b|2|a;b;');
+  });
+
+  it('should print documents with their title and images as their URL', () => {
+    const doc = stuffArtefact(lib, stuff(lib, 'native.Document', { kind: 'item', item: { url: 'https://x/a.pdf', title: 'A' } }));
+    const image = stuffArtefact(lib, stuff(lib, 'native.Image', { kind: 'item', item: { url: 'https://x/i.png' } }));
+    expect(String(doc)).to.equal('- A: https://x/a.pdf');
+    expect(String(image)).to.equal('https://x/i.png');
+  });
+
+  it('should render nested values as markdown', () => {
+    expect(markdownOf({ a: { b: 'c' }, l: ['x', 'y'] })).to.equal('# a\n## b: c\n# l\n- x\n- y');
+    expect(pythonScalar(null)).to.equal('None');
+  });
+});
