@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)].map((match) => match[1]!);
+}
+
+function violations(folder: string, forbidden: (specifier: string) => boolean): string[] {
+  return sourceFiles(folder).flatMap((file) => importsOf(file).filter(forbidden).map((specifier) => `${file} imports ${specifier}`));
+}
+
+describe('import boundaries (STYLE.md rule 2)', () => {
+  it('should keep shared/ free of api/ and worker/ imports', () => {
+    expect(violations('shared', (specifier) => /(^|\/)(api|worker)\//.test(specifier) && specifier.startsWith('..'))).to.deep.equal([]);
+  });
+
+  it('should keep the language core and runtime free of HTTP, queue and provider libraries', () => {
+    const infrastructure = /^(express|bullmq|ioredis|openai|undici|got|supertest)(\/|$)/;
+    expect([...violations('shared/mthds', (specifier) => infrastructure.test(specifier)), ...violations('shared/runtime', (specifier) => infrastructure.test(specifier))]).to.deep.equal([]);
+  });
+
+  it('should keep the runtime independent of the inference adapters (injected through a port)', () => {
+    expect(violations('shared/runtime', (specifier) => specifier.includes('/inference/'))).to.deep.equal([]);
+  });
+});
