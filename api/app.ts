@@ -2,67 +2,115 @@
  * The Express application factory. Returns an app without listening, so tests drive it in-process.
  *
  * Request lifecycle, in order (STYLE.md rule 20):
- * 1. request id (`X-Request-ID` on every response, spec §7.4)
+ * 1. request id (`X-Request-ID` on every response, spec §7.4) and request metrics
  * 2. body-size guard on the declared length (413, spec §8), before routing and auth
  * 3. `GET /health` (outside `/v1` and outside auth, spec §4.1)
- * 4. authentication of every `/v1` route (spec §5)
+ * 4. authentication of every `/v1` route, `/metrics` and `/admin/queues` (spec §5)
  * 5. per-route JSON body parsing (413 / 422) and zod request schema (422)
- * 6. route handler (a thin call into the core)
+ * 6. route handler (a thin call into the core or an orchestrator)
  * 7. unknown route → 404 problem without a `code` member
  * 8. the problem handler: every error as `application/problem+json` (spec §7)
  */
 import express, { type Express } from 'express';
-import type { Settings } from '../shared/config/index.js';
+import type { ApiConfig, Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
+import { Metrics } from '../shared/observability/index.js';
+import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/queue/index.js';
 import { randomIdSource, type IdSource, type InferencePort } from '../shared/runtime/index.js';
+import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
+import { httpMetrics } from './middleware/http-metrics.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
-import { DEFAULT_ORCHESTRATION } from './orchestration.js';
+import { Orchestration } from './orchestration.js';
+import { bullmqOrchestrator } from './orchestrators/bullmq-orchestrator.js';
+import { directOrchestrator } from './orchestrators/direct-orchestrator.js';
+import type { Orchestrator } from './orchestrators/orchestrator.js';
 import { executeRouter } from './routes/execute.js';
 import { healthRouter } from './routes/health.js';
+import { metricsRouter } from './routes/metrics.js';
+import { runsRouter } from './routes/runs.js';
+import { startRouter } from './routes/start.js';
 import { validateRouter } from './routes/validate.js';
 import { versionRouter } from './routes/version.js';
+
+/** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
+export const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
 
 /** What the app is built from. Tests pass their own settings, a silent logger and their inference backend. */
 export interface AppDeps {
   settings: Settings;
   logger: Logger;
-  /** The inference backend runs call (mock or a provider). */
+  /** The inference backend direct runs call (mock or a provider). */
   inference: InferencePort;
+  /** Orchestration settings (`api.toml`); direct only by default. */
+  apiConfig?: ApiConfig;
+  /** The queue backend; required when a non-direct mode can be selected. */
+  queueBackend?: QueueBackend;
+  metrics?: Metrics;
+  /** Reads `COMPLETION_CALLBACK_SECRET` when a callback must be signed; the environment by default. */
+  readSecret?: () => string | undefined;
   /** Stuff-code source; random by default. */
   ids?: IdSource;
   /** Clock in epoch milliseconds; `Date.now` by default. */
   now?: () => number;
 }
 
+function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrator> {
+  const now = deps.now ?? Date.now;
+  const registered = new Map<string, Orchestrator>([['direct', directOrchestrator({ inference: deps.inference, ids: deps.ids ?? randomIdSource(), now })]]);
+  if (deps.queueBackend) {
+    registered.set(
+      'bullmq',
+      bullmqOrchestrator({
+        queue: deps.queueBackend.runQueue,
+        registry: deps.queueBackend.registry,
+        metrics,
+        executeTimeoutMs: deps.settings.queue.executeTimeoutMs,
+        readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
+        now,
+      }),
+    );
+  }
+  return registered;
+}
+
 /**
  * Build the application.
- * @param deps - validated settings, logger and the runtime's ports
+ * @param deps - settings, logger, runtime ports, orchestration and queue backend
  * @returns an Express app, not listening
+ * @throws Error when the configured default mode needs a queue backend that was not given
  */
 export function createApp(deps: AppDeps): Express {
   const { settings, logger } = deps;
+  const metrics = deps.metrics ?? new Metrics();
+  const apiConfig = deps.apiConfig ?? DIRECT_ONLY;
+  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics));
+  if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend) throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
+  const allowPrivateCallbackHosts = settings.callbacks.allowPrivateHosts;
   const app = express();
   app.disable('x-powered-by');
-  app.set('json spaces', 0);
   app.use(requestId);
+  app.use(httpMetrics(metrics));
   app.use(bodySizeGuard(maxBodyBytes));
   app.use(healthRouter());
-  app.use('/v1', authenticate(settings.auth));
+  const auth = authenticate(settings.auth);
+  app.use('/v1', auth);
   app.use(versionRouter());
-  app.use(validateRouter({ maxBodyBytes, orchestration: DEFAULT_ORCHESTRATION }));
-  app.use(
-    executeRouter({
-      maxBodyBytes,
-      orchestration: DEFAULT_ORCHESTRATION,
-      inference: deps.inference,
-      ids: deps.ids ?? randomIdSource(),
-      now: deps.now ?? Date.now,
-    }),
-  );
+  app.use(validateRouter({ maxBodyBytes, orchestration }));
+  app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
+  app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
+  if (deps.queueBackend) {
+    app.use(runsRouter(deps.queueBackend.registry));
+    metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());
+    metrics.watchQueue(CALLBACK_QUEUE, () => deps.queueBackend!.callbackQueue.counts());
+    if (settings.adminQueuesEnabled) {
+      app.use(ADMIN_QUEUES_PATH, auth, adminQueuesRouter([deps.queueBackend.runQueue.queue, deps.queueBackend.callbackQueue.queue]));
+    }
+  }
+  if (settings.metricsEnabled) app.use('/metrics', auth, metricsRouter(metrics));
   app.use(routeNotFound);
   app.use(problemHandler({ docsUrl: settings.errorDocsUrl, disclosure: settings.errorDisclosure, logger }));
   return app;

@@ -1,29 +1,46 @@
 /**
- * Per-request orchestration mode resolution (spec §1.1): the deployment default, or a requested token when the
- * deployment allows overrides. This deployment serves the `direct` (in-process) mode only.
+ * Choosing the orchestrator of a request (spec §1.1): the deployment default, or a requested token when the deployment
+ * allows overrides; the token must name a registered orchestrator (`direct`, `bullmq`).
  */
-import { OrchestrationModeOverrideForbidden } from '../shared/errors/index.js';
-
-/** The deployment's orchestration settings (spec §1.1 `api.toml` keys). */
-export interface OrchestrationSettings {
-  defaultMode: string;
-  allowRequestOverride: boolean;
-}
-
-/** Embedded defaults: in-process runs, no per-request override. */
-export const DEFAULT_ORCHESTRATION: OrchestrationSettings = { defaultMode: 'direct', allowRequestOverride: false };
+import type { ApiConfig } from '../shared/config/index.js';
+import { MissingOrchestratorError, OrchestrationModeOverrideForbidden } from '../shared/errors/index.js';
+import type { Orchestrator } from './orchestrators/orchestrator.js';
 
 /**
  * The mode a request runs under.
  * @param requested - the request's `orchestration_mode`, if any
- * @param settings - the deployment's settings
+ * @param config - the deployment's `api.toml` settings
  * @returns the default when nothing (or the default itself) is requested, else the requested token when allowed
  * @throws OrchestrationModeOverrideForbidden (403) when another token is requested and overrides are off
  */
-export function resolveOrchestrationMode(requested: string | null | undefined, settings: OrchestrationSettings): string {
-  if (requested === null || requested === undefined || requested === settings.defaultMode) return settings.defaultMode;
-  if (settings.allowRequestOverride) return requested;
+export function resolveOrchestrationMode(requested: string | null | undefined, config: ApiConfig): string {
+  if (requested === null || requested === undefined || requested === config.orchestrationMode) return config.orchestrationMode;
+  if (config.allowRequestOrchestrationModeOverride) return requested;
   throw new OrchestrationModeOverrideForbidden(
-    `This deployment does not allow overriding orchestration_mode per request (configured mode '${settings.defaultMode}', requested '${requested}').`,
+    `This deployment does not allow overriding orchestration_mode per request (configured mode '${config.orchestrationMode}', requested '${requested}').`,
   );
+}
+
+/** The orchestrators of a deployment and its `api.toml` settings. */
+export class Orchestration {
+  constructor(
+    readonly config: ApiConfig,
+    private readonly orchestrators: ReadonlyMap<string, Orchestrator>,
+  ) {}
+
+  /**
+   * The orchestrator of a request.
+   * @param requested - the request's `orchestration_mode`
+   * @throws OrchestrationModeOverrideForbidden (403); MissingOrchestratorError (500) for an unregistered token
+   */
+  select(requested: string | null | undefined): Orchestrator {
+    const mode = resolveOrchestrationMode(requested, this.config);
+    const orchestrator = this.orchestrators.get(mode);
+    if (!orchestrator) {
+      throw new MissingOrchestratorError(
+        `Orchestration mode '${mode}' has no registered orchestrator on this deployment (registered: ${[...this.orchestrators.keys()].join(', ')}).`,
+      );
+    }
+    return orchestrator;
+  }
 }

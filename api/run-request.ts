@@ -3,9 +3,16 @@
  * rules that decide which bundle a run uses.
  */
 import { z } from 'zod';
-import { BundleTransportNotSupported, InvalidJSON, MethodRefNotSupported, ValidationError } from '../shared/errors/index.js';
+import { randomUUID } from 'node:crypto';
+import { callbackUrlProblem } from '../shared/callbacks/index.js';
+import { BundleTransportNotSupported, InvalidCallbackUrls, InvalidJSON, MethodRefNotSupported, ValidationError } from '../shared/errors/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
+import type { Identity } from './middleware/authenticate.js';
+import type { RunSubmission } from './orchestrators/orchestrator.js';
 import { parseBody } from './request-schema.js';
+
+/** At most this many completion webhooks per run. */
+export const MAX_CALLBACK_URLS = 5;
 
 /** `storage_scope`: one to three path-safe segments (spec §8). */
 const STORAGE_SCOPE = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+){0,2}$/;
@@ -68,4 +75,40 @@ export function runSources(body: RunRequestBody): BundleSource[] {
     );
   }
   return contents.map((content) => ({ content, source: null }));
+}
+
+/**
+ * Check `callback_urls` (spec §2.3, §6 rule 3; API-CONTRACT.md §8.2).
+ * @param urls - the request's URLs
+ * @param allowPrivateHosts - `CALLBACK_ALLOW_PRIVATE_HOSTS`
+ * @throws InvalidCallbackUrls (422) naming each refused URL and why
+ */
+export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): void {
+  if (urls.length > MAX_CALLBACK_URLS) throw new InvalidCallbackUrls(`callback_urls: at most ${MAX_CALLBACK_URLS} URLs are accepted, got ${urls.length}.`);
+  const problems = urls.flatMap((url, index) => {
+    const problem = callbackUrlProblem(url, allowPrivateHosts);
+    return problem === undefined ? [] : [`callback_urls.${index} (${url}) ${problem}`];
+  });
+  if (problems.length > 0) throw new InvalidCallbackUrls(`${problems.join('; ')}.`);
+}
+
+/**
+ * Turn a checked run request into a submission.
+ * @param body - the parsed request
+ * @param sources - its bundle sources
+ * @param context - request id, caller identity, and whether the client's `pipeline_run_id` is honoured (`/v1/start`)
+ */
+export function toSubmission(body: RunRequestBody, sources: BundleSource[], context: { requestId: string; identity: Identity; honourRunId: boolean }): RunSubmission {
+  return {
+    sources,
+    pipeCode: body.pipe_code ?? null,
+    inputs: body.inputs,
+    outputName: body.output_name ?? null,
+    outputMultiplicity: body.output_multiplicity ?? null,
+    dynamicOutputConceptRef: body.dynamic_output_concept_ref ?? null,
+    pipelineRunId: context.honourRunId && body.pipeline_run_id ? body.pipeline_run_id : randomUUID(),
+    requestId: context.requestId,
+    storageScope: body.storage_scope ?? context.identity.userId,
+    callbackUrls: body.callback_urls ?? [],
+  };
 }

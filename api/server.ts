@@ -1,18 +1,23 @@
 /**
- * Entry point of the API process: read settings, pick the inference backend (mock unless a provider key is set, and
- * then loudly labelled), build the app, listen on `PORT` (default 8081).
+ * Entry point of the API process.
  *
- * Exits with status 1 and a message naming the variable when the configuration is invalid.
+ * `npm start` (`tsx api/server.ts`): reads settings and `api.toml`, picks the inference backend (mock unless a provider
+ * key is set, and then loudly labelled), and listens on `PORT` (default 8081). In the default `direct` mode it needs
+ * nothing but Node. When the deployment's mode is `bullmq` it connects to Redis and, unless started with
+ * `--no-worker` (`npm run start:api`), also runs a worker pool in the same process, so one command serves a single
+ * machine. Exits with status 1 and a message naming the variable when the configuration is invalid.
  */
-import { loadSettings, SettingsError } from '../shared/config/index.js';
-import { selectInferenceBackend } from '../shared/inference/index.js';
-import { createLogger } from '../shared/observability/index.js';
+import { loadApiConfig, loadSettings, SettingsError, type ApiConfig, type Settings } from '../shared/config/index.js';
+import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
+import { createLogger, Metrics } from '../shared/observability/index.js';
+import { openQueueBackend } from '../shared/queue/index.js';
+import { startWorkerPool, type WorkerPool } from '../shared/workers/index.js';
 import { createApp } from './app.js';
 
-function main(): void {
-  let settings;
+function configuration(): { settings: Settings; apiConfig: ApiConfig } {
   try {
-    settings = loadSettings(process.env);
+    const settings = loadSettings(process.env);
+    return { settings, apiConfig: loadApiConfig(settings.serviceConfigDir, settings.serviceEnv) };
   } catch (error) {
     if (error instanceof SettingsError) {
       process.stderr.write(`${error.message}\n`);
@@ -20,24 +25,41 @@ function main(): void {
     }
     throw error;
   }
+}
+
+function main(): void {
+  const { settings, apiConfig } = configuration();
   const logger = createLogger(settings.logLevel, 'api');
-  const inference = selectInferenceBackend(settings.inference);
-  if (inference.isMock) {
+  const metrics = new Metrics();
+  const backend = selectInferenceBackend(settings.inference);
+  if (backend.isMock) {
     logger.warn(
       'MOCK INFERENCE: no provider is configured (set OPENAI_API_KEY, or INFERENCE_PROFILE=mock is forcing it). Every LLM output of this server is deterministic placeholder text, not a model answer.',
     );
   } else {
-    logger.info({ backend: inference.name, model: settings.inference.openaiModel }, 'inference backend selected');
+    logger.info({ backend: backend.name, model: settings.inference.openaiModel }, 'inference backend selected');
   }
-  const app = createApp({ settings, logger, inference });
+  if (settings.callbacks.allowPrivateHosts) logger.warn('CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).');
+  const inference = meteredBackend(backend, metrics);
+  const queued = apiConfig.orchestrationMode !== 'direct';
+  const queueBackend = queued ? openQueueBackend(settings) : undefined;
+  const readSecret = () => process.env['COMPLETION_CALLBACK_SECRET'];
+  const pool: WorkerPool | undefined =
+    queued && !process.argv.includes('--no-worker') ? startWorkerPool({ settings, logger, metrics, inference, readSecret }) : undefined;
+  const app = createApp({ settings, logger, inference, apiConfig, metrics, readSecret, ...(queueBackend ? { queueBackend } : {}) });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
-    logger.info({ port, auth_mode: settings.auth.mode }, `MTHDS runner listening on http://${settings.host}:${port}`);
+    logger.info(
+      { port, auth_mode: settings.auth.mode, orchestration_mode: apiConfig.orchestrationMode, in_process_worker: pool !== undefined },
+      `MTHDS runner listening on http://${settings.host}:${port}`,
+    );
   });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    server.close(() => process.exit(0));
+    server.close(() => {
+      void Promise.all([pool?.close(), queueBackend?.close()]).then(() => process.exit(0));
+    });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -1,51 +1,37 @@
 /**
- * `POST /v1/execute` (spec §4.3): a blocking run. In the `direct` orchestration mode the run executes in this
- * process; the response is the run result once it completes.
+ * `POST /v1/execute` (spec §4.3): a blocking run on the orchestrator the request resolves to — in this process
+ * (`direct`) or on the workers (`bullmq`, waiting for the outcome).
  */
-import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { executeBundleRun, type InferencePort, type IdSource } from '../../shared/runtime/index.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { resolveOrchestrationMode, type OrchestrationSettings } from '../orchestration.js';
-import { parseRunRequest, runSources } from '../run-request.js';
+import type { Orchestration } from '../orchestration.js';
+import { checkCallbackUrls, parseRunRequest, runSources, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
 
 /** What the route needs. */
 export interface ExecuteRouteOptions {
   maxBodyBytes: number;
-  orchestration: OrchestrationSettings;
-  inference: InferencePort;
-  ids: IdSource;
-  now(): number;
+  orchestration: Orchestration;
+  allowPrivateCallbackHosts: boolean;
 }
 
 /**
  * Router serving `POST /v1/execute`.
- * @param options - body limit, orchestration settings and the runtime's ports
+ * @param options - body limit, orchestration, callback policy
  */
 export function executeRouter(options: ExecuteRouteOptions): Router {
   const router = Router();
   router.post('/v1/execute', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
+    checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
     const sources = runSources(body);
-    resolveOrchestrationMode(body.orchestration_mode, options.orchestration);
+    const orchestrator = options.orchestration.select(body.orchestration_mode);
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
     });
-    const result = await executeBundleRun(
-      {
-        sources,
-        pipeCode: body.pipe_code ?? null,
-        inputs: body.inputs,
-        outputName: body.output_name ?? null,
-        outputMultiplicity: body.output_multiplicity ?? null,
-        dynamicOutputConceptRef: body.dynamic_output_concept_ref ?? null,
-        pipelineRunId: randomUUID(),
-      },
-      { inference: options.inference, ids: options.ids, now: options.now, signal: abort.signal },
-    );
-    sendJson(res, 200, result);
+    const submission = toSubmission(body, sources, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: false });
+    sendJson(res, 200, await orchestrator.execute(submission, abort.signal));
   });
   return router;
 }

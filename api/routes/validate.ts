@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { MethodRefNotSupported } from '../../shared/errors/index.js';
 import { validationReport } from '../../shared/runtime/index.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { resolveOrchestrationMode, type OrchestrationSettings } from '../orchestration.js';
+import type { Orchestration } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
 
@@ -50,13 +50,13 @@ const VALIDATE_REQUEST = z
 
 /**
  * Router serving `POST /v1/validate`.
- * @param options - body limit in bytes and orchestration settings
+ * @param options - body limit in bytes and the orchestration (a forbidden or unregistered mode is refused)
  */
-export function validateRouter(options: { maxBodyBytes: number; orchestration: OrchestrationSettings }): Router {
+export function validateRouter(options: { maxBodyBytes: number; orchestration: Orchestration }): Router {
   const router = Router();
   router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), (req, res) => {
     const body = parseBody(VALIDATE_REQUEST, req.body);
-    resolveOrchestrationMode(body.orchestration_mode, options.orchestration);
+    options.orchestration.select(body.orchestration_mode);
     if (body.method_ref) {
       throw new MethodRefNotSupported('method_ref is not served by this deployment yet; send the bundle text in mthds_contents.');
     }

@@ -24,6 +24,14 @@ const trimmedLower = <const T extends readonly [string, ...string[]]>(values: T,
     .pipe(z.enum(values));
 
 /** The environment schema: one entry per variable, with its default. */
+const booleanFlag = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value.trim() === '' ? String(fallback) : value.trim().toLowerCase()))
+    .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
+    .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
 const ENV_SCHEMA = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().default('0.0.0.0'),
@@ -54,6 +62,23 @@ const ENV_SCHEMA = z.object({
   OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
   OPENAI_TIMEOUT_MS: positiveInt(120000),
   OPENAI_MAX_RETRIES: nonNegativeInt(2),
+  MOCK_INFERENCE_LATENCY_MS: nonNegativeInt(0),
+  SERVICE_CONFIG_DIR: z.string().min(1).default(path.join(process.cwd(), 'config')),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 characters of [A-Za-z0-9_.-]').default('mthds'),
+  EXECUTE_TIMEOUT_MS: positiveInt(600000),
+  RUN_RECORD_TTL_SECONDS: positiveInt(86400),
+  RUN_MAX_ATTEMPTS: positiveInt(3),
+  WORKER_CONCURRENCY: positiveInt(8),
+  WORKER_LOCK_DURATION_MS: positiveInt(30000),
+  WORKER_SHUTDOWN_GRACE_MS: nonNegativeInt(30000),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  CALLBACK_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
+  CALLBACK_TIMEOUT_MS: positiveInt(10000),
+  CALLBACK_MAX_ATTEMPTS: positiveInt(6),
+  CALLBACK_BACKOFF_MS: positiveInt(2000),
+  METRICS_ENABLED: booleanFlag(true),
+  ADMIN_QUEUES_ENABLED: booleanFlag(true),
 });
 
 /** Raw environment shape accepted by {@link loadSettings}. */
@@ -86,7 +111,27 @@ export interface Settings {
     openaiModel: string;
     openaiTimeoutMs: number;
     openaiMaxRetries: number;
+    /** Artificial latency of each mock inference call, in ms (holds runs in flight for tests and benchmarks). */
+    mockLatencyMs: number;
   };
+  /** Directory of the `api_{SERVICE_ENV}.toml` / `api_override.toml` layers. */
+  serviceConfigDir: string;
+  queue: {
+    redisUrl: string;
+    /** Key prefix of every Redis key of this deployment (queues, run registry). */
+    prefix: string;
+    /** Bound of a blocking `/v1/execute` in queue mode, in ms. */
+    executeTimeoutMs: number;
+    /** How long run records (status, result, error) are kept, in seconds. */
+    runRecordTtlSeconds: number;
+    /** Attempts of a run whose failure is retryable (a transient provider error). */
+    runMaxAttempts: number;
+  };
+  /** Worker processes: jobs at once, lock (stall detection) in ms, shutdown grace in ms, metrics port (0: off). */
+  worker: { concurrency: number; lockDurationMs: number; shutdownGraceMs: number; metricsPort: number };
+  callbacks: { allowPrivateHosts: boolean; timeoutMs: number; maxAttempts: number; backoffMs: number };
+  metricsEnabled: boolean;
+  adminQueuesEnabled: boolean;
 }
 
 /** Thrown when the environment cannot make valid settings; the message names every offending variable. */
@@ -157,6 +202,24 @@ export function loadSettings(environment: Environment): Settings {
       openaiModel: env.OPENAI_MODEL,
       openaiTimeoutMs: env.OPENAI_TIMEOUT_MS,
       openaiMaxRetries: env.OPENAI_MAX_RETRIES,
+      mockLatencyMs: env.MOCK_INFERENCE_LATENCY_MS,
     },
+    serviceConfigDir: env.SERVICE_CONFIG_DIR,
+    queue: {
+      redisUrl: env.REDIS_URL,
+      prefix: env.QUEUE_PREFIX,
+      executeTimeoutMs: env.EXECUTE_TIMEOUT_MS,
+      runRecordTtlSeconds: env.RUN_RECORD_TTL_SECONDS,
+      runMaxAttempts: env.RUN_MAX_ATTEMPTS,
+    },
+    worker: { concurrency: env.WORKER_CONCURRENCY, lockDurationMs: env.WORKER_LOCK_DURATION_MS, shutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS, metricsPort: env.WORKER_METRICS_PORT },
+    callbacks: {
+      allowPrivateHosts: env.CALLBACK_ALLOW_PRIVATE_HOSTS,
+      timeoutMs: env.CALLBACK_TIMEOUT_MS,
+      maxAttempts: env.CALLBACK_MAX_ATTEMPTS,
+      backoffMs: env.CALLBACK_BACKOFF_MS,
+    },
+    metricsEnabled: env.METRICS_ENABLED,
+    adminQueuesEnabled: env.ADMIN_QUEUES_ENABLED,
   };
 }

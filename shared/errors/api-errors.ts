@@ -30,3 +30,9 @@ export class InternalServerError extends MthdsError {}
 export class MethodRefNotSupported extends MthdsError {}
 /** 501: a whole-bundle transport (`bundle_b64` / `files`) this deployment does not accept yet (spec §2.3). */
 export class BundleTransportNotSupported extends MthdsError {}
+/** 422: `callback_urls` (or another run extra) fails its rules (spec §2.3, §6 rule 3). */
+export class InvalidCallbackUrls extends MthdsError {}
+/** 404: no run with this id is known (code `run_not_found`; CLIENTS.md §5.3). */
+export class RunNotFoundError extends MthdsError {}
+/** 409: the run finished without a result (code `run_result_unavailable`; CLIENTS.md §5.3). */
+export class RunResultUnavailableError extends MthdsError {}

@@ -37,6 +37,11 @@ export interface CatalogEntry {
   readonly pinned?: boolean;
   /** Replacement detail under strict disclosure, when the spec names one (spec §7.5). */
   readonly strictDetail?: string;
+  /**
+   * Machine-readable `code` member of the problem document (an RFC 7807 extension). The run-lifecycle routes carry
+   * one so SDK clients can tell "unknown run" from "route not served" (CLIENTS.md §5.3).
+   */
+  readonly code?: string;
 }
 
 /** The catalog itself, keyed by `error_type` (the class name). */
@@ -55,6 +60,16 @@ export const ERROR_CATALOG = {
   InternalServerError: { status: 500, title: 'Internal server error', domain: 'runtime', origin: 'api' },
   MethodRefNotSupported: { status: 501, title: 'Method ref not supported', domain: 'config', origin: 'api' },
   BundleTransportNotSupported: { status: 501, title: 'Bundle transport not supported', domain: 'config', origin: 'api' },
+  InvalidCallbackUrls: { status: 422, title: 'Invalid callback urls', domain: 'input', origin: 'api' },
+  RunNotFoundError: { status: 404, title: 'Run not found', domain: 'input', origin: 'api', code: 'run_not_found' },
+  RunResultUnavailableError: { status: 409, title: 'Run result unavailable', domain: 'input', origin: 'api', code: 'run_result_unavailable' },
+
+  // Orchestration (spec §1.1, §3, §7.2)
+  PipelineManagerAlreadyExistsError: { status: 409, title: 'Pipeline manager already exists', origin: 'runtime', callerFacing: true, pinned: true, code: 'run_id_in_flight' },
+  MissingOrchestratorError: { status: 500, title: 'Missing orchestrator', domain: 'config', origin: 'runtime', callerFacing: true, pinned: true },
+  QueueUnavailableError: { status: 503, title: 'Queue unavailable', domain: 'runtime', origin: 'runtime', callerFacing: true, pinned: true },
+  RunTimeoutError: { status: 504, title: 'Run timeout', domain: 'runtime', origin: 'runtime', callerFacing: true, pinned: true },
+  CallbackDeliveryError: { status: 500, title: 'Callback delivery', domain: 'runtime', origin: 'runtime' },
 
   // Language core (bundle parsing and validation)
   MthdsParserError: { status: 422, title: 'Mthds parser', domain: 'input', origin: 'runtime', callerFacing: true },

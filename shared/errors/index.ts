@@ -10,6 +10,8 @@ export * from './runtime-errors.js';
 export * from './template-errors.js';
 export * from './config-errors.js';
 export * from './inference-errors.js';
+export * from './orchestration-errors.js';
+export { errorFromReport, toErrorReport, type ErrorReport } from './error-report.js';
 export type { FixOp, SuggestedFix, ValidationErrorCategory, ValidationErrorItem } from './validation-error-item.js';
 export {
   kebabErrorName,

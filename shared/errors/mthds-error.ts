@@ -38,6 +38,8 @@ export interface MthdsErrorOptions {
   model?: string;
   provider?: string;
   providerMetadata?: ProviderMetadata;
+  /** Wire name to report instead of the class name (errors rebuilt from another process's report). */
+  errorType?: ErrorType;
 }
 
 /**
@@ -60,7 +62,7 @@ export class MthdsError extends Error {
 
   constructor(message: string, options: MthdsErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    const name = new.target.name;
+    const name = options.errorType ?? new.target.name;
     const entry = catalogEntry(name);
     if (!entry) throw new Error(`error class ${name} is not in ERROR_CATALOG`);
     Object.setPrototypeOf(this, new.target.prototype);

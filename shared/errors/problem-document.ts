@@ -31,6 +31,7 @@ export interface ProblemDocument {
   instance: string;
   request_id: string;
   error_type: string;
+  code?: string;
   error_category?: string;
   error_domain?: string;
   retryable?: boolean;
@@ -113,6 +114,7 @@ export function renderProblem(thrown: unknown, context: ProblemContext): Rendere
     request_id: context.requestId,
     error_type: error.error_type,
   };
+  if (entry.code !== undefined) body.code = entry.code;
   if (error.error_category !== undefined) body.error_category = error.error_category;
   if (error.error_domain !== undefined) body.error_domain = error.error_domain;
   if (error.retryable !== undefined) body.retryable = error.retryable;

@@ -6,3 +6,4 @@ export { createMockBackend, type MockBackendOptions } from './mock-backend.js';
 export { createOpenAiBackend, type OpenAiBackendOptions } from './openai-backend.js';
 export { selectInferenceBackend, type InferenceSelection } from './select-backend.js';
 export { mockValueForSchema } from './mock-value.js';
+export { meteredBackend } from './metered-backend.js';

@@ -1,4 +1,5 @@
 /**
- * Public surface of `shared/observability`: logging.
+ * Public surface of `shared/observability`: logging and metrics.
  */
 export { createLogger, type Logger } from './logger.js';
+export { Metrics, type JobCounter } from './metrics.js';

@@ -1,0 +1,117 @@
+/**
+ * The `bullmq` orchestrator: validates the bundle in the API (an invalid bundle is a 422 before anything is queued),
+ * records the run in the registry and enqueues it for the workers. `/v1/execute` then waits for the worker's outcome
+ * (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
+ */
+import { randomUUID } from 'node:crypto';
+import { EnvVarNotFoundError, PipelineManagerAlreadyExistsError, RunTimeoutError, errorFromReport } from '../../shared/errors/index.js';
+import type { Metrics } from '../../shared/observability/index.js';
+import type { RunQueue, RunRecord, RunRegistry } from '../../shared/queue/index.js';
+import { loadRunLibrary, selectRunPipe, type RunResult } from '../../shared/runtime/index.js';
+import type { Orchestrator, RunSubmission, StartAcknowledgement } from './orchestrator.js';
+
+/** What the orchestrator needs. */
+export interface BullmqOrchestratorDeps {
+  queue: RunQueue;
+  registry: RunRegistry;
+  metrics: Metrics;
+  /** Bound of a blocking execute, in ms. */
+  executeTimeoutMs: number;
+  /** Reads `COMPLETION_CALLBACK_SECRET` (spec §1.1: lazily, when a signature will be needed). */
+  readSecret(): string | undefined;
+  now(): number;
+}
+
+function record(submission: RunSubmission, workflowId: string, now: number): RunRecord {
+  return {
+    pipeline_run_id: submission.pipelineRunId,
+    workflow_id: workflowId,
+    state: 'STARTED',
+    pipe_code: submission.pipeCode,
+    request_id: submission.requestId,
+    created_at: new Date(now).toISOString(),
+    started_at: null,
+    finished_at: null,
+  };
+}
+
+/**
+ * Build the orchestrator.
+ * @param deps - queue, registry, metrics, timeout, secret reader and clock
+ */
+export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
+  async function enqueue(submission: RunSubmission, workflowId: string): Promise<RunRecord> {
+    const library = loadRunLibrary(submission.sources);
+    selectRunPipe(library, submission.pipeCode);
+    const created = record(submission, workflowId, deps.now());
+    await deps.registry.save(created);
+    await deps.queue
+      .enqueue(
+      {
+        pipeline_run_id: submission.pipelineRunId,
+        request_id: submission.requestId,
+        sources: submission.sources,
+        pipe_code: submission.pipeCode,
+        inputs: submission.inputs ?? null,
+        output_name: submission.outputName,
+        output_multiplicity: submission.outputMultiplicity,
+        dynamic_output_concept_ref: submission.dynamicOutputConceptRef,
+        storage_scope: submission.storageScope,
+        callback_urls: submission.callbackUrls,
+          created_at: Date.parse(created.created_at),
+        },
+        workflowId,
+      )
+      .catch(async (error: unknown) => {
+        await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+        throw error;
+      });
+    return created;
+  }
+
+  return {
+    mode: 'bullmq',
+    async execute(submission): Promise<RunResult> {
+      const workflowId = randomUUID();
+      await enqueue(submission, workflowId);
+      deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'blocking' });
+      const finished = await deps.queue.waitUntilFinished(workflowId, deps.executeTimeoutMs);
+      const outcome = await deps.registry.get(submission.pipelineRunId);
+      if (outcome?.state === 'COMPLETED' && outcome.result) return outcome.result;
+      if (outcome?.state === 'FAILED' && outcome.error) throw errorFromReport(outcome.error);
+      throw new RunTimeoutError(
+        `Run ${submission.pipelineRunId} did not finish within ${deps.executeTimeoutMs} ms${finished ? '' : ' (EXECUTE_TIMEOUT_MS)'}; it goes on: poll GET /v1/runs/${submission.pipelineRunId}/status.`,
+        { retryable: true },
+      );
+    },
+    async start(submission): Promise<StartAcknowledgement> {
+      if (submission.callbackUrls.length > 0 && !deps.readSecret()) {
+        throw new EnvVarNotFoundError('COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.');
+      }
+      const workflowId = randomUUID();
+      if (!(await deps.registry.claim(submission.pipelineRunId, workflowId))) {
+        throw new PipelineManagerAlreadyExistsError(`A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`);
+      }
+      let created: RunRecord;
+      try {
+        created = await enqueue(submission, workflowId);
+      } catch (error) {
+        await deps.registry.release(submission.pipelineRunId).catch(() => undefined);
+        throw error;
+      }
+      deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'fire_and_forget' });
+      return {
+        pipeline_run_id: submission.pipelineRunId,
+        created_at: created.created_at,
+        state: 'STARTED',
+        pipeline_state: 'STARTED',
+        finished_at: null,
+        workflow_id: workflowId,
+        main_stuff_name: null,
+        pipe_output: null,
+        pipe_structures: null,
+        method_provenance: null,
+      };
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
+ * `StartRequiresAsyncOrchestration` on it (spec §4.4).
+ */
+import { executeBundleRun, type IdSource, type InferencePort } from '../../shared/runtime/index.js';
+import type { Orchestrator } from './orchestrator.js';
+
+/**
+ * Build the direct orchestrator.
+ * @param deps - the runtime's ports
+ */
+export function directOrchestrator(deps: { inference: InferencePort; ids: IdSource; now(): number }): Orchestrator {
+  return {
+    mode: 'direct',
+    execute(submission, signal) {
+      return executeBundleRun(
+        {
+          sources: submission.sources,
+          pipeCode: submission.pipeCode,
+          inputs: submission.inputs,
+          outputName: submission.outputName,
+          outputMultiplicity: submission.outputMultiplicity,
+          dynamicOutputConceptRef: submission.dynamicOutputConceptRef,
+          pipelineRunId: submission.pipelineRunId,
+        },
+        { inference: deps.inference, ids: deps.ids, now: deps.now, signal },
+      );
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The run lifecycle routes the MTHDS JS client polls (CLIENTS.md §5): `GET /v1/runs/{id}/status` and
+ * `GET /v1/runs/{id}/results`, served from the run registry. An unknown id is a 404 whose problem document carries
+ * `code: "run_not_found"` (so clients tell it from "route not served").
+ */
+import { Router } from 'express';
+import { RunNotFoundError, RunResultUnavailableError } from '../../shared/errors/index.js';
+import type { RunRecord, RunRegistry } from '../../shared/queue/index.js';
+import { sendJson } from '../send-json.js';
+
+/** `status` vocabulary of the lifecycle routes (CLIENTS.md §5.1). */
+export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED';
+
+/** Seconds a poller should wait before asking again for an unfinished run. */
+const RETRY_AFTER_SECONDS = 1;
+
+const STATUS_OF: Record<RunRecord['state'], RunStatus> = {
+  STARTED: 'PENDING',
+  RUNNING: 'RUNNING',
+  COMPLETED: 'COMPLETED',
+  FAILED: 'FAILED',
+  ERROR: 'FAILED',
+  CANCELLED: 'FAILED',
+};
+
+async function knownRun(registry: RunRegistry, runId: string): Promise<RunRecord> {
+  const record = await registry.get(runId);
+  if (!record) throw new RunNotFoundError(`No run '${runId}' is known (runs are kept RUN_RECORD_TTL_SECONDS after they finish).`);
+  return record;
+}
+
+function mainStuffOf(record: RunRecord): unknown {
+  const result = record.result;
+  if (!result?.main_stuff_name) return null;
+  const content = result.pipe_output.working_memory.root[result.main_stuff_name]?.content;
+  return content !== undefined && 'items' in content && Array.isArray(content['items']) ? content['items'] : (content ?? null);
+}
+
+/**
+ * Router serving the lifecycle routes.
+ * @param registry - the run registry
+ */
+export function runsRouter(registry: RunRegistry): Router {
+  const router = Router();
+  router.get('/v1/runs/:runId/status', async (req, res) => {
+    const record = await knownRun(registry, req.params.runId);
+    sendJson(res, 200, {
+      pipeline_run_id: record.pipeline_run_id,
+      pipe_code: record.pipe_code,
+      status: STATUS_OF[record.state],
+      state: record.state,
+      workflow_id: record.workflow_id,
+      created_at: record.created_at,
+      started_at: record.started_at,
+      finished_at: record.finished_at,
+      degraded: false,
+    });
+  });
+  router.get('/v1/runs/:runId/results', async (req, res) => {
+    const record = await knownRun(registry, req.params.runId);
+    const status = STATUS_OF[record.state];
+    if (status === 'PENDING' || status === 'RUNNING') {
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      sendJson(res, 202, { pipeline_run_id: record.pipeline_run_id, status });
+      return;
+    }
+    if (status !== 'COMPLETED' || !record.result) throw new RunResultUnavailableError(`Run finished with status ${status}; no result available`);
+    sendJson(res, 200, { pipeline_run_id: record.pipeline_run_id, main_stuff: mainStuffOf(record), graph_spec: null, pipe_output: record.result.pipe_output });
+  });
+  return router;
+}

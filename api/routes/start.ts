@@ -1,0 +1,40 @@
+/**
+ * `POST /v1/start` (spec §4.4): fire-and-forget. Needs an async-capable orchestrator (400
+ * `StartRequiresAsyncOrchestration` on `direct`, checked before the bundle is loaded, as the reference does); answers
+ * 202 with the acknowledgement once the run is enqueued.
+ */
+import { Router } from 'express';
+import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
+import { jsonBody } from '../middleware/json-body.js';
+import type { Orchestration } from '../orchestration.js';
+import { checkCallbackUrls, parseRunRequest, runSources, toSubmission } from '../run-request.js';
+import { sendJson } from '../send-json.js';
+
+/** What the route needs. */
+export interface StartRouteOptions {
+  maxBodyBytes: number;
+  orchestration: Orchestration;
+  allowPrivateCallbackHosts: boolean;
+}
+
+/**
+ * Router serving `POST /v1/start`.
+ * @param options - body limit, orchestration, callback policy
+ */
+export function startRouter(options: StartRouteOptions): Router {
+  const router = Router();
+  router.post('/v1/start', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
+    const body = parseRunRequest(req.body);
+    checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
+    const sources = runSources(body);
+    const orchestrator = options.orchestration.select(body.orchestration_mode);
+    if (!orchestrator.start) {
+      throw new StartRequiresAsyncOrchestration(
+        `Orchestration mode '${orchestrator.mode}' cannot honor fire-and-forget delivery: /start requires an async-capable orchestration, and this deployment has none. Use /execute (synchronous) instead.`,
+      );
+    }
+    const submission = toSubmission(body, sources, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: true });
+    sendJson(res, 202, await orchestrator.start(submission));
+  });
+  return router;
+}

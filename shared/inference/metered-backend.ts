@@ -1,0 +1,31 @@
+/**
+ * A backend decorator that counts inference calls and tokens in the process metrics.
+ */
+import type { Metrics } from '../observability/index.js';
+import type { InferenceBackend, TokenUsage } from './types.js';
+
+/**
+ * Wrap a backend so each call is counted.
+ * @param backend - the backend to meter
+ * @param metrics - the process metrics
+ */
+export function meteredBackend(backend: InferenceBackend, metrics: Metrics): InferenceBackend {
+  const count = async <T extends { usage: TokenUsage }>(kind: 'text' | 'object', call: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await call();
+      metrics.inferenceCalls.inc({ backend: backend.name, kind, outcome: 'success' });
+      metrics.inferenceTokens.inc({ backend: backend.name, direction: 'input' }, result.usage.input_tokens);
+      metrics.inferenceTokens.inc({ backend: backend.name, direction: 'output' }, result.usage.output_tokens);
+      return result;
+    } catch (error) {
+      metrics.inferenceCalls.inc({ backend: backend.name, kind, outcome: 'failure' });
+      throw error;
+    }
+  };
+  return {
+    name: backend.name,
+    isMock: backend.isMock,
+    generateText: (request) => count('text', () => backend.generateText(request)),
+    generateObject: (request) => count('object', () => backend.generateObject(request)),
+  };
+}

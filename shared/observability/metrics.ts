@@ -1,0 +1,55 @@
+/**
+ * Prometheus metrics (prom-client): HTTP requests, runs, queue depths, callback deliveries, inference calls and
+ * tokens. One {@link Metrics} per process; the API serves it at `/metrics`, a worker on its own port when configured.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Something that can count jobs by state. */
+export type JobCounter = () => Promise<Record<string, number>>;
+
+/** The metrics of one process. */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpRequests = new Counter({ name: 'mthds_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'] as const, registers: [this.registry] });
+  readonly httpDuration = new Histogram({ name: 'mthds_http_request_duration_seconds', help: 'HTTP request duration in seconds', labelNames: ['route', 'method'] as const, registers: [this.registry] });
+  readonly runsStarted = new Counter({ name: 'mthds_runs_started_total', help: 'Runs accepted, by orchestration mode and delivery', labelNames: ['mode', 'delivery'] as const, registers: [this.registry] });
+  readonly runsFinished = new Counter({ name: 'mthds_runs_finished_total', help: 'Runs finished, by final state', labelNames: ['state'] as const, registers: [this.registry] });
+  readonly runDuration = new Histogram({
+    name: 'mthds_run_duration_seconds',
+    help: 'Run duration in seconds, by final state',
+    labelNames: ['state'] as const,
+    buckets: [0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
+    registers: [this.registry],
+  });
+  readonly callbackDeliveries = new Counter({ name: 'mthds_callback_deliveries_total', help: 'Callback delivery attempts, by outcome (delivered, retried, dead_lettered)', labelNames: ['outcome'] as const, registers: [this.registry] });
+  readonly inferenceCalls = new Counter({ name: 'mthds_inference_calls_total', help: 'Inference calls, by backend, kind and outcome', labelNames: ['backend', 'kind', 'outcome'] as const, registers: [this.registry] });
+  readonly inferenceTokens = new Counter({ name: 'mthds_inference_tokens_total', help: 'Inference tokens, by backend and direction', labelNames: ['backend', 'direction'] as const, registers: [this.registry] });
+  private readonly queues = new Map<string, JobCounter>();
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'mthds_process_' });
+    const queues = this.queues;
+    new Gauge({
+      name: 'mthds_queue_jobs',
+      help: 'Jobs in each queue, by state (failed callback jobs are dead-lettered)',
+      labelNames: ['queue', 'state'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const [queue, counts] of queues) {
+          const byState = await counts().catch(() => ({}) as Record<string, number>);
+          for (const [state, value] of Object.entries(byState)) this.set({ queue, state }, value);
+        }
+      },
+    });
+  }
+
+  /**
+   * Report a queue's depth in `mthds_queue_jobs`.
+   * @param name - queue name
+   * @param counts - reads its job counts at scrape time
+   */
+  watchQueue(name: string, counts: JobCounter): void {
+    this.queues.set(name, counts);
+  }
+}

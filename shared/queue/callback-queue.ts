@@ -1,0 +1,60 @@
+/**
+ * The producer side of the callback queue: one delivery job per callback URL, retried with exponential backoff and
+ * jitter; a job that exhausts its attempts stays in the failed set, the dead-letter state (spec §6).
+ */
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { CALLBACK_JOB, type CallbackJob } from './job-payloads.js';
+import { CALLBACK_QUEUE, type QueueKeys } from './queue-keys.js';
+
+/** Options of the callback queue. */
+export interface CallbackQueueOptions {
+  connection: Redis;
+  keys: QueueKeys;
+  /** Delivery attempts before dead-lettering. */
+  maxAttempts: number;
+  /** First backoff delay in ms (doubles each attempt, ±50 % jitter). */
+  backoffMs: number;
+}
+
+/** Seconds dead-lettered deliveries are kept for inspection. */
+const DEAD_LETTER_KEEP_SECONDS = 7 * 24 * 3600;
+
+/** Callback queue producer. */
+export class CallbackQueue {
+  readonly queue: Queue;
+
+  constructor(private readonly options: CallbackQueueOptions) {
+    this.queue = new Queue(CALLBACK_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
+    this.queue.on('error', () => undefined);
+  }
+
+  /**
+   * Enqueue one delivery per URL.
+   * @param jobs - payloads (validated here)
+   */
+  async enqueue(jobs: CallbackJob[]): Promise<void> {
+    await this.queue.addBulk(
+      jobs.map((job) => ({
+        name: 'callback',
+        data: CALLBACK_JOB.parse(job),
+        opts: {
+          attempts: this.options.maxAttempts,
+          backoff: { type: 'exponential', delay: this.options.backoffMs, jitter: 0.5 },
+          removeOnComplete: { age: 24 * 3600 },
+          removeOnFail: { age: DEAD_LETTER_KEEP_SECONDS },
+        },
+      })),
+    );
+  }
+
+  /** Counts of deliveries by state (the failed ones are dead-lettered). */
+  counts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+  }
+
+  /** Close the queue. */
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}

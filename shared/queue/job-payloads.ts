@@ -1,0 +1,33 @@
+/**
+ * Job payloads: plain JSON validated on enqueue and again when a worker takes the job (STYLE.md rule 22). They carry
+ * bundle sources, inputs, the request id and the scope — never live objects.
+ */
+import { z } from 'zod';
+
+/** A run to execute. */
+export const RUN_JOB = z.strictObject({
+  pipeline_run_id: z.string().min(1).max(128),
+  request_id: z.string(),
+  sources: z.array(z.object({ content: z.string(), source: z.string().nullable() })).min(1),
+  pipe_code: z.string().nullable(),
+  inputs: z.unknown(),
+  output_name: z.string().nullable(),
+  output_multiplicity: z.union([z.boolean(), z.number().int()]).nullable(),
+  dynamic_output_concept_ref: z.string().nullable(),
+  storage_scope: z.string(),
+  callback_urls: z.array(z.string()),
+  created_at: z.number().int(),
+});
+/** A run job's payload. */
+export type RunJob = z.infer<typeof RUN_JOB>;
+
+/** A completion callback to deliver to one URL (spec §6). */
+export const CALLBACK_JOB = z.strictObject({
+  pipeline_run_id: z.string(),
+  request_id: z.string(),
+  url: z.string().url(),
+  /** The exact body bytes to send (JSON text), so retries send the same bytes and signatures. */
+  body: z.string(),
+});
+/** A callback job's payload. */
+export type CallbackJob = z.infer<typeof CALLBACK_JOB>;

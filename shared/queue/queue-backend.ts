@@ -1,0 +1,52 @@
+/**
+ * The API's handle on the queue backend: the run and callback queues (producers), the run registry, and their Redis
+ * connections (producers fail fast; the completion-events listener blocks).
+ */
+import type { Settings } from '../config/index.js';
+import { CallbackQueue } from './callback-queue.js';
+import { QueueKeys } from './queue-keys.js';
+import { openRedis } from './redis-connection.js';
+import { RunQueue } from './run-queue.js';
+import { RunRegistry } from './run-registry.js';
+
+/** Queues and registry of one deployment. */
+export interface QueueBackend {
+  readonly runQueue: RunQueue;
+  readonly callbackQueue: CallbackQueue;
+  readonly registry: RunRegistry;
+  /** Close the queues and connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Open the backend (connections are made in the background; a Redis outage surfaces per request as a 503).
+ * @param settings - Redis URL, key prefix, TTLs and attempts
+ */
+export function openQueueBackend(settings: Settings): QueueBackend {
+  const keys = new QueueKeys(settings.queue.prefix);
+  const producer = openRedis(settings.queue.redisUrl, 'producer');
+  const registryConnection = openRedis(settings.queue.redisUrl, 'producer');
+  const blocking: ReturnType<typeof openRedis>[] = [];
+  const runQueue = new RunQueue({
+    connection: producer,
+    eventsConnection: () => {
+      const connection = openRedis(settings.queue.redisUrl, 'worker');
+      blocking.push(connection);
+      return connection;
+    },
+    keys,
+    maxAttempts: settings.queue.runMaxAttempts,
+    keepSeconds: settings.queue.runRecordTtlSeconds,
+  });
+  const callbackQueue = new CallbackQueue({ connection: producer, keys, maxAttempts: settings.callbacks.maxAttempts, backoffMs: settings.callbacks.backoffMs });
+  const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
+  return {
+    runQueue,
+    callbackQueue,
+    registry,
+    async close() {
+      await Promise.allSettled([runQueue.close(), callbackQueue.close()]);
+      for (const connection of [producer, registryConnection, ...blocking]) connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The one place Redis names are built (STYLE.md rule 8): queue names, the BullMQ prefix and the run registry keys.
+ * Every key starts with the deployment's `QUEUE_PREFIX`, so several deployments and test runs share one Redis.
+ */
+
+/** Queue of run jobs. */
+export const RUN_QUEUE = 'runs';
+/** Queue of completion-callback deliveries. */
+export const CALLBACK_QUEUE = 'callbacks';
+
+/** Key builder of one deployment. */
+export class QueueKeys {
+  constructor(readonly prefix: string) {}
+
+  /** BullMQ's `prefix` option. */
+  get bullPrefix(): string {
+    return `${this.prefix}:bull`;
+  }
+
+  /**
+   * The run record (state, timestamps, result or error).
+   * @param runId - a `pipeline_run_id`
+   */
+  run(runId: string): string {
+    return `${this.prefix}:run:${runId}`;
+  }
+
+  /**
+   * The in-flight marker of a run id (spec §3 run id rules).
+   * @param runId - a `pipeline_run_id`
+   */
+  inFlight(runId: string): string {
+    return `${this.prefix}:inflight:${runId}`;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The producer side of the run queue: enqueue a run job, and wait for a job to finish (blocking `/v1/execute` in
+ * queue mode). A Redis outage is a 503 `QueueUnavailableError`, never a hang.
+ */
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { QueueUnavailableError } from '../errors/index.js';
+import { RUN_JOB, type RunJob } from './job-payloads.js';
+import { RUN_QUEUE, type QueueKeys } from './queue-keys.js';
+
+/** Options of the run queue. */
+export interface RunQueueOptions {
+  /** Producer connection (fails fast). */
+  connection: Redis;
+  /** Blocking connection for completion events (lazily used). */
+  eventsConnection: () => Redis;
+  keys: QueueKeys;
+  /** Attempts of a run whose failure is retryable. */
+  maxAttempts: number;
+  /** How long finished jobs stay in BullMQ (dashboards), in seconds. */
+  keepSeconds: number;
+}
+
+const ENQUEUE_TIMEOUT_MS = 5000;
+
+/** Run queue producer. */
+export class RunQueue {
+  readonly queue: Queue;
+  private events: QueueEvents | undefined;
+
+  constructor(private readonly options: RunQueueOptions) {
+    this.queue = new Queue(RUN_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
+    this.queue.on('error', () => undefined);
+  }
+
+  /**
+   * Enqueue a run; resolves once Redis has stored it.
+   * @param job - the payload (validated here)
+   * @param workflowId - the BullMQ job id
+   * @throws QueueUnavailableError (503) when Redis does not take the job in time
+   */
+  async enqueue(job: RunJob, workflowId: string): Promise<void> {
+    const payload = RUN_JOB.parse(job);
+    try {
+      await Promise.race([
+        this.queue.add('run', payload, {
+          jobId: workflowId,
+          attempts: this.options.maxAttempts,
+          backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+          removeOnComplete: { age: this.options.keepSeconds },
+          removeOnFail: { age: this.options.keepSeconds },
+        }),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS).unref()),
+      ]);
+    } catch (error) {
+      throw new QueueUnavailableError(`The run queue (Redis) did not accept the run: ${(error as Error).message}. Nothing was enqueued; retry later.`, {
+        cause: error,
+        retryable: true,
+      });
+    }
+  }
+
+  /**
+   * Wait until a job has finished (completed or failed) or the timeout passes.
+   * @param workflowId - the BullMQ job id
+   * @param timeoutMs - bound of the wait
+   * @returns true when the job finished, false on timeout (the caller reads the outcome from the registry)
+   */
+  async waitUntilFinished(workflowId: string, timeoutMs: number): Promise<boolean> {
+    this.events ??= new QueueEvents(RUN_QUEUE, { connection: this.options.eventsConnection(), prefix: this.options.keys.bullPrefix });
+    this.events.on('error', () => undefined);
+    const job = await this.queue.getJob(workflowId);
+    if (!job) return true;
+    try {
+      await job.waitUntilFinished(this.events, timeoutMs);
+      return true;
+    } catch (error) {
+      return !/timed out/i.test((error as Error).message);
+    }
+  }
+
+  /** Counts of jobs by state, for the metrics gauges. */
+  counts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+  }
+
+  /** Close the queue and the events listener. */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.queue.close(), this.events?.close()]);
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Public surface of `shared/workers`: the queue workers (run and callback processors in a pool). The `worker/` entry
+ * runs them in their own process; `npm start` runs them inside the API process for a single machine.
+ */
+export { startWorkerPool, type WorkerPool, type WorkerPoolDeps } from './worker-pool.js';
+export { createRunProcessor, type RunJobOutcome, type RunProcessorDeps } from './run-processor.js';
+export { createCallbackProcessor, type CallbackProcessorDeps } from './callback-processor.js';

@@ -1,0 +1,47 @@
+/**
+ * Entry point of a worker process (`npm run start:worker`): runs queued runs and delivers completion callbacks.
+ * SIGTERM / SIGINT stop intake and let in-flight runs finish within `WORKER_SHUTDOWN_GRACE_MS`.
+ * With `WORKER_METRICS_PORT` set, the process serves its Prometheus metrics at `http://0.0.0.0:<port>/metrics`.
+ */
+import { createServer } from 'node:http';
+import { loadSettings, SettingsError } from '../shared/config/index.js';
+import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
+import { createLogger, Metrics } from '../shared/observability/index.js';
+import { startWorkerPool } from '../shared/workers/index.js';
+
+function main(): void {
+  let settings;
+  try {
+    settings = loadSettings(process.env);
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(settings.logLevel, 'worker');
+  const metrics = new Metrics();
+  const backend = selectInferenceBackend(settings.inference);
+  if (backend.isMock) logger.warn('MOCK INFERENCE: no provider is configured; every LLM output of this worker is placeholder text.');
+  if (settings.callbacks.allowPrivateHosts) logger.warn('CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).');
+  const pool = startWorkerPool({ settings, logger, metrics, inference: meteredBackend(backend, metrics), readSecret: () => process.env['COMPLETION_CALLBACK_SECRET'] });
+  const metricsServer = settings.worker.metricsPort > 0
+    ? createServer(async (req, res) => {
+        if (req.url !== '/metrics') return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(await metrics.registry.metrics());
+      }).listen(settings.worker.metricsPort)
+    : undefined;
+  logger.info({ concurrency: settings.worker.concurrency, queue_prefix: settings.queue.prefix }, 'worker started');
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'worker stopping: no new jobs; waiting for in-flight runs');
+    metricsServer?.close();
+    await pool.close();
+    logger.info('worker stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main();
