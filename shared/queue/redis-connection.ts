@@ -1,8 +1,8 @@
 /**
  * Redis connections for BullMQ and the run registry (ioredis).
  *
- * Producers (the API) fail fast while Redis is down — no offline queue, one retry per command — so a request gets a
- * 503 problem instead of hanging. Workers block on Redis and retry forever (`maxRetriesPerRequest: null`, as BullMQ
+ * Producers (the API) fail fast while Redis is down — one retry per command and a command timeout — so a request gets
+ * a 503 problem instead of hanging; commands sent while the connection is being (re)established wait for it. Workers block on Redis and retry forever (`maxRetriesPerRequest: null`, as BullMQ
  * requires), reconnecting with backoff.
  */
 import { Redis, type RedisOptions } from 'ioredis';
@@ -11,6 +11,8 @@ import { Redis, type RedisOptions } from 'ioredis';
 export type ConnectionRole = 'producer' | 'worker';
 
 const RECONNECT_CAP_MS = 2000;
+/** Longest a producer command may take before the request gets a 503, in ms. */
+const PRODUCER_COMMAND_TIMEOUT_MS = 3000;
 
 /**
  * Open a connection.
@@ -22,7 +24,7 @@ export function openRedis(url: string, role: ConnectionRole): Redis {
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_CAP_MS),
     ...(role === 'producer'
-      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 }
+      ? { maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS }
       : { maxRetriesPerRequest: null, enableReadyCheck: false }),
   };
   const redis = new Redis(url, options);

@@ -1,0 +1,66 @@
+/**
+ * A queue-mode deployment for in-process tests: the API app on the `bullmq` orchestrator, a worker pool in the same
+ * process, and a unique Redis prefix cleaned up on close.
+ */
+import type { Express } from 'express';
+import { createApp } from '../../api/app.js';
+import { loadSettings, type ApiConfig, type Environment, type Settings } from '../../shared/config/index.js';
+import { selectInferenceBackend } from '../../shared/inference/index.js';
+import { createLogger, Metrics } from '../../shared/observability/index.js';
+import { openQueueBackend, type QueueBackend } from '../../shared/queue/index.js';
+import { startWorkerPool, type WorkerPool } from '../../shared/workers/index.js';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from './redis.js';
+
+/** A running queue-mode deployment. */
+export interface QueueDeployment {
+  app: Express;
+  settings: Settings;
+  backend: QueueBackend;
+  pool: WorkerPool | undefined;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startQueueDeployment}. */
+export interface QueueDeploymentOptions {
+  environment?: Environment;
+  apiConfig?: ApiConfig;
+  /** Value `COMPLETION_CALLBACK_SECRET` reads as; unset by default. */
+  secret?: string;
+  /** Start the in-process worker pool (default true). */
+  workers?: boolean;
+}
+
+/**
+ * Start a deployment.
+ * @param options - environment, api.toml settings, callback secret, workers on or off
+ */
+export function startQueueDeployment(options: QueueDeploymentOptions = {}): QueueDeployment {
+  const prefix = uniquePrefix();
+  const settings = loadSettings({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ...options.environment });
+  const logger = createLogger('silent', 'test');
+  const metrics = new Metrics();
+  const inference = selectInferenceBackend(settings.inference);
+  const readSecret = () => options.secret;
+  const backend = openQueueBackend(settings);
+  const pool = options.workers === false ? undefined : startWorkerPool({ settings, logger, metrics, inference, readSecret });
+  const app = createApp({
+    settings,
+    logger,
+    inference,
+    metrics,
+    readSecret,
+    queueBackend: backend,
+    apiConfig: options.apiConfig ?? { orchestrationMode: 'bullmq', allowRequestOrchestrationModeOverride: false },
+  });
+  return {
+    app,
+    settings,
+    backend,
+    pool,
+    async close() {
+      await pool?.close();
+      await backend.close();
+      await deletePrefix(prefix);
+    },
+  };
+}
