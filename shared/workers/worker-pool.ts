@@ -43,7 +43,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const producerConnection = openRedis(settings.queue.redisUrl, 'worker');
   const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
   const callbacks = new CallbackQueue({ connection: producerConnection, keys, maxAttempts: settings.callbacks.maxAttempts, backoffMs: settings.callbacks.backoffMs });
-  const common = { prefix: keys.bullPrefix, lockDuration: settings.worker.lockDurationMs, maxStalledCount: 3 };
+  const common = { prefix: keys.bullPrefix, lockDuration: settings.worker.lockDurationMs, stalledInterval: settings.worker.lockDurationMs, maxStalledCount: 3 };
   const runConnection = openRedis(settings.queue.redisUrl, 'worker');
   const callbackConnection = openRedis(settings.queue.redisUrl, 'worker');
   const runWorker = new Worker(

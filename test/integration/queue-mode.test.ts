@@ -82,6 +82,22 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       expect(receiver.received.map((entry) => entry.answered)).to.deep.equal([500, 500, 200]);
     });
 
+    it('should dead-letter a delivery whose receiver never answers', async () => {
+      await deployment.close();
+      deployment = startQueueDeployment({
+        secret: SECRET,
+        environment: { CALLBACK_ALLOW_PRIVATE_HOSTS: 'true', CALLBACK_BACKOFF_MS: '50', CALLBACK_TIMEOUT_MS: '200', CALLBACK_MAX_ATTEMPTS: '2' },
+      });
+      receiver = await startCallbackReceiver(['hang']);
+      await request(deployment.app).post('/v1/start').send({ ...hello, callback_urls: [receiver.url] }).expect(202);
+      await pollUntil(() => deployment.backend.callbackQueue.counts(), (counts) => counts['failed'] === 1);
+      expect(receiver.received).to.have.length(2);
+      const metrics = await request(deployment.app).get('/metrics').expect(200);
+      expect(metrics.text).to.match(/mthds_callback_deliveries_total\{outcome="retried"\} 1/);
+      expect(metrics.text).to.match(/mthds_callback_deliveries_total\{outcome="dead_lettered"\} 1/);
+      expect(metrics.text).to.match(/mthds_queue_jobs\{queue="callbacks",state="failed"\} 1/);
+    });
+
     it('should answer 404 with a code for an unknown run', async () => {
       const response = await request(deployment.app).get('/v1/runs/does-not-exist/results').expect(404);
       expect(response.body).to.include({ error_type: 'RunNotFoundError', code: 'run_not_found' });

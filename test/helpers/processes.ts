@@ -1,0 +1,89 @@
+/**
+ * Spawned service processes for end-to-end tests: the API (`api/server.ts --no-worker`) and workers
+ * (`worker/main.ts`), each with its own environment, JSON logs captured, and helpers to wait for a log line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A running service process. */
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  /** JSON log lines so far. */
+  readonly logs: Record<string, unknown>[];
+  /** Resolves with the first log line matching `predicate` (past or future). */
+  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Send a signal and wait for the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Spawn a service.
+ * @param entry - `api` or `worker`
+ * @param environment - variables added to the parent's environment
+ */
+export function spawnService(entry: 'api' | 'worker', environment: Record<string, string>): ServiceProcess {
+  const args = ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts', ...(entry === 'api' ? ['--no-worker'] : [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: Record<string, unknown>[] = [];
+  const listeners: (() => void)[] = [];
+  let buffer = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const lines = buffer.split('\n');
+    buffer = lines.pop()!;
+    for (const line of lines) {
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        continue;
+      }
+    }
+    listeners.forEach((listener) => listener());
+  });
+  child.stderr!.on('data', () => undefined);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    logs,
+    waitForLog(predicate, timeoutMs = 20000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${entry}: no matching log line within ${timeoutMs} ms`)), timeoutMs);
+        const check = () => {
+          const found = logs.find(predicate);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found);
+          } else listeners.push(check);
+        };
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/**
+ * Spawn the API and wait until it listens.
+ * @param environment - its variables (`PORT` is forced to 0)
+ * @returns the process and its base URL
+ */
+export async function spawnApi(environment: Record<string, string>): Promise<{ api: ServiceProcess; baseUrl: string }> {
+  const api = spawnService('api', { ...environment, PORT: '0', HOST: '127.0.0.1' });
+  const line = await api.waitForLog((entry) => typeof entry['port'] === 'number' && String(entry['msg']).includes('listening'));
+  return { api, baseUrl: `http://127.0.0.1:${String(line['port'])}` };
+}
+
+/** A TCP port free at the time of the call, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
