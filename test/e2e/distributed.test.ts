@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import { startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import { freePort, spawnApi, spawnService, type ServiceProcess } from '../helpers/processes.js';
@@ -60,6 +62,27 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     await worker.waitForLog((line) => line['msg'] === 'worker started');
     return worker;
   }
+
+  it('should run a started run on a worker, serve its result and deliver a signed callback', async () => {
+    const secret = 'e2e-secret';
+    const receiver = await startCallbackReceiver([200]);
+    try {
+      const shared = { COMPLETION_CALLBACK_SECRET: secret, CALLBACK_ALLOW_PRIVATE_HOSTS: 'true' };
+      const baseUrl = await startApi(shared);
+      await startWorker(shared);
+      const ack = await post(baseUrl, '/v1/start', { ...hello('with-callback'), callback_urls: [receiver.url] });
+      expect(ack.status).to.equal(202);
+      await pollUntil(() => status(baseUrl, 'with-callback'), (value) => value === 'COMPLETED');
+      const results = (await (await fetch(`${baseUrl}/v1/runs/with-callback/results`)).json()) as { main_stuff: { text: string } };
+      expect(results.main_stuff.text).to.include('with-callback');
+      const [delivery] = await receiver.successes(1);
+      expect(delivery!.headers['x-completion-signature']).to.equal(createHmac('sha256', secret).update('with-callback').digest('hex'));
+      const [, timestamp, digest] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(delivery!.headers['x-completion-signature-256']))!;
+      expect(digest).to.equal(createHmac('sha256', secret).update(`${timestamp}.${delivery!.body}`).digest('hex'));
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it('should share 200 runs between two workers and complete them all', async () => {
     const baseUrl = await startApi();
