@@ -16,7 +16,8 @@ import type { ApiConfig, Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/queue/index.js';
-import { randomIdSource, type IdSource, type InferencePort } from '../shared/runtime/index.js';
+import { createDocumentExtractor } from '../shared/inference/index.js';
+import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort } from '../shared/runtime/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   logger: Logger;
   /** The inference backend direct runs call (mock or a provider). */
   inference: InferencePort;
+  /** Reads documents for PipeExtract; the embedded PDF text extractor by default. */
+  extractor?: DocumentExtractorPort;
   /** Orchestration settings (`api.toml`); direct only by default. */
   apiConfig?: ApiConfig;
   /** The queue backend; required when a non-direct mode can be selected. */
@@ -59,7 +62,7 @@ export interface AppDeps {
 
 function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
-  const registered = new Map<string, Orchestrator>([['direct', directOrchestrator({ inference: deps.inference, ids: deps.ids ?? randomIdSource(), now })]]);
+  const registered = new Map<string, Orchestrator>([['direct', directOrchestrator({ inference: deps.inference, extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents), ids: deps.ids ?? randomIdSource(), now })]]);
   if (deps.queueBackend) {
     registered.set(
       'bullmq',

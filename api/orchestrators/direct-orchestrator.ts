@@ -2,14 +2,14 @@
  * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
  * `StartRequiresAsyncOrchestration` on it (spec §4.4).
  */
-import { executeBundleRun, type IdSource, type InferencePort } from '../../shared/runtime/index.js';
+import { executeBundleRun, type DocumentExtractorPort, type IdSource, type InferencePort } from '../../shared/runtime/index.js';
 import type { Orchestrator } from './orchestrator.js';
 
 /**
  * Build the direct orchestrator.
  * @param deps - the runtime's ports
  */
-export function directOrchestrator(deps: { inference: InferencePort; ids: IdSource; now(): number }): Orchestrator {
+export function directOrchestrator(deps: { inference: InferencePort; extractor: DocumentExtractorPort; ids: IdSource; now(): number }): Orchestrator {
   return {
     mode: 'direct',
     execute(submission, signal) {
@@ -23,7 +23,7 @@ export function directOrchestrator(deps: { inference: InferencePort; ids: IdSour
           dynamicOutputConceptRef: submission.dynamicOutputConceptRef,
           pipelineRunId: submission.pipelineRunId,
         },
-        { inference: deps.inference, ids: deps.ids, now: deps.now, signal },
+        { inference: deps.inference, extractor: deps.extractor, ids: deps.ids, now: deps.now, signal },
       );
     },
   };

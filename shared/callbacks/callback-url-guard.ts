@@ -6,20 +6,10 @@
  * resolved address ({@link isBlockedAddress}), so DNS rebinding cannot bypass the check.
  */
 import ipaddr from 'ipaddr.js';
+import { isBlockedAddress } from '../net/index.js';
 
 const BLOCKED_NAMES = new Set(['localhost', 'metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
 const MAX_URL_LENGTH = 2048;
-
-/**
- * Whether an IP address may not receive callbacks.
- * @param address - an IPv4 or IPv6 literal (brackets allowed)
- * @returns true for anything but a public unicast address (and for unparsable input)
- */
-export function isBlockedAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(bare)) return true;
-  return ipaddr.process(bare).range() !== 'unicast';
-}
 
 /**
  * Check one callback URL at request time.

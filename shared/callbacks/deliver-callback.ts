@@ -3,10 +3,9 @@
  * refuse blocked addresses at connect time (no DNS-rebinding bypass), signed with both signature headers.
  * Retries, backoff and dead-lettering belong to the callback queue, not to this function.
  */
-import { lookup as dnsLookup } from 'node:dns';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { CallbackDeliveryError } from '../errors/index.js';
-import { isBlockedAddress } from './callback-url-guard.js';
+import { outboundDispatcher } from '../net/index.js';
 import { BODY_SIGNATURE_HEADER, RUN_ID_SIGNATURE_HEADER, bodySignature, runIdSignature } from './callback-signature.js';
 
 /** What a delivery needs. */
@@ -23,22 +22,7 @@ export interface CallbackDelivery {
   signal?: AbortSignal;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
 
-function guardedLookup(hostname: string, options: object, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const blocked = addresses.find((entry) => isBlockedAddress(entry.address));
-    if (blocked) {
-      return callback(Object.assign(new Error(`callback host ${hostname} resolves to ${blocked.address}, a non-public address`), { code: 'ESSRFBLOCKED' }), []);
-    }
-    const all = (options as { all?: boolean }).all;
-    return all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-}
-
-const guardedAgent = new Agent({ connect: { lookup: guardedLookup } });
-const openAgent = new Agent();
 
 /**
  * Send one callback.
@@ -51,7 +35,7 @@ export async function deliverCallback(delivery: CallbackDelivery): Promise<numbe
   try {
     const response = await request(delivery.url, {
       method: 'POST',
-      dispatcher: delivery.allowPrivateHosts ? openAgent : guardedAgent,
+      dispatcher: outboundDispatcher(delivery.allowPrivateHosts),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'mthds-runner-callbacks',

@@ -77,6 +77,9 @@ const ENV_SCHEMA = z.object({
   CALLBACK_TIMEOUT_MS: positiveInt(10000),
   CALLBACK_MAX_ATTEMPTS: positiveInt(6),
   CALLBACK_BACKOFF_MS: positiveInt(2000),
+  DOCUMENT_MAX_MIB: positiveInt(50),
+  DOCUMENT_FETCH_TIMEOUT_MS: positiveInt(30000),
+  DOCUMENT_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   METRICS_ENABLED: booleanFlag(true),
   ADMIN_QUEUES_ENABLED: booleanFlag(true),
 });
@@ -130,6 +133,8 @@ export interface Settings {
   /** Worker processes: jobs at once, lock (stall detection) in ms, shutdown grace in ms, metrics port (0: off). */
   worker: { concurrency: number; lockDurationMs: number; shutdownGraceMs: number; metricsPort: number };
   callbacks: { allowPrivateHosts: boolean; timeoutMs: number; maxAttempts: number; backoffMs: number };
+  /** Documents read by PipeExtract: largest size in bytes, fetch timeout in ms, private hosts allowed (tests only). */
+  documents: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean };
   metricsEnabled: boolean;
   adminQueuesEnabled: boolean;
 }
@@ -219,6 +224,7 @@ export function loadSettings(environment: Environment): Settings {
       maxAttempts: env.CALLBACK_MAX_ATTEMPTS,
       backoffMs: env.CALLBACK_BACKOFF_MS,
     },
+    documents: { maxBytes: env.DOCUMENT_MAX_MIB * 1024 * 1024, timeoutMs: env.DOCUMENT_FETCH_TIMEOUT_MS, allowPrivateHosts: env.DOCUMENT_ALLOW_PRIVATE_HOSTS },
     metricsEnabled: env.METRICS_ENABLED,
     adminQueuesEnabled: env.ADMIN_QUEUES_ENABLED,
   };

@@ -1,9 +1,23 @@
 /**
  * Public surface of `shared/inference`: the backends behind the runtime's inference port.
  */
-export type { InferenceBackend, JsonSchemaObject, LlmRequest, ObjectGeneration, ObjectRequest, TextGeneration, TokenUsage } from './types.js';
+export type {
+  GeneratedImage,
+  ImageRequest,
+  InferenceBackend,
+  JsonSchemaObject,
+  LlmRequest,
+  ObjectGeneration,
+  ObjectRequest,
+  SearchAnswer,
+  SearchRequest,
+  TextGeneration,
+  TokenUsage,
+} from './types.js';
 export { createMockBackend, type MockBackendOptions } from './mock-backend.js';
 export { createOpenAiBackend, type OpenAiBackendOptions } from './openai-backend.js';
 export { selectInferenceBackend, type InferenceSelection } from './select-backend.js';
 export { mockValueForSchema } from './mock-value.js';
 export { meteredBackend } from './metered-backend.js';
+export { createDocumentExtractor, type DocumentExtractor, type ExtractedPage, type ExtractRequest } from './extraction/document-extractor.js';
+export type { FetchLimits } from './extraction/fetch-document.js';

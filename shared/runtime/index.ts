@@ -4,7 +4,20 @@
  * Glossary: a *stuff* is a named, concept-typed piece of content; the *working memory* holds the stuffs of one run,
  * with `main_stuff` designating the latest output; a *pipe job* is one pipe to run on a working memory.
  */
-export type { IdSource, InferencePort, LlmRequest, ObjectRequest, RuntimeDeps, TokenUsage } from './ports.js';
+export type {
+  DocumentExtractorPort,
+  GeneratedImage,
+  IdSource,
+  ImageRequest,
+  InferencePort,
+  LlmRequest,
+  ObjectRequest,
+  RuntimeDeps,
+  SearchAnswer,
+  SearchRequest,
+  TokenUsage,
+} from './ports.js';
+export { DEFAULT_BATCH_CONCURRENCY } from './ports.js';
 export { runPipeline, DEFAULT_PIPE_STACK_LIMIT, type RunOutcome, type RunRequest } from './run-pipeline.js';
 export { completedRunResult, pipeStructures, type PipeStructure, type RunResult, type RunState } from './run-result.js';
 export { WorkingMemory, MAIN_STUFF, type WorkingMemoryWire } from './working-memory.js';

@@ -9,8 +9,14 @@ import {
   PipeStackOverflowError,
 } from '../errors/index.js';
 import type { PipeType } from '../mthds/index.js';
+import { runPipeBatch } from './controllers/pipe-batch.js';
+import { runPipeCondition } from './controllers/pipe-condition.js';
+import { runPipeParallel } from './controllers/pipe-parallel.js';
 import { runPipeSequence } from './controllers/pipe-sequence.js';
 import { runPipeCompose } from './operators/pipe-compose.js';
+import { runPipeExtract } from './operators/pipe-extract.js';
+import { runPipeImgGen } from './operators/pipe-img-gen.js';
+import { runPipeSearch } from './operators/pipe-search.js';
 import { runPipeLLM } from './operators/pipe-llm.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
 
@@ -18,7 +24,13 @@ import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
 const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
   PipeLLM: runPipeLLM,
   PipeCompose: runPipeCompose,
+  PipeExtract: runPipeExtract,
+  PipeImgGen: runPipeImgGen,
+  PipeSearch: runPipeSearch,
   PipeSequence: runPipeSequence,
+  PipeParallel: runPipeParallel,
+  PipeCondition: runPipeCondition,
+  PipeBatch: runPipeBatch,
 };
 
 function checkInputsPresent(job: PipeJob): void {

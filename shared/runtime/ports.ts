@@ -34,12 +34,61 @@ export interface ObjectRequest extends LlmRequest {
   maxRetries?: number;
 }
 
-/** The inference port (RUNTIME.md §5). */
+/** An image generation call (PipeImgGen, RUNTIME.md §2.5). */
+export interface ImageRequest {
+  pipeCode: string;
+  modelRef?: string;
+  prompt: string;
+  negativePrompt?: string;
+  aspectRatio?: string;
+  /** Images wanted (≥ 1). */
+  count: number;
+  signal?: AbortSignal;
+}
+
+/** A generated image (native Image content). */
+export interface GeneratedImage {
+  url: string;
+  mime_type?: string;
+  source_prompt: string;
+  source_negative_prompt?: string | null;
+}
+
+/** A web search call (PipeSearch, RUNTIME.md §2.7). */
+export interface SearchRequest {
+  pipeCode: string;
+  modelRef?: string;
+  query: string;
+  fromDate?: string;
+  toDate?: string;
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  maxResults?: number;
+  signal?: AbortSignal;
+}
+
+/** A sourced answer (native SearchResult content). */
+export interface SearchAnswer {
+  answer: string;
+  sources: { url: string; title?: string | null; snippet?: string | null }[];
+}
+
+/** The inference port (RUNTIME.md §5). Image generation and search are optional capabilities of a backend. */
 export interface InferencePort {
   readonly name: string;
   readonly isMock: boolean;
   generateText(request: LlmRequest): Promise<{ text: string; usage: TokenUsage }>;
   generateObject(request: ObjectRequest): Promise<{ object: unknown; usage: TokenUsage }>;
+  generateImages?(request: ImageRequest): Promise<{ images: GeneratedImage[]; usage: TokenUsage }>;
+  search?(request: SearchRequest): Promise<{ result: SearchAnswer; usage: TokenUsage }>;
+}
+
+/** The document extractor port (PipeExtract, RUNTIME.md §2.4). */
+export interface DocumentExtractorPort {
+  readonly name: string;
+  extractPages(request: { pipeCode: string; document: { url: string; mime_type?: string | null }; signal?: AbortSignal }): Promise<{
+    pages: { text: string; pageViewUrl?: string }[];
+  }>;
 }
 
 /** Source of unique ids (stuff codes, run ids). */
@@ -51,9 +100,16 @@ export interface IdSource {
 /** Everything a run needs from its host. */
 export interface RuntimeDeps {
   inference: InferencePort;
+  /** Reads documents for PipeExtract; without one, PipeExtract is not supported. */
+  extractor?: DocumentExtractorPort;
   /** Current time in epoch milliseconds. */
   now(): number;
   ids: IdSource;
   /** Aborts the run (client gone, shutdown, timeout). */
   signal?: AbortSignal;
+  /** Most batch branches running at once in one batch (default {@link DEFAULT_BATCH_CONCURRENCY}). */
+  batchConcurrency?: number;
 }
+
+/** Default bound of concurrent batch branches (RUNTIME.md §3.5 recommends 8–16). */
+export const DEFAULT_BATCH_CONCURRENCY = 8;

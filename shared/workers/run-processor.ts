@@ -10,13 +10,14 @@ import { toErrorReport } from '../errors/index.js';
 import { failurePayload, successPayload } from '../callbacks/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { RUN_JOB, type CallbackQueue, type RunRegistry } from '../queue/index.js';
-import { executeBundleRun, type IdSource, type InferencePort } from '../runtime/index.js';
+import { executeBundleRun, type DocumentExtractorPort, type IdSource, type InferencePort } from '../runtime/index.js';
 
 /** What the processor needs. */
 export interface RunProcessorDeps {
   registry: RunRegistry;
   callbacks: CallbackQueue;
   inference: InferencePort;
+  extractor: DocumentExtractorPort;
   ids: IdSource;
   now(): number;
   logger: Logger;
@@ -57,7 +58,7 @@ export function createRunProcessor(deps: RunProcessorDeps): (job: Job, token?: s
           dynamicOutputConceptRef: payload.dynamic_output_concept_ref,
           pipelineRunId: runId,
         },
-        { inference: deps.inference, ids: deps.ids, now: deps.now, ...(signal ? { signal } : {}) },
+        { inference: deps.inference, extractor: deps.extractor, ids: deps.ids, now: deps.now, ...(signal ? { signal } : {}) },
       );
       await deps.registry.update(runId, { state: 'COMPLETED', finished_at: result.finished_at, result });
       if (payload.callback_urls.length > 0) await notify(successPayload(result));

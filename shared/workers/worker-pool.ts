@@ -7,6 +7,7 @@ import { Worker } from 'bullmq';
 import type { Settings } from '../config/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RUN_QUEUE, RunRegistry, openRedis } from '../queue/index.js';
+import { createDocumentExtractor } from '../inference/index.js';
 import { randomIdSource, type InferencePort } from '../runtime/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { createRunProcessor } from './run-processor.js';
@@ -48,7 +49,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const callbackConnection = openRedis(settings.queue.redisUrl, 'worker');
   const runWorker = new Worker(
     RUN_QUEUE,
-    createRunProcessor({ registry, callbacks, inference: deps.inference, ids: randomIdSource(), now: Date.now, logger, metrics, docsUrl: settings.errorDocsUrl }),
+    createRunProcessor({ registry, callbacks, inference: deps.inference, extractor: createDocumentExtractor(settings.documents), ids: randomIdSource(), now: Date.now, logger, metrics, docsUrl: settings.errorDocsUrl }),
     { ...common, connection: runConnection, concurrency: settings.worker.concurrency },
   );
   const callbackWorker = new Worker(

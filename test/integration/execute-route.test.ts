@@ -124,13 +124,11 @@ describe('POST /v1/execute', () => {
       expect(response.body.error_type).to.equal('PipeSignatureNotExecutableError');
     });
 
-    it('should answer 501 for a pipe type this runner cannot execute yet', async () => {
-      const response = await request(app)
-        .post('/v1/execute')
-        .send({ mthds_contents: [sample('fashion_moodboard')], inputs: { fashion_target: 'Women SS27' } })
-        .expect(501);
+    it('should answer 501 for a PipeFunc, whose functions this runner does not register', async () => {
+      const bundle = 'domain = "funcs"\nmain_pipe = "call"\n[pipe.call]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "my_module.my_function"\n';
+      const response = await request(app).post('/v1/execute').send({ mthds_contents: [bundle] }).expect(501);
       expect(response.body).to.include({ error_type: 'PipeFeatureNotSupportedError', status: 501 });
-      expect(response.body.detail).to.include('PipeSearch');
+      expect(response.body.detail).to.include('PipeFunc');
     });
   });
 

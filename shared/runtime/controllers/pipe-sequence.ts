@@ -6,11 +6,11 @@
  * name (a controller child ignores its output name), the main stuff is also published under `result`. The same holds
  * for the sequence's own output name. This is a superset of the reference behaviour.
  */
-import { PipeFeatureNotSupportedError } from '../../errors/index.js';
-import type { PipeSequenceBlueprint } from '../../mthds/index.js';
+import type { PipeSequenceBlueprint, SubPipeBlueprint } from '../../mthds/index.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
-import type { PipeJob, PipeRunner } from '../pipe-job.js';
+import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import type { WorkingMemory } from '../working-memory.js';
+import { runBatch } from './run-batch.js';
 
 /**
  * Make sure the main stuff is stored under `name`.
@@ -23,24 +23,42 @@ export function publishMainStuffAs(memory: WorkingMemory, name: string | null): 
   memory.setNewMainStuff(main, name);
 }
 
+/** An inline batch step: the step pipe runs once per item of `batch_over`, the item bound as `batch_as`. */
+async function runInlineBatch(job: PipeJob, environment: RunEnvironment, step: SubPipeBlueprint & { batch_over: string; batch_as: string }): Promise<void> {
+  const { library } = environment;
+  const branch = library.resolvePipe(step.pipe, job.pipe.domain_code);
+  const itemInput = branch.inputs.find((input) => input.name === step.batch_as);
+  const list = job.memory.find(step.batch_over);
+  await runBatch(job, environment, {
+    owner: `PipeSequence '${job.pipe.code}' step '${step.pipe}'`,
+    listName: step.batch_over,
+    itemName: step.batch_as,
+    itemConcept: itemInput ? library.resolveConcept(itemInput.conceptRef, branch.domain_code) : (list?.concept ?? library.resolveConcept('native.Anything')),
+    branch,
+    outputConcept: library.resolveConcept(branch.output.conceptRef, branch.domain_code),
+    outputName: step.result ?? null,
+  });
+}
+
 /**
  * Run a PipeSequence job.
- * @throws PipeFeatureNotSupportedError (501) for an inline batch step; whatever a step throws
+ * @throws whatever a step throws
  */
 export const runPipeSequence: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeSequenceBlueprint;
   for (const step of blueprint.steps) {
-    if (step.batch_over !== undefined) {
-      throw new PipeFeatureNotSupportedError(`PipeSequence '${job.pipe.code}': inline batching (batch_over) is not supported by this runner yet.`);
+    const outputName = step.result ?? null;
+    if (step.batch_over !== undefined && step.batch_as !== undefined) {
+      await runInlineBatch(job, environment, { ...step, batch_over: step.batch_over, batch_as: step.batch_as });
+    } else {
+      await environment.runPipe({
+        pipe: environment.library.resolvePipe(step.pipe, job.pipe.domain_code),
+        memory: job.memory,
+        outputName,
+        params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(step) },
+      });
     }
-    const child: PipeJob = {
-      pipe: environment.library.resolvePipe(step.pipe, job.pipe.domain_code),
-      memory: job.memory,
-      outputName: step.result ?? null,
-      params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(step) },
-    };
-    await environment.runPipe(child);
-    publishMainStuffAs(job.memory, child.outputName);
+    publishMainStuffAs(job.memory, outputName);
   }
   publishMainStuffAs(job.memory, job.outputName);
 };

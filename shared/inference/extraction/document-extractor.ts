@@ -1,0 +1,80 @@
+/**
+ * The embedded, offline document extractor (the default of PipeExtract, like the reference's local
+ * `pypdfium2-extract-pdf`): a PDF's text layer, page by page, read with Mozilla's PDF.js (`pdfjs-dist`). A plain-text
+ * document is one page of text; an image is one page whose view is the image. Page images and OCR are not produced.
+ * @see RUNTIME.md §2.4
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { StuffFactoryError } from '../../errors/index.js';
+import { fetchDocument, type FetchLimits } from './fetch-document.js';
+
+/** One extracted page: its text (empty when the page has no text layer) and, for an image document, its view. */
+export interface ExtractedPage {
+  text: string;
+  pageViewUrl?: string;
+}
+
+/** What to extract. */
+export interface ExtractRequest {
+  pipeCode: string;
+  /** The Document or Image content (`url`, optional `mime_type`). */
+  document: { url: string; mime_type?: string | null };
+  signal?: AbortSignal;
+}
+
+/** A document extractor. */
+export interface DocumentExtractor {
+  readonly name: string;
+  /**
+   * Extract a document's pages in order.
+   * @throws StuffFactoryError (422) for a document that cannot be fetched or read
+   */
+  extractPages(request: ExtractRequest): Promise<{ pages: ExtractedPage[] }>;
+}
+
+const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
+
+function isPdf(bytes: Uint8Array, mimeType: string): boolean {
+  return mimeType === 'application/pdf' || Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
+}
+
+async function pdfPages(bytes: Uint8Array): Promise<ExtractedPage[]> {
+  const pdf = await getDocument({ data: bytes, standardFontDataUrl: STANDARD_FONTS, isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
+  try {
+    const pages: ExtractedPage[] = [];
+    for (let number = 1; number <= pdf.numPages; number += 1) {
+      const content = await (await pdf.getPage(number)).getTextContent();
+      const text = content.items.map((item) => ('str' in item ? `${item.str}${item.hasEOL ? '\n' : ''}` : '')).join('');
+      pages.push({ text: text.trim() });
+    }
+    return pages;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/**
+ * Create the embedded extractor.
+ * @param limits - document size, fetch timeout and host policy
+ */
+export function createDocumentExtractor(limits: FetchLimits): DocumentExtractor {
+  return {
+    name: 'pdfjs-text',
+    async extractPages(request) {
+      const { bytes, mimeType } = await fetchDocument(request.document.url, limits, request.signal);
+      const type = (request.document.mime_type ?? mimeType ?? '').toLowerCase();
+      if (isPdf(bytes, type)) {
+        try {
+          return { pages: await pdfPages(bytes) };
+        } catch (error) {
+          throw new StuffFactoryError(`Pipe '${request.pipeCode}': the document is not a readable PDF (${(error as Error).message}).`, { cause: error });
+        }
+      }
+      if (type.startsWith('image/')) return { pages: [{ text: '', pageViewUrl: request.document.url }] };
+      if (type.startsWith('text/') || type === '') return { pages: [{ text: Buffer.from(bytes).toString('utf8').trim() }] };
+      throw new StuffFactoryError(`Pipe '${request.pipeCode}': documents of type ${type} cannot be extracted (PDF, text and images can).`);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * PipeCondition: render the expression, pick the outcome whose key equals it (else `default_outcome`), and run that
+ * pipe on the same working memory (RUNTIME.md §3.4, LANGUAGE.md §3.10). `fail` fails the run; `continue` runs
+ * nothing. Values render Python-style, so a boolean expression gives `True` / `False`.
+ *
+ * Decisions (RUNTIME.md ⚠): the rendered value is trimmed; `add_alias_from_expression_to` stores the evaluated value
+ * as a Text stuff under that name (the spec's reading, not the reference's alias quirk).
+ */
+import { PipeConditionError } from '../../errors/index.js';
+import type { PipeConditionBlueprint } from '../../mthds/index.js';
+import { renderTemplate } from '../../templating/index.js';
+import type { PipeRunner } from '../pipe-job.js';
+import { templateContext } from '../template-context.js';
+
+/**
+ * Run a PipeCondition job.
+ * @throws PipeConditionError for an empty or `None` expression, or the `fail` outcome; whatever the chosen pipe throws
+ */
+export const runPipeCondition: PipeRunner = async (job, environment) => {
+  const blueprint = job.pipe.blueprint as PipeConditionBlueprint;
+  const { library } = environment;
+  const template = blueprint.expression_template ?? `{{ ${blueprint.expression ?? ''} }}`;
+  const value = renderTemplate(template, templateContext(library, job.memory), { category: 'expression' }).trim();
+  if (value === '' || value === 'None') {
+    throw new PipeConditionError(`PipeCondition '${job.pipe.code}': the expression returned no result (rendered '${value}').`);
+  }
+  if (blueprint.add_alias_from_expression_to) {
+    job.memory.addNewStuff(blueprint.add_alias_from_expression_to, {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: blueprint.add_alias_from_expression_to,
+      concept: library.resolveConcept('native.Text'),
+      content: { kind: 'item', item: { text: value } },
+    });
+  }
+  const outcome = blueprint.outcomes[value] ?? blueprint.default_outcome;
+  if (outcome === 'fail') {
+    throw new PipeConditionError(`PipeCondition '${job.pipe.code}' failed with outcome: fail. Evaluated expression: '${value}' (outcomes: ${Object.keys(blueprint.outcomes).join(', ')}).`);
+  }
+  if (outcome === 'continue') return;
+  await environment.runPipe({
+    pipe: library.resolvePipe(outcome, job.pipe.domain_code),
+    memory: job.memory,
+    outputName: job.outputName,
+    params: { ...job.params, outputMultiplicity: null },
+  });
+};

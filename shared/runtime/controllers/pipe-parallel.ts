@@ -1,0 +1,50 @@
+/**
+ * PipeParallel: run every branch at once, each on its own copy of the working memory (RUNTIME.md §3.3,
+ * LANGUAGE.md §3.9). With `add_each_output`, each branch's output is added to the parent memory under its `result`.
+ * The parallel's own output combines the branches: a stuff whose fields are the result names, of concept
+ * `combined_output` (validated against it) when set, else of the declared output concept (usually `Anything`).
+ */
+import { PipeOutputValidationError } from '../../errors/index.js';
+import type { PipeParallelBlueprint } from '../../mthds/index.js';
+import { stepMultiplicityOverride } from '../multiplicity.js';
+import { outputConceptOf } from '../output-concept.js';
+import type { PipeRunner } from '../pipe-job.js';
+import { defaultStuffName, type ItemContent } from '../stuff.js';
+import { contentValue } from '../working-memory.js';
+
+/**
+ * Run a PipeParallel job.
+ * @throws PipeOutputValidationError when the combined output does not match `combined_output`; whatever a branch throws
+ */
+export const runPipeParallel: PipeRunner = async (job, environment) => {
+  const blueprint = job.pipe.blueprint as PipeParallelBlueprint;
+  const { library } = environment;
+  const branches = await Promise.all(
+    blueprint.branches.map(async (branch) => {
+      const memory = job.memory.clone();
+      const outputName = branch.result ?? null;
+      await environment.runPipe({
+        pipe: library.resolvePipe(branch.pipe, job.pipe.domain_code),
+        memory,
+        outputName,
+        params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(branch) },
+      });
+      return { name: outputName, stuff: memory.mainStuff()! };
+    }),
+  );
+  if (blueprint.add_each_output) {
+    for (const { name, stuff } of branches) if (name !== null) job.memory.addNewStuff(name, stuff);
+  }
+  const combined: ItemContent = Object.fromEntries(branches.map(({ name, stuff }, index) => [name ?? `branch_${index}`, contentValue(stuff)]));
+  const concept = blueprint.combined_output ? library.resolveConcept(blueprint.combined_output, job.pipe.domain_code) : outputConceptOf(job, library);
+  if (blueprint.combined_output) {
+    const problems = environment.validator.problems(concept, combined);
+    if (problems.length > 0) {
+      throw new PipeOutputValidationError(`PipeParallel '${job.pipe.code}': the branch results do not match combined_output ${concept.ref}: ${problems.join('; ')}.`);
+    }
+  }
+  job.memory.setNewMainStuff(
+    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content: { kind: 'item', item: combined } },
+    job.outputName,
+  );
+};

@@ -1,0 +1,56 @@
+/**
+ * The batch mechanism shared by PipeBatch and inline `batch_over` / `batch_as` steps (RUNTIME.md §3.5, LANGUAGE.md
+ * §4.5): each item of a list stuff runs the branch pipe on its own copy of the working memory, where the item is both
+ * a named stuff and the main stuff; at most `batchConcurrency` branches run at once; outputs are collected in input
+ * order into one list stuff. An empty list gives an empty list; any branch failure fails the batch.
+ *
+ * Decision (LANGUAGE.md §4.5 ⚠ nested lists): when a branch outputs a list, its items are appended (flattened one
+ * level), so a batch of extractions (`Page[]` per document) yields one `Page[]`.
+ */
+import pLimit from 'p-limit';
+import { PipeInputError } from '../../errors/index.js';
+import type { Concept, Pipe } from '../../mthds/index.js';
+import type { PipeJob, RunEnvironment } from '../pipe-job.js';
+import { DEFAULT_BATCH_CONCURRENCY } from '../ports.js';
+import { defaultStuffName, type ItemContent } from '../stuff.js';
+
+/** One batch to run. */
+export interface BatchSpec {
+  /** The controller running the batch (for messages). */
+  owner: string;
+  listName: string;
+  itemName: string;
+  itemConcept: Concept;
+  branch: Pipe;
+  outputConcept: Concept;
+  outputName: string | null;
+}
+
+/**
+ * Run a batch inside a job's working memory; the collected list becomes the main stuff.
+ * @param job - the controller's job (its memory receives the output)
+ * @param environment - the run environment
+ * @param spec - list, item, branch and output
+ * @throws PipeInputError when the list stuff is missing or not a list; whatever a branch throws
+ */
+export async function runBatch(job: PipeJob, environment: RunEnvironment, spec: BatchSpec): Promise<void> {
+  const list = job.memory.find(spec.listName);
+  if (!list) throw new PipeInputError(`${spec.owner}: the list '${spec.listName}' to batch over is not in the working memory.`);
+  if (list.content.kind !== 'list') throw new PipeInputError(`${spec.owner}: '${spec.listName}' must hold a list to batch over, but holds one item.`);
+  const limit = pLimit(environment.deps.batchConcurrency ?? DEFAULT_BATCH_CONCURRENCY);
+  const outputs = await Promise.all(
+    list.content.items.map((item, index) =>
+      limit(async () => {
+        const memory = job.memory.clone();
+        memory.setNewMainStuff({ stuffCode: `${list.stuffCode}-branch-${index}`, stuffName: spec.itemName, concept: spec.itemConcept, content: { kind: 'item', item } }, spec.itemName);
+        await environment.runPipe({ pipe: spec.branch, memory, outputName: null, params: { ...job.params, outputMultiplicity: null } });
+        return memory.mainStuff()!.content;
+      }),
+    ),
+  );
+  const items: ItemContent[] = outputs.flatMap((content) => (content.kind === 'item' ? [content.item] : content.items));
+  job.memory.setNewMainStuff(
+    { stuffCode: environment.deps.ids.next(), stuffName: spec.outputName ?? defaultStuffName(spec.outputConcept.code), concept: spec.outputConcept, content: { kind: 'list', items } },
+    spec.outputName,
+  );
+}

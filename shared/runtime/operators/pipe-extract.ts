@@ -1,0 +1,43 @@
+/**
+ * PipeExtract: the pages of a Document (or Image) input, as `Page[]` (RUNTIME.md §2.4, LANGUAGE.md §3.5). Each page's
+ * content is `{text_and_images: {text: {text} | null, images: []}, page_view: Image | null}`; an empty page has
+ * a null text.
+ */
+import { PipeFeatureNotSupportedError, PipeInputError } from '../../errors/index.js';
+import { outputConceptOf } from '../output-concept.js';
+import type { PipeRunner } from '../pipe-job.js';
+import { defaultStuffName, type ItemContent } from '../stuff.js';
+
+/**
+ * Run a PipeExtract job.
+ * @throws PipeFeatureNotSupportedError (501) without an extractor; PipeInputError for an input without a `url`;
+ *   StuffFactoryError (422) for a document that cannot be read
+ */
+export const runPipeExtract: PipeRunner = async (job, environment) => {
+  const extractor = environment.deps.extractor;
+  if (!extractor) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}' is a PipeExtract, and this runner has no document extractor.`);
+  const input = job.pipe.inputs[0]!;
+  const stuff = job.memory.get(input.name.split('.')[0]!);
+  const documents = stuff.content.kind === 'item' ? [stuff.content.item] : stuff.content.items;
+  const items: ItemContent[] = [];
+  for (const document of documents) {
+    if (typeof document['url'] !== 'string') throw new PipeInputError(`Pipe '${job.pipe.code}': input '${input.name}' has no url to extract.`);
+    const mimeType = typeof document['mime_type'] === 'string' ? document['mime_type'] : null;
+    const { pages } = await extractor.extractPages({
+      pipeCode: job.pipe.code,
+      document: { url: document['url'], mime_type: mimeType },
+      ...(environment.deps.signal ? { signal: environment.deps.signal } : {}),
+    });
+    for (const page of pages) {
+      items.push({
+        text_and_images: { text: page.text === '' ? null : { text: page.text }, images: [] },
+        page_view: page.pageViewUrl === undefined ? null : { url: page.pageViewUrl },
+      });
+    }
+  }
+  const concept = outputConceptOf(job, environment.library);
+  job.memory.setNewMainStuff(
+    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content: { kind: 'list', items } },
+    job.outputName,
+  );
+};

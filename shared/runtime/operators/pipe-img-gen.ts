@@ -1,0 +1,49 @@
+/**
+ * PipeImgGen: render the prompt (and negative prompt) and generate `Image` or `Image[N]` (RUNTIME.md §2.5,
+ * LANGUAGE.md §3.4). `Image[]` without a count generates one image per the multiplicity rules (variable → 1).
+ */
+import { PipeFeatureNotSupportedError } from '../../errors/index.js';
+import type { PipeImgGenBlueprint } from '../../mthds/index.js';
+import { renderTemplate } from '../../templating/index.js';
+import { resolveMultiplicity } from '../multiplicity.js';
+import { outputConceptOf } from '../output-concept.js';
+import type { PipeRunner } from '../pipe-job.js';
+import { defaultStuffName, type ItemContent } from '../stuff.js';
+import { templateContext } from '../template-context.js';
+import { modelRefOf } from './model-ref.js';
+
+/**
+ * Run a PipeImgGen job.
+ * @throws PipeFeatureNotSupportedError (501) when the inference backend cannot generate images; template and provider errors
+ */
+export const runPipeImgGen: PipeRunner = async (job, environment) => {
+  const blueprint = job.pipe.blueprint as PipeImgGenBlueprint;
+  const { inference, signal } = environment.deps;
+  if (!inference.generateImages) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}': the inference backend '${inference.name}' cannot generate images.`);
+  const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
+  const count = typeof multiplicity === 'number' ? multiplicity : 1;
+  const context = templateContext(environment.library, job.memory, typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {});
+  const prompt = renderTemplate(blueprint.prompt, context, { category: 'img_gen_prompt' });
+  const negativePrompt = blueprint.negative_prompt === undefined ? undefined : renderTemplate(blueprint.negative_prompt, context, { category: 'img_gen_prompt' });
+  const modelRef = modelRefOf(blueprint.model);
+  const { images } = await inference.generateImages({
+    pipeCode: job.pipe.code,
+    prompt,
+    count,
+    ...(negativePrompt === undefined ? {} : { negativePrompt }),
+    ...(modelRef === undefined ? {} : { modelRef }),
+    ...(blueprint.aspect_ratio === undefined ? {} : { aspectRatio: blueprint.aspect_ratio }),
+    ...(signal ? { signal } : {}),
+  });
+  const items = images.map((image) => ({ ...image }) as ItemContent);
+  const concept = outputConceptOf(job, environment.library);
+  job.memory.setNewMainStuff(
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: job.outputName ?? defaultStuffName(concept.code),
+      concept,
+      content: multiplicity === 'single' ? { kind: 'item', item: items[0]! } : { kind: 'list', items },
+    },
+    job.outputName,
+  );
+};

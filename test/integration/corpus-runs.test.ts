@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import request from 'supertest';
+import { corpusText, sample } from '../helpers/corpus.js';
+import { completion, startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { buildTestApp } from '../helpers/test-app.js';
+
+const SAMPLE_INPUTS = new URL('../../../shared/corpus/methods/_sample-inputs/', import.meta.url);
+
+function pdfDocument(path: string): { concept: string; content: { url: string; mime_type: string } } {
+  const bytes = readFileSync(new URL(path, SAMPLE_INPUTS));
+  return { concept: 'native.Document', content: { url: `data:application/pdf;base64,${bytes.toString('base64')}`, mime_type: 'application/pdf' } };
+}
+
+const cvAnalyzerInputs = {
+  cv: pdfDocument('cv-analyzer/inputs/acme_cv_software_engineer.pdf'),
+  job_offer: pdfDocument('cv-analyzer/inputs/acme_job_offer_engineer.pdf'),
+};
+
+describe('corpus bundles run to completion', function () {
+  this.timeout(30000);
+
+  describe('with mock inference', () => {
+    const app = buildTestApp();
+
+    it('should run fashion_moodboard (search, list LLM output, batch of image generations)', async () => {
+      const response = await request(app).post('/v1/execute').send({ mthds_contents: [sample('fashion_moodboard')], inputs: { fashion_target: 'Women SS27' } }).expect(200);
+      const { root, aliases } = response.body.pipe_output.working_memory;
+      expect(aliases).to.deep.equal({ main_stuff: 'moodboards' });
+      expect(root.trends.concept.code).to.equal('SearchResult');
+      expect(root.trends.content.answer).to.include('Women SS27');
+      expect(root.inspirations.content.items).to.have.length(5);
+      expect(root.inspirations.concept).to.include({ code: 'FashionInspiration', structure_class_name: 'TextContent' });
+      expect(root.moodboards.content.items).to.have.length(5);
+      expect(root.moodboards.content.items[0].url).to.match(/^data:image\/svg\+xml;base64,/);
+    });
+
+    it('should run batch_candidate_screening on PDF documents (extract, inline batch, search)', async () => {
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({
+          mthds_contents: [sample('batch_candidate_screening')],
+          inputs: {
+            cvs: { concept: 'native.Document', content: [pdfDocument('cv-analyzer/inputs/acme_cv_software_engineer.pdf').content, pdfDocument('compliance-checker/inputs/synthetic_contract.pdf').content] },
+            job_offer_pdf: pdfDocument('cv-analyzer/inputs/acme_job_offer_engineer.pdf'),
+          },
+        })
+        .expect(200);
+      const { root } = response.body.pipe_output.working_memory;
+      expect(response.body.main_stuff_name).to.equal('match_analyses');
+      expect(root.match_analyses.content.items).to.have.length(2);
+      expect(root.match_analyses.concept.code).to.equal('CandidateMatch');
+      expect(root.job_offer_pages.content.items[0].text_and_images.text.text).to.match(/^JOB OFFER\nSenior Backend Engineer/);
+    });
+
+    it('should extract the text layer of each PDF page', async () => {
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [corpusText('methods/cv_analyzer/cv_analyzer.mthds')], pipe_code: 'extract_cv', inputs: { cv: cvAnalyzerInputs.cv } })
+        .expect(200);
+      const pages = response.body.pipe_output.working_memory.root.main_stuff.content.items;
+      expect(pages.length).to.be.at.least(1);
+      expect(pages[0].page_view).to.equal(null);
+      expect(pages[0].text_and_images.images).to.deep.equal([]);
+      expect(pages[0].text_and_images.text.text.length).to.be.above(100);
+    });
+  });
+
+  describe('cv_analyzer with an OpenAI-compatible provider', () => {
+    let fake: FakeOpenAiServer;
+    beforeEach(async () => {
+      fake = await startFakeOpenAiServer();
+    });
+    afterEach(async () => {
+      await fake.close();
+    });
+
+    for (const [isMatch, branch] of [
+      [true, 'generate_interview_questions'],
+      [false, 'write_refusal_email'],
+    ] as const) {
+      it(`should take the ${branch} branch when is_match is ${isMatch}`, async () => {
+        fake.respondWith((recorded) => {
+          const schema = recorded.body.response_format?.json_schema;
+          if (schema?.name === 'MatchResult') {
+            return completion(JSON.stringify({ is_match: isMatch, match_analysis: 'because' }));
+          }
+          return completion(schema ? JSON.stringify({ items: [{ text: 'Q1' }, { text: 'Q2' }, { text: 'Q3' }, { text: 'Q4' }, { text: 'Q5' }] }) : `${branch} output`);
+        });
+        const app = buildTestApp({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MAX_RETRIES: '0' });
+        const response = await request(app).post('/v1/execute').send({ mthds_contents: [corpusText('methods/cv_analyzer/cv_analyzer.mthds')], inputs: cvAnalyzerInputs });
+        expect(response.status, JSON.stringify(response.body).slice(0, 500)).to.equal(200);
+        const prompts = fake.requests.map((recorded) => recorded.body.messages!.at(-1)!.content);
+        expect(prompts.some((prompt) => prompt.includes(isMatch ? 'interview questions' : 'refusal email'))).to.equal(true);
+        expect(prompts.some((prompt) => prompt.includes(isMatch ? 'refusal email' : 'interview questions'))).to.equal(false);
+      });
+    }
+  });
+});
