@@ -25,3 +25,4 @@ export type { Stuff, StuffWire } from './stuff.js';
 export { executeBundleRun, loadRunLibrary, selectRunPipe, type BundleRunRequest } from './execute-bundle-run.js';
 export { randomIdSource } from './random-id-source.js';
 export { validationReport, pipeIOContracts, type InvalidReport, type PipeIOContract, type ValidReport } from './validation-report.js';
+export type { TokensUsageRecord } from './usage-recorder.js';

@@ -7,6 +7,7 @@ import type { PipeJob, RunEnvironment } from './pipe-job.js';
 import { routePipe } from './pipe-router.js';
 import type { RuntimeDeps } from './ports.js';
 import { buildWorkingMemory } from './stuff-factory.js';
+import { recordUsage, type TokensUsageRecord } from './usage-recorder.js';
 import type { WorkingMemory } from './working-memory.js';
 
 /** Depth of nested pipes before a run fails (RUNTIME.md §1.1 step 8). */
@@ -30,6 +31,8 @@ export interface RunOutcome {
   createdAt: number;
   finishedAt: number;
   memory: WorkingMemory;
+  /** One record per inference call, in call order. */
+  tokensUsages: TokensUsageRecord[];
 }
 
 /**
@@ -41,12 +44,14 @@ export interface RunOutcome {
  */
 export async function runPipeline(request: RunRequest, deps: RuntimeDeps): Promise<RunOutcome> {
   const createdAt = deps.now();
+  const usage = recordUsage(deps.inference, deps.now);
+  const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
   const validator = new ContentValidator(request.library);
   const memory = buildWorkingMemory(request.inputs, { library: request.library, pipe: request.pipe, validator, ids: deps.ids });
   const environment: RunEnvironment = {
     library: request.library,
     validator,
-    deps,
+    deps: runDeps,
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
     runPipe: (job: PipeJob) => routePipe(job, environment),
   };
@@ -60,5 +65,5 @@ export async function runPipeline(request: RunRequest, deps: RuntimeDeps): Promi
       stack: [],
     },
   });
-  return { pipelineRunId: request.pipelineRunId, createdAt, finishedAt: deps.now(), memory };
+  return { pipelineRunId: request.pipelineRunId, createdAt, finishedAt: deps.now(), memory, tokensUsages: usage.records };
 }

@@ -4,6 +4,7 @@
  */
 import type { Library, Multiplicity } from '../mthds/index.js';
 import type { RunOutcome } from './run-pipeline.js';
+import type { TokensUsageRecord } from './usage-recorder.js';
 import type { WorkingMemoryWire } from './working-memory.js';
 
 /** Run states (spec §3). */
@@ -29,7 +30,7 @@ export interface RunResult {
   created_at: string;
   finished_at: string | null;
   main_stuff_name: string | null;
-  pipe_output: { working_memory: WorkingMemoryWire; pipeline_run_id: string };
+  pipe_output: { working_memory: WorkingMemoryWire; pipeline_run_id: string; tokens_usages: TokensUsageRecord[] };
   pipe_structures: Record<string, PipeStructure>;
 }
 
@@ -61,7 +62,7 @@ export function completedRunResult(outcome: RunOutcome, library: Library): RunRe
     created_at: new Date(outcome.createdAt).toISOString(),
     finished_at: new Date(outcome.finishedAt).toISOString(),
     main_stuff_name: outcome.memory.mainStuffName(),
-    pipe_output: { working_memory: outcome.memory.toWire(), pipeline_run_id: outcome.pipelineRunId },
+    pipe_output: { working_memory: outcome.memory.toWire(), pipeline_run_id: outcome.pipelineRunId, tokens_usages: outcome.tokensUsages },
     pipe_structures: pipeStructures(library),
   };
 }

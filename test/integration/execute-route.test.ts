@@ -78,6 +78,17 @@ describe('POST /v1/execute', () => {
       ]);
       expect(body).to.include({ state: 'COMPLETED', pipeline_state: 'COMPLETED', main_stuff_name: 'main_stuff' });
       expect(body.pipe_output.pipeline_run_id).to.equal(body.pipeline_run_id);
+      expect(body.pipe_output.tokens_usages).to.have.length(1);
+      expect(body.pipe_output.tokens_usages[0]).to.deep.include({
+        model_type: 'llm',
+        inference_model_name: 'mock',
+        inference_model_id: 'mock',
+        pipe_code: 'write_greeting',
+        job_category: 'llm_job',
+        unit_job_id: null,
+        nb_tokens_by_category: { input: 16, output: 24 },
+        cost: null,
+      });
       expect(Date.parse(body.finished_at)).to.be.at.least(Date.parse(body.created_at));
       const { root, aliases } = body.pipe_output.working_memory;
       expect(aliases).to.deep.equal({});
