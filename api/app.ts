@@ -16,7 +16,7 @@ import type { ApiConfig, Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/queue/index.js';
-import { createDocumentExtractor } from '../shared/inference/index.js';
+import { createDocumentExtractor, createMockBackend, createMockExtractor, mockValueForSchema } from '../shared/inference/index.js';
 import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort } from '../shared/runtime/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -102,7 +102,9 @@ export function createApp(deps: AppDeps): Express {
   const auth = authenticate(settings.auth);
   app.use('/v1', auth);
   app.use(versionRouter());
-  app.use(validateRouter({ maxBodyBytes, orchestration }));
+  const ids = deps.ids ?? randomIdSource();
+  const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
+  app.use(validateRouter({ maxBodyBytes, orchestration, sweep }));
   app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
   app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
   if (deps.queueBackend) {

@@ -5,7 +5,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { MethodRefNotSupported } from '../../shared/errors/index.js';
-import { validationReport } from '../../shared/runtime/index.js';
+import { validationReport, type SweepDeps } from '../../shared/runtime/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
@@ -13,7 +13,7 @@ import { sendJson } from '../send-json.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 
-/** The request schema. Unknown members (e.g. `allow_signatures`, `render`) are accepted and ignored. */
+/** The request schema. Unknown members (e.g. `render`) are accepted and ignored. */
 const VALIDATE_REQUEST = z
   .object({
     mthds_contents: z
@@ -25,6 +25,7 @@ const VALIDATE_REQUEST = z
     method_ref: z.string().min(1).max(512).nullish(),
     views: z.array(z.string()).nullish(),
     orchestration_mode: z.string().nullish(),
+    allow_signatures: z.boolean().nullish(),
   })
   .superRefine((body, context) => {
     const hasContents = body.mthds_contents !== null && body.mthds_contents !== undefined;
@@ -50,11 +51,12 @@ const VALIDATE_REQUEST = z
 
 /**
  * Router serving `POST /v1/validate`.
- * @param options - body limit in bytes and the orchestration (a forbidden or unregistered mode is refused)
+ * @param options - body limit in bytes, the orchestration (a forbidden or unregistered mode is refused), and the
+ *   mock backends of the dry-run sweep
  */
-export function validateRouter(options: { maxBodyBytes: number; orchestration: Orchestration }): Router {
+export function validateRouter(options: { maxBodyBytes: number; orchestration: Orchestration; sweep: SweepDeps }): Router {
   const router = Router();
-  router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), (req, res) => {
+  router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const body = parseBody(VALIDATE_REQUEST, req.body);
     options.orchestration.select(body.orchestration_mode);
     if (body.method_ref) {
@@ -62,7 +64,7 @@ export function validateRouter(options: { maxBodyBytes: number; orchestration: O
     }
     const contents = body.mthds_contents ?? [];
     const sources = contents.map((content, index) => ({ content, source: body.mthds_sources?.[index] ?? null }));
-    sendJson(res, 200, validationReport(sources));
+    sendJson(res, 200, await validationReport(sources, options.sweep, { allowSignatures: body.allow_signatures ?? false }));
   });
   return router;
 }

@@ -21,3 +21,4 @@ export { mockValueForSchema } from './mock-value.js';
 export { meteredBackend } from './metered-backend.js';
 export { createDocumentExtractor, type DocumentExtractor, type ExtractedPage, type ExtractRequest } from './extraction/document-extractor.js';
 export type { FetchLimits } from './extraction/fetch-document.js';
+export { createMockExtractor } from './extraction/mock-extractor.js';

@@ -24,5 +24,7 @@ export { WorkingMemory, MAIN_STUFF, type WorkingMemoryWire } from './working-mem
 export type { Stuff, StuffWire } from './stuff.js';
 export { executeBundleRun, loadRunLibrary, selectRunPipe, type BundleRunRequest } from './execute-bundle-run.js';
 export { randomIdSource } from './random-id-source.js';
-export { validationReport, pipeIOContracts, type InvalidReport, type PipeIOContract, type ValidReport } from './validation-report.js';
+export { validationReport, pipeIOContracts, type InvalidReport, type PipeIOContract, type SweepDeps, type ValidReport } from './validation-report.js';
 export type { TokensUsageRecord } from './usage-recorder.js';
+export { dryRunSweep, type SweepOutcome, type ValidatedPipe } from './dry-run-sweep.js';
+export type { DryRunSupport } from './pipe-job.js';

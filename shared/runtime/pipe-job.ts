@@ -26,6 +26,15 @@ export interface PipeJob {
   params: RunParams;
 }
 
+/**
+ * What a dry run needs (RUNTIME.md §4): a source of schema-valid placeholder values. In a dry run, inputs are mocks,
+ * inference is the mock backend, contract-only pipes mint a mock output, and conditions run every outcome.
+ */
+export interface DryRunSupport {
+  /** A placeholder value valid against a JSON schema, the same for the same seed. */
+  mockValue(schema: Record<string, unknown>, seed: string): unknown;
+}
+
 /** What stays the same for every pipe of one run. */
 export interface RunEnvironment {
   library: Library;
@@ -33,6 +42,8 @@ export interface RunEnvironment {
   deps: RuntimeDeps;
   /** Maximum depth of nested pipes (RUNTIME.md §1.3; default 20). */
   stackLimit: number;
+  /** Present in a dry run. */
+  dryRun?: DryRunSupport;
   /** Runs a child pipe through the router (controllers use it). */
   runPipe(job: PipeJob): Promise<void>;
 }

@@ -18,6 +18,7 @@ import { runPipeExtract } from './operators/pipe-extract.js';
 import { runPipeImgGen } from './operators/pipe-img-gen.js';
 import { runPipeSearch } from './operators/pipe-search.js';
 import { runPipeLLM } from './operators/pipe-llm.js';
+import { mintMockOutput } from './mock-output.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
 
 /** The runners this runtime has, by pipe type. */
@@ -46,6 +47,7 @@ function checkInputsPresent(job: PipeJob): void {
  * Run one job through the router.
  * @param job - the pipe, memory, output name and params
  * @param environment - the run's environment (its `runPipe` is this function bound to it)
+ * In a dry run a contract-only pipe (PipeSignature) mints a mock of its declared output instead of failing.
  * @throws PipeStackOverflowError, PipeInputError (422), PipeSignatureNotExecutableError (422),
  *   PipeFeatureNotSupportedError (501), and whatever the pipe throws
  */
@@ -55,6 +57,7 @@ export async function routePipe(job: PipeJob, environment: RunEnvironment): Prom
     throw new PipeStackOverflowError(`Pipe stack limit ${environment.stackLimit} exceeded: ${stack.join(' → ')}.`);
   }
   if (job.pipe.type === 'PipeSignature') {
+    if (environment.dryRun) return mintMockOutput({ ...job, params: { ...job.params, stack } }, { ...environment, dryRun: environment.dryRun });
     throw new PipeSignatureNotExecutableError(
       `Pipe '${job.pipe.code}' is a signature (contract only) and cannot run; implement it with a pipe type first.`,
     );

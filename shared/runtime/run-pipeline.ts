@@ -3,7 +3,8 @@
  */
 import type { Library, Pipe } from '../mthds/index.js';
 import { ContentValidator } from './content-validator.js';
-import type { PipeJob, RunEnvironment } from './pipe-job.js';
+import { mockInputs } from './mock-output.js';
+import type { DryRunSupport, PipeJob, RunEnvironment } from './pipe-job.js';
 import { routePipe } from './pipe-router.js';
 import type { RuntimeDeps } from './ports.js';
 import { buildWorkingMemory } from './stuff-factory.js';
@@ -39,22 +40,26 @@ export interface RunOutcome {
  * Run a pipe.
  * @param request - library, pipe, inputs and run parameters
  * @param deps - inference, clock, ids, abort signal
+ * @param dryRun - present for a dry run: the inputs are ignored and mocked, and `deps` should carry mock backends
  * @returns the final working memory and timestamps
  * @throws StuffFactoryError and concept errors for bad inputs (422); any pipe error
  */
-export async function runPipeline(request: RunRequest, deps: RuntimeDeps): Promise<RunOutcome> {
+export async function runPipeline(request: RunRequest, deps: RuntimeDeps, dryRun?: DryRunSupport): Promise<RunOutcome> {
   const createdAt = deps.now();
   const usage = recordUsage(deps.inference, deps.now);
   const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
   const validator = new ContentValidator(request.library);
-  const memory = buildWorkingMemory(request.inputs, { library: request.library, pipe: request.pipe, validator, ids: deps.ids });
   const environment: RunEnvironment = {
     library: request.library,
     validator,
     deps: runDeps,
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
+    ...(dryRun ? { dryRun } : {}),
     runPipe: (job: PipeJob) => routePipe(job, environment),
   };
+  const memory = dryRun
+    ? mockInputs(request.pipe, { library: request.library, validator, dryRun }, deps.ids)
+    : buildWorkingMemory(request.inputs, { library: request.library, pipe: request.pipe, validator, ids: deps.ids });
   await environment.runPipe({
     pipe: request.pipe,
     memory,

@@ -2,11 +2,15 @@
  * The verdict of `POST /v1/validate` (spec §2.5, §4.5; API-CONTRACT.md §3.7, §4.3): a `ValidReport` with the
  * library's static artefacts, or an `InvalidReport` with the validation items.
  *
- * `validated_pipes` and a populated `graph_spec` come from the dry-run sweep, which this report does not run yet:
- * `validated_pipes` is omitted and `graph_spec` is null (its documented best-effort value).
+ * After static validation, the dry-run sweep runs every pipe on mock inputs (`validated_pipes`); a failing pipe makes
+ * the verdict invalid with `dry_run` items. `graph_spec` is null (its documented best-effort value): no execution
+ * graph is built yet.
  */
 import type { ValidationErrorItem } from '../errors/index.js';
 import { bundleBlueprintForWire, loadLibrary, type BundleSource, type Library, type Multiplicity, type Pipe } from '../mthds/index.js';
+import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
+import type { DryRunSupport } from './pipe-job.js';
+import type { RuntimeDeps } from './ports.js';
 
 /** Multiplicity as the I/O contracts spell it. */
 export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
@@ -41,6 +45,7 @@ export interface ValidReport {
   bundle_blueprint: Record<string, unknown>;
   pipe_io_contracts: Record<string, PipeIOContract>;
   graph_spec: null;
+  validated_pipes: ValidatedPipe[];
   warnings: ValidationErrorItem[];
   pending_signatures: string[];
   is_runnable: boolean;
@@ -103,18 +108,30 @@ export function pipeIOContracts(library: Library): Record<string, PipeIOContract
   return contracts;
 }
 
+/** What the sweep needs: mock backends and the placeholder source. */
+export interface SweepDeps {
+  deps: RuntimeDeps;
+  dryRun: DryRunSupport;
+}
+
+function invalid(errors: ValidationErrorItem[], message: string): InvalidReport {
+  return { is_valid: false, validation_errors: errors, pending_signatures: [], is_runnable: false, message };
+}
+
 /**
- * Validate bundle sources into a verdict.
+ * Validate bundle sources into a verdict: static validation, then the dry-run sweep.
  * @param sources - contents with their logical file names
+ * @param sweep - mock backends for the sweep
+ * @param options - `allowSignatures`: also mock-run contract-only pipes
  * @returns the valid or invalid report; never throws for an invalid bundle
  * @see spec §4.5
  */
-export function validationReport(sources: BundleSource[]): ValidReport | InvalidReport {
+export async function validationReport(sources: BundleSource[], sweep: SweepDeps, options: { allowSignatures: boolean }): Promise<ValidReport | InvalidReport> {
   const loaded = loadLibrary(sources, { mode: 'compat' });
-  if (!loaded.ok) {
-    return { is_valid: false, validation_errors: loaded.errors, pending_signatures: [], is_runnable: false, message: loaded.message };
-  }
+  if (!loaded.ok) return invalid(loaded.errors, loaded.message);
   const { library } = loaded;
+  const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, options);
+  if (swept.errors.length > 0) return invalid(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`);
   const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
   const pending = [...library.pipes.values()].filter((pipe) => pipe.type === 'PipeSignature').map((pipe) => pipe.ref).sort();
   const mainPipe = primary.blueprint.main_pipe;
@@ -123,6 +140,7 @@ export function validationReport(sources: BundleSource[]): ValidReport | Invalid
     bundle_blueprint: bundleBlueprintForWire(primary),
     pipe_io_contracts: pipeIOContracts(library),
     graph_spec: null,
+    validated_pipes: swept.validatedPipes,
     warnings: loaded.warnings,
     pending_signatures: pending,
     is_runnable: pending.length === 0,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { sample } from '../helpers/corpus.js';
+import { corpusText, sample } from '../helpers/corpus.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const app = buildTestApp();
@@ -38,6 +38,28 @@ describe('POST /v1/validate', () => {
       const response = await validate({ mthds_contents: [sample('draft_with_signature')] }).expect(200);
       expect(response.body).to.include({ is_valid: true, is_runnable: false });
       expect(response.body.pending_signatures).to.deep.equal(['draft_with_signature.translate_summary']);
+      expect(response.body.validated_pipes).to.deep.equal([
+        { pipe_ref: 'draft_with_signature.summarize_document', status: 'SUCCESS' },
+        { pipe_ref: 'draft_with_signature.summarize_then_translate', status: 'SUCCESS' },
+      ]);
+    });
+
+    it('should mock-run the signature too with allow_signatures', async () => {
+      const response = await validate({ mthds_contents: [sample('draft_with_signature')], allow_signatures: true }).expect(200);
+      expect(response.body.validated_pipes.map((entry: { pipe_ref: string }) => entry.pipe_ref)).to.include('draft_with_signature.translate_summary');
+      expect(response.body.is_runnable).to.equal(false);
+    });
+
+    it('should dry-run every pipe of a bundle (validated_pipes)', async () => {
+      const response = await validate({ mthds_contents: [sample('fashion_moodboard')] }).expect(200);
+      expect(response.body.validated_pipes).to.have.length(8);
+      expect(new Set(response.body.validated_pipes.map((entry: { status: string }) => entry.status))).to.deep.equal(new Set(['SUCCESS']));
+    });
+
+    it('should skip a pipe that calls a package absent from the request', async () => {
+      const response = await validate({ mthds_contents: [corpusText('methods/doc_summarizer/bundle.mthds')] }).expect(200);
+      expect(response.body.validated_pipes).to.deep.include({ pipe_ref: 'document_summarization.summarize_document', status: 'SKIPPED' });
+      expect(response.body.validated_pipes).to.deep.include({ pipe_ref: 'document_summarization.analyze_in_parallel', status: 'SUCCESS' });
     });
 
     it('should accept a bundle without main_pipe, with a null default_pipe_ref', async () => {
@@ -83,6 +105,16 @@ describe('POST /v1/validate', () => {
       const item = response.body.validation_errors.find((candidate: Record<string, unknown>) => candidate['error_type'] === 'missing_input_variable');
       expect(item.variable_names).to.deep.equal(['city']);
       expect(item.source).to.equal(null);
+    });
+
+    it('should turn a dry-run failure into a dry_run item', async () => {
+      const bundle = 'domain = "funcs"\nmain_pipe = "call"\n[pipe.call]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "my_module.my_function"\n';
+      const response = await validate({ mthds_contents: [bundle] }).expect(200);
+      expect(response.body.is_valid).to.equal(false);
+      expect(response.body.validation_errors).to.have.length(1);
+      expect(response.body.validation_errors[0]).to.include({ category: 'dry_run', error_type: 'DryRunError', pipe_code: 'call', domain_code: 'funcs' });
+      expect(response.body.validation_errors[0]).to.not.have.property('source');
+      expect(response.body.validation_errors[0].message).to.include("Dry run of pipe 'funcs.call' failed");
     });
 
     it('should report the unknown concept of unknown_concept', async () => {

@@ -3,6 +3,9 @@
  * pipe on the same working memory (RUNTIME.md §3.4, LANGUAGE.md §3.10). `fail` fails the run; `continue` runs
  * nothing. Values render Python-style, so a boolean expression gives `True` / `False`.
  *
+ * Dry run (RUNTIME.md §3.4): the expression is not evaluated; every outcome pipe (special outcomes aside) runs on the
+ * same working memory, sorted by code, so all branches are exercised.
+ *
  * Decisions (RUNTIME.md ⚠): the rendered value is trimmed; `add_alias_from_expression_to` stores the evaluated value
  * as a Text stuff under that name (the spec's reading, not the reference's alias quirk).
  */
@@ -19,6 +22,13 @@ import { templateContext } from '../template-context.js';
 export const runPipeCondition: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeConditionBlueprint;
   const { library } = environment;
+  if (environment.dryRun) {
+    const outcomes = [...new Set([...Object.values(blueprint.outcomes), blueprint.default_outcome])].filter((outcome) => outcome !== 'fail' && outcome !== 'continue').sort();
+    for (const outcome of outcomes) {
+      await environment.runPipe({ pipe: library.resolvePipe(outcome, job.pipe.domain_code), memory: job.memory, outputName: job.outputName, params: { ...job.params, outputMultiplicity: null } });
+    }
+    return;
+  }
   const template = blueprint.expression_template ?? `{{ ${blueprint.expression ?? ''} }}`;
   const value = renderTemplate(template, templateContext(library, job.memory), { category: 'expression' }).trim();
   if (value === '' || value === 'None') {

@@ -1,0 +1,17 @@
+/**
+ * The dry-run extractor: two placeholder pages per document, without reading the document (RUNTIME.md §4.2).
+ */
+import type { DocumentExtractor } from './document-extractor.js';
+
+/** Pages a mock extraction yields. */
+const MOCK_PAGES = 2;
+
+/** Create the mock extractor. */
+export function createMockExtractor(): DocumentExtractor {
+  return {
+    name: 'mock',
+    async extractPages(request) {
+      return { pages: Array.from({ length: MOCK_PAGES }, (_, index) => ({ text: `[mock extraction] page ${index + 1} of ${request.document.url.slice(0, 80)}` })) };
+    },
+  };
+}

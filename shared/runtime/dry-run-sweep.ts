@@ -1,0 +1,71 @@
+/**
+ * The dry-run sweep of `/v1/validate` (RUNTIME.md §4.5, LANGUAGE.md §8.3): every pipe of a valid library runs once on
+ * mock inputs with mock inference, so failures that static rules cannot see (templates that do not render with real
+ * content shapes, constructs that do not fit their concept, unregistered functions) surface as `dry_run` items.
+ *
+ * Statuses: SUCCESS, FAILURE, or SKIPPED for a pipe that calls another package absent from the request.
+ * Contract-only pipes (PipeSignature) are listed only when `allow_signatures` is set (then they mint a mock output).
+ */
+import { toMthdsError, type ValidationErrorItem } from '../errors/index.js';
+import type { Library, Pipe } from '../mthds/index.js';
+import type { DryRunSupport } from './pipe-job.js';
+import type { RuntimeDeps } from './ports.js';
+import { runPipeline } from './run-pipeline.js';
+
+/** One swept pipe (API-CONTRACT.md §4.3 `validated_pipes`). */
+export interface ValidatedPipe {
+  pipe_ref: string;
+  status: 'SUCCESS' | 'FAILURE' | 'SKIPPED';
+}
+
+/** The sweep's outcome. */
+export interface SweepOutcome {
+  validatedPipes: ValidatedPipe[];
+  /** One `dry_run` item per failing pipe. */
+  errors: ValidationErrorItem[];
+}
+
+function callsAbsentPackage(library: Library, pipe: Pipe, seen = new Set<string>()): boolean {
+  if (seen.has(pipe.ref)) return false;
+  seen.add(pipe.ref);
+  const blueprint = pipe.blueprint;
+  const refs =
+    blueprint.type === 'PipeSequence' ? blueprint.steps.map((step) => step.pipe)
+    : blueprint.type === 'PipeParallel' ? blueprint.branches.map((branch) => branch.pipe)
+    : blueprint.type === 'PipeCondition' ? [...Object.values(blueprint.outcomes), blueprint.default_outcome]
+    : blueprint.type === 'PipeBatch' ? [blueprint.branch_pipe_code]
+    : [];
+  return refs.some((ref) => {
+    if (ref === 'fail' || ref === 'continue') return false;
+    const target = library.findPipe(ref, pipe.domain_code);
+    return target ? callsAbsentPackage(library, target, seen) : ref.includes('->');
+  });
+}
+
+/**
+ * Sweep a library.
+ * @param library - a library that passed static validation
+ * @param deps - mock inference, mock extractor, clock and ids
+ * @param dryRun - the placeholder source
+ * @param options - `allowSignatures`: also mock-run contract-only pipes
+ */
+export async function dryRunSweep(library: Library, deps: RuntimeDeps, dryRun: DryRunSupport, options: { allowSignatures: boolean }): Promise<SweepOutcome> {
+  const validatedPipes: ValidatedPipe[] = [];
+  const errors: ValidationErrorItem[] = [];
+  for (const pipe of [...library.pipes.values()].sort((a, b) => a.ref.localeCompare(b.ref))) {
+    if (pipe.type === 'PipeSignature' && !options.allowSignatures) continue;
+    if (callsAbsentPackage(library, pipe)) {
+      validatedPipes.push({ pipe_ref: pipe.ref, status: 'SKIPPED' });
+      continue;
+    }
+    try {
+      await runPipeline({ library, pipe, inputs: null, pipelineRunId: `dry-run-${pipe.ref}` }, deps, dryRun);
+      validatedPipes.push({ pipe_ref: pipe.ref, status: 'SUCCESS' });
+    } catch (error) {
+      const failure = toMthdsError(error);
+      validatedPipes.push({ pipe_ref: pipe.ref, status: 'FAILURE' });
+      errors.push({ category: 'dry_run', message: `Dry run of pipe '${pipe.ref}' failed: ${failure.message}`, error_type: 'DryRunError', pipe_code: pipe.code, domain_code: pipe.domain_code });
+    }
+  }
+  return { validatedPipes, errors };
+}

@@ -1,0 +1,58 @@
+/**
+ * Mock outputs and inputs of dry runs (RUNTIME.md §4.2–4.3): schema-valid placeholder content of a concept, one item
+ * for `X`, two for `X[]`, N for `X[N]`.
+ */
+import type { Concept, Multiplicity, Pipe } from '../mthds/index.js';
+import type { ContentValidator } from './content-validator.js';
+import type { DryRunSupport, PipeJob, RunEnvironment } from './pipe-job.js';
+import type { IdSource } from './ports.js';
+import { defaultStuffName, type ItemContent, type StuffContent } from './stuff.js';
+import { WorkingMemory } from './working-memory.js';
+
+/** Items of a variable-length mock list. */
+const MOCK_LIST_LENGTH = 2;
+
+/**
+ * Placeholder content of a concept.
+ * @param dry - the placeholder source
+ * @param validator - gives the concept's schema
+ * @param concept - the concept
+ * @param multiplicity - single, variable or N
+ * @param seed - makes the values deterministic
+ */
+export function mockContent(dry: DryRunSupport, validator: ContentValidator, concept: Concept, multiplicity: Multiplicity, seed: string): StuffContent {
+  const schema = validator.schemaOf(concept);
+  const item = (index: number) => dry.mockValue(schema, `${seed}#${index}`) as ItemContent;
+  if (multiplicity === 'single') return { kind: 'item', item: item(0) };
+  const count = typeof multiplicity === 'number' ? multiplicity : MOCK_LIST_LENGTH;
+  return { kind: 'list', items: Array.from({ length: count }, (_, index) => item(index)) };
+}
+
+/**
+ * A working memory holding a mock stuff for every declared input of a pipe (dotted inputs bind their root).
+ * @param pipe - the pipe to dry-run
+ * @param environment - library, validator and the dry-run support
+ * @param ids - stuff codes
+ */
+export function mockInputs(pipe: Pipe, environment: Pick<RunEnvironment, 'library' | 'validator'> & { dryRun: DryRunSupport }, ids: IdSource): WorkingMemory {
+  const memory = new WorkingMemory();
+  for (const input of pipe.inputs) {
+    const name = input.name.split('.')[0]!;
+    if (memory.has(name)) continue;
+    const concept = environment.library.resolveConcept(input.conceptRef, pipe.domain_code);
+    const content = mockContent(environment.dryRun, environment.validator, concept, input.name.includes('.') ? 'single' : input.multiplicity, `${pipe.ref}.${name}`);
+    memory.addNewStuff(name, { stuffCode: ids.next(), stuffName: name, concept, content });
+  }
+  return memory;
+}
+
+/**
+ * Store a mock of a pipe's declared output as the job's output (dry run of a contract-only pipe).
+ * @param job - the job
+ * @param environment - the dry-run environment
+ */
+export function mintMockOutput(job: PipeJob, environment: RunEnvironment & { dryRun: DryRunSupport }): void {
+  const concept = environment.library.resolveConcept(job.pipe.output.conceptRef, job.pipe.domain_code);
+  const content = mockContent(environment.dryRun, environment.validator, concept, job.pipe.output.multiplicity, job.pipe.ref);
+  job.memory.setNewMainStuff({ stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content }, job.outputName);
+}
