@@ -1,14 +1,21 @@
 /**
  * Public surface of `shared/mthds`: the MTHDS language core.
  *
- * Glossary: a *bundle* is one `.mthds` file (a domain, its concepts and pipes); its *blueprint* is the bundle as
- * written, typed; the *library* is every concept and pipe of the bundles of one request, validated and resolved.
+ * Glossary: a *bundle* is one `.mthds` file (a domain, its concepts and its pipes); its *blueprint* is the bundle as
+ * written, typed (nothing resolved); the *library* is every concept and pipe of the bundles of one request, validated,
+ * with references resolved. Stages: parse (S1 TOML, S2 schemas) → validate (rules S2–S5b → items) → library.
+ *
+ * @see LANGUAGE.md §1–6, spec §2.3, §2.5–2.6
  */
 export type {
   BundleBlueprint,
   ConceptBlueprint,
   ConceptFieldBlueprint,
+  ConstructValue,
+  ExtractSetting,
+  ImgGenSetting,
   LLMSetting,
+  ModelReference,
   PipeBatchBlueprint,
   PipeBlueprint,
   PipeComposeBlueprint,
@@ -22,13 +29,16 @@ export type {
   PipeSequenceBlueprint,
   PipeSignatureBlueprint,
   PipeType,
+  SearchSetting,
   SubPipeBlueprint,
-} from './blueprint.js';
-export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './concept.js';
-export { Library, type LoadedBundle } from './library.js';
+  TemplateBlueprint,
+} from './parse/blueprint.js';
+export { parseBundle } from './parse/parse-bundle.js';
+export { parseToml } from './parse/parse-toml.js';
+export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
+export type { Library, LoadedBundle } from './library/library.js';
+export { NATIVE_CONCEPTS } from './library/natives.js';
+export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export { loadLibrary, type BundleSource, type LibraryLoadResult, type LoadOptions } from './load-library.js';
 export type { ValidationMode } from './rules/index.js';
-export { parseBundle, parseToml } from './parse-bundle.js';
 export { parseConceptRef, parsePipeRef, stripMultiplicity, type ConceptRefParts, type Multiplicity, type PipeRefParts } from './references.js';
-export { NATIVE_CONCEPTS } from './natives.js';
-export { bundleBlueprintForWire } from './bundle-blueprint-wire.js';

@@ -1,18 +1,20 @@
 /**
- * Loading the bundles of one request into a validated library: parse (S1), blueprint schema (S2), structure rules
- * (S2–S3), then reference, pipe and data-flow rules (S4–S5b). Every problem becomes a validation item; the verdict
- * is invalid when any item is an error.
+ * Loading the bundles of one request into a validated library: parse each text (S1) and check it against the blueprint
+ * schemas (S2 schema part), build the library, run the structure rules (S2–S3), then the pipe, reference and data-flow
+ * rules (S4–S5b). Every problem becomes a validation item; error items make the verdict invalid, warning items ride
+ * along a valid one.
  *
- * @see spec §2.5–2.6, LANGUAGE.md §6
+ * @see spec §2.5–2.6, LANGUAGE.md §6, API-CONTRACT.md §3.7, §4.1
  */
 import { MthdsParserError, type ValidationErrorItem } from '../errors/index.js';
-import { checkBlueprint } from './blueprint-check.js';
-import { buildLibrary } from './build-library.js';
-import type { Library, LoadedBundle } from './library.js';
-import { parseToml } from './parse-bundle.js';
+import { buildLibrary } from './library/build-library.js';
+import { MESSAGES } from './messages.js';
+import type { Library, LoadedBundle } from './library/library.js';
+import { checkBlueprint } from './parse/check-blueprint.js';
+import { parseToml } from './parse/parse-toml.js';
 import { LIBRARY_RULES, STRUCTURE_RULES, type Rule, type RuleContext, type ValidationMode } from './rules/index.js';
 
-/** One submitted bundle text and its logical file name. */
+/** One submitted bundle text and its logical file name (`mthds_sources[i]`, or null when none was sent). */
 export interface BundleSource {
   content: string;
   source: string | null;
@@ -20,21 +22,25 @@ export interface BundleSource {
 
 /** Options of {@link loadLibrary}. */
 export interface LoadOptions {
-  /** Default `compat` (what published bundles rely on); `strict` applies the standard as written. */
+  /**
+   * `compat` (what published bundles rely on) or `strict` (the standard as written).
+   * @defaultValue 'compat'
+   */
   mode?: ValidationMode;
 }
 
-/** The verdict of loading. */
-export type LibraryLoadResult =
-  | { ok: true; library: Library; warnings: ValidationErrorItem[] }
-  | { ok: false; errors: ValidationErrorItem[]; message: string };
+/**
+ * The verdict of loading: the library and its warnings, or the error items (never empty) with the caller-facing
+ * message (`Validation error(s): …`; a TOML failure's message contains `TOML syntax error`).
+ */
+export type LibraryLoadResult = { ok: true; library: Library; warnings: ValidationErrorItem[] } | { ok: false; errors: ValidationErrorItem[]; message: string };
 
-const LISTED_IN_MESSAGE = 5;
+/** How many item messages the verdict message quotes. */
+const QUOTED_IN_MESSAGE = 5;
 
 function invalid(errors: ValidationErrorItem[]): LibraryLoadResult {
-  const listed = errors.slice(0, LISTED_IN_MESSAGE).map((item) => item.message);
-  const more = errors.length > LISTED_IN_MESSAGE ? ` (and ${errors.length - LISTED_IN_MESSAGE} more)` : '';
-  return { ok: false, errors, message: `Validation error(s): ${listed.join(' | ')}${more}` };
+  const message = MESSAGES.verdict({ messages: errors.slice(0, QUOTED_IN_MESSAGE).map((item) => item.message), more: Math.max(0, errors.length - QUOTED_IN_MESSAGE) });
+  return { ok: false, errors, message };
 }
 
 function runRules(rules: readonly Rule[], context: RuleContext): { errors: ValidationErrorItem[]; warnings: ValidationErrorItem[] } {
@@ -45,13 +51,20 @@ function runRules(rules: readonly Rule[], context: RuleContext): { errors: Valid
 }
 
 /**
- * Load and validate bundles as one library.
- * @param sources - bundle texts with their logical names (`mthds_sources[i]`, or null)
- * @param options - validation mode
- * @returns the library and its warnings, or every error item (never an empty list)
+ * Load and validate the bundles of one request as one library. Bundles sharing a domain merge into one namespace.
+ * @param sources - the bundle texts with their logical names, in submitted order
+ * @param options - the validation mode
+ * @returns `{ok: true, library, warnings}`, or `{ok: false, errors, message}` where each TOML or parse failure is one
+ *   `blueprint_validation` item without `source` or `error_type` (spec §2.6 residual), and every other item follows
+ *   spec §2.6 (`source` is the bundle's `source`)
+ * @see spec §2.5–2.6, LANGUAGE.md §6
+ * @example
+ * const loaded = loadLibrary([{ content: text, source: 'hello.mthds' }]);
+ * if (loaded.ok) loaded.library.mainPipe();
  */
-export function loadLibrary(sources: BundleSource[], options: LoadOptions = {}): LibraryLoadResult {
+export function loadLibrary(sources: readonly BundleSource[], options: LoadOptions = {}): LibraryLoadResult {
   const mode = options.mode ?? 'compat';
+  if (sources.length === 0) return invalid([{ category: 'blueprint_validation', message: MESSAGES.no_bundle() }]);
   const errors: ValidationErrorItem[] = [];
   const bundles: LoadedBundle[] = [];
   for (const { content, source } of sources) {
@@ -67,7 +80,6 @@ export function loadLibrary(sources: BundleSource[], options: LoadOptions = {}):
     if (checked.blueprint) bundles.push({ blueprint: checked.blueprint, source, content });
     else errors.push(...checked.items);
   }
-  if (sources.length === 0) errors.push({ category: 'blueprint_validation', message: 'No bundle was given: send at least one .mthds content.' });
   if (errors.length > 0) return invalid(errors);
   const library = buildLibrary(bundles);
   const context: RuleContext = { bundles, library, mode };

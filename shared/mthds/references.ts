@@ -78,3 +78,26 @@ export function stripMultiplicity(ref: string): string {
 
 /** Special outcomes of a PipeCondition, never resolved as pipes (LANGUAGE.md §3.10). */
 export const SPECIAL_OUTCOMES: ReadonlySet<string> = new Set(['fail', 'continue']);
+
+/**
+ * A PascalCase spelling of a code, to suggest in messages (`match_analysis` → `MatchAnalysis`).
+ * @param code - any code
+ */
+export function toPascalCase(code: string): string {
+  const words = code.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
+  const pascal = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return /^[A-Z]/.test(pascal) ? pascal : `C${pascal}`;
+}
+
+/**
+ * A snake_case spelling of a code, to suggest in messages (`SummarizeText` → `summarize_text`).
+ * @param code - any code
+ */
+export function toSnakeCase(code: string): string {
+  const snake = code
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
+  return /^[a-z]/.test(snake) ? snake : `p_${snake}`;
+}

@@ -1,11 +1,11 @@
 /**
  * Checking and rendering templates with Jinja2 semantics (hardened nunjucks; RUNTIME.md §2.2).
  */
-import { Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError, MthdsError } from '../errors/index.js';
+import { Jinja2TemplateBudgetError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError, MthdsError } from '../errors/index.js';
 import { MTHDS_FILTERS, TEMPLATE_CATEGORIES, type MthdsFilter, type TemplateCategory } from './categories.js';
 import { escapeScriptTagFilter, formatFilter, tagFilter, type TagStyle } from './filters.js';
 import { isRenderable, type TextFormat } from './renderable.js';
-import { hardenedNunjucks } from './sandbox.js';
+import { cappedRange, hardenedNunjucks, withLoopBudget } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
 import { readTemplate } from './template-ast.js';
 
@@ -71,6 +71,7 @@ function environmentFor(options: RenderOptions): InstanceType<typeof hardenedNun
     escape_script_tag: (value) => escapeScriptTagFilter(value),
     with_images: (value) => formatFilter(value, undefined, textFormat),
   };
+  environment.addGlobal('range', cappedRange);
   for (const name of settings.filters) environment.addFilter(name, filters[name]);
   for (const name of STRING_FILTERS) {
     const builtin = environment.getFilter(name) as (...args: unknown[]) => unknown;
@@ -81,6 +82,7 @@ function environmentFor(options: RenderOptions): InstanceType<typeof hardenedNun
 
 const WRAPPED_CLASSES: Record<string, new (message: string, options: { cause: unknown }) => MthdsError> = {
   Jinja2TemplateSecurityError,
+  Jinja2TemplateBudgetError,
   Jinja2TemplateRenderError,
 };
 
@@ -100,13 +102,15 @@ function renderFailure(error: unknown): MthdsError {
  * @param context - variables: content artefacts (see `Renderable`), plain values, run parameters
  * @param options - category, tag style, default text format
  * @returns the rendered text
- * @throws Jinja2TemplateSyntaxError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError (all 422)
+ * @throws Jinja2TemplateSyntaxError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateBudgetError
+ *   (all 422)
  * @see RUNTIME.md §2.2
  */
 export function renderTemplate(template: string, context: Record<string, unknown>, options: RenderOptions): string {
   checkTemplate(template, options.category);
   try {
-    return environmentFor(options).renderString(expandShorthands(template), context);
+    const environment = environmentFor(options);
+    return withLoopBudget(() => environment.renderString(expandShorthands(template), context));
   } catch (error) {
     throw renderFailure(error);
   }

@@ -4,11 +4,15 @@
  * `constructor`, `__proto__`, `prototype`, the legacy accessor helpers and any `_`-prefixed attribute other than the
  * artefact metadata are refused with `Jinja2TemplateSecurityError`. Values print Python-style (`True`, `None`).
  *
+ * Rendering is bounded too: all loops of one render share a budget of {@link MAX_LOOP_ITERATIONS} iterations, and
+ * `range()` builds at most {@link MAX_RANGE_LENGTH} items (nunjucks has no `while`, so loops are the only unbounded
+ * construct; runaway recursion ends in a stack overflow, reported as a render error).
+ *
  * The patch is applied once, at module load, to nunjucks' shared runtime object; it keeps ordinary lookups identical.
  * @see RUNTIME.md §2.2.6
  */
 import nunjucks from 'nunjucks';
-import { Jinja2TemplateSecurityError } from '../errors/index.js';
+import { Jinja2TemplateBudgetError, Jinja2TemplateSecurityError } from '../errors/index.js';
 import { pythonStr } from './python-str.js';
 
 /** Names no template may look up. */
@@ -41,7 +45,43 @@ export function assertLookupAllowed(name: unknown, isAttribute: boolean): void {
   }
 }
 
+/** Loop iterations one render may perform, across all loops (nested loops multiply). */
+export const MAX_LOOP_ITERATIONS = 100_000;
+/** Longest list `range()` may build. */
+export const MAX_RANGE_LENGTH = 10_000;
+
+/** Iterations left in the render under way (renders are synchronous, so one counter suffices). */
+let iterationsLeft = Number.POSITIVE_INFINITY;
+
+/**
+ * Run a synchronous render under the loop budget.
+ * @param render - the render call
+ * @throws Jinja2TemplateBudgetError (through nunjucks) when loops exceed {@link MAX_LOOP_ITERATIONS}
+ */
+export function withLoopBudget<T>(render: () => T): T {
+  iterationsLeft = MAX_LOOP_ITERATIONS;
+  try {
+    return render();
+  } finally {
+    iterationsLeft = Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * `range()` for templates, refusing lists longer than {@link MAX_RANGE_LENGTH}.
+ * @throws Jinja2TemplateBudgetError
+ */
+export function cappedRange(start: number, stop?: number, step = 1): number[] {
+  const [from, to] = stop === undefined ? [0, start] : [start, stop];
+  const length = step === 0 ? Number.POSITIVE_INFINITY : Math.max(0, Math.ceil((to - from) / step));
+  if (!Number.isFinite(length) || length > MAX_RANGE_LENGTH) {
+    throw new Jinja2TemplateBudgetError(`Template budget: range() of ${length} items is over the ${MAX_RANGE_LENGTH}-item limit.`);
+  }
+  return Array.from({ length }, (_, index) => from + index * step);
+}
+
 interface NunjucksRuntime {
+  fromIterator(value: unknown): unknown;
   memberLookup(obj: unknown, val: unknown): unknown;
   contextOrFrameLookup(context: unknown, frame: unknown, name: string): unknown;
   suppressValue(val: unknown, autoescape: boolean): unknown;
@@ -57,7 +97,14 @@ function printable(value: unknown): unknown {
 
 function harden(runtime: NunjucksRuntime): void {
   if (runtime.__mthdsHardened) return;
-  const { memberLookup, contextOrFrameLookup, suppressValue } = runtime;
+  const { memberLookup, contextOrFrameLookup, suppressValue, fromIterator } = runtime;
+  runtime.fromIterator = (value) => {
+    const iterable = fromIterator(value);
+    const size = Array.isArray(iterable) ? iterable.length : iterable !== null && typeof iterable === 'object' ? Object.keys(iterable).length : 0;
+    iterationsLeft -= size;
+    if (iterationsLeft < 0) throw new Jinja2TemplateBudgetError(`Template budget: loops ran over ${MAX_LOOP_ITERATIONS} iterations in one render.`);
+    return iterable;
+  };
   runtime.memberLookup = (obj, val) => {
     assertLookupAllowed(val, true);
     if (obj !== null && typeof obj === 'object' && !Object.prototype.hasOwnProperty.call(obj, val as PropertyKey)) {

@@ -1,52 +1,24 @@
 /**
- * The static rules, in order of enforcement (LANGUAGE.md §6 stages S2 → S5b). A new rule is one module and one line.
+ * The static rules of the language core by stage (LANGUAGE.md §6): the structure rules (S2–S3) need no resolution and
+ * run first; the library rules (S4–S5b) run once the structure is sound. A new rule is one module and one line in its
+ * stage's `index.ts`.
+ * @see LANGUAGE.md §6
  */
-import { batchNames } from './batch-names.js';
-import { codeCasing } from './code-casing.js';
-import { conceptFields } from './concept-fields.js';
-import { conditionExpression } from './condition-expression.js';
-import { domainCode } from './domain-code.js';
-import { duplicateCodes } from './duplicate-codes.js';
-import { llmPromptVariables } from './llm-prompt-variables.js';
-import { mainPipeDefined } from './main-pipe-defined.js';
-import { nativeRedeclaration } from './native-redeclaration.js';
-import { operatorIO } from './operator-io.js';
-import { parallelBranches } from './parallel-branches.js';
-import { refinementCycles } from './refinement-cycles.js';
-import { refinesOrStructure } from './refines-or-structure.js';
 import type { Rule } from './rule.js';
-import { sequenceInputs } from './sequence-inputs.js';
-import { sequenceOutput } from './sequence-output.js';
-import { sequenceSteps } from './sequence-steps.js';
-import { templateVariablesDeclared } from './template-variables-declared.js';
-import { unresolvedConcepts } from './unresolved-concepts.js';
-import { unresolvedPipes } from './unresolved-pipes.js';
+import { S2_RULES } from './s2/index.js';
+import { S3_RULES } from './s3/index.js';
+import { S4_RULES } from './s4/index.js';
+import { S5_RULES } from './s5/index.js';
+import { S5B_RULES } from './s5b/index.js';
 
-/** Rules of the bundle structure (S2–S3): they need no resolution. */
-export const STRUCTURE_RULES: readonly Rule[] = [
-  domainCode,
-  mainPipeDefined,
-  codeCasing,
-  nativeRedeclaration,
-  refinesOrStructure,
-  conceptFields,
-  duplicateCodes,
-];
+/** Rules of the bundle structure (S2–S3). */
+export const STRUCTURE_RULES: readonly Rule[] = [...S2_RULES, ...S3_RULES];
 
-/** Rules of references, pipes and data flow (S4–S5b), run once the structure is sound. */
-export const LIBRARY_RULES: readonly Rule[] = [
-  unresolvedConcepts,
-  unresolvedPipes,
-  refinementCycles,
-  llmPromptVariables,
-  templateVariablesDeclared,
-  sequenceSteps,
-  parallelBranches,
-  conditionExpression,
-  batchNames,
-  operatorIO,
-  sequenceOutput,
-  sequenceInputs,
-];
+/** Rules of pipes, references and data flow (S4–S5b). */
+export const LIBRARY_RULES: readonly Rule[] = [...S4_RULES, ...S5_RULES, ...S5B_RULES];
 
-export type { Rule, RuleContext, ValidationMode } from './rule.js';
+/** Every rule, in order of enforcement. */
+export const ALL_RULES: readonly Rule[] = [...STRUCTURE_RULES, ...LIBRARY_RULES];
+
+export type { Rule, RuleContext, RuleStage, ValidationMode } from './rule.js';
+export { VALIDATION_ERROR_TYPES, type ValidationErrorType } from './error-types.js';

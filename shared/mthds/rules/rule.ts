@@ -1,45 +1,48 @@
 /**
- * The shape of a static validation rule (STYLE.md rule 11): one rule per module, listed in order in `index.ts`.
+ * The shape of a static validation rule (STYLE.md rule 11): one rule per module under `rules/<stage>/`, each stage's
+ * `index.ts` listing its rules in order of enforcement.
+ *
+ * @see LANGUAGE.md §6
  */
-import type { ValidationErrorItem } from '../../errors/index.js';
-import type { Pipe } from '../concept.js';
-import type { Library, LoadedBundle } from '../library.js';
+import type { ValidationErrorCategory, ValidationErrorItem } from '../../errors/index.js';
+import type { LoadedBundle, MthdsLibrary } from '../library/library.js';
+import type { ValidationErrorType } from './error-types.js';
 
-/** `strict`: the standard as written. `compat`: what published bundles rely on (LANGUAGE.md §2.2 ⚠, §5.6). */
+/**
+ * `strict`: the standard as written. `compat` (the default): also what published bundles rely on (LANGUAGE.md §2.2 ⚠
+ * `type = "text"` with `choices`, §4.2 multiplicity leniency, §5.6 bare pipe codes across domains).
+ */
 export type ValidationMode = 'strict' | 'compat';
+
+/** A stage of LANGUAGE.md §6 that has rules (S1 is the TOML parse, done before any rule). */
+export type RuleStage = 'S2' | 'S3' | 'S4' | 'S5' | 'S5b';
 
 /** What every rule can read. */
 export interface RuleContext {
-  bundles: readonly LoadedBundle[];
-  /** Built from the bundles; references that do not resolve are kept as written. */
-  library: Library;
-  mode: ValidationMode;
+  /** The bundles of the request, in submitted order, as written. */
+  readonly bundles: readonly LoadedBundle[];
+  /** The library built from the bundles; references that do not resolve are kept as written, for the rules to report. */
+  readonly library: MthdsLibrary;
+  readonly mode: ValidationMode;
 }
 
-/** One rule. */
+/** One static rule. */
 export interface Rule {
-  /** Stable id, e.g. `S4-llm-prompt-variables`. */
-  id: string;
-  /** Stage of LANGUAGE.md §6 (`S2`, `S3`, `S4`, `S5`, `S5b`). */
-  stage: 'S2' | 'S3' | 'S4' | 'S5' | 'S5b';
-  severity: 'error' | 'warning';
-  /** Where the rule is written down. */
-  see: string;
+  /** Stable id: the stage and a slug (`S4-llm-prompt-variables`), or the data-flow id of LANGUAGE.md §6 S5b (`V-C1`). */
+  readonly id: string;
+  readonly stage: RuleStage;
+  /** `error` items make the verdict invalid; `warning` items are advisories of a valid verdict. */
+  readonly severity: 'error' | 'warning';
+  /** The category of the items the rule emits (spec §2.6). */
+  readonly category: Extract<ValidationErrorCategory, 'blueprint_validation' | 'pipe_validation'>;
+  /** The `error_type` of the items the rule emits. */
+  readonly error_type?: ValidationErrorType;
+  /** Where the rule is written down, e.g. `LANGUAGE.md §6 S4 PipeLLM`. */
+  readonly see: string;
+  /**
+   * Run the rule.
+   * @param context - the bundles, the library and the mode
+   * @returns one item per problem found (empty when the rule holds)
+   */
   check(context: RuleContext): ValidationErrorItem[];
-}
-
-/**
- * The members every item about a pipe carries.
- * @param pipe - the pipe the item is about
- */
-export function aboutPipe(pipe: Pipe): Pick<ValidationErrorItem, 'source' | 'pipe_code' | 'domain_code'> {
-  return { source: pipe.source, pipe_code: pipe.code, domain_code: pipe.domain_code };
-}
-
-/**
- * The pipes of a library in declaration order.
- * @param context - the rule context
- */
-export function pipesOf(context: RuleContext): Pipe[] {
-  return [...context.library.pipes.values()];
 }

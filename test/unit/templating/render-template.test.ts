@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError } from '../../../shared/errors/index.js';
+import { Jinja2TemplateBudgetError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError } from '../../../shared/errors/index.js';
 import { checkTemplate, renderTemplate, type Renderable } from '../../../shared/templating/index.js';
 
 function text(value: string): Renderable & Record<string, unknown> {
@@ -113,5 +113,26 @@ describe('checkTemplate', () => {
 
   it('should refuse templates that load other templates', () => {
     expect(() => checkTemplate('{% include "x.html" %}', 'basic')).to.throw(Jinja2TemplateSyntaxError, 'cannot load other templates');
+  });
+});
+
+describe('render budget', () => {
+  it('should stop a runaway loop with Jinja2TemplateBudgetError', () => {
+    const template = '{% for a in range(10000) %}{% for b in range(10000) %}{% for c in range(10000) %}x{% endfor %}{% endfor %}{% endfor %}';
+    expect(() => renderTemplate(template, {}, { category: 'basic' })).to.throw(Jinja2TemplateBudgetError, 'iterations');
+  });
+
+  it('should refuse a huge range', () => {
+    expect(() => renderTemplate('{% for i in range(1000000000) %}{% endfor %}', {}, { category: 'basic' })).to.throw(Jinja2TemplateBudgetError, 'range()');
+  });
+
+  it('should end runaway macro recursion with a render error', () => {
+    expect(() => renderTemplate('{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}', {}, { category: 'basic' })).to.throw(Jinja2TemplateRenderError);
+  });
+
+  it('should keep ordinary loops and ranges working, and reset the budget between renders', () => {
+    for (let round = 0; round < 3; round += 1) {
+      expect(renderTemplate('{% for i in range(3) %}{{ i }}{% endfor %}{% for i in range(1, 7, 2) %}{{ i }}{% endfor %}', {}, { category: 'basic' })).to.equal('012135');
+    }
   });
 });

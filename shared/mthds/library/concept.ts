@@ -1,0 +1,73 @@
+/**
+ * Concepts and pipes as the library holds them: names qualified, structure normalised, references parsed.
+ */
+import type { PipeBlueprint, PipeType } from '../parse/blueprint.js';
+import type { Multiplicity } from '../references.js';
+
+/** A structure field, normalised (LANGUAGE.md §2.2): refs qualified, `required` defaulted to false. */
+export interface ConceptField {
+  /** Absent for an enum field (choices only). */
+  type?: 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'list' | 'dict' | 'concept';
+  description: string;
+  required: boolean;
+  choices?: string[];
+  item_type?: string;
+  /** Qualified ref of list items when `item_type = "concept"`. */
+  item_concept_ref?: string;
+  /** Qualified ref when `type = "concept"`. */
+  concept_ref?: string;
+  key_type?: string;
+  value_type?: string;
+  default_value?: unknown;
+}
+
+/** A concept of the library (natives included). */
+export interface Concept {
+  /** `domain.Code`; natives are `native.Text` etc. */
+  ref: string;
+  code: string;
+  domain_code: string;
+  description: string;
+  /** Qualified ref of the parent concept, or null. */
+  refines: string | null;
+  /** The concept's own inline structure, or null. */
+  structure: Record<string, ConceptField> | null;
+  /** RUNTIME.md §7.1 rule. */
+  structure_class_name: string;
+  isNative: boolean;
+}
+
+/** A declared input of a pipe. */
+export interface PipeIO {
+  name: string;
+  /** Qualified concept ref (cross-package refs kept as written). */
+  conceptRef: string;
+  multiplicity: Multiplicity;
+  /** As written, e.g. `Document[]`. */
+  raw: string;
+}
+
+/** A pipe of the library. */
+export interface Pipe {
+  /** `domain.pipe_code`. */
+  ref: string;
+  code: string;
+  domain_code: string;
+  type: PipeType;
+  description: string;
+  /** In authored order. */
+  inputs: PipeIO[];
+  output: { conceptRef: string; multiplicity: Multiplicity; raw: string };
+  /** As written, typed by `type`. */
+  blueprint: PipeBlueprint;
+  /** The logical file name of the declaring bundle, or null. */
+  source: string | null;
+}
+
+/** A domain: merged header facts of the bundles declaring it (first write wins). */
+export interface Domain {
+  code: string;
+  description?: string;
+  system_prompt?: string;
+  main_pipe?: string;
+}

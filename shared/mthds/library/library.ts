@@ -1,0 +1,231 @@
+/**
+ * The library: every concept and pipe of the bundles of one request, with namespace resolution (LANGUAGE.md §5,
+ * spec §2.3), refinement (LANGUAGE.md §2.4) and content schemas.
+ *
+ * Glossary: a *qualified ref* is `domain.Code` (concept) or `domain.pipe_code` (pipe); natives live in domain `native`.
+ * A *cross-package ref* has `<alias or address>->` in front; this runtime loads bundles, not packages, so it resolves the
+ * part after `->` among the loaded bundles when its domain is there, and leaves it unresolved (deferred) otherwise
+ * (LANGUAGE.md §5.6).
+ *
+ * Only {@link loadLibrary} hands out a {@link Library}: the interface carries a brand symbol that the public barrel
+ * does not export, so no caller can pass an unchecked object where a validated library is expected (STYLE.md rule 10).
+ */
+import { ConceptAmbiguityError, ConceptNotFoundError, PipeNotFoundError } from '../../errors/index.js';
+import { MESSAGES } from '../messages.js';
+import type { BundleBlueprint } from '../parse/blueprint.js';
+import { parseConceptRef, parsePipeRef, stripMultiplicity } from '../references.js';
+import type { Concept, Domain, Pipe } from './concept.js';
+import { buildContentSchema } from './content-schema.js';
+import { NATIVE_DOMAIN } from './natives.js';
+
+/** A bundle of the library, as submitted. */
+export interface LoadedBundle {
+  blueprint: BundleBlueprint;
+  source: string | null;
+  content: string;
+}
+
+/** The brand of a library built by the loader (not exported by the barrel). */
+export const LIBRARY_BRAND: unique symbol = Symbol('mthds.Library');
+
+/**
+ * A validated library (the public contract; see the module comment).
+ * @see LANGUAGE.md §2.4, §5; spec §2.3
+ */
+export interface Library {
+  readonly [LIBRARY_BRAND]: true;
+  /** The bundles, in submitted order. */
+  readonly bundles: readonly LoadedBundle[];
+  /** Every loaded concept plus the 12 natives, by qualified ref. */
+  readonly concepts: ReadonlyMap<string, Concept>;
+  /** Every pipe by qualified ref, in declaration order. */
+  readonly pipes: ReadonlyMap<string, Pipe>;
+  /** Every domain by code (bundles sharing a domain merge; the first bundle's header facts win). */
+  readonly domains: ReadonlyMap<string, Domain>;
+  /**
+   * Resolve a concept reference. The multiplicity suffix (`[]`, `[N]`) is ignored. A qualified ref names its domain
+   * (`native.Text` is the native); a bare code resolves among the natives first, then in `fromDomain`, then in the one
+   * loaded domain that declares it (spec §2.3 rules 2–4).
+   * @param ref - `Code`, `domain.Code` or `<package>->domain.Code`, optionally with `[]` / `[N]`
+   * @param fromDomain - the domain the reference is written in, when there is one
+   * @throws ConceptAmbiguityError when a bare code is declared by several loaded domains (the message lists the
+   *   qualified refs to write instead)
+   * @throws ConceptNotFoundError when nothing matches or the ref is malformed (the message lists the declared concepts
+   *   and a near match when there is one)
+   */
+  resolveConcept(ref: string, fromDomain?: string): Concept;
+  /**
+   * Resolve a pipe reference (LANGUAGE.md §5.3): a qualified ref names its domain; a bare code resolves in `fromDomain`,
+   * then as the one pipe of that code in the library (the package-wide fallback of LANGUAGE.md §5.6).
+   * @param ref - `pipe_code`, `domain.pipe_code` or `<package>->domain.pipe_code`
+   * @param fromDomain - the domain the reference is written in, when there is one
+   * @throws PipeNotFoundError when nothing (or more than one pipe) matches; the message says what to write instead
+   */
+  resolvePipe(ref: string, fromDomain?: string): Pipe;
+  /**
+   * {@link Library.resolveConcept} without throwing.
+   * @returns the concept, or undefined when the ref is malformed, ambiguous or names nothing loaded
+   */
+  findConcept(ref: string, fromDomain?: string): Concept | undefined;
+  /**
+   * {@link Library.resolvePipe} without throwing.
+   * @returns the pipe, or undefined when the ref is malformed, ambiguous or names nothing loaded (e.g. a cross-package
+   *   reference to a package that is not loaded)
+   */
+  findPipe(ref: string, fromDomain?: string): Pipe | undefined;
+  /** The pipe named by `main_pipe` in the first bundle that declares one, or undefined. */
+  mainPipe(): Pipe | undefined;
+  /**
+   * Whether content of concept `actual` may be used where `expected` is declared: the same concept, `expected` is
+   * `Anything`, or `expected` is an ancestor of `actual` through `refines` (LANGUAGE.md §2.4).
+   */
+  isCompatible(actual: Concept, expected: Concept): boolean;
+  /**
+   * Whether a concept's content is a text: Text or ImgGenPrompt, a concept refining one of them (transitively), or a
+   * description-only concept (no structure, no refines) and its refinements.
+   */
+  isTextLike(concept: Concept): boolean;
+  /**
+   * The self-contained JSON schema (draft 2020-12, nested concepts under `$defs`) of ONE content item of a concept.
+   * @see LANGUAGE.md §2.2 (mapping), §2.3 and RUNTIME.md §7.2 (natives)
+   */
+  contentSchema(concept: Concept): Record<string, unknown>;
+}
+
+const TEXT_LIKE_NATIVES = new Set(['native.Text', 'native.ImgGenPrompt']);
+const ANYTHING_REF = 'native.Anything';
+
+/** The outcome of a lookup that does not throw. */
+export type Lookup<T> = { found: T } | { ambiguous: T[] } | { missing: true };
+
+/**
+ * The library implementation. The loader builds it before the rules run (references kept as written when they do not
+ * resolve) and hands it out typed as {@link Library} once the rules pass.
+ */
+export class MthdsLibrary implements Library {
+  readonly [LIBRARY_BRAND] = true as const;
+
+  constructor(
+    readonly bundles: readonly LoadedBundle[],
+    readonly concepts: ReadonlyMap<string, Concept>,
+    readonly pipes: ReadonlyMap<string, Pipe>,
+    readonly domains: ReadonlyMap<string, Domain>,
+  ) {}
+
+  /**
+   * Look a concept up without throwing (the rules' view of {@link Library.resolveConcept}).
+   * @param ref - a concept ref, multiplicity allowed
+   * @param fromDomain - the domain the reference is written in
+   * @returns the concept, the candidates of an ambiguous bare code, or `missing` (also for a malformed ref)
+   */
+  lookupConcept(ref: string, fromDomain?: string): Lookup<Concept> {
+    const parts = parseConceptRef(stripMultiplicity(ref));
+    if (!parts) return { missing: true };
+    if (parts.domain !== undefined) {
+      const concept = this.concepts.get(`${parts.domain}.${parts.code}`);
+      return concept ? { found: concept } : { missing: true };
+    }
+    if (parts.packageRef !== undefined) return { missing: true };
+    const native = this.concepts.get(`${NATIVE_DOMAIN}.${parts.code}`);
+    if (native) return { found: native };
+    const local = fromDomain === undefined ? undefined : this.concepts.get(`${fromDomain}.${parts.code}`);
+    if (local) return { found: local };
+    const candidates = [...this.concepts.values()].filter((concept) => concept.code === parts.code);
+    if (candidates.length > 1) return { ambiguous: candidates };
+    return candidates[0] ? { found: candidates[0] } : { missing: true };
+  }
+
+  /**
+   * Look a concept up without throwing; undefined when it is missing or ambiguous.
+   * @param ref - a concept ref
+   * @param fromDomain - the domain the reference is written in
+   */
+  findConcept(ref: string, fromDomain?: string): Concept | undefined {
+    const lookup = this.lookupConcept(ref, fromDomain);
+    return 'found' in lookup ? lookup.found : undefined;
+  }
+
+  resolveConcept(ref: string, fromDomain?: string): Concept {
+    const lookup = this.lookupConcept(ref, fromDomain);
+    if ('found' in lookup) return lookup.found;
+    if ('ambiguous' in lookup) throw new ConceptAmbiguityError(MESSAGES.resolve_concept_ambiguous({ ref, candidates: lookup.ambiguous.map((concept) => concept.ref) }));
+    const parts = parseConceptRef(stripMultiplicity(ref));
+    if (!parts) throw new ConceptNotFoundError(MESSAGES.resolve_concept_malformed({ ref }));
+    const declared = [...this.concepts.values()].filter((concept) => !concept.isNative).map((concept) => concept.ref);
+    const near = [...this.concepts.values()].find((concept) => concept.code.toLowerCase() === parts.code.toLowerCase());
+    throw new ConceptNotFoundError(MESSAGES.resolve_concept_missing({ ref: stripMultiplicity(ref), declared, near: near && (near.isNative ? near.code : near.ref) }));
+  }
+
+  /**
+   * Look a pipe up without throwing (the rules' view of {@link Library.resolvePipe}).
+   * @param ref - a pipe ref
+   * @param fromDomain - the domain the reference is written in
+   * @returns the pipe, the candidates of a bare code declared by several other domains, or `missing`
+   */
+  lookupPipe(ref: string, fromDomain?: string): Lookup<Pipe> {
+    const parts = parsePipeRef(ref);
+    if (!parts) return { missing: true };
+    if (parts.domain !== undefined) {
+      const pipe = this.pipes.get(`${parts.domain}.${parts.code}`);
+      return pipe ? { found: pipe } : { missing: true };
+    }
+    if (parts.packageRef !== undefined) return { missing: true };
+    const local = fromDomain === undefined ? undefined : this.pipes.get(`${fromDomain}.${parts.code}`);
+    if (local) return { found: local };
+    const candidates = [...this.pipes.values()].filter((pipe) => pipe.code === parts.code);
+    if (candidates.length > 1) return { ambiguous: candidates };
+    return candidates[0] ? { found: candidates[0] } : { missing: true };
+  }
+
+  /**
+   * Look a pipe up without throwing; undefined when it is missing or ambiguous.
+   * @param ref - a pipe ref
+   * @param fromDomain - the domain the reference is written in
+   */
+  findPipe(ref: string, fromDomain?: string): Pipe | undefined {
+    const lookup = this.lookupPipe(ref, fromDomain);
+    return 'found' in lookup ? lookup.found : undefined;
+  }
+
+  resolvePipe(ref: string, fromDomain?: string): Pipe {
+    const lookup = this.lookupPipe(ref, fromDomain);
+    if ('found' in lookup) return lookup.found;
+    if ('ambiguous' in lookup) throw new PipeNotFoundError(MESSAGES.resolve_pipe_ambiguous({ ref, candidates: lookup.ambiguous.map((pipe) => pipe.ref) }));
+    throw new PipeNotFoundError(MESSAGES.resolve_pipe_missing({ ref, pipes: [...this.pipes.keys()].sort() }));
+  }
+
+  mainPipe(): Pipe | undefined {
+    const bundle = this.bundles.find((candidate) => candidate.blueprint.main_pipe !== undefined);
+    return bundle ? this.pipes.get(`${bundle.blueprint.domain}.${bundle.blueprint.main_pipe}`) : undefined;
+  }
+
+  /**
+   * The refinement chain of a concept, itself first, stopping before a loop or an unresolved parent.
+   * @param concept - any concept of the library
+   */
+  ancestry(concept: Concept): Concept[] {
+    const chain: Concept[] = [];
+    let current: Concept | undefined = concept;
+    while (current && !chain.includes(current)) {
+      chain.push(current);
+      current = current.refines === null ? undefined : this.concepts.get(current.refines);
+    }
+    return chain;
+  }
+
+  isCompatible(actual: Concept, expected: Concept): boolean {
+    if (expected.ref === ANYTHING_REF) return true;
+    return this.ancestry(actual).some((concept) => concept.ref === expected.ref);
+  }
+
+  isTextLike(concept: Concept): boolean {
+    const chain = this.ancestry(concept);
+    if (chain.some((ancestor) => TEXT_LIKE_NATIVES.has(ancestor.ref))) return true;
+    const root = chain[chain.length - 1];
+    return root !== undefined && !root.isNative && root.structure === null && root.refines === null;
+  }
+
+  contentSchema(concept: Concept): Record<string, unknown> {
+    return buildContentSchema(this, concept);
+  }
+}

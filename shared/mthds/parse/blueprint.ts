@@ -1,0 +1,273 @@
+/**
+ * Bundle blueprints: the `.mthds` data as written, typed. Each schema mirrors `mthds_schema.json` (every field of every
+ * blueprint; `additionalProperties: false` where the schema says so). A pipe table without `type` but with
+ * `signature_for` is a contract-only `PipeSignature` (LANGUAGE.md §3.14).
+ *
+ * @see LANGUAGE.md §1–3, ../shared/reference/mthds_schema.json
+ */
+import { z } from 'zod';
+
+const nullish = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
+const inputs = nullish(z.record(z.string(), z.string()));
+
+/** Inline LLM model settings (LANGUAGE.md §3.2). */
+export const LLM_SETTING = z.strictObject({
+  model: z.string(),
+  temperature: z.number().min(0).max(1),
+  max_tokens: nullish(z.union([z.number().int(), z.literal('auto')])),
+  image_detail: nullish(z.enum(['high', 'low', 'auto'])),
+  prompting_target: nullish(z.enum(['openai', 'anthropic', 'mistral', 'gemini', 'fal'])),
+  reasoning_effort: nullish(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'max'])),
+  reasoning_budget: nullish(z.number().int().positive()),
+  description: nullish(z.string()),
+});
+/** Inline LLM model settings. */
+export type LLMSetting = z.infer<typeof LLM_SETTING>;
+
+/** The serialised model reference object the schema also admits in `model` (LANGUAGE.md §3.13). */
+export const MODEL_REFERENCE = z.object({ kind: z.enum(['preset', 'alias', 'waterfall', 'handle']), name: z.string(), raw: z.string() });
+
+/** Inline image-generation model settings (LANGUAGE.md §3.4). */
+export const IMG_GEN_SETTING = z.strictObject({
+  model: z.string(),
+  quality: nullish(z.enum(['low', 'medium', 'high'])),
+  nb_steps: nullish(z.number().int().positive()),
+  guidance_scale: nullish(z.number().positive()),
+  is_moderated: nullish(z.boolean()),
+  safety_tolerance: nullish(z.number().int().min(1).max(6)),
+  description: nullish(z.string()),
+});
+
+/** Inline extraction model settings (LANGUAGE.md §3.5). */
+export const EXTRACT_SETTING = z.strictObject({
+  model: z.string(),
+  max_nb_images: nullish(z.number().int().nonnegative()),
+  image_min_size: nullish(z.number().int().nonnegative()),
+  description: nullish(z.string()),
+});
+
+/** Inline search model settings (LANGUAGE.md §3.6). */
+export const SEARCH_SETTING = z.strictObject({
+  model: z.string(),
+  include_images: nullish(z.boolean()),
+  include_inline_citations: nullish(z.boolean()),
+  max_results: nullish(z.number().int().min(1)),
+  description: nullish(z.string()),
+});
+
+/** Inline image-generation model settings. */
+export type ImgGenSetting = z.infer<typeof IMG_GEN_SETTING>;
+/** Inline extraction model settings. */
+export type ExtractSetting = z.infer<typeof EXTRACT_SETTING>;
+/** Inline search model settings. */
+export type SearchSetting = z.infer<typeof SEARCH_SETTING>;
+/** The serialised model reference object. */
+export type ModelReference = z.infer<typeof MODEL_REFERENCE>;
+
+const modelField = <T extends z.ZodType>(setting: T) => nullish(z.union([z.string(), setting, MODEL_REFERENCE]));
+
+/** A step of a sequence or a branch of a parallel (LANGUAGE.md §3.8). */
+export const SUB_PIPE = z.strictObject({
+  pipe: z.string(),
+  result: nullish(z.string()),
+  nb_output: nullish(z.number().int()),
+  multiple_output: nullish(z.boolean()),
+  batch_over: nullish(z.string()),
+  batch_as: nullish(z.string()),
+});
+/** A step or branch. */
+export type SubPipeBlueprint = z.infer<typeof SUB_PIPE>;
+
+const common = { description: z.string(), inputs, output: z.string() };
+
+/** The table form of a PipeCompose `template` (LANGUAGE.md §3.7; extra keys allowed, as in the schema). */
+export const TEMPLATE_BLUEPRINT = z.object({
+  template: z.string(),
+  category: z.enum(['basic', 'expression', 'html', 'markdown', 'mermaid', 'llm_prompt', 'img_gen_prompt']),
+  templating_style: nullish(
+    z.object({
+      tag_style: z.enum(['no_tag', 'ticks', 'xml', 'square_brackets']),
+      text_format: nullish(z.enum(['plain', 'markdown', 'html', 'json'])),
+    }),
+  ),
+  extra_context: nullish(z.record(z.string(), z.unknown())),
+});
+
+/** One value of a PipeCompose `construct` table: fixed, `{from}`, `{template}` or nested (LANGUAGE.md §3.7). */
+export type ConstructValue = string | number | boolean | unknown[] | { from: string; list_to_dict_keyed_by?: string } | { template: string } | { [key: string]: ConstructValue };
+const CONSTRUCT_VALUE: z.ZodType<ConstructValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.array(z.unknown()),
+    z.strictObject({ from: z.string(), list_to_dict_keyed_by: z.string().optional() }),
+    z.strictObject({ template: z.string() }),
+    z.record(z.string(), CONSTRUCT_VALUE).refine((value) => Object.keys(value).length > 0, 'a nested construct needs at least one field'),
+  ]),
+);
+
+/** The table form of a PipeCompose `template`. */
+export type TemplateBlueprint = z.infer<typeof TEMPLATE_BLUEPRINT>;
+
+/** Every pipe blueprint schema by `type`. */
+export const PIPE_SCHEMAS = {
+  PipeLLM: z.strictObject({
+    type: z.literal('PipeLLM'),
+    ...common,
+    model: modelField(LLM_SETTING),
+    model_to_structure: modelField(LLM_SETTING),
+    system_prompt: nullish(z.string()),
+    prompt: nullish(z.string()),
+    structuring_method: nullish(z.enum(['direct', 'preliminary_text'])),
+  }),
+  PipeFunc: z.strictObject({ type: z.literal('PipeFunc'), ...common, function_name: z.string() }),
+  PipeImgGen: z.strictObject({
+    type: z.literal('PipeImgGen'),
+    ...common,
+    prompt: z.string(),
+    negative_prompt: nullish(z.string()),
+    model: modelField(IMG_GEN_SETTING),
+    aspect_ratio: nullish(
+      z.enum(['square', 'landscape_4_3', 'landscape_3_2', 'landscape_16_9', 'landscape_21_9', 'portrait_3_4', 'portrait_2_3', 'portrait_9_16', 'portrait_9_21']),
+    ),
+    is_raw: nullish(z.boolean()),
+    seed: nullish(z.union([z.number().int(), z.literal('auto')])),
+    background: nullish(z.enum(['transparent', 'opaque', 'auto'])),
+    output_format: nullish(z.enum(['png', 'jpeg', 'webp'])),
+  }),
+  PipeExtract: z.strictObject({
+    type: z.literal('PipeExtract'),
+    ...common,
+    model: modelField(EXTRACT_SETTING),
+    max_page_images: nullish(z.number().int()),
+    page_image_captions: nullish(z.boolean()),
+    page_views: nullish(z.boolean()),
+    page_views_dpi: nullish(z.number().int()),
+  }),
+  PipeSearch: z.strictObject({
+    type: z.literal('PipeSearch'),
+    ...common,
+    prompt: z.string(),
+    model: modelField(SEARCH_SETTING),
+    include_images: nullish(z.boolean()),
+    max_results: nullish(z.number().int()),
+    from_date: nullish(z.string()),
+    to_date: nullish(z.string()),
+    include_domains: nullish(z.array(z.string())),
+    exclude_domains: nullish(z.array(z.string())),
+  }),
+  PipeCompose: z.strictObject({
+    type: z.literal('PipeCompose'),
+    ...common,
+    template: nullish(z.union([z.string(), TEMPLATE_BLUEPRINT])),
+    construct: nullish(z.record(z.string(), CONSTRUCT_VALUE)),
+  }),
+  PipeSequence: z.strictObject({ type: z.literal('PipeSequence'), ...common, steps: z.array(SUB_PIPE) }),
+  PipeParallel: z.strictObject({
+    type: z.literal('PipeParallel'),
+    ...common,
+    branches: z.array(SUB_PIPE),
+    add_each_output: nullish(z.boolean()),
+    combined_output: nullish(z.string()),
+  }),
+  PipeCondition: z.strictObject({
+    type: z.literal('PipeCondition'),
+    ...common,
+    expression_template: nullish(z.string()),
+    expression: nullish(z.string()),
+    outcomes: z.record(z.string(), z.string()),
+    default_outcome: z.string(),
+    add_alias_from_expression_to: nullish(z.string()),
+  }),
+  PipeBatch: z.strictObject({
+    type: z.literal('PipeBatch'),
+    ...common,
+    branch_pipe_code: z.string(),
+    input_list_name: z.string(),
+    input_item_name: z.string(),
+  }),
+  PipeSignature: z.strictObject({
+    type: z.literal('PipeSignature').default('PipeSignature'),
+    description: z.string(),
+    inputs,
+    output: z.string(),
+    signature_for: z.enum(['PipeLLM', 'PipeFunc', 'PipeImgGen', 'PipeExtract', 'PipeSearch', 'PipeCompose', 'PipeSequence', 'PipeParallel', 'PipeCondition', 'PipeBatch']),
+  }),
+} as const;
+
+/** Every pipe type (the ten of the schema plus the contract-only signature). */
+export type PipeType = keyof typeof PIPE_SCHEMAS;
+
+/** The pipe types the schema admits in `type` (LANGUAGE.md §3.1). */
+export const SCHEMA_PIPE_TYPES = Object.keys(PIPE_SCHEMAS).filter((type) => type !== 'PipeSignature') as Exclude<PipeType, 'PipeSignature'>[];
+
+/** A PipeLLM as written (LANGUAGE.md §3.2). */
+export type PipeLLMBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeLLM']>;
+/** A PipeFunc as written (LANGUAGE.md §3.3). */
+export type PipeFuncBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeFunc']>;
+/** A PipeImgGen as written (LANGUAGE.md §3.4). */
+export type PipeImgGenBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeImgGen']>;
+/** A PipeExtract as written (LANGUAGE.md §3.5). */
+export type PipeExtractBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeExtract']>;
+/** A PipeSearch as written (LANGUAGE.md §3.6). */
+export type PipeSearchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSearch']>;
+/** A PipeCompose as written (LANGUAGE.md §3.7). */
+export type PipeComposeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCompose']>;
+/** A PipeSequence as written (LANGUAGE.md §3.8). */
+export type PipeSequenceBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSequence']>;
+/** A PipeParallel as written (LANGUAGE.md §3.9). */
+export type PipeParallelBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeParallel']>;
+/** A PipeCondition as written (LANGUAGE.md §3.10). */
+export type PipeConditionBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCondition']>;
+/** A PipeBatch as written (LANGUAGE.md §3.11). */
+export type PipeBatchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeBatch']>;
+/** A contract-only PipeSignature (no `type`, `signature_for` set; LANGUAGE.md §3.14). */
+export type PipeSignatureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSignature']>;
+/** Any pipe blueprint, discriminated on `type`. */
+export type PipeBlueprint = { [T in PipeType]: z.infer<(typeof PIPE_SCHEMAS)[T]> }[PipeType];
+
+/** A structure field written as a table (LANGUAGE.md §2.2). Unknown keys are refused. */
+export const CONCEPT_FIELD = z.strictObject({
+  description: z.string(),
+  type: nullish(z.enum(['text', 'integer', 'number', 'boolean', 'date', 'list', 'dict', 'concept'])),
+  key_type: nullish(z.string()),
+  value_type: nullish(z.string()),
+  item_type: nullish(z.string()),
+  concept_ref: nullish(z.string()),
+  item_concept_ref: nullish(z.string()),
+  choices: nullish(z.array(z.string())),
+  default_value: z.unknown().optional(),
+  required: nullish(z.boolean()),
+});
+/** A structure field as written (table form). */
+export type ConceptFieldBlueprint = z.infer<typeof CONCEPT_FIELD>;
+
+/** A `[concept.Code]` table (LANGUAGE.md §2.1). */
+export const CONCEPT_BLUEPRINT = z.strictObject({
+  description: z.string(),
+  structure: nullish(z.union([z.string(), z.record(z.string(), z.union([z.string(), CONCEPT_FIELD]))])),
+  refines: nullish(z.string()),
+});
+/** A concept table as written. */
+export type ConceptBlueprint = z.infer<typeof CONCEPT_BLUEPRINT>;
+
+/** The bundle header (LANGUAGE.md §1.2); `concept` and `pipe` are validated entry by entry. */
+export const BUNDLE_HEADER = z.strictObject({
+  domain: z.string(),
+  description: nullish(z.string()),
+  system_prompt: nullish(z.string()),
+  main_pipe: nullish(z.string()),
+  concept: nullish(z.record(z.string(), z.unknown())),
+  pipe: nullish(z.record(z.string(), z.unknown())),
+});
+
+/** A bundle as written, typed: header, concepts (string shorthand or table) and pipes. */
+export interface BundleBlueprint {
+  domain: string;
+  description?: string;
+  system_prompt?: string;
+  main_pipe?: string;
+  concept: Record<string, ConceptBlueprint | string>;
+  pipe: Record<string, PipeBlueprint>;
+}

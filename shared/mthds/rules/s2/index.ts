@@ -1,0 +1,31 @@
+/**
+ * Stage S2 rules (bundle structure), in order of enforcement. A new rule is one module and one line here.
+ * @see LANGUAGE.md §6 S2
+ */
+import type { Rule } from '../rule.js';
+import { conceptCodeCasing } from './concept-code-casing.js';
+import { domainCode } from './domain-code.js';
+import { domainShape } from './domain-shape.js';
+import { duplicateCodes } from './duplicate-codes.js';
+import { inputNameCasing } from './input-name-casing.js';
+import { mainPipeDefined } from './main-pipe-defined.js';
+import { nativeRedeclaration } from './native-redeclaration.js';
+import { pipeCodeCasing } from './pipe-code-casing.js';
+import { refinesOrStructure } from './refines-or-structure.js';
+import { reservedDomain } from './reserved-domain.js';
+import { strictSnakeCase } from './strict-snake-case.js';
+
+/** The S2 rules, in order. */
+export const S2_RULES: readonly Rule[] = [
+  domainCode,
+  domainShape,
+  reservedDomain,
+  mainPipeDefined,
+  conceptCodeCasing,
+  pipeCodeCasing,
+  inputNameCasing,
+  strictSnakeCase,
+  nativeRedeclaration,
+  refinesOrStructure,
+  duplicateCodes,
+];

@@ -1,0 +1,36 @@
+/**
+ * S2: a bundle does not declare a concept whose code is a native code (`Text`, `Image`, …); the fix removes the table
+ * (fix id `strip-native-concept-redecl`).
+ * @see LANGUAGE.md §2.1, §2.3, §6 S2
+ */
+import { MESSAGES } from '../../messages.js';
+import { NATIVE_CONCEPTS } from '../../library/natives.js';
+import { conceptItem } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S2 native concept redeclaration (`native_concept_redeclaration`). */
+export const nativeRedeclaration: Rule = {
+  id: 'S2-native-redeclaration',
+  stage: 'S2',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'native_concept_redeclaration',
+  see: 'LANGUAGE.md §2.1, §6 S2',
+  check: ({ bundles }) =>
+    bundles.flatMap((bundle) =>
+      Object.keys(bundle.blueprint.concept)
+        .filter((code) => NATIVE_CONCEPTS.has(code))
+        .map((code) =>
+          conceptItem(nativeRedeclaration, bundle, code, MESSAGES.native_redeclaration({ code }), {
+            field_path: `concept.${code}`,
+            suggested_fix: {
+              fix_code: 'strip-native-concept-redecl',
+              description: `Remove [concept.${code}]: ${code} is a native concept.`,
+              safety: 'safe',
+              source: bundle.source,
+              ops: [{ kind: 'delete_table', table_path: ['concept', code] }],
+            },
+          }),
+        ),
+    ),
+};

@@ -1,0 +1,28 @@
+/**
+ * S2: the first segment of the bundle's domain is not reserved (`native`, `mthds`, `pipelex`), whether or not the bundle
+ * is part of a package.
+ * @see LANGUAGE.md §1.4, §6 S2
+ */
+import { MESSAGES } from '../../messages.js';
+import { bundleItem } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** The reserved first segments of a domain code. */
+export const RESERVED_DOMAIN_SEGMENTS: readonly string[] = ['native', 'mthds', 'pipelex'];
+
+/** S2 reserved domain (`reserved_domain`). */
+export const reservedDomain: Rule = {
+  id: 'S2-reserved-domain',
+  stage: 'S2',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'reserved_domain',
+  see: 'LANGUAGE.md §1.4, §6 S2',
+  check: ({ bundles }) =>
+    bundles.flatMap((bundle) => {
+      const segment = bundle.blueprint.domain.split('.')[0] ?? '';
+      if (!RESERVED_DOMAIN_SEGMENTS.includes(segment)) return [];
+      const message = MESSAGES.reserved_domain({ domain: bundle.blueprint.domain, segment, reserved: RESERVED_DOMAIN_SEGMENTS });
+      return [bundleItem(reservedDomain, bundle, message, { field_path: 'domain', field_name: 'domain' })];
+    }),
+};

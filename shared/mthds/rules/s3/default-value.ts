@@ -1,0 +1,45 @@
+/**
+ * S3: a `default_value` matches the field's type (text → string, integer → integer, number → number, boolean →
+ * boolean, date → a TOML date or date-time, list → array, dict → table), is one of the `choices` when they are set, and
+ * is absent on a `concept` field.
+ * @see LANGUAGE.md §2.2, §6 S3
+ */
+import { MESSAGES } from '../../messages.js';
+import type { Rule } from '../rule.js';
+import { fieldItem, structureFields, type StructureField } from './structure-fields.js';
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+
+const MATCHES_TYPE: Record<string, (value: unknown) => boolean> = {
+  text: (value) => typeof value === 'string',
+  integer: (value) => Number.isInteger(value),
+  number: (value) => typeof value === 'number',
+  boolean: (value) => typeof value === 'boolean',
+  date: (value) => typeof value === 'string' && ISO_DATE.test(value),
+  list: (value) => Array.isArray(value),
+  dict: (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+};
+
+function problem({ field }: StructureField): string | undefined {
+  const value = field.default_value;
+  if (value === undefined) return undefined;
+  if (field.type === 'concept') return 'is not allowed on a concept field';
+  if (field.choices !== undefined) return typeof value === 'string' && field.choices.includes(value) ? undefined : `must be one of the choices (${field.choices.join(', ')})`;
+  const matches = field.type === undefined ? undefined : MATCHES_TYPE[field.type];
+  return matches && !matches(value) ? `does not match type "${field.type}"` : undefined;
+}
+
+/** S3 default values (`invalid_concept_field`). */
+export const defaultValue: Rule = {
+  id: 'S3-default-value',
+  stage: 'S3',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_concept_field',
+  see: 'LANGUAGE.md §2.2, §6 S3',
+  check: ({ bundles }) =>
+    structureFields(bundles).flatMap((at) => {
+      const why = problem(at);
+      return why === undefined ? [] : [fieldItem(defaultValue, at, MESSAGES.field_default_value({ concept: at.concept, field: at.name, value: JSON.stringify(at.field.default_value), problem: why }))];
+    }),
+};

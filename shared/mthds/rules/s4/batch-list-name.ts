@@ -1,0 +1,23 @@
+/**
+ * S4 PipeBatch: `input_list_name` is one of the declared inputs.
+ * @see LANGUAGE.md §3.11, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeBatch list name (`invalid_pipe_field`). */
+export const batchListName: Rule = {
+  id: 'S4-batch-list-name',
+  stage: 'S4',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_pipe_field',
+  see: 'LANGUAGE.md §3.11, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeBatch').flatMap((pipe) => {
+      const names = pipe.inputs.map((input) => input.name);
+      if (names.includes(pipe.blueprint.input_list_name)) return [];
+      return [pipeItem(batchListName, pipe, MESSAGES.batch_list_name({ pipe: pipe.code, list: pipe.blueprint.input_list_name, inputs: names }), pipeField(pipe, 'input_list_name'))];
+    }),
+};

@@ -1,0 +1,23 @@
+/**
+ * S4 PipeCompose: exactly one of `template` and `construct`.
+ * @see LANGUAGE.md §3.7, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeCompose template or construct (`invalid_pipe_field`). */
+export const composeMode: Rule = {
+  id: 'S4-compose-mode',
+  stage: 'S4',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_pipe_field',
+  see: 'LANGUAGE.md §3.7, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeCompose')
+      .filter((pipe) => (pipe.blueprint.template === undefined) === (pipe.blueprint.construct === undefined))
+      .map((pipe) =>
+        pipeItem(composeMode, pipe, MESSAGES.compose_mode({ pipe: pipe.code, both: pipe.blueprint.template !== undefined }), pipeField(pipe, pipe.blueprint.template === undefined ? 'template' : 'construct')),
+      ),
+};

@@ -1,0 +1,21 @@
+/**
+ * S4 PipeCompose: the output has no multiplicity (one item).
+ * @see LANGUAGE.md §3.7, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeCompose single output (`inadequate_output_multiplicity`). */
+export const composeSingleOutput: Rule = {
+  id: 'S4-compose-single-output',
+  stage: 'S4',
+  severity: 'error',
+  category: 'pipe_validation',
+  error_type: 'inadequate_output_multiplicity',
+  see: 'LANGUAGE.md §3.7, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeCompose')
+      .filter((pipe) => pipe.output.multiplicity !== 'single')
+      .map((pipe) => pipeItem(composeSingleOutput, pipe, MESSAGES.compose_single_output({ pipe: pipe.code, output: pipe.output.raw }), pipeField(pipe, 'output'))),
+};

@@ -1,0 +1,23 @@
+/**
+ * S4 PipeCondition: exactly one of `expression_template` and `expression`.
+ * @see LANGUAGE.md §3.10, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeCondition expression (`invalid_pipe_field`). */
+export const conditionExpression: Rule = {
+  id: 'S4-condition-expression',
+  stage: 'S4',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_pipe_field',
+  see: 'LANGUAGE.md §3.10, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeCondition')
+      .filter((pipe) => (pipe.blueprint.expression_template === undefined) === (pipe.blueprint.expression === undefined))
+      .map((pipe) =>
+        pipeItem(conditionExpression, pipe, MESSAGES.condition_expression({ pipe: pipe.code, both: pipe.blueprint.expression !== undefined }), pipeField(pipe, 'expression_template')),
+      ),
+};

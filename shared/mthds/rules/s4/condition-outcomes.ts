@@ -1,0 +1,21 @@
+/**
+ * S4 PipeCondition: `outcomes` has at least one entry.
+ * @see LANGUAGE.md §3.10, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeCondition outcomes (`invalid_pipe_field`). */
+export const conditionOutcomes: Rule = {
+  id: 'S4-condition-outcomes',
+  stage: 'S4',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_pipe_field',
+  see: 'LANGUAGE.md §3.10, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeCondition')
+      .filter((pipe) => Object.keys(pipe.blueprint.outcomes).length === 0)
+      .map((pipe) => pipeItem(conditionOutcomes, pipe, MESSAGES.condition_outcomes_empty({ pipe: pipe.code }), pipeField(pipe, 'outcomes'))),
+};

@@ -1,0 +1,27 @@
+/**
+ * S4 PipeExtract (warning): the input is a Document or an Image, or a concept refining one of them.
+ * @see LANGUAGE.md §3.5, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+const EXTRACTABLE = new Set(['native.Document', 'native.Image']);
+
+/** S4 PipeExtract input concept (warning, `input_stuff_spec_mismatch`). */
+export const extractInputConcept: Rule = {
+  id: 'S4-extract-input-concept',
+  stage: 'S4',
+  severity: 'warning',
+  category: 'pipe_validation',
+  error_type: 'input_stuff_spec_mismatch',
+  see: 'LANGUAGE.md §3.5, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeExtract').flatMap((pipe) =>
+      pipe.inputs.flatMap((input) => {
+        const concept = context.library.findConcept(input.conceptRef, pipe.domain_code);
+        if (!concept || context.library.ancestry(concept).some((ancestor) => EXTRACTABLE.has(ancestor.ref))) return [];
+        return [pipeItem(extractInputConcept, pipe, MESSAGES.extract_input_concept({ pipe: pipe.code, input: input.name, concept: input.raw }), pipeField(pipe, `inputs.${input.name}`))];
+      }),
+    ),
+};

@@ -1,0 +1,21 @@
+/**
+ * S4 PipeExtract: exactly one input (the Document or Image to extract).
+ * @see LANGUAGE.md §3.5, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeExtract single input (`invalid_pipe_field`). */
+export const extractSingleInput: Rule = {
+  id: 'S4-extract-single-input',
+  stage: 'S4',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_pipe_field',
+  see: 'LANGUAGE.md §3.5, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeExtract')
+      .filter((pipe) => pipe.inputs.length !== 1)
+      .map((pipe) => pipeItem(extractSingleInput, pipe, MESSAGES.extract_one_input({ pipe: pipe.code, count: pipe.inputs.length }), pipeField(pipe, 'inputs'))),
+};

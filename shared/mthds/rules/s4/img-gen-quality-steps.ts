@@ -1,0 +1,24 @@
+/**
+ * S4 PipeImgGen: an inline image-generation setting does not set both `quality` and `nb_steps`.
+ * @see LANGUAGE.md §3.4, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeImgGen quality and nb_steps are exclusive (`invalid_pipe_field`). */
+export const imgGenQualitySteps: Rule = {
+  id: 'S4-img-gen-quality-steps',
+  stage: 'S4',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_pipe_field',
+  see: 'LANGUAGE.md §3.4, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeImgGen')
+      .filter((pipe) => {
+        const setting = pipe.blueprint.model;
+        return typeof setting === 'object' && 'quality' in setting && setting.quality !== undefined && setting.nb_steps !== undefined;
+      })
+      .map((pipe) => pipeItem(imgGenQualitySteps, pipe, MESSAGES.img_gen_quality_steps({ pipe: pipe.code }), pipeField(pipe, 'model'))),
+};

@@ -1,0 +1,57 @@
+/**
+ * Stage S4 rules (pipe-specific), in order of enforcement: templates first, then operators, then controllers.
+ * @see LANGUAGE.md §6 S4
+ */
+import type { Rule } from '../rule.js';
+import { batchItemName } from './batch-item-name.js';
+import { batchListName } from './batch-list-name.js';
+import { composeMode } from './compose-mode.js';
+import { composeSingleOutput } from './compose-single-output.js';
+import { conditionExpression } from './condition-expression.js';
+import { conditionOutcomes } from './condition-outcomes.js';
+import { constructFromOrTemplate } from './construct-from-or-template.js';
+import { extractInputConcept } from './extract-input-concept.js';
+import { extractOutputPages } from './extract-output-pages.js';
+import { extractSingleInput } from './extract-single-input.js';
+import { funcFunctionName } from './func-function-name.js';
+import { imgGenQualitySteps } from './img-gen-quality-steps.js';
+import { llmInputsUsed } from './llm-inputs-used.js';
+import { llmOutputNotImage } from './llm-output-not-image.js';
+import { llmPromptVariables } from './llm-prompt-variables.js';
+import { llmReasoningExclusive } from './llm-reasoning-exclusive.js';
+import { parallelBranchResults } from './parallel-branch-results.js';
+import { parallelOutputMode } from './parallel-output-mode.js';
+import { searchOutput } from './search-output.js';
+import { sequenceSteps } from './sequence-steps.js';
+import { subPipeBatch } from './sub-pipe-batch.js';
+import { subPipeOutputOverride } from './sub-pipe-output-override.js';
+import { templateSyntax } from './template-syntax.js';
+import { templateVariables } from './template-variables.js';
+
+/** The S4 rules, in order. */
+export const S4_RULES: readonly Rule[] = [
+  templateSyntax,
+  llmPromptVariables,
+  llmInputsUsed,
+  templateVariables,
+  llmReasoningExclusive,
+  llmOutputNotImage,
+  funcFunctionName,
+  imgGenQualitySteps,
+  extractSingleInput,
+  extractInputConcept,
+  extractOutputPages,
+  searchOutput,
+  composeMode,
+  composeSingleOutput,
+  constructFromOrTemplate,
+  sequenceSteps,
+  subPipeOutputOverride,
+  subPipeBatch,
+  parallelOutputMode,
+  parallelBranchResults,
+  conditionExpression,
+  conditionOutcomes,
+  batchListName,
+  batchItemName,
+];

@@ -1,0 +1,22 @@
+/**
+ * S4 PipeLLM: the output is not an image (Image or a refinement of it); images come from a PipeImgGen.
+ * @see LANGUAGE.md §3.2, API-CONTRACT.md §4.1 (`llm_output_cannot_be_image`)
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+import { outputRefines } from './output-refines.js';
+
+/** S4 PipeLLM output is not an image (`llm_output_cannot_be_image`). */
+export const llmOutputNotImage: Rule = {
+  id: 'S4-llm-output-not-image',
+  stage: 'S4',
+  severity: 'error',
+  category: 'pipe_validation',
+  error_type: 'llm_output_cannot_be_image',
+  see: 'LANGUAGE.md §3.2, API-CONTRACT.md §4.1',
+  check: (context) =>
+    pipesOfType(context, 'PipeLLM')
+      .filter((pipe) => outputRefines(context.library, pipe, 'native.Image') === true)
+      .map((pipe) => pipeItem(llmOutputNotImage, pipe, MESSAGES.llm_output_image({ pipe: pipe.code, output: pipe.output.raw }), pipeField(pipe, 'output'))),
+};

@@ -1,0 +1,32 @@
+/**
+ * S4 PipeParallel: every branch has a `result` name, and the names are unique.
+ * @see LANGUAGE.md §3.9, §6 S4
+ */
+import type { ValidationErrorItem } from '../../../errors/index.js';
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeParallel branch results (`invalid_pipe_field`). */
+export const parallelBranchResults: Rule = {
+  id: 'S4-parallel-branch-results',
+  stage: 'S4',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_pipe_field',
+  see: 'LANGUAGE.md §3.9, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeParallel').flatMap((pipe) => {
+      const items: ValidationErrorItem[] = [];
+      const seen = new Set<string>();
+      pipe.blueprint.branches.forEach((branch, index) => {
+        if (branch.result !== undefined && !seen.has(branch.result)) {
+          seen.add(branch.result);
+          return;
+        }
+        const at = `branches[${index}]`;
+        items.push(pipeItem(parallelBranchResults, pipe, MESSAGES.parallel_branch_result({ pipe: pipe.code, at, result: branch.result }), pipeField(pipe, `${at}.result`)));
+      });
+      return items;
+    }),
+};

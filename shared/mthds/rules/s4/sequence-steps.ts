@@ -1,0 +1,21 @@
+/**
+ * S4 PipeSequence: at least one step.
+ * @see LANGUAGE.md §3.8, §6 S4
+ */
+import { MESSAGES } from '../../messages.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+/** S4 PipeSequence has steps (`invalid_pipe_field`). */
+export const sequenceSteps: Rule = {
+  id: 'S4-sequence-steps',
+  stage: 'S4',
+  severity: 'error',
+  category: 'blueprint_validation',
+  error_type: 'invalid_pipe_field',
+  see: 'LANGUAGE.md §3.8, §6 S4',
+  check: (context) =>
+    pipesOfType(context, 'PipeSequence')
+      .filter((pipe) => pipe.blueprint.steps.length === 0)
+      .map((pipe) => pipeItem(sequenceSteps, pipe, MESSAGES.sequence_no_steps({ pipe: pipe.code }), pipeField(pipe, 'steps'))),
+};

@@ -1,0 +1,23 @@
+/**
+ * The sub-pipe lists of controllers: the `steps` of a PipeSequence and the `branches` of a PipeParallel.
+ * @see LANGUAGE.md §3.8–3.9
+ */
+import type { SubPipeBlueprint } from '../../parse/blueprint.js';
+import type { Pipe } from '../../library/concept.js';
+
+/** One step or branch, with its path inside the pipe table (`steps[0]`). */
+export interface SubPipeAt {
+  at: string;
+  sub: SubPipeBlueprint;
+}
+
+/**
+ * The steps or branches of a pipe (empty for other types).
+ * @param pipe - any pipe
+ */
+export function subPipesOf(pipe: Pipe): SubPipeAt[] {
+  const blueprint = pipe.blueprint;
+  if (blueprint.type === 'PipeSequence') return blueprint.steps.map((sub, index) => ({ at: `steps[${index}]`, sub }));
+  if (blueprint.type === 'PipeParallel') return blueprint.branches.map((sub, index) => ({ at: `branches[${index}]`, sub }));
+  return [];
+}

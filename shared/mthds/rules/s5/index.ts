@@ -1,0 +1,14 @@
+/**
+ * Stage S5 rules (references), in order of enforcement.
+ * @see LANGUAGE.md §6 S5
+ */
+import type { Rule } from '../rule.js';
+import { pipeConceptRefs } from './pipe-concept-refs.js';
+import { pipeRefs } from './pipe-refs.js';
+import { referenceSyntax } from './reference-syntax.js';
+import { refinementCycles } from './refinement-cycles.js';
+import { structureConceptRefs } from './structure-concept-refs.js';
+import { structureCycles } from './structure-cycles.js';
+
+/** The S5 rules, in order. */
+export const S5_RULES: readonly Rule[] = [referenceSyntax, pipeConceptRefs, structureConceptRefs, pipeRefs, refinementCycles, structureCycles];

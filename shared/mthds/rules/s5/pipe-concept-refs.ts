@@ -1,0 +1,33 @@
+/**
+ * S5: the concept references of every pipe resolve: input values, `output` and `combined_output` (LANGUAGE.md §5.3).
+ * Cross-package references to a package that is not loaded are deferred. The item carries the missing code and the
+ * declared concepts.
+ * @see LANGUAGE.md §5.2–5.3, §6 S5; API-CONTRACT.md §4.1 (`unresolved_concept`)
+ */
+import { MESSAGES } from '../../messages.js';
+import { stripMultiplicity } from '../../references.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+import { conceptRefProblem } from './concept-ref-problem.js';
+import { conceptRefsOf } from './references-of.js';
+
+/** S5 pipe concept references resolve (`unresolved_concept`). */
+export const pipeConceptRefs: Rule = {
+  id: 'S5-pipe-concept-refs',
+  stage: 'S5',
+  severity: 'error',
+  category: 'pipe_validation',
+  error_type: 'unresolved_concept',
+  see: 'LANGUAGE.md §5.3, §6 S5',
+  check: (context) => {
+    const declared = [...context.library.concepts.values()].filter((concept) => !concept.isNative).map((concept) => concept.ref);
+    return pipesOf(context).flatMap((pipe) =>
+      conceptRefsOf(pipe).flatMap(({ field, ref }) => {
+        const reason = conceptRefProblem(context.library, ref, pipe.domain_code, context.mode);
+        if (reason === undefined) return [];
+        const message = MESSAGES.unresolved_concept({ where: `Pipe '${pipe.code}'`, field, ref, reason });
+        return [pipeItem(pipeConceptRefs, pipe, message, { ...pipeField(pipe, field), missing_concept_code: stripMultiplicity(ref), declared_concepts: declared })];
+      }),
+    );
+  },
+};

@@ -1,0 +1,38 @@
+/**
+ * S5: every pipe reference resolves (the reference's "dependency pipe not found"): steps, branches, outcomes, default
+ * outcome (`fail` / `continue` excepted), batch branch pipe. A bare code resolves in its own domain; compat mode also
+ * accepts the one pipe of that code elsewhere in the library (LANGUAGE.md §5.6), strict mode asks for `domain.code`.
+ * Cross-package references to a package that is not loaded are deferred.
+ * @see LANGUAGE.md §5.2–5.3, §5.6, §6 S5
+ */
+import { MESSAGES } from '../../messages.js';
+import { parsePipeRef } from '../../references.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+import { pipeRefsOf } from './references-of.js';
+
+/** S5 pipe references resolve (`unresolved_pipe_dependency`). */
+export const pipeRefs: Rule = {
+  id: 'S5-pipe-refs',
+  stage: 'S5',
+  severity: 'error',
+  category: 'pipe_validation',
+  error_type: 'unresolved_pipe_dependency',
+  see: 'LANGUAGE.md §5.3, §6 S5',
+  check: (context) =>
+    pipesOf(context).flatMap((pipe) =>
+      pipeRefsOf(pipe).flatMap(({ field, ref }) => {
+        const parts = parsePipeRef(ref);
+        if (!parts) return [];
+        const lookup = context.library.lookupPipe(ref, pipe.domain_code);
+        let reason: string | undefined;
+        if ('missing' in lookup) reason = parts.packageRef === undefined ? `pipe '${ref}' is not defined${parts.domain === undefined ? '' : ` in domain '${parts.domain}'`}` : undefined;
+        else if ('ambiguous' in lookup) reason = `pipe '${ref}' is defined in several domains; write ${lookup.ambiguous.map((candidate) => `'${candidate.ref}'`).join(' or ')}`;
+        else if (context.mode === 'strict' && parts.domain === undefined && lookup.found.domain_code !== pipe.domain_code) {
+          reason = `pipe '${ref}' is defined in domain '${lookup.found.domain_code}'; write '${lookup.found.ref}' (bare codes resolve in their own domain only)`;
+        }
+        if (reason === undefined) return [];
+        return [pipeItem(pipeRefs, pipe, MESSAGES.unresolved_pipe({ pipe: pipe.code, field, reason }), { ...pipeField(pipe, field), missing_pipe_code: ref })];
+      }),
+    ),
+};

@@ -1,0 +1,14 @@
+/**
+ * Stage S5b rules (data flow, as the reference enforces it), in order of enforcement.
+ * @see LANGUAGE.md §6 S5b
+ */
+import type { Rule } from '../rule.js';
+import { controllerInputs } from './controller-inputs.js';
+import { controllerOutputs } from './controller-outputs.js';
+import { flowConcepts } from './flow-concepts.js';
+import { flowMultiplicity, flowMultiplicityWarning } from './flow-multiplicity.js';
+import { sequenceInputs } from './sequence-inputs.js';
+import { sequenceOutput } from './sequence-output.js';
+
+/** The S5b rules, in order. */
+export const S5B_RULES: readonly Rule[] = [sequenceInputs, controllerInputs, sequenceOutput, controllerOutputs, flowConcepts, flowMultiplicity, flowMultiplicityWarning];

@@ -1,0 +1,115 @@
+/**
+ * The data flow of a PipeSequence, statically (LANGUAGE.md §4.2–4.5): which working-memory name each step input is bound
+ * to, and what that name holds at that point (the sequence's declared input, or the output of an earlier step, a
+ * parallel branch with `add_each_output`, or a step inside a nested sequence). Shared by V-X1 and V-M1.
+ *
+ * Multiplicity of what a step stores: the called pipe's output, overridden by `nb_output` (exactly N) or
+ * `multiple_output` (a list, keeping a fixed N; `false` gives one item), and a variable list for an inline batch.
+ * @see LANGUAGE.md §4.2–4.5, §6 S5b
+ */
+import type { Pipe, PipeIO } from '../../library/concept.js';
+import type { MthdsLibrary } from '../../library/library.js';
+import type { SubPipeBlueprint } from '../../parse/blueprint.js';
+import type { Multiplicity } from '../../references.js';
+
+/** What a working-memory name holds at some point of a sequence. */
+export interface FlowValue {
+  conceptRef: string;
+  multiplicity: Multiplicity;
+  /** Where it comes from, for messages: `input 'doc'` or `'pages' (from step 'read')`. */
+  origin: string;
+  /** As a concept ref with multiplicity, e.g. `Page[]`. */
+  raw: string;
+}
+
+/** One step input bound to a value. */
+export interface FlowBinding {
+  /** The step's path in the sequence, e.g. `steps[1]`. */
+  at: string;
+  input: PipeIO;
+  /** The multiplicity the step expects (single for the item of an inline batch). */
+  expected: Multiplicity;
+  value: FlowValue;
+}
+
+/**
+ * A ref with its multiplicity suffix.
+ * @param conceptRef - a qualified concept ref
+ * @param multiplicity - the multiplicity
+ */
+export function withMultiplicity(conceptRef: string, multiplicity: Multiplicity): string {
+  const code = conceptRef.startsWith('native.') ? conceptRef.slice('native.'.length) : conceptRef;
+  return multiplicity === 'single' ? code : multiplicity === 'variable' ? `${code}[]` : `${code}[${multiplicity}]`;
+}
+
+function stored(pipe: Pipe, step: SubPipeBlueprint, name: string): FlowValue {
+  let multiplicity = pipe.output.multiplicity;
+  if (step.nb_output !== undefined) multiplicity = step.nb_output;
+  else if (step.multiple_output === true) multiplicity = typeof multiplicity === 'number' ? multiplicity : 'variable';
+  else if (step.multiple_output === false) multiplicity = 'single';
+  if (step.batch_over !== undefined) multiplicity = 'variable';
+  return { conceptRef: pipe.output.conceptRef, multiplicity, origin: `'${name}' (from step '${pipe.code}')`, raw: withMultiplicity(pipe.output.conceptRef, multiplicity) };
+}
+
+/** The values a called pipe adds to the shared working memory besides its own result (parallel branches, nested steps). */
+function sideValues(library: MthdsLibrary, pipe: Pipe, seen: Set<string>): Map<string, FlowValue> {
+  const values = new Map<string, FlowValue>();
+  if (seen.has(pipe.ref)) return values;
+  seen.add(pipe.ref);
+  const blueprint = pipe.blueprint;
+  const subs = blueprint.type === 'PipeSequence' ? blueprint.steps : blueprint.type === 'PipeParallel' && blueprint.add_each_output === true ? blueprint.branches : [];
+  for (const sub of subs) {
+    const child = library.findPipe(sub.pipe, pipe.domain_code);
+    if (blueprint.type === 'PipeSequence' && child) sideValues(library, child, seen).forEach((value, name) => values.set(name, value));
+    if (sub.result !== undefined) {
+      if (child) values.set(sub.result, stored(child, sub, sub.result));
+      else values.delete(sub.result);
+    }
+  }
+  return values;
+}
+
+/**
+ * The bindings of every step input of a sequence whose value is known statically (dotted inputs, which read a
+ * sub-attribute, and names bound by unresolved pipes are left out).
+ * @param library - the library
+ * @param sequence - a PipeSequence
+ */
+export function sequenceFlow(library: MthdsLibrary, sequence: Pipe): FlowBinding[] {
+  if (sequence.blueprint.type !== 'PipeSequence') return [];
+  const memory = new Map<string, FlowValue | undefined>();
+  for (const input of sequence.inputs) {
+    if (!input.name.includes('.')) memory.set(input.name, { conceptRef: input.conceptRef, multiplicity: input.multiplicity, origin: `input '${input.name}'`, raw: input.raw });
+  }
+  const bindings: FlowBinding[] = [];
+  sequence.blueprint.steps.forEach((step, index) => {
+    const at = `steps[${index}]`;
+    const child = library.findPipe(step.pipe, sequence.domain_code);
+    for (const input of child?.inputs ?? []) {
+      if (input.name.includes('.')) continue;
+      if (input.name === step.batch_as && step.batch_over !== undefined) {
+        const list = memory.get(step.batch_over);
+        if (list && list.multiplicity !== 'single') {
+          bindings.push({ at, input, expected: input.multiplicity, value: { ...list, multiplicity: 'single', origin: `an item of ${list.origin}`, raw: withMultiplicity(list.conceptRef, 'single') } });
+        } else if (list) bindings.push({ at, input, expected: 'variable', value: list });
+        continue;
+      }
+      const value = memory.get(input.name);
+      if (value) bindings.push({ at, input, expected: input.multiplicity, value });
+    }
+    if (child) sideValues(library, child, new Set()).forEach((value, name) => memory.set(name, value));
+    if (step.result !== undefined) memory.set(step.result, child ? stored(child, step, step.result) : undefined);
+  });
+  return bindings;
+}
+
+/**
+ * Whether a value of multiplicity `produced` fits an input declared with `expected`: one item for `X`, a list for
+ * `X[]`, a list of N (or of unknown length) for `X[N]`.
+ * @param produced - what the name holds
+ * @param expected - what the input declares
+ */
+export function multiplicityFits(produced: Multiplicity, expected: Multiplicity): boolean {
+  if (expected === 'single' || produced === 'single') return produced === expected;
+  return expected === 'variable' || produced === 'variable' || produced === expected;
+}

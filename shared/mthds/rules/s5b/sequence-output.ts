@@ -1,0 +1,45 @@
+/**
+ * S5b V-O1: a PipeSequence's declared output concept is compatible with what its last step produces (the same concept or
+ * an ancestor of it; `Anything` and `Dynamic` on either side are not checked). The item carries an unsafe fix that sets
+ * the output to what the last step produces (fix id `match-sequence-output`).
+ * @see LANGUAGE.md §2.4, §4.3, §6 S5b V-O1
+ */
+import { MESSAGES } from '../../messages.js';
+import { stripMultiplicity } from '../../references.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import type { Rule } from '../rule.js';
+
+const UNCHECKED = new Set(['native.Anything', 'native.Dynamic']);
+
+/** S5b V-O1 sequence output (`inadequate_output_concept`). */
+export const sequenceOutput: Rule = {
+  id: 'V-O1',
+  stage: 'S5b',
+  severity: 'error',
+  category: 'pipe_validation',
+  error_type: 'inadequate_output_concept',
+  see: 'LANGUAGE.md §4.3, §6 S5b V-O1',
+  check: (context) =>
+    pipesOfType(context, 'PipeSequence').flatMap((pipe) => {
+      const { library } = context;
+      const last = pipe.blueprint.steps[pipe.blueprint.steps.length - 1];
+      const stepPipe = last === undefined ? undefined : library.findPipe(last.pipe, pipe.domain_code);
+      const produced = stepPipe && library.findConcept(stepPipe.output.conceptRef, stepPipe.domain_code);
+      const expected = library.findConcept(pipe.output.conceptRef, pipe.domain_code);
+      if (!last || !stepPipe || !produced || !expected || UNCHECKED.has(produced.ref) || UNCHECKED.has(expected.ref) || library.isCompatible(produced, expected)) return [];
+      const producedRaw = last.batch_over === undefined ? stepPipe.output.raw : `${stripMultiplicity(stepPipe.output.raw)}[]`;
+      const message = MESSAGES.sequence_output({ pipe: pipe.code, output: pipe.output.raw, step: stepPipe.code, produced: producedRaw });
+      return [
+        pipeItem(sequenceOutput, pipe, message, {
+          ...pipeField(pipe, 'output'),
+          suggested_fix: {
+            fix_code: 'match-sequence-output',
+            description: `Set the output of '${pipe.code}' to "${producedRaw}", what its last step produces.`,
+            safety: 'unsafe',
+            source: pipe.source,
+            ops: [{ kind: 'set_key', table_path: ['pipe', pipe.code], key: 'output', value: producedRaw }],
+          },
+        }),
+      ];
+    }),
+};

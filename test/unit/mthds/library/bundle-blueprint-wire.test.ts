@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import { bundleBlueprintForWire, parseBundle } from '../../../../shared/mthds/index.js';
+import { sample } from '../../../helpers/corpus.js';
+
+describe('bundleBlueprintForWire', () => {
+  describe('when the header leaves members out', () => {
+    it('should give them as null, with the source first', () => {
+      const blueprint = parseBundle(sample('invalid/missing_main_pipe'), 'missing_main_pipe.mthds');
+      expect(bundleBlueprintForWire({ blueprint, source: 'missing_main_pipe.mthds' })).to.deep.equal({
+        source: 'missing_main_pipe.mthds',
+        domain: 'missing_main_pipe',
+        description: 'Declares a pipe but no main_pipe',
+        system_prompt: null,
+        main_pipe: null,
+        concept: { Greeting: { description: 'A greeting', refines: 'Text' } },
+        pipe: {
+          greet: { type: 'PipeLLM', description: 'Say hello to the given name', inputs: { name: 'Text' }, output: 'Greeting', prompt: 'Say hello to $name' },
+        },
+      });
+    });
+  });
+
+  describe('when the source is unknown', () => {
+    it('should give source null', () => {
+      const blueprint = parseBundle(sample('hello_greeting'), null);
+      expect(Object.keys(bundleBlueprintForWire({ blueprint, source: null }))).to.deep.equal(['source', 'domain', 'description', 'system_prompt', 'main_pipe', 'concept', 'pipe']);
+      expect(bundleBlueprintForWire({ blueprint, source: null })['source']).to.equal(null);
+    });
+  });
+});

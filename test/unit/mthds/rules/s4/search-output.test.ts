@@ -1,0 +1,31 @@
+import { expect } from 'chai';
+import { searchOutput } from '../../../../../shared/mthds/rules/s4/search-output.js';
+import { bundle, runEach, runRule } from '../harness.js';
+
+const search = (output: string) =>
+  bundle('news', `[concept.Trend]\ndescription = "A trend"\nrefines = "SearchResult"\n[pipe.look]\ntype = "PipeSearch"\ndescription = "d"\ninputs = { topic = "Text" }\noutput = "${output}"\nprompt = "$topic"`);
+
+describe('S4-search-output', () => {
+  describe('when a PipeSearch outputs something else than a SearchResult', () => {
+    it('should report it', () => {
+      expect(runRule(searchOutput, search('Text'))).to.deep.equal([
+        {
+          category: 'pipe_validation',
+          message: 'Pipe \'look\': a PipeSearch outputs "SearchResult" (or a concept refining it), not "Text".',
+          error_type: 'inadequate_output_concept',
+          source: 'bundle-1.mthds',
+          pipe_code: 'look',
+          domain_code: 'news',
+          field_path: 'pipe.look.output',
+          field_name: 'output',
+        },
+      ]);
+    });
+  });
+
+  describe('when it outputs SearchResult or a refinement', () => {
+    it('should pass', () => {
+      expect(runEach(searchOutput, [search('SearchResult'), search('Trend')])).to.deep.equal([]);
+    });
+  });
+});
