@@ -16,7 +16,7 @@ import type { ApiConfig, Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/queue/index.js';
-import { createDocumentExtractor, createMockBackend, createMockExtractor, mockValueForSchema } from '../shared/inference/index.js';
+import { createDocumentExtractor, createMockBackend, createMockExtractor, mockValueForSchema, type ModelDeck } from '../shared/inference/index.js';
 import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort } from '../shared/runtime/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -31,6 +31,7 @@ import type { Orchestrator } from './orchestrators/orchestrator.js';
 import { executeRouter } from './routes/execute.js';
 import { healthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
+import { modelsRouter } from './routes/models.js';
 import { runsRouter } from './routes/runs.js';
 import { startRouter } from './routes/start.js';
 import { validateRouter } from './routes/validate.js';
@@ -45,6 +46,8 @@ export interface AppDeps {
   logger: Logger;
   /** The inference backend direct runs call (mock or a provider). */
   inference: InferencePort;
+  /** The model deck served by `GET /v1/models` (the route is absent without one). */
+  modelDeck?: ModelDeck;
   /** Reads documents for PipeExtract; the embedded PDF text extractor by default. */
   extractor?: DocumentExtractorPort;
   /** Orchestration settings (`api.toml`); direct only by default. */
@@ -102,6 +105,7 @@ export function createApp(deps: AppDeps): Express {
   const auth = authenticate(settings.auth);
   app.use('/v1', auth);
   app.use(versionRouter());
+  if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
   const ids = deps.ids ?? randomIdSource();
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
   app.use(validateRouter({ maxBodyBytes, orchestration, sweep }));

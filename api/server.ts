@@ -31,13 +31,13 @@ function main(): void {
   const { settings, apiConfig } = configuration();
   const logger = createLogger(settings.logLevel, 'api');
   const metrics = new Metrics();
-  const backend = selectInferenceBackend(settings.inference);
+  const backend = selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env);
   if (backend.isMock) {
     logger.warn(
-      'MOCK INFERENCE: no provider is configured (set OPENAI_API_KEY, or INFERENCE_PROFILE=mock is forcing it). Every LLM output of this server is deterministic placeholder text, not a model answer.',
+      'MOCK INFERENCE: no provider is configured (set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY; or INFERENCE_PROFILE=mock is forcing it). Every LLM output of this server is deterministic placeholder text, not a model answer.',
     );
   } else {
-    logger.info({ backend: backend.name, model: settings.inference.openaiModel }, 'inference backend selected');
+    logger.info({ backend: backend.name }, 'inference backend selected');
   }
   if (settings.callbacks.allowPrivateHosts) logger.warn('CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).');
   const inference = meteredBackend(backend, metrics);
@@ -46,7 +46,7 @@ function main(): void {
   const readSecret = () => process.env['COMPLETION_CALLBACK_SECRET'];
   const pool: WorkerPool | undefined =
     queued && !process.argv.includes('--no-worker') ? startWorkerPool({ settings, logger, metrics, inference, readSecret }) : undefined;
-  const app = createApp({ settings, logger, inference, apiConfig, metrics, readSecret, ...(queueBackend ? { queueBackend } : {}) });
+  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, ...(queueBackend ? { queueBackend } : {}) });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;

@@ -56,12 +56,11 @@ const ENV_SCHEMA = z.object({
   SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB: positiveInt(8192),
   SERVICE_MAX_SCANNED_MANIFESTS: positiveInt(100),
   SERVICE_MAX_MANIFEST_FILE_KIB: positiveInt(256),
-  INFERENCE_PROFILE: trimmedLower(['auto', 'mock'], 'auto'),
-  OPENAI_API_KEY: optionalSecret,
+  INFERENCE_PROFILE: z.string().trim().min(1).default('auto'),
+  INFERENCE_TIMEOUT_MS: positiveInt(120000),
+  INFERENCE_MAX_RETRIES: nonNegativeInt(2),
   OPENAI_BASE_URL: z.string().url().optional(),
-  OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
-  OPENAI_TIMEOUT_MS: positiveInt(120000),
-  OPENAI_MAX_RETRIES: nonNegativeInt(2),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
   MOCK_INFERENCE_LATENCY_MS: nonNegativeInt(0),
   SERVICE_CONFIG_DIR: z.string().min(1).default(path.join(process.cwd(), 'config')),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
@@ -108,12 +107,12 @@ export interface Settings {
   methodCache: { dir: string; maxClones: number; maxTotalKib: number; maxAgeHours: number };
   fetchLimits: { maxPackageFiles: number; maxPackageTotalKib: number; maxScannedManifests: number; maxManifestFileKib: number };
   inference: {
-    profile: 'auto' | 'mock';
-    openaiApiKey: string | undefined;
-    openaiBaseUrl: string | undefined;
-    openaiModel: string;
-    openaiTimeoutMs: number;
-    openaiMaxRetries: number;
+    /** `auto` (the configuration's active routing profile), `mock`, or a profile of `routing_profiles.toml`. */
+    profile: string;
+    /** Timeout of one provider call, in ms. */
+    timeoutMs: number;
+    /** SDK retries of a failed provider call (with backoff, honouring Retry-After). */
+    maxRetries: number;
     /** Artificial latency of each mock inference call, in ms (holds runs in flight for tests and benchmarks). */
     mockLatencyMs: number;
   };
@@ -202,11 +201,8 @@ export function loadSettings(environment: Environment): Settings {
     },
     inference: {
       profile: env.INFERENCE_PROFILE,
-      openaiApiKey: env.OPENAI_API_KEY,
-      openaiBaseUrl: env.OPENAI_BASE_URL,
-      openaiModel: env.OPENAI_MODEL,
-      openaiTimeoutMs: env.OPENAI_TIMEOUT_MS,
-      openaiMaxRetries: env.OPENAI_MAX_RETRIES,
+      timeoutMs: env.INFERENCE_TIMEOUT_MS,
+      maxRetries: env.INFERENCE_MAX_RETRIES,
       mockLatencyMs: env.MOCK_INFERENCE_LATENCY_MS,
     },
     serviceConfigDir: env.SERVICE_CONFIG_DIR,

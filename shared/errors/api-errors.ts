@@ -36,3 +36,5 @@ export class InvalidCallbackUrls extends MthdsError {}
 export class RunNotFoundError extends MthdsError {}
 /** 409: the run finished without a result (code `run_result_unavailable`; CLIENTS.md §5.3). */
 export class RunResultUnavailableError extends MthdsError {}
+/** 422: `GET /v1/models?type=` names no model category. */
+export class InvalidModelCategory extends MthdsError {}

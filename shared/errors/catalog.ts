@@ -61,6 +61,7 @@ export const ERROR_CATALOG = {
   MethodRefNotSupported: { status: 501, title: 'Method ref not supported', domain: 'config', origin: 'api' },
   BundleTransportNotSupported: { status: 501, title: 'Bundle transport not supported', domain: 'config', origin: 'api' },
   InvalidCallbackUrls: { status: 422, title: 'Invalid callback urls', domain: 'input', origin: 'api' },
+  InvalidModelCategory: { status: 422, title: 'Invalid model category', domain: 'input', origin: 'api' },
   RunNotFoundError: { status: 404, title: 'Run not found', domain: 'input', origin: 'api', code: 'run_not_found' },
   RunResultUnavailableError: { status: 409, title: 'Run result unavailable', domain: 'input', origin: 'api', code: 'run_result_unavailable' },
 
@@ -91,6 +92,8 @@ export const ERROR_CATALOG = {
   Jinja2TemplateBudgetError: { status: 422, title: 'Jinja 2 template budget', domain: 'input', origin: 'runtime', callerFacing: true },
   PipeFeatureNotSupportedError: { status: 501, title: 'Pipe feature not supported', domain: 'config', origin: 'runtime', callerFacing: true, pinned: true },
   PipelexUnexpectedError: { status: 500, title: 'Pipelex unexpected', domain: 'runtime', origin: 'runtime' },
+
+  ModelChoiceNotFoundError: { status: 422, title: 'Model choice not found', domain: 'input', origin: 'runtime', callerFacing: true },
 
   // Configuration
   EnvVarNotFoundError: { status: 500, title: 'Environment variable not set', origin: 'runtime', strictDetail: 'Server configuration error' },

@@ -58,3 +58,6 @@ export class LLMStructuredOutputError extends MthdsError {
     super(message, categoryOptions(options));
   }
 }
+
+/** A `$preset`, `@alias` or `~waterfall` the model deck does not know, or a waterfall with no servable member (422). */
+export class ModelChoiceNotFoundError extends MthdsError {}

@@ -14,8 +14,10 @@ export interface OpenAiBackendOptions {
   apiKey: string;
   /** Base URL, e.g. `http://127.0.0.1:11434/v1`; the OpenAI API by default. */
   baseUrl?: string;
-  /** Model every call uses. */
+  /** Model of calls that name none (`request.modelId`). */
   model: string;
+  /** Provider name reported in errors and usage (default `openai`). */
+  provider?: string;
   /** Timeout of one call in ms (default 120000). */
   timeoutMs?: number;
   /** SDK retries of a failed call, with its backoff (default 2). */
@@ -29,9 +31,9 @@ function messagesOf(request: LlmRequest): ChatCompletionMessageParam[] {
   return messages;
 }
 
-function answerOf(completion: ChatCompletion, model: string, pipeCode: string): { text: string; usage: TokenUsage } {
+function answerOf(completion: ChatCompletion, model: string, pipeCode: string, provider: string): { text: string; usage: TokenUsage } {
   const choice = completion.choices[0];
-  const options = { model, provider: 'openai' };
+  const options = { model, provider };
   if (!choice) throw new LLMCompletionError(`Pipe '${pipeCode}': the provider returned no choice.`, { category: 'AMBIGUOUS', ...options });
   if (choice.finish_reason === 'length') {
     throw new LLMCompletionTruncatedError(`Pipe '${pipeCode}': the completion stopped at the token limit; raise max_tokens or shorten the input.`, {
@@ -68,9 +70,10 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
     timeout: options.timeoutMs ?? 120_000,
     maxRetries: options.maxRetries ?? 2,
   });
-  const model = options.model;
+  const provider = options.provider ?? 'openai';
 
   async function complete(request: LlmRequest, messages: ChatCompletionMessageParam[], responseFormat?: OpenAI.ResponseFormatJSONSchema) {
+    const model = request.modelId ?? options.model;
     try {
       const completion = await client.chat.completions.create(
         {
@@ -82,14 +85,14 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
         },
         request.signal ? { signal: request.signal } : {},
       );
-      return answerOf(completion, model, request.pipeCode);
+      return answerOf(completion, model, request.pipeCode, provider);
     } catch (error) {
-      throw toInferenceError(error, model, request.pipeCode);
+      throw toInferenceError(error, model, request.pipeCode, provider);
     }
   }
 
   return {
-    name: 'openai',
+    name: provider,
     isMock: false,
     generateText(request) {
       return complete(request, messagesOf(request));
@@ -102,7 +105,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
       };
       const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
       let problems: string[] = [];
-      const usage: TokenUsage = { model, input_tokens: 0, output_tokens: 0 };
+      const usage: TokenUsage = { model: request.modelId ?? options.model, input_tokens: 0, output_tokens: 0 };
       for (let attempt = 1; attempt <= attempts; attempt += 1) {
         const answer = await complete(request, messages, responseFormat);
         usage.model = answer.usage.model;
@@ -121,7 +124,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
       }
       throw new LLMStructuredOutputError(
         `Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`,
-        { category: 'CONTENT', model, provider: 'openai' },
+        { category: 'CONTENT', model: request.modelId ?? options.model, provider },
       );
     },
   };

@@ -3,7 +3,6 @@
  * (429 and ≥500 transient, 402 capacity, 401/403/404 configuration, 400 content), network failures are transient, and
  * `provider_metadata` keeps what the provider said, including its `Retry-After` hint.
  */
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { LLMCompletionError, type InferenceErrorCategory, type ProviderMetadata } from '../errors/index.js';
 
 /**
@@ -34,40 +33,53 @@ export function retryAfterSeconds(headers: Headers | undefined, now: number): nu
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
 }
 
+/** The parts of an SDK error (OpenAI and Anthropic SDKs share this shape) the mapping reads. */
+interface SdkError extends Error {
+  status?: number;
+  headers?: Headers;
+  requestID?: string | null;
+  code?: string | null;
+}
+
 /**
- * Turn what the OpenAI SDK threw into an inference error. Aborts are rethrown as they are.
+ * Turn what a provider SDK (OpenAI or Anthropic) threw into an inference error. Aborts are rethrown as they are.
  * @param error - the thrown value
  * @param model - the model called
  * @param pipeCode - the pipe that called it
+ * @param provider - `openai`, `anthropic`, …
  * @returns the error to throw
  */
-export function toInferenceError(error: unknown, model: string, pipeCode: string): unknown {
-  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) return error;
-  if (error instanceof APIConnectionError) {
+export function toInferenceError(error: unknown, model: string, pipeCode: string, provider = 'openai'): unknown {
+  if (!(error instanceof Error)) return error;
+  const sdkError = error as SdkError;
+  const type = error.constructor.name;
+  if (error.name === 'AbortError' || type.includes('UserAbort')) return error;
+  if (type.includes('Connection') && typeof sdkError.status !== 'number') {
     return new LLMCompletionError(`Pipe '${pipeCode}': could not reach the provider: ${error.message}`, {
       category: 'TRANSIENT',
       cause: error,
       model,
-      provider: 'openai',
-      providerMetadata: { provider: 'openai', sdk_exception_type: error.constructor.name, message: error.message },
+      provider,
+      providerMetadata: { provider, sdk_exception_type: type, message: error.message },
     });
   }
-  if (error instanceof APIError && typeof error.status === 'number') {
+  if (typeof sdkError.status === 'number') {
+    const status = sdkError.status;
     const metadata: ProviderMetadata = {
-      provider: 'openai',
-      sdk_exception_type: error.constructor.name,
+      provider,
+      sdk_exception_type: type,
       message: error.message,
-      status_code: error.status,
+      status_code: status,
     };
-    if (error.requestID) metadata.request_id = error.requestID;
-    if (error.code) metadata.provider_error_code = error.code;
-    const retryAfter = retryAfterSeconds(error.headers, Date.now());
+    if (sdkError.requestID) metadata.request_id = sdkError.requestID;
+    if (sdkError.code) metadata.provider_error_code = sdkError.code;
+    const retryAfter = retryAfterSeconds(sdkError.headers, Date.now());
     if (retryAfter !== undefined) metadata.retry_after_seconds = retryAfter;
-    return new LLMCompletionError(`Pipe '${pipeCode}': the provider answered ${error.status}: ${error.message}`, {
-      category: categoryOfStatus(error.status),
+    return new LLMCompletionError(`Pipe '${pipeCode}': the provider answered ${status}: ${error.message}`, {
+      category: status === 529 ? 'TRANSIENT' : categoryOfStatus(status),
       cause: error,
       model,
-      provider: 'openai',
+      provider,
       providerMetadata: metadata,
     });
   }

@@ -1,36 +1,38 @@
 /**
- * Choosing the inference backend from settings: `mock` always mocks; `auto` uses the OpenAI-compatible backend when
- * a key is configured, else the mock (README.md "Configuration").
+ * Choosing the inference backend from settings: the routed backend of the inference configuration, under the profile
+ * `INFERENCE_PROFILE` names (`auto`: the configuration's active profile; `mock`: everything offline; or any profile of
+ * `routing_profiles.toml`). README.md "Inference".
  */
-import { createMockBackend } from './mock-backend.js';
-import { createOpenAiBackend } from './openai-backend.js';
-import type { InferenceBackend } from './types.js';
+import { join } from 'node:path';
+import { loadInferenceConfig } from './config/inference-config.js';
+import { createRoutedBackend, type RoutedBackend } from './routed-backend.js';
 
-/** The inference part of the settings. */
+/** The inference part of the settings, plus where the configuration lives. */
 export interface InferenceSelection {
-  profile: 'auto' | 'mock';
-  openaiApiKey?: string | undefined;
-  openaiBaseUrl?: string | undefined;
-  openaiModel: string;
-  openaiTimeoutMs?: number;
-  openaiMaxRetries?: number;
+  /** `auto`, `mock`, or a profile name. */
+  profile: string;
+  /** Timeout of one provider call, in ms. */
+  timeoutMs: number;
+  /** SDK retries of a failed provider call. */
+  maxRetries: number;
   /** Artificial latency of the mock, in ms. */
-  mockLatencyMs?: number;
+  mockLatencyMs: number;
 }
 
 /**
  * Build the backend the settings select.
- * @param selection - profile, provider key and options
+ * @param selection - profile and client limits
+ * @param serviceConfigDir - `SERVICE_CONFIG_DIR`; its `inference/` folder overrides the packaged configuration
+ * @param environment - variables for `${VAR}` substitution (provider keys, endpoints)
+ * @throws PipelexConfigError for a malformed configuration or an unknown profile
  */
-export function selectInferenceBackend(selection: InferenceSelection): InferenceBackend {
-  if (selection.profile === 'auto' && selection.openaiApiKey) {
-    return createOpenAiBackend({
-      apiKey: selection.openaiApiKey,
-      model: selection.openaiModel,
-      ...(selection.openaiBaseUrl ? { baseUrl: selection.openaiBaseUrl } : {}),
-      ...(selection.openaiTimeoutMs === undefined ? {} : { timeoutMs: selection.openaiTimeoutMs }),
-      ...(selection.openaiMaxRetries === undefined ? {} : { maxRetries: selection.openaiMaxRetries }),
-    });
-  }
-  return createMockBackend(selection.mockLatencyMs === undefined ? {} : { latencyMs: selection.mockLatencyMs });
+export function selectInferenceBackend(selection: InferenceSelection, serviceConfigDir: string, environment: Record<string, string | undefined>): RoutedBackend {
+  const config = loadInferenceConfig(join(serviceConfigDir, 'inference'), environment);
+  return createRoutedBackend({
+    config,
+    ...(selection.profile === 'auto' ? {} : { profile: selection.profile }),
+    timeoutMs: selection.timeoutMs,
+    maxRetries: selection.maxRetries,
+    mockLatencyMs: selection.mockLatencyMs,
+  });
 }

@@ -7,9 +7,16 @@
 
 /** Token counts of one inference call. */
 export interface TokenUsage {
+  /** The model handle (or the provider's name for it). */
   model: string;
   input_tokens: number;
   output_tokens: number;
+  /** The provider's model name, when it differs from `model`. */
+  model_id?: string;
+  /** The backend that served the call. */
+  backend?: string;
+  /** Cost in USD, when the model spec has rates. */
+  cost?: number | null;
 }
 
 /** One LLM call: system and user prompt, already rendered. */
@@ -18,6 +25,8 @@ export interface LlmRequest {
   pipeCode: string;
   /** The pipe's `model` reference as written (`$preset`, `@alias`, `~waterfall` or a handle). */
   modelRef?: string;
+  /** The provider's model name, set by the routing layer for the concrete backend. */
+  modelId?: string;
   systemPrompt?: string;
   userPrompt: string;
   temperature?: number;

@@ -1,6 +1,6 @@
 /**
  * Token usage of a run: an inference-port decorator that records one record per call (RUNTIME.md §5.8), returned in
- * `pipe_output.tokens_usages`. `cost` stays null until model specs with rates are configured.
+ * `pipe_output.tokens_usages`, with the backend that served it and its cost when the model spec has rates.
  */
 import type { InferencePort, TokenUsage } from './ports.js';
 
@@ -14,6 +14,8 @@ export interface TokensUsageRecord {
   unit_job_id: string | null;
   nb_tokens_by_category: Record<string, number>;
   cost: number | null;
+  /** The backend that served the call (mock, openai, anthropic, …). */
+  backend: string | null;
   started_at: string | null;
   completed_at: string | null;
 }
@@ -37,12 +39,13 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
     records.push({
       model_type: modelType,
       inference_model_name: result.usage.model,
-      inference_model_id: result.usage.model,
+      inference_model_id: result.usage.model_id ?? result.usage.model,
       pipe_code: pipeCode,
       job_category: jobCategory,
       unit_job_id: null,
       nb_tokens_by_category: { input: result.usage.input_tokens, output: result.usage.output_tokens },
-      cost: null,
+      cost: result.usage.cost ?? null,
+      backend: result.usage.backend ?? inference.name,
       started_at: startedAt,
       completed_at: new Date(now()).toISOString(),
     });

@@ -36,10 +36,11 @@ export interface QueueDeploymentOptions {
  */
 export function startQueueDeployment(options: QueueDeploymentOptions = {}): QueueDeployment {
   const prefix = uniquePrefix();
-  const settings = loadSettings({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ...options.environment });
+  const environment = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ...options.environment };
+  const settings = loadSettings(environment);
   const logger = createLogger('silent', 'test');
   const metrics = new Metrics();
-  const inference = selectInferenceBackend(settings.inference);
+  const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
   const readSecret = () => options.secret;
   const backend = openQueueBackend(settings);
   const pool = options.workers === false ? undefined : startWorkerPool({ settings, logger, metrics, inference, readSecret });

@@ -15,5 +15,6 @@ import type { InferencePort } from '../../shared/runtime/index.js';
  */
 export function buildTestApp(environment: Environment = {}, inference?: InferencePort): Express {
   const settings = loadSettings(environment);
-  return createApp({ settings, logger: createLogger('silent', 'test'), inference: inference ?? selectInferenceBackend(settings.inference) });
+  const routed = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
+  return createApp({ settings, logger: createLogger('silent', 'test'), inference: inference ?? routed, modelDeck: routed.deck });
 }

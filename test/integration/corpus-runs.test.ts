@@ -87,7 +87,7 @@ describe('corpus bundles run to completion', function () {
           }
           return completion(schema ? JSON.stringify({ items: [{ text: 'Q1' }, { text: 'Q2' }, { text: 'Q3' }, { text: 'Q4' }, { text: 'Q5' }] }) : `${branch} output`);
         });
-        const app = buildTestApp({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MAX_RETRIES: '0' });
+        const app = buildTestApp({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0' });
         const response = await request(app).post('/v1/execute').send({ mthds_contents: [corpusText('methods/cv_analyzer/cv_analyzer.mthds')], inputs: cvAnalyzerInputs });
         expect(response.status, JSON.stringify(response.body).slice(0, 500)).to.equal(200);
         const prompts = fake.requests.map((recorded) => recorded.body.messages!.at(-1)!.content);

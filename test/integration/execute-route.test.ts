@@ -81,13 +81,14 @@ describe('POST /v1/execute', () => {
       expect(body.pipe_output.tokens_usages).to.have.length(1);
       expect(body.pipe_output.tokens_usages[0]).to.deep.include({
         model_type: 'llm',
-        inference_model_name: 'mock',
-        inference_model_id: 'mock',
+        inference_model_name: 'gpt-4o-mini',
+        inference_model_id: 'gpt-4o-mini',
         pipe_code: 'write_greeting',
         job_category: 'llm_job',
         unit_job_id: null,
         nb_tokens_by_category: { input: 16, output: 24 },
         cost: null,
+        backend: 'mock',
       });
       expect(Date.parse(body.finished_at)).to.be.at.least(Date.parse(body.created_at));
       const { root, aliases } = body.pipe_output.working_memory;
@@ -264,7 +265,7 @@ describe('POST /v1/execute', () => {
 
   describe('with an OpenAI-compatible provider', () => {
     let fake: FakeOpenAiServer;
-    const environment = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'fake-model', OPENAI_MAX_RETRIES: '0' });
+    const environment = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0' });
 
     beforeEach(async () => {
       fake = await startFakeOpenAiServer();
@@ -283,9 +284,33 @@ describe('POST /v1/execute', () => {
       const [call] = fake.requests;
       expect(call!.path).to.equal('/v1/chat/completions');
       expect(call!.headers.authorization).to.equal('Bearer test-key');
-      expect(call!.body.model).to.equal('fake-model');
+      expect(call!.body.model).to.equal('gpt-4o-mini');
+      expect(call!.body.temperature).to.equal(0.5);
       expect(call!.body.messages).to.deep.equal([{ role: 'user', content: 'Write a short, friendly one-sentence greeting for Ada Lovelace.' }]);
       expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({ text: 'Hello from the fake provider.' });
+      expect(response.body.pipe_output.tokens_usages[0]).to.deep.include({
+        inference_model_name: 'gpt-4o-mini',
+        inference_model_id: 'gpt-4o-mini',
+        backend: 'openai',
+        nb_tokens_by_category: { input: 11, output: 7 },
+        cost: (11 * 0.15 + 7 * 0.6) / 1_000_000,
+      });
+    });
+
+    it('should resolve a $preset through the model deck (cv_job_match uses $writing-factual)', async () => {
+      await request(buildTestApp(environment()))
+        .post('/v1/execute')
+        .send({ mthds_contents: [sample('cv_job_match')], inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') })
+        .expect(200);
+      expect(fake.requests[0]!.body).to.deep.include({ model: 'gpt-4.1', temperature: 0.1 });
+    });
+
+    it('should refuse an unknown preset with 422 ModelChoiceNotFoundError', async () => {
+      const bundle = sample('hello_greeting').replace('output      = "Text"', 'output      = "Text"\nmodel       = "$no-such-preset"');
+      const response = await request(buildTestApp(environment())).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: 'Ada' } }).expect(422);
+      expect(response.body.error_type).to.equal('ModelChoiceNotFoundError');
+      expect(response.body.detail).to.include("'$no-such-preset'").and.include('$writing-factual');
+      expect(fake.requests).to.have.length(0);
     });
 
     it('should send the JSON schema of a structured concept and the system prompt', async () => {
@@ -335,7 +360,8 @@ describe('POST /v1/execute', () => {
       expect(response.headers['retry-after']).to.equal('12');
       expect(response.body).to.include({ status: 429, error_type: 'LLMCompletionError', error_domain: 'runtime', retryable: true, error_category: 'TRANSIENT' });
       expect(response.body.provider_metadata).to.include({ provider: 'openai', status_code: 429, retry_after_seconds: 12 });
-      expect(response.body.model).to.equal('fake-model');
+      expect(response.body.model).to.equal('gpt-4o-mini');
+      expect(response.body.provider).to.equal('openai');
     });
 
     it('should redact provider failures under strict disclosure', async () => {

@@ -1,0 +1,102 @@
+/**
+ * The Anthropic backend (Messages API through the official SDK). Structured output is a forced tool whose input
+ * schema is the concept's JSON schema; an answer that fails validation is re-asked with the problems as the tool
+ * result (RUNTIME.md §2.1.6, §5.7). `max_tokens` is required by the API.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
+import { toInferenceError } from './provider-errors.js';
+import { DEFAULT_STRUCTURED_RETRIES, type InferenceBackend, type LlmRequest, type ObjectRequest, type TokenUsage } from './types.js';
+
+/** Options of the Anthropic backend. */
+export interface AnthropicBackendOptions {
+  apiKey: string;
+  baseUrl?: string;
+  /** Model of calls that name none. */
+  model: string;
+  /** Output cap when the request gives none (the API requires one). */
+  defaultMaxTokens: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+type Message = Anthropic.Messages.Message;
+type MessageParam = Anthropic.Messages.MessageParam;
+
+function checkStop(message: Message, model: string, pipeCode: string): void {
+  const options = { model, provider: 'anthropic', category: 'CONTENT' as const };
+  if (message.stop_reason === 'max_tokens') throw new LLMCompletionTruncatedError(`Pipe '${pipeCode}': the completion stopped at max_tokens; raise it or shorten the input.`, options);
+  if (message.stop_reason === 'refusal') throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused.`, options);
+}
+
+function usageOf(message: Message, model: string): TokenUsage {
+  return { model, input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens };
+}
+
+/**
+ * Create the backend.
+ * @param options - key, base URL, default model and limits
+ */
+export function createAnthropicBackend(options: AnthropicBackendOptions): InferenceBackend {
+  const client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl ?? null, timeout: options.timeoutMs ?? 120_000, maxRetries: options.maxRetries ?? 2 });
+
+  async function send(request: LlmRequest, messages: MessageParam[], tool?: { name: string; schema: Record<string, unknown> }): Promise<Message> {
+    const model = request.modelId ?? options.model;
+    try {
+      return await client.messages.create(
+        {
+          model,
+          max_tokens: request.maxTokens ?? options.defaultMaxTokens,
+          messages,
+          ...(request.systemPrompt ? { system: request.systemPrompt } : {}),
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+          ...(tool
+            ? { tools: [{ name: tool.name, description: `Output the ${tool.name} object`, input_schema: tool.schema as Anthropic.Messages.Tool.InputSchema }], tool_choice: { type: 'tool' as const, name: tool.name } }
+            : {}),
+        },
+        request.signal ? { signal: request.signal } : {},
+      );
+    } catch (error) {
+      throw toInferenceError(error, model, request.pipeCode, 'anthropic');
+    }
+  }
+
+  return {
+    name: 'anthropic',
+    isMock: false,
+    async generateText(request) {
+      const model = request.modelId ?? options.model;
+      const message = await send(request, [{ role: 'user', content: request.userPrompt }]);
+      checkStop(message, model, request.pipeCode);
+      const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+      return { text, usage: usageOf(message, model) };
+    },
+    async generateObject(request: ObjectRequest) {
+      const model = request.modelId ?? options.model;
+      const name = request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+      const messages: MessageParam[] = [{ role: 'user', content: request.userPrompt }];
+      const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
+      const usage: TokenUsage = { model, input_tokens: 0, output_tokens: 0 };
+      let problems: string[] = [];
+      for (let attempt = 1; attempt <= attempts; attempt += 1) {
+        const message = await send(request, messages, { name, schema: request.jsonSchema });
+        checkStop(message, model, request.pipeCode);
+        usage.input_tokens += message.usage.input_tokens;
+        usage.output_tokens += message.usage.output_tokens;
+        const call = message.content.find((block): block is Anthropic.Messages.ToolUseBlock => block.type === 'tool_use');
+        if (!call) throw new LLMCompletionError(`Pipe '${request.pipeCode}': the model answered without calling the ${name} tool.`, { category: 'AMBIGUOUS', model, provider: 'anthropic' });
+        problems = request.validate(call.input);
+        if (problems.length === 0) return { object: call.input, usage };
+        messages.push(
+          { role: 'assistant', content: message.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: `The object does not match the schema:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nCall the tool again with a corrected object.` }] },
+        );
+      }
+      throw new LLMStructuredOutputError(`Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`, {
+        category: 'CONTENT',
+        model,
+        provider: 'anthropic',
+      });
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The model deck (RUNTIME.md §5.5–5.6): turns a pipe's `model` reference — `$preset`, `@alias`, `~waterfall` or a
+ * handle — into a model handle plus settings, per category. Unknown presets, aliases and waterfalls are bundle errors
+ * (422 `ModelChoiceNotFoundError`).
+ */
+import { ModelChoiceNotFoundError } from '../../errors/index.js';
+import { MODEL_CATEGORIES, type CategoryDeck, type InferenceConfig, type ModelCategory } from './inference-config.js';
+
+/** A resolved model choice. */
+export interface ModelChoice {
+  handle: string;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** `GET /v1/models` body (API-CONTRACT.md §3.4). */
+export interface ModelDeckListing {
+  models: { name: string; type: ModelCategory; description?: string }[];
+  aliases: Partial<Record<ModelCategory, Record<string, string>>>;
+  waterfalls: Partial<Record<ModelCategory, Record<string, string[]>>>;
+}
+
+const MAX_ALIAS_HOPS = 8;
+
+/** The deck of a configuration. */
+export class ModelDeck {
+  constructor(
+    private readonly deck: InferenceConfig['deck'],
+    /** Whether a handle can be served now (waterfalls take the first that can). */
+    private readonly isAvailable: (handle: string, category: ModelCategory) => boolean,
+  ) {}
+
+  private categoryDeck(category: ModelCategory): CategoryDeck {
+    return this.deck[category];
+  }
+
+  private defaultReference(category: ModelCategory, purpose: 'for_text' | 'for_object'): string | undefined {
+    const deck = this.categoryDeck(category);
+    return category === 'llm' ? deck.choice_defaults?.[purpose] : deck.choice_default;
+  }
+
+  private handleOf(category: ModelCategory, name: string, hops = 0): string {
+    if (hops > MAX_ALIAS_HOPS) throw new ModelChoiceNotFoundError(`Model alias chain '${name}' (${category}) is longer than ${MAX_ALIAS_HOPS} hops or loops.`);
+    const deck = this.categoryDeck(category);
+    if (name.startsWith('@')) {
+      const target = deck.aliases[name.slice(1)];
+      if (target === undefined) throw this.unknown(category, name);
+      return this.handleOf(category, target, hops + 1);
+    }
+    if (name.startsWith('~')) {
+      const members = deck.waterfalls[name.slice(1)];
+      if (members === undefined) throw this.unknown(category, name);
+      const available = members.map((member) => this.handleOf(category, member, hops + 1)).find((handle) => this.isAvailable(handle, category));
+      if (available === undefined) throw new ModelChoiceNotFoundError(`No model of waterfall '${name}' (${category}) can be served: ${members.join(', ')}.`);
+      return available;
+    }
+    return name;
+  }
+
+  private unknown(category: ModelCategory, reference: string): ModelChoiceNotFoundError {
+    const deck = this.categoryDeck(category);
+    const known = [...Object.keys(deck.presets).map((name) => `$${name}`), ...Object.keys(deck.aliases).map((name) => `@${name}`), ...Object.keys(deck.waterfalls).map((name) => `~${name}`)];
+    return new ModelChoiceNotFoundError(`Model reference '${reference}' is not in the ${category} model deck (known: ${known.join(', ') || 'none'}); use one of them or a model handle.`);
+  }
+
+  /**
+   * Resolve a reference.
+   * @param category - the operator's category
+   * @param reference - the pipe's `model`, or undefined for the deck default
+   * @param purpose - for LLMs: text or structured output (different defaults)
+   * @throws ModelChoiceNotFoundError (422) for an unknown preset, alias or waterfall
+   */
+  resolve(category: ModelCategory, reference: string | undefined, purpose: 'for_text' | 'for_object' = 'for_text'): ModelChoice {
+    const chosen = (reference ?? this.defaultReference(category, purpose))?.trim();
+    if (!chosen) throw new ModelChoiceNotFoundError(`No model is given and the ${category} deck has no default.`);
+    const deck = this.categoryDeck(category);
+    if (chosen.startsWith('$')) {
+      const preset = deck.presets[chosen.slice(1)];
+      if (!preset) throw this.unknown(category, chosen);
+      const choice: ModelChoice = { handle: this.handleOf(category, preset.model) };
+      const temperature = preset.temperature ?? deck.choice_defaults?.default_temperature;
+      if (temperature !== undefined) choice.temperature = temperature;
+      if (preset.max_tokens !== undefined) choice.maxTokens = preset.max_tokens;
+      return choice;
+    }
+    const choice: ModelChoice = { handle: this.handleOf(category, chosen) };
+    if (deck.choice_defaults?.default_temperature !== undefined) choice.temperature = deck.choice_defaults.default_temperature;
+    return choice;
+  }
+
+  /**
+   * The listing of `GET /v1/models`.
+   * @param only - one category, or all
+   */
+  listing(only?: ModelCategory): ModelDeckListing {
+    const categories = only ? [only] : MODEL_CATEGORIES;
+    const listing: ModelDeckListing = { models: [], aliases: {}, waterfalls: {} };
+    for (const category of categories) {
+      const deck = this.categoryDeck(category);
+      for (const [name, preset] of Object.entries(deck.presets)) listing.models.push({ name, type: category, ...(preset.description ? { description: preset.description } : {}) });
+      listing.aliases[category] = { ...deck.aliases };
+      listing.waterfalls[category] = { ...deck.waterfalls };
+    }
+    return listing;
+  }
+}

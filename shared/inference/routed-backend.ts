@@ -1,0 +1,113 @@
+/**
+ * The configured inference backend: each call's `model` reference goes through the model deck (preset, alias,
+ * waterfall → handle and settings), then the routing profile (handle → backend and provider model name), then the
+ * backend's SDK client (OpenAI-compatible, Anthropic, or the mock). Usage is reported under the handle, with the
+ * provider model id, the backend and the cost when the model spec has rates (RUNTIME.md §5.4–5.8).
+ */
+import { PipelexConfigError } from '../errors/index.js';
+import { createAnthropicBackend } from './anthropic-backend.js';
+import type { InferenceConfig, ModelCategory } from './config/inference-config.js';
+import { ModelDeck } from './config/model-deck.js';
+import { ModelRouter, type Route } from './config/model-router.js';
+import { createMockBackend } from './mock-backend.js';
+import { createOpenAiBackend } from './openai-backend.js';
+import type { InferenceBackend, TokenUsage } from './types.js';
+
+/** Options of the routed backend. */
+export interface RoutedBackendOptions {
+  config: InferenceConfig;
+  /** A profile of `routing_profiles.toml`; its `active` one by default. */
+  profile?: string;
+  /** Timeout of one provider call, in ms. */
+  timeoutMs: number;
+  /** SDK retries of a failed provider call. */
+  maxRetries: number;
+  /** Artificial latency of the mock, in ms. */
+  mockLatencyMs: number;
+}
+
+/** The routed backend, with its deck and router (for `/v1/models`). */
+export interface RoutedBackend extends InferenceBackend {
+  readonly deck: ModelDeck;
+  readonly router: ModelRouter;
+}
+
+const GENERATION_SDKS = new Set(['openai', 'anthropic', 'mock']);
+const CAPABLE_SDKS: Record<'images' | 'search', ReadonlySet<string>> = { images: new Set(['mock']), search: new Set(['mock']) };
+
+function sdkOf(config: InferenceConfig, route: Route): string {
+  return route.spec.sdk ?? route.backend;
+}
+
+function withCost(usage: TokenUsage, route: Route, handle: string): TokenUsage {
+  const costs = route.spec.costs;
+  const cost = costs ? (usage.input_tokens * costs.input + usage.output_tokens * costs.output) / 1_000_000 : null;
+  return { ...usage, model: handle, model_id: route.modelId, backend: route.backend, cost };
+}
+
+/**
+ * Create the routed backend.
+ * @param options - configuration, profile and client limits
+ * @throws PipelexConfigError for an unknown profile
+ */
+export function createRoutedBackend(options: RoutedBackendOptions): RoutedBackend {
+  const { config } = options;
+  const router = new ModelRouter(config, options.profile);
+  const deck = new ModelDeck(config.deck, (handle) => router.canServe(handle));
+  const clients = new Map<string, InferenceBackend>();
+
+  const client = (route: Route): InferenceBackend => {
+    const key = route.backend;
+    const existing = clients.get(key);
+    if (existing) return existing;
+    const sdk = sdkOf(config, route);
+    const common = { timeoutMs: options.timeoutMs, maxRetries: options.maxRetries };
+    let created: InferenceBackend;
+    if (sdk === 'mock') created = createMockBackend({ latencyMs: options.mockLatencyMs });
+    else if (sdk === 'openai') created = createOpenAiBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, provider: route.backend, ...common });
+    else if (sdk === 'anthropic') created = createAnthropicBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, defaultMaxTokens: route.spec.max_tokens ?? 8192, ...common });
+    else throw new PipelexConfigError(`Backend '${route.backend}' uses sdk '${sdk}', which this runner does not speak (it speaks: ${[...GENERATION_SDKS].join(', ')}).`);
+    clients.set(key, created);
+    return created;
+  };
+
+  const routeFor = (category: ModelCategory, handle: string, capability?: 'images' | 'search') =>
+    router.route(handle, category, (backend) => {
+      if (!capability) return true;
+      const models = config.models[backend] ?? {};
+      const sdk = (models[handle] ?? models['*'] ?? Object.values(models)[0])?.sdk ?? backend;
+      return CAPABLE_SDKS[capability].has(sdk);
+    });
+
+  const providers = Object.keys(config.backends).filter((name) => name !== 'mock' && name !== 'internal' && router.isUsable(name));
+  return {
+    name: `routed:${router.profileName}`,
+    isMock: router.profileName === 'mock' || providers.length === 0,
+    deck,
+    router,
+    async generateText(request) {
+      const choice = deck.resolve('llm', request.modelRef, 'for_text');
+      const route = routeFor('llm', choice.handle);
+      const result = await client(route).generateText({ ...request, modelId: route.modelId, ...(request.temperature === undefined && choice.temperature !== undefined ? { temperature: choice.temperature } : {}), ...(request.maxTokens === undefined && choice.maxTokens !== undefined ? { maxTokens: choice.maxTokens } : {}) });
+      return { ...result, usage: withCost(result.usage, route, choice.handle) };
+    },
+    async generateObject(request) {
+      const choice = deck.resolve('llm', request.modelRef, 'for_object');
+      const route = routeFor('llm', choice.handle);
+      const result = await client(route).generateObject({ ...request, modelId: route.modelId, ...(request.temperature === undefined && choice.temperature !== undefined ? { temperature: choice.temperature } : {}), ...(request.maxTokens === undefined && choice.maxTokens !== undefined ? { maxTokens: choice.maxTokens } : {}) });
+      return { ...result, usage: withCost(result.usage, route, choice.handle) };
+    },
+    async generateImages(request) {
+      const choice = deck.resolve('img_gen', request.modelRef);
+      const route = routeFor('img_gen', choice.handle, 'images');
+      const result = await client(route).generateImages!(request);
+      return { ...result, usage: withCost(result.usage, route, choice.handle) };
+    },
+    async search(request) {
+      const choice = deck.resolve('search', request.modelRef);
+      const route = routeFor('search', choice.handle, 'search');
+      const result = await client(route).search!(request);
+      return { ...result, usage: withCost(result.usage, route, choice.handle) };
+    },
+  };
+}
