@@ -1,0 +1,82 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { EnvVarNotFoundError, ModelChoiceNotFoundError } from '../../../shared/errors/index.js';
+import { loadInferenceConfig, ModelDeck, ModelRouter } from '../../../shared/inference/index.js';
+
+const config = (environment: Record<string, string> = {}) => loadInferenceConfig(undefined, environment);
+
+describe('model deck (packaged defaults)', () => {
+  const deck = new ModelDeck(config().deck, () => true);
+
+  it('should resolve presets with their settings, aliases through chains, and handles as themselves', () => {
+    expect(deck.resolve('llm', '$writing-factual')).to.deep.equal({ handle: 'gpt-4.1', temperature: 0.1 });
+    expect(deck.resolve('llm', '@best-gemini')).to.deep.equal({ handle: 'gemini-pro-latest', temperature: 0.5 });
+    expect(deck.resolve('llm', 'my-local-model')).to.deep.equal({ handle: 'my-local-model', temperature: 0.5 });
+    expect(deck.resolve('llm', undefined, 'for_object').handle).to.equal('gpt-4o-mini');
+  });
+
+  it('should serve every model reference the corpus uses', () => {
+    for (const reference of ['$writing-factual', '$writing-creative', '$engineering-structured', '$retrieval', '$deep-analysis', '@best-gemini', '@default-small-creative']) {
+      expect(() => deck.resolve('llm', reference), reference).to.not.throw();
+    }
+    for (const reference of ['@default-extract-document', '@default-text-from-pdf', '@default-extract-web-page']) expect(() => deck.resolve('extract', reference)).to.not.throw();
+    for (const reference of ['$standard', '$deep']) expect(() => deck.resolve('search', reference)).to.not.throw();
+    for (const reference of ['$gen-image', '$gen-image-testing', 'nano-banana-2']) expect(() => deck.resolve('img_gen', reference)).to.not.throw();
+  });
+
+  it('should refuse unknown presets, aliases and waterfalls, naming the known ones', () => {
+    expect(() => deck.resolve('llm', '$nope')).to.throw(ModelChoiceNotFoundError, '$writing-factual');
+    expect(() => deck.resolve('llm', '@nope')).to.throw(ModelChoiceNotFoundError);
+    expect(() => deck.resolve('search', '~nope')).to.throw(ModelChoiceNotFoundError);
+  });
+
+  it('should take the first servable member of a waterfall', () => {
+    const partial = new ModelDeck(config().deck, (handle) => handle === 'gpt-4.1');
+    expect(partial.resolve('llm', '~smart-fallback').handle).to.equal('gpt-4.1');
+    const none = new ModelDeck(config().deck, () => false);
+    expect(() => none.resolve('llm', '~smart-fallback')).to.throw(ModelChoiceNotFoundError, 'No model of waterfall');
+  });
+
+  it('should list presets as models, and aliases and waterfalls by category', () => {
+    const listing = deck.listing('llm');
+    expect(listing.models.every((model) => model.type === 'llm')).to.equal(true);
+    expect(listing.models.map((model) => model.name)).to.include('writing-factual');
+    expect(Object.keys(listing.aliases)).to.deep.equal(['llm']);
+    expect(listing.waterfalls.llm).to.deep.equal({ 'smart-fallback': ['claude-4.6-sonnet', 'gpt-4.1', 'gemini-pro-latest'] });
+  });
+});
+
+describe('model router', () => {
+  it('should route by exact route, glob pattern and default, with provider model ids and costs', () => {
+    const router = new ModelRouter(config({ OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' }));
+    expect(router.route('claude-4.5-sonnet', 'llm')).to.deep.include({ backend: 'anthropic', modelId: 'claude-sonnet-4-5' });
+    expect(router.route('gpt-4.1', 'llm').spec.costs).to.deep.equal({ input: 2, output: 8 });
+    expect(router.route('llama3', 'llm')).to.deep.include({ backend: 'openai', modelId: 'llama3' });
+  });
+
+  it('should fall back to the mock in the auto profile when a provider has no credentials', () => {
+    expect(new ModelRouter(config({ OPENAI_API_KEY: 'o' })).route('claude-4.5-sonnet', 'llm').backend).to.equal('mock');
+    expect(new ModelRouter(config()).route('gpt-4o-mini', 'llm').backend).to.equal('mock');
+  });
+
+  it('should refuse in a profile without fallback when the backend lacks credentials', () => {
+    expect(() => new ModelRouter(config(), 'all_pipelex_gateway').route('gpt-4o-mini', 'llm')).to.throw(EnvVarNotFoundError, 'pipelex_gateway');
+  });
+});
+
+describe('configuration overrides', () => {
+  it('should replace a packaged file and add deck entries from SERVICE_CONFIG_DIR/inference', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inference-config-'));
+    mkdirSync(join(dir, 'deck'));
+    writeFileSync(join(dir, 'routing_profiles.toml'), 'active = "local"\n[profiles.local]\ndefault = "openai"\n');
+    writeFileSync(join(dir, 'deck', 'x_custom.toml'), '[llm.aliases]\ndefault-general = "llama3"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n');
+    const loaded = loadInferenceConfig(dir, { OPENAI_API_KEY: 'k' });
+    expect(Object.keys(loaded.routing.profiles)).to.deep.equal(['local']);
+    const deck = new ModelDeck(loaded.deck, () => true);
+    expect(deck.resolve('llm', undefined).handle).to.equal('llama3');
+    expect(deck.resolve('llm', '$mine')).to.deep.equal({ handle: 'llama3', temperature: 0 });
+    expect(deck.resolve('llm', '$writing-factual').handle).to.equal('gpt-4.1');
+  });
+});
