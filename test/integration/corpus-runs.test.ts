@@ -66,6 +66,39 @@ describe('corpus bundles run to completion', function () {
     });
   });
 
+  describe('every published method, with the documents package it calls', () => {
+    const app = buildTestApp();
+    const documents = corpusText('methods/documents/documents.mthds');
+    const withDataUrls = (directory: URL, value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map((item) => withDataUrls(directory, item));
+      if (value === null || typeof value !== 'object') return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([key, field]) =>
+          key === 'url' && typeof field === 'string' && !/^https?:/.test(field)
+            ? [key, `data:application/pdf;base64,${readFileSync(new URL(field, directory)).toString('base64')}`]
+            : [key, withDataUrls(directory, field)],
+        ),
+      );
+    };
+    const methods: [string, string, string | null][] = [
+      ['cv_analyzer', 'cv_analyzer.mthds', 'cv-analyzer'],
+      ['doc_summarizer', 'bundle.mthds', 'doc-summarizer'],
+      ['compliance_checker', 'bundle.mthds', 'compliance-checker'],
+      ['entity_extractor', 'bundle.mthds', 'entity-extractor'],
+      ['key_fact_extractor', 'bundle.mthds', 'key-fact-extractor'],
+      ['report_writer', 'bundle.mthds', null],
+    ];
+    for (const [name, file, sampleInputs] of methods) {
+      it(`should run ${name} to COMPLETED`, async () => {
+        const directory = new URL(`${sampleInputs}/`, SAMPLE_INPUTS);
+        const inputs = sampleInputs === null ? JSON.parse(corpusText(`methods/${name}/inputs.json`)) : withDataUrls(directory, JSON.parse(readFileSync(new URL('inputs.json', directory), 'utf8')));
+        const response = await request(app).post('/v1/execute').send({ mthds_contents: [corpusText(`methods/${name}/${file}`), documents], inputs });
+        expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
+        expect(response.body.state).to.equal('COMPLETED');
+      });
+    }
+  });
+
   describe('cv_analyzer with an OpenAI-compatible provider', () => {
     let fake: FakeOpenAiServer;
     beforeEach(async () => {
