@@ -29,6 +29,32 @@ function checkStop(message: Message, model: string, pipeCode: string): void {
   if (message.stop_reason === 'refusal') throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused.`, options);
 }
 
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+/**
+ * The user message blocks: image and document blocks first, then the text (RUNTIME.md §2.1.5, §5.7). `data:` URLs
+ * are sent as base64 sources, http(s) URLs as URL sources.
+ */
+function userContent(request: LlmRequest): MessageParam['content'] {
+  const images = request.images ?? [];
+  const documents = request.documents ?? [];
+  if (images.length === 0 && documents.length === 0) return request.userPrompt;
+  const blocks: Anthropic.Messages.ContentBlockParam[] = [];
+  for (const image of images) {
+    const inline = DATA_URL.exec(image.url);
+    blocks.push({
+      type: 'image',
+      source: inline ? { type: 'base64', media_type: inline[1] as 'image/png', data: inline[2]! } : { type: 'url', url: image.url },
+    });
+  }
+  for (const document of documents) {
+    const inline = DATA_URL.exec(document.url);
+    blocks.push({ type: 'document', source: inline ? { type: 'base64', media_type: 'application/pdf', data: inline[2]! } : { type: 'url', url: document.url } });
+  }
+  blocks.push({ type: 'text', text: request.userPrompt });
+  return blocks;
+}
+
 function usageOf(message: Message, model: string): TokenUsage {
   return { model, input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens };
 }
@@ -66,7 +92,7 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
     isMock: false,
     async generateText(request) {
       const model = request.modelId ?? options.model;
-      const message = await send(request, [{ role: 'user', content: request.userPrompt }]);
+      const message = await send(request, [{ role: 'user', content: userContent(request) }]);
       checkStop(message, model, request.pipeCode);
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
       return { text, usage: usageOf(message, model) };
@@ -74,7 +100,7 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
     async generateObject(request: ObjectRequest) {
       const model = request.modelId ?? options.model;
       const name = request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
-      const messages: MessageParam[] = [{ role: 'user', content: request.userPrompt }];
+      const messages: MessageParam[] = [{ role: 'user', content: userContent(request) }];
       const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
       const usage: TokenUsage = { model, input_tokens: 0, output_tokens: 0 };
       let problems: string[] = [];

@@ -50,7 +50,8 @@ export function createMockBackend(options: MockBackendOptions = {}): InferenceBa
       await wait(request.signal);
       const prompt = request.userPrompt.trim().replace(/\s+/g, ' ');
       const quoted = prompt.length > QUOTED_PROMPT_CHARS ? `${prompt.slice(0, QUOTED_PROMPT_CHARS)}…` : prompt;
-      const text = `[mock inference] Response to: "${quoted}"`;
+      const attached = [request.images?.length ? `${request.images.length} image(s)` : '', request.documents?.length ? `${request.documents.length} document(s)` : ''].filter(Boolean);
+      const text = `[mock inference] Response to: "${quoted}"${attached.length > 0 ? ` (with ${attached.join(' and ')})` : ''}`;
       return { text, usage: usageOf(request, text) };
     },
     async generateImages(request: ImageRequest) {

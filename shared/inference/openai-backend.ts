@@ -4,7 +4,7 @@
  * answer that fails validation is re-asked with the problems listed (RUNTIME.md §2.1.6).
  */
 import OpenAI from 'openai';
-import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
 import { toInferenceError } from './provider-errors.js';
 import { DEFAULT_STRUCTURED_RETRIES, type InferenceBackend, type LlmRequest, type ObjectRequest, type TokenUsage } from './types.js';
@@ -24,10 +24,27 @@ export interface OpenAiBackendOptions {
   maxRetries?: number;
 }
 
+/**
+ * The user message: plain text, or text then attachments — images as `image_url` parts (detail high), documents given
+ * as `data:` URLs as `file` parts, other documents as a text line with their URL (RUNTIME.md §2.1.5, §5.7).
+ */
+function userContent(request: LlmRequest): ChatCompletionMessageParam['content'] {
+  const images = request.images ?? [];
+  const documents = request.documents ?? [];
+  if (images.length === 0 && documents.length === 0) return request.userPrompt;
+  const parts: ChatCompletionContentPart[] = [{ type: 'text', text: request.userPrompt }];
+  for (const image of images) parts.push({ type: 'image_url', image_url: { url: image.url, detail: 'high' } });
+  documents.forEach((document, index) => {
+    if (document.url.startsWith('data:')) parts.push({ type: 'file', file: { file_data: document.url, filename: `document-${index + 1}.pdf` } });
+    else parts.push({ type: 'text', text: `[Document ${index + 1}]: ${document.url}` });
+  });
+  return parts;
+}
+
 function messagesOf(request: LlmRequest): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
-  messages.push({ role: 'user', content: request.userPrompt });
+  messages.push({ role: 'user', content: userContent(request) } as ChatCompletionMessageParam);
   return messages;
 }
 

@@ -4,6 +4,7 @@
  * attributes are the content fields.
  */
 import type { Concept, Library } from '../mthds/index.js';
+import type { PromptMedia } from './prompt-media.js';
 import type { ItemContent, Stuff } from './stuff.js';
 
 /** Text formats a template's `format` filter may ask for. */
@@ -67,7 +68,9 @@ export function nativeRootOf(library: Library, concept: Concept): string | null 
   return library.isTextLike(concept) ? 'Text' : null;
 }
 
-function plainItem(nativeRoot: string | null, item: ItemContent): string {
+function plainItem(nativeRoot: string | null, item: ItemContent, media?: PromptMedia): string {
+  if (media && nativeRoot === 'Image') return media.placeholder('image', item);
+  if (media && nativeRoot === 'Document') return media.placeholder('document', item);
   switch (nativeRoot) {
     case 'Text':
     case 'ImgGenPrompt':
@@ -125,9 +128,9 @@ function nestedArtefact(value: unknown): unknown {
   return value;
 }
 
-function itemArtefact(nativeRoot: string | null, item: ItemContent): Record<string, unknown> {
+function itemArtefact(nativeRoot: string | null, item: ItemContent, media?: PromptMedia): Record<string, unknown> {
   const artefact = nestedArtefact(item) as Record<string, unknown>;
-  defineRendering(artefact, () => plainItem(nativeRoot, item), item);
+  defineRendering(artefact, () => plainItem(nativeRoot, item, media), item);
   return artefact;
 }
 
@@ -136,18 +139,23 @@ function itemArtefact(nativeRoot: string | null, item: ItemContent): Record<stri
  * `items` (so `x.items|length` works) and prints as bullet lines (` • item`, or ` • item #i:` + markdown).
  * @param library - the library of the stuff's concept
  * @param stuff - a working-memory stuff
- * @see RUNTIME.md §1.6, §2.2.5
+ * @param media - in a PipeLLM prompt: Images and Documents render as `[Image N]` / `[Document N]` and are registered
+ *   as attachments (a list of images renders as `[Image 1], [Image 2]`, of documents one per line)
+ * @see RUNTIME.md §1.6, §2.1.5, §2.2.5
  */
-export function stuffArtefact(library: Library, stuff: Stuff): unknown {
+export function stuffArtefact(library: Library, stuff: Stuff, media?: PromptMedia): unknown {
   const nativeRoot = nativeRootOf(library, stuff.concept);
-  if (stuff.content.kind === 'item') return itemArtefact(nativeRoot, stuff.content.item);
+  if (stuff.content.kind === 'item') return itemArtefact(nativeRoot, stuff.content.item, media);
   const items = stuff.content.items;
-  const list = items.map((item) => itemArtefact(nativeRoot, item));
+  const list = items.map((item) => itemArtefact(nativeRoot, item, media));
   const textual = nativeRoot === 'Text' || nativeRoot === 'ImgGenPrompt';
+  const separator = nativeRoot === 'Image' ? ', ' : '\n';
   const plain = () =>
-    items
-      .map((item, index) => (textual ? ` • ${plainItem(nativeRoot, item)}` : ` • item #${index + 1}:\n${plainItem(nativeRoot, item)}`))
-      .join('\n');
+    media && (nativeRoot === 'Image' || nativeRoot === 'Document')
+      ? items.map((item) => plainItem(nativeRoot, item, media)).join(separator)
+      : items
+          .map((item, index) => (textual ? ` • ${plainItem(nativeRoot, item)}` : ` • item #${index + 1}:\n${plainItem(nativeRoot, item)}`))
+          .join('\n');
   defineRendering(list, plain, items);
   Object.defineProperty(list, 'items', { value: list, enumerable: false });
   return list;

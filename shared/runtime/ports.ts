@@ -29,6 +29,10 @@ export interface LlmRequest {
   modelId?: string;
   systemPrompt?: string;
   userPrompt: string;
+  /** Images referenced by the prompts, in `[Image N]` order (http(s) or `data:` URLs). */
+  images?: { url: string; mime_type?: string }[];
+  /** Documents referenced by the prompts, in `[Document N]` order. */
+  documents?: { url: string; mime_type?: string }[];
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;

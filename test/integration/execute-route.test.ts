@@ -351,6 +351,31 @@ describe('POST /v1/execute', () => {
       expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal(valid);
     });
 
+    it('should send referenced images as attachments behind [Image N] placeholders', async () => {
+      const bundle = [
+        'domain = "vision"',
+        'main_pipe = "describe"',
+        '[pipe.describe]',
+        'type = "PipeLLM"',
+        'description = "Describe photos"',
+        'inputs = { photo = "Image", others = "Image[]" }',
+        'output = "Text"',
+        'prompt = "Describe $photo, then compare it with $others. Again: $photo."',
+      ].join('\n');
+      const image = (name: string) => ({ url: `data:image/png;base64,${Buffer.from(name).toString('base64')}`, mime_type: 'image/png' });
+      await request(buildTestApp(environment()))
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], inputs: { photo: { concept: 'Image', content: image('a') }, others: { concept: 'Image', content: [image('b'), { url: 'https://example.com/c.png' }] } } })
+        .expect(200);
+      const content = fake.requests[0]!.body.messages![0]!.content as unknown as { type: string; text?: string; image_url?: { url: string; detail: string } }[];
+      expect(content[0]).to.deep.equal({ type: 'text', text: 'Describe [Image 1], then compare it with [Image 2], [Image 3]. Again: [Image 1].' });
+      expect(content.slice(1)).to.deep.equal([
+        { type: 'image_url', image_url: { url: image('a').url, detail: 'high' } },
+        { type: 'image_url', image_url: { url: image('b').url, detail: 'high' } },
+        { type: 'image_url', image_url: { url: 'https://example.com/c.png', detail: 'high' } },
+      ]);
+    });
+
     it('should pass a provider 429 through with Retry-After', async () => {
       fake.respondWith(() => providerError(429, 'Rate limit reached', { 'retry-after': '12' }));
       const response = await request(buildTestApp(environment()))

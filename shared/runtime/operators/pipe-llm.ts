@@ -8,9 +8,13 @@ import type { Concept, PipeLLMBlueprint } from '../../mthds/index.js';
 import { renderTemplate } from '../../templating/index.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
-import type { ObjectRequest } from '../ports.js';
+import type { LlmRequest, ObjectRequest } from '../ports.js';
 import { defaultStuffName, type ItemContent, type StuffContent } from '../stuff.js';
+import { PromptMedia } from '../prompt-media.js';
 import { templateContext } from '../template-context.js';
+
+/** The rendered prompts and their attachments. */
+type PromptParts = Pick<LlmRequest, 'systemPrompt' | 'userPrompt' | 'images' | 'documents'>;
 import { outputConceptOf } from '../output-concept.js';
 
 interface ModelChoice {
@@ -51,7 +55,7 @@ async function generateContent(
   job: PipeJob,
   environment: RunEnvironment,
   concept: Concept,
-  prompts: { systemPrompt?: string; userPrompt: string },
+  prompts: PromptParts,
   choice: ModelChoice,
 ): Promise<StuffContent> {
   const { inference, signal } = environment.deps;
@@ -93,12 +97,15 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   const concept = outputConceptOf(job, library);
   const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
   const extras = typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {};
-  const context = templateContext(library, job.memory, extras);
+  const media = new PromptMedia();
+  const context = templateContext(library, job.memory, extras, media);
   const systemTemplate = blueprint.system_prompt ?? library.domains.get(job.pipe.domain_code)?.system_prompt;
-  const prompts: { systemPrompt?: string; userPrompt: string } = {
-    userPrompt: blueprint.prompt === undefined ? '' : renderTemplate(blueprint.prompt, context, { category: 'llm_prompt' }),
-  };
-  if (systemTemplate !== undefined) prompts.systemPrompt = renderTemplate(systemTemplate, context, { category: 'llm_prompt' });
+  const systemPrompt = systemTemplate === undefined ? undefined : renderTemplate(systemTemplate, context, { category: 'llm_prompt' });
+  const prompts: PromptParts = { userPrompt: blueprint.prompt === undefined ? '' : renderTemplate(blueprint.prompt, context, { category: 'llm_prompt' }) };
+  if (systemPrompt !== undefined) prompts.systemPrompt = systemPrompt;
+  const attachments = (kind: 'image' | 'document') => media.of(kind).map(({ url, mime_type }) => (mime_type === undefined ? { url } : { url, mime_type }));
+  if (media.of('image').length > 0) prompts.images = attachments('image');
+  if (media.of('document').length > 0) prompts.documents = attachments('document');
   const content = await generateContent(job, environment, concept, prompts, modelChoice(blueprint.model));
   job.memory.setNewMainStuff(
     { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content },
