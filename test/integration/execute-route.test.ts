@@ -351,6 +351,22 @@ describe('POST /v1/execute', () => {
       expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal(valid);
     });
 
+    it('should draft text first, then structure it, with structuring_method = "preliminary_text"', async () => {
+      const bundle = sample('cv_job_match').replace('model = "$writing-factual"', 'model = "$writing-factual"\nmodel_to_structure = "@default-small"\nstructuring_method = "preliminary_text"');
+      const valid = { is_match: false, match_score: 20, key_strengths: 'k', gaps: 'g', recommendation: 'reject' };
+      fake.respondWith((recorded) => (recorded.body.response_format ? completion(JSON.stringify(valid)) : completion('Draft: not a match.')));
+      const response = await request(buildTestApp(environment()))
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') })
+        .expect(200);
+      expect(fake.requests).to.have.length(2);
+      expect(fake.requests[0]!.body).to.deep.include({ model: 'gpt-4.1' });
+      expect(fake.requests[0]!.body.response_format).to.equal(undefined);
+      expect(fake.requests[1]!.body).to.deep.include({ model: 'gpt-4o-mini' });
+      expect(fake.requests[1]!.body.messages![1]!.content).to.include('<draft_text>\nDraft: not a match.\n</draft_text>');
+      expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal(valid);
+    });
+
     it('should send referenced images as attachments behind [Image N] placeholders', async () => {
       const bundle = [
         'domain = "vision"',

@@ -1,6 +1,9 @@
 /**
  * PipeLLM: render the prompts, call the model, store text or structured output (RUNTIME.md §2.1).
  *
+ * Object mode uses `model_to_structure` when set, else `model`. With `structuring_method = "preliminary_text"` the
+ * model first drafts free text (with `model`), then a second call structures the draft (RUNTIME.md §2.1.8).
+ *
  * Text mode when the output concept is text-like and single; otherwise object mode: one object valid against the
  * concept's JSON schema, or `{items: [...]}` for `X[]` / `X[N]` outputs, re-asked until valid by the inference port.
  */
@@ -51,20 +54,42 @@ function listProblems(environment: RunEnvironment, concept: Concept, count: numb
   return problems;
 }
 
+const DRAFT_INSTRUCTION = '\n\n---\nAnswer in clear markdown prose; your answer will be turned into a structured object afterwards.';
+const STRUCTURING_SYSTEM_PROMPT = 'You are a data modeling expert specialized in extracting structure from text.';
+
+/**
+ * The prompts of the structuring call of `structuring_method = "preliminary_text"` (RUNTIME.md §2.1.8): the draft
+ * is wrapped in a tag and the model is asked not to invent anything.
+ */
+function structuringPrompts(draft: string): PromptParts {
+  return {
+    systemPrompt: STRUCTURING_SYSTEM_PROMPT,
+    userPrompt: `Extract and structure information from this text:\n<draft_text>\n${draft}\n</draft_text>\nNow generate the JSON in the required format. Do not create information that is not in the text.`,
+  };
+}
+
 async function generateContent(
   job: PipeJob,
   environment: RunEnvironment,
   concept: Concept,
   prompts: PromptParts,
-  choice: ModelChoice,
+  blueprint: PipeLLMBlueprint,
 ): Promise<StuffContent> {
   const { inference, signal } = environment.deps;
   const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
-  const base = { pipeCode: job.pipe.code, ...choice, ...prompts, ...(signal ? { signal } : {}) };
+  const textChoice = modelChoice(blueprint.model);
+  const common = { pipeCode: job.pipe.code, ...(signal ? { signal } : {}) };
   if (multiplicity === 'single' && environment.library.isTextLike(concept)) {
-    const { text } = await inference.generateText(base);
+    const { text } = await inference.generateText({ ...common, ...textChoice, ...prompts });
     return { kind: 'item', item: { text } };
   }
+  const objectChoice = blueprint.model_to_structure === undefined ? textChoice : modelChoice(blueprint.model_to_structure);
+  let objectPrompts = prompts;
+  if (blueprint.structuring_method === 'preliminary_text') {
+    const { text: draft } = await inference.generateText({ ...common, ...textChoice, ...prompts, userPrompt: `${prompts.userPrompt}${DRAFT_INSTRUCTION}` });
+    objectPrompts = structuringPrompts(draft);
+  }
+  const base = { ...common, ...objectChoice, ...objectPrompts };
   const itemSchema = environment.validator.schemaOf(concept);
   if (multiplicity === 'single') {
     const request: ObjectRequest = {
@@ -106,7 +131,7 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   const attachments = (kind: 'image' | 'document') => media.of(kind).map(({ url, mime_type }) => (mime_type === undefined ? { url } : { url, mime_type }));
   if (media.of('image').length > 0) prompts.images = attachments('image');
   if (media.of('document').length > 0) prompts.documents = attachments('document');
-  const content = await generateContent(job, environment, concept, prompts, modelChoice(blueprint.model));
+  const content = await generateContent(job, environment, concept, prompts, blueprint);
   job.memory.setNewMainStuff(
     { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content },
     job.outputName,
