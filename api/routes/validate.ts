@@ -64,7 +64,7 @@ export function validateRouter(options: { maxBodyBytes: number; orchestration: O
     }
     const contents = body.mthds_contents ?? [];
     const sources = contents.map((content, index) => ({ content, source: body.mthds_sources?.[index] ?? null }));
-    sendJson(res, 200, await validationReport(sources, options.sweep, { allowSignatures: body.allow_signatures ?? false }));
+    sendJson(res, 200, await validationReport(sources, options.sweep, { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [] }));
   });
   return router;
 }

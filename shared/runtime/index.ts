@@ -28,3 +28,4 @@ export { validationReport, pipeIOContracts, type InvalidReport, type PipeIOContr
 export type { TokensUsageRecord } from './usage-recorder.js';
 export { dryRunSweep, type SweepOutcome, type ValidatedPipe } from './dry-run-sweep.js';
 export type { DryRunSupport } from './pipe-job.js';
+export { inputForms, outputForms, type FormNode, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';

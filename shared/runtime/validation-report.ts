@@ -9,6 +9,7 @@
 import type { ValidationErrorItem } from '../errors/index.js';
 import { bundleBlueprintForWire, loadLibrary, type BundleSource, type Library, type Multiplicity, type Pipe } from '../mthds/index.js';
 import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
+import { inputForms, outputForms, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 
@@ -52,6 +53,10 @@ export interface ValidReport {
   mthds_contents: string[];
   message: string;
   default_pipe_ref: string | null;
+  /** Only when `views` asks for `input_form`. */
+  input_form?: Record<string, PipeInputFormDescriptor>;
+  /** Only when `views` asks for `output_form`. */
+  output_form?: Record<string, PipeOutputFormDescriptor>;
 }
 
 /** The invalid arm. */
@@ -122,11 +127,16 @@ function invalid(errors: ValidationErrorItem[], message: string): InvalidReport 
  * Validate bundle sources into a verdict: static validation, then the dry-run sweep.
  * @param sources - contents with their logical file names
  * @param sweep - mock backends for the sweep
- * @param options - `allowSignatures`: also mock-run contract-only pipes
+ * @param options - `allowSignatures`: also mock-run contract-only pipes; `views`: opt-in `input_form` / `output_form`
+ *   (unknown tokens are ignored; without a token the member is absent)
  * @returns the valid or invalid report; never throws for an invalid bundle
  * @see spec §4.5
  */
-export async function validationReport(sources: BundleSource[], sweep: SweepDeps, options: { allowSignatures: boolean }): Promise<ValidReport | InvalidReport> {
+export async function validationReport(
+  sources: BundleSource[],
+  sweep: SweepDeps,
+  options: { allowSignatures: boolean; views?: readonly string[] },
+): Promise<ValidReport | InvalidReport> {
   const loaded = loadLibrary(sources, { mode: 'compat' });
   if (!loaded.ok) return invalid(loaded.errors, loaded.message);
   const { library } = loaded;
@@ -135,7 +145,8 @@ export async function validationReport(sources: BundleSource[], sweep: SweepDeps
   const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
   const pending = [...library.pipes.values()].filter((pipe) => pipe.type === 'PipeSignature').map((pipe) => pipe.ref).sort();
   const mainPipe = primary.blueprint.main_pipe;
-  return {
+  const views = new Set(options.views ?? []);
+  const report: ValidReport = {
     is_valid: true,
     bundle_blueprint: bundleBlueprintForWire(primary),
     pipe_io_contracts: pipeIOContracts(library),
@@ -148,4 +159,7 @@ export async function validationReport(sources: BundleSource[], sweep: SweepDeps
     message: 'MTHDS content validated successfully',
     default_pipe_ref: mainPipe === undefined ? null : `${primary.blueprint.domain}.${mainPipe}`,
   };
+  if (views.has('input_form')) report.input_form = inputForms(library);
+  if (views.has('output_form')) report.output_form = outputForms(library);
+  return report;
 }

@@ -67,6 +67,26 @@ describe('POST /v1/validate', () => {
       expect(response.body).to.include({ is_valid: true, default_pipe_ref: null, graph_spec: null });
     });
 
+    it('should add input_form and output_form only when views asks for them', async () => {
+      const plain = await validate({ mthds_contents: [sample('cv_job_match')] }).expect(200);
+      const noViews = await validate({ mthds_contents: [sample('cv_job_match')], views: [] }).expect(200);
+      const unknownView = await validate({ mthds_contents: [sample('cv_job_match')], views: ['graph'] }).expect(200);
+      expect(plain.body).to.not.have.property('input_form');
+      expect(noViews.text.replace(/"created_at":"[^"]*"/g, '')).to.equal(plain.text.replace(/"created_at":"[^"]*"/g, ''));
+      expect(unknownView.body).to.not.have.property('input_form');
+      const withViews = await validate({ mthds_contents: [sample('cv_job_match')], views: ['input_form', 'output_form', 'input_form'] }).expect(200);
+      expect(withViews.body.input_form['cv_job_match.analyze_cv_job_match']).to.deep.equal({
+        fields: [
+          { kind: 'text', name: 'cv_text', concept_ref: 'native.Text', description: 'A text', required: true, presence: 'plain', gating: true },
+          { kind: 'text', name: 'job_offer_text', concept_ref: 'native.Text', description: 'A text', required: true, presence: 'plain', gating: true },
+        ],
+      });
+      const output = withViews.body.output_form['cv_job_match.analyze_cv_job_match'].field;
+      expect(output).to.include({ kind: 'object', name: 'output', concept_ref: 'cv_job_match.MatchAnalysis', required: true });
+      expect(output.fields[0]).to.deep.equal({ kind: 'boolean', name: 'is_match', required: true, description: 'Whether the candidate is a good match for the job' });
+      expect(output.fields[1]).to.deep.equal({ kind: 'number', name: 'match_score', integer: true, required: true, description: 'Score from 0 to 100 indicating how well the CV matches the job offer' });
+    });
+
     it('should ignore unknown members such as allow_signatures', async () => {
       await validate({ mthds_contents: [sample('hello_greeting')], allow_signatures: true, render: ['markdown'] }).expect(200);
     });
