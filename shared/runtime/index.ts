@@ -29,3 +29,4 @@ export type { TokensUsageRecord } from './usage-recorder.js';
 export { dryRunSweep, type SweepOutcome, type ValidatedPipe } from './dry-run-sweep.js';
 export type { DryRunSupport } from './pipe-job.js';
 export { inputForms, outputForms, type FormNode, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
+export type { PipeFunction } from './operators/pipe-func.js';

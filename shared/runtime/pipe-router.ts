@@ -15,6 +15,7 @@ import { runPipeParallel } from './controllers/pipe-parallel.js';
 import { runPipeSequence } from './controllers/pipe-sequence.js';
 import { runPipeCompose } from './operators/pipe-compose.js';
 import { runPipeExtract } from './operators/pipe-extract.js';
+import { runPipeFunc } from './operators/pipe-func.js';
 import { runPipeImgGen } from './operators/pipe-img-gen.js';
 import { runPipeSearch } from './operators/pipe-search.js';
 import { runPipeLLM } from './operators/pipe-llm.js';
@@ -26,6 +27,7 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
   PipeLLM: runPipeLLM,
   PipeCompose: runPipeCompose,
   PipeExtract: runPipeExtract,
+  PipeFunc: runPipeFunc,
   PipeImgGen: runPipeImgGen,
   PipeSearch: runPipeSearch,
   PipeSequence: runPipeSequence,

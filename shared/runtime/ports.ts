@@ -120,6 +120,8 @@ export interface RuntimeDeps {
   ids: IdSource;
   /** Aborts the run (client gone, shutdown, timeout). */
   signal?: AbortSignal;
+  /** Functions PipeFunc may call, by `function_name` (none by default: code never comes from bundles). */
+  functions?: ReadonlyMap<string, (contents: Readonly<Record<string, unknown>>, signal?: AbortSignal) => Promise<unknown>>;
   /** Most batch branches running at once in one batch (default {@link DEFAULT_BATCH_CONCURRENCY}). */
   batchConcurrency?: number;
 }
