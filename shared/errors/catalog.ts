@@ -103,6 +103,8 @@ export const ERROR_CATALOG = {
   LLMCompletionError: { status: 500, title: 'LLM completion', origin: 'runtime' },
   LLMCompletionTruncatedError: { status: 422, title: 'LLM completion truncated', domain: 'input', origin: 'runtime' },
   LLMCompletionRefusedError: { status: 422, title: 'LLM completion refused', domain: 'input', origin: 'runtime' },
+  ImgGenGenerationError: { status: 500, title: 'Img gen generation', origin: 'runtime' },
+  SearchJobFailureError: { status: 500, title: 'Search job failure', origin: 'runtime' },
   LLMStructuredOutputError: { status: 422, title: 'LLM structured output', domain: 'input', origin: 'runtime' },
 } as const satisfies Record<string, CatalogEntry>;
 

@@ -59,5 +59,18 @@ export class LLMStructuredOutputError extends MthdsError {
   }
 }
 
+/** An image generation call failed (status and domain from the category). */
+export class ImgGenGenerationError extends MthdsError {
+  constructor(message: string, options: InferenceErrorOptions) {
+    super(message, categoryOptions(options));
+  }
+}
+/** A web search call failed (status and domain from the category). */
+export class SearchJobFailureError extends MthdsError {
+  constructor(message: string, options: InferenceErrorOptions) {
+    super(message, categoryOptions(options));
+  }
+}
+
 /** A `$preset`, `@alias` or `~waterfall` the model deck does not know, or a waterfall with no servable member (422). */
 export class ModelChoiceNotFoundError extends MthdsError {}

@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
+import { ImgGenGenerationError, LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
 import { toInferenceError } from './provider-errors.js';
 import { DEFAULT_STRUCTURED_RETRIES, type InferenceBackend, type LlmRequest, type ObjectRequest, type TokenUsage } from './types.js';
 
@@ -39,6 +39,16 @@ function userContent(request: LlmRequest): ChatCompletionMessageParam['content']
     else parts.push({ type: 'text', text: `[Document ${index + 1}]: ${document.url}` });
   });
   return parts;
+}
+
+/**
+ * The image size of an aspect ratio (OpenAI image models take three sizes).
+ * @param aspectRatio - the pipe's `aspect_ratio`
+ */
+function imageSize(aspectRatio: string | undefined): '1024x1024' | '1536x1024' | '1024x1536' {
+  if (aspectRatio?.startsWith('landscape')) return '1536x1024';
+  if (aspectRatio?.startsWith('portrait')) return '1024x1536';
+  return '1024x1024';
 }
 
 function messagesOf(request: LlmRequest): ChatCompletionMessageParam[] {
@@ -111,6 +121,25 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
   return {
     name: provider,
     isMock: false,
+    async generateImages(request) {
+      const model = request.modelId ?? options.model;
+      try {
+        const response = await client.images.generate(
+          { model, prompt: request.prompt, n: request.count, size: imageSize(request.aspectRatio) },
+          request.signal ? { signal: request.signal } : {},
+        );
+        const images = (response.data ?? []).map((image) => ({
+          url: image.url ?? `data:image/png;base64,${image.b64_json ?? ''}`,
+          mime_type: 'image/png',
+          source_prompt: request.prompt,
+          source_negative_prompt: request.negativePrompt ?? null,
+        }));
+        const usage = response.usage ? { input_tokens: response.usage.input_tokens, output_tokens: response.usage.output_tokens } : { input_tokens: 0, output_tokens: 0 };
+        return { images, usage: { model, ...usage } };
+      } catch (error) {
+        throw toInferenceError(error, model, request.pipeCode, provider, ImgGenGenerationError);
+      }
+    },
     generateText(request) {
       return complete(request, messagesOf(request));
     },

@@ -3,7 +3,10 @@
  * (429 and ≥500 transient, 402 capacity, 401/403/404 configuration, 400 content), network failures are transient, and
  * `provider_metadata` keeps what the provider said, including its `Retry-After` hint.
  */
-import { LLMCompletionError, type InferenceErrorCategory, type ProviderMetadata } from '../errors/index.js';
+import { LLMCompletionError, type InferenceErrorCategory, type InferenceErrorOptions, type MthdsError, type ProviderMetadata } from '../errors/index.js';
+
+/** The error class a failed call is reported as (LLM completions by default). */
+export type InferenceErrorClass = new (message: string, options: InferenceErrorOptions) => MthdsError;
 
 /**
  * The category of an HTTP status.
@@ -47,15 +50,16 @@ interface SdkError extends Error {
  * @param model - the model called
  * @param pipeCode - the pipe that called it
  * @param provider - `openai`, `anthropic`, …
+ * @param ErrorClass - the class to report (LLMCompletionError, ImgGenGenerationError, SearchJobFailureError)
  * @returns the error to throw
  */
-export function toInferenceError(error: unknown, model: string, pipeCode: string, provider = 'openai'): unknown {
+export function toInferenceError(error: unknown, model: string, pipeCode: string, provider = 'openai', ErrorClass: InferenceErrorClass = LLMCompletionError): unknown {
   if (!(error instanceof Error)) return error;
   const sdkError = error as SdkError;
   const type = error.constructor.name;
   if (error.name === 'AbortError' || type.includes('UserAbort')) return error;
   if (type.includes('Connection') && typeof sdkError.status !== 'number') {
-    return new LLMCompletionError(`Pipe '${pipeCode}': could not reach the provider: ${error.message}`, {
+    return new ErrorClass(`Pipe '${pipeCode}': could not reach the provider: ${error.message}`, {
       category: 'TRANSIENT',
       cause: error,
       model,
@@ -75,7 +79,7 @@ export function toInferenceError(error: unknown, model: string, pipeCode: string
     if (sdkError.code) metadata.provider_error_code = sdkError.code;
     const retryAfter = retryAfterSeconds(sdkError.headers, Date.now());
     if (retryAfter !== undefined) metadata.retry_after_seconds = retryAfter;
-    return new LLMCompletionError(`Pipe '${pipeCode}': the provider answered ${status}: ${error.message}`, {
+    return new ErrorClass(`Pipe '${pipeCode}': the provider answered ${status}: ${error.message}`, {
       category: status === 529 ? 'TRANSIENT' : categoryOfStatus(status),
       cause: error,
       model,

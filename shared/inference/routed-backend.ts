@@ -9,6 +9,7 @@ import { createAnthropicBackend } from './anthropic-backend.js';
 import type { InferenceConfig, ModelCategory } from './config/inference-config.js';
 import { ModelDeck } from './config/model-deck.js';
 import { ModelRouter, type Route } from './config/model-router.js';
+import { createLinkupBackend } from './linkup-backend.js';
 import { createMockBackend } from './mock-backend.js';
 import { createOpenAiBackend } from './openai-backend.js';
 import type { InferenceBackend, TokenUsage } from './types.js';
@@ -32,8 +33,12 @@ export interface RoutedBackend extends InferenceBackend {
   readonly router: ModelRouter;
 }
 
-const GENERATION_SDKS = new Set(['openai', 'anthropic', 'mock']);
-const CAPABLE_SDKS: Record<'images' | 'search', ReadonlySet<string>> = { images: new Set(['mock']), search: new Set(['mock']) };
+const SPOKEN_SDKS = new Set(['openai', 'anthropic', 'linkup', 'mock']);
+/** Which SDKs can serve images and searches, and the model type a provider's spec must declare for it. */
+const CAPABILITIES: Record<'images' | 'search', { sdks: ReadonlySet<string>; modelType: string }> = {
+  images: { sdks: new Set(['openai']), modelType: 'img_gen' },
+  search: { sdks: new Set(['linkup']), modelType: 'search' },
+};
 
 function sdkOf(config: InferenceConfig, route: Route): string {
   return route.spec.sdk ?? route.backend;
@@ -57,7 +62,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
   const clients = new Map<string, InferenceBackend>();
 
   const client = (route: Route): InferenceBackend => {
-    const key = route.backend;
+    const key = `${route.backend}:${route.modelId}`;
     const existing = clients.get(key);
     if (existing) return existing;
     const sdk = sdkOf(config, route);
@@ -65,8 +70,9 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
     let created: InferenceBackend;
     if (sdk === 'mock') created = createMockBackend({ latencyMs: options.mockLatencyMs });
     else if (sdk === 'openai') created = createOpenAiBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, provider: route.backend, ...common });
+    else if (sdk === 'linkup') created = createLinkupBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), depth: String(route.spec['depth'] ?? 'standard'), timeoutMs: options.timeoutMs });
     else if (sdk === 'anthropic') created = createAnthropicBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, defaultMaxTokens: route.spec.max_tokens ?? 8192, ...common });
-    else throw new PipelexConfigError(`Backend '${route.backend}' uses sdk '${sdk}', which this runner does not speak (it speaks: ${[...GENERATION_SDKS].join(', ')}).`);
+    else throw new PipelexConfigError(`Backend '${route.backend}' uses sdk '${sdk}', which this runner does not speak (it speaks: ${[...SPOKEN_SDKS].join(', ')}).`);
     clients.set(key, created);
     return created;
   };
@@ -74,9 +80,8 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
   const routeFor = (category: ModelCategory, handle: string, capability?: 'images' | 'search') =>
     router.route(handle, category, (backend) => {
       if (!capability) return true;
-      const models = config.models[backend] ?? {};
-      const sdk = (models[handle] ?? models['*'] ?? Object.values(models)[0])?.sdk ?? backend;
-      return CAPABLE_SDKS[capability].has(sdk);
+      const spec = config.models[backend]?.[handle];
+      return spec !== undefined && CAPABILITIES[capability].sdks.has(spec.sdk ?? backend) && spec.model_type === CAPABILITIES[capability].modelType;
     });
 
   const providers = Object.keys(config.backends).filter((name) => name !== 'mock' && name !== 'internal' && router.isUsable(name));
@@ -100,7 +105,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
     async generateImages(request) {
       const choice = deck.resolve('img_gen', request.modelRef);
       const route = routeFor('img_gen', choice.handle, 'images');
-      const result = await client(route).generateImages!(request);
+      const result = await client(route).generateImages!({ ...request, modelId: route.modelId });
       return { ...result, usage: withCost(result.usage, route, choice.handle) };
     },
     async search(request) {

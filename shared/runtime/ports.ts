@@ -51,6 +51,8 @@ export interface ObjectRequest extends LlmRequest {
 export interface ImageRequest {
   pipeCode: string;
   modelRef?: string;
+  /** The provider's model name, set by the routing layer. */
+  modelId?: string;
   prompt: string;
   negativePrompt?: string;
   aspectRatio?: string;

@@ -1,7 +1,8 @@
 /**
  * A fake OpenAI-compatible provider: a real HTTP server on 127.0.0.1 (port 0) speaking the Chat Completions wire
  * format, so the backend's client code runs for real. It records every request and answers through a replaceable
- * handler; the default one returns text, or a schema-valid JSON object when `response_format.json_schema` is set.
+ * handler; the default one returns text, or a schema-valid JSON object when `response_format.json_schema` is set, and
+ * base64 images on `/images/generations`.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,6 +69,10 @@ export function providerError(status: number, message: string, headers: Record<s
 }
 
 function defaultReply(request: RecordedRequest): FakeReply {
+  if (request.path.endsWith('/images/generations')) {
+    const count = typeof request.body['n'] === 'number' ? request.body['n'] : 1;
+    return { body: { created: 1_760_000_000, data: Array.from({ length: count }, (_, index) => ({ b64_json: Buffer.from(`fake image ${index + 1}`).toString('base64') })), usage: { input_tokens: 12, output_tokens: 100, total_tokens: 112 } } };
+  }
   const schema = request.body.response_format?.json_schema?.schema;
   return completion(schema ? JSON.stringify(mockValueForSchema(schema, 'fake')) : 'Hello from the fake provider.');
 }

@@ -1,0 +1,91 @@
+/**
+ * The Linkup search backend (the reference's default search provider, RUNTIME.md §2.7, §5.7): `POST {endpoint}/search`
+ * with `outputType: "sourcedAnswer"`, depth `standard` or `deep` (from the model spec), dates and domain filters.
+ * It serves searches only.
+ */
+import { request as httpRequest } from 'undici';
+import { PipelexConfigError, SearchJobFailureError } from '../errors/index.js';
+import { categoryOfStatus, retryAfterSeconds } from './provider-errors.js';
+import type { InferenceBackend } from './types.js';
+
+/** Options of the Linkup backend. */
+export interface LinkupBackendOptions {
+  apiKey: string;
+  /** Base URL, default `https://api.linkup.so/v1`. */
+  baseUrl?: string;
+  /** `standard` or `deep`. */
+  depth: string;
+  timeoutMs: number;
+}
+
+interface LinkupAnswer {
+  answer?: string;
+  sources?: { name?: string; url?: string; snippet?: string }[];
+}
+
+/**
+ * Create the backend.
+ * @param options - key, endpoint, depth and timeout
+ */
+export function createLinkupBackend(options: LinkupBackendOptions): InferenceBackend {
+  const refuse = () => Promise.reject(new PipelexConfigError('The linkup backend serves web searches only; route LLM models to another backend.'));
+  return {
+    name: 'linkup',
+    isMock: false,
+    generateText: refuse,
+    generateObject: refuse,
+    async search(search) {
+      const url = `${(options.baseUrl ?? 'https://api.linkup.so/v1').replace(/\/+$/, '')}/search`;
+      const body = {
+        q: search.query,
+        depth: options.depth,
+        outputType: 'sourcedAnswer',
+        ...(search.fromDate ? { fromDate: search.fromDate } : {}),
+        ...(search.toDate ? { toDate: search.toDate } : {}),
+        ...(search.includeDomains ? { includeDomains: search.includeDomains } : {}),
+        ...(search.excludeDomains ? { excludeDomains: search.excludeDomains } : {}),
+      };
+      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const failure = (message: string, status?: number, headers?: Headers) => {
+        const retryAfter = retryAfterSeconds(headers, Date.now());
+        return new SearchJobFailureError(`Pipe '${search.pipeCode}': the search provider ${message}`, {
+          category: status === undefined ? 'TRANSIENT' : categoryOfStatus(status),
+          model: options.depth,
+          provider: 'linkup',
+          providerMetadata: {
+            provider: 'linkup',
+            sdk_exception_type: 'HTTPError',
+            message,
+            ...(status === undefined ? {} : { status_code: status }),
+            ...(retryAfter === undefined ? {} : { retry_after_seconds: retryAfter }),
+          },
+        });
+      };
+      let response;
+      try {
+        response = await httpRequest(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
+          body: JSON.stringify(body),
+          signal: search.signal ? AbortSignal.any([search.signal, timeout]) : timeout,
+        });
+      } catch (error) {
+        if ((error as Error).name === 'AbortError' && search.signal?.aborted) throw error;
+        throw failure(`could not be reached: ${(error as Error).message}`);
+      }
+      const text = await response.body.text();
+      if (response.statusCode !== 200) {
+        const headers = new Headers(Object.entries(response.headers).flatMap(([key, value]) => (typeof value === 'string' ? [[key, value] as [string, string]] : [])));
+        throw failure(`answered ${response.statusCode}: ${text.slice(0, 200)}`, response.statusCode, headers);
+      }
+      const answer = JSON.parse(text) as LinkupAnswer;
+      return {
+        result: {
+          answer: answer.answer ?? '',
+          sources: (answer.sources ?? []).map((source) => ({ url: source.url ?? '', title: source.name ?? null, snippet: source.snippet ?? null })),
+        },
+        usage: { model: `linkup-${options.depth}`, input_tokens: 0, output_tokens: 0 },
+      };
+    },
+  };
+}
