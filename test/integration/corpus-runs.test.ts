@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
 import { corpusText, sample } from '../helpers/corpus.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { completion, startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
@@ -96,6 +100,58 @@ describe('corpus bundles run to completion', function () {
         expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
         expect(response.body.state).to.equal('COMPLETED');
       });
+    }
+  });
+
+  describe('every runnable bundle with each real provider wire (fake servers on 127.0.0.1)', () => {
+    let openai: FakeOpenAiServer;
+    let anthropic: FakeAnthropicServer;
+    let configDir: string;
+    before(async () => {
+      openai = await startFakeOpenAiServer();
+      anthropic = await startFakeAnthropicServer();
+      configDir = mkdtempSync(join(tmpdir(), 'corpus-providers-'));
+      mkdirSync(join(configDir, 'inference'));
+      writeFileSync(
+        join(configDir, 'inference', 'routing_profiles.toml'),
+        'active = "openai_only"\n[profiles.openai_only]\ndefault = "openai"\nroutes = { "pdfjs-extract-pdf" = "internal" }\n[profiles.anthropic_only]\ndefault = "anthropic"\nroutes = { "pdfjs-extract-pdf" = "internal" }\n',
+      );
+    });
+    after(async () => {
+      await openai.close();
+      await anthropic.close();
+      rmSync(configDir, { recursive: true, force: true });
+    });
+
+    const documents = () => corpusText('methods/documents/documents.mthds');
+    const bundles: [string, () => string[], () => unknown][] = [
+      ['hello_greeting', () => [sample('hello_greeting')], () => ({ name: 'Ada' })],
+      ['cv_job_match', () => [sample('cv_job_match')], () => JSON.parse(corpusText('pipelex-api-samples/cv_job_match.inputs.json'))],
+      ['cv_analyzer', () => [corpusText('methods/cv_analyzer/cv_analyzer.mthds')], () => cvAnalyzerInputs],
+      ['doc_summarizer', () => [corpusText('methods/doc_summarizer/bundle.mthds'), documents()], () => ({ document: pdfDocument('doc-summarizer/inputs/synthetic_contract.pdf') })],
+      ['report_writer', () => [corpusText('methods/report_writer/bundle.mthds')], () => JSON.parse(corpusText('methods/report_writer/inputs.json'))],
+    ];
+    for (const profile of ['openai_only', 'anthropic_only']) {
+      for (const [name, contents, inputs] of bundles) {
+        it(`should run ${name} through the ${profile.replace('_only', '')} wire`, async () => {
+          const before = profile === 'openai_only' ? openai.requests.length : anthropic.requests.length;
+          const app = buildTestApp({
+            SERVICE_CONFIG_DIR: configDir,
+            INFERENCE_PROFILE: profile,
+            OPENAI_API_KEY: 'k',
+            OPENAI_BASE_URL: openai.baseUrl,
+            ANTHROPIC_API_KEY: 'k',
+            ANTHROPIC_BASE_URL: anthropic.baseUrl,
+            INFERENCE_MAX_RETRIES: '0',
+          });
+          const response = await request(app).post('/v1/execute').send({ mthds_contents: contents(), inputs: inputs() });
+          expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
+          const after = profile === 'openai_only' ? openai.requests.length : anthropic.requests.length;
+          expect(after).to.be.above(before);
+          const backends = new Set(response.body.pipe_output.tokens_usages.map((record: { backend: string }) => record.backend));
+          expect(backends).to.deep.equal(new Set([profile.replace('_only', '')]));
+        });
+      }
     }
   });
 
