@@ -30,3 +30,4 @@ export { dryRunSweep, type SweepOutcome, type ValidatedPipe } from './dry-run-sw
 export type { DryRunSupport } from './pipe-job.js';
 export { inputForms, outputForms, type FormNode, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
 export type { PipeFunction } from './operators/pipe-func.js';
+export { GraphRecorder, type GraphEdge, type GraphNode, type GraphSpec } from './graph-recorder.js';

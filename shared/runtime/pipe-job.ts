@@ -5,6 +5,7 @@
 import type { Library, Pipe } from '../mthds/index.js';
 import type { ContentValidator } from './content-validator.js';
 import type { RuntimeDeps } from './ports.js';
+import type { GraphRecorder } from './graph-recorder.js';
 import type { WorkingMemory } from './working-memory.js';
 
 /** Run parameters that matter to semantics (RUNTIME.md §1.2). Children get a copy, never the parent's object. */
@@ -15,6 +16,8 @@ export interface RunParams {
   dynamicOutputConceptRef: string | null;
   /** Codes of the pipes currently running, outermost first (recursion guard). */
   stack: readonly string[];
+  /** Graph node of the controller running this pipe, when a graph is recorded. */
+  parentNode?: string;
 }
 
 /** One pipe to run. */
@@ -42,6 +45,8 @@ export interface RunEnvironment {
   deps: RuntimeDeps;
   /** Maximum depth of nested pipes (RUNTIME.md §1.3; default 20). */
   stackLimit: number;
+  /** Records the execution graph, when asked. */
+  graph?: GraphRecorder;
   /** Present in a dry run. */
   dryRun?: DryRunSupport;
   /** Runs a child pipe through the router (controllers use it). */

@@ -49,11 +49,26 @@ function checkInputsPresent(job: PipeJob): void {
  * Run one job through the router.
  * @param job - the pipe, memory, output name and params
  * @param environment - the run's environment (its `runPipe` is this function bound to it)
- * In a dry run a contract-only pipe (PipeSignature) mints a mock of its declared output instead of failing.
+ * In a dry run a contract-only pipe (PipeSignature) mints a mock of its declared output instead of failing. When the
+ * environment records a graph, each run is a node whose children are the pipes it runs.
  * @throws PipeStackOverflowError, PipeInputError (422), PipeSignatureNotExecutableError (422),
  *   PipeFeatureNotSupportedError (501), and whatever the pipe throws
  */
 export async function routePipe(job: PipeJob, environment: RunEnvironment): Promise<void> {
+  const graph = environment.graph;
+  if (!graph) return runRouted(job, environment);
+  const node = graph.start(job.pipe, job.params.parentNode);
+  try {
+    await runRouted({ ...job, params: { ...job.params, parentNode: node } }, environment);
+    graph.finish(node);
+  } catch (error) {
+    const failure = error as { error_type?: string; message?: string };
+    graph.finish(node, { error_type: failure.error_type ?? 'Error', message: failure.message ?? String(error) });
+    throw error;
+  }
+}
+
+async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<void> {
   const stack = [...job.params.stack, job.pipe.code];
   if (stack.length > environment.stackLimit) {
     throw new PipeStackOverflowError(`Pipe stack limit ${environment.stackLimit} exceeded: ${stack.join(' → ')}.`);

@@ -3,6 +3,7 @@
  */
 import type { Library, Pipe } from '../mthds/index.js';
 import { ContentValidator } from './content-validator.js';
+import type { GraphRecorder } from './graph-recorder.js';
 import { mockInputs } from './mock-output.js';
 import type { DryRunSupport, PipeJob, RunEnvironment } from './pipe-job.js';
 import { routePipe } from './pipe-router.js';
@@ -41,10 +42,11 @@ export interface RunOutcome {
  * @param request - library, pipe, inputs and run parameters
  * @param deps - inference, clock, ids, abort signal
  * @param dryRun - present for a dry run: the inputs are ignored and mocked, and `deps` should carry mock backends
+ * @param graph - records the execution graph when given
  * @returns the final working memory and timestamps
  * @throws StuffFactoryError and concept errors for bad inputs (422); any pipe error
  */
-export async function runPipeline(request: RunRequest, deps: RuntimeDeps, dryRun?: DryRunSupport): Promise<RunOutcome> {
+export async function runPipeline(request: RunRequest, deps: RuntimeDeps, dryRun?: DryRunSupport, graph?: GraphRecorder): Promise<RunOutcome> {
   const createdAt = deps.now();
   const usage = recordUsage(deps.inference, deps.now);
   const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
@@ -55,6 +57,7 @@ export async function runPipeline(request: RunRequest, deps: RuntimeDeps, dryRun
     deps: runDeps,
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
     ...(dryRun ? { dryRun } : {}),
+    ...(graph ? { graph } : {}),
     runPipe: (job: PipeJob) => routePipe(job, environment),
   };
   const memory = dryRun

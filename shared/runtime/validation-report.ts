@@ -3,12 +3,14 @@
  * library's static artefacts, or an `InvalidReport` with the validation items.
  *
  * After static validation, the dry-run sweep runs every pipe on mock inputs (`validated_pipes`); a failing pipe makes
- * the verdict invalid with `dry_run` items. `graph_spec` is null (its documented best-effort value): no execution
- * graph is built yet.
+ * the verdict invalid with `dry_run` items. `graph_spec` is the graph of a dry run of the primary bundle's `main_pipe`
+ * (null without one, or when that dry run cannot complete, e.g. it calls an absent package).
  */
 import type { ValidationErrorItem } from '../errors/index.js';
 import { bundleBlueprintForWire, loadLibrary, type BundleSource, type Library, type Multiplicity, type Pipe } from '../mthds/index.js';
 import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
+import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
+import { runPipeline } from './run-pipeline.js';
 import { inputForms, outputForms, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
@@ -45,7 +47,7 @@ export interface ValidReport {
   is_valid: true;
   bundle_blueprint: Record<string, unknown>;
   pipe_io_contracts: Record<string, PipeIOContract>;
-  graph_spec: null;
+  graph_spec: GraphSpec | null;
   validated_pipes: ValidatedPipe[];
   warnings: ValidationErrorItem[];
   pending_signatures: string[];
@@ -119,6 +121,19 @@ export interface SweepDeps {
   dryRun: DryRunSupport;
 }
 
+async function mainPipeGraph(library: Library, ref: string, domain: string, mainPipe: string, sweep: SweepDeps): Promise<GraphSpec | null> {
+  const pipe = library.pipes.get(ref);
+  if (!pipe) return null;
+  const recorder = new GraphRecorder();
+  const createdAt = new Date(sweep.deps.now()).toISOString();
+  try {
+    await runPipeline({ library, pipe, inputs: null, pipelineRunId: `graph-${ref}` }, sweep.deps, sweep.dryRun, recorder);
+  } catch {
+    return null;
+  }
+  return recorder.toSpec({ domain, main_pipe: mainPipe }, createdAt, `dry-run:${ref}`);
+}
+
 function invalid(errors: ValidationErrorItem[], message: string): InvalidReport {
   return { is_valid: false, validation_errors: errors, pending_signatures: [], is_runnable: false, message };
 }
@@ -145,12 +160,13 @@ export async function validationReport(
   const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
   const pending = [...library.pipes.values()].filter((pipe) => pipe.type === 'PipeSignature').map((pipe) => pipe.ref).sort();
   const mainPipe = primary.blueprint.main_pipe;
+  const graph = mainPipe === undefined ? null : await mainPipeGraph(library, `${primary.blueprint.domain}.${mainPipe}`, primary.blueprint.domain, mainPipe, sweep);
   const views = new Set(options.views ?? []);
   const report: ValidReport = {
     is_valid: true,
     bundle_blueprint: bundleBlueprintForWire(primary),
     pipe_io_contracts: pipeIOContracts(library),
-    graph_spec: null,
+    graph_spec: graph,
     validated_pipes: swept.validatedPipes,
     warnings: loaded.warnings,
     pending_signatures: pending,

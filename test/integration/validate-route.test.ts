@@ -17,13 +17,23 @@ describe('POST /v1/validate', () => {
         expect(response.headers['content-type']).to.equal('application/json');
         expect(response.body).to.include({ is_valid: true, is_runnable: true, message: 'MTHDS content validated successfully' });
         expect(response.body.pending_signatures).to.deep.equal([]);
-        expect(response.body.graph_spec).to.equal(null);
+        expect(response.body.graph_spec.pipeline_ref).to.deep.equal({ domain: name, main_pipe: response.body.bundle_blueprint.main_pipe });
         expect(response.body.mthds_contents).to.deep.equal([sample(name)]);
         expect(response.body.bundle_blueprint.source).to.equal(`${name}.mthds`);
         expect(response.body.bundle_blueprint.domain).to.equal(name);
         expect(response.body.default_pipe_ref).to.equal(`${name}.${response.body.bundle_blueprint.main_pipe}`);
       });
     }
+
+    it('should give the graph of a dry run of the main pipe', async () => {
+      const response = await validate({ mthds_contents: [sample('fashion_moodboard')] }).expect(200);
+      const graph = response.body.graph_spec;
+      expect(Object.keys(graph)).to.deep.equal(['graph_id', 'created_at', 'pipeline_ref', 'nodes', 'edges', 'usage', 'meta', 'pipe_registry', 'concept_registry']);
+      expect(graph.nodes[0]).to.deep.include({ id: 'node_1', kind: 'controller', pipe_code: 'create_collection_moodboards', pipe_type: 'PipeSequence', status: 'succeeded' });
+      expect(graph.nodes.slice(1, 4).map((node: { pipe_code: string }) => node.pipe_code)).to.deep.equal(['search_trends', 'generate_inspirations', 'create_moodboards']);
+      expect(graph.edges.filter((edge: { kind: string }) => edge.kind === 'control').map((edge: { source: string; target: string }) => `${edge.source}>${edge.target}`)).to.include('node_2>node_3');
+      expect(graph.edges.filter((edge: { source: string; kind: string }) => edge.source === 'node_1' && edge.kind === 'contains')).to.have.length(3);
+    });
 
     it('should give the pipe I/O contract of hello_greeting', async () => {
       const response = await validate({ mthds_contents: [sample('hello_greeting')] }).expect(200);
