@@ -34,43 +34,28 @@ function categoryOptions(options: InferenceErrorOptions): MthdsErrorOptions {
   };
 }
 
-/** A provider call failed (network, HTTP status, malformed answer). */
-export class LLMCompletionError extends MthdsError {
-  constructor(message: string, options: InferenceErrorOptions) {
-    super(message, categoryOptions(options));
-  }
-}
-/** The completion stopped at the token limit (`finish_reason = length`). */
-export class LLMCompletionTruncatedError extends MthdsError {
-  constructor(message: string, options: InferenceErrorOptions) {
-    super(message, categoryOptions(options));
-  }
-}
-/** The model refused, or a content filter stopped it. */
-export class LLMCompletionRefusedError extends MthdsError {
-  constructor(message: string, options: InferenceErrorOptions) {
-    super(message, categoryOptions(options));
-  }
-}
-/** Structured output never matched the concept's schema after the re-ask retries. */
-export class LLMStructuredOutputError extends MthdsError {
+/**
+ * Base of the inference failures: the category decides domain, retryable and user action (RUNTIME.md §6.2). Each
+ * subclass is its own `error_type`.
+ */
+abstract class InferenceError extends MthdsError {
   constructor(message: string, options: InferenceErrorOptions) {
     super(message, categoryOptions(options));
   }
 }
 
-/** An image generation call failed (status and domain from the category). */
-export class ImgGenGenerationError extends MthdsError {
-  constructor(message: string, options: InferenceErrorOptions) {
-    super(message, categoryOptions(options));
-  }
-}
-/** A web search call failed (status and domain from the category). */
-export class SearchJobFailureError extends MthdsError {
-  constructor(message: string, options: InferenceErrorOptions) {
-    super(message, categoryOptions(options));
-  }
-}
+/** A provider call failed (network, HTTP status, malformed answer). */
+export class LLMCompletionError extends InferenceError {}
+/** The completion stopped at the token limit (`finish_reason = length`). */
+export class LLMCompletionTruncatedError extends InferenceError {}
+/** The model refused, or a content filter stopped it. */
+export class LLMCompletionRefusedError extends InferenceError {}
+/** Structured output never matched the concept's schema after the re-ask retries. */
+export class LLMStructuredOutputError extends InferenceError {}
+/** An image generation call failed. */
+export class ImgGenGenerationError extends InferenceError {}
+/** A web search call failed. */
+export class SearchJobFailureError extends InferenceError {}
 
 /** A `$preset`, `@alias` or `~waterfall` the model deck does not know, or a waterfall with no servable member (422). */
 export class ModelChoiceNotFoundError extends MthdsError {}
