@@ -8,9 +8,25 @@ import type { Concept, Library } from '../mthds/index.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
+/** One validator compiler for the process; compiled schemas are shared by their JSON text. */
+const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+const compiledBySchema = new Map<string, ValidateFunction>();
+/** Compiled schemas kept (oldest dropped first). */
+const MAX_COMPILED_SCHEMAS = 1000;
+
+function compiledFor(schema: Record<string, unknown>): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = compiledBySchema.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    if (compiledBySchema.size >= MAX_COMPILED_SCHEMAS) compiledBySchema.delete(compiledBySchema.keys().next().value!);
+    compiledBySchema.set(key, validate);
+  }
+  return validate;
+}
+
 /** Validates content items of concepts of one library. */
 export class ContentValidator {
-  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(private readonly library: Library) {}
@@ -38,9 +54,24 @@ export class ContentValidator {
   private validatorFor(concept: Concept): ValidateFunction {
     let validate = this.compiled.get(concept.ref);
     if (!validate) {
-      validate = this.ajv.compile(this.schemaOf(concept));
+      validate = compiledFor(this.schemaOf(concept));
       this.compiled.set(concept.ref, validate);
     }
     return validate;
   }
+}
+
+const validators = new WeakMap<Library, ContentValidator>();
+
+/**
+ * The validator of a library, shared by every run on it (compiled schemas are reused).
+ * @param library - a loaded library
+ */
+export function validatorFor(library: Library): ContentValidator {
+  let validator = validators.get(library);
+  if (!validator) {
+    validator = new ContentValidator(library);
+    validators.set(library, validator);
+  }
+  return validator;
 }

@@ -2,7 +2,7 @@
  * Running a pipe of a library on caller inputs, from a fresh working memory to the final one (RUNTIME.md §1.1).
  */
 import type { Library, Pipe } from '../mthds/index.js';
-import { ContentValidator } from './content-validator.js';
+import { validatorFor } from './content-validator.js';
 import type { GraphRecorder } from './graph-recorder.js';
 import { mockInputs } from './mock-output.js';
 import type { DryRunSupport, PipeJob, RunEnvironment } from './pipe-job.js';
@@ -50,7 +50,7 @@ export async function runPipeline(request: RunRequest, deps: RuntimeDeps, dryRun
   const createdAt = deps.now();
   const usage = recordUsage(deps.inference, deps.now);
   const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
-  const validator = new ContentValidator(request.library);
+  const validator = validatorFor(request.library);
   const environment: RunEnvironment = {
     library: request.library,
     validator,

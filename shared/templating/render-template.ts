@@ -55,7 +55,31 @@ const STRING_FILTERS = [
   'title', 'trim', 'truncate', 'upper', 'urlencode', 'urlize', 'wordcount', 'float', 'int',
 ];
 
-function environmentFor(options: RenderOptions): InstanceType<typeof hardenedNunjucks.Environment> {
+type Environment = InstanceType<typeof hardenedNunjucks.Environment>;
+type Template = InstanceType<typeof hardenedNunjucks.Template>;
+
+/** Compiled templates kept per environment (oldest dropped first). */
+const MAX_CACHED_TEMPLATES = 512;
+const environments = new Map<string, { environment: Environment; templates: Map<string, Template> }>();
+
+function cachedTemplate(options: RenderOptions, source: string): Template {
+  const key = `${options.category}|${options.tagStyle ?? ''}|${options.textFormat ?? ''}`;
+  let entry = environments.get(key);
+  if (!entry) {
+    entry = { environment: environmentFor(options), templates: new Map() };
+    environments.set(key, entry);
+  }
+  let template = entry.templates.get(source);
+  if (!template) {
+    checkTemplate(source, options.category);
+    template = new hardenedNunjucks.Template(expandShorthands(source), entry.environment, undefined, true);
+    if (entry.templates.size >= MAX_CACHED_TEMPLATES) entry.templates.delete(entry.templates.keys().next().value!);
+    entry.templates.set(source, template);
+  }
+  return template;
+}
+
+function environmentFor(options: RenderOptions): Environment {
   const settings = TEMPLATE_CATEGORIES[options.category];
   const tagStyle = options.tagStyle ?? 'xml';
   const textFormat = options.textFormat ?? 'plain';
@@ -107,10 +131,9 @@ function renderFailure(error: unknown): MthdsError {
  * @see RUNTIME.md §2.2
  */
 export function renderTemplate(template: string, context: Record<string, unknown>, options: RenderOptions): string {
-  checkTemplate(template, options.category);
+  const compiled = cachedTemplate(options, template);
   try {
-    const environment = environmentFor(options);
-    return withLoopBudget(() => environment.renderString(expandShorthands(template), context));
+    return withLoopBudget(() => compiled.render(context));
   } catch (error) {
     throw renderFailure(error);
   }
