@@ -4,8 +4,9 @@
  * `constructor`, `__proto__`, `prototype`, the legacy accessor helpers and any `_`-prefixed attribute other than the
  * artefact metadata are refused with `Jinja2TemplateSecurityError`. Values print Python-style (`True`, `None`).
  *
- * Rendering is bounded too: all loops of one render share a budget of {@link MAX_LOOP_ITERATIONS} iterations, and
- * `range()` builds at most {@link MAX_RANGE_LENGTH} items (nunjucks has no `while`, so loops are the only unbounded
+ * Rendering is bounded too: all loops of one render share a budget of {@link MAX_LOOP_ITERATIONS} iterations, a
+ * render stops after {@link MAX_RENDER_MS} (checked at every loop and printed value), and `range()` builds at most
+ * {@link MAX_RANGE_LENGTH} items (nunjucks has no `while`, so loops are the only unbounded
  * construct; runaway recursion ends in a stack overflow, reported as a render error).
  *
  * The patch is applied once, at module load, to nunjucks' shared runtime object; it keeps ordinary lookups identical.
@@ -50,20 +51,31 @@ export const MAX_LOOP_ITERATIONS = 100_000;
 /** Longest list `range()` may build. */
 export const MAX_RANGE_LENGTH = 10_000;
 
-/** Iterations left in the render under way (renders are synchronous, so one counter suffices). */
+/** Longest a render may take, in ms (checked at every loop and every printed value). */
+export const MAX_RENDER_MS = 2000;
+
+/** Iterations left and deadline of the render under way (renders are synchronous, so one of each suffices). */
 let iterationsLeft = Number.POSITIVE_INFINITY;
+let deadline = Number.POSITIVE_INFINITY;
+
+function checkDeadline(): void {
+  if (Date.now() > deadline) throw new Jinja2TemplateBudgetError(`Template budget: rendering took longer than ${MAX_RENDER_MS} ms.`);
+}
 
 /**
- * Run a synchronous render under the loop budget.
+ * Run a synchronous render under the loop budget and the time budget.
  * @param render - the render call
- * @throws Jinja2TemplateBudgetError (through nunjucks) when loops exceed {@link MAX_LOOP_ITERATIONS}
+ * @throws Jinja2TemplateBudgetError (through nunjucks) when loops exceed {@link MAX_LOOP_ITERATIONS} or the render
+ *   outlives {@link MAX_RENDER_MS}
  */
 export function withLoopBudget<T>(render: () => T): T {
   iterationsLeft = MAX_LOOP_ITERATIONS;
+  deadline = Date.now() + MAX_RENDER_MS;
   try {
     return render();
   } finally {
     iterationsLeft = Number.POSITIVE_INFINITY;
+    deadline = Number.POSITIVE_INFINITY;
   }
 }
 
@@ -102,6 +114,7 @@ function harden(runtime: NunjucksRuntime): void {
     const iterable = fromIterator(value);
     const size = Array.isArray(iterable) ? iterable.length : iterable !== null && typeof iterable === 'object' ? Object.keys(iterable).length : 0;
     iterationsLeft -= size;
+    checkDeadline();
     if (iterationsLeft < 0) throw new Jinja2TemplateBudgetError(`Template budget: loops ran over ${MAX_LOOP_ITERATIONS} iterations in one render.`);
     return iterable;
   };
@@ -117,7 +130,10 @@ function harden(runtime: NunjucksRuntime): void {
     assertLookupAllowed(name, false);
     return contextOrFrameLookup(context, frame, name);
   };
-  runtime.suppressValue = (val, autoescape) => suppressValue(printable(val), autoescape);
+  runtime.suppressValue = (val, autoescape) => {
+    checkDeadline();
+    return suppressValue(printable(val), autoescape);
+  };
   runtime.__mthdsHardened = true;
 }
 
