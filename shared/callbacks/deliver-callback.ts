@@ -22,8 +22,6 @@ export interface CallbackDelivery {
   signal?: AbortSignal;
 }
 
-
-
 /**
  * Send one callback.
  * @returns the receiver's HTTP status (2xx)
