@@ -36,6 +36,7 @@ import { runsRouter } from './routes/runs.js';
 import { startRouter } from './routes/start.js';
 import { validateRouter } from './routes/validate.js';
 import { versionRouter } from './routes/version.js';
+import type { MethodFetcher } from '../shared/methods/index.js';
 
 /** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
 export const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
@@ -50,6 +51,8 @@ export interface AppDeps {
   modelDeck?: ModelDeck;
   /** Reads documents for PipeExtract; the embedded PDF text extractor by default. */
   extractor?: DocumentExtractorPort;
+  /** Fetches method packages by address (`method_ref`); without one every `method_ref` answers 501. */
+  methodFetcher?: MethodFetcher;
   /** Orchestration settings (`api.toml`); direct only by default. */
   apiConfig?: ApiConfig;
   /** The queue backend; required when a non-direct mode can be selected. */

@@ -1,0 +1,63 @@
+/**
+ * The closure selector of the resolve, codegen and build routes (spec §2.1; API-CONTRACT.md §3.8): exactly one of
+ * `files` (inline bundles) or `method_ref`.
+ */
+import { z } from 'zod';
+import { MethodRefNotSupported } from '../shared/errors/index.js';
+import type { MethodFetcher } from '../shared/methods/index.js';
+import type { BundleSource } from '../shared/mthds/index.js';
+
+/** Largest `.mthds` text accepted inline, in bytes (1 MiB, `MAX_MTHDS_FILE_KIB`). */
+export const MAX_MTHDS_FILE_BYTES = 1024 * 1024;
+
+const SELECTOR_FIELDS = {
+  files: z
+    .array(
+      z.object({
+        content: z.string().refine((content) => Buffer.byteLength(content, 'utf8') <= MAX_MTHDS_FILE_BYTES, 'each file must be at most 1 MiB of UTF-8'),
+        source: z.string().max(1024).nullish(),
+      }),
+    )
+    .min(1)
+    .max(16)
+    .nullish(),
+  method_ref: z.string().min(1).max(512).nullish(),
+};
+
+/**
+ * The request schema of a closure route: the selector fields plus the route's own, with the exactly-one rule.
+ * @param extra - the route's other fields
+ */
+export function closureRequestSchema<T extends z.ZodRawShape>(extra: T) {
+  return z.object({ ...SELECTOR_FIELDS, ...extra }).superRefine((body, context) => {
+    const selector = body as { files?: unknown; method_ref?: unknown };
+    const hasFiles = selector.files !== null && selector.files !== undefined;
+    const hasRef = selector.method_ref !== null && selector.method_ref !== undefined;
+    if (hasFiles === hasRef) context.addIssue({ code: 'custom', message: 'Value error, provide exactly one of `files` or `method_ref`' });
+  });
+}
+
+/** The bundles a closure request names, and the default pipe its manifest supplies. */
+export interface Closure {
+  sources: BundleSource[];
+  /** The fetched manifest's `main_pipe` on a `method_ref` request; null otherwise. */
+  manifestMainPipe: string | null;
+}
+
+/**
+ * Turn a checked selector into bundle sources.
+ * @param selector - `files` or `method_ref` (exactly one, as checked by {@link closureRequestSchema})
+ * @param fetcher - the deployment's method fetcher, when it serves `method_ref`
+ * @throws MethodRefNotSupported (501) for a `method_ref` without a fetcher; whatever {@link MethodFetcher.fetch} throws
+ */
+export async function loadClosure(
+  selector: { files?: { content: string; source?: string | null | undefined }[] | null | undefined; method_ref?: string | null | undefined },
+  fetcher: MethodFetcher | undefined,
+): Promise<Closure> {
+  if (selector.method_ref) {
+    if (!fetcher) throw new MethodRefNotSupported('method_ref is not served by this deployment; submit inline `files[]`.');
+    const fetched = await fetcher.fetch(selector.method_ref, 'tooling');
+    return { sources: fetched.sources, manifestMainPipe: fetched.mainPipe };
+  }
+  return { sources: (selector.files ?? []).map((file) => ({ content: file.content, source: file.source ?? null })), manifestMainPipe: null };
+}

@@ -1,0 +1,46 @@
+/**
+ * The seam between the routes and method packages fetched by address (`method_ref`, spec §2.2; API-CONTRACT.md §10).
+ * Routes depend on the {@link MethodFetcher} interface only; a deployment without one answers 501
+ * `MethodRefNotSupported` for every `method_ref`.
+ */
+import type { BundleSource } from '../mthds/index.js';
+
+/**
+ * Where the bundles of a `method_ref` request came from (spec §2.2; API-CONTRACT.md §10.5), as sent on the wire in
+ * `method_provenance`: the full package address, the tag (null for a bare address at HEAD), the resolved commit id,
+ * and the manifest's package name and version.
+ */
+export interface MethodProvenance {
+  address: string;
+  tag: string | null;
+  commit_sha: string;
+  package_name: string | null;
+  package_version: string | null;
+}
+
+/**
+ * What a route does with the package: `run` (run routes and `/v1/validate`: custom Python is refused) or `tooling`
+ * (resolve, codegen, build: only the `.mthds` files are read; API-CONTRACT.md §10.5).
+ */
+export type FetchPurpose = 'run' | 'tooling';
+
+/** A located method package: its `.mthds` bundles (sources are package-relative paths), manifest main pipe and provenance. */
+export interface FetchedMethod {
+  sources: BundleSource[];
+  /** The manifest's `main_pipe`, when it declares one. */
+  mainPipe: string | null;
+  provenance: MethodProvenance;
+}
+
+/** Fetches a method package by its address. */
+export interface MethodFetcher {
+  /**
+   * Fetch (or take from the clone cache) and locate the package named by `ref`.
+   * @param ref - the request's `method_ref` (1–512 chars)
+   * @param purpose - which gates apply
+   * @throws MethodRefNotSupported (501) for a registry form; MethodRefParseError / MethodFetchError /
+   *   MethodPackageAmbiguityError / MethodPackageTooLargeError (422); MethodPackageNotFoundError (404);
+   *   CustomCodeRequiresSandbox (403, purpose `run`)
+   */
+  fetch(ref: string, purpose: FetchPurpose): Promise<FetchedMethod>;
+}
