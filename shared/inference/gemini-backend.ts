@@ -5,9 +5,10 @@
  * `data:` URLs travel inline; http(s) URLs as file references (RUNTIME.md §5.7).
  */
 import { FinishReason, GoogleGenAI, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
-import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
+import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
 import { toGeminiError } from './gemini-errors.js';
-import { DEFAULT_STRUCTURED_RETRIES, type InferenceBackend, type LlmRequest, type ObjectRequest, type TokenUsage } from './types.js';
+import { askUntilValid } from './structured-answer.js';
+import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the Gemini backend. */
 export interface GeminiBackendOptions {
@@ -53,14 +54,6 @@ function answerOf(response: GenerateContentResponse, model: string, pipeCode: st
   return { text, usage };
 }
 
-function parsedJson(text: string): { value?: unknown; problem?: string } {
-  try {
-    return { value: JSON.parse(text) };
-  } catch (error) {
-    return { problem: `the answer is not valid JSON (${(error as Error).message})` };
-  }
-}
-
 /**
  * Create the backend.
  * @param options - key, API root, default model and limits
@@ -100,31 +93,11 @@ export function createGeminiBackend(options: GeminiBackendOptions): InferenceBac
     generateText(request) {
       return generate(request, [userTurn(request)]);
     },
-    async generateObject(request: ObjectRequest) {
+    generateObject(request: ObjectRequest) {
       const contents = [userTurn(request)];
-      const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
-      const usage: TokenUsage = { model: request.modelId ?? options.model, input_tokens: 0, output_tokens: 0 };
-      let problems: string[] = [];
-      for (let attempt = 1; attempt <= attempts; attempt += 1) {
-        const answer = await generate(request, contents, request.jsonSchema);
-        usage.model = answer.usage.model;
-        usage.input_tokens += answer.usage.input_tokens;
-        usage.output_tokens += answer.usage.output_tokens;
-        const parsed = parsedJson(answer.text);
-        problems = parsed.problem !== undefined ? [parsed.problem] : request.validate(parsed.value);
-        if (problems.length === 0) return { object: parsed.value, usage };
-        contents.push(
-          { role: 'model', parts: [{ text: answer.text }] },
-          {
-            role: 'user',
-            parts: [{ text: `Your answer does not match the required JSON schema "${request.schemaName}":\n${problems.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with JSON only, fixing these problems.` }],
-          },
-        );
-      }
-      throw new LLMStructuredOutputError(`Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`, {
-        category: 'CONTENT',
-        model: request.modelId ?? options.model,
-        provider: 'google',
+      return askUntilValid(request, 'google', request.modelId ?? options.model, {
+        ask: () => generate(request, contents, request.jsonSchema),
+        reject: (answer, correction) => contents.push({ role: 'model', parts: [{ text: answer }] }, { role: 'user', parts: [{ text: correction }] }),
       });
     },
   };

@@ -1,27 +1,11 @@
 import { expect } from 'chai';
-import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError, type MthdsError } from '../../../shared/errors/index.js';
+import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../../../shared/errors/index.js';
 import { createGeminiBackend, type ObjectRequest } from '../../../shared/inference/index.js';
 import type { FakeProviderServer } from '../../helpers/fake-provider-server.js';
 import { candidateReply, googleError, startFakeGeminiServer, type GenerateContentBody } from '../../helpers/fake-gemini-server.js';
+import { failureOf, SCORE_REQUEST } from '../../helpers/inference-fixtures.js';
 
-const objectRequest: ObjectRequest = {
-  pipeCode: 'score',
-  systemPrompt: 'You score things.',
-  userPrompt: 'Score this.',
-  schemaName: 'Score',
-  jsonSchema: { type: 'object', properties: { value: { type: 'integer' } }, required: ['value'] },
-  validate: (value) => (Number.isInteger((value as { value?: unknown })?.value) ? [] : ['/value must be integer']),
-  maxRetries: 1,
-};
-
-async function failureOf(promise: Promise<unknown>): Promise<MthdsError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as MthdsError;
-  }
-  throw new Error('expected a failure');
-}
+const objectRequest: ObjectRequest = SCORE_REQUEST;
 
 describe('createGeminiBackend', () => {
   let fake: FakeProviderServer<GenerateContentBody>;
