@@ -1,7 +1,7 @@
 /**
  * The entry-name rule of submitted bundles: a name must be a relative POSIX path inside the bundle. Refused with 422
  * `InvalidBundle`: an empty name, a backslash, a `:` (drive letters, alternate streams), a NUL or other control
- * character, an absolute path, any `..` segment, and a name with no file name (ending in `/`). `.` and empty
+ * character, an absolute path, any `..` segment, and a name with no file name (ending in `/` or `/.`). `.` and empty
  * segments are normalised away (`./a//b.mthds` → `a/b.mthds`).
  *
  * @see API-CONTRACT.md §8.1 "Entry names"
@@ -26,8 +26,7 @@ export function checkEntryName(name: string): string {
   if (CONTROL.test(name)) throw refuse('it contains a control character');
   if (name.startsWith('/')) throw refuse('it is an absolute path');
   if (name.split('/').includes('..')) throw refuse("it has a '..' segment");
-  if (name.endsWith('/')) throw refuse('it has no file name');
-  const normalised = posix.normalize(name);
-  if (normalised === '.' || normalised.endsWith('/')) throw refuse('it has no file name');
-  return normalised;
+  const fileName = name.split('/').at(-1);
+  if (fileName === '' || fileName === '.') throw refuse('it has no file name');
+  return posix.normalize(name);
 }

@@ -1,7 +1,7 @@
 /**
  * Zip archives for bundle-transport tests, built with `fflate` (which, unlike most writers, lets a test name entries
- * `../x` or `/x` and set Unix symlink attributes), plus one low-level patch: rewriting an entry's declared
- * uncompressed size, to craft an archive whose headers lie about what it inflates to.
+ * `../x` or `/x` and set Unix symlink attributes), plus low-level patches of central-directory fields, to craft
+ * archives whose headers lie (declared size, CRC, flags, method).
  */
 import { zipSync, type ZipAttributes } from 'fflate';
 
@@ -34,18 +34,37 @@ export function symlinkEntry(target: string): ZipEntry {
   return [target, { os: 3, attrs: (0o120777 << 16) >>> 0 }];
 }
 
+/** Fields of a central-directory header (offset from its signature, width in bytes), after zip APPNOTE 4.3.12. */
+export const CENTRAL_FIELDS = {
+  flags: [8, 2],
+  compressionMethod: [10, 2],
+  crc32: [16, 4],
+  uncompressedSize: [24, 4],
+} as const satisfies Record<string, readonly [number, 2 | 4]>;
+
 /**
- * Rewrite the uncompressed size every header of the archive declares (local headers and central directory), leaving
- * the data as it is: a zip whose entries inflate to more than they declare.
+ * Rewrite one field in every central-directory header of the archive (where readers take entry metadata from),
+ * leaving local headers and data as they are: a crafted, lying archive.
+ * @param archive - a zip without zip64 records
+ * @param field - which field
+ * @param value - the value to write
+ */
+export function withCentralField(archive: Buffer, field: keyof typeof CENTRAL_FIELDS, value: number): Buffer {
+  const [offset, width] = CENTRAL_FIELDS[field];
+  const patched = Buffer.from(archive);
+  for (let at = 0; at + 4 <= patched.length; at += 1) {
+    if (patched.readUInt32LE(at) !== 0x02014b50) continue;
+    if (width === 2) patched.writeUInt16LE(value, at + offset);
+    else patched.writeUInt32LE(value >>> 0, at + offset);
+  }
+  return patched;
+}
+
+/**
+ * Declare a smaller uncompressed size than the data inflates to (a zip bomb that lies about its size).
  * @param archive - a zip without zip64 records
  * @param size - the size to declare, in bytes
  */
 export function withDeclaredSize(archive: Buffer, size: number): Buffer {
-  const patched = Buffer.from(archive);
-  for (let offset = 0; offset + 4 <= patched.length; offset += 1) {
-    const signature = patched.readUInt32LE(offset);
-    if (signature === 0x04034b50) patched.writeUInt32LE(size, offset + 22);
-    if (signature === 0x02014b50) patched.writeUInt32LE(size, offset + 24);
-  }
-  return patched;
+  return withCentralField(archive, 'uncompressedSize', size);
 }

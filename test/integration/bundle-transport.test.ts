@@ -117,6 +117,47 @@ describe('whole-bundle transports on the run routes (bundle_b64 / files)', funct
     }
   });
 
+  describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', () => {
+    let deployment: QueueDeployment;
+    beforeEach(() => {
+      deployment = startQueueDeployment();
+    });
+    afterEach(async () => {
+      await deployment.close();
+    });
+
+    it('should carry the library files to the worker in the run job payload (execute)', async () => {
+      const response = await request(deployment.app).post('/v1/execute').send({ bundle_b64: bundleB64(cvAnalyzerBundle()), inputs: sampleInputs() });
+      expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
+      const { root } = response.body.pipe_output.working_memory;
+      expect(root.cv_pages.content.items[0].text_and_images.text.text).to.match(/^MARIE DUPONT\nSenior Software Engineer/);
+      expect(root.job_offer_pages.content.items[0].text_and_images.text.text).to.match(/^JOB OFFER\nSenior Backend Engineer/);
+    });
+
+    it('should run a started files bundle on a worker, its payload holding only the library files', async () => {
+      const ack = await request(deployment.app)
+        .post('/v1/start')
+        .send({ files: { 'cv.mthds': corpusText('methods/cv_analyzer/cv_analyzer.mthds'), 'docs/cv.txt': 'Grace Hopper', 'requirements.txt': 'x' }, pipe_code: 'extract_cv', inputs: { cv: textDocument('docs/cv.txt') } })
+        .expect(202);
+      const runId = ack.body.pipeline_run_id as string;
+      await pollUntil(
+        () => request(deployment.app).get(`/v1/runs/${runId}/status`).then((response) => response.body as { status: string }),
+        (body) => body.status === 'COMPLETED',
+      );
+      const results = await request(deployment.app).get(`/v1/runs/${runId}/results`).expect(200);
+      expect(results.body.pipe_output.working_memory.root.main_stuff.content.items[0].text_and_images.text).to.deep.equal({ text: 'Grace Hopper' });
+      const job = await deployment.backend.runQueue.queue.getJob(ack.body.workflow_id);
+      expect(job?.data.library_files).to.deep.equal({ 'docs/cv.txt': Buffer.from('Grace Hopper').toString('base64') });
+      expect(job?.data.sources).to.deep.equal([{ content: corpusText('methods/cv_analyzer/cv_analyzer.mthds'), source: 'cv.mthds' }]);
+    });
+
+    it('should refuse a hostile archive before enqueueing anything', async () => {
+      const response = await request(deployment.app).post('/v1/start').send({ bundle_b64: bundleB64({ 'a.mthds': 'x', '../evil.txt': 'x' }) }).expect(422);
+      expect(response.body.error_type).to.equal('InvalidBundle');
+      expect(await deployment.backend.runQueue.counts()).to.include({ waiting: 0, active: 0, completed: 0 });
+    });
+  });
+
   describe('refusals', () => {
     const app = buildTestApp({ MAX_BUNDLE_FILES: '4', MAX_BUNDLE_TOTAL_KIB: '64' });
     const hello = corpusText('pipelex-api-samples/hello_greeting.mthds');
@@ -241,6 +282,11 @@ describe('whole-bundle transports on the run routes (bundle_b64 / files)', funct
 
     it('should refuse a path given twice (after normalisation) with 422', async () => {
       expect(await refused({ files: { 'a.mthds': hello, './a.mthds': hello } }, 422)).to.include(problem(422, 'InvalidBundle', 'Bundle entry "a.mthds" appears more than once.'));
+    });
+
+    it('should answer /v1/start on direct orchestration with 400 before reading the bundle', async () => {
+      const response = await request(app).post('/v1/start').send({ bundle_b64: 'not base64!' }).expect(400);
+      expect(response.body.error_type).to.equal('StartRequiresAsyncOrchestration');
     });
 
     it('should keep the inline-source exclusivity with mthds_contents (422 ValidationError)', async () => {
