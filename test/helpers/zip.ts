@@ -3,10 +3,10 @@
  * `../x` or `/x` and set Unix symlink attributes), plus low-level patches of central-directory fields, to craft
  * archives whose headers lie (declared size, CRC, flags, method).
  */
-import { zipSync, type ZipAttributes } from 'fflate';
+import { zipSync, type ZipOptions } from 'fflate';
 
-/** One entry: its bytes or text, optionally with zip attributes (e.g. `{ os: 3, attrs: mode << 16 }`). */
-export type ZipEntry = Uint8Array | string | [Uint8Array | string, ZipAttributes];
+/** One entry: its bytes or text, optionally with zip options (attributes such as `{ os: 3, attrs: mode << 16 }`, or `level`). */
+export type ZipEntry = Uint8Array | string | [Uint8Array | string, ZipOptions];
 
 const bytesOf = (data: Uint8Array | string) => (typeof data === 'string' ? new Uint8Array(Buffer.from(data, 'utf8')) : data);
 
