@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { corpusText } from '../helpers/corpus.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { pollUntil } from '../helpers/poll.js';
 import { startQueueDeployment, type QueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
@@ -115,6 +116,30 @@ describe('whole-bundle transports on the run routes (bundle_b64 / files)', funct
         });
       });
     }
+  });
+
+  describe('library files as PipeLLM attachments (fake OpenAI server on 127.0.0.1)', () => {
+    let fake: FakeOpenAiServer;
+    beforeEach(async () => {
+      fake = await startFakeOpenAiServer();
+    });
+    afterEach(async () => {
+      await fake.close();
+    });
+
+    it('should attach an image named by bundle path as a data: URL typed from its extension', async () => {
+      const vision = ['domain = "vision"', 'main_pipe = "describe"', '[pipe.describe]', 'type = "PipeLLM"', 'description = "Describe"', 'inputs = { photo = "Image" }', 'output = "Text"', 'prompt = "Describe $photo."'].join('\n');
+      const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+      const app = buildTestApp({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0' });
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ bundle_b64: bundleB64({ 'vision.mthds': vision, 'img/photo.png': png }), inputs: { photo: { concept: 'Image', content: { url: 'img/photo.png' } } } });
+      expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
+      const content = fake.requests[0]!.body.messages![0]!.content as unknown as { type: string; image_url?: { url: string } }[];
+      expect(content[1]).to.deep.include({ type: 'image_url' });
+      expect(content[1]!.image_url!.url).to.equal(`data:image/png;base64,${Buffer.from(png).toString('base64')}`);
+      expect(response.body.pipe_output.working_memory.root.photo.content).to.deep.equal({ url: 'img/photo.png' });
+    });
   });
 
   describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', () => {
