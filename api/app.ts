@@ -114,8 +114,8 @@ export function createApp(deps: AppDeps): Express {
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
   app.use(validateRouter({ maxBodyBytes, orchestration, sweep }));
   app.use(resolveRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher }));
-  app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
-  app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
+  app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles }));
+  app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());

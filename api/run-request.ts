@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { callbackUrlProblem } from '../shared/callbacks/index.js';
-import { BundleTransportNotSupported, InvalidCallbackUrls, InvalidJSON, MethodRefNotSupported, ValidationError } from '../shared/errors/index.js';
+import { readBundleTransport, type BundleLimits, type LibraryFiles } from '../shared/bundles/index.js';
+import { InvalidCallbackUrls, InvalidJSON, MethodRefNotSupported, ValidationError } from '../shared/errors/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
 import type { Identity } from './middleware/authenticate.js';
 import type { RunSubmission } from './orchestrators/orchestrator.js';
@@ -48,14 +49,22 @@ export function parseRunRequest(body: unknown): RunRequestBody {
   return parseBody(RUN_REQUEST, body);
 }
 
+/** What a run executes: its bundle sources and, for a `bundle_b64` / `files` bundle, its library files. */
+export interface RunSources {
+  sources: BundleSource[];
+  libraryFiles?: LibraryFiles;
+}
+
 /**
- * Apply the source rules and return the inline bundle sources of the run.
+ * Apply the source rules and return the bundle sources of the run.
  * @param body - a parsed run request
- * @returns the bundles to load (possibly empty when only `pipe_code` is given)
- * @throws ValidationError (422) for conflicting or missing sources; MethodRefNotSupported / BundleTransportNotSupported (501)
- * @see spec §2.2–2.3, API-CONTRACT.md §3.5 "Source rules"
+ * @param bundleLimits - ceilings of a `bundle_b64` / `files` bundle
+ * @returns the bundles to load, with the library files of a submitted bundle
+ * @throws ValidationError (422) for conflicting or missing sources; MethodRefNotSupported (501); for a submitted
+ *   bundle, InvalidBundle (422), InvalidBase64 (400), PayloadTooLarge (413), CustomCodeRequiresSandbox (403)
+ * @see spec §2.2–2.3, API-CONTRACT.md §3.5 "Source rules", §8.1
  */
-export function runSources(body: RunRequestBody): BundleSource[] {
+export async function runSources(body: RunRequestBody, bundleLimits: BundleLimits): Promise<RunSources> {
   const contents = body.mthds_contents ?? (body.mthds_content ? [body.mthds_content] : []);
   const hasBundle = Boolean(body.bundle_b64) || Boolean(body.files);
   if (hasBundle && contents.length > 0) {
@@ -68,13 +77,13 @@ export function runSources(body: RunRequestBody): BundleSource[] {
     throw new ValidationError('method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.');
   }
   if (body.method_ref) throw new MethodRefNotSupported('method_ref is not served by this deployment yet; send the bundle text in mthds_contents.');
-  if (hasBundle) throw new BundleTransportNotSupported('bundle_b64 and files are not accepted by this deployment yet; send the bundle text in mthds_contents.');
+  if (hasBundle) return readBundleTransport(body, bundleLimits);
   if (contents.length === 0) {
     throw new ValidationError(
       'pipe_code and mthds_contents cannot both be empty. This server keeps no library between requests: send the bundle text in mthds_contents (and pipe_code to pick a pipe other than its main_pipe).',
     );
   }
-  return contents.map((content) => ({ content, source: null }));
+  return { sources: contents.map((content) => ({ content, source: null })) };
 }
 
 /**
@@ -95,12 +104,13 @@ export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): v
 /**
  * Turn a checked run request into a submission.
  * @param body - the parsed request
- * @param sources - its bundle sources
+ * @param run - its bundle sources and library files
  * @param context - request id, caller identity, and whether the client's `pipeline_run_id` is honoured (`/v1/start`)
  */
-export function toSubmission(body: RunRequestBody, sources: BundleSource[], context: { requestId: string; identity: Identity; honourRunId: boolean }): RunSubmission {
+export function toSubmission(body: RunRequestBody, run: RunSources, context: { requestId: string; identity: Identity; honourRunId: boolean }): RunSubmission {
   return {
-    sources,
+    sources: run.sources,
+    ...(run.libraryFiles ? { libraryFiles: run.libraryFiles } : {}),
     pipeCode: body.pipe_code ?? null,
     inputs: body.inputs,
     outputName: body.output_name ?? null,

@@ -58,6 +58,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         dynamic_output_concept_ref: submission.dynamicOutputConceptRef,
         storage_scope: submission.storageScope,
         callback_urls: submission.callbackUrls,
+        ...(submission.libraryFiles ? { library_files: submission.libraryFiles.toPayload() } : {}),
           created_at: Date.parse(created.created_at),
         },
         workflowId,

@@ -23,7 +23,14 @@ export function directOrchestrator(deps: { inference: InferencePort; extractor: 
           dynamicOutputConceptRef: submission.dynamicOutputConceptRef,
           pipelineRunId: submission.pipelineRunId,
         },
-        { inference: deps.inference, extractor: deps.extractor, ids: deps.ids, now: deps.now, signal },
+        {
+          inference: deps.inference,
+          extractor: deps.extractor,
+          ids: deps.ids,
+          now: deps.now,
+          signal,
+          ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
+        },
       );
     },
   };

@@ -3,12 +3,15 @@
  * enqueues on Redis for workers. Delivery is set by the route: `/v1/execute` blocks, `/v1/start` fires and forgets
  * and needs an orchestrator that can.
  */
+import type { LibraryFiles } from '../../shared/bundles/index.js';
 import type { BundleSource } from '../../shared/mthds/index.js';
 import type { RunResult } from '../../shared/runtime/index.js';
 
 /** A run as the API hands it to an orchestrator: validated request fields plus correlation facts. */
 export interface RunSubmission {
   sources: BundleSource[];
+  /** Library files of a `bundle_b64` / `files` bundle (documents may name them by path). */
+  libraryFiles?: LibraryFiles;
   pipeCode: string | null;
   inputs: unknown;
   outputName: string | null;

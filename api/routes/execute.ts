@@ -3,6 +3,7 @@
  * (`direct`) or on the workers (`bullmq`, waiting for the outcome).
  */
 import { Router } from 'express';
+import type { BundleLimits } from '../../shared/bundles/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
 import { checkCallbackUrls, parseRunRequest, runSources, toSubmission } from '../run-request.js';
@@ -13,24 +14,26 @@ export interface ExecuteRouteOptions {
   maxBodyBytes: number;
   orchestration: Orchestration;
   allowPrivateCallbackHosts: boolean;
+  /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */
+  bundleLimits: BundleLimits;
 }
 
 /**
  * Router serving `POST /v1/execute`.
- * @param options - body limit, orchestration, callback policy
+ * @param options - body limit, orchestration, callback policy, bundle ceilings
  */
 export function executeRouter(options: ExecuteRouteOptions): Router {
   const router = Router();
   router.post('/v1/execute', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
-    const sources = runSources(body);
+    const run = await runSources(body, options.bundleLimits);
     const orchestrator = options.orchestration.select(body.orchestration_mode);
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
     });
-    const submission = toSubmission(body, sources, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: false });
+    const submission = toSubmission(body, run, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: false });
     sendJson(res, 200, await orchestrator.execute(submission, abort.signal));
   });
   return router;

@@ -4,6 +4,7 @@
  * 202 with the acknowledgement once the run is enqueued.
  */
 import { Router } from 'express';
+import type { BundleLimits } from '../../shared/bundles/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
@@ -15,25 +16,27 @@ export interface StartRouteOptions {
   maxBodyBytes: number;
   orchestration: Orchestration;
   allowPrivateCallbackHosts: boolean;
+  /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */
+  bundleLimits: BundleLimits;
 }
 
 /**
  * Router serving `POST /v1/start`.
- * @param options - body limit, orchestration, callback policy
+ * @param options - body limit, orchestration, callback policy, bundle ceilings
  */
 export function startRouter(options: StartRouteOptions): Router {
   const router = Router();
   router.post('/v1/start', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
-    const sources = runSources(body);
     const orchestrator = options.orchestration.select(body.orchestration_mode);
     if (!orchestrator.start) {
       throw new StartRequiresAsyncOrchestration(
         `Orchestration mode '${orchestrator.mode}' cannot honor fire-and-forget delivery: /start requires an async-capable orchestration, and this deployment has none. Use /execute (synchronous) instead.`,
       );
     }
-    const submission = toSubmission(body, sources, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: true });
+    const run = await runSources(body, options.bundleLimits);
+    const submission = toSubmission(body, run, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: true });
     sendJson(res, 202, await orchestrator.start(submission));
   });
   return router;

@@ -77,6 +77,8 @@ const ENV_SCHEMA = z.object({
   CALLBACK_MAX_ATTEMPTS: positiveInt(6),
   CALLBACK_BACKOFF_MS: positiveInt(2000),
   DOCUMENT_MAX_MIB: positiveInt(50),
+  MAX_BUNDLE_FILES: positiveInt(128),
+  MAX_BUNDLE_TOTAL_KIB: positiveInt(8192),
   DOCUMENT_FETCH_TIMEOUT_MS: positiveInt(30000),
   DOCUMENT_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   METRICS_ENABLED: booleanFlag(true),
@@ -134,6 +136,8 @@ export interface Settings {
   callbacks: { allowPrivateHosts: boolean; timeoutMs: number; maxAttempts: number; backoffMs: number };
   /** Documents read by PipeExtract: largest size in bytes, fetch timeout in ms, private hosts allowed (tests only). */
   documents: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean };
+  /** Whole-bundle transports (`bundle_b64` / `files`, API-CONTRACT.md §8.1): most files, most decompressed bytes. */
+  bundles: { maxFiles: number; maxTotalBytes: number };
   metricsEnabled: boolean;
   adminQueuesEnabled: boolean;
 }
@@ -221,6 +225,7 @@ export function loadSettings(environment: Environment): Settings {
       backoffMs: env.CALLBACK_BACKOFF_MS,
     },
     documents: { maxBytes: env.DOCUMENT_MAX_MIB * 1024 * 1024, timeoutMs: env.DOCUMENT_FETCH_TIMEOUT_MS, allowPrivateHosts: env.DOCUMENT_ALLOW_PRIVATE_HOSTS },
+    bundles: { maxFiles: env.MAX_BUNDLE_FILES, maxTotalBytes: env.MAX_BUNDLE_TOTAL_KIB * 1024 },
     metricsEnabled: env.METRICS_ENABLED,
     adminQueuesEnabled: env.ADMIN_QUEUES_ENABLED,
   };

@@ -28,8 +28,6 @@ export class ServerMisconfigured extends MthdsError {}
 export class InternalServerError extends MthdsError {}
 /** 501: a registry-form `method_ref`, or method references on a deployment that does not fetch them (spec §2.2). */
 export class MethodRefNotSupported extends MthdsError {}
-/** 501: a whole-bundle transport (`bundle_b64` / `files`) this deployment does not accept yet (spec §2.3). */
-export class BundleTransportNotSupported extends MthdsError {}
 /** 422: `callback_urls` (or another run extra) fails its rules (spec §2.3, §6 rule 3). */
 export class InvalidCallbackUrls extends MthdsError {}
 /** 404: no run with this id is known (code `run_not_found`; CLIENTS.md §5.3). */

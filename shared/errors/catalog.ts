@@ -59,9 +59,11 @@ export const ERROR_CATALOG = {
   ServerMisconfigured: { status: 500, title: 'Server misconfigured', domain: 'config', origin: 'api' },
   InternalServerError: { status: 500, title: 'Internal server error', domain: 'runtime', origin: 'api' },
   MethodRefNotSupported: { status: 501, title: 'Method ref not supported', domain: 'config', origin: 'api' },
-  BundleTransportNotSupported: { status: 501, title: 'Bundle transport not supported', domain: 'config', origin: 'api' },
   InvalidCallbackUrls: { status: 422, title: 'Invalid callback urls', domain: 'input', origin: 'api' },
   InvalidModelCategory: { status: 422, title: 'Invalid model category', domain: 'input', origin: 'api' },
+  InvalidBundle: { status: 422, title: 'Invalid bundle', domain: 'input', origin: 'api' },
+  InvalidBase64: { status: 400, title: 'Invalid base64', domain: 'input', origin: 'api' },
+  CustomCodeRequiresSandbox: { status: 403, title: 'Custom code requires sandbox', domain: 'input', origin: 'api' },
   RunNotFoundError: { status: 404, title: 'Run not found', domain: 'input', origin: 'api', code: 'run_not_found' },
   RunResultUnavailableError: { status: 409, title: 'Run result unavailable', domain: 'input', origin: 'api', code: 'run_result_unavailable' },
 

@@ -16,6 +16,11 @@ export const RUN_JOB = z.strictObject({
   dynamic_output_concept_ref: z.string().nullable(),
   storage_scope: z.string(),
   callback_urls: z.array(z.string()),
+  /**
+   * Library files of a `bundle_b64` / `files` bundle: bundle-relative path → base64 bytes (API-CONTRACT.md §8.1).
+   * Bounded by `MAX_BUNDLE_TOTAL_KIB`, checked by the API before enqueueing.
+   */
+  library_files: z.record(z.string(), z.base64()).optional(),
   created_at: z.number().int(),
 });
 /** A run job's payload. */

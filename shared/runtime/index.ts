@@ -10,6 +10,7 @@ export type {
   IdSource,
   ImageRequest,
   InferencePort,
+  LibraryFilesPort,
   LlmRequest,
   ObjectRequest,
   RuntimeDeps,

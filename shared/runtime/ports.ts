@@ -106,6 +106,17 @@ export interface DocumentExtractorPort {
   }>;
 }
 
+/**
+ * The library files of a submitted bundle (its files other than `.mthds`), read by bundle-relative path
+ * (API-CONTRACT.md §8.1). A document `url` without a scheme names one of them.
+ */
+export interface LibraryFilesPort {
+  /** The bytes at `path` (`./` allowed), or undefined when the bundle has no such file; never reads outside it. */
+  read(path: string): Uint8Array | undefined;
+  /** Every path, sorted. */
+  paths(): string[];
+}
+
 /** Source of unique ids (stuff codes, run ids). */
 export interface IdSource {
   /** A fresh opaque id. */
@@ -117,6 +128,8 @@ export interface RuntimeDeps {
   inference: InferencePort;
   /** Reads documents for PipeExtract; without one, PipeExtract is not supported. */
   extractor?: DocumentExtractorPort;
+  /** The run's library files, when its bundle came by `bundle_b64` / `files`; documents may name them by path. */
+  libraryFiles?: LibraryFilesPort;
   /** Current time in epoch milliseconds. */
   now(): number;
   ids: IdSource;

@@ -6,6 +6,7 @@
  * retries with backoff; any other failure, or the last attempt, records FAILED and ends the job as unrecoverable.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
+import { LibraryFiles } from '../bundles/index.js';
 import { toErrorReport } from '../errors/index.js';
 import { failurePayload, successPayload } from '../callbacks/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
@@ -58,7 +59,14 @@ export function createRunProcessor(deps: RunProcessorDeps): (job: Job, token?: s
           dynamicOutputConceptRef: payload.dynamic_output_concept_ref,
           pipelineRunId: runId,
         },
-        { inference: deps.inference, extractor: deps.extractor, ids: deps.ids, now: deps.now, ...(signal ? { signal } : {}) },
+        {
+          inference: deps.inference,
+          extractor: deps.extractor,
+          ids: deps.ids,
+          now: deps.now,
+          ...(signal ? { signal } : {}),
+          ...(payload.library_files ? { libraryFiles: LibraryFiles.fromPayload(payload.library_files) } : {}),
+        },
       );
       await deps.registry.update(runId, { state: 'COMPLETED', finished_at: result.finished_at, result });
       if (payload.callback_urls.length > 0) await notify(successPayload(result));

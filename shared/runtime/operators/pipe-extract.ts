@@ -4,6 +4,7 @@
  * a null text.
  */
 import { PipeFeatureNotSupportedError, PipeInputError } from '../../errors/index.js';
+import { libraryDocumentUrl } from '../library-document-url.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { defaultStuffName, type ItemContent } from '../stuff.js';
@@ -11,7 +12,7 @@ import { defaultStuffName, type ItemContent } from '../stuff.js';
 /**
  * Run a PipeExtract job.
  * @throws PipeFeatureNotSupportedError (501) without an extractor; PipeInputError for an input without a `url`;
- *   StuffFactoryError (422) for a document that cannot be read
+ *   StuffFactoryError (422) for a document that cannot be read, or a path naming no file of the submitted bundle
  */
 export const runPipeExtract: PipeRunner = async (job, environment) => {
   const extractor = environment.deps.extractor;
@@ -25,7 +26,7 @@ export const runPipeExtract: PipeRunner = async (job, environment) => {
     const mimeType = typeof document['mime_type'] === 'string' ? document['mime_type'] : null;
     const { pages } = await extractor.extractPages({
       pipeCode: job.pipe.code,
-      document: { url: document['url'], mime_type: mimeType },
+      document: { url: libraryDocumentUrl(document['url'], mimeType, environment.deps.libraryFiles, job.pipe.code), mime_type: mimeType },
       ...(environment.deps.signal ? { signal: environment.deps.signal } : {}),
     });
     for (const page of pages) {

@@ -9,6 +9,7 @@
  */
 import type { Concept, PipeLLMBlueprint } from '../../mthds/index.js';
 import { renderTemplate } from '../../templating/index.js';
+import { libraryDocumentUrl } from '../library-document-url.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import type { LlmRequest, ObjectRequest } from '../ports.js';
@@ -128,7 +129,11 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   const systemPrompt = systemTemplate === undefined ? undefined : renderTemplate(systemTemplate, context, { category: 'llm_prompt' });
   const prompts: PromptParts = { userPrompt: blueprint.prompt === undefined ? '' : renderTemplate(blueprint.prompt, context, { category: 'llm_prompt' }) };
   if (systemPrompt !== undefined) prompts.systemPrompt = systemPrompt;
-  const attachments = (kind: 'image' | 'document') => media.of(kind).map(({ url, mime_type }) => (mime_type === undefined ? { url } : { url, mime_type }));
+  const attachments = (kind: 'image' | 'document') =>
+    media.of(kind).map(({ url: written, mime_type }) => {
+      const url = libraryDocumentUrl(written, mime_type, environment.deps.libraryFiles, job.pipe.code);
+      return mime_type === undefined ? { url } : { url, mime_type };
+    });
   if (media.of('image').length > 0) prompts.images = attachments('image');
   if (media.of('document').length > 0) prompts.documents = attachments('document');
   const content = await generateContent(job, environment, concept, prompts, blueprint);

@@ -1,0 +1,32 @@
+/**
+ * The entry-name rule of submitted bundles: a name must be a relative POSIX path inside the bundle. Refused with 422
+ * `InvalidBundle`: an empty name, a backslash, a `:` (drive letters, alternate streams), a NUL or other control
+ * character, an absolute path, any `..` segment, and a name with no file name (ending in `/` or `/.`). `.` and empty
+ * segments are normalised away (`./a//b.mthds` → `a/b.mthds`).
+ *
+ * @see API-CONTRACT.md §8.1 "Entry names"
+ */
+import { posix } from 'node:path';
+import { InvalidBundle } from '../errors/index.js';
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Check an entry name and return its normalised path.
+ * @param name - the name as sent (zip entry name or `files` key)
+ * @returns the normalised bundle-relative path
+ * @throws InvalidBundle (422) naming the entry and the rule it breaks
+ */
+export function checkEntryName(name: string): string {
+  const shown = JSON.stringify(name.slice(0, 200));
+  const refuse = (why: string) => new InvalidBundle(`Bundle entry ${shown} is refused: ${why}.`);
+  if (name === '') throw refuse('the name is empty');
+  if (name.includes('\\')) throw refuse('it contains a backslash (use / as the separator)');
+  if (name.includes(':')) throw refuse("it contains ':'");
+  if (CONTROL.test(name)) throw refuse('it contains a control character');
+  if (name.startsWith('/')) throw refuse('it is an absolute path');
+  if (name.split('/').includes('..')) throw refuse("it has a '..' segment");
+  const fileName = name.split('/').at(-1);
+  if (fileName === '' || fileName === '.') throw refuse('it has no file name');
+  return posix.normalize(name);
+}

@@ -1,0 +1,8 @@
+/**
+ * Public surface of `shared/bundles`: whole-bundle transports of the run routes (`bundle_b64` / `files`) and the
+ * library files a run reads documents from (spec §2.3; API-CONTRACT.md §8.1).
+ */
+export type { BundleFile, BundleLimits } from './bundle-limits.js';
+export { LibraryFiles } from './library-files.js';
+export { readBundleTransport, type BundleTransportRequest } from './read-bundle-transport.js';
+export type { RunBundle } from './split-bundle.js';
