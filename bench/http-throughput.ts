@@ -28,6 +28,8 @@ const SCENARIOS: Scenario[] = [
   { name: 'POST /v1/validate hello_greeting (static + dry run)', method: 'POST', path: '/v1/validate', body: { mthds_contents: [sample('hello_greeting')] } },
   { name: 'POST /v1/validate fashion_moodboard (8 pipes dry-run)', method: 'POST', path: '/v1/validate', body: { mthds_contents: [sample('fashion_moodboard')] } },
   { name: 'POST /v1/execute hello_greeting (mock inference)', method: 'POST', path: '/v1/execute', body: { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } } },
+  { name: 'POST /v1/resolve fashion_moodboard (crate + fingerprint)', method: 'POST', path: '/v1/resolve', body: { files: [{ content: sample('fashion_moodboard'), source: 'fashion_moodboard.mthds' }] } },
+  { name: 'POST /v1/execute hello_greeting as a `files` bundle', method: 'POST', path: '/v1/execute', body: { files: { 'hello_greeting.mthds': sample('hello_greeting') }, inputs: { name: 'Ada' } } },
   { name: 'POST /v1/execute cv_job_match (structured, mock)', method: 'POST', path: '/v1/execute', body: { mthds_contents: [sample('cv_job_match')], inputs: { cv_text: 'CV', job_offer_text: 'Offer' } } },
 ];
 
