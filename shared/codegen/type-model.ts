@@ -58,6 +58,11 @@ export interface TypeSet {
    * @throws Error when the ref names no emitted concept
    */
   nameOf(ref: string): string;
+  /**
+   * The emitted concept of a concept ref (`ImgGenPrompt` → `TextContent`).
+   * @throws Error when the ref names no emitted concept
+   */
+  conceptOf(ref: string): TypedConcept;
 }
 
 const TEXT = 'native.Text';
@@ -260,6 +265,11 @@ export function buildTypeSet(library: Library): TypeSet {
       const name = names.get(canonical(ref));
       if (name === undefined) throw new Error(`No emitted type for concept '${ref}'`);
       return name;
+    },
+    conceptOf(ref: string): TypedConcept {
+      const concept = typed.get(canonical(ref));
+      if (concept === undefined) throw new Error(`No emitted type for concept '${ref}'`);
+      return concept;
     },
   };
 }
