@@ -34,6 +34,7 @@ import { executeRouter } from './routes/execute.js';
 import { healthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
+import { resolveRouter } from './routes/resolve.js';
 import { runsRouter } from './routes/runs.js';
 import { startRouter } from './routes/start.js';
 import { validateRouter } from './routes/validate.js';
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
   const ids = deps.ids ?? randomIdSource();
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
   app.use(validateRouter({ maxBodyBytes, orchestration, sweep }));
+  app.use(resolveRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher }));
   app.use(codegenRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher }), buildRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher, sweep }));
   app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
   app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));

@@ -1,11 +1,11 @@
 /**
  * The `types` projection of `POST /v1/codegen` (spec §4.7; API-CONTRACT.md §3.9, §4.7): the library's concept set
- * emitted for one target, each artifact stamped, plus the lock recording the stamping. The same library gives the same
+ * emitted for one target, each artifact stamped with the fingerprint of the library's crate (the one `/v1/resolve`
+ * answers), plus the lock recording the stamping. The same library gives the same
  * bytes whatever the order of its submitted files.
  */
-import type { Library } from '../mthds/index.js';
+import { buildCrate, type Library } from '../mthds/index.js';
 import { IMPLEMENTATION_VERSION } from '../version.js';
-import { crateIdentity } from './crate-identity.js';
 import { emitPython, PYTHON_PATHS } from './emit-python.js';
 import { emitTsZod, TS_ZOD_PATH } from './emit-ts-zod.js';
 import { encodeLock, LOCK_FILENAME } from './lock.js';
@@ -42,7 +42,7 @@ export interface StampedProjection {
  */
 export function generateTypes(library: Library, target: CodegenTarget): StampedProjection {
   const types = buildTypeSet(library);
-  const fingerprint = crateIdentity(library).fingerprint;
+  const fingerprint = buildCrate(library).fingerprint;
   const bodies = [target === 'ts-zod' ? { path: TS_ZOD_PATH, body: emitTsZod(types) } : { path: PYTHON_PATHS[target], body: emitPython(types, target) }];
   const facts = { crateFingerprint: fingerprint, engineVersion: IMPLEMENTATION_VERSION, projection: `types / ${target}`, options: {} };
   return {

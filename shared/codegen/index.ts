@@ -8,7 +8,6 @@
  */
 export { CODEGEN_TARGETS, generateTypes, type CodegenTarget, type GeneratedArtifact, type StampedProjection } from './generate-types.js';
 export { crateInvalidReport, type CrateInvalidReport } from './crate-invalid-report.js';
-export { crateIdentity, type CrateIdentity } from './crate-identity.js';
 export { inputsTemplate, inputsTemplateToml } from './inputs-template.js';
 export { outputConcept, outputRepresentation, type OutputFormat } from './output-representation.js';
 export { runnerScript } from './runner-script.js';

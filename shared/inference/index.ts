@@ -19,6 +19,7 @@ export { createOpenAiBackend, type OpenAiBackendOptions } from './openai-backend
 export { selectInferenceBackend, type InferenceSelection } from './select-backend.js';
 export { createRoutedBackend, type RoutedBackend, type RoutedBackendOptions } from './routed-backend.js';
 export { createAnthropicBackend, type AnthropicBackendOptions } from './anthropic-backend.js';
+export { createGeminiBackend, type GeminiBackendOptions } from './gemini-backend.js';
 export { loadInferenceConfig, MODEL_CATEGORIES, type InferenceConfig, type ModelCategory } from './config/inference-config.js';
 export { ModelDeck, type ModelChoice, type ModelDeckListing } from './config/model-deck.js';
 export { ModelRouter, type Route } from './config/model-router.js';

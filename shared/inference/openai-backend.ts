@@ -5,9 +5,10 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { ImgGenGenerationError, LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
+import { ImgGenGenerationError, LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
 import { toInferenceError } from './provider-errors.js';
-import { DEFAULT_STRUCTURED_RETRIES, type InferenceBackend, type LlmRequest, type ObjectRequest, type TokenUsage } from './types.js';
+import { askUntilValid } from './structured-answer.js';
+import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the OpenAI-compatible backend. */
 export interface OpenAiBackendOptions {
@@ -78,14 +79,6 @@ function answerOf(completion: ChatCompletion, model: string, pipeCode: string, p
   return { text: choice.message.content ?? '', usage };
 }
 
-function parsedJson(text: string): { value?: unknown; problem?: string } {
-  try {
-    return { value: JSON.parse(text) };
-  } catch (error) {
-    return { problem: `the answer is not valid JSON (${(error as Error).message})` };
-  }
-}
-
 /**
  * Create the backend.
  * @param options - key, base URL, model, timeout and retries
@@ -143,35 +136,16 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
     generateText(request) {
       return complete(request, messagesOf(request));
     },
-    async generateObject(request: ObjectRequest) {
+    generateObject(request: ObjectRequest) {
       const messages = messagesOf(request);
       const responseFormat: OpenAI.ResponseFormatJSONSchema = {
         type: 'json_schema',
         json_schema: { name: request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64), schema: request.jsonSchema, strict: false },
       };
-      const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
-      let problems: string[] = [];
-      const usage: TokenUsage = { model: request.modelId ?? options.model, input_tokens: 0, output_tokens: 0 };
-      for (let attempt = 1; attempt <= attempts; attempt += 1) {
-        const answer = await complete(request, messages, responseFormat);
-        usage.model = answer.usage.model;
-        usage.input_tokens += answer.usage.input_tokens;
-        usage.output_tokens += answer.usage.output_tokens;
-        const parsed = parsedJson(answer.text);
-        problems = parsed.problem !== undefined ? [parsed.problem] : request.validate(parsed.value);
-        if (problems.length === 0) return { object: parsed.value, usage };
-        messages.push(
-          { role: 'assistant', content: answer.text },
-          {
-            role: 'user',
-            content: `Your answer does not match the required JSON schema "${request.schemaName}":\n${problems.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with JSON only, fixing these problems.`,
-          },
-        );
-      }
-      throw new LLMStructuredOutputError(
-        `Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`,
-        { category: 'CONTENT', model: request.modelId ?? options.model, provider },
-      );
+      return askUntilValid(request, provider, request.modelId ?? options.model, {
+        ask: () => complete(request, messages, responseFormat),
+        reject: (answer, correction) => messages.push({ role: 'assistant', content: answer }, { role: 'user', content: correction }),
+      });
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { PipelexConfigError } from '../errors/index.js';
 import { createAnthropicBackend } from './anthropic-backend.js';
+import { createGeminiBackend } from './gemini-backend.js';
 import type { InferenceConfig, ModelCategory } from './config/inference-config.js';
 import { ModelDeck } from './config/model-deck.js';
 import { ModelRouter, type Route } from './config/model-router.js';
@@ -33,7 +34,7 @@ export interface RoutedBackend extends InferenceBackend {
   readonly router: ModelRouter;
 }
 
-const SPOKEN_SDKS = new Set(['openai', 'anthropic', 'linkup', 'mock']);
+const SPOKEN_SDKS = new Set(['openai', 'anthropic', 'google', 'linkup', 'mock']);
 /** Which SDKs can serve images and searches, and the model type a provider's spec must declare for it. */
 const CAPABILITIES: Record<'images' | 'search', { sdks: ReadonlySet<string>; modelType: string }> = {
   images: { sdks: new Set(['openai']), modelType: 'img_gen' },
@@ -72,6 +73,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
     else if (sdk === 'openai') created = createOpenAiBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, provider: route.backend, ...common });
     else if (sdk === 'linkup') created = createLinkupBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), depth: String(route.spec['depth'] ?? 'standard'), timeoutMs: options.timeoutMs });
     else if (sdk === 'anthropic') created = createAnthropicBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, defaultMaxTokens: route.spec.max_tokens ?? 8192, ...common });
+    else if (sdk === 'google') created = createGeminiBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, ...common });
     else throw new PipelexConfigError(`Backend '${route.backend}' uses sdk '${sdk}', which this runner does not speak (it speaks: ${[...SPOKEN_SDKS].join(', ')}).`);
     clients.set(key, created);
     return created;

@@ -33,6 +33,10 @@ export const MESSAGES = {
     `Domain '${p.domain}' starts with the reserved segment '${p.segment}' (reserved: ${p.reserved.join(', ')}); choose another domain name.`,
   main_pipe_not_defined: (p: { mainPipe: string; pipes: readonly string[] }) =>
     `main_pipe '${p.mainPipe}' is not a pipe of this bundle (its pipes: ${listOr(p.pipes)}); define [pipe.${p.mainPipe}] here or fix the name.`,
+  namespaced_code: (p: { kind: 'Concept' | 'Pipe'; code: string; bare: string }) =>
+    `${p.kind} code '${p.code}' is qualified with a domain; a bundle declares its ${p.kind.toLowerCase()}s by bare code ('${p.bare}'), the bundle's domain qualifies them.`,
+  main_pipe_qualified: (p: { mainPipe: string; bare: string }) =>
+    `main_pipe '${p.mainPipe}' is qualified with a domain; main_pipe names a pipe of this bundle by its bare code: '${p.bare}'.`,
   concept_code_casing: (p: { code: string; suggestion: string }) =>
     `Concept code '${p.code}' must be PascalCase (a capital letter, then letters and digits), e.g. '${p.suggestion}'.`,
   pipe_code_casing: (p: { code: string; suggestion: string }) =>

@@ -2,9 +2,8 @@
  * A fake Anthropic provider: a real HTTP server on 127.0.0.1 (port 0) speaking the Messages API wire format. It
  * records requests; by default it answers text, or a `tool_use` block with a schema-valid input when a tool is forced.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mockValueForSchema } from '../../shared/inference/index.js';
+import { startFakeProviderServer, type FakeProviderReply, type RecordedProviderRequest } from './fake-provider-server.js';
 
 /** The parts of a Messages request the tests read. */
 export interface MessagesRequestBody {
@@ -18,18 +17,10 @@ export interface MessagesRequestBody {
 }
 
 /** A request the fake received. */
-export interface RecordedMessagesRequest {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: MessagesRequestBody;
-}
+export type RecordedMessagesRequest = RecordedProviderRequest<MessagesRequestBody>;
 
 /** What the fake answers. */
-export interface FakeAnthropicReply {
-  status?: number;
-  headers?: Record<string, string>;
-  body: unknown;
-}
+export type FakeAnthropicReply = FakeProviderReply;
 
 /** A running fake. */
 export interface FakeAnthropicServer {
@@ -58,28 +49,10 @@ function defaultReply(request: RecordedMessagesRequest): FakeAnthropicReply {
 
 /** Start the fake on 127.0.0.1, port 0. */
 export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
-  const requests: RecordedMessagesRequest[] = [];
-  let handler = defaultReply;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const recorded: RecordedMessagesRequest = { path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as MessagesRequestBody };
-      requests.push(recorded);
-      const authorised = Boolean(req.headers['x-api-key']) || /^Bearer \S+/.test(req.headers.authorization ?? '');
-      const reply = authorised ? handler(recorded) : { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } };
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify(reply.body));
-    });
+  const fake = await startFakeProviderServer<MessagesRequestBody>({
+    authorised: (headers) => Boolean(headers['x-api-key']) || /^Bearer \S+/.test(headers.authorization ?? ''),
+    unauthorised: { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } },
+    defaultReply,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    respondWith(next) {
-      handler = next;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { baseUrl: fake.origin, requests: fake.requests, respondWith: fake.respondWith, close: fake.close };
 }

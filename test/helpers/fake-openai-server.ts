@@ -4,17 +4,11 @@
  * handler; the default one returns text, or a schema-valid JSON object when `response_format.json_schema` is set, and
  * base64 images on `/images/generations`.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mockValueForSchema } from '../../shared/inference/index.js';
+import { startFakeProviderServer, type FakeProviderReply, type RecordedProviderRequest } from './fake-provider-server.js';
 
 /** A request the fake received. */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: ChatRequestBody;
-}
+export type RecordedRequest = RecordedProviderRequest<ChatRequestBody>;
 
 /** The parts of a chat completion request the tests read. */
 export interface ChatRequestBody {
@@ -25,11 +19,7 @@ export interface ChatRequestBody {
 }
 
 /** What the fake answers. */
-export interface FakeReply {
-  status?: number;
-  headers?: Record<string, string>;
-  body: unknown;
-}
+export type FakeReply = FakeProviderReply;
 
 /** A running fake provider. */
 export interface FakeOpenAiServer {
@@ -79,28 +69,10 @@ function defaultReply(request: RecordedRequest): FakeReply {
 
 /** Start the fake on 127.0.0.1, port 0. */
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
-  const requests: RecordedRequest[] = [];
-  let handler: (request: RecordedRequest) => FakeReply = defaultReply;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as ChatRequestBody) : {} };
-      requests.push(recorded);
-      const reply = /^Bearer \S+/.test(req.headers.authorization ?? '') ? handler(recorded) : providerError(401, 'Incorrect API key provided.');
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify(reply.body));
-    });
+  const fake = await startFakeProviderServer<ChatRequestBody>({
+    authorised: (headers) => /^Bearer \S+/.test(headers.authorization ?? ''),
+    unauthorised: providerError(401, 'Incorrect API key provided.'),
+    defaultReply,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    respondWith(next) {
-      handler = next;
-    },
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
-  };
+  return { baseUrl: `${fake.origin}/v1`, requests: fake.requests, respondWith: fake.respondWith, close: fake.close };
 }

@@ -85,6 +85,12 @@ describe('codegen and build routes', function () {
       expect(parse(body.lock)['crate_fingerprint']).to.equal(body.crate_fingerprint);
     });
 
+    it('should stamp the fingerprint of the crate /v1/resolve answers', async () => {
+      const resolved = await request(app).post('/v1/resolve').send({ files: TWO_MAIN_PIPES }).expect(200);
+      const generated = await request(app).post('/v1/codegen').send({ files: TWO_MAIN_PIPES, kind: 'types', target: 'python-pydantic' }).expect(200);
+      expect(generated.body.crate_fingerprint).to.equal(resolved.body.crate.fingerprint);
+    });
+
     it('should answer the same bytes for the files in another order', async () => {
       const first = await request(app).post('/v1/codegen').send({ files: TWO_MAIN_PIPES, kind: 'types', target: 'python-structures' }).expect(200);
       const second = await request(app).post('/v1/codegen').send({ files: [...TWO_MAIN_PIPES].reverse(), kind: 'types', target: 'python-structures' }).expect(200);

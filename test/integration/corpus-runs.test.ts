@@ -6,6 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
+import { startFakeGeminiServer, type GenerateContentBody } from '../helpers/fake-gemini-server.js';
+import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { completion, startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
@@ -106,20 +108,23 @@ describe('corpus bundles run to completion', function () {
   describe('every runnable bundle with each real provider wire (fake servers on 127.0.0.1)', () => {
     let openai: FakeOpenAiServer;
     let anthropic: FakeAnthropicServer;
+    let gemini: FakeProviderServer<GenerateContentBody>;
     let configDir: string;
     before(async () => {
       openai = await startFakeOpenAiServer();
       anthropic = await startFakeAnthropicServer();
+      gemini = await startFakeGeminiServer();
       configDir = mkdtempSync(join(tmpdir(), 'corpus-providers-'));
       mkdirSync(join(configDir, 'inference'));
       writeFileSync(
         join(configDir, 'inference', 'routing_profiles.toml'),
-        'active = "openai_only"\n[profiles.openai_only]\ndefault = "openai"\nroutes = { "pdfjs-extract-pdf" = "internal" }\n[profiles.anthropic_only]\ndefault = "anthropic"\nroutes = { "pdfjs-extract-pdf" = "internal" }\n',
+        'active = "openai_only"\n[profiles.openai_only]\ndefault = "openai"\nroutes = { "pdfjs-extract-pdf" = "internal" }\n[profiles.anthropic_only]\ndefault = "anthropic"\nroutes = { "pdfjs-extract-pdf" = "internal" }\n[profiles.google_only]\ndefault = "google"\nroutes = { "pdfjs-extract-pdf" = "internal" }\n',
       );
     });
     after(async () => {
       await openai.close();
       await anthropic.close();
+      await gemini.close();
       rmSync(configDir, { recursive: true, force: true });
     });
 
@@ -131,10 +136,11 @@ describe('corpus bundles run to completion', function () {
       ['doc_summarizer', () => [corpusText('methods/doc_summarizer/bundle.mthds'), documents()], () => ({ document: pdfDocument('doc-summarizer/inputs/synthetic_contract.pdf') })],
       ['report_writer', () => [corpusText('methods/report_writer/bundle.mthds')], () => JSON.parse(corpusText('methods/report_writer/inputs.json'))],
     ];
-    for (const profile of ['openai_only', 'anthropic_only']) {
+    const fakes = () => ({ openai_only: openai.requests, anthropic_only: anthropic.requests, google_only: gemini.requests });
+    for (const profile of ['openai_only', 'anthropic_only', 'google_only'] as const) {
       for (const [name, contents, inputs] of bundles) {
         it(`should run ${name} through the ${profile.replace('_only', '')} wire`, async () => {
-          const before = profile === 'openai_only' ? openai.requests.length : anthropic.requests.length;
+          const before = fakes()[profile].length;
           const app = buildTestApp({
             SERVICE_CONFIG_DIR: configDir,
             INFERENCE_PROFILE: profile,
@@ -142,11 +148,13 @@ describe('corpus bundles run to completion', function () {
             OPENAI_BASE_URL: openai.baseUrl,
             ANTHROPIC_API_KEY: 'k',
             ANTHROPIC_BASE_URL: anthropic.baseUrl,
+            GEMINI_API_KEY: 'k',
+            GEMINI_BASE_URL: gemini.origin,
             INFERENCE_MAX_RETRIES: '0',
           });
           const response = await request(app).post('/v1/execute').send({ mthds_contents: contents(), inputs: inputs() });
           expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
-          const after = profile === 'openai_only' ? openai.requests.length : anthropic.requests.length;
+          const after = fakes()[profile].length;
           expect(after).to.be.above(before);
           const backends = new Set(response.body.pipe_output.tokens_usages.map((record: { backend: string }) => record.backend));
           expect(backends).to.deep.equal(new Set([profile.replace('_only', '')]));

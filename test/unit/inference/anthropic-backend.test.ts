@@ -1,26 +1,10 @@
 import { expect } from 'chai';
-import { LLMCompletionError, LLMCompletionTruncatedError, type MthdsError } from '../../../shared/errors/index.js';
+import { LLMCompletionError, LLMCompletionTruncatedError } from '../../../shared/errors/index.js';
 import { createAnthropicBackend, type ObjectRequest } from '../../../shared/inference/index.js';
 import { messageReply, startFakeAnthropicServer, type FakeAnthropicServer } from '../../helpers/fake-anthropic-server.js';
+import { failureOf, SCORE_REQUEST } from '../../helpers/inference-fixtures.js';
 
-const objectRequest: ObjectRequest = {
-  pipeCode: 'score',
-  systemPrompt: 'You score things.',
-  userPrompt: 'Score this.',
-  schemaName: 'Score',
-  jsonSchema: { type: 'object', properties: { value: { type: 'integer' } }, required: ['value'] },
-  validate: (value) => (Number.isInteger((value as { value?: unknown })?.value) ? [] : ['/value must be integer']),
-  maxRetries: 1,
-};
-
-async function failureOf(promise: Promise<unknown>): Promise<MthdsError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as MthdsError;
-  }
-  throw new Error('expected a failure');
-}
+const objectRequest: ObjectRequest = SCORE_REQUEST;
 
 describe('createAnthropicBackend', () => {
   let fake: FakeAnthropicServer;

@@ -4,31 +4,12 @@ import {
   LLMCompletionRefusedError,
   LLMCompletionTruncatedError,
   LLMStructuredOutputError,
-  type MthdsError,
 } from '../../../shared/errors/index.js';
 import { createOpenAiBackend, type ObjectRequest } from '../../../shared/inference/index.js';
 import { completion, providerError, startFakeOpenAiServer, type FakeOpenAiServer } from '../../helpers/fake-openai-server.js';
+import { failureOf, SCORE_REQUEST } from '../../helpers/inference-fixtures.js';
 
-const request: ObjectRequest = {
-  pipeCode: 'score',
-  systemPrompt: 'You score things.',
-  userPrompt: 'Score this.',
-  temperature: 0.2,
-  maxTokens: 50,
-  schemaName: 'Score',
-  jsonSchema: { type: 'object', properties: { value: { type: 'integer' } }, required: ['value'] },
-  validate: (value) => (Number.isInteger((value as { value?: unknown })?.value) ? [] : ['/value must be integer']),
-  maxRetries: 1,
-};
-
-async function failureOf(promise: Promise<unknown>): Promise<MthdsError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as MthdsError;
-  }
-  throw new Error('expected a failure');
-}
+const request: ObjectRequest = { ...SCORE_REQUEST, temperature: 0.2, maxTokens: 50 };
 
 describe('createOpenAiBackend', () => {
   let fake: FakeOpenAiServer;

@@ -1,11 +1,25 @@
 /**
- * S2: concept codes are PascalCase.
- * @see LANGUAGE.md §1.3, §2.1, §6 S2
+ * S2: concept codes are PascalCase. A code written qualified (`[concept."legal.Clause"]`) gets its own message and the
+ * `strip-namespace` fix (none when the bare code is taken or is a native).
+ * @see LANGUAGE.md §1.3, §2.1, §6 S2; spec §2.7
  */
+import { NATIVE_CONCEPTS } from '../../library/natives.js';
+import type { LoadedBundle } from '../../library/library.js';
 import { MESSAGES } from '../../messages.js';
 import { CONCEPT_CODE, toPascalCase } from '../../references.js';
 import { conceptItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { namespacedCode, stripNamespaceFromKey } from './strip-namespace.js';
+
+function report(bundle: LoadedBundle, code: string) {
+  const namespaced = namespacedCode(code, CONCEPT_CODE);
+  if (!namespaced) return conceptItem(conceptCodeCasing, bundle, code, MESSAGES.concept_code_casing({ code, suggestion: toPascalCase(code) }), { field_path: `concept.${code}` });
+  const fixable = !Object.hasOwn(bundle.blueprint.concept, namespaced.code) && !NATIVE_CONCEPTS.has(namespaced.code);
+  return conceptItem(conceptCodeCasing, bundle, code, MESSAGES.namespaced_code({ kind: 'Concept', code, bare: namespaced.code }), {
+    field_path: `concept.${code}`,
+    ...(fixable && { suggested_fix: stripNamespaceFromKey(bundle, 'concept', code, namespaced) }),
+  });
+}
 
 /** S2 concept code casing (`invalid_concept_code_syntax`). */
 export const conceptCodeCasing: Rule = {
@@ -19,8 +33,6 @@ export const conceptCodeCasing: Rule = {
     bundles.flatMap((bundle) =>
       Object.keys(bundle.blueprint.concept)
         .filter((code) => !CONCEPT_CODE.test(code))
-        .map((code) =>
-          conceptItem(conceptCodeCasing, bundle, code, MESSAGES.concept_code_casing({ code, suggestion: toPascalCase(code) }), { field_path: `concept.${code}` }),
-        ),
+        .map((code) => report(bundle, code)),
     ),
 };

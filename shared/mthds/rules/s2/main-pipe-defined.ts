@@ -1,10 +1,14 @@
 /**
- * S2: `main_pipe`, when set, names a pipe defined in the same bundle.
- * @see LANGUAGE.md §1.2, §6 S2
+ * S2: `main_pipe`, when set, names a pipe defined in the same bundle, by its bare code. A `main_pipe` qualified with
+ * the bundle's domain (`legal.summarize` for `[pipe.summarize]`) gets its own message and the safe `strip-namespace`
+ * fix (a `remap_value` of `main_pipe`).
+ * @see LANGUAGE.md §1.2, §5.2, §6 S2; spec §2.7
  */
 import { MESSAGES } from '../../messages.js';
+import { PIPE_CODE } from '../../references.js';
 import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { namespacedCode } from './strip-namespace.js';
 
 /** S2 main pipe defined in the bundle (`unresolved_pipe_dependency`). */
 export const mainPipeDefined: Rule = {
@@ -18,7 +22,22 @@ export const mainPipeDefined: Rule = {
     bundles.flatMap((bundle) => {
       const main = bundle.blueprint.main_pipe;
       if (main === undefined || Object.hasOwn(bundle.blueprint.pipe, main)) return [];
-      const message = MESSAGES.main_pipe_not_defined({ mainPipe: main, pipes: Object.keys(bundle.blueprint.pipe) });
-      return [bundleItem(mainPipeDefined, bundle, message, { field_path: 'main_pipe', field_name: 'main_pipe', missing_pipe_code: main })];
+      const field = { field_path: 'main_pipe', field_name: 'main_pipe', missing_pipe_code: main };
+      const namespaced = namespacedCode(main, PIPE_CODE);
+      if (namespaced && namespaced.domain === bundle.blueprint.domain && Object.hasOwn(bundle.blueprint.pipe, namespaced.code)) {
+        return [
+          bundleItem(mainPipeDefined, bundle, MESSAGES.main_pipe_qualified({ mainPipe: main, bare: namespaced.code }), {
+            ...field,
+            suggested_fix: {
+              fix_code: 'strip-namespace',
+              description: `Name the main pipe by its bare code '${namespaced.code}'.`,
+              safety: 'safe',
+              source: bundle.source,
+              ops: [{ kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { [main]: namespaced.code } }],
+            },
+          }),
+        ];
+      }
+      return [bundleItem(mainPipeDefined, bundle, MESSAGES.main_pipe_not_defined({ mainPipe: main, pipes: Object.keys(bundle.blueprint.pipe) }), field)];
     }),
 };

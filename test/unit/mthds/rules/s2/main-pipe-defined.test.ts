@@ -31,4 +31,33 @@ describe('S2-main-pipe-defined', () => {
       expect(runRule(mainPipeDefined, [bundle('shop', `main_pipe = "greet"\n${PIPE}`), bundle('shop2', PIPE)])).to.deep.equal([]);
     });
   });
+
+  describe('when main_pipe is qualified with the bundle domain', () => {
+    it('should report it with a safe strip-namespace fix', () => {
+      expect(runRule(mainPipeDefined, bundle('shop', `main_pipe = "shop.greet"\n${PIPE}`))).to.deep.equal([
+        {
+          category: 'blueprint_validation',
+          message: "main_pipe 'shop.greet' is qualified with a domain; main_pipe names a pipe of this bundle by its bare code: 'greet'.",
+          error_type: 'unresolved_pipe_dependency',
+          source: 'bundle-1.mthds',
+          domain_code: 'shop',
+          field_path: 'main_pipe',
+          field_name: 'main_pipe',
+          missing_pipe_code: 'shop.greet',
+          suggested_fix: {
+            fix_code: 'strip-namespace',
+            description: "Name the main pipe by its bare code 'greet'.",
+            safety: 'safe',
+            source: 'bundle-1.mthds',
+            ops: [{ kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { 'shop.greet': 'greet' } }],
+          },
+        },
+      ]);
+    });
+
+    it('should give no fix when the qualifier is another domain', () => {
+      const [item] = runRule(mainPipeDefined, bundle('shop', `main_pipe = "other.greet"\n${PIPE}`));
+      expect(item?.suggested_fix).to.equal(undefined);
+    });
+  });
 });

@@ -1,0 +1,27 @@
+/**
+ * Dropping absent members (spec §2.6 style: omitted, never null) from the plain objects of a crate entry.
+ */
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * A deep copy of a JSON-like value in which plain objects lose their `null` and `undefined` members; key order is kept.
+ * Arrays keep their length; other objects (e.g. TOML dates) are kept as they are.
+ * @param value - a crate entry or any part of one
+ */
+export function compact<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => compact(item)) as T;
+  if (!isPlainObject(value)) return value;
+  const kept = Object.entries(value).filter(([, member]) => member !== null && member !== undefined);
+  return Object.fromEntries(kept.map(([key, member]) => [key, compact(member)])) as T;
+}
+
+/**
+ * A map with its keys in ascending UTF-16 code unit order (the top-level maps of a crate, API-CONTRACT.md §4.6).
+ * @param entries - the map's entries, in any order
+ */
+export function sortedMap<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,32 @@
+/**
+ * Qualifying the references a crate carries (API-CONTRACT.md §4.6; LANGUAGE.md §5.3): each resolves through the
+ * library from the domain it is written in; a cross-package `x->…` ref and the special outcomes stay as written.
+ */
+import type { Library } from '../library/library.js';
+import { SPECIAL_OUTCOMES, stripMultiplicity } from '../references.js';
+
+const MULTIPLICITY_SUFFIX = /\[[0-9]*\]$/;
+
+/**
+ * A concept reference, qualified, with its multiplicity suffix kept (`Page[]` → `native.Page[]`).
+ * @param library - the library the reference resolves in
+ * @param ref - as written
+ * @param fromDomain - the domain it is written in
+ */
+export function qualifyConceptRef(library: Library, ref: string, fromDomain: string): string {
+  const written = ref.trim();
+  if (written.includes('->')) return written;
+  const suffix = MULTIPLICITY_SUFFIX.exec(written)?.[0] ?? '';
+  return `${library.findConcept(written, fromDomain)?.ref ?? stripMultiplicity(written)}${suffix}`;
+}
+
+/**
+ * A pipe reference, qualified (`summarize` → `legal.summarize`).
+ * @param library - the library the reference resolves in
+ * @param ref - as written
+ * @param fromDomain - the domain it is written in
+ */
+export function qualifyPipeRef(library: Library, ref: string, fromDomain: string): string {
+  if (SPECIAL_OUTCOMES.has(ref) || ref.includes('->')) return ref;
+  return library.findPipe(ref, fromDomain)?.ref ?? ref;
+}

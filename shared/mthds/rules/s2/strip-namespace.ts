@@ -1,0 +1,55 @@
+/**
+ * The `strip-namespace` fix (spec §2.7; API-CONTRACT.md §4.2): a code that a bundle declares or names as a bare local
+ * code (a `[pipe.<code>]` or `[concept.<Code>]` key, the header `main_pipe`; LANGUAGE.md §1.2, §5.2) written
+ * qualified with a domain, e.g. `[pipe."legal.summarize"]`. The fix renames the key in place (keeping its position,
+ * comments and body) and remaps a `main_pipe` naming it. It is `safe` when the qualifier is the bundle's own domain
+ * (nothing changes meaning) and `unsafe` when it names another domain (the code moves into the bundle's domain).
+ */
+import type { SuggestedFix, FixOp } from '../../../errors/index.js';
+import type { LoadedBundle } from '../../library/library.js';
+import { DOMAIN_CODE } from '../../references.js';
+
+/** A key or code written `<domain>.<code>`. */
+export interface NamespacedCode {
+  domain: string;
+  code: string;
+}
+
+/**
+ * Split a code written with a domain qualifier.
+ * @param written - a declaration key or `main_pipe` value, e.g. `legal.summarize`
+ * @param codePattern - what the bare code must look like (`PIPE_CODE` or `CONCEPT_CODE`)
+ * @returns the domain and the bare code, or undefined when `written` is not `<domain code>.<code>`
+ */
+export function namespacedCode(written: string, codePattern: RegExp): NamespacedCode | undefined {
+  const dot = written.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const domain = written.slice(0, dot);
+  const code = written.slice(dot + 1);
+  return DOMAIN_CODE.test(domain) && codePattern.test(code) ? { domain, code } : undefined;
+}
+
+/**
+ * The fix renaming a qualified declaration key to its bare code.
+ * @param bundle - the declaring bundle
+ * @param table - `pipe` or `concept`
+ * @param key - the key as written (`legal.summarize`)
+ * @param namespaced - its parts
+ * @returns the fix: `rename_table_key` in `[<table>]`, then (for a pipe named by `main_pipe`) a `remap_value` of
+ *   `main_pipe`
+ * @see spec §2.7, API-CONTRACT.md §4.2
+ */
+export function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, namespaced: NamespacedCode): SuggestedFix {
+  const ops: FixOp[] = [{ kind: 'rename_table_key', table_path: [table], key, new_key: namespaced.code }];
+  if (table === 'pipe' && bundle.blueprint.main_pipe === key) ops.push({ kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { [key]: namespaced.code } });
+  const own = namespaced.domain === bundle.blueprint.domain;
+  return {
+    fix_code: 'strip-namespace',
+    description: own
+      ? `Declare [${table}.${namespaced.code}] without the '${namespaced.domain}.' qualifier: the bundle's domain already qualifies it.`
+      : `Declare [${table}.${namespaced.code}] without the '${namespaced.domain}.' qualifier; it then belongs to domain '${bundle.blueprint.domain}', so references to '${key}' must change.`,
+    safety: own ? 'safe' : 'unsafe',
+    source: bundle.source,
+    ops,
+  };
+}

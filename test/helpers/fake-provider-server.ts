@@ -1,0 +1,68 @@
+/**
+ * The HTTP part every fake provider shares: a real server on 127.0.0.1 (port 0) that records each JSON request and
+ * answers through a replaceable handler, or with the provider's own 401 when the request carries no credential.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request a fake received. */
+export interface RecordedProviderRequest<Body> {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Body;
+}
+
+/** What a fake answers: status (200 by default), extra headers, a JSON body. */
+export interface FakeProviderReply {
+  status?: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+/** A running fake. */
+export interface FakeProviderServer<Body> {
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  readonly requests: RecordedProviderRequest<Body>[];
+  respondWith(handler: (request: RecordedProviderRequest<Body>) => FakeProviderReply): void;
+  close(): Promise<void>;
+}
+
+/** How a provider decides whether a request is authorised, what it answers otherwise, and its default reply. */
+export interface FakeProviderWire<Body> {
+  authorised(headers: IncomingHttpHeaders): boolean;
+  unauthorised: FakeProviderReply;
+  defaultReply(request: RecordedProviderRequest<Body>): FakeProviderReply;
+}
+
+/**
+ * Start a fake provider on 127.0.0.1, port 0.
+ * @param wire - the provider's authorisation rule and replies
+ */
+export async function startFakeProviderServer<Body>(wire: FakeProviderWire<Body>): Promise<FakeProviderServer<Body>> {
+  const requests: RecordedProviderRequest<Body>[] = [];
+  let handler = wire.defaultReply;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const recorded: RecordedProviderRequest<Body> = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: (text ? JSON.parse(text) : {}) as Body };
+      requests.push(recorded);
+      const reply = wire.authorised(req.headers) ? handler(recorded) : wire.unauthorised;
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      res.end(JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    respondWith(next) {
+      handler = next;
+    },
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
