@@ -28,6 +28,8 @@ import { Orchestration } from './orchestration.js';
 import { bullmqOrchestrator } from './orchestrators/bullmq-orchestrator.js';
 import { directOrchestrator } from './orchestrators/direct-orchestrator.js';
 import type { Orchestrator } from './orchestrators/orchestrator.js';
+import { buildRouter } from './routes/build.js';
+import { codegenRouter } from './routes/codegen.js';
 import { executeRouter } from './routes/execute.js';
 import { healthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
@@ -114,6 +116,7 @@ export function createApp(deps: AppDeps): Express {
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
   app.use(validateRouter({ maxBodyBytes, orchestration, sweep }));
   app.use(resolveRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher }));
+  app.use(codegenRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher }), buildRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher, sweep }));
   app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles }));
   app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles }));
   if (deps.queueBackend) {

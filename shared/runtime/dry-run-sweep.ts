@@ -47,12 +47,19 @@ function callsAbsentPackage(library: Library, pipe: Pipe, seen = new Set<string>
  * @param library - a library that passed static validation
  * @param deps - mock inference, mock extractor, clock and ids
  * @param dryRun - the placeholder source
- * @param options - `allowSignatures`: also mock-run contract-only pipes
+ * @param options - `allowSignatures`: also mock-run contract-only pipes; `pipeRefs`: sweep only these qualified refs
+ *   (every pipe when absent; `/v1/build/runner` scopes the sweep to its pipe)
  */
-export async function dryRunSweep(library: Library, deps: RuntimeDeps, dryRun: DryRunSupport, options: { allowSignatures: boolean }): Promise<SweepOutcome> {
+export async function dryRunSweep(
+  library: Library,
+  deps: RuntimeDeps,
+  dryRun: DryRunSupport,
+  options: { allowSignatures: boolean; pipeRefs?: ReadonlySet<string> },
+): Promise<SweepOutcome> {
   const validatedPipes: ValidatedPipe[] = [];
   const errors: ValidationErrorItem[] = [];
-  for (const pipe of [...library.pipes.values()].sort((a, b) => a.ref.localeCompare(b.ref))) {
+  const scope = [...library.pipes.values()].filter((pipe) => !options.pipeRefs || options.pipeRefs.has(pipe.ref));
+  for (const pipe of scope.sort((a, b) => a.ref.localeCompare(b.ref))) {
     if (pipe.type === 'PipeSignature' && !options.allowSignatures) continue;
     if (callsAbsentPackage(library, pipe)) {
       validatedPipes.push({ pipe_ref: pipe.ref, status: 'SKIPPED' });

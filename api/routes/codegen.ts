@@ -1,0 +1,40 @@
+/**
+ * `POST /v1/codegen` (spec §4.7; API-CONTRACT.md §3.9): the `types` projection of a closure for one target, stamped
+ * and locked. A verdict either way is 200; an unknown `kind` / `target`, or a `pipe_ref` with `types`, is a 422.
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { CODEGEN_TARGETS, crateInvalidReport, generateTypes } from '../../shared/codegen/index.js';
+import type { MethodFetcher } from '../../shared/methods/index.js';
+import { loadLibrary } from '../../shared/mthds/index.js';
+import { closureRequestSchema, loadClosure } from '../closure-selector.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { parseBody } from '../request-schema.js';
+import { sendJson } from '../send-json.js';
+
+const CODEGEN_REQUEST = closureRequestSchema({
+  kind: z.enum(['types']),
+  target: z.enum(CODEGEN_TARGETS),
+  pipe_ref: z.string().max(512).nullish(),
+}).superRefine((body, context) => {
+  if (body.kind === 'types' && body.pipe_ref !== null && body.pipe_ref !== undefined) {
+    context.addIssue({ code: 'custom', message: "Value error, pipe_ref is not accepted for kind='types' (a concept-set-wide projection)" });
+  }
+});
+
+/**
+ * Router serving `POST /v1/codegen`.
+ * @param options - body limit in bytes; the method fetcher serving `method_ref` (501 without one)
+ */
+export function codegenRouter(options: { maxBodyBytes: number; methodFetcher?: MethodFetcher }): Router {
+  const router = Router();
+  router.post('/v1/codegen', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
+    const body = parseBody(CODEGEN_REQUEST, req.body);
+    const closure = await loadClosure(body, options.methodFetcher);
+    const loaded = loadLibrary(closure.sources, { mode: 'compat' });
+    if (!loaded.ok) return sendJson(res, 200, crateInvalidReport(loaded.errors, loaded.message));
+    const projection = generateTypes(loaded.library, body.target);
+    sendJson(res, 200, { is_valid: true, kind: body.kind, target: body.target, ...projection, message: 'Codegen artifacts generated successfully' });
+  });
+  return router;
+}

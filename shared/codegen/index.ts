@@ -1,0 +1,15 @@
+/**
+ * Public surface of `shared/codegen`: typed projections of a library's concepts (`/v1/codegen`, spec §4.7) and the
+ * build tooling (`/v1/build/inputs|output|runner`, spec §4.8–4.10).
+ *
+ * Glossary: a *projection* is the library's concept set emitted for one *target* language; an *artifact* is one
+ * generated file, *stamped* with the crate fingerprint, engine version, projection and body hash; the *lock* records
+ * the stamping of an artifact set.
+ */
+export { CODEGEN_TARGETS, generateTypes, type CodegenTarget, type GeneratedArtifact, type StampedProjection } from './generate-types.js';
+export { crateInvalidReport, type CrateInvalidReport } from './crate-invalid-report.js';
+export { inputsTemplate, inputsTemplateToml } from './inputs-template.js';
+export { outputConcept, outputRepresentation, type OutputFormat } from './output-representation.js';
+export { runnerScript } from './runner-script.js';
+export { selectPipe, type SelectedPipe } from './select-pipe.js';
+export { buildTypeSet, type FieldType, type TypedConcept, type TypedField, type TypedShape, type TypeSet } from './type-model.js';

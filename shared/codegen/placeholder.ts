@@ -1,0 +1,73 @@
+/**
+ * Placeholder contents of the build templates (spec §4.8–4.10; API-CONTRACT.md §3.10–3.12), read from the type model:
+ * a text is `<field>_value` (so a Text is `{"text": "text_value"}`), a date `2026-01-01`, a number 0, a boolean false,
+ * an enum its first choice, a list one item, a dict empty, a nested concept its own placeholder; a field's
+ * `default_value` wins. A declared concept lists every field; a native lists only its required ones. The same values
+ * render as Python constructor expressions of the `python-structures` classes for runner scripts.
+ */
+import { pythonAttribute, pythonLiteral } from './emit-python.js';
+import type { FieldType, TypedField, TypeSet } from './type-model.js';
+
+function valueOf(types: TypeSet, name: string, type: FieldType): unknown {
+  switch (type.kind) {
+    case 'text':
+    case 'any':
+      return `${name}_value`;
+    case 'date':
+      return '2026-01-01';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'enum':
+      return type.choices[0];
+    case 'list':
+      return [valueOf(types, name, type.item)];
+    case 'dict':
+      return {};
+    case 'concept':
+      return placeholderContent(types, type.ref);
+  }
+}
+
+function listedFields(types: TypeSet, ref: string): TypedField[] {
+  const concept = types.conceptOf(ref);
+  if (concept.shape.kind === 'alias') return listedFields(types, concept.shape.target);
+  if (concept.shape.kind === 'open') return [];
+  return concept.isNative ? concept.shape.fields.filter((field) => field.required) : concept.shape.fields;
+}
+
+/**
+ * The placeholder content of one item of a concept.
+ * @param types - the library's type model
+ * @param ref - a concept ref the type model covers
+ * @returns a JSON object valid against the concept's content schema
+ */
+export function placeholderContent(types: TypeSet, ref: string): Record<string, unknown> {
+  return Object.fromEntries(listedFields(types, ref).map((field) => [field.name, field.default !== undefined ? field.default : valueOf(types, field.name, field.type)]));
+}
+
+function pythonValue(types: TypeSet, type: FieldType, value: unknown, used: Set<string>): string {
+  if (type.kind === 'concept' && value !== null && typeof value === 'object' && !Array.isArray(value)) return pythonConstructor(types, type.ref, value as Record<string, unknown>, used);
+  if (type.kind === 'list' && Array.isArray(value)) return `[${value.map((item) => pythonValue(types, type.item, item, used)).join(', ')}]`;
+  return pythonLiteral(value);
+}
+
+/**
+ * A placeholder content as a constructor call of its `python-structures` class, e.g. `TextContent(text="text_value")`.
+ * @param types - the library's type model
+ * @param ref - the concept ref
+ * @param content - a content from {@link placeholderContent}
+ * @param used - collects the class names the expression uses (for the script's import line)
+ */
+export function pythonConstructor(types: TypeSet, ref: string, content: Record<string, unknown>, used: Set<string>): string {
+  const name = types.nameOf(ref);
+  used.add(name);
+  const fields = new Map(listedFields(types, ref).map((field) => [field.name, field]));
+  const keywords = Object.entries(content).map(([key, value]) => {
+    const field = fields.get(key);
+    return `${pythonAttribute(key)}=${field ? pythonValue(types, field.type, value, used) : pythonLiteral(value)}`;
+  });
+  return `${name}(${keywords.join(', ')})`;
+}

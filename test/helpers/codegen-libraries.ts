@@ -1,0 +1,135 @@
+/**
+ * The libraries the codegen tests project: every valid bundle of the shared corpus alone, every published method
+ * together with the documents package it calls, and a two-file library exercising every type-mapping rule.
+ */
+import { readdirSync } from 'node:fs';
+import type { BundleSource } from '../../shared/mthds/index.js';
+import { corpusText } from './corpus.js';
+
+/** A named set of bundle sources forming one library. */
+export interface NamedLibrary {
+  name: string;
+  sources: BundleSource[];
+}
+
+const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
+const DOCUMENTS = 'methods/documents/documents.mthds';
+
+/** A library with two domains exercising the mapping: collisions, nesting, refinements, enums, defaults, dicts. */
+export const EDGE_LIBRARY: NamedLibrary = {
+  name: 'edge (two domains)',
+  sources: [
+    {
+      source: 'shop.mthds',
+      content: `domain = "shop"
+description = "Shop"
+main_pipe = "describe_order"
+
+[concept.Item]
+description = "An order line"
+
+[concept.Item.structure]
+sku = { type = "text", description = "Stock keeping unit", required = true }
+quantity = { type = "integer", description = "How many", default_value = 1 }
+unit_price = { type = "number", description = "Price of one unit", required = true }
+gift = { type = "boolean", description = "Wrapped as a gift", default_value = false }
+status = { type = "text", choices = ["open", "shipped", "cancelled"], description = "Line status", default_value = "open" }
+class = { type = "text", description = "A keyword as a field name" }
+
+[concept.Order]
+description = "An order with lines"
+
+[concept.Order.structure]
+lines = { type = "list", item_type = "concept", item_concept_ref = "shop.Item", description = "Lines", required = true }
+tags = { type = "list", description = "Free tags" }
+scores = { type = "dict", key_type = "text", value_type = "number", description = "Scores by name" }
+placed_on = { type = "date", description = "When it was placed" }
+customer = { type = "concept", concept_ref = "Customer", description = "Who ordered" }
+photo = { type = "concept", concept_ref = "Image", description = "A photo of the parcel" }
+note = "A free note"
+
+[concept.Customer]
+description = "A customer"
+
+[concept.Customer.structure]
+name = { type = "text", description = "Name", required = true }
+segment = { choices = ["retail", "wholesale"], description = "Market segment" }
+
+[concept.Email]
+description = "An e-mail"
+refines = "Text"
+
+[concept.UrgentEmail]
+description = "An urgent e-mail"
+refines = "shop.Email"
+
+[concept.Remark]
+description = "A description-only concept"
+
+[concept.VipCustomer]
+description = "A customer of note"
+refines = "shop.Customer"
+
+[pipe.describe_order]
+type = "PipeLLM"
+description = "Describe an order"
+inputs = { order = "Order", mail = "Email" }
+output = "Remark"
+prompt = "Describe @order for $mail"
+
+[pipe.list_items]
+type = "PipeLLM"
+description = "List the items of an order"
+inputs = { order = "Order" }
+output = "Item[]"
+prompt = "List the items of @order"
+`,
+    },
+    {
+      source: 'warehouse.mthds',
+      content: `domain = "warehouse"
+description = "Warehouse"
+
+[concept.Item]
+description = "A stored item"
+
+[concept.Item.structure]
+location = { type = "text", description = "Shelf", required = true }
+page = { type = "concept", concept_ref = "Page", description = "A scanned page" }
+
+[pipe.locate]
+type = "PipeLLM"
+description = "Locate an item"
+inputs = { item = "warehouse.Item", manual = "Document" }
+output = "warehouse.Item"
+prompt = "Locate @item using @manual"
+`,
+    },
+  ],
+};
+
+function sampleNames(): string[] {
+  return readdirSync(new URL('pipelex-api-samples/', CORPUS))
+    .filter((file) => file.endsWith('.mthds'))
+    .sort();
+}
+
+function methodBundles(): string[] {
+  const methods = new URL('methods/', CORPUS);
+  return readdirSync(methods, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))
+    .flatMap((entry) => readdirSync(new URL(`${entry.name}/`, methods)).filter((file) => file.endsWith('.mthds')).map((file) => `methods/${entry.name}/${file}`))
+    .sort();
+}
+
+/**
+ * Every valid library of the corpus, and the edge library.
+ * @returns single bundles (samples and methods), methods with the documents package, and {@link EDGE_LIBRARY}
+ */
+export function codegenLibraries(): NamedLibrary[] {
+  const singles = [...sampleNames().map((file) => `pipelex-api-samples/${file}`), ...methodBundles()].map((path) => ({ name: path, sources: [{ content: corpusText(path), source: path }] }));
+  const withDocuments = methodBundles()
+    .filter((path) => corpusText(path).includes('/documents->'))
+    .map((path) => ({ name: `${path} + documents`, sources: [{ content: corpusText(path), source: path }, { content: corpusText(DOCUMENTS), source: DOCUMENTS }] }));
+  return [...singles, ...withDocuments, EDGE_LIBRARY];
+}
