@@ -29,7 +29,9 @@ import { bullmqOrchestrator } from './orchestrators/bullmq-orchestrator.js';
 import { directOrchestrator } from './orchestrators/direct-orchestrator.js';
 import type { Orchestrator } from './orchestrators/orchestrator.js';
 import { executeRouter } from './routes/execute.js';
+import { formatRouter } from './routes/format.js';
 import { healthRouter } from './routes/health.js';
+import { lintRouter } from './routes/lint.js';
 import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
 import { runsRouter } from './routes/runs.js';
@@ -114,6 +116,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(validateRouter({ maxBodyBytes, orchestration, sweep }));
   app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
   app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
+  app.use(lintRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
+  app.use(formatRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());
