@@ -76,12 +76,13 @@ function spanFor(subject: Subject, written: ReadonlyMap<string, WrittenAt>): rea
  * @param data - the parsed document (JSON values)
  * @param written - where each value was written ({@link keyPaths})
  * @param text - the source, for ranges
- * @returns one `schema` diagnostic per problem (severity `error`), in document order of the checks; empty when valid
+ * @returns one `schema` diagnostic per problem (severity `error`) in text order, those without a range first; empty
+ *   when valid
  */
 export function schemaDiagnostics(data: Record<string, unknown>, written: ReadonlyMap<string, WrittenAt>, text: SourceText): Diagnostic[] {
   const validate = bundleSchemaValidator();
   if (validate(withSignatureTypes(data))) return [];
-  return reduceSchemaErrors(validate.errors ?? []).map((error) => {
+  const diagnostics = reduceSchemaErrors(validate.errors ?? []).map((error): Diagnostic => {
     const subject = subjectOf(error);
     const span = spanFor(subject, written);
     return {
@@ -92,4 +93,5 @@ export function schemaDiagnostics(data: Record<string, unknown>, written: Readon
       range: span ? text.range(span[0], span[1]) : null,
     };
   });
+  return diagnostics.sort((left, right) => (left.range?.start_offset ?? -1) - (right.range?.start_offset ?? -1));
 }
