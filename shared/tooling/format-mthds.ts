@@ -5,7 +5,7 @@
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §9, docs/formatting.md (the choice and its measurements)
  */
-import taplo, { type FormatOptions as TaploFormatOptions } from '@taplo/lib';
+import type { FormatOptions as TaploFormatOptions, Taplo } from '@taplo/lib';
 import { PipelexUnexpectedError } from '../errors/index.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { ResolvedFormatOptions } from './format-options.js';
@@ -22,14 +22,25 @@ export interface FormatResult {
 }
 
 type FormatterOptions = NonNullable<TaploFormatOptions['options']>;
-type Formatter = Awaited<ReturnType<typeof taplo.Taplo.initialize>>;
 
-let formatter: Promise<Formatter> | undefined;
+let formatter: Promise<Taplo> | undefined;
 
-/** The taplo instance, instantiated once (a WASM module, about 35 MB) on first use. */
-function taploFormatter(): Promise<Formatter> {
-  formatter ??= taplo.Taplo.initialize();
+/**
+ * The taplo instance, loaded once. The package is a 35 MB script embedding its WASM module: loading it takes about
+ * 3.5 s and 110 MB, so it is imported on first use (or by {@link warmFormatter}), never when the app is built.
+ * @returns the shared instance
+ */
+function taploFormatter(): Promise<Taplo> {
+  formatter ??= import('@taplo/lib').then((module) => module.default.Taplo.initialize());
   return formatter;
+}
+
+/**
+ * Load the formatter ahead of the first `/v1/format` request (the server calls this once it listens).
+ * @returns when the formatter is ready
+ */
+export async function warmFormatter(): Promise<void> {
+  await taploFormatter();
 }
 
 function taploOptions(options: ResolvedFormatOptions): FormatterOptions {
