@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { parse } from 'smol-toml';
 import request from 'supertest';
+import { warmFormatter } from '../../shared/tooling/index.js';
 import { corpusText } from '../helpers/corpus.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
@@ -84,6 +85,11 @@ describe('POST /v1/lint', () => {
 });
 
 describe('POST /v1/format', () => {
+  before(async function () {
+    this.timeout(60_000);
+    await warmFormatter();
+  });
+
   it('should format "a=1" to "a = 1\\n" with changed true', async () => {
     const response = await request(app).post('/v1/format').send({ content: 'a=1' }).expect(200);
     expect(response.headers['content-type']).to.equal('application/json');
@@ -147,6 +153,11 @@ describe('POST /v1/format', () => {
 
 describe('lint and format over the corpus', () => {
   const bundles = corpusBundles();
+
+  before(async function () {
+    this.timeout(60_000);
+    await warmFormatter();
+  });
 
   it('should find the corpus bundles', () => {
     expect(bundles.length).to.be.greaterThanOrEqual(18);
