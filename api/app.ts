@@ -31,7 +31,9 @@ import type { Orchestrator } from './orchestrators/orchestrator.js';
 import { buildRouter } from './routes/build.js';
 import { codegenRouter } from './routes/codegen.js';
 import { executeRouter } from './routes/execute.js';
+import { formatRouter } from './routes/format.js';
 import { healthRouter } from './routes/health.js';
+import { lintRouter } from './routes/lint.js';
 import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
 import { resolveRouter } from './routes/resolve.js';
@@ -119,6 +121,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(codegenRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher }), buildRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher, sweep }));
   app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles }));
   app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles }));
+  app.use(lintRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
+  app.use(formatRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());

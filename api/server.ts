@@ -11,6 +11,7 @@ import { loadApiConfig, loadSettings, SettingsError, type ApiConfig, type Settin
 import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
 import { createLogger, Metrics } from '../shared/observability/index.js';
 import { openQueueBackend } from '../shared/queue/index.js';
+import { warmFormatter } from '../shared/tooling/index.js';
 import { startWorkerPool, type WorkerPool } from '../shared/workers/index.js';
 import { createApp } from './app.js';
 
@@ -54,6 +55,7 @@ function main(): void {
       { port, auth_mode: settings.auth.mode, orchestration_mode: apiConfig.orchestrationMode, in_process_worker: pool !== undefined },
       `MTHDS runner listening on http://${settings.host}:${port}`,
     );
+    warmFormatter().catch((error: unknown) => logger.error({ err: error }, 'the /v1/format formatter failed to load'));
   });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');

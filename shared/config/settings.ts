@@ -42,6 +42,7 @@ const ENV_SCHEMA = z.object({
   SERVICE_ENV: z.string().trim().min(1).default('dev'),
   SERVICE_GATEWAY_API_KEY: optionalSecret,
   MAX_REQUEST_BODY_MIB: positiveInt(100),
+  MAX_MTHDS_FILE_KIB: positiveInt(1024),
   ERROR_DISCLOSURE: trimmedLower(['verbose', 'strict'], 'verbose'),
   ERROR_DOCS_URL: z
     .string()
@@ -103,6 +104,8 @@ export interface Settings {
   serviceEnv: string;
   gatewayApiKey: string | undefined;
   maxRequestBodyMib: number;
+  /** Largest `.mthds` text accepted inline (lint and format `content`), in KiB of UTF-8 (API-CONTRACT.md §11). */
+  maxMthdsFileKib: number;
   errorDisclosure: 'verbose' | 'strict';
   /** Base of problem `type` URIs, without a trailing slash. */
   errorDocsUrl: string;
@@ -189,6 +192,7 @@ export function loadSettings(environment: Environment): Settings {
     serviceEnv: env.SERVICE_ENV,
     gatewayApiKey: env.SERVICE_GATEWAY_API_KEY,
     maxRequestBodyMib: env.MAX_REQUEST_BODY_MIB,
+    maxMthdsFileKib: env.MAX_MTHDS_FILE_KIB,
     errorDisclosure: env.ERROR_DISCLOSURE,
     errorDocsUrl: env.ERROR_DOCS_URL,
     methodCache: {

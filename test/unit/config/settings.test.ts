@@ -18,6 +18,7 @@ describe('loadSettings', () => {
       expect(settings.port).to.equal(8081);
       expect(settings.auth).to.deep.equal({ mode: 'none' });
       expect(settings.maxRequestBodyMib).to.equal(100);
+      expect(settings.maxMthdsFileKib).to.equal(1024);
       expect(settings.errorDisclosure).to.equal('verbose');
       expect(settings.serviceEnv).to.equal('dev');
       expect(settings.methodCache).to.include({ maxClones: 64, maxTotalKib: 524288, maxAgeHours: 24 });
@@ -46,6 +47,10 @@ describe('loadSettings', () => {
 
     it('should refuse a non-numeric MAX_REQUEST_BODY_MIB', () => {
       expect(refusal({ MAX_REQUEST_BODY_MIB: 'lots' })).to.include('MAX_REQUEST_BODY_MIB');
+    });
+
+    it('should refuse a MAX_MTHDS_FILE_KIB of zero', () => {
+      expect(refusal({ MAX_MTHDS_FILE_KIB: '0' })).to.include('MAX_MTHDS_FILE_KIB');
     });
 
     it('should refuse an unknown ERROR_DISCLOSURE', () => {

@@ -1,0 +1,108 @@
+/**
+ * The embedded bundle schema (`mthds_schema.json`, a verbatim copy of ../shared/reference/mthds_schema.json, draft-04)
+ * compiled for editor diagnostics. Three transformations are applied in memory, none of which changes what a TOML
+ * document may contain:
+ * - a `{"type": "null"}` alternative is dropped (TOML has no null), so an optional field reports only its own errors;
+ * - a pipe's `type` is the discriminator of the pipe union: a known type reports that blueprint's errors only, an unknown
+ *   or missing one a single error (the runtime requires `type` too, LANGUAGE.md §6 S2);
+ * - the contract-only `PipeSignature` (no `type`, `signature_for` set; LANGUAGE.md §3.14, the runner's extension of the
+ *   schema) is one more member of the union.
+ *
+ * @see API-CONTRACT.md §3.13, LANGUAGE.md §3.14, §9
+ */
+import { readFileSync } from 'node:fs';
+import ajvDraft04 from 'ajv-draft-04';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+
+type JsonObject = Record<string, unknown>;
+
+const REFERENCE = JSON.parse(readFileSync(new URL('./mthds_schema.json', import.meta.url), 'utf8')) as JsonObject;
+
+const SIGNATURE_TARGETS = ['PipeLLM', 'PipeFunc', 'PipeImgGen', 'PipeExtract', 'PipeSearch', 'PipeCompose', 'PipeSequence', 'PipeParallel', 'PipeCondition', 'PipeBatch'];
+
+const PIPE_SIGNATURE_BLUEPRINT: JsonObject = {
+  title: 'PipeSignatureBlueprint',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string', enum: ['PipeSignature'] },
+    description: { type: 'string' },
+    inputs: { type: 'object', additionalProperties: { type: 'string' } },
+    output: { type: 'string' },
+    signature_for: { type: 'string', enum: SIGNATURE_TARGETS },
+  },
+  required: ['type', 'description', 'output', 'signature_for'],
+};
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function withoutNullAlternatives(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutNullAlternatives);
+  if (!isObject(node)) return node;
+  const copy: JsonObject = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withoutNullAlternatives(value)]));
+  const anyOf = copy['anyOf'];
+  if (Array.isArray(anyOf)) {
+    const kept = anyOf.filter((branch) => !(isObject(branch) && branch['type'] === 'null' && Object.keys(branch).length === 1));
+    delete copy['anyOf'];
+    if (kept.length === 1) copy['allOf'] = kept;
+    else copy['anyOf'] = kept;
+  }
+  return copy;
+}
+
+/** The reference schema with the pipe union made discriminated and the signature added. */
+function editorSchema(reference: JsonObject): JsonObject {
+  const schema = structuredClone(reference);
+  const definitions = schema['definitions'] as Record<string, JsonObject>;
+  const pipes = ((schema['properties'] as JsonObject)['pipe'] as { anyOf: [{ additionalProperties: { oneOf: { $ref: string }[] } }] }).anyOf[0].additionalProperties;
+  for (const member of pipes.oneOf) {
+    const definition = definitions[member.$ref.replace('#/definitions/', '')]!;
+    definition['required'] = ['type', ...((definition['required'] as string[] | undefined) ?? [])];
+  }
+  definitions['PipeSignatureBlueprint'] = PIPE_SIGNATURE_BLUEPRINT;
+  pipes.oneOf.push({ $ref: '#/definitions/PipeSignatureBlueprint' });
+  Object.assign(pipes, { type: 'object', discriminator: { propertyName: 'type' } });
+  return withoutNullAlternatives(schema) as JsonObject;
+}
+
+/** The pipe types the union accepts, in schema order, then `PipeSignature`. */
+export const PIPE_TYPES: readonly string[] = (() => {
+  const definitions = REFERENCE['definitions'] as Record<string, { properties: { type: { enum: string[] } } }>;
+  const types = Object.keys(definitions)
+    .filter((name) => /^Pipe[A-Za-z]+Blueprint$/.test(name))
+    .map((name) => definitions[name]!.properties.type.enum[0]!);
+  return [...types, 'PipeSignature'];
+})();
+
+let compiled: ValidateFunction | undefined;
+
+/**
+ * The compiled validator (compiled once, on first use).
+ * @returns an ajv validate function reporting all errors (`instancePath` is a JSON pointer into the bundle data)
+ */
+export function bundleSchemaValidator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new ajvDraft04.default({ allErrors: true, strict: false, discriminator: true });
+    compiled = ajv.compile(editorSchema(REFERENCE));
+  }
+  return compiled;
+}
+
+/**
+ * The bundle data as the schema sees it: a pipe table without `type` but with `signature_for` is a `PipeSignature`.
+ * @param data - the parsed TOML document (JSON values)
+ * @returns a copy with the signature tables typed; the input is not modified
+ */
+export function withSignatureTypes(data: JsonObject): JsonObject {
+  const pipes = data['pipe'];
+  if (!isObject(pipes)) return data;
+  const typed = Object.fromEntries(
+    Object.entries(pipes).map(([code, table]) => [code, isObject(table) && table['type'] === undefined && 'signature_for' in table ? { ...table, type: 'PipeSignature' } : table]),
+  );
+  return { ...data, pipe: typed };
+}
+
+/** An error of the compiled schema. */
+export type SchemaError = ErrorObject;

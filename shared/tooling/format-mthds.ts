@@ -1,0 +1,88 @@
+/**
+ * `format`: one `.mthds` text in the canonical style, by taplo (`@taplo/lib`, the formatter `plxt` is forked from):
+ * `=` aligned within a block of single-line entries, comments kept, arrays expanded past the column width, one
+ * trailing newline. Idempotent. A text that is not valid TOML is returned unchanged with its diagnostic.
+ *
+ * @see API-CONTRACT.md §3.13, LANGUAGE.md §9, docs/formatting.md (the choice and its measurements)
+ */
+import type { FormatOptions as TaploFormatOptions, Taplo } from '@taplo/lib';
+import { PipelexUnexpectedError } from '../errors/index.js';
+import type { Diagnostic } from './diagnostic.js';
+import type { ResolvedFormatOptions } from './format-options.js';
+import { SourceText } from './source-text.js';
+import { checkToml } from './toml-syntax.js';
+
+/** The answer of `/v1/format`. */
+export interface FormatResult {
+  /** The formatted text, or the input unchanged when it has a syntax error. */
+  formatted: string;
+  /** True exactly when `formatted` differs from the input. */
+  changed: boolean;
+  diagnostics: Diagnostic[];
+}
+
+type FormatterOptions = NonNullable<TaploFormatOptions['options']>;
+
+let formatter: Promise<Taplo> | undefined;
+
+/**
+ * The taplo instance, loaded once. The package is a 35 MB script embedding its WASM module: loading it takes about
+ * 3.5 s and 110 MB, so it is imported on first use (or by {@link warmFormatter}), never when the app is built.
+ * @returns the shared instance
+ */
+function taploFormatter(): Promise<Taplo> {
+  formatter ??= import('@taplo/lib').then((module) => module.default.Taplo.initialize());
+  return formatter;
+}
+
+/**
+ * Load the formatter ahead of the first `/v1/format` request (the server calls this once it listens).
+ * @returns when the formatter is ready
+ */
+export async function warmFormatter(): Promise<void> {
+  await taploFormatter();
+}
+
+function taploOptions(options: ResolvedFormatOptions): FormatterOptions {
+  return {
+    alignEntries: options.align_entries,
+    alignComments: options.align_comments,
+    arrayTrailingComma: options.array_trailing_comma,
+    arrayAutoExpand: options.array_auto_expand,
+    arrayAutoCollapse: options.array_auto_collapse,
+    compactArrays: options.compact_arrays,
+    compactInlineTables: options.compact_inline_tables,
+    compactEntries: options.compact_entries,
+    columnWidth: options.column_width,
+    indentTables: options.indent_tables,
+    indentEntries: options.indent_entries,
+    indentString: options.indent_string,
+    trailingNewline: options.trailing_newline,
+    reorderKeys: options.reorder_keys,
+    allowedBlankLines: options.allowed_blank_lines,
+    crlf: options.crlf,
+  };
+}
+
+/**
+ * Format one `.mthds` text.
+ * @param content - the text
+ * @param options - every formatter option (see {@link resolveFormatOptions})
+ * @returns the formatted text, whether it changed, and the diagnostics (one `syntax`/`semantic` diagnostic, with the
+ *   text unchanged, when it is not valid TOML; else none)
+ * @throws PipelexUnexpectedError (500) when the formatter itself fails (taplo panics on a few option and comment
+ *   combinations, e.g. an entry with a trailing comment under a very small `column_width`)
+ * @example await formatMthds('a=1', resolveFormatOptions(null)) // → { formatted: 'a = 1\n', changed: true, diagnostics: [] }
+ */
+export async function formatMthds(content: string, options: ResolvedFormatOptions): Promise<FormatResult> {
+  const checked = checkToml(content, new SourceText(content));
+  if ('diagnostic' in checked) return { formatted: content, changed: false, diagnostics: [checked.diagnostic] };
+  const instance = await taploFormatter();
+  let formatted: string;
+  try {
+    formatted = instance.format(content, { options: taploOptions(options) });
+  } catch (error) {
+    throw new PipelexUnexpectedError(`RuntimeError: the TOML formatter failed on this content with these options (${String(error)})`, { cause: error });
+  }
+  return { formatted, changed: formatted !== content, diagnostics: [] };
+}

@@ -1,0 +1,8 @@
+/**
+ * Public surface of `shared/tooling`: the editor tools of one `.mthds` text, lint and format.
+ * @see API-CONTRACT.md §3.13
+ */
+export type { Diagnostic, DiagnosticKind, Range } from './diagnostic.js';
+export { lintMthds } from './lint-mthds.js';
+export { formatMthds, warmFormatter, type FormatResult } from './format-mthds.js';
+export { FORMAT_OPTIONS, MTHDS_FORMAT_DEFAULTS, resolveFormatOptions, type FormatOptions, type ResolvedFormatOptions } from './format-options.js';

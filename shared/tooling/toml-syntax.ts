@@ -1,0 +1,53 @@
+/**
+ * TOML syntax and key-rule checks for the editor routes, with positions: the text is parsed by `toml-eslint-parser`
+ * (an AST with source ranges), then by smol-toml (the parser the runtime uses), so a clean result means the runtime
+ * reads the file too.
+ *
+ * @see API-CONTRACT.md §3.13, LANGUAGE.md §6 S1
+ */
+import { parseTOML, ParseError, type AST } from 'toml-eslint-parser';
+import { MthdsParserError } from '../errors/index.js';
+import { parseToml } from '../mthds/parse/parse-toml.js';
+import type { Diagnostic } from './diagnostic.js';
+import type { SourceText } from './source-text.js';
+
+/** `toml-eslint-parser`'s message for a key defined twice (its `dupe-keys` code), the one TOML key rule. */
+const DUPLICATE_KEY = 'Defining a key multiple times is invalid';
+
+/** A parsed document, or the diagnostic of why it is not one. */
+export type TomlCheck = { ast: AST.TOMLProgram; data: Record<string, unknown> } | { diagnostic: Diagnostic };
+
+function indexOf(content: string, line: number, column: number): number {
+  let index = 0;
+  for (let current = 1; current < line; current += 1) {
+    const next = content.indexOf('\n', index);
+    if (next < 0) break;
+    index = next + 1;
+  }
+  return index + [...content.slice(index)].slice(0, Math.max(0, column - 1)).join('').length;
+}
+
+/**
+ * Parse a `.mthds` text.
+ * @param content - the text
+ * @param text - the same text, for ranges
+ * @returns the AST and the data, or one diagnostic: `semantic` for a key defined twice, `syntax` otherwise (the first
+ *   error; its range is the point where parsing stopped)
+ */
+export function checkToml(content: string, text: SourceText): TomlCheck {
+  let ast: AST.TOMLProgram;
+  try {
+    ast = parseTOML(content);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    const kind = error.message === DUPLICATE_KEY ? 'semantic' : 'syntax';
+    return { diagnostic: { kind, severity: 'error', message: error.message, location: null, range: text.range(error.index, error.index) } };
+  }
+  try {
+    return { ast, data: parseToml(content, null) };
+  } catch (error) {
+    if (!(error instanceof MthdsParserError)) throw error;
+    const at = error.position ? indexOf(content, error.position.line, error.position.column) : 0;
+    return { diagnostic: { kind: 'syntax', severity: 'error', message: error.message, location: null, range: text.range(at, at) } };
+  }
+}

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { lintMthds, type Diagnostic } from '../../../shared/tooling/index.js';
+
+/** The text a diagnostic's range covers (byte offsets). */
+function covered(content: string, diagnostic: Diagnostic): string {
+  const bytes = Buffer.from(content, 'utf8');
+  return bytes.subarray(diagnostic.range!.start_offset, diagnostic.range!.end_offset).toString('utf8');
+}
+
+const PIPE = 'domain = "x"\n\n[pipe.p]\ntype        = "PipeLLM"\ndescription = "d"\noutput      = "Text"\n';
+
+describe('lintMthds', () => {
+  describe('syntax and key rules', () => {
+    it('should give one syntax diagnostic for an unterminated string, after multi-byte text', () => {
+      const content = 'description = "é"\nname = "open\n';
+      const [diagnostic, ...rest] = lintMthds(content);
+      expect(rest).to.deep.equal([]);
+      expect(diagnostic).to.deep.include({ kind: 'syntax', severity: 'error', location: null });
+      expect(diagnostic!.range).to.include({ start_line: 2 });
+      expect(diagnostic!.range!.start_offset).to.be.greaterThan(Buffer.byteLength('description = "é"\n', 'utf8'));
+    });
+
+    it('should report a table defined twice as semantic', () => {
+      const [diagnostic] = lintMthds('domain = "x"\n[concept.A]\ndescription = "a"\n[concept.A]\ndescription = "b"\n');
+      expect(diagnostic).to.deep.include({ kind: 'semantic', message: 'Defining a key multiple times is invalid' });
+      expect(diagnostic!.range).to.include({ start_line: 4 });
+    });
+
+    it('should report what the runtime parser refuses (an integer beyond 2^53) as syntax', () => {
+      const [diagnostic] = lintMthds('domain = "x"\nn = 99999999999999999999\n');
+      expect(diagnostic).to.deep.include({ kind: 'syntax', location: null });
+      expect(diagnostic!.message).to.contain('losslessly');
+      expect(diagnostic!.range).to.include({ start_line: 2, start_col: 5 });
+    });
+  });
+
+  describe('schema', () => {
+    it('should pass a well-formed pipe', () => {
+      expect(lintMthds(PIPE)).to.deep.equal([]);
+    });
+
+    it('should place an unknown key on the key', () => {
+      const content = PIPE.replace('output ', 'outptu ');
+      const diagnostics = lintMthds(content);
+      expect(diagnostics.map((diagnostic) => [diagnostic.kind, diagnostic.message, diagnostic.location, covered(content, diagnostic)])).to.deep.equal([
+        ['schema', "'pipe.p' is missing the required key 'output'", 'pipe.p', 'p'],
+        ['schema', "Unknown key 'outptu' in 'pipe.p'", 'pipe.p.outptu', 'outptu'],
+      ]);
+    });
+
+    it('should give a missing pipe type one diagnostic on the pipe key', () => {
+      const content = PIPE.replace('type        = "PipeLLM"\n', '');
+      const diagnostics = lintMthds(content);
+      expect(diagnostics).to.have.length(1);
+      expect(diagnostics[0]!.message).to.match(/^'pipe\.p' has no pipe type: set 'type' to one of PipeBatch, /);
+      expect(covered(content, diagnostics[0]!)).to.equal('p');
+    });
+
+    it('should report the errors of the pipe type written, not of every pipe type', () => {
+      const content = `${PIPE}prompt = 3\nmodel = { model = "m", temperature = 2 }\n`;
+      const diagnostics = lintMthds(content);
+      expect(diagnostics.map((diagnostic) => [diagnostic.message, covered(content, diagnostic)])).to.deep.equal([
+        ["'pipe.p.prompt' must be string", '3'],
+        ["'pipe.p.model.temperature' must be <= 1", '2'],
+      ]);
+    });
+
+    it('should pick the model reference form when the value has its keys', () => {
+      const content = `${PIPE}model = { kind = "preset", name = "x" }\n`;
+      expect(lintMthds(content).map((diagnostic) => diagnostic.message)).to.deep.equal(["'pipe.p.model' is missing the required key 'raw'"]);
+    });
+
+    it('should merge the type mismatches of every alternative into one', () => {
+      const content = 'domain = "x"\n[concept]\nA = 3\n';
+      const diagnostics = lintMthds(content);
+      expect(diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.location, covered(content, diagnostic)])).to.deep.equal([["'concept.A' must be object or string", 'concept.A', '3']]);
+    });
+
+    it('should list the allowed values of an enum, placed on the value in an inline table', () => {
+      const content = 'domain = "x"\n[concept.B]\ndescription = "b"\n[concept.B.structure]\nf = { type = "weird", description = "f" }\n';
+      const [diagnostic] = lintMthds(content);
+      expect(diagnostic!.message).to.equal(`'concept.B.structure.f.type' must be one of "text", "list", "dict", "integer", "boolean", "number", "date", "concept"`);
+      expect(covered(content, diagnostic!)).to.equal('"weird"');
+    });
+
+    it('should place errors inside arrays of inline tables and in [[array tables]]', () => {
+      const content = `${PIPE.replace('PipeLLM', 'PipeSequence')}steps = [{ pipe = 1, result = "r" }, "oops"]\n`;
+      const diagnostics = lintMthds(content);
+      expect(diagnostics.map((diagnostic) => [diagnostic.location, covered(content, diagnostic)])).to.deep.equal([
+        ['pipe.p.steps[0].pipe', '1'],
+        ['pipe.p.steps[1]', '"oops"'],
+      ]);
+      const tables = `${PIPE.replace('PipeLLM', 'PipeSequence')}\n[[pipe.p.steps]]\npipe = "a"\n\n[[pipe.p.steps]]\npipe = 2\n`;
+      const [inTable] = lintMthds(tables);
+      expect(inTable).to.deep.include({ location: 'pipe.p.steps[1].pipe' });
+      expect(covered(tables, inTable!)).to.equal('2');
+    });
+
+    it('should report a missing domain without a range', () => {
+      expect(lintMthds('description = "d"\n')).to.deep.equal([
+        { kind: 'schema', severity: 'error', message: "The bundle is missing the required key 'domain'", location: null, range: null },
+      ]);
+    });
+
+    it('should accept a PipeSignature and check its fields', () => {
+      const signature = 'domain = "x"\n[pipe.s]\ndescription = "d"\noutput = "Text"\nsignature_for = "PipeLLM"\n';
+      expect(lintMthds(signature)).to.deep.equal([]);
+      const wrong = signature.replace('"PipeLLM"', '"PipeMagic"');
+      const [diagnostic] = lintMthds(wrong);
+      expect(diagnostic!.location).to.equal('pipe.s.signature_for');
+      expect(covered(wrong, diagnostic!)).to.equal('"PipeMagic"');
+    });
+  });
+
+  it('should embed a verbatim copy of the reference schema', () => {
+    const embedded = readFileSync(new URL('../../../shared/tooling/mthds_schema.json', import.meta.url), 'utf8');
+    const reference = readFileSync(new URL('../../../../shared/reference/mthds_schema.json', import.meta.url), 'utf8');
+    expect(embedded).to.equal(reference);
+  });
+});
