@@ -36,7 +36,7 @@ import { runsRouter } from './routes/runs.js';
 import { startRouter } from './routes/start.js';
 import { validateRouter } from './routes/validate.js';
 import { versionRouter } from './routes/version.js';
-import type { MethodFetcher } from '../shared/methods/index.js';
+import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
 
 /** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
 export const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
@@ -51,7 +51,7 @@ export interface AppDeps {
   modelDeck?: ModelDeck;
   /** Reads documents for PipeExtract; the embedded PDF text extractor by default. */
   extractor?: DocumentExtractorPort;
-  /** Fetches method packages by address (`method_ref`); without one every `method_ref` answers 501. */
+  /** Fetches method packages by address (`method_ref`); built from the settings when absent. */
   methodFetcher?: MethodFetcher;
   /** Orchestration settings (`api.toml`); direct only by default. */
   apiConfig?: ApiConfig;
@@ -111,9 +111,10 @@ export function createApp(deps: AppDeps): Express {
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
   const ids = deps.ids ?? randomIdSource();
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
-  app.use(validateRouter({ maxBodyBytes, orchestration, sweep }));
-  app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
-  app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts }));
+  const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger).fetcher;
+  app.use(validateRouter({ maxBodyBytes, orchestration, sweep, methodFetcher }));
+  app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, methodFetcher }));
+  app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, methodFetcher }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { callbackUrlProblem } from '../shared/callbacks/index.js';
-import { BundleTransportNotSupported, InvalidCallbackUrls, InvalidJSON, MethodRefNotSupported, ValidationError } from '../shared/errors/index.js';
+import { BundleTransportNotSupported, InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/errors/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
 import type { Identity } from './middleware/authenticate.js';
 import type { RunSubmission } from './orchestrators/orchestrator.js';
@@ -51,8 +51,8 @@ export function parseRunRequest(body: unknown): RunRequestBody {
 /**
  * Apply the source rules and return the inline bundle sources of the run.
  * @param body - a parsed run request
- * @returns the bundles to load (possibly empty when only `pipe_code` is given)
- * @throws ValidationError (422) for conflicting or missing sources; MethodRefNotSupported / BundleTransportNotSupported (501)
+ * @returns the bundles to load (empty for a `method_ref`, whose bundles come from the fetch: api/run-method.ts)
+ * @throws ValidationError (422) for conflicting or missing sources; BundleTransportNotSupported (501)
  * @see spec §2.2–2.3, API-CONTRACT.md §3.5 "Source rules"
  */
 export function runSources(body: RunRequestBody): BundleSource[] {
@@ -67,7 +67,7 @@ export function runSources(body: RunRequestBody): BundleSource[] {
   if (body.method_ref && hasBundle) {
     throw new ValidationError('method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.');
   }
-  if (body.method_ref) throw new MethodRefNotSupported('method_ref is not served by this deployment yet; send the bundle text in mthds_contents.');
+  if (body.method_ref) return [];
   if (hasBundle) throw new BundleTransportNotSupported('bundle_b64 and files are not accepted by this deployment yet; send the bundle text in mthds_contents.');
   if (contents.length === 0) {
     throw new ValidationError(

@@ -58,6 +58,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         dynamic_output_concept_ref: submission.dynamicOutputConceptRef,
         storage_scope: submission.storageScope,
         callback_urls: submission.callbackUrls,
+        method_provenance: submission.methodProvenance ?? null,
           created_at: Date.parse(created.created_at),
         },
         workflowId,
@@ -110,7 +111,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         main_stuff_name: null,
         pipe_output: null,
         pipe_structures: null,
-        method_provenance: null,
+        method_provenance: submission.methodProvenance ?? null,
       };
     },
   };

@@ -5,7 +5,9 @@
 import { Router } from 'express';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
-import { checkCallbackUrls, parseRunRequest, runSources, toSubmission } from '../run-request.js';
+import type { MethodFetcher } from '../../shared/methods/index.js';
+import { resolveRunSources } from '../run-method.js';
+import { checkCallbackUrls, parseRunRequest, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
 
 /** What the route needs. */
@@ -13,24 +15,26 @@ export interface ExecuteRouteOptions {
   maxBodyBytes: number;
   orchestration: Orchestration;
   allowPrivateCallbackHosts: boolean;
+  /** Fetches `method_ref` packages; without one a `method_ref` answers 501. */
+  methodFetcher?: MethodFetcher;
 }
 
 /**
  * Router serving `POST /v1/execute`.
- * @param options - body limit, orchestration, callback policy
+ * @param options - body limit, orchestration, callback policy, method fetcher
  */
 export function executeRouter(options: ExecuteRouteOptions): Router {
   const router = Router();
   router.post('/v1/execute', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
-    const sources = runSources(body);
+    const run = await resolveRunSources(body, options.methodFetcher);
     const orchestrator = options.orchestration.select(body.orchestration_mode);
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
     });
-    const submission = toSubmission(body, sources, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: false });
+    const submission = { ...toSubmission(body, run.sources, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: false }), pipeCode: run.pipeCode, methodProvenance: run.methodProvenance };
     sendJson(res, 200, await orchestrator.execute(submission, abort.signal));
   });
   return router;

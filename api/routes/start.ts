@@ -7,7 +7,9 @@ import { Router } from 'express';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
-import { checkCallbackUrls, parseRunRequest, runSources, toSubmission } from '../run-request.js';
+import type { MethodFetcher } from '../../shared/methods/index.js';
+import { resolveRunSources } from '../run-method.js';
+import { checkCallbackUrls, parseRunRequest, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
 
 /** What the route needs. */
@@ -15,25 +17,27 @@ export interface StartRouteOptions {
   maxBodyBytes: number;
   orchestration: Orchestration;
   allowPrivateCallbackHosts: boolean;
+  /** Fetches `method_ref` packages; without one a `method_ref` answers 501. */
+  methodFetcher?: MethodFetcher;
 }
 
 /**
  * Router serving `POST /v1/start`.
- * @param options - body limit, orchestration, callback policy
+ * @param options - body limit, orchestration, callback policy, method fetcher
  */
 export function startRouter(options: StartRouteOptions): Router {
   const router = Router();
   router.post('/v1/start', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
-    const sources = runSources(body);
+    const run = await resolveRunSources(body, options.methodFetcher);
     const orchestrator = options.orchestration.select(body.orchestration_mode);
     if (!orchestrator.start) {
       throw new StartRequiresAsyncOrchestration(
         `Orchestration mode '${orchestrator.mode}' cannot honor fire-and-forget delivery: /start requires an async-capable orchestration, and this deployment has none. Use /execute (synchronous) instead.`,
       );
     }
-    const submission = toSubmission(body, sources, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: true });
+    const submission = { ...toSubmission(body, run.sources, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: true }), pipeCode: run.pipeCode, methodProvenance: run.methodProvenance };
     sendJson(res, 202, await orchestrator.start(submission));
   });
   return router;

@@ -6,6 +6,7 @@ export { ERROR_CATALOG, catalogEntry, type CatalogEntry, type ErrorDomain, type 
 export { MthdsError, type MthdsErrorOptions, type ProviderMetadata, type UserAction } from './mthds-error.js';
 export * from './api-errors.js';
 export * from './bundle-errors.js';
+export * from './method-errors.js';
 export * from './runtime-errors.js';
 export * from './template-errors.js';
 export * from './config-errors.js';
