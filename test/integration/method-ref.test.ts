@@ -4,6 +4,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { corpusJson } from '../helpers/corpus.js';
 import { startMethodRepos, tempDir, type MethodRepos } from '../helpers/method-repos.js';
+import { spawnApi } from '../helpers/processes.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const SUMMARIZER_PDF = new URL('../../../shared/corpus/methods/_sample-inputs/doc-summarizer/inputs/synthetic_contract.pdf', import.meta.url);
@@ -183,6 +184,24 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
       expect(responses.map((response) => response.status), JSON.stringify(responses[0]!.body)).to.deep.equal(Array(20).fill(200));
       expect(new Set(responses.map((response) => response.body.method_provenance.commit_sha))).to.deep.equal(new Set([sha]));
       expect(repos.server.fetchCount() - before).to.equal(1);
+    });
+
+    it('should share the cache directory with a second process: one clone, both answer with the same commit', async () => {
+      const tag = 'v0.5.0-shared';
+      const sha = repos.freshTag(tag);
+      const { api, baseUrl } = await spawnApi({ ...repos.environment(cacheDir), INFERENCE_PROFILE: 'mock' });
+      try {
+        const before = repos.server.fetchCount();
+        const body = { method_ref: `${REPORT}@${tag}`, inputs: reportInputs };
+        const responses = await Promise.all(
+          Array.from({ length: 6 }, (_, index) => (index % 2 === 0 ? execute(body) : request(baseUrl).post('/v1/execute').send(body))),
+        );
+        expect(responses.map((response) => response.status), JSON.stringify(responses.map((response) => response.body.detail))).to.deep.equal(Array(6).fill(200));
+        expect(new Set(responses.map((response) => response.body.method_provenance.commit_sha))).to.deep.equal(new Set([sha]));
+        expect(repos.server.fetchCount() - before).to.equal(1);
+      } finally {
+        await api.stop();
+      }
     });
   });
 });
