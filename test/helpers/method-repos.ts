@@ -5,7 +5,8 @@
  * - `acme/pytools`: a package shipping a plain `.py`; `acme/structs`: a package declaring a structure class;
  * - `acme/big`: packages over the file-count (`many`) and size (`heavy`) ceilings of {@link METHOD_TEST_ENV};
  * - `acme/twins`: two manifests with one identity; `acme/crowd`: more manifests than the scan limit;
- * - `acme/empty`: no manifest at all.
+ * - `acme/empty`: no manifest at all;
+ * - `acme/consumer`: a package whose `[dependencies]` names the documents package of `pipelex/methods` at `v0.1.0`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -40,6 +41,8 @@ function manifest(name: string, address: string, extra = ''): string {
 }
 
 const HELLO = `domain = "greeting"\ndescription = "Hello"\nmain_pipe = "say_hello"\n\n[pipe.say_hello]\ntype = "PipeLLM"\ndescription = "Say hello"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Say hello to @name"\n`;
+
+const CONSUMER = `domain = "consumer"\ndescription = "Reads pages through a dependency"\nmain_pipe = "read_pages"\n\n[pipe.read_pages]\ntype = "PipeSequence"\ndescription = "Read pages"\ninputs = { document = "Document" }\noutput = "Page[]"\nsteps = [\n  { pipe = "docs->documents.extract_text_pages", result = "pages" },\n]\n`;
 
 /** A fresh temp dir. */
 export function tempDir(prefix: string): string {
@@ -92,6 +95,12 @@ export async function startMethodRepos(): Promise<MethodRepos> {
   for (let index = 0; index < 9; index += 1) crowd[`p${index}/METHODS.toml`] = manifest(`p${index}x`, 'github.com/acme/crowd');
   repo('acme', 'crowd').write(crowd).commit('crowd', 'v1.0.0');
   repo('acme', 'empty').write({ 'README.md': 'nothing here\n' }).commit('empty', 'v1.0.0');
+  repo('acme', 'consumer')
+    .write({
+      'METHODS.toml': manifest('consumer', 'github.com/acme/consumer', '\n[dependencies]\ndocs = { address = "github.com/pipelex/methods/documents", version = "v0.1.0" }\n').replace('main_pipe = "say_hello"', 'main_pipe = "read_pages"'),
+      'consumer.mthds': CONSUMER,
+    })
+    .commit('consumer', 'v1.0.0');
 
   return {
     server,

@@ -6,6 +6,10 @@ import { corpusJson } from '../helpers/corpus.js';
 import { startMethodRepos, tempDir, type MethodRepos } from '../helpers/method-repos.js';
 import { spawnApi } from '../helpers/processes.js';
 import { buildTestApp } from '../helpers/test-app.js';
+import { loadClosure } from '../../api/closure-selector.js';
+import { loadSettings } from '../../shared/config/index.js';
+import { createMethodFetcher } from '../../shared/methods/index.js';
+import { createLogger } from '../../shared/observability/index.js';
 
 const SUMMARIZER_PDF = new URL('../../../shared/corpus/methods/_sample-inputs/doc-summarizer/inputs/synthetic_contract.pdf', import.meta.url);
 const REPORT = 'github.com/pipelex/methods/report_writer';
@@ -110,6 +114,31 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
       const response = await validate({ method_ref: 'github.com/pipelex/methods/nope@v0.1.0' }).expect(404);
       expect(response.body).to.not.have.property('is_valid');
       expect(response.body.error_type).to.equal('MethodPackageNotFoundError');
+    });
+  });
+
+  describe('dependencies and tooling', () => {
+    it('should fetch a manifest [dependencies] entry through the same machinery and resolve its alias references', async () => {
+      const response = await validate({ method_ref: 'github.com/acme/consumer@v1.0.0' }).expect(200);
+      expect(response.body.is_valid, JSON.stringify(response.body).slice(0, 400)).to.equal(true);
+      expect(response.body.default_pipe_ref).to.equal('consumer.read_pages');
+      expect(response.body.pipe_io_contracts).to.have.property('documents.extract_text_pages');
+    });
+
+    it('should name sibling and dependency sources by their paths', async () => {
+      const { fetcher } = createMethodFetcher(loadSettings(repos.environment(cacheDir)), createLogger('silent', 'test'));
+      const sibling = await fetcher.fetch('github.com/pipelex/methods/doc_summarizer@v0.1.0', 'run');
+      expect(sibling.sources.map((source) => source.source)).to.deep.equal(['bundle.mthds', '../documents/documents.mthds']);
+      const dependency = await fetcher.fetch('github.com/acme/consumer@v1.0.0', 'run');
+      expect(dependency.sources.map((source) => source.source)).to.deep.equal(['consumer.mthds', 'github.com/pipelex/methods/documents/documents.mthds']);
+      expect(dependency.mainPipe).to.equal('read_pages');
+    });
+
+    it('should read only the .mthds files for tooling routes (no Python gate)', async () => {
+      const { fetcher } = createMethodFetcher(loadSettings(repos.environment(cacheDir)), createLogger('silent', 'test'));
+      const closure = await loadClosure({ method_ref: 'github.com/acme/pytools@v1.0.0' }, fetcher);
+      expect(closure.sources.map((source) => source.source)).to.deep.equal(['hello.mthds']);
+      expect(closure.manifestMainPipe).to.equal('say_hello');
     });
   });
 
