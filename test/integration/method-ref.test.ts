@@ -4,7 +4,9 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { corpusJson } from '../helpers/corpus.js';
 import { startMethodRepos, tempDir, type MethodRepos } from '../helpers/method-repos.js';
+import { pollUntil } from '../helpers/poll.js';
 import { spawnApi } from '../helpers/processes.js';
+import { startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 import { loadClosure } from '../../api/closure-selector.js';
 import { loadSettings } from '../../shared/config/index.js';
@@ -114,6 +116,37 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
       const response = await validate({ method_ref: 'github.com/pipelex/methods/nope@v0.1.0' }).expect(404);
       expect(response.body).to.not.have.property('is_valid');
       expect(response.body.error_type).to.equal('MethodPackageNotFoundError');
+    });
+  });
+
+  describe('queue mode (bullmq, in-process workers, real Redis)', () => {
+    it('should carry the provenance through the job: on the blocking result, the start acknowledgement and the result the worker stores', async () => {
+      const deployment = startQueueDeployment({ environment: repos.environment(cacheDir) });
+      try {
+        const expected = { address: REPORT, tag: 'v0.1.0', commit_sha: repos.commits.v010, package_name: 'report_writer', package_version: '0.1.3' };
+        const executed = await request(deployment.app).post('/v1/execute').send({ method_ref: `${REPORT}@v0.1.0`, inputs: reportInputs }).expect(200);
+        expect(executed.body.method_provenance).to.deep.equal(expected);
+        const before = repos.server.fetchCount();
+        const ack = await request(deployment.app).post('/v1/start').send({ method_ref: `${REPORT}@v0.1.0`, inputs: reportInputs, pipeline_run_id: 'by-address-1' }).expect(202);
+        expect(ack.body.method_provenance).to.deep.equal(expected);
+        await pollUntil(() => request(deployment.app).get('/v1/runs/by-address-1/status').then((response) => response.body as { status: string }), (body) => body.status === 'COMPLETED');
+        const stored = await deployment.backend.registry.get('by-address-1');
+        expect(stored?.result?.method_provenance).to.deep.equal(expected);
+        expect(repos.server.fetchCount() - before).to.equal(0);
+      } finally {
+        await deployment.close();
+      }
+    });
+
+    it('should keep method_provenance null on the acknowledgement of an inline run', async () => {
+      const deployment = startQueueDeployment({ environment: repos.environment(cacheDir) });
+      try {
+        const inline = readFileSync(new URL('../../../shared/corpus/methods/report_writer/bundle.mthds', import.meta.url), 'utf8');
+        const ack = await request(deployment.app).post('/v1/start').send({ mthds_contents: [inline], inputs: reportInputs }).expect(202);
+        expect(ack.body.method_provenance).to.equal(null);
+      } finally {
+        await deployment.close();
+      }
     });
   });
 
