@@ -41,7 +41,7 @@ import { runsRouter } from './routes/runs.js';
 import { startRouter } from './routes/start.js';
 import { validateRouter } from './routes/validate.js';
 import { versionRouter } from './routes/version.js';
-import type { MethodFetcher } from '../shared/methods/index.js';
+import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
 
 /** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
 export const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
@@ -56,7 +56,7 @@ export interface AppDeps {
   modelDeck?: ModelDeck;
   /** Reads documents for PipeExtract; the embedded PDF text extractor by default. */
   extractor?: DocumentExtractorPort;
-  /** Fetches method packages by address (`method_ref`); without one every `method_ref` answers 501. */
+  /** Fetches method packages by address (`method_ref`); built from the settings when absent. */
   methodFetcher?: MethodFetcher;
   /** Orchestration settings (`api.toml`); direct only by default. */
   apiConfig?: ApiConfig;
@@ -116,11 +116,12 @@ export function createApp(deps: AppDeps): Express {
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
   const ids = deps.ids ?? randomIdSource();
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
-  app.use(validateRouter({ maxBodyBytes, orchestration, sweep }));
-  app.use(resolveRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher }));
-  app.use(codegenRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher }), buildRouter({ maxBodyBytes, methodFetcher: deps.methodFetcher, sweep }));
-  app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles }));
-  app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles }));
+  const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger).fetcher;
+  app.use(validateRouter({ maxBodyBytes, orchestration, sweep, methodFetcher }));
+  app.use(resolveRouter({ maxBodyBytes, methodFetcher }));
+  app.use(codegenRouter({ maxBodyBytes, methodFetcher }), buildRouter({ maxBodyBytes, methodFetcher, sweep }));
+  app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
+  app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
   app.use(lintRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
   app.use(formatRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
   if (deps.queueBackend) {

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { callbackUrlProblem } from '../shared/callbacks/index.js';
 import { readBundleTransport, type BundleLimits, type LibraryFiles } from '../shared/bundles/index.js';
-import { InvalidCallbackUrls, InvalidJSON, MethodRefNotSupported, ValidationError } from '../shared/errors/index.js';
+import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/errors/index.js';
+import type { MethodProvenance } from '../shared/methods/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
 import type { Identity } from './middleware/authenticate.js';
 import type { RunSubmission } from './orchestrators/orchestrator.js';
@@ -56,12 +57,22 @@ export interface RunSources {
 }
 
 /**
+ * A run's sources once a `method_ref` is fetched: the pipe to run (`pipe_code`, else the fetched manifest's
+ * `main_pipe`, else null for the library's main pipe) and where a fetched method came from (null otherwise).
+ */
+export interface ResolvedRunSources extends RunSources {
+  pipeCode: string | null;
+  methodProvenance: MethodProvenance | null;
+}
+
+/**
  * Apply the source rules and return the bundle sources of the run.
  * @param body - a parsed run request
  * @param bundleLimits - ceilings of a `bundle_b64` / `files` bundle
- * @returns the bundles to load, with the library files of a submitted bundle
- * @throws ValidationError (422) for conflicting or missing sources; MethodRefNotSupported (501); for a submitted
- *   bundle, InvalidBundle (422), InvalidBase64 (400), PayloadTooLarge (413), CustomCodeRequiresSandbox (403)
+ * @returns the bundles to load, with the library files of a submitted bundle (no bundles for a `method_ref`, whose
+ *   bundles come from the fetch: api/run-method.ts)
+ * @throws ValidationError (422) for conflicting or missing sources; for a submitted bundle, InvalidBundle (422),
+ *   InvalidBase64 (400), PayloadTooLarge (413), CustomCodeRequiresSandbox (403)
  * @see spec §2.2–2.3, API-CONTRACT.md §3.5 "Source rules", §8.1
  */
 export async function runSources(body: RunRequestBody, bundleLimits: BundleLimits): Promise<RunSources> {
@@ -76,7 +87,7 @@ export async function runSources(body: RunRequestBody, bundleLimits: BundleLimit
   if (body.method_ref && hasBundle) {
     throw new ValidationError('method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.');
   }
-  if (body.method_ref) throw new MethodRefNotSupported('method_ref is not served by this deployment yet; send the bundle text in mthds_contents.');
+  if (body.method_ref) return { sources: [] };
   if (hasBundle) return readBundleTransport(body, bundleLimits);
   if (contents.length === 0) {
     throw new ValidationError(
@@ -107,11 +118,12 @@ export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): v
  * @param run - its bundle sources and library files
  * @param context - request id, caller identity, and whether the client's `pipeline_run_id` is honoured (`/v1/start`)
  */
-export function toSubmission(body: RunRequestBody, run: RunSources, context: { requestId: string; identity: Identity; honourRunId: boolean }): RunSubmission {
+export function toSubmission(body: RunRequestBody, run: ResolvedRunSources, context: { requestId: string; identity: Identity; honourRunId: boolean }): RunSubmission {
   return {
     sources: run.sources,
     ...(run.libraryFiles ? { libraryFiles: run.libraryFiles } : {}),
-    pipeCode: body.pipe_code ?? null,
+    pipeCode: run.pipeCode,
+    methodProvenance: run.methodProvenance,
     inputs: body.inputs,
     outputName: body.output_name ?? null,
     outputMultiplicity: body.output_multiplicity ?? null,

@@ -5,10 +5,12 @@
  * key is set, and then loudly labelled), and listens on `PORT` (default 8081). In the default `direct` mode it needs
  * nothing but Node. When the deployment's mode is `bullmq` it connects to Redis and, unless started with
  * `--no-worker` (`npm run start:api`), also runs a worker pool in the same process, so one command serves a single
- * machine. Exits with status 1 and a message naming the variable when the configuration is invalid.
+ * machine. The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers.
+ * Exits with status 1 and a message naming the variable when the configuration is invalid.
  */
 import { loadApiConfig, loadSettings, SettingsError, type ApiConfig, type Settings } from '../shared/config/index.js';
 import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
+import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
 import { createLogger, Metrics } from '../shared/observability/index.js';
 import { openQueueBackend } from '../shared/queue/index.js';
 import { warmFormatter } from '../shared/tooling/index.js';
@@ -47,7 +49,9 @@ function main(): void {
   const readSecret = () => process.env['COMPLETION_CALLBACK_SECRET'];
   const pool: WorkerPool | undefined =
     queued && !process.argv.includes('--no-worker') ? startWorkerPool({ settings, logger, metrics, inference, readSecret }) : undefined;
-  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, ...(queueBackend ? { queueBackend } : {}) });
+  const methods = createMethodFetcher(settings, logger);
+  if (!queued || pool) startCacheSweep(methods.cache, settings, logger);
+  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, ...(queueBackend ? { queueBackend } : {}) });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;

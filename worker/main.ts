@@ -1,11 +1,13 @@
 /**
  * Entry point of a worker process (`npm run start:worker`): runs queued runs and delivers completion callbacks.
  * SIGTERM / SIGINT stop intake and let in-flight runs finish within `WORKER_SHUTDOWN_GRACE_MS`.
+ * It also sweeps the `method_ref` clone cache (`METHOD_CACHE_DIR`) every `METHOD_CACHE_SWEEP_MINUTES`.
  * With `WORKER_METRICS_PORT` set, the process serves its Prometheus metrics at `http://0.0.0.0:<port>/metrics`.
  */
 import { createServer } from 'node:http';
 import { loadSettings, SettingsError } from '../shared/config/index.js';
 import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
+import { methodCache, startCacheSweep } from '../shared/methods/index.js';
 import { createLogger, Metrics } from '../shared/observability/index.js';
 import { startWorkerPool } from '../shared/workers/index.js';
 
@@ -25,6 +27,7 @@ function main(): void {
   const backend = selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env);
   if (backend.isMock) logger.warn('MOCK INFERENCE: no provider is configured; every LLM output of this worker is placeholder text.');
   if (settings.callbacks.allowPrivateHosts) logger.warn('CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).');
+  startCacheSweep(methodCache(settings), settings, logger);
   const pool = startWorkerPool({ settings, logger, metrics, inference: meteredBackend(backend, metrics), readSecret: () => process.env['COMPLETION_CALLBACK_SECRET'] });
   const metricsServer = settings.worker.metricsPort > 0
     ? createServer(async (req, res) => {

@@ -2,7 +2,7 @@
  * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
  * `StartRequiresAsyncOrchestration` on it (spec §4.4).
  */
-import { executeBundleRun, type DocumentExtractorPort, type IdSource, type InferencePort } from '../../shared/runtime/index.js';
+import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort } from '../../shared/runtime/index.js';
 import type { Orchestrator } from './orchestrator.js';
 
 /**
@@ -12,8 +12,8 @@ import type { Orchestrator } from './orchestrator.js';
 export function directOrchestrator(deps: { inference: InferencePort; extractor: DocumentExtractorPort; ids: IdSource; now(): number }): Orchestrator {
   return {
     mode: 'direct',
-    execute(submission, signal) {
-      return executeBundleRun(
+    async execute(submission, signal) {
+      const result = await executeBundleRun(
         {
           sources: submission.sources,
           pipeCode: submission.pipeCode,
@@ -32,6 +32,7 @@ export function directOrchestrator(deps: { inference: InferencePort; extractor: 
           ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
         },
       );
+      return withProvenance(result, submission.methodProvenance);
     },
   };
 }

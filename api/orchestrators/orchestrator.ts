@@ -4,6 +4,7 @@
  * and needs an orchestrator that can.
  */
 import type { LibraryFiles } from '../../shared/bundles/index.js';
+import type { MethodProvenance } from '../../shared/methods/index.js';
 import type { BundleSource } from '../../shared/mthds/index.js';
 import type { RunResult } from '../../shared/runtime/index.js';
 
@@ -21,6 +22,8 @@ export interface RunSubmission {
   requestId: string;
   storageScope: string;
   callbackUrls: string[];
+  /** Where a `method_ref` run's bundles came from; null or absent for inline runs (spec §2.2). */
+  methodProvenance?: MethodProvenance | null;
 }
 
 /** The 202 acknowledgement of `/v1/start` (API-CONTRACT.md §3.6; spec §2.4). */
@@ -34,7 +37,8 @@ export interface StartAcknowledgement {
   main_stuff_name: null;
   pipe_output: null;
   pipe_structures: null;
-  method_provenance: null;
+  /** The fetch's provenance on a `method_ref` run, null otherwise (API-CONTRACT.md §3.6). */
+  method_provenance: MethodProvenance | null;
 }
 
 /** A backend a run can be dispatched to. */

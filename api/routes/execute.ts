@@ -6,7 +6,9 @@ import { Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
-import { checkCallbackUrls, parseRunRequest, runSources, toSubmission } from '../run-request.js';
+import type { MethodFetcher } from '../../shared/methods/index.js';
+import { resolveRunSources } from '../run-method.js';
+import { checkCallbackUrls, parseRunRequest, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
 
 /** What the route needs. */
@@ -16,18 +18,20 @@ export interface ExecuteRouteOptions {
   allowPrivateCallbackHosts: boolean;
   /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */
   bundleLimits: BundleLimits;
+  /** Fetches `method_ref` packages; without one a `method_ref` answers 501. */
+  methodFetcher?: MethodFetcher;
 }
 
 /**
  * Router serving `POST /v1/execute`.
- * @param options - body limit, orchestration, callback policy, bundle ceilings
+ * @param options - body limit, orchestration, callback policy, bundle ceilings, method fetcher
  */
 export function executeRouter(options: ExecuteRouteOptions): Router {
   const router = Router();
   router.post('/v1/execute', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
-    const run = await runSources(body, options.bundleLimits);
+    const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
     const orchestrator = options.orchestration.select(body.orchestration_mode);
     const abort = new AbortController();
     res.on('close', () => {

@@ -8,7 +8,9 @@ import type { BundleLimits } from '../../shared/bundles/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
-import { checkCallbackUrls, parseRunRequest, runSources, toSubmission } from '../run-request.js';
+import type { MethodFetcher } from '../../shared/methods/index.js';
+import { resolveRunSources } from '../run-method.js';
+import { checkCallbackUrls, parseRunRequest, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
 
 /** What the route needs. */
@@ -18,11 +20,13 @@ export interface StartRouteOptions {
   allowPrivateCallbackHosts: boolean;
   /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */
   bundleLimits: BundleLimits;
+  /** Fetches `method_ref` packages; without one a `method_ref` answers 501. */
+  methodFetcher?: MethodFetcher;
 }
 
 /**
  * Router serving `POST /v1/start`.
- * @param options - body limit, orchestration, callback policy, bundle ceilings
+ * @param options - body limit, orchestration, callback policy, bundle ceilings, method fetcher
  */
 export function startRouter(options: StartRouteOptions): Router {
   const router = Router();
@@ -35,7 +39,7 @@ export function startRouter(options: StartRouteOptions): Router {
         `Orchestration mode '${orchestrator.mode}' cannot honor fire-and-forget delivery: /start requires an async-capable orchestration, and this deployment has none. Use /execute (synchronous) instead.`,
       );
     }
-    const run = await runSources(body, options.bundleLimits);
+    const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
     const submission = toSubmission(body, run, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: true });
     sendJson(res, 202, await orchestrator.start(submission));
   });

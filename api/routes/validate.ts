@@ -5,7 +5,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { MethodRefNotSupported } from '../../shared/errors/index.js';
-import { validationReport, type SweepDeps } from '../../shared/runtime/index.js';
+import type { MethodFetcher } from '../../shared/methods/index.js';
+import { validationReport, type InvalidReport, type SweepDeps, type ValidReport } from '../../shared/runtime/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
@@ -50,21 +51,35 @@ const VALIDATE_REQUEST = z
   });
 
 /**
- * Router serving `POST /v1/validate`.
- * @param options - body limit in bytes, the orchestration (a forbidden or unregistered mode is refused), and the
- *   mock backends of the dry-run sweep
+ * On a `method_ref` request the manifest's `main_pipe` is the default pipe (API-CONTRACT.md §10.5): the one pipe of
+ * that code in the report, qualified.
  */
-export function validateRouter(options: { maxBodyBytes: number; orchestration: Orchestration; sweep: SweepDeps }): Router {
+function withManifestDefault(report: ValidReport | InvalidReport, mainPipe: string | null): ValidReport | InvalidReport {
+  if (!report.is_valid || mainPipe === null) return report;
+  const matches = Object.keys(report.pipe_io_contracts).filter((ref) => ref.endsWith(`.${mainPipe}`));
+  return matches.length === 1 ? { ...report, default_pipe_ref: matches[0]! } : report;
+}
+
+/**
+ * Router serving `POST /v1/validate`.
+ * @param options - body limit in bytes, the orchestration (a forbidden or unregistered mode is refused), the mock
+ *   backends of the dry-run sweep, and the method fetcher (`method_ref`; without one it answers 501)
+ */
+export function validateRouter(options: { maxBodyBytes: number; orchestration: Orchestration; sweep: SweepDeps; methodFetcher?: MethodFetcher }): Router {
   const router = Router();
   router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const body = parseBody(VALIDATE_REQUEST, req.body);
     options.orchestration.select(body.orchestration_mode);
+    const reportOptions = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [] };
     if (body.method_ref) {
-      throw new MethodRefNotSupported('method_ref is not served by this deployment yet; send the bundle text in mthds_contents.');
+      if (!options.methodFetcher) throw new MethodRefNotSupported('method_ref is not served by this deployment; send the bundle text in mthds_contents.');
+      const fetched = await options.methodFetcher.fetch(body.method_ref, 'run');
+      sendJson(res, 200, withManifestDefault(await validationReport(fetched.sources, options.sweep, reportOptions), fetched.mainPipe));
+      return;
     }
     const contents = body.mthds_contents ?? [];
     const sources = contents.map((content, index) => ({ content, source: body.mthds_sources?.[index] ?? null }));
-    sendJson(res, 200, await validationReport(sources, options.sweep, { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [] }));
+    sendJson(res, 200, await validationReport(sources, options.sweep, reportOptions));
   });
   return router;
 }

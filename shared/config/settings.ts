@@ -53,6 +53,19 @@ const ENV_SCHEMA = z.object({
   MAX_METHOD_CACHE_CLONES: positiveInt(64),
   MAX_METHOD_CACHE_TOTAL_KIB: positiveInt(524288),
   MAX_METHOD_CACHE_AGE_HOURS: positiveInt(24),
+  METHOD_CACHE_SWEEP_MINUTES: positiveInt(10),
+  METHOD_REF_ALLOWED_HOSTS: z
+    .string()
+    .default('github.com,gitlab.com,bitbucket.org,codeberg.org')
+    .transform((value) => value.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''))
+    .pipe(z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'each host must be a DNS name with a dot, e.g. github.com')).min(1, 'name at least one host')),
+  METHOD_REF_CLONE_URL_TEMPLATE: z
+    .string()
+    .default('https://{host}/{owner}/{repo}.git')
+    .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL template (the only transports git may use)')
+    .refine((value) => value.includes('{repo}'), 'must contain the {repo} placeholder'),
+  METHOD_REF_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
+  METHOD_GIT_TIMEOUT_MS: positiveInt(120000),
   SERVICE_MAX_FETCHED_PACKAGE_FILES: positiveInt(256),
   SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB: positiveInt(8192),
   SERVICE_MAX_SCANNED_MANIFESTS: positiveInt(100),
@@ -109,7 +122,14 @@ export interface Settings {
   errorDisclosure: 'verbose' | 'strict';
   /** Base of problem `type` URIs, without a trailing slash. */
   errorDocsUrl: string;
-  methodCache: { dir: string; maxClones: number; maxTotalKib: number; maxAgeHours: number };
+  /** The clone cache of `method_ref` fetches: directory, eviction limits, and the period of its sweep in minutes. */
+  methodCache: { dir: string; maxClones: number; maxTotalKib: number; maxAgeHours: number; sweepMinutes: number };
+  /**
+   * Where `method_ref` fetches may go: the allowed code hosts (lower case), the clone URL template (`{host}`, `{owner}`,
+   * `{repo}`), whether private and loopback clone hosts are allowed (development and tests only), and the bound of one
+   * git command in ms.
+   */
+  methodRef: { allowedHosts: string[]; cloneUrlTemplate: string; allowPrivateHosts: boolean; gitTimeoutMs: number };
   fetchLimits: { maxPackageFiles: number; maxPackageTotalKib: number; maxScannedManifests: number; maxManifestFileKib: number };
   inference: {
     /** `auto` (the configuration's active routing profile), `mock`, or a profile of `routing_profiles.toml`. */
@@ -200,6 +220,13 @@ export function loadSettings(environment: Environment): Settings {
       maxClones: env.MAX_METHOD_CACHE_CLONES,
       maxTotalKib: env.MAX_METHOD_CACHE_TOTAL_KIB,
       maxAgeHours: env.MAX_METHOD_CACHE_AGE_HOURS,
+      sweepMinutes: env.METHOD_CACHE_SWEEP_MINUTES,
+    },
+    methodRef: {
+      allowedHosts: env.METHOD_REF_ALLOWED_HOSTS,
+      cloneUrlTemplate: env.METHOD_REF_CLONE_URL_TEMPLATE,
+      allowPrivateHosts: env.METHOD_REF_ALLOW_PRIVATE_HOSTS,
+      gitTimeoutMs: env.METHOD_GIT_TIMEOUT_MS,
     },
     fetchLimits: {
       maxPackageFiles: env.SERVICE_MAX_FETCHED_PACKAGE_FILES,

@@ -40,3 +40,9 @@ export class ValidateBundleError extends MthdsError {
     return { validation_errors: this.validation_errors };
   }
 }
+
+/**
+ * 403: a method package or bundle ships custom Python (`.py`); running it needs a sandbox-hosted deployment, which this
+ * runner is not (spec §2.2–2.3; API-CONTRACT.md §8.1, §10.5).
+ */
+export class CustomCodeRequiresSandbox extends MthdsError {}

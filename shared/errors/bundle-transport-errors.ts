@@ -15,9 +15,3 @@ export class InvalidBundle extends MthdsError {}
 
 /** 400: `bundle_b64` is not strict base64 (API-CONTRACT.md §8.1; spec §4.3 per §13 row 10). */
 export class InvalidBase64 extends MthdsError {}
-
-/**
- * 403: the bundle ships custom Python (`.py`); this runner never executes bundle code, so it refuses it
- * (API-CONTRACT.md §8.1, §10.5).
- */
-export class CustomCodeRequiresSandbox extends MthdsError {}

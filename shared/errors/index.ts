@@ -7,6 +7,7 @@ export { MthdsError, type MthdsErrorOptions, type ProviderMetadata, type UserAct
 export * from './api-errors.js';
 export * from './bundle-errors.js';
 export * from './bundle-transport-errors.js';
+export * from './method-errors.js';
 export * from './runtime-errors.js';
 export * from './template-errors.js';
 export * from './config-errors.js';

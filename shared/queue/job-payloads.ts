@@ -4,6 +4,14 @@
  */
 import { z } from 'zod';
 
+const METHOD_PROVENANCE = z.strictObject({
+  address: z.string(),
+  tag: z.string().nullable(),
+  commit_sha: z.string(),
+  package_name: z.string().nullable(),
+  package_version: z.string().nullable(),
+});
+
 /** A run to execute. */
 export const RUN_JOB = z.strictObject({
   pipeline_run_id: z.string().min(1).max(128),
@@ -21,6 +29,8 @@ export const RUN_JOB = z.strictObject({
    * Bounded by `MAX_BUNDLE_TOTAL_KIB`, checked by the API before enqueueing.
    */
   library_files: z.record(z.string(), z.base64()).optional(),
+  /** Where a `method_ref` run's sources came from (fetched once, in the API; workers never refetch). */
+  method_provenance: METHOD_PROVENANCE.nullable().default(null),
   created_at: z.number().int(),
 });
 /** A run job's payload. */

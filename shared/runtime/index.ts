@@ -20,7 +20,7 @@ export type {
 } from './ports.js';
 export { DEFAULT_BATCH_CONCURRENCY } from './ports.js';
 export { runPipeline, DEFAULT_PIPE_STACK_LIMIT, type RunOutcome, type RunRequest } from './run-pipeline.js';
-export { completedRunResult, pipeStructures, type PipeStructure, type RunResult, type RunState } from './run-result.js';
+export { completedRunResult, pipeStructures, withProvenance, type PipeStructure, type RunResult, type RunState } from './run-result.js';
 export { WorkingMemory, MAIN_STUFF, type WorkingMemoryWire } from './working-memory.js';
 export type { Stuff, StuffWire } from './stuff.js';
 export { executeBundleRun, loadRunLibrary, selectRunPipe, type BundleRunRequest } from './execute-bundle-run.js';

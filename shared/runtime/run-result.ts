@@ -2,6 +2,7 @@
  * The run result of `POST /v1/execute` (spec §2.4; API-CONTRACT.md §3.5): state, timestamps, the final working
  * memory and the pipe structures of the library.
  */
+import type { MethodProvenance } from '../methods/index.js';
 import type { Library, Multiplicity } from '../mthds/index.js';
 import type { RunOutcome } from './run-pipeline.js';
 import type { TokensUsageRecord } from './usage-recorder.js';
@@ -32,6 +33,17 @@ export interface RunResult {
   main_stuff_name: string | null;
   pipe_output: { working_memory: WorkingMemoryWire; pipeline_run_id: string; tokens_usages: TokensUsageRecord[] };
   pipe_structures: Record<string, PipeStructure>;
+  /** Present only on `method_ref` runs: where the method came from (spec §2.2; API-CONTRACT.md §3.5). */
+  method_provenance?: MethodProvenance;
+}
+
+/**
+ * A run result with the provenance of its fetched method, when there is one.
+ * @param result - the finished run
+ * @param provenance - the fetch's provenance, or null/undefined for an inline run (then the result is unchanged)
+ */
+export function withProvenance(result: RunResult, provenance: MethodProvenance | null | undefined): RunResult {
+  return provenance ? { ...result, method_provenance: provenance } : result;
 }
 
 /**

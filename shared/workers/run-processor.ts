@@ -11,7 +11,7 @@ import { toErrorReport } from '../errors/index.js';
 import { failurePayload, successPayload } from '../callbacks/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { RUN_JOB, type CallbackQueue, type RunRegistry } from '../queue/index.js';
-import { executeBundleRun, type DocumentExtractorPort, type IdSource, type InferencePort } from '../runtime/index.js';
+import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort } from '../runtime/index.js';
 
 /** What the processor needs. */
 export interface RunProcessorDeps {
@@ -49,7 +49,7 @@ export function createRunProcessor(deps: RunProcessorDeps): (job: Job, token?: s
     const notify = (body: string) =>
       deps.callbacks.enqueue(payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })));
     try {
-      const result = await executeBundleRun(
+      const ran = await executeBundleRun(
         {
           sources: payload.sources,
           pipeCode: payload.pipe_code,
@@ -68,6 +68,7 @@ export function createRunProcessor(deps: RunProcessorDeps): (job: Job, token?: s
           ...(payload.library_files ? { libraryFiles: LibraryFiles.fromPayload(payload.library_files) } : {}),
         },
       );
+      const result = withProvenance(ran, payload.method_provenance);
       await deps.registry.update(runId, { state: 'COMPLETED', finished_at: result.finished_at, result });
       if (payload.callback_urls.length > 0) await notify(successPayload(result));
       await deps.registry.release(runId);

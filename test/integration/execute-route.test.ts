@@ -257,8 +257,8 @@ describe('POST /v1/execute', () => {
       expect(response.body.error_type).to.equal('OrchestrationModeOverrideForbidden');
     });
 
-    it('should answer 501 for a method_ref', async () => {
-      const response = await request(app).post('/v1/execute').send({ method_ref: 'github.com/pipelex/methods' }).expect(501);
+    it('should answer 501 for a registry-form method_ref', async () => {
+      const response = await request(app).post('/v1/execute').send({ method_ref: 'pipelex/methods' }).expect(501);
       expect(response.body.error_type).to.equal('MethodRefNotSupported');
     });
   });

@@ -177,8 +177,8 @@ describe('POST /v1/validate', () => {
       expect(response.body.detail).to.match(/^body: JSON decode error/);
     });
 
-    it('should answer 501 for a method_ref', async () => {
-      const response = await validate({ method_ref: 'github.com/pipelex/methods' }).expect(501);
+    it('should answer 501 for a registry-form method_ref', async () => {
+      const response = await validate({ method_ref: 'pipelex/methods' }).expect(501);
       expect(response.body.error_type).to.equal('MethodRefNotSupported');
     });
 

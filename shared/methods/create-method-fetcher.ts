@@ -1,0 +1,61 @@
+/**
+ * Building the method fetcher and its clone cache from the deployment settings (spec §1.1), and the periodic cache
+ * sweep that workers and the API process (direct mode) run.
+ */
+import type { Settings } from '../config/index.js';
+import type { Logger } from '../observability/index.js';
+import { CloneCache } from './clone-cache.js';
+import { GitMethodFetcher } from './git-method-fetcher.js';
+
+/**
+ * The clone cache the settings describe (`METHOD_CACHE_DIR` and the `MAX_METHOD_CACHE_*` limits).
+ * @param settings - the deployment settings
+ */
+export function methodCache(settings: Settings): CloneCache {
+  const { dir, maxClones, maxTotalKib, maxAgeHours } = settings.methodCache;
+  return new CloneCache(dir, { maxClones, maxTotalKib, maxAgeHours }, settings.methodRef.gitTimeoutMs * 2);
+}
+
+/**
+ * The fetcher of `method_ref` (spec §2.2) and the cache it fills. Logs a warning when
+ * `METHOD_REF_ALLOW_PRIVATE_HOSTS` is on (development and tests only).
+ * @param settings - the deployment settings
+ * @param logger - where the warning goes
+ */
+export function createMethodFetcher(settings: Settings, logger: Logger): { fetcher: GitMethodFetcher; cache: CloneCache } {
+  if (settings.methodRef.allowPrivateHosts) {
+    logger.warn('METHOD_REF_ALLOW_PRIVATE_HOSTS=true: method_ref clones may reach private and loopback hosts (development and tests only).');
+  }
+  const cache = methodCache(settings);
+  const fetcher = new GitMethodFetcher({
+    allowedHosts: settings.methodRef.allowedHosts,
+    cloneUrlTemplate: settings.methodRef.cloneUrlTemplate,
+    allowPrivateHosts: settings.methodRef.allowPrivateHosts,
+    gitTimeoutMs: settings.methodRef.gitTimeoutMs,
+    cache,
+    scanLimits: { maxScannedManifests: settings.fetchLimits.maxScannedManifests, maxManifestFileKib: settings.fetchLimits.maxManifestFileKib },
+    packageLimits: { maxPackageFiles: settings.fetchLimits.maxPackageFiles, maxPackageTotalKib: settings.fetchLimits.maxPackageTotalKib },
+  });
+  return { fetcher, cache };
+}
+
+/**
+ * Sweep the clone cache every `METHOD_CACHE_SWEEP_MINUTES` (age, count and size eviction; stale staging directories).
+ * The timer does not keep the process alive.
+ * @param cache - the cache
+ * @param settings - the deployment settings (the period)
+ * @param logger - evictions are logged at info, failures at warn
+ * @returns a function that stops the sweep
+ */
+export function startCacheSweep(cache: CloneCache, settings: Settings, logger: Logger): () => void {
+  const timer = setInterval(() => {
+    cache.sweep().then(
+      (evicted) => {
+        if (evicted.length > 0) logger.info({ evicted }, `method cache sweep: evicted ${evicted.length} clone(s)`);
+      },
+      (error: unknown) => logger.warn({ err: error }, 'method cache sweep failed'),
+    );
+  }, settings.methodCache.sweepMinutes * 60 * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,122 @@
+/**
+ * The {@link MethodFetcher} of this service: parse the reference, SSRF-check the clone host, resolve the commit with
+ * `git ls-remote`, take the clone from the cache (cloning on a miss), locate the package by manifest identity, read it
+ * with its bounds and gates, and load the packages it depends on:
+ * - cross-package references whose address names a package found in the same clone load that sibling package (its sources are named by their path relative to the requested package, e.g. `../documents/x.mthds`);
+ * - the manifest's `[dependencies]` (alias → `{address, version}`, the version naming a tag) are fetched through the
+ *   same machinery, and their sources named `<address>/<path>`.
+ * Package location, bounds and gates run on every request, cache hits included.
+ *
+ * @see spec §2.2; API-CONTRACT.md §10.3–10.5; CLIENTS.md §6.5
+ */
+import path from 'node:path';
+import { MethodFetchError } from '../errors/index.js';
+import type { BundleSource } from '../mthds/index.js';
+import { CloneCache } from './clone-cache.js';
+import { checkCloneHost, cloneUrl } from './clone-target.js';
+import { referencedPackageAddresses } from './cross-package-refs.js';
+import { resolveCommit, shallowClone } from './git-remote.js';
+import type { FetchedMethod, FetchPurpose, MethodFetcher } from './method-fetcher.js';
+import { parseMethodRef } from './method-ref.js';
+import { readPackage, type PackageLimits } from './package-files.js';
+import { locatePackage, packagesAt, scanManifests, type FoundPackage, type ManifestScan, type ScanLimits } from './package-locator.js';
+
+/** What the fetcher is configured with (spec §1.1 settings). */
+export interface GitMethodFetcherOptions {
+  /** `METHOD_REF_ALLOWED_HOSTS`, lower case. */
+  allowedHosts: readonly string[];
+  /** `METHOD_REF_CLONE_URL_TEMPLATE`. */
+  cloneUrlTemplate: string;
+  /** `METHOD_REF_ALLOW_PRIVATE_HOSTS`. */
+  allowPrivateHosts: boolean;
+  /** Bound of one git command, in ms. */
+  gitTimeoutMs: number;
+  cache: CloneCache;
+  scanLimits: ScanLimits;
+  packageLimits: PackageLimits;
+}
+
+/** How deep `[dependencies]` are followed (a dependency of a dependency is depth 2). */
+const MAX_DEPENDENCY_DEPTH = 4;
+
+/** Fetches method packages from git hosts through the clone cache. */
+export class GitMethodFetcher implements MethodFetcher {
+  constructor(private readonly options: GitMethodFetcherOptions) {}
+
+  /**
+   * Fetch and locate the package named by `ref`, with its siblings and dependencies.
+   * @param ref - the request's `method_ref`
+   * @param purpose - `run` (Python gated) or `tooling`
+   * @throws see {@link MethodFetcher.fetch}
+   */
+  fetch(ref: string, purpose: FetchPurpose): Promise<FetchedMethod> {
+    return this.fetchAt(ref, purpose, [ref.trim().toLowerCase()]);
+  }
+
+  private async fetchAt(ref: string, purpose: FetchPurpose, chain: string[]): Promise<FetchedMethod> {
+    const parsed = parseMethodRef(ref, this.options.allowedHosts);
+    const url = cloneUrl(parsed, this.options.cloneUrlTemplate);
+    await checkCloneHost(url, this.options.allowPrivateHosts);
+    const git = { timeoutMs: this.options.gitTimeoutMs };
+    const sha = await resolveCommit(url, parsed.tag, parsed.raw, git);
+    const located = await this.options.cache.use(
+      sha,
+      (staging) => shallowClone(url, parsed.tag, staging, parsed.raw, git),
+      async (entry) => {
+        const scan = await scanManifests(entry.dir, this.options.scanLimits);
+        const found = locatePackage(scan, parsed.address);
+        const sources = await this.withSiblings(scan, found, purpose);
+        return { found, sources, commitSha: entry.sha };
+      },
+    );
+    const dependencies = await this.dependencySources(located.found, purpose, chain);
+    return {
+      sources: [...located.sources, ...dependencies],
+      mainPipe: located.found.manifest.mainPipe,
+      provenance: {
+        address: parsed.address,
+        tag: parsed.tag,
+        commit_sha: located.commitSha,
+        package_name: located.found.manifest.name,
+        package_version: located.found.manifest.version,
+      },
+    };
+  }
+
+  private async withSiblings(scan: ManifestScan, found: FoundPackage, purpose: FetchPurpose): Promise<BundleSource[]> {
+    const loaded = new Set([found.dir]);
+    const sources = [...(await readPackage(found.dir, found.manifest.fullAddress, purpose, this.options.packageLimits))];
+    let pending = referencedPackageAddresses(sources);
+    while (pending.length > 0) {
+      const next: BundleSource[] = [];
+      for (const address of pending) {
+        if (packagesAt(scan, address).length === 0) continue;
+        const sibling = locatePackage(scan, address);
+        if (loaded.has(sibling.dir)) continue;
+        loaded.add(sibling.dir);
+        const prefix = path.posix.relative(found.relativeDir, sibling.relativeDir);
+        const read = await readPackage(sibling.dir, sibling.manifest.fullAddress, purpose, this.options.packageLimits);
+        next.push(...read.map((source) => ({ content: source.content, source: prefix === '' ? source.source : `${prefix}/${source.source}` })));
+      }
+      sources.push(...next);
+      pending = referencedPackageAddresses(next);
+    }
+    return sources;
+  }
+
+  private async dependencySources(found: FoundPackage, purpose: FetchPurpose, chain: string[]): Promise<BundleSource[]> {
+    const sources: BundleSource[] = [];
+    for (const dependency of found.manifest.dependencies) {
+      const ref = `${dependency.address}@${dependency.version}`;
+      if (chain.includes(ref.toLowerCase())) {
+        throw new MethodFetchError(`Dependency cycle while loading method '${chain[0]}': ${[...chain, ref.toLowerCase()].join(' -> ')}.`);
+      }
+      if (chain.length >= MAX_DEPENDENCY_DEPTH) {
+        throw new MethodFetchError(`Dependencies of method '${chain[0]}' nest deeper than ${MAX_DEPENDENCY_DEPTH} levels (${[...chain, ref].join(' -> ')}).`);
+      }
+      const fetched = await this.fetchAt(ref, purpose, [...chain, ref.toLowerCase()]);
+      sources.push(...fetched.sources.map((source) => ({ content: source.content, source: `${dependency.address}/${source.source ?? ''}` })));
+    }
+    return sources;
+  }
+}

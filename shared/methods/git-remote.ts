@@ -1,0 +1,117 @@
+/**
+ * The git commands of a fetch, through simple-git: resolve the commit of a tag (peeled) or of HEAD with
+ * `git ls-remote`, then a shallow clone at that tag. Every command runs with restricted transports (only the clone
+ * URL's http(s) scheme), no credential prompts or helpers, no redirects, no user or system git configuration, and an
+ * overall time bound. Failures become `MethodFetchError` with a detail that says which step failed and why.
+ *
+ * @see API-CONTRACT.md §10.3; CLIENTS.md §6.5 step 4
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { MethodFetchError } from '../errors/index.js';
+import { cloneProtocol } from './clone-target.js';
+
+/** How git commands are bounded. */
+export interface GitOptions {
+  /** Bound of one git command, in ms (`METHOD_GIT_TIMEOUT_MS`). */
+  timeoutMs: number;
+}
+
+const GUARDED_ENVIRONMENT = ['GIT_TERMINAL_PROMPT', 'GIT_ALLOW_PROTOCOL', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_ASKPASS', 'GIT_LFS_SKIP_SMUDGE'];
+
+function git(url: string, options: GitOptions, baseDir?: string): { client: SimpleGit; signal: AbortSignal } {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const client = simpleGit({
+    ...(baseDir ? { baseDir } : {}),
+    abort: signal,
+    allowEnvironment: GUARDED_ENVIRONMENT,
+    config: ['protocol.allow=never', `protocol.${cloneProtocol(url)}.allow=always`, 'http.followRedirects=false', 'credential.interactive=false', 'core.askPass='],
+    unsafe: { allowUnsafeConfigPaths: true, allowUnsafeAskPass: true, allowUnsafeProtocolOverride: true },
+  }).env({
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: process.env['HOME'] ?? '/',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    GIT_ALLOW_PROTOCOL: cloneProtocol(url),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_LFS_SKIP_SMUDGE: '1',
+  });
+  return { client, signal };
+}
+
+function reason(error: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted) return `timed out after ${timeoutMs} ms`;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/ENOENT/.test(message) && /spawn/.test(message)) return 'git is not installed on this server';
+  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return lines.slice(0, 3).join(' / ') || 'unknown git failure';
+}
+
+/**
+ * Resolve the commit a reference names: the tag's peeled commit, or HEAD.
+ * @param url - the clone URL
+ * @param tag - the tag, or null for HEAD
+ * @param refLabel - the reference as sent, for details
+ * @param options - time bound
+ * @returns the commit id (lower-case hex)
+ * @throws MethodFetchError (422) for an unreachable remote, a timeout, a name that is not a tag, or no HEAD
+ */
+export async function resolveCommit(url: string, tag: string | null, refLabel: string, options: GitOptions): Promise<string> {
+  const { client, signal } = git(url, options);
+  const refs = tag === null ? ['HEAD'] : [`refs/tags/${tag}`, `refs/tags/${tag}^{}`];
+  let output: string;
+  try {
+    output = await client.listRemote([url, ...refs]);
+  } catch (error) {
+    throw new MethodFetchError(`Could not reach the repository of method reference '${refLabel}': git ls-remote ${reason(error, signal, options.timeoutMs)}.`, { cause: error });
+  }
+  const lines = new Map(
+    output
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields): fields is [string, string] => fields.length === 2)
+      .map(([sha, name]) => [name, sha.toLowerCase()]),
+  );
+  if (tag === null) {
+    const head = lines.get('HEAD');
+    if (!head) throw new MethodFetchError(`The repository of method reference '${refLabel}' has no HEAD (an empty repository, or no default branch).`);
+    return head;
+  }
+  const sha = lines.get(`refs/tags/${tag}^{}`) ?? lines.get(`refs/tags/${tag}`);
+  if (!sha) {
+    throw new MethodFetchError(
+      `'${tag}' in method reference '${refLabel}' does not name a git tag on the repository — \`@<tag>\` pins a git tag (recommended form vX.Y.Z); branch names are not accepted.`,
+    );
+  }
+  return sha;
+}
+
+/**
+ * Shallow-clone the repository at a tag (or its default branch) into `destination`, then drop `.git`.
+ * @param url - the clone URL
+ * @param tag - the tag, or null for the default branch
+ * @param destination - a directory that does not exist yet (its parent does)
+ * @param refLabel - the reference as sent, for details
+ * @param options - time bound
+ * @returns the commit id actually cloned
+ * @throws MethodFetchError (422) when the clone fails or times out
+ */
+export async function shallowClone(url: string, tag: string | null, destination: string, refLabel: string, options: GitOptions): Promise<string> {
+  const cloned = git(url, options, path.dirname(destination));
+  try {
+    await cloned.client.clone(url, destination, ['--depth', '1', '--single-branch', '--no-tags', ...(tag === null ? [] : ['--branch', tag])]);
+  } catch (error) {
+    throw new MethodFetchError(`Could not clone the repository of method reference '${refLabel}': git clone ${reason(error, cloned.signal, options.timeoutMs)}.`, { cause: error });
+  }
+  const inClone = git(url, options, destination);
+  let sha: string;
+  try {
+    sha = (await inClone.client.revparse(['HEAD'])).trim().toLowerCase();
+  } catch (error) {
+    throw new MethodFetchError(`Could not read the commit cloned for method reference '${refLabel}': ${reason(error, inClone.signal, options.timeoutMs)}.`, { cause: error });
+  }
+  await rm(path.join(destination, '.git'), { recursive: true, force: true });
+  return sha;
+}
