@@ -63,6 +63,7 @@ export const ERROR_CATALOG = {
   InvalidModelCategory: { status: 422, title: 'Invalid model category', domain: 'input', origin: 'api' },
   InvalidBundle: { status: 422, title: 'Invalid bundle', domain: 'input', origin: 'api' },
   InvalidBase64: { status: 400, title: 'Invalid base64', domain: 'input', origin: 'api' },
+  CustomCodeRequiresSandbox: { status: 403, title: 'Custom code requires sandbox', domain: 'input', origin: 'api' },
   RunNotFoundError: { status: 404, title: 'Run not found', domain: 'input', origin: 'api', code: 'run_not_found' },
   RunResultUnavailableError: { status: 409, title: 'Run result unavailable', domain: 'input', origin: 'api', code: 'run_result_unavailable' },
 
@@ -76,7 +77,6 @@ export const ERROR_CATALOG = {
   // Language core (bundle parsing and validation)
   MthdsParserError: { status: 422, title: 'Mthds parser', domain: 'input', origin: 'runtime', callerFacing: true },
   ValidateBundleError: { status: 422, title: 'Validate bundle', domain: 'input', origin: 'runtime', callerFacing: true },
-  CustomCodeRequiresSandbox: { status: 403, title: 'Custom code requires sandbox', domain: 'input', origin: 'runtime', callerFacing: true, pinned: true },
 
   // Methods by address (spec §2.2, §7.2; API-CONTRACT.md §10.6)
   MethodRefParseError: { status: 422, title: 'Method ref parse', domain: 'input', origin: 'runtime', callerFacing: true, pinned: true },

@@ -116,10 +116,10 @@ describe('codegen and build routes', function () {
       });
     }
 
-    it('should refuse a request with no selector (422) and answer 501 for a method_ref without a fetcher', async () => {
+    it('should refuse a request with no selector (422) and answer 501 for a registry-form method_ref', async () => {
       const missing = await request(app).post('/v1/codegen').send({ kind: 'types', target: 'ts-zod' }).expect(422);
       expect(missing.body.detail).to.equal('body: Value error, provide exactly one of `files` or `method_ref`');
-      const ref = await request(app).post('/v1/codegen').send({ method_ref: 'github.com/acme/methods/x@v1.0.0', kind: 'types', target: 'ts-zod' }).expect(501);
+      const ref = await request(app).post('/v1/codegen').send({ method_ref: 'acme/methods', kind: 'types', target: 'ts-zod' }).expect(501);
       expect(ref.body.error_type).to.equal('MethodRefNotSupported');
     });
   });

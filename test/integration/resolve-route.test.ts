@@ -172,9 +172,13 @@ describe('POST /v1/resolve', () => {
   });
 
   describe('when the request names a method_ref', () => {
-    it('should answer 501 MethodRefNotSupported without a fetcher', async () => {
-      const response = await resolve({ method_ref: 'github.com/pipelex/methods' }).expect(501);
-      expect(response.body).to.include({ status: 501, error_type: 'MethodRefNotSupported', detail: 'method_ref is not served by this deployment; submit inline `files[]`.' });
+    it('should answer 501 MethodRefNotSupported for a registry-form reference', async () => {
+      const response = await resolve({ method_ref: 'pipelex/methods' }).expect(501);
+      expect(response.body).to.include({
+        status: 501,
+        error_type: 'MethodRefNotSupported',
+        detail: "Method reference 'pipelex/methods' is a registry-form reference, which this deployment does not serve: send an address of the form '{host}/<owner>/<repo>[/<package>][@<tag>]'.",
+      });
     });
 
     it('should resolve the bundles the fetcher gives, for tooling', async () => {
