@@ -19,7 +19,7 @@ export function formatRouter(options: { maxBodyBytes: number; maxMthdsFileKib: n
   const router = Router();
   router.post('/v1/format', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
-    sendJson(res, 200, await formatMthds(body.content, resolveFormatOptions(body.options)));
+    sendJson(res, 200, await formatMthds(body.content, resolveFormatOptions(body.options), body.options));
   });
   return router;
 }

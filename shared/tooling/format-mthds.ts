@@ -6,7 +6,7 @@
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §9, docs/formatting.md (the choice and its measurements)
  */
 import type { FormatOptions as TaploFormatOptions, Taplo } from '@taplo/lib';
-import { PipelexUnexpectedError } from '../errors/index.js';
+import { PipelexUnexpectedError, ValidationError } from '../errors/index.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { ResolvedFormatOptions } from './format-options.js';
 import { SourceText } from './source-text.js';
@@ -70,11 +70,13 @@ function taploOptions(options: ResolvedFormatOptions): FormatterOptions {
  * @param options - every formatter option (see {@link resolveFormatOptions})
  * @returns the formatted text, whether it changed, and the diagnostics (one `syntax`/`semantic` diagnostic, with the
  *   text unchanged, when it is not valid TOML; else none)
- * @throws PipelexUnexpectedError (500) when the formatter itself fails (taplo panics on a few option and comment
- *   combinations, e.g. an entry with a trailing comment under a very small `column_width`)
+ * @param given - the options as the caller sent them (null or absent: the defaults apply)
+ * @throws ValidationError (422) when the formatter fails under options the caller chose (taplo panics on a few option
+ *   and comment combinations, e.g. an entry with a trailing comment under a `column_width` below about 30); the detail
+ *   names the options. PipelexUnexpectedError (500) when it fails under the defaults.
  * @example await formatMthds('a=1', resolveFormatOptions(null)) // → { formatted: 'a = 1\n', changed: true, diagnostics: [] }
  */
-export async function formatMthds(content: string, options: ResolvedFormatOptions): Promise<FormatResult> {
+export async function formatMthds(content: string, options: ResolvedFormatOptions, given?: Readonly<Record<string, unknown>> | null): Promise<FormatResult> {
   const checked = checkToml(content, new SourceText(content));
   if ('diagnostic' in checked) return { formatted: content, changed: false, diagnostics: [checked.diagnostic] };
   const instance = await taploFormatter();
@@ -82,6 +84,12 @@ export async function formatMthds(content: string, options: ResolvedFormatOption
   try {
     formatted = instance.format(content, { options: taploOptions(options) });
   } catch (error) {
+    if (given) {
+      throw new ValidationError(
+        `body.options: the formatter cannot lay out this content with the options ${JSON.stringify(given)}: ${String(error)}. Retry with the default options, or a larger column_width.`,
+        { cause: error },
+      );
+    }
     throw new PipelexUnexpectedError(`RuntimeError: the TOML formatter failed on this content with these options (${String(error)})`, { cause: error });
   }
   return { formatted, changed: formatted !== content, diagnostics: [] };

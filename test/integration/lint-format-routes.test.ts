@@ -137,6 +137,14 @@ describe('POST /v1/format', () => {
     expect(response.body.detail).to.contain('colum_width');
   });
 
+  it('should answer 422 naming the options when the formatter cannot lay the content out under them', async () => {
+    const response = await request(app).post('/v1/format').send({ content: 'a = 1 # a trailing comment\nb = 2\n', options: { column_width: 5 } }).expect(422);
+    expect(response.body).to.include({ error_type: 'ValidationError', status: 422 });
+    expect(response.body.detail).to.match(/^body\.options: the formatter cannot lay out this content with the options \{"column_width":5\}: .*Retry with the default options, or a larger column_width\.$/);
+    const after = await request(app).post('/v1/format').send({ content: 'a=1' }).expect(200);
+    expect(after.body).to.deep.equal({ formatted: 'a = 1\n', changed: true, diagnostics: [] });
+  });
+
   it('should refuse an indent_string that is not whitespace', async () => {
     const response = await request(app).post('/v1/format').send({ content: 'a = 1\n', options: { indent_string: 'xx' } }).expect(422);
     expect(response.body.detail).to.match(/^body\.options\.indent_string: must be 1 to 16 spaces or tabs/);
