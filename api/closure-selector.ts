@@ -7,6 +7,12 @@ import { MethodRefNotSupported } from '../shared/errors/index.js';
 import type { MethodFetcher } from '../shared/methods/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
 
+/**
+ * `validation_mode` of the diagnostic routes (an extension of this runner): `compat` (default) or `strict`
+ * (docs/language.md "Strict and compat modes").
+ */
+export const VALIDATION_MODE = z.enum(['compat', 'strict']).nullish();
+
 /** Largest `.mthds` text accepted inline, in bytes (1 MiB, `MAX_MTHDS_FILE_KIB`). */
 export const MAX_MTHDS_FILE_BYTES = 1024 * 1024;
 

@@ -6,13 +6,13 @@ import { Router } from 'express';
 import type { ValidationErrorItem } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import { buildCrate, loadLibrary, type Crate } from '../../shared/mthds/index.js';
-import { closureRequestSchema, loadClosure } from '../closure-selector.js';
+import { closureRequestSchema, loadClosure, VALIDATION_MODE } from '../closure-selector.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
 
 /** The request schema: the closure selector alone (spec §2.1). */
-const RESOLVE_REQUEST = closureRequestSchema({});
+const RESOLVE_REQUEST = closureRequestSchema({ validation_mode: VALIDATION_MODE });
 
 /** The message of a valid verdict (API-CONTRACT.md §3.8). */
 export const RESOLVED_MESSAGE = 'MTHDS library resolved successfully';
@@ -36,7 +36,7 @@ export function resolveRouter(options: { maxBodyBytes: number; methodFetcher?: M
   router.post('/v1/resolve', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const body = parseBody(RESOLVE_REQUEST, req.body);
     const { sources } = await loadClosure(body, options.methodFetcher);
-    const loaded = loadLibrary(sources);
+    const loaded = loadLibrary(sources, { mode: body.validation_mode ?? 'compat' });
     const report: ResolveReport = loaded.ok
       ? { is_valid: true, crate: buildCrate(loaded.library), message: RESOLVED_MESSAGE }
       : { is_valid: false, validation_errors: loaded.errors, message: loaded.message };

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { MethodRefNotSupported } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import { validationReport, type InvalidReport, type SweepDeps, type ValidReport } from '../../shared/runtime/index.js';
+import { VALIDATION_MODE } from '../closure-selector.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
@@ -27,6 +28,7 @@ const VALIDATE_REQUEST = z
     views: z.array(z.string()).nullish(),
     orchestration_mode: z.string().nullish(),
     allow_signatures: z.boolean().nullish(),
+    validation_mode: VALIDATION_MODE,
   })
   .superRefine((body, context) => {
     const hasContents = body.mthds_contents !== null && body.mthds_contents !== undefined;
@@ -70,7 +72,7 @@ export function validateRouter(options: { maxBodyBytes: number; orchestration: O
   router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const body = parseBody(VALIDATE_REQUEST, req.body);
     options.orchestration.select(body.orchestration_mode);
-    const reportOptions = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [] };
+    const reportOptions = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [], mode: body.validation_mode ?? 'compat' } as const;
     if (body.method_ref) {
       if (!options.methodFetcher) throw new MethodRefNotSupported('method_ref is not served by this deployment; send the bundle text in mthds_contents.');
       const fetched = await options.methodFetcher.fetch(body.method_ref, 'run');

@@ -7,7 +7,7 @@
  * (null without one, or when that dry run cannot complete, e.g. it calls an absent package).
  */
 import type { ValidationErrorItem } from '../errors/index.js';
-import { bundleBlueprintForWire, loadLibrary, type BundleSource, type Library, type Multiplicity, type Pipe } from '../mthds/index.js';
+import { bundleBlueprintForWire, loadLibrary, type BundleSource, type Library, type Multiplicity, type Pipe, type ValidationMode } from '../mthds/index.js';
 import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
 import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
 import { runPipeline } from './run-pipeline.js';
@@ -143,16 +143,17 @@ function invalid(errors: ValidationErrorItem[], message: string): InvalidReport 
  * @param sources - contents with their logical file names
  * @param sweep - mock backends for the sweep
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `views`: opt-in `input_form` / `output_form`
- *   (unknown tokens are ignored; without a token the member is absent)
+ *   (unknown tokens are ignored; without a token the member is absent); `mode`: the static rules' mode (compat by
+ *   default; docs/language.md "Strict and compat modes")
  * @returns the valid or invalid report; never throws for an invalid bundle
  * @see spec §4.5
  */
 export async function validationReport(
   sources: BundleSource[],
   sweep: SweepDeps,
-  options: { allowSignatures: boolean; views?: readonly string[] },
+  options: { allowSignatures: boolean; views?: readonly string[]; mode?: ValidationMode },
 ): Promise<ValidReport | InvalidReport> {
-  const loaded = loadLibrary(sources, { mode: 'compat' });
+  const loaded = loadLibrary(sources, { mode: options.mode ?? 'compat' });
   if (!loaded.ok) return invalid(loaded.errors, loaded.message);
   const { library } = loaded;
   const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, options);

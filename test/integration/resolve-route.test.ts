@@ -79,6 +79,20 @@ describe('POST /v1/resolve', () => {
     });
   });
 
+  describe('when validation_mode is strict', () => {
+    it('should refuse what only compat accepts, and resolve the same closure in compat', async () => {
+      const files = [{ content: sample('batch_candidate_screening'), source: 'batch.mthds' }];
+      const strict = await resolve({ files, validation_mode: 'strict' }).expect(200);
+      expect(strict.body.is_valid).to.equal(false);
+      expect(strict.body.validation_errors.map((item: { error_type: string; pipe_code: string }) => [item.error_type, item.pipe_code])).to.deep.equal([
+        ['input_stuff_spec_mismatch', 'prepare_job_offer'],
+        ['input_stuff_spec_mismatch', 'process_cv'],
+      ]);
+      const compat = await resolve({ files }).expect(200);
+      expect(compat.body.is_valid).to.equal(true);
+    });
+  });
+
   describe('when the closure is a published method', () => {
     for (const bundle of methodBundles) {
       it(`should resolve ${bundle} with the same fingerprint whatever the order of its files`, async () => {

@@ -154,6 +154,25 @@ describe('POST /v1/validate', () => {
     });
   });
 
+  describe('when validation_mode names a mode', () => {
+    it('should report strict deviations as errors in strict mode and accept them in compat (the default)', async () => {
+      const bundle = corpusText('methods/entity_extractor/bundle.mthds');
+      const compat = await validate({ mthds_contents: [bundle], validation_mode: 'compat' }).expect(200);
+      expect(compat.body.is_valid).to.equal(true);
+      const strict = await validate({ mthds_contents: [bundle], mthds_sources: ['entity_extractor.mthds'], validation_mode: 'strict' }).expect(200);
+      expect(strict.body).to.include({ is_valid: false, is_runnable: false });
+      expect(strict.body.validation_errors.map((item: { error_type: string; concept_code: string; field_name: string; source: string }) => [item.error_type, item.concept_code, item.field_name, item.source])).to.deep.equal([
+        ['invalid_concept_field', 'Entity', 'entity_type', 'entity_extractor.mthds'],
+      ]);
+    });
+
+    it('should refuse an unknown mode with 422', async () => {
+      const response = await validate({ mthds_contents: [sample('hello_greeting')], validation_mode: 'lenient' }).expect(422);
+      expect(response.body.error_type).to.equal('ValidationError');
+      expect(response.body.detail).to.match(/^body\.validation_mode: /);
+    });
+  });
+
   describe('when the request is malformed', () => {
     it('should refuse mthds_sources of another length with 422 naming mthds_sources', async () => {
       const response = await validate({ mthds_contents: [sample('hello_greeting')], mthds_sources: ['a.mthds', 'b.mthds'] }).expect(422);
