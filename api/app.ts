@@ -117,9 +117,9 @@ export function createApp(deps: AppDeps): Express {
   const ids = deps.ids ?? randomIdSource();
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger).fetcher;
-  app.use(validateRouter({ maxBodyBytes, orchestration, sweep, methodFetcher }));
-  app.use(resolveRouter({ maxBodyBytes, methodFetcher }));
-  app.use(codegenRouter({ maxBodyBytes, methodFetcher }), buildRouter({ maxBodyBytes, methodFetcher, sweep }));
+  app.use(validateRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, sweep, methodFetcher }));
+  app.use(resolveRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }));
+  app.use(codegenRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }), buildRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, sweep }));
   app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
   app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
   app.use(lintRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));

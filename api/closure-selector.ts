@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { MethodRefNotSupported } from '../shared/errors/index.js';
 import type { MethodFetcher } from '../shared/methods/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
+import { mthdsContent } from './mthds-content.js';
 
 /**
  * `validation_mode` of the diagnostic routes (an extension of this runner): `compat` (default) or `strict`
@@ -13,29 +14,24 @@ import type { BundleSource } from '../shared/mthds/index.js';
  */
 export const VALIDATION_MODE = z.enum(['compat', 'strict']).nullish();
 
-/** Largest `.mthds` text accepted inline, in bytes (1 MiB, `MAX_MTHDS_FILE_KIB`). */
-export const MAX_MTHDS_FILE_BYTES = 1024 * 1024;
-
-const SELECTOR_FIELDS = {
-  files: z
-    .array(
-      z.object({
-        content: z.string().refine((content) => Buffer.byteLength(content, 'utf8') <= MAX_MTHDS_FILE_BYTES, 'each file must be at most 1 MiB of UTF-8'),
-        source: z.string().max(1024).nullish(),
-      }),
-    )
-    .min(1)
-    .max(16)
-    .nullish(),
-  method_ref: z.string().min(1).max(512).nullish(),
-};
+function selectorFields(maxMthdsFileKib: number) {
+  return {
+    files: z
+      .array(z.object({ content: mthdsContent(maxMthdsFileKib), source: z.string().max(1024).nullish() }))
+      .min(1)
+      .max(16)
+      .nullish(),
+    method_ref: z.string().min(1).max(512).nullish(),
+  };
+}
 
 /**
  * The request schema of a closure route: the selector fields plus the route's own, with the exactly-one rule.
  * @param extra - the route's other fields
+ * @param maxMthdsFileKib - `MAX_MTHDS_FILE_KIB`, the ceiling of each `files[].content`
  */
-export function closureRequestSchema<T extends z.ZodRawShape>(extra: T) {
-  return z.object({ ...SELECTOR_FIELDS, ...extra }).superRefine((body, context) => {
+export function closureRequestSchema<T extends z.ZodRawShape>(extra: T, maxMthdsFileKib: number) {
+  return z.object({ ...selectorFields(maxMthdsFileKib), ...extra }).superRefine((body, context) => {
     const selector = body as { files?: unknown; method_ref?: unknown };
     const hasFiles = selector.files !== null && selector.files !== undefined;
     const hasRef = selector.method_ref !== null && selector.method_ref !== undefined;

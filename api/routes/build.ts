@@ -27,13 +27,20 @@ import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
 
 const PIPE_REF = z.string().min(1).max(256).nullish();
-const INPUTS_REQUEST = closureRequestSchema({ pipe_ref: PIPE_REF, format: z.enum(['json', 'toml']).default('json'), explicit: z.boolean().default(false) });
-const OUTPUT_REQUEST = closureRequestSchema({ pipe_ref: PIPE_REF, format: z.enum(['schema', 'json', 'python']).default('schema') });
-const RUNNER_REQUEST = closureRequestSchema({ pipe_ref: PIPE_REF, allow_signatures: z.boolean().default(false) });
+
+function buildRequests(maxMthdsFileKib: number) {
+  return {
+    inputs: closureRequestSchema({ pipe_ref: PIPE_REF, format: z.enum(['json', 'toml']).default('json'), explicit: z.boolean().default(false) }, maxMthdsFileKib),
+    output: closureRequestSchema({ pipe_ref: PIPE_REF, format: z.enum(['schema', 'json', 'python']).default('schema') }, maxMthdsFileKib),
+    runner: closureRequestSchema({ pipe_ref: PIPE_REF, allow_signatures: z.boolean().default(false) }, maxMthdsFileKib),
+  };
+}
 
 /** What the build routes need. */
 export interface BuildRouterOptions {
   maxBodyBytes: number;
+  /** `MAX_MTHDS_FILE_KIB`, the ceiling of each `files[].content`. */
+  maxMthdsFileKib: number;
   methodFetcher?: MethodFetcher;
   /** Mock backends of the runner's dry-run sweep. */
   sweep: SweepDeps;
@@ -53,14 +60,15 @@ function selection(selected: SelectedPipe): { pipe_ref: string; requested_pipe_r
 
 /**
  * Router serving the three build routes.
- * @param options - body limit, method fetcher (501 for `method_ref` without one), sweep backends
+ * @param options - body limit, file limit, method fetcher (501 for `method_ref` without one), sweep backends
  */
 export function buildRouter(options: BuildRouterOptions): Router {
+  const requests = buildRequests(options.maxMthdsFileKib);
   const router = Router();
   const body = (req: Request) => req.body as unknown;
 
   router.post('/v1/build/inputs', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
-    const request = parseBody(INPUTS_REQUEST, body(req));
+    const request = parseBody(requests.inputs, body(req));
     const loaded = await loadSelected(request, options.methodFetcher);
     if ('invalid' in loaded) return sendJson(res, 200, loaded.invalid);
     const selected = selectPipe(loaded.library, request.pipe_ref, loaded.closure.manifestMainPipe);
@@ -71,7 +79,7 @@ export function buildRouter(options: BuildRouterOptions): Router {
   });
 
   router.post('/v1/build/output', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
-    const request = parseBody(OUTPUT_REQUEST, body(req));
+    const request = parseBody(requests.output, body(req));
     const loaded = await loadSelected(request, options.methodFetcher);
     if ('invalid' in loaded) return sendJson(res, 200, loaded.invalid);
     const selected = selectPipe(loaded.library, request.pipe_ref, loaded.closure.manifestMainPipe);
@@ -81,7 +89,7 @@ export function buildRouter(options: BuildRouterOptions): Router {
   });
 
   router.post('/v1/build/runner', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
-    const request = parseBody(RUNNER_REQUEST, body(req));
+    const request = parseBody(requests.runner, body(req));
     const loaded = await loadSelected(request, options.methodFetcher);
     if ('invalid' in loaded) return sendJson(res, 200, loaded.invalid);
     const { library } = loaded;

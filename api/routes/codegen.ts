@@ -12,24 +12,23 @@ import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
 
-const CODEGEN_REQUEST = closureRequestSchema({
-  kind: z.enum(['types']),
-  target: z.enum(CODEGEN_TARGETS),
-  pipe_ref: z.string().max(512).nullish(),
-}).superRefine((body, context) => {
-  if (body.kind === 'types' && body.pipe_ref !== null && body.pipe_ref !== undefined) {
-    context.addIssue({ code: 'custom', message: "Value error, pipe_ref is not accepted for kind='types' (a concept-set-wide projection)" });
-  }
-});
+function codegenRequest(maxMthdsFileKib: number) {
+  return closureRequestSchema({ kind: z.enum(['types']), target: z.enum(CODEGEN_TARGETS), pipe_ref: z.string().max(512).nullish() }, maxMthdsFileKib).superRefine((body, context) => {
+    if (body.kind === 'types' && body.pipe_ref !== null && body.pipe_ref !== undefined) {
+      context.addIssue({ code: 'custom', message: "Value error, pipe_ref is not accepted for kind='types' (a concept-set-wide projection)" });
+    }
+  });
+}
 
 /**
  * Router serving `POST /v1/codegen`.
- * @param options - body limit in bytes; the method fetcher serving `method_ref` (501 without one)
+ * @param options - body limit in bytes; `MAX_MTHDS_FILE_KIB`; the method fetcher serving `method_ref` (501 without one)
  */
-export function codegenRouter(options: { maxBodyBytes: number; methodFetcher?: MethodFetcher }): Router {
+export function codegenRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; methodFetcher?: MethodFetcher }): Router {
+  const request = codegenRequest(options.maxMthdsFileKib);
   const router = Router();
   router.post('/v1/codegen', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
-    const body = parseBody(CODEGEN_REQUEST, req.body);
+    const body = parseBody(request, req.body);
     const closure = await loadClosure(body, options.methodFetcher);
     const loaded = loadLibrary(closure.sources, { mode: 'compat' });
     if (!loaded.ok) return sendJson(res, 200, crateInvalidReport(loaded.errors, loaded.message));

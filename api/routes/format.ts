@@ -8,7 +8,7 @@ import { FORMAT_OPTIONS, formatMthds, resolveFormatOptions } from '../../shared/
 import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
-import { mthdsContent } from './mthds-content.js';
+import { mthdsContent } from '../mthds-content.js';
 
 /**
  * Router serving `POST /v1/format`.

@@ -8,7 +8,7 @@ import { lintMthds } from '../../shared/tooling/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
-import { mthdsContent } from './mthds-content.js';
+import { mthdsContent } from '../mthds-content.js';
 
 /**
  * Router serving `POST /v1/lint`.

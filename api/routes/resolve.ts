@@ -12,7 +12,6 @@ import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
 
 /** The request schema: the closure selector alone (spec §2.1). */
-const RESOLVE_REQUEST = closureRequestSchema({ validation_mode: VALIDATION_MODE });
 
 /** The message of a valid verdict (API-CONTRACT.md §3.8). */
 export const RESOLVED_MESSAGE = 'MTHDS library resolved successfully';
@@ -26,15 +25,16 @@ export type ResolveReport = { is_valid: true; crate: Crate; message: string } | 
 
 /**
  * Router serving `POST /v1/resolve`.
- * @param options - body limit in bytes, and the deployment's method fetcher (without one every `method_ref` is 501
+ * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, and the deployment's method fetcher (without one every `method_ref` is 501
  *   `MethodRefNotSupported`)
  * @throws (through the problem handler) ValidationError 422 for neither or both selectors, `files: []` or an
  *   oversized file; whatever the fetcher throws for a `method_ref`
  */
-export function resolveRouter(options: { maxBodyBytes: number; methodFetcher?: MethodFetcher | undefined }): Router {
+export function resolveRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; methodFetcher?: MethodFetcher | undefined }): Router {
+  const request = closureRequestSchema({ validation_mode: VALIDATION_MODE }, options.maxMthdsFileKib);
   const router = Router();
   router.post('/v1/resolve', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
-    const body = parseBody(RESOLVE_REQUEST, req.body);
+    const body = parseBody(request, req.body);
     const { sources } = await loadClosure(body, options.methodFetcher);
     const loaded = loadLibrary(sources, { mode: body.validation_mode ?? 'compat' });
     const report: ResolveReport = loaded.ok

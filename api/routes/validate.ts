@@ -8,49 +8,49 @@ import { MethodRefNotSupported } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import { validationReport, type InvalidReport, type SweepDeps, type ValidReport } from '../../shared/runtime/index.js';
 import { VALIDATION_MODE } from '../closure-selector.js';
+import { mthdsContent } from '../mthds-content.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Orchestration } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
 
-const MAX_FILE_BYTES = 1024 * 1024;
-
-/** The request schema. Unknown members (e.g. `render`) are accepted and ignored. */
-const VALIDATE_REQUEST = z
-  .object({
-    mthds_contents: z
-      .array(z.string().refine((content) => Buffer.byteLength(content, 'utf8') <= MAX_FILE_BYTES, 'each bundle must be at most 1 MiB'))
-      .min(1)
-      .max(16)
-      .nullish(),
-    mthds_sources: z.array(z.string()).nullish(),
-    method_ref: z.string().min(1).max(512).nullish(),
-    views: z.array(z.string()).nullish(),
-    orchestration_mode: z.string().nullish(),
-    allow_signatures: z.boolean().nullish(),
-    validation_mode: VALIDATION_MODE,
-  })
-  .superRefine((body, context) => {
-    const hasContents = body.mthds_contents !== null && body.mthds_contents !== undefined;
-    const hasRef = body.method_ref !== null && body.method_ref !== undefined;
-    if (hasContents === hasRef) {
-      context.addIssue({ code: 'custom', message: 'Value error, provide exactly one of `mthds_contents` or `method_ref`' });
-    }
-    if (hasRef && body.mthds_sources) {
-      context.addIssue({
-        code: 'custom',
-        path: ['mthds_sources'],
-        message: "mthds_sources accompanies inline mthds_contents; a method_ref's sources are the package's own file names",
-      });
-    }
-    if (hasContents && body.mthds_sources && body.mthds_sources.length !== body.mthds_contents!.length) {
-      context.addIssue({
-        code: 'custom',
-        path: ['mthds_sources'],
-        message: `mthds_sources has ${body.mthds_sources.length} entries but mthds_contents has ${body.mthds_contents!.length}; send one source name per content, in the same order`,
-      });
-    }
-  });
+/**
+ * The request schema. Unknown members (e.g. `render`) are accepted and ignored.
+ * @param maxMthdsFileKib - `MAX_MTHDS_FILE_KIB`, the ceiling of each content
+ */
+function validateRequest(maxMthdsFileKib: number) {
+  return z
+    .object({
+      mthds_contents: z.array(mthdsContent(maxMthdsFileKib)).min(1).max(16).nullish(),
+      mthds_sources: z.array(z.string()).nullish(),
+      method_ref: z.string().min(1).max(512).nullish(),
+      views: z.array(z.string()).nullish(),
+      orchestration_mode: z.string().nullish(),
+      allow_signatures: z.boolean().nullish(),
+      validation_mode: VALIDATION_MODE,
+    })
+    .superRefine((body, context) => {
+      const hasContents = body.mthds_contents !== null && body.mthds_contents !== undefined;
+      const hasRef = body.method_ref !== null && body.method_ref !== undefined;
+      if (hasContents === hasRef) {
+        context.addIssue({ code: 'custom', message: 'Value error, provide exactly one of `mthds_contents` or `method_ref`' });
+      }
+      if (hasRef && body.mthds_sources) {
+        context.addIssue({
+          code: 'custom',
+          path: ['mthds_sources'],
+          message: "mthds_sources accompanies inline mthds_contents; a method_ref's sources are the package's own file names",
+        });
+      }
+      if (hasContents && body.mthds_sources && body.mthds_sources.length !== body.mthds_contents!.length) {
+        context.addIssue({
+          code: 'custom',
+          path: ['mthds_sources'],
+          message: `mthds_sources has ${body.mthds_sources.length} entries but mthds_contents has ${body.mthds_contents!.length}; send one source name per content, in the same order`,
+        });
+      }
+    });
+}
 
 /**
  * On a `method_ref` request the manifest's `main_pipe` is the default pipe (API-CONTRACT.md §10.5): the one pipe of
@@ -64,13 +64,14 @@ function withManifestDefault(report: ValidReport | InvalidReport, mainPipe: stri
 
 /**
  * Router serving `POST /v1/validate`.
- * @param options - body limit in bytes, the orchestration (a forbidden or unregistered mode is refused), the mock
+ * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, the orchestration (a forbidden or unregistered mode is refused), the mock
  *   backends of the dry-run sweep, and the method fetcher (`method_ref`; without one it answers 501)
  */
-export function validateRouter(options: { maxBodyBytes: number; orchestration: Orchestration; sweep: SweepDeps; methodFetcher?: MethodFetcher }): Router {
+export function validateRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; orchestration: Orchestration; sweep: SweepDeps; methodFetcher?: MethodFetcher }): Router {
+  const request = validateRequest(options.maxMthdsFileKib);
   const router = Router();
   router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
-    const body = parseBody(VALIDATE_REQUEST, req.body);
+    const body = parseBody(request, req.body);
     options.orchestration.select(body.orchestration_mode);
     const reportOptions = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [], mode: body.validation_mode ?? 'compat' } as const;
     if (body.method_ref) {

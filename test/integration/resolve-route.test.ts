@@ -163,7 +163,7 @@ describe('POST /v1/resolve', () => {
       ['neither files nor method_ref', {}, 'body: Value error, provide exactly one of `files` or `method_ref`'],
       ['both files and method_ref', { files: [{ content: 'domain = "x"' }], method_ref: 'github.com/a/b' }, 'body: Value error, provide exactly one of `files` or `method_ref`'],
       ['an empty files list', { files: [] }, 'body.files: Too small: expected array to have >=1 items'],
-      ['a file over 1 MiB', { files: [{ content: 'a'.repeat(1024 * 1024 + 1) }] }, 'body.files.0.content: each file must be at most 1 MiB of UTF-8'],
+      ['a file over 1 MiB', { files: [{ content: 'a'.repeat(1024 * 1024 + 1) }] }, 'body.files.0.content: MTHDS file exceeds 1024 KiB limit (1048577 bytes)'],
     ];
     for (const [what, body, detail] of cases) {
       it(`should answer 422 ValidationError for ${what}`, async () => {

@@ -173,6 +173,23 @@ describe('POST /v1/validate', () => {
     });
   });
 
+  describe('when a content is over MAX_MTHDS_FILE_KIB', () => {
+    it('should refuse it with 422 on validate and on the closure routes, under the deployment limit', async () => {
+      const small = buildTestApp({ MAX_MTHDS_FILE_KIB: '1' });
+      const content = `${sample('hello_greeting')}\n# ${'x'.repeat(1024)}\n`;
+      const bytes = Buffer.byteLength(content, 'utf8');
+      const validated = await request(small).post('/v1/validate').send({ mthds_contents: [content] }).expect(422);
+      expect(validated.body.detail).to.equal(`body.mthds_contents.0: MTHDS file exceeds 1 KiB limit (${bytes} bytes)`);
+      for (const path of ['/v1/resolve', '/v1/build/inputs']) {
+        const response = await request(small).post(path).send({ files: [{ content }] }).expect(422);
+        expect(response.body.detail).to.equal(`body.files.0.content: MTHDS file exceeds 1 KiB limit (${bytes} bytes)`);
+      }
+      const codegen = await request(small).post('/v1/codegen').send({ files: [{ content }], kind: 'types', target: 'ts-zod' }).expect(422);
+      expect(codegen.body.detail).to.equal(`body.files.0.content: MTHDS file exceeds 1 KiB limit (${bytes} bytes)`);
+      await validate({ mthds_contents: [content] }).expect(200);
+    });
+  });
+
   describe('when the request is malformed', () => {
     it('should refuse mthds_sources of another length with 422 naming mthds_sources', async () => {
       const response = await validate({ mthds_contents: [sample('hello_greeting')], mthds_sources: ['a.mthds', 'b.mthds'] }).expect(422);

@@ -1,5 +1,6 @@
 /**
- * The `content` member shared by `/v1/lint` and `/v1/format`: one `.mthds` text, at most `MAX_MTHDS_FILE_KIB` KiB of
+ * One `.mthds` text of a request (`content` of `/v1/lint` and `/v1/format`, `files[].content` of the closure routes,
+ * `mthds_contents[]` of `/v1/validate`): at most `MAX_MTHDS_FILE_KIB` KiB of
  * UTF-8.
  *
  * @see API-CONTRACT.md §3.13, §11
