@@ -3,8 +3,11 @@
  * `git ls-remote`, take the clone from the cache (cloning on a miss), locate the package by manifest identity, read it
  * with its bounds and gates, and load the packages it depends on:
  * - cross-package references whose address names a package found in the same clone load that sibling package (its sources are named by their path relative to the requested package, e.g. `../documents/x.mthds`);
- * - the manifest's `[dependencies]` (alias → `{address, version}`, the version naming a tag) are fetched through the
- *   same machinery, and their sources named `<address>/<path>`.
+ * - the manifest's `[dependencies]` (alias → `{address, version}`, the version naming a tag; a compat extension, the
+ *   standard dropped the table) are fetched through the same machinery, and their sources named `<address>/<path>`;
+ * - any other address-form reference, to a package outside the clone, is fetched by that address at the default
+ *   branch's HEAD through the same machinery (its sources named `<address>/<path>` too).
+ * Dependencies and outside packages nest at most {@link MAX_DEPENDENCY_DEPTH} levels; a cycle is refused.
  * Package location, bounds and gates run on every request, cache hits included.
  *
  * @see spec §2.2; API-CONTRACT.md §10.3–10.5; CLIENTS.md §6.5
@@ -36,7 +39,7 @@ export interface GitMethodFetcherOptions {
   packageLimits: PackageLimits;
 }
 
-/** How deep `[dependencies]` are followed (a dependency of a dependency is depth 2). */
+/** How deep `[dependencies]` and outside packages are followed (a dependency of a dependency is depth 2). */
 const MAX_DEPENDENCY_DEPTH = 4;
 
 /** Fetches method packages from git hosts through the clone cache. */
@@ -50,10 +53,14 @@ export class GitMethodFetcher implements MethodFetcher {
    * @throws see {@link MethodFetcher.fetch}
    */
   fetch(ref: string, purpose: FetchPurpose): Promise<FetchedMethod> {
-    return this.fetchAt(ref, purpose, [ref.trim().toLowerCase()]);
+    return this.fetchAt(ref, purpose, []);
   }
 
-  private async fetchAt(ref: string, purpose: FetchPurpose, chain: string[]): Promise<FetchedMethod> {
+  /**
+   * Fetch `ref`, then what it depends on.
+   * @param chain - full addresses (lower case) of the packages that led here; a package already on it is a cycle
+   */
+  private async fetchAt(ref: string, purpose: FetchPurpose, chain: readonly string[]): Promise<FetchedMethod> {
     const parsed = parseMethodRef(ref, this.options.allowedHosts);
     const url = cloneUrl(parsed, this.options.cloneUrlTemplate);
     await checkCloneHost(url, this.options.allowPrivateHosts);
@@ -65,13 +72,25 @@ export class GitMethodFetcher implements MethodFetcher {
       async (entry) => {
         const scan = await scanManifests(entry.dir, this.options.scanLimits);
         const found = locatePackage(scan, parsed.address);
-        const sources = await this.withSiblings(scan, found, purpose);
-        return { found, sources, commitSha: entry.sha };
+        const { sources, outside } = await this.withSiblings(scan, found, purpose);
+        return { found, sources, outside, commitSha: entry.sha };
       },
     );
-    const dependencies = await this.dependencySources(located.found, purpose, chain);
+    const fullAddress = located.found.manifest.fullAddress.toLowerCase();
+    if (chain.includes(fullAddress)) throw new MethodFetchError(`Method packages depend on each other in a cycle: ${[...chain, fullAddress].join(' -> ')}.`);
+    if (chain.length >= MAX_DEPENDENCY_DEPTH) {
+      throw new MethodFetchError(`Dependencies nest deeper than ${MAX_DEPENDENCY_DEPTH} levels: ${[...chain, fullAddress].join(' -> ')}.`);
+    }
+    const below = [...chain, fullAddress];
+    const dependencies = await this.dependencySources(located.found, purpose, below);
+    const pinned = new Set(located.found.manifest.dependencies.map((dependency) => dependency.address.toLowerCase()));
+    const outside = await this.outsideSources(
+      located.outside.filter((address) => !pinned.has(address.toLowerCase())),
+      purpose,
+      below,
+    );
     return {
-      sources: [...located.sources, ...dependencies],
+      sources: [...located.sources, ...dependencies, ...outside],
       mainPipe: located.found.manifest.mainPipe,
       provenance: {
         address: parsed.address,
@@ -83,14 +102,19 @@ export class GitMethodFetcher implements MethodFetcher {
     };
   }
 
-  private async withSiblings(scan: ManifestScan, found: FoundPackage, purpose: FetchPurpose): Promise<BundleSource[]> {
+  /** The package's sources and its siblings' (transitively), and the referenced addresses found outside the clone. */
+  private async withSiblings(scan: ManifestScan, found: FoundPackage, purpose: FetchPurpose): Promise<{ sources: BundleSource[]; outside: string[] }> {
     const loaded = new Set([found.dir]);
+    const outside = new Map<string, string>();
     const sources = [...(await readPackage(found.dir, found.manifest.fullAddress, purpose, this.options.packageLimits))];
     let pending = referencedPackageAddresses(sources);
     while (pending.length > 0) {
       const next: BundleSource[] = [];
       for (const address of pending) {
-        if (packagesAt(scan, address).length === 0) continue;
+        if (packagesAt(scan, address).length === 0) {
+          if (!outside.has(address.toLowerCase())) outside.set(address.toLowerCase(), address);
+          continue;
+        }
         const sibling = locatePackage(scan, address);
         if (loaded.has(sibling.dir)) continue;
         loaded.add(sibling.dir);
@@ -101,20 +125,24 @@ export class GitMethodFetcher implements MethodFetcher {
       sources.push(...next);
       pending = referencedPackageAddresses(next);
     }
+    return { sources, outside: [...outside.values()] };
+  }
+
+  /** Fetch packages outside the clone by their address, at HEAD. */
+  private async outsideSources(addresses: readonly string[], purpose: FetchPurpose, chain: readonly string[]): Promise<BundleSource[]> {
+    const sources: BundleSource[] = [];
+    for (const address of addresses) {
+      const fetched = await this.fetchAt(address, purpose, chain);
+      sources.push(...fetched.sources.map((source) => ({ content: source.content, source: `${address}/${source.source ?? ''}` })));
+    }
     return sources;
   }
 
-  private async dependencySources(found: FoundPackage, purpose: FetchPurpose, chain: string[]): Promise<BundleSource[]> {
+
+  private async dependencySources(found: FoundPackage, purpose: FetchPurpose, chain: readonly string[]): Promise<BundleSource[]> {
     const sources: BundleSource[] = [];
     for (const dependency of found.manifest.dependencies) {
-      const ref = `${dependency.address}@${dependency.version}`;
-      if (chain.includes(ref.toLowerCase())) {
-        throw new MethodFetchError(`Dependency cycle while loading method '${chain[0]}': ${[...chain, ref.toLowerCase()].join(' -> ')}.`);
-      }
-      if (chain.length >= MAX_DEPENDENCY_DEPTH) {
-        throw new MethodFetchError(`Dependencies of method '${chain[0]}' nest deeper than ${MAX_DEPENDENCY_DEPTH} levels (${[...chain, ref].join(' -> ')}).`);
-      }
-      const fetched = await this.fetchAt(ref, purpose, [...chain, ref.toLowerCase()]);
+      const fetched = await this.fetchAt(`${dependency.address}@${dependency.version}`, purpose, chain);
       sources.push(...fetched.sources.map((source) => ({ content: source.content, source: `${dependency.address}/${source.source ?? ''}` })));
     }
     return sources;

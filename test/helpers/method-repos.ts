@@ -6,7 +6,9 @@
  * - `acme/big`: packages over the file-count (`many`) and size (`heavy`) ceilings of {@link METHOD_TEST_ENV};
  * - `acme/twins`: two manifests with one identity; `acme/crowd`: more manifests than the scan limit;
  * - `acme/empty`: no manifest at all;
- * - `acme/consumer`: a package whose `[dependencies]` names the documents package of `pipelex/methods` at `v0.1.0`.
+ * - `acme/consumer`: a package whose `[dependencies]` names the documents package of `pipelex/methods` at `v0.1.0`;
+ * - `acme/outsider`: a package calling the documents package of `pipelex/methods` by address, with no `[dependencies]`;
+ * - `acme/ping` and `acme/pong`: two packages calling each other by address (a cycle).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -101,6 +103,21 @@ export async function startMethodRepos(): Promise<MethodRepos> {
       'consumer.mthds': CONSUMER,
     })
     .commit('consumer', 'v1.0.0');
+
+  repo('acme', 'outsider')
+    .write({
+      'METHODS.toml': manifest('outsider', 'github.com/acme/outsider').replace('main_pipe = "say_hello"', 'main_pipe = "read_pages"'),
+      'outsider.mthds': CONSUMER.replace('domain = "consumer"', 'domain = "outsider"').replace('docs->documents', 'github.com/pipelex/methods/documents->documents'),
+    })
+    .commit('outsider', 'v1.0.0');
+  for (const [self, other] of [['ping', 'pong'], ['pong', 'ping']] as const) {
+    repo('acme', self)
+      .write({
+        'METHODS.toml': manifest(self, `github.com/acme/${self}`).replace('main_pipe = "say_hello"', `main_pipe = "call_${other}"`),
+        [`${self}.mthds`]: `domain = "${self}"\nmain_pipe = "call_${other}"\n\n[pipe.call_${other}]\ntype = "PipeSequence"\ndescription = "Call ${other}"\ninputs = { name = "Text" }\noutput = "Text"\nsteps = [{ pipe = "github.com/acme/${other}/${other}->${other}.call_${self}", result = "answer" }]\n`,
+      })
+      .commit(self, 'v1.0.0');
+  }
 
   return {
     server,

@@ -158,6 +158,23 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
       expect(response.body.pipe_io_contracts).to.have.property('documents.extract_text_pages');
     });
 
+    it('should fetch a package outside the repository by the address a reference names, at HEAD', async () => {
+      const response = await validate({ method_ref: 'github.com/acme/outsider@v1.0.0' }).expect(200);
+      expect(response.body.is_valid, JSON.stringify(response.body).slice(0, 400)).to.equal(true);
+      expect(response.body.pipe_io_contracts).to.have.property('documents.extract_text_pages');
+      const { fetcher } = createMethodFetcher(loadSettings(repos.environment(cacheDir)), createLogger('silent', 'test'));
+      const fetched = await fetcher.fetch('github.com/acme/outsider@v1.0.0', 'run');
+      expect(fetched.sources.map((source) => source.source)).to.deep.equal(['outsider.mthds', 'github.com/pipelex/methods/documents/documents.mthds']);
+    });
+
+    it('should refuse packages that call each other by address with 422 MethodFetchError naming the cycle', async () => {
+      const response = await validate({ method_ref: 'github.com/acme/ping@v1.0.0' }).expect(422);
+      expect(response.body.error_type).to.equal('MethodFetchError');
+      expect(response.body.detail).to.equal(
+        "Method packages depend on each other in a cycle: github.com/acme/ping/ping -> github.com/acme/pong/pong -> github.com/acme/ping/ping.",
+      );
+    });
+
     it('should name sibling and dependency sources by their paths', async () => {
       const { fetcher } = createMethodFetcher(loadSettings(repos.environment(cacheDir)), createLogger('silent', 'test'));
       const sibling = await fetcher.fetch('github.com/pipelex/methods/doc_summarizer@v0.1.0', 'run');
