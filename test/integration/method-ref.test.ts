@@ -192,6 +192,36 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
     });
   });
 
+  describe('tooling routes by address', () => {
+    it('should resolve a package at a tag into a crate with its sibling package, and the fingerprint should follow the tag', async () => {
+      const first = await request(app).post('/v1/resolve').send({ method_ref: `${REPORT}@v0.1.0` }).expect(200);
+      expect(first.body.is_valid).to.equal(true);
+      expect(first.body.crate.source_map).to.include({ 'report_writing.write_report': 'bundle.mthds' });
+      const again = await request(app).post('/v1/resolve').send({ method_ref: `${REPORT}@v0.1.0` }).expect(200);
+      expect(again.body.crate.fingerprint).to.equal(first.body.crate.fingerprint);
+      const next = await request(app).post('/v1/resolve').send({ method_ref: `${REPORT}@v0.2.0` }).expect(200);
+      expect(next.body.crate.fingerprint).to.not.equal(first.body.crate.fingerprint);
+      const summarizer = await request(app).post('/v1/resolve').send({ method_ref: 'github.com/pipelex/methods/doc_summarizer@v0.1.0' }).expect(200);
+      expect(summarizer.body.crate.source_map).to.include({ 'documents.extract_text_pages': '../documents/documents.mthds' });
+    });
+
+    it('should default build/inputs to the manifest main_pipe and stamp codegen with the crate fingerprint', async () => {
+      const inputs = await request(app).post('/v1/build/inputs').send({ method_ref: `${REPORT}@v0.1.0` }).expect(200);
+      expect(inputs.body).to.include({ is_valid: true, pipe_ref: 'report_writing.write_report', format: 'json', explicit: false });
+      expect(inputs.body).to.not.have.property('requested_pipe_ref');
+      const resolved = await request(app).post('/v1/resolve').send({ method_ref: `${REPORT}@v0.1.0` }).expect(200);
+      const codegen = await request(app).post('/v1/codegen').send({ method_ref: `${REPORT}@v0.1.0`, kind: 'types', target: 'python-pydantic' }).expect(200);
+      expect(codegen.body.crate_fingerprint).to.equal(resolved.body.crate.fingerprint);
+      expect(codegen.body.artifacts[0].content).to.include(`# crate_fingerprint: ${resolved.body.crate.fingerprint}`);
+    });
+
+    it('should read only the .mthds files of a package that ships Python (no gate on tooling routes)', async () => {
+      const response = await request(app).post('/v1/resolve').send({ method_ref: 'github.com/acme/pytools@v1.0.0' }).expect(200);
+      expect(response.body.is_valid).to.equal(true);
+      expect(Object.values(response.body.crate.source_map)).to.include('hello.mthds');
+    });
+  });
+
   describe('errors', () => {
     const cases: [string, string, number, string, string][] = [
       ['a registry form', 'report_writer', 501, 'MethodRefNotSupported', 'registry-form'],
