@@ -63,8 +63,8 @@ export class GitMethodFetcher implements MethodFetcher {
   private async fetchAt(ref: string, purpose: FetchPurpose, chain: readonly string[]): Promise<FetchedMethod> {
     const parsed = parseMethodRef(ref, this.options.allowedHosts);
     const url = cloneUrl(parsed, this.options.cloneUrlTemplate);
-    await checkCloneHost(url, this.options.allowPrivateHosts);
-    const git = { timeoutMs: this.options.gitTimeoutMs };
+    const resolve = await checkCloneHost(url, this.options.allowPrivateHosts);
+    const git = { timeoutMs: this.options.gitTimeoutMs, resolve };
     const sha = await resolveCommit(url, parsed.tag, parsed.raw, git);
     const located = await this.options.cache.use(
       sha,

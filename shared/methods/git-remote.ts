@@ -1,8 +1,8 @@
 /**
  * The git commands of a fetch, through simple-git: resolve the commit of a tag (peeled) or of HEAD with
  * `git ls-remote`, then a shallow clone at that tag. Every command runs with restricted transports (only the clone
- * URL's http(s) scheme), no credential prompts or helpers, no redirects, no user or system git configuration, and an
- * overall time bound. Failures become `MethodFetchError` with a detail that says which step failed and why.
+ * URL's http(s) scheme), no credential prompts or helpers, no redirects, no user or system git configuration, the
+ * connection pinned to the checked address when there is one, and an overall time bound. Failures become `MethodFetchError` with a detail that says which step failed and why.
  *
  * @see API-CONTRACT.md §10.3; CLIENTS.md §6.5 step 4
  */
@@ -16,6 +16,8 @@ import { cloneProtocol } from './clone-target.js';
 export interface GitOptions {
   /** Bound of one git command, in ms (`METHOD_GIT_TIMEOUT_MS`). */
   timeoutMs: number;
+  /** `host:port:address` pinning git's connection to the address the SSRF check accepted (curl's `--resolve`). */
+  resolve?: string | null;
 }
 
 const GUARDED_ENVIRONMENT = ['GIT_TERMINAL_PROMPT', 'GIT_ALLOW_PROTOCOL', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_ASKPASS', 'GIT_LFS_SKIP_SMUDGE'];
@@ -26,7 +28,14 @@ function git(url: string, options: GitOptions, baseDir?: string): { client: Simp
     ...(baseDir ? { baseDir } : {}),
     abort: signal,
     allowEnvironment: GUARDED_ENVIRONMENT,
-    config: ['protocol.allow=never', `protocol.${cloneProtocol(url)}.allow=always`, 'http.followRedirects=false', 'credential.interactive=false', 'core.askPass='],
+    config: [
+      'protocol.allow=never',
+      `protocol.${cloneProtocol(url)}.allow=always`,
+      'http.followRedirects=false',
+      'credential.interactive=false',
+      'core.askPass=',
+      ...(options.resolve ? [`http.curloptResolve=${options.resolve}`] : []),
+    ],
     unsafe: { allowUnsafeConfigPaths: true, allowUnsafeAskPass: true, allowUnsafeProtocolOverride: true },
   }).env({
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',

@@ -1,0 +1,87 @@
+import { rmSync } from 'node:fs';
+import { expect } from 'chai';
+import { MethodFetchError } from '../../../shared/errors/index.js';
+import { checkCloneHost, curlResolveEntry } from '../../../shared/methods/clone-target.js';
+import { resolveCommit } from '../../../shared/methods/git-remote.js';
+import { startGitServer, type GitServer } from '../../helpers/git-server.js';
+import { TestRepo } from '../../helpers/git-repos.js';
+import { tempDir } from '../../helpers/method-repos.js';
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  return expect.fail('expected a refusal');
+}
+
+describe('clone target: SSRF check and DNS pinning of the clone host', () => {
+  describe('checkCloneHost', () => {
+    it('should pin a public host to the address it resolved to, with the scheme default port', async () => {
+      const lookup = async () => [{ address: '140.82.121.4' }, { address: '140.82.121.3' }];
+      expect(await checkCloneHost('https://github.com/pipelex/methods.git', false, lookup)).to.equal('github.com:443:140.82.121.4');
+      expect(await checkCloneHost('http://git.example.org:8080/o/r.git', false, lookup)).to.equal('git.example.org:8080:140.82.121.4');
+    });
+
+    it('should refuse a host that resolves to a private or loopback address, whichever answer it is', async () => {
+      const error = await failure(checkCloneHost('https://github.com/o/r.git', false, async () => [{ address: '140.82.121.4' }, { address: '10.0.0.7' }]));
+      expect(error).to.be.instanceOf(MethodFetchError);
+      expect(error.message).to.equal('The clone host github.com resolves to 10.0.0.7, a non-public address; fetching from it is refused.');
+    });
+
+    it('should refuse a host that does not resolve', async () => {
+      const error = await failure(
+        checkCloneHost('https://nowhere.example/o/r.git', false, async () => {
+          throw new Error('getaddrinfo ENOTFOUND nowhere.example');
+        }),
+      );
+      expect(error.message).to.equal('Could not resolve the clone host nowhere.example: getaddrinfo ENOTFOUND nowhere.example.');
+    });
+
+    it('should neither check nor pin when private hosts are allowed', async () => {
+      expect(await checkCloneHost('http://127.0.0.1:9/o/r.git', true, async () => expect.fail('no lookup'))).to.equal(null);
+    });
+  });
+
+  describe('curlResolveEntry', () => {
+    it('should bracket an IPv6 address', () => {
+      expect(curlResolveEntry('https://git.example.org/o/r.git', '2606:4700::1')).to.equal('git.example.org:443:[2606:4700::1]');
+    });
+  });
+
+  describe('git pinned by http.curloptResolve', function () {
+    this.timeout(30000);
+    let root: string;
+    let server: GitServer;
+    let repo: TestRepo;
+    let sha: string;
+
+    before(async () => {
+      root = tempDir('mthds-pin-');
+      server = await startGitServer(root);
+      repo = new TestRepo(root, 'acme', 'pinned');
+      sha = repo.write({ 'README.md': 'pinned\n' }).commit('pinned', 'v1.0.0');
+    });
+
+    after(async () => {
+      await server.close();
+      repo.dispose();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    it('should reach the pinned address for a name that has no DNS record', async () => {
+      const port = new URL(server.baseUrl).port;
+      const url = `http://pinned-git.invalid:${port}/acme/pinned.git`;
+      const resolved = await resolveCommit(url, 'v1.0.0', 'github.com/acme/pinned@v1.0.0', { timeoutMs: 10000, resolve: `pinned-git.invalid:${port}:127.0.0.1` });
+      expect(resolved).to.equal(sha);
+    });
+
+    it('should fail without the pin, since the name does not resolve', async () => {
+      const port = new URL(server.baseUrl).port;
+      const error = await failure(resolveCommit(`http://pinned-git.invalid:${port}/acme/pinned.git`, 'v1.0.0', 'github.com/acme/pinned@v1.0.0', { timeoutMs: 10000 }));
+      expect(error).to.be.instanceOf(MethodFetchError);
+      expect(error.message).to.match(/^Could not reach the repository of method reference 'github.com\/acme\/pinned@v1.0.0': git ls-remote /);
+    });
+  });
+});
