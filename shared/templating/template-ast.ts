@@ -121,15 +121,30 @@ class AstReader {
   }
 }
 
+/** What a template reads: its free variable paths, the filters it applies and the loading tags it uses. */
+export interface TemplateReading {
+  readonly paths: ReadonlySet<string>;
+  readonly filters: ReadonlySet<string>;
+  readonly loadingTags: ReadonlySet<string>;
+}
+
+/** Readings kept, by template text (the oldest dropped first): static rules and renders read the same templates. */
+const MAX_CACHED_READINGS = 2048;
+const readings = new Map<string, TemplateReading>();
+
 /**
- * Read a parsed template.
+ * Read a parsed template (cached by text; a syntax error is not cached).
  * @param template - template text as written
- * @returns the reader holding variable paths, filter names and refused loading tags
+ * @returns the variable paths, filter names and refused loading tags
  * @throws Jinja2TemplateSyntaxError
  */
-export function readTemplate(template: string): AstReader {
+export function readTemplate(template: string): TemplateReading {
+  const cached = readings.get(template);
+  if (cached) return cached;
   const reader = new AstReader();
   reader.visit(parseTemplate(template), new Set());
+  if (readings.size >= MAX_CACHED_READINGS) readings.delete(readings.keys().next().value!);
+  readings.set(template, reader);
   return reader;
 }
 
