@@ -335,6 +335,51 @@ steps = [
 ]
 `;
 
+const CONSTRUCT_BUNDLE = `
+domain = "cons"
+
+[concept.Address]
+description = "An address"
+[concept.Address.structure]
+city = { type = "text", description = "City", required = true }
+label = { type = "text", description = "Label", required = true }
+
+[concept.Card]
+description = "A card"
+[concept.Card.structure]
+name = { type = "text", description = "Name", required = true }
+age = { type = "integer", description = "Age", required = true }
+kind = { type = "text", description = "Kind", required = true }
+address = { type = "concept", concept_ref = "Address", description = "Address", required = true }
+tags = { type = "list", item_type = "text", description = "Tags", required = true }
+
+[pipe.card]
+type = "PipeCompose"
+description = "construct"
+inputs = { name = "Text", age = "Number", city = "Text", tags = "Text[]" }
+output = "Card"
+
+[pipe.card.construct]
+name = { from = "name" }
+age = { from = "age.number" }
+kind = "person"
+tags = ["a", "b"]
+
+[pipe.card.construct.address]
+city = { from = "city" }
+label = { template = "{{ name }} in {{ city }}" }
+
+[pipe.card_bad]
+type = "PipeCompose"
+description = "construct with a wrong type"
+inputs = { name = "Text" }
+output = "Address"
+
+[pipe.card_bad.construct]
+city = { from = "name" }
+label = 3
+`;
+
 interface WireStuff {
   stuff_code: string;
   stuff_name: string;
@@ -616,6 +661,29 @@ describe('controllers over POST /v1/execute', () => {
     it('should flatten list outputs of the branches one level, in order', async () => {
       const result = await run(app, 'batch_nested', { words: ['a', 'b'], suffixes: ['1', '2'] });
       expect(result.root['main_stuff']).to.deep.equal({ name: 'text', concept: 'native.Text', content: texts('a1', 'a2', 'b1', 'b2') });
+    });
+  });
+  describe('PipeCompose construct mode', () => {
+    it('should build nested fields from memory paths, templates and literals', async () => {
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [CONSTRUCT_BUNDLE], pipe_code: 'card', inputs: { name: 'Ada', age: { concept: 'Number', content: { number: 36 } }, city: 'London', tags: ['x'] } })
+        .expect(200);
+      const result = view(response.body);
+      expect(result.root['main_stuff']).to.deep.equal({
+        name: 'card',
+        concept: 'cons.Card',
+        content: { name: 'Ada', age: 36, kind: 'person', tags: ['a', 'b'], address: { city: 'London', label: 'Ada in London' } },
+      });
+    });
+
+    it('should refuse a constructed value that does not match the output concept with a clean 500', async () => {
+      const response = await request(app).post('/v1/execute').send({ mthds_contents: [CONSTRUCT_BUNDLE], pipe_code: 'card_bad', inputs: { name: 'Ada' } }).expect(500);
+      expect(response.body).to.include({
+        error_type: 'PipeOutputValidationError',
+        error_domain: 'runtime',
+        detail: "PipeCompose 'card_bad': the constructed output does not match concept cons.Address: /label must be string.",
+      });
     });
   });
 });
