@@ -55,11 +55,31 @@ export const MAX_RANGE_LENGTH = 10_000;
 export const MAX_RENDER_MS = 2000;
 
 /** Iterations left and deadline of the render under way (renders are synchronous, so one of each suffices). */
-let iterationsLeft = Number.POSITIVE_INFINITY;
-let deadline = Number.POSITIVE_INFINITY;
+interface RenderBudget {
+  iterationsLeft: number;
+  deadline: number;
+}
+
+interface NunjucksRuntime {
+  fromIterator(value: unknown): unknown;
+  memberLookup(obj: unknown, val: unknown): unknown;
+  contextOrFrameLookup(context: unknown, frame: unknown, name: string): unknown;
+  suppressValue(val: unknown, autoescape: boolean): unknown;
+  __mthdsHardened?: boolean;
+  __mthdsBudget?: RenderBudget;
+}
+
+/**
+ * The budget lives on nunjucks' shared runtime object, beside the patch: a process may evaluate this module twice
+ * (a test runner mixing loaders does), and the patch, installed once, must meter the renders of every copy.
+ */
+const budget: RenderBudget = ((nunjucks.runtime as unknown as NunjucksRuntime).__mthdsBudget ??= {
+  iterationsLeft: Number.POSITIVE_INFINITY,
+  deadline: Number.POSITIVE_INFINITY,
+});
 
 function checkDeadline(): void {
-  if (Date.now() > deadline) throw new Jinja2TemplateBudgetError(`Template budget: rendering took longer than ${MAX_RENDER_MS} ms.`);
+  if (Date.now() > budget.deadline) throw new Jinja2TemplateBudgetError(`Template budget: rendering took longer than ${MAX_RENDER_MS} ms.`);
 }
 
 /**
@@ -69,13 +89,13 @@ function checkDeadline(): void {
  *   outlives {@link MAX_RENDER_MS}
  */
 export function withLoopBudget<T>(render: () => T): T {
-  iterationsLeft = MAX_LOOP_ITERATIONS;
-  deadline = Date.now() + MAX_RENDER_MS;
+  budget.iterationsLeft = MAX_LOOP_ITERATIONS;
+  budget.deadline = Date.now() + MAX_RENDER_MS;
   try {
     return render();
   } finally {
-    iterationsLeft = Number.POSITIVE_INFINITY;
-    deadline = Number.POSITIVE_INFINITY;
+    budget.iterationsLeft = Number.POSITIVE_INFINITY;
+    budget.deadline = Number.POSITIVE_INFINITY;
   }
 }
 
@@ -92,14 +112,6 @@ export function cappedRange(start: number, stop?: number, step = 1): number[] {
   return Array.from({ length }, (_, index) => from + index * step);
 }
 
-interface NunjucksRuntime {
-  fromIterator(value: unknown): unknown;
-  memberLookup(obj: unknown, val: unknown): unknown;
-  contextOrFrameLookup(context: unknown, frame: unknown, name: string): unknown;
-  suppressValue(val: unknown, autoescape: boolean): unknown;
-  __mthdsHardened?: boolean;
-}
-
 function printable(value: unknown): unknown {
   if (typeof value === 'boolean' || value === null) return pythonStr(value);
   if (Array.isArray(value) && value.toString === Array.prototype.toString) return pythonStr(value);
@@ -113,9 +125,9 @@ function harden(runtime: NunjucksRuntime): void {
   runtime.fromIterator = (value) => {
     const iterable = fromIterator(value);
     const size = Array.isArray(iterable) ? iterable.length : iterable !== null && typeof iterable === 'object' ? Object.keys(iterable).length : 0;
-    iterationsLeft -= size;
+    budget.iterationsLeft -= size;
     checkDeadline();
-    if (iterationsLeft < 0) throw new Jinja2TemplateBudgetError(`Template budget: loops ran over ${MAX_LOOP_ITERATIONS} iterations in one render.`);
+    if (budget.iterationsLeft < 0) throw new Jinja2TemplateBudgetError(`Template budget: loops ran over ${MAX_LOOP_ITERATIONS} iterations in one render.`);
     return iterable;
   };
   runtime.memberLookup = (obj, val) => {

@@ -4,7 +4,8 @@
  *
  * Decision (RUNTIME.md §3.1 ⚠): after a step, when its `result` is set but the main stuff is stored under another
  * name (a controller child ignores its output name), the main stuff is also published under `result`. The same holds
- * for the sequence's own output name. This is a superset of the reference behaviour.
+ * for the sequence's own output name. This is a superset of the reference behaviour. A step that outputs nothing (a
+ * PipeCondition taking `continue`) publishes nothing: the earlier main stuff is not renamed after it (RUNTIME.md §3.4).
  */
 import type { PipeSequenceBlueprint, SubPipeBlueprint } from '../../mthds/index.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
@@ -46,8 +47,10 @@ async function runInlineBatch(job: PipeJob, environment: RunEnvironment, step: S
  */
 export const runPipeSequence: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeSequenceBlueprint;
+  const mainBeforeSequence = job.memory.mainStuff();
   for (const step of blueprint.steps) {
     const outputName = step.result ?? null;
+    const mainBeforeStep = job.memory.mainStuff();
     if (step.batch_over !== undefined && step.batch_as !== undefined) {
       await runInlineBatch(job, environment, { ...step, batch_over: step.batch_over, batch_as: step.batch_as });
     } else {
@@ -58,7 +61,7 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
         params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(step) },
       });
     }
-    publishMainStuffAs(job.memory, outputName);
+    if (job.memory.mainStuff() !== mainBeforeStep) publishMainStuffAs(job.memory, outputName);
   }
-  publishMainStuffAs(job.memory, job.outputName);
+  if (job.memory.mainStuff() !== mainBeforeSequence) publishMainStuffAs(job.memory, job.outputName);
 };
