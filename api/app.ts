@@ -73,7 +73,7 @@ export interface AppDeps {
 
 function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
-  const registered = new Map<string, Orchestrator>([['direct', directOrchestrator({ inference: deps.inference, extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents), ids: deps.ids ?? randomIdSource(), now })]]);
+  const registered = new Map<string, Orchestrator>([['direct', directOrchestrator({ inference: deps.inference, extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents), ids: deps.ids ?? randomIdSource(), now, metrics })]]);
   if (deps.queueBackend) {
     registered.set(
       'bullmq',
@@ -116,7 +116,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
   const ids = deps.ids ?? randomIdSource();
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
-  const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger).fetcher;
+  const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, metrics).fetcher;
   app.use(validateRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, sweep, methodFetcher }));
   app.use(resolveRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }));
   app.use(codegenRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }), buildRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, sweep }));

@@ -49,7 +49,7 @@ function main(): void {
   const readSecret = () => process.env['COMPLETION_CALLBACK_SECRET'];
   const pool: WorkerPool | undefined =
     queued && !process.argv.includes('--no-worker') ? startWorkerPool({ settings, logger, metrics, inference, readSecret }) : undefined;
-  const methods = createMethodFetcher(settings, logger);
+  const methods = createMethodFetcher(settings, logger, metrics);
   if (!queued || pool) startCacheSweep(methods.cache, settings, logger);
   const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, ...(queueBackend ? { queueBackend } : {}) });
   const server = app.listen(settings.port, settings.host, () => {

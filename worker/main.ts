@@ -27,7 +27,7 @@ function main(): void {
   const backend = selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env);
   if (backend.isMock) logger.warn('MOCK INFERENCE: no provider is configured; every LLM output of this worker is placeholder text.');
   if (settings.callbacks.allowPrivateHosts) logger.warn('CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).');
-  startCacheSweep(methodCache(settings), settings, logger);
+  startCacheSweep(methodCache(settings, metrics), settings, logger);
   const pool = startWorkerPool({ settings, logger, metrics, inference: meteredBackend(backend, metrics), readSecret: () => process.env['COMPLETION_CALLBACK_SECRET'] });
   const metricsServer = settings.worker.metricsPort > 0
     ? createServer(async (req, res) => {

@@ -3,16 +3,23 @@
  * `StartRequiresAsyncOrchestration` on it (spec §4.4).
  */
 import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort } from '../../shared/runtime/index.js';
+import type { Metrics } from '../../shared/observability/index.js';
 import type { Orchestrator } from './orchestrator.js';
 
 /**
  * Build the direct orchestrator.
- * @param deps - the runtime's ports
+ * @param deps - the runtime's ports, and the metrics that count runs (`mthds_runs_*`, mode `direct`)
  */
-export function directOrchestrator(deps: { inference: InferencePort; extractor: DocumentExtractorPort; ids: IdSource; now(): number }): Orchestrator {
+export function directOrchestrator(deps: { inference: InferencePort; extractor: DocumentExtractorPort; ids: IdSource; now(): number; metrics: Metrics }): Orchestrator {
   return {
     mode: 'direct',
     async execute(submission, signal) {
+      const started = deps.now();
+      deps.metrics.runsStarted.inc({ mode: 'direct', delivery: 'blocking' });
+      const finished = (state: 'COMPLETED' | 'FAILED') => {
+        deps.metrics.runsFinished.inc({ state });
+        deps.metrics.runDuration.observe({ state }, (deps.now() - started) / 1000);
+      };
       const result = await executeBundleRun(
         {
           sources: submission.sources,
@@ -31,7 +38,11 @@ export function directOrchestrator(deps: { inference: InferencePort; extractor: 
           signal,
           ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
         },
-      );
+      ).catch((error: unknown) => {
+        finished('FAILED');
+        throw error;
+      });
+      finished('COMPLETED');
       return withProvenance(result, submission.methodProvenance);
     },
   };

@@ -65,6 +65,9 @@ export class CloneCache {
    * @param lockWaitMs - how long to wait for another process's clone of the same commit, in ms
    * @param now - clock in epoch ms
    */
+  /** Told the commit ids of each eviction, on insert and by the sweep (metrics). */
+  onEvicted: ((shas: readonly string[]) => void) | undefined;
+
   constructor(
     readonly root: string,
     private readonly limits: CacheLimits,
@@ -187,6 +190,7 @@ export class CloneCache {
         await rename(path.join(this.root, sha), trashed);
         await rm(trashed, { recursive: true, force: true });
       }
+      if (evicted.length > 0) this.onEvicted?.(evicted);
       return evicted;
     } finally {
       await release();

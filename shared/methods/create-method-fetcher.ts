@@ -3,17 +3,20 @@
  * sweep that workers and the API process (direct mode) run.
  */
 import type { Settings } from '../config/index.js';
-import type { Logger } from '../observability/index.js';
+import type { Logger, Metrics } from '../observability/index.js';
 import { CloneCache } from './clone-cache.js';
-import { GitMethodFetcher } from './git-method-fetcher.js';
+import { GitMethodFetcher, type FetchOutcome } from './git-method-fetcher.js';
 
 /**
  * The clone cache the settings describe (`METHOD_CACHE_DIR` and the `MAX_METHOD_CACHE_*` limits).
  * @param settings - the deployment settings
+ * @param metrics - counts evictions (`mthds_method_cache_evictions_total`) when given
  */
-export function methodCache(settings: Settings): CloneCache {
+export function methodCache(settings: Settings, metrics?: Metrics): CloneCache {
   const { dir, maxClones, maxTotalKib, maxAgeHours } = settings.methodCache;
-  return new CloneCache(dir, { maxClones, maxTotalKib, maxAgeHours }, settings.methodRef.gitTimeoutMs * 2);
+  const cache = new CloneCache(dir, { maxClones, maxTotalKib, maxAgeHours }, settings.methodRef.gitTimeoutMs * 2);
+  if (metrics) cache.onEvicted = (shas) => metrics.methodCacheEvictions.inc(shas.length);
+  return cache;
 }
 
 /**
@@ -21,12 +24,13 @@ export function methodCache(settings: Settings): CloneCache {
  * `METHOD_REF_ALLOW_PRIVATE_HOSTS` is on (development and tests only).
  * @param settings - the deployment settings
  * @param logger - where the warning goes
+ * @param metrics - counts fetches by outcome (`mthds_method_fetches_total`) when given
  */
-export function createMethodFetcher(settings: Settings, logger: Logger): { fetcher: GitMethodFetcher; cache: CloneCache } {
+export function createMethodFetcher(settings: Settings, logger: Logger, metrics?: Metrics): { fetcher: GitMethodFetcher; cache: CloneCache } {
   if (settings.methodRef.allowPrivateHosts) {
     logger.warn('METHOD_REF_ALLOW_PRIVATE_HOSTS=true: method_ref clones may reach private and loopback hosts (development and tests only).');
   }
-  const cache = methodCache(settings);
+  const cache = methodCache(settings, metrics);
   const fetcher = new GitMethodFetcher({
     allowedHosts: settings.methodRef.allowedHosts,
     cloneUrlTemplate: settings.methodRef.cloneUrlTemplate,
@@ -35,6 +39,7 @@ export function createMethodFetcher(settings: Settings, logger: Logger): { fetch
     cache,
     scanLimits: { maxScannedManifests: settings.fetchLimits.maxScannedManifests, maxManifestFileKib: settings.fetchLimits.maxManifestFileKib },
     packageLimits: { maxPackageFiles: settings.fetchLimits.maxPackageFiles, maxPackageTotalKib: settings.fetchLimits.maxPackageTotalKib },
+    ...(metrics ? { observe: (outcome: FetchOutcome) => metrics.methodFetches.inc({ outcome }) } : {}),
   });
   return { fetcher, cache };
 }

@@ -37,7 +37,12 @@ export interface GitMethodFetcherOptions {
   cache: CloneCache;
   scanLimits: ScanLimits;
   packageLimits: PackageLimits;
+  /** Told how each package came (from the cache or by a clone; dependencies included), or that a request's fetch failed (metrics). */
+  observe?: (outcome: FetchOutcome) => void;
 }
+
+/** How one package fetch ended. */
+export type FetchOutcome = 'cache_hit' | 'cloned' | 'failed';
 
 /** How deep `[dependencies]` and outside packages are followed (a dependency of a dependency is depth 2). */
 const MAX_DEPENDENCY_DEPTH = 4;
@@ -53,7 +58,10 @@ export class GitMethodFetcher implements MethodFetcher {
    * @throws see {@link MethodFetcher.fetch}
    */
   fetch(ref: string, purpose: FetchPurpose): Promise<FetchedMethod> {
-    return this.fetchAt(ref, purpose, []);
+    return this.fetchAt(ref, purpose, []).catch((error: unknown) => {
+      this.options.observe?.('failed');
+      throw error;
+    });
   }
 
   /**
@@ -70,6 +78,7 @@ export class GitMethodFetcher implements MethodFetcher {
       sha,
       (staging) => shallowClone(url, parsed.tag, staging, parsed.raw, git),
       async (entry) => {
+        this.options.observe?.(entry.cloned ? 'cloned' : 'cache_hit');
         const scan = await scanManifests(entry.dir, this.options.scanLimits);
         const found = locatePackage(scan, parsed.address);
         const { sources, outside } = await this.withSiblings(scan, found, purpose);

@@ -24,6 +24,13 @@ export class Metrics {
   readonly callbackDeliveries = new Counter({ name: 'mthds_callback_deliveries_total', help: 'Callback delivery attempts, by outcome (delivered, retried, dead_lettered)', labelNames: ['outcome'] as const, registers: [this.registry] });
   readonly inferenceCalls = new Counter({ name: 'mthds_inference_calls_total', help: 'Inference calls, by backend, kind and outcome', labelNames: ['backend', 'kind', 'outcome'] as const, registers: [this.registry] });
   readonly inferenceTokens = new Counter({ name: 'mthds_inference_tokens_total', help: 'Inference tokens, by backend and direction', labelNames: ['backend', 'direction'] as const, registers: [this.registry] });
+  readonly methodFetches = new Counter({
+    name: 'mthds_method_fetches_total',
+    help: 'method_ref package fetches, by outcome (cache_hit, cloned, failed); dependencies count as fetches',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly methodCacheEvictions = new Counter({ name: 'mthds_method_cache_evictions_total', help: 'Clones evicted from the method clone cache, on insert and by the periodic sweep', registers: [this.registry] });
   private readonly queues = new Map<string, JobCounter>();
 
   constructor() {

@@ -86,6 +86,22 @@ describe('HTTP shell', () => {
     });
   });
 
+  describe('GET /metrics in direct mode', () => {
+    it('should count direct runs by outcome and HTTP requests by route pattern', async () => {
+      const app = buildTestApp();
+      const bundle = 'domain = "d"\nmain_pipe = "greet"\n[pipe.greet]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { name = "Text" }\noutput = "Text"\ntemplate = "Hi {{ name }}"\n';
+      await request(app).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: 'Ada' } }).expect(200);
+      await request(app).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: 'Ada' } }).expect(200);
+      await request(app).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: { concept: 'Text', content: { text: 1 } } } }).expect(422);
+      const text = (await request(app).get('/metrics').expect(200)).text;
+      expect(text).to.include('mthds_runs_started_total{mode="direct",delivery="blocking"} 3');
+      expect(text).to.include('mthds_runs_finished_total{state="COMPLETED"} 2');
+      expect(text).to.include('mthds_runs_finished_total{state="FAILED"} 1');
+      expect(text).to.include('mthds_run_duration_seconds_count{state="COMPLETED"} 2');
+      expect(text).to.include('mthds_http_requests_total{route="/v1/execute",method="POST",status="200"} 2');
+    });
+  });
+
   describe('authentication', () => {
     describe('when AUTH_MODE=api_key', () => {
       const app = buildTestApp({ AUTH_MODE: 'api_key', API_KEY: 'right-key' });

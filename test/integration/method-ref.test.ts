@@ -285,6 +285,24 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
       expect(repos.server.fetchCount() - before).to.equal(1);
     });
 
+    it('should count clones, cache hits, failures and evictions in /metrics', async () => {
+      const dir = tempDir('mthds-cache-metrics-');
+      try {
+        const counted = buildTestApp({ ...repos.environment(dir), MAX_METHOD_CACHE_CLONES: '1' });
+        await request(counted).post('/v1/validate').send({ method_ref: `${REPORT}@v0.1.0` }).expect(200);
+        await request(counted).post('/v1/validate').send({ method_ref: `${REPORT}@v0.1.0` }).expect(200);
+        await request(counted).post('/v1/validate').send({ method_ref: `${REPORT}@v0.2.0` }).expect(200);
+        await request(counted).post('/v1/validate').send({ method_ref: `${REPORT}@v9.9.9` }).expect(422);
+        const metrics = (await request(counted).get('/metrics').expect(200)).text;
+        expect(metrics).to.include('mthds_method_fetches_total{outcome="cloned"} 2');
+        expect(metrics).to.include('mthds_method_fetches_total{outcome="cache_hit"} 1');
+        expect(metrics).to.include('mthds_method_fetches_total{outcome="failed"} 1');
+        expect(metrics).to.include('mthds_method_cache_evictions_total 1');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('should make one clone for 20 concurrent requests of one commit', async () => {
       const tag = 'v0.4.0-burst';
       const sha = repos.freshTag(tag);
