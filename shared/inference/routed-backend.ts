@@ -41,7 +41,7 @@ const CAPABILITIES: Record<'images' | 'search', { sdks: ReadonlySet<string>; mod
   search: { sdks: new Set(['linkup']), modelType: 'search' },
 };
 
-function sdkOf(config: InferenceConfig, route: Route): string {
+function sdkOf(route: Route): string {
   return route.spec.sdk ?? route.backend;
 }
 
@@ -66,7 +66,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
     const key = `${route.backend}:${route.modelId}`;
     const existing = clients.get(key);
     if (existing) return existing;
-    const sdk = sdkOf(config, route);
+    const sdk = sdkOf(route);
     const common = { timeoutMs: options.timeoutMs, maxRetries: options.maxRetries };
     let created: InferenceBackend;
     if (sdk === 'mock') created = createMockBackend({ latencyMs: options.mockLatencyMs });

@@ -13,9 +13,10 @@
  * are deleted, so they vanish at once.
  */
 import { randomUUID } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { directorySize } from './directory-size.js';
 
 /** The eviction limits (`MAX_METHOD_CACHE_CLONES`, `MAX_METHOD_CACHE_TOTAL_KIB`, `MAX_METHOD_CACHE_AGE_HOURS`). */
 export interface CacheLimits {
@@ -44,14 +45,6 @@ async function exists(target: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function sizeOf(target: string): Promise<number> {
-  const info = await lstat(target);
-  if (!info.isDirectory()) return info.size;
-  let total = 0;
-  for (const name of await readdir(target)) total += await sizeOf(path.join(target, name));
-  return total;
 }
 
 /** The clone cache of one root directory. */
@@ -207,7 +200,7 @@ export class CloneCache {
     const entries = await Promise.all(
       names.map(async (sha) => {
         const dir = path.join(this.root, sha);
-        return { sha, mtimeMs: (await stat(dir)).mtimeMs, bytes: await sizeOf(dir) };
+        return { sha, mtimeMs: (await stat(dir)).mtimeMs, bytes: await directorySize(dir) };
       }),
     );
     return entries.sort((a, b) => a.mtimeMs - b.mtimeMs);

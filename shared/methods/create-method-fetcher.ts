@@ -36,6 +36,7 @@ export function createMethodFetcher(settings: Settings, logger: Logger, metrics?
     cloneUrlTemplate: settings.methodRef.cloneUrlTemplate,
     allowPrivateHosts: settings.methodRef.allowPrivateHosts,
     gitTimeoutMs: settings.methodRef.gitTimeoutMs,
+    maxCloneKib: settings.methodCache.maxTotalKib,
     cache,
     scanLimits: { maxScannedManifests: settings.fetchLimits.maxScannedManifests, maxManifestFileKib: settings.fetchLimits.maxManifestFileKib },
     packageLimits: { maxPackageFiles: settings.fetchLimits.maxPackageFiles, maxPackageTotalKib: settings.fetchLimits.maxPackageTotalKib },

@@ -34,6 +34,8 @@ export interface GitMethodFetcherOptions {
   allowPrivateHosts: boolean;
   /** Bound of one git command, in ms. */
   gitTimeoutMs: number;
+  /** Largest clone, in KiB (`MAX_METHOD_CACHE_TOTAL_KIB`: a bigger repository could not stay in the cache). */
+  maxCloneKib: number;
   cache: CloneCache;
   scanLimits: ScanLimits;
   packageLimits: PackageLimits;
@@ -72,7 +74,7 @@ export class GitMethodFetcher implements MethodFetcher {
     const parsed = parseMethodRef(ref, this.options.allowedHosts);
     const url = cloneUrl(parsed, this.options.cloneUrlTemplate);
     const resolve = await checkCloneHost(url, this.options.allowPrivateHosts);
-    const git = { timeoutMs: this.options.gitTimeoutMs, resolve };
+    const git = { timeoutMs: this.options.gitTimeoutMs, resolve, maxCloneBytes: this.options.maxCloneKib * 1024 };
     const sha = await resolveCommit(url, parsed.tag, parsed.raw, git);
     const located = await this.options.cache.use(
       sha,

@@ -2,7 +2,8 @@
  * The git commands of a fetch, through simple-git: resolve the commit of a tag (peeled) or of HEAD with
  * `git ls-remote`, then a shallow clone at that tag. Every command runs with restricted transports (only the clone
  * URL's http(s) scheme), no credential prompts or helpers, no redirects, no user or system git configuration, the
- * connection pinned to the checked address when there is one, and an overall time bound. Failures become `MethodFetchError` with a detail that says which step failed and why.
+ * connection pinned to the checked address when there is one, an overall time bound, and (for a clone) a size bound
+ * measured on disk while it downloads. Failures become `MethodFetchError` with a detail that says which step failed and why.
  *
  * @see API-CONTRACT.md §10.3; CLIENTS.md §6.5 step 4
  */
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { MethodFetchError } from '../errors/index.js';
 import { cloneProtocol } from './clone-target.js';
+import { directorySize } from './directory-size.js';
 
 /** How git commands are bounded. */
 export interface GitOptions {
@@ -18,12 +20,18 @@ export interface GitOptions {
   timeoutMs: number;
   /** `host:port:address` pinning git's connection to the address the SSRF check accepted (curl's `--resolve`). */
   resolve?: string | null;
+  /** Largest clone, in bytes (the clone cache's total size): a bigger repository is aborted while it downloads. */
+  maxCloneBytes?: number;
 }
+
+/** How often a running clone's size is measured, in ms. */
+const CLONE_SIZE_CHECK_MS = 250;
 
 const GUARDED_ENVIRONMENT = ['GIT_TERMINAL_PROMPT', 'GIT_ALLOW_PROTOCOL', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_ASKPASS', 'GIT_LFS_SKIP_SMUDGE'];
 
-function git(url: string, options: GitOptions, baseDir?: string): { client: SimpleGit; signal: AbortSignal } {
-  const signal = AbortSignal.timeout(options.timeoutMs);
+function git(url: string, options: GitOptions, baseDir?: string, extraSignal?: AbortSignal): { client: SimpleGit; signal: AbortSignal } {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = extraSignal ? AbortSignal.any([timeout, extraSignal]) : timeout;
   const client = simpleGit({
     ...(baseDir ? { baseDir } : {}),
     abort: signal,
@@ -103,16 +111,36 @@ export async function resolveCommit(url: string, tag: string | null, refLabel: s
  * @param tag - the tag, or null for the default branch
  * @param destination - a directory that does not exist yet (its parent does)
  * @param refLabel - the reference as sent, for details
- * @param options - time bound
+ * @param options - time bound, address pin, and size bound (measured every 250 ms while git downloads, and once done)
  * @returns the commit id actually cloned
- * @throws MethodFetchError (422) when the clone fails or times out
+ * @throws MethodFetchError (422) when the clone fails, times out, or grows past the size bound
  */
 export async function shallowClone(url: string, tag: string | null, destination: string, refLabel: string, options: GitOptions): Promise<string> {
-  const cloned = git(url, options, path.dirname(destination));
+  const oversize = new AbortController();
+  const maxBytes = options.maxCloneBytes;
+  const watch =
+    maxBytes === undefined
+      ? undefined
+      : setInterval(() => {
+          void directorySize(destination).then((bytes) => {
+            if (bytes > maxBytes) oversize.abort();
+          });
+        }, CLONE_SIZE_CHECK_MS);
+  const tooLarge = (cause?: unknown) =>
+    new MethodFetchError(
+      `The repository of method reference '${refLabel}' is larger than ${Math.round(maxBytes! / 1024)} KiB (MAX_METHOD_CACHE_TOTAL_KIB), the most this server's clone cache holds; the clone was stopped.`,
+      cause === undefined ? {} : { cause },
+    );
+  const cloned = git(url, options, path.dirname(destination), oversize.signal);
   try {
     await cloned.client.clone(url, destination, ['--depth', '1', '--single-branch', '--no-tags', ...(tag === null ? [] : ['--branch', tag])]);
+    if (maxBytes !== undefined && (await directorySize(destination)) > maxBytes) throw tooLarge();
   } catch (error) {
+    if (error instanceof MethodFetchError) throw error;
+    if (oversize.signal.aborted) throw tooLarge(error);
     throw new MethodFetchError(`Could not clone the repository of method reference '${refLabel}': git clone ${reason(error, cloned.signal, options.timeoutMs)}.`, { cause: error });
+  } finally {
+    clearInterval(watch);
   }
   const inClone = git(url, options, destination);
   let sha: string;

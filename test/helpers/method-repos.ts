@@ -8,7 +8,8 @@
  * - `acme/empty`: no manifest at all;
  * - `acme/consumer`: a package whose `[dependencies]` names the documents package of `pipelex/methods` at `v0.1.0`;
  * - `acme/outsider`: a package calling the documents package of `pipelex/methods` by address, with no `[dependencies]`;
- * - `acme/ping` and `acme/pong`: two packages calling each other by address (a cycle).
+ * - `acme/ping` and `acme/pong`: two packages calling each other by address (a cycle);
+ * - `acme/bulky`: a repository holding 4 MiB of incompressible bytes beside a small package (`pkg/`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -90,6 +91,10 @@ export async function startMethodRepos(): Promise<MethodRepos> {
   repo('acme', 'big')
     .write({ ...many, 'heavy/METHODS.toml': manifest('heavy', 'github.com/acme/big'), 'heavy/hello.mthds': HELLO, 'heavy/data.txt': 'x'.repeat(600 * 1024) })
     .commit('big', 'v1.0.0');
+  const { randomBytes } = await import('node:crypto');
+  repo('acme', 'bulky')
+    .write({ 'pkg/METHODS.toml': manifest('bulky', 'github.com/acme/bulky'), 'pkg/hello.mthds': HELLO, 'assets/noise.bin': randomBytes(4 * 1024 * 1024) })
+    .commit('bulky', 'v1.0.0');
   repo('acme', 'twins')
     .write({ 'a/METHODS.toml': manifest('twin', 'github.com/acme/twins'), 'a/hello.mthds': HELLO, 'b/METHODS.toml': manifest('twin', 'github.com/acme/twins'), 'b/hello.mthds': HELLO })
     .commit('twins', 'v1.0.0');

@@ -339,7 +339,7 @@ describe('POST /v1/execute', () => {
 
     it('should re-ask once when the first structured answer is invalid', async () => {
       const valid = { is_match: true, match_score: 80, key_strengths: 'Python', gaps: 'none', recommendation: 'interview' };
-      fake.respondWith((recorded) => (fake.requests.length === 1 ? completion(JSON.stringify({ is_match: 'yes' })) : completion(JSON.stringify(valid))));
+      fake.respondWith(() => (fake.requests.length === 1 ? completion(JSON.stringify({ is_match: 'yes' })) : completion(JSON.stringify(valid))));
       const response = await request(buildTestApp(environment()))
         .post('/v1/execute')
         .send({ mthds_contents: [sample('cv_job_match')], inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') })

@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
@@ -298,6 +299,24 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
         expect(metrics).to.include('mthds_method_fetches_total{outcome="cache_hit"} 1');
         expect(metrics).to.include('mthds_method_fetches_total{outcome="failed"} 1');
         expect(metrics).to.include('mthds_method_cache_evictions_total 1');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('should stop cloning a repository larger than the cache can hold, with 422 and nothing left behind', async () => {
+      const dir = tempDir('mthds-cache-small-');
+      try {
+        const small = buildTestApp({ ...repos.environment(dir), MAX_METHOD_CACHE_TOTAL_KIB: '1024' });
+        const response = await request(small).post('/v1/validate').send({ method_ref: 'github.com/acme/bulky/bulky@v1.0.0' }).expect(422);
+        expect(response.body).to.include({
+          error_type: 'MethodFetchError',
+          detail:
+            "The repository of method reference 'github.com/acme/bulky/bulky@v1.0.0' is larger than 1024 KiB (MAX_METHOD_CACHE_TOTAL_KIB), the most this server's clone cache holds; the clone was stopped.",
+        });
+        expect(readdirSync(path.join(dir, '.staging'))).to.deep.equal([]);
+        expect(readdirSync(dir).filter((name) => /^[0-9a-f]{40}$/.test(name))).to.deep.equal([]);
+        await request(buildTestApp(repos.environment(dir))).post('/v1/validate').send({ method_ref: 'github.com/acme/bulky/bulky@v1.0.0' }).expect(200);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
