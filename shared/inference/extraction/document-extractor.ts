@@ -2,13 +2,12 @@
  * The embedded, offline document extractor (the default of PipeExtract, like the reference's local
  * `pypdfium2-extract-pdf`): a PDF's text layer, page by page, read with Mozilla's PDF.js (`pdfjs-dist`). A plain-text
  * document is one page of text; an image is one page whose view is the image. Page images and OCR are not produced.
+ * PDFs are parsed in a worker thread (`pdf-text-pool.ts`).
  * @see RUNTIME.md §2.4
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { StuffFactoryError } from '../../errors/index.js';
 import { fetchDocument, type FetchLimits } from './fetch-document.js';
+import { pdfPageTextsInWorker } from './pdf-text-pool.js';
 
 /** One extracted page: its text (empty when the page has no text layer) and, for an image document, its view. */
 export interface ExtractedPage {
@@ -34,25 +33,8 @@ export interface DocumentExtractor {
   extractPages(request: ExtractRequest): Promise<{ pages: ExtractedPage[] }>;
 }
 
-const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-
 function isPdf(bytes: Uint8Array, mimeType: string): boolean {
   return mimeType === 'application/pdf' || Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
-}
-
-async function pdfPages(bytes: Uint8Array): Promise<ExtractedPage[]> {
-  const pdf = await getDocument({ data: bytes, standardFontDataUrl: STANDARD_FONTS, isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
-  try {
-    const pages: ExtractedPage[] = [];
-    for (let number = 1; number <= pdf.numPages; number += 1) {
-      const content = await (await pdf.getPage(number)).getTextContent();
-      const text = content.items.map((item) => ('str' in item ? `${item.str}${item.hasEOL ? '\n' : ''}` : '')).join('');
-      pages.push({ text: text.trim() });
-    }
-    return pages;
-  } finally {
-    await pdf.destroy();
-  }
 }
 
 /**
@@ -67,8 +49,9 @@ export function createDocumentExtractor(limits: FetchLimits): DocumentExtractor 
       const type = (request.document.mime_type ?? mimeType ?? '').toLowerCase();
       if (isPdf(bytes, type)) {
         try {
-          return { pages: await pdfPages(bytes) };
+          return { pages: (await pdfPageTextsInWorker(bytes, request.signal)).map((text) => ({ text })) };
         } catch (error) {
+          if (request.signal?.aborted) throw error;
           throw new StuffFactoryError(`Pipe '${request.pipeCode}': the document is not a readable PDF (${(error as Error).message}).`, { cause: error });
         }
       }
