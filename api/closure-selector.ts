@@ -3,7 +3,6 @@
  * `files` (inline bundles) or `method_ref`.
  */
 import { z } from 'zod';
-import { MethodRefNotSupported } from '../shared/errors/index.js';
 import type { MethodFetcher } from '../shared/methods/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
 import { mthdsContent } from './mthds-content.js';
@@ -49,15 +48,14 @@ export interface Closure {
 /**
  * Turn a checked selector into bundle sources.
  * @param selector - `files` or `method_ref` (exactly one, as checked by {@link closureRequestSchema})
- * @param fetcher - the deployment's method fetcher, when it serves `method_ref`
- * @throws MethodRefNotSupported (501) for a `method_ref` without a fetcher; whatever {@link MethodFetcher.fetch} throws
+ * @param fetcher - the deployment's method fetcher
+ * @throws whatever {@link MethodFetcher.fetch} throws (501 for a registry form, 422 / 404 for a failed fetch)
  */
 export async function loadClosure(
   selector: { files?: { content: string; source?: string | null | undefined }[] | null | undefined; method_ref?: string | null | undefined },
-  fetcher: MethodFetcher | undefined,
+  fetcher: MethodFetcher,
 ): Promise<Closure> {
   if (selector.method_ref) {
-    if (!fetcher) throw new MethodRefNotSupported('method_ref is not served by this deployment; submit inline `files[]`.');
     const fetched = await fetcher.fetch(selector.method_ref, 'tooling');
     return { sources: fetched.sources, manifestMainPipe: fetched.mainPipe };
   }

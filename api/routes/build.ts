@@ -41,14 +41,14 @@ export interface BuildRouterOptions {
   maxBodyBytes: number;
   /** `MAX_MTHDS_FILE_KIB`, the ceiling of each `files[].content`. */
   maxMthdsFileKib: number;
-  methodFetcher?: MethodFetcher;
+  methodFetcher: MethodFetcher;
   /** Mock backends of the runner's dry-run sweep. */
   sweep: SweepDeps;
 }
 
 type Loaded = { library: Library; closure: Closure } | { invalid: ReturnType<typeof crateInvalidReport> };
 
-async function loadSelected(selector: Parameters<typeof loadClosure>[0], fetcher: MethodFetcher | undefined): Promise<Loaded> {
+async function loadSelected(selector: Parameters<typeof loadClosure>[0], fetcher: MethodFetcher): Promise<Loaded> {
   const closure = await loadClosure(selector, fetcher);
   const loaded = loadLibrary(closure.sources, { mode: 'compat' });
   return loaded.ok ? { library: loaded.library, closure } : { invalid: crateInvalidReport(loaded.errors, loaded.message) };
@@ -60,7 +60,7 @@ function selection(selected: SelectedPipe): { pipe_ref: string; requested_pipe_r
 
 /**
  * Router serving the three build routes.
- * @param options - body limit, file limit, method fetcher (501 for `method_ref` without one), sweep backends
+ * @param options - body limit, file limit, method fetcher, sweep backends
  */
 export function buildRouter(options: BuildRouterOptions): Router {
   const requests = buildRequests(options.maxMthdsFileKib);

@@ -22,9 +22,9 @@ function codegenRequest(maxMthdsFileKib: number) {
 
 /**
  * Router serving `POST /v1/codegen`.
- * @param options - body limit in bytes; `MAX_MTHDS_FILE_KIB`; the method fetcher serving `method_ref` (501 without one)
+ * @param options - body limit in bytes; `MAX_MTHDS_FILE_KIB`; the method fetcher serving `method_ref`
  */
-export function codegenRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; methodFetcher?: MethodFetcher }): Router {
+export function codegenRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; methodFetcher: MethodFetcher }): Router {
   const request = codegenRequest(options.maxMthdsFileKib);
   const router = Router();
   router.post('/v1/codegen', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {

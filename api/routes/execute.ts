@@ -18,8 +18,8 @@ export interface ExecuteRouteOptions {
   allowPrivateCallbackHosts: boolean;
   /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */
   bundleLimits: BundleLimits;
-  /** Fetches `method_ref` packages; without one a `method_ref` answers 501. */
-  methodFetcher?: MethodFetcher;
+  /** Fetches `method_ref` packages (a registry form answers 501). */
+  methodFetcher: MethodFetcher;
 }
 
 /**
@@ -31,8 +31,8 @@ export function executeRouter(options: ExecuteRouteOptions): Router {
   router.post('/v1/execute', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
-    const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
     const orchestrator = options.orchestration.select(body.orchestration_mode);
+    const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort(new Error('client closed the connection'));

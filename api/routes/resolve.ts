@@ -25,12 +25,11 @@ export type ResolveReport = { is_valid: true; crate: Crate; message: string } | 
 
 /**
  * Router serving `POST /v1/resolve`.
- * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, and the deployment's method fetcher (without one every `method_ref` is 501
- *   `MethodRefNotSupported`)
+ * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, and the deployment's method fetcher
  * @throws (through the problem handler) ValidationError 422 for neither or both selectors, `files: []` or an
  *   oversized file; whatever the fetcher throws for a `method_ref`
  */
-export function resolveRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; methodFetcher?: MethodFetcher | undefined }): Router {
+export function resolveRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; methodFetcher: MethodFetcher }): Router {
   const request = closureRequestSchema({ validation_mode: VALIDATION_MODE }, options.maxMthdsFileKib);
   const router = Router();
   router.post('/v1/resolve', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {

@@ -20,8 +20,8 @@ export interface StartRouteOptions {
   allowPrivateCallbackHosts: boolean;
   /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */
   bundleLimits: BundleLimits;
-  /** Fetches `method_ref` packages; without one a `method_ref` answers 501. */
-  methodFetcher?: MethodFetcher;
+  /** Fetches `method_ref` packages (a registry form answers 501). */
+  methodFetcher: MethodFetcher;
 }
 
 /**

@@ -4,7 +4,6 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { MethodRefNotSupported } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import { validationReport, type InvalidReport, type SweepDeps, type ValidReport } from '../../shared/runtime/index.js';
 import { VALIDATION_MODE } from '../closure-selector.js';
@@ -65,9 +64,9 @@ function withManifestDefault(report: ValidReport | InvalidReport, mainPipe: stri
 /**
  * Router serving `POST /v1/validate`.
  * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, the orchestration (a forbidden or unregistered mode is refused), the mock
- *   backends of the dry-run sweep, and the method fetcher (`method_ref`; without one it answers 501)
+ *   backends of the dry-run sweep, and the method fetcher (`method_ref`)
  */
-export function validateRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; orchestration: Orchestration; sweep: SweepDeps; methodFetcher?: MethodFetcher }): Router {
+export function validateRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; orchestration: Orchestration; sweep: SweepDeps; methodFetcher: MethodFetcher }): Router {
   const request = validateRequest(options.maxMthdsFileKib);
   const router = Router();
   router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
@@ -75,7 +74,6 @@ export function validateRouter(options: { maxBodyBytes: number; maxMthdsFileKib:
     options.orchestration.select(body.orchestration_mode);
     const reportOptions = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [], mode: body.validation_mode ?? 'compat' } as const;
     if (body.method_ref) {
-      if (!options.methodFetcher) throw new MethodRefNotSupported('method_ref is not served by this deployment; send the bundle text in mthds_contents.');
       const fetched = await options.methodFetcher.fetch(body.method_ref, 'run');
       sendJson(res, 200, withManifestDefault(await validationReport(fetched.sources, options.sweep, reportOptions), fetched.mainPipe));
       return;

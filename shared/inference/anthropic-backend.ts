@@ -5,6 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
+import { parseBase64DataUrl } from './data-url.js';
 import { toInferenceError } from './provider-errors.js';
 import { DEFAULT_STRUCTURED_RETRIES, type InferenceBackend, type LlmRequest, type ObjectRequest, type TokenUsage } from './types.js';
 
@@ -29,8 +30,6 @@ function checkStop(message: Message, model: string, pipeCode: string): void {
   if (message.stop_reason === 'refusal') throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused.`, options);
 }
 
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
-
 /**
  * The user message blocks: image and document blocks first, then the text (RUNTIME.md §2.1.5, §5.7). `data:` URLs
  * are sent as base64 sources, http(s) URLs as URL sources.
@@ -41,15 +40,15 @@ function userContent(request: LlmRequest): MessageParam['content'] {
   if (images.length === 0 && documents.length === 0) return request.userPrompt;
   const blocks: Anthropic.Messages.ContentBlockParam[] = [];
   for (const image of images) {
-    const inline = DATA_URL.exec(image.url);
+    const inline = parseBase64DataUrl(image.url);
     blocks.push({
       type: 'image',
-      source: inline ? { type: 'base64', media_type: inline[1] as 'image/png', data: inline[2]! } : { type: 'url', url: image.url },
+      source: inline ? { type: 'base64', media_type: inline.mimeType as 'image/png', data: inline.base64 } : { type: 'url', url: image.url },
     });
   }
   for (const document of documents) {
-    const inline = DATA_URL.exec(document.url);
-    blocks.push({ type: 'document', source: inline ? { type: 'base64', media_type: 'application/pdf', data: inline[2]! } : { type: 'url', url: document.url } });
+    const inline = parseBase64DataUrl(document.url);
+    blocks.push({ type: 'document', source: inline ? { type: 'base64', media_type: 'application/pdf', data: inline.base64 } : { type: 'url', url: document.url } });
   }
   blocks.push({ type: 'text', text: request.userPrompt });
   return blocks;

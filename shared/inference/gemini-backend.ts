@@ -6,6 +6,7 @@
  */
 import { FinishReason, GoogleGenAI, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
 import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
+import { parseBase64DataUrl } from './data-url.js';
 import { toGeminiError } from './gemini-errors.js';
 import { askUntilValid } from './structured-answer.js';
 import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
@@ -23,12 +24,11 @@ export interface GeminiBackendOptions {
   maxRetries?: number;
 }
 
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 const REFUSALS = new Set<string>([FinishReason.SAFETY, FinishReason.RECITATION, FinishReason.PROHIBITED_CONTENT, FinishReason.BLOCKLIST, FinishReason.SPII]);
 
 function mediaPart(url: string, fallbackMime: string): Part {
-  const inline = DATA_URL.exec(url);
-  if (inline) return { inlineData: { mimeType: inline[1]!, data: inline[2]! } };
+  const inline = parseBase64DataUrl(url);
+  if (inline) return { inlineData: { mimeType: inline.mimeType, data: inline.base64 } };
   return { fileData: { fileUri: url, mimeType: fallbackMime } };
 }
 

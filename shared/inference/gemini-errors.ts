@@ -4,8 +4,8 @@
  * its wait as a `google.rpc.RetryInfo` detail (`retryDelay: "30s"`) rather than a `Retry-After` header.
  */
 import { ApiError } from '@google/genai';
-import { LLMCompletionError, type ProviderMetadata } from '../errors/index.js';
-import { categoryOfStatus, toInferenceError } from './provider-errors.js';
+import { LLMCompletionError } from '../errors/index.js';
+import { toInferenceError } from './provider-errors.js';
 
 /** The Google RPC error body, as far as it is read here. */
 interface GoogleErrorBody {
@@ -33,34 +33,20 @@ function retryDelaySeconds(body: GoogleErrorBody): number | undefined {
 }
 
 /**
- * Turn what the Gemini SDK threw into an inference error; aborts and network failures go through the shared mapping.
+ * Turn what the Gemini SDK threw into an inference error through the shared mapping, with what the error body says
+ * (message, RPC status, `RetryInfo` wait).
  * @param error - the thrown value
  * @param model - the model called
  * @param pipeCode - the pipe that called it
  * @returns the error to throw (an LLMCompletionError with `provider_metadata` for an HTTP failure)
  */
 export function toGeminiError(error: unknown, model: string, pipeCode: string): unknown {
-  if (error instanceof TypeError && error.message === 'fetch failed') {
-    return new LLMCompletionError(`Pipe '${pipeCode}': could not reach the provider: ${String((error.cause as Error | undefined)?.message ?? error.message)}`, {
-      category: 'TRANSIENT',
-      cause: error,
-      model,
-      provider: 'google',
-      providerMetadata: { provider: 'google', sdk_exception_type: 'TypeError', message: error.message },
-    });
-  }
   if (!(error instanceof ApiError)) return toInferenceError(error, model, pipeCode, 'google');
   const body = errorBody(error.message);
-  const detail = body.error?.message ?? error.message;
-  const metadata: ProviderMetadata = { provider: 'google', sdk_exception_type: 'ApiError', message: detail, status_code: error.status };
-  if (body.error?.status) metadata.provider_error_code = body.error.status;
-  const retryAfter = retryDelaySeconds(body);
-  if (retryAfter !== undefined) metadata.retry_after_seconds = retryAfter;
-  return new LLMCompletionError(`Pipe '${pipeCode}': the provider answered ${error.status}: ${detail}`, {
-    category: categoryOfStatus(error.status),
-    cause: error,
-    model,
-    provider: 'google',
-    providerMetadata: metadata,
+  const retryAfterSeconds = retryDelaySeconds(body);
+  return toInferenceError(error, model, pipeCode, 'google', LLMCompletionError, {
+    ...(body.error?.message ? { detail: body.error.message } : {}),
+    ...(body.error?.status ? { providerErrorCode: body.error.status } : {}),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   });
 }

@@ -44,22 +44,47 @@ interface SdkError extends Error {
   code?: string | null;
 }
 
+/** What a provider said in its error body, for SDKs whose errors carry only the status (the Gemini SDK). */
+export interface ProviderErrorHints {
+  /** The provider's own message (else the SDK error's). */
+  detail?: string;
+  /** The provider's error code (e.g. `RESOURCE_EXHAUSTED`). */
+  providerErrorCode?: string;
+  /** The wait the provider asked for, in seconds (else read from `Retry-After` headers). */
+  retryAfterSeconds?: number;
+}
+
+/** Whether an error is a failure to reach the provider: an SDK connection error, or undici's `fetch failed`. */
+function isNetworkFailure(error: Error, sdkError: SdkError): boolean {
+  if (typeof sdkError.status === 'number') return false;
+  return error.constructor.name.includes('Connection') || (error instanceof TypeError && error.message === 'fetch failed');
+}
+
 /**
- * Turn what a provider SDK (OpenAI or Anthropic) threw into an inference error. Aborts are rethrown as they are.
+ * Turn what a provider SDK (OpenAI, Anthropic, Gemini) threw into an inference error. Aborts are rethrown as they are.
  * @param error - the thrown value
  * @param model - the model called
  * @param pipeCode - the pipe that called it
- * @param provider - `openai`, `anthropic`, …
+ * @param provider - `openai`, `anthropic`, `google`, …
  * @param ErrorClass - the class to report (LLMCompletionError, ImgGenGenerationError, SearchJobFailureError)
+ * @param hints - what the provider's error body said, when the SDK error does not carry it
  * @returns the error to throw
  */
-export function toInferenceError(error: unknown, model: string, pipeCode: string, provider = 'openai', ErrorClass: InferenceErrorClass = LLMCompletionError): unknown {
+export function toInferenceError(
+  error: unknown,
+  model: string,
+  pipeCode: string,
+  provider = 'openai',
+  ErrorClass: InferenceErrorClass = LLMCompletionError,
+  hints: ProviderErrorHints = {},
+): unknown {
   if (!(error instanceof Error)) return error;
   const sdkError = error as SdkError;
   const type = error.constructor.name;
   if (error.name === 'AbortError' || type.includes('UserAbort')) return error;
-  if (type.includes('Connection') && typeof sdkError.status !== 'number') {
-    return new ErrorClass(`Pipe '${pipeCode}': could not reach the provider: ${error.message}`, {
+  if (isNetworkFailure(error, sdkError)) {
+    const reason = error.cause instanceof Error ? error.cause.message : error.message;
+    return new ErrorClass(`Pipe '${pipeCode}': could not reach the provider: ${reason}`, {
       category: 'TRANSIENT',
       cause: error,
       model,
@@ -69,17 +94,19 @@ export function toInferenceError(error: unknown, model: string, pipeCode: string
   }
   if (typeof sdkError.status === 'number') {
     const status = sdkError.status;
+    const detail = hints.detail ?? error.message;
     const metadata: ProviderMetadata = {
       provider,
       sdk_exception_type: type,
-      message: error.message,
+      message: detail,
       status_code: status,
     };
     if (sdkError.requestID) metadata.request_id = sdkError.requestID;
-    if (sdkError.code) metadata.provider_error_code = sdkError.code;
-    const retryAfter = retryAfterSeconds(sdkError.headers, Date.now());
+    const code = hints.providerErrorCode ?? sdkError.code;
+    if (code) metadata.provider_error_code = code;
+    const retryAfter = hints.retryAfterSeconds ?? retryAfterSeconds(sdkError.headers, Date.now());
     if (retryAfter !== undefined) metadata.retry_after_seconds = retryAfter;
-    return new ErrorClass(`Pipe '${pipeCode}': the provider answered ${status}: ${error.message}`, {
+    return new ErrorClass(`Pipe '${pipeCode}': the provider answered ${status}: ${detail}`, {
       category: status === 529 ? 'TRANSIENT' : categoryOfStatus(status),
       cause: error,
       model,

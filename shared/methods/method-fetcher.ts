@@ -1,7 +1,7 @@
 /**
  * The seam between the routes and method packages fetched by address (`method_ref`, spec §2.2; API-CONTRACT.md §10).
- * Routes depend on the {@link MethodFetcher} interface only; a deployment without one answers 501
- * `MethodRefNotSupported` for every `method_ref`.
+ * Routes depend on the {@link MethodFetcher} interface only (the git fetcher of `git-method-fetcher.ts` in production,
+ * a stub in tests).
  */
 import type { BundleSource } from '../mthds/index.js';
 

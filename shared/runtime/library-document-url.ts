@@ -29,6 +29,6 @@ export function libraryDocumentUrl(url: string, mimeType: string | null | undefi
       `Pipe '${pipeCode}': the document '${url.slice(0, 200)}' names no file of the submitted bundle (${known.length === 0 ? 'it has no files besides its .mthds' : `its files: ${known.slice(0, 20).join(', ')}`}).`,
     );
   }
-  const type = mimeType ?? (lookup(url) || '');
+  const type = mimeType || lookup(url) || 'application/octet-stream';
   return `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
 }

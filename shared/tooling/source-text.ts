@@ -14,11 +14,30 @@ interface Point {
 
 /** A text with its line starts, answering positions in the units of the wire. */
 export class SourceText {
+  /** UTF-16 index of each line's first character. */
   private readonly lineStarts: number[] = [0];
+  /** UTF-8 byte offset of each line's first character. */
+  private readonly lineByteStarts: number[] = [0];
 
   /** @param text - the whole `.mthds` text */
   constructor(private readonly text: string) {
-    for (let index = 0; index < text.length; index += 1) if (text.charCodeAt(index) === 10) this.lineStarts.push(index + 1);
+    let lineStart = 0;
+    for (let index = 0; index < text.length; index += 1) {
+      if (text.charCodeAt(index) !== 10) continue;
+      this.lineByteStarts.push(this.lineByteStarts.at(-1)! + Buffer.byteLength(text.slice(lineStart, index + 1), 'utf8'));
+      lineStart = index + 1;
+      this.lineStarts.push(lineStart);
+    }
+  }
+
+  /**
+   * The string index of a 1-based line and code-point column (as parsers report them).
+   * @param line - 1-based line (clamped to the text)
+   * @param column - 1-based column in code points
+   */
+  indexAt(line: number, column: number): number {
+    const start = this.lineStarts[Math.min(Math.max(1, line), this.lineStarts.length) - 1] ?? 0;
+    return start + [...this.text.slice(start)].slice(0, Math.max(0, column - 1)).join('').length;
   }
 
   /**
@@ -43,7 +62,7 @@ export class SourceText {
       else high = middle - 1;
     }
     const lineStart = this.lineStarts[line] ?? 0;
-    const before = this.text.slice(0, index);
-    return { offset: Buffer.byteLength(before, 'utf8'), line: line + 1, col: [...this.text.slice(lineStart, index)].length + 1 };
+    const inLine = this.text.slice(lineStart, index);
+    return { offset: (this.lineByteStarts[line] ?? 0) + Buffer.byteLength(inLine, 'utf8'), line: line + 1, col: [...inLine].length + 1 };
   }
 }

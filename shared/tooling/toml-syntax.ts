@@ -17,16 +17,6 @@ const DUPLICATE_KEY = 'Defining a key multiple times is invalid';
 /** A parsed document, or the diagnostic of why it is not one. */
 export type TomlCheck = { ast: AST.TOMLProgram; data: Record<string, unknown> } | { diagnostic: Diagnostic };
 
-function indexOf(content: string, line: number, column: number): number {
-  let index = 0;
-  for (let current = 1; current < line; current += 1) {
-    const next = content.indexOf('\n', index);
-    if (next < 0) break;
-    index = next + 1;
-  }
-  return index + [...content.slice(index)].slice(0, Math.max(0, column - 1)).join('').length;
-}
-
 /**
  * Parse a `.mthds` text.
  * @param content - the text
@@ -47,7 +37,7 @@ export function checkToml(content: string, text: SourceText): TomlCheck {
     return { ast, data: parseToml(content, null) };
   } catch (error) {
     if (!(error instanceof MthdsParserError)) throw error;
-    const at = error.position ? indexOf(content, error.position.line, error.position.column) : 0;
+    const at = error.position ? text.indexAt(error.position.line, error.position.column) : 0;
     return { diagnostic: { kind: 'syntax', severity: 'error', message: error.message, location: null, range: text.range(at, at) } };
   }
 }
