@@ -5,7 +5,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { MethodFetcher } from '../../shared/methods/index.js';
-import { validationReport, type InvalidReport, type SweepDeps, type ValidReport } from '../../shared/runtime/index.js';
+import { validationReport, type SweepDeps } from '../../shared/runtime/index.js';
 import { VALIDATION_MODE } from '../closure-selector.js';
 import { mthdsContent } from '../mthds-content.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -52,16 +52,6 @@ function validateRequest(maxMthdsFileKib: number) {
 }
 
 /**
- * On a `method_ref` request the manifest's `main_pipe` is the default pipe (API-CONTRACT.md §10.5): the one pipe of
- * that code in the report, qualified.
- */
-function withManifestDefault(report: ValidReport | InvalidReport, mainPipe: string | null): ValidReport | InvalidReport {
-  if (!report.is_valid || mainPipe === null) return report;
-  const matches = Object.keys(report.pipe_io_contracts).filter((ref) => ref.endsWith(`.${mainPipe}`));
-  return matches.length === 1 ? { ...report, default_pipe_ref: matches[0]! } : report;
-}
-
-/**
  * Router serving `POST /v1/validate`.
  * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, the orchestration (a forbidden or unregistered mode is refused), the mock
  *   backends of the dry-run sweep, and the method fetcher (`method_ref`)
@@ -75,7 +65,8 @@ export function validateRouter(options: { maxBodyBytes: number; maxMthdsFileKib:
     const reportOptions = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [], mode: body.validation_mode ?? 'compat' } as const;
     if (body.method_ref) {
       const fetched = await options.methodFetcher.fetch(body.method_ref, 'run');
-      sendJson(res, 200, withManifestDefault(await validationReport(fetched.sources, options.sweep, reportOptions), fetched.mainPipe));
+      // The manifest's main_pipe is the default pipe of a method_ref request (API-CONTRACT.md §10.5).
+      sendJson(res, 200, await validationReport(fetched.sources, options.sweep, { ...reportOptions, defaultPipe: fetched.mainPipe }));
       return;
     }
     const contents = body.mthds_contents ?? [];

@@ -121,9 +121,8 @@ export interface SweepDeps {
   dryRun: DryRunSupport;
 }
 
-async function mainPipeGraph(library: Library, ref: string, domain: string, mainPipe: string, sweep: SweepDeps): Promise<GraphSpec | null> {
-  const pipe = library.pipes.get(ref);
-  if (!pipe) return null;
+async function mainPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps): Promise<GraphSpec | null> {
+  const { ref } = pipe;
   const recorder = new GraphRecorder();
   const createdAt = new Date(sweep.deps.now()).toISOString();
   try {
@@ -131,7 +130,7 @@ async function mainPipeGraph(library: Library, ref: string, domain: string, main
   } catch {
     return null;
   }
-  return recorder.toSpec({ domain, main_pipe: mainPipe }, createdAt, `dry-run:${ref}`);
+  return recorder.toSpec({ domain: pipe.domain_code, main_pipe: pipe.code }, createdAt, `dry-run:${ref}`);
 }
 
 function invalid(errors: ValidationErrorItem[], message: string): InvalidReport {
@@ -144,14 +143,16 @@ function invalid(errors: ValidationErrorItem[], message: string): InvalidReport 
  * @param sweep - mock backends for the sweep
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `views`: opt-in `input_form` / `output_form`
  *   (unknown tokens are ignored; without a token the member is absent); `mode`: the static rules' mode (compat by
- *   default; docs/language.md "Strict and compat modes")
+ *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
+ *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified) — it sets
+ *   `default_pipe_ref` and the pipe `graph_spec` dry-runs
  * @returns the valid or invalid report; never throws for an invalid bundle
  * @see spec §4.5
  */
 export async function validationReport(
   sources: BundleSource[],
   sweep: SweepDeps,
-  options: { allowSignatures: boolean; views?: readonly string[]; mode?: ValidationMode },
+  options: { allowSignatures: boolean; views?: readonly string[]; mode?: ValidationMode; defaultPipe?: string | null },
 ): Promise<ValidReport | InvalidReport> {
   const loaded = loadLibrary(sources, { mode: options.mode ?? 'compat' });
   if (!loaded.ok) return invalid(loaded.errors, loaded.message);
@@ -160,8 +161,13 @@ export async function validationReport(
   if (swept.errors.length > 0) return invalid(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`);
   const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
   const pending = [...library.pipes.values()].filter((pipe) => pipe.type === 'PipeSignature').map((pipe) => pipe.ref).sort();
-  const mainPipe = primary.blueprint.main_pipe;
-  const graph = mainPipe === undefined ? null : await mainPipeGraph(library, `${primary.blueprint.domain}.${mainPipe}`, primary.blueprint.domain, mainPipe, sweep);
+  const bundleMain = primary.blueprint.main_pipe;
+  const main = options.defaultPipe
+    ? library.findPipe(options.defaultPipe, primary.blueprint.domain)
+    : bundleMain === undefined
+      ? undefined
+      : library.pipes.get(`${primary.blueprint.domain}.${bundleMain}`);
+  const graph = main ? await mainPipeGraph(library, main, sweep) : null;
   const views = new Set(options.views ?? []);
   const report: ValidReport = {
     is_valid: true,
@@ -174,7 +180,7 @@ export async function validationReport(
     is_runnable: pending.length === 0,
     mthds_contents: sources.map((source) => source.content),
     message: 'MTHDS content validated successfully',
-    default_pipe_ref: mainPipe === undefined ? null : `${primary.blueprint.domain}.${mainPipe}`,
+    default_pipe_ref: main?.ref ?? null,
   };
   if (views.has('input_form')) report.input_form = inputForms(library);
   if (views.has('output_form')) report.output_form = outputForms(library);

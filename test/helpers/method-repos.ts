@@ -9,6 +9,7 @@
  * - `acme/consumer`: a package whose `[dependencies]` names the documents package of `pipelex/methods` at `v0.1.0`;
  * - `acme/outsider`: a package calling the documents package of `pipelex/methods` by address, with no `[dependencies]`;
  * - `acme/ping` and `acme/pong`: two packages calling each other by address (a cycle);
+ * - `acme/twomains`: a package whose manifest `main_pipe` (`shout`) is not its bundle's (`say_hello`);
  * - `acme/bulky`: a repository holding 4 MiB of incompressible bytes beside a small package (`pkg/`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -95,6 +96,12 @@ export async function startMethodRepos(): Promise<MethodRepos> {
   repo('acme', 'bulky')
     .write({ 'pkg/METHODS.toml': manifest('bulky', 'github.com/acme/bulky'), 'pkg/hello.mthds': HELLO, 'assets/noise.bin': randomBytes(4 * 1024 * 1024) })
     .commit('bulky', 'v1.0.0');
+  repo('acme', 'twomains')
+    .write({
+      'METHODS.toml': manifest('twomains', 'github.com/acme/twomains').replace('main_pipe = "say_hello"', 'main_pipe = "shout"'),
+      'hello.mthds': `${HELLO}\n[pipe.shout]\ntype = "PipeLLM"\ndescription = "Shout hello"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Shout hello to @name"\n`,
+    })
+    .commit('twomains', 'v1.0.0');
   repo('acme', 'twins')
     .write({ 'a/METHODS.toml': manifest('twin', 'github.com/acme/twins'), 'a/hello.mthds': HELLO, 'b/METHODS.toml': manifest('twin', 'github.com/acme/twins'), 'b/hello.mthds': HELLO })
     .commit('twins', 'v1.0.0');

@@ -105,6 +105,13 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
       expect(second.body.mthds_contents[0]).to.include('(v0.2)');
     });
 
+    it("should take the manifest's main_pipe over the bundle's as the default pipe and as the graph's pipe", async () => {
+      const response = await validate({ method_ref: 'github.com/acme/twomains@v1.0.0' }).expect(200);
+      expect(response.body.default_pipe_ref).to.equal('greeting.shout');
+      expect(response.body.graph_spec.pipeline_ref).to.deep.equal({ domain: 'greeting', main_pipe: 'shout' });
+      expect(response.body.graph_spec.nodes[0].pipe_code).to.equal('shout');
+    });
+
     it('should validate doc_summarizer with its sibling package loaded', async () => {
       const response = await validate({ method_ref: 'github.com/pipelex/methods/doc_summarizer@v0.1.0' }).expect(200);
       expect(response.body.is_valid, JSON.stringify(response.body).slice(0, 300)).to.equal(true);
