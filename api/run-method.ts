@@ -1,9 +1,10 @@
 /**
  * The sources of a run request, `method_ref` included (spec §2.2–2.3; API-CONTRACT.md §3.5 processing order, step
  * 4): the source rules first ({@link runSources}), then, for a `method_ref`, the fetch. `pipe_code` overrides the
- * manifest's `main_pipe`; the fetch's provenance travels with the run to its result.
+ * manifest's `main_pipe`; the package's other files become the run's library files (documents may name them by
+ * path); the fetch's provenance travels with the run to its result.
  */
-import type { BundleLimits } from '../shared/bundles/index.js';
+import { LibraryFiles, type BundleLimits } from '../shared/bundles/index.js';
 import type { MethodFetcher } from '../shared/methods/index.js';
 import { runSources, type ResolvedRunSources, type RunRequestBody } from './run-request.js';
 
@@ -18,5 +19,10 @@ export async function resolveRunSources(body: RunRequestBody, options: { bundleL
   const run = await runSources(body, options.bundleLimits);
   if (!body.method_ref) return { ...run, pipeCode: body.pipe_code ?? null, methodProvenance: null };
   const fetched = await options.fetcher.fetch(body.method_ref, 'run');
-  return { sources: fetched.sources, pipeCode: body.pipe_code ?? fetched.mainPipe, methodProvenance: fetched.provenance };
+  return {
+    sources: fetched.sources,
+    ...(fetched.libraryFiles.size > 0 ? { libraryFiles: new LibraryFiles(fetched.libraryFiles) } : {}),
+    pipeCode: body.pipe_code ?? fetched.mainPipe,
+    methodProvenance: fetched.provenance,
+  };
 }

@@ -39,7 +39,11 @@ export function createMethodFetcher(settings: Settings, logger: Logger, metrics?
     maxCloneKib: settings.methodCache.maxTotalKib,
     cache,
     scanLimits: { maxScannedManifests: settings.fetchLimits.maxScannedManifests, maxManifestFileKib: settings.fetchLimits.maxManifestFileKib },
-    packageLimits: { maxPackageFiles: settings.fetchLimits.maxPackageFiles, maxPackageTotalKib: settings.fetchLimits.maxPackageTotalKib },
+    packageLimits: {
+      maxPackageFiles: settings.fetchLimits.maxPackageFiles,
+      maxPackageTotalKib: settings.fetchLimits.maxPackageTotalKib,
+      maxMthdsFileKib: settings.maxMthdsFileKib,
+    },
     ...(metrics ? { observe: (outcome: FetchOutcome) => metrics.methodFetches.inc({ outcome }) } : {}),
   });
   return { fetcher, cache };

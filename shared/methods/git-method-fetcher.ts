@@ -83,8 +83,9 @@ export class GitMethodFetcher implements MethodFetcher {
         this.options.observe?.(entry.cloned ? 'cloned' : 'cache_hit');
         const scan = await scanManifests(entry.dir, this.options.scanLimits);
         const found = locatePackage(scan, parsed.address);
-        const { sources, outside } = await this.withSiblings(scan, found, purpose);
-        return { found, sources, outside, commitSha: entry.sha };
+        const own = await readPackage(found.dir, found.manifest.fullAddress, purpose, this.options.packageLimits);
+        const { sources, outside } = await this.withSiblings(scan, found, own.sources, purpose);
+        return { found, sources, outside, libraryFiles: own.libraryFiles, commitSha: entry.sha };
       },
     );
     const fullAddress = located.found.manifest.fullAddress.toLowerCase();
@@ -92,17 +93,20 @@ export class GitMethodFetcher implements MethodFetcher {
     if (chain.length >= MAX_DEPENDENCY_DEPTH) {
       throw new MethodFetchError(`Dependencies nest deeper than ${MAX_DEPENDENCY_DEPTH} levels: ${[...chain, fullAddress].join(' -> ')}.`);
     }
-    const below = [...chain, fullAddress];
-    const dependencies = await this.dependencySources(located.found, purpose, below);
-    const pinned = new Set(located.found.manifest.dependencies.map((dependency) => dependency.address.toLowerCase()));
-    const outside = await this.outsideSources(
-      located.outside.filter((address) => !pinned.has(address.toLowerCase())),
+    const { dependencies } = located.found.manifest;
+    const pinned = new Set(dependencies.map((dependency) => dependency.address.toLowerCase()));
+    const nested = await this.nestedSources(
+      [
+        ...dependencies.map((dependency) => ({ ref: `${dependency.address}@${dependency.version}`, address: dependency.address })),
+        ...located.outside.filter((address) => !pinned.has(address.toLowerCase())).map((address) => ({ ref: address, address })),
+      ],
       purpose,
-      below,
+      [...chain, fullAddress],
     );
     return {
-      sources: [...located.sources, ...dependencies, ...outside],
+      sources: [...located.sources, ...nested],
       mainPipe: located.found.manifest.mainPipe,
+      libraryFiles: located.libraryFiles,
       provenance: {
         address: parsed.address,
         tag: parsed.tag,
@@ -114,24 +118,25 @@ export class GitMethodFetcher implements MethodFetcher {
   }
 
   /** The package's sources and its siblings' (transitively), and the referenced addresses found outside the clone. */
-  private async withSiblings(scan: ManifestScan, found: FoundPackage, purpose: FetchPurpose): Promise<{ sources: BundleSource[]; outside: string[] }> {
+  private async withSiblings(scan: ManifestScan, found: FoundPackage, own: readonly BundleSource[], purpose: FetchPurpose): Promise<{ sources: BundleSource[]; outside: string[] }> {
     const loaded = new Set([found.dir]);
     const outside = new Map<string, string>();
-    const sources = [...(await readPackage(found.dir, found.manifest.fullAddress, purpose, this.options.packageLimits))];
+    const sources = [...own];
     let pending = referencedPackageAddresses(sources);
     while (pending.length > 0) {
       const next: BundleSource[] = [];
       for (const address of pending) {
-        if (packagesAt(scan, address).length === 0) {
+        const matches = packagesAt(scan, address);
+        if (matches.length === 0) {
           if (!outside.has(address.toLowerCase())) outside.set(address.toLowerCase(), address);
           continue;
         }
-        const sibling = locatePackage(scan, address);
+        const sibling = matches.length === 1 ? matches[0]! : locatePackage(scan, address);
         if (loaded.has(sibling.dir)) continue;
         loaded.add(sibling.dir);
         const prefix = path.posix.relative(found.relativeDir, sibling.relativeDir);
         const read = await readPackage(sibling.dir, sibling.manifest.fullAddress, purpose, this.options.packageLimits);
-        next.push(...read.map((source) => ({ content: source.content, source: prefix === '' ? source.source : `${prefix}/${source.source}` })));
+        next.push(...read.sources.map((source) => ({ content: source.content, source: prefix === '' ? source.source : `${prefix}/${source.source}` })));
       }
       sources.push(...next);
       pending = referencedPackageAddresses(next);
@@ -139,22 +144,15 @@ export class GitMethodFetcher implements MethodFetcher {
     return { sources, outside: [...outside.values()] };
   }
 
-  /** Fetch packages outside the clone by their address, at HEAD. */
-  private async outsideSources(addresses: readonly string[], purpose: FetchPurpose, chain: readonly string[]): Promise<BundleSource[]> {
+  /**
+   * Fetch the packages this one depends on — `[dependencies]` at their tag, outside packages by address at HEAD — and
+   * name their sources `<address>/<path>`.
+   */
+  private async nestedSources(packages: readonly { ref: string; address: string }[], purpose: FetchPurpose, chain: readonly string[]): Promise<BundleSource[]> {
     const sources: BundleSource[] = [];
-    for (const address of addresses) {
-      const fetched = await this.fetchAt(address, purpose, chain);
+    for (const { ref, address } of packages) {
+      const fetched = await this.fetchAt(ref, purpose, chain);
       sources.push(...fetched.sources.map((source) => ({ content: source.content, source: `${address}/${source.source ?? ''}` })));
-    }
-    return sources;
-  }
-
-
-  private async dependencySources(found: FoundPackage, purpose: FetchPurpose, chain: readonly string[]): Promise<BundleSource[]> {
-    const sources: BundleSource[] = [];
-    for (const dependency of found.manifest.dependencies) {
-      const fetched = await this.fetchAt(`${dependency.address}@${dependency.version}`, purpose, chain);
-      sources.push(...fetched.sources.map((source) => ({ content: source.content, source: `${dependency.address}/${source.source ?? ''}` })));
     }
     return sources;
   }

@@ -29,6 +29,11 @@ export interface FetchedMethod {
   sources: BundleSource[];
   /** The manifest's `main_pipe`, when it declares one. */
   mainPipe: string | null;
+  /**
+   * The package's other files (not `.mthds`, `METHODS.toml` nor `requirements.txt`) by package-relative path, which a
+   * run's documents may name (API-CONTRACT.md §10.5); empty for purpose `tooling`.
+   */
+  libraryFiles: ReadonlyMap<string, Uint8Array>;
   provenance: MethodProvenance;
 }
 

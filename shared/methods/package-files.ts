@@ -3,7 +3,9 @@
  * and `__pycache__` skipped and nested packages (sub-directories with their own `METHODS.toml`) left out, is bounded by
  * `SERVICE_MAX_FETCHED_PACKAGE_FILES` / `_TOTAL_KIB`; on purpose `run`, Python is gated (structure classes: 403
  * `MethodStructuresRefusedError`; any other `.py`: 403 `CustomCodeRequiresSandbox`); the `.mthds` files, in sorted
- * order, become bundle sources named by their package-relative path. Symlinks are never followed nor read.
+ * order, become bundle sources named by their package-relative path, and on purpose `run` the other files (but
+ * `METHODS.toml` and `requirements.txt`) become the run's library files, which documents may name by path. Symlinks
+ * are never followed nor read.
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,14 +14,25 @@ import type { BundleSource } from '../mthds/index.js';
 import type { FetchPurpose } from './method-fetcher.js';
 import { structureClassesIn } from './python-structures.js';
 
-/** Bounds of a fetched package (`SERVICE_MAX_FETCHED_PACKAGE_FILES`, `SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB`). */
+/**
+ * Bounds of a fetched package (`SERVICE_MAX_FETCHED_PACKAGE_FILES`, `SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB`) and of
+ * each of its `.mthds` files (`MAX_MTHDS_FILE_KIB`).
+ */
 export interface PackageLimits {
   maxPackageFiles: number;
   maxPackageTotalKib: number;
+  maxMthdsFileKib: number;
 }
 
-/** Largest fetched `.mthds`, in bytes (`MAX_MTHDS_FILE_KIB`, API-CONTRACT.md §11). */
-const MAX_MTHDS_FILE_BYTES = 1024 * 1024;
+/** What a package holds for a run: its bundles, and its other files by package-relative path. */
+export interface PackageContents {
+  sources: BundleSource[];
+  /** Empty on purpose `tooling`. */
+  libraryFiles: Map<string, Uint8Array>;
+}
+
+/** Files a package carries that are neither bundles nor run data. */
+const NOT_LIBRARY_FILES = new Set(['METHODS.toml', 'requirements.txt']);
 const SKIPPED_DIRS = new Set(['.git', '__pycache__']);
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -47,11 +60,11 @@ async function listFiles(root: string, relative: string, files: PackageFile[]): 
  * @param address - its full address, for details
  * @param purpose - `run` gates Python; `tooling` reads the `.mthds` files only
  * @param limits - the package bounds
- * @returns the `.mthds` sources, sources named by package-relative path
+ * @returns the `.mthds` sources, named by package-relative path, and (purpose `run`) the library files
  * @throws MethodPackageTooLargeError (422); MethodStructuresRefusedError / CustomCodeRequiresSandbox (403, `run`);
- *   ValidationError (422) for a non-UTF-8 or over-1-MiB `.mthds`, or a package with none
+ *   ValidationError (422) for a non-UTF-8 `.mthds` or one over `MAX_MTHDS_FILE_KIB`, or a package with none
  */
-export async function readPackage(dir: string, address: string, purpose: FetchPurpose, limits: PackageLimits): Promise<BundleSource[]> {
+export async function readPackage(dir: string, address: string, purpose: FetchPurpose, limits: PackageLimits): Promise<PackageContents> {
   const files: PackageFile[] = [];
   await listFiles(dir, '', files);
   if (files.length > limits.maxPackageFiles) {
@@ -78,8 +91,15 @@ export async function readPackage(dir: string, address: string, purpose: FetchPu
     }
   }
   const sources: BundleSource[] = [];
+  const libraryFiles = new Map<string, Uint8Array>();
+  for (const file of files) {
+    if (file.relative.endsWith('.mthds')) continue;
+    if (purpose === 'run' && !NOT_LIBRARY_FILES.has(path.posix.basename(file.relative))) libraryFiles.set(file.relative, await readFile(path.join(dir, file.relative)));
+  }
   for (const file of files.filter((candidate) => candidate.relative.endsWith('.mthds'))) {
-    if (file.size > MAX_MTHDS_FILE_BYTES) throw new ValidationError(`Method package '${address}': ${file.relative} is larger than 1 MiB.`);
+    if (file.size > limits.maxMthdsFileKib * 1024) {
+      throw new ValidationError(`Method package '${address}': ${file.relative} is larger than ${limits.maxMthdsFileKib} KiB (MAX_MTHDS_FILE_KIB).`);
+    }
     let content: string;
     try {
       content = UTF8.decode(await readFile(path.join(dir, file.relative)));
@@ -89,5 +109,5 @@ export async function readPackage(dir: string, address: string, purpose: FetchPu
     sources.push({ content, source: file.relative });
   }
   if (sources.length === 0) throw new ValidationError(`Method package '${address}' contains no .mthds file.`);
-  return sources;
+  return { sources, libraryFiles };
 }

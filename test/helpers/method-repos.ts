@@ -9,10 +9,12 @@
  * - `acme/consumer`: a package whose `[dependencies]` names the documents package of `pipelex/methods` at `v0.1.0`;
  * - `acme/outsider`: a package calling the documents package of `pipelex/methods` by address, with no `[dependencies]`;
  * - `acme/ping` and `acme/pong`: two packages calling each other by address (a cycle);
+ * - `acme/reader`: a package extracting a PDF it ships (`docs/contract.pdf`), plus a `requirements.txt`;
  * - `acme/twomains`: a package whose manifest `main_pipe` (`shout`) is not its bundle's (`say_hello`);
  * - `acme/bulky`: a repository holding 4 MiB of incompressible bytes beside a small package (`pkg/`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +73,6 @@ export async function startMethodRepos(): Promise<MethodRepos> {
   const v010 = methods.commit('methods as published', 'v0.1.0');
   const reportManifest = path.join(methods.workDir, 'report_writer', 'METHODS.toml');
   const reportBundle = path.join(methods.workDir, 'report_writer', 'bundle.mthds');
-  const { readFileSync } = await import('node:fs');
   methods.write({
     'report_writer/METHODS.toml': readFileSync(reportManifest, 'utf8').replace('version = "0.1.3"', 'version = "0.2.0"'),
     'report_writer/bundle.mthds': readFileSync(reportBundle, 'utf8').replace('then compose the final report using templating."', 'then compose the final report using templating (v0.2)."'),
@@ -92,10 +93,17 @@ export async function startMethodRepos(): Promise<MethodRepos> {
   repo('acme', 'big')
     .write({ ...many, 'heavy/METHODS.toml': manifest('heavy', 'github.com/acme/big'), 'heavy/hello.mthds': HELLO, 'heavy/data.txt': 'x'.repeat(600 * 1024) })
     .commit('big', 'v1.0.0');
-  const { randomBytes } = await import('node:crypto');
   repo('acme', 'bulky')
     .write({ 'pkg/METHODS.toml': manifest('bulky', 'github.com/acme/bulky'), 'pkg/hello.mthds': HELLO, 'assets/noise.bin': randomBytes(4 * 1024 * 1024) })
     .commit('bulky', 'v1.0.0');
+  repo('acme', 'reader')
+    .write({
+      'METHODS.toml': manifest('reader', 'github.com/acme/reader').replace('main_pipe = "say_hello"', 'main_pipe = "read"'),
+      'reader.mthds': 'domain = "reader"\nmain_pipe = "read"\n\n[pipe.read]\ntype = "PipeExtract"\ndescription = "Read a document"\ninputs = { document = "Document" }\noutput = "Page[]"\n',
+      'docs/contract.pdf': readFileSync(path.join(CORPUS_METHODS, '_sample-inputs/doc-summarizer/inputs/synthetic_contract.pdf')),
+      'requirements.txt': 'pydantic\n',
+    })
+    .commit('reader', 'v1.0.0');
   repo('acme', 'twomains')
     .write({
       'METHODS.toml': manifest('twomains', 'github.com/acme/twomains').replace('main_pipe = "say_hello"', 'main_pipe = "shout"'),

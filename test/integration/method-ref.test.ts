@@ -105,6 +105,17 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
       expect(second.body.mthds_contents[0]).to.include('(v0.2)');
     });
 
+    it('should let a run read the documents its package ships, by package-relative path', async () => {
+      const response = await execute({ method_ref: 'github.com/acme/reader@v1.0.0', inputs: { document: { concept: 'Document', content: { url: 'docs/contract.pdf' } } } }).expect(200);
+      expect(response.body.state).to.equal('COMPLETED');
+      const pages = response.body.pipe_output.working_memory.root.main_stuff.content.items as { text_and_images: { text: { text: string } } }[];
+      expect(pages).to.have.length(3);
+      expect(pages[0]!.text_and_images.text.text.startsWith('MASTER SERVICES AGREEMENT')).to.equal(true);
+      const missing = await execute({ method_ref: 'github.com/acme/reader@v1.0.0', inputs: { document: { concept: 'Document', content: { url: 'requirements.txt' } } } }).expect(422);
+      expect(missing.body.error_type).to.equal('StuffFactoryError');
+      expect(missing.body.detail).to.include("its files: docs/contract.pdf)");
+    });
+
     it("should take the manifest's main_pipe over the bundle's as the default pipe and as the graph's pipe", async () => {
       const response = await validate({ method_ref: 'github.com/acme/twomains@v1.0.0' }).expect(200);
       expect(response.body.default_pipe_ref).to.equal('greeting.shout');

@@ -203,6 +203,7 @@ describe('POST /v1/resolve', () => {
           return {
             sources: methodFiles('doc_summarizer/bundle.mthds').map(({ content, source }) => ({ content, source: source ?? null })),
             mainPipe: 'summarize_document',
+            libraryFiles: new Map(),
             provenance: { address: 'github.com/pipelex/methods', tag: null, commit_sha: '0'.repeat(40), package_name: 'doc_summarizer', package_version: '0.1.0' },
           };
         },
