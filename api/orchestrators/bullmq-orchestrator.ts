@@ -59,7 +59,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         storage_scope: submission.storageScope,
         callback_urls: submission.callbackUrls,
         ...(submission.libraryFiles ? { library_files: submission.libraryFiles.toPayload() } : {}),
-        method_provenance: submission.methodProvenance ?? null,
+        method_provenance: submission.methodProvenance,
           created_at: Date.parse(created.created_at),
         },
         workflowId,
@@ -112,7 +112,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         main_stuff_name: null,
         pipe_output: null,
         pipe_structures: null,
-        method_provenance: submission.methodProvenance ?? null,
+        method_provenance: submission.methodProvenance,
       };
     },
   };

@@ -23,7 +23,7 @@ export interface RunSubmission {
   storageScope: string;
   callbackUrls: string[];
   /** Where a `method_ref` run's bundles came from; null or absent for inline runs (spec §2.2). */
-  methodProvenance?: MethodProvenance | null;
+  methodProvenance: MethodProvenance | null;
 }
 
 /** The 202 acknowledgement of `/v1/start` (API-CONTRACT.md §3.6; spec §2.4). */

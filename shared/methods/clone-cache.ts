@@ -52,15 +52,15 @@ export class CloneCache {
   private readonly inflight = new Map<string, Promise<CacheEntry>>();
   private readonly pinned = new Map<string, number>();
 
+  /** Told the commit ids of each eviction, on insert and by the sweep (metrics). */
+  onEvicted: ((shas: readonly string[]) => void) | undefined;
+
   /**
    * @param root - `METHOD_CACHE_DIR`
    * @param limits - eviction limits
    * @param lockWaitMs - how long to wait for another process's clone of the same commit, in ms
    * @param now - clock in epoch ms
    */
-  /** Told the commit ids of each eviction, on insert and by the sweep (metrics). */
-  onEvicted: ((shas: readonly string[]) => void) | undefined;
-
   constructor(
     readonly root: string,
     private readonly limits: CacheLimits,
@@ -148,7 +148,7 @@ export class CloneCache {
    * @param keep - a commit that must stay (the one just inserted)
    * @returns the evicted commit ids
    */
-  async evict(keep?: string): Promise<string[]> {
+  private async evict(keep?: string): Promise<string[]> {
     await mkdir(this.root, { recursive: true });
     const release = await lockfile.lock(this.root, {
       realpath: false,

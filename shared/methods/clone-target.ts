@@ -12,7 +12,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { callbackUrlProblem } from '../callbacks/index.js';
 import { MethodFetchError } from '../errors/index.js';
-import { isBlockedAddress } from '../net/index.js';
+import { firstBlockedAddress } from '../net/index.js';
 import type { MethodRef } from './method-ref.js';
 
 /**
@@ -71,8 +71,8 @@ export async function checkCloneHost(url: string, allowPrivateHosts: boolean, lo
   } catch (error) {
     throw new MethodFetchError(`Could not resolve the clone host ${host}: ${(error as Error).message}.`, { cause: error });
   }
-  const blocked = addresses.find((entry) => isBlockedAddress(entry.address));
-  if (blocked) throw new MethodFetchError(`The clone host ${host} resolves to ${blocked.address}, a non-public address; fetching from it is refused.`);
+  const blocked = firstBlockedAddress(addresses);
+  if (blocked) throw new MethodFetchError(`The clone host ${host} resolves to ${blocked}, a non-public address; fetching from it is refused.`);
   const first = addresses[0];
   if (!first) throw new MethodFetchError(`Could not resolve the clone host ${host}: no address.`);
   return curlResolveEntry(url, first.address);

@@ -1,7 +1,7 @@
 /**
  * Public surface of `shared/methods`: method packages fetched by address (spec §2.2).
  */
-export type { FetchedMethod, FetchPurpose, MethodFetcher, MethodProvenance } from './method-fetcher.js';
+export { METHOD_PROVENANCE, type FetchedMethod, type FetchPurpose, type MethodFetcher, type MethodProvenance } from './method-fetcher.js';
 export { parseMethodRef, type MethodRef } from './method-ref.js';
 export { CloneCache, type CacheEntry, type CacheLimits } from './clone-cache.js';
 export { GitMethodFetcher, type GitMethodFetcherOptions } from './git-method-fetcher.js';

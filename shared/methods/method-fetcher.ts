@@ -3,6 +3,7 @@
  * Routes depend on the {@link MethodFetcher} interface only (the git fetcher of `git-method-fetcher.ts` in production,
  * a stub in tests).
  */
+import { z } from 'zod';
 import type { BundleSource } from '../mthds/index.js';
 
 /**
@@ -10,13 +11,16 @@ import type { BundleSource } from '../mthds/index.js';
  * `method_provenance`: the full package address, the tag (null for a bare address at HEAD), the resolved commit id,
  * and the manifest's package name and version.
  */
-export interface MethodProvenance {
-  address: string;
-  tag: string | null;
-  commit_sha: string;
-  package_name: string | null;
-  package_version: string | null;
-}
+export const METHOD_PROVENANCE = z.strictObject({
+  address: z.string(),
+  tag: z.string().nullable(),
+  commit_sha: z.string(),
+  package_name: z.string().nullable(),
+  package_version: z.string().nullable(),
+});
+
+/** {@link METHOD_PROVENANCE} as a type. */
+export type MethodProvenance = z.infer<typeof METHOD_PROVENANCE>;
 
 /**
  * What a route does with the package: `run` (run routes and `/v1/validate`: custom Python is refused) or `tooling`

@@ -19,8 +19,6 @@ export interface MethodRef {
   tag: string | null;
   /** The full package address `host/owner/repo[/selector]` (what manifests are matched against). */
   address: string;
-  /** `host/owner/repo`. */
-  repositoryAddress: string;
 }
 
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
@@ -77,7 +75,7 @@ export function parseMethodRef(input: string, allowedHosts: readonly string[]): 
   }
   const [owner, repo, ...rest] = parts.slice(1) as [string, string, ...string[]];
   const selector = rest.length > 0 ? rest.join('/') : null;
-  const repositoryAddress = `${host}/${owner}/${repo}`;
-  return { raw, host, owner, repo, selector, tag, repositoryAddress, address: selector === null ? repositoryAddress : `${repositoryAddress}/${selector}` };
+  const repository = `${host}/${owner}/${repo}`;
+  return { raw, host, owner, repo, selector, tag, address: selector === null ? repository : `${repository}/${selector}` };
 }
 

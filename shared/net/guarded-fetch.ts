@@ -19,14 +19,24 @@ export function isBlockedAddress(address: string): boolean {
   return ipaddr.process(bare).range() !== 'unicast';
 }
 
+/**
+ * The first address of a host's DNS answer that is refused as a destination: one refused address refuses the host,
+ * since the connection may pick any of them.
+ * @param addresses - every address the host resolves to
+ * @returns the refused address, or undefined when all are public unicast
+ */
+export function firstBlockedAddress(addresses: readonly { address: string }[]): string | undefined {
+  return addresses.find((entry) => isBlockedAddress(entry.address))?.address;
+}
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
 
 function guardedLookup(hostname: string, options: object, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const blocked = addresses.find((entry) => isBlockedAddress(entry.address));
+    const blocked = firstBlockedAddress(addresses);
     if (blocked) {
-      return callback(Object.assign(new Error(`host ${hostname} resolves to ${blocked.address}, a non-public address`), { code: 'ESSRFBLOCKED' }), []);
+      return callback(Object.assign(new Error(`host ${hostname} resolves to ${blocked}, a non-public address`), { code: 'ESSRFBLOCKED' }), []);
     }
     const all = (options as { all?: boolean }).all;
     return all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family);

@@ -1,4 +1,4 @@
 /**
  * Public surface of `shared/net`: SSRF-guarded outbound HTTP.
  */
-export { isBlockedAddress, outboundDispatcher } from './guarded-fetch.js';
+export { firstBlockedAddress, isBlockedAddress, outboundDispatcher } from './guarded-fetch.js';

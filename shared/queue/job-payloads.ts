@@ -3,14 +3,7 @@
  * bundle sources, inputs, the request id and the scope — never live objects.
  */
 import { z } from 'zod';
-
-const METHOD_PROVENANCE = z.strictObject({
-  address: z.string(),
-  tag: z.string().nullable(),
-  commit_sha: z.string(),
-  package_name: z.string().nullable(),
-  package_version: z.string().nullable(),
-});
+import { METHOD_PROVENANCE } from '../methods/index.js';
 
 /** A run to execute. */
 export const RUN_JOB = z.strictObject({

@@ -55,12 +55,6 @@ export class TestRepo {
     return this;
   }
 
-  /** Remove a path of the working tree. */
-  remove(relative: string): this {
-    rmSync(path.join(this.workDir, relative), { recursive: true, force: true });
-    return this;
-  }
-
   /**
    * Commit everything, push the branch, and optionally tag (annotated) and push the tag.
    * @returns the commit id

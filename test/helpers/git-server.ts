@@ -1,7 +1,8 @@
 /**
  * A git smart-HTTP server on 127.0.0.1 for tests: a tiny node HTTP server in front of `git http-backend` (CGI), serving
  * every bare repository under a root directory as `http://127.0.0.1:<port>/<owner>/<repo>.git`. It counts pack fetches
- * (the upload-pack requests that ask for objects), so tests can tell a clone from a cache hit.
+ * (the upload-pack requests that ask for objects) and ref advertisements, so tests can tell a clone from a cache hit
+ * and count how often a repository was contacted at all.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,10 +14,10 @@ export interface GitServer {
   readonly baseUrl: string;
   /** The clone URL template mapping any host to this server (`METHOD_REF_CLONE_URL_TEMPLATE`). */
   readonly template: string;
-  /** Pack fetches (clones) served so far, by `<owner>/<repo>.git`. */
-  readonly fetches: Map<string, number>;
-  /** Total pack fetches. */
+  /** Pack fetches (clones) served so far. */
   fetchCount(): number;
+  /** Ref advertisements served so far: every `git ls-remote` and every clone starts with one. */
+  contactCount(): number;
   close(): Promise<void>;
 }
 
@@ -78,15 +79,14 @@ async function serveCgi(root: string, req: IncomingMessage, res: ServerResponse,
  * @param root - a directory of bare repositories
  */
 export async function startGitServer(root: string): Promise<GitServer> {
-  const fetches = new Map<string, number>();
+  let fetches = 0;
+  let contacts = 0;
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
       const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-      if (req.method === 'POST' && pathname.endsWith('/git-upload-pack') && isPackFetch(body, req.headers['content-encoding'] as string | undefined)) {
-        const repo = pathname.replace(/^\//, '').replace(/\/git-upload-pack$/, '');
-        fetches.set(repo, (fetches.get(repo) ?? 0) + 1);
-      }
+      if (req.method === 'GET' && pathname.endsWith('/info/refs')) contacts += 1;
+      if (req.method === 'POST' && pathname.endsWith('/git-upload-pack') && isPackFetch(body, req.headers['content-encoding'] as string | undefined)) fetches += 1;
       await serveCgi(root, req, res, body);
     })().catch(() => res.writeHead(500).end());
   });
@@ -96,8 +96,8 @@ export async function startGitServer(root: string): Promise<GitServer> {
   return {
     baseUrl,
     template: `${baseUrl}/{owner}/{repo}.git`,
-    fetches,
-    fetchCount: () => [...fetches.values()].reduce((sum, count) => sum + count, 0),
+    fetchCount: () => fetches,
+    contactCount: () => contacts,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

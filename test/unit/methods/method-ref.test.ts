@@ -23,7 +23,6 @@ describe('parseMethodRef (spec §2.2; API-CONTRACT.md §10.1)', () => {
       selector: 'cv_analyzer',
       tag: 'v0.1.0',
       address: 'github.com/pipelex/methods/cv_analyzer',
-      repositoryAddress: 'github.com/pipelex/methods',
     });
   });
 
