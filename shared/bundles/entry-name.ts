@@ -12,14 +12,26 @@ import { InvalidBundle } from '../errors/index.js';
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
+ * The 422 for a refused bundle entry, in the one wording every entry check uses.
+ * @param name - the entry name as sent (shown JSON-quoted, cut to 200 characters)
+ * @param why - the rule it breaks, a clause without the final full stop (`it is encrypted`)
+ * @param cause - the underlying failure, when there is one
+ * @returns the InvalidBundle to throw
+ * @see API-CONTRACT.md §8.1
+ */
+export function refusedEntry(name: string, why: string, cause?: unknown): InvalidBundle {
+  const detail = `Bundle entry ${JSON.stringify(name.slice(0, 200))} is refused: ${why}.`;
+  return cause === undefined ? new InvalidBundle(detail) : new InvalidBundle(detail, { cause });
+}
+
+/**
  * Check an entry name and return its normalised path.
  * @param name - the name as sent (zip entry name or `files` key)
  * @returns the normalised bundle-relative path
  * @throws InvalidBundle (422) naming the entry and the rule it breaks
  */
 export function checkEntryName(name: string): string {
-  const shown = JSON.stringify(name.slice(0, 200));
-  const refuse = (why: string) => new InvalidBundle(`Bundle entry ${shown} is refused: ${why}.`);
+  const refuse = (why: string) => refusedEntry(name, why);
   if (name === '') throw refuse('the name is empty');
   if (name.includes('\\')) throw refuse('it contains a backslash (use / as the separator)');
   if (name.includes(':')) throw refuse("it contains ':'");

@@ -88,6 +88,14 @@ describe('bundle reading (shared/bundles)', () => {
         .with.property('message', 'Bundle entry "a.mthds" is refused: it is encrypted.');
     });
 
+    it('should show a refused entry name cut to 200 characters, as the name rule does', async () => {
+      const name = `${'d/'.repeat(150)}a.mthds`;
+      const archive = withCentralField(zipOf({ [name]: 'hello' }), 'flags', 0x1);
+      expect(await rejection(readZipBundle(archive, LIMITS)))
+        .to.be.instanceOf(InvalidBundle)
+        .with.property('message', `Bundle entry ${JSON.stringify(name.slice(0, 200))} is refused: it is encrypted.`);
+    });
+
     it('should refuse an unsupported compression method', async () => {
       const archive = withCentralField(zipOf({ 'a.mthds': 'hello' }), 'compressionMethod', 12);
       expect(await rejection(readZipBundle(archive, LIMITS)))
