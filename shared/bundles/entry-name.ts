@@ -24,6 +24,28 @@ export function refusedEntry(name: string, why: string, cause?: unknown): Invali
   return cause === undefined ? new InvalidBundle(detail) : new InvalidBundle(detail, { cause });
 }
 
+/** The rule a name breaks, as a clause for {@link refusedEntry}, or undefined when it is a valid entry name. */
+function brokenRule(name: string): string | undefined {
+  if (name === '') return 'the name is empty';
+  if (name.includes('\\')) return 'it contains a backslash (use / as the separator)';
+  if (name.includes(':')) return "it contains ':'";
+  if (CONTROL.test(name)) return 'it contains a control character';
+  if (name.startsWith('/')) return 'it is an absolute path';
+  if (name.split('/').includes('..')) return "it has a '..' segment";
+  const fileName = name.split('/').at(-1);
+  if (fileName === '' || fileName === '.') return 'it has no file name';
+  return undefined;
+}
+
+/**
+ * The normalised path of a valid entry name, without throwing (lookups by a path a method wrote).
+ * @param name - a bundle-relative path as written
+ * @returns the normalised bundle-relative path, or undefined when the entry-name rule refuses the name
+ */
+export function normalisedEntryPath(name: string): string | undefined {
+  return brokenRule(name) === undefined ? posix.normalize(name) : undefined;
+}
+
 /**
  * Check an entry name and return its normalised path.
  * @param name - the name as sent (zip entry name or `files` key)
@@ -31,14 +53,7 @@ export function refusedEntry(name: string, why: string, cause?: unknown): Invali
  * @throws InvalidBundle (422) naming the entry and the rule it breaks
  */
 export function checkEntryName(name: string): string {
-  const refuse = (why: string) => refusedEntry(name, why);
-  if (name === '') throw refuse('the name is empty');
-  if (name.includes('\\')) throw refuse('it contains a backslash (use / as the separator)');
-  if (name.includes(':')) throw refuse("it contains ':'");
-  if (CONTROL.test(name)) throw refuse('it contains a control character');
-  if (name.startsWith('/')) throw refuse('it is an absolute path');
-  if (name.split('/').includes('..')) throw refuse("it has a '..' segment");
-  const fileName = name.split('/').at(-1);
-  if (fileName === '' || fileName === '.') throw refuse('it has no file name');
+  const broken = brokenRule(name);
+  if (broken !== undefined) throw refusedEntry(name, broken);
   return posix.normalize(name);
 }

@@ -156,6 +156,12 @@ describe('bundle reading (shared/bundles)', () => {
       expect(files.read('missing.txt')).to.equal(undefined);
     });
 
+    it('should never match a path the entry-name rule refuses (backslash, drive letter, no file name)', () => {
+      expect(files.read('docs\\cv.pdf')).to.equal(undefined);
+      expect(files.read('C:docs/cv.pdf')).to.equal(undefined);
+      expect(files.read('docs/cv.pdf/.')).to.equal(undefined);
+    });
+
     it('should survive the job-payload round trip', () => {
       const payload = files.toPayload();
       expect(payload).to.deep.equal({ 'docs/cv.pdf': 'JVBERg==', 'notes.txt': 'aGk=' });
