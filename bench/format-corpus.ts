@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'smol-toml';
-import { formatMthds, resolveFormatOptions } from '../shared/tooling/index.js';
+import { formatMthds } from '../shared/tooling/index.js';
 
 const CORPUS = new URL('../../shared/corpus/', import.meta.url);
 
@@ -23,15 +23,14 @@ function commonLines(left: string[], right: string[]): number {
   return previous[right.length]!;
 }
 
-const options = resolveFormatOptions(null);
 const totals = { bundles: 0, unchanged: 0, idempotent: 0, sameData: 0, keptLines: 0, lines: 0 };
 const paths = readdirSync(CORPUS, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.mthds')).sort();
 console.log('| bundle | unchanged | idempotent | same data | authored lines kept |\n|---|---|---|---|---|');
 for (const path of paths) {
   const content = readFileSync(new URL(path, CORPUS), 'utf8');
-  const once = await formatMthds(content, options);
+  const once = await formatMthds(content);
   if (once.diagnostics.length > 0) continue;
-  const twice = await formatMthds(once.formatted, options);
+  const twice = await formatMthds(once.formatted);
   const lines = content.split('\n');
   const kept = commonLines(lines, once.formatted.split('\n'));
   const row = { unchanged: !once.changed, idempotent: !twice.changed, sameData: isDeepStrictEqual(parse(once.formatted), parse(content)) };

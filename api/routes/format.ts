@@ -4,7 +4,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { FORMAT_OPTIONS, formatMthds, resolveFormatOptions } from '../../shared/tooling/index.js';
+import { FORMAT_OPTIONS, formatMthds } from '../../shared/tooling/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
@@ -19,7 +19,7 @@ export function formatRouter(options: { maxBodyBytes: number; maxMthdsFileKib: n
   const router = Router();
   router.post('/v1/format', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
-    sendJson(res, 200, await formatMthds(body.content, resolveFormatOptions(body.options), body.options));
+    sendJson(res, 200, await formatMthds(body.content, body.options));
   });
   return router;
 }

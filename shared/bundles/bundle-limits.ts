@@ -32,5 +32,17 @@ export function tooManyFilesDetail(limits: BundleLimits, count: number): string 
  * @param limits - the ceilings
  */
 export function tooLargeDetail(limits: BundleLimits): string {
-  return `Bundle exceeds the ${Math.floor(limits.maxTotalBytes / 1024)} KiB decompressed-size limit.`;
+  return `Bundle exceeds the ${ceilingKib(limits)} KiB decompressed-size limit.`;
+}
+
+/**
+ * The 413 detail for a `bundle_b64` longer than the size ceiling allows, checked before decoding (API-CONTRACT.md §8.1).
+ * @param limits - the ceilings
+ */
+export function encodedTooLargeDetail(limits: BundleLimits): string {
+  return `bundle_b64 exceeds the ${ceilingKib(limits)} KiB compressed-size limit.`;
+}
+
+function ceilingKib(limits: BundleLimits): number {
+  return Math.floor(limits.maxTotalBytes / 1024);
 }

@@ -12,21 +12,48 @@ import { InvalidBundle } from '../errors/index.js';
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
+ * The 422 for a refused bundle entry, in the one wording every entry check uses.
+ * @param name - the entry name as sent (shown JSON-quoted, cut to 200 characters)
+ * @param why - the rule it breaks, a clause without the final full stop (`it is encrypted`)
+ * @param cause - the underlying failure, when there is one
+ * @returns the InvalidBundle to throw
+ * @see API-CONTRACT.md §8.1
+ */
+export function refusedEntry(name: string, why: string, cause?: unknown): InvalidBundle {
+  const detail = `Bundle entry ${JSON.stringify(name.slice(0, 200))} is refused: ${why}.`;
+  return cause === undefined ? new InvalidBundle(detail) : new InvalidBundle(detail, { cause });
+}
+
+/** The rule a name breaks, as a clause for {@link refusedEntry}, or undefined when it is a valid entry name. */
+function brokenRule(name: string): string | undefined {
+  if (name === '') return 'the name is empty';
+  if (name.includes('\\')) return 'it contains a backslash (use / as the separator)';
+  if (name.includes(':')) return "it contains ':'";
+  if (CONTROL.test(name)) return 'it contains a control character';
+  if (name.startsWith('/')) return 'it is an absolute path';
+  if (name.split('/').includes('..')) return "it has a '..' segment";
+  const fileName = name.split('/').at(-1);
+  if (fileName === '' || fileName === '.') return 'it has no file name';
+  return undefined;
+}
+
+/**
+ * The normalised path of a valid entry name, without throwing (lookups by a path a method wrote).
+ * @param name - a bundle-relative path as written
+ * @returns the normalised bundle-relative path, or undefined when the entry-name rule refuses the name
+ */
+export function normalisedEntryPath(name: string): string | undefined {
+  return brokenRule(name) === undefined ? posix.normalize(name) : undefined;
+}
+
+/**
  * Check an entry name and return its normalised path.
  * @param name - the name as sent (zip entry name or `files` key)
  * @returns the normalised bundle-relative path
  * @throws InvalidBundle (422) naming the entry and the rule it breaks
  */
 export function checkEntryName(name: string): string {
-  const shown = JSON.stringify(name.slice(0, 200));
-  const refuse = (why: string) => new InvalidBundle(`Bundle entry ${shown} is refused: ${why}.`);
-  if (name === '') throw refuse('the name is empty');
-  if (name.includes('\\')) throw refuse('it contains a backslash (use / as the separator)');
-  if (name.includes(':')) throw refuse("it contains ':'");
-  if (CONTROL.test(name)) throw refuse('it contains a control character');
-  if (name.startsWith('/')) throw refuse('it is an absolute path');
-  if (name.split('/').includes('..')) throw refuse("it has a '..' segment");
-  const fileName = name.split('/').at(-1);
-  if (fileName === '' || fileName === '.') throw refuse('it has no file name');
+  const broken = brokenRule(name);
+  if (broken !== undefined) throw refusedEntry(name, broken);
   return posix.normalize(name);
 }

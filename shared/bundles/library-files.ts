@@ -8,8 +8,8 @@
  *
  * @see API-CONTRACT.md §8.1 "Other files …"; RUNTIME.md §2.4 (local paths of documents)
  */
-import { posix } from 'node:path';
 import type { LibraryFilesPort } from '../runtime/index.js';
+import { normalisedEntryPath } from './entry-name.js';
 
 /** Library files by normalised bundle-relative path. */
 export class LibraryFiles implements LibraryFilesPort {
@@ -30,11 +30,11 @@ export class LibraryFiles implements LibraryFilesPort {
 
   /**
    * The bytes at a bundle-relative path (`./` and repeated `/` allowed), or undefined when the bundle has no file
-   * there; absolute paths and `..` segments never match.
+   * there; a path the entry-name rule refuses (absolute, `..` segments, backslashes, …) never matches.
    */
   read(path: string): Uint8Array | undefined {
-    if (path.startsWith('/') || path.split('/').includes('..')) return undefined;
-    return this.files.get(posix.normalize(path));
+    const normalised = normalisedEntryPath(path);
+    return normalised === undefined ? undefined : this.files.get(normalised);
   }
 
   /** Every path, sorted. */

@@ -5,7 +5,7 @@
  * @see spec §2.3; API-CONTRACT.md §8.1, §13 row 11
  */
 import { InvalidBundle, PayloadTooLarge } from '../errors/index.js';
-import type { BundleLimits } from './bundle-limits.js';
+import { encodedTooLargeDetail, type BundleLimits } from './bundle-limits.js';
 import { readFilesMap } from './read-files-map.js';
 import { readZipBundle } from './read-zip.js';
 import { splitBundle, type RunBundle } from './split-bundle.js';
@@ -30,8 +30,6 @@ export async function readBundleTransport(request: BundleTransportRequest, limit
   if (request.bundle_b64 && request.files) throw new InvalidBundle('bundle_b64 and files are mutually exclusive; send the bundle one way.');
   if (request.files) return splitBundle(readFilesMap(request.files, limits));
   const encoded = request.bundle_b64 ?? '';
-  if (encoded.length > Math.floor((limits.maxTotalBytes * 4) / 3) + 4) {
-    throw new PayloadTooLarge(`bundle_b64 exceeds the ${Math.floor(limits.maxTotalBytes / 1024)} KiB compressed-size limit.`);
-  }
+  if (encoded.length > Math.floor((limits.maxTotalBytes * 4) / 3) + 4) throw new PayloadTooLarge(encodedTooLargeDetail(limits));
   return splitBundle(await readZipBundle(decodeStrictBase64(encoded), limits));
 }

@@ -14,7 +14,7 @@ import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { InvalidBundle, PayloadTooLarge } from '../errors/index.js';
 import { tooLargeDetail, tooManyFilesDetail, type BundleFile, type BundleLimits } from './bundle-limits.js';
-import { checkEntryName } from './entry-name.js';
+import { checkEntryName, refusedEntry } from './entry-name.js';
 
 /** Unix file-type bits of the high half of a zip entry's external attributes. */
 const UNIX_TYPE_MASK = 0o170000;
@@ -54,10 +54,10 @@ async function listEntries(zip: ZipFile): Promise<ListedEntry[]> {
 function checkEntry({ entry, name }: ListedEntry): string {
   const path = checkEntryName(name);
   const type = unixType(entry);
-  if (type === UNIX_SYMLINK) throw new InvalidBundle(`Bundle entry ${JSON.stringify(name)} is refused: it is a symbolic link.`);
-  if (type !== undefined && type !== 0 && type !== UNIX_REGULAR) throw new InvalidBundle(`Bundle entry ${JSON.stringify(name)} is refused: it is not a regular file.`);
-  if (entry.isEncrypted()) throw new InvalidBundle(`Bundle entry ${JSON.stringify(name)} is refused: it is encrypted.`);
-  if (!entry.canDecodeFileData()) throw new InvalidBundle(`Bundle entry ${JSON.stringify(name)} is refused: compression method ${entry.compressionMethod} is not supported (use deflate or store).`);
+  if (type === UNIX_SYMLINK) throw refusedEntry(name, 'it is a symbolic link');
+  if (type !== undefined && type !== 0 && type !== UNIX_REGULAR) throw refusedEntry(name, 'it is not a regular file');
+  if (entry.isEncrypted()) throw refusedEntry(name, 'it is encrypted');
+  if (!entry.canDecodeFileData()) throw refusedEntry(name, `compression method ${entry.compressionMethod} is not supported (use deflate or store)`);
   return path;
 }
 
@@ -68,10 +68,10 @@ async function inflate(zip: ZipFile, { entry, name }: ListedEntry): Promise<Uint
   } catch (error) {
     const message = (error as Error).message;
     const why = /too many bytes/.test(message) ? `it inflates to more than the ${entry.uncompressedSize} bytes its header declares` : `it cannot be inflated (${message})`;
-    throw new InvalidBundle(`Bundle entry ${JSON.stringify(name)} is refused: ${why}.`, { cause: error });
+    throw refusedEntry(name, why, error);
   }
   const bytes = Buffer.concat(chunks);
-  if (crc32(bytes) >>> 0 !== entry.crc32 >>> 0) throw new InvalidBundle(`Bundle entry ${JSON.stringify(name)} is refused: its CRC-32 does not match its data.`);
+  if (crc32(bytes) >>> 0 !== entry.crc32 >>> 0) throw refusedEntry(name, 'its CRC-32 does not match its data');
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 

@@ -4,22 +4,21 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { LRUCache } from 'lru-cache';
 import type { Concept, Library } from '../mthds/index.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** One validator compiler for the process; compiled schemas are shared by their JSON text. */
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
-const compiledBySchema = new Map<string, ValidateFunction>();
-/** Compiled schemas kept (oldest dropped first). */
-const MAX_COMPILED_SCHEMAS = 1000;
+/** Compiled schemas kept, by JSON text (the least recently used dropped first). */
+const compiledBySchema = new LRUCache<string, ValidateFunction>({ max: 1000 });
 
 function compiledFor(schema: Record<string, unknown>): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiledBySchema.get(key);
   if (!validate) {
     validate = ajv.compile(schema);
-    if (compiledBySchema.size >= MAX_COMPILED_SCHEMAS) compiledBySchema.delete(compiledBySchema.keys().next().value!);
     compiledBySchema.set(key, validate);
   }
   return validate;

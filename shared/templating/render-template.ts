@@ -1,6 +1,7 @@
 /**
  * Checking and rendering templates with Jinja2 semantics (hardened nunjucks; RUNTIME.md §2.2).
  */
+import { LRUCache } from 'lru-cache';
 import { Jinja2TemplateBudgetError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError, MthdsError } from '../errors/index.js';
 import { MTHDS_FILTERS, TEMPLATE_CATEGORIES, type MthdsFilter, type TemplateCategory } from './categories.js';
 import { escapeScriptTagFilter, formatFilter, tagFilter, type TagStyle } from './filters.js';
@@ -58,22 +59,21 @@ const STRING_FILTERS = [
 type Environment = InstanceType<typeof hardenedNunjucks.Environment>;
 type Template = InstanceType<typeof hardenedNunjucks.Template>;
 
-/** Compiled templates kept per environment (oldest dropped first). */
+/** Compiled templates kept per environment (the least recently used dropped first). */
 const MAX_CACHED_TEMPLATES = 512;
-const environments = new Map<string, { environment: Environment; templates: Map<string, Template> }>();
+const environments = new Map<string, { environment: Environment; templates: LRUCache<string, Template> }>();
 
 function cachedTemplate(options: RenderOptions, source: string): Template {
   const key = `${options.category}|${options.tagStyle ?? ''}|${options.textFormat ?? ''}`;
   let entry = environments.get(key);
   if (!entry) {
-    entry = { environment: environmentFor(options), templates: new Map() };
+    entry = { environment: environmentFor(options), templates: new LRUCache({ max: MAX_CACHED_TEMPLATES }) };
     environments.set(key, entry);
   }
   let template = entry.templates.get(source);
   if (!template) {
     checkTemplate(source, options.category);
     template = new hardenedNunjucks.Template(expandShorthands(source), entry.environment, undefined, true);
-    if (entry.templates.size >= MAX_CACHED_TEMPLATES) entry.templates.delete(entry.templates.keys().next().value!);
     entry.templates.set(source, template);
   }
   return template;

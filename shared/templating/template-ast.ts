@@ -2,6 +2,7 @@
  * Reading a template's Jinja AST (nunjucks parser): its free variables and the filters it uses. Validation uses the
  * variables to check prompts against declared inputs (LANGUAGE.md §3.12 "Variable extraction").
  */
+import { LRUCache } from 'lru-cache';
 import { Jinja2TemplateSyntaxError } from '../errors/index.js';
 import { hardenedNunjucks } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
@@ -128,9 +129,8 @@ export interface TemplateReading {
   readonly loadingTags: ReadonlySet<string>;
 }
 
-/** Readings kept, by template text (the oldest dropped first): static rules and renders read the same templates. */
-const MAX_CACHED_READINGS = 2048;
-const readings = new Map<string, TemplateReading>();
+/** Readings kept, by template text (the least recently used dropped first): static rules and renders read the same templates. */
+const readings = new LRUCache<string, TemplateReading>({ max: 2048 });
 
 /**
  * Read a parsed template (cached by text; a syntax error is not cached).
@@ -143,7 +143,6 @@ export function readTemplate(template: string): TemplateReading {
   if (cached) return cached;
   const reader = new AstReader();
   reader.visit(parseTemplate(template), new Set());
-  if (readings.size >= MAX_CACHED_READINGS) readings.delete(readings.keys().next().value!);
   readings.set(template, reader);
   return reader;
 }

@@ -13,26 +13,19 @@
 import { readFileSync } from 'node:fs';
 import ajvDraft04 from 'ajv-draft-04';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { z } from 'zod';
+import { PIPE_SCHEMAS, SCHEMA_PIPE_TYPES } from '../mthds/parse/blueprint.js';
 
 type JsonObject = Record<string, unknown>;
 
 const REFERENCE = JSON.parse(readFileSync(new URL('./mthds_schema.json', import.meta.url), 'utf8')) as JsonObject;
 
-const SIGNATURE_TARGETS = ['PipeLLM', 'PipeFunc', 'PipeImgGen', 'PipeExtract', 'PipeSearch', 'PipeCompose', 'PipeSequence', 'PipeParallel', 'PipeCondition', 'PipeBatch'];
-
-const PIPE_SIGNATURE_BLUEPRINT: JsonObject = {
-  title: 'PipeSignatureBlueprint',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    type: { type: 'string', enum: ['PipeSignature'] },
-    description: { type: 'string' },
-    inputs: { type: 'object', additionalProperties: { type: 'string' } },
-    output: { type: 'string' },
-    signature_for: { type: 'string', enum: SIGNATURE_TARGETS },
-  },
-  required: ['type', 'description', 'output', 'signature_for'],
-};
+/** The contract-only signature as JSON Schema, derived from the runtime's blueprint (what a TOML table may hold). */
+function pipeSignatureBlueprint(): JsonObject {
+  const schema: JsonObject = { title: 'PipeSignatureBlueprint', ...z.toJSONSchema(PIPE_SCHEMAS.PipeSignature, { target: 'draft-4', io: 'input' }) };
+  delete schema['$schema'];
+  return schema;
+}
 
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -57,24 +50,19 @@ function editorSchema(reference: JsonObject): JsonObject {
   const schema = structuredClone(reference);
   const definitions = schema['definitions'] as Record<string, JsonObject>;
   const pipes = ((schema['properties'] as JsonObject)['pipe'] as { anyOf: [{ additionalProperties: { oneOf: { $ref: string }[] } }] }).anyOf[0].additionalProperties;
+  definitions['PipeSignatureBlueprint'] = pipeSignatureBlueprint();
+  pipes.oneOf.push({ $ref: '#/definitions/PipeSignatureBlueprint' });
   for (const member of pipes.oneOf) {
     const definition = definitions[member.$ref.replace('#/definitions/', '')]!;
-    definition['required'] = ['type', ...((definition['required'] as string[] | undefined) ?? [])];
+    const required = (definition['required'] as string[] | undefined) ?? [];
+    definition['required'] = ['type', ...required.filter((key) => key !== 'type')];
   }
-  definitions['PipeSignatureBlueprint'] = PIPE_SIGNATURE_BLUEPRINT;
-  pipes.oneOf.push({ $ref: '#/definitions/PipeSignatureBlueprint' });
   Object.assign(pipes, { type: 'object', discriminator: { propertyName: 'type' } });
   return withoutNullAlternatives(schema) as JsonObject;
 }
 
-/** The pipe types the union accepts, in schema order, then `PipeSignature`. */
-export const PIPE_TYPES: readonly string[] = (() => {
-  const definitions = REFERENCE['definitions'] as Record<string, { properties: { type: { enum: string[] } } }>;
-  const types = Object.keys(definitions)
-    .filter((name) => /^Pipe[A-Za-z]+Blueprint$/.test(name))
-    .map((name) => definitions[name]!.properties.type.enum[0]!);
-  return [...types, 'PipeSignature'];
-})();
+/** The pipe types the union accepts: the schema's ten (LANGUAGE.md §3.1), then `PipeSignature` (§3.14). */
+export const PIPE_TYPES: readonly string[] = [...SCHEMA_PIPE_TYPES, 'PipeSignature'];
 
 let compiled: ValidateFunction | undefined;
 

@@ -8,7 +8,7 @@
 import type { FormatOptions as TaploFormatOptions, Taplo } from '@taplo/lib';
 import { PipelexUnexpectedError, ValidationError } from '../errors/index.js';
 import type { Diagnostic } from './diagnostic.js';
-import type { ResolvedFormatOptions } from './format-options.js';
+import { resolveFormatOptions, type FormatOptions, type ResolvedFormatOptions } from './format-options.js';
 import { SourceText } from './source-text.js';
 import { checkToml } from './toml-syntax.js';
 
@@ -67,22 +67,22 @@ function taploOptions(options: ResolvedFormatOptions): FormatterOptions {
 /**
  * Format one `.mthds` text.
  * @param content - the text
- * @param options - every formatter option (see {@link resolveFormatOptions})
+ * @param given - the options as the caller sent them, validated by `FORMAT_OPTIONS` (null or absent: the
+ *   defaults apply; a key left out takes its default)
  * @returns the formatted text, whether it changed, and the diagnostics (one `syntax`/`semantic` diagnostic, with the
  *   text unchanged, when it is not valid TOML; else none)
- * @param given - the options as the caller sent them (null or absent: the defaults apply)
  * @throws ValidationError (422) when the formatter fails under options the caller chose (taplo panics on a few option
  *   and comment combinations, e.g. an entry with a trailing comment under a `column_width` below about 30); the detail
  *   names the options. PipelexUnexpectedError (500) when it fails under the defaults.
- * @example await formatMthds('a=1', resolveFormatOptions(null)) // → { formatted: 'a = 1\n', changed: true, diagnostics: [] }
+ * @example await formatMthds('a=1') // → { formatted: 'a = 1\n', changed: true, diagnostics: [] }
  */
-export async function formatMthds(content: string, options: ResolvedFormatOptions, given?: Readonly<Record<string, unknown>> | null): Promise<FormatResult> {
+export async function formatMthds(content: string, given?: FormatOptions | null): Promise<FormatResult> {
   const checked = checkToml(content, new SourceText(content));
   if ('diagnostic' in checked) return { formatted: content, changed: false, diagnostics: [checked.diagnostic] };
   const instance = await taploFormatter();
   let formatted: string;
   try {
-    formatted = instance.format(content, { options: taploOptions(options) });
+    formatted = instance.format(content, { options: taploOptions(resolveFormatOptions(given)) });
   } catch (error) {
     if (given) {
       throw new ValidationError(

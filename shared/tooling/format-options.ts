@@ -34,7 +34,7 @@ export type FormatOptions = z.infer<typeof FORMAT_OPTIONS>;
 export type ResolvedFormatOptions = Required<FormatOptions>;
 
 /** The canonical `.mthds` style (the published `plxt.toml`, `*.mthds` rule). */
-export const MTHDS_FORMAT_DEFAULTS: ResolvedFormatOptions = {
+const MTHDS_FORMAT_DEFAULTS: ResolvedFormatOptions = {
   align_entries: true,
   align_comments: true,
   array_trailing_comma: true,

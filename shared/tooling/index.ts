@@ -5,4 +5,4 @@
 export type { Diagnostic, DiagnosticKind, Range } from './diagnostic.js';
 export { lintMthds } from './lint-mthds.js';
 export { formatMthds, warmFormatter, type FormatResult } from './format-mthds.js';
-export { FORMAT_OPTIONS, MTHDS_FORMAT_DEFAULTS, resolveFormatOptions, type FormatOptions, type ResolvedFormatOptions } from './format-options.js';
+export { FORMAT_OPTIONS, type FormatOptions } from './format-options.js';

@@ -5,6 +5,7 @@
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §9 (what lint checks: types, enums, unknown keys, required keys)
  */
 import { bundleSchemaValidator, PIPE_TYPES, withSignatureTypes, type SchemaError } from './bundle-schema.js';
+import { MESSAGES } from '../mthds/messages.js';
 import type { Diagnostic } from './diagnostic.js';
 import { reduceSchemaErrors } from './reduce-schema-errors.js';
 import type { SourceText } from './source-text.js';
@@ -52,11 +53,12 @@ function subjectOf(error: SchemaError): Subject {
       return { path, mark: 'key', message: `${path.length === 0 ? 'The bundle' : where(path)} is missing the required key '${String(params['missingProperty'])}'` };
     case 'enum':
       return { path, mark: 'value', message: `${where(path)} must be one of ${(params['allowedValues'] as unknown[]).map(show).join(', ')}` };
-    case 'discriminator':
-      if (params['error'] === 'mapping') {
-        return { path: [...path, 'type'], mark: 'value', message: `${where(path)} has an unknown pipe type ${show(params['tagValue'])} (allowed: ${PIPE_TYPES.join(', ')})` };
-      }
-      return { path, mark: 'key', message: `${where(path)} has no pipe type: set 'type' to one of ${PIPE_TYPES.join(', ')}` };
+    case 'discriminator': {
+      const pipe = String(path[path.length - 1]);
+      const value = params['tagValue'];
+      if (value === undefined) return { path, mark: 'key', message: MESSAGES.missing_pipe_type({ pipe, allowed: PIPE_TYPES }) };
+      return { path: [...path, 'type'], mark: 'value', message: MESSAGES.unknown_pipe_type({ pipe, value: typeof value === 'string' ? value : show(value), allowed: PIPE_TYPES }) };
+    }
     default:
       return { path, mark: 'value', message: `${where(path)} ${error.message ?? 'is invalid'}` };
   }

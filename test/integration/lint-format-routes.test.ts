@@ -53,7 +53,7 @@ describe('POST /v1/lint', () => {
     expect(response.body.diagnostics).to.have.length(1);
     const [diagnostic] = response.body.diagnostics;
     expect(diagnostic).to.deep.include({ kind: 'schema', severity: 'error', location: 'pipe.p.type' });
-    expect(diagnostic.message).to.match(/^'pipe\.p' has an unknown pipe type "Nope" \(allowed: PipeBatch, .*PipeSignature\)$/);
+    expect(diagnostic.message).to.match(/^Pipe 'p', field 'type': 'Nope' is not a pipe type \(allowed: PipeLLM, .*PipeSignature\)\.$/);
     expect(diagnostic.range).to.deep.equal({ start_offset: 37, end_offset: 43, start_line: 4, start_col: 15, end_line: 4, end_col: 21 });
     expect(content.slice(diagnostic.range.start_offset, diagnostic.range.end_offset)).to.equal('"Nope"');
   });

@@ -88,6 +88,14 @@ describe('bundle reading (shared/bundles)', () => {
         .with.property('message', 'Bundle entry "a.mthds" is refused: it is encrypted.');
     });
 
+    it('should show a refused entry name cut to 200 characters, as the name rule does', async () => {
+      const name = `${'d/'.repeat(150)}a.mthds`;
+      const archive = withCentralField(zipOf({ [name]: 'hello' }), 'flags', 0x1);
+      expect(await rejection(readZipBundle(archive, LIMITS)))
+        .to.be.instanceOf(InvalidBundle)
+        .with.property('message', `Bundle entry ${JSON.stringify(name.slice(0, 200))} is refused: it is encrypted.`);
+    });
+
     it('should refuse an unsupported compression method', async () => {
       const archive = withCentralField(zipOf({ 'a.mthds': 'hello' }), 'compressionMethod', 12);
       expect(await rejection(readZipBundle(archive, LIMITS)))
@@ -146,6 +154,12 @@ describe('bundle reading (shared/bundles)', () => {
       expect(files.read('/docs/cv.pdf')).to.equal(undefined);
       expect(files.read('docs/../notes.txt')).to.equal(undefined);
       expect(files.read('missing.txt')).to.equal(undefined);
+    });
+
+    it('should never match a path the entry-name rule refuses (backslash, drive letter, no file name)', () => {
+      expect(files.read('docs\\cv.pdf')).to.equal(undefined);
+      expect(files.read('C:docs/cv.pdf')).to.equal(undefined);
+      expect(files.read('docs/cv.pdf/.')).to.equal(undefined);
     });
 
     it('should survive the job-payload round trip', () => {

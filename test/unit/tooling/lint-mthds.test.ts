@@ -53,8 +53,16 @@ describe('lintMthds', () => {
       const content = PIPE.replace('type        = "PipeLLM"\n', '');
       const diagnostics = lintMthds(content);
       expect(diagnostics).to.have.length(1);
-      expect(diagnostics[0]!.message).to.match(/^'pipe\.p' has no pipe type: set 'type' to one of PipeBatch, /);
+      expect(diagnostics[0]!.message).to.match(/^Pipe 'p' has no 'type': set one of PipeLLM, .*PipeSignature \(or 'signature_for' for a contract-only signature\)\.$/);
       expect(covered(content, diagnostics[0]!)).to.equal('p');
+    });
+
+    it('should report a type that is not a string as an unknown pipe type, placed on the value', () => {
+      const content = PIPE.replace('"PipeLLM"', '5');
+      const diagnostics = lintMthds(content);
+      expect(diagnostics).to.have.length(1);
+      expect(diagnostics[0]!.message).to.match(/^Pipe 'p', field 'type': '5' is not a pipe type \(allowed: PipeLLM, /);
+      expect(covered(content, diagnostics[0]!)).to.equal('5');
     });
 
     it('should report the errors of the pipe type written, not of every pipe type', () => {
