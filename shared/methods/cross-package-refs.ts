@@ -8,14 +8,15 @@
  * @see LANGUAGE.md §5.1, §5.6; CLIENTS.md §6.2
  */
 import { parse } from 'smol-toml';
-import type { BundleSource } from '../mthds/index.js';
+import { parseConceptRef, parsePipeRef, type BundleSource } from '../mthds/index.js';
 
-const ADDRESS_REF = /^([A-Za-z0-9._-]+\.[A-Za-z0-9._-]+\/[A-Za-z0-9._/-]+)->[A-Za-z0-9_.]+(?:\[[0-9]*\])?$/;
+/** A package address (`host.tld/owner/repo[/package]`), as opposed to an alias. */
+const PACKAGE_ADDRESS = /^[A-Za-z0-9._-]+\.[A-Za-z0-9._-]+\/[A-Za-z0-9._/-]+$/;
 
 function collect(value: unknown, found: Set<string>): void {
   if (typeof value === 'string') {
-    const match = ADDRESS_REF.exec(value.trim());
-    if (match) found.add(match[1]!);
+    const packageRef = (parsePipeRef(value) ?? parseConceptRef(value))?.packageRef;
+    if (packageRef !== undefined && PACKAGE_ADDRESS.test(packageRef)) found.add(packageRef);
   } else if (Array.isArray(value)) {
     for (const item of value) collect(item, found);
   } else if (value !== null && typeof value === 'object') {
