@@ -94,8 +94,9 @@ export function buildRouter(options: BuildRouterOptions): Router {
         `Cannot generate runner code for pipe '${selected.pipe.ref}': it calls a pipe of another package that is absent from the request; submit that package's bundles in \`files\` too.`,
       );
     }
-    const pythonCode = runnerScript(library, buildTypeSet(library), selected.pipe);
-    const { artifacts, lock, lock_filename } = generateTypes(library, 'python-structures');
+    const types = buildTypeSet(library);
+    const pythonCode = runnerScript(library, types, selected.pipe);
+    const { artifacts, lock, lock_filename } = generateTypes(library, 'python-structures', types);
     sendJson(res, 200, { is_valid: true, ...selection(selected), python_code: pythonCode, structures: { directory: 'structures', artifacts, lock, lock_filename }, message: 'Runner code generated successfully' });
   });
   return router;
