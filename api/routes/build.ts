@@ -85,8 +85,7 @@ export function buildRouter(options: BuildRouterOptions): Router {
     if ('is_valid' in loaded) return sendJson(res, 200, loaded);
     const { library } = loaded;
     const requested = request.pipe_ref === null || request.pipe_ref === undefined ? undefined : selectPipe(library, request.pipe_ref, null);
-    const scope = requested ? new Set([requested.pipe.ref]) : undefined;
-    const swept = await dryRunSweep(library, options.sweep.deps, options.sweep.dryRun, { allowSignatures: request.allow_signatures, ...(scope ? { pipeRefs: scope } : {}) });
+    const swept = await dryRunSweep(library, options.sweep.deps, options.sweep.dryRun, { allowSignatures: request.allow_signatures, pipeRefs: requested && new Set([requested.pipe.ref]) });
     if (swept.errors.length > 0) return sendJson(res, 200, crateInvalidReport(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`));
     const selected = requested ?? selectPipe(library, null, loaded.closure.manifestMainPipe);
     if (swept.validatedPipes.some((validated) => validated.pipe_ref === selected.pipe.ref && validated.status === 'SKIPPED')) {

@@ -31,7 +31,7 @@ export function contentHash(body: string): string {
  * @param path - the artifact path
  * @throws Error for another suffix (the emitters only write `.py` and `.ts`)
  */
-export function commentPrefix(path: string): string {
+function commentPrefix(path: string): string {
   if (path.endsWith('.py')) return '#';
   if (path.endsWith('.ts')) return '//';
   throw new Error(`Cannot stamp '${path}': no known comment syntax for its file type (expected .py or .ts).`);

@@ -239,13 +239,12 @@ export function buildTypeSet(library: Library): TypeSet {
     typed.set(ref, { ref, name: names.get(ref)!, description: concept.description, isNative: concept.isNative, shape: rewritten });
   }
   const ordered: TypedConcept[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
+  const visited = new Set<string>();
   const visit = (ref: string) => {
-    if (state.has(ref)) return;
-    state.set(ref, 'visiting');
+    if (visited.has(ref)) return;
+    visited.add(ref);
     const concept = typed.get(ref)!;
     for (const dependency of dependencies(concept.shape).map(canonical)) if (typed.has(dependency)) visit(dependency);
-    state.set(ref, 'done');
     ordered.push(concept);
   };
   for (const ref of [...natives, ...declared]) visit(ref);
