@@ -4,6 +4,7 @@
  * lone file can testify about itself and a hand edit under the stamp is detectable offline.
  */
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 
 const BEGIN = '>>> pipelex-codegen-stamp >>>';
 const END = '<<< pipelex-codegen-stamp <<<';
@@ -14,7 +15,7 @@ export interface StampFacts {
   engineVersion: string;
   /** `types / <target>`, or `<kind> / <target> / <pipe_ref>` for a per-pipe projection. */
   projection: string;
-  /** Output-affecting options (string → string); serialised as compact key-sorted JSON. */
+  /** Output-affecting options (string → string); serialised as canonical JSON (RFC 8785: compact, keys sorted). */
   options: Readonly<Record<string, string>>;
 }
 
@@ -46,13 +47,12 @@ function commentPrefix(path: string): string {
  */
 export function applyStamp(path: string, body: string, facts: StampFacts): string {
   const prefix = commentPrefix(path);
-  const options = JSON.stringify(Object.fromEntries(Object.entries(facts.options).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
   const lines = [
     BEGIN,
     `crate_fingerprint: ${facts.crateFingerprint}`,
     `engine_version: ${facts.engineVersion}`,
     `projection: ${facts.projection}`,
-    `options: ${options}`,
+    `options: ${canonicalize(facts.options)}`,
     `content_hash: ${contentHash(body)}`,
     END,
   ];
