@@ -12,7 +12,7 @@ import type { Rule } from '../rule.js';
 import { namespacedCode, stripNamespaceFromKey } from './strip-namespace.js';
 
 function report(bundle: LoadedBundle, code: string) {
-  const namespaced = namespacedCode(code, CONCEPT_CODE);
+  const namespaced = namespacedCode(code, 'concept');
   if (!namespaced) return conceptItem(conceptCodeCasing, bundle, code, MESSAGES.concept_code_casing({ code, suggestion: toPascalCase(code) }), { field_path: `concept.${code}` });
   const fixable = !Object.hasOwn(bundle.blueprint.concept, namespaced.code) && !NATIVE_CONCEPTS.has(namespaced.code);
   return conceptItem(conceptCodeCasing, bundle, code, MESSAGES.namespaced_code({ kind: 'Concept', code, bare: namespaced.code }), {

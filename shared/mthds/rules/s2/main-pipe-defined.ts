@@ -5,7 +5,6 @@
  * @see LANGUAGE.md §1.2, §5.2, §6 S2; spec §2.7
  */
 import { MESSAGES } from '../../messages.js';
-import { PIPE_CODE } from '../../references.js';
 import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
 import { namespacedCode } from './strip-namespace.js';
@@ -23,7 +22,7 @@ export const mainPipeDefined: Rule = {
       const main = bundle.blueprint.main_pipe;
       if (main === undefined || Object.hasOwn(bundle.blueprint.pipe, main)) return [];
       const field = { field_path: 'main_pipe', field_name: 'main_pipe', missing_pipe_code: main };
-      const namespaced = namespacedCode(main, PIPE_CODE);
+      const namespaced = namespacedCode(main, 'pipe');
       if (namespaced && namespaced.domain === bundle.blueprint.domain && Object.hasOwn(bundle.blueprint.pipe, namespaced.code)) {
         return [
           bundleItem(mainPipeDefined, bundle, MESSAGES.main_pipe_qualified({ mainPipe: main, bare: namespaced.code }), {

@@ -11,7 +11,7 @@ import type { Rule } from '../rule.js';
 import { namespacedCode, stripNamespaceFromKey } from './strip-namespace.js';
 
 function report(bundle: LoadedBundle, code: string) {
-  const namespaced = namespacedCode(code, PIPE_CODE);
+  const namespaced = namespacedCode(code, 'pipe');
   if (!namespaced) return bundleItem(pipeCodeCasing, bundle, MESSAGES.pipe_code_casing({ code, suggestion: toSnakeCase(code) }), { field_path: `pipe.${code}` });
   const fixable = !Object.hasOwn(bundle.blueprint.pipe, namespaced.code);
   return bundleItem(pipeCodeCasing, bundle, MESSAGES.namespaced_code({ kind: 'Pipe', code, bare: namespaced.code }), {

@@ -7,7 +7,7 @@
  */
 import type { SuggestedFix, FixOp } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
-import { DOMAIN_CODE } from '../../references.js';
+import { parseConceptRef, parsePipeRef } from '../../references.js';
 
 /** A key or code written `<domain>.<code>`. */
 export interface NamespacedCode {
@@ -16,17 +16,16 @@ export interface NamespacedCode {
 }
 
 /**
- * Split a code written with a domain qualifier.
+ * Split a code written with a domain qualifier, through the reference parsers (LANGUAGE.md §3.1, §5.1).
  * @param written - a declaration key or `main_pipe` value, e.g. `legal.summarize`
- * @param codePattern - what the bare code must look like (`PIPE_CODE` or `CONCEPT_CODE`)
- * @returns the domain and the bare code, or undefined when `written` is not `<domain code>.<code>`
+ * @param kind - whether the code is a pipe's (snake_case) or a concept's (PascalCase)
+ * @returns the domain and the bare code, or undefined when `written` is not exactly `<domain code>.<code>` (no
+ *   package prefix, no multiplicity, no surrounding space)
  */
-export function namespacedCode(written: string, codePattern: RegExp): NamespacedCode | undefined {
-  const dot = written.lastIndexOf('.');
-  if (dot <= 0) return undefined;
-  const domain = written.slice(0, dot);
-  const code = written.slice(dot + 1);
-  return DOMAIN_CODE.test(domain) && codePattern.test(code) ? { domain, code } : undefined;
+export function namespacedCode(written: string, kind: 'pipe' | 'concept'): NamespacedCode | undefined {
+  const parts = kind === 'pipe' ? parsePipeRef(written) : parseConceptRef(written);
+  if (parts?.domain === undefined || `${parts.domain}.${parts.code}` !== written) return undefined;
+  return { domain: parts.domain, code: parts.code };
 }
 
 /**
