@@ -7,7 +7,7 @@
 import { MESSAGES } from '../../messages.js';
 import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
-import { namespacedCode } from './strip-namespace.js';
+import { namespacedCode, stripNamespaceFromMainPipe } from './strip-namespace.js';
 
 /** S2 main pipe defined in the bundle (`unresolved_pipe_dependency`). */
 export const mainPipeDefined: Rule = {
@@ -27,13 +27,7 @@ export const mainPipeDefined: Rule = {
         return [
           bundleItem(mainPipeDefined, bundle, MESSAGES.main_pipe_qualified({ mainPipe: main, bare: namespaced.code }), {
             ...field,
-            suggested_fix: {
-              fix_code: 'strip-namespace',
-              description: `Name the main pipe by its bare code '${namespaced.code}'.`,
-              safety: 'safe',
-              source: bundle.source,
-              ops: [{ kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { [main]: namespaced.code } }],
-            },
+            suggested_fix: stripNamespaceFromMainPipe(bundle, main, namespaced),
           }),
         ];
       }

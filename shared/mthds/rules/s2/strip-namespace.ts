@@ -7,7 +7,9 @@
  */
 import type { SuggestedFix, FixOp } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
+import { MESSAGES } from '../../messages.js';
 import { parseConceptRef, parsePipeRef } from '../../references.js';
+import type { ItemDetails } from '../rule-item.js';
 
 /** A key or code written `<domain>.<code>`. */
 export interface NamespacedCode {
@@ -28,6 +30,10 @@ export function namespacedCode(written: string, kind: 'pipe' | 'concept'): Names
   return { domain: parts.domain, code: parts.code };
 }
 
+function remapMainPipe(written: string, bare: string): FixOp {
+  return { kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { [written]: bare } };
+}
+
 /**
  * The fix renaming a qualified declaration key to its bare code.
  * @param bundle - the declaring bundle
@@ -38,9 +44,9 @@ export function namespacedCode(written: string, kind: 'pipe' | 'concept'): Names
  *   `main_pipe`
  * @see spec §2.7, API-CONTRACT.md §4.2
  */
-export function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, namespaced: NamespacedCode): SuggestedFix {
+function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, namespaced: NamespacedCode): SuggestedFix {
   const ops: FixOp[] = [{ kind: 'rename_table_key', table_path: [table], key, new_key: namespaced.code }];
-  if (table === 'pipe' && bundle.blueprint.main_pipe === key) ops.push({ kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { [key]: namespaced.code } });
+  if (table === 'pipe' && bundle.blueprint.main_pipe === key) ops.push(remapMainPipe(key, namespaced.code));
   const own = namespaced.domain === bundle.blueprint.domain;
   return {
     fix_code: 'strip-namespace',
@@ -50,5 +56,50 @@ export function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'con
     safety: own ? 'safe' : 'unsafe',
     source: bundle.source,
     ops,
+  };
+}
+
+/**
+ * The safe fix naming the main pipe by its bare code, for a `main_pipe` qualified with the bundle's own domain.
+ * @param bundle - the bundle
+ * @param mainPipe - `main_pipe` as written (`legal.summarize`)
+ * @param namespaced - its parts
+ * @returns the fix: one `remap_value` of `main_pipe`
+ * @see spec §2.7, API-CONTRACT.md §4.2
+ */
+export function stripNamespaceFromMainPipe(bundle: LoadedBundle, mainPipe: string, namespaced: NamespacedCode): SuggestedFix {
+  return {
+    fix_code: 'strip-namespace',
+    description: `Name the main pipe by its bare code '${namespaced.code}'.`,
+    safety: 'safe',
+    source: bundle.source,
+    ops: [remapMainPipe(mainPipe, namespaced.code)],
+  };
+}
+
+/** What a code-casing rule reports for one declaration key: the message and the item details. */
+export interface MiscasedKeyReport {
+  message: string;
+  details: ItemDetails;
+}
+
+/**
+ * The report of a `[pipe.<key>]` / `[concept.<key>]` key breaking its casing rule (S2 pipe and concept code casing):
+ * a key written `<domain>.<code>` gets the namespaced-code message and, unless the bare code is taken, the
+ * `strip-namespace` fix; any other key the rule's own casing message.
+ * @param bundle - the declaring bundle
+ * @param table - `pipe` or `concept`
+ * @param key - the key as written
+ * @param casingMessage - the rule's message for a key that is not qualified
+ * @param isTaken - whether a bare code cannot be declared (already declared, or a native)
+ * @see LANGUAGE.md §1.3, §6 S2; spec §2.7
+ */
+export function miscasedKeyReport(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, casingMessage: string, isTaken: (bare: string) => boolean): MiscasedKeyReport {
+  const field_path = `${table}.${key}`;
+  const namespaced = namespacedCode(key, table);
+  if (!namespaced) return { message: casingMessage, details: { field_path } };
+  return {
+    message: MESSAGES.namespaced_code({ kind: table === 'pipe' ? 'Pipe' : 'Concept', code: key, bare: namespaced.code }),
+    details: { field_path, ...(!isTaken(namespaced.code) && { suggested_fix: stripNamespaceFromKey(bundle, table, key, namespaced) }) },
   };
 }
