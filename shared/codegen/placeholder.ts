@@ -27,6 +27,8 @@ function valueOf(types: TypeSet, name: string, type: FieldType): unknown {
       return [valueOf(types, name, type.item)];
     case 'dict':
       return {};
+    case 'object':
+      return Object.fromEntries(type.fields.filter((field) => field.required).map((field) => [field.name, valueOf(types, field.name, field.type)]));
     case 'concept':
       return placeholderContent(types, type.ref);
   }

@@ -1,6 +1,7 @@
 /**
  * The libraries the codegen tests project: every valid bundle of the shared corpus alone, every published method
- * together with the documents package it calls, and a two-file library exercising every type-mapping rule.
+ * together with the documents package it calls, a library reading every native, and a two-file library exercising
+ * every type-mapping rule.
  */
 import type { BundleSource } from '../../shared/mthds/index.js';
 import { corpusMethodBundles, corpusSampleFiles, corpusText, methodClosureFiles } from './corpus.js';
@@ -104,9 +105,30 @@ prompt = "Locate @item using @manual"
   ],
 };
 
+/** A library whose one pipe reads every native concept, so each native's shape is projected and mock-checked. */
+export const NATIVES_LIBRARY: NamedLibrary = {
+  name: 'natives (every native as an input)',
+  sources: [
+    {
+      source: 'natives.mthds',
+      content: `domain = "natives"
+description = "Every native concept, as the input of a pipe"
+
+[pipe.use_every_native]
+type = "PipeLLM"
+description = "Read every native"
+inputs = { text = "Text", number = "Number", image = "Image", document = "Document", html = "Html", text_and_images = "TextAndImages", page = "Page", json = "JSON", search_result = "SearchResult", img_gen_prompt = "ImgGenPrompt", dynamic = "Dynamic", anything = "Anything" }
+output = "Text"
+prompt = "Read $text $number @image @document @html @text_and_images @page @json @search_result $img_gen_prompt @dynamic @anything"
+`,
+    },
+  ],
+};
+
 /**
- * Every valid library of the corpus, and the edge library.
- * @returns single bundles (samples and methods), methods with the documents package, and {@link EDGE_LIBRARY}
+ * Every valid library of the corpus, the natives library and the edge library.
+ * @returns single bundles (samples and methods), methods with the documents package, {@link NATIVES_LIBRARY}, and
+ *   {@link EDGE_LIBRARY} (last)
  */
 export function codegenLibraries(): NamedLibrary[] {
   const singles = [...corpusSampleFiles().map((file) => `pipelex-api-samples/${file}`), ...corpusMethodBundles().map((bundle) => `methods/${bundle}`)].map((path) => ({
@@ -116,5 +138,5 @@ export function codegenLibraries(): NamedLibrary[] {
   const withDocuments = corpusMethodBundles()
     .map((bundle) => ({ name: `methods/${bundle} + documents`, sources: methodClosureFiles(bundle) }))
     .filter((named) => named.sources.length > 1);
-  return [...singles, ...withDocuments, EDGE_LIBRARY];
+  return [...singles, ...withDocuments, NATIVES_LIBRARY, EDGE_LIBRARY];
 }
