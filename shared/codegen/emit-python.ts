@@ -4,7 +4,8 @@
  * for `StructuredContent` where Pipelex is not installed). One class per emitted concept, named as in the type model.
  *
  * Mapping: text/date → `str` (dates travel as ISO strings), integer → `int`, number → `float`, boolean → `bool`,
- * choices → `Literal[…]`, list → `List[…]`, dict → `Dict[str, …]`, concept → the concept's class; an optional field is
+ * choices → `Literal[…]`, list → `List[…]`, dict → `Dict[str, …]`, concept → the concept's class, a native's inline
+ * object (`Image.size`) → a `BaseModel` nested in its class (`ImageContent.Size`); an optional field is
  * `Optional[…]` defaulting to None or its `default_value`. A refinement subclasses its parent (a refinement of `Text`
  * subclasses `TextContent`); a declared concept forbids unknown keys; `Dynamic` / `Anything` allow any keys. A field
  * whose wire name is a Python keyword or a pydantic attribute gets a trailing `_` and the wire name as alias.
