@@ -19,9 +19,8 @@ import {
 } from '../../shared/codegen/index.js';
 import { ValidationError } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
-import { loadLibrary, type Library } from '../../shared/mthds/index.js';
 import { dryRunSweep, type SweepDeps } from '../../shared/runtime/index.js';
-import { closureRequestSchema, loadClosure, type Closure } from '../closure-selector.js';
+import { closureRequestSchema, loadClosureLibrary } from '../closure-selector.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
@@ -46,14 +45,6 @@ export interface BuildRouterOptions {
   sweep: SweepDeps;
 }
 
-type Loaded = { library: Library; closure: Closure } | { invalid: ReturnType<typeof crateInvalidReport> };
-
-async function loadSelected(selector: Parameters<typeof loadClosure>[0], fetcher: MethodFetcher): Promise<Loaded> {
-  const closure = await loadClosure(selector, fetcher);
-  const loaded = loadLibrary(closure.sources, { mode: 'compat' });
-  return loaded.ok ? { library: loaded.library, closure } : { invalid: crateInvalidReport(loaded.errors, loaded.message) };
-}
-
 function selection(selected: SelectedPipe): { pipe_ref: string; requested_pipe_ref?: string } {
   return selected.requestedPipeRef === undefined ? { pipe_ref: selected.pipe.ref } : { pipe_ref: selected.pipe.ref, requested_pipe_ref: selected.requestedPipeRef };
 }
@@ -69,8 +60,8 @@ export function buildRouter(options: BuildRouterOptions): Router {
 
   router.post('/v1/build/inputs', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const request = parseBody(requests.inputs, body(req));
-    const loaded = await loadSelected(request, options.methodFetcher);
-    if ('invalid' in loaded) return sendJson(res, 200, loaded.invalid);
+    const loaded = await loadClosureLibrary(request, options.methodFetcher, 'compat');
+    if ('is_valid' in loaded) return sendJson(res, 200, loaded);
     const selected = selectPipe(loaded.library, request.pipe_ref, loaded.closure.manifestMainPipe);
     const template = inputsTemplate(loaded.library, buildTypeSet(loaded.library), selected.pipe, request.explicit);
     const rendered = request.format === 'json' ? { inputs: template } : { inputs_toml: inputsTemplateToml(selected.pipe, template) };
@@ -80,8 +71,8 @@ export function buildRouter(options: BuildRouterOptions): Router {
 
   router.post('/v1/build/output', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const request = parseBody(requests.output, body(req));
-    const loaded = await loadSelected(request, options.methodFetcher);
-    if ('invalid' in loaded) return sendJson(res, 200, loaded.invalid);
+    const loaded = await loadClosureLibrary(request, options.methodFetcher, 'compat');
+    if ('is_valid' in loaded) return sendJson(res, 200, loaded);
     const selected = selectPipe(loaded.library, request.pipe_ref, loaded.closure.manifestMainPipe);
     const representation = outputRepresentation(loaded.library, buildTypeSet(loaded.library), selected.pipe, request.format);
     const rendered = typeof representation === 'string' ? { output_python: representation } : { output: representation };
@@ -90,12 +81,11 @@ export function buildRouter(options: BuildRouterOptions): Router {
 
   router.post('/v1/build/runner', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const request = parseBody(requests.runner, body(req));
-    const loaded = await loadSelected(request, options.methodFetcher);
-    if ('invalid' in loaded) return sendJson(res, 200, loaded.invalid);
+    const loaded = await loadClosureLibrary(request, options.methodFetcher, 'compat');
+    if ('is_valid' in loaded) return sendJson(res, 200, loaded);
     const { library } = loaded;
     const requested = request.pipe_ref === null || request.pipe_ref === undefined ? undefined : selectPipe(library, request.pipe_ref, null);
-    const scope = requested ? new Set([requested.pipe.ref]) : undefined;
-    const swept = await dryRunSweep(library, options.sweep.deps, options.sweep.dryRun, { allowSignatures: request.allow_signatures, ...(scope ? { pipeRefs: scope } : {}) });
+    const swept = await dryRunSweep(library, options.sweep.deps, options.sweep.dryRun, { allowSignatures: request.allow_signatures, pipeRefs: requested && new Set([requested.pipe.ref]) });
     if (swept.errors.length > 0) return sendJson(res, 200, crateInvalidReport(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`));
     const selected = requested ?? selectPipe(library, null, loaded.closure.manifestMainPipe);
     if (swept.validatedPipes.some((validated) => validated.pipe_ref === selected.pipe.ref && validated.status === 'SKIPPED')) {
@@ -103,8 +93,9 @@ export function buildRouter(options: BuildRouterOptions): Router {
         `Cannot generate runner code for pipe '${selected.pipe.ref}': it calls a pipe of another package that is absent from the request; submit that package's bundles in \`files\` too.`,
       );
     }
-    const pythonCode = runnerScript(library, buildTypeSet(library), selected.pipe);
-    const { artifacts, lock, lock_filename } = generateTypes(library, 'python-structures');
+    const types = buildTypeSet(library);
+    const pythonCode = runnerScript(library, types, selected.pipe);
+    const { artifacts, lock, lock_filename } = generateTypes(library, 'python-structures', types);
     sendJson(res, 200, { is_valid: true, ...selection(selected), python_code: pythonCode, structures: { directory: 'structures', artifacts, lock, lock_filename }, message: 'Runner code generated successfully' });
   });
   return router;

@@ -4,10 +4,9 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { CODEGEN_TARGETS, crateInvalidReport, generateTypes } from '../../shared/codegen/index.js';
+import { CODEGEN_TARGETS, generateTypes } from '../../shared/codegen/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
-import { loadLibrary } from '../../shared/mthds/index.js';
-import { closureRequestSchema, loadClosure } from '../closure-selector.js';
+import { closureRequestSchema, loadClosureLibrary } from '../closure-selector.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
@@ -29,9 +28,8 @@ export function codegenRouter(options: { maxBodyBytes: number; maxMthdsFileKib: 
   const router = Router();
   router.post('/v1/codegen', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
-    const closure = await loadClosure(body, options.methodFetcher);
-    const loaded = loadLibrary(closure.sources, { mode: 'compat' });
-    if (!loaded.ok) return sendJson(res, 200, crateInvalidReport(loaded.errors, loaded.message));
+    const loaded = await loadClosureLibrary(body, options.methodFetcher, 'compat');
+    if ('is_valid' in loaded) return sendJson(res, 200, loaded);
     const projection = generateTypes(loaded.library, body.target);
     sendJson(res, 200, { is_valid: true, kind: body.kind, target: body.target, ...projection, message: 'Codegen artifacts generated successfully' });
   });

@@ -4,7 +4,8 @@
  * for `StructuredContent` where Pipelex is not installed). One class per emitted concept, named as in the type model.
  *
  * Mapping: text/date → `str` (dates travel as ISO strings), integer → `int`, number → `float`, boolean → `bool`,
- * choices → `Literal[…]`, list → `List[…]`, dict → `Dict[str, …]`, concept → the concept's class; an optional field is
+ * choices → `Literal[…]`, list → `List[…]`, dict → `Dict[str, …]`, concept → the concept's class, a native's inline
+ * object (`Image.size`) → a `BaseModel` nested in its class (`ImageContent.Size`); an optional field is
  * `Optional[…]` defaulting to None or its `default_value`. A refinement subclasses its parent (a refinement of `Text`
  * subclasses `TextContent`); a declared concept forbids unknown keys; `Dynamic` / `Anything` allow any keys. A field
  * whose wire name is a Python keyword or a pydantic attribute gets a trailing `_` and the wire name as alias.
@@ -67,6 +68,8 @@ function annotation(types: TypeSet, type: FieldType): string {
       return `List[${annotation(types, type.item)}]`;
     case 'dict':
       return `Dict[str, ${annotation(types, type.value)}]`;
+    case 'object':
+      return type.name;
     case 'concept':
       return types.nameOf(type.ref);
   }
@@ -83,6 +86,15 @@ function fieldLine(types: TypeSet, field: TypedField): string {
   return `    ${attribute}: ${field.required ? type : `Optional[${type}]`} = Field(${arguments_.join(', ')})`;
 }
 
+/** The nested classes of a struct's inline-object fields (`Image.size` → `class Size(BaseModel)`), indented in it. */
+function inlineClasses(types: TypeSet, fields: TypedField[]): string[] {
+  return fields.flatMap((field) => {
+    if (field.type.kind !== 'object') return [];
+    const body = [...inlineClasses(types, field.type.fields), '    model_config = ConfigDict(extra="ignore", populate_by_name=True)', ...field.type.fields.map((member) => fieldLine(types, member))];
+    return [`    class ${field.type.name}(BaseModel):`, ...body.map((line) => `    ${line}`), ''];
+  });
+}
+
 function classBlock(types: TypeSet, concept: TypedConcept, root: string): string {
   const docstring = `    ${JSON.stringify(concept.description.length > 0 ? concept.description : concept.ref)}`;
   const { shape } = concept;
@@ -94,7 +106,7 @@ function classBlock(types: TypeSet, concept: TypedConcept, root: string): string
     case 'struct': {
       const extra = shape.closed ? 'forbid' : 'ignore';
       const lines = shape.fields.map((field) => fieldLine(types, field));
-      return [`class ${concept.name}(${root}):`, docstring, '', `    model_config = ConfigDict(extra="${extra}", populate_by_name=True)`, ...lines].join('\n');
+      return [`class ${concept.name}(${root}):`, docstring, '', ...inlineClasses(types, shape.fields), `    model_config = ConfigDict(extra="${extra}", populate_by_name=True)`, ...lines].join('\n');
     }
   }
 }

@@ -5,7 +5,8 @@
  * reference cycles type-check under `tsc --strict`.
  *
  * Mapping: text/date → `string`, integer → `number` (`.int()`), number, boolean, choices → `z.enum`, list → array,
- * dict → `z.record(z.string(), …)`, concept → the concept's schema; an optional field is `.nullish()` (absent or
+ * dict → `z.record(z.string(), …)`, a native's inline object (`Image.size`) → an inline `z.object`, concept → the concept's
+ * schema; an optional field is `.nullish()` (absent or
  * null), a default becomes `.default(…)`; a declared concept's object is strict (no unknown keys), a native's is not.
  */
 import type { FieldType, TypedConcept, TypedField, TypeSet } from './type-model.js';
@@ -42,6 +43,8 @@ function tsType(types: TypeSet, type: FieldType): string {
       return `Array<${tsType(types, type.item)}>`;
     case 'dict':
       return `Record<string, ${tsType(types, type.value)}>`;
+    case 'object':
+      return `{ ${type.fields.map((field) => memberText(types, field)).join('; ')} }`;
     case 'concept':
       return types.nameOf(type.ref);
   }
@@ -66,22 +69,32 @@ function zodType(types: TypeSet, type: FieldType): string {
       return `z.array(${zodType(types, type.item)})`;
     case 'dict':
       return `z.record(z.string(), ${zodType(types, type.value)})`;
+    case 'object':
+      return `z.object({ ${type.fields.map((field) => schemaText(types, field)).join(', ')} })`;
     case 'concept':
       return `${types.nameOf(type.ref)}Schema`;
   }
 }
 
-function fieldMember(types: TypeSet, field: TypedField): string {
+function memberText(types: TypeSet, field: TypedField): string {
   const absent = field.required && field.default === undefined ? '' : '?';
   const nullable = field.required ? '' : ' | null';
-  return `${doc(field.description, '  ')}  ${key(field.name)}${absent}: ${tsType(types, field.type)}${nullable};`;
+  return `${key(field.name)}${absent}: ${tsType(types, field.type)}${nullable}`;
 }
 
-function fieldSchema(types: TypeSet, field: TypedField): string {
+function schemaText(types: TypeSet, field: TypedField): string {
   let expression = zodType(types, field.type);
   if (!field.required) expression += '.nullish()';
   if (field.default !== undefined) expression += `.default(${JSON.stringify(field.default)})`;
-  return `    ${key(field.name)}: ${expression},`;
+  return `${key(field.name)}: ${expression}`;
+}
+
+function fieldMember(types: TypeSet, field: TypedField): string {
+  return `${doc(field.description, '  ')}  ${memberText(types, field)};`;
+}
+
+function fieldSchema(types: TypeSet, field: TypedField): string {
+  return `    ${schemaText(types, field)},`;
 }
 
 function conceptBlock(types: TypeSet, concept: TypedConcept): string {

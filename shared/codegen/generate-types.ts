@@ -10,7 +10,7 @@ import { emitPython, PYTHON_PATHS } from './emit-python.js';
 import { emitTsZod, TS_ZOD_PATH } from './emit-ts-zod.js';
 import { encodeLock, LOCK_FILENAME } from './lock.js';
 import { applyStamp } from './stamp.js';
-import { buildTypeSet } from './type-model.js';
+import { buildTypeSet, type TypeSet } from './type-model.js';
 
 /** The codegen targets (spec §4.7). */
 export const CODEGEN_TARGETS = ['ts-zod', 'python-pydantic', 'python-structures'] as const;
@@ -36,12 +36,12 @@ export interface StampedProjection {
  * Emit, stamp and lock the `types` projection of a library.
  * @param library - a validated library
  * @param target - the projection target
+ * @param types - the library's type model when the caller already built it (`/v1/build/runner`); built here otherwise
  * @returns the artifacts (one file: `types.ts`, `models.py` or `structures.py`), the lock text and its file name, the
  *   crate fingerprint and engine version written in both
  * @see spec §4.7 rules 2–4, API-CONTRACT.md §4.7
  */
-export function generateTypes(library: Library, target: CodegenTarget): StampedProjection {
-  const types = buildTypeSet(library);
+export function generateTypes(library: Library, target: CodegenTarget, types: TypeSet = buildTypeSet(library)): StampedProjection {
   const fingerprint = buildCrate(library).fingerprint;
   const bodies = [target === 'ts-zod' ? { path: TS_ZOD_PATH, body: emitTsZod(types) } : { path: PYTHON_PATHS[target], body: emitPython(types, target) }];
   const facts = { crateFingerprint: fingerprint, engineVersion: IMPLEMENTATION_VERSION, projection: `types / ${target}`, options: {} };

@@ -9,7 +9,7 @@
 export { CODEGEN_TARGETS, generateTypes, type CodegenTarget, type GeneratedArtifact, type StampedProjection } from './generate-types.js';
 export { crateInvalidReport, type CrateInvalidReport } from './crate-invalid-report.js';
 export { inputsTemplate, inputsTemplateToml } from './inputs-template.js';
-export { outputConcept, outputRepresentation, type OutputFormat } from './output-representation.js';
+export { outputRepresentation, type OutputFormat } from './output-representation.js';
 export { runnerScript } from './runner-script.js';
 export { selectPipe, type SelectedPipe } from './select-pipe.js';
 export { buildTypeSet, type FieldType, type TypedConcept, type TypedField, type TypedShape, type TypeSet } from './type-model.js';

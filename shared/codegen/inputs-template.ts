@@ -5,14 +5,10 @@
  * `{concept, content}` with the qualified concept ref. A list holds one item, or N for a fixed `[N]`.
  */
 import { stringify } from 'smol-toml';
-import type { Library, Multiplicity, Pipe } from '../mthds/index.js';
-import { placeholderContent } from './placeholder.js';
+import type { Library, Pipe } from '../mthds/index.js';
+import { placeholderContent, repeatByMultiplicity } from './placeholder.js';
 import type { TypeSet } from './type-model.js';
 
-function repeated<T>(multiplicity: Multiplicity, item: T): T | T[] {
-  if (multiplicity === 'single') return item;
-  return Array.from({ length: typeof multiplicity === 'number' ? multiplicity : 1 }, () => item);
-}
 
 /**
  * The template as a JSON object, keyed by input name.
@@ -26,8 +22,8 @@ export function inputsTemplate(library: Library, types: TypeSet, pipe: Pipe, exp
   for (const input of pipe.inputs) {
     const concept = library.resolveConcept(input.conceptRef, pipe.domain_code);
     const content = placeholderContent(types, concept.ref);
-    if (explicit) template[input.name] = { concept: concept.ref, content: repeated(input.multiplicity, content) };
-    else template[input.name] = repeated(input.multiplicity, library.isTextLike(concept) ? content['text'] : content);
+    if (explicit) template[input.name] = { concept: concept.ref, content: repeatByMultiplicity(input.multiplicity, content) };
+    else template[input.name] = repeatByMultiplicity(input.multiplicity, library.isTextLike(concept) ? content['text'] : content);
   }
   return template;
 }

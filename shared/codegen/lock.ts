@@ -4,6 +4,7 @@
  * `content_hash`) per artifact, sorted by path.
  */
 import { stringify } from 'smol-toml';
+import { compareCodeUnits } from '../mthds/index.js';
 import { contentHash } from './stamp.js';
 
 /** The file name the lock is written as. */
@@ -26,7 +27,7 @@ export interface ArtifactBody {
  */
 export function encodeLock(crateFingerprint: string, engineVersion: string, artifacts: readonly ArtifactBody[]): string {
   const entries = [...artifacts]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => compareCodeUnits(a.path, b.path))
     .map((artifact) => ({ path: artifact.path, content_hash: contentHash(artifact.body) }));
   return LOCK_HEADER + stringify({ crate_fingerprint: crateFingerprint, engine_version: engineVersion, artifacts: entries });
 }

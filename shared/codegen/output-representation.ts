@@ -7,7 +7,7 @@
  */
 import { ValidationError } from '../errors/index.js';
 import type { Concept, Library, Multiplicity, Pipe } from '../mthds/index.js';
-import { placeholderContent, pythonConstructor } from './placeholder.js';
+import { placeholderContent, pythonConstructor, pythonRepeated, repeatByMultiplicity } from './placeholder.js';
 import type { TypeSet } from './type-model.js';
 
 /** The output formats. */
@@ -31,11 +31,6 @@ function fixedConcept(library: Library, pipe: Pipe, seen: Set<string>): Concept 
   });
   const first = concepts[0];
   return first && concepts.every((concept) => concept?.ref === first.ref) ? first : undefined;
-}
-
-function listed<T>(multiplicity: Multiplicity, item: T): T | T[] {
-  if (multiplicity === 'single') return item;
-  return Array.from({ length: typeof multiplicity === 'number' ? multiplicity : 1 }, () => item);
 }
 
 function schemaOf(library: Library, concept: Concept, multiplicity: Multiplicity): Record<string, unknown> {
@@ -78,7 +73,7 @@ export function outputRepresentation(library: Library, types: TypeSet, pipe: Pip
   const { multiplicity } = pipe.output;
   if (format === 'schema') return { concept: concept.ref, content: schemaOf(library, concept, multiplicity) };
   const content = placeholderContent(types, concept.ref);
-  if (format === 'json') return { concept: concept.ref, content: listed(multiplicity, content) };
+  if (format === 'json') return { concept: concept.ref, content: repeatByMultiplicity(multiplicity, content) };
   const expression = pythonConstructor(types, concept.ref, content, new Set());
-  return `${multiplicity === 'single' ? expression : `[${(listed(multiplicity, expression) as string[]).join(', ')}]`}\n`;
+  return `${pythonRepeated(multiplicity, expression)}\n`;
 }

@@ -5,6 +5,7 @@
  * `default_value` wins. A declared concept lists every field; a native lists only its required ones. The same values
  * render as Python constructor expressions of the `python-structures` classes for runner scripts.
  */
+import type { Multiplicity } from '../mthds/index.js';
 import { pythonAttribute, pythonLiteral } from './emit-python.js';
 import type { FieldType, TypedField, TypeSet } from './type-model.js';
 
@@ -26,6 +27,8 @@ function valueOf(types: TypeSet, name: string, type: FieldType): unknown {
       return [valueOf(types, name, type.item)];
     case 'dict':
       return {};
+    case 'object':
+      return Object.fromEntries(type.fields.filter((field) => field.required).map((field) => [field.name, valueOf(types, field.name, field.type)]));
     case 'concept':
       return placeholderContent(types, type.ref);
   }
@@ -70,4 +73,25 @@ export function pythonConstructor(types: TypeSet, ref: string, content: Record<s
     return `${pythonAttribute(key)}=${field ? pythonValue(types, field.type, value, used) : pythonLiteral(value)}`;
   });
   return `${name}(${keywords.join(', ')})`;
+}
+
+/**
+ * An item repeated as its multiplicity asks: the item itself for a single, a list of one item for `[]`, of N for `[N]`
+ * (spec §4.8–4.10).
+ * @param multiplicity - the input's or output's multiplicity
+ * @param item - the placeholder of one item
+ */
+export function repeatByMultiplicity<T>(multiplicity: Multiplicity, item: T): T | T[] {
+  if (multiplicity === 'single') return item;
+  return Array.from({ length: typeof multiplicity === 'number' ? multiplicity : 1 }, () => item);
+}
+
+/**
+ * {@link repeatByMultiplicity} of a Python expression, as Python source: the expression, or a list literal of it.
+ * @param multiplicity - the input's or output's multiplicity
+ * @param expression - Python source of one item
+ */
+export function pythonRepeated(multiplicity: Multiplicity, expression: string): string {
+  const repeated = repeatByMultiplicity(multiplicity, expression);
+  return Array.isArray(repeated) ? `[${repeated.join(', ')}]` : repeated;
 }

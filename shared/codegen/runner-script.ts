@@ -4,15 +4,10 @@
  * `python-structures` classes it imports from `structures/structures.py`. A list output is read with
  * `main_stuff_as_items(item_type=…)`, a single one with `main_stuff_as(content_type=…)`.
  */
-import type { Library, Multiplicity, Pipe } from '../mthds/index.js';
+import type { Library, Pipe } from '../mthds/index.js';
 import { outputConcept } from './output-representation.js';
-import { placeholderContent, pythonConstructor } from './placeholder.js';
+import { placeholderContent, pythonConstructor, pythonRepeated } from './placeholder.js';
 import type { TypeSet } from './type-model.js';
-
-function items(multiplicity: Multiplicity, expression: string): string {
-  if (multiplicity === 'single') return expression;
-  return `[${Array.from({ length: typeof multiplicity === 'number' ? multiplicity : 1 }, () => expression).join(', ')}]`;
-}
 
 /**
  * Generate the script.
@@ -30,7 +25,7 @@ export function runnerScript(library: Library, types: TypeSet, pipe: Pipe): stri
   const inputLines = pipe.inputs.flatMap((input) => {
     const concept = library.resolveConcept(input.conceptRef, pipe.domain_code);
     const expression = pythonConstructor(types, concept.ref, placeholderContent(types, concept.ref), used);
-    return [`            ${JSON.stringify(input.name)}: {`, `                "concept": ${JSON.stringify(concept.ref)},`, `                "content": ${items(input.multiplicity, expression)},`, '            },'];
+    return [`            ${JSON.stringify(input.name)}: {`, `                "concept": ${JSON.stringify(concept.ref)},`, `                "content": ${pythonRepeated(input.multiplicity, expression)},`, '            },'];
   });
   const isList = pipe.output.multiplicity !== 'single';
   const returnType = isList ? `list[${outputClass}]` : outputClass;

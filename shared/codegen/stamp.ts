@@ -4,6 +4,7 @@
  * lone file can testify about itself and a hand edit under the stamp is detectable offline.
  */
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 
 const BEGIN = '>>> pipelex-codegen-stamp >>>';
 const END = '<<< pipelex-codegen-stamp <<<';
@@ -14,7 +15,7 @@ export interface StampFacts {
   engineVersion: string;
   /** `types / <target>`, or `<kind> / <target> / <pipe_ref>` for a per-pipe projection. */
   projection: string;
-  /** Output-affecting options (string → string); serialised as compact key-sorted JSON. */
+  /** Output-affecting options (string → string); serialised as canonical JSON (RFC 8785: compact, keys sorted). */
   options: Readonly<Record<string, string>>;
 }
 
@@ -31,7 +32,7 @@ export function contentHash(body: string): string {
  * @param path - the artifact path
  * @throws Error for another suffix (the emitters only write `.py` and `.ts`)
  */
-export function commentPrefix(path: string): string {
+function commentPrefix(path: string): string {
   if (path.endsWith('.py')) return '#';
   if (path.endsWith('.ts')) return '//';
   throw new Error(`Cannot stamp '${path}': no known comment syntax for its file type (expected .py or .ts).`);
@@ -46,13 +47,12 @@ export function commentPrefix(path: string): string {
  */
 export function applyStamp(path: string, body: string, facts: StampFacts): string {
   const prefix = commentPrefix(path);
-  const options = JSON.stringify(Object.fromEntries(Object.entries(facts.options).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
   const lines = [
     BEGIN,
     `crate_fingerprint: ${facts.crateFingerprint}`,
     `engine_version: ${facts.engineVersion}`,
     `projection: ${facts.projection}`,
-    `options: ${options}`,
+    `options: ${canonicalize(facts.options)}`,
     `content_hash: ${contentHash(body)}`,
     END,
   ];

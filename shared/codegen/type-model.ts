@@ -3,15 +3,16 @@
  * RUNTIME.md §7.2–7.3): one {@link TypedConcept} per emitted concept, in dependency order, each with a unique type name.
  *
  * Which concepts: every concept declared by the library, plus the natives that a declared concept or a pipe's input or
- * output refers to (transitively through native shapes). Natives take their runtime class names (`TextContent`, …);
- * `ImgGenPrompt` is Text-shaped and shares `TextContent`.
+ * output refers to (transitively through native shapes). Natives take their runtime class names (`TextContent`, …)
+ * and the shapes of their content schemas in `library/natives.ts` (an inline object such as `Image.size` is an
+ * `object` field type); `ImgGenPrompt` is Text-shaped and shares `TextContent`.
  *
  * Shapes: a concept with a structure is a `struct` of its fields; a concept that refines another is an `alias` of its
  * parent (a refinement of `Text` is Text-shaped); a description-only concept is an alias of `Text` (it behaves as
  * text, RUNTIME.md §7.1); `Dynamic` and `Anything` are `open` objects. Field types follow the content schema of
  * `library/content-schema.ts`: a date is its ISO string, a list without `item_type` holds texts, a dict has string keys.
  */
-import type { Concept, ConceptField, Library } from '../mthds/index.js';
+import { NATIVE_CONCEPTS, type Concept, type ConceptField, type Library } from '../mthds/index.js';
 
 /** The type of a field (or of a list item / dict value). */
 export type FieldType =
@@ -19,7 +20,9 @@ export type FieldType =
   | { kind: 'enum'; choices: readonly string[] }
   | { kind: 'list'; item: FieldType }
   | { kind: 'dict'; value: FieldType }
-  | { kind: 'concept'; ref: string };
+  | { kind: 'concept'; ref: string }
+  /** An inline object of a native's content (`Image.size`); `name` is its field name in PascalCase (`Size`). */
+  | { kind: 'object'; name: string; fields: TypedField[] };
 
 /** One field of a struct, keyed by its wire name. */
 export interface TypedField {
@@ -70,41 +73,47 @@ const SCALAR_KINDS = new Set(['text', 'integer', 'number', 'boolean', 'date']);
 /** Names the emitters import or define themselves; a concept with one of these codes is domain-qualified. */
 const RESERVED_NAMES = new Set(['z', 'BaseModel', 'ConfigDict', 'Field', 'Any', 'Dict', 'List', 'Literal', 'Optional', 'StructuredContent', 'None', 'True', 'False']);
 
-const optional = (name: string, type: FieldType): TypedField => ({ name, description: '', required: false, type });
-const required = (name: string, type: FieldType): TypedField => ({ name, description: '', required: true, type });
 const TEXT_TYPE: FieldType = { kind: 'text' };
 
-/** The native shapes of RUNTIME.md §7.2 (as `natives.ts` encodes their JSON schemas), by native code. */
-const NATIVE_SHAPES: Readonly<Record<string, TypedShape>> = {
-  Text: { kind: 'struct', closed: false, fields: [required('text', TEXT_TYPE)] },
-  Number: { kind: 'struct', closed: false, fields: [required('number', { kind: 'number' })] },
-  Image: {
-    kind: 'struct',
-    closed: false,
-    fields: [
-      required('url', TEXT_TYPE),
-      ...['public_url', 'source_prompt', 'source_negative_prompt', 'caption', 'mime_type', 'filename', 'base_64'].map((name) => optional(name, TEXT_TYPE)),
-      optional('size', { kind: 'dict', value: { kind: 'integer' } }),
-    ],
-  },
-  Document: {
-    kind: 'struct',
-    closed: false,
-    fields: [required('url', TEXT_TYPE), ...['public_url', 'mime_type', 'filename', 'title', 'snippet'].map((name) => optional(name, TEXT_TYPE))],
-  },
-  Html: { kind: 'struct', closed: false, fields: [required('inner_html', TEXT_TYPE), optional('css_class', TEXT_TYPE)] },
-  TextAndImages: {
-    kind: 'struct',
-    closed: false,
-    fields: [optional('text', { kind: 'concept', ref: TEXT }), optional('images', { kind: 'list', item: { kind: 'concept', ref: 'native.Image' } }), optional('raw_html', TEXT_TYPE)],
-  },
-  Page: { kind: 'struct', closed: false, fields: [required('text_and_images', { kind: 'concept', ref: 'native.TextAndImages' }), optional('page_view', { kind: 'concept', ref: 'native.Image' })] },
-  JSON: { kind: 'struct', closed: false, fields: [required('json_obj', { kind: 'dict', value: { kind: 'any' } })] },
-  SearchResult: { kind: 'struct', closed: false, fields: [required('answer', TEXT_TYPE), required('sources', { kind: 'list', item: { kind: 'concept', ref: 'native.Document' } })] },
-  ImgGenPrompt: { kind: 'alias', target: TEXT },
-  Dynamic: { kind: 'open' },
-  Anything: { kind: 'open' },
-};
+type JsonSchema = Record<string, unknown>;
+
+function schemaFields(schema: JsonSchema): TypedField[] {
+  const required = new Set((schema['required'] as string[] | undefined) ?? []);
+  return Object.entries(schema['properties'] as Record<string, JsonSchema>).map(([name, property]) => ({ name, description: '', required: required.has(name), type: schemaType(property, name) }));
+}
+
+function schemaType(schema: JsonSchema, name: string): FieldType {
+  const options = schema['anyOf'] as JsonSchema[] | undefined;
+  if (options) return schemaType(options.find((option) => option['type'] !== 'null')!, name);
+  const ref = schema['$ref'];
+  if (typeof ref === 'string') return { kind: 'concept', ref: `native.${ref.slice(ref.lastIndexOf('/') + 1)}` };
+  const type = Array.isArray(schema['type']) ? (schema['type'] as unknown[]).find((option) => option !== 'null') : schema['type'];
+  switch (type) {
+    case 'string':
+      return TEXT_TYPE;
+    case 'integer':
+    case 'number':
+    case 'boolean':
+      return { kind: type };
+    case 'array':
+      return { kind: 'list', item: schemaType(schema['items'] as JsonSchema, name) };
+    default:
+      return schema['properties'] ? { kind: 'object', name: pascal(name), fields: schemaFields(schema) } : { kind: 'dict', value: { kind: 'any' } };
+  }
+}
+
+const TEXT_CLASS = NATIVE_CONCEPTS.get('Text')!.structureClassName;
+
+/**
+ * The native shapes, read from the JSON schemas of `natives.ts` (RUNTIME.md §7.2), by native code: a native sharing
+ * Text's runtime class (`ImgGenPrompt`) is an alias of Text, a schema without properties is open.
+ */
+const NATIVE_SHAPES: ReadonlyMap<string, TypedShape> = new Map(
+  [...NATIVE_CONCEPTS.values()].map((native): [string, TypedShape] => {
+    if (native.code !== 'Text' && native.structureClassName === TEXT_CLASS) return [native.code, { kind: 'alias', target: TEXT }];
+    return [native.code, native.schema['properties'] ? { kind: 'struct', closed: false, fields: schemaFields(native.schema) } : { kind: 'open' }];
+  }),
+);
 
 function scalarOrAny(type: string | undefined): FieldType {
   const kind = type ?? 'text';
@@ -135,7 +144,7 @@ function defaultOf(value: unknown): unknown {
 }
 
 function shapeOf(library: Library, concept: Concept): TypedShape {
-  if (concept.isNative) return NATIVE_SHAPES[concept.code] ?? { kind: 'open' };
+  if (concept.isNative) return NATIVE_SHAPES.get(concept.code) ?? { kind: 'open' };
   if (concept.structure !== null) {
     const fields = Object.entries(concept.structure).map(([name, field]): TypedField => {
       const typed: TypedField = { name, description: field.description, required: field.required, type: fieldType(library, field) };
@@ -152,6 +161,7 @@ function typeRefs(type: FieldType): string[] {
   if (type.kind === 'concept') return [type.ref];
   if (type.kind === 'list') return typeRefs(type.item);
   if (type.kind === 'dict') return typeRefs(type.value);
+  if (type.kind === 'object') return type.fields.flatMap((field) => typeRefs(field.type));
   return [];
 }
 
@@ -239,13 +249,12 @@ export function buildTypeSet(library: Library): TypeSet {
     typed.set(ref, { ref, name: names.get(ref)!, description: concept.description, isNative: concept.isNative, shape: rewritten });
   }
   const ordered: TypedConcept[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
+  const visited = new Set<string>();
   const visit = (ref: string) => {
-    if (state.has(ref)) return;
-    state.set(ref, 'visiting');
+    if (visited.has(ref)) return;
+    visited.add(ref);
     const concept = typed.get(ref)!;
     for (const dependency of dependencies(concept.shape).map(canonical)) if (typed.has(dependency)) visit(dependency);
-    state.set(ref, 'done');
     ordered.push(concept);
   };
   for (const ref of [...natives, ...declared]) visit(ref);

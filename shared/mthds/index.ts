@@ -42,4 +42,4 @@ export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export { loadLibrary, type BundleSource, type LibraryLoadResult, type LoadOptions } from './load-library.js';
 export type { ValidationMode } from './rules/index.js';
 export { parseConceptRef, parsePipeRef, stripMultiplicity, type ConceptRefParts, type Multiplicity, type PipeRefParts } from './references.js';
-export { buildCrate, crateFingerprint, MTHDS_STANDARD_VERSION, type Crate, type CrateConcept, type CrateDomain, type CrateField, type CratePipe, type CrateSemantics } from './crate/index.js';
+export { buildCrate, compareCodeUnits, crateFingerprint, MTHDS_STANDARD_VERSION, type Crate, type CrateConcept, type CrateDomain, type CrateField, type CratePipe, type CrateSemantics } from './crate/index.js';

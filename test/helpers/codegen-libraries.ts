@@ -1,19 +1,16 @@
 /**
  * The libraries the codegen tests project: every valid bundle of the shared corpus alone, every published method
- * together with the documents package it calls, and a two-file library exercising every type-mapping rule.
+ * together with the documents package it calls, a library reading every native, and a two-file library exercising
+ * every type-mapping rule.
  */
-import { readdirSync } from 'node:fs';
 import type { BundleSource } from '../../shared/mthds/index.js';
-import { corpusText } from './corpus.js';
+import { corpusMethodBundles, corpusSampleFiles, corpusText, methodClosureFiles } from './corpus.js';
 
 /** A named set of bundle sources forming one library. */
 export interface NamedLibrary {
   name: string;
   sources: BundleSource[];
 }
-
-const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
-const DOCUMENTS = 'methods/documents/documents.mthds';
 
 /** A library with two domains exercising the mapping: collisions, nesting, refinements, enums, defaults, dicts. */
 export const EDGE_LIBRARY: NamedLibrary = {
@@ -108,28 +105,38 @@ prompt = "Locate @item using @manual"
   ],
 };
 
-function sampleNames(): string[] {
-  return readdirSync(new URL('pipelex-api-samples/', CORPUS))
-    .filter((file) => file.endsWith('.mthds'))
-    .sort();
-}
+/** A library whose one pipe reads every native concept, so each native's shape is projected and mock-checked. */
+export const NATIVES_LIBRARY: NamedLibrary = {
+  name: 'natives (every native as an input)',
+  sources: [
+    {
+      source: 'natives.mthds',
+      content: `domain = "natives"
+description = "Every native concept, as the input of a pipe"
 
-function methodBundles(): string[] {
-  const methods = new URL('methods/', CORPUS);
-  return readdirSync(methods, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))
-    .flatMap((entry) => readdirSync(new URL(`${entry.name}/`, methods)).filter((file) => file.endsWith('.mthds')).map((file) => `methods/${entry.name}/${file}`))
-    .sort();
-}
+[pipe.use_every_native]
+type = "PipeLLM"
+description = "Read every native"
+inputs = { text = "Text", number = "Number", image = "Image", document = "Document", html = "Html", text_and_images = "TextAndImages", page = "Page", json = "JSON", search_result = "SearchResult", img_gen_prompt = "ImgGenPrompt", dynamic = "Dynamic", anything = "Anything" }
+output = "Text"
+prompt = "Read $text $number @image @document @html @text_and_images @page @json @search_result $img_gen_prompt @dynamic @anything"
+`,
+    },
+  ],
+};
 
 /**
- * Every valid library of the corpus, and the edge library.
- * @returns single bundles (samples and methods), methods with the documents package, and {@link EDGE_LIBRARY}
+ * Every valid library of the corpus, the natives library and the edge library.
+ * @returns single bundles (samples and methods), methods with the documents package, {@link NATIVES_LIBRARY}, and
+ *   {@link EDGE_LIBRARY} (last)
  */
 export function codegenLibraries(): NamedLibrary[] {
-  const singles = [...sampleNames().map((file) => `pipelex-api-samples/${file}`), ...methodBundles()].map((path) => ({ name: path, sources: [{ content: corpusText(path), source: path }] }));
-  const withDocuments = methodBundles()
-    .filter((path) => corpusText(path).includes('/documents->'))
-    .map((path) => ({ name: `${path} + documents`, sources: [{ content: corpusText(path), source: path }, { content: corpusText(DOCUMENTS), source: DOCUMENTS }] }));
-  return [...singles, ...withDocuments, EDGE_LIBRARY];
+  const singles = [...corpusSampleFiles().map((file) => `pipelex-api-samples/${file}`), ...corpusMethodBundles().map((bundle) => `methods/${bundle}`)].map((path) => ({
+    name: path,
+    sources: [{ content: corpusText(path), source: path }],
+  }));
+  const withDocuments = corpusMethodBundles()
+    .map((bundle) => ({ name: `methods/${bundle} + documents`, sources: methodClosureFiles(bundle) }))
+    .filter((named) => named.sources.length > 1);
+  return [...singles, ...withDocuments, NATIVES_LIBRARY, EDGE_LIBRARY];
 }

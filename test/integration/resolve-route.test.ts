@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
@@ -6,7 +5,7 @@ import { loadSettings } from '../../shared/config/index.js';
 import { createMockBackend } from '../../shared/inference/index.js';
 import type { FetchedMethod, FetchPurpose, MethodFetcher } from '../../shared/methods/index.js';
 import { createLogger } from '../../shared/observability/index.js';
-import { corpusText, sample } from '../helpers/corpus.js';
+import { corpusMethodBundles, corpusText, DOCUMENTS_BUNDLE, methodClosureFiles, sample } from '../helpers/corpus.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const app = buildTestApp();
@@ -18,19 +17,7 @@ function resolve(body: unknown, target = app) {
 }
 
 const VALID_SAMPLES = ['hello_greeting', 'cv_job_match', 'fashion_moodboard', 'draft_with_signature', 'batch_candidate_screening', 'invalid/missing_main_pipe'];
-const METHODS = new URL('../../../shared/corpus/methods/', import.meta.url);
-const DOCUMENTS = 'documents/documents.mthds';
-const methodBundles = readdirSync(METHODS, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))
-  .flatMap((entry) => readdirSync(new URL(`${entry.name}/`, METHODS)).filter((file) => file.endsWith('.mthds')).map((file) => `${entry.name}/${file}`))
-  .sort();
-
-/** The request of a published method: its bundle, plus the documents package when it calls it (a method spanning files). */
-function methodFiles(bundle: string): File[] {
-  const files = [{ content: corpusText(`methods/${bundle}`), source: bundle }];
-  if (bundle !== DOCUMENTS && files[0]!.content.includes('/documents->')) files.push({ content: corpusText(`methods/${DOCUMENTS}`), source: DOCUMENTS });
-  return files;
-}
+const methodBundles = corpusMethodBundles();
 
 async function fingerprintOf(files: File[]): Promise<string> {
   const response = await resolve({ files }).expect(200);
@@ -96,18 +83,18 @@ describe('POST /v1/resolve', () => {
   describe('when the closure is a published method', () => {
     for (const bundle of methodBundles) {
       it(`should resolve ${bundle} with the same fingerprint whatever the order of its files`, async () => {
-        const files = methodFiles(bundle);
+        const files = methodClosureFiles(bundle);
         const forward = await fingerprintOf(files);
         expect(await fingerprintOf([...files].reverse())).to.equal(forward);
       });
     }
 
     it('should leave the cross-package step refs of doc_summarizer as written and qualify its local ones', async () => {
-      const response = await resolve({ files: methodFiles('doc_summarizer/bundle.mthds') }).expect(200);
+      const response = await resolve({ files: methodClosureFiles('doc_summarizer/bundle.mthds') }).expect(200);
       const steps = Object.values(response.body.crate.pipes as Record<string, { type: string; steps?: { pipe: string }[] }>).flatMap((pipe) => pipe.steps ?? []).map((step) => step.pipe);
       expect(steps.filter((ref) => ref.includes('->'))).to.include('github.com/Pipelex/methods/documents->documents.extract_text_pages');
       expect(steps.filter((ref) => !ref.includes('->')).every((ref) => /^[a-z_]+\.[a-z_]+$/.test(ref))).to.equal(true);
-      expect(response.body.crate.source_map['documents.extract_text_pages']).to.equal(DOCUMENTS);
+      expect(response.body.crate.source_map['documents.extract_text_pages']).to.equal(DOCUMENTS_BUNDLE);
     });
   });
 
@@ -201,7 +188,7 @@ describe('POST /v1/resolve', () => {
         fetch: async (ref, purpose): Promise<FetchedMethod> => {
           calls.push([ref, purpose]);
           return {
-            sources: methodFiles('doc_summarizer/bundle.mthds').map(({ content, source }) => ({ content, source: source ?? null })),
+            sources: methodClosureFiles('doc_summarizer/bundle.mthds'),
             mainPipe: 'summarize_document',
             libraryFiles: new Map(),
             provenance: { address: 'github.com/pipelex/methods', tag: null, commit_sha: '0'.repeat(40), package_name: 'doc_summarizer', package_version: '0.1.0' },
@@ -212,7 +199,7 @@ describe('POST /v1/resolve', () => {
       const response = await resolve({ method_ref: 'github.com/pipelex/methods/doc_summarizer' }, withFetcher).expect(200);
       expect(calls).to.deep.equal([['github.com/pipelex/methods/doc_summarizer', 'tooling']]);
       expect(response.body.is_valid).to.equal(true);
-      expect(response.body.crate.fingerprint).to.equal(await fingerprintOf(methodFiles('doc_summarizer/bundle.mthds')));
+      expect(response.body.crate.fingerprint).to.equal(await fingerprintOf(methodClosureFiles('doc_summarizer/bundle.mthds')));
     });
   });
 });

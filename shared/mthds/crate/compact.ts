@@ -19,9 +19,18 @@ export function compact<T>(value: T): T {
 }
 
 /**
+ * Compare two strings by UTF-16 code units (not locale): the key and path order of crates, stamps and locks
+ * (API-CONTRACT.md §4.6–4.7).
+ * @returns negative, zero or positive, as `Array.prototype.sort` expects
+ */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
  * A map with its keys in ascending UTF-16 code unit order (the top-level maps of a crate, API-CONTRACT.md §4.6).
  * @param entries - the map's entries, in any order
  */
 export function sortedMap<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
-  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries([...entries].sort(([a], [b]) => compareCodeUnits(a, b)));
 }

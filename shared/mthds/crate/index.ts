@@ -2,5 +2,6 @@
  * The crate of a library (spec §2.8, §4.6; API-CONTRACT.md §4.6): build it and compute its fingerprint.
  */
 export { buildCrate } from './build-crate.js';
+export { compareCodeUnits } from './compact.js';
 export { MTHDS_STANDARD_VERSION, type Crate, type CrateConcept, type CrateDomain, type CrateField, type CratePipe, type CrateSemantics } from './crate.js';
 export { crateFingerprint } from './fingerprint.js';

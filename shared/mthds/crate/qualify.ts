@@ -5,8 +5,6 @@
 import type { Library } from '../library/library.js';
 import { SPECIAL_OUTCOMES, stripMultiplicity } from '../references.js';
 
-const MULTIPLICITY_SUFFIX = /\[[0-9]*\]$/;
-
 /**
  * A concept reference, qualified, with its multiplicity suffix kept (`Page[]` → `native.Page[]`).
  * @param library - the library the reference resolves in
@@ -16,8 +14,8 @@ const MULTIPLICITY_SUFFIX = /\[[0-9]*\]$/;
 export function qualifyConceptRef(library: Library, ref: string, fromDomain: string): string {
   const written = ref.trim();
   if (written.includes('->')) return written;
-  const suffix = MULTIPLICITY_SUFFIX.exec(written)?.[0] ?? '';
-  return `${library.findConcept(written, fromDomain)?.ref ?? stripMultiplicity(written)}${suffix}`;
+  const bare = stripMultiplicity(written);
+  return `${library.findConcept(written, fromDomain)?.ref ?? bare}${written.slice(bare.length)}`;
 }
 
 /**

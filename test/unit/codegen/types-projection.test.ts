@@ -8,10 +8,10 @@ import { contentHash } from '../../../shared/codegen/stamp.js';
 import { generateTypes, CODEGEN_TARGETS, type StampedProjection } from '../../../shared/codegen/generate-types.js';
 import { buildTypeSet } from '../../../shared/codegen/type-model.js';
 import { mockValueForSchema } from '../../../shared/inference/index.js';
-import { loadLibrary, type Library } from '../../../shared/mthds/index.js';
+import { loadLibrary, NATIVE_CONCEPTS, type Library } from '../../../shared/mthds/index.js';
 import { ContentValidator } from '../../../shared/runtime/content-validator.js';
 import { mockContent } from '../../../shared/runtime/mock-output.js';
-import { codegenLibraries, EDGE_LIBRARY, type NamedLibrary } from '../../helpers/codegen-libraries.js';
+import { codegenLibraries, EDGE_LIBRARY, NATIVES_LIBRARY, type NamedLibrary } from '../../helpers/codegen-libraries.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const STAMP_END = '<<< pipelex-codegen-stamp <<<\n';
@@ -96,11 +96,45 @@ describe('codegen types projection', function () {
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('should cover the 16 corpus libraries and the edge library, with a mock per emitted concept', () => {
-    expect(projections).to.have.length(17);
+  it('should cover the 16 corpus libraries, the natives library and the edge library, with a mock per emitted concept', () => {
+    expect(projections).to.have.length(18);
     const cases = projections.flatMap(({ library }) => mockCases(library));
     expect(cases.filter((testCase) => testCase.accept).length).to.be.greaterThan(80);
     expect(cases.filter((testCase) => !testCase.accept).length).to.equal(cases.filter((testCase) => testCase.accept).length);
+  });
+
+  describe('when projecting the natives', () => {
+    it('should emit every native of natives.ts, ImgGenPrompt as TextContent', () => {
+      const types = buildTypeSet(load(NATIVES_LIBRARY));
+      expect(types.concepts.map((typed) => typed.ref)).to.have.members([...NATIVE_CONCEPTS.keys()].filter((code) => code !== 'ImgGenPrompt').map((code) => `native.${code}`));
+      expect(types.nameOf('native.ImgGenPrompt')).to.equal('TextContent');
+    });
+
+    it("should read Image.size from the runtime's schema: an object of an integer width and height", () => {
+      const image = buildTypeSet(load(NATIVES_LIBRARY)).conceptOf('native.Image');
+      const size = image.shape.kind === 'struct' ? image.shape.fields.find((field) => field.name === 'size') : undefined;
+      expect(size).to.deep.equal({
+        name: 'size',
+        description: '',
+        required: false,
+        type: {
+          kind: 'object',
+          name: 'Size',
+          fields: [
+            { name: 'width', description: '', required: false, type: { kind: 'integer' } },
+            { name: 'height', description: '', required: false, type: { kind: 'integer' } },
+          ],
+        },
+      });
+    });
+
+    it('should reject an Image whose size is not {width, height} integers, in ts-zod', async () => {
+      const file = join(scratch, 'natives-size.ts');
+      writeFileSync(file, generateTypes(load(NATIVES_LIBRARY), 'ts-zod').artifacts[0]!.content);
+      const module = (await import(pathToFileURL(file).href)) as Record<string, { safeParse(value: unknown): { success: boolean } }>;
+      expect(module['ImageContentSchema']!.safeParse({ url: 'u', size: { width: 1, height: 2 } }).success).to.equal(true);
+      expect(module['ImageContentSchema']!.safeParse({ url: 'u', size: { width: 'wide' } }).success).to.equal(false);
+    });
   });
 
   describe('when stamping and locking', () => {

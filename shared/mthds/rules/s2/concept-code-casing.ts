@@ -9,16 +9,12 @@ import { MESSAGES } from '../../messages.js';
 import { CONCEPT_CODE, toPascalCase } from '../../references.js';
 import { conceptItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
-import { namespacedCode, stripNamespaceFromKey } from './strip-namespace.js';
+import { miscasedKeyReport } from './strip-namespace.js';
 
 function report(bundle: LoadedBundle, code: string) {
-  const namespaced = namespacedCode(code, CONCEPT_CODE);
-  if (!namespaced) return conceptItem(conceptCodeCasing, bundle, code, MESSAGES.concept_code_casing({ code, suggestion: toPascalCase(code) }), { field_path: `concept.${code}` });
-  const fixable = !Object.hasOwn(bundle.blueprint.concept, namespaced.code) && !NATIVE_CONCEPTS.has(namespaced.code);
-  return conceptItem(conceptCodeCasing, bundle, code, MESSAGES.namespaced_code({ kind: 'Concept', code, bare: namespaced.code }), {
-    field_path: `concept.${code}`,
-    ...(fixable && { suggested_fix: stripNamespaceFromKey(bundle, 'concept', code, namespaced) }),
-  });
+  const isTaken = (bare: string) => Object.hasOwn(bundle.blueprint.concept, bare) || NATIVE_CONCEPTS.has(bare);
+  const { message, details } = miscasedKeyReport(bundle, 'concept', code, MESSAGES.concept_code_casing({ code, suggestion: toPascalCase(code) }), isTaken);
+  return conceptItem(conceptCodeCasing, bundle, code, message, details);
 }
 
 /** S2 concept code casing (`invalid_concept_code_syntax`). */

@@ -5,10 +5,9 @@
  * @see LANGUAGE.md §1.2, §5.2, §6 S2; spec §2.7
  */
 import { MESSAGES } from '../../messages.js';
-import { PIPE_CODE } from '../../references.js';
 import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
-import { namespacedCode } from './strip-namespace.js';
+import { namespacedCode, stripNamespaceFromMainPipe } from './strip-namespace.js';
 
 /** S2 main pipe defined in the bundle (`unresolved_pipe_dependency`). */
 export const mainPipeDefined: Rule = {
@@ -23,18 +22,12 @@ export const mainPipeDefined: Rule = {
       const main = bundle.blueprint.main_pipe;
       if (main === undefined || Object.hasOwn(bundle.blueprint.pipe, main)) return [];
       const field = { field_path: 'main_pipe', field_name: 'main_pipe', missing_pipe_code: main };
-      const namespaced = namespacedCode(main, PIPE_CODE);
+      const namespaced = namespacedCode(main, 'pipe');
       if (namespaced && namespaced.domain === bundle.blueprint.domain && Object.hasOwn(bundle.blueprint.pipe, namespaced.code)) {
         return [
           bundleItem(mainPipeDefined, bundle, MESSAGES.main_pipe_qualified({ mainPipe: main, bare: namespaced.code }), {
             ...field,
-            suggested_fix: {
-              fix_code: 'strip-namespace',
-              description: `Name the main pipe by its bare code '${namespaced.code}'.`,
-              safety: 'safe',
-              source: bundle.source,
-              ops: [{ kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { [main]: namespaced.code } }],
-            },
+            suggested_fix: stripNamespaceFromMainPipe(bundle, main, namespaced),
           }),
         ];
       }

@@ -8,16 +8,12 @@ import type { LoadedBundle } from '../../library/library.js';
 import { PIPE_CODE, toSnakeCase } from '../../references.js';
 import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
-import { namespacedCode, stripNamespaceFromKey } from './strip-namespace.js';
+import { miscasedKeyReport } from './strip-namespace.js';
 
 function report(bundle: LoadedBundle, code: string) {
-  const namespaced = namespacedCode(code, PIPE_CODE);
-  if (!namespaced) return bundleItem(pipeCodeCasing, bundle, MESSAGES.pipe_code_casing({ code, suggestion: toSnakeCase(code) }), { field_path: `pipe.${code}` });
-  const fixable = !Object.hasOwn(bundle.blueprint.pipe, namespaced.code);
-  return bundleItem(pipeCodeCasing, bundle, MESSAGES.namespaced_code({ kind: 'Pipe', code, bare: namespaced.code }), {
-    field_path: `pipe.${code}`,
-    ...(fixable && { suggested_fix: stripNamespaceFromKey(bundle, 'pipe', code, namespaced) }),
-  });
+  const isTaken = (bare: string) => Object.hasOwn(bundle.blueprint.pipe, bare);
+  const { message, details } = miscasedKeyReport(bundle, 'pipe', code, MESSAGES.pipe_code_casing({ code, suggestion: toSnakeCase(code) }), isTaken);
+  return bundleItem(pipeCodeCasing, bundle, message, details);
 }
 
 /** S2 pipe code casing (`invalid_pipe_code_syntax`). */

@@ -7,7 +7,9 @@
  */
 import type { SuggestedFix, FixOp } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
-import { DOMAIN_CODE } from '../../references.js';
+import { MESSAGES } from '../../messages.js';
+import { parseConceptRef, parsePipeRef } from '../../references.js';
+import type { ItemDetails } from '../rule-item.js';
 
 /** A key or code written `<domain>.<code>`. */
 export interface NamespacedCode {
@@ -16,17 +18,20 @@ export interface NamespacedCode {
 }
 
 /**
- * Split a code written with a domain qualifier.
+ * Split a code written with a domain qualifier, through the reference parsers (LANGUAGE.md §3.1, §5.1).
  * @param written - a declaration key or `main_pipe` value, e.g. `legal.summarize`
- * @param codePattern - what the bare code must look like (`PIPE_CODE` or `CONCEPT_CODE`)
- * @returns the domain and the bare code, or undefined when `written` is not `<domain code>.<code>`
+ * @param kind - whether the code is a pipe's (snake_case) or a concept's (PascalCase)
+ * @returns the domain and the bare code, or undefined when `written` is not exactly `<domain code>.<code>` (no
+ *   package prefix, no multiplicity, no surrounding space)
  */
-export function namespacedCode(written: string, codePattern: RegExp): NamespacedCode | undefined {
-  const dot = written.lastIndexOf('.');
-  if (dot <= 0) return undefined;
-  const domain = written.slice(0, dot);
-  const code = written.slice(dot + 1);
-  return DOMAIN_CODE.test(domain) && codePattern.test(code) ? { domain, code } : undefined;
+export function namespacedCode(written: string, kind: 'pipe' | 'concept'): NamespacedCode | undefined {
+  const parts = kind === 'pipe' ? parsePipeRef(written) : parseConceptRef(written);
+  if (parts?.domain === undefined || `${parts.domain}.${parts.code}` !== written) return undefined;
+  return { domain: parts.domain, code: parts.code };
+}
+
+function remapMainPipe(written: string, bare: string): FixOp {
+  return { kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { [written]: bare } };
 }
 
 /**
@@ -39,9 +44,9 @@ export function namespacedCode(written: string, codePattern: RegExp): Namespaced
  *   `main_pipe`
  * @see spec §2.7, API-CONTRACT.md §4.2
  */
-export function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, namespaced: NamespacedCode): SuggestedFix {
+function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, namespaced: NamespacedCode): SuggestedFix {
   const ops: FixOp[] = [{ kind: 'rename_table_key', table_path: [table], key, new_key: namespaced.code }];
-  if (table === 'pipe' && bundle.blueprint.main_pipe === key) ops.push({ kind: 'remap_value', table_path: [], key: 'main_pipe', mapping: { [key]: namespaced.code } });
+  if (table === 'pipe' && bundle.blueprint.main_pipe === key) ops.push(remapMainPipe(key, namespaced.code));
   const own = namespaced.domain === bundle.blueprint.domain;
   return {
     fix_code: 'strip-namespace',
@@ -51,5 +56,50 @@ export function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'con
     safety: own ? 'safe' : 'unsafe',
     source: bundle.source,
     ops,
+  };
+}
+
+/**
+ * The safe fix naming the main pipe by its bare code, for a `main_pipe` qualified with the bundle's own domain.
+ * @param bundle - the bundle
+ * @param mainPipe - `main_pipe` as written (`legal.summarize`)
+ * @param namespaced - its parts
+ * @returns the fix: one `remap_value` of `main_pipe`
+ * @see spec §2.7, API-CONTRACT.md §4.2
+ */
+export function stripNamespaceFromMainPipe(bundle: LoadedBundle, mainPipe: string, namespaced: NamespacedCode): SuggestedFix {
+  return {
+    fix_code: 'strip-namespace',
+    description: `Name the main pipe by its bare code '${namespaced.code}'.`,
+    safety: 'safe',
+    source: bundle.source,
+    ops: [remapMainPipe(mainPipe, namespaced.code)],
+  };
+}
+
+/** What a code-casing rule reports for one declaration key: the message and the item details. */
+export interface MiscasedKeyReport {
+  message: string;
+  details: ItemDetails;
+}
+
+/**
+ * The report of a `[pipe.<key>]` / `[concept.<key>]` key breaking its casing rule (S2 pipe and concept code casing):
+ * a key written `<domain>.<code>` gets the namespaced-code message and, unless the bare code is taken, the
+ * `strip-namespace` fix; any other key the rule's own casing message.
+ * @param bundle - the declaring bundle
+ * @param table - `pipe` or `concept`
+ * @param key - the key as written
+ * @param casingMessage - the rule's message for a key that is not qualified
+ * @param isTaken - whether a bare code cannot be declared (already declared, or a native)
+ * @see LANGUAGE.md §1.3, §6 S2; spec §2.7
+ */
+export function miscasedKeyReport(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, casingMessage: string, isTaken: (bare: string) => boolean): MiscasedKeyReport {
+  const field_path = `${table}.${key}`;
+  const namespaced = namespacedCode(key, table);
+  if (!namespaced) return { message: casingMessage, details: { field_path } };
+  return {
+    message: MESSAGES.namespaced_code({ kind: table === 'pipe' ? 'Pipe' : 'Concept', code: key, bare: namespaced.code }),
+    details: { field_path, ...(!isTaken(namespaced.code) && { suggested_fix: stripNamespaceFromKey(bundle, table, key, namespaced) }) },
   };
 }
