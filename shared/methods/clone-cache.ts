@@ -51,6 +51,8 @@ async function exists(target: string): Promise<boolean> {
 export class CloneCache {
   private readonly inflight = new Map<string, Promise<CacheEntry>>();
   private readonly pinned = new Map<string, number>();
+  /** Bytes of each entry, measured once: an entry never changes after its rename into place. */
+  private readonly sizes = new Map<string, number>();
 
   /** Told the commit ids of each eviction, on insert and by the sweep (metrics). */
   onEvicted: ((shas: readonly string[]) => void) | undefined;
@@ -183,6 +185,7 @@ export class CloneCache {
         await rename(path.join(this.root, sha), trashed);
         await rm(trashed, { recursive: true, force: true });
       }
+      for (const sha of evicted) this.sizes.delete(sha);
       if (evicted.length > 0) this.onEvicted?.(evicted);
       return evicted;
     } finally {
@@ -200,7 +203,9 @@ export class CloneCache {
     const entries = await Promise.all(
       names.map(async (sha) => {
         const dir = path.join(this.root, sha);
-        return { sha, mtimeMs: (await stat(dir)).mtimeMs, bytes: await directorySize(dir) };
+        const bytes = this.sizes.get(sha) ?? (await directorySize(dir));
+        this.sizes.set(sha, bytes);
+        return { sha, mtimeMs: (await stat(dir)).mtimeMs, bytes };
       }),
     );
     return entries.sort((a, b) => a.mtimeMs - b.mtimeMs);
