@@ -74,6 +74,10 @@ export const ERROR_CATALOG = {
   RunTimeoutError: { status: 504, title: 'Run timeout', domain: 'runtime', origin: 'runtime', callerFacing: true, pinned: true },
   CallbackDeliveryError: { status: 500, title: 'Callback delivery', domain: 'runtime', origin: 'runtime' },
 
+  // Capacity of the isolated worker-thread pools (docs/isolation.md; spec §7.2, §8)
+  ServerBusyError: { status: 503, title: 'Server busy', domain: 'runtime', origin: 'runtime', callerFacing: true, pinned: true },
+  ComputeBudgetExceededError: { status: 422, title: 'Compute budget exceeded', domain: 'input', origin: 'runtime', callerFacing: true, pinned: true },
+
   // Language core (bundle parsing and validation)
   MthdsParserError: { status: 422, title: 'Mthds parser', domain: 'input', origin: 'runtime', callerFacing: true },
   ValidateBundleError: { status: 422, title: 'Validate bundle', domain: 'input', origin: 'runtime', callerFacing: true },

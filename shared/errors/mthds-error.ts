@@ -40,6 +40,8 @@ export interface MthdsErrorOptions {
   providerMetadata?: ProviderMetadata;
   /** Wire name to report instead of the class name (errors rebuilt from another process's report). */
   errorType?: ErrorType;
+  /** Seconds the caller should wait before retrying; sent as `Retry-After` on a 429 or 503 (spec §7.2). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -59,6 +61,8 @@ export class MthdsError extends Error {
   readonly model: string | undefined;
   readonly provider: string | undefined;
   readonly provider_metadata: ProviderMetadata | undefined;
+  /** Seconds to wait before retrying, when the service itself knows (a saturated pool); see {@link MthdsErrorOptions}. */
+  readonly retry_after_seconds: number | undefined;
 
   constructor(message: string, options: MthdsErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -75,6 +79,7 @@ export class MthdsError extends Error {
     this.model = options.model;
     this.provider = options.provider;
     this.provider_metadata = options.providerMetadata;
+    this.retry_after_seconds = options.retryAfterSeconds;
   }
 
   /**

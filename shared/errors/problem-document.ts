@@ -82,9 +82,9 @@ function statusOf(error: MthdsError, entry: CatalogEntry): number {
   return error.error_domain === 'input' ? 422 : 500;
 }
 
-function retryAfterHeader(status: number, metadata: ProviderMetadata | undefined): string | undefined {
-  const seconds = metadata?.retry_after_seconds;
-  if (status !== 429 || typeof seconds !== 'number' || !Number.isFinite(seconds)) return undefined;
+function retryAfterHeader(status: number, error: MthdsError): string | undefined {
+  const seconds = error.retry_after_seconds ?? error.provider_metadata?.retry_after_seconds;
+  if ((status !== 429 && status !== 503) || typeof seconds !== 'number' || !Number.isFinite(seconds)) return undefined;
   return String(Math.max(0, Math.ceil(seconds)));
 }
 
@@ -129,7 +129,7 @@ export function renderProblem(thrown: unknown, context: ProblemContext): Rendere
   }
   Object.assign(body, error.wireExtensions());
   const headers: Record<string, string> = {};
-  const retryAfter = retryAfterHeader(status, error.provider_metadata);
+  const retryAfter = retryAfterHeader(status, error);
   if (retryAfter !== undefined) headers['Retry-After'] = retryAfter;
   if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
   return { status, body, headers };

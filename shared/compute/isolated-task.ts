@@ -1,0 +1,30 @@
+/**
+ * The thread side of an {@link IsolatedPool}: turns a table of operations into the default export piscina calls.
+ * Each operation gets its input and returns a value (or a promise of one); what it throws is answered as an error
+ * report, so typed errors (422 template budget, validation errors, …) keep their wire shape across the boundary.
+ */
+import { toErrorReport } from '../errors/index.js';
+import { startStamp, type TaskAnswer, type TaskMessage } from './task-protocol.js';
+
+/** An operation a thread can run. */
+export type IsolatedOperation = (input: never) => unknown;
+
+/**
+ * Build a worker module's default export.
+ * @param operations - the operations by name
+ * @returns the task handler: stamps the start, runs the operation, answers a {@link TaskAnswer}
+ */
+export function isolatedTaskHandler(operations: Record<string, IsolatedOperation>): (message: TaskMessage) => Promise<TaskAnswer> {
+  return async (message) => {
+    const stamp = startStamp(message.started);
+    stamp.time[0] = Date.now();
+    Atomics.store(stamp.flag, 0, 1);
+    const operation = Object.hasOwn(operations, message.op) ? operations[message.op] : undefined;
+    try {
+      if (!operation) throw new Error(`unknown isolated operation '${message.op}'`);
+      return { ok: true, value: await (operation as (input: unknown) => unknown)(message.input) };
+    } catch (error) {
+      return { ok: false, report: toErrorReport(error, '') };
+    }
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * Worker module for the isolated-pool tests: operations that answer, fail with a typed error, spin, or eat memory.
+ */
+import { isolatedTaskHandler } from '../../shared/compute/index.js';
+import { Jinja2TemplateSyntaxError } from '../../shared/errors/index.js';
+
+export default isolatedTaskHandler({
+  echo: (input: unknown) => input,
+  typed: (message: string) => {
+    throw new Jinja2TemplateSyntaxError(message);
+  },
+  spin: () => {
+    for (;;) {
+      // a render that never yields
+    }
+  },
+  sleep: (ms: number) => new Promise((resolve) => setTimeout(() => resolve(ms), ms)),
+  grow: () => {
+    const hoard: string[] = [];
+    for (let index = 0; ; index += 1) hoard.push(`${index}`.repeat(1024));
+  },
+});
