@@ -27,7 +27,9 @@ describe('clone target: SSRF check and DNS pinning of the clone host', () => {
     it('should refuse a host that resolves to a private or loopback address, whichever answer it is', async () => {
       const error = await failure(checkCloneHost('https://github.com/o/r.git', false, async () => [{ address: '140.82.121.4' }, { address: '10.0.0.7' }]));
       expect(error).to.be.instanceOf(MethodFetchError);
-      expect(error.message).to.equal('The clone host github.com resolves to 10.0.0.7, a non-public address; fetching from it is refused.');
+      expect(error.message).to.equal(
+        "The clone host is refused: 'github.com' resolves to 10.0.0.7, a non-public address (private, RFC 1918): only public destinations are accepted while METHOD_REF_ALLOW_PRIVATE_HOSTS is off (it is for development and tests only).",
+      );
     });
 
     it('should refuse a host that does not resolve', async () => {
