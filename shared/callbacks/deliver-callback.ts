@@ -1,12 +1,17 @@
 /**
- * One delivery attempt of a completion callback: an HTTP POST through undici whose connections resolve the host and
- * refuse blocked addresses at connect time (no DNS-rebinding bypass), signed with both signature headers.
+ * One delivery attempt of a completion callback: an HTTP POST through the SSRF guard of `shared/net` (the URL checked
+ * before connecting, names checked on their resolved addresses at connect time, no redirects followed, the answer's
+ * body read up to {@link MAX_CALLBACK_RESPONSE_BYTES} and dropped), signed with both signature headers.
  * Retries, backoff and dead-lettering belong to the callback queue, not to this function.
+ * @see spec §6; docs/outbound-requests.md
  */
-import { request } from 'undici';
-import { CallbackDeliveryError } from '../errors/index.js';
-import { outboundDispatcher } from '../net/index.js';
+import { CallbackDeliveryError, OutboundRequestRefusedError } from '../errors/index.js';
+import { guardedRequest, type HostResolver } from '../net/index.js';
+import { callbackPolicy } from './callback-url-guard.js';
 import { BODY_SIGNATURE_HEADER, RUN_ID_SIGNATURE_HEADER, bodySignature, runIdSignature } from './callback-signature.js';
+
+/** Most of a receiver's answer body read (then dropped), in bytes: the status alone decides the delivery. */
+export const MAX_CALLBACK_RESPONSE_BYTES = 64 * 1024;
 
 /** What a delivery needs. */
 export interface CallbackDelivery {
@@ -17,23 +22,28 @@ export interface CallbackDelivery {
   secret: string;
   /** Unix time in seconds (signature timestamp). */
   nowSeconds: number;
+  /** Bound of the attempt (`CALLBACK_TIMEOUT_MS`), in ms: connection, headers and body. */
   timeoutMs: number;
+  /** `CALLBACK_ALLOW_PRIVATE_HOSTS`. */
   allowPrivateHosts: boolean;
   signal?: AbortSignal;
+  /** How host names resolve; the system resolver by default (tests map names without DNS). */
+  resolver?: HostResolver;
 }
 
 /**
  * Send one callback.
  * @returns the receiver's HTTP status (2xx)
- * @throws CallbackDeliveryError on a non-2xx answer, a timeout, a transport error or a blocked address
+ * @throws CallbackDeliveryError on a non-2xx answer (a 3xx included: redirects are not followed), a timeout or a
+ *   transport error (retryable), or a refused destination (not retryable)
  */
 export async function deliverCallback(delivery: CallbackDelivery): Promise<number> {
-  const timeout = AbortSignal.timeout(delivery.timeoutMs);
-  const signal = delivery.signal ? AbortSignal.any([delivery.signal, timeout]) : timeout;
+  let statusCode: number;
   try {
-    const response = await request(delivery.url, {
+    const response = await guardedRequest(delivery.url, {
+      subject: 'The callback URL',
       method: 'POST',
-      dispatcher: outboundDispatcher(delivery.allowPrivateHosts),
+      policy: callbackPolicy(delivery.allowPrivateHosts),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'mthds-runner-callbacks',
@@ -41,16 +51,16 @@ export async function deliverCallback(delivery: CallbackDelivery): Promise<numbe
         [BODY_SIGNATURE_HEADER]: bodySignature(delivery.secret, delivery.nowSeconds, delivery.body),
       },
       body: delivery.body,
-      signal,
+      timeoutMs: delivery.timeoutMs,
+      maxResponseBytes: MAX_CALLBACK_RESPONSE_BYTES,
+      ...(delivery.signal ? { signal: delivery.signal } : {}),
+      ...(delivery.resolver ? { resolver: delivery.resolver } : {}),
     });
-    await response.body.dump();
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw new CallbackDeliveryError(`Callback to ${delivery.url} answered ${response.statusCode}.`, { retryable: true });
-    }
-    return response.statusCode;
+    statusCode = response.statusCode;
   } catch (error) {
-    if (error instanceof CallbackDeliveryError) throw error;
-    const reason = timeout.aborted ? `no answer within ${delivery.timeoutMs} ms` : (error as Error).message;
-    throw new CallbackDeliveryError(`Callback to ${delivery.url} failed: ${reason}.`, { cause: error, retryable: true });
+    if (error instanceof OutboundRequestRefusedError) throw new CallbackDeliveryError(error.message, { cause: error, retryable: false });
+    throw new CallbackDeliveryError(`Callback to ${delivery.url} failed: ${(error as Error).message}.`, { cause: error, retryable: true });
   }
+  if (statusCode < 200 || statusCode >= 300) throw new CallbackDeliveryError(`Callback to ${delivery.url} answered ${statusCode}.`, { retryable: true });
+  return statusCode;
 }

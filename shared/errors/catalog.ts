@@ -120,6 +120,9 @@ export const ERROR_CATALOG = {
   ImgGenGenerationError: { status: 500, title: 'Img gen generation', origin: 'runtime' },
   SearchJobFailureError: { status: 500, title: 'Search job failure', origin: 'runtime' },
   LLMStructuredOutputError: { status: 422, title: 'LLM structured output', domain: 'input', origin: 'runtime' },
+
+  // Outbound requests (docs/outbound-requests.md)
+  OutboundRequestRefusedError: { status: 422, title: 'Outbound request refused', domain: 'input', origin: 'runtime', callerFacing: true, pinned: true },
 } as const satisfies Record<string, CatalogEntry>;
 
 /** Every `error_type` in the catalog. */

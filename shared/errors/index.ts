@@ -14,6 +14,7 @@ export * from './config-errors.js';
 export * from './inference-errors.js';
 export * from './orchestration-errors.js';
 export * from './capacity-errors.js';
+export * from './outbound-errors.js';
 export { errorFromReport, toErrorReport, type ErrorReport } from './error-report.js';
 export type { FixOp, SuggestedFix, ValidationErrorCategory, ValidationErrorItem } from './validation-error-item.js';
 export {

@@ -1,18 +1,18 @@
 /**
  * Where git fetches a reference from: the clone URL built from `METHOD_REF_CLONE_URL_TEMPLATE`, and the SSRF check of
- * its host (the same address policy as completion callbacks) unless `METHOD_REF_ALLOW_PRIVATE_HOSTS` is on.
+ * its host by the guard of `shared/net` (the classification every outbound path uses) under
+ * `METHOD_REF_ALLOW_PRIVATE_HOSTS`, which accepts loopback and private hosts but never cloud metadata.
  *
  * The host is resolved and checked before git runs, and git is then pinned to the checked address
  * (`http.curloptResolve`, curl's `--resolve`), so a DNS answer that changes between the check and the connection
- * (rebinding) cannot send git elsewhere. Transports are restricted to the template's http(s) scheme.
+ * (rebinding) cannot send git elsewhere. Git is given the WHATWG-normalised URL ({@link normalisedCloneUrl}), so an
+ * IP literal reaches git in the dotted form that was checked. Transports are restricted to the template's http(s) scheme.
  *
- * @see spec §2.2; API-CONTRACT.md §10.3; CLIENTS.md §6.5 step 3
+ * @see spec §2.2; API-CONTRACT.md §10.3; CLIENTS.md §6.5 step 3; docs/outbound-requests.md
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { callbackUrlProblem } from '../callbacks/index.js';
 import { MethodFetchError } from '../errors/index.js';
-import { firstBlockedAddress } from '../net/index.js';
+import { outboundUrlProblem, resolvedProblem, systemResolver, type HostResolver, type OutboundPolicy } from '../net/index.js';
 import type { MethodRef } from './method-ref.js';
 
 /**
@@ -33,10 +33,19 @@ export function cloneProtocol(url: string): 'http' | 'https' {
   return new URL(url).protocol === 'http:' ? 'http' : 'https';
 }
 
-/** Resolves a host name to all its addresses (node's `dns.promises.lookup` with `all: true` by default). */
-export type HostLookup = (host: string) => Promise<{ address: string }[]>;
-
-const systemLookup: HostLookup = (host) => dnsLookup(host, { all: true });
+/**
+ * The clone URL as git must receive it: WHATWG-normalised, so the host git connects to is the one the guard checked
+ * (`http://2130706433:8080/o/r.git` becomes `http://127.0.0.1:8080/o/r.git`).
+ * @param url - a clone URL
+ * @throws MethodFetchError (422) when it is not a URL
+ */
+export function normalisedCloneUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch (error) {
+    throw new MethodFetchError(`The clone URL of this method reference is not a valid URL.`, { cause: error });
+  }
+}
 
 /**
  * The `http.curloptResolve` entry that pins a URL's host and port to one address (`host:port:address`, an IPv6
@@ -51,28 +60,30 @@ export function curlResolveEntry(url: string, address: string): string {
 }
 
 /**
- * Refuse a clone URL whose host is loopback, private, link-local, metadata or otherwise non-public, and pin it.
- * @param url - the clone URL
- * @param allowPrivateHosts - `METHOD_REF_ALLOW_PRIVATE_HOSTS` (development and tests only): no check, no pin
+ * Refuse a clone URL whose host is loopback, private, link-local, cloud-metadata or otherwise non-public, and pin it.
+ * @param url - the clone URL (normalised, {@link normalisedCloneUrl})
+ * @param allowPrivateHosts - `METHOD_REF_ALLOW_PRIVATE_HOSTS` (development and tests only): loopback and private hosts
+ *   are accepted too; cloud-metadata and other non-public destinations never are
  * @param lookup - the resolver (the system's by default)
- * @returns the `http.curloptResolve` entry pinning git to the first checked address, or null when nothing is checked
- *   (private hosts allowed, or the host is already a literal address)
- * @throws MethodFetchError (422) naming the refused host, or when the host does not resolve
+ * @returns the `http.curloptResolve` entry pinning git to the first checked address, or null when the host is already
+ *   a literal address (checked, nothing to pin)
+ * @throws MethodFetchError (422) naming the refused host, its address class and the setting, or when the host does
+ *   not resolve
  */
-export async function checkCloneHost(url: string, allowPrivateHosts: boolean, lookup: HostLookup = systemLookup): Promise<string | null> {
-  if (allowPrivateHosts) return null;
-  const problem = callbackUrlProblem(url, false);
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+export async function checkCloneHost(url: string, allowPrivateHosts: boolean, lookup: HostResolver = systemResolver): Promise<string | null> {
+  const policy: OutboundPolicy = { allowPrivateHosts, setting: 'METHOD_REF_ALLOW_PRIVATE_HOSTS' };
+  const problem = outboundUrlProblem(url, policy);
   if (problem) throw new MethodFetchError(`The clone URL of this method reference is refused: it ${problem}.`);
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) return null;
-  let addresses: { address: string }[];
+  let addresses: readonly { address: string }[];
   try {
     addresses = await lookup(host);
   } catch (error) {
     throw new MethodFetchError(`Could not resolve the clone host ${host}: ${(error as Error).message}.`, { cause: error });
   }
-  const blocked = firstBlockedAddress(addresses);
-  if (blocked) throw new MethodFetchError(`The clone host ${host} resolves to ${blocked}, a non-public address; fetching from it is refused.`);
+  const refused = resolvedProblem(host, addresses, policy);
+  if (refused) throw new MethodFetchError(`The clone host is refused: ${refused}.`);
   const first = addresses[0];
   if (!first) throw new MethodFetchError(`Could not resolve the clone host ${host}: no address.`);
   return curlResolveEntry(url, first.address);

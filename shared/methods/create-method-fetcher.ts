@@ -3,6 +3,7 @@
  * sweep that workers and the API process (direct mode) run.
  */
 import type { Settings } from '../config/index.js';
+import type { HostResolver } from '../net/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { CloneCache } from './clone-cache.js';
 import { GitMethodFetcher, type FetchOutcome } from './git-method-fetcher.js';
@@ -25,8 +26,9 @@ export function methodCache(settings: Settings, metrics?: Metrics): CloneCache {
  * @param settings - the deployment settings
  * @param logger - where the warning goes
  * @param metrics - counts fetches by outcome (`mthds_method_fetches_total`) when given
+ * @param resolver - how clone hosts resolve; the system resolver by default (tests map names without DNS)
  */
-export function createMethodFetcher(settings: Settings, logger: Logger, metrics?: Metrics): { fetcher: GitMethodFetcher; cache: CloneCache } {
+export function createMethodFetcher(settings: Settings, logger: Logger, metrics?: Metrics, resolver?: HostResolver): { fetcher: GitMethodFetcher; cache: CloneCache } {
   if (settings.methodRef.allowPrivateHosts) {
     logger.warn('METHOD_REF_ALLOW_PRIVATE_HOSTS=true: method_ref clones may reach private and loopback hosts (development and tests only).');
   }
@@ -45,6 +47,7 @@ export function createMethodFetcher(settings: Settings, logger: Logger, metrics?
       maxMthdsFileKib: settings.maxMthdsFileKib,
     },
     ...(metrics ? { observe: (outcome: FetchOutcome) => metrics.methodFetches.inc({ outcome }) } : {}),
+    ...(resolver ? { lookup: resolver } : {}),
   });
   return { fetcher, cache };
 }

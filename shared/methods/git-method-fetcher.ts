@@ -14,9 +14,10 @@
  */
 import path from 'node:path';
 import { MethodFetchError } from '../errors/index.js';
+import type { HostResolver } from '../net/index.js';
 import type { BundleSource } from '../mthds/index.js';
 import { CloneCache } from './clone-cache.js';
-import { checkCloneHost, cloneUrl } from './clone-target.js';
+import { checkCloneHost, cloneUrl, normalisedCloneUrl } from './clone-target.js';
 import { referencedPackageAddresses } from './cross-package-refs.js';
 import { resolveCommit, shallowClone } from './git-remote.js';
 import type { FetchedMethod, FetchPurpose, MethodFetcher } from './method-fetcher.js';
@@ -32,6 +33,8 @@ export interface GitMethodFetcherOptions {
   cloneUrlTemplate: string;
   /** `METHOD_REF_ALLOW_PRIVATE_HOSTS`. */
   allowPrivateHosts: boolean;
+  /** How clone hosts resolve; the system resolver by default (tests map names without DNS). */
+  lookup?: HostResolver;
   /** Bound of one git command, in ms. */
   gitTimeoutMs: number;
   /** Largest clone, in KiB (`MAX_METHOD_CACHE_TOTAL_KIB`: a bigger repository could not stay in the cache). */
@@ -72,8 +75,8 @@ export class GitMethodFetcher implements MethodFetcher {
    */
   private async fetchAt(ref: string, purpose: FetchPurpose, chain: readonly string[]): Promise<FetchedMethod> {
     const parsed = parseMethodRef(ref, this.options.allowedHosts);
-    const url = cloneUrl(parsed, this.options.cloneUrlTemplate);
-    const resolve = await checkCloneHost(url, this.options.allowPrivateHosts);
+    const url = normalisedCloneUrl(cloneUrl(parsed, this.options.cloneUrlTemplate));
+    const resolve = await checkCloneHost(url, this.options.allowPrivateHosts, this.options.lookup);
     const git = { timeoutMs: this.options.gitTimeoutMs, resolve, maxCloneBytes: this.options.maxCloneKib * 1024 };
     const sha = await resolveCommit(url, parsed.tag, parsed.raw, git);
     const located = await this.options.cache.use(

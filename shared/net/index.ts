@@ -1,4 +1,9 @@
 /**
- * Public surface of `shared/net`: SSRF-guarded outbound HTTP.
+ * Public surface of `shared/net`: the SSRF guard of every outbound request made on a caller's behalf — address
+ * classification, the URL and resolved-address rules, and the one guarded HTTP request function
+ * (`docs/outbound-requests.md`). It imports nothing above `shared/errors`.
  */
-export { firstBlockedAddress, isBlockedAddress, outboundDispatcher } from './guarded-fetch.js';
+export { classifyAddress, describeAddressClass, isAddressLiteral, METADATA_ADDRESSES, type AddressClass } from './address-class.js';
+export { addressProblem, hostProblem, METADATA_HOST_NAMES, outboundUrlProblem, resolvedProblem, type OutboundPolicy } from './destination-policy.js';
+export { systemResolver, type HostResolver, type ResolvedAddress } from './guarded-dispatcher.js';
+export { guardedRequest, type GuardedRequest, type GuardedResponse } from './guarded-request.js';

@@ -1,10 +1,10 @@
 /**
  * Reading a document's bytes from its `url`: a `data:` URL (decoded in place) or an http(s) URL (fetched through the
- * SSRF-guarded dispatcher, bounded in size and time). Other schemes are refused.
+ * SSRF guard of `shared/net`, bounded in size and time, redirects not followed). Other schemes are refused.
+ * @see docs/outbound-requests.md
  */
-import { request } from 'undici';
-import { StuffFactoryError } from '../../errors/index.js';
-import { outboundDispatcher } from '../../net/index.js';
+import { OutboundRequestRefusedError, StuffFactoryError } from '../../errors/index.js';
+import { guardedRequest, type HostResolver } from '../../net/index.js';
 
 /** A fetched document. */
 export interface DocumentBytes {
@@ -19,8 +19,10 @@ export interface FetchLimits {
   maxBytes: number;
   /** Timeout of one fetch, in ms. */
   timeoutMs: number;
-  /** Allow private and loopback hosts (development and tests only). */
+  /** `DOCUMENT_ALLOW_PRIVATE_HOSTS`: also accept loopback and private hosts (development and tests only; never cloud metadata). */
   allowPrivateHosts: boolean;
+  /** How host names resolve; the system resolver by default (tests map names without DNS). */
+  resolver?: HostResolver;
 }
 
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*?),(.*)$/s;
@@ -35,29 +37,28 @@ function fromDataUrl(url: string, limits: FetchLimits): DocumentBytes {
 }
 
 async function fromHttp(url: string, limits: FetchLimits, signal: AbortSignal | undefined): Promise<DocumentBytes> {
-  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  let response;
   try {
-    const response = await request(url, { dispatcher: outboundDispatcher(limits.allowPrivateHosts), signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    if (response.statusCode !== 200) {
-      await response.body.dump();
-      throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode}.`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > limits.maxBytes) {
-        response.body.destroy();
-        throw new StuffFactoryError(`The document ${url} is over the ${limits.maxBytes}-byte limit.`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const contentType = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
-    return { bytes: new Uint8Array(Buffer.concat(chunks)), mimeType: contentType };
+    response = await guardedRequest(url, {
+      subject: 'The document URL',
+      method: 'GET',
+      policy: { allowPrivateHosts: limits.allowPrivateHosts, setting: 'DOCUMENT_ALLOW_PRIVATE_HOSTS' },
+      timeoutMs: limits.timeoutMs,
+      maxResponseBytes: limits.maxBytes,
+      ...(signal ? { signal } : {}),
+      ...(limits.resolver ? { resolver: limits.resolver } : {}),
+    });
   } catch (error) {
-    if (error instanceof StuffFactoryError) throw error;
-    throw new StuffFactoryError(`The document ${url} could not be fetched: ${timeout.aborted ? `no answer within ${limits.timeoutMs} ms` : (error as Error).message}.`, { cause: error });
+    if (error instanceof OutboundRequestRefusedError) throw error;
+    throw new StuffFactoryError(`The document ${url} could not be fetched: ${(error as Error).message}.`, { cause: error });
   }
+  if (response.statusCode >= 300 && response.statusCode < 400) {
+    throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode}, a redirect; redirects are not followed, give the final URL.`);
+  }
+  if (response.statusCode !== 200) throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode}.`);
+  if (!response.body) throw new StuffFactoryError(`The document ${url} is over the ${limits.maxBytes}-byte limit.`);
+  const contentType = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
+  return { bytes: new Uint8Array(response.body), mimeType: contentType };
 }
 
 /**
@@ -65,7 +66,9 @@ async function fromHttp(url: string, limits: FetchLimits, signal: AbortSignal | 
  * @param url - `data:` or `http(s):` URL
  * @param limits - size, time and host policy
  * @param signal - aborts the fetch
- * @throws StuffFactoryError (422) for a refused scheme or host, a failed fetch, or an oversize document
+ * @throws OutboundRequestRefusedError (422) for a loopback, private, link-local, cloud-metadata or other non-public
+ *   destination, named in the URL or resolved at connect time
+ * @throws StuffFactoryError (422) for a refused scheme, a failed fetch, a redirect, a non-200 answer, or an oversize document
  */
 export async function fetchDocument(url: string, limits: FetchLimits, signal?: AbortSignal): Promise<DocumentBytes> {
   if (url.startsWith('data:')) return fromDataUrl(url, limits);

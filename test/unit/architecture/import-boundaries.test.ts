@@ -33,4 +33,14 @@ describe('import boundaries (STYLE.md rule 2)', () => {
   it('should keep the runtime independent of the inference adapters (injected through a port)', () => {
     expect(violations('shared/runtime', (specifier) => specifier.includes('/inference/'))).to.deep.equal([]);
   });
+
+  it('should keep shared/net (the outbound guard) free of every layer above it: only shared/errors and shared/config', () => {
+    expect(violations('shared/net', (specifier) => specifier.startsWith('..') && !/^\.\.\/(errors|config)\//.test(specifier))).to.deep.equal([]);
+  });
+
+  it('should send HTTP only through shared/net, apart from the Linkup provider (an operator-configured endpoint, never a caller URL)', () => {
+    const http = (specifier: string) => /^(undici|got|node:http|node:https|http|https)$/.test(specifier);
+    const outside = [...violations('shared', http), ...violations('api', http)].filter((line) => !line.startsWith('shared/net/') && !line.startsWith('shared/inference/linkup-backend.ts '));
+    expect(outside).to.deep.equal([]);
+  });
 });

@@ -1,16 +1,7 @@
 import { expect } from 'chai';
 import { callbackUrlProblem, deliverCallback } from '../../../shared/callbacks/index.js';
 import { CallbackDeliveryError } from '../../../shared/errors/index.js';
-import { isBlockedAddress } from '../../../shared/net/index.js';
 import { startCallbackReceiver } from '../../helpers/callback-receiver.js';
-
-describe('isBlockedAddress', () => {
-  const blocked = ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '224.0.0.1', 'not-an-ip'];
-  for (const address of blocked) it(`should block ${address}`, () => expect(isBlockedAddress(address)).to.equal(true));
-  for (const address of ['8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '[2606:4700:4700::1111]']) {
-    it(`should allow ${address}`, () => expect(isBlockedAddress(address)).to.equal(false));
-  }
-});
 
 describe('callbackUrlProblem', () => {
   it('should accept a public https URL', () => {
@@ -22,13 +13,20 @@ describe('callbackUrlProblem', () => {
     expect(callbackUrlProblem('http://user:pw@example.com/', false)).to.equal('must not carry credentials');
     expect(callbackUrlProblem('http://[::ffff:7f00:1]/', false)).to.match(/loopback/);
     expect(callbackUrlProblem('http://0177.0.0.1/', false)).to.match(/loopback/);
-    expect(callbackUrlProblem('http://api.localhost/', false)).to.match(/local or cloud-metadata host/);
+    expect(callbackUrlProblem('http://api.localhost/', false)).to.match(/loopback host name/);
     expect(callbackUrlProblem('not a url', false)).to.equal('is not a valid URL');
     expect(callbackUrlProblem(`https://example.com/${'x'.repeat(2100)}`, false)).to.match(/1 to 2048/);
   });
 
   it('should allow private hosts only when told to', () => {
     expect(callbackUrlProblem('http://127.0.0.1:9/x', true)).to.equal(undefined);
+  });
+
+  it('should refuse cloud-metadata hosts even when private hosts are allowed', () => {
+    expect(callbackUrlProblem('http://169.254.169.254/latest', true)).to.equal(
+      'targets 169.254.169.254, a cloud-metadata address: cloud-metadata destinations are refused in every mode, whatever CALLBACK_ALLOW_PRIVATE_HOSTS says',
+    );
+    expect(callbackUrlProblem('http://metadata.google.internal/computeMetadata/v1/', true)).to.match(/cloud-metadata host name/);
   });
 });
 
@@ -44,7 +42,8 @@ describe('deliverCallback at connect time', () => {
         failure = error;
       }
       expect(failure).to.be.instanceOf(CallbackDeliveryError);
-      expect((failure as Error).message).to.match(/non-public address/);
+      expect((failure as Error).message).to.match(/loopback host name/);
+      expect(failure).to.have.property('retryable', false);
       expect(receiver.received).to.have.length(0);
     } finally {
       await receiver.close();

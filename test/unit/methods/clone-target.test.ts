@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import { MethodFetchError } from '../../../shared/errors/index.js';
-import { checkCloneHost, curlResolveEntry } from '../../../shared/methods/clone-target.js';
+import { checkCloneHost, curlResolveEntry, normalisedCloneUrl } from '../../../shared/methods/clone-target.js';
 import { resolveCommit } from '../../../shared/methods/git-remote.js';
 import { startGitServer, type GitServer } from '../../helpers/git-server.js';
 import { TestRepo } from '../../helpers/git-repos.js';
@@ -27,7 +27,9 @@ describe('clone target: SSRF check and DNS pinning of the clone host', () => {
     it('should refuse a host that resolves to a private or loopback address, whichever answer it is', async () => {
       const error = await failure(checkCloneHost('https://github.com/o/r.git', false, async () => [{ address: '140.82.121.4' }, { address: '10.0.0.7' }]));
       expect(error).to.be.instanceOf(MethodFetchError);
-      expect(error.message).to.equal('The clone host github.com resolves to 10.0.0.7, a non-public address; fetching from it is refused.');
+      expect(error.message).to.equal(
+        "The clone host is refused: 'github.com' resolves to 10.0.0.7, a non-public address (private, RFC 1918): only public destinations are accepted while METHOD_REF_ALLOW_PRIVATE_HOSTS is off (it is for development and tests only).",
+      );
     });
 
     it('should refuse a host that does not resolve', async () => {
@@ -39,8 +41,32 @@ describe('clone target: SSRF check and DNS pinning of the clone host', () => {
       expect(error.message).to.equal('Could not resolve the clone host nowhere.example: getaddrinfo ENOTFOUND nowhere.example.');
     });
 
-    it('should neither check nor pin when private hosts are allowed', async () => {
+    it('should accept a loopback literal without a lookup or a pin when private hosts are allowed', async () => {
       expect(await checkCloneHost('http://127.0.0.1:9/o/r.git', true, async () => expect.fail('no lookup'))).to.equal(null);
+    });
+
+    it('should still check and pin a name when private hosts are allowed', async () => {
+      expect(await checkCloneHost('http://git.internal:8080/o/r.git', true, async () => [{ address: '10.0.0.7' }])).to.equal('git.internal:8080:10.0.0.7');
+    });
+
+    it('should refuse cloud metadata in every mode, as a literal, a name or a resolved address', async () => {
+      for (const url of ['http://169.254.169.254/o/r.git', 'http://[::ffff:a9fe:a9fe]/o/r.git', 'http://metadata.google.internal/o/r.git']) {
+        const error = await failure(checkCloneHost(url, true, async () => expect.fail('no lookup')));
+        expect(error, url).to.be.instanceOf(MethodFetchError);
+        expect(error.message, url).to.match(/^The clone URL of this method reference is refused: it targets .*cloud-metadata .*refused in every mode, whatever METHOD_REF_ALLOW_PRIVATE_HOSTS says\.$/);
+      }
+      const resolved = await failure(checkCloneHost('https://git.example.org/o/r.git', true, async () => [{ address: 'fd00:ec2::254' }]));
+      expect(resolved.message).to.equal(
+        "The clone host is refused: 'git.example.org' resolves to fd00:ec2::254, a cloud-metadata address: cloud-metadata destinations are refused in every mode, whatever METHOD_REF_ALLOW_PRIVATE_HOSTS says.",
+      );
+    });
+
+    it('should refuse the numeric spellings of a loopback address (checked on the normalised URL git receives)', async () => {
+      for (const host of ['2130706433', '0x7f000001', '0177.0.0.1', '127.1', '[::ffff:7f00:1]']) {
+        const url = normalisedCloneUrl(`http://${host}:8080/o/r.git`);
+        expect(url, host).to.match(/^http:\/\/(127\.0\.0\.1|\[::ffff:7f00:1\]):8080\/o\/r\.git$/);
+        expect((await failure(checkCloneHost(url, false))).message, host).to.match(/a non-public address \(loopback\)/);
+      }
     });
   });
 
