@@ -103,9 +103,10 @@ describe('clone target: SSRF check and DNS pinning of the clone host', () => {
       expect(resolved).to.equal(sha);
     });
 
-    it('should fail without the pin, since the name does not resolve', async () => {
+    it('should connect to the pinned address only: a pin to an address where nothing listens fails (no DNS asked)', async () => {
       const port = new URL(server.baseUrl).port;
-      const error = await failure(resolveCommit(`http://pinned-git.invalid:${port}/acme/pinned.git`, 'v1.0.0', 'github.com/acme/pinned@v1.0.0', { timeoutMs: 10000 }));
+      const url = `http://pinned-git.invalid:${port}/acme/pinned.git`;
+      const error = await failure(resolveCommit(url, 'v1.0.0', 'github.com/acme/pinned@v1.0.0', { timeoutMs: 10000, resolve: `pinned-git.invalid:${port}:127.0.0.2` }));
       expect(error).to.be.instanceOf(MethodFetchError);
       expect(error.message).to.match(/^Could not reach the repository of method reference 'github.com\/acme\/pinned@v1.0.0': git ls-remote /);
     });
