@@ -94,6 +94,7 @@ const ENV_SCHEMA = z.object({
   MAX_BUNDLE_FILES: positiveInt(128),
   MAX_BUNDLE_TOTAL_KIB: positiveInt(8192),
   DOCUMENT_FETCH_TIMEOUT_MS: positiveInt(30000),
+  DOCUMENT_MAX_REDIRECTS: nonNegativeInt(3),
   DOCUMENT_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   METRICS_ENABLED: booleanFlag(true),
   ADMIN_QUEUES_ENABLED: booleanFlag(true),
@@ -158,7 +159,7 @@ export interface Settings {
   worker: { concurrency: number; lockDurationMs: number; shutdownGraceMs: number; metricsPort: number };
   callbacks: { allowPrivateHosts: boolean; timeoutMs: number; maxAttempts: number; backoffMs: number };
   /** Documents read by PipeExtract: largest size in bytes, fetch timeout in ms, private hosts allowed (tests only). */
-  documents: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean };
+  documents: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean; maxRedirects: number };
   /** Whole-bundle transports (`bundle_b64` / `files`, API-CONTRACT.md §8.1): most files, most decompressed bytes. */
   bundles: { maxFiles: number; maxTotalBytes: number };
   metricsEnabled: boolean;
@@ -255,7 +256,7 @@ export function loadSettings(environment: Environment): Settings {
       maxAttempts: env.CALLBACK_MAX_ATTEMPTS,
       backoffMs: env.CALLBACK_BACKOFF_MS,
     },
-    documents: { maxBytes: env.DOCUMENT_MAX_MIB * 1024 * 1024, timeoutMs: env.DOCUMENT_FETCH_TIMEOUT_MS, allowPrivateHosts: env.DOCUMENT_ALLOW_PRIVATE_HOSTS },
+    documents: { maxBytes: env.DOCUMENT_MAX_MIB * 1024 * 1024, timeoutMs: env.DOCUMENT_FETCH_TIMEOUT_MS, allowPrivateHosts: env.DOCUMENT_ALLOW_PRIVATE_HOSTS, maxRedirects: env.DOCUMENT_MAX_REDIRECTS },
     bundles: { maxFiles: env.MAX_BUNDLE_FILES, maxTotalBytes: env.MAX_BUNDLE_TOTAL_KIB * 1024 },
     metricsEnabled: env.METRICS_ENABLED,
     adminQueuesEnabled: env.ADMIN_QUEUES_ENABLED,

@@ -1,13 +1,15 @@
 /**
- * The connect-time half of the SSRF guard: undici agents whose `connect.lookup` resolves the host, checks every
- * address with {@link resolvedProblem}, and hands the socket only checked addresses, so a DNS answer that changes
- * between a check and the connection (rebinding) cannot reach a refused address. Node skips `lookup` for IP literals:
- * those are checked on the URL before connecting ({@link guardedRequest}).
+ * The connect-time half of the SSRF guard: undici agents whose connector checks every connection it opens. An IP
+ * literal host is checked with {@link addressProblem} before the socket opens (Node skips `lookup` for literals); a
+ * name is resolved by the `lookup` hook, every address checked with {@link resolvedProblem}, and only checked
+ * addresses handed to the socket, so a DNS answer that changes between a check and the connection (rebinding) cannot
+ * reach a refused address. Because the check sits on the connection, it also holds for every hop of a followed
+ * redirect.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent } from 'undici';
-import { resolvedProblem, type OutboundPolicy } from './destination-policy.js';
+import { Agent, buildConnector, interceptors, type Dispatcher } from 'undici';
+import { addressProblem, resolvedProblem, type OutboundPolicy } from './destination-policy.js';
 
 /** One resolved address. */
 export interface ResolvedAddress {
@@ -26,10 +28,10 @@ export type HostResolver = (host: string) => Promise<readonly ResolvedAddress[]>
 /** The system resolver: node's `dns.promises.lookup` with `all: true` (hosts file, then DNS). */
 export const systemResolver: HostResolver = (host) => dnsLookup(host, { all: true });
 
-/** Raised by the lookup hook when a resolved address is refused; {@link guardedRequest} turns it into the caller-facing error. */
+/** Raised by the connector when a destination is refused; {@link guardedRequest} turns it into the caller-facing error. */
 export class RefusedResolution extends Error {
   /**
-   * @param problem - why, as {@link resolvedProblem} words it
+   * @param problem - why, a clause that completes "… is refused: " (e.g. `its host 'x.test' resolves to 127.0.0.1, …`)
    */
   constructor(readonly problem: string) {
     super(`refused destination: ${problem}`);
@@ -44,7 +46,7 @@ function lookupHook(policy: OutboundPolicy, resolver: HostResolver) {
     resolver(hostname).then(
       (answer) => {
         const problem = resolvedProblem(hostname, answer, policy);
-        if (problem) return callback(new RefusedResolution(problem), []);
+        if (problem) return callback(new RefusedResolution(`its host ${problem}`), []);
         const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
         const addresses = answer.map(({ address, family: given }) => ({ address, family: given ?? isIP(address) })).filter((entry) => family === 0 || entry.family === family);
         const first = addresses[0];
@@ -56,24 +58,36 @@ function lookupHook(policy: OutboundPolicy, resolver: HostResolver) {
   };
 }
 
-const agents = new WeakMap<HostResolver, Map<string, Agent>>();
+function guardedConnector(policy: OutboundPolicy, resolver: HostResolver): buildConnector.connector {
+  const connect = buildConnector({ lookup: lookupHook(policy, resolver) });
+  return (options, callback) => {
+    const host = options.hostname.replace(/^\[|\]$/g, '');
+    const problem = isIP(host) ? addressProblem(host, policy) : undefined;
+    if (problem) return callback(new RefusedResolution(`its connection ${problem}`), null);
+    return connect(options, callback);
+  };
+}
+
+const agents = new WeakMap<HostResolver, Map<string, Dispatcher>>();
 
 /**
  * The undici dispatcher of a policy and resolver, created once and kept (connections are pooled per agent).
- * @param policy - the path's host policy (checked on every resolved address)
+ * @param policy - the path's host policy (checked on every connection: literal hosts and resolved addresses)
  * @param resolver - how names resolve; {@link systemResolver} in production
+ * @param maxRedirects - redirects followed (0: a 3xx is handed back as it is); each hop's connection is checked
  */
-export function guardedDispatcher(policy: OutboundPolicy, resolver: HostResolver): Agent {
+export function guardedDispatcher(policy: OutboundPolicy, resolver: HostResolver, maxRedirects = 0): Dispatcher {
   let byPolicy = agents.get(resolver);
   if (!byPolicy) {
     byPolicy = new Map();
     agents.set(resolver, byPolicy);
   }
-  const key = `${policy.setting}:${policy.allowPrivateHosts}`;
-  let agent = byPolicy.get(key);
-  if (!agent) {
-    agent = new Agent({ connect: { lookup: lookupHook(policy, resolver) } });
-    byPolicy.set(key, agent);
+  const key = `${policy.setting}:${policy.allowPrivateHosts}:${maxRedirects}`;
+  let dispatcher = byPolicy.get(key);
+  if (!dispatcher) {
+    const agent = new Agent({ connect: guardedConnector(policy, resolver) });
+    dispatcher = maxRedirects > 0 ? agent.compose(interceptors.redirect({ maxRedirections: maxRedirects })) : agent;
+    byPolicy.set(key, dispatcher);
   }
-  return agent;
+  return dispatcher;
 }

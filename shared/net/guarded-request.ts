@@ -1,8 +1,9 @@
 /**
  * The one way the service sends an HTTP request on a caller's behalf (documents fetched by URL, completion callbacks):
- * the URL is checked before connecting ({@link outboundUrlProblem}), names are checked again at connect time on their
- * resolved addresses ({@link guardedDispatcher}), redirects are never followed (a 3xx is handed back as it is), and
- * the exchange is bounded in time (connect, headers and body) and in response size.
+ * the URL is checked before connecting ({@link outboundUrlProblem}), every connection is checked again at connect time
+ * (literal hosts, and names on their resolved addresses: {@link guardedDispatcher}), redirects are followed only when
+ * the caller of this function allows some (each hop's connection passes the same check), and the exchange is bounded
+ * in time (connect, headers and body) and in response size.
  *
  * @see spec §2.3, §6 rule 3; `docs/outbound-requests.md`
  */
@@ -24,6 +25,8 @@ export interface GuardedRequest {
   timeoutMs: number;
   /** Largest response body read, in bytes. */
   maxResponseBytes: number;
+  /** Redirects followed (GET only); 0 or absent: a 3xx is returned as it is. */
+  maxRedirects?: number;
   /** Aborts the request. */
   signal?: AbortSignal;
   /** How names resolve; the system resolver by default (tests map names without DNS). */
@@ -32,7 +35,7 @@ export interface GuardedRequest {
 
 /** A response, its body read within the size bound. */
 export interface GuardedResponse {
-  /** HTTP status; a 3xx is returned as is (redirects are not followed). */
+  /** HTTP status; a 3xx is returned as it is when redirects are not followed (or too many). */
   statusCode: number;
   headers: IncomingHttpHeaders;
   /** The body, or null when it is over `maxResponseBytes` (reading stopped there and the connection was dropped). */
@@ -71,7 +74,7 @@ export async function guardedRequest(url: string, options: GuardedRequest): Prom
   try {
     const response = await request(url, {
       method: options.method,
-      dispatcher: guardedDispatcher(options.policy, options.resolver ?? systemResolver),
+      dispatcher: guardedDispatcher(options.policy, options.resolver ?? systemResolver, options.method === 'GET' ? (options.maxRedirects ?? 0) : 0),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       signal,
@@ -81,7 +84,7 @@ export async function guardedRequest(url: string, options: GuardedRequest): Prom
     const body = await readBounded(response.body, options.maxResponseBytes);
     return { statusCode: response.statusCode, headers: response.headers, body };
   } catch (error) {
-    if (error instanceof RefusedResolution) throw new OutboundRequestRefusedError(`${options.subject} ${url.slice(0, 200)} is refused: its host ${error.problem}.`, { cause: error });
+    if (error instanceof RefusedResolution) throw new OutboundRequestRefusedError(`${options.subject} ${url.slice(0, 200)} is refused: ${error.problem}.`, { cause: error });
     throw new Error(timeout.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message, { cause: error });
   }
 }

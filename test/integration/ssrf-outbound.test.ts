@@ -114,24 +114,49 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
       expect(sink.received).to.deep.equal([]);
     });
 
+    it('should follow a redirect to an allowed destination (switch on): the document is read from the second sink', async () => {
+      const target = await startRequestSink();
+      const redirecting = await startRequestSink((_req, res) => res.writeHead(302, { location: `${target.url}/second` }).end());
+      try {
+        const response = await readDocument(documentApp(true), `${redirecting.url}/first`).expect(200);
+        expect(JSON.stringify(response.body.pipe_output)).to.include(SINK_SECRET);
+        expect(redirecting.received).to.have.length(1);
+        expect(target.received).to.have.length(1);
+      } finally {
+        await Promise.all([target.close(), redirecting.close()]);
+      }
+    });
+
     for (const [label, location] of [
-      ['another loopback sink', (target: RequestSink) => `${target.url}/second`],
-      ['a metadata address', () => 'http://169.254.169.254/latest/meta-data/'],
+      ['a metadata address', 'http://169.254.169.254/latest/meta-data/'],
+      ['a name resolving to metadata', 'http://metadata-rebind.test/latest/meta-data/'],
+      ['an IPv4-mapped metadata address', 'http://[::ffff:a9fe:a9fe]/latest/meta-data/'],
     ] as const) {
-      it(`should not follow a redirect to ${label}: 422 StuffFactoryError, the target sees nothing`, async () => {
-        const target = await startRequestSink();
-        const redirecting = await startRequestSink((_req, res) => res.writeHead(302, { location: location(target) }).end());
+      it(`should refuse a redirect hop to ${label} with the switch on: 422 OutboundRequestRefusedError`, async () => {
+        const redirecting = await startRequestSink((_req, res) => res.writeHead(302, { location }).end());
         try {
           const response = await readDocument(documentApp(true), `${redirecting.url}/first`).expect(422);
-          expect(response.body.error_type).to.equal('StuffFactoryError');
-          expect(response.body.detail).to.match(/answered HTTP 302, a redirect; redirects are not followed/);
+          expect(response.body.error_type).to.equal('OutboundRequestRefusedError');
+          expect(response.body.detail).to.match(/refused in every mode/);
           expect(redirecting.received).to.have.length(1);
-          expect(target.received).to.deep.equal([]);
         } finally {
-          await Promise.all([target.close(), redirecting.close()]);
+          await redirecting.close();
         }
       });
     }
+
+    it('should stop after DOCUMENT_MAX_REDIRECTS hops with 422 StuffFactoryError', async () => {
+      let hops = 0;
+      const looping = await startRequestSink((_req, res) => res.writeHead(302, { location: `/hop-${(hops += 1)}` }).end());
+      try {
+        const response = await readDocument(documentApp(true), `${looping.url}/first`).expect(422);
+        expect(response.body.error_type).to.equal('StuffFactoryError');
+        expect(response.body.detail).to.equal(`Fetching the document ${looping.url}/first answered HTTP 302 after 3 redirects (DOCUMENT_MAX_REDIRECTS); give the final URL.`);
+        expect(looping.received).to.have.length(4);
+      } finally {
+        await looping.close();
+      }
+    });
   });
 
   describe('completion callbacks (/v1/start in queue mode, and the delivery itself)', () => {

@@ -21,6 +21,8 @@ export interface FetchLimits {
   timeoutMs: number;
   /** `DOCUMENT_ALLOW_PRIVATE_HOSTS`: also accept loopback and private hosts (development and tests only; never cloud metadata). */
   allowPrivateHosts: boolean;
+  /** `DOCUMENT_MAX_REDIRECTS`: redirects followed, each hop's connection checked by the same guard. */
+  maxRedirects: number;
   /** How host names resolve; the system resolver by default (tests map names without DNS). */
   resolver?: HostResolver;
 }
@@ -45,6 +47,7 @@ async function fromHttp(url: string, limits: FetchLimits, signal: AbortSignal | 
       policy: { allowPrivateHosts: limits.allowPrivateHosts, setting: 'DOCUMENT_ALLOW_PRIVATE_HOSTS' },
       timeoutMs: limits.timeoutMs,
       maxResponseBytes: limits.maxBytes,
+      maxRedirects: limits.maxRedirects,
       ...(signal ? { signal } : {}),
       ...(limits.resolver ? { resolver: limits.resolver } : {}),
     });
@@ -53,7 +56,7 @@ async function fromHttp(url: string, limits: FetchLimits, signal: AbortSignal | 
     throw new StuffFactoryError(`The document ${url} could not be fetched: ${(error as Error).message}.`, { cause: error });
   }
   if (response.statusCode >= 300 && response.statusCode < 400) {
-    throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode}, a redirect; redirects are not followed, give the final URL.`);
+    throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode} after ${limits.maxRedirects} redirects (DOCUMENT_MAX_REDIRECTS); give the final URL.`);
   }
   if (response.statusCode !== 200) throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode}.`);
   if (!response.body) throw new StuffFactoryError(`The document ${url} is over the ${limits.maxBytes}-byte limit.`);
@@ -68,7 +71,7 @@ async function fromHttp(url: string, limits: FetchLimits, signal: AbortSignal | 
  * @param signal - aborts the fetch
  * @throws OutboundRequestRefusedError (422) for a loopback, private, link-local, cloud-metadata or other non-public
  *   destination, named in the URL or resolved at connect time
- * @throws StuffFactoryError (422) for a refused scheme, a failed fetch, a redirect, a non-200 answer, or an oversize document
+ * @throws StuffFactoryError (422) for a refused scheme, a failed fetch, more redirects than `maxRedirects`, a non-200 answer, or an oversize document
  */
 export async function fetchDocument(url: string, limits: FetchLimits, signal?: AbortSignal): Promise<DocumentBytes> {
   if (url.startsWith('data:')) return fromDataUrl(url, limits);

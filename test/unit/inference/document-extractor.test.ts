@@ -10,7 +10,7 @@ const isNative = (fn: unknown) => typeof fn === 'function' && Function.prototype
 
 describe('the embedded document extractor (PDF.js in a worker thread)', function () {
   this.timeout(30000);
-  const extractor = createDocumentExtractor({ maxBytes: 50 * 1024 * 1024, timeoutMs: 30000, allowPrivateHosts: false });
+  const extractor = createDocumentExtractor({ maxBytes: 50 * 1024 * 1024, timeoutMs: 30000, allowPrivateHosts: false, maxRedirects: 3 });
 
   it('should read the text layer of each page, in order', async () => {
     const { pages } = await extractor.extractPages({ pipeCode: 'extract', document: { url: dataUrl(PDF) } });

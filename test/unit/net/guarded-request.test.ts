@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import { request } from 'undici';
 import { OutboundRequestRefusedError } from '../../../shared/errors/index.js';
 import { guardedRequest, type GuardedRequest, type OutboundPolicy } from '../../../shared/net/index.js';
+import { guardedDispatcher, RefusedResolution } from '../../../shared/net/guarded-dispatcher.js';
 import { SINK_SECRET, startRequestSink, type RequestSink } from '../../helpers/request-sink.js';
 import { ALWAYS_REFUSED_SPELLINGS, LOOPBACK_SPELLINGS, NAMES_ALWAYS_REFUSED, NAMES_REFUSED_WHEN_OFF, REFUSED_WHEN_OFF, testResolver } from '../../helpers/ssrf-cases.js';
 
@@ -68,6 +70,20 @@ describe('guardedRequest', function () {
     it(`should still refuse all ${ALWAYS_REFUSED_SPELLINGS.length} metadata and other non-public spellings, and ${NAMES_ALWAYS_REFUSED.length} names resolving to metadata`, async () => {
       for (const host of ALWAYS_REFUSED_SPELLINGS) await refusal(get(`http://${host}:${sink.port}/latest`, true));
       for (const name of NAMES_ALWAYS_REFUSED) expect((await refusal(get(`http://${name}:${sink.port}/latest`, true))).message).to.match(/cloud-metadata address/);
+      expect(sink.received).to.deep.equal([]);
+    });
+  });
+
+  describe('the connection check', () => {
+    it('should refuse a literal loopback host at connect time even when the URL check is bypassed (switch off)', async () => {
+      const dispatcher = guardedDispatcher({ allowPrivateHosts: false, setting: 'DOCUMENT_ALLOW_PRIVATE_HOSTS' }, testResolver);
+      for (const host of ['127.0.0.1', '[::1]', '[::ffff:7f00:1]']) {
+        const error = await request(`http://${host}:${sink.port}/x`, { dispatcher }).then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(error, host).to.be.instanceOf(RefusedResolution);
+      }
       expect(sink.received).to.deep.equal([]);
     });
   });
