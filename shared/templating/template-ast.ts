@@ -60,6 +60,17 @@ function boundNames(node: AstNode | undefined): string[] {
   return (node.children ?? []).flatMap(boundNames);
 }
 
+/**
+ * The message of a `{% set %}` whose target is not a plain name (`{% set x.y = 1 %}`, `{% set x[0] = 1 %}`): nunjucks
+ * parses it but cannot compile it (its compiler recurses without end), and Jinja2 allows it only on a namespace.
+ */
+function setTargetMessage(target: AstNode): string {
+  const where = typeof target['lineno'] === 'number' && typeof target['colno'] === 'number' ? ` (line ${target['lineno'] + 1}, column ${target['colno'] + 1})` : '';
+  const written = lookupPath(target);
+  const what = written === undefined ? 'an expression' : `'${written}'`;
+  return `Template syntax error${where}: {% set %} assigns plain names only (e.g. {% set total = 1 %}), not ${what}.`;
+}
+
 class AstReader {
   readonly paths = new Set<string>();
   readonly filters = new Set<string>();
@@ -87,9 +98,12 @@ class AstReader {
         return;
       }
       case 'Set': {
+        const targets = (ast['targets'] as AstNode[] | undefined) ?? [];
+        const notAName = targets.find((target) => target.typename !== 'Symbol');
+        if (notAName) throw new Jinja2TemplateSyntaxError(setTargetMessage(notAName));
         this.visit(ast['value'], scope);
         this.visit(ast['body'], scope);
-        for (const target of (ast['targets'] as AstNode[]) ?? []) for (const name of boundNames(target)) scope.add(name);
+        for (const target of targets) for (const name of boundNames(target)) scope.add(name);
         return;
       }
       case 'Macro': {
