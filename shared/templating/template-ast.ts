@@ -39,9 +39,18 @@ export function parseTemplate(template: string): AstNode {
   try {
     return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(expandShorthands(template));
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeepToRead(error);
     const message = error instanceof Error ? error.message.replace(/^\(unknown path\)\s*/, '') : String(error);
     throw new Jinja2TemplateSyntaxError(`Template syntax error: ${message.trim()}`, { cause: error });
   }
+}
+
+/**
+ * The error of a template nested too deeply for the nunjucks parser or the AST reader (both recurse on nesting, e.g.
+ * thousands of parentheses): a syntax error in the caller's words, never the engine's stack-overflow message.
+ */
+function tooDeepToRead(cause: RangeError): Jinja2TemplateSyntaxError {
+  return new Jinja2TemplateSyntaxError('Template syntax error: the template nests too deeply to be read (parentheses, brackets or blocks inside one another); flatten it.', { cause });
 }
 
 function lookupPath(node: AstNode): string | undefined {
@@ -156,7 +165,12 @@ export function readTemplate(template: string): TemplateReading {
   const cached = readings.get(template);
   if (cached) return cached;
   const reader = new AstReader();
-  reader.visit(parseTemplate(template), new Set());
+  const ast = parseTemplate(template);
+  try {
+    reader.visit(ast, new Set());
+  } catch (error) {
+    throw error instanceof RangeError ? tooDeepToRead(error) : error;
+  }
   readings.set(template, reader);
   return reader;
 }

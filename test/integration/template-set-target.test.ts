@@ -25,6 +25,16 @@ describe('{% set x.y = 1 %} in a template', () => {
     });
   });
 
+  describe('when a template nests thousands of parentheses', () => {
+    it('should be a Jinja2TemplateSyntaxError without the engine message', () => {
+      const deep = `{{ ${'('.repeat(5000)}1${')'.repeat(5000)} }}`;
+      expect(() => checkTemplate(deep, 'llm_prompt')).to.throw(
+        Jinja2TemplateSyntaxError,
+        'Template syntax error: the template nests too deeply to be read (parentheses, brackets or blocks inside one another); flatten it.',
+      );
+    });
+  });
+
   describe('when a bundle prompt holds it', () => {
     const app = buildTestApp();
     const content = sample('hello_greeting').replace('prompt      = "Write', 'prompt      = "{% set x.y = 1 %}Write');
