@@ -103,6 +103,7 @@ export function createApp(deps: AppDeps): Express {
   const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics));
   if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend) throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
+  const bodyLimits = { maxBodyBytes, maxJsonDepth: settings.maxJsonDepth };
   const allowPrivateCallbackHosts = settings.callbacks.allowPrivateHosts;
   const app = express();
   app.disable('x-powered-by');
@@ -117,13 +118,13 @@ export function createApp(deps: AppDeps): Express {
   const ids = deps.ids ?? randomIdSource();
   const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, metrics).fetcher;
-  app.use(validateRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, sweep, methodFetcher }));
-  app.use(resolveRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }));
-  app.use(codegenRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }), buildRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, sweep }));
-  app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
-  app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
-  app.use(lintRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
-  app.use(formatRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
+  app.use(validateRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, sweep, methodFetcher }));
+  app.use(resolveRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }));
+  app.use(codegenRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }), buildRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, sweep }));
+  app.use(executeRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
+  app.use(startRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
+  app.use(lintRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib }));
+  app.use(formatRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());

@@ -38,6 +38,8 @@ function buildRequests(maxMthdsFileKib: number) {
 /** What the build routes need. */
 export interface BuildRouterOptions {
   maxBodyBytes: number;
+  /** `MAX_JSON_DEPTH`, the deepest JSON body accepted. */
+  maxJsonDepth: number;
   /** `MAX_MTHDS_FILE_KIB`, the ceiling of each `files[].content`. */
   maxMthdsFileKib: number;
   methodFetcher: MethodFetcher;
@@ -58,7 +60,7 @@ export function buildRouter(options: BuildRouterOptions): Router {
   const router = Router();
   const body = (req: Request) => req.body as unknown;
 
-  router.post('/v1/build/inputs', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
+  router.post('/v1/build/inputs', jsonBody(options, 'typed'), async (req, res) => {
     const request = parseBody(requests.inputs, body(req));
     const loaded = await loadClosureLibrary(request, options.methodFetcher, 'compat');
     if ('is_valid' in loaded) return sendJson(res, 200, loaded);
@@ -69,7 +71,7 @@ export function buildRouter(options: BuildRouterOptions): Router {
     sendJson(res, 200, { is_valid: true, ...selection(selected), format: request.format, explicit: request.explicit, ...rendered, message });
   });
 
-  router.post('/v1/build/output', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
+  router.post('/v1/build/output', jsonBody(options, 'typed'), async (req, res) => {
     const request = parseBody(requests.output, body(req));
     const loaded = await loadClosureLibrary(request, options.methodFetcher, 'compat');
     if ('is_valid' in loaded) return sendJson(res, 200, loaded);
@@ -79,7 +81,7 @@ export function buildRouter(options: BuildRouterOptions): Router {
     sendJson(res, 200, { is_valid: true, ...selection(selected), format: request.format, ...rendered, message: 'Output representation generated successfully' });
   });
 
-  router.post('/v1/build/runner', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
+  router.post('/v1/build/runner', jsonBody(options, 'typed'), async (req, res) => {
     const request = parseBody(requests.runner, body(req));
     const loaded = await loadClosureLibrary(request, options.methodFetcher, 'compat');
     if ('is_valid' in loaded) return sendJson(res, 200, loaded);

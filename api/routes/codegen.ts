@@ -23,10 +23,10 @@ function codegenRequest(maxMthdsFileKib: number) {
  * Router serving `POST /v1/codegen`.
  * @param options - body limit in bytes; `MAX_MTHDS_FILE_KIB`; the method fetcher serving `method_ref`
  */
-export function codegenRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; methodFetcher: MethodFetcher }): Router {
+export function codegenRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number; methodFetcher: MethodFetcher }): Router {
   const request = codegenRequest(options.maxMthdsFileKib);
   const router = Router();
-  router.post('/v1/codegen', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
+  router.post('/v1/codegen', jsonBody(options, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
     const loaded = await loadClosureLibrary(body, options.methodFetcher, 'compat');
     if ('is_valid' in loaded) return sendJson(res, 200, loaded);

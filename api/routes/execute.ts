@@ -14,6 +14,8 @@ import { sendJson } from '../send-json.js';
 /** What the route needs. */
 export interface ExecuteRouteOptions {
   maxBodyBytes: number;
+  /** `MAX_JSON_DEPTH`, the deepest JSON body accepted. */
+  maxJsonDepth: number;
   orchestration: Orchestration;
   allowPrivateCallbackHosts: boolean;
   /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */
@@ -28,7 +30,7 @@ export interface ExecuteRouteOptions {
  */
 export function executeRouter(options: ExecuteRouteOptions): Router {
   const router = Router();
-  router.post('/v1/execute', jsonBody(options.maxBodyBytes, 'run'), async (req, res) => {
+  router.post('/v1/execute', jsonBody(options, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
     const orchestrator = options.orchestration.select(body.orchestration_mode);

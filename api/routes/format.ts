@@ -14,10 +14,10 @@ import { mthdsContent } from '../mthds-content.js';
  * Router serving `POST /v1/format`.
  * @param options - body limit in bytes and `MAX_MTHDS_FILE_KIB`
  */
-export function formatRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number }): Router {
+export function formatRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number }): Router {
   const request = z.object({ content: mthdsContent(options.maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() });
   const router = Router();
-  router.post('/v1/format', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
+  router.post('/v1/format', jsonBody(options, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
     sendJson(res, 200, await formatMthds(body.content, body.options));
   });

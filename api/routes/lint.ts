@@ -14,10 +14,10 @@ import { mthdsContent } from '../mthds-content.js';
  * Router serving `POST /v1/lint`.
  * @param options - body limit in bytes and `MAX_MTHDS_FILE_KIB`
  */
-export function lintRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number }): Router {
+export function lintRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number }): Router {
   const request = z.object({ content: mthdsContent(options.maxMthdsFileKib), source: z.string().max(1024).nullish() });
   const router = Router();
-  router.post('/v1/lint', jsonBody(options.maxBodyBytes, 'typed'), (req, res) => {
+  router.post('/v1/lint', jsonBody(options, 'typed'), (req, res) => {
     const body = parseBody(request, req.body);
     sendJson(res, 200, { diagnostics: lintMthds(body.content) });
   });

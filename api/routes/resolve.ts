@@ -18,10 +18,10 @@ import { sendJson } from '../send-json.js';
  * @throws (through the problem handler) ValidationError 422 for neither or both selectors, `files: []` or an
  *   oversized file; whatever the fetcher throws for a `method_ref`
  */
-export function resolveRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; methodFetcher: MethodFetcher }): Router {
+export function resolveRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number; methodFetcher: MethodFetcher }): Router {
   const request = closureRequestSchema({ validation_mode: VALIDATION_MODE }, options.maxMthdsFileKib);
   const router = Router();
-  router.post('/v1/resolve', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
+  router.post('/v1/resolve', jsonBody(options, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
     const loaded = await loadClosureLibrary(body, options.methodFetcher, body.validation_mode ?? 'compat');
     if ('is_valid' in loaded) return sendJson(res, 200, loaded);

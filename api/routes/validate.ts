@@ -56,10 +56,10 @@ function validateRequest(maxMthdsFileKib: number) {
  * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, the orchestration (a forbidden or unregistered mode is refused), the mock
  *   backends of the dry-run sweep, and the method fetcher (`method_ref`)
  */
-export function validateRouter(options: { maxBodyBytes: number; maxMthdsFileKib: number; orchestration: Orchestration; sweep: SweepDeps; methodFetcher: MethodFetcher }): Router {
+export function validateRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number; orchestration: Orchestration; sweep: SweepDeps; methodFetcher: MethodFetcher }): Router {
   const request = validateRequest(options.maxMthdsFileKib);
   const router = Router();
-  router.post('/v1/validate', jsonBody(options.maxBodyBytes, 'typed'), async (req, res) => {
+  router.post('/v1/validate', jsonBody(options, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
     options.orchestration.select(body.orchestration_mode);
     const reportOptions = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [], mode: body.validation_mode ?? 'compat' } as const;

@@ -43,6 +43,7 @@ const ENV_SCHEMA = z.object({
   SERVICE_GATEWAY_API_KEY: optionalSecret,
   MAX_REQUEST_BODY_MIB: positiveInt(100),
   MAX_MTHDS_FILE_KIB: positiveInt(1024),
+  MAX_JSON_DEPTH: positiveInt(64),
   ERROR_DISCLOSURE: trimmedLower(['verbose', 'strict'], 'verbose'),
   ERROR_DOCS_URL: z
     .string()
@@ -120,6 +121,11 @@ export interface Settings {
   maxRequestBodyMib: number;
   /** Largest `.mthds` text accepted inline (lint and format `content`), in KiB of UTF-8 (API-CONTRACT.md §11). */
   maxMthdsFileKib: number;
+  /**
+   * Deepest nesting of arrays and objects in a JSON request body (`{}` is depth 1); a deeper body is a 422 before any
+   * handler runs (spec §8, docs/limits.md).
+   */
+  maxJsonDepth: number;
   errorDisclosure: 'verbose' | 'strict';
   /** Base of problem `type` URIs, without a trailing slash. */
   errorDocsUrl: string;
@@ -214,6 +220,7 @@ export function loadSettings(environment: Environment): Settings {
     gatewayApiKey: env.SERVICE_GATEWAY_API_KEY,
     maxRequestBodyMib: env.MAX_REQUEST_BODY_MIB,
     maxMthdsFileKib: env.MAX_MTHDS_FILE_KIB,
+    maxJsonDepth: env.MAX_JSON_DEPTH,
     errorDisclosure: env.ERROR_DISCLOSURE,
     errorDocsUrl: env.ERROR_DOCS_URL,
     methodCache: {

@@ -18,6 +18,7 @@ export * from './outbound-errors.js';
 export { errorFromReport, toErrorReport, type ErrorReport } from './error-report.js';
 export type { FixOp, SuggestedFix, ValidationErrorCategory, ValidationErrorItem } from './validation-error-item.js';
 export {
+  CATCH_ALL_DETAIL,
   kebabErrorName,
   renderProblem,
   toMthdsError,

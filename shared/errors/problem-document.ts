@@ -50,7 +50,9 @@ export interface RenderedProblem {
 }
 
 const STRICT_RUNTIME_DETAIL = 'An internal error occurred.';
-const STRICT_CATCH_ALL_DETAIL = 'An unexpected error occurred. The request id is included for support.';
+
+/** The `detail` of the catch-all 500 (an error that is not an {@link MthdsError}), in every disclosure mode (spec §7.5). */
+export const CATCH_ALL_DETAIL = 'An unexpected error occurred. The request id is included for support.';
 
 /**
  * Kebab-case of a class name, as the `type` URI needs it (`InvalidJSON` → `invalid-json`,
@@ -65,15 +67,16 @@ export function kebabErrorName(name: string): string {
 }
 
 /**
- * Normalise any thrown value into an {@link MthdsError}. A foreign error becomes the catch-all
- * `InternalServerError` whose message is `<Class>: <message>` and whose cause is the original.
+ * Normalise any thrown value into an {@link MthdsError}. A foreign error (a `RangeError`, a `TypeError`, a library's
+ * own error) becomes the catch-all `InternalServerError` whose message is the fixed {@link CATCH_ALL_DETAIL} in every
+ * disclosure mode, and whose cause is the original: engine and library messages ("Maximum call stack size exceeded")
+ * describe this server's internals, not the request, so they go to the server log only (docs/errors.md "Disclosure").
  * @param error - anything thrown
+ * @see spec §7.5
  */
 export function toMthdsError(error: unknown): MthdsError {
   if (error instanceof MthdsError) return error;
-  const name = error instanceof Error ? error.constructor.name : typeof error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new InternalServerError(`${name}: ${message}`, { cause: error, errorCategory: 'unknown' });
+  return new InternalServerError(CATCH_ALL_DETAIL, { cause: error, errorCategory: 'unknown' });
 }
 
 function statusOf(error: MthdsError, entry: CatalogEntry): number {
@@ -89,7 +92,7 @@ function retryAfterHeader(status: number, error: MthdsError): string | undefined
 }
 
 function strictDetail(error: MthdsError, entry: CatalogEntry): string {
-  if (error instanceof InternalServerError) return STRICT_CATCH_ALL_DETAIL;
+  if (error instanceof InternalServerError) return CATCH_ALL_DETAIL;
   return entry.strictDetail ?? STRICT_RUNTIME_DETAIL;
 }
 

@@ -31,23 +31,36 @@ export interface LoadOptions {
 
 /**
  * The verdict of loading: the library and its warnings, or the error items (never empty) with the caller-facing
- * message (`Validation error(s): …`; a TOML failure's message contains `TOML syntax error`).
+ * message (`Validation error(s): …`; a TOML failure's message contains `TOML syntax error`). Each list holds at most
+ * {@link MAX_REPORTED_ITEMS} items.
  */
 export type LibraryLoadResult = { ok: true; library: Library; warnings: ValidationErrorItem[] } | { ok: false; errors: ValidationErrorItem[]; message: string };
 
 /** How many item messages the verdict message quotes. */
 const QUOTED_IN_MESSAGE = 5;
 
+/**
+ * Most error (or warning) items a verdict carries; the verdict message still counts every error ("(and N more)").
+ * Sixteen 1 MiB files can hold millions of faults: listing them all would make a verdict of hundreds of MB.
+ * @see docs/limits.md "Validation items"
+ */
+export const MAX_REPORTED_ITEMS = 1000;
+
 function invalid(errors: ValidationErrorItem[]): LibraryLoadResult {
   const message = MESSAGES.verdict({ messages: errors.slice(0, QUOTED_IN_MESSAGE).map((item) => item.message), more: Math.max(0, errors.length - QUOTED_IN_MESSAGE) });
-  return { ok: false, errors, message };
+  return { ok: false, errors: errors.slice(0, MAX_REPORTED_ITEMS), message };
 }
 
 function runRules(rules: readonly Rule[], context: RuleContext): { errors: ValidationErrorItem[]; warnings: ValidationErrorItem[] } {
   const errors: ValidationErrorItem[] = [];
   const warnings: ValidationErrorItem[] = [];
-  for (const rule of rules) (rule.severity === 'error' ? errors : warnings).push(...rule.check(context));
+  for (const rule of rules) appendAll(rule.severity === 'error' ? errors : warnings, rule.check(context));
   return { errors, warnings };
+}
+
+/** Append items one by one: `push(...items)` passes one call argument per item and overflows the stack past ~100,000. */
+function appendAll(target: ValidationErrorItem[], items: readonly ValidationErrorItem[]): void {
+  for (const item of items) target.push(item);
 }
 
 /**
@@ -78,7 +91,7 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
     }
     const checked = checkBlueprint(data, source);
     if (checked.blueprint) bundles.push({ blueprint: checked.blueprint, source, content });
-    else errors.push(...checked.items);
+    else appendAll(errors, checked.items);
   }
   if (errors.length > 0) return invalid(errors);
   const library = buildLibrary(bundles);
@@ -87,5 +100,5 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
   if (structure.errors.length > 0) return invalid(structure.errors);
   const checks = runRules(LIBRARY_RULES, context);
   if (checks.errors.length > 0) return invalid(checks.errors);
-  return { ok: true, library, warnings: [...structure.warnings, ...checks.warnings] };
+  return { ok: true, library, warnings: [...structure.warnings, ...checks.warnings].slice(0, MAX_REPORTED_ITEMS) };
 }

@@ -15,6 +15,8 @@ export const MESSAGES = {
   verdict: (p: { messages: readonly string[]; more: number }) => `Validation error(s): ${p.messages.join(' | ')}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   toml_syntax: (p: { source: string | null; line: number; column: number; reason: string }) =>
     `TOML syntax error (${p.source ?? 'bundle'}, line ${p.line}, column ${p.column}): ${p.reason}`,
+  toml_too_deep: (p: { source: string | null; line: number; column: number; max: number }) =>
+    `TOML nesting too deep (${p.source ?? 'bundle'}, line ${p.line}, column ${p.column}): nesting depth exceeds ${p.max} (MAX_TOML_DEPTH); dotted-key segments, [table] headers, inline tables and arrays each add a level.`,
   invalid_bundle: (p: { source: string | null; problems: readonly string[] }) => `Invalid bundle${p.source === null ? '' : ` ${p.source}`}: ${p.problems.join('; ')}`,
   no_bundle: () => 'No bundle was given: send at least one .mthds content.',
   empty_bundle: () => 'The bundle is empty: a bundle needs at least a header line `domain = "<domain_code>"`.',

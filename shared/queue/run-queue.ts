@@ -6,6 +6,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QueueUnavailableError } from '../errors/index.js';
 import { RUN_JOB, type RunJob } from './job-payloads.js';
+import { whenQueueReachable } from './queue-outage.js';
 import { RUN_QUEUE, type QueueKeys } from './queue-keys.js';
 
 /** Options of the run queue. */
@@ -37,27 +38,28 @@ export class RunQueue {
    * Enqueue a run; resolves once Redis has stored it.
    * @param job - the payload (validated here)
    * @param workflowId - the BullMQ job id
-   * @throws QueueUnavailableError (503) when Redis does not take the job in time
+   * @throws QueueUnavailableError (503) when Redis does not take the job in time or is unreachable; any other failure
+   *   (not an outage) unchanged
    */
   async enqueue(job: RunJob, workflowId: string): Promise<void> {
     const payload = RUN_JOB.parse(job);
-    try {
-      await Promise.race([
-        this.queue.add('run', payload, {
-          jobId: workflowId,
-          attempts: this.options.maxAttempts,
-          backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
-          removeOnComplete: { age: this.options.keepSeconds },
-          removeOnFail: { age: this.options.keepSeconds },
-        }),
-        new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS).unref()),
-      ]);
-    } catch (error) {
-      throw new QueueUnavailableError(`The run queue (Redis) did not accept the run: ${(error as Error).message}. Nothing was enqueued; retry later.`, {
-        cause: error,
-        retryable: true,
-      });
-    }
+    const unavailable = (reason: string) => `The run queue (Redis) did not accept the run: ${reason}. Nothing was enqueued; retry later.`;
+    await whenQueueReachable(
+      () =>
+        Promise.race([
+          this.queue.add('run', payload, {
+            jobId: workflowId,
+            attempts: this.options.maxAttempts,
+            backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+            removeOnComplete: { age: this.options.keepSeconds },
+            removeOnFail: { age: this.options.keepSeconds },
+          }),
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new QueueUnavailableError(unavailable(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`), { retryable: true })), ENQUEUE_TIMEOUT_MS).unref(),
+          ),
+        ]),
+      unavailable,
+    );
   }
 
   /**

@@ -4,9 +4,10 @@
  * completes or fails (spec §3 run id rules).
  */
 import type { Redis } from 'ioredis';
-import { QueueUnavailableError, type ErrorReport } from '../errors/index.js';
+import type { ErrorReport } from '../errors/index.js';
 import type { RunResult, RunState } from '../runtime/index.js';
 import type { QueueKeys } from './queue-keys.js';
+import { whenQueueReachable } from './queue-outage.js';
 
 /** A run as the registry keeps it. Times are ISO-8601 UTC. */
 export interface RunRecord {
@@ -22,12 +23,8 @@ export interface RunRecord {
   error?: ErrorReport;
 }
 
-async function reachable<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw new QueueUnavailableError(`The run registry (Redis) is unreachable: ${(error as Error).message}. Retry later.`, { cause: error, retryable: true });
-  }
+function reachable<T>(call: () => Promise<T>): Promise<T> {
+  return whenQueueReachable(call, (reason) => `The run registry (Redis) is unreachable: ${reason}. Retry later.`);
 }
 
 /** Registry of runs of one deployment. */

@@ -39,9 +39,18 @@ export function parseTemplate(template: string): AstNode {
   try {
     return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(expandShorthands(template));
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeepToRead(error);
     const message = error instanceof Error ? error.message.replace(/^\(unknown path\)\s*/, '') : String(error);
     throw new Jinja2TemplateSyntaxError(`Template syntax error: ${message.trim()}`, { cause: error });
   }
+}
+
+/**
+ * The error of a template nested too deeply for the nunjucks parser or the AST reader (both recurse on nesting, e.g.
+ * thousands of parentheses): a syntax error in the caller's words, never the engine's stack-overflow message.
+ */
+function tooDeepToRead(cause: RangeError): Jinja2TemplateSyntaxError {
+  return new Jinja2TemplateSyntaxError('Template syntax error: the template nests too deeply to be read (parentheses, brackets or blocks inside one another); flatten it.', { cause });
 }
 
 function lookupPath(node: AstNode): string | undefined {
@@ -58,6 +67,17 @@ function boundNames(node: AstNode | undefined): string[] {
   if (!node) return [];
   if (node.typename === 'Symbol') return [String(node.value)];
   return (node.children ?? []).flatMap(boundNames);
+}
+
+/**
+ * The message of a `{% set %}` whose target is not a plain name (`{% set x.y = 1 %}`, `{% set x[0] = 1 %}`): nunjucks
+ * parses it but cannot compile it (its compiler recurses without end), and Jinja2 allows it only on a namespace.
+ */
+function setTargetMessage(target: AstNode): string {
+  const where = typeof target['lineno'] === 'number' && typeof target['colno'] === 'number' ? ` (line ${target['lineno'] + 1}, column ${target['colno'] + 1})` : '';
+  const written = lookupPath(target);
+  const what = written === undefined ? 'an expression' : `'${written}'`;
+  return `Template syntax error${where}: {% set %} assigns plain names only (e.g. {% set total = 1 %}), not ${what}.`;
 }
 
 class AstReader {
@@ -87,9 +107,12 @@ class AstReader {
         return;
       }
       case 'Set': {
+        const targets = (ast['targets'] as AstNode[] | undefined) ?? [];
+        const notAName = targets.find((target) => target.typename !== 'Symbol');
+        if (notAName) throw new Jinja2TemplateSyntaxError(setTargetMessage(notAName));
         this.visit(ast['value'], scope);
         this.visit(ast['body'], scope);
-        for (const target of (ast['targets'] as AstNode[]) ?? []) for (const name of boundNames(target)) scope.add(name);
+        for (const target of targets) for (const name of boundNames(target)) scope.add(name);
         return;
       }
       case 'Macro': {
@@ -142,7 +165,12 @@ export function readTemplate(template: string): TemplateReading {
   const cached = readings.get(template);
   if (cached) return cached;
   const reader = new AstReader();
-  reader.visit(parseTemplate(template), new Set());
+  const ast = parseTemplate(template);
+  try {
+    reader.visit(ast, new Set());
+  } catch (error) {
+    throw error instanceof RangeError ? tooDeepToRead(error) : error;
+  }
   readings.set(template, reader);
   return reader;
 }

@@ -7,7 +7,9 @@
  */
 import { parseTOML, ParseError, type AST } from 'toml-eslint-parser';
 import { MthdsParserError } from '../errors/index.js';
-import { parseToml } from '../mthds/parse/parse-toml.js';
+import { parseToml, tomlDepthError } from '../mthds/parse/parse-toml.js';
+import { scanToml } from '../mthds/parse/toml-scan.js';
+import { LONG_TOKEN_CHARS, maskLongTokens } from './mask-long-tokens.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { SourceText } from './source-text.js';
 
@@ -22,12 +24,15 @@ export type TomlCheck = { ast: AST.TOMLProgram; data: Record<string, unknown> } 
  * @param content - the text
  * @param text - the same text, for ranges
  * @returns the AST and the data, or one diagnostic: `semantic` for a key defined twice, `syntax` otherwise (the first
- *   error; its range is the point where parsing stopped)
+ *   error; its range is the point where parsing stopped; a text nesting past `MAX_TOML_DEPTH` is a `syntax`
+ *   diagnostic at the key, header or bracket opening the level, found before either parser runs)
  */
 export function checkToml(content: string, text: SourceText): TomlCheck {
+  const scan = scanToml(content, { longToken: LONG_TOKEN_CHARS });
+  if (scan.tooDeep) return { diagnostic: parserDiagnostic(tomlDepthError(content, scan.tooDeep, null), text) };
   let ast: AST.TOMLProgram;
   try {
-    ast = parseTOML(content);
+    ast = parseTOML(maskLongTokens(content, scan.longTokens));
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     const kind = error.message === DUPLICATE_KEY ? 'semantic' : 'syntax';
@@ -37,7 +42,11 @@ export function checkToml(content: string, text: SourceText): TomlCheck {
     return { ast, data: parseToml(content, null) };
   } catch (error) {
     if (!(error instanceof MthdsParserError)) throw error;
-    const at = error.position ? text.indexAt(error.position.line, error.position.column) : 0;
-    return { diagnostic: { kind: 'syntax', severity: 'error', message: error.message, location: null, range: text.range(at, at) } };
+    return { diagnostic: parserDiagnostic(error, text) };
   }
+}
+
+function parserDiagnostic(error: MthdsParserError, text: SourceText): Diagnostic {
+  const at = error.position ? text.indexAt(error.position.line, error.position.column) : 0;
+  return { kind: 'syntax', severity: 'error', message: error.message, location: null, range: text.range(at, at) };
 }

@@ -19,6 +19,7 @@ describe('loadSettings', () => {
       expect(settings.auth).to.deep.equal({ mode: 'none' });
       expect(settings.maxRequestBodyMib).to.equal(100);
       expect(settings.maxMthdsFileKib).to.equal(1024);
+      expect(settings.maxJsonDepth).to.equal(64);
       expect(settings.errorDisclosure).to.equal('verbose');
       expect(settings.serviceEnv).to.equal('dev');
       expect(settings.methodCache).to.include({ maxClones: 64, maxTotalKib: 524288, maxAgeHours: 24 });
@@ -33,6 +34,11 @@ describe('loadSettings', () => {
   });
 
   describe('when a value is invalid', () => {
+    it('should refuse a MAX_JSON_DEPTH that is not a positive integer, naming the variable', () => {
+      expect(refusal({ MAX_JSON_DEPTH: '0' })).to.include('MAX_JSON_DEPTH');
+      expect(refusal({ MAX_JSON_DEPTH: 'deep' })).to.include('MAX_JSON_DEPTH');
+    });
+
     it('should refuse an unknown AUTH_MODE naming the variable', () => {
       expect(refusal({ AUTH_MODE: 'oauth' })).to.include('AUTH_MODE');
     });

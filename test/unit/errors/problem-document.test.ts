@@ -62,14 +62,14 @@ describe('renderProblem', () => {
   });
 
   describe('when the error is a foreign exception', () => {
-    it('should render the catch-all 500 with the class and message in verbose mode', () => {
-      const problem = renderProblem(new RangeError('something nobody anticipated'), verbose);
+    it('should render the catch-all 500 with the fixed sentence in verbose mode, never the engine message', () => {
+      const problem = renderProblem(new RangeError('Maximum call stack size exceeded'), verbose);
       expect(problem.status).to.equal(500);
       expect(problem.body).to.deep.equal({
         type: `${DOCS}/errors/internal-server-error/`,
         title: 'Internal server error',
         status: 500,
-        detail: 'RangeError: something nobody anticipated',
+        detail: 'An unexpected error occurred. The request id is included for support.',
         instance: '/v1/execute',
         request_id: 'req-1',
         error_type: 'InternalServerError',

@@ -1,0 +1,87 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { ReplyError } from 'ioredis';
+import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
+import { QueueUnavailableError } from '../../../shared/errors/index.js';
+import { isQueueOutage, whenQueueReachable } from '../../../shared/queue/queue-outage.js';
+import { QueueKeys, RunRegistry } from '../../../shared/queue/index.js';
+
+function refused(): NodeJS.ErrnoException {
+  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+}
+
+describe('queue outage classification', () => {
+  describe('when the failure is a Redis outage', () => {
+    for (const [name, error] of [
+      ['a refused connection', refused()],
+      ['ioredis giving up on a command', new MaxRetriesPerRequestError(1)],
+      ['a command timeout', new Error('Command timed out')],
+      ['a closed connection', new Error('Connection is closed.')],
+      ['a LOADING reply', new ReplyError('LOADING Redis is loading the dataset in memory')],
+      ['a READONLY reply', new ReplyError("READONLY You can't write against a read only replica.")],
+    ] as const) {
+      it(`should classify ${name} as an outage`, () => {
+        expect(isQueueOutage(error)).to.equal(true);
+      });
+    }
+  });
+
+  describe('when the failure is not an outage', () => {
+    for (const [name, error] of [
+      ['a RangeError from JSON.stringify', new RangeError('Maximum call stack size exceeded')],
+      ['a TypeError', new TypeError("Cannot read properties of undefined (reading 'x')")],
+      ['a WRONGTYPE reply', new ReplyError('WRONGTYPE Operation against a key holding the wrong kind of value')],
+      ['a thrown string', 'boom'],
+    ] as const) {
+      it(`should not classify ${name} as an outage`, () => {
+        expect(isQueueOutage(error)).to.equal(false);
+      });
+    }
+  });
+
+  describe('whenQueueReachable', () => {
+    it('should turn an outage into a retryable 503 QueueUnavailableError', async () => {
+      const failure = await whenQueueReachable(() => Promise.reject(refused()), (reason) => `down: ${reason}`).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).to.be.instanceOf(QueueUnavailableError);
+      expect(failure).to.include({ error_type: 'QueueUnavailableError', retryable: true, message: 'down: connect ECONNREFUSED 127.0.0.1:1' });
+    });
+
+    it('should rethrow any other error unchanged', async () => {
+      const thrown = new RangeError('Maximum call stack size exceeded');
+      const failure = await whenQueueReachable(() => Promise.reject(thrown), (reason) => reason).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).to.equal(thrown);
+    });
+  });
+
+  describe('RunRegistry', () => {
+    const record = { pipeline_run_id: 'r1', workflow_id: 'w1', state: 'STARTED', pipe_code: null, request_id: 'q', created_at: '', started_at: null, finished_at: null } as const;
+
+    it('should not report a record that cannot be serialised as a queue outage', async () => {
+      const redis = { set: () => Promise.resolve('OK') } as unknown as Redis;
+      const registry = new RunRegistry(redis, new QueueKeys('test'), 60);
+      let deep: unknown = 1;
+      for (let level = 0; level < 20_000; level += 1) deep = { a: deep };
+      const failure = await registry.save({ ...record, result: deep as never }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).to.be.instanceOf(RangeError);
+    });
+
+    it('should report a refused connection as a queue outage', async () => {
+      const redis = { set: () => Promise.reject(refused()) } as unknown as Redis;
+      const registry = new RunRegistry(redis, new QueueKeys('test'), 60);
+      const failure = await registry.save(record).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).to.be.instanceOf(QueueUnavailableError);
+    });
+  });
+});
