@@ -74,6 +74,10 @@ export const ERROR_CATALOG = {
   RunTimeoutError: { status: 504, title: 'Run timeout', domain: 'runtime', origin: 'runtime', callerFacing: true, pinned: true },
   CallbackDeliveryError: { status: 500, title: 'Callback delivery', domain: 'runtime', origin: 'runtime' },
 
+  // Run ownership (spec §3, §5 rule 5, §7.2; docs/run-ownership.md)
+  StorageOwnershipMismatchError: { status: 403, title: 'Storage ownership mismatch', domain: 'input', origin: 'api', code: 'storage_ownership_mismatch' },
+  PipelineRunIdTakenError: { status: 409, title: 'Pipeline run id taken', domain: 'input', origin: 'api', code: 'run_id_taken' },
+
   // Language core (bundle parsing and validation)
   MthdsParserError: { status: 422, title: 'Mthds parser', domain: 'input', origin: 'runtime', callerFacing: true },
   ValidateBundleError: { status: 422, title: 'Validate bundle', domain: 'input', origin: 'runtime', callerFacing: true },
