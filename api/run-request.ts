@@ -11,7 +11,7 @@ import type { MethodProvenance } from '../shared/methods/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
 import type { RunSubmission } from './orchestrators/orchestrator.js';
 import { parseBody } from './request-schema.js';
-import { STORAGE_SCOPE, type RunOwnership } from './storage-scope.js';
+import { STORAGE_SCOPE, type RunOwnership } from './run-ownership.js';
 
 /** At most this many completion webhooks per run. */
 export const MAX_CALLBACK_URLS = 5;
@@ -113,8 +113,8 @@ export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): v
  * Turn a checked run request into a submission.
  * @param body - the parsed request
  * @param run - its bundle sources and library files
- * @param context - request id, the run's owner and storage scope (`runOwnership`, api/storage-scope.ts), and whether the client's
- *   `pipeline_run_id` is honoured (`/v1/start`)
+ * @param context - request id, the run's owner and storage scope (`runOwnership`, api/run-ownership.ts), and whether
+ *   the client's `pipeline_run_id` is honoured (`/v1/start`)
  */
 export function toSubmission(body: RunRequestBody, run: ResolvedRunSources, context: { requestId: string; ownership: RunOwnership; honourRunId: boolean }): RunSubmission {
   return {

@@ -11,7 +11,7 @@ import type { MethodFetcher } from '../../shared/methods/index.js';
 import { resolveRunSources } from '../run-method.js';
 import { checkCallbackUrls, parseRunRequest, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
-import { runOwnership } from '../storage-scope.js';
+import { runOwnership } from '../run-ownership.js';
 
 /** What the route needs. */
 export interface ExecuteRouteOptions {
