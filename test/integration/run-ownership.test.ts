@@ -35,11 +35,22 @@ describe('run ownership (AUTH_MODE=jwt, queue mode, real Redis)', function () {
     read: (runId: string, what: 'status' | 'results', requestId = 'probe-request') =>
       request(deployment.app).get(`/v1/runs/${runId}/${what}`).set('Authorization', `Bearer ${token}`).set('X-Request-ID', requestId),
   });
-  const finished = (token: string, runId: string) =>
-    pollUntil(
+  /** Wait until a run is finished and its job has ended, so the worker has freed its id (spec §3 rule 2). */
+  const finished = async (token: string, runId: string) => {
+    await pollUntil(
       () => as(token).read(runId, 'status').then((response) => response.body as { status?: string }),
       (body) => body.status === 'COMPLETED' || body.status === 'FAILED',
     );
+    await pollUntil(() => deployment.backend.runQueue.counts(), (counts) => counts['waiting'] === 0 && counts['active'] === 0 && counts['delayed'] === 0);
+  };
+  /**
+   * Open a deployment whose completion listener is already consuming: the first blocking execute on a fresh
+   * `RunQueue` can otherwise miss its job's completion event (its QueueEvents starts reading the stream late).
+   */
+  const open = async (environment: Record<string, string>) => {
+    deployment = startQueueDeployment({ environment });
+    await deployment.backend.runQueue.waitUntilFinished('no-such-job', 1);
+  };
 
   before(async () => {
     alice = await signJwt({ user_id: 'alice' });
@@ -51,9 +62,7 @@ describe('run ownership (AUTH_MODE=jwt, queue mode, real Redis)', function () {
   });
 
   describe('when another caller reads or reuses a run id', () => {
-    beforeEach(() => {
-      deployment = startQueueDeployment({ environment: { AUTH_MODE: 'jwt', JWT_SECRET_KEY: JWT_SECRET, MOCK_INFERENCE_LATENCY_MS: '1000' } });
-    });
+    beforeEach(() => open({ AUTH_MODE: 'jwt', JWT_SECRET_KEY: JWT_SECRET, MOCK_INFERENCE_LATENCY_MS: '1000' }));
 
     it('should answer every run route as for an unknown id, refuse the id with 409, and leave the owner\'s run untouched', async () => {
       const unknownStatus = await as(bob).read('alice-run', 'status').expect(404);
@@ -138,9 +147,7 @@ describe('run ownership (AUTH_MODE=jwt, queue mode, real Redis)', function () {
   });
 
   describe('when a jwt caller names a storage_scope', () => {
-    beforeEach(() => {
-      deployment = startQueueDeployment({ environment: { AUTH_MODE: 'jwt', JWT_SECRET_KEY: JWT_SECRET } });
-    });
+    beforeEach(() => open({ AUTH_MODE: 'jwt', JWT_SECRET_KEY: JWT_SECRET }));
 
     it('should accept a scope under its own id and refuse another caller\'s with the exact 403 problem', async () => {
       await as(alice).start({ ...hello, pipeline_run_id: 'scoped', storage_scope: 'alice/x' }).expect(202);
@@ -189,9 +196,7 @@ describe('run ownership (AUTH_MODE=jwt, queue mode, real Redis)', function () {
   describe('when AUTH_MODE=api_key', () => {
     const API_KEY = 'an-api-key-of-reasonable-length';
 
-    beforeEach(() => {
-      deployment = startQueueDeployment({ environment: { AUTH_MODE: 'api_key', API_KEY } });
-    });
+    beforeEach(() => open({ AUTH_MODE: 'api_key', API_KEY }));
 
     it('should keep one deployment principal: any scope, every run visible, finished ids reusable', async () => {
       await as(API_KEY).start({ ...hello, pipeline_run_id: 'shared', storage_scope: 'tenant-a/x' }).expect(202);
