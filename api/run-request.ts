@@ -9,15 +9,12 @@ import { readBundleTransport, type BundleLimits, type LibraryFiles } from '../sh
 import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/errors/index.js';
 import type { MethodProvenance } from '../shared/methods/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
-import type { Identity } from './middleware/authenticate.js';
 import type { RunSubmission } from './orchestrators/orchestrator.js';
 import { parseBody } from './request-schema.js';
+import { STORAGE_SCOPE, type RunOwnership } from './run-ownership.js';
 
 /** At most this many completion webhooks per run. */
 export const MAX_CALLBACK_URLS = 5;
-
-/** `storage_scope`: one to three path-safe segments (spec §8). */
-const STORAGE_SCOPE = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+){0,2}$/;
 
 /** The run request schema; unknown members are kept (and ignored). */
 export const RUN_REQUEST = z.looseObject({
@@ -32,7 +29,7 @@ export const RUN_REQUEST = z.looseObject({
   files: z.record(z.string(), z.string()).nullish(),
   method_ref: z.string().min(1).max(512).nullish(),
   orchestration_mode: z.string().nullish(),
-  storage_scope: z.string().regex(STORAGE_SCOPE, 'must be 1 to 3 path-safe segments ([A-Za-z0-9_-]) separated by /').nullish(),
+  storage_scope: STORAGE_SCOPE.nullish(),
   pipeline_run_id: z.string().min(1).max(128).nullish(),
   callback_urls: z.array(z.string()).nullish(),
 });
@@ -116,9 +113,10 @@ export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): v
  * Turn a checked run request into a submission.
  * @param body - the parsed request
  * @param run - its bundle sources and library files
- * @param context - request id, caller identity, and whether the client's `pipeline_run_id` is honoured (`/v1/start`)
+ * @param context - request id, the run's owner and storage scope (`runOwnership`, api/run-ownership.ts), and whether
+ *   the client's `pipeline_run_id` is honoured (`/v1/start`)
  */
-export function toSubmission(body: RunRequestBody, run: ResolvedRunSources, context: { requestId: string; identity: Identity; honourRunId: boolean }): RunSubmission {
+export function toSubmission(body: RunRequestBody, run: ResolvedRunSources, context: { requestId: string; ownership: RunOwnership; honourRunId: boolean }): RunSubmission {
   return {
     sources: run.sources,
     ...(run.libraryFiles ? { libraryFiles: run.libraryFiles } : {}),
@@ -130,7 +128,8 @@ export function toSubmission(body: RunRequestBody, run: ResolvedRunSources, cont
     dynamicOutputConceptRef: body.dynamic_output_concept_ref ?? null,
     pipelineRunId: context.honourRunId && body.pipeline_run_id ? body.pipeline_run_id : randomUUID(),
     requestId: context.requestId,
-    storageScope: body.storage_scope ?? context.identity.userId,
+    owner: context.ownership.owner,
+    storageScope: context.ownership.storageScope,
     callbackUrls: body.callback_urls ?? [],
   };
 }

@@ -2,21 +2,39 @@
  * Bearer authentication (spec §5): `none`, `api_key` (constant-time comparison) or `jwt` (HS256, verified with jose).
  *
  * Every failure is 401 `Unauthenticated` with `WWW-Authenticate: Bearer`; the detail says whether the header was
- * missing, the token wrong, or the token expired. The caller's identity lands in `res.locals.identity`.
+ * missing, the token wrong, or the token expired. The caller's identity lands in `res.locals.identity`: its own id
+ * (the owner of the runs it starts) and the storage scopes it may use (docs/run-ownership.md).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { errors as joseErrors, jwtVerify } from 'jose';
+import { z } from 'zod';
 import type { AuthSettings } from '../../shared/config/index.js';
 import { Unauthenticated } from '../../shared/errors/index.js';
+import { STORAGE_SCOPE } from '../run-ownership.js';
 
-/** Who is calling. `single-tenant` when no identity is bound (API-CONTRACT.md §6 "Tenancy"). */
+/** Who is calling (API-CONTRACT.md §6 "Tenancy"; docs/run-ownership.md). */
 export interface Identity {
+  /**
+   * The caller's own id (spec §2.3), owner of the runs it starts: the token's `user_id` claim in `jwt` mode,
+   * `single-tenant` (the deployment principal) when no identity is bound.
+   */
   userId: string;
+  /**
+   * Storage scopes the caller may use besides those starting with its own id (spec §5 rule 5): `any` for the
+   * deployment principal; for a `jwt` caller, the prefixes its token's `storage_scopes` claim grants (none without it).
+   */
+  storageScopes: 'any' | readonly string[];
 }
 
-/** The identity of every caller when authentication binds none. */
-export const SINGLE_TENANT: Identity = { userId: 'single-tenant' };
+/** The identity of every caller when authentication binds none: the deployment principal, which owns every scope. */
+export const SINGLE_TENANT: Identity = { userId: 'single-tenant', storageScopes: 'any' };
+
+/** Most storage-scope prefixes a token's `storage_scopes` claim may list. */
+export const MAX_GRANTED_SCOPES = 64;
+
+/** The trusted `storage_scopes` claim: scope prefixes the token's issuer grants the caller (docs/run-ownership.md). */
+const STORAGE_SCOPES_CLAIM = z.array(STORAGE_SCOPE).max(MAX_GRANTED_SCOPES).optional();
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
 const UNSAFE_USER_ID = /[/\\:?#[\]@\u0000-\u001f\u007f]/;
@@ -48,13 +66,18 @@ async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
   if (userId === SINGLE_TENANT.userId) {
     throw new Unauthenticated(`Invalid token: user_id claim must not be the reserved '${SINGLE_TENANT.userId}' value.`);
   }
-  return { userId };
+  const granted = STORAGE_SCOPES_CLAIM.safeParse(payload['storage_scopes']);
+  if (!granted.success) {
+    throw new Unauthenticated(`Invalid token: storage_scopes claim must be a list of at most ${MAX_GRANTED_SCOPES} storage scopes (1 to 3 path-safe segments each).`);
+  }
+  return { userId, storageScopes: granted.data ?? [] };
 }
 
 /**
  * Build the authentication middleware for a mode.
  * @param auth - the validated auth settings (a mode that needs a secret always carries it)
- * @throws Unauthenticated (401) through `next` on a missing, malformed, wrong or expired token
+ * @throws Unauthenticated (401) through `next` on a missing, malformed, wrong or expired token, or a token whose
+ *   `user_id` or `storage_scopes` claim is malformed
  * @see spec §5
  */
 export function authenticate(auth: AuthSettings): RequestHandler {

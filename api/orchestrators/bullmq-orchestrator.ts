@@ -1,10 +1,10 @@
 /**
  * The `bullmq` orchestrator: validates the bundle in the API (an invalid bundle is a 422 before anything is queued),
- * records the run in the registry and enqueues it for the workers. `/v1/execute` then waits for the worker's outcome
- * (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
+ * records the run in the registry under its owner and enqueues it for the workers. `/v1/execute` then waits for the
+ * worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
  */
 import { randomUUID } from 'node:crypto';
-import { EnvVarNotFoundError, PipelineManagerAlreadyExistsError, RunTimeoutError, errorFromReport } from '../../shared/errors/index.js';
+import { EnvVarNotFoundError, PipelineManagerAlreadyExistsError, PipelineRunIdTakenError, RunTimeoutError, errorFromReport } from '../../shared/errors/index.js';
 import type { Metrics } from '../../shared/observability/index.js';
 import type { RunQueue, RunRecord, RunRegistry } from '../../shared/queue/index.js';
 import { loadRunLibrary, selectRunPipe, type RunResult } from '../../shared/runtime/index.js';
@@ -28,6 +28,8 @@ function record(submission: RunSubmission, workflowId: string, now: number): Run
     workflow_id: workflowId,
     state: 'STARTED',
     pipe_code: submission.pipeCode,
+    owner: submission.owner,
+    storage_scope: submission.storageScope,
     request_id: submission.requestId,
     created_at: new Date(now).toISOString(),
     started_at: null,
@@ -91,14 +93,18 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         throw new EnvVarNotFoundError('COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.');
       }
       const workflowId = randomUUID();
-      if (!(await deps.registry.claim(submission.pipelineRunId, workflowId))) {
+      const claim = await deps.registry.claim(submission.pipelineRunId, workflowId, submission.owner);
+      if (claim === 'taken') {
+        throw new PipelineRunIdTakenError(`pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`);
+      }
+      if (claim === 'in_flight') {
         throw new PipelineManagerAlreadyExistsError(`A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`);
       }
       let created: RunRecord;
       try {
         created = await enqueue(submission, workflowId);
       } catch (error) {
-        await deps.registry.release(submission.pipelineRunId).catch(() => undefined);
+        await deps.registry.abandon(submission.pipelineRunId).catch(() => undefined);
         throw error;
       }
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'fire_and_forget' });

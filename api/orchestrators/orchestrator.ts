@@ -20,6 +20,9 @@ export interface RunSubmission {
   dynamicOutputConceptRef: string | null;
   pipelineRunId: string;
   requestId: string;
+  /** The caller's own id, owner of the run (docs/run-ownership.md). */
+  owner: string;
+  /** The effective `storage_scope`: as requested, else the owner's id (spec §2.3). */
   storageScope: string;
   callbackUrls: string[];
   /** Where a `method_ref` run's bundles came from; null or absent for inline runs (spec §2.2). */
@@ -52,7 +55,8 @@ export interface Orchestrator {
   execute(submission: RunSubmission, signal: AbortSignal): Promise<RunResult>;
   /**
    * Accept a run for asynchronous execution (FIRE_AND_FORGET). Absent on blocking-only orchestrators.
-   * @throws PipelineManagerAlreadyExistsError (409), ValidateBundleError (422), QueueUnavailableError (503)
+   * @throws PipelineManagerAlreadyExistsError (409) for the caller's own run still in flight, PipelineRunIdTakenError
+   *   (409) for an id another caller's run holds, ValidateBundleError (422), QueueUnavailableError (503)
    */
   start?(submission: RunSubmission): Promise<StartAcknowledgement>;
 }

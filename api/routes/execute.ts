@@ -1,6 +1,7 @@
 /**
  * `POST /v1/execute` (spec §4.3): a blocking run on the orchestrator the request resolves to — in this process
- * (`direct`) or on the workers (`bullmq`, waiting for the outcome).
+ * (`direct`) or on the workers (`bullmq`, waiting for the outcome). The caller must own the `storage_scope` (403;
+ * docs/run-ownership.md).
  */
 import { Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
@@ -10,6 +11,7 @@ import type { MethodFetcher } from '../../shared/methods/index.js';
 import { resolveRunSources } from '../run-method.js';
 import { checkCallbackUrls, parseRunRequest, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
+import { runOwnership } from '../run-ownership.js';
 
 /** What the route needs. */
 export interface ExecuteRouteOptions {
@@ -33,13 +35,14 @@ export function executeRouter(options: ExecuteRouteOptions): Router {
   router.post('/v1/execute', jsonBody(options, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
+    const ownership = runOwnership(res.locals.identity, body.storage_scope);
     const orchestrator = options.orchestration.select(body.orchestration_mode);
     const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
     });
-    const submission = toSubmission(body, run, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: false });
+    const submission = toSubmission(body, run, { requestId: res.locals.requestId, ownership, honourRunId: false });
     sendJson(res, 200, await orchestrator.execute(submission, abort.signal));
   });
   return router;

@@ -1,11 +1,13 @@
 /**
  * The run lifecycle routes the MTHDS JS client polls (CLIENTS.md §5): `GET /v1/runs/{id}/status` and
  * `GET /v1/runs/{id}/results`, served from the run registry. An unknown id is a 404 whose problem document carries
- * `code: "run_not_found"` (so clients tell it from "route not served").
+ * `code: "run_not_found"` (so clients tell it from "route not served"). A run is visible only to its owner: another
+ * caller's run answers exactly as an unknown id does (docs/run-ownership.md).
  */
 import { Router } from 'express';
 import { RunNotFoundError, RunResultUnavailableError } from '../../shared/errors/index.js';
 import type { RunRecord, RunRegistry } from '../../shared/queue/index.js';
+import type { Identity } from '../middleware/authenticate.js';
 import { sendJson } from '../send-json.js';
 
 /** `status` vocabulary of the lifecycle routes (CLIENTS.md §5.1). */
@@ -23,8 +25,8 @@ const STATUS_OF: Record<RunRecord['state'], RunStatus> = {
   CANCELLED: 'FAILED',
 };
 
-async function knownRun(registry: RunRegistry, runId: string): Promise<RunRecord> {
-  const record = await registry.get(runId);
+async function ownRun(registry: RunRegistry, runId: string, identity: Identity): Promise<RunRecord> {
+  const record = await registry.getOwned(runId, identity.userId);
   if (!record) throw new RunNotFoundError(`No run '${runId}' is known (runs are kept RUN_RECORD_TTL_SECONDS after they finish).`);
   return record;
 }
@@ -43,7 +45,7 @@ function mainStuffOf(record: RunRecord): unknown {
 export function runsRouter(registry: RunRegistry): Router {
   const router = Router();
   router.get('/v1/runs/:runId/status', async (req, res) => {
-    const record = await knownRun(registry, req.params.runId);
+    const record = await ownRun(registry, req.params.runId, res.locals.identity);
     sendJson(res, 200, {
       pipeline_run_id: record.pipeline_run_id,
       pipe_code: record.pipe_code,
@@ -57,7 +59,7 @@ export function runsRouter(registry: RunRegistry): Router {
     });
   });
   router.get('/v1/runs/:runId/results', async (req, res) => {
-    const record = await knownRun(registry, req.params.runId);
+    const record = await ownRun(registry, req.params.runId, res.locals.identity);
     const status = STATUS_OF[record.state];
     if (status === 'PENDING' || status === 'RUNNING') {
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));

@@ -1,7 +1,8 @@
 /**
  * `POST /v1/start` (spec §4.4): fire-and-forget. Needs an async-capable orchestrator (400
  * `StartRequiresAsyncOrchestration` on `direct`, checked before the bundle is loaded, as the reference does); answers
- * 202 with the acknowledgement once the run is enqueued.
+ * 202 with the acknowledgement once the run is enqueued. The caller must own the `storage_scope` (403) and the
+ * `pipeline_run_id` (409 when another caller's run holds it; docs/run-ownership.md).
  */
 import { Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
@@ -12,6 +13,7 @@ import type { MethodFetcher } from '../../shared/methods/index.js';
 import { resolveRunSources } from '../run-method.js';
 import { checkCallbackUrls, parseRunRequest, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
+import { runOwnership } from '../run-ownership.js';
 
 /** What the route needs. */
 export interface StartRouteOptions {
@@ -35,6 +37,7 @@ export function startRouter(options: StartRouteOptions): Router {
   router.post('/v1/start', jsonBody(options, 'run'), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
+    const ownership = runOwnership(res.locals.identity, body.storage_scope);
     const orchestrator = options.orchestration.select(body.orchestration_mode);
     if (!orchestrator.start) {
       throw new StartRequiresAsyncOrchestration(
@@ -42,7 +45,7 @@ export function startRouter(options: StartRouteOptions): Router {
       );
     }
     const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
-    const submission = toSubmission(body, run, { requestId: res.locals.requestId, identity: res.locals.identity, honourRunId: true });
+    const submission = toSubmission(body, run, { requestId: res.locals.requestId, ownership, honourRunId: true });
     sendJson(res, 202, await orchestrator.start(submission));
   });
   return router;

@@ -77,6 +77,9 @@ export const ERROR_CATALOG = {
   // Capacity of the isolated worker-thread pools (docs/isolation.md; spec §7.2, §8)
   ServerBusyError: { status: 503, title: 'Server busy', domain: 'runtime', origin: 'runtime', callerFacing: true, pinned: true },
   ComputeBudgetExceededError: { status: 422, title: 'Compute budget exceeded', domain: 'input', origin: 'runtime', callerFacing: true, pinned: true },
+  // Run ownership (spec §3, §5 rule 5, §7.2; docs/run-ownership.md)
+  StorageOwnershipMismatchError: { status: 403, title: 'Storage ownership mismatch', domain: 'input', origin: 'api', code: 'storage_ownership_mismatch' },
+  PipelineRunIdTakenError: { status: 409, title: 'Pipeline run id taken', domain: 'input', origin: 'api', code: 'run_id_taken' },
 
   // Language core (bundle parsing and validation)
   MthdsParserError: { status: 422, title: 'Mthds parser', domain: 'input', origin: 'runtime', callerFacing: true },

@@ -15,6 +15,7 @@ export * from './inference-errors.js';
 export * from './orchestration-errors.js';
 export * from './capacity-errors.js';
 export * from './outbound-errors.js';
+export * from './ownership-errors.js';
 export { errorFromReport, toErrorReport, type ErrorReport } from './error-report.js';
 export type { FixOp, SuggestedFix, ValidationErrorCategory, ValidationErrorItem } from './validation-error-item.js';
 export {

@@ -32,4 +32,12 @@ export class QueueKeys {
   inFlight(runId: string): string {
     return `${this.prefix}:inflight:${runId}`;
   }
+
+  /**
+   * The owner of a run id: the caller that claimed it, kept as long as its run record (docs/run-ownership.md).
+   * @param runId - a `pipeline_run_id`
+   */
+  owner(runId: string): string {
+    return `${this.prefix}:owner:${runId}`;
+  }
 }

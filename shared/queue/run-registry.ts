@@ -1,13 +1,15 @@
 /**
  * The run registry in Redis: one JSON record per run (state, timestamps, result or error report), kept
  * `RUN_RECORD_TTL_SECONDS`, plus an in-flight marker per run id that makes a duplicate `/v1/start` a 409 until the run
- * completes or fails (spec §3 run id rules).
+ * completes or fails (spec §3 run id rules), and the run's owner, kept as long as its record: run ids are global, and
+ * ownership is checked on every claim and every read (docs/run-ownership.md).
  */
 import type { Redis } from 'ioredis';
 import type { ErrorReport } from '../errors/index.js';
 import type { RunResult, RunState } from '../runtime/index.js';
 import type { QueueKeys } from './queue-keys.js';
 import { whenQueueReachable } from './queue-outage.js';
+import { ABANDON_CLAIM, CLAIM_RUN_ID, READ_OWNED_RECORD, type RunClaim } from './run-ownership-scripts.js';
 
 /** A run as the registry keeps it. Times are ISO-8601 UTC. */
 export interface RunRecord {
@@ -15,6 +17,10 @@ export interface RunRecord {
   workflow_id: string;
   state: RunState;
   pipe_code: string | null;
+  /** Who may read the run and reuse its id: the caller's `user_id` (jwt) or `single-tenant` (spec §5; docs/run-ownership.md). */
+  owner: string;
+  /** The effective `storage_scope`: as requested, else the owner's id (spec §2.3). */
+  storage_scope: string;
   request_id: string;
   created_at: string;
   started_at: string | null;
@@ -37,12 +43,31 @@ export class RunRegistry {
   ) {}
 
   /**
-   * Mark a run id in flight, atomically.
-   * @returns false when the id is already in flight
+   * Claim a run id for an owner and mark it in flight, in one atomic Redis script (no check-then-set race).
+   * @param runId - the `pipeline_run_id`
+   * @param workflowId - the run's workflow id (the in-flight marker's value)
+   * @param owner - the claiming caller's id
+   * @returns `claimed`; `in_flight` when the owner's own run with this id is still in flight (spec §3 rule 3);
+   *   `taken` when another owner's run, in flight or finished, holds the id while its record is kept
    * @throws QueueUnavailableError (503) when Redis is down
    */
-  claim(runId: string, workflowId: string): Promise<boolean> {
-    return reachable(async () => (await this.redis.set(this.keys.inFlight(runId), workflowId, 'EX', this.ttlSeconds, 'NX')) === 'OK');
+  claim(runId: string, workflowId: string, owner: string): Promise<RunClaim> {
+    return reachable(async () => {
+      const keys = [this.keys.inFlight(runId), this.keys.owner(runId), this.keys.run(runId)];
+      return (await this.redis.eval(CLAIM_RUN_ID, keys.length, ...keys, workflowId, owner, this.ttlSeconds)) as RunClaim;
+    });
+  }
+
+  /**
+   * Undo a claim whose run was never enqueued: free the id, and drop its owner unless a record of the owner's earlier
+   * run still stands (so an id nobody ran is nobody's).
+   * @throws QueueUnavailableError (503) when Redis is down
+   */
+  abandon(runId: string): Promise<void> {
+    return reachable(async () => {
+      const keys = [this.keys.inFlight(runId), this.keys.owner(runId), this.keys.run(runId)];
+      await this.redis.eval(ABANDON_CLAIM, keys.length, ...keys);
+    });
   }
 
   /** Free a run id (completed, failed, or never enqueued). */
@@ -52,17 +77,23 @@ export class RunRegistry {
     });
   }
 
-  /** Drop a record (a run that was never enqueued). */
+  /** Drop a record and its owner (a run that was never enqueued). */
   forget(runId: string): Promise<void> {
     return reachable(async () => {
-      await this.redis.del(this.keys.run(runId));
+      await this.redis.del(this.keys.run(runId), this.keys.owner(runId));
     });
   }
 
-  /** Store a record (replacing any previous one) and reset its TTL. */
+  /** Store a record (replacing any previous one) and its owner, in one transaction, and reset both TTLs. */
   save(record: RunRecord): Promise<void> {
     return reachable(async () => {
-      await this.redis.set(this.keys.run(record.pipeline_run_id), JSON.stringify(record), 'EX', this.ttlSeconds);
+      const replies = await this.redis
+        .multi()
+        .set(this.keys.run(record.pipeline_run_id), JSON.stringify(record), 'EX', this.ttlSeconds)
+        .set(this.keys.owner(record.pipeline_run_id), record.owner, 'EX', this.ttlSeconds)
+        .exec();
+      const failure = replies?.find(([error]) => error !== null)?.[0];
+      if (failure) throw failure;
     });
   }
 
@@ -73,6 +104,21 @@ export class RunRegistry {
   get(runId: string): Promise<RunRecord | undefined> {
     return reachable(async () => {
       const text = await this.redis.get(this.keys.run(runId));
+      return text === null ? undefined : (JSON.parse(text) as RunRecord);
+    });
+  }
+
+  /**
+   * Read a record on behalf of a caller, in one atomic Redis script that answers alike for an unknown id and for
+   * another owner's run (so neither the answer nor its timing tells them apart).
+   * @param runId - the `pipeline_run_id`
+   * @param owner - the reading caller's id
+   * @returns the record, or undefined for an unknown (or expired) run and for a run `owner` does not own
+   * @throws QueueUnavailableError (503) when Redis is down
+   */
+  getOwned(runId: string, owner: string): Promise<RunRecord | undefined> {
+    return reachable(async () => {
+      const text = (await this.redis.eval(READ_OWNED_RECORD, 2, this.keys.owner(runId), this.keys.run(runId), owner)) as string | null;
       return text === null ? undefined : (JSON.parse(text) as RunRecord);
     });
   }

@@ -60,7 +60,7 @@ describe('queue outage classification', () => {
   });
 
   describe('RunRegistry', () => {
-    const record = { pipeline_run_id: 'r1', workflow_id: 'w1', state: 'STARTED', pipe_code: null, request_id: 'q', created_at: '', started_at: null, finished_at: null } as const;
+    const record = { pipeline_run_id: 'r1', workflow_id: 'w1', state: 'STARTED', pipe_code: null, request_id: 'q', created_at: '', started_at: null, finished_at: null, owner: 'single-tenant', storage_scope: 'single-tenant' } as const;
 
     it('should not report a record that cannot be serialised as a queue outage', async () => {
       const redis = { set: () => Promise.resolve('OK') } as unknown as Redis;

@@ -1,0 +1,52 @@
+/**
+ * Run ownership at the edge: the shape of a `storage_scope` (spec §8), who may use which scope (spec §5 rule 5, §7.2
+ * "storage-ownership mismatch") and who owns a run (docs/run-ownership.md).
+ *
+ * Glossary: the *owner* of a run is the caller's own id (`Identity.userId`); a *scope* is the storage prefix a run
+ * writes under; a *granted* scope is a prefix a jwt caller's token lists in its `storage_scopes` claim.
+ */
+import { z } from 'zod';
+import { StorageOwnershipMismatchError } from '../shared/errors/index.js';
+import type { Identity } from './middleware/authenticate.js';
+
+/** A storage scope: one to three path-safe segments (`[A-Za-z0-9_-]`) separated by `/` (spec §2.3, §8). */
+export const STORAGE_SCOPE = z.string().regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+){0,2}$/, 'must be 1 to 3 path-safe segments ([A-Za-z0-9_-]) separated by /');
+
+/** Who owns a run and where it writes. */
+export interface RunOwnership {
+  /** The caller's own id: `user_id` of the token (jwt), else `single-tenant`. */
+  owner: string;
+  /** The effective `storage_scope`: as requested, else the owner's id (spec §2.3). */
+  storageScope: string;
+}
+
+function startsWith(segments: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= segments.length && prefix.every((segment, index) => segment === segments[index]);
+}
+
+function mayUse(identity: Identity, scope: string): boolean {
+  if (identity.storageScopes === 'any') return true;
+  const segments = scope.split('/');
+  return segments[0] === identity.userId || identity.storageScopes.some((granted) => startsWith(segments, granted.split('/')));
+}
+
+/**
+ * Decide a run's owner and effective storage scope, refusing a scope the caller does not own.
+ *
+ * The deployment principal (`api_key`, `none`) may use any valid scope. A `jwt` caller may use a scope whose first
+ * segment is its own `user_id`, or one equal to or under (segment by segment) a prefix of its token's
+ * `storage_scopes` claim; an omitted scope is the caller's own id.
+ * @param identity - the authenticated caller
+ * @param requested - the request's `storage_scope`, already shape-checked by {@link STORAGE_SCOPE}; null or absent
+ *   when omitted
+ * @throws StorageOwnershipMismatchError (403, code `storage_ownership_mismatch`) for a scope the caller may not use
+ * @see spec §2.3, §5 rule 5, §7.2; docs/run-ownership.md
+ */
+export function runOwnership(identity: Identity, requested: string | null | undefined): RunOwnership {
+  if (requested && !mayUse(identity, requested)) {
+    throw new StorageOwnershipMismatchError(
+      `storage_scope '${requested}' is not yours: its first segment must be your own user id, or the scope must lie under one your token's storage_scopes claim grants.`,
+    );
+  }
+  return { owner: identity.userId, storageScope: requested ?? identity.userId };
+}

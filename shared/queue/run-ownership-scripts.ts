@@ -1,0 +1,53 @@
+/**
+ * The Lua scripts that make run ownership atomic in Redis (docs/run-ownership.md). Each runs as one command, so a
+ * claim cannot race another claim and a read cannot see a record without its owner check.
+ *
+ * Keys (built by `QueueKeys`): the run record `run:<id>`, the in-flight marker `inflight:<id>` and the owner
+ * `owner:<id>`, which lives exactly as long as the record (`RunRegistry.save` writes both with one TTL).
+ */
+
+/** What {@link CLAIM_RUN_ID} answers. */
+export type RunClaim = 'claimed' | 'in_flight' | 'taken';
+
+/**
+ * Claim a run id for an owner.
+ *
+ * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record.
+ * ARGV[1] workflow id, ARGV[2] owner, ARGV[3] TTL in seconds.
+ * Returns `taken` when another owner holds the id (or a record without an owner stands), `in_flight` when the
+ * owner's own run with this id is still in flight, else sets the marker and the owner and returns `claimed`.
+ */
+export const CLAIM_RUN_ID = `
+local holder = redis.call('GET', KEYS[2])
+if holder then
+  if holder ~= ARGV[2] then return 'taken' end
+elseif redis.call('EXISTS', KEYS[3]) == 1 then
+  return 'taken'
+end
+if not redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3], 'NX') then return 'in_flight' end
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+return 'claimed'
+`;
+
+/**
+ * Undo a claim whose run was never enqueued.
+ *
+ * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record.
+ * Deletes the marker, and the owner unless a record (of the owner's earlier run) still stands. Returns nothing.
+ */
+export const ABANDON_CLAIM = `
+redis.call('DEL', KEYS[1])
+if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[2]) end
+return false
+`;
+
+/**
+ * Read a record for one owner.
+ *
+ * KEYS[1] owner, KEYS[2] run record. ARGV[1] the reading owner.
+ * Returns the record's JSON text, or nil both when the id is unknown and when another owner holds it.
+ */
+export const READ_OWNED_RECORD = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
+return redis.call('GET', KEYS[2])
+`;
