@@ -97,7 +97,7 @@ const ENV_SCHEMA = z.object({
   DOCUMENT_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   METRICS_ENABLED: booleanFlag(true),
   ADMIN_QUEUES_ENABLED: booleanFlag(true),
-  TEMPLATE_MAX_OUTPUT_KIB: positiveInt(4096),
+  TEMPLATE_MAX_OUTPUT_KIB: positiveInt(1024),
   TEMPLATE_RENDER_TIMEOUT_MS: positiveInt(5000),
   TEMPLATE_RENDER_HEAP_MIB: z.coerce.number().int().min(16).default(256),
   TEMPLATE_RENDER_THREADS: positiveInt(2),

@@ -112,7 +112,7 @@ const PRECHECKS: Record<string, (input: unknown, ...args: unknown[]) => void> = 
     const inserted = textOf(replacement) ?? String(replacement);
     if (text === undefined) return;
     const size = replacedSize(text, old, inserted, maxCount);
-    if (size > cap()) refuse(`replace() would render ${size} characters`);
+    if (size > cap()) refuse(`replace() would render at least ${size} characters`);
   },
   join: (input, delimiter, attribute) => {
     if (!Array.isArray(input) || attribute) return;

@@ -15,8 +15,13 @@ export interface TemplateLimits {
   maxOutputKib: number;
 }
 
-/** Default limits: 4096 KiB, about one million tokens — more than any model accepts in one prompt. */
-export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = { maxOutputKib: 4096 };
+/**
+ * Default limits: 1024 KiB, about 256k tokens — beyond the prompt of most models. It also keeps every single
+ * uninterruptible allocation of a capped builtin (e.g. `list` of a 1 Mi-character text: an 8 MiB array) under the
+ * 16 MiB Node grants a worker past its heap limit to stop cleanly; far larger ones can abort the whole process
+ * instead of the thread (docs/isolation.md "Templates").
+ */
+export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = { maxOutputKib: 1024 };
 
 let processLimits: TemplateLimits = { ...DEFAULT_TEMPLATE_LIMITS };
 

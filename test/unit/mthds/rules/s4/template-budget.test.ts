@@ -20,10 +20,10 @@ describe('S4-template-budget', () => {
         ['ask', 'pipe.ask.prompt', 'invalid_template', 'blueprint_validation'],
       ]);
       expect(items.map((item) => item.message)).to.deep.equal([
-        "Pipe 'pad', field 'template': Template budget: center(1000000000) would render more than TEMPLATE_MAX_OUTPUT_KIB (4096 KiB) allows.",
-        "Pipe 'ask', field 'prompt': Template budget: indent(20000000) would render more than TEMPLATE_MAX_OUTPUT_KIB (4096 KiB) allows.",
-        "Pipe 'ask', field 'prompt': Template budget: slice(1000000000) would render more than TEMPLATE_MAX_OUTPUT_KIB (4096 KiB) allows.",
-        "Pipe 'ask', field 'prompt': Template budget: batch(5000000) would render more than TEMPLATE_MAX_OUTPUT_KIB (4096 KiB) allows.",
+        "Pipe 'pad', field 'template': Template budget: center(1000000000) would render more than TEMPLATE_MAX_OUTPUT_KIB (1024 KiB) allows.",
+        "Pipe 'ask', field 'prompt': Template budget: indent(20000000) would render more than TEMPLATE_MAX_OUTPUT_KIB (1024 KiB) allows.",
+        "Pipe 'ask', field 'prompt': Template budget: slice(1000000000) would render more than TEMPLATE_MAX_OUTPUT_KIB (1024 KiB) allows.",
+        "Pipe 'ask', field 'prompt': Template budget: batch(5000000) would render more than TEMPLATE_MAX_OUTPUT_KIB (1024 KiB) allows.",
       ]);
     });
   });
