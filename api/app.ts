@@ -17,7 +17,9 @@ import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/queue/index.js';
 import { createDocumentExtractor, createMockBackend, createMockExtractor, mockValueForSchema, type ModelDeck } from '../shared/inference/index.js';
-import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort } from '../shared/runtime/index.js';
+import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort, type TemplateRenderer } from '../shared/runtime/index.js';
+import { PooledTemplateRenderer } from '../shared/compute/index.js';
+import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
@@ -69,11 +71,24 @@ export interface AppDeps {
   ids?: IdSource;
   /** Clock in epoch milliseconds; `Date.now` by default. */
   now?: () => number;
+  /**
+   * Renders the templates of direct runs; by default a {@link PooledTemplateRenderer} built from the settings (the
+   * entry point passes its own, to close it on shutdown).
+   */
+  templates?: TemplateRenderer;
 }
 
 function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
-  const registered = new Map<string, Orchestrator>([['direct', directOrchestrator({ inference: deps.inference, extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents), ids: deps.ids ?? randomIdSource(), now, metrics })]]);
+  const direct = directOrchestrator({
+    inference: deps.inference,
+    extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents),
+    templates: deps.templates ?? new PooledTemplateRenderer(deps.settings.templates),
+    ids: deps.ids ?? randomIdSource(),
+    now,
+    metrics,
+  });
+  const registered = new Map<string, Orchestrator>([['direct', direct]]);
   if (deps.queueBackend) {
     registered.set(
       'bullmq',
@@ -98,6 +113,7 @@ function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrato
  */
 export function createApp(deps: AppDeps): Express {
   const { settings, logger } = deps;
+  configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
   const metrics = deps.metrics ?? new Metrics();
   const apiConfig = deps.apiConfig ?? DIRECT_ONLY;
   const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics));

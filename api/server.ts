@@ -8,6 +8,7 @@
  * machine. The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers.
  * Exits with status 1 and a message naming the variable when the configuration is invalid.
  */
+import { PooledTemplateRenderer } from '../shared/compute/index.js';
 import { loadApiConfig, loadSettings, SettingsError, type ApiConfig, type Settings } from '../shared/config/index.js';
 import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
@@ -51,7 +52,8 @@ function main(): void {
     queued && !process.argv.includes('--no-worker') ? startWorkerPool({ settings, logger, metrics, inference, readSecret }) : undefined;
   const methods = createMethodFetcher(settings, logger, metrics);
   if (!queued || pool) startCacheSweep(methods.cache, settings, logger);
-  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, ...(queueBackend ? { queueBackend } : {}) });
+  const templates = new PooledTemplateRenderer(settings.templates);
+  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, templates, ...(queueBackend ? { queueBackend } : {}) });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -64,7 +66,7 @@ function main(): void {
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close(() => {
-      void Promise.all([pool?.close(), queueBackend?.close()]).then(() => process.exit(0));
+      void Promise.all([pool?.close(), queueBackend?.close(), templates.close()]).then(() => process.exit(0));
     });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -2,15 +2,23 @@
  * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
  * `StartRequiresAsyncOrchestration` on it (spec §4.4).
  */
-import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort } from '../../shared/runtime/index.js';
+import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort, type TemplateRenderer } from '../../shared/runtime/index.js';
 import type { Metrics } from '../../shared/observability/index.js';
 import type { Orchestrator } from './orchestrator.js';
 
 /**
  * Build the direct orchestrator.
- * @param deps - the runtime's ports, and the metrics that count runs (`mthds_runs_*`, mode `direct`)
+ * @param deps - the runtime's ports (the template renderer runs renders in isolated threads, docs/isolation.md), and the
+ *   metrics that count runs (`mthds_runs_*`, mode `direct`)
  */
-export function directOrchestrator(deps: { inference: InferencePort; extractor: DocumentExtractorPort; ids: IdSource; now(): number; metrics: Metrics }): Orchestrator {
+export function directOrchestrator(deps: {
+  inference: InferencePort;
+  extractor: DocumentExtractorPort;
+  templates: TemplateRenderer;
+  ids: IdSource;
+  now(): number;
+  metrics: Metrics;
+}): Orchestrator {
   return {
     mode: 'direct',
     async execute(submission, signal) {
@@ -33,6 +41,7 @@ export function directOrchestrator(deps: { inference: InferencePort; extractor: 
         {
           inference: deps.inference,
           extractor: deps.extractor,
+          templates: deps.templates,
           ids: deps.ids,
           now: deps.now,
           signal,

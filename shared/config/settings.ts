@@ -99,6 +99,10 @@ const ENV_SCHEMA = z.object({
   DOCUMENT_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   METRICS_ENABLED: booleanFlag(true),
   ADMIN_QUEUES_ENABLED: booleanFlag(true),
+  TEMPLATE_MAX_OUTPUT_KIB: positiveInt(1024),
+  TEMPLATE_RENDER_TIMEOUT_MS: positiveInt(5000),
+  TEMPLATE_RENDER_HEAP_MIB: z.coerce.number().int().min(16).default(256),
+  TEMPLATE_RENDER_THREADS: positiveInt(2),
 });
 
 /** Raw environment shape accepted by {@link loadSettings}. */
@@ -170,6 +174,11 @@ export interface Settings {
   bundles: { maxFiles: number; maxTotalBytes: number };
   metricsEnabled: boolean;
   adminQueuesEnabled: boolean;
+  /**
+   * Template renders (docs/isolation.md "Templates"): largest rendered text in KiB of characters, hard wall-clock
+   * budget of one render in ms, heap of one render thread in MiB, render threads per process.
+   */
+  templates: { maxOutputKib: number; renderTimeoutMs: number; renderHeapMib: number; renderThreads: number };
 }
 
 /** Thrown when the environment cannot make valid settings; the message names every offending variable. */
@@ -267,5 +276,11 @@ export function loadSettings(environment: Environment): Settings {
     bundles: { maxFiles: env.MAX_BUNDLE_FILES, maxTotalBytes: env.MAX_BUNDLE_TOTAL_KIB * 1024 },
     metricsEnabled: env.METRICS_ENABLED,
     adminQueuesEnabled: env.ADMIN_QUEUES_ENABLED,
+    templates: {
+      maxOutputKib: env.TEMPLATE_MAX_OUTPUT_KIB,
+      renderTimeoutMs: env.TEMPLATE_RENDER_TIMEOUT_MS,
+      renderHeapMib: env.TEMPLATE_RENDER_HEAP_MIB,
+      renderThreads: env.TEMPLATE_RENDER_THREADS,
+    },
   };
 }

@@ -98,6 +98,8 @@ export const MESSAGES = {
   template_undeclared_variables: (p: { pipe: string; field: string; names: readonly string[]; declared: readonly string[] }) =>
     `Pipe '${p.pipe}', field '${p.field}': uses ${quoted(p.names)}, which ${plural(p.names.length, 'is not a declared input', 'are not declared inputs')} (declared: ${listOr(p.declared)}). Add ${plural(p.names.length, 'it', 'them')} to inputs.`,
   template_invalid: (p: { pipe: string; field: string; reason: string }) => `Pipe '${p.pipe}', field '${p.field}': ${p.reason}`,
+  template_over_budget: (p: { pipe: string; field: string; call: string; kib: number }) =>
+    `Pipe '${p.pipe}', field '${p.field}': Template budget: ${p.call} would render more than TEMPLATE_MAX_OUTPUT_KIB (${p.kib} KiB) allows.`,
   sequence_no_steps: (p: { pipe: string }) => `Pipe '${p.pipe}': a PipeSequence needs at least one step in steps.`,
   sub_pipe_output_override: (p: { pipe: string; at: string }) => `Pipe '${p.pipe}', ${p.at}: set nb_output or multiple_output, not both.`,
   sub_pipe_batch_pair: (p: { pipe: string; at: string; same: boolean }) =>

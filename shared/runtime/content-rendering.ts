@@ -5,7 +5,7 @@
  */
 import type { Concept, Library } from '../mthds/index.js';
 import type { PromptMedia } from './prompt-media.js';
-import type { ItemContent, Stuff } from './stuff.js';
+import type { ItemContent, StuffContent } from './stuff.js';
 
 /** Text formats a template's `format` filter may ask for. */
 export type TextFormat = 'plain' | 'markdown' | 'html' | 'json';
@@ -135,18 +135,17 @@ function itemArtefact(nativeRoot: string | null, item: ItemContent, media?: Prom
 }
 
 /**
- * The template artefact of a stuff: an item artefact, or for a list an array of item artefacts that also exposes
+ * The template artefact of content: an item artefact, or for a list an array of item artefacts that also exposes
  * `items` (so `x.items|length` works) and prints as bullet lines (` • item`, or ` • item #i:` + markdown).
- * @param library - the library of the stuff's concept
- * @param stuff - a working-memory stuff
+ * @param nativeRoot - the native concept the content is shaped like (see {@link nativeRootOf}), or null
+ * @param content - the stuff's content
  * @param media - in a PipeLLM prompt: Images and Documents render as `[Image N]` / `[Document N]` and are registered
  *   as attachments (a list of images renders as `[Image 1], [Image 2]`, of documents one per line)
  * @see RUNTIME.md §1.6, §2.1.5, §2.2.5
  */
-export function stuffArtefact(library: Library, stuff: Stuff, media?: PromptMedia): unknown {
-  const nativeRoot = nativeRootOf(library, stuff.concept);
-  if (stuff.content.kind === 'item') return itemArtefact(nativeRoot, stuff.content.item, media);
-  const items = stuff.content.items;
+export function contentArtefact(nativeRoot: string | null, content: StuffContent, media?: PromptMedia): unknown {
+  if (content.kind === 'item') return itemArtefact(nativeRoot, content.item, media);
+  const items = content.items;
   const list = items.map((item) => itemArtefact(nativeRoot, item, media));
   const textual = nativeRoot === 'Text' || nativeRoot === 'ImgGenPrompt';
   const separator = nativeRoot === 'Image' ? ', ' : '\n';

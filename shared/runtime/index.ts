@@ -31,4 +31,13 @@ export { dryRunSweep, type SweepOutcome, type ValidatedPipe } from './dry-run-sw
 export type { DryRunSupport } from './pipe-job.js';
 export { inputForms, outputForms, type FormNode, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
 export type { PipeFunction } from './operators/pipe-func.js';
+export {
+  inThreadTemplateRenderer,
+  renderTemplateTask,
+  type RenderedTemplate,
+  type TemplateRenderOptions,
+  type TemplateRenderTask,
+  type TemplateRenderer,
+} from './template-renderer.js';
+export type { RenderModel, RenderStuff } from './render-model.js';
 export { GraphRecorder, type GraphEdge, type GraphNode, type GraphSpec } from './graph-recorder.js';

@@ -1,9 +1,10 @@
 /**
- * Ports the runtime is given by its host (STYLE.md rule 3): inference, clock and ids. The runtime imports no
- * adapter; `api/` and `worker/` wire real ones, tests pass their own.
+ * Ports the runtime is given by its host (STYLE.md rule 3): inference, clock, ids and the template renderer. The
+ * runtime imports no adapter; `api/` and `worker/` wire real ones, tests pass their own.
  *
  * The inference port has the shape of `shared/inference`'s `InferenceBackend`, so any backend satisfies it.
  */
+import type { TemplateRenderer } from './template-renderer.js';
 
 /** Token counts of one inference call. */
 export interface TokenUsage {
@@ -139,6 +140,8 @@ export interface RuntimeDeps {
   functions?: ReadonlyMap<string, (contents: Readonly<Record<string, unknown>>, signal?: AbortSignal) => Promise<unknown>>;
   /** Most batch branches running at once in one batch (default {@link DEFAULT_BATCH_CONCURRENCY}). */
   batchConcurrency?: number;
+  /** Renders the run's templates; on the calling thread by default (template-renderer.ts). */
+  templates?: TemplateRenderer;
 }
 
 /** Default bound of concurrent batch branches (RUNTIME.md §3.5 recommends 8–16). */

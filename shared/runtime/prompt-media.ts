@@ -13,7 +13,14 @@ export interface PromptAttachment {
 
 /** The registry of one prompt. */
 export class PromptMedia {
-  private readonly attachments: PromptAttachment[] = [];
+  private readonly attachments: PromptAttachment[];
+
+  /**
+   * @param registered - attachments registered by earlier renders of the same prompt (copied)
+   */
+  constructor(registered: readonly PromptAttachment[] = []) {
+    this.attachments = registered.map((attachment) => ({ ...attachment }));
+  }
 
   /**
    * The placeholder of a medium, registering it on first use.
@@ -33,8 +40,8 @@ export class PromptMedia {
     return kind === 'image' ? `[Image ${number}]` : `[Document ${number}]`;
   }
 
-  /** The registered attachments of one kind, in order. */
-  of(kind: PromptAttachment['kind']): PromptAttachment[] {
-    return this.attachments.filter((attachment) => attachment.kind === kind);
+  /** Every registered attachment, in order of registration. */
+  all(): PromptAttachment[] {
+    return [...this.attachments];
   }
 }

@@ -9,3 +9,5 @@ export { TEMPLATE_CATEGORIES, type TemplateCategory } from './categories.js';
 export type { TagStyle } from './filters.js';
 export { isRenderable, type Renderable, type TextFormat } from './renderable.js';
 export { pythonStr } from './python-str.js';
+export { oversizedLiteralCalls } from './literal-arguments.js';
+export { DEFAULT_TEMPLATE_LIMITS, configureTemplateLimits, templateLimits, type TemplateLimits } from './output-budget.js';

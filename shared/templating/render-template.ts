@@ -4,7 +4,9 @@
 import { LRUCache } from 'lru-cache';
 import { Jinja2TemplateBudgetError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError, MthdsError } from '../errors/index.js';
 import { MTHDS_FILTERS, TEMPLATE_CATEGORIES, type MthdsFilter, type TemplateCategory } from './categories.js';
+import { installCappedBuiltins } from './capped-builtins.js';
 import { escapeScriptTagFilter, formatFilter, tagFilter, type TagStyle } from './filters.js';
+import { maxOutputChars, outputBudgetError, templateLimits, type TemplateLimits } from './output-budget.js';
 import { isRenderable, type TextFormat } from './renderable.js';
 import { cappedRange, hardenedNunjucks, withLoopBudget } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
@@ -20,6 +22,8 @@ export interface RenderOptions {
   tagStyle?: TagStyle;
   /** Default format of `format` / `$x`. Default `plain`. */
   textFormat?: TextFormat;
+  /** The output budget; the process's configured limits (`templateLimits()`) by default. */
+  limits?: TemplateLimits;
 }
 
 /** The nunjucks builtin filters templates may use; `random` is excluded so renders stay deterministic. */
@@ -97,6 +101,7 @@ function environmentFor(options: RenderOptions): Environment {
   };
   environment.addGlobal('range', cappedRange);
   for (const name of settings.filters) environment.addFilter(name, filters[name]);
+  installCappedBuiltins(environment);
   for (const name of STRING_FILTERS) {
     const builtin = environment.getFilter(name) as (...args: unknown[]) => unknown;
     environment.addFilter(name, (value: unknown, ...args: unknown[]) => builtin(isRenderable(value) ? value.toString() : value, ...args));
@@ -110,9 +115,10 @@ const WRAPPED_CLASSES: Record<string, new (message: string, options: { cause: un
   Jinja2TemplateRenderError,
 };
 
-function renderFailure(error: unknown): MthdsError {
+function renderFailure(error: unknown, limits: TemplateLimits): MthdsError {
   if (error instanceof MthdsError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  if (message.includes('Invalid string length')) return outputBudgetError('the rendered text would be longer than a JavaScript string can be', limits);
   for (const [name, ErrorClass] of Object.entries(WRAPPED_CLASSES)) {
     const at = message.indexOf(`${name}: `);
     if (at >= 0) return new ErrorClass(message.slice(at + name.length + 2).trim(), { cause: error });
@@ -124,17 +130,21 @@ function renderFailure(error: unknown): MthdsError {
  * Render a template against a context.
  * @param template - template text as written (shorthands allowed)
  * @param context - variables: content artefacts (see `Renderable`), plain values, run parameters
- * @param options - category, tag style, default text format
+ * @param options - category, tag style, default text format, output budget
  * @returns the rendered text
  * @throws Jinja2TemplateSyntaxError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateBudgetError
- *   (all 422)
+ *   (all 422; the budget error names `TEMPLATE_MAX_OUTPUT_KIB` when the output budget is the one exceeded)
  * @see RUNTIME.md §2.2
  */
 export function renderTemplate(template: string, context: Record<string, unknown>, options: RenderOptions): string {
   const compiled = cachedTemplate(options, template);
+  const limits = options.limits ?? templateLimits();
+  let text: string;
   try {
-    return withLoopBudget(() => compiled.render(context));
+    text = withLoopBudget(() => compiled.render(context), limits);
   } catch (error) {
-    throw renderFailure(error);
+    throw renderFailure(error, limits);
   }
+  if (text.length > maxOutputChars(limits)) throw outputBudgetError(`the rendered text would be ${text.length} characters`, limits);
+  return text;
 }

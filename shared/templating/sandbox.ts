@@ -5,15 +5,18 @@
  * artefact metadata are refused with `Jinja2TemplateSecurityError`. Values print Python-style (`True`, `None`).
  *
  * Rendering is bounded too: all loops of one render share a budget of {@link MAX_LOOP_ITERATIONS} iterations, a
- * render stops after {@link MAX_RENDER_MS} (checked at every loop and printed value), and `range()` builds at most
+ * render stops after {@link MAX_RENDER_MS} (checked at every loop and printed value), `range()` builds at most
  * {@link MAX_RANGE_LENGTH} items (nunjucks has no `while`, so loops are the only unbounded
- * construct; runaway recursion ends in a stack overflow, reported as a render error).
+ * construct; runaway recursion ends in a stack overflow, reported as a render error), and no printed value nor
+ * `{% set %}` variable may be longer than the output budget (output-budget.ts; measured before anything flattens it).
+ * These checks cooperate with the template; the hard bounds are the render threads' (docs/isolation.md "Templates").
  *
  * The patch is applied once, at module load, to nunjucks' shared runtime object; it keeps ordinary lookups identical.
  * @see RUNTIME.md §2.2.6
  */
 import nunjucks from 'nunjucks';
 import { Jinja2TemplateBudgetError, Jinja2TemplateSecurityError } from '../errors/index.js';
+import { DEFAULT_TEMPLATE_LIMITS, isPlainStructure, maxOutputChars, outputBudgetError, printedLength, textLength, type TemplateLimits } from './output-budget.js';
 import { pythonStr } from './python-str.js';
 
 /** Names no template may look up. */
@@ -54,10 +57,11 @@ export const MAX_RANGE_LENGTH = 10_000;
 /** Longest a render may take, in ms (checked at every loop and every printed value). */
 export const MAX_RENDER_MS = 2000;
 
-/** Iterations left and deadline of the render under way (renders are synchronous, so one of each suffices). */
+/** Iterations left, deadline and limits of the render under way (renders are synchronous, so one of each suffices). */
 interface RenderBudget {
   iterationsLeft: number;
   deadline: number;
+  limits: TemplateLimits;
 }
 
 interface NunjucksRuntime {
@@ -65,6 +69,7 @@ interface NunjucksRuntime {
   memberLookup(obj: unknown, val: unknown): unknown;
   contextOrFrameLookup(context: unknown, frame: unknown, name: string): unknown;
   suppressValue(val: unknown, autoescape: boolean): unknown;
+  Frame: { prototype: { set(name: string, val: unknown, resolveUp?: boolean): void } };
   __mthdsHardened?: boolean;
   __mthdsBudget?: RenderBudget;
 }
@@ -76,26 +81,52 @@ interface NunjucksRuntime {
 const budget: RenderBudget = ((nunjucks.runtime as unknown as NunjucksRuntime).__mthdsBudget ??= {
   iterationsLeft: Number.POSITIVE_INFINITY,
   deadline: Number.POSITIVE_INFINITY,
+  limits: DEFAULT_TEMPLATE_LIMITS,
 });
+
+/** The limits of the render under way (the defaults outside a render). */
+export function currentLimits(): TemplateLimits {
+  return budget.limits;
+}
 
 function checkDeadline(): void {
   if (Date.now() > budget.deadline) throw new Jinja2TemplateBudgetError(`Template budget: rendering took longer than ${MAX_RENDER_MS} ms.`);
 }
 
 /**
- * Run a synchronous render under the loop budget and the time budget.
+ * Run a synchronous render under the loop, time and output budgets.
  * @param render - the render call
- * @throws Jinja2TemplateBudgetError (through nunjucks) when loops exceed {@link MAX_LOOP_ITERATIONS} or the render
- *   outlives {@link MAX_RENDER_MS}
+ * @param limits - the output budget of this render
+ * @throws Jinja2TemplateBudgetError (through nunjucks) when loops exceed {@link MAX_LOOP_ITERATIONS}, the render
+ *   outlives {@link MAX_RENDER_MS}, or a value outgrows `limits`
  */
-export function withLoopBudget<T>(render: () => T): T {
+export function withLoopBudget<T>(render: () => T, limits: TemplateLimits = DEFAULT_TEMPLATE_LIMITS): T {
   budget.iterationsLeft = MAX_LOOP_ITERATIONS;
   budget.deadline = Date.now() + MAX_RENDER_MS;
+  budget.limits = limits;
   try {
     return render();
   } finally {
     budget.iterationsLeft = Number.POSITIVE_INFINITY;
     budget.deadline = Number.POSITIVE_INFINITY;
+    budget.limits = DEFAULT_TEMPLATE_LIMITS;
+  }
+}
+
+/**
+ * Refuse a value longer than the output budget: strings in O(1) (before anything flattens them), and when
+ * `structures` is set, plain lists and dicts by a count that stops at the limit.
+ * @param value - a value about to be printed or stored
+ * @param what - how the message names it, e.g. `a printed value`
+ * @param structures - also measure lists and dicts (printing does; storing a loop variable does not need to)
+ * @throws Jinja2TemplateBudgetError naming `TEMPLATE_MAX_OUTPUT_KIB`
+ */
+export function checkValueSize(value: unknown, what: string, structures: boolean): void {
+  const limit = maxOutputChars(budget.limits);
+  const text = textLength(value);
+  if (text !== undefined && text > limit) throw outputBudgetError(`${what} of ${text} characters`, budget.limits);
+  if (text === undefined && structures && isPlainStructure(value) && printedLength(value, limit) > limit) {
+    throw outputBudgetError(`${what} of more than ${limit} characters`, budget.limits);
   }
 }
 
@@ -122,6 +153,11 @@ function printable(value: unknown): unknown {
 function harden(runtime: NunjucksRuntime): void {
   if (runtime.__mthdsHardened) return;
   const { memberLookup, contextOrFrameLookup, suppressValue, fromIterator } = runtime;
+  const frameSet = runtime.Frame.prototype.set;
+  runtime.Frame.prototype.set = function set(name, val, resolveUp) {
+    checkValueSize(val, `{% set ${name} %} of a value`, false);
+    frameSet.call(this, name, val, resolveUp);
+  };
   runtime.fromIterator = (value) => {
     const iterable = fromIterator(value);
     const size = Array.isArray(iterable) ? iterable.length : iterable !== null && typeof iterable === 'object' ? Object.keys(iterable).length : 0;
@@ -144,12 +180,27 @@ function harden(runtime: NunjucksRuntime): void {
   };
   runtime.suppressValue = (val, autoescape) => {
     checkDeadline();
+    checkValueSize(val, 'a printed value', true);
     return suppressValue(printable(val), autoescape);
   };
   runtime.__mthdsHardened = true;
 }
 
+/**
+ * nunjucks pads `center` and `indent` with a one-character-at-a-time loop (about 0.7 µs a character); the native
+ * `String.prototype.repeat` gives the same padding (the loop runs `ceil(n)` times) in one allocation.
+ */
+function fastRepeat(lib: { repeat(char: string, n: unknown): string; __mthdsRepeat?: boolean }): void {
+  if (lib.__mthdsRepeat) return;
+  lib.repeat = (char, n) => {
+    const times = Math.ceil(Number(n));
+    return Number.isFinite(times) && times > 0 ? String(char).repeat(times) : '';
+  };
+  lib.__mthdsRepeat = true;
+}
+
 harden(nunjucks.runtime as unknown as NunjucksRuntime);
+fastRepeat(nunjucks.lib as unknown as { repeat(char: string, n: unknown): string });
 
 /** The hardened nunjucks module (import it from here so the guard is always installed first). */
 export const hardenedNunjucks = nunjucks;

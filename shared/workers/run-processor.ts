@@ -11,7 +11,7 @@ import { toErrorReport } from '../errors/index.js';
 import { failurePayload, successPayload } from '../callbacks/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { RUN_JOB, type CallbackQueue, type RunRegistry } from '../queue/index.js';
-import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort } from '../runtime/index.js';
+import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort, type TemplateRenderer } from '../runtime/index.js';
 
 /** What the processor needs. */
 export interface RunProcessorDeps {
@@ -19,6 +19,8 @@ export interface RunProcessorDeps {
   callbacks: CallbackQueue;
   inference: InferencePort;
   extractor: DocumentExtractorPort;
+  /** Renders the runs' templates (in isolated threads, docs/isolation.md "Templates"). */
+  templates: TemplateRenderer;
   ids: IdSource;
   now(): number;
   logger: Logger;
@@ -62,6 +64,7 @@ export function createRunProcessor(deps: RunProcessorDeps): (job: Job, token?: s
         {
           inference: deps.inference,
           extractor: deps.extractor,
+          templates: deps.templates,
           ids: deps.ids,
           now: deps.now,
           ...(signal ? { signal } : {}),

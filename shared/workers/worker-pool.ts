@@ -9,6 +9,8 @@ import type { Logger, Metrics } from '../observability/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RUN_QUEUE, RunRegistry, openRedis } from '../queue/index.js';
 import { createDocumentExtractor } from '../inference/index.js';
 import { randomIdSource, type InferencePort } from '../runtime/index.js';
+import { PooledTemplateRenderer } from '../compute/index.js';
+import { configureTemplateLimits } from '../templating/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { createRunProcessor } from './run-processor.js';
 
@@ -28,7 +30,7 @@ export interface WorkerPool {
   readonly callbackWorker: Worker;
   /**
    * Stop taking jobs; wait up to the grace period for in-flight jobs, then release the rest (they are retaken by
-   * another worker); close Redis.
+   * another worker); close Redis and the template render threads.
    */
   close(): Promise<void>;
 }
@@ -47,9 +49,22 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const common = { prefix: keys.bullPrefix, lockDuration: settings.worker.lockDurationMs, stalledInterval: settings.worker.lockDurationMs, maxStalledCount: 3 };
   const runConnection = openRedis(settings.queue.redisUrl, 'worker');
   const callbackConnection = openRedis(settings.queue.redisUrl, 'worker');
+  configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
+  const templates = new PooledTemplateRenderer(settings.templates);
   const runWorker = new Worker(
     RUN_QUEUE,
-    createRunProcessor({ registry, callbacks, inference: deps.inference, extractor: createDocumentExtractor(settings.documents), ids: randomIdSource(), now: Date.now, logger, metrics, docsUrl: settings.errorDocsUrl }),
+    createRunProcessor({
+      registry,
+      callbacks,
+      inference: deps.inference,
+      extractor: createDocumentExtractor(settings.documents),
+      templates,
+      ids: randomIdSource(),
+      now: Date.now,
+      logger,
+      metrics,
+      docsUrl: settings.errorDocsUrl,
+    }),
     { ...common, connection: runConnection, concurrency: settings.worker.concurrency },
   );
   const callbackWorker = new Worker(
@@ -78,7 +93,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
         logger.warn('worker:grace period over; releasing in-flight jobs to other workers');
         await Promise.all([runWorker.close(true), callbackWorker.close(true)]);
       }
-      await callbacks.close();
+      await Promise.all([callbacks.close(), templates.close()]);
       for (const connection of [registryConnection, producerConnection, runConnection, callbackConnection]) connection.disconnect();
     },
   };

@@ -11,9 +11,8 @@
  */
 import { PipeConditionError } from '../../errors/index.js';
 import type { PipeConditionBlueprint } from '../../mthds/index.js';
-import { renderTemplate } from '../../templating/index.js';
 import type { PipeRunner } from '../pipe-job.js';
-import { templateContext } from '../template-context.js';
+import { renderJobTemplate } from '../job-template.js';
 
 /**
  * Run a PipeCondition job.
@@ -30,7 +29,7 @@ export const runPipeCondition: PipeRunner = async (job, environment) => {
     return;
   }
   const template = blueprint.expression_template ?? `{{ ${blueprint.expression ?? ''} }}`;
-  const value = renderTemplate(template, templateContext(library, job.memory), { category: 'expression' }).trim();
+  const value = (await renderJobTemplate(job, environment, template, { category: 'expression' })).text.trim();
   if (value === '' || value === 'None') {
     throw new PipeConditionError(`PipeCondition '${job.pipe.code}': the expression returned no result (rendered '${value}').`);
   }

@@ -4,17 +4,17 @@
  */
 import { PipeOutputValidationError } from '../../errors/index.js';
 import type { Concept, PipeComposeBlueprint } from '../../mthds/index.js';
-import { renderTemplate, type TemplateCategory } from '../../templating/index.js';
+import type { TemplateCategory } from '../../templating/index.js';
 import { nativeRootOf } from '../content-rendering.js';
+import { renderJobTemplate } from '../job-template.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import { defaultStuffName, type ItemContent } from '../stuff.js';
-import { templateContext } from '../template-context.js';
 import { contentValue } from '../working-memory.js';
 
 type ConstructValue = PipeComposeBlueprint['construct'] extends infer C ? (C extends Record<string, infer V> ? V : never) : never;
 
-function templateItem(job: PipeJob, environment: RunEnvironment, concept: Concept, blueprint: PipeComposeBlueprint): ItemContent {
+async function templateItem(job: PipeJob, environment: RunEnvironment, concept: Concept, blueprint: PipeComposeBlueprint): Promise<ItemContent> {
   const spec = blueprint.template;
   const template = typeof spec === 'string' ? spec : (spec?.template ?? '');
   const category: TemplateCategory = typeof spec === 'string' || spec === undefined ? 'basic' : spec.category;
@@ -22,7 +22,7 @@ function templateItem(job: PipeJob, environment: RunEnvironment, concept: Concep
   const options = typeof spec === 'object' && spec.templating_style
     ? { category, tagStyle: spec.templating_style.tag_style, textFormat: spec.templating_style.text_format ?? 'plain' }
     : { category };
-  const text = renderTemplate(template, templateContext(environment.library, job.memory, extraContext), options);
+  const { text } = await renderJobTemplate(job, environment, template, options, extraContext);
   return nativeRootOf(environment.library, concept) === 'Html' ? { inner_html: text, css_class: '' } : { text };
 }
 
@@ -43,7 +43,7 @@ function keyedBy(list: unknown, attribute: string): unknown {
   return Object.fromEntries(list.map((item) => [String((item as Record<string, unknown>)[attribute]), item]));
 }
 
-function constructValue(job: PipeJob, environment: RunEnvironment, value: ConstructValue): unknown {
+async function constructValue(job: PipeJob, environment: RunEnvironment, value: ConstructValue): Promise<unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const field = value as Record<string, unknown>;
   if (typeof field['from'] === 'string') {
@@ -51,9 +51,11 @@ function constructValue(job: PipeJob, environment: RunEnvironment, value: Constr
     return typeof field['list_to_dict_keyed_by'] === 'string' ? keyedBy(found, field['list_to_dict_keyed_by']) : found;
   }
   if (typeof field['template'] === 'string') {
-    return renderTemplate(field['template'], templateContext(environment.library, job.memory), { category: 'basic' });
+    return (await renderJobTemplate(job, environment, field['template'], { category: 'basic' })).text;
   }
-  return Object.fromEntries(Object.entries(field).map(([key, nested]) => [key, constructValue(job, environment, nested as ConstructValue)]));
+  const built: Record<string, unknown> = {};
+  for (const [key, nested] of Object.entries(field)) built[key] = await constructValue(job, environment, nested as ConstructValue);
+  return built;
 }
 
 /**
@@ -65,7 +67,7 @@ export const runPipeCompose: PipeRunner = async (job, environment) => {
   const concept = outputConceptOf(job, environment.library);
   let item: ItemContent;
   if (blueprint.construct !== undefined) {
-    item = constructValue(job, environment, blueprint.construct as ConstructValue) as ItemContent;
+    item = (await constructValue(job, environment, blueprint.construct as ConstructValue)) as ItemContent;
     const problems = environment.validator.problems(concept, item);
     if (problems.length > 0) {
       throw new PipeOutputValidationError(
@@ -73,7 +75,7 @@ export const runPipeCompose: PipeRunner = async (job, environment) => {
       );
     }
   } else {
-    item = templateItem(job, environment, concept, blueprint);
+    item = await templateItem(job, environment, concept, blueprint);
   }
   job.memory.setNewMainStuff(
     { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content: { kind: 'item', item } },

@@ -4,12 +4,11 @@
  */
 import { PipeFeatureNotSupportedError } from '../../errors/index.js';
 import type { PipeImgGenBlueprint } from '../../mthds/index.js';
-import { renderTemplate } from '../../templating/index.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { defaultStuffName, type ItemContent } from '../stuff.js';
-import { templateContext } from '../template-context.js';
+import { renderJobTemplate } from '../job-template.js';
 import { modelRefOf } from './model-ref.js';
 
 /**
@@ -22,9 +21,10 @@ export const runPipeImgGen: PipeRunner = async (job, environment) => {
   if (!inference.generateImages) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}': the inference backend '${inference.name}' cannot generate images.`);
   const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
   const count = typeof multiplicity === 'number' ? multiplicity : 1;
-  const context = templateContext(environment.library, job.memory, typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {});
-  const prompt = renderTemplate(blueprint.prompt, context, { category: 'img_gen_prompt' });
-  const negativePrompt = blueprint.negative_prompt === undefined ? undefined : renderTemplate(blueprint.negative_prompt, context, { category: 'img_gen_prompt' });
+  const extras = typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {};
+  const render = async (template: string) => (await renderJobTemplate(job, environment, template, { category: 'img_gen_prompt' }, extras)).text;
+  const prompt = await render(blueprint.prompt);
+  const negativePrompt = blueprint.negative_prompt === undefined ? undefined : await render(blueprint.negative_prompt);
   const modelRef = modelRefOf(blueprint.model);
   const { images } = await inference.generateImages({
     pipeCode: job.pipe.code,

@@ -8,14 +8,13 @@
  * concept's JSON schema, or `{items: [...]}` for `X[]` / `X[N]` outputs, re-asked until valid by the inference port.
  */
 import type { Concept, PipeLLMBlueprint } from '../../mthds/index.js';
-import { renderTemplate } from '../../templating/index.js';
 import { libraryDocumentUrl } from '../library-document-url.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import type { LlmRequest, ObjectRequest } from '../ports.js';
 import { defaultStuffName, type ItemContent, type StuffContent } from '../stuff.js';
-import { PromptMedia } from '../prompt-media.js';
-import { templateContext } from '../template-context.js';
+import { renderJobTemplate } from '../job-template.js';
+import type { PromptAttachment } from '../prompt-media.js';
 
 /** The rendered prompts and their attachments. */
 type PromptParts = Pick<LlmRequest, 'systemPrompt' | 'userPrompt' | 'images' | 'documents'>;
@@ -123,19 +122,23 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   const concept = outputConceptOf(job, library);
   const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
   const extras = typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {};
-  const media = new PromptMedia();
-  const context = templateContext(library, job.memory, extras, media);
+  let registered: PromptAttachment[] = [];
+  const render = async (template: string) => {
+    const rendered = await renderJobTemplate(job, environment, template, { category: 'llm_prompt', media: true }, extras, registered);
+    registered = rendered.attachments ?? registered;
+    return rendered.text;
+  };
   const systemTemplate = blueprint.system_prompt ?? library.domains.get(job.pipe.domain_code)?.system_prompt;
-  const systemPrompt = systemTemplate === undefined ? undefined : renderTemplate(systemTemplate, context, { category: 'llm_prompt' });
-  const prompts: PromptParts = { userPrompt: blueprint.prompt === undefined ? '' : renderTemplate(blueprint.prompt, context, { category: 'llm_prompt' }) };
+  const systemPrompt = systemTemplate === undefined ? undefined : await render(systemTemplate);
+  const prompts: PromptParts = { userPrompt: blueprint.prompt === undefined ? '' : await render(blueprint.prompt) };
   if (systemPrompt !== undefined) prompts.systemPrompt = systemPrompt;
   const attachments = (kind: 'image' | 'document') =>
-    media.of(kind).map(({ url: written, mime_type }) => {
+    registered.filter((attachment) => attachment.kind === kind).map(({ url: written, mime_type }) => {
       const url = libraryDocumentUrl(written, mime_type, environment.deps.libraryFiles, job.pipe.code);
       return mime_type === undefined ? { url } : { url, mime_type };
     });
-  if (media.of('image').length > 0) prompts.images = attachments('image');
-  if (media.of('document').length > 0) prompts.documents = attachments('document');
+  if (registered.some((attachment) => attachment.kind === 'image')) prompts.images = attachments('image');
+  if (registered.some((attachment) => attachment.kind === 'document')) prompts.documents = attachments('document');
   const content = await generateContent(job, environment, concept, prompts, blueprint);
   job.memory.setNewMainStuff(
     { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content },

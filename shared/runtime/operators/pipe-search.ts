@@ -4,11 +4,10 @@
  */
 import { PipeFeatureNotSupportedError } from '../../errors/index.js';
 import type { PipeSearchBlueprint } from '../../mthds/index.js';
-import { renderTemplate } from '../../templating/index.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { defaultStuffName } from '../stuff.js';
-import { templateContext } from '../template-context.js';
+import { renderJobTemplate } from '../job-template.js';
 import { modelRefOf } from './model-ref.js';
 
 /**
@@ -19,7 +18,7 @@ export const runPipeSearch: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeSearchBlueprint;
   const { inference, signal } = environment.deps;
   if (!inference.search) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}': the inference backend '${inference.name}' cannot search the web.`);
-  const query = renderTemplate(blueprint.prompt, templateContext(environment.library, job.memory), { category: 'llm_prompt', tagStyle: 'no_tag' });
+  const { text: query } = await renderJobTemplate(job, environment, blueprint.prompt, { category: 'llm_prompt', tagStyle: 'no_tag' });
   const modelRef = modelRefOf(blueprint.model);
   const { result } = await inference.search({
     pipeCode: job.pipe.code,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadLibrary, type Library } from '../../../shared/mthds/index.js';
-import { markdownOf, pythonScalar, stuffArtefact } from '../../../shared/runtime/content-rendering.js';
+import { contentArtefact, markdownOf, nativeRootOf, pythonScalar } from '../../../shared/runtime/content-rendering.js';
 import type { Stuff } from '../../../shared/runtime/index.js';
 import { renderTemplate } from '../../../shared/templating/index.js';
 
@@ -26,6 +26,10 @@ function library(): Library {
   const result = loadLibrary([{ content: BUNDLE, source: null }]);
   if (!result.ok) throw new Error(result.message);
   return result.library;
+}
+
+function stuffArtefact(lib: Library, item: Stuff): unknown {
+  return contentArtefact(nativeRootOf(lib, item.concept), item.content);
 }
 
 function stuff(lib: Library, ref: string, content: Stuff['content']): Stuff {

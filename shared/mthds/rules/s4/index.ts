@@ -25,12 +25,14 @@ import { searchOutput } from './search-output.js';
 import { sequenceSteps } from './sequence-steps.js';
 import { subPipeBatch } from './sub-pipe-batch.js';
 import { subPipeOutputOverride } from './sub-pipe-output-override.js';
+import { templateBudget } from './template-budget.js';
 import { templateSyntax } from './template-syntax.js';
 import { templateVariables } from './template-variables.js';
 
 /** The S4 rules, in order. */
 export const S4_RULES: readonly Rule[] = [
   templateSyntax,
+  templateBudget,
   llmPromptVariables,
   llmInputsUsed,
   templateVariables,

@@ -1,0 +1,77 @@
+/**
+ * A {@link TemplateRenderer} that renders every template in an {@link IsolatedPool} of worker threads, so a template
+ * that never yields or allocates without bound costs one thread, never the process (docs/isolation.md "Templates").
+ * Threads stay warm for {@link IDLE_TIMEOUT_MS} after their last render.
+ */
+import { Jinja2TemplateBudgetError } from '../errors/index.js';
+import type { RenderModel, RenderedTemplate, TemplateRenderOptions, TemplateRenderer, TemplateRenderTask } from '../runtime/index.js';
+import type { TemplateLimits } from '../templating/index.js';
+import { IsolatedPool, type ExceededLimit } from './isolated-pool.js';
+
+/** What the render pool is built from: the `templates` settings. */
+export interface TemplateRenderPoolSettings {
+  /** Largest rendered text, in KiB of characters (`TEMPLATE_MAX_OUTPUT_KIB`). */
+  maxOutputKib: number;
+  /** Hard wall-clock budget of one render, in ms (`TEMPLATE_RENDER_TIMEOUT_MS`). */
+  renderTimeoutMs: number;
+  /** Heap of one render thread, in MiB (`TEMPLATE_RENDER_HEAP_MIB`). */
+  renderHeapMib: number;
+  /** Render threads (`TEMPLATE_RENDER_THREADS`). */
+  renderThreads: number;
+}
+
+/** How long an idle render thread stays, in ms: renders come in bursts (one per pipe), so threads stay warm between them. */
+export const IDLE_TIMEOUT_MS = 60_000;
+/** Renders that may wait for a thread (one run renders one template at a time per batch branch). */
+const MAX_QUEUE = 1000;
+/** Longest a render may wait for a thread, in ms. */
+const QUEUE_DEADLINE_MS = 60_000;
+/** Seconds a busy answer asks the caller to wait. */
+const RETRY_AFTER_SECONDS = 5;
+
+function renderBudgetError(limit: ExceededLimit): Jinja2TemplateBudgetError {
+  const what = limit.kind === 'time' ? `ran longer than ${limit.setting} (${limit.value} ms)` : `needed more memory than ${limit.setting} (${limit.value} MiB)`;
+  return new Jinja2TemplateBudgetError(`Template budget: the render ${what} and was stopped.`);
+}
+
+/** Renders templates in isolated worker threads. */
+export class PooledTemplateRenderer implements TemplateRenderer {
+  private readonly pool: IsolatedPool;
+  private readonly limits: TemplateLimits;
+
+  /**
+   * @param settings - output budget, time and heap limits, threads
+   */
+  constructor(settings: TemplateRenderPoolSettings) {
+    this.limits = { maxOutputKib: settings.maxOutputKib };
+    this.pool = new IsolatedPool({
+      label: 'template render',
+      filename: new URL('./template-render-task.ts', import.meta.url),
+      maxThreads: settings.renderThreads,
+      maxQueue: MAX_QUEUE,
+      queueDeadlineMs: QUEUE_DEADLINE_MS,
+      timeoutMs: settings.renderTimeoutMs,
+      timeoutSetting: 'TEMPLATE_RENDER_TIMEOUT_MS',
+      heapMib: settings.renderHeapMib,
+      heapSetting: 'TEMPLATE_RENDER_HEAP_MIB',
+      idleTimeoutMs: IDLE_TIMEOUT_MS,
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+      budgetError: renderBudgetError,
+    });
+  }
+
+  /**
+   * Render in a thread.
+   * @throws the render's Jinja2Template* errors (422); Jinja2TemplateBudgetError naming `TEMPLATE_RENDER_TIMEOUT_MS`
+   *   or `TEMPLATE_RENDER_HEAP_MIB` when the thread was stopped; ServerBusyError (503) when no thread came free
+   */
+  render(template: string, model: RenderModel, { signal, ...options }: TemplateRenderOptions): Promise<RenderedTemplate> {
+    const task: TemplateRenderTask = { template, model, options, limits: this.limits };
+    return this.pool.run<RenderedTemplate>('render', task, signal ? { signal } : {});
+  }
+
+  /** Stop the render threads (renders under way are rejected). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The render model: the data a template render needs, as plain structured-clonable values, so a render can run in
+ * another thread (docs/isolation.md "Templates"). It holds only the working-memory names the template reads
+ * (`templateVariables`), each as its native root and content, plus the run extras and the prompt's attachments so
+ * far. Artefacts (objects that render themselves) are rebuilt from it where the template renders
+ * (template-context.ts).
+ * @see RUNTIME.md §1.6, §2.1.5, §2.2
+ */
+import type { Library } from '../mthds/index.js';
+import { templateVariables } from '../templating/index.js';
+import { nativeRootOf } from './content-rendering.js';
+import type { PromptAttachment } from './prompt-media.js';
+import type { StuffContent } from './stuff.js';
+import type { WorkingMemory } from './working-memory.js';
+
+/** One stuff as a template sees it. */
+export interface RenderStuff {
+  /** The native concept its concept is shaped like (`Text`, `Image`, …), or null for a structured concept. */
+  nativeRoot: string | null;
+  content: StuffContent;
+}
+
+/** Everything one render reads. */
+export interface RenderModel {
+  /** Root stuffs by name. */
+  stuffs: Record<string, RenderStuff>;
+  /** Aliases read by the template, to the name of a stuff of {@link RenderModel.stuffs}. */
+  aliases: Record<string, string>;
+  /** Run parameters and operator extras (`_nb_output`, `extra_context` entries); they shadow stuffs of the same name. */
+  extras: Record<string, unknown>;
+  /** In a PipeLLM prompt: the attachments registered by earlier renders of the same prompt (RUNTIME.md §2.1.5). */
+  attachments?: PromptAttachment[];
+}
+
+/**
+ * Build the model of one template.
+ * @param library - the run's library (for native roots)
+ * @param memory - the working memory the pipe sees
+ * @param template - the template about to render (its free variables select the stuffs)
+ * @param extras - run parameters and operator extras
+ * @param attachments - a PipeLLM prompt's attachments so far; absent outside prompts
+ * @throws Jinja2TemplateSyntaxError when the template does not parse
+ */
+export function renderModel(library: Library, memory: WorkingMemory, template: string, extras: Record<string, unknown> = {}, attachments?: PromptAttachment[]): RenderModel {
+  const read = new Set(templateVariables(template).roots);
+  const stuffs: Record<string, RenderStuff> = {};
+  const include = (name: string) => {
+    const stuff = memory.find(name);
+    if (stuff && !Object.hasOwn(stuffs, name)) stuffs[name] = { nativeRoot: nativeRootOf(library, stuff.concept), content: stuff.content };
+  };
+  for (const [name] of memory.entries()) if (read.has(name)) include(name);
+  const aliases: Record<string, string> = {};
+  for (const [alias, target] of memory.aliasEntries()) {
+    if (!read.has(alias)) continue;
+    include(target);
+    aliases[alias] = target;
+  }
+  return attachments ? { stuffs, aliases, extras, attachments } : { stuffs, aliases, extras };
+}
