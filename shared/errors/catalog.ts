@@ -74,6 +74,9 @@ export const ERROR_CATALOG = {
   RunTimeoutError: { status: 504, title: 'Run timeout', domain: 'runtime', origin: 'runtime', callerFacing: true, pinned: true },
   CallbackDeliveryError: { status: 500, title: 'Callback delivery', domain: 'runtime', origin: 'runtime' },
 
+  // Runs that killed what ran them (docs/run-failures.md)
+  RunCrashedError: { status: 500, title: 'Run crashed', domain: 'runtime', origin: 'runtime', callerFacing: true },
+
   // Language core (bundle parsing and validation)
   MthdsParserError: { status: 422, title: 'Mthds parser', domain: 'input', origin: 'runtime', callerFacing: true },
   ValidateBundleError: { status: 422, title: 'Validate bundle', domain: 'input', origin: 'runtime', callerFacing: true },

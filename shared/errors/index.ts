@@ -13,6 +13,7 @@ export * from './template-errors.js';
 export * from './config-errors.js';
 export * from './inference-errors.js';
 export * from './orchestration-errors.js';
+export * from './crash-errors.js';
 export { errorFromReport, toErrorReport, type ErrorReport } from './error-report.js';
 export type { FixOp, SuggestedFix, ValidationErrorCategory, ValidationErrorItem } from './validation-error-item.js';
 export {
