@@ -49,7 +49,7 @@ export function spawnService(entry: 'api' | 'worker', environment: Record<string
   return {
     child,
     logs,
-    waitForLog(predicate, timeoutMs = 20000) {
+    waitForLog(predicate, timeoutMs = 60000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${entry}: no matching log line within ${timeoutMs} ms`)), timeoutMs);
         const check = () => {
