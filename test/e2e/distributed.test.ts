@@ -99,7 +99,8 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     expect(new Set(states)).to.deep.equal(new Set(['COMPLETED']));
   });
 
-  it('should complete a run on another worker when its worker is killed mid-run', async () => {
+  it('should complete a run on another worker when its worker is killed mid-run', async function () {
+    this.timeout(240000);
     const baseUrl = await startApi();
     const slow = { MOCK_INFERENCE_LATENCY_MS: '3000', WORKER_LOCK_DURATION_MS: '1000' };
     const doomed = await startWorker(slow);
