@@ -117,4 +117,34 @@ describe('run failures (spawned API and worker processes, real Redis)', function
       expect((await post(baseUrl, '/v1/start', { pipeline_run_id: 'poison', mthds_contents: [sample('hello_greeting')], inputs: { name: 'Cy' } })).status, 'the run id is released').to.equal(202);
     });
   });
+
+  describe('when the worker of the quarantined retake dies too', () => {
+    it('should record it FAILED with a RunCrashedError report naming both deaths, and call back with the failure', async () => {
+      const { api, baseUrl } = await spawnApi(environment());
+      started.push(api);
+      const first = await startWorker({ MOCK_INFERENCE_LATENCY_MS: '3000', WORKER_LOCK_DURATION_MS: '1000' });
+      const ack = await post(baseUrl, '/v1/start', { pipeline_run_id: 'twice', mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ed' }, callback_urls: [receiver.url] });
+      expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
+      await first.waitForLog((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'twice');
+      await first.stop('SIGKILL');
+      const second = await startWorker({ MOCK_INFERENCE_LATENCY_MS: '60000', WORKER_LOCK_DURATION_MS: '1000' });
+      await second.waitForLog((line) => String(line['msg']).startsWith('run:quarantined') && line['pipeline_run_id'] === 'twice', 120000);
+      await second.stop('SIGKILL');
+      const third = await startWorker({ WORKER_LOCK_DURATION_MS: '1000' });
+
+      const failed = await pollUntil(() => runStatus(baseUrl, 'twice'), (body) => body['status'] === 'FAILED', 120000, 250);
+      const report = {
+        error_type: 'RunCrashedError',
+        message: "Run 'twice' was stopped: the process running it died 2 times (its worker during the first attempt, then the worker of its quarantined retake). The run is not retried.",
+        title: 'Run crashed',
+        type_uri: 'https://docs.pipelex.com/latest/errors/run-crashed-error/',
+        error_domain: 'runtime',
+        retryable: false,
+      };
+      expect(failed['error']).to.deep.equal(report);
+      expect(third.logs.some((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'twice'), 'a run stalled twice is never run again').to.equal(false);
+      const [delivery] = await receiver.successes(1);
+      expect(JSON.parse(delivery!.body)).to.deep.equal({ pipeline_run_id: 'twice', state: 'FAILED', status: 'FAILED', error: report });
+    });
+  });
 });
