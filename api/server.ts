@@ -7,16 +7,24 @@
  * `--no-worker` (`npm run start:api`), also runs a worker pool in the same process, so one command serves a single
  * machine. The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers.
  * Exits with status 1 and a message naming the variable when the configuration is invalid.
+ *
+ * SIGTERM / SIGINT release what the process opened, last opened first (HTTP server, worker pool, queue backend): open
+ * requests get `SHUTDOWN_GRACE_MS`, in-process runs `WORKER_SHUTDOWN_GRACE_MS`; the process has exited at the latest
+ * the larger of the two plus one second after the signal (status 0 when all closed, 1 when cut short), and at once on
+ * a second signal. An uncaught exception or unhandled rejection is logged with its request and exits with status 1
+ * (docs/run-failures.md).
  */
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
 import { loadApiConfig, loadSettings, SettingsError, type ApiConfig, type Settings } from '../shared/config/index.js';
 import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
+import { CLOSE_ALLOWANCE_MS, ResourceStack, installFatalErrorPolicy, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createLogger, Metrics } from '../shared/observability/index.js';
 import { openQueueBackend } from '../shared/queue/index.js';
 import { warmFormatter } from '../shared/tooling/index.js';
 import { startWorkerPool, type WorkerPool } from '../shared/workers/index.js';
 import { createApp } from './app.js';
+import { closeServer } from './close-server.js';
 
 function configuration(): { settings: Settings; apiConfig: ApiConfig } {
   try {
@@ -34,6 +42,8 @@ function configuration(): { settings: Settings; apiConfig: ApiConfig } {
 function main(): void {
   const { settings, apiConfig } = configuration();
   const logger = createLogger(settings.logLevel, 'api');
+  installFatalErrorPolicy(logger);
+  const resources = new ResourceStack();
   const metrics = new Metrics();
   const backend = selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env);
   if (backend.isMock) {
@@ -47,12 +57,15 @@ function main(): void {
   const inference = meteredBackend(backend, metrics);
   const queued = apiConfig.orchestrationMode !== 'direct';
   const queueBackend = queued ? openQueueBackend(settings) : undefined;
+  if (queueBackend) resources.defer('queue backend', () => queueBackend.close());
   const readSecret = () => process.env['COMPLETION_CALLBACK_SECRET'];
   const pool: WorkerPool | undefined =
     queued && !process.argv.includes('--no-worker') ? startWorkerPool({ settings, logger, metrics, inference, readSecret }) : undefined;
+  if (pool) resources.defer('worker pool', () => pool.close());
   const methods = createMethodFetcher(settings, logger, metrics);
-  if (!queued || pool) startCacheSweep(methods.cache, settings, logger);
+  if (!queued || pool) resources.defer('clone cache sweep', startCacheSweep(methods.cache, settings, logger));
   const templates = new PooledTemplateRenderer(settings.templates);
+  resources.defer('template render threads', () => templates.close());
   const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, templates, ...(queueBackend ? { queueBackend } : {}) });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
@@ -63,14 +76,9 @@ function main(): void {
     );
     warmFormatter().catch((error: unknown) => logger.error({ err: error }, 'the /v1/format formatter failed to load'));
   });
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void Promise.all([pool?.close(), queueBackend?.close(), templates.close()]).then(() => process.exit(0));
-    });
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  resources.defer('http server', () => closeServer(server, settings.shutdownGraceMs));
+  const graceMs = Math.max(settings.shutdownGraceMs, pool ? settings.worker.shutdownGraceMs : 0);
+  shutdownOnSignals({ logger, resources, deadlineMs: graceMs + CLOSE_ALLOWANCE_MS });
 }
 
 main();

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { withCrashContext } from '../../shared/lifecycle/index.js';
 
 /** Inbound ids are kept when they are 1–128 characters of `[A-Za-z0-9_-]` (API-CONTRACT.md §1.4). */
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -18,10 +19,13 @@ export function chooseRequestId(inbound: string | string[] | undefined): string 
   return candidate !== undefined && ACCEPTED_REQUEST_ID.test(candidate) ? candidate : randomUUID();
 }
 
-/** Middleware: sets `res.locals.requestId` and the `X-Request-ID` response header. */
+/**
+ * Middleware: sets `res.locals.requestId` and the `X-Request-ID` response header, and runs the rest of the request
+ * in a crash context naming the request id (logged if an exception escapes; docs/run-failures.md).
+ */
 export const requestId: RequestHandler = (req, res, next) => {
   const id = chooseRequestId(req.headers['x-request-id']);
   res.locals.requestId = id;
   res.setHeader('X-Request-ID', id);
-  next();
+  withCrashContext({ request_id: id }, next);
 };

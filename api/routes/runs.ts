@@ -2,7 +2,8 @@
  * The run lifecycle routes the MTHDS JS client polls (CLIENTS.md §5): `GET /v1/runs/{id}/status` and
  * `GET /v1/runs/{id}/results`, served from the run registry. An unknown id is a 404 whose problem document carries
  * `code: "run_not_found"` (so clients tell it from "route not served"). A run is visible only to its owner: another
- * caller's run answers exactly as an unknown id does (docs/run-ownership.md).
+ * caller's run answers exactly as an unknown id does (docs/run-ownership.md). The status of a failed run carries its
+ * error report under `error` (an extra member `RunRead` allows; docs/run-failures.md).
  */
 import { Router } from 'express';
 import { RunNotFoundError, RunResultUnavailableError } from '../../shared/errors/index.js';
@@ -56,6 +57,7 @@ export function runsRouter(registry: RunRegistry): Router {
       started_at: record.started_at,
       finished_at: record.finished_at,
       degraded: false,
+      ...(record.error ? { error: record.error } : {}),
     });
   });
   router.get('/v1/runs/:runId/results', async (req, res) => {

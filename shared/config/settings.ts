@@ -87,6 +87,9 @@ const ENV_SCHEMA = z.object({
   WORKER_LOCK_DURATION_MS: positiveInt(30000),
   WORKER_SHUTDOWN_GRACE_MS: nonNegativeInt(30000),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  SHUTDOWN_GRACE_MS: nonNegativeInt(10000),
+  RUN_QUARANTINE_HEAP_MIB: positiveInt(512),
+  RUN_QUARANTINE_TIMEOUT_MS: positiveInt(600000),
   CALLBACK_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   CALLBACK_TIMEOUT_MS: positiveInt(10000),
   CALLBACK_MAX_ATTEMPTS: positiveInt(6),
@@ -167,6 +170,16 @@ export interface Settings {
   };
   /** Worker processes: jobs at once, lock (stall detection) in ms, shutdown grace in ms, metrics port (0: off). */
   worker: { concurrency: number; lockDurationMs: number; shutdownGraceMs: number; metricsPort: number };
+  /**
+   * How long the API process lets open HTTP requests finish after SIGTERM / SIGINT before it closes every connection,
+   * in ms (docs/run-failures.md "Shutdown").
+   */
+  shutdownGraceMs: number;
+  /**
+   * Limits of the quarantine process that runs the one retake of a run whose worker process died
+   * (docs/run-failures.md): its V8 heap (old generation) in MiB and the wall-clock bound of the attempt in ms.
+   */
+  quarantine: { heapMib: number; timeoutMs: number };
   callbacks: { allowPrivateHosts: boolean; timeoutMs: number; maxAttempts: number; backoffMs: number };
   /** Documents read by PipeExtract: largest size in bytes, fetch timeout in ms, private hosts allowed (tests only). */
   documents: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean; maxRedirects: number };
@@ -266,6 +279,11 @@ export function loadSettings(environment: Environment): Settings {
       runMaxAttempts: env.RUN_MAX_ATTEMPTS,
     },
     worker: { concurrency: env.WORKER_CONCURRENCY, lockDurationMs: env.WORKER_LOCK_DURATION_MS, shutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS, metricsPort: env.WORKER_METRICS_PORT },
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    quarantine: {
+      heapMib: env.RUN_QUARANTINE_HEAP_MIB,
+      timeoutMs: env.RUN_QUARANTINE_TIMEOUT_MS,
+    },
     callbacks: {
       allowPrivateHosts: env.CALLBACK_ALLOW_PRIVATE_HOSTS,
       timeoutMs: env.CALLBACK_TIMEOUT_MS,

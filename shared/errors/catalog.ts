@@ -80,6 +80,8 @@ export const ERROR_CATALOG = {
   // Run ownership (spec §3, §5 rule 5, §7.2; docs/run-ownership.md)
   StorageOwnershipMismatchError: { status: 403, title: 'Storage ownership mismatch', domain: 'input', origin: 'api', code: 'storage_ownership_mismatch' },
   PipelineRunIdTakenError: { status: 409, title: 'Pipeline run id taken', domain: 'input', origin: 'api', code: 'run_id_taken' },
+  // Runs that killed what ran them (docs/run-failures.md)
+  RunCrashedError: { status: 500, title: 'Run crashed', domain: 'runtime', origin: 'runtime', callerFacing: true },
 
   // Language core (bundle parsing and validation)
   MthdsParserError: { status: 422, title: 'Mthds parser', domain: 'input', origin: 'runtime', callerFacing: true },

@@ -16,6 +16,7 @@ export * from './orchestration-errors.js';
 export * from './capacity-errors.js';
 export * from './outbound-errors.js';
 export * from './ownership-errors.js';
+export * from './crash-errors.js';
 export { errorFromReport, toErrorReport, type ErrorReport } from './error-report.js';
 export type { FixOp, SuggestedFix, ValidationErrorCategory, ValidationErrorItem } from './validation-error-item.js';
 export {

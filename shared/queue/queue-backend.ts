@@ -3,6 +3,7 @@
  * connections (producers fail fast; the completion-events listener blocks).
  */
 import type { Settings } from '../config/index.js';
+import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
 import { CallbackQueue } from './callback-queue.js';
 import { QueueKeys } from './queue-keys.js';
 import { openRedis } from './redis-connection.js';
@@ -14,7 +15,10 @@ export interface QueueBackend {
   readonly runQueue: RunQueue;
   readonly callbackQueue: CallbackQueue;
   readonly registry: RunRegistry;
-  /** Close the queues and connections. */
+  /**
+   * Close the queues (when Redis answers, within {@link CLOSE_ALLOWANCE_MS}) and disconnect without waiting for
+   * replies, so it never hangs while Redis is down.
+   */
   close(): Promise<void>;
 }
 
@@ -45,8 +49,11 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     callbackQueue,
     registry,
     async close() {
-      await Promise.allSettled([runQueue.close(), callbackQueue.close()]);
-      for (const connection of [producer, registryConnection, ...blocking]) connection.disconnect();
+      const connections = [producer, registryConnection, ...blocking];
+      if (connections.every((connection) => connection.status === 'ready')) {
+        await settleWithin(Promise.allSettled([runQueue.close(), callbackQueue.close()]), CLOSE_ALLOWANCE_MS);
+      }
+      for (const connection of connections) connection.disconnect();
     },
   };
 }

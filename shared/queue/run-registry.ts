@@ -27,6 +27,8 @@ export interface RunRecord {
   finished_at: string | null;
   result?: RunResult;
   error?: ErrorReport;
+  /** True once a retake of the run started in quarantine (its worker process died; docs/run-failures.md). */
+  quarantined?: boolean;
 }
 
 function reachable<T>(call: () => Promise<T>): Promise<T> {

@@ -1,18 +1,28 @@
 /**
  * The worker pool of one process: a run worker and a callback worker on BullMQ, with stalled-job recovery (a job whose
- * worker died is retaken once its lock expires) and a graceful `close()` that stops intake and lets in-flight runs
- * finish within a grace period before releasing them.
+ * worker died is retaken once its lock expires, at most {@link MAX_STALLED_COUNT} time; a retaken run runs in
+ * quarantine, see docs/run-failures.md) and a bounded `close()` that stops intake and lets in-flight runs finish within
+ * a grace period.
  */
 import { Worker } from 'bullmq';
 import type { Settings } from '../config/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RUN_QUEUE, RunRegistry, openRedis } from '../queue/index.js';
 import { createDocumentExtractor } from '../inference/index.js';
+import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
 import { randomIdSource, type InferencePort } from '../runtime/index.js';
 import { PooledTemplateRenderer } from '../compute/index.js';
 import { configureTemplateLimits } from '../templating/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { createRunProcessor } from './run-processor.js';
+import { runInQuarantine } from './run-in-quarantine.js';
+import { failRunsStalledTooOften } from './stalled-run-failures.js';
+
+/**
+ * Retakes of a job whose worker died (BullMQ `maxStalledCount`): one, so a run whose worker was lost to a deploy or a
+ * node failure is not lost, and a run that kills its worker kills at most one (its retake runs in quarantine).
+ */
+export const MAX_STALLED_COUNT = 1;
 
 /** What the pool is built from. */
 export interface WorkerPoolDeps {
@@ -29,8 +39,10 @@ export interface WorkerPool {
   readonly runWorker: Worker;
   readonly callbackWorker: Worker;
   /**
-   * Stop taking jobs; wait up to the grace period for in-flight jobs, then release the rest (they are retaken by
-   * another worker); close Redis and the template render threads.
+   * Stop taking jobs; wait up to `WORKER_SHUTDOWN_GRACE_MS` for in-flight jobs (not at all when Redis is unreachable,
+   * since they could not record their outcome), then drop the rest (stalled-job recovery retakes them), stop the
+   * template render threads and disconnect from Redis without waiting for replies. Resolves within the grace period
+   * plus {@link CLOSE_ALLOWANCE_MS}.
    */
   close(): Promise<void>;
 }
@@ -46,7 +58,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const producerConnection = openRedis(settings.queue.redisUrl, 'worker');
   const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
   const callbacks = new CallbackQueue({ connection: producerConnection, keys, maxAttempts: settings.callbacks.maxAttempts, backoffMs: settings.callbacks.backoffMs });
-  const common = { prefix: keys.bullPrefix, lockDuration: settings.worker.lockDurationMs, stalledInterval: settings.worker.lockDurationMs, maxStalledCount: 3 };
+  const common = { prefix: keys.bullPrefix, lockDuration: settings.worker.lockDurationMs, stalledInterval: settings.worker.lockDurationMs, maxStalledCount: MAX_STALLED_COUNT };
   const runConnection = openRedis(settings.queue.redisUrl, 'worker');
   const callbackConnection = openRedis(settings.queue.redisUrl, 'worker');
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
@@ -64,6 +76,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       logger,
       metrics,
       docsUrl: settings.errorDocsUrl,
+      runQuarantined: (payload, signal) => runInQuarantine({ settings, payload }, settings.quarantine, signal),
     }),
     { ...common, connection: runConnection, concurrency: settings.worker.concurrency },
   );
@@ -81,20 +94,21 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   );
   for (const worker of [runWorker, callbackWorker]) {
     worker.on('error', (error) => logger.warn({ err: error }, 'worker:error'));
-    worker.on('stalled', (jobId) => logger.warn({ job_id: jobId }, 'job:stalled (its worker died or hung); it is retaken'));
+    worker.on('stalled', (jobId) => logger.warn({ job_id: jobId }, 'job:stalled (its worker died or hung); it is retaken once, in quarantine for a run'));
   }
+  failRunsStalledTooOften(runWorker, { registry, callbacks, metrics, now: Date.now, logger, docsUrl: settings.errorDocsUrl });
+  const connections = [registryConnection, producerConnection, runConnection, callbackConnection];
   return {
     runWorker,
     callbackWorker,
     async close() {
-      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), settings.worker.shutdownGraceMs).unref());
-      const drained = Promise.all([runWorker.close(), callbackWorker.close()]).then(() => 'drained' as const);
-      if ((await Promise.race([drained, grace])) === 'timeout') {
-        logger.warn('worker:grace period over; releasing in-flight jobs to other workers');
-        await Promise.all([runWorker.close(true), callbackWorker.close(true)]);
-      }
-      await Promise.all([callbacks.close(), templates.close()]);
-      for (const connection of [registryConnection, producerConnection, runConnection, callbackConnection]) connection.disconnect();
+      const redisUp = connections.every((connection) => connection.status === 'ready');
+      const drained = Promise.all([runWorker.close(!redisUp), callbackWorker.close(!redisUp)]);
+      if (!redisUp) logger.warn('worker:Redis is unreachable; in-flight jobs are not awaited (stalled-job recovery retakes them)');
+      else if (!(await settleWithin(drained, settings.worker.shutdownGraceMs))) logger.warn('worker:grace period over; in-flight jobs are dropped (stalled-job recovery retakes them)');
+      if (redisUp) await settleWithin(callbacks.close(), CLOSE_ALLOWANCE_MS);
+      await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
+      for (const connection of connections) connection.disconnect();
     },
   };
 }

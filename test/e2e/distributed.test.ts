@@ -99,7 +99,8 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     expect(new Set(states)).to.deep.equal(new Set(['COMPLETED']));
   });
 
-  it('should complete a run on another worker when its worker is killed mid-run', async () => {
+  it('should complete a run on another worker when its worker is killed mid-run', async function () {
+    this.timeout(240000);
     const baseUrl = await startApi();
     const slow = { MOCK_INFERENCE_LATENCY_MS: '3000', WORKER_LOCK_DURATION_MS: '1000' };
     const doomed = await startWorker(slow);
@@ -107,8 +108,10 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     await doomed.waitForLog((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'survivor');
     await doomed.stop('SIGKILL');
     const rescuer = await startWorker(slow);
-    await pollUntil(() => status(baseUrl, 'survivor'), (value) => value === 'COMPLETED', 30000, 200);
+    await pollUntil(() => status(baseUrl, 'survivor'), (value) => value === 'COMPLETED', 60000, 200);
     expect(completedBy(rescuer)).to.equal(1);
+    const retake = rescuer.logs.find((line) => line['msg'] === 'run:completed' && line['pipeline_run_id'] === 'survivor');
+    expect(retake, 'the retaken attempt runs in quarantine').to.include({ quarantined: true });
   });
 
   it('should finish an in-flight run on SIGTERM before exiting', async () => {

@@ -23,9 +23,10 @@ export interface ServiceProcess {
  * Spawn a service.
  * @param entry - `api` or `worker`
  * @param environment - variables added to the parent's environment
+ * @param options - `inProcessWorker`: start the API with its in-process worker pool (no `--no-worker`)
  */
-export function spawnService(entry: 'api' | 'worker', environment: Record<string, string>): ServiceProcess {
-  const args = ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts', ...(entry === 'api' ? ['--no-worker'] : [])];
+export function spawnService(entry: 'api' | 'worker', environment: Record<string, string>, options: { inProcessWorker?: boolean } = {}): ServiceProcess {
+  const args = ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts', ...(entry === 'api' && !options.inProcessWorker ? ['--no-worker'] : [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Record<string, unknown>[] = [];
   const listeners: (() => void)[] = [];
@@ -48,7 +49,7 @@ export function spawnService(entry: 'api' | 'worker', environment: Record<string
   return {
     child,
     logs,
-    waitForLog(predicate, timeoutMs = 20000) {
+    waitForLog(predicate, timeoutMs = 60000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${entry}: no matching log line within ${timeoutMs} ms`)), timeoutMs);
         const check = () => {
@@ -71,11 +72,12 @@ export function spawnService(entry: 'api' | 'worker', environment: Record<string
 /**
  * Spawn the API and wait until it listens.
  * @param environment - its variables (`PORT` is forced to 0)
+ * @param options - as for {@link spawnService}
  * @returns the process and its base URL
  */
-export async function spawnApi(environment: Record<string, string>): Promise<{ api: ServiceProcess; baseUrl: string }> {
-  const api = spawnService('api', { ...environment, PORT: '0', HOST: '127.0.0.1' });
-  const line = await api.waitForLog((entry) => typeof entry['port'] === 'number' && String(entry['msg']).includes('listening'));
+export async function spawnApi(environment: Record<string, string>, options: { inProcessWorker?: boolean } = {}): Promise<{ api: ServiceProcess; baseUrl: string }> {
+  const api = spawnService('api', { ...environment, PORT: '0', HOST: '127.0.0.1' }, options);
+  const line = await api.waitForLog((entry) => typeof entry['port'] === 'number' && String(entry['msg']).includes('listening'), 60000);
   return { api, baseUrl: `http://127.0.0.1:${String(line['port'])}` };
 }
 

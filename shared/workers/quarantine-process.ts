@@ -1,0 +1,46 @@
+/**
+ * Entry of a quarantine process (forked by `run-in-quarantine.ts`): receives one task over IPC, runs the run job with
+ * its own inference backend, document extractor and ids, built from the settings the way `worker/main.ts` builds
+ * them, sends back the run result or the error report, and exits. Its heap limit is set by its parent; a run that
+ * exhausts it kills only this process. It exits as soon as its parent goes away (IPC disconnect), so it never
+ * outlives the worker that started it.
+ */
+import type { Settings } from '../config/index.js';
+import { toErrorReport, type ErrorReport } from '../errors/index.js';
+import { createDocumentExtractor, selectInferenceBackend } from '../inference/index.js';
+import type { RunJob } from '../queue/index.js';
+import { executeBundleRun, randomIdSource, type RunResult } from '../runtime/index.js';
+import { runJobRequest } from './run-job-request.js';
+
+/** What the parent sends the quarantine process (one IPC message, JSON-serialized). */
+export interface QuarantineTask {
+  /** The worker's settings (inference, documents, error docs URL). */
+  settings: Settings;
+  /** The validated run job payload. */
+  payload: RunJob;
+}
+
+/** What the quarantine process sends back: the result, or the run's own failure as an error report. */
+export type QuarantineMessage = { kind: 'completed'; result: RunResult } | { kind: 'failed'; report: ErrorReport };
+
+async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
+  const { settings, payload } = task;
+  const { request, libraryFiles } = runJobRequest(payload);
+  try {
+    const result = await executeBundleRun(request, {
+      inference: selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env),
+      extractor: createDocumentExtractor(settings.documents),
+      ids: randomIdSource(),
+      now: Date.now,
+      ...(libraryFiles ? { libraryFiles } : {}),
+    });
+    return { kind: 'completed', result };
+  } catch (error) {
+    return { kind: 'failed', report: toErrorReport(error, settings.errorDocsUrl) };
+  }
+}
+
+process.once('disconnect', () => process.exit(1));
+process.once('message', (task: QuarantineTask) => {
+  void runTask(task).then((message) => process.send?.(message, () => process.exit(0)));
+});

@@ -1,0 +1,37 @@
+/**
+ * Recording a failed run (spec §6 rules 4–5): the run record becomes FAILED with the error report, each callback URL
+ * gets the failure payload, the run id is released and the run is counted. Shared by the run processor and the
+ * handler of runs BullMQ failed without running them (stalled twice).
+ */
+import { failurePayload } from '../callbacks/index.js';
+import type { ErrorReport } from '../errors/index.js';
+import type { Metrics } from '../observability/index.js';
+import type { CallbackQueue, RunJob, RunRegistry } from '../queue/index.js';
+
+/** What recording a failure needs. */
+export interface RunFailureDeps {
+  registry: RunRegistry;
+  callbacks: CallbackQueue;
+  metrics: Metrics;
+  /** Clock, in ms since the epoch. */
+  now(): number;
+}
+
+/**
+ * Record a run as FAILED, enqueue its failure callbacks and release its id.
+ * @param deps - registry, callback queue, metrics and clock
+ * @param payload - the run's job payload (run id, request id, callback URLs, creation time in ms)
+ * @param report - the error report stored on the record and sent in the callbacks
+ * @throws QueueUnavailableError when Redis cannot be reached
+ */
+export async function recordRunFailure(deps: RunFailureDeps, payload: RunJob, report: ErrorReport): Promise<void> {
+  const runId = payload.pipeline_run_id;
+  await deps.registry.update(runId, { state: 'FAILED', finished_at: new Date(deps.now()).toISOString(), error: report });
+  if (payload.callback_urls.length > 0) {
+    const body = failurePayload(runId, report);
+    await deps.callbacks.enqueue(payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })));
+  }
+  await deps.registry.release(runId);
+  deps.metrics.runsFinished.inc({ state: 'FAILED' });
+  deps.metrics.runDuration.observe({ state: 'FAILED' }, (deps.now() - payload.created_at) / 1000);
+}

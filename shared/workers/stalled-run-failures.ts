@@ -1,0 +1,40 @@
+/**
+ * Runs BullMQ fails without running them: a run job that stalls more than `maxStalledCount` times (its worker process
+ * died during the first attempt and again during the quarantined retake) is failed by the next worker that takes it,
+ * with a deferred failure, and our processor never runs. This listener gives such a run the same end as any failed
+ * run: FAILED with a `RunCrashedError` report, failure callbacks, run id released (docs/run-failures.md).
+ */
+import type { Job, Worker } from 'bullmq';
+import { RunCrashedError, toErrorReport } from '../errors/index.js';
+import type { Logger } from '../observability/index.js';
+import { RUN_JOB } from '../queue/index.js';
+import { recordRunFailure, type RunFailureDeps } from './run-failure.js';
+
+/** Run states after which nothing more is recorded. */
+const FINISHED_STATES = new Set(['COMPLETED', 'FAILED', 'ERROR', 'CANCELLED']);
+
+async function failStalledRun(job: Job, deps: RunFailureDeps & { logger: Logger; docsUrl: string }): Promise<void> {
+  const parsed = RUN_JOB.safeParse(job.data);
+  if (!parsed.success) return;
+  const payload = parsed.data;
+  const record = await deps.registry.get(payload.pipeline_run_id);
+  if (record && FINISHED_STATES.has(record.state)) return;
+  const error = new RunCrashedError(
+    `Run '${payload.pipeline_run_id}' was stopped: the process running it died ${job.stalledCounter} times (its worker during the first attempt, then the worker of its quarantined retake). The run is not retried.`,
+  );
+  await recordRunFailure(deps, payload, toErrorReport(error, deps.docsUrl));
+  deps.logger.warn({ request_id: payload.request_id, pipeline_run_id: payload.pipeline_run_id, job_id: job.id, error_type: error.error_type }, `run:failed: ${error.message}`);
+}
+
+/**
+ * Listen for run jobs the worker fails on BullMQ's deferred failure (stalled too often) and record them FAILED.
+ * Idempotent: a run whose record is already finished is left alone.
+ * @param worker - the run worker
+ * @param deps - registry, callback queue, metrics, clock, logger and the base of error `type_uri`s
+ */
+export function failRunsStalledTooOften(worker: Worker, deps: RunFailureDeps & { logger: Logger; docsUrl: string }): void {
+  worker.on('failed', (job) => {
+    if (!job?.deferredFailure) return;
+    failStalledRun(job, deps).catch((error: unknown) => deps.logger.error({ err: error, job_id: job.id }, 'run:failed could not be recorded for a job stalled too often'));
+  });
+}
