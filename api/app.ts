@@ -16,7 +16,7 @@ import type { ApiConfig, Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/queue/index.js';
-import { createDocumentExtractor, createMockBackend, createMockExtractor, mockValueForSchema, type ModelDeck } from '../shared/inference/index.js';
+import { createDocumentExtractor, type ModelDeck } from '../shared/inference/index.js';
 import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort } from '../shared/runtime/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -24,6 +24,7 @@ import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
+import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Orchestration } from './orchestration.js';
 import { bullmqOrchestrator } from './orchestrators/bullmq-orchestrator.js';
 import { directOrchestrator } from './orchestrators/direct-orchestrator.js';
@@ -69,11 +70,18 @@ export interface AppDeps {
   ids?: IdSource;
   /** Clock in epoch milliseconds; `Date.now` by default. */
   now?: () => number;
+  /**
+   * Where the diagnostic and tooling routes compute (docs/isolation.md "Diagnostics pool"); its owner closes it. By
+   * default one is built from `settings.compute` whose threads start on demand and leave when idle.
+   */
+  diagnostics?: DiagnosticsPool;
 }
 
-function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrator> {
+function orchestrators(deps: AppDeps, metrics: Metrics, diagnostics: DiagnosticsPool): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
-  const registered = new Map<string, Orchestrator>([['direct', directOrchestrator({ inference: deps.inference, extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents), ids: deps.ids ?? randomIdSource(), now, metrics })]]);
+  const registered = new Map<string, Orchestrator>([
+    ['direct', directOrchestrator({ inference: deps.inference, extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents), ids: deps.ids ?? randomIdSource(), now, metrics, diagnostics })],
+  ]);
   if (deps.queueBackend) {
     registered.set(
       'bullmq',
@@ -84,6 +92,7 @@ function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrato
         executeTimeoutMs: deps.settings.queue.executeTimeoutMs,
         readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
         now,
+        diagnostics,
       }),
     );
   }
@@ -100,7 +109,8 @@ export function createApp(deps: AppDeps): Express {
   const { settings, logger } = deps;
   const metrics = deps.metrics ?? new Metrics();
   const apiConfig = deps.apiConfig ?? DIRECT_ONLY;
-  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics));
+  const diagnostics = deps.diagnostics ?? new DiagnosticsPool({ compute: settings.compute, metrics });
+  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics));
   if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend) throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
   const allowPrivateCallbackHosts = settings.callbacks.allowPrivateHosts;
@@ -114,16 +124,14 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1', auth);
   app.use(versionRouter());
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
-  const ids = deps.ids ?? randomIdSource();
-  const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, metrics).fetcher;
-  app.use(validateRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, sweep, methodFetcher }));
-  app.use(resolveRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }));
-  app.use(codegenRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }), buildRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, sweep }));
+  app.use(validateRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, diagnostics, methodFetcher }));
+  app.use(resolveRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }));
+  app.use(codegenRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }), buildRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }));
   app.use(executeRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
   app.use(startRouter({ maxBodyBytes, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
-  app.use(lintRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
-  app.use(formatRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib }));
+  app.use(lintRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, diagnostics }));
+  app.use(formatRouter({ maxBodyBytes, maxMthdsFileKib: settings.maxMthdsFileKib, diagnostics }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());

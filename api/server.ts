@@ -13,9 +13,9 @@ import { meteredBackend, selectInferenceBackend } from '../shared/inference/inde
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
 import { createLogger, Metrics } from '../shared/observability/index.js';
 import { openQueueBackend } from '../shared/queue/index.js';
-import { warmFormatter } from '../shared/tooling/index.js';
 import { startWorkerPool, type WorkerPool } from '../shared/workers/index.js';
 import { createApp } from './app.js';
+import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 
 function configuration(): { settings: Settings; apiConfig: ApiConfig } {
   try {
@@ -51,7 +51,8 @@ function main(): void {
     queued && !process.argv.includes('--no-worker') ? startWorkerPool({ settings, logger, metrics, inference, readSecret }) : undefined;
   const methods = createMethodFetcher(settings, logger, metrics);
   if (!queued || pool) startCacheSweep(methods.cache, settings, logger);
-  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, ...(queueBackend ? { queueBackend } : {}) });
+  const diagnostics = new DiagnosticsPool({ compute: settings.compute, metrics, keepWarm: true });
+  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, diagnostics, ...(queueBackend ? { queueBackend } : {}) });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -59,12 +60,12 @@ function main(): void {
       { port, auth_mode: settings.auth.mode, orchestration_mode: apiConfig.orchestrationMode, in_process_worker: pool !== undefined },
       `MTHDS runner listening on http://${settings.host}:${port}`,
     );
-    warmFormatter().catch((error: unknown) => logger.error({ err: error }, 'the /v1/format formatter failed to load'));
+    diagnostics.warm().catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
   });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close(() => {
-      void Promise.all([pool?.close(), queueBackend?.close()]).then(() => process.exit(0));
+      void Promise.all([pool?.close(), queueBackend?.close(), diagnostics.close()]).then(() => process.exit(0));
     });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
