@@ -66,9 +66,9 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Reads `COMPLETION_CALLBACK_SECRET` when a callback must be signed; the environment by default. */
   readSecret?: () => string | undefined;
-  /** Stuff-code source; random by default. */
+  /** Stuff-code source of direct runs; random by default (the dry runs of the diagnostics pool draw random codes). */
   ids?: IdSource;
-  /** Clock in epoch milliseconds; `Date.now` by default. */
+  /** Clock of direct runs in epoch milliseconds; `Date.now` by default (the diagnostics pool reads the real clock). */
   now?: () => number;
   /**
    * Where the diagnostic and tooling routes compute (docs/isolation.md "Diagnostics pool"); its owner closes it. By

@@ -44,14 +44,15 @@ export interface DiagnosticsPoolOptions {
 /** The diagnostics pool of one API process. */
 export class DiagnosticsPool {
   private readonly pool: IsolatedPool;
-  private readonly threads: number;
+  /** Threads {@link warm} loads: the warm ones of a kept-warm pool, every thread otherwise. */
+  private readonly warmCount: number;
 
   /**
    * @param options - settings, metrics and warmth
    */
   constructor(options: DiagnosticsPoolOptions) {
     const { compute, metrics } = options;
-    this.threads = compute.threads;
+    this.warmCount = options.keepWarm ? compute.warmThreads : compute.threads;
     this.pool = new IsolatedPool({
       label: 'compute',
       filename: new URL('./diagnostics-thread.ts', import.meta.url),
@@ -89,11 +90,12 @@ export class DiagnosticsPool {
   }
 
   /**
-   * Load each thread's lazy dependencies (the formatter) ahead of the first request: one warm-up per thread, at once.
+   * Load each thread's lazy dependencies (the formatter) ahead of the first request: one warm-up per thread, at once
+   * (`COMPUTE_WARM_THREADS` of them on a kept-warm pool, none when it is 0).
    * @throws whatever a thread's warm-up throws
    */
   async warm(): Promise<void> {
-    await Promise.all(Array.from({ length: this.threads }, () => this.run('warm', undefined)));
+    await Promise.all(Array.from({ length: this.warmCount }, () => this.run('warm', undefined)));
   }
 
   /** Threads alive, tasks running and tasks waiting. */

@@ -13,16 +13,17 @@ import type { InferencePort } from '../../shared/runtime/index.js';
 const pools = new Map<string, DiagnosticsPool>();
 
 /**
- * Waits and budgets of the tests' pools unless a test sets its own: a thread's first start (module load, formatter)
- * can take tens of seconds on a loaded CI machine, and would otherwise read as a busy server.
+ * Waits, budgets and idle time of the tests' pools unless a test sets its own: a thread's first start (module load,
+ * formatter) can take tens of seconds on a loaded CI machine, and would otherwise read as a busy server; idle threads
+ * stay for the whole run (they never keep the process alive).
  */
-const PATIENT_COMPUTE: Environment = { COMPUTE_QUEUE_DEADLINE_MS: '180000', COMPUTE_TIMEOUT_MS: '180000' };
+const PATIENT_COMPUTE: Environment = { COMPUTE_QUEUE_DEADLINE_MS: '180000', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_IDLE_TIMEOUT_MS: '3600000' };
 
 /**
  * The shared diagnostics pool of a configuration: threads start on demand and leave when idle, so tests leak none.
  * @param environment - the variables the app is built from
  */
-function sharedDiagnostics(environment: Environment): DiagnosticsPool {
+export function sharedDiagnostics(environment: Environment = {}): DiagnosticsPool {
   const compute = loadSettings({ ...PATIENT_COMPUTE, ...environment }).compute;
   const key = JSON.stringify(compute);
   let pool = pools.get(key);
