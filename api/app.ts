@@ -16,7 +16,7 @@ import type { ApiConfig, Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/queue/index.js';
-import { createDocumentExtractor, createMockBackend, createMockExtractor, mockValueForSchema, type ModelDeck } from '../shared/inference/index.js';
+import { createDocumentExtractor, type ModelDeck } from '../shared/inference/index.js';
 import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort, type TemplateRenderer } from '../shared/runtime/index.js';
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
@@ -26,6 +26,7 @@ import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
+import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Orchestration } from './orchestration.js';
 import { bullmqOrchestrator } from './orchestrators/bullmq-orchestrator.js';
 import { directOrchestrator } from './orchestrators/direct-orchestrator.js';
@@ -67,18 +68,23 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Reads `COMPLETION_CALLBACK_SECRET` when a callback must be signed; the environment by default. */
   readSecret?: () => string | undefined;
-  /** Stuff-code source; random by default. */
+  /** Stuff-code source of direct runs; random by default (the dry runs of the diagnostics pool draw random codes). */
   ids?: IdSource;
-  /** Clock in epoch milliseconds; `Date.now` by default. */
+  /** Clock of direct runs in epoch milliseconds; `Date.now` by default (the diagnostics pool reads the real clock). */
   now?: () => number;
   /**
    * Renders the templates of direct runs; by default a {@link PooledTemplateRenderer} built from the settings (the
    * entry point passes its own, to close it on shutdown).
    */
   templates?: TemplateRenderer;
+  /**
+   * Where the diagnostic and tooling routes compute (docs/isolation.md "Diagnostics pool"); its owner closes it. By
+   * default one is built from `settings.compute` whose threads start on demand and leave when idle.
+   */
+  diagnostics?: DiagnosticsPool;
 }
 
-function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrator> {
+function orchestrators(deps: AppDeps, metrics: Metrics, diagnostics: DiagnosticsPool): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
   const direct = directOrchestrator({
     inference: deps.inference,
@@ -87,6 +93,7 @@ function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrato
     ids: deps.ids ?? randomIdSource(),
     now,
     metrics,
+    diagnostics,
   });
   const registered = new Map<string, Orchestrator>([['direct', direct]]);
   if (deps.queueBackend) {
@@ -99,6 +106,7 @@ function orchestrators(deps: AppDeps, metrics: Metrics): Map<string, Orchestrato
         executeTimeoutMs: deps.settings.queue.executeTimeoutMs,
         readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
         now,
+        diagnostics,
       }),
     );
   }
@@ -116,7 +124,8 @@ export function createApp(deps: AppDeps): Express {
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
   const metrics = deps.metrics ?? new Metrics();
   const apiConfig = deps.apiConfig ?? DIRECT_ONLY;
-  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics));
+  const diagnostics = deps.diagnostics ?? new DiagnosticsPool({ compute: settings.compute, metrics });
+  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics));
   if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend) throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
   const bodyLimits = { maxBodyBytes, maxJsonDepth: settings.maxJsonDepth };
@@ -131,16 +140,14 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1', auth);
   app.use(versionRouter());
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
-  const ids = deps.ids ?? randomIdSource();
-  const sweep = { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids, now: deps.now ?? Date.now }, dryRun: { mockValue: mockValueForSchema } };
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, metrics).fetcher;
-  app.use(validateRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, sweep, methodFetcher }));
-  app.use(resolveRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }));
-  app.use(codegenRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher }), buildRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, sweep }));
+  app.use(validateRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, diagnostics, methodFetcher }));
+  app.use(resolveRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }));
+  app.use(codegenRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }), buildRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }));
   app.use(executeRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
   app.use(startRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
-  app.use(lintRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib }));
-  app.use(formatRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib }));
+  app.use(lintRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, diagnostics }));
+  app.use(formatRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, diagnostics }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());

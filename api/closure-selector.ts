@@ -1,11 +1,11 @@
 /**
  * The closure selector of the resolve, codegen and build routes (spec §2.1; API-CONTRACT.md §3.8): exactly one of
- * `files` (inline bundles) or `method_ref`.
+ * `files` (inline bundles) or `method_ref`. The bundles it names are loaded in the diagnostics pool
+ * (`offload/diagnostic-operations.ts`).
  */
 import { z } from 'zod';
-import { crateInvalidReport, type CrateInvalidReport } from '../shared/codegen/index.js';
 import type { MethodFetcher } from '../shared/methods/index.js';
-import { loadLibrary, type BundleSource, type Library } from '../shared/mthds/index.js';
+import type { BundleSource } from '../shared/mthds/index.js';
 import { mthdsContent } from './mthds-content.js';
 
 /**
@@ -52,12 +52,6 @@ export interface ClosureSelector {
   method_ref?: string | null | undefined;
 }
 
-/** A closure that loaded into a library. */
-export interface LoadedClosure {
-  library: Library;
-  closure: Closure;
-}
-
 /**
  * Turn a checked selector into bundle sources.
  * @param selector - `files` or `method_ref` (exactly one, as checked by {@link closureRequestSchema})
@@ -73,19 +67,4 @@ export async function loadClosure(
     return { sources: fetched.sources, manifestMainPipe: fetched.mainPipe };
   }
   return { sources: (selector.files ?? []).map((file) => ({ content: file.content, source: file.source ?? null })), manifestMainPipe: null };
-}
-
-/**
- * Load the closure a selector names into a library: the one loading path of the resolve, codegen and build routes
- * (spec §4.6–4.10; API-CONTRACT.md §3.8–3.12).
- * @param selector - `files` or `method_ref` (exactly one, as checked by {@link closureRequestSchema})
- * @param fetcher - the deployment's method fetcher
- * @param mode - the validation mode: resolve honours the request's `validation_mode`, codegen and build use `compat`
- * @returns the library with its closure, or the `CrateInvalidReport` of a library that does not load
- * @throws whatever {@link MethodFetcher.fetch} throws (501 for a registry form, 422 / 404 for a failed fetch)
- */
-export async function loadClosureLibrary(selector: ClosureSelector, fetcher: MethodFetcher, mode: 'compat' | 'strict'): Promise<LoadedClosure | CrateInvalidReport> {
-  const closure = await loadClosure(selector, fetcher);
-  const loaded = loadLibrary(closure.sources, { mode });
-  return loaded.ok ? { library: loaded.library, closure } : crateInvalidReport(loaded.errors, loaded.message);
 }

@@ -18,3 +18,15 @@ export function sendJson(res: Response, status: number, body: unknown, contentTy
   res.status(status).setHeader('Content-Type', contentType);
   res.end(Buffer.from(JSON.stringify(body), 'utf8'));
 }
+
+/**
+ * Send a body already serialised (by a diagnostics thread) with an exact content type.
+ * @param res - the Express response
+ * @param status - HTTP status
+ * @param body - compact UTF-8 JSON, the bytes {@link sendJson} would send
+ * @param contentType - defaults to `application/json`
+ */
+export function sendEncodedJson(res: Response, status: number, body: Uint8Array, contentType: JsonContentType = 'application/json'): void {
+  res.status(status).setHeader('Content-Type', contentType);
+  res.end(body);
+}

@@ -21,10 +21,10 @@ import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js
 import { CLOSE_ALLOWANCE_MS, ResourceStack, installFatalErrorPolicy, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createLogger, Metrics } from '../shared/observability/index.js';
 import { openQueueBackend } from '../shared/queue/index.js';
-import { warmFormatter } from '../shared/tooling/index.js';
 import { startWorkerPool, type WorkerPool } from '../shared/workers/index.js';
 import { createApp } from './app.js';
 import { closeServer } from './close-server.js';
+import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 
 function configuration(): { settings: Settings; apiConfig: ApiConfig } {
   try {
@@ -66,7 +66,9 @@ function main(): void {
   if (!queued || pool) resources.defer('clone cache sweep', startCacheSweep(methods.cache, settings, logger));
   const templates = new PooledTemplateRenderer(settings.templates);
   resources.defer('template render threads', () => templates.close());
-  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, templates, ...(queueBackend ? { queueBackend } : {}) });
+  const diagnostics = new DiagnosticsPool({ compute: settings.compute, metrics, keepWarm: true });
+  resources.defer('diagnostics threads', () => diagnostics.close());
+  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, templates, diagnostics, ...(queueBackend ? { queueBackend } : {}) });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -74,7 +76,7 @@ function main(): void {
       { port, auth_mode: settings.auth.mode, orchestration_mode: apiConfig.orchestrationMode, in_process_worker: pool !== undefined },
       `MTHDS runner listening on http://${settings.host}:${port}`,
     );
-    warmFormatter().catch((error: unknown) => logger.error({ err: error }, 'the /v1/format formatter failed to load'));
+    diagnostics.warm().catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
   });
   resources.defer('http server', () => closeServer(server, settings.shutdownGraceMs));
   const graceMs = Math.max(settings.shutdownGraceMs, pool ? settings.worker.shutdownGraceMs : 0);

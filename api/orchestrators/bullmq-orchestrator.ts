@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { EnvVarNotFoundError, PipelineManagerAlreadyExistsError, PipelineRunIdTakenError, RunTimeoutError, errorFromReport } from '../../shared/errors/index.js';
 import type { Metrics } from '../../shared/observability/index.js';
 import type { RunQueue, RunRecord, RunRegistry } from '../../shared/queue/index.js';
-import { loadRunLibrary, selectRunPipe, type RunResult } from '../../shared/runtime/index.js';
+import type { RunResult } from '../../shared/runtime/index.js';
+import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import type { Orchestrator, RunSubmission, StartAcknowledgement } from './orchestrator.js';
 
 /** What the orchestrator needs. */
@@ -20,6 +21,8 @@ export interface BullmqOrchestratorDeps {
   /** Reads `COMPLETION_CALLBACK_SECRET` (spec §1.1: lazily, when a signature will be needed). */
   readSecret(): string | undefined;
   now(): number;
+  /** Where the bundles are statically validated before anything is queued, off the event loop. */
+  diagnostics: DiagnosticsPool;
 }
 
 function record(submission: RunSubmission, workflowId: string, now: number): RunRecord {
@@ -43,8 +46,7 @@ function record(submission: RunSubmission, workflowId: string, now: number): Run
  */
 export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
   async function enqueue(submission: RunSubmission, workflowId: string): Promise<RunRecord> {
-    const library = loadRunLibrary(submission.sources);
-    selectRunPipe(library, submission.pipeCode);
+    await deps.diagnostics.run('checkRun', { sources: submission.sources, pipeCode: submission.pipeCode });
     const created = record(submission, workflowId, deps.now());
     await deps.registry.save(created);
     await deps.queue

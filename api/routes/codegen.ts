@@ -4,12 +4,14 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { CODEGEN_TARGETS, generateTypes } from '../../shared/codegen/index.js';
+import { CODEGEN_TARGETS } from '../../shared/codegen/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
-import { closureRequestSchema, loadClosureLibrary } from '../closure-selector.js';
+import { closureRequestSchema, loadClosure } from '../closure-selector.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { clientSignal } from '../offload/client-signal.js';
+import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import { parseBody } from '../request-schema.js';
-import { sendJson } from '../send-json.js';
+import { sendEncodedJson } from '../send-json.js';
 
 function codegenRequest(maxMthdsFileKib: number) {
   return closureRequestSchema({ kind: z.enum(['types']), target: z.enum(CODEGEN_TARGETS), pipe_ref: z.string().max(512).nullish() }, maxMthdsFileKib).superRefine((body, context) => {
@@ -20,18 +22,17 @@ function codegenRequest(maxMthdsFileKib: number) {
 }
 
 /**
- * Router serving `POST /v1/codegen`.
- * @param options - body limit in bytes; `MAX_MTHDS_FILE_KIB`; the method fetcher serving `method_ref`
+ * Router serving `POST /v1/codegen`. The projection is computed in the diagnostics pool (docs/isolation.md
+ * "Diagnostics pool").
+ * @param options - body limit in bytes; `MAX_MTHDS_FILE_KIB`; the method fetcher serving `method_ref`; the diagnostics pool
  */
-export function codegenRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number; methodFetcher: MethodFetcher }): Router {
+export function codegenRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number; methodFetcher: MethodFetcher; diagnostics: DiagnosticsPool }): Router {
   const request = codegenRequest(options.maxMthdsFileKib);
   const router = Router();
   router.post('/v1/codegen', jsonBody(options, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
-    const loaded = await loadClosureLibrary(body, options.methodFetcher, 'compat');
-    if ('is_valid' in loaded) return sendJson(res, 200, loaded);
-    const projection = generateTypes(loaded.library, body.target);
-    sendJson(res, 200, { is_valid: true, kind: body.kind, target: body.target, ...projection, message: 'Codegen artifacts generated successfully' });
+    const closure = await loadClosure(body, options.methodFetcher);
+    sendEncodedJson(res, 200, await options.diagnostics.run('codegen', { ...closure, kind: body.kind, target: body.target }, clientSignal(res)));
   });
   return router;
 }

@@ -5,13 +5,14 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { MethodFetcher } from '../../shared/methods/index.js';
-import { validationReport, type SweepDeps } from '../../shared/runtime/index.js';
 import { VALIDATION_MODE } from '../closure-selector.js';
 import { mthdsContent } from '../mthds-content.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { clientSignal } from '../offload/client-signal.js';
+import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import type { Orchestration } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
-import { sendJson } from '../send-json.js';
+import { sendEncodedJson } from '../send-json.js';
 
 /**
  * The request schema. Unknown members (e.g. `render`) are accepted and ignored.
@@ -52,26 +53,29 @@ function validateRequest(maxMthdsFileKib: number) {
 }
 
 /**
- * Router serving `POST /v1/validate`.
- * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, the orchestration (a forbidden or unregistered mode is refused), the mock
- *   backends of the dry-run sweep, and the method fetcher (`method_ref`)
+ * Router serving `POST /v1/validate`. The verdict (static validation and the dry-run sweep) is computed in the
+ * diagnostics pool (docs/isolation.md "Diagnostics pool").
+ * @param options - body limit in bytes, `MAX_MTHDS_FILE_KIB`, the orchestration (a forbidden or unregistered mode is refused), the
+ *   diagnostics pool, and the method fetcher (`method_ref`)
+ * @throws (through the problem handler) ServerBusyError 503 and ComputeBudgetExceededError 422 from the pool
  */
-export function validateRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number; orchestration: Orchestration; sweep: SweepDeps; methodFetcher: MethodFetcher }): Router {
+export function validateRouter(options: { maxBodyBytes: number; maxJsonDepth: number; maxMthdsFileKib: number; orchestration: Orchestration; diagnostics: DiagnosticsPool; methodFetcher: MethodFetcher }): Router {
   const request = validateRequest(options.maxMthdsFileKib);
   const router = Router();
   router.post('/v1/validate', jsonBody(options, 'typed'), async (req, res) => {
     const body = parseBody(request, req.body);
     options.orchestration.select(body.orchestration_mode);
     const reportOptions = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [], mode: body.validation_mode ?? 'compat' } as const;
+    const signal = clientSignal(res);
     if (body.method_ref) {
       const fetched = await options.methodFetcher.fetch(body.method_ref, 'run');
       // The manifest's main_pipe is the default pipe of a method_ref request (API-CONTRACT.md §10.5).
-      sendJson(res, 200, await validationReport(fetched.sources, options.sweep, { ...reportOptions, defaultPipe: fetched.mainPipe }));
+      sendEncodedJson(res, 200, await options.diagnostics.run('validate', { sources: fetched.sources, ...reportOptions, defaultPipe: fetched.mainPipe }, signal));
       return;
     }
     const contents = body.mthds_contents ?? [];
     const sources = contents.map((content, index) => ({ content, source: body.mthds_sources?.[index] ?? null }));
-    sendJson(res, 200, await validationReport(sources, options.sweep, reportOptions));
+    sendEncodedJson(res, 200, await options.diagnostics.run('validate', { sources, ...reportOptions, defaultPipe: null }, signal));
   });
   return router;
 }

@@ -2,6 +2,6 @@
  * Public surface of `shared/compute`: bounded worker-thread pools that run work on caller input off the event loop,
  * under hard time, memory and queue limits (docs/isolation.md).
  */
-export { IsolatedPool, type ExceededLimit, type IsolatedPoolOptions, type PoolOccupancy, type RunOptions } from './isolated-pool.js';
+export { IsolatedPool, type ExceededLimit, type IsolatedPoolOptions, type PoolOccupancy, type RefusalReason, type RunOptions } from './isolated-pool.js';
 export { isolatedTaskHandler, type IsolatedOperation } from './isolated-task.js';
 export { IDLE_TIMEOUT_MS, PooledTemplateRenderer, type TemplateRenderPoolSettings } from './pooled-template-renderer.js';

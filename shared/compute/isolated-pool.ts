@@ -24,6 +24,9 @@ export interface ExceededLimit {
   setting: string;
 }
 
+/** Why a pool refused or stopped a task: queue full, wait past the deadline, time budget, heap. */
+export type RefusalReason = 'queue_full' | 'queue_deadline' | 'time' | 'memory';
+
 /** How a pool is built. */
 export interface IsolatedPoolOptions {
   /** What the pool runs, for messages (e.g. `template render`, `validation`). */
@@ -32,6 +35,8 @@ export interface IsolatedPoolOptions {
   filename: URL;
   /** Threads at most (≥ 1). */
   maxThreads: number;
+  /** Threads started with the pool and kept alive (replaced when stopped), at most `maxThreads`; 0 by default. */
+  minThreads?: number;
   /** Tasks that may wait for a thread. */
   maxQueue: number;
   /** Longest a task may wait for a thread, in ms. */
@@ -51,6 +56,11 @@ export interface IsolatedPoolOptions {
    * @param limit - the limit the task ran into
    */
   budgetError?: (limit: ExceededLimit) => MthdsError;
+  /**
+   * Called each time the pool refuses a task (503) or stops one at a limit (422), for metrics.
+   * @param reason - which bound was hit
+   */
+  onRefusal?: (reason: RefusalReason) => void;
 }
 
 /** Per-call options of {@link IsolatedPool.run}. */
@@ -61,7 +71,11 @@ export interface RunOptions {
 
 /** Occupancy of a pool, for metrics and readiness. */
 export interface PoolOccupancy {
+  /** Threads alive. */
   threads: number;
+  /** Tasks running in a thread. */
+  busy: number;
+  /** Tasks waiting for a thread. */
   queued: number;
 }
 
@@ -83,7 +97,7 @@ export class IsolatedPool {
   constructor(private readonly options: IsolatedPoolOptions) {
     this.pool = new Piscina({
       filename: options.filename.href,
-      minThreads: 0,
+      minThreads: Math.min(options.minThreads ?? 0, Math.max(1, options.maxThreads)),
       maxThreads: Math.max(1, options.maxThreads),
       idleTimeout: options.idleTimeoutMs,
       resourceLimits: { maxOldGenerationSizeMb: options.heapMib, maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB, stackSizeMb: STACK_MIB },
@@ -124,7 +138,8 @@ export class IsolatedPool {
   /** Threads alive and tasks waiting. */
   occupancy(): PoolOccupancy {
     const threads = this.pool.threads.length;
-    return { threads, queued: Math.max(0, this.inFlight - threads) };
+    const busy = Math.min(this.inFlight, threads);
+    return { threads, busy, queued: this.inFlight - busy };
   }
 
   /** Stop every thread (pending tasks are rejected). */
@@ -143,6 +158,7 @@ export class IsolatedPool {
   }
 
   private busy(why: 'full' | 'deadline'): ServerBusyError {
+    this.options.onRefusal?.(why === 'full' ? 'queue_full' : 'queue_deadline');
     const reason =
       why === 'deadline'
         ? `no ${this.options.label} thread came free within ${this.options.queueDeadlineMs} ms`
@@ -154,6 +170,7 @@ export class IsolatedPool {
   }
 
   private budgetError(limit: ExceededLimit): MthdsError {
+    this.options.onRefusal?.(limit.kind);
     if (this.options.budgetError) return this.options.budgetError(limit);
     const what = limit.kind === 'time' ? `more than ${limit.value} ms` : `more than ${limit.value} MiB of memory`;
     return new ComputeBudgetExceededError(

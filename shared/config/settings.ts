@@ -100,6 +100,13 @@ const ENV_SCHEMA = z.object({
   DOCUMENT_FETCH_TIMEOUT_MS: positiveInt(30000),
   DOCUMENT_MAX_REDIRECTS: nonNegativeInt(3),
   DOCUMENT_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
+  COMPUTE_THREADS: positiveInt(os.availableParallelism()),
+  COMPUTE_WARM_THREADS: z.coerce.number().int().nonnegative().optional(),
+  COMPUTE_QUEUE_MAX: nonNegativeInt(32),
+  COMPUTE_QUEUE_DEADLINE_MS: positiveInt(30000),
+  COMPUTE_TIMEOUT_MS: positiveInt(60000),
+  COMPUTE_HEAP_MIB: z.coerce.number().int().min(64).default(1024),
+  COMPUTE_IDLE_TIMEOUT_MS: positiveInt(60000),
   METRICS_ENABLED: booleanFlag(true),
   ADMIN_QUEUES_ENABLED: booleanFlag(true),
   TEMPLATE_MAX_OUTPUT_KIB: positiveInt(1024),
@@ -185,6 +192,12 @@ export interface Settings {
   documents: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean; maxRedirects: number };
   /** Whole-bundle transports (`bundle_b64` / `files`, API-CONTRACT.md §8.1): most files, most decompressed bytes. */
   bundles: { maxFiles: number; maxTotalBytes: number };
+  /**
+   * The diagnostics pool (docs/isolation.md "Diagnostics pool"): threads at most, threads kept warm (at most
+   * `threads`), requests that may wait beyond the busy threads, longest wait in ms, time budget of one request in ms,
+   * heap of one thread in MiB, and how long a thread beyond the warm ones stays idle in ms.
+   */
+  compute: ComputeSettings;
   metricsEnabled: boolean;
   adminQueuesEnabled: boolean;
   /**
@@ -192,6 +205,17 @@ export interface Settings {
    * budget of one render in ms, heap of one render thread in MiB, render threads per process.
    */
   templates: { maxOutputKib: number; renderTimeoutMs: number; renderHeapMib: number; renderThreads: number };
+}
+
+/** Bounds of the diagnostics pool (README "Configuration", `COMPUTE_*`). */
+export interface ComputeSettings {
+  threads: number;
+  warmThreads: number;
+  queueMax: number;
+  queueDeadlineMs: number;
+  timeoutMs: number;
+  heapMib: number;
+  idleTimeoutMs: number;
 }
 
 /** Thrown when the environment cannot make valid settings; the message names every offending variable. */
@@ -292,6 +316,15 @@ export function loadSettings(environment: Environment): Settings {
     },
     documents: { maxBytes: env.DOCUMENT_MAX_MIB * 1024 * 1024, timeoutMs: env.DOCUMENT_FETCH_TIMEOUT_MS, allowPrivateHosts: env.DOCUMENT_ALLOW_PRIVATE_HOSTS, maxRedirects: env.DOCUMENT_MAX_REDIRECTS },
     bundles: { maxFiles: env.MAX_BUNDLE_FILES, maxTotalBytes: env.MAX_BUNDLE_TOTAL_KIB * 1024 },
+    compute: {
+      threads: env.COMPUTE_THREADS,
+      warmThreads: Math.min(env.COMPUTE_WARM_THREADS ?? env.COMPUTE_THREADS, env.COMPUTE_THREADS),
+      queueMax: env.COMPUTE_QUEUE_MAX,
+      queueDeadlineMs: env.COMPUTE_QUEUE_DEADLINE_MS,
+      timeoutMs: env.COMPUTE_TIMEOUT_MS,
+      heapMib: env.COMPUTE_HEAP_MIB,
+      idleTimeoutMs: env.COMPUTE_IDLE_TIMEOUT_MS,
+    },
     metricsEnabled: env.METRICS_ENABLED,
     adminQueuesEnabled: env.ADMIN_QUEUES_ENABLED,
     templates: {

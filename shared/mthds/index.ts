@@ -38,6 +38,7 @@ export { parseToml } from './parse/parse-toml.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
 export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
+export { buildLibrary } from './library/build-library.js';
 export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export { loadLibrary, type BundleSource, type LibraryLoadResult, type LoadOptions } from './load-library.js';
 export type { ValidationMode } from './rules/index.js';

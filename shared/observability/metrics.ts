@@ -7,6 +7,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 /** Something that can count jobs by state. */
 export type JobCounter = () => Promise<Record<string, number>>;
 
+/** Reads a worker-thread pool's occupancy: threads alive, tasks running, tasks waiting. */
+export type PoolOccupancyReader = () => { threads: number; busy: number; queued: number };
+
 /** The metrics of one process. */
 export class Metrics {
   readonly registry = new Registry();
@@ -31,7 +34,14 @@ export class Metrics {
     registers: [this.registry],
   });
   readonly methodCacheEvictions = new Counter({ name: 'mthds_method_cache_evictions_total', help: 'Clones evicted from the method clone cache, on insert and by the periodic sweep', registers: [this.registry] });
+  readonly computeRefusals = new Counter({
+    name: 'mthds_compute_refusals_total',
+    help: 'Tasks a worker-thread pool refused (503: queue_full, queue_deadline) or stopped at a limit (422: time, memory), by pool and reason',
+    labelNames: ['pool', 'reason'] as const,
+    registers: [this.registry],
+  });
   private readonly queues = new Map<string, JobCounter>();
+  private readonly pools = new Map<string, PoolOccupancyReader>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'mthds_process_' });
@@ -49,6 +59,22 @@ export class Metrics {
         }
       },
     });
+    const pools = this.pools;
+    new Gauge({
+      name: 'mthds_compute_pool',
+      help: 'Occupancy of each worker-thread pool: threads alive, tasks running (busy), tasks waiting for a thread (queued)',
+      labelNames: ['pool', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, read] of pools) {
+          const { threads, busy, queued } = read();
+          this.set({ pool, state: 'threads' }, threads);
+          this.set({ pool, state: 'busy' }, busy);
+          this.set({ pool, state: 'queued' }, queued);
+        }
+      },
+    });
   }
 
   /**
@@ -58,5 +84,14 @@ export class Metrics {
    */
   watchQueue(name: string, counts: JobCounter): void {
     this.queues.set(name, counts);
+  }
+
+  /**
+   * Report a worker-thread pool's occupancy in `mthds_compute_pool`.
+   * @param name - pool name (e.g. `diagnostics`)
+   * @param occupancy - reads it at scrape time
+   */
+  watchComputePool(name: string, occupancy: PoolOccupancyReader): void {
+    this.pools.set(name, occupancy);
   }
 }

@@ -19,6 +19,11 @@ export interface BundleRunRequest {
   outputMultiplicity?: boolean | number | null;
   dynamicOutputConceptRef?: string | null;
   pipelineRunId: string;
+  /**
+   * The library of `sources`, when the caller has already loaded and validated them (the API checks them in its
+   * diagnostics pool and builds the library from the checked bundles); loaded and validated here when absent.
+   */
+  library?: Library;
 }
 
 /**
@@ -55,7 +60,7 @@ export function selectRunPipe(library: Library, pipeCode: string | null | undefi
  * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error
  */
 export async function executeBundleRun(request: BundleRunRequest, deps: RuntimeDeps): Promise<RunResult> {
-  const library = loadRunLibrary(request.sources);
+  const library = request.library ?? loadRunLibrary(request.sources);
   const pipe = selectRunPipe(library, request.pipeCode);
   const outcome = await runPipeline(
     {

@@ -27,7 +27,7 @@ export interface ServiceProcess {
  */
 export function spawnService(entry: 'api' | 'worker', environment: Record<string, string>, options: { inProcessWorker?: boolean } = {}): ServiceProcess {
   const args = ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts', ...(entry === 'api' && !options.inProcessWorker ? ['--no-worker'] : [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', COMPUTE_WARM_THREADS: '0', ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Record<string, unknown>[] = [];
   const listeners: (() => void)[] = [];
   let buffer = '';

@@ -10,6 +10,7 @@ import { createLogger, Metrics } from '../../shared/observability/index.js';
 import { openQueueBackend, type QueueBackend } from '../../shared/queue/index.js';
 import { startWorkerPool, type WorkerPool } from '../../shared/workers/index.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from './redis.js';
+import { sharedDiagnostics } from './test-app.js';
 
 /** A running queue-mode deployment. */
 export interface QueueDeployment {
@@ -51,6 +52,7 @@ export function startQueueDeployment(options: QueueDeploymentOptions = {}): Queu
     metrics,
     readSecret,
     queueBackend: backend,
+    diagnostics: sharedDiagnostics(environment),
     apiConfig: options.apiConfig ?? { orchestrationMode: 'bullmq', allowRequestOrchestrationModeOverride: false },
   });
   return {

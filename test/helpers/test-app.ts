@@ -3,10 +3,36 @@
  */
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
+import { DiagnosticsPool } from '../../api/offload/diagnostics-pool.js';
 import { loadSettings, type Environment } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
 import type { InferencePort } from '../../shared/runtime/index.js';
+
+/** One diagnostics pool per distinct `COMPUTE_*` configuration, shared by every app of the test process. */
+const pools = new Map<string, DiagnosticsPool>();
+
+/**
+ * Waits, budgets and idle time of the tests' pools unless a test sets its own: a thread's first start (module load,
+ * formatter) can take tens of seconds on a loaded CI machine, and would otherwise read as a busy server; idle threads
+ * stay for the whole run (they never keep the process alive).
+ */
+const PATIENT_COMPUTE: Environment = { COMPUTE_QUEUE_DEADLINE_MS: '180000', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_IDLE_TIMEOUT_MS: '3600000' };
+
+/**
+ * The shared diagnostics pool of a configuration: threads start on demand and leave when idle, so tests leak none.
+ * @param environment - the variables the app is built from
+ */
+export function sharedDiagnostics(environment: Environment = {}): DiagnosticsPool {
+  const compute = loadSettings({ ...PATIENT_COMPUTE, ...environment }).compute;
+  const key = JSON.stringify(compute);
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = new DiagnosticsPool({ compute });
+    pools.set(key, pool);
+  }
+  return pool;
+}
 
 /**
  * Build an app as `npm start` would, but from `environment` instead of `process.env`.
@@ -16,5 +42,14 @@ import type { InferencePort } from '../../shared/runtime/index.js';
 export function buildTestApp(environment: Environment = {}, inference?: InferencePort): Express {
   const settings = loadSettings(environment);
   const routed = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
-  return createApp({ settings, logger: createLogger('silent', 'test'), inference: inference ?? routed, modelDeck: routed.deck });
+  return createApp({ settings, logger: createLogger('silent', 'test'), inference: inference ?? routed, modelDeck: routed.deck, diagnostics: sharedDiagnostics(environment) });
+}
+
+/**
+ * Load the lazy dependencies (the formatter) of every thread of the shared diagnostics pool of a configuration, so
+ * that a test's first `/v1/format` does not pay them.
+ * @param environment - the variables the apps were built from
+ */
+export async function warmTestDiagnostics(environment: Environment = {}): Promise<void> {
+  await sharedDiagnostics(environment).warm();
 }

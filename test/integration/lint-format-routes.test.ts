@@ -2,9 +2,8 @@ import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { parse } from 'smol-toml';
 import request from 'supertest';
-import { warmFormatter } from '../../shared/tooling/index.js';
 import { corpusText } from '../helpers/corpus.js';
-import { buildTestApp } from '../helpers/test-app.js';
+import { buildTestApp, warmTestDiagnostics } from '../helpers/test-app.js';
 
 const app = buildTestApp();
 
@@ -86,8 +85,8 @@ describe('POST /v1/lint', () => {
 
 describe('POST /v1/format', () => {
   before(async function () {
-    this.timeout(60_000);
-    await warmFormatter();
+    this.timeout(180_000);
+    await warmTestDiagnostics();
   });
 
   it('should format "a=1" to "a = 1\\n" with changed true', async () => {
@@ -163,8 +162,8 @@ describe('lint and format over the corpus', () => {
   const bundles = corpusBundles();
 
   before(async function () {
-    this.timeout(60_000);
-    await warmFormatter();
+    this.timeout(180_000);
+    await warmTestDiagnostics();
   });
 
   it('should find the corpus bundles', () => {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { expect } from 'chai';
 import { loadSettings, SettingsError } from '../../../shared/config/index.js';
 
@@ -30,6 +31,19 @@ describe('loadSettings', () => {
         maxManifestFileKib: 256,
       });
       expect(settings.inference.profile).to.equal('auto');
+      expect(settings.compute).to.deep.equal({
+        threads: os.availableParallelism(),
+        warmThreads: os.availableParallelism(),
+        queueMax: 32,
+        queueDeadlineMs: 30000,
+        timeoutMs: 60000,
+        heapMib: 1024,
+        idleTimeoutMs: 60000,
+      });
+    });
+
+    it('should keep COMPUTE_WARM_THREADS within COMPUTE_THREADS', () => {
+      expect(loadSettings({ COMPUTE_THREADS: '2', COMPUTE_WARM_THREADS: '8' }).compute).to.include({ threads: 2, warmThreads: 2 });
     });
   });
 

@@ -1,0 +1,264 @@
+/**
+ * The CPU-heavy parts of the diagnostic and tooling routes, as pure functions of structured-clonable inputs: each
+ * loads the request's bundles (or reads its one text) and answers the route's 200 body, already serialised. They run
+ * in the diagnostics pool's threads (docs/isolation.md "Diagnostics pool"); the routes keep parsing the request, the
+ * `method_ref` fetch and the sending.
+ *
+ * Every function answers the exact bytes `sendJson` would send, and throws the route's typed errors (a
+ * `ValidationError` 422 for a runner of a pipe that calls an absent package, a `PipeNotFoundError` 422 for an unknown
+ * `pipe_ref`), which cross the thread boundary with their problem document intact.
+ *
+ * The mock backends of the dry run are imported from their modules, not from the `shared/inference` barrel: the barrel
+ * loads every provider SDK, seconds of start-up for each new thread (and a thread stopped at its budget is replaced).
+ *
+ * @see spec §4.5–4.10; API-CONTRACT.md §3.7–3.13
+ */
+import {
+  buildTypeSet,
+  crateInvalidReport,
+  generateTypes,
+  inputsTemplate,
+  inputsTemplateToml,
+  outputRepresentation,
+  runnerScript,
+  selectPipe,
+  type CodegenTarget,
+  type CrateInvalidReport,
+  type SelectedPipe,
+} from '../../shared/codegen/index.js';
+import { ValidationError } from '../../shared/errors/index.js';
+import { createMockExtractor } from '../../shared/inference/extraction/mock-extractor.js';
+import { createMockBackend } from '../../shared/inference/mock-backend.js';
+import { mockValueForSchema } from '../../shared/inference/mock-value.js';
+import { buildCrate, loadLibrary, type BundleSource, type Library, type LoadedBundle, type ValidationMode } from '../../shared/mthds/index.js';
+import { dryRunSweep, loadRunLibrary, randomIdSource, selectRunPipe, validationReport, type SweepDeps } from '../../shared/runtime/index.js';
+import { formatMthds, lintMthds, warmFormatter, type FormatOptions } from '../../shared/tooling/index.js';
+
+/** A route's 200 body as UTF-8 JSON bytes (what `sendJson` would send). */
+export type EncodedJson = Uint8Array;
+
+/** Input of {@link validateOperation}: the bundles and the report options of `POST /v1/validate` (spec §4.5). */
+export interface ValidateInput {
+  sources: BundleSource[];
+  allowSignatures: boolean;
+  views: string[];
+  mode: ValidationMode;
+  /** A fetched manifest's `main_pipe`; null for inline bundles. */
+  defaultPipe: string | null;
+}
+
+/** The closure of a resolve, codegen or build request: its bundles and the fetched manifest's `main_pipe` (or null). */
+export interface ClosureInput {
+  sources: BundleSource[];
+  manifestMainPipe: string | null;
+}
+
+/** Input of {@link resolveOperation} (spec §4.6). */
+export interface ResolveInput extends ClosureInput {
+  mode: ValidationMode;
+}
+
+/** Input of {@link codegenOperation} (spec §4.7). */
+export interface CodegenInput extends ClosureInput {
+  kind: 'types';
+  target: CodegenTarget;
+}
+
+/** Input of {@link buildInputsOperation} (spec §4.8). */
+export interface BuildInputsInput extends ClosureInput {
+  pipeRef: string | null;
+  format: 'json' | 'toml';
+  explicit: boolean;
+}
+
+/** Input of {@link buildOutputOperation} (spec §4.9). */
+export interface BuildOutputInput extends ClosureInput {
+  pipeRef: string | null;
+  format: 'schema' | 'json' | 'python';
+}
+
+/** Input of {@link buildRunnerOperation} (spec §4.10). */
+export interface BuildRunnerInput extends ClosureInput {
+  pipeRef: string | null;
+  allowSignatures: boolean;
+}
+
+/** Input of {@link lintOperation} and {@link formatOperation} (API-CONTRACT.md §3.13). */
+export interface TextInput {
+  content: string;
+  options?: FormatOptions | null;
+}
+
+/** Input of {@link checkRunOperation}: the bundles of a run and its pipe selector (spec §4.3). */
+export interface RunCheckInput {
+  sources: BundleSource[];
+  pipeCode: string | null;
+}
+
+const encoder = new TextEncoder();
+
+function encode(body: unknown): EncodedJson {
+  return encoder.encode(JSON.stringify(body));
+}
+
+/** The dry-run sweep's backends, built in the thread: mock inference and extraction, random ids, the clock. */
+function sweepDeps(): SweepDeps {
+  return { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids: randomIdSource(), now: Date.now }, dryRun: { mockValue: mockValueForSchema } };
+}
+
+function closureLibrary(sources: BundleSource[], mode: ValidationMode): Library | CrateInvalidReport {
+  const loaded = loadLibrary(sources, { mode });
+  return loaded.ok ? loaded.library : crateInvalidReport(loaded.errors, loaded.message);
+}
+
+function selection(selected: SelectedPipe): { pipe_ref: string; requested_pipe_ref?: string } {
+  return selected.requestedPipeRef === undefined ? { pipe_ref: selected.pipe.ref } : { pipe_ref: selected.pipe.ref, requested_pipe_ref: selected.requestedPipeRef };
+}
+
+/**
+ * The verdict of `POST /v1/validate`: static validation and the dry-run sweep with mock inference (spec §4.5).
+ * @param input - bundles and report options
+ * @returns the `ValidReport` or `InvalidReport`, encoded
+ */
+export async function validateOperation(input: ValidateInput): Promise<EncodedJson> {
+  return encode(await validationReport(input.sources, sweepDeps(), { allowSignatures: input.allowSignatures, views: input.views, mode: input.mode, defaultPipe: input.defaultPipe }));
+}
+
+/**
+ * The verdict of `POST /v1/resolve`: the crate of a valid library, or its `CrateInvalidReport` (spec §4.6).
+ * @param input - closure and validation mode
+ */
+export function resolveOperation(input: ResolveInput): EncodedJson {
+  const library = closureLibrary(input.sources, input.mode);
+  if ('is_valid' in library) return encode(library);
+  return encode({ is_valid: true, crate: buildCrate(library), message: 'MTHDS library resolved successfully' });
+}
+
+/**
+ * The answer of `POST /v1/codegen`: the stamped `types` projection for one target (spec §4.7).
+ * @param input - closure, kind and target
+ */
+export function codegenOperation(input: CodegenInput): EncodedJson {
+  const library = closureLibrary(input.sources, 'compat');
+  if ('is_valid' in library) return encode(library);
+  const projection = generateTypes(library, input.target);
+  return encode({ is_valid: true, kind: input.kind, target: input.target, ...projection, message: 'Codegen artifacts generated successfully' });
+}
+
+/**
+ * The answer of `POST /v1/build/inputs`: the inputs template of one pipe (spec §4.8).
+ * @param input - closure, pipe selector, format and explicitness
+ * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
+ */
+export function buildInputsOperation(input: BuildInputsInput): EncodedJson {
+  const library = closureLibrary(input.sources, 'compat');
+  if ('is_valid' in library) return encode(library);
+  const selected = selectPipe(library, input.pipeRef, input.manifestMainPipe);
+  const template = inputsTemplate(library, buildTypeSet(library), selected.pipe, input.explicit);
+  const rendered = input.format === 'json' ? { inputs: template } : { inputs_toml: inputsTemplateToml(selected.pipe, template) };
+  const message = selected.pipe.inputs.length === 0 ? 'This pipe declares no inputs — the template is empty.' : 'Inputs template generated successfully';
+  return encode({ is_valid: true, ...selection(selected), format: input.format, explicit: input.explicit, ...rendered, message });
+}
+
+/**
+ * The answer of `POST /v1/build/output`: the output representation of one pipe (spec §4.9).
+ * @param input - closure, pipe selector and format
+ * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
+ */
+export function buildOutputOperation(input: BuildOutputInput): EncodedJson {
+  const library = closureLibrary(input.sources, 'compat');
+  if ('is_valid' in library) return encode(library);
+  const selected = selectPipe(library, input.pipeRef, input.manifestMainPipe);
+  const representation = outputRepresentation(library, buildTypeSet(library), selected.pipe, input.format);
+  const rendered = typeof representation === 'string' ? { output_python: representation } : { output: representation };
+  return encode({ is_valid: true, ...selection(selected), format: input.format, ...rendered, message: 'Output representation generated successfully' });
+}
+
+/**
+ * The answer of `POST /v1/build/runner`: the dry-run sweep scoped to the pipe, then its runner script and the
+ * `python-structures` projection it imports (spec §4.10).
+ * @param input - closure, pipe selector and `allow_signatures`
+ * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one; ValidationError (422) when
+ *   the pipe calls a pipe of a package absent from the request
+ */
+export async function buildRunnerOperation(input: BuildRunnerInput): Promise<EncodedJson> {
+  const library = closureLibrary(input.sources, 'compat');
+  if ('is_valid' in library) return encode(library);
+  const requested = input.pipeRef === null ? undefined : selectPipe(library, input.pipeRef, null);
+  const sweep = sweepDeps();
+  const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, { allowSignatures: input.allowSignatures, pipeRefs: requested && new Set([requested.pipe.ref]) });
+  if (swept.errors.length > 0) return encode(crateInvalidReport(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`));
+  const selected = requested ?? selectPipe(library, null, input.manifestMainPipe);
+  if (swept.validatedPipes.some((validated) => validated.pipe_ref === selected.pipe.ref && validated.status === 'SKIPPED')) {
+    throw new ValidationError(
+      `Cannot generate runner code for pipe '${selected.pipe.ref}': it calls a pipe of another package that is absent from the request; submit that package's bundles in \`files\` too.`,
+    );
+  }
+  const types = buildTypeSet(library);
+  const pythonCode = runnerScript(library, types, selected.pipe);
+  const { artifacts, lock, lock_filename } = generateTypes(library, 'python-structures', types);
+  return encode({ is_valid: true, ...selection(selected), python_code: pythonCode, structures: { directory: 'structures', artifacts, lock, lock_filename }, message: 'Runner code generated successfully' });
+}
+
+/**
+ * The answer of `POST /v1/lint`: `{diagnostics}` (API-CONTRACT.md §3.13).
+ * @param input - the text
+ */
+export function lintOperation(input: TextInput): EncodedJson {
+  return encode({ diagnostics: lintMthds(input.content) });
+}
+
+/**
+ * The answer of `POST /v1/format`: `{formatted, changed, diagnostics}` (API-CONTRACT.md §3.13).
+ * @param input - the text and its format options
+ */
+export async function formatOperation(input: TextInput): Promise<EncodedJson> {
+  return encode(await formatMthds(input.content, input.options));
+}
+
+/**
+ * The static verdict of a run's bundles (spec §4.3): they load as one valid library and name a pipe to run.
+ * @param input - the run's bundles and `pipe_code`
+ * @throws ValidateBundleError (422) with every validation item; PipeNotFoundError (422) when no pipe is selected
+ */
+export function checkRunOperation(input: RunCheckInput): void {
+  selectRunPipe(loadRunLibrary(input.sources), input.pipeCode);
+}
+
+/**
+ * The static verdict of a run's bundles, as {@link checkRunOperation}, answering the checked bundles.
+ * @param input - the run's bundles and `pipe_code`
+ * @returns the checked bundles (plain data), from which the caller builds the run library (`buildLibrary`) without
+ *   parsing the texts or re-running the rules
+ * @throws ValidateBundleError (422) with every validation item; PipeNotFoundError (422) when no pipe is selected
+ */
+export function loadRunOperation(input: RunCheckInput): LoadedBundle[] {
+  const library = loadRunLibrary(input.sources);
+  selectRunPipe(library, input.pipeCode);
+  return [...library.bundles];
+}
+
+/**
+ * Load what a thread needs before its first request: the `/v1/format` formatter (taplo, seconds to load).
+ */
+export async function warmOperation(): Promise<void> {
+  await warmFormatter();
+}
+
+/** The operations table of the diagnostics thread, by name (`diagnostics-thread.ts`, `DiagnosticsPool.run`). */
+export const DIAGNOSTIC_OPERATIONS = {
+  validate: validateOperation,
+  resolve: resolveOperation,
+  codegen: codegenOperation,
+  buildInputs: buildInputsOperation,
+  buildOutput: buildOutputOperation,
+  buildRunner: buildRunnerOperation,
+  lint: lintOperation,
+  format: formatOperation,
+  checkRun: checkRunOperation,
+  loadRun: loadRunOperation,
+  warm: warmOperation,
+} as const;
+
+/** The name of a diagnostic operation. */
+export type DiagnosticOperation = keyof typeof DIAGNOSTIC_OPERATIONS;

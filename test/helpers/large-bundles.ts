@@ -1,0 +1,51 @@
+/**
+ * Generators of the largest legal requests, for the responsiveness tests (docs/isolation.md "Diagnostics pool"): a
+ * bundle of many pipes (a PipeSequence chaining PipeLLM and PipeCompose steps) and ~1 MiB `.mthds` texts.
+ */
+
+/**
+ * A valid bundle of `pipes` pipes: `pipes - 1` steps alternating PipeLLM and PipeCompose, chained by one
+ * PipeSequence (the `main_pipe`), each step reading the previous step's result.
+ * @param pipes - pipes in the bundle, at least 2
+ * @param domain - the bundle's domain code
+ * @returns the `.mthds` text
+ */
+export function chainBundle(pipes: number, domain = 'load_chain'): string {
+  const steps = pipes - 1;
+  const lines = [`domain = "${domain}"`, 'description = "A long chain of steps, for load tests"', 'main_pipe = "run_chain"', ''];
+  const stepRefs: string[] = [];
+  for (let index = 0; index < steps; index += 1) {
+    const input = index === 0 ? 'seed' : `text_${index - 1}`;
+    stepRefs.push(`  { pipe = "step_${index}", result = "text_${index}" },`);
+    lines.push(`[pipe.step_${index}]`);
+    if (index % 2 === 0) {
+      lines.push('type = "PipeLLM"', `description = "Rewrite the text, step ${index}"`, `inputs = { ${input} = "Text" }`, 'output = "Text"', `prompt = "Rewrite this text in other words: $${input}"`, '');
+    } else {
+      lines.push('type = "PipeCompose"', `description = "Frame the text, step ${index}"`, `inputs = { ${input} = "Text" }`, 'output = "Text"', `template = "Step ${index}: $${input}"`, '');
+    }
+  }
+  lines.push('[pipe.run_chain]', 'type = "PipeSequence"', 'description = "Run every step in order"', 'inputs = { seed = "Text" }', `output = "Text"`, 'steps = [', ...stepRefs, ']', '');
+  return lines.join('\n');
+}
+
+/**
+ * A valid bundle padded to about `kib` KiB: one PipeLLM whose description is long, plus concepts with long
+ * descriptions (large text, little structure).
+ * @param kib - target size in KiB of UTF-8
+ * @param domain - the bundle's domain code
+ * @returns the `.mthds` text, at most `kib` KiB
+ */
+export function paddedBundle(kib: number, domain = 'padded'): string {
+  const head = [`domain = "${domain}"`, 'description = "A large bundle, for load tests"', 'main_pipe = "say"', '', '[pipe.say]', 'type = "PipeLLM"', 'description = "Say something"', 'inputs = { name = "Text" }', 'output = "Text"', 'prompt = "Say hello to $name."', ''];
+  const lines = [...head, '[concept]'];
+  const filler = 'lorem ipsum dolor sit amet '.repeat(36);
+  const budget = kib * 1024 - 64;
+  let size = lines.join('\n').length;
+  for (let index = 0; ; index += 1) {
+    const line = `Concept${index} = "${filler}${index}"`;
+    if (size + line.length + 1 > budget) break;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return `${lines.join('\n')}\n`;
+}

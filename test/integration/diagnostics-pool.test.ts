@@ -1,0 +1,153 @@
+import http from 'node:http';
+import { expect } from 'chai';
+import { createApp } from '../../api/app.js';
+import { DiagnosticsPool } from '../../api/offload/diagnostics-pool.js';
+import { loadSettings, type Environment } from '../../shared/config/index.js';
+import { ServerBusyError, renderProblem } from '../../shared/errors/index.js';
+import { createMockBackend } from '../../shared/inference/index.js';
+import { createLogger, Metrics } from '../../shared/observability/index.js';
+import { sample } from '../helpers/corpus.js';
+import { chainBundle, paddedBundle } from '../helpers/large-bundles.js';
+import { listenOnLoopback, quantile, rawRequest } from '../helpers/raw-http.js';
+
+/** A listening app on its own diagnostics pool, closed after the suite. */
+interface Deployment {
+  server: http.Server;
+  pool: DiagnosticsPool;
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+async function deploy(environment: Environment): Promise<Deployment> {
+  const settings = loadSettings(environment);
+  const metrics = new Metrics();
+  const pool = new DiagnosticsPool({ compute: settings.compute, metrics });
+  const app = createApp({ settings, logger: createLogger('silent', 'test'), inference: createMockBackend(), metrics, diagnostics: pool });
+  const server = await listenOnLoopback(http.createServer(app));
+  return {
+    server,
+    pool,
+    metrics,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await pool.close();
+    },
+  };
+}
+
+const json = (body: unknown) => Buffer.from(JSON.stringify(body));
+
+async function until(condition: () => boolean, timeoutMs = 60000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('the diagnostics pool (docs/isolation.md)', function () {
+  this.timeout(240000);
+
+  describe('when the largest legal requests run', () => {
+    let deployment: Deployment;
+    before(async () => {
+      deployment = await deploy({ COMPUTE_THREADS: '2', COMPUTE_QUEUE_MAX: '16', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
+      await deployment.pool.warm();
+    });
+    after(() => deployment.close());
+
+    it('should answer /health in under 50 ms at p99 while validate, resolve, lint and format run', async () => {
+      const chain = chainBundle(2000);
+      const padded = Array.from({ length: 16 }, (_, index) => paddedBundle(1000, `padded_${index}`));
+      const heavy = [
+        ['/v1/validate', json({ mthds_contents: [chain] })],
+        ['/v1/validate', json({ mthds_contents: padded })],
+        ['/v1/resolve', json({ files: [{ content: chain }] })],
+        ['/v1/lint', json({ content: padded[0] })],
+        ['/v1/format', json({ content: padded[1] })],
+        ['/v1/lint', json({ content: chain })],
+      ] as const;
+      const abort = new AbortController();
+      const queue = [...heavy];
+      const worker = async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          await rawRequest(deployment.server, 'POST', next[0], next[1], { keepBody: false, signal: abort.signal }).catch(() => undefined);
+        }
+      };
+      const running = Promise.all(Array.from({ length: 4 }, worker));
+      let done = false;
+      void running.then(() => (done = true));
+      await until(() => deployment.pool.occupancy().busy === 2);
+      const latencies: number[] = [];
+      const windowEnd = Date.now() + 15000;
+      while (!done && Date.now() < windowEnd) {
+        const started = performance.now();
+        const health = await rawRequest(deployment.server, 'GET', '/health');
+        latencies.push(performance.now() - started);
+        expect(health.status).to.equal(200);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      abort.abort();
+      await running;
+      expect(latencies.length).to.be.greaterThan(20);
+      expect(quantile(latencies, 0.99), `p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms over ${latencies.length} samples`).to.be.below(50);
+    });
+  });
+
+  describe('when every thread and the wait queue are taken', () => {
+    let deployment: Deployment;
+    before(async () => {
+      deployment = await deploy({ COMPUTE_THREADS: '1', COMPUTE_QUEUE_MAX: '1', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
+    });
+    after(() => deployment.close());
+
+    it('should refuse the third request with 503 ServerBusyError and Retry-After, and serve later ones', async () => {
+      const slow = json({ mthds_contents: [chainBundle(400)] });
+      const inFlight = () => deployment.pool.occupancy().busy + deployment.pool.occupancy().queued;
+      const first = rawRequest(deployment.server, 'POST', '/v1/validate', slow, { keepBody: false });
+      await until(() => inFlight() === 1);
+      const second = rawRequest(deployment.server, 'POST', '/v1/validate', slow, { keepBody: false });
+      await until(() => inFlight() === 2);
+      const third = await rawRequest(deployment.server, 'POST', '/v1/validate', json({ mthds_contents: [sample('hello_greeting')] }));
+      expect(third.status).to.equal(503);
+      expect(third.headers['retry-after']).to.equal('5');
+      expect(third.headers['content-type']).to.equal('application/problem+json');
+      const body = JSON.parse(third.body) as { request_id: string };
+      const expected = renderProblem(new ServerBusyError('The server is busy: every compute thread is taken and its wait queue (1) is full. Retry in 5 s.', { retryable: true, retryAfterSeconds: 5 }), {
+        docsUrl: 'https://docs.pipelex.com/latest',
+        instance: '/v1/validate',
+        requestId: body.request_id,
+        disclosure: 'verbose',
+      });
+      expect(body).to.deep.equal(expected.body);
+      expect((await first).status).to.equal(200);
+      expect((await second).status).to.equal(200);
+      const later = await rawRequest(deployment.server, 'POST', '/v1/validate', json({ mthds_contents: [sample('hello_greeting')] }));
+      expect(later.status).to.equal(200);
+      expect(await deployment.metrics.registry.getSingleMetricAsString('mthds_compute_refusals_total')).to.contain('mthds_compute_refusals_total{pool="diagnostics",reason="queue_full"} 1');
+    });
+  });
+
+  describe('when a request outgrows its time budget', () => {
+    let deployment: Deployment;
+    before(async () => {
+      deployment = await deploy({ COMPUTE_THREADS: '1', COMPUTE_TIMEOUT_MS: '3000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
+    });
+    after(() => deployment.close());
+
+    it('should answer 422 ComputeBudgetExceededError naming COMPUTE_TIMEOUT_MS, and serve the next request', async () => {
+      const heavy = await rawRequest(deployment.server, 'POST', '/v1/validate', json({ mthds_contents: [chainBundle(2000)] }));
+      expect(heavy.status).to.equal(422);
+      const problem = JSON.parse(heavy.body) as Record<string, unknown>;
+      expect(problem).to.include({
+        error_type: 'ComputeBudgetExceededError',
+        status: 422,
+        detail: 'The request needed more than 3000 ms of computation (COMPUTE_TIMEOUT_MS) and was stopped; send a smaller or simpler request.',
+      });
+      const next = await rawRequest(deployment.server, 'POST', '/v1/lint', json({ content: sample('hello_greeting') }));
+      expect(next.status, next.body).to.equal(200);
+      expect(JSON.parse(next.body)).to.deep.equal({ diagnostics: [] });
+    });
+  });
+});
