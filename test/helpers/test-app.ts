@@ -7,7 +7,7 @@ import { DiagnosticsPool } from '../../api/offload/diagnostics-pool.js';
 import { loadSettings, type Environment } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
-import type { InferencePort } from '../../shared/runtime/index.js';
+import type { InferencePort, TemplateRenderer } from '../../shared/runtime/index.js';
 
 /** One diagnostics pool per distinct `COMPUTE_*` configuration, shared by every app of the test process. */
 const pools = new Map<string, DiagnosticsPool>();
@@ -38,11 +38,12 @@ export function sharedDiagnostics(environment: Environment = {}): DiagnosticsPoo
  * Build an app as `npm start` would, but from `environment` instead of `process.env`.
  * @param environment - variables to set (defaults apply to the rest)
  * @param inference - the backend runs call; by default the one the settings select (mock without `OPENAI_API_KEY`)
+ * @param templates - renders the runs' templates; by default the render thread pool, as `npm start` wires it
  */
-export function buildTestApp(environment: Environment = {}, inference?: InferencePort): Express {
+export function buildTestApp(environment: Environment = {}, inference?: InferencePort, templates?: TemplateRenderer): Express {
   const settings = loadSettings(environment);
   const routed = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
-  return createApp({ settings, logger: createLogger('silent', 'test'), inference: inference ?? routed, modelDeck: routed.deck, diagnostics: sharedDiagnostics(environment) });
+  return createApp({ settings, logger: createLogger('silent', 'test'), inference: inference ?? routed, modelDeck: routed.deck, diagnostics: sharedDiagnostics(environment), ...(templates ? { templates } : {}) });
 }
 
 /**

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
-import type { InferencePort, LlmRequest } from '../../shared/runtime/index.js';
+import { inThreadTemplateRenderer, type InferencePort, type LlmRequest } from '../../shared/runtime/index.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const BUNDLE = `
@@ -629,7 +629,8 @@ describe('controllers over POST /v1/execute', () => {
     it('should keep input order with more items than the concurrency bound, running at most 8 at once', async () => {
       const words = Array.from({ length: 12 }, (_, index) => `w${index}`);
       const backend = staggeredBackend(words.length);
-      const result = await run(buildTestApp({}, backend), 'batch_echo', { words });
+      // renders on the test's thread: this measures the batch bound, not the render threads' latency
+      const result = await run(buildTestApp({}, backend, inThreadTemplateRenderer), 'batch_echo', { words });
       expect(backend.calls).to.have.length(12);
       expect(backend.maxInFlight).to.equal(8);
       expect(result.main).to.equal('main_stuff');

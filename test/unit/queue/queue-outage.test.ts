@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
 import { ReplyError } from 'ioredis';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
 import { QueueUnavailableError } from '../../../shared/errors/index.js';
 import { isQueueOutage, whenQueueReachable } from '../../../shared/queue/queue-outage.js';
-import { QueueKeys, RunRegistry } from '../../../shared/queue/index.js';
+import { QueueKeys, RunRegistry, openRedis } from '../../../shared/queue/index.js';
+import { TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
 
 function refused(): NodeJS.ErrnoException {
   return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
@@ -62,9 +62,10 @@ describe('queue outage classification', () => {
   describe('RunRegistry', () => {
     const record = { pipeline_run_id: 'r1', workflow_id: 'w1', state: 'STARTED', pipe_code: null, request_id: 'q', created_at: '', started_at: null, finished_at: null, owner: 'single-tenant', storage_scope: 'single-tenant' } as const;
 
-    it('should not report a record that cannot be serialised as a queue outage', async () => {
-      const redis = { set: () => Promise.resolve('OK') } as unknown as Redis;
-      const registry = new RunRegistry(redis, new QueueKeys('test'), 60);
+    it('should not report a record that cannot be serialised as a queue outage (real Redis, up)', async () => {
+      const redis = openRedis(TEST_REDIS_URL, 'producer');
+      after(() => redis.disconnect());
+      const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
       let deep: unknown = 1;
       for (let level = 0; level < 20_000; level += 1) deep = { a: deep };
       const failure = await registry.save({ ...record, result: deep as never }).then(
@@ -74,9 +75,10 @@ describe('queue outage classification', () => {
       expect(failure).to.be.instanceOf(RangeError);
     });
 
-    it('should report a refused connection as a queue outage', async () => {
-      const redis = { set: () => Promise.reject(refused()) } as unknown as Redis;
-      const registry = new RunRegistry(redis, new QueueKeys('test'), 60);
+    it('should report a refused connection as a queue outage (a real client on a closed port)', async () => {
+      const redis = openRedis('redis://127.0.0.1:1', 'producer');
+      after(() => redis.disconnect());
+      const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
       const failure = await registry.save(record).then(
         () => undefined,
         (error: unknown) => error,
