@@ -1,7 +1,7 @@
 /**
  * Entry of a quarantine process (forked by `run-in-quarantine.ts`): receives one task over IPC, runs the run job with
- * its own inference backend, document extractor and ids, built from the settings the way `worker/main.ts` builds
- * them, sends back the run result or the error report, and exits. Its heap limit is set by its parent; a run that
+ * its own inference backend, document extractor, ids and template limits, built from the settings the way
+ * `worker/main.ts` builds them (templates render on this process's own thread: the process is the isolation), sends back the run result or the error report, and exits. Its heap limit is set by its parent; a run that
  * exhausts it kills only this process. It exits as soon as its parent goes away (IPC disconnect), so it never
  * outlives the worker that started it.
  */
@@ -10,6 +10,7 @@ import { toErrorReport, type ErrorReport } from '../errors/index.js';
 import { createDocumentExtractor, selectInferenceBackend } from '../inference/index.js';
 import type { RunJob } from '../queue/index.js';
 import { executeBundleRun, randomIdSource, type RunResult } from '../runtime/index.js';
+import { configureTemplateLimits } from '../templating/index.js';
 import { runJobRequest } from './run-job-request.js';
 
 /** What the parent sends the quarantine process (one IPC message, JSON-serialized). */
@@ -25,6 +26,7 @@ export type QuarantineMessage = { kind: 'completed'; result: RunResult } | { kin
 
 async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
   const { settings, payload } = task;
+  configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
   const { request, libraryFiles } = runJobRequest(payload);
   try {
     const result = await executeBundleRun(request, {

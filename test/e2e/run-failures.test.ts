@@ -10,7 +10,8 @@ import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js'
 
 /**
  * A run that is its own poison under a small heap: a slow greeting (so its first worker can be killed mid-run), then a
- * compose step repeating a 2 KiB filler 90 000 times (a ~180 MB text, far over a 64 MiB quarantine heap).
+ * compose step repeating a 2 KiB filler 90 000 times (a ~180 MB text, far over a 64 MiB quarantine heap). The
+ * deployment raises TEMPLATE_MAX_OUTPUT_KIB to 256 MiB, so the output budget does not refuse the render first.
  */
 const POISON = `domain      = "poison"
 description = "A run whose compose step builds a text far larger than a small quarantine heap"
@@ -87,7 +88,7 @@ describe('run failures (spawned API and worker processes, real Redis)', function
     it('should record it FAILED with a RunCrashedError report, call back with the failure, and keep the queue moving', async () => {
       const { api, baseUrl } = await spawnApi(environment());
       started.push(api);
-      const slow = { MOCK_INFERENCE_LATENCY_MS: '3000', WORKER_LOCK_DURATION_MS: '1000', RUN_QUARANTINE_HEAP_MIB: '64' };
+      const slow = { MOCK_INFERENCE_LATENCY_MS: '3000', WORKER_LOCK_DURATION_MS: '1000', RUN_QUARANTINE_HEAP_MIB: '64', TEMPLATE_MAX_OUTPUT_KIB: '262144' };
       const doomed = await startWorker(slow);
       const ack = await post(baseUrl, '/v1/start', { pipeline_run_id: 'poison', mthds_contents: [POISON], inputs: { name: 'Ann', filler: 'x'.repeat(2048) }, callback_urls: [receiver.url] });
       expect(ack.status, JSON.stringify(ack.body)).to.equal(202);

@@ -11,13 +11,17 @@ function sourceFiles(folder: string): string[] {
     .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
 }
 
-function importsOf(file: string): string[] {
+const ANY_IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm;
+/** Imports that bring values (code that runs), not `import type` / `export type`. */
+const VALUE_IMPORT = /^\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'([^']+)'/gm;
+
+function importsOf(file: string, pattern = ANY_IMPORT): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)].map((match) => match[1]!);
+  return [...text.matchAll(pattern)].map((match) => match[1]!);
 }
 
-function violations(folder: string, forbidden: (specifier: string) => boolean): string[] {
-  return sourceFiles(folder).flatMap((file) => importsOf(file).filter(forbidden).map((specifier) => `${file} imports ${specifier}`));
+function violations(folder: string, forbidden: (specifier: string) => boolean, pattern = ANY_IMPORT): string[] {
+  return sourceFiles(folder).flatMap((file) => importsOf(file, pattern).filter(forbidden).map((specifier) => `${file} imports ${specifier}`));
 }
 
 describe('import boundaries (STYLE.md rule 2)', () => {
@@ -40,7 +44,7 @@ describe('import boundaries (STYLE.md rule 2)', () => {
 
   it('should send HTTP only through shared/net, apart from the Linkup provider (an operator-configured endpoint, never a caller URL)', () => {
     const http = (specifier: string) => /^(undici|got|node:http|node:https|http|https)$/.test(specifier);
-    const outside = [...violations('shared', http), ...violations('api', http)].filter((line) => !line.startsWith('shared/net/') && !line.startsWith('shared/inference/linkup-backend.ts '));
+    const outside = [...violations('shared', http, VALUE_IMPORT), ...violations('api', http, VALUE_IMPORT)].filter((line) => !line.startsWith('shared/net/') && !line.startsWith('shared/inference/linkup-backend.ts '));
     expect(outside).to.deep.equal([]);
   });
 });
