@@ -9,16 +9,9 @@ import type { Server } from 'node:http';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Environment } from '../../shared/config/index.js';
+import { composePipe as compose } from '../helpers/compose-pipe.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-const compose = (code: string, template: string) => `
-[pipe.${code}]
-type = "PipeCompose"
-description = "${code}"
-inputs = { name = "Text" }
-output = "Text"
-template = '''${template}'''
-`;
 
 const over = (subject: string) => `Template budget: ${subject}, over TEMPLATE_MAX_OUTPUT_KIB (1024 KiB).`;
 

@@ -6,16 +6,9 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { InferencePort } from '../../shared/runtime/index.js';
+import { composePipe as compose } from '../helpers/compose-pipe.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-const compose = (code: string, template: string) => `
-[pipe.${code}]
-type = "PipeCompose"
-description = "${code}"
-inputs = { name = "Text" }
-output = "Text"
-template = '''${template}'''
-`;
 
 const BUNDLE = [
   'domain = "sandbox"',
