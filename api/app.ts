@@ -6,7 +6,8 @@
  * 2. body-size guard on the declared length (413, spec §8), before routing and auth
  * 3. `GET /health` (outside `/v1` and outside auth, spec §4.1)
  * 4. authentication of every `/v1` route, `/metrics` and `/admin/queues` (spec §5)
- * 5. per-route JSON body parsing (413 / 422) and zod request schema (422)
+ * 5. per-route body reading (413); decoding (422) and zod request schema (422), in a diagnostics thread for the
+ *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
  * 6. route handler (a thin call into the core or an orchestrator)
  * 7. unknown route → 404 problem without a `code` member
  * 8. the problem handler: every error as `application/problem+json` (spec §7)
@@ -31,18 +32,13 @@ import { Orchestration } from './orchestration.js';
 import { bullmqOrchestrator } from './orchestrators/bullmq-orchestrator.js';
 import { directOrchestrator } from './orchestrators/direct-orchestrator.js';
 import type { Orchestrator } from './orchestrators/orchestrator.js';
-import { buildRouter } from './routes/build.js';
-import { codegenRouter } from './routes/codegen.js';
+import { diagnosticsRouter } from './routes/diagnostics.js';
 import { executeRouter } from './routes/execute.js';
-import { formatRouter } from './routes/format.js';
 import { healthRouter } from './routes/health.js';
-import { lintRouter } from './routes/lint.js';
 import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
-import { resolveRouter } from './routes/resolve.js';
 import { runsRouter } from './routes/runs.js';
 import { startRouter } from './routes/start.js';
-import { validateRouter } from './routes/validate.js';
 import { versionRouter } from './routes/version.js';
 import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
 
@@ -141,13 +137,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(versionRouter());
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, metrics).fetcher;
-  app.use(validateRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, diagnostics, methodFetcher }));
-  app.use(resolveRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }));
-  app.use(codegenRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }), buildRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, methodFetcher, diagnostics }));
-  app.use(executeRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
-  app.use(startRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher }));
-  app.use(lintRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, diagnostics }));
-  app.use(formatRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, diagnostics }));
+  app.use(diagnosticsRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, diagnostics, methodFetcher }));
+  app.use(executeRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher, diagnostics }));
+  app.use(startRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher, diagnostics }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());

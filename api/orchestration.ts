@@ -21,6 +21,32 @@ export function resolveOrchestrationMode(requested: string | null | undefined, c
   );
 }
 
+/**
+ * Which orchestration modes a deployment accepts: plain data, so the check can run in a diagnostics thread
+ * (`/v1/validate` checks its `orchestration_mode` there, before the verdict).
+ */
+export interface ModePolicy {
+  /** The deployment's `api.toml` settings. */
+  config: ApiConfig;
+  /** The tokens with a registered orchestrator. */
+  registered: string[];
+}
+
+/**
+ * The mode a request runs under, checked against the deployment's registered orchestrators.
+ * @param requested - the request's `orchestration_mode`
+ * @param policy - the deployment's settings and registered tokens
+ * @returns the mode's token
+ * @throws OrchestrationModeOverrideForbidden (403); MissingOrchestratorError (500) for an unregistered token
+ */
+export function checkOrchestrationMode(requested: string | null | undefined, policy: ModePolicy): string {
+  const mode = resolveOrchestrationMode(requested, policy.config);
+  if (!policy.registered.includes(mode)) {
+    throw new MissingOrchestratorError(`Orchestration mode '${mode}' has no registered orchestrator on this deployment (registered: ${policy.registered.join(', ')}).`);
+  }
+  return mode;
+}
+
 /** The orchestrators of a deployment and its `api.toml` settings. */
 export class Orchestration {
   constructor(
@@ -34,13 +60,11 @@ export class Orchestration {
    * @throws OrchestrationModeOverrideForbidden (403); MissingOrchestratorError (500) for an unregistered token
    */
   select(requested: string | null | undefined): Orchestrator {
-    const mode = resolveOrchestrationMode(requested, this.config);
-    const orchestrator = this.orchestrators.get(mode);
-    if (!orchestrator) {
-      throw new MissingOrchestratorError(
-        `Orchestration mode '${mode}' has no registered orchestrator on this deployment (registered: ${[...this.orchestrators.keys()].join(', ')}).`,
-      );
-    }
-    return orchestrator;
+    return this.orchestrators.get(checkOrchestrationMode(requested, this.modePolicy()))!;
+  }
+
+  /** The modes this deployment accepts, as plain data. */
+  modePolicy(): ModePolicy {
+    return { config: this.config, registered: [...this.orchestrators.keys()] };
   }
 }

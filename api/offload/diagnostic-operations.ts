@@ -1,8 +1,8 @@
 /**
  * The CPU-heavy parts of the diagnostic and tooling routes, as pure functions of structured-clonable inputs: each
  * loads the request's bundles (or reads its one text) and answers the route's 200 body, already serialised. They run
- * in the diagnostics pool's threads (docs/isolation.md "Diagnostics pool"); the routes keep parsing the request, the
- * `method_ref` fetch and the sending.
+ * in the diagnostics pool's threads (docs/isolation.md "Diagnostics pool"), called by the routes' request handlers
+ * (`requests/diagnostic-requests.ts`) and, for a run's bundle check, through `thread-operations.ts`.
  *
  * Every function answers the exact bytes `sendJson` would send, and throws the route's typed errors (a
  * `ValidationError` 422 for a runner of a pipe that calls an absent package, a `PipeNotFoundError` 422 for an unknown
@@ -244,21 +244,3 @@ export function loadRunOperation(input: RunCheckInput): LoadedBundle[] {
 export async function warmOperation(): Promise<void> {
   await warmFormatter();
 }
-
-/** The operations table of the diagnostics thread, by name (`diagnostics-thread.ts`, `DiagnosticsPool.run`). */
-export const DIAGNOSTIC_OPERATIONS = {
-  validate: validateOperation,
-  resolve: resolveOperation,
-  codegen: codegenOperation,
-  buildInputs: buildInputsOperation,
-  buildOutput: buildOutputOperation,
-  buildRunner: buildRunnerOperation,
-  lint: lintOperation,
-  format: formatOperation,
-  checkRun: checkRunOperation,
-  loadRun: loadRunOperation,
-  warm: warmOperation,
-} as const;
-
-/** The name of a diagnostic operation. */
-export type DiagnosticOperation = keyof typeof DIAGNOSTIC_OPERATIONS;

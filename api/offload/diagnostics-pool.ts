@@ -12,7 +12,7 @@ import { IsolatedPool, type PoolOccupancy } from '../../shared/compute/index.js'
 import type { ComputeSettings } from '../../shared/config/index.js';
 import { ComputeBudgetExceededError } from '../../shared/errors/index.js';
 import type { Metrics } from '../../shared/observability/index.js';
-import type { DIAGNOSTIC_OPERATIONS, DiagnosticOperation } from './diagnostic-operations.js';
+import type { THREAD_OPERATIONS, ThreadOperation } from './thread-operations.js';
 
 /** Seconds a busy answer asks the caller to wait: about the time a typical diagnostic request holds a thread. */
 const RETRY_AFTER_SECONDS = 5;
@@ -20,13 +20,13 @@ const RETRY_AFTER_SECONDS = 5;
 /** The pool's name in metrics (`mthds_compute_pool_tasks`, `mthds_compute_refusals_total`). */
 const POOL_NAME = 'diagnostics';
 
-type Operations = typeof DIAGNOSTIC_OPERATIONS;
+type Operations = typeof THREAD_OPERATIONS;
 
 /** The input of an operation. */
-export type OperationInput<K extends DiagnosticOperation> = Parameters<Operations[K]>[0];
+export type OperationInput<K extends ThreadOperation> = Parameters<Operations[K]>[0];
 
 /** The value of an operation. */
-export type OperationOutput<K extends DiagnosticOperation> = Awaited<ReturnType<Operations[K]>>;
+export type OperationOutput<K extends ThreadOperation> = Awaited<ReturnType<Operations[K]>>;
 
 /** How a diagnostics pool is built. */
 export interface DiagnosticsPoolOptions {
@@ -77,7 +77,7 @@ export class DiagnosticsPool {
 
   /**
    * Run one operation in a thread.
-   * @param op - the operation (`diagnostic-operations.ts`)
+   * @param op - the operation (`thread-operations.ts`)
    * @param input - its structured-clonable input
    * @param signal - aborts it (the client went away); its thread is stopped if it runs
    * @returns the operation's value
@@ -85,7 +85,7 @@ export class DiagnosticsPool {
    *   ServerBusyError (503, `Retry-After`) when the threads and the wait queue are full or the wait outlived
    *   `COMPUTE_QUEUE_DEADLINE_MS`; ComputeBudgetExceededError (422) past `COMPUTE_TIMEOUT_MS` or `COMPUTE_HEAP_MIB`
    */
-  run<K extends DiagnosticOperation>(op: K, input: OperationInput<K>, signal?: AbortSignal): Promise<OperationOutput<K>> {
+  run<K extends ThreadOperation>(op: K, input: OperationInput<K>, signal?: AbortSignal): Promise<OperationOutput<K>> {
     return this.pool.run<OperationOutput<K>>(op, input, signal ? { signal } : {});
   }
 

@@ -1,6 +1,6 @@
 /**
  * The worker module of the diagnostics pool (docs/isolation.md "Diagnostics pool"): the operations of
- * `diagnostic-operations.ts`, answered across the thread boundary.
+ * `thread-operations.ts`, answered across the thread boundary.
  *
  * Node 20 does not carry tsx's ESM hooks (`--import tsx`) into worker threads, and piscina's CommonJS load of this
  * module cannot `require` ESM-only dependencies of the operations (`canonicalize`). So the thread registers tsx's ESM
@@ -13,8 +13,8 @@ type TaskHandler = ReturnType<typeof isolatedTaskHandler>;
 
 async function load(): Promise<TaskHandler> {
   (await import('tsx/esm/api')).register();
-  const [compute, operations] = await Promise.all([import('../../shared/compute/index.js'), import('./diagnostic-operations.js')]);
-  return compute.isolatedTaskHandler(operations.DIAGNOSTIC_OPERATIONS);
+  const [compute, operations] = await Promise.all([import('../../shared/compute/index.js'), import('./thread-operations.js')]);
+  return compute.isolatedTaskHandler(operations.THREAD_OPERATIONS);
 }
 
 const handler = load();

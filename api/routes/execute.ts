@@ -5,7 +5,8 @@
  */
 import { Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { jsonBody } from '../body/json-body.js';
+import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import type { Orchestration } from '../orchestration.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import { resolveRunSources } from '../run-method.js';
@@ -24,15 +25,17 @@ export interface ExecuteRouteOptions {
   bundleLimits: BundleLimits;
   /** Fetches `method_ref` packages (a registry form answers 501). */
   methodFetcher: MethodFetcher;
+  /** Where a large body is decoded (docs/isolation.md "Request bodies"). */
+  diagnostics: DiagnosticsPool;
 }
 
 /**
  * Router serving `POST /v1/execute`.
- * @param options - body limit, orchestration, callback policy, bundle ceilings, method fetcher
+ * @param options - body limit, orchestration, callback policy, bundle ceilings, method fetcher, diagnostics pool
  */
 export function executeRouter(options: ExecuteRouteOptions): Router {
   const router = Router();
-  router.post('/v1/execute', jsonBody(options, 'run'), async (req, res) => {
+  router.post('/v1/execute', jsonBody(options, 'run', options.diagnostics), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
     const ownership = runOwnership(res.locals.identity, body.storage_scope);

@@ -7,7 +7,8 @@
 import { Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { jsonBody } from '../body/json-body.js';
+import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import type { Orchestration } from '../orchestration.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import { resolveRunSources } from '../run-method.js';
@@ -26,15 +27,17 @@ export interface StartRouteOptions {
   bundleLimits: BundleLimits;
   /** Fetches `method_ref` packages (a registry form answers 501). */
   methodFetcher: MethodFetcher;
+  /** Where a large body is decoded (docs/isolation.md "Request bodies"). */
+  diagnostics: DiagnosticsPool;
 }
 
 /**
  * Router serving `POST /v1/start`.
- * @param options - body limit, orchestration, callback policy, bundle ceilings, method fetcher
+ * @param options - body limit, orchestration, callback policy, bundle ceilings, method fetcher, diagnostics pool
  */
 export function startRouter(options: StartRouteOptions): Router {
   const router = Router();
-  router.post('/v1/start', jsonBody(options, 'run'), async (req, res) => {
+  router.post('/v1/start', jsonBody(options, 'run', options.diagnostics), async (req, res) => {
     const body = parseRunRequest(req.body);
     checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
     const ownership = runOwnership(res.locals.identity, body.storage_scope);

@@ -100,7 +100,7 @@ const ENV_SCHEMA = z.object({
   DOCUMENT_FETCH_TIMEOUT_MS: positiveInt(30000),
   DOCUMENT_MAX_REDIRECTS: nonNegativeInt(3),
   DOCUMENT_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
-  COMPUTE_THREADS: positiveInt(os.availableParallelism()),
+  COMPUTE_THREADS: positiveInt(Math.max(1, os.availableParallelism() - 1)),
   COMPUTE_WARM_THREADS: z.coerce.number().int().nonnegative().optional(),
   COMPUTE_QUEUE_MAX: nonNegativeInt(32),
   COMPUTE_QUEUE_DEADLINE_MS: positiveInt(30000),

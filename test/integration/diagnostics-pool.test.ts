@@ -52,12 +52,12 @@ describe('the diagnostics pool (docs/isolation.md)', function () {
   describe('when the largest legal requests run', () => {
     let deployment: Deployment;
     before(async () => {
-      deployment = await deploy({ COMPUTE_THREADS: '2', COMPUTE_QUEUE_MAX: '16', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
+      deployment = await deploy({ COMPUTE_QUEUE_MAX: '16', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
       await deployment.pool.warm();
     });
     after(() => deployment.close());
 
-    it('should answer /health in under 250 ms at p99 while validate, resolve, lint and format run (was 25 s)', async () => {
+    it('should keep answering /health while 16 MiB validate, resolve, lint and format requests take every thread (p99 under a 250 ms stall bound; was 25 s; the latency figure is `npm run bench`)', async () => {
       const chain = chainBundle(2000);
       const padded = Array.from({ length: 16 }, (_, index) => paddedBundle(1000, `padded_${index}`));
       const heavy = [
@@ -78,7 +78,7 @@ describe('the diagnostics pool (docs/isolation.md)', function () {
       const running = Promise.all(Array.from({ length: 4 }, worker));
       let done = false;
       void running.then(() => (done = true));
-      await until(() => deployment.pool.occupancy().busy === 2);
+      await until(() => deployment.pool.occupancy().busy === loadSettings({}).compute.threads);
       const latencies: number[] = [];
       const windowEnd = Date.now() + 15000;
       while (!done && Date.now() < windowEnd) {

@@ -50,6 +50,24 @@ describe('MAX_JSON_DEPTH (spec §8, docs/limits.md)', function () {
     });
   });
 
+  describe('when a run body is over 256 KiB (decoded in a diagnostics thread)', () => {
+    const padding = 'x'.repeat(300 * 1024);
+
+    it('should run it as it runs a small body', async () => {
+      const response = await post('/v1/execute', JSON.stringify({ mthds_content: sample('hello_greeting'), inputs: { name: 'Ada' }, padding })).expect(200);
+      expect(response.body).to.include({ state: 'COMPLETED', main_stuff_name: 'main_stuff' });
+      expect(response.body.pipe_output.working_memory.root.name.content).to.deep.equal({ text: 'Ada' });
+    });
+
+    it('should answer a malformed one with 422 InvalidJSON and a too deep one with the limit', async () => {
+      const malformed = await post('/v1/execute', `{"padding":"${padding}",`).expect(422);
+      expect(malformed.body).to.include({ error_type: 'InvalidJSON' });
+      expect(malformed.body.detail).to.match(/^Request body is not valid JSON: /);
+      const deep = await post('/v1/execute', runBody(`{"padding":"${padding}","deep":${nested(65)}}`)).expect(422);
+      expect(deep.body).to.include({ error_type: 'InvalidJSON', detail: TOO_DEEP });
+    });
+  });
+
   describe('when MAX_JSON_DEPTH is set', () => {
     it('should apply the configured limit', async () => {
       const shallow = buildTestApp({ MAX_JSON_DEPTH: '3' });

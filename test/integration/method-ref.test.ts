@@ -9,7 +9,6 @@ import { pollUntil } from '../helpers/poll.js';
 import { spawnApi } from '../helpers/processes.js';
 import { startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
-import { loadClosure } from '../../api/closure-selector.js';
 import { loadSettings } from '../../shared/config/index.js';
 import { createMethodFetcher } from '../../shared/methods/index.js';
 import { createLogger } from '../../shared/observability/index.js';
@@ -206,9 +205,9 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
 
     it('should read only the .mthds files for tooling routes (no Python gate)', async () => {
       const { fetcher } = createMethodFetcher(loadSettings(repos.environment(cacheDir)), createLogger('silent', 'test'));
-      const closure = await loadClosure({ method_ref: 'github.com/acme/pytools@v1.0.0' }, fetcher);
-      expect(closure.sources.map((source) => source.source)).to.deep.equal(['hello.mthds']);
-      expect(closure.manifestMainPipe).to.equal('say_hello');
+      const fetched = await fetcher.fetch('github.com/acme/pytools@v1.0.0', 'tooling');
+      expect(fetched.sources.map((source) => source.source)).to.deep.equal(['hello.mthds']);
+      expect(fetched.mainPipe).to.equal('say_hello');
     });
   });
 

@@ -32,8 +32,8 @@ describe('loadSettings', () => {
       });
       expect(settings.inference.profile).to.equal('auto');
       expect(settings.compute).to.deep.equal({
-        threads: os.availableParallelism(),
-        warmThreads: os.availableParallelism(),
+        threads: Math.max(1, os.availableParallelism() - 1),
+        warmThreads: Math.max(1, os.availableParallelism() - 1),
         queueMax: 32,
         queueDeadlineMs: 30000,
         timeoutMs: 60000,

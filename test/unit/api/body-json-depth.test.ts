@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { jsonDepthExceeds } from '../../../api/middleware/json-depth.js';
+import { jsonDepthExceeds } from '../../../api/body/json-depth.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 

@@ -1,11 +1,10 @@
 /**
  * The closure selector of the resolve, codegen and build routes (spec §2.1; API-CONTRACT.md §3.8): exactly one of
- * `files` (inline bundles) or `method_ref`. The bundles it names are loaded in the diagnostics pool
- * (`offload/diagnostic-operations.ts`).
+ * `files` (inline bundles) or `method_ref` (a package fetched by the event loop, then handed back to the thread).
  */
 import { z } from 'zod';
-import type { MethodFetcher } from '../shared/methods/index.js';
-import type { BundleSource } from '../shared/mthds/index.js';
+import type { FetchPurpose } from '../../shared/methods/index.js';
+import type { BundleSource } from '../../shared/mthds/index.js';
 import { mthdsContent } from './mthds-content.js';
 
 /**
@@ -46,6 +45,13 @@ export interface Closure {
   manifestMainPipe: string | null;
 }
 
+/** A `method_ref` the event loop must fetch before the request can be answered. */
+export interface MethodToFetch {
+  methodRef: string;
+  /** `run` (`/v1/validate`: the package's Python gate applies) or `tooling` (only its `.mthds` files are read). */
+  purpose: FetchPurpose;
+}
+
 /** A closure selector checked by {@link closureRequestSchema}. */
 export interface ClosureSelector {
   files?: { content: string; source?: string | null | undefined }[] | null | undefined;
@@ -53,18 +59,13 @@ export interface ClosureSelector {
 }
 
 /**
- * Turn a checked selector into bundle sources.
+ * The closure of a checked selector: its inline files, or the package the event loop fetched for its `method_ref`.
  * @param selector - `files` or `method_ref` (exactly one, as checked by {@link closureRequestSchema})
- * @param fetcher - the deployment's method fetcher
- * @throws whatever {@link MethodFetcher.fetch} throws (501 for a registry form, 422 / 404 for a failed fetch)
+ * @param fetched - the fetched package of a `method_ref`, once the event loop has it
+ * @param purpose - what the fetch is for
+ * @returns the closure, or the `method_ref` to fetch first
  */
-export async function loadClosure(
-  selector: ClosureSelector,
-  fetcher: MethodFetcher,
-): Promise<Closure> {
-  if (selector.method_ref) {
-    const fetched = await fetcher.fetch(selector.method_ref, 'tooling');
-    return { sources: fetched.sources, manifestMainPipe: fetched.mainPipe };
-  }
+export function closureOf(selector: ClosureSelector, fetched: Closure | undefined, purpose: FetchPurpose): Closure | MethodToFetch {
+  if (selector.method_ref) return fetched ?? { methodRef: selector.method_ref, purpose };
   return { sources: (selector.files ?? []).map((file) => ({ content: file.content, source: file.source ?? null })), manifestMainPipe: null };
 }

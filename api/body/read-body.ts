@@ -1,0 +1,58 @@
+/**
+ * Reading a request body off the socket, undecoded: `Content-Encoding` undone, the size capped (413), the charset
+ * noted. Reading is I/O, so it never holds the event loop; decoding is left to {@link decodeJsonBody}, on the event
+ * loop or in a diagnostics thread (docs/isolation.md "Request bodies").
+ */
+import express, { type RequestHandler } from 'express';
+import { parse as parseContentType } from 'content-type';
+import { PayloadTooLarge } from '../../shared/errors/index.js';
+import { payloadTooLargeDetail } from '../middleware/body-size-guard.js';
+import { malformedBodyError, type BodyKind, type RawJsonBody } from './decode-json.js';
+
+interface BodyParserError {
+  type?: string;
+  message?: string;
+  length?: number;
+}
+
+function charsetOf(header: string | undefined): string {
+  if (header === undefined) return 'utf-8';
+  try {
+    return parseContentType(header).parameters.charset?.toLowerCase() ?? 'utf-8';
+  } catch {
+    return 'utf-8';
+  }
+}
+
+/**
+ * The raw body a {@link readBody} middleware left on the request.
+ * @param body - `req.body` after {@link readBody}
+ * @returns the body, or undefined when the request has none
+ */
+export function rawBodyOf(body: unknown): RawJsonBody | undefined {
+  return body === undefined ? undefined : (body as RawJsonBody);
+}
+
+/**
+ * Build the reader. Any content type is read (a `curl -d` without a `Content-Type` still works); `req.body` becomes a
+ * {@link RawJsonBody}, or stays undefined when the request has no body (read it with {@link rawBodyOf}).
+ * @param maxBodyBytes - largest body, in bytes (`MAX_REQUEST_BODY_MIB` × 1 MiB)
+ * @param kind - which error class an unreadable body maps to
+ * @throws PayloadTooLarge (413) through `next` past the limit; InvalidJSON or ValidationError (422) for a body that
+ *   cannot be read (an unknown `Content-Encoding`, a corrupt gzip stream)
+ * @see spec §8, docs/limits.md
+ */
+export function readBody(maxBodyBytes: number, kind: BodyKind): RequestHandler {
+  const read = express.raw({ limit: maxBodyBytes, type: () => true });
+  return (req, res, next) => {
+    read(req, res, (error?: unknown) => {
+      if (error !== undefined) {
+        const failure = error as BodyParserError;
+        next(failure.type === 'entity.too.large' ? new PayloadTooLarge(payloadTooLargeDetail(failure.length, maxBodyBytes)) : malformedBodyError(kind, failure.message ?? 'unreadable body'));
+        return;
+      }
+      if (Buffer.isBuffer(req.body)) req.body = { bytes: req.body, charset: charsetOf(req.headers['content-type']) } satisfies RawJsonBody;
+      next();
+    });
+  };
+}

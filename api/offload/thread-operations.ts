@@ -1,0 +1,31 @@
+/**
+ * The operations table of the diagnostics thread (`diagnostics-thread.ts`, `DiagnosticsPool.run`): what the event
+ * loop may ask a thread for.
+ */
+import { decodeJsonBody, type BodyKind, type RawJsonBody } from '../body/decode-json.js';
+import { answerDiagnostic } from '../requests/diagnostic-requests.js';
+import { checkRunOperation, loadRunOperation, warmOperation } from './diagnostic-operations.js';
+
+/** Input of the `decodeJson` operation: a large run-route body (`body/json-body.ts`). */
+export interface DecodeJsonInput {
+  body: RawJsonBody;
+  maxJsonDepth: number;
+  kind: BodyKind;
+}
+
+/** The operations by name. */
+export const THREAD_OPERATIONS = {
+  /** A diagnostic route's request, answered whole (`requests/diagnostic-requests.ts`). */
+  request: answerDiagnostic,
+  /** A large JSON body decoded off the event loop. */
+  decodeJson: (input: DecodeJsonInput): unknown => decodeJsonBody(input.body, input.maxJsonDepth, input.kind),
+  /** The static verdict of a run's bundles. */
+  checkRun: checkRunOperation,
+  /** The static verdict of a run's bundles, answering the checked bundles. */
+  loadRun: loadRunOperation,
+  /** The formatter loaded ahead of the first request. */
+  warm: warmOperation,
+} as const;
+
+/** The name of a thread operation. */
+export type ThreadOperation = keyof typeof THREAD_OPERATIONS;

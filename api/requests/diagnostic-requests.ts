@@ -1,0 +1,195 @@
+/**
+ * The diagnostic and tooling routes as requests a diagnostics thread answers whole: the JSON body is decoded, checked
+ * against the route's schema and answered in the thread, so a 16 MiB request costs the event loop only the reading
+ * of its bytes (docs/isolation.md "Request bodies"). A `method_ref` is the one thing a thread cannot do (the clone
+ * cache is the process's): the thread names it, the event loop fetches it and asks again with the package.
+ *
+ * Each route's schema and rules are here, by route; the work itself is in `offload/diagnostic-operations.ts`.
+ *
+ * @see spec §4.5–4.10; API-CONTRACT.md §3.7–3.13
+ */
+import { z } from 'zod';
+import { CODEGEN_TARGETS } from '../../shared/codegen/index.js';
+import { FORMAT_OPTIONS } from '../../shared/tooling/index.js';
+import { decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
+import {
+  buildInputsOperation,
+  buildOutputOperation,
+  buildRunnerOperation,
+  codegenOperation,
+  formatOperation,
+  lintOperation,
+  resolveOperation,
+  validateOperation,
+  type EncodedJson,
+} from '../offload/diagnostic-operations.js';
+import { checkOrchestrationMode, type ModePolicy } from '../orchestration.js';
+import { parseBody } from '../request-schema.js';
+import { closureOf, closureRequestSchema, VALIDATION_MODE, type Closure, type ClosureSelector, type MethodToFetch } from './closure-selector.js';
+import { mthdsContent } from './mthds-content.js';
+
+/** What a diagnostic request is answered with: the route's 200 body, or a `method_ref` to fetch first. */
+export type DiagnosticAnswer = { body: EncodedJson } | { fetch: MethodToFetch };
+
+/** A diagnostic request as the event loop hands it to a thread: plain, structured-clonable data. */
+export interface DiagnosticRequest {
+  /** Which route (a key of {@link DIAGNOSTIC_ROUTES}). */
+  route: DiagnosticRoute;
+  /** The undecoded body; undefined when the request has none. */
+  body: RawJsonBody | undefined;
+  /** `MAX_JSON_DEPTH` and `MAX_MTHDS_FILE_KIB`. */
+  limits: { maxJsonDepth: number; maxMthdsFileKib: number };
+  /** The orchestration modes the deployment accepts (`/v1/validate` checks its `orchestration_mode`). */
+  modes: ModePolicy;
+  /** The package of the request's `method_ref`, on the second asking. */
+  fetched?: Closure;
+}
+
+type Handler = (value: unknown, request: DiagnosticRequest) => Promise<DiagnosticAnswer>;
+
+const PIPE_REF = z.string().min(1).max(256).nullish();
+
+async function answer(body: EncodedJson | Promise<EncodedJson>): Promise<DiagnosticAnswer> {
+  return { body: await body };
+}
+
+/**
+ * A closure route: the route's fields beside the selector, and its operation once the closure is known.
+ * @param extra - the route's own fields
+ * @param operate - the work, from the checked body and its closure
+ */
+function closureRoute<T extends z.ZodRawShape>(
+  extra: T,
+  operate: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, closure: Closure) => EncodedJson | Promise<EncodedJson>,
+  refine?: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, context: z.RefinementCtx) => void,
+): Handler {
+  return async (value, request) => {
+    const schema = closureRequestSchema(extra, request.limits.maxMthdsFileKib);
+    const body = parseBody(refine ? schema.superRefine(refine) : schema, value);
+    const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
+    return 'methodRef' in closure ? { fetch: closure } : answer(operate(body, closure));
+  };
+}
+
+function validateSchema(maxMthdsFileKib: number) {
+  return z
+    .object({
+      mthds_contents: z.array(mthdsContent(maxMthdsFileKib)).min(1).max(16).nullish(),
+      mthds_sources: z.array(z.string()).nullish(),
+      method_ref: z.string().min(1).max(512).nullish(),
+      views: z.array(z.string()).nullish(),
+      orchestration_mode: z.string().nullish(),
+      allow_signatures: z.boolean().nullish(),
+      validation_mode: VALIDATION_MODE,
+    })
+    .superRefine((body, context) => {
+      const hasContents = body.mthds_contents !== null && body.mthds_contents !== undefined;
+      const hasRef = body.method_ref !== null && body.method_ref !== undefined;
+      if (hasContents === hasRef) {
+        context.addIssue({ code: 'custom', message: 'Value error, provide exactly one of `mthds_contents` or `method_ref`' });
+      }
+      if (hasRef && body.mthds_sources) {
+        context.addIssue({
+          code: 'custom',
+          path: ['mthds_sources'],
+          message: "mthds_sources accompanies inline mthds_contents; a method_ref's sources are the package's own file names",
+        });
+      }
+      if (hasContents && body.mthds_sources && body.mthds_sources.length !== body.mthds_contents!.length) {
+        context.addIssue({
+          code: 'custom',
+          path: ['mthds_sources'],
+          message: `mthds_sources has ${body.mthds_sources.length} entries but mthds_contents has ${body.mthds_contents!.length}; send one source name per content, in the same order`,
+        });
+      }
+    });
+}
+
+/**
+ * `POST /v1/validate` (spec §4.5): static validation and the dry-run sweep. Unknown members (e.g. `render`) are
+ * accepted and ignored; a forbidden or unregistered `orchestration_mode` is refused before the verdict; a
+ * `method_ref` package's manifest `main_pipe` is the default pipe (API-CONTRACT.md §10.5).
+ */
+const validate: Handler = async (value, request) => {
+  const body = parseBody(validateSchema(request.limits.maxMthdsFileKib), value);
+  checkOrchestrationMode(body.orchestration_mode, request.modes);
+  const options = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [], mode: body.validation_mode ?? 'compat' } as const;
+  if (body.method_ref) {
+    if (!request.fetched) return { fetch: { methodRef: body.method_ref, purpose: 'run' } };
+    return answer(validateOperation({ sources: request.fetched.sources, ...options, defaultPipe: request.fetched.manifestMainPipe }));
+  }
+  const sources = (body.mthds_contents ?? []).map((content, index) => ({ content, source: body.mthds_sources?.[index] ?? null }));
+  return answer(validateOperation({ sources, ...options, defaultPipe: null }));
+};
+
+/**
+ * `POST /v1/resolve` (spec §4.6; API-CONTRACT.md §3.8): `ResolveValidReport` `{is_valid: true, crate, message}` or
+ * `CrateInvalidReport`; static (no dry-run sweep).
+ */
+const resolve = closureRoute({ validation_mode: VALIDATION_MODE }, (body, closure) => resolveOperation({ ...closure, mode: body.validation_mode ?? 'compat' }));
+
+/** `POST /v1/codegen` (spec §4.7; API-CONTRACT.md §3.9): the `types` projection; `pipe_ref` is refused with `types`. */
+const codegen = closureRoute(
+  { kind: z.enum(['types']), target: z.enum(CODEGEN_TARGETS), pipe_ref: z.string().max(512).nullish() },
+  (body, closure) => codegenOperation({ ...closure, kind: body.kind, target: body.target }),
+  (body, context) => {
+    if (body.kind === 'types' && body.pipe_ref !== null && body.pipe_ref !== undefined) {
+      context.addIssue({ code: 'custom', message: "Value error, pipe_ref is not accepted for kind='types' (a concept-set-wide projection)" });
+    }
+  },
+);
+
+/** `POST /v1/build/inputs` (spec §4.8; API-CONTRACT.md §3.10). */
+const buildInputs = closureRoute({ pipe_ref: PIPE_REF, format: z.enum(['json', 'toml']).default('json'), explicit: z.boolean().default(false) }, (body, closure) =>
+  buildInputsOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format, explicit: body.explicit }),
+);
+
+/** `POST /v1/build/output` (spec §4.9; API-CONTRACT.md §3.11). */
+const buildOutput = closureRoute({ pipe_ref: PIPE_REF, format: z.enum(['schema', 'json', 'python']).default('schema') }, (body, closure) =>
+  buildOutputOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format }),
+);
+
+/** `POST /v1/build/runner` (spec §4.10; API-CONTRACT.md §3.12): the dry-run sweep scoped to the pipe, then its script. */
+const buildRunner = closureRoute({ pipe_ref: PIPE_REF, allow_signatures: z.boolean().default(false) }, (body, closure) =>
+  buildRunnerOperation({ ...closure, pipeRef: body.pipe_ref ?? null, allowSignatures: body.allow_signatures }),
+);
+
+/** `POST /v1/lint` (API-CONTRACT.md §3.13): 200 `{diagnostics}` for any text. */
+const lint: Handler = async (value, request) => {
+  const body = parseBody(z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), source: z.string().max(1024).nullish() }), value);
+  return answer(lintOperation({ content: body.content }));
+};
+
+/** `POST /v1/format` (API-CONTRACT.md §3.13): 200 `{formatted, changed, diagnostics}`; a bad option is 422. */
+const format: Handler = async (value, request) => {
+  const body = parseBody(z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() }), value);
+  return answer(formatOperation({ content: body.content, options: body.options ?? null }));
+};
+
+/** The diagnostic routes by name, each with its path. */
+export const DIAGNOSTIC_ROUTES = {
+  validate: { path: '/v1/validate', handle: validate },
+  resolve: { path: '/v1/resolve', handle: resolve },
+  codegen: { path: '/v1/codegen', handle: codegen },
+  buildInputs: { path: '/v1/build/inputs', handle: buildInputs },
+  buildOutput: { path: '/v1/build/output', handle: buildOutput },
+  buildRunner: { path: '/v1/build/runner', handle: buildRunner },
+  lint: { path: '/v1/lint', handle: lint },
+  format: { path: '/v1/format', handle: format },
+} as const;
+
+/** The name of a diagnostic route. */
+export type DiagnosticRoute = keyof typeof DIAGNOSTIC_ROUTES;
+
+/**
+ * Answer a diagnostic request (in a diagnostics thread).
+ * @param request - the route, its raw body, limits, mode policy and any fetched package
+ * @returns the route's 200 body, encoded, or the `method_ref` to fetch and ask again with
+ * @throws the route's typed errors with their problem documents: ValidationError (422) for a malformed, too deep or
+ *   schema-failing body; OrchestrationModeOverrideForbidden (403) and MissingOrchestratorError
+ *   (500) from `/v1/validate`'s mode check; the operations' own errors (e.g. PipeNotFoundError 422)
+ */
+export async function answerDiagnostic(request: DiagnosticRequest): Promise<DiagnosticAnswer> {
+  const value = decodeJsonBody(request.body, request.limits.maxJsonDepth, 'typed');
+  return DIAGNOSTIC_ROUTES[request.route].handle(value, request);
+}

@@ -1,0 +1,68 @@
+/**
+ * The diagnostic and tooling routes (spec §4.5–4.10; API-CONTRACT.md §3.7–3.13): `/v1/validate`, `/v1/resolve`,
+ * `/v1/codegen`, `/v1/build/{inputs,output,runner}`, `/v1/lint`, `/v1/format`. Any verdict, valid or invalid, is 200;
+ * non-2xx only when no verdict could be produced.
+ *
+ * The event loop only reads each body and sends the answer: decoding, the schema, the verdict and its serialisation
+ * run in the diagnostics pool (`requests/diagnostic-requests.ts`; docs/isolation.md "Request bodies"). The loop's
+ * one other task is the git fetch of a `method_ref`, between the thread's two askings.
+ */
+import { Router, type RequestHandler } from 'express';
+import type { MethodFetcher } from '../../shared/methods/index.js';
+import { rawBodyOf, readBody } from '../body/read-body.js';
+import { clientSignal } from '../offload/client-signal.js';
+import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
+import type { Orchestration } from '../orchestration.js';
+import { DIAGNOSTIC_ROUTES, type DiagnosticRequest, type DiagnosticRoute } from '../requests/diagnostic-requests.js';
+import { sendEncodedJson } from '../send-json.js';
+
+/** What the diagnostic routes need. */
+export interface DiagnosticsRouterOptions {
+  /** Largest body, in bytes (`MAX_REQUEST_BODY_MIB` × 1 MiB). */
+  maxBodyBytes: number;
+  /** `MAX_JSON_DEPTH`, the deepest JSON body accepted. */
+  maxJsonDepth: number;
+  /** `MAX_MTHDS_FILE_KIB`, the ceiling of each `.mthds` text. */
+  maxMthdsFileKib: number;
+  /** The deployment's orchestration (`/v1/validate` refuses a forbidden or unregistered `orchestration_mode`). */
+  orchestration: Orchestration;
+  /** Where every request is answered. */
+  diagnostics: DiagnosticsPool;
+  /** Fetches `method_ref` packages. */
+  methodFetcher: MethodFetcher;
+}
+
+function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions): RequestHandler {
+  return async (req, res) => {
+    const request: DiagnosticRequest = {
+      route,
+      body: rawBodyOf(req.body),
+      limits: { maxJsonDepth: options.maxJsonDepth, maxMthdsFileKib: options.maxMthdsFileKib },
+      modes: options.orchestration.modePolicy(),
+    };
+    const signal = clientSignal(res);
+    let answer = await options.diagnostics.run('request', request, signal);
+    if ('fetch' in answer) {
+      const fetched = await options.methodFetcher.fetch(answer.fetch.methodRef, answer.fetch.purpose);
+      answer = await options.diagnostics.run('request', { ...request, fetched: { sources: fetched.sources, manifestMainPipe: fetched.mainPipe } }, signal);
+    }
+    if ('fetch' in answer) throw new Error(`diagnostic route ${route} asked for a second fetch`);
+    sendEncodedJson(res, 200, answer.body);
+  };
+}
+
+/**
+ * Router serving the eight diagnostic routes.
+ * @param options - body limits, `MAX_MTHDS_FILE_KIB`, orchestration, diagnostics pool, method fetcher
+ * @throws (through the problem handler) PayloadTooLarge 413; the routes' 422s; ServerBusyError 503 and
+ *   ComputeBudgetExceededError 422 from the pool; whatever the fetcher throws for a `method_ref` (501 for a registry
+ *   form, 422 / 404 for a failed fetch)
+ */
+export function diagnosticsRouter(options: DiagnosticsRouterOptions): Router {
+  const router = Router();
+  const read = readBody(options.maxBodyBytes, 'typed');
+  for (const [route, { path }] of Object.entries(DIAGNOSTIC_ROUTES) as [DiagnosticRoute, { path: string }][]) {
+    router.post(path, read, handler(route, options));
+  }
+  return router;
+}
