@@ -16,7 +16,7 @@ import express, { type Express } from 'express';
 import type { ApiConfig, Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
-import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/queue/index.js';
+import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/orchestration/index.js';
 import { createDocumentExtractor, type ModelDeck } from '../shared/inference/index.js';
 import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort, type TemplateRenderer } from '../shared/runtime/index.js';
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
@@ -27,18 +27,18 @@ import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
+import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Orchestration } from './orchestration.js';
-import { bullmqOrchestrator } from './orchestrators/bullmq-orchestrator.js';
-import { directOrchestrator } from './orchestrators/direct-orchestrator.js';
-import type { Orchestrator } from './orchestrators/orchestrator.js';
+import { bullmqOrchestrator } from '../shared/orchestration/index.js';
+import { directOrchestrator } from '../shared/orchestration/index.js';
+import type { Orchestrator } from '../shared/orchestration/index.js';
 import { diagnosticsRouter } from './routes/diagnostics.js';
-import { executeRouter } from './routes/execute.js';
 import { healthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
 import { runsRouter } from './routes/runs.js';
-import { startRouter } from './routes/start.js';
+import { runRouter } from './routes/run.js';
 import { versionRouter } from './routes/version.js';
 import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
 
@@ -89,7 +89,7 @@ function orchestrators(deps: AppDeps, metrics: Metrics, diagnostics: Diagnostics
     ids: deps.ids ?? randomIdSource(),
     now,
     metrics,
-    diagnostics,
+    bundles: diagnosticsBundleChecker(diagnostics),
   });
   const registered = new Map<string, Orchestrator>([['direct', direct]]);
   if (deps.queueBackend) {
@@ -102,7 +102,7 @@ function orchestrators(deps: AppDeps, metrics: Metrics, diagnostics: Diagnostics
         executeTimeoutMs: deps.settings.queue.executeTimeoutMs,
         readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
         now,
-        diagnostics,
+        bundles: diagnosticsBundleChecker(diagnostics),
       }),
     );
   }
@@ -138,8 +138,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, metrics).fetcher;
   app.use(diagnosticsRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, diagnostics, methodFetcher }));
-  app.use(executeRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher, diagnostics }));
-  app.use(startRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher, diagnostics }));
+  app.use(runRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher, diagnostics }));
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());

@@ -4,7 +4,7 @@
  */
 import type { ApiConfig } from '../shared/config/index.js';
 import { MissingOrchestratorError, OrchestrationModeOverrideForbidden } from '../shared/errors/index.js';
-import type { Orchestrator } from './orchestrators/orchestrator.js';
+import type { Orchestrator } from '../shared/orchestration/index.js';
 
 /**
  * The mode a request runs under.

@@ -1,16 +1,12 @@
 /**
- * Run ownership at the edge: the shape of a `storage_scope` (spec §8), who may use which scope (spec §5 rule 5, §7.2
+ * Run ownership at the edge: who may use which scope (spec §5 rule 5, §7.2
  * "storage-ownership mismatch") and who owns a run (docs/run-ownership.md).
  *
  * Glossary: the *owner* of a run is the caller's own id (`Identity.userId`); a *scope* is the storage prefix a run
  * writes under; a *granted* scope is a prefix a jwt caller's token lists in its `storage_scopes` claim.
  */
-import { z } from 'zod';
 import { StorageOwnershipMismatchError } from '../shared/errors/index.js';
 import type { Identity } from './middleware/authenticate.js';
-
-/** A storage scope: one to three path-safe segments (`[A-Za-z0-9_-]`) separated by `/` (spec §2.3, §8). */
-export const STORAGE_SCOPE = z.string().regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+){0,2}$/, 'must be 1 to 3 path-safe segments ([A-Za-z0-9_-]) separated by /');
 
 /** Who owns a run and where it writes. */
 export interface RunOwnership {

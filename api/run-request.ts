@@ -4,14 +4,15 @@
  */
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
-import { callbackUrlProblem } from '../shared/callbacks/index.js';
+import { callbackUrlProblem } from '../shared/net/index.js';
 import { readBundleTransport, type BundleLimits, type LibraryFiles } from '../shared/bundles/index.js';
 import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/errors/index.js';
 import type { MethodProvenance } from '../shared/methods/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
-import type { RunSubmission } from './orchestrators/orchestrator.js';
+import type { RunSubmission } from '../shared/orchestration/index.js';
 import { parseBody } from './request-schema.js';
-import { STORAGE_SCOPE, type RunOwnership } from './run-ownership.js';
+import { STORAGE_SCOPE } from './requests/storage-scope.js';
+import type { RunOwnership } from './run-ownership.js';
 
 /** At most this many completion webhooks per run. */
 export const MAX_CALLBACK_URLS = 5;

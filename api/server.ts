@@ -15,46 +15,17 @@
  * (docs/run-failures.md).
  */
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
-import { loadApiConfig, loadSettings, SettingsError, type ApiConfig, type Settings } from '../shared/config/index.js';
-import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
+import { loadApiConfig } from '../shared/config/index.js';
+import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
-import { CLOSE_ALLOWANCE_MS, ResourceStack, installFatalErrorPolicy, shutdownOnSignals } from '../shared/lifecycle/index.js';
-import { createLogger, Metrics } from '../shared/observability/index.js';
-import { openQueueBackend } from '../shared/queue/index.js';
-import { startWorkerPool, type WorkerPool } from '../shared/workers/index.js';
+import { bootProcess, configurationOrExit, openQueueBackend, startWorkerPool, type WorkerPool } from '../shared/orchestration/index.js';
 import { createApp } from './app.js';
 import { closeServer } from './close-server.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 
-function configuration(): { settings: Settings; apiConfig: ApiConfig } {
-  try {
-    const settings = loadSettings(process.env);
-    return { settings, apiConfig: loadApiConfig(settings.serviceConfigDir, settings.serviceEnv) };
-  } catch (error) {
-    if (error instanceof SettingsError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
 function main(): void {
-  const { settings, apiConfig } = configuration();
-  const logger = createLogger(settings.logLevel, 'api');
-  installFatalErrorPolicy(logger);
-  const resources = new ResourceStack();
-  const metrics = new Metrics();
-  const backend = selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env);
-  if (backend.isMock) {
-    logger.warn(
-      'MOCK INFERENCE: no provider is configured (set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY; or INFERENCE_PROFILE=mock is forcing it). Every LLM output of this server is deterministic placeholder text, not a model answer.',
-    );
-  } else {
-    logger.info({ backend: backend.name }, 'inference backend selected');
-  }
-  if (settings.callbacks.allowPrivateHosts) logger.warn('CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).');
-  const inference = meteredBackend(backend, metrics);
+  const { settings, logger, resources, metrics, backend, inference } = bootProcess('api', process.env);
+  const apiConfig = configurationOrExit(() => loadApiConfig(settings.serviceConfigDir, settings.serviceEnv));
   const queued = apiConfig.orchestrationMode !== 'direct';
   const queueBackend = queued ? openQueueBackend(settings) : undefined;
   if (queueBackend) resources.defer('queue backend', () => queueBackend.close());

@@ -7,33 +7,14 @@
  * With `WORKER_METRICS_PORT` set, the process serves its Prometheus metrics at `http://0.0.0.0:<port>/metrics`.
  */
 import { createServer } from 'node:http';
-import { loadSettings, SettingsError } from '../shared/config/index.js';
-import { meteredBackend, selectInferenceBackend } from '../shared/inference/index.js';
+import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { methodCache, startCacheSweep } from '../shared/methods/index.js';
-import { CLOSE_ALLOWANCE_MS, ResourceStack, installFatalErrorPolicy, shutdownOnSignals } from '../shared/lifecycle/index.js';
-import { createLogger, Metrics } from '../shared/observability/index.js';
-import { startWorkerPool } from '../shared/workers/index.js';
+import { bootProcess, startWorkerPool } from '../shared/orchestration/index.js';
 
 function main(): void {
-  let settings;
-  try {
-    settings = loadSettings(process.env);
-  } catch (error) {
-    if (error instanceof SettingsError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const logger = createLogger(settings.logLevel, 'worker');
-  installFatalErrorPolicy(logger);
-  const resources = new ResourceStack();
-  const metrics = new Metrics();
-  const backend = selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env);
-  if (backend.isMock) logger.warn('MOCK INFERENCE: no provider is configured; every LLM output of this worker is placeholder text.');
-  if (settings.callbacks.allowPrivateHosts) logger.warn('CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).');
+  const { settings, logger, resources, metrics, inference } = bootProcess('worker', process.env);
   resources.defer('clone cache sweep', startCacheSweep(methodCache(settings, metrics), settings, logger));
-  const pool = startWorkerPool({ settings, logger, metrics, inference: meteredBackend(backend, metrics), readSecret: () => process.env['COMPLETION_CALLBACK_SECRET'] });
+  const pool = startWorkerPool({ settings, logger, metrics, inference, readSecret: () => process.env['COMPLETION_CALLBACK_SECRET'] });
   resources.defer('worker pool', () => pool.close());
   const metricsServer = settings.worker.metricsPort > 0
     ? createServer(async (req, res) => {

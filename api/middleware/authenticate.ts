@@ -11,7 +11,7 @@ import { errors as joseErrors, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { AuthSettings } from '../../shared/config/index.js';
 import { Unauthenticated } from '../../shared/errors/index.js';
-import { STORAGE_SCOPE } from '../run-ownership.js';
+import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 
 /** Who is calling (API-CONTRACT.md §6 "Tenancy"; docs/run-ownership.md). */
 export interface Identity {

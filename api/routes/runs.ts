@@ -7,7 +7,7 @@
  */
 import { Router } from 'express';
 import { RunNotFoundError, RunResultUnavailableError } from '../../shared/errors/index.js';
-import type { RunRecord, RunRegistry } from '../../shared/queue/index.js';
+import type { RunRecord, RunRegistry } from '../../shared/orchestration/index.js';
 import type { Identity } from '../middleware/authenticate.js';
 import { sendJson } from '../send-json.js';
 

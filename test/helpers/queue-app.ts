@@ -7,8 +7,8 @@ import { createApp } from '../../api/app.js';
 import { loadSettings, type ApiConfig, type Environment, type Settings } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
-import { openQueueBackend, type QueueBackend } from '../../shared/queue/index.js';
-import { startWorkerPool, type WorkerPool } from '../../shared/workers/index.js';
+import { openQueueBackend, type QueueBackend } from '../../shared/orchestration/index.js';
+import { startWorkerPool, type WorkerPool } from '../../shared/orchestration/index.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from './redis.js';
 import { sharedDiagnostics } from './test-app.js';
 

@@ -1,14 +1,15 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shared/config/index.js';
 import { RunCrashedError } from '../../shared/errors/index.js';
-import type { RunJob } from '../../shared/queue/index.js';
-import { runInQuarantine } from '../../shared/workers/run-in-quarantine.js';
+import type { RunJob } from '../../shared/orchestration/index.js';
+import { runInQuarantine } from '../../shared/orchestration/workers/run-in-quarantine.js';
 import { sample } from '../helpers/corpus.js';
 
 function job(runId: string): RunJob {
   return {
     pipeline_run_id: runId,
     request_id: 'req-1',
+    owner: 'single-tenant',
     sources: [{ content: sample('hello_greeting'), source: null }],
     pipe_code: null,
     inputs: { name: 'Ada' },

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { QueueKeys, RunRegistry, type RunRecord } from '../../shared/queue/index.js';
+import { QueueKeys, RunRegistry, type RunRecord } from '../../shared/orchestration/index.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const TTL_SECONDS = 60;

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
-import { deliverCallback } from '../../shared/callbacks/index.js';
+import { deliverCallback } from '../../shared/orchestration/index.js';
 import { loadSettings, type Environment } from '../../shared/config/index.js';
 import { CallbackDeliveryError } from '../../shared/errors/index.js';
 import { createDocumentExtractor, selectInferenceBackend } from '../../shared/inference/index.js';

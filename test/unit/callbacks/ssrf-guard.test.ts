@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { callbackUrlProblem, deliverCallback } from '../../../shared/callbacks/index.js';
+import { callbackUrlProblem } from '../../../shared/net/index.js';
+import { deliverCallback } from '../../../shared/orchestration/index.js';
 import { CallbackDeliveryError } from '../../../shared/errors/index.js';
 import { startCallbackReceiver } from '../../helpers/callback-receiver.js';
 

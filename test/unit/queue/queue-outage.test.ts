@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { ReplyError } from 'ioredis';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
 import { QueueUnavailableError } from '../../../shared/errors/index.js';
-import { isQueueOutage, whenQueueReachable } from '../../../shared/queue/queue-outage.js';
-import { QueueKeys, RunRegistry, openRedis } from '../../../shared/queue/index.js';
+import { isQueueOutage, whenQueueReachable } from '../../../shared/orchestration/queue/queue-outage.js';
+import { QueueKeys, RunRegistry, openRedis } from '../../../shared/orchestration/index.js';
 import { TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
 
 function refused(): NodeJS.ErrnoException {

@@ -6,7 +6,7 @@
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import { deliverCallback } from '../callbacks/index.js';
-import type { Logger, Metrics } from '../observability/index.js';
+import type { Logger, Metrics } from '../../observability/index.js';
 import { CALLBACK_JOB } from '../queue/index.js';
 
 /** What the processor needs. */

@@ -5,14 +5,15 @@
  * a grace period.
  */
 import { Worker } from 'bullmq';
-import type { Settings } from '../config/index.js';
-import type { Logger, Metrics } from '../observability/index.js';
-import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RUN_QUEUE, RunRegistry, openRedis } from '../queue/index.js';
-import { createDocumentExtractor } from '../inference/index.js';
-import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
-import { randomIdSource, type InferencePort } from '../runtime/index.js';
-import { PooledTemplateRenderer } from '../compute/index.js';
-import { configureTemplateLimits } from '../templating/index.js';
+import type { Settings } from '../../config/index.js';
+import type { Logger, Metrics } from '../../observability/index.js';
+import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
+import { RunRegistry } from '../registry/index.js';
+import { createDocumentExtractor } from '../../inference/index.js';
+import { CLOSE_ALLOWANCE_MS, settleWithin } from '../../lifecycle/index.js';
+import { randomIdSource, type InferencePort } from '../../runtime/index.js';
+import { PooledTemplateRenderer } from '../../compute/index.js';
+import { configureTemplateLimits } from '../../templating/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { createRunProcessor } from './run-processor.js';
 import { runInQuarantine } from './run-in-quarantine.js';
@@ -54,13 +55,10 @@ export interface WorkerPool {
 export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const { settings, logger, metrics } = deps;
   const keys = new QueueKeys(settings.queue.prefix);
-  const registryConnection = openRedis(settings.queue.redisUrl, 'worker');
-  const producerConnection = openRedis(settings.queue.redisUrl, 'worker');
-  const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
-  const callbacks = new CallbackQueue({ connection: producerConnection, keys, maxAttempts: settings.callbacks.maxAttempts, backoffMs: settings.callbacks.backoffMs });
+  const connections = new RedisConnections(settings.queue.redisUrl);
+  const registry = new RunRegistry(connections.open('worker'), keys, settings.queue.runRecordTtlSeconds);
+  const callbacks = new CallbackQueue({ connection: connections.open('worker'), keys, maxAttempts: settings.callbacks.maxAttempts, backoffMs: settings.callbacks.backoffMs });
   const common = { prefix: keys.bullPrefix, lockDuration: settings.worker.lockDurationMs, stalledInterval: settings.worker.lockDurationMs, maxStalledCount: MAX_STALLED_COUNT };
-  const runConnection = openRedis(settings.queue.redisUrl, 'worker');
-  const callbackConnection = openRedis(settings.queue.redisUrl, 'worker');
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
   const templates = new PooledTemplateRenderer(settings.templates);
   const runWorker = new Worker(
@@ -78,7 +76,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       docsUrl: settings.errorDocsUrl,
       runQuarantined: (payload, signal) => runInQuarantine({ settings, payload }, settings.quarantine, signal),
     }),
-    { ...common, connection: runConnection, concurrency: settings.worker.concurrency },
+    { ...common, connection: connections.open('worker'), concurrency: settings.worker.concurrency },
   );
   const callbackWorker = new Worker(
     CALLBACK_QUEUE,
@@ -90,25 +88,24 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       logger,
       metrics,
     }),
-    { ...common, connection: callbackConnection, concurrency: settings.worker.concurrency },
+    { ...common, connection: connections.open('worker'), concurrency: settings.worker.concurrency },
   );
   for (const worker of [runWorker, callbackWorker]) {
     worker.on('error', (error) => logger.warn({ err: error }, 'worker:error'));
     worker.on('stalled', (jobId) => logger.warn({ job_id: jobId }, 'job:stalled (its worker died or hung); it is retaken once, in quarantine for a run'));
   }
   failRunsStalledTooOften(runWorker, { registry, callbacks, metrics, now: Date.now, logger, docsUrl: settings.errorDocsUrl });
-  const connections = [registryConnection, producerConnection, runConnection, callbackConnection];
   return {
     runWorker,
     callbackWorker,
     async close() {
-      const redisUp = connections.every((connection) => connection.status === 'ready');
+      const redisUp = connections.allReady();
       const drained = Promise.all([runWorker.close(!redisUp), callbackWorker.close(!redisUp)]);
       if (!redisUp) logger.warn('worker:Redis is unreachable; in-flight jobs are not awaited (stalled-job recovery retakes them)');
       else if (!(await settleWithin(drained, settings.worker.shutdownGraceMs))) logger.warn('worker:grace period over; in-flight jobs are dropped (stalled-job recovery retakes them)');
       if (redisUp) await settleWithin(callbacks.close(), CLOSE_ALLOWANCE_MS);
       await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
-      for (const connection of connections) connection.disconnect();
+      connections.disconnectAll();
     },
   };
 }

@@ -4,12 +4,13 @@
  * worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
  */
 import { randomUUID } from 'node:crypto';
-import { EnvVarNotFoundError, PipelineManagerAlreadyExistsError, PipelineRunIdTakenError, RunTimeoutError, errorFromReport } from '../../shared/errors/index.js';
-import type { Metrics } from '../../shared/observability/index.js';
-import type { RunQueue, RunRecord, RunRegistry } from '../../shared/queue/index.js';
-import type { RunResult } from '../../shared/runtime/index.js';
-import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
-import type { Orchestrator, RunSubmission, StartAcknowledgement } from './orchestrator.js';
+import { EnvVarNotFoundError, PipelineManagerAlreadyExistsError, PipelineRunIdTakenError, RunTimeoutError, errorFromReport } from '../errors/index.js';
+import type { Metrics } from '../observability/index.js';
+import type { RunQueue } from './queue/index.js';
+import type { RunRecord, RunRegistry } from './registry/index.js';
+import type { RunResult } from '../runtime/index.js';
+import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
+import { toRunJob, type RunSubmission } from './submission.js';
 
 /** What the orchestrator needs. */
 export interface BullmqOrchestratorDeps {
@@ -22,7 +23,7 @@ export interface BullmqOrchestratorDeps {
   readSecret(): string | undefined;
   now(): number;
   /** Where the bundles are statically validated before anything is queued, off the event loop. */
-  diagnostics: DiagnosticsPool;
+  bundles: RunBundleChecker;
 }
 
 function record(submission: RunSubmission, workflowId: string, now: number): RunRecord {
@@ -46,32 +47,13 @@ function record(submission: RunSubmission, workflowId: string, now: number): Run
  */
 export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
   async function enqueue(submission: RunSubmission, workflowId: string): Promise<RunRecord> {
-    await deps.diagnostics.run('checkRun', { sources: submission.sources, pipeCode: submission.pipeCode });
+    await deps.bundles.check(submission);
     const created = record(submission, workflowId, deps.now());
     await deps.registry.save(created);
-    await deps.queue
-      .enqueue(
-      {
-        pipeline_run_id: submission.pipelineRunId,
-        request_id: submission.requestId,
-        sources: submission.sources,
-        pipe_code: submission.pipeCode,
-        inputs: submission.inputs ?? null,
-        output_name: submission.outputName,
-        output_multiplicity: submission.outputMultiplicity,
-        dynamic_output_concept_ref: submission.dynamicOutputConceptRef,
-        storage_scope: submission.storageScope,
-        callback_urls: submission.callbackUrls,
-        ...(submission.libraryFiles ? { library_files: submission.libraryFiles.toPayload() } : {}),
-        method_provenance: submission.methodProvenance,
-          created_at: Date.parse(created.created_at),
-        },
-        workflowId,
-      )
-      .catch(async (error: unknown) => {
-        await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
-        throw error;
-      });
+    await deps.queue.enqueue(toRunJob(submission, Date.parse(created.created_at)), workflowId).catch(async (error: unknown) => {
+      await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+      throw error;
+    });
     return created;
   }
 

@@ -3,12 +3,14 @@
  * bundle sources, inputs, the request id and the scope — never live objects.
  */
 import { z } from 'zod';
-import { METHOD_PROVENANCE } from '../methods/index.js';
+import { METHOD_PROVENANCE } from '../../methods/index.js';
 
 /** A run to execute. */
 export const RUN_JOB = z.strictObject({
   pipeline_run_id: z.string().min(1).max(128),
   request_id: z.string(),
+  /** The caller's own id, owner of the run (docs/run-ownership.md). */
+  owner: z.string(),
   sources: z.array(z.object({ content: z.string(), source: z.string().nullable() })).min(1),
   pipe_code: z.string().nullable(),
   inputs: z.unknown(),

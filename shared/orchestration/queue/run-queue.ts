@@ -4,7 +4,7 @@
  */
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QueueUnavailableError } from '../errors/index.js';
+import { QueueUnavailableError } from '../../errors/index.js';
 import { RUN_JOB, type RunJob } from './job-payloads.js';
 import { whenQueueReachable } from './queue-outage.js';
 import { RUN_QUEUE, type QueueKeys } from './queue-keys.js';

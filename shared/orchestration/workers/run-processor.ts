@@ -10,14 +10,15 @@
  * with `RunCrashedError` and is never retaken.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import { toErrorReport } from '../errors/index.js';
+import { toErrorReport } from '../../errors/index.js';
 import { successPayload } from '../callbacks/index.js';
-import { withCrashContext } from '../lifecycle/index.js';
-import type { Logger, Metrics } from '../observability/index.js';
-import { RUN_JOB, type CallbackQueue, type RunJob, type RunRegistry } from '../queue/index.js';
-import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort, type RunResult, type TemplateRenderer } from '../runtime/index.js';
+import { withCrashContext } from '../../lifecycle/index.js';
+import type { Logger, Metrics } from '../../observability/index.js';
+import { RUN_JOB, type CallbackQueue, type RunJob } from '../queue/index.js';
+import type { RunRegistry } from '../registry/index.js';
+import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort, type RunResult, type TemplateRenderer } from '../../runtime/index.js';
 import { recordRunFailure } from './run-failure.js';
-import { runJobRequest } from './run-job-request.js';
+import { runtimeRun, submissionOfJob } from '../submission.js';
 
 /** What the processor needs. */
 export interface RunProcessorDeps {
@@ -59,7 +60,7 @@ export function createRunProcessor(deps: RunProcessorDeps): (job: Job, token?: s
 }
 
 function runInProcess(deps: RunProcessorDeps, payload: RunJob, signal: AbortSignal | undefined): Promise<RunResult> {
-  const { request, libraryFiles } = runJobRequest(payload);
+  const { request, libraryFiles } = runtimeRun(submissionOfJob(payload));
   return executeBundleRun(request, {
     inference: deps.inference,
     extractor: deps.extractor,

@@ -5,10 +5,10 @@
  * ownership is checked on every claim and every read (docs/run-ownership.md).
  */
 import type { Redis } from 'ioredis';
-import type { ErrorReport } from '../errors/index.js';
-import type { RunResult, RunState } from '../runtime/index.js';
-import type { QueueKeys } from './queue-keys.js';
-import { whenQueueReachable } from './queue-outage.js';
+import type { ErrorReport } from '../../errors/index.js';
+import type { RunResult, RunState } from '../../runtime/index.js';
+import type { QueueKeys } from '../queue/queue-keys.js';
+import { whenQueueReachable } from '../queue/queue-outage.js';
 import { ABANDON_CLAIM, CLAIM_RUN_ID, READ_OWNED_RECORD, type RunClaim } from './run-ownership-scripts.js';
 
 /** A run as the registry keeps it. Times are ISO-8601 UTC. */

@@ -1,33 +1,12 @@
 /**
- * The orchestrator port of the API (spec §1.1): where a top-level run goes. `direct` runs in this process; `bullmq`
+ * The orchestrator port (spec §1.1): where a top-level run goes. `direct` runs in this process; `bullmq`
  * enqueues on Redis for workers. Delivery is set by the route: `/v1/execute` blocks, `/v1/start` fires and forgets
  * and needs an orchestrator that can.
  */
-import type { LibraryFiles } from '../../shared/bundles/index.js';
-import type { MethodProvenance } from '../../shared/methods/index.js';
-import type { BundleSource } from '../../shared/mthds/index.js';
-import type { RunResult } from '../../shared/runtime/index.js';
-
-/** A run as the API hands it to an orchestrator: validated request fields plus correlation facts. */
-export interface RunSubmission {
-  sources: BundleSource[];
-  /** Library files of a `bundle_b64` / `files` bundle (documents may name them by path). */
-  libraryFiles?: LibraryFiles;
-  pipeCode: string | null;
-  inputs: unknown;
-  outputName: string | null;
-  outputMultiplicity: boolean | number | null;
-  dynamicOutputConceptRef: string | null;
-  pipelineRunId: string;
-  requestId: string;
-  /** The caller's own id, owner of the run (docs/run-ownership.md). */
-  owner: string;
-  /** The effective `storage_scope`: as requested, else the owner's id (spec §2.3). */
-  storageScope: string;
-  callbackUrls: string[];
-  /** Where a `method_ref` run's bundles came from; null or absent for inline runs (spec §2.2). */
-  methodProvenance: MethodProvenance | null;
-}
+import type { MethodProvenance } from '../methods/index.js';
+import type { BundleSource, Library } from '../mthds/index.js';
+import type { RunResult } from '../runtime/index.js';
+import type { RunSubmission } from './submission.js';
 
 /** The 202 acknowledgement of `/v1/start` (API-CONTRACT.md §3.6; spec §2.4). */
 export interface StartAcknowledgement {
@@ -59,4 +38,26 @@ export interface Orchestrator {
    *   (409) for an id another caller's run holds, ValidateBundleError (422), QueueUnavailableError (503)
    */
   start?(submission: RunSubmission): Promise<StartAcknowledgement>;
+}
+
+/**
+ * Where a run's bundles are loaded and statically validated before it runs or is queued: the API's diagnostics
+ * threads, off the event loop (docs/isolation.md "Diagnostics pool").
+ */
+export interface RunBundleChecker {
+  /**
+   * Check the bundles.
+   * @param run - the run's bundles and `pipe_code`
+   * @throws ValidateBundleError (422) with every validation item; PipeNotFoundError (422) when no pipe is selected;
+   *   the checker's own capacity errors (e.g. ServerBusyError 503)
+   */
+  check(run: { sources: BundleSource[]; pipeCode: string | null }): Promise<void>;
+  /**
+   * Check the bundles and build their library in the caller's thread.
+   * @param run - the run's bundles and `pipe_code`
+   * @param signal - aborts the check (the client went away)
+   * @returns the validated library
+   * @throws as {@link RunBundleChecker.check}
+   */
+  load(run: { sources: BundleSource[]; pipeCode: string | null }, signal?: AbortSignal): Promise<Library>;
 }

@@ -9,7 +9,7 @@
  *
  * @see spec §7.2 (503 only when the queue is unreachable), docs/errors.md "Intended 5xx"
  */
-import { QueueUnavailableError } from '../errors/index.js';
+import { QueueUnavailableError } from '../../errors/index.js';
 
 /** Node socket error codes of an unreachable or dropped Redis connection. */
 const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);

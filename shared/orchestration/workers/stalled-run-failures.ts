@@ -5,8 +5,8 @@
  * run: FAILED with a `RunCrashedError` report, failure callbacks, run id released (docs/run-failures.md).
  */
 import type { Job, Worker } from 'bullmq';
-import { RunCrashedError, toErrorReport } from '../errors/index.js';
-import type { Logger } from '../observability/index.js';
+import { RunCrashedError, toErrorReport } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
 import { RUN_JOB } from '../queue/index.js';
 import { recordRunFailure, type RunFailureDeps } from './run-failure.js';
 

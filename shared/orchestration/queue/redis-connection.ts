@@ -31,3 +31,36 @@ export function openRedis(url: string, role: ConnectionRole): Redis {
   redis.on('error', () => undefined);
   return redis;
 }
+
+/**
+ * The Redis connections of one component (the API's queue backend, a worker pool): each opened through here, so the
+ * component can tell whether Redis answers on all of them and drop them all at once when it closes.
+ */
+export class RedisConnections {
+  private readonly opened: Redis[] = [];
+
+  /**
+   * @param url - `redis://…` or `rediss://…` (`REDIS_URL`)
+   */
+  constructor(private readonly url: string) {}
+
+  /**
+   * Open one more connection.
+   * @param role - producer (fail fast) or worker (block and retry)
+   */
+  open(role: ConnectionRole): Redis {
+    const connection = openRedis(this.url, role);
+    this.opened.push(connection);
+    return connection;
+  }
+
+  /** Whether every connection opened so far is connected and ready. */
+  allReady(): boolean {
+    return this.opened.every((connection) => connection.status === 'ready');
+  }
+
+  /** Disconnect every connection at once, without waiting for replies (so it never hangs while Redis is down). */
+  disconnectAll(): void {
+    for (const connection of this.opened) connection.disconnect();
+  }
+}

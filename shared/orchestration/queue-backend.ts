@@ -4,11 +4,8 @@
  */
 import type { Settings } from '../config/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
-import { CallbackQueue } from './callback-queue.js';
-import { QueueKeys } from './queue-keys.js';
-import { openRedis } from './redis-connection.js';
-import { RunQueue } from './run-queue.js';
-import { RunRegistry } from './run-registry.js';
+import { CallbackQueue, QueueKeys, RedisConnections, RunQueue } from './queue/index.js';
+import { RunRegistry } from './registry/index.js';
 
 /** Queues and registry of one deployment. */
 export interface QueueBackend {
@@ -28,32 +25,24 @@ export interface QueueBackend {
  */
 export function openQueueBackend(settings: Settings): QueueBackend {
   const keys = new QueueKeys(settings.queue.prefix);
-  const producer = openRedis(settings.queue.redisUrl, 'producer');
-  const registryConnection = openRedis(settings.queue.redisUrl, 'producer');
-  const blocking: ReturnType<typeof openRedis>[] = [];
+  const connections = new RedisConnections(settings.queue.redisUrl);
+  const producer = connections.open('producer');
   const runQueue = new RunQueue({
     connection: producer,
-    eventsConnection: () => {
-      const connection = openRedis(settings.queue.redisUrl, 'worker');
-      blocking.push(connection);
-      return connection;
-    },
+    eventsConnection: () => connections.open('worker'),
     keys,
     maxAttempts: settings.queue.runMaxAttempts,
     keepSeconds: settings.queue.runRecordTtlSeconds,
   });
   const callbackQueue = new CallbackQueue({ connection: producer, keys, maxAttempts: settings.callbacks.maxAttempts, backoffMs: settings.callbacks.backoffMs });
-  const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
+  const registry = new RunRegistry(connections.open('producer'), keys, settings.queue.runRecordTtlSeconds);
   return {
     runQueue,
     callbackQueue,
     registry,
     async close() {
-      const connections = [producer, registryConnection, ...blocking];
-      if (connections.every((connection) => connection.status === 'ready')) {
-        await settleWithin(Promise.allSettled([runQueue.close(), callbackQueue.close()]), CLOSE_ALLOWANCE_MS);
-      }
-      for (const connection of connections) connection.disconnect();
+      if (connections.allReady()) await settleWithin(Promise.allSettled([runQueue.close(), callbackQueue.close()]), CLOSE_ALLOWANCE_MS);
+      connections.disconnectAll();
     },
   };
 }

@@ -5,13 +5,13 @@
  * exhausts it kills only this process. It exits as soon as its parent goes away (IPC disconnect), so it never
  * outlives the worker that started it.
  */
-import type { Settings } from '../config/index.js';
-import { toErrorReport, type ErrorReport } from '../errors/index.js';
-import { createDocumentExtractor, selectInferenceBackend } from '../inference/index.js';
+import type { Settings } from '../../config/index.js';
+import { toErrorReport, type ErrorReport } from '../../errors/index.js';
+import { createDocumentExtractor, selectInferenceBackend } from '../../inference/index.js';
 import type { RunJob } from '../queue/index.js';
-import { executeBundleRun, randomIdSource, type RunResult } from '../runtime/index.js';
-import { configureTemplateLimits } from '../templating/index.js';
-import { runJobRequest } from './run-job-request.js';
+import { executeBundleRun, randomIdSource, type RunResult } from '../../runtime/index.js';
+import { configureTemplateLimits } from '../../templating/index.js';
+import { runtimeRun, submissionOfJob } from '../submission.js';
 
 /** What the parent sends the quarantine process (one IPC message, JSON-serialized). */
 export interface QuarantineTask {
@@ -27,7 +27,7 @@ export type QuarantineMessage = { kind: 'completed'; result: RunResult } | { kin
 async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
   const { settings, payload } = task;
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
-  const { request, libraryFiles } = runJobRequest(payload);
+  const { request, libraryFiles } = runtimeRun(submissionOfJob(payload));
   try {
     const result = await executeBundleRun(request, {
       inference: selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env),

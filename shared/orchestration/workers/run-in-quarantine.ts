@@ -9,9 +9,9 @@
  * boundary contains every kind of death.
  */
 import { fork } from 'node:child_process';
-import type { Settings } from '../config/index.js';
-import { RunCrashedError, errorFromReport } from '../errors/index.js';
-import type { RunResult } from '../runtime/index.js';
+import type { Settings } from '../../config/index.js';
+import { RunCrashedError, errorFromReport } from '../../errors/index.js';
+import type { RunResult } from '../../runtime/index.js';
 import type { QuarantineMessage, QuarantineTask } from './quarantine-process.js';
 
 /** Limits of a quarantine process: V8 heap in MiB, wall clock in ms. */

@@ -4,9 +4,10 @@
  * handler of runs BullMQ failed without running them (stalled twice).
  */
 import { failurePayload } from '../callbacks/index.js';
-import type { ErrorReport } from '../errors/index.js';
-import type { Metrics } from '../observability/index.js';
-import type { CallbackQueue, RunJob, RunRegistry } from '../queue/index.js';
+import type { ErrorReport } from '../../errors/index.js';
+import type { Metrics } from '../../observability/index.js';
+import type { CallbackQueue, RunJob } from '../queue/index.js';
+import type { RunRegistry } from '../registry/index.js';
 
 /** What recording a failure needs. */
 export interface RunFailureDeps {

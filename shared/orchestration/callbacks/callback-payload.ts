@@ -2,8 +2,8 @@
  * Bodies of completion callbacks (spec §6 rules 1, 4, 5): on success the run result plus `status`; on failure the raw
  * error report under `error` with `pipeline_run_id`, `state` and `status` — no problem-document envelope.
  */
-import type { ErrorReport } from '../errors/index.js';
-import type { RunResult } from '../runtime/index.js';
+import type { ErrorReport } from '../../errors/index.js';
+import type { RunResult } from '../../runtime/index.js';
 
 /**
  * Body of a successful run's callback.

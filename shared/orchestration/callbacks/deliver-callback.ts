@@ -5,9 +5,8 @@
  * Retries, backoff and dead-lettering belong to the callback queue, not to this function.
  * @see spec §6; docs/outbound-requests.md
  */
-import { CallbackDeliveryError, OutboundRequestRefusedError } from '../errors/index.js';
-import { guardedRequest, type HostResolver } from '../net/index.js';
-import { callbackPolicy } from './callback-url-guard.js';
+import { CallbackDeliveryError, OutboundRequestRefusedError } from '../../errors/index.js';
+import { callbackPolicy, guardedRequest, type HostResolver } from '../../net/index.js';
 import { BODY_SIGNATURE_HEADER, RUN_ID_SIGNATURE_HEADER, bodySignature, runIdSignature } from './callback-signature.js';
 
 /** Most of a receiver's answer body read (then dropped), in bytes: the status alone decides the delivery. */

@@ -1,0 +1,50 @@
+/**
+ * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
+ * `StartRequiresAsyncOrchestration` on it (spec §4.4).
+ */
+import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort, type TemplateRenderer } from '../runtime/index.js';
+import type { Metrics } from '../observability/index.js';
+import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
+import { runtimeRun } from './submission.js';
+
+/**
+ * Build the direct orchestrator. The bundles are loaded and statically validated by the bundle checker (the API's
+ * diagnostics threads, off the event loop); the run itself goes on in this thread, its templates rendered in isolated
+ * threads (docs/isolation.md).
+ * @param deps - the runtime's ports, the metrics that count runs (`mthds_runs_*`, mode `direct`), the bundle checker
+ */
+export function directOrchestrator(deps: {
+  inference: InferencePort;
+  extractor: DocumentExtractorPort;
+  templates: TemplateRenderer;
+  ids: IdSource;
+  now(): number;
+  metrics: Metrics;
+  bundles: RunBundleChecker;
+}): Orchestrator {
+  return {
+    mode: 'direct',
+    async execute(submission, signal) {
+      const started = deps.now();
+      deps.metrics.runsStarted.inc({ mode: 'direct', delivery: 'blocking' });
+      const finished = (state: 'COMPLETED' | 'FAILED') => {
+        deps.metrics.runsFinished.inc({ state });
+        deps.metrics.runDuration.observe({ state }, (deps.now() - started) / 1000);
+      };
+      const run = async () => {
+        const library = await deps.bundles.load(submission, signal);
+        const { request, libraryFiles } = runtimeRun(submission);
+        return executeBundleRun(
+          { ...request, library },
+          { inference: deps.inference, extractor: deps.extractor, templates: deps.templates, ids: deps.ids, now: deps.now, signal, ...(libraryFiles ? { libraryFiles } : {}) },
+        );
+      };
+      const result = await run().catch((error: unknown) => {
+        finished('FAILED');
+        throw error;
+      });
+      finished('COMPLETED');
+      return withProvenance(result, submission.methodProvenance);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Public surface of `shared/orchestration`: where runs go once the API accepted them (spec §1.1, §4.3–4.4, §6).
+ *
+ * - the orchestrator port and its two backends: `direct` (in the API process) and `bullmq` (queued for workers);
+ * - the run submission and its only mappings, into a job payload and into the runtime's run request;
+ * - `queue/`: the BullMQ queues, job payloads and the one place that opens Redis connections;
+ * - `registry/`: the run registry (state, results, ownership) in Redis;
+ * - `workers/`: the worker pool, the run and callback processors, the quarantine of poison runs;
+ * - `callbacks/`: signed completion callbacks;
+ * - the boot of a process (API or worker): settings, logger, inference backend, lifecycle.
+ *
+ * It imports the runtime and its adapters, never `api/`.
+ */
+export type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
+export { toRunJob, submissionOfJob, runtimeRun, type RunSubmission, type RuntimeRun } from './submission.js';
+export { directOrchestrator } from './direct-orchestrator.js';
+export { bullmqOrchestrator, type BullmqOrchestratorDeps } from './bullmq-orchestrator.js';
+export * from './queue/index.js';
+export * from './registry/index.js';
+export { openQueueBackend, type QueueBackend } from './queue-backend.js';
+export * from './workers/index.js';
+export * from './callbacks/index.js';
+export { bootProcess, configurationOrExit, type BootedProcess } from './process-boot.js';
