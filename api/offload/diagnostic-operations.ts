@@ -31,7 +31,8 @@ import { createMockExtractor } from '../../shared/inference/extraction/mock-extr
 import { createMockBackend } from '../../shared/inference/mock-backend.js';
 import { mockValueForSchema } from '../../shared/inference/mock-value.js';
 import { buildCrate, loadLibrary, type BundleSource, type Library, type LoadedBundle, type ValidationMode } from '../../shared/mthds/index.js';
-import { dryRunSweep, loadRunLibrary, randomIdSource, selectRunPipe, validationReport, type SweepDeps } from '../../shared/runtime/index.js';
+import { dryRunSweep, loadRunLibrary, randomIdSource, selectRunPipe, type SweepDeps } from '../../shared/runtime/index.js';
+import { validationReport } from '../../shared/wire/index.js';
 import { formatMthds, lintMthds, warmFormatter, type FormatOptions } from '../../shared/tooling/index.js';
 
 /** A route's 200 body as UTF-8 JSON bytes (what `sendJson` would send). */

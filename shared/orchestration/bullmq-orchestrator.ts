@@ -8,7 +8,7 @@ import { EnvVarNotFoundError, PipelineManagerAlreadyExistsError, PipelineRunIdTa
 import type { Metrics } from '../observability/index.js';
 import type { RunQueue } from './queue/index.js';
 import type { RunRecord, RunRegistry } from './registry/index.js';
-import type { RunResult } from '../runtime/index.js';
+import type { RunResult } from '../wire/index.js';
 import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
 import { toRunJob, type RunSubmission } from './submission.js';
 

@@ -2,10 +2,10 @@
  * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
  * `StartRequiresAsyncOrchestration` on it (spec §4.4).
  */
-import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort, type TemplateRenderer } from '../runtime/index.js';
 import type { Metrics } from '../observability/index.js';
+import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../runtime/index.js';
 import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
-import { runtimeRun } from './submission.js';
+import { executeSubmission } from './submission.js';
 
 /**
  * Build the direct orchestrator. The bundles are loaded and statically validated by the bundle checker (the API's
@@ -33,18 +33,14 @@ export function directOrchestrator(deps: {
       };
       const run = async () => {
         const library = await deps.bundles.load(submission, signal);
-        const { request, libraryFiles } = runtimeRun(submission);
-        return executeBundleRun(
-          { ...request, library },
-          { inference: deps.inference, extractor: deps.extractor, templates: deps.templates, ids: deps.ids, now: deps.now, signal, ...(libraryFiles ? { libraryFiles } : {}) },
-        );
+        return executeSubmission(submission, { inference: deps.inference, extractor: deps.extractor, templates: deps.templates, ids: deps.ids, now: deps.now, signal }, library);
       };
       const result = await run().catch((error: unknown) => {
         finished('FAILED');
         throw error;
       });
       finished('COMPLETED');
-      return withProvenance(result, submission.methodProvenance);
+      return result;
     },
   };
 }

@@ -12,7 +12,7 @@
  * It imports the runtime and its adapters, never `api/`.
  */
 export type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
-export { toRunJob, submissionOfJob, runtimeRun, type RunSubmission, type RuntimeRun } from './submission.js';
+export { executeSubmission, submissionOfJob, toRunJob, type RunSubmission } from './submission.js';
 export { directOrchestrator } from './direct-orchestrator.js';
 export { bullmqOrchestrator, type BullmqOrchestratorDeps } from './bullmq-orchestrator.js';
 export * from './queue/index.js';

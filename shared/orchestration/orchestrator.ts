@@ -5,7 +5,7 @@
  */
 import type { MethodProvenance } from '../methods/index.js';
 import type { BundleSource, Library } from '../mthds/index.js';
-import type { RunResult } from '../runtime/index.js';
+import type { RunResult } from '../wire/index.js';
 import type { RunSubmission } from './submission.js';
 
 /** The 202 acknowledgement of `/v1/start` (API-CONTRACT.md §3.6; spec §2.4). */

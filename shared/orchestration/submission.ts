@@ -1,12 +1,13 @@
 /**
- * The run submission (spec §2.2–2.4): a run as the API accepts it, whatever orchestrator takes it. Its two mappings
- * live here and nowhere else: into the job payload a queue carries (and back, in the worker), and into the runtime's
- * bundle run request.
+ * The run submission (spec §2.2–2.4): a run as the API accepts it, whatever orchestrator takes it. Its mappings live
+ * here and nowhere else: into the job payload a queue carries (and back, in the worker), and into the runtime's
+ * bundle run, whose outcome is rendered as the run result.
  */
 import { LibraryFiles } from '../bundles/index.js';
 import type { MethodProvenance } from '../methods/index.js';
-import type { BundleSource } from '../mthds/index.js';
-import type { BundleRunRequest } from '../runtime/index.js';
+import type { BundleSource, Library } from '../mthds/index.js';
+import { runBundle, type RuntimeDeps } from '../runtime/index.js';
+import { completedRunResult, withProvenance, type RunResult } from '../wire/index.js';
 import type { RunJob } from './queue/index.js';
 
 /** A run as the API hands it to an orchestrator: validated request fields plus correlation facts. */
@@ -28,12 +29,6 @@ export interface RunSubmission {
   callbackUrls: string[];
   /** Where a `method_ref` run's bundles came from; null for inline runs (spec §2.2). */
   methodProvenance: MethodProvenance | null;
-}
-
-/** What the runtime runs for a submission: the bundle run request and the library files documents may name. */
-export interface RuntimeRun {
-  request: BundleRunRequest;
-  libraryFiles?: LibraryFiles;
 }
 
 /**
@@ -84,12 +79,17 @@ export function submissionOfJob(job: RunJob): RunSubmission {
 }
 
 /**
- * What the runtime runs for a submission.
+ * Run a submission to completion in the caller's thread: the runtime's bundle run, rendered as the run result, with
+ * the fetch's provenance on a `method_ref` run.
  * @param submission - the run
+ * @param deps - the runtime's ports (inference, extractor, templates, ids, clock, abort signal)
+ * @param library - the run's library when the caller already checked the bundles (the API); loaded here otherwise
+ * @returns the run result (spec §2.4)
+ * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error
  */
-export function runtimeRun(submission: RunSubmission): RuntimeRun {
-  return {
-    request: {
+export async function executeSubmission(submission: RunSubmission, deps: Omit<RuntimeDeps, 'libraryFiles'>, library?: Library): Promise<RunResult> {
+  const finished = await runBundle(
+    {
       sources: submission.sources,
       pipeCode: submission.pipeCode,
       inputs: submission.inputs,
@@ -97,7 +97,9 @@ export function runtimeRun(submission: RunSubmission): RuntimeRun {
       outputMultiplicity: submission.outputMultiplicity,
       dynamicOutputConceptRef: submission.dynamicOutputConceptRef,
       pipelineRunId: submission.pipelineRunId,
+      ...(library ? { library } : {}),
     },
-    ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
-  };
+    { ...deps, ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}) },
+  );
+  return withProvenance(completedRunResult(finished.outcome, finished.library), submission.methodProvenance);
 }

@@ -1,5 +1,5 @@
 /**
- * One blocking run of inline bundle sources: load and validate the library, pick the pipe, run it, shape the result.
+ * One blocking run of inline bundle sources: load and validate the library, pick the pipe, run it.
  * Shared by the API's direct orchestration and the queue workers.
  *
  * @see spec §2.3–2.4, §4.3; RUNTIME.md §1.1
@@ -7,8 +7,7 @@
 import { PipeNotFoundError, ValidateBundleError } from '../errors/index.js';
 import { loadLibrary, type BundleSource, type Library, type Pipe } from '../mthds/index.js';
 import type { RuntimeDeps } from './ports.js';
-import { runPipeline } from './run-pipeline.js';
-import { completedRunResult, type RunResult } from './run-result.js';
+import { runPipeline, type RunOutcome } from './run-pipeline.js';
 
 /** A run of inline sources, as the run routes receive it. */
 export interface BundleRunRequest {
@@ -52,14 +51,20 @@ export function selectRunPipe(library: Library, pipeCode: string | null | undefi
   return main;
 }
 
+/** A finished bundle run: the run's outcome and the library it ran in (rendered by `shared/wire`'s run result). */
+export interface BundleRunOutcome {
+  outcome: RunOutcome;
+  library: Library;
+}
+
 /**
- * Execute a run to completion.
+ * Run a bundle to completion.
  * @param request - sources, pipe selector, inputs and run parameters
  * @param deps - inference, clock, ids, abort signal
- * @returns the run result of `POST /v1/execute`
+ * @returns the outcome and its library
  * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error
  */
-export async function executeBundleRun(request: BundleRunRequest, deps: RuntimeDeps): Promise<RunResult> {
+export async function runBundle(request: BundleRunRequest, deps: RuntimeDeps): Promise<BundleRunOutcome> {
   const library = request.library ?? loadRunLibrary(request.sources);
   const pipe = selectRunPipe(library, request.pipeCode);
   const outcome = await runPipeline(
@@ -74,5 +79,5 @@ export async function executeBundleRun(request: BundleRunRequest, deps: RuntimeD
     },
     deps,
   );
-  return completedRunResult(outcome, library);
+  return { outcome, library };
 }

@@ -20,16 +20,14 @@ export type {
 } from './ports.js';
 export { DEFAULT_BATCH_CONCURRENCY } from './ports.js';
 export { runPipeline, DEFAULT_PIPE_STACK_LIMIT, type RunOutcome, type RunRequest } from './run-pipeline.js';
-export { completedRunResult, pipeStructures, withProvenance, type PipeStructure, type RunResult, type RunState } from './run-result.js';
 export { WorkingMemory, MAIN_STUFF, type WorkingMemoryWire } from './working-memory.js';
 export type { Stuff, StuffWire } from './stuff.js';
-export { executeBundleRun, loadRunLibrary, selectRunPipe, type BundleRunRequest } from './execute-bundle-run.js';
+export { runBundle, loadRunLibrary, selectRunPipe, type BundleRunOutcome, type BundleRunRequest } from './execute-bundle-run.js';
 export { randomIdSource } from './random-id-source.js';
-export { validationReport, pipeIOContracts, type InvalidReport, type PipeIOContract, type SweepDeps, type ValidReport } from './validation-report.js';
+export { libraryVerdict, type LibraryVerdict, type SweepDeps } from './library-verdict.js';
 export type { TokensUsageRecord } from './usage-recorder.js';
 export { dryRunSweep, type SweepOutcome, type ValidatedPipe } from './dry-run-sweep.js';
 export type { DryRunSupport } from './pipe-job.js';
-export { inputForms, outputForms, type FormNode, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
 export type { PipeFunction } from './operators/pipe-func.js';
 export {
   inThreadTemplateRenderer,

@@ -6,7 +6,6 @@
  * a description-only concept is Text-shaped. Nested concepts live under `$defs` (cycles become `$ref` loops).
  */
 import type { Concept, ConceptField } from './concept.js';
-import type { MthdsLibrary } from './library.js';
 import { NATIVE_CONCEPTS } from './natives.js';
 
 type Schema = Record<string, unknown>;
@@ -18,10 +17,20 @@ const SCALARS: Record<string, Schema> = {
   date: { type: 'string', description: 'ISO 8601 date or date-time' },
 };
 
+/** What a content schema is built from: the library's concepts and their refinement chains (`MthdsLibrary`). */
+export interface ConceptCatalog {
+  readonly concepts: ReadonlyMap<string, Concept>;
+  /**
+   * A concept and the concepts it refines, nearest first.
+   * @param concept - a concept of the catalog
+   */
+  ancestry(concept: Concept): Concept[];
+}
+
 class SchemaBuilder {
   readonly defs: Record<string, Schema> = {};
 
-  constructor(private readonly library: MthdsLibrary) {}
+  constructor(private readonly library: ConceptCatalog) {}
 
   /** The concept whose content shape `concept` takes: itself if structured or native, else up the refinement chain. */
   private shapeOf(concept: Concept): Concept {
@@ -94,7 +103,7 @@ class SchemaBuilder {
  * @param library - the library the concept belongs to
  * @param concept - the concept
  */
-export function buildContentSchema(library: MthdsLibrary, concept: Concept): Record<string, unknown> {
+export function buildContentSchema(library: ConceptCatalog, concept: Concept): Record<string, unknown> {
   const builder = new SchemaBuilder(library);
   const body = builder.body(concept);
   const schema: Schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', ...body, description: concept.description };

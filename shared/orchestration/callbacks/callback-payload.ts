@@ -3,7 +3,7 @@
  * error report under `error` with `pipeline_run_id`, `state` and `status` — no problem-document envelope.
  */
 import type { ErrorReport } from '../../errors/index.js';
-import type { RunResult } from '../../runtime/index.js';
+import type { RunResult } from '../../wire/index.js';
 
 /**
  * Body of a successful run's callback.

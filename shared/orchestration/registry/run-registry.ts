@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { ErrorReport } from '../../errors/index.js';
-import type { RunResult, RunState } from '../../runtime/index.js';
+import type { RunResult, RunState } from '../../wire/index.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
 import { ABANDON_CLAIM, CLAIM_RUN_ID, READ_OWNED_RECORD, type RunClaim } from './run-ownership-scripts.js';

@@ -9,9 +9,10 @@ import type { Settings } from '../../config/index.js';
 import { toErrorReport, type ErrorReport } from '../../errors/index.js';
 import { createDocumentExtractor, selectInferenceBackend } from '../../inference/index.js';
 import type { RunJob } from '../queue/index.js';
-import { executeBundleRun, randomIdSource, type RunResult } from '../../runtime/index.js';
+import { randomIdSource } from '../../runtime/index.js';
+import type { RunResult } from '../../wire/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
-import { runtimeRun, submissionOfJob } from '../submission.js';
+import { executeSubmission, submissionOfJob } from '../submission.js';
 
 /** What the parent sends the quarantine process (one IPC message, JSON-serialized). */
 export interface QuarantineTask {
@@ -27,14 +28,12 @@ export type QuarantineMessage = { kind: 'completed'; result: RunResult } | { kin
 async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
   const { settings, payload } = task;
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
-  const { request, libraryFiles } = runtimeRun(submissionOfJob(payload));
   try {
-    const result = await executeBundleRun(request, {
+    const result = await executeSubmission(submissionOfJob(payload), {
       inference: selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env),
       extractor: createDocumentExtractor(settings.documents),
       ids: randomIdSource(),
       now: Date.now,
-      ...(libraryFiles ? { libraryFiles } : {}),
     });
     return { kind: 'completed', result };
   } catch (error) {

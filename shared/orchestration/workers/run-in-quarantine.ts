@@ -11,7 +11,7 @@
 import { fork } from 'node:child_process';
 import type { Settings } from '../../config/index.js';
 import { RunCrashedError, errorFromReport } from '../../errors/index.js';
-import type { RunResult } from '../../runtime/index.js';
+import type { RunResult } from '../../wire/index.js';
 import type { QuarantineMessage, QuarantineTask } from './quarantine-process.js';
 
 /** Limits of a quarantine process: V8 heap in MiB, wall clock in ms. */

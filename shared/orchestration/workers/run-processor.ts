@@ -16,9 +16,10 @@ import { withCrashContext } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { RUN_JOB, type CallbackQueue, type RunJob } from '../queue/index.js';
 import type { RunRegistry } from '../registry/index.js';
-import { executeBundleRun, withProvenance, type DocumentExtractorPort, type IdSource, type InferencePort, type RunResult, type TemplateRenderer } from '../../runtime/index.js';
+import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../../runtime/index.js';
+import type { RunResult } from '../../wire/index.js';
 import { recordRunFailure } from './run-failure.js';
-import { runtimeRun, submissionOfJob } from '../submission.js';
+import { executeSubmission, submissionOfJob } from '../submission.js';
 
 /** What the processor needs. */
 export interface RunProcessorDeps {
@@ -60,15 +61,13 @@ export function createRunProcessor(deps: RunProcessorDeps): (job: Job, token?: s
 }
 
 function runInProcess(deps: RunProcessorDeps, payload: RunJob, signal: AbortSignal | undefined): Promise<RunResult> {
-  const { request, libraryFiles } = runtimeRun(submissionOfJob(payload));
-  return executeBundleRun(request, {
+  return executeSubmission(submissionOfJob(payload), {
     inference: deps.inference,
     extractor: deps.extractor,
     templates: deps.templates,
     ids: deps.ids,
     now: deps.now,
     ...(signal ? { signal } : {}),
-    ...(libraryFiles ? { libraryFiles } : {}),
   });
 }
 
@@ -81,8 +80,7 @@ async function processRun(deps: RunProcessorDeps, job: Job, payload: RunJob, sig
   log.info('run:started');
   if (quarantined) log.warn({ stalled_count: job.stalledCounter }, 'run:quarantined: its worker process died during an earlier attempt; this retake runs in a quarantine process with resource limits');
   try {
-    const ran = quarantined ? await deps.runQuarantined(payload, signal) : await runInProcess(deps, payload, signal);
-    const result = withProvenance(ran, payload.method_provenance);
+    const result = quarantined ? await deps.runQuarantined(payload, signal) : await runInProcess(deps, payload, signal);
     await deps.registry.update(runId, { state: 'COMPLETED', finished_at: result.finished_at, result });
     if (payload.callback_urls.length > 0) {
       const body = successPayload(result);

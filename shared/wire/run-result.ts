@@ -4,9 +4,9 @@
  */
 import type { MethodProvenance } from '../methods/index.js';
 import type { Library, Multiplicity } from '../mthds/index.js';
-import type { RunOutcome } from './run-pipeline.js';
-import type { TokensUsageRecord } from './usage-recorder.js';
-import type { WorkingMemoryWire } from './working-memory.js';
+import type { RunOutcome } from '../runtime/run-pipeline.js';
+import type { TokensUsageRecord } from '../runtime/usage-recorder.js';
+import type { WorkingMemoryWire } from '../runtime/working-memory.js';
 
 /** Run states (spec §3). */
 export type RunState = 'STARTED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'ERROR';

@@ -1,19 +1,12 @@
 /**
- * The verdict of `POST /v1/validate` (spec §2.5, §4.5; API-CONTRACT.md §3.7, §4.3): a `ValidReport` with the
- * library's static artefacts, or an `InvalidReport` with the validation items.
- *
- * After static validation, the dry-run sweep runs every pipe on mock inputs (`validated_pipes`); a failing pipe makes
- * the verdict invalid with `dry_run` items. `graph_spec` is the graph of a dry run of the primary bundle's `main_pipe`
- * (null without one, or when that dry run cannot complete, e.g. it calls an absent package).
+ * The verdict of `POST /v1/validate` as the wire carries it (spec §2.5, §4.5; API-CONTRACT.md §3.7, §4.3): a
+ * `ValidReport` with the library's static artefacts, or an `InvalidReport` with the validation items. The verdict
+ * itself (static validation, the dry-run sweep, the default pipe's graph) is the runtime's `libraryVerdict`.
  */
 import type { ValidationErrorItem } from '../errors/index.js';
-import { bundleBlueprintForWire, loadLibrary, type BundleSource, type Library, type Multiplicity, type Pipe, type ValidationMode } from '../mthds/index.js';
-import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
-import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
-import { runPipeline } from './run-pipeline.js';
+import { bundleBlueprintForWire, type BundleSource, type Library, type Multiplicity, type Pipe, type ValidationMode } from '../mthds/index.js';
+import { libraryVerdict, type GraphSpec, type SweepDeps, type ValidatedPipe } from '../runtime/index.js';
 import { inputForms, outputForms, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
-import type { DryRunSupport } from './pipe-job.js';
-import type { RuntimeDeps } from './ports.js';
 
 /** Multiplicity as the I/O contracts spell it. */
 export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
@@ -115,30 +108,12 @@ export function pipeIOContracts(library: Library): Record<string, PipeIOContract
   return contracts;
 }
 
-/** What the sweep needs: mock backends and the placeholder source. */
-export interface SweepDeps {
-  deps: RuntimeDeps;
-  dryRun: DryRunSupport;
-}
-
-async function mainPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps): Promise<GraphSpec | null> {
-  const { ref } = pipe;
-  const recorder = new GraphRecorder();
-  const createdAt = new Date(sweep.deps.now()).toISOString();
-  try {
-    await runPipeline({ library, pipe, inputs: null, pipelineRunId: `graph-${ref}` }, sweep.deps, sweep.dryRun, recorder);
-  } catch {
-    return null;
-  }
-  return recorder.toSpec({ domain: pipe.domain_code, main_pipe: pipe.code }, createdAt, `dry-run:${ref}`);
-}
-
 function invalid(errors: ValidationErrorItem[], message: string): InvalidReport {
   return { is_valid: false, validation_errors: errors, pending_signatures: [], is_runnable: false, message };
 }
 
 /**
- * Validate bundle sources into a verdict: static validation, then the dry-run sweep.
+ * Validate bundle sources into the report of `POST /v1/validate`.
  * @param sources - contents with their logical file names
  * @param sweep - mock backends for the sweep
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `views`: opt-in `input_form` / `output_form`
@@ -154,35 +129,23 @@ export async function validationReport(
   sweep: SweepDeps,
   options: { allowSignatures: boolean; views?: readonly string[]; mode?: ValidationMode; defaultPipe?: string | null },
 ): Promise<ValidReport | InvalidReport> {
-  const loaded = loadLibrary(sources, { mode: options.mode ?? 'compat' });
-  if (!loaded.ok) return invalid(loaded.errors, loaded.message);
-  const { library } = loaded;
-  const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, options);
-  if (swept.errors.length > 0) return invalid(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`);
-  const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
-  const pending = [...library.pipes.values()].filter((pipe) => pipe.type === 'PipeSignature').map((pipe) => pipe.ref).sort();
-  const bundleMain = primary.blueprint.main_pipe;
-  const main = options.defaultPipe
-    ? library.findPipe(options.defaultPipe, primary.blueprint.domain)
-    : bundleMain === undefined
-      ? undefined
-      : library.pipes.get(`${primary.blueprint.domain}.${bundleMain}`);
-  const graph = main ? await mainPipeGraph(library, main, sweep) : null;
+  const verdict = await libraryVerdict(sources, sweep, options);
+  if (!verdict.ok) return invalid(verdict.errors, verdict.message);
   const views = new Set(options.views ?? []);
   const report: ValidReport = {
     is_valid: true,
-    bundle_blueprint: bundleBlueprintForWire(primary),
-    pipe_io_contracts: pipeIOContracts(library),
-    graph_spec: graph,
-    validated_pipes: swept.validatedPipes,
-    warnings: loaded.warnings,
-    pending_signatures: pending,
-    is_runnable: pending.length === 0,
+    bundle_blueprint: bundleBlueprintForWire(verdict.primary),
+    pipe_io_contracts: pipeIOContracts(verdict.library),
+    graph_spec: verdict.graph,
+    validated_pipes: verdict.validatedPipes,
+    warnings: verdict.warnings,
+    pending_signatures: verdict.pendingSignatures,
+    is_runnable: verdict.pendingSignatures.length === 0,
     mthds_contents: sources.map((source) => source.content),
     message: 'MTHDS content validated successfully',
-    default_pipe_ref: main?.ref ?? null,
+    default_pipe_ref: verdict.defaultPipe?.ref ?? null,
   };
-  if (views.has('input_form')) report.input_form = inputForms(library);
-  if (views.has('output_form')) report.output_form = outputForms(library);
+  if (views.has('input_form')) report.input_form = inputForms(verdict.library);
+  if (views.has('output_form')) report.output_form = outputForms(verdict.library);
   return report;
 }

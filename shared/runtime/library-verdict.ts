@@ -1,0 +1,97 @@
+/**
+ * The verdict on a library (spec §4.5): static validation, then the dry-run sweep, which runs every pipe on mock
+ * inputs; a failing pipe makes the verdict invalid. The default pipe (the primary bundle's `main_pipe`, or the one
+ * the caller names) is dry-run once more to record its graph (null without one, or when that dry run cannot complete,
+ * e.g. it calls an absent package). `shared/wire`'s validation report renders the verdict.
+ */
+import type { ValidationErrorItem } from '../errors/index.js';
+import { loadLibrary, type BundleSource, type Library, type LoadedBundle, type Pipe, type ValidationMode } from '../mthds/index.js';
+import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
+import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
+import type { DryRunSupport } from './pipe-job.js';
+import type { RuntimeDeps } from './ports.js';
+import { runPipeline } from './run-pipeline.js';
+
+/** What the sweep needs: mock backends and the placeholder source. */
+export interface SweepDeps {
+  deps: RuntimeDeps;
+  dryRun: DryRunSupport;
+}
+
+/** A library that failed static validation or its dry run. */
+export interface InvalidVerdict {
+  ok: false;
+  errors: ValidationErrorItem[];
+  message: string;
+}
+
+/** A library that passed static validation and its dry run. */
+export interface ValidVerdict {
+  ok: true;
+  library: Library;
+  /** The bundle declaring a `main_pipe` (else the first). */
+  primary: LoadedBundle;
+  /** The static rules' warnings. */
+  warnings: ValidationErrorItem[];
+  validatedPipes: ValidatedPipe[];
+  /** Contract-only pipes (`PipeSignature`), by ref, sorted. */
+  pendingSignatures: string[];
+  /** The pipe a selector-less run would execute, if any. */
+  defaultPipe: Pipe | undefined;
+  /** The graph of the default pipe's dry run; null without one or when it cannot complete. */
+  graph: GraphSpec | null;
+}
+
+/** The verdict on a library. */
+export type LibraryVerdict = InvalidVerdict | ValidVerdict;
+
+async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps): Promise<GraphSpec | null> {
+  const { ref } = pipe;
+  const recorder = new GraphRecorder();
+  const createdAt = new Date(sweep.deps.now()).toISOString();
+  try {
+    await runPipeline({ library, pipe, inputs: null, pipelineRunId: `graph-${ref}` }, sweep.deps, sweep.dryRun, recorder);
+  } catch {
+    return null;
+  }
+  return recorder.toSpec({ domain: pipe.domain_code, main_pipe: pipe.code }, createdAt, `dry-run:${ref}`);
+}
+
+/**
+ * Judge bundle sources.
+ * @param sources - contents with their logical file names
+ * @param sweep - mock backends for the sweep
+ * @param options - `allowSignatures`: also mock-run contract-only pipes; `mode`: the static rules' mode (compat by
+ *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
+ *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified)
+ * @returns the verdict; never throws for an invalid bundle
+ * @see spec §4.5
+ */
+export async function libraryVerdict(
+  sources: BundleSource[],
+  sweep: SweepDeps,
+  options: { allowSignatures: boolean; mode?: ValidationMode; defaultPipe?: string | null },
+): Promise<LibraryVerdict> {
+  const loaded = loadLibrary(sources, { mode: options.mode ?? 'compat' });
+  if (!loaded.ok) return { ok: false, errors: loaded.errors, message: loaded.message };
+  const { library } = loaded;
+  const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, options);
+  if (swept.errors.length > 0) return { ok: false, errors: swept.errors, message: `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}` };
+  const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
+  const bundleMain = primary.blueprint.main_pipe;
+  const defaultPipe = options.defaultPipe
+    ? library.findPipe(options.defaultPipe, primary.blueprint.domain)
+    : bundleMain === undefined
+      ? undefined
+      : library.pipes.get(`${primary.blueprint.domain}.${bundleMain}`);
+  return {
+    ok: true,
+    library,
+    primary,
+    warnings: loaded.warnings,
+    validatedPipes: swept.validatedPipes,
+    pendingSignatures: [...library.pipes.values()].filter((pipe) => pipe.type === 'PipeSignature').map((pipe) => pipe.ref).sort(),
+    defaultPipe,
+    graph: defaultPipe ? await defaultPipeGraph(library, defaultPipe, sweep) : null,
+  };
+}
