@@ -38,5 +38,6 @@ module.exports = {
   ignore,
   recursive: true,
   timeout: 20000,
-  exit: true,
+  require: ['test/helpers/leak-check.ts'],
+  exit: false,
 };

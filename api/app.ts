@@ -43,7 +43,7 @@ import { versionRouter } from './routes/version.js';
 import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
 
 /** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
-export const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
+const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
 
 /** What the app is built from. Tests pass their own settings, a silent logger and their inference backend. */
 export interface AppDeps {

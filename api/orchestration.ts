@@ -13,7 +13,7 @@ import type { Orchestrator } from '../shared/orchestration/index.js';
  * @returns the default when nothing (or the default itself) is requested, else the requested token when allowed
  * @throws OrchestrationModeOverrideForbidden (403) when another token is requested and overrides are off
  */
-export function resolveOrchestrationMode(requested: string | null | undefined, config: ApiConfig): string {
+function resolveOrchestrationMode(requested: string | null | undefined, config: ApiConfig): string {
   if (requested === null || requested === undefined || requested === config.orchestrationMode) return config.orchestrationMode;
   if (config.allowRequestOrchestrationModeOverride) return requested;
   throw new OrchestrationModeOverrideForbidden(

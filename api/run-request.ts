@@ -15,10 +15,10 @@ import { STORAGE_SCOPE } from './requests/storage-scope.js';
 import type { RunOwnership } from './run-ownership.js';
 
 /** At most this many completion webhooks per run. */
-export const MAX_CALLBACK_URLS = 5;
+const MAX_CALLBACK_URLS = 5;
 
 /** The run request schema; unknown members are kept (and ignored). */
-export const RUN_REQUEST = z.looseObject({
+const RUN_REQUEST = z.looseObject({
   pipe_code: z.string().nullish(),
   mthds_contents: z.array(z.string()).nullish(),
   mthds_content: z.string().nullish(),

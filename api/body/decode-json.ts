@@ -27,7 +27,7 @@ export interface RawJsonBody {
  * The detail of a body nested too deeply.
  * @param maxJsonDepth - the limit (`MAX_JSON_DEPTH`)
  */
-export function jsonDepthDetail(maxJsonDepth: number): string {
+function jsonDepthDetail(maxJsonDepth: number): string {
   return `JSON nesting depth exceeds ${maxJsonDepth} (MAX_JSON_DEPTH)`;
 }
 

@@ -12,7 +12,7 @@ import { rawBodyOf, readBody } from './read-body.js';
  * Largest body decoded on the event loop, in bytes: 256 KiB scan and parse in about a millisecond; a larger body is
  * decoded in a diagnostics thread and its value cloned back.
  */
-export const INLINE_DECODE_MAX_BYTES = 256 * 1024;
+const INLINE_DECODE_MAX_BYTES = 256 * 1024;
 
 /** The limits of a JSON body. */
 export interface JsonBodyLimits {

@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { errors as joseErrors, jwtVerify } from 'jose';
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { z } from 'zod';
 import type { AuthSettings } from '../../shared/config/index.js';
 import { Unauthenticated } from '../../shared/errors/index.js';
@@ -28,15 +28,16 @@ export interface Identity {
 }
 
 /** The identity of every caller when authentication binds none: the deployment principal, which owns every scope. */
-export const SINGLE_TENANT: Identity = { userId: 'single-tenant', storageScopes: 'any' };
+const SINGLE_TENANT: Identity = { userId: 'single-tenant', storageScopes: 'any' };
 
 /** Most storage-scope prefixes a token's `storage_scopes` claim may list. */
-export const MAX_GRANTED_SCOPES = 64;
+const MAX_GRANTED_SCOPES = 64;
 
 /** The trusted `storage_scopes` claim: scope prefixes the token's issuer grants the caller (docs/run-ownership.md). */
 const STORAGE_SCOPES_CLAIM = z.array(STORAGE_SCOPE).max(MAX_GRANTED_SCOPES).optional();
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what the pattern refuses
 const UNSAFE_USER_ID = /[/\\:?#[\]@\u0000-\u001f\u007f]/;
 
 function bearerToken(header: string | undefined): string {
@@ -51,7 +52,7 @@ function sameSecret(presented: string, expected: string): boolean {
 }
 
 async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
-  let payload;
+  let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] }));
   } catch (error) {

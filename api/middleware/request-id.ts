@@ -14,7 +14,7 @@ const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9_-]{1,128}$/;
  * @param inbound - the raw `X-Request-ID` header (first value when repeated)
  * @returns the trimmed inbound value when acceptable, else a fresh UUID
  */
-export function chooseRequestId(inbound: string | string[] | undefined): string {
+function chooseRequestId(inbound: string | string[] | undefined): string {
   const candidate = (Array.isArray(inbound) ? inbound[0] : inbound)?.trim();
   return candidate !== undefined && ACCEPTED_REQUEST_ID.test(candidate) ? candidate : randomUUID();
 }

@@ -9,6 +9,7 @@
 import { posix } from 'node:path';
 import { InvalidBundle } from '../errors/index.js';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what the pattern refuses
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**

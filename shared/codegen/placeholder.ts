@@ -9,7 +9,7 @@ import type { Multiplicity } from '../mthds/index.js';
 import { pythonAttribute, pythonLiteral } from './emit-python.js';
 import type { FieldType, TypedField, TypeSet } from './type-model.js';
 
-function valueOf(types: TypeSet, name: string, type: FieldType): unknown {
+function placeholderValue(types: TypeSet, name: string, type: FieldType): unknown {
   switch (type.kind) {
     case 'text':
     case 'any':
@@ -24,11 +24,11 @@ function valueOf(types: TypeSet, name: string, type: FieldType): unknown {
     case 'enum':
       return type.choices[0];
     case 'list':
-      return [valueOf(types, name, type.item)];
+      return [placeholderValue(types, name, type.item)];
     case 'dict':
       return {};
     case 'object':
-      return Object.fromEntries(type.fields.filter((field) => field.required).map((field) => [field.name, valueOf(types, field.name, field.type)]));
+      return Object.fromEntries(type.fields.filter((field) => field.required).map((field) => [field.name, placeholderValue(types, field.name, field.type)]));
     case 'concept':
       return placeholderContent(types, type.ref);
   }
@@ -48,7 +48,7 @@ function listedFields(types: TypeSet, ref: string): TypedField[] {
  * @returns a JSON object valid against the concept's content schema
  */
 export function placeholderContent(types: TypeSet, ref: string): Record<string, unknown> {
-  return Object.fromEntries(listedFields(types, ref).map((field) => [field.name, field.default !== undefined ? field.default : valueOf(types, field.name, field.type)]));
+  return Object.fromEntries(listedFields(types, ref).map((field) => [field.name, field.default !== undefined ? field.default : placeholderValue(types, field.name, field.type)]));
 }
 
 function pythonValue(types: TypeSet, type: FieldType, value: unknown, used: Set<string>): string {

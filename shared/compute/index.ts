@@ -4,4 +4,4 @@
  */
 export { IsolatedPool, type ExceededLimit, type IsolatedPoolOptions, type PoolOccupancy, type RefusalReason, type RunOptions } from './isolated-pool.js';
 export { isolatedTaskHandler, type IsolatedOperation } from './isolated-task.js';
-export { IDLE_TIMEOUT_MS, PooledTemplateRenderer, type TemplateRenderPoolSettings } from './pooled-template-renderer.js';
+export { PooledTemplateRenderer, type TemplateRenderPoolSettings } from './pooled-template-renderer.js';

@@ -214,12 +214,13 @@ class Watchdog {
     const now = Date.now();
     if (Atomics.load(this.stamp.flag, 0) === 1) {
       const left = this.stamp.time[0]! + this.timeoutMs - now;
-      if (left > 0) return this.arm(left);
-      return this.fire('time');
+      if (left > 0) this.arm(left);
+      else this.fire('time');
+      return;
     }
     const waitLeft = this.queuedAt + this.queueDeadlineMs - now;
-    if (waitLeft <= 0) return this.fire('queue');
-    this.arm(Math.min(waitLeft, this.timeoutMs));
+    if (waitLeft <= 0) this.fire('queue');
+    else this.arm(Math.min(waitLeft, this.timeoutMs));
   }
 
   private fire(verdict: 'queue' | 'time'): void {

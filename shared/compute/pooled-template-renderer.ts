@@ -21,7 +21,7 @@ export interface TemplateRenderPoolSettings {
 }
 
 /** How long an idle render thread stays, in ms: renders come in bursts (one per pipe), so threads stay warm between them. */
-export const IDLE_TIMEOUT_MS = 60_000;
+const IDLE_TIMEOUT_MS = 60_000;
 /** Renders that may wait for a thread (one run renders one template at a time per batch branch). */
 const MAX_QUEUE = 1000;
 /** Longest a render may wait for a thread, in ms. */

@@ -61,7 +61,7 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
           },
         });
       };
-      let response;
+      let response: Awaited<ReturnType<typeof httpRequest>>;
       try {
         response = await httpRequest(url, {
           method: 'POST',

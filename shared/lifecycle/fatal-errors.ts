@@ -9,7 +9,7 @@ import type { Logger } from '../observability/index.js';
 import { currentCrashContext } from './crash-context.js';
 
 /** Exit status after an uncaught exception or unhandled rejection. */
-export const FATAL_EXIT_CODE = 1;
+const FATAL_EXIT_CODE = 1;
 
 /**
  * Install the policy on `process` (once, at start-up of an entry point).

@@ -4,7 +4,7 @@
  * fatal-error policy and the crash context it logs (docs/run-failures.md).
  */
 export { ResourceStack, type Release, type ReleaseFailure } from './resource-stack.js';
-export { CLOSE_ALLOWANCE_MS, SHUTDOWN_EXIT_CODES, shutdownOnSignals, type ShutdownOptions } from './shutdown.js';
-export { FATAL_EXIT_CODE, installFatalErrorPolicy } from './fatal-errors.js';
-export { currentCrashContext, withCrashContext, type CrashContext } from './crash-context.js';
+export { CLOSE_ALLOWANCE_MS, shutdownOnSignals, type ShutdownOptions } from './shutdown.js';
+export { installFatalErrorPolicy } from './fatal-errors.js';
+export { withCrashContext, type CrashContext } from './crash-context.js';
 export { settleWithin } from './settle-within.js';

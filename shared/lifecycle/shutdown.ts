@@ -14,7 +14,7 @@ import type { ResourceStack } from './resource-stack.js';
 export const CLOSE_ALLOWANCE_MS = 1000;
 
 /** Exit statuses of a shutdown. */
-export const SHUTDOWN_EXIT_CODES = { clean: 0, forced: 1 } as const;
+const SHUTDOWN_EXIT_CODES = { clean: 0, forced: 1 } as const;
 
 /** How a process shuts down. */
 export interface ShutdownOptions {

@@ -44,7 +44,7 @@ const QUOTED_IN_MESSAGE = 5;
  * Sixteen 1 MiB files can hold millions of faults: listing them all would make a verdict of hundreds of MB.
  * @see docs/limits.md "Validation items"
  */
-export const MAX_REPORTED_ITEMS = 1000;
+const MAX_REPORTED_ITEMS = 1000;
 
 function invalid(errors: ValidationErrorItem[]): LibraryLoadResult {
   const message = MESSAGES.verdict({ messages: errors.slice(0, QUOTED_IN_MESSAGE).map((item) => item.message), more: Math.max(0, errors.length - QUOTED_IN_MESSAGE) });

@@ -33,7 +33,7 @@ export type AddressClass =
  * ECS task metadata 169.254.170.2 and 169.254.170.23, AWS IMDS over IPv6 fd00:ec2::254 (and its DNS fd00:ec2::253),
  * Alibaba 100.100.100.200, Oracle's legacy 192.0.0.192.
  */
-export const METADATA_ADDRESSES: readonly string[] = [
+const METADATA_ADDRESSES: readonly string[] = [
   '169.254.169.254/32',
   '169.254.169.253/32',
   '169.254.170.2/32',

@@ -23,7 +23,7 @@ export interface OutboundPolicy {
  * Host names of cloud-metadata services (GCP, AWS, Tencent, Equinix Metal; `metadata` alone is how GCP and Azure
  * guests reach theirs), refused in every mode, with any subdomain.
  */
-export const METADATA_HOST_NAMES: readonly string[] = [
+const METADATA_HOST_NAMES: readonly string[] = [
   'metadata',
   'metadata.google.internal',
   'metadata.goog',
@@ -88,7 +88,7 @@ export function resolvedProblem(host: string, addresses: readonly { address: str
  * @param policy - the path's policy
  * @returns a fragment such as `targets 'metadata.google.internal', a cloud-metadata host name: …`, or undefined
  */
-export function hostProblem(hostname: string, policy: OutboundPolicy): string | undefined {
+function hostProblem(hostname: string, policy: OutboundPolicy): string | undefined {
   const host = bareHost(hostname);
   if (host === '') return 'has no host';
   if (isAddressLiteral(host)) return addressProblem(host, policy);

@@ -2,7 +2,7 @@
  * Public surface of `shared/orchestration`: where runs go once the API accepted them (spec §1.1, §4.3–4.4, §6).
  *
  * - the orchestrator port and its two backends: `direct` (in the API process) and `bullmq` (queued for workers);
- * - the run submission and its only mappings, into a job payload and into the runtime's run request;
+ * - the run submission and its only mappings, into a job payload and into the runtime's run;
  * - `queue/`: the BullMQ queues, job payloads and the one place that opens Redis connections;
  * - `registry/`: the run registry (state, results, ownership) in Redis;
  * - `workers/`: the worker pool, the run and callback processors, the quarantine of poison runs;

@@ -13,7 +13,7 @@ import { recordUsage, type TokensUsageRecord } from './usage-recorder.js';
 import type { WorkingMemory } from './working-memory.js';
 
 /** Depth of nested pipes before a run fails (RUNTIME.md §1.1 step 8). */
-export const DEFAULT_PIPE_STACK_LIMIT = 20;
+const DEFAULT_PIPE_STACK_LIMIT = 20;
 
 /** A run to perform. */
 export interface RunRequest {

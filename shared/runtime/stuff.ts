@@ -54,7 +54,7 @@ export function stuffToWire(stuff: Stuff): StuffWire {
  * The wire form of a concept.
  * @param concept - a library concept
  */
-export function conceptToWire(concept: Concept): ConceptWire {
+function conceptToWire(concept: Concept): ConceptWire {
   return {
     code: concept.code,
     domain_code: concept.domain_code,

@@ -6,7 +6,7 @@ import { PipeInputError } from '../errors/index.js';
 import { stuffToWire, type ItemContent, type Stuff, type StuffWire } from './stuff.js';
 
 /** The reserved name of the latest output. */
-export const MAIN_STUFF = 'main_stuff';
+const MAIN_STUFF = 'main_stuff';
 
 /** Working memory on the wire (`pipe_output.working_memory`). */
 export interface WorkingMemoryWire {

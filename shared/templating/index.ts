@@ -5,9 +5,9 @@
 export { expandShorthands } from './shorthands.js';
 export { templateVariables, type TemplateVariables } from './template-ast.js';
 export { checkTemplate, renderTemplate, type RenderOptions } from './render-template.js';
-export { TEMPLATE_CATEGORIES, type TemplateCategory } from './categories.js';
+export { type TemplateCategory } from './categories.js';
 export type { TagStyle } from './filters.js';
-export { isRenderable, type Renderable, type TextFormat } from './renderable.js';
-export { pythonStr } from './python-str.js';
+export { type Renderable, type TextFormat } from './renderable.js';
+
 export { oversizedLiteralCalls } from './literal-arguments.js';
-export { DEFAULT_TEMPLATE_LIMITS, configureTemplateLimits, templateLimits, type TemplateLimits } from './output-budget.js';
+export { configureTemplateLimits, templateLimits, type TemplateLimits } from './output-budget.js';

@@ -42,7 +42,7 @@ const ALLOWED_PRIVATE = new Set(['_stuff_name', '_stuff_code', '_concept_code', 
  * @param isAttribute - attributes also refuse `_`-prefixed names
  * @throws Jinja2TemplateSecurityError
  */
-export function assertLookupAllowed(name: unknown, isAttribute: boolean): void {
+function assertLookupAllowed(name: unknown, isAttribute: boolean): void {
   const key = String(name);
   if (BLOCKED_NAMES.has(key) || (isAttribute && key.startsWith('_') && !ALLOWED_PRIVATE.has(key))) {
     throw new Jinja2TemplateSecurityError(`Template security: access to '${key}' is not allowed.`);
@@ -50,12 +50,12 @@ export function assertLookupAllowed(name: unknown, isAttribute: boolean): void {
 }
 
 /** Loop iterations one render may perform, across all loops (nested loops multiply). */
-export const MAX_LOOP_ITERATIONS = 100_000;
+const MAX_LOOP_ITERATIONS = 100_000;
 /** Longest list `range()` may build. */
-export const MAX_RANGE_LENGTH = 10_000;
+const MAX_RANGE_LENGTH = 10_000;
 
 /** Longest a render may take, in ms (checked at every loop and every printed value). */
-export const MAX_RENDER_MS = 2000;
+const MAX_RENDER_MS = 2000;
 
 /** Iterations left, deadline and limits of the render under way (renders are synchronous, so one of each suffices). */
 interface RenderBudget {
@@ -78,11 +78,9 @@ interface NunjucksRuntime {
  * The budget lives on nunjucks' shared runtime object, beside the patch: a process may evaluate this module twice
  * (a test runner mixing loaders does), and the patch, installed once, must meter the renders of every copy.
  */
-const budget: RenderBudget = ((nunjucks.runtime as unknown as NunjucksRuntime).__mthdsBudget ??= {
-  iterationsLeft: Number.POSITIVE_INFINITY,
-  deadline: Number.POSITIVE_INFINITY,
-  limits: DEFAULT_TEMPLATE_LIMITS,
-});
+const sharedRuntime = nunjucks.runtime as unknown as NunjucksRuntime;
+sharedRuntime.__mthdsBudget ??= { iterationsLeft: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY, limits: DEFAULT_TEMPLATE_LIMITS };
+const budget: RenderBudget = sharedRuntime.__mthdsBudget;
 
 /** The limits of the render under way (the defaults outside a render). */
 export function currentLimits(): TemplateLimits {
@@ -121,7 +119,7 @@ export function withLoopBudget<T>(render: () => T, limits: TemplateLimits = DEFA
  * @param structures - also measure lists and dicts (printing does; storing a loop variable does not need to)
  * @throws Jinja2TemplateBudgetError naming `TEMPLATE_MAX_OUTPUT_KIB`
  */
-export function checkValueSize(value: unknown, what: string, structures: boolean): void {
+function checkValueSize(value: unknown, what: string, structures: boolean): void {
   const limit = maxOutputChars(budget.limits);
   const text = textLength(value);
   if (text !== undefined && text > limit) throw outputBudgetError(`${what} of ${text} characters`, budget.limits);
@@ -168,7 +166,7 @@ function harden(runtime: NunjucksRuntime): void {
   };
   runtime.memberLookup = (obj, val) => {
     assertLookupAllowed(val, true);
-    if (obj !== null && typeof obj === 'object' && !Object.prototype.hasOwnProperty.call(obj, val as PropertyKey)) {
+    if (obj !== null && typeof obj === 'object' && !Object.hasOwn(obj, val as PropertyKey)) {
       const own = Array.isArray(obj) && (val === 'length' || typeof val === 'number' || /^\d+$/.test(String(val)));
       if (!own && typeof (obj as Record<string, unknown>)[String(val)] === 'function') return undefined;
     }

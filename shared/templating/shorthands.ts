@@ -14,8 +14,8 @@ const SHORTHAND = new RegExp(`(@@|\\$\\$)|(?<![A-Za-z0-9_])(@\\?|@)(${IDENT_PATH
 const CSS_AT_RULE = /^(?:\s*\(|\s+[A-Za-z0-9_-]+\s*\{)/;
 
 function expandPlainText(text: string): string {
-  return text.replace(SHORTHAND, (match: string, escape: string | undefined, atSigil: string | undefined, atPath: string | undefined, dollarPath: string | undefined, offset: number) => {
-    if (escape !== undefined) return escape[0]!;
+  return text.replace(SHORTHAND, (match: string, escaped: string | undefined, atSigil: string | undefined, atPath: string | undefined, dollarPath: string | undefined, offset: number) => {
+    if (escaped !== undefined) return escaped[0]!;
     if (atSigil !== undefined && atPath !== undefined) {
       const after = text.slice(offset + match.length);
       if (atSigil === '@' && CSS_AT_RULE.test(after)) return match;

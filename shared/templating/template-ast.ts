@@ -96,7 +96,8 @@ class AstReader {
     switch (ast.typename) {
       case 'Symbol':
       case 'LookupVal':
-        return this.readPath(ast, scope);
+        this.readPath(ast, scope);
+        return;
       case 'For':
       case 'AsyncEach':
       case 'AsyncAll': {

@@ -3,6 +3,6 @@
  * (spec §2.4–2.5; API-CONTRACT.md §3.5, §3.7) — run results, validation reports with their I/O contracts, form
  * descriptors. It imports the language core and the runtime, never orchestration or HTTP.
  */
-export { completedRunResult, pipeStructures, withProvenance, type PipeStructure, type RunResult, type RunState } from './run-result.js';
-export { pipeIOContracts, validationReport, type InvalidReport, type PipeIOContract, type ValidReport } from './validation-report.js';
-export { inputForms, outputForms, type FormNode, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
+export { completedRunResult, withProvenance, type PipeStructure, type RunResult, type RunState } from './run-result.js';
+export { validationReport, type InvalidReport, type PipeIOContract, type ValidReport } from './validation-report.js';
+export { type FormNode, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';

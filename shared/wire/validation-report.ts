@@ -83,7 +83,7 @@ function ioSchema(library: Library, pipe: Pipe, conceptRef: string, multiplicity
  * The I/O contract of every pipe, keyed by qualified ref (signatures included).
  * @param library - a valid library
  */
-export function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
+function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
   const contracts: Record<string, PipeIOContract> = {};
   for (const pipe of [...library.pipes.values()].sort((a, b) => a.ref.localeCompare(b.ref))) {
     const inputs: Record<string, InputContract> = {};

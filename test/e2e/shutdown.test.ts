@@ -66,7 +66,7 @@ describe('shutdown on SIGTERM (spawned processes)', function () {
   });
 
   afterEach(async () => {
-    agents.splice(0).forEach((agent) => agent.destroy());
+    for (const agent of agents.splice(0)) agent.destroy();
     await Promise.all(started.splice(0).map((service) => service.stop('SIGKILL')));
     await deletePrefix(prefix).catch(() => undefined);
   });

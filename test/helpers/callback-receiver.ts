@@ -39,7 +39,7 @@ export async function startCallbackReceiver(script: (number | 'hang')[] = [200])
       if (step === 'hang') return;
       entry.answered = step;
       res.writeHead(step).end();
-      waiters.forEach((wake) => wake());
+      for (const wake of waiters.splice(0)) wake();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -24,7 +24,7 @@ import { TestRepo } from './git-repos.js';
 const CORPUS_METHODS = fileURLToPath(new URL('../../../shared/corpus/methods/', import.meta.url));
 
 /** Limits the fixtures are built against (settings of the app under test). */
-export const METHOD_TEST_ENV = {
+const METHOD_TEST_ENV = {
   SERVICE_MAX_FETCHED_PACKAGE_FILES: '40',
   SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB: '512',
   SERVICE_MAX_SCANNED_MANIFESTS: '8',
@@ -154,7 +154,7 @@ export async function startMethodRepos(): Promise<MethodRepos> {
     }),
     async close() {
       await server.close();
-      repos.forEach((created) => created.dispose());
+      for (const created of repos) created.dispose();
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -42,7 +42,7 @@ export function spawnService(entry: 'api' | 'worker', environment: Record<string
         continue;
       }
     }
-    listeners.forEach((listener) => listener());
+    for (const listener of listeners.splice(0)) listener();
   });
   child.stderr!.on('data', () => undefined);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -59,7 +59,7 @@ export const REFUSED_WHEN_OFF: readonly string[] = [...LOOPBACK_SPELLINGS, ...PR
  * metadata address, `mapped-metadata.test` its IPv4-mapped form, `mixed.test` a public address and a loopback one
  * (one refused address refuses the name).
  */
-export const TEST_NAMES: Readonly<Record<string, readonly string[]>> = {
+const TEST_NAMES: Readonly<Record<string, readonly string[]>> = {
   'rebind.test': ['127.0.0.1'],
   'private.test': ['10.0.0.1'],
   'metadata-rebind.test': ['169.254.169.254'],

@@ -147,7 +147,10 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
 
     it('should stop after DOCUMENT_MAX_REDIRECTS hops with 422 StuffFactoryError', async () => {
       let hops = 0;
-      const looping = await startRequestSink((_req, res) => res.writeHead(302, { location: `/hop-${(hops += 1)}` }).end());
+      const looping = await startRequestSink((_req, res) => {
+        hops += 1;
+        res.writeHead(302, { location: `/hop-${hops}` }).end();
+      });
       try {
         const response = await readDocument(documentApp(true), `${looping.url}/first`).expect(422);
         expect(response.body.error_type).to.equal('StuffFactoryError');

@@ -145,15 +145,18 @@ describe('template bombs over HTTP', function () {
 
     it('should stop a render that outgrows TEMPLATE_RENDER_HEAP_MIB without growing the process', async () => {
       const roomy = await listen({ TEMPLATE_RENDER_TIMEOUT_MS: '30000', TEMPLATE_RENDER_HEAP_MIB: '48' });
-      after(() => roomy.server.close());
-      const before = process.memoryUsage().rss;
-      const bomb = request(roomy.url).post('/v1/execute').send({ mthds_contents: [HEAVY], pipe_code: 'hoard', inputs: { name: 'Ada' } }).then((answer) => answer);
-      const [response, slowest] = await Promise.all([bomb, slowestHealth(roomy.url, bomb)]);
-      expect(response.status).to.equal(422);
-      budgetProblem(response.body, 'Template budget: the render needed more memory than TEMPLATE_RENDER_HEAP_MIB (48 MiB) and was stopped.');
-      expect(slowest).to.be.below(1000);
-      expect(process.memoryUsage().rss - before).to.be.below(256 * 1024 * 1024);
-      await request(roomy.url).post('/v1/execute').send({ mthds_contents: [HEAVY], pipe_code: 'greet', inputs: { name: 'Ada' } }).expect(200);
+      try {
+        const before = process.memoryUsage().rss;
+        const bomb = request(roomy.url).post('/v1/execute').send({ mthds_contents: [HEAVY], pipe_code: 'hoard', inputs: { name: 'Ada' } }).then((answer) => answer);
+        const [response, slowest] = await Promise.all([bomb, slowestHealth(roomy.url, bomb)]);
+        expect(response.status).to.equal(422);
+        budgetProblem(response.body, 'Template budget: the render needed more memory than TEMPLATE_RENDER_HEAP_MIB (48 MiB) and was stopped.');
+        expect(slowest).to.be.below(1000);
+        expect(process.memoryUsage().rss - before).to.be.below(256 * 1024 * 1024);
+        await request(roomy.url).post('/v1/execute').send({ mthds_contents: [HEAVY], pipe_code: 'greet', inputs: { name: 'Ada' } }).expect(200);
+      } finally {
+        roomy.server.close();
+      }
     });
   });
 });

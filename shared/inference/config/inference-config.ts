@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { PipelexConfigError } from '../../errors/index.js';
 
 /** The packaged defaults directory. */
-export const PACKAGED_INFERENCE_DIR = fileURLToPath(new URL('../defaults/', import.meta.url));
+const PACKAGED_INFERENCE_DIR = fileURLToPath(new URL('../defaults/', import.meta.url));
 
 const BACKEND = z.looseObject({ display_name: z.string().optional(), enabled: z.boolean().default(true), endpoint: z.string().optional(), api_key: z.string().optional() });
 const MODEL_SPEC = z.looseObject({

@@ -4,7 +4,7 @@
  * @see docs/outbound-requests.md
  */
 import { OutboundRequestRefusedError, StuffFactoryError } from '../../errors/index.js';
-import { guardedRequest, type HostResolver } from '../../net/index.js';
+import { guardedRequest, type GuardedResponse, type HostResolver } from '../../net/index.js';
 
 /** A fetched document. */
 export interface DocumentBytes {
@@ -39,7 +39,7 @@ function fromDataUrl(url: string, limits: FetchLimits): DocumentBytes {
 }
 
 async function fromHttp(url: string, limits: FetchLimits, signal: AbortSignal | undefined): Promise<DocumentBytes> {
-  let response;
+  let response: GuardedResponse;
   try {
     response = await guardedRequest(url, {
       subject: 'The document URL',

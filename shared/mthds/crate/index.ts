@@ -3,5 +3,5 @@
  */
 export { buildCrate } from './build-crate.js';
 export { compareCodeUnits } from './compact.js';
-export { MTHDS_STANDARD_VERSION, type Crate, type CrateConcept, type CrateDomain, type CrateField, type CratePipe, type CrateSemantics } from './crate.js';
-export { crateFingerprint } from './fingerprint.js';
+export { type Crate, type CrateConcept, type CrateDomain, type CrateField, type CratePipe, type CrateSemantics } from './crate.js';
+

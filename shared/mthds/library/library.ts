@@ -26,7 +26,7 @@ export interface LoadedBundle {
 }
 
 /** The brand of a library built by the loader (not exported by the barrel). */
-export const LIBRARY_BRAND: unique symbol = Symbol('mthds.Library');
+const LIBRARY_BRAND: unique symbol = Symbol('mthds.Library');
 
 /**
  * A validated library (the public contract; see the module comment).

@@ -10,7 +10,7 @@ import { callbackPolicy, guardedRequest, type HostResolver } from '../../net/ind
 import { BODY_SIGNATURE_HEADER, RUN_ID_SIGNATURE_HEADER, bodySignature, runIdSignature } from './callback-signature.js';
 
 /** Most of a receiver's answer body read (then dropped), in bytes: the status alone decides the delivery. */
-export const MAX_CALLBACK_RESPONSE_BYTES = 64 * 1024;
+const MAX_CALLBACK_RESPONSE_BYTES = 64 * 1024;
 
 /** What a delivery needs. */
 export interface CallbackDelivery {

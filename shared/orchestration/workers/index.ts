@@ -3,5 +3,5 @@
  * runs them in their own process; `npm start` runs them inside the API process for a single machine.
  */
 export { startWorkerPool, type WorkerPool, type WorkerPoolDeps } from './worker-pool.js';
-export { createRunProcessor, type RunJobOutcome, type RunProcessorDeps } from './run-processor.js';
-export { createCallbackProcessor, type CallbackProcessorDeps } from './callback-processor.js';
+export { type RunJobOutcome, type RunProcessorDeps } from './run-processor.js';
+export { type CallbackProcessorDeps } from './callback-processor.js';

@@ -23,7 +23,7 @@ import { failRunsStalledTooOften } from './stalled-run-failures.js';
  * Retakes of a job whose worker died (BullMQ `maxStalledCount`): one, so a run whose worker was lost to a deploy or a
  * node failure is not lost, and a run that kills its worker kills at most one (its retake runs in quarantine).
  */
-export const MAX_STALLED_COUNT = 1;
+const MAX_STALLED_COUNT = 1;
 
 /** What the pool is built from. */
 export interface WorkerPoolDeps {

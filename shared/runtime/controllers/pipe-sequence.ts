@@ -18,7 +18,7 @@ import { runBatch } from './run-batch.js';
  * @param memory - the working memory
  * @param name - the wanted output name, or null for none
  */
-export function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
+function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
   const main = memory.mainStuff();
   if (name === null || !main || memory.mainStuffName() === name) return;
   memory.setNewMainStuff(main, name);

@@ -1,6 +1,15 @@
 import { expect } from 'chai';
-import { createMockBackend, createOpenAiBackend, type InferenceBackend, type ObjectRequest } from '../../../shared/inference/index.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../helpers/fake-openai-server.js';
+import {
+  createAnthropicBackend,
+  createGeminiBackend,
+  createMockBackend,
+  createOpenAiBackend,
+  type InferenceBackend,
+  type ObjectRequest,
+} from '../../../shared/inference/index.js';
+import { startFakeAnthropicServer } from '../../helpers/fake-anthropic-server.js';
+import { startFakeGeminiServer } from '../../helpers/fake-gemini-server.js';
+import { startFakeOpenAiServer } from '../../helpers/fake-openai-server.js';
 
 const SCHEMA = { type: 'object', properties: { answer: { type: 'string' }, confident: { type: 'boolean' } }, required: ['answer', 'confident'] };
 
@@ -49,16 +58,38 @@ function contract(name: string, makeBackend: () => InferenceBackend): void {
 
 contract('mock', () => createMockBackend());
 
-describe('openai backend against the fake provider', () => {
-  let fake: FakeOpenAiServer;
-  before(async () => {
-    fake = await startFakeOpenAiServer();
+/** A provider backend against its fake server: the fake runs for the contract's tests and is closed after them. */
+function providerContract(
+  name: string,
+  startFake: () => Promise<{ baseUrl: string; close(): Promise<void> }>,
+  makeBackend: (baseUrl: string) => InferenceBackend,
+): void {
+  describe(`${name} backend against its fake provider`, () => {
+    let fake: { baseUrl: string; close(): Promise<void> };
+    before(async () => {
+      fake = await startFake();
+    });
+    after(async () => {
+      await fake.close();
+    });
+    contract(name, () => makeBackend(fake.baseUrl));
   });
-  after(async () => {
-    await fake.close();
-  });
-  contract('openai', () => createOpenAiBackend({ apiKey: 'k', baseUrl: fake.baseUrl, model: 'fake-model', maxRetries: 0 }));
-});
+}
+
+providerContract('openai', startFakeOpenAiServer, (baseUrl) =>
+  createOpenAiBackend({ apiKey: 'k', baseUrl, model: 'fake-model', maxRetries: 0 }),
+);
+providerContract('anthropic', startFakeAnthropicServer, (baseUrl) =>
+  createAnthropicBackend({ apiKey: 'k', baseUrl, model: 'claude-fake', defaultMaxTokens: 1024, maxRetries: 0 }),
+);
+providerContract(
+  'gemini',
+  async () => {
+    const fake = await startFakeGeminiServer();
+    return { baseUrl: fake.origin, close: () => fake.close() };
+  },
+  (baseUrl) => createGeminiBackend({ apiKey: 'k', baseUrl, model: 'gemini-fake', maxRetries: 0 }),
+);
 
 describe('mock backend', () => {
   it('should quote the prompt and say it is mock output', async () => {

@@ -64,26 +64,32 @@ describe('queue outage classification', () => {
 
     it('should not report a record that cannot be serialised as a queue outage (real Redis, up)', async () => {
       const redis = openRedis(TEST_REDIS_URL, 'producer');
-      after(() => redis.disconnect());
-      const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
-      let deep: unknown = 1;
-      for (let level = 0; level < 20_000; level += 1) deep = { a: deep };
-      const failure = await registry.save({ ...record, result: deep as never }).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(failure).to.be.instanceOf(RangeError);
+      try {
+        const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
+        let deep: unknown = 1;
+        for (let level = 0; level < 20_000; level += 1) deep = { a: deep };
+        const failure = await registry.save({ ...record, result: deep as never }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure).to.be.instanceOf(RangeError);
+      } finally {
+        redis.disconnect();
+      }
     });
 
     it('should report a refused connection as a queue outage (a real client on a closed port)', async () => {
       const redis = openRedis('redis://127.0.0.1:1', 'producer');
-      after(() => redis.disconnect());
-      const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
-      const failure = await registry.save(record).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(failure).to.be.instanceOf(QueueUnavailableError);
+      try {
+        const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
+        const failure = await registry.save(record).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure).to.be.instanceOf(QueueUnavailableError);
+      } finally {
+        redis.disconnect();
+      }
     });
   });
 });

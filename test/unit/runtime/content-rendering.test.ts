@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { loadLibrary, type Library } from '../../../shared/mthds/index.js';
+import type { Library } from '../../../shared/mthds/index.js';
 import { contentArtefact, markdownOf, nativeRootOf, pythonScalar } from '../../../shared/runtime/content-rendering.js';
 import type { Stuff } from '../../../shared/runtime/index.js';
 import { renderTemplate } from '../../../shared/templating/index.js';
+import { validLibrary } from '../../helpers/library.js';
 
 const BUNDLE = `
 domain = "render"
@@ -23,9 +24,7 @@ template = "{{ report }}"
 `;
 
 function library(): Library {
-  const result = loadLibrary([{ content: BUNDLE, source: null }]);
-  if (!result.ok) throw new Error(result.message);
-  return result.library;
+  return validLibrary([{ content: BUNDLE, source: null }]);
 }
 
 function stuffArtefact(lib: Library, item: Stuff): unknown {

@@ -1,17 +1,16 @@
 import { expect } from 'chai';
 import { PipeFeatureNotSupportedError, PipeOutputValidationError } from '../../../shared/errors/index.js';
 import { createMockBackend } from '../../../shared/inference/index.js';
-import { loadLibrary } from '../../../shared/mthds/index.js';
 import { randomIdSource, runPipeline, type PipeFunction } from '../../../shared/runtime/index.js';
+import { validLibrary } from '../../helpers/library.js';
 
 const BUNDLE = 'domain = "funcs"\n[pipe.shout]\ntype = "PipeFunc"\ndescription = "d"\ninputs = { words = "Text" }\noutput = "Text"\nfunction_name = "text.shout"\n';
 
 async function run(functions: Map<string, PipeFunction>) {
-  const loaded = loadLibrary([{ content: BUNDLE, source: null }]);
-  if (!loaded.ok) throw new Error(loaded.message);
-  const pipe = loaded.library.resolvePipe('shout');
+  const library = validLibrary([{ content: BUNDLE, source: null }]);
+  const pipe = library.resolvePipe('shout');
   return runPipeline(
-    { library: loaded.library, pipe, inputs: { words: 'hello' }, pipelineRunId: 'r' },
+    { library, pipe, inputs: { words: 'hello' }, pipelineRunId: 'r' },
     { inference: createMockBackend(), ids: randomIdSource(), now: Date.now, functions },
   );
 }

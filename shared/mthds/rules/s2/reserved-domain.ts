@@ -8,7 +8,7 @@ import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
 
 /** The reserved first segments of a domain code. */
-export const RESERVED_DOMAIN_SEGMENTS: readonly string[] = ['native', 'mthds', 'pipelex'];
+const RESERVED_DOMAIN_SEGMENTS: readonly string[] = ['native', 'mthds', 'pipelex'];
 
 /** S2 reserved domain (`reserved_domain`). */
 export const reservedDomain: Rule = {

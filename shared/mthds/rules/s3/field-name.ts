@@ -9,7 +9,7 @@ import type { Rule } from '../rule.js';
 import { fieldItem } from './structure-fields.js';
 
 /** Field names taken by the generated structure classes. */
-export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
+const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
   'dict', 'json', 'copy', 'schema', 'schema_json', 'construct', 'validate', 'parse_obj', 'parse_raw', 'parse_file', 'from_orm', 'update_forward_refs',
 ]);
 

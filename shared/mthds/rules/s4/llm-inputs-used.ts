@@ -23,7 +23,7 @@ export const llmInputsUsed: Rule = {
       for (const site of templateSites(pipe)) {
         const read = readTemplate(site);
         if ('error' in read) return [];
-        read.roots.forEach((root) => used.add(root));
+        for (const root of read.roots) used.add(root);
       }
       const unused = declaredRoots(pipe).filter((root) => !used.has(root)).sort();
       if (unused.length === 0) return [];

@@ -17,7 +17,7 @@ export interface TemplateSite {
 }
 
 /** Variables that never need declaring (LANGUAGE.md §3.2). */
-export const EXEMPT_VARIABLES: ReadonlySet<string> = new Set(['preliminary_text', 'place_holder']);
+const EXEMPT_VARIABLES: ReadonlySet<string> = new Set(['preliminary_text', 'place_holder']);
 
 /**
  * True when a variable root needs no declaration: `_`-prefixed run parameters (`_nb_output`…) and the exempt names.

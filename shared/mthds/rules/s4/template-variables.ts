@@ -40,7 +40,7 @@ export const templateVariables: Rule = {
       const used: [string, string][] = [];
       for (const site of templateSites(pipe)) {
         const read = readTemplate(site);
-        if (!('error' in read)) read.roots.forEach((root) => used.push([site.field, root]));
+        if (!('error' in read)) for (const root of read.roots) used.push([site.field, root]);
       }
       if (pipe.blueprint.type === 'PipeCompose') for (const [key, value] of Object.entries(pipe.blueprint.construct ?? {})) fromRoots(value, `construct.${key}`, used);
       const byField = new Map<string, string[]>();

@@ -60,7 +60,7 @@ function sideValues(library: MthdsLibrary, pipe: Pipe, seen: Set<string>): Map<s
   const subs = blueprint.type === 'PipeSequence' ? blueprint.steps : blueprint.type === 'PipeParallel' && blueprint.add_each_output === true ? blueprint.branches : [];
   for (const sub of subs) {
     const child = library.findPipe(sub.pipe, pipe.domain_code);
-    if (blueprint.type === 'PipeSequence' && child) sideValues(library, child, seen).forEach((value, name) => values.set(name, value));
+    if (blueprint.type === 'PipeSequence' && child) for (const [name, value] of sideValues(library, child, seen)) values.set(name, value);
     if (sub.result !== undefined) {
       if (child) values.set(sub.result, stored(child, sub, sub.result));
       else values.delete(sub.result);
@@ -97,7 +97,7 @@ export function sequenceFlow(library: MthdsLibrary, sequence: Pipe): FlowBinding
       const value = memory.get(input.name);
       if (value) bindings.push({ at, input, expected: input.multiplicity, value });
     }
-    if (child) sideValues(library, child, new Set()).forEach((value, name) => memory.set(name, value));
+    if (child) for (const [name, value] of sideValues(library, child, new Set())) memory.set(name, value);
     if (step.result !== undefined) memory.set(step.result, child ? stored(child, step, step.result) : undefined);
   });
   return bindings;

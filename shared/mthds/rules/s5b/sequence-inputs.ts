@@ -38,7 +38,7 @@ export const sequenceInputs: Rule = {
           if (root !== step.batch_as) need(root, input.raw);
         }
         if (step.result !== undefined) available.add(step.result);
-        if (child) producedNames(context.library, child).forEach((name) => available.add(name));
+        if (child) for (const name of producedNames(context.library, child)) available.add(name);
       }
       if (missing.size === 0) return [];
       const names = [...missing.keys()].sort();

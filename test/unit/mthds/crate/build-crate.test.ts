@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { buildCrate, loadLibrary, type Crate } from '../../../../shared/mthds/index.js';
+import { buildCrate, type Crate } from '../../../../shared/mthds/index.js';
+import { validLibrary } from '../../../helpers/library.js';
 
 function crateOf(files: { content: string; source: string | null }[]): Crate {
-  const loaded = loadLibrary(files);
-  if (!loaded.ok) throw new Error(loaded.message);
-  return buildCrate(loaded.library);
+  return buildCrate(validLibrary(files));
 }
 
 const LEGAL = `domain = "legal"

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { buildCrate, loadLibrary } from '../../../../shared/mthds/index.js';
+import { buildCrate } from '../../../../shared/mthds/index.js';
+import { validLibrary } from '../../../helpers/library.js';
 
 const SUMMARY = `domain = "notes"
 main_pipe = "summarize"
@@ -41,9 +42,7 @@ prompt = "Shape @summary"
 `;
 
 function fingerprintOf(files: { content: string; source: string | null }[]): string {
-  const loaded = loadLibrary(files);
-  if (!loaded.ok) throw new Error(loaded.message);
-  return buildCrate(loaded.library).fingerprint;
+  return buildCrate(validLibrary(files)).fingerprint;
 }
 
 const base = fingerprintOf([
@@ -82,9 +81,8 @@ describe('crate fingerprint (API-CONTRACT.md §4.6)', () => {
       it(`should change with ${what}`, () => {
         const changed = SUMMARY.replace(from, to);
         expect(changed).to.not.equal(SUMMARY);
-        const loaded = loadLibrary([{ content: changed, source: 'summary.mthds' }, { content: REPORT, source: 'report.mthds' }]);
-        if (!loaded.ok) throw new Error(loaded.message);
-        expect(buildCrate(loaded.library).fingerprint).to.not.equal(base);
+        const library = validLibrary([{ content: changed, source: 'summary.mthds' }, { content: REPORT, source: 'report.mthds' }]);
+        expect(buildCrate(library).fingerprint).to.not.equal(base);
       });
     }
   });

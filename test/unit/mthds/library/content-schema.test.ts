@@ -1,13 +1,8 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { loadLibrary, type Library } from '../../../../shared/mthds/index.js';
+import { libraryOf as library } from '../../../helpers/library.js';
 import { sample } from '../../../helpers/corpus.js';
 
-function library(content: string): Library {
-  const result = loadLibrary([{ content, source: 'b.mthds' }]);
-  if (!result.ok) throw new Error(result.message);
-  return result.library;
-}
 
 function validator(schema: Record<string, unknown>): (data: unknown) => boolean {
   const validate = new Ajv2020({ strict: false }).compile(schema);

@@ -1,12 +1,7 @@
 import { expect } from 'chai';
 import { ConceptAmbiguityError, ConceptNotFoundError, PipeNotFoundError } from '../../../../shared/errors/index.js';
-import { loadLibrary, type Library } from '../../../../shared/mthds/index.js';
+import { libraryOf as library } from '../../../helpers/library.js';
 
-function library(...contents: string[]): Library {
-  const result = loadLibrary(contents.map((content, index) => ({ content, source: `b${index + 1}.mthds` })));
-  if (!result.ok) throw new Error(result.message);
-  return result.library;
-}
 
 const LEGAL = `domain = "legal"
 main_pipe = "summarize"

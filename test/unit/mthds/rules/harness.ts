@@ -10,7 +10,7 @@ import { parseToml } from '../../../../shared/mthds/parse/parse-toml.js';
 import type { Rule, ValidationMode } from '../../../../shared/mthds/rules/rule.js';
 
 /** The `source` of the i-th bundle given to {@link runRule} (1-based). */
-export const sourceOf = (index: number): string => `bundle-${index}.mthds`;
+const sourceOf = (index: number): string => `bundle-${index}.mthds`;
 
 /**
  * Parse bundle texts into loaded bundles.

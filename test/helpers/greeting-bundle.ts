@@ -1,0 +1,36 @@
+/**
+ * A small bundle of the project's own for orchestration tests: one PipeLLM greeting a name, as the main pipe.
+ */
+import { loadRunLibrary, selectRunPipe } from '../../shared/runtime/index.js';
+import type { RunBundleChecker } from '../../shared/orchestration/index.js';
+
+/** The bundle text: domain `greet`, main pipe `greet_person` (input `name`: Text → Text). */
+export const GREETING_BUNDLE = `
+domain = "greet"
+description = "Greetings"
+main_pipe = "greet_person"
+
+[pipe.greet_person]
+type = "PipeLLM"
+description = "Greet a person"
+inputs = { name = "Text" }
+output = "Text"
+prompt = "Say hello to $name."
+`;
+
+/**
+ * A run bundle checker that loads and checks on the calling thread (what the API does in its diagnostics threads).
+ * @returns a checker throwing the runtime's ValidateBundleError / PipeNotFoundError
+ */
+export function inThreadBundleChecker(): RunBundleChecker {
+  return {
+    async check(run) {
+      selectRunPipe(loadRunLibrary(run.sources), run.pipeCode);
+    },
+    async load(run) {
+      const library = loadRunLibrary(run.sources);
+      selectRunPipe(library, run.pipeCode);
+      return library;
+    },
+  };
+}
