@@ -20,18 +20,53 @@ const ADAPTERS = '^shared/(inference|bundles|compute|methods|net|config|observab
 const WIRE = '^shared/wire/';
 const ORCHESTRATION = '^shared/orchestration/';
 const HTTP = '^(api|worker)/';
-const INFRASTRUCTURE_PACKAGES = '^node_modules/(express|bullmq|ioredis|openai|@anthropic-ai|@google|undici|piscina|prom-client|pino)/';
+const INFRASTRUCTURE_PACKAGES =
+  '^node_modules/(express|bullmq|ioredis|openai|@anthropic-ai|@google|undici|piscina|prom-client|pino)/';
 
 /** A rule forbidding `from` to import any of `to`. */
-const above = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+const above = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: to },
+});
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'No import cycle, type imports included.', severity: 'error', from: {}, to: { circular: true } },
-    above('core-stays-core', 'The language core imports only itself.', CORE, [RUNTIME, ADAPTERS, WIRE, ORCHESTRATION, HTTP]),
-    above('runtime-below-adapters', 'The runtime reaches the outside through its ports, never an adapter.', RUNTIME, [ADAPTERS, WIRE, ORCHESTRATION, HTTP, INFRASTRUCTURE_PACKAGES]),
-    above('adapters-below-orchestration', 'Adapters know neither the wire shapes nor orchestration nor HTTP.', ADAPTERS, [WIRE, ORCHESTRATION, HTTP]),
-    above('wire-below-orchestration', 'The wire shapes render the runtime; they know neither orchestration nor HTTP.', WIRE, [ORCHESTRATION, HTTP]),
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    above('core-stays-core', 'The language core imports only itself.', CORE, [
+      RUNTIME,
+      ADAPTERS,
+      WIRE,
+      ORCHESTRATION,
+      HTTP,
+    ]),
+    above('runtime-below-adapters', 'The runtime reaches the outside through its ports, never an adapter.', RUNTIME, [
+      ADAPTERS,
+      WIRE,
+      ORCHESTRATION,
+      HTTP,
+      INFRASTRUCTURE_PACKAGES,
+    ]),
+    above(
+      'adapters-below-orchestration',
+      'Adapters know neither the wire shapes nor orchestration nor HTTP.',
+      ADAPTERS,
+      [WIRE, ORCHESTRATION, HTTP],
+    ),
+    above(
+      'wire-below-orchestration',
+      'The wire shapes render the runtime; they know neither orchestration nor HTTP.',
+      WIRE,
+      [ORCHESTRATION, HTTP],
+    ),
     above('orchestration-below-http', 'Orchestration never imports api/ or worker/.', ORCHESTRATION, HTTP),
     above('worker-not-api', 'The worker entry does not import the API.', '^worker/', '^api/'),
   ],

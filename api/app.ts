@@ -13,13 +13,27 @@
  * 8. the problem handler: every error as `application/problem+json` (spec §7)
  */
 import express, { type Express } from 'express';
+import { PooledTemplateRenderer } from '../shared/compute/index.js';
 import type { ApiConfig, Settings } from '../shared/config/index.js';
+import { createDocumentExtractor, type ModelDeck } from '../shared/inference/index.js';
+import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
-import { CALLBACK_QUEUE, RUN_QUEUE, type QueueBackend } from '../shared/orchestration/index.js';
-import { createDocumentExtractor, type ModelDeck } from '../shared/inference/index.js';
-import { randomIdSource, type DocumentExtractorPort, type IdSource, type InferencePort, type TemplateRenderer } from '../shared/runtime/index.js';
-import { PooledTemplateRenderer } from '../shared/compute/index.js';
+import type { Orchestrator } from '../shared/orchestration/index.js';
+import {
+  bullmqOrchestrator,
+  CALLBACK_QUEUE,
+  directOrchestrator,
+  type QueueBackend,
+  RUN_QUEUE,
+} from '../shared/orchestration/index.js';
+import {
+  type DocumentExtractorPort,
+  type IdSource,
+  type InferencePort,
+  randomIdSource,
+  type TemplateRenderer,
+} from '../shared/runtime/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -30,17 +44,13 @@ import { requestId } from './middleware/request-id.js';
 import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Orchestration } from './orchestration.js';
-import { bullmqOrchestrator } from '../shared/orchestration/index.js';
-import { directOrchestrator } from '../shared/orchestration/index.js';
-import type { Orchestrator } from '../shared/orchestration/index.js';
 import { diagnosticsRouter } from './routes/diagnostics.js';
 import { healthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
-import { runsRouter } from './routes/runs.js';
 import { runRouter } from './routes/run.js';
+import { runsRouter } from './routes/runs.js';
 import { versionRouter } from './routes/version.js';
-import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
 
 /** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
 const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
@@ -122,7 +132,8 @@ export function createApp(deps: AppDeps): Express {
   const apiConfig = deps.apiConfig ?? DIRECT_ONLY;
   const diagnostics = deps.diagnostics ?? new DiagnosticsPool({ compute: settings.compute, metrics });
   const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics));
-  if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend) throw new Error('orchestration_mode "bullmq" needs a queue backend');
+  if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend)
+    throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
   const bodyLimits = { maxBodyBytes, maxJsonDepth: settings.maxJsonDepth };
   const allowPrivateCallbackHosts = settings.callbacks.allowPrivateHosts;
@@ -137,14 +148,35 @@ export function createApp(deps: AppDeps): Express {
   app.use(versionRouter());
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, metrics).fetcher;
-  app.use(diagnosticsRouter({ ...bodyLimits, maxMthdsFileKib: settings.maxMthdsFileKib, orchestration, diagnostics, methodFetcher }));
-  app.use(runRouter({ ...bodyLimits, orchestration, allowPrivateCallbackHosts, bundleLimits: settings.bundles, methodFetcher, diagnostics }));
+  app.use(
+    diagnosticsRouter({
+      ...bodyLimits,
+      maxMthdsFileKib: settings.maxMthdsFileKib,
+      orchestration,
+      diagnostics,
+      methodFetcher,
+    }),
+  );
+  app.use(
+    runRouter({
+      ...bodyLimits,
+      orchestration,
+      allowPrivateCallbackHosts,
+      bundleLimits: settings.bundles,
+      methodFetcher,
+      diagnostics,
+    }),
+  );
   if (deps.queueBackend) {
     app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());
     metrics.watchQueue(CALLBACK_QUEUE, () => deps.queueBackend!.callbackQueue.counts());
     if (settings.adminQueuesEnabled) {
-      app.use(ADMIN_QUEUES_PATH, auth, adminQueuesRouter([deps.queueBackend.runQueue.queue, deps.queueBackend.callbackQueue.queue]));
+      app.use(
+        ADMIN_QUEUES_PATH,
+        auth,
+        adminQueuesRouter([deps.queueBackend.runQueue.queue, deps.queueBackend.callbackQueue.queue]),
+      );
     }
   }
   if (settings.metricsEnabled) app.use('/metrics', auth, metricsRouter(metrics));

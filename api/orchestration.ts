@@ -14,7 +14,8 @@ import type { Orchestrator } from '../shared/orchestration/index.js';
  * @throws OrchestrationModeOverrideForbidden (403) when another token is requested and overrides are off
  */
 function resolveOrchestrationMode(requested: string | null | undefined, config: ApiConfig): string {
-  if (requested === null || requested === undefined || requested === config.orchestrationMode) return config.orchestrationMode;
+  if (requested === null || requested === undefined || requested === config.orchestrationMode)
+    return config.orchestrationMode;
   if (config.allowRequestOrchestrationModeOverride) return requested;
   throw new OrchestrationModeOverrideForbidden(
     `This deployment does not allow overriding orchestration_mode per request (configured mode '${config.orchestrationMode}', requested '${requested}').`,
@@ -42,7 +43,9 @@ export interface ModePolicy {
 export function checkOrchestrationMode(requested: string | null | undefined, policy: ModePolicy): string {
   const mode = resolveOrchestrationMode(requested, policy.config);
   if (!policy.registered.includes(mode)) {
-    throw new MissingOrchestratorError(`Orchestration mode '${mode}' has no registered orchestrator on this deployment (registered: ${policy.registered.join(', ')}).`);
+    throw new MissingOrchestratorError(
+      `Orchestration mode '${mode}' has no registered orchestrator on this deployment (registered: ${policy.registered.join(', ')}).`,
+    );
   }
   return mode;
 }

@@ -4,9 +4,9 @@
  * manifest's `main_pipe`; the package's other files become the run's library files (documents may name them by
  * path); the fetch's provenance travels with the run to its result.
  */
-import { LibraryFiles, type BundleLimits } from '../shared/bundles/index.js';
+import { type BundleLimits, LibraryFiles } from '../shared/bundles/index.js';
 import type { MethodFetcher } from '../shared/methods/index.js';
-import { runSources, type ResolvedRunSources, type RunRequestBody } from './run-request.js';
+import { type ResolvedRunSources, type RunRequestBody, runSources } from './run-request.js';
 
 /**
  * Apply the source rules and fetch a `method_ref`.
@@ -15,7 +15,10 @@ import { runSources, type ResolvedRunSources, type RunRequestBody } from './run-
  * @throws what {@link runSources} throws; whatever {@link MethodFetcher.fetch} throws (501 for a registry form,
  *   422 / 404 / 403)
  */
-export async function resolveRunSources(body: RunRequestBody, options: { bundleLimits: BundleLimits; fetcher: MethodFetcher }): Promise<ResolvedRunSources> {
+export async function resolveRunSources(
+  body: RunRequestBody,
+  options: { bundleLimits: BundleLimits; fetcher: MethodFetcher },
+): Promise<ResolvedRunSources> {
   const run = await runSources(body, options.bundleLimits);
   if (!body.method_ref) return { ...run, pipeCode: body.pipe_code ?? null, methodProvenance: null };
   const fetched = await options.fetcher.fetch(body.method_ref, 'run');

@@ -23,7 +23,10 @@ function startsWith(segments: readonly string[], prefix: readonly string[]): boo
 function mayUse(identity: Identity, scope: string): boolean {
   if (identity.storageScopes === 'any') return true;
   const segments = scope.split('/');
-  return segments[0] === identity.userId || identity.storageScopes.some((granted) => startsWith(segments, granted.split('/')));
+  return (
+    segments[0] === identity.userId ||
+    identity.storageScopes.some((granted) => startsWith(segments, granted.split('/')))
+  );
 }
 
 /**

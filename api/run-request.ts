@@ -2,13 +2,14 @@
  * The run request of `/v1/execute` and `/v1/start` (spec §2.3; API-CONTRACT.md §3.5): its schema, and the source
  * rules that decide which bundle a run uses.
  */
-import { z } from 'zod';
+
 import { randomUUID } from 'node:crypto';
-import { callbackUrlProblem } from '../shared/net/index.js';
-import { readBundleTransport, type BundleLimits, type LibraryFiles } from '../shared/bundles/index.js';
+import { z } from 'zod';
+import { type BundleLimits, type LibraryFiles, readBundleTransport } from '../shared/bundles/index.js';
 import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/errors/index.js';
 import type { MethodProvenance } from '../shared/methods/index.js';
 import type { BundleSource } from '../shared/mthds/index.js';
+import { callbackUrlProblem } from '../shared/net/index.js';
 import type { RunSubmission } from '../shared/orchestration/index.js';
 import { parseBody } from './request-schema.js';
 import { STORAGE_SCOPE } from './requests/storage-scope.js';
@@ -44,7 +45,8 @@ export type RunRequestBody = z.infer<typeof RUN_REQUEST>;
  */
 export function parseRunRequest(body: unknown): RunRequestBody {
   if (body === undefined) throw new InvalidJSON('Request body is empty: send a JSON object.');
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJSON('Request body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new InvalidJSON('Request body must be a JSON object');
   return parseBody(RUN_REQUEST, body);
 }
 
@@ -77,13 +79,17 @@ export async function runSources(body: RunRequestBody, bundleLimits: BundleLimit
   const contents = body.mthds_contents ?? (body.mthds_content ? [body.mthds_content] : []);
   const hasBundle = Boolean(body.bundle_b64) || Boolean(body.files);
   if (hasBundle && contents.length > 0) {
-    throw new ValidationError('A method bundle (bundle_b64 / files) and inline mthds_contents are mutually exclusive; send one or the other.');
+    throw new ValidationError(
+      'A method bundle (bundle_b64 / files) and inline mthds_contents are mutually exclusive; send one or the other.',
+    );
   }
   if (body.method_ref && contents.length > 0) {
     throw new ValidationError('method_ref and inline mthds_contents are mutually exclusive; send one or the other.');
   }
   if (body.method_ref && hasBundle) {
-    throw new ValidationError('method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.');
+    throw new ValidationError(
+      'method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.',
+    );
   }
   if (body.method_ref) return { sources: [] };
   if (hasBundle) return readBundleTransport(body, bundleLimits);
@@ -102,7 +108,8 @@ export async function runSources(body: RunRequestBody, bundleLimits: BundleLimit
  * @throws InvalidCallbackUrls (422) naming each refused URL and why
  */
 export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): void {
-  if (urls.length > MAX_CALLBACK_URLS) throw new InvalidCallbackUrls(`callback_urls: at most ${MAX_CALLBACK_URLS} URLs are accepted, got ${urls.length}.`);
+  if (urls.length > MAX_CALLBACK_URLS)
+    throw new InvalidCallbackUrls(`callback_urls: at most ${MAX_CALLBACK_URLS} URLs are accepted, got ${urls.length}.`);
   const problems = urls.flatMap((url, index) => {
     const problem = callbackUrlProblem(url, allowPrivateHosts);
     return problem === undefined ? [] : [`callback_urls.${index} (${url}) ${problem}`];
@@ -117,7 +124,11 @@ export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): v
  * @param context - request id, the run's owner and storage scope (`runOwnership`, api/run-ownership.ts), and whether
  *   the client's `pipeline_run_id` is honoured (`/v1/start`)
  */
-export function toSubmission(body: RunRequestBody, run: ResolvedRunSources, context: { requestId: string; ownership: RunOwnership; honourRunId: boolean }): RunSubmission {
+export function toSubmission(
+  body: RunRequestBody,
+  run: ResolvedRunSources,
+  context: { requestId: string; ownership: RunOwnership; honourRunId: boolean },
+): RunSubmission {
   return {
     sources: run.sources,
     ...(run.libraryFiles ? { libraryFiles: run.libraryFiles } : {}),

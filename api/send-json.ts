@@ -14,7 +14,12 @@ export type JsonContentType = 'application/json' | 'application/problem+json';
  * @param body - any JSON-serialisable value
  * @param contentType - defaults to `application/json`
  */
-export function sendJson(res: Response, status: number, body: unknown, contentType: JsonContentType = 'application/json'): void {
+export function sendJson(
+  res: Response,
+  status: number,
+  body: unknown,
+  contentType: JsonContentType = 'application/json',
+): void {
   res.status(status).setHeader('Content-Type', contentType);
   res.end(Buffer.from(JSON.stringify(body), 'utf8'));
 }
@@ -26,7 +31,12 @@ export function sendJson(res: Response, status: number, body: unknown, contentTy
  * @param body - compact UTF-8 JSON, the bytes {@link sendJson} would send
  * @param contentType - defaults to `application/json`
  */
-export function sendEncodedJson(res: Response, status: number, body: Uint8Array, contentType: JsonContentType = 'application/json'): void {
+export function sendEncodedJson(
+  res: Response,
+  status: number,
+  body: Uint8Array,
+  contentType: JsonContentType = 'application/json',
+): void {
   res.status(status).setHeader('Content-Type', contentType);
   res.end(body);
 }

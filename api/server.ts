@@ -18,7 +18,13 @@ import { PooledTemplateRenderer } from '../shared/compute/index.js';
 import { loadApiConfig } from '../shared/config/index.js';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
-import { bootProcess, configurationOrExit, openQueueBackend, startWorkerPool, type WorkerPool } from '../shared/orchestration/index.js';
+import {
+  bootProcess,
+  configurationOrExit,
+  openQueueBackend,
+  startWorkerPool,
+  type WorkerPool,
+} from '../shared/orchestration/index.js';
 import { createApp } from './app.js';
 import { closeServer } from './close-server.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
@@ -31,7 +37,9 @@ function main(): void {
   if (queueBackend) resources.defer('queue backend', () => queueBackend.close());
   const readSecret = () => process.env['COMPLETION_CALLBACK_SECRET'];
   const pool: WorkerPool | undefined =
-    queued && !process.argv.includes('--no-worker') ? startWorkerPool({ settings, logger, metrics, inference, readSecret }) : undefined;
+    queued && !process.argv.includes('--no-worker')
+      ? startWorkerPool({ settings, logger, metrics, inference, readSecret })
+      : undefined;
   if (pool) resources.defer('worker pool', () => pool.close());
   const methods = createMethodFetcher(settings, logger, metrics);
   if (!queued || pool) resources.defer('clone cache sweep', startCacheSweep(methods.cache, settings, logger));
@@ -39,15 +47,34 @@ function main(): void {
   resources.defer('template render threads', () => templates.close());
   const diagnostics = new DiagnosticsPool({ compute: settings.compute, metrics, keepWarm: true });
   resources.defer('diagnostics threads', () => diagnostics.close());
-  const app = createApp({ settings, logger, inference, modelDeck: backend.deck, apiConfig, metrics, readSecret, methodFetcher: methods.fetcher, templates, diagnostics, ...(queueBackend ? { queueBackend } : {}) });
+  const app = createApp({
+    settings,
+    logger,
+    inference,
+    modelDeck: backend.deck,
+    apiConfig,
+    metrics,
+    readSecret,
+    methodFetcher: methods.fetcher,
+    templates,
+    diagnostics,
+    ...(queueBackend ? { queueBackend } : {}),
+  });
   const server = app.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
     logger.info(
-      { port, auth_mode: settings.auth.mode, orchestration_mode: apiConfig.orchestrationMode, in_process_worker: pool !== undefined },
+      {
+        port,
+        auth_mode: settings.auth.mode,
+        orchestration_mode: apiConfig.orchestrationMode,
+        in_process_worker: pool !== undefined,
+      },
       `MTHDS runner listening on http://${settings.host}:${port}`,
     );
-    diagnostics.warm().catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
+    diagnostics
+      .warm()
+      .catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
   });
   resources.defer('http server', () => closeServer(server, settings.shutdownGraceMs));
   const graceMs = Math.max(settings.shutdownGraceMs, pool ? settings.worker.shutdownGraceMs : 0);

@@ -24,7 +24,9 @@ function commonLines(left: string[], right: string[]): number {
 }
 
 const totals = { bundles: 0, unchanged: 0, idempotent: 0, sameData: 0, keptLines: 0, lines: 0 };
-const paths = readdirSync(CORPUS, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.mthds')).sort();
+const paths = readdirSync(CORPUS, { recursive: true, encoding: 'utf8' })
+  .filter((path) => path.endsWith('.mthds'))
+  .sort();
 console.log('| bundle | unchanged | idempotent | same data | authored lines kept |\n|---|---|---|---|---|');
 for (const path of paths) {
   const content = readFileSync(new URL(path, CORPUS), 'utf8');
@@ -33,7 +35,11 @@ for (const path of paths) {
   const twice = await formatMthds(once.formatted);
   const lines = content.split('\n');
   const kept = commonLines(lines, once.formatted.split('\n'));
-  const row = { unchanged: !once.changed, idempotent: !twice.changed, sameData: isDeepStrictEqual(parse(once.formatted), parse(content)) };
+  const row = {
+    unchanged: !once.changed,
+    idempotent: !twice.changed,
+    sameData: isDeepStrictEqual(parse(once.formatted), parse(content)),
+  };
   totals.bundles += 1;
   totals.unchanged += Number(row.unchanged);
   totals.idempotent += Number(row.idempotent);
@@ -43,4 +49,6 @@ for (const path of paths) {
   console.log(`| ${path} | ${row.unchanged} | ${row.idempotent} | ${row.sameData} | ${kept}/${lines.length} |`);
 }
 const share = ((100 * totals.keptLines) / totals.lines).toFixed(1);
-console.log(`| **total (${totals.bundles})** | ${totals.unchanged} | ${totals.idempotent} | ${totals.sameData} | ${totals.keptLines}/${totals.lines} (${share} %) |`);
+console.log(
+  `| **total (${totals.bundles})** | ${totals.unchanged} | ${totals.idempotent} | ${totals.sameData} | ${totals.keptLines}/${totals.lines} (${share} %) |`,
+);

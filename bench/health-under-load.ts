@@ -3,8 +3,9 @@
  * bodies"): the API in this process on 127.0.0.1 with the default settings, first idle (the anchor), then while four
  * clients keep sending 16 MiB validate, resolve, lint and format requests. Writes `bench/health-under-load.md`.
  */
-import http from 'node:http';
+
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createApp } from '../api/app.js';
 import { DiagnosticsPool } from '../api/offload/diagnostics-pool.js';
 import { loadSettings } from '../shared/config/index.js';
@@ -38,11 +39,22 @@ function row(name: string, latencies: number[]): string {
 }
 
 async function main(): Promise<void> {
-  const settings = loadSettings({ LOG_LEVEL: 'silent', COMPUTE_QUEUE_MAX: '64', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
+  const settings = loadSettings({
+    LOG_LEVEL: 'silent',
+    COMPUTE_QUEUE_MAX: '64',
+    COMPUTE_TIMEOUT_MS: '180000',
+    COMPUTE_QUEUE_DEADLINE_MS: '180000',
+  });
   const metrics = new Metrics();
   const pool = new DiagnosticsPool({ compute: settings.compute, metrics, keepWarm: true });
   await pool.warm();
-  const app = createApp({ settings, logger: createLogger('silent', 'bench'), inference: createMockBackend(), metrics, diagnostics: pool });
+  const app = createApp({
+    settings,
+    logger: createLogger('silent', 'bench'),
+    inference: createMockBackend(),
+    metrics,
+    diagnostics: pool,
+  });
   const server = await listenOnLoopback(http.createServer(app));
   const idle = await probe(server, PROBES);
 

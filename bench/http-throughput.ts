@@ -26,15 +26,60 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   { name: 'GET /health', method: 'GET', path: '/health' },
-  { name: 'POST /v1/validate hello_greeting (static + dry run)', method: 'POST', path: '/v1/validate', body: { mthds_contents: [sample('hello_greeting')] } },
-  { name: 'POST /v1/validate fashion_moodboard (8 pipes dry-run)', method: 'POST', path: '/v1/validate', body: { mthds_contents: [sample('fashion_moodboard')] } },
-  { name: 'POST /v1/execute hello_greeting (mock inference)', method: 'POST', path: '/v1/execute', body: { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } } },
-  { name: 'POST /v1/resolve fashion_moodboard (crate + fingerprint)', method: 'POST', path: '/v1/resolve', body: { files: [{ content: sample('fashion_moodboard'), source: 'fashion_moodboard.mthds' }] } },
-  { name: 'POST /v1/lint fashion_moodboard (syntax + schema)', method: 'POST', path: '/v1/lint', body: { content: sample('fashion_moodboard') } },
-  { name: 'POST /v1/format fashion_moodboard (taplo)', method: 'POST', path: '/v1/format', body: { content: sample('fashion_moodboard') } },
-  { name: 'POST /v1/codegen fashion_moodboard ts-zod', method: 'POST', path: '/v1/codegen', body: { files: [{ content: sample('fashion_moodboard') }], kind: 'types', target: 'ts-zod' } },
-  { name: 'POST /v1/execute hello_greeting as a `files` bundle', method: 'POST', path: '/v1/execute', body: { files: { 'hello_greeting.mthds': sample('hello_greeting') }, inputs: { name: 'Ada' } } },
-  { name: 'POST /v1/execute cv_job_match (structured, mock)', method: 'POST', path: '/v1/execute', body: { mthds_contents: [sample('cv_job_match')], inputs: { cv_text: 'CV', job_offer_text: 'Offer' } } },
+  {
+    name: 'POST /v1/validate hello_greeting (static + dry run)',
+    method: 'POST',
+    path: '/v1/validate',
+    body: { mthds_contents: [sample('hello_greeting')] },
+  },
+  {
+    name: 'POST /v1/validate fashion_moodboard (8 pipes dry-run)',
+    method: 'POST',
+    path: '/v1/validate',
+    body: { mthds_contents: [sample('fashion_moodboard')] },
+  },
+  {
+    name: 'POST /v1/execute hello_greeting (mock inference)',
+    method: 'POST',
+    path: '/v1/execute',
+    body: { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } },
+  },
+  {
+    name: 'POST /v1/resolve fashion_moodboard (crate + fingerprint)',
+    method: 'POST',
+    path: '/v1/resolve',
+    body: { files: [{ content: sample('fashion_moodboard'), source: 'fashion_moodboard.mthds' }] },
+  },
+  {
+    name: 'POST /v1/lint fashion_moodboard (syntax + schema)',
+    method: 'POST',
+    path: '/v1/lint',
+    body: { content: sample('fashion_moodboard') },
+  },
+  {
+    name: 'POST /v1/format fashion_moodboard (taplo)',
+    method: 'POST',
+    path: '/v1/format',
+    body: { content: sample('fashion_moodboard') },
+  },
+  {
+    name: 'POST /v1/codegen fashion_moodboard ts-zod',
+    method: 'POST',
+    path: '/v1/codegen',
+    body: { files: [{ content: sample('fashion_moodboard') }], kind: 'types', target: 'ts-zod' },
+  },
+  {
+    name: 'POST /v1/execute hello_greeting as a `files` bundle',
+    method: 'POST',
+    path: '/v1/execute',
+    body: { files: { 'hello_greeting.mthds': sample('hello_greeting') }, inputs: { name: 'Ada' } },
+  },
+  {
+    name: 'POST /v1/execute cv_job_match (structured, mock)',
+    method: 'POST',
+    path: '/v1/execute',
+    body: { mthds_contents: [sample('cv_job_match')], inputs: { cv_text: 'CV', job_offer_text: 'Offer' } },
+  },
 ];
 
 async function main(): Promise<void> {
@@ -61,7 +106,9 @@ async function main(): Promise<void> {
       ...(scenario.body === undefined ? {} : { body: JSON.stringify(scenario.body) }),
     });
     const errors = result.errors + result.non2xx;
-    rows.push(`| ${scenario.name} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${errors} |`);
+    rows.push(
+      `| ${scenario.name} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${errors} |`,
+    );
     process.stdout.write(`${rows.at(-1)}\n`);
   }
   server.close();

@@ -9,7 +9,9 @@ export const PROTOCOL_VERSION = '0.6.0';
 /** The implementation name announced by `GET /v1/version`. */
 export const IMPLEMENTATION_NAME = 'mthds-runner';
 
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /** The server package version (also the runtime version: the runtime ships in the same package). */
 export const IMPLEMENTATION_VERSION: string = packageJson.version;

@@ -14,14 +14,21 @@ import { bootProcess, startWorkerPool } from '../shared/orchestration/index.js';
 function main(): void {
   const { settings, logger, resources, metrics, inference } = bootProcess('worker', process.env);
   resources.defer('clone cache sweep', startCacheSweep(methodCache(settings, metrics), settings, logger));
-  const pool = startWorkerPool({ settings, logger, metrics, inference, readSecret: () => process.env['COMPLETION_CALLBACK_SECRET'] });
+  const pool = startWorkerPool({
+    settings,
+    logger,
+    metrics,
+    inference,
+    readSecret: () => process.env['COMPLETION_CALLBACK_SECRET'],
+  });
   resources.defer('worker pool', () => pool.close());
-  const metricsServer = settings.worker.metricsPort > 0
-    ? createServer(async (req, res) => {
-        if (req.url !== '/metrics') return void res.writeHead(404).end();
-        res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(await metrics.registry.metrics());
-      }).listen(settings.worker.metricsPort)
-    : undefined;
+  const metricsServer =
+    settings.worker.metricsPort > 0
+      ? createServer(async (req, res) => {
+          if (req.url !== '/metrics') return void res.writeHead(404).end();
+          res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(await metrics.registry.metrics());
+        }).listen(settings.worker.metricsPort)
+      : undefined;
   if (metricsServer) {
     resources.defer('metrics server', () => {
       metricsServer.close();

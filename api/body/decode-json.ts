@@ -6,7 +6,7 @@
  * "Request bodies"). Either way the caller sees the same errors with the same details.
  */
 import { TextDecoder } from 'node:util';
-import { InvalidJSON, ValidationError, type MthdsError } from '../../shared/errors/index.js';
+import { InvalidJSON, type MthdsError, ValidationError } from '../../shared/errors/index.js';
 import { jsonDepthExceeds } from './json-depth.js';
 
 /**
@@ -38,7 +38,9 @@ function jsonDepthDetail(maxJsonDepth: number): string {
  * @returns InvalidJSON (`run`) or ValidationError (`typed`), both 422
  */
 export function malformedBodyError(kind: BodyKind, reason: string): MthdsError {
-  return kind === 'run' ? new InvalidJSON(`Request body is not valid JSON: ${reason}`) : new ValidationError(`body: JSON decode error: ${reason}`);
+  return kind === 'run'
+    ? new InvalidJSON(`Request body is not valid JSON: ${reason}`)
+    : new ValidationError(`body: JSON decode error: ${reason}`);
 }
 
 function tooDeep(maxJsonDepth: number, kind: BodyKind): MthdsError {

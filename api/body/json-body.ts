@@ -5,7 +5,7 @@
  */
 import type { RequestHandler } from 'express';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
-import { decodeJsonBody, type BodyKind } from './decode-json.js';
+import { type BodyKind, decodeJsonBody } from './decode-json.js';
 import { rawBodyOf, readBody } from './read-body.js';
 
 /**

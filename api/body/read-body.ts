@@ -3,11 +3,12 @@
  * noted. Reading is I/O, so it never holds the event loop; decoding is left to {@link decodeJsonBody}, on the event
  * loop or in a diagnostics thread (docs/isolation.md "Request bodies").
  */
-import express, { type RequestHandler } from 'express';
+
 import { parse as parseContentType } from 'content-type';
+import express, { type RequestHandler } from 'express';
 import { PayloadTooLarge } from '../../shared/errors/index.js';
 import { payloadTooLargeDetail } from '../middleware/body-size-guard.js';
-import { malformedBodyError, type BodyKind, type RawJsonBody } from './decode-json.js';
+import { type BodyKind, malformedBodyError, type RawJsonBody } from './decode-json.js';
 
 interface BodyParserError {
   type?: string;
@@ -48,10 +49,15 @@ export function readBody(maxBodyBytes: number, kind: BodyKind): RequestHandler {
     read(req, res, (error?: unknown) => {
       if (error !== undefined) {
         const failure = error as BodyParserError;
-        next(failure.type === 'entity.too.large' ? new PayloadTooLarge(payloadTooLargeDetail(failure.length, maxBodyBytes)) : malformedBodyError(kind, failure.message ?? 'unreadable body'));
+        next(
+          failure.type === 'entity.too.large'
+            ? new PayloadTooLarge(payloadTooLargeDetail(failure.length, maxBodyBytes))
+            : malformedBodyError(kind, failure.message ?? 'unreadable body'),
+        );
         return;
       }
-      if (Buffer.isBuffer(req.body)) req.body = { bytes: req.body, charset: charsetOf(req.headers['content-type']) } satisfies RawJsonBody;
+      if (Buffer.isBuffer(req.body))
+        req.body = { bytes: req.body, charset: charsetOf(req.headers['content-type']) } satisfies RawJsonBody;
       next();
     });
   };

@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { AuthSettings } from '../../shared/config/index.js';
 import { Unauthenticated } from '../../shared/errors/index.js';
@@ -42,7 +42,8 @@ const UNSAFE_USER_ID = /[/\\:?#[\]@\u0000-\u001f\u007f]/;
 
 function bearerToken(header: string | undefined): string {
   const match = header === undefined ? null : BEARER.exec(header);
-  if (!match?.[1]) throw new Unauthenticated('Missing or malformed Authorization header: send `Authorization: Bearer <token>`.');
+  if (!match?.[1])
+    throw new Unauthenticated('Missing or malformed Authorization header: send `Authorization: Bearer <token>`.');
   return match[1];
 }
 
@@ -57,7 +58,7 @@ async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
     ({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] }));
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw new Unauthenticated('Token expired: obtain a new token.');
-    throw new Unauthenticated('Invalid token: the JWT does not verify with this deployment\'s HS256 secret.');
+    throw new Unauthenticated("Invalid token: the JWT does not verify with this deployment's HS256 secret.");
   }
   const userId = payload['user_id'];
   if (userId === undefined || userId === '') throw new Unauthenticated('Invalid token: missing user_id claim.');
@@ -69,7 +70,9 @@ async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
   }
   const granted = STORAGE_SCOPES_CLAIM.safeParse(payload['storage_scopes']);
   if (!granted.success) {
-    throw new Unauthenticated(`Invalid token: storage_scopes claim must be a list of at most ${MAX_GRANTED_SCOPES} storage scopes (1 to 3 path-safe segments each).`);
+    throw new Unauthenticated(
+      `Invalid token: storage_scopes claim must be a list of at most ${MAX_GRANTED_SCOPES} storage scopes (1 to 3 path-safe segments each).`,
+    );
   }
   return { userId, storageScopes: granted.data ?? [] };
 }

@@ -12,7 +12,8 @@ export function httpMetrics(metrics: Metrics): RequestHandler {
   return (req, res, next) => {
     const stop = metrics.httpDuration.startTimer();
     res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? (res.statusCode === 404 ? 'unknown' : req.path);
+      const route =
+        (req.route as { path?: string } | undefined)?.path ?? (res.statusCode === 404 ? 'unknown' : req.path);
       metrics.httpRequests.inc({ route, method: req.method, status: String(res.statusCode) });
       stop({ route, method: req.method });
     });

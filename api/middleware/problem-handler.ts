@@ -3,7 +3,7 @@
  * cause); the caller never sees a stack trace. If rendering itself fails, a minimal 500 document is still sent.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { NotFound, renderProblem, toMthdsError, type ErrorDisclosure } from '../../shared/errors/index.js';
+import { type ErrorDisclosure, NotFound, renderProblem, toMthdsError } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/observability/index.js';
 import { sendJson } from '../send-json.js';
 

@@ -15,25 +15,38 @@
  */
 import {
   buildTypeSet,
+  type CodegenTarget,
+  type CrateInvalidReport,
   crateInvalidReport,
   generateTypes,
   inputsTemplate,
   inputsTemplateToml,
   outputRepresentation,
   runnerScript,
-  selectPipe,
-  type CodegenTarget,
-  type CrateInvalidReport,
   type SelectedPipe,
+  selectPipe,
 } from '../../shared/codegen/index.js';
 import { ValidationError } from '../../shared/errors/index.js';
 import { createMockExtractor } from '../../shared/inference/extraction/mock-extractor.js';
 import { createMockBackend } from '../../shared/inference/mock-backend.js';
 import { mockValueForSchema } from '../../shared/inference/mock-value.js';
-import { buildCrate, loadLibrary, type BundleSource, type Library, type LoadedBundle, type ValidationMode } from '../../shared/mthds/index.js';
-import { dryRunSweep, loadRunLibrary, randomIdSource, selectRunPipe, type SweepDeps } from '../../shared/runtime/index.js';
+import {
+  type BundleSource,
+  buildCrate,
+  type Library,
+  type LoadedBundle,
+  loadLibrary,
+  type ValidationMode,
+} from '../../shared/mthds/index.js';
+import {
+  dryRunSweep,
+  loadRunLibrary,
+  randomIdSource,
+  type SweepDeps,
+  selectRunPipe,
+} from '../../shared/runtime/index.js';
+import { type FormatOptions, formatMthds, lintMthds, warmFormatter } from '../../shared/tooling/index.js';
 import { validationReport } from '../../shared/wire/index.js';
-import { formatMthds, lintMthds, warmFormatter, type FormatOptions } from '../../shared/tooling/index.js';
 
 /** A route's 200 body as UTF-8 JSON bytes (what `sendJson` would send). */
 export type EncodedJson = Uint8Array;
@@ -104,7 +117,10 @@ function encode(body: unknown): EncodedJson {
 
 /** The dry-run sweep's backends, built in the thread: mock inference and extraction, random ids, the clock. */
 function sweepDeps(): SweepDeps {
-  return { deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids: randomIdSource(), now: Date.now }, dryRun: { mockValue: mockValueForSchema } };
+  return {
+    deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids: randomIdSource(), now: Date.now },
+    dryRun: { mockValue: mockValueForSchema },
+  };
 }
 
 function closureLibrary(sources: BundleSource[], mode: ValidationMode): Library | CrateInvalidReport {
@@ -113,7 +129,9 @@ function closureLibrary(sources: BundleSource[], mode: ValidationMode): Library 
 }
 
 function selection(selected: SelectedPipe): { pipe_ref: string; requested_pipe_ref?: string } {
-  return selected.requestedPipeRef === undefined ? { pipe_ref: selected.pipe.ref } : { pipe_ref: selected.pipe.ref, requested_pipe_ref: selected.requestedPipeRef };
+  return selected.requestedPipeRef === undefined
+    ? { pipe_ref: selected.pipe.ref }
+    : { pipe_ref: selected.pipe.ref, requested_pipe_ref: selected.requestedPipeRef };
 }
 
 /**
@@ -122,7 +140,14 @@ function selection(selected: SelectedPipe): { pipe_ref: string; requested_pipe_r
  * @returns the `ValidReport` or `InvalidReport`, encoded
  */
 export async function validateOperation(input: ValidateInput): Promise<EncodedJson> {
-  return encode(await validationReport(input.sources, sweepDeps(), { allowSignatures: input.allowSignatures, views: input.views, mode: input.mode, defaultPipe: input.defaultPipe }));
+  return encode(
+    await validationReport(input.sources, sweepDeps(), {
+      allowSignatures: input.allowSignatures,
+      views: input.views,
+      mode: input.mode,
+      defaultPipe: input.defaultPipe,
+    }),
+  );
 }
 
 /**
@@ -143,7 +168,13 @@ export function codegenOperation(input: CodegenInput): EncodedJson {
   const library = closureLibrary(input.sources, 'compat');
   if ('is_valid' in library) return encode(library);
   const projection = generateTypes(library, input.target);
-  return encode({ is_valid: true, kind: input.kind, target: input.target, ...projection, message: 'Codegen artifacts generated successfully' });
+  return encode({
+    is_valid: true,
+    kind: input.kind,
+    target: input.target,
+    ...projection,
+    message: 'Codegen artifacts generated successfully',
+  });
 }
 
 /**
@@ -156,9 +187,20 @@ export function buildInputsOperation(input: BuildInputsInput): EncodedJson {
   if ('is_valid' in library) return encode(library);
   const selected = selectPipe(library, input.pipeRef, input.manifestMainPipe);
   const template = inputsTemplate(library, buildTypeSet(library), selected.pipe, input.explicit);
-  const rendered = input.format === 'json' ? { inputs: template } : { inputs_toml: inputsTemplateToml(selected.pipe, template) };
-  const message = selected.pipe.inputs.length === 0 ? 'This pipe declares no inputs — the template is empty.' : 'Inputs template generated successfully';
-  return encode({ is_valid: true, ...selection(selected), format: input.format, explicit: input.explicit, ...rendered, message });
+  const rendered =
+    input.format === 'json' ? { inputs: template } : { inputs_toml: inputsTemplateToml(selected.pipe, template) };
+  const message =
+    selected.pipe.inputs.length === 0
+      ? 'This pipe declares no inputs — the template is empty.'
+      : 'Inputs template generated successfully';
+  return encode({
+    is_valid: true,
+    ...selection(selected),
+    format: input.format,
+    explicit: input.explicit,
+    ...rendered,
+    message,
+  });
 }
 
 /**
@@ -172,7 +214,13 @@ export function buildOutputOperation(input: BuildOutputInput): EncodedJson {
   const selected = selectPipe(library, input.pipeRef, input.manifestMainPipe);
   const representation = outputRepresentation(library, buildTypeSet(library), selected.pipe, input.format);
   const rendered = typeof representation === 'string' ? { output_python: representation } : { output: representation };
-  return encode({ is_valid: true, ...selection(selected), format: input.format, ...rendered, message: 'Output representation generated successfully' });
+  return encode({
+    is_valid: true,
+    ...selection(selected),
+    format: input.format,
+    ...rendered,
+    message: 'Output representation generated successfully',
+  });
 }
 
 /**
@@ -187,10 +235,18 @@ export async function buildRunnerOperation(input: BuildRunnerInput): Promise<Enc
   if ('is_valid' in library) return encode(library);
   const requested = input.pipeRef === null ? undefined : selectPipe(library, input.pipeRef, null);
   const sweep = sweepDeps();
-  const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, { allowSignatures: input.allowSignatures, pipeRefs: requested && new Set([requested.pipe.ref]) });
-  if (swept.errors.length > 0) return encode(crateInvalidReport(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`));
+  const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, {
+    allowSignatures: input.allowSignatures,
+    pipeRefs: requested && new Set([requested.pipe.ref]),
+  });
+  if (swept.errors.length > 0)
+    return encode(
+      crateInvalidReport(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`),
+    );
   const selected = requested ?? selectPipe(library, null, input.manifestMainPipe);
-  if (swept.validatedPipes.some((validated) => validated.pipe_ref === selected.pipe.ref && validated.status === 'SKIPPED')) {
+  if (
+    swept.validatedPipes.some((validated) => validated.pipe_ref === selected.pipe.ref && validated.status === 'SKIPPED')
+  ) {
     throw new ValidationError(
       `Cannot generate runner code for pipe '${selected.pipe.ref}': it calls a pipe of another package that is absent from the request; submit that package's bundles in \`files\` too.`,
     );
@@ -198,7 +254,13 @@ export async function buildRunnerOperation(input: BuildRunnerInput): Promise<Enc
   const types = buildTypeSet(library);
   const pythonCode = runnerScript(library, types, selected.pipe);
   const { artifacts, lock, lock_filename } = generateTypes(library, 'python-structures', types);
-  return encode({ is_valid: true, ...selection(selected), python_code: pythonCode, structures: { directory: 'structures', artifacts, lock, lock_filename }, message: 'Runner code generated successfully' });
+  return encode({
+    is_valid: true,
+    ...selection(selected),
+    python_code: pythonCode,
+    structures: { directory: 'structures', artifacts, lock, lock_filename },
+    message: 'Runner code generated successfully',
+  });
 }
 
 /**

@@ -13,7 +13,10 @@ type TaskHandler = ReturnType<typeof isolatedTaskHandler>;
 
 async function load(): Promise<TaskHandler> {
   (await import('tsx/esm/api')).register();
-  const [compute, operations] = await Promise.all([import('../../shared/compute/index.js'), import('./thread-operations.js')]);
+  const [compute, operations] = await Promise.all([
+    import('../../shared/compute/index.js'),
+    import('./thread-operations.js'),
+  ]);
   return compute.isolatedTaskHandler(operations.THREAD_OPERATIONS);
 }
 

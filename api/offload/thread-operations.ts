@@ -2,7 +2,7 @@
  * The operations table of the diagnostics thread (`diagnostics-thread.ts`, `DiagnosticsPool.run`): what the event
  * loop may ask a thread for.
  */
-import { decodeJsonBody, type BodyKind, type RawJsonBody } from '../body/decode-json.js';
+import { type BodyKind, decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
 import { answerDiagnostic } from '../requests/diagnostic-requests.js';
 import { checkRunOperation, loadRunOperation, warmOperation } from './diagnostic-operations.js';
 

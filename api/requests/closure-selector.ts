@@ -34,7 +34,8 @@ export function closureRequestSchema<T extends z.ZodRawShape>(extra: T, maxMthds
     const selector = body as { files?: unknown; method_ref?: unknown };
     const hasFiles = selector.files !== null && selector.files !== undefined;
     const hasRef = selector.method_ref !== null && selector.method_ref !== undefined;
-    if (hasFiles === hasRef) context.addIssue({ code: 'custom', message: 'Value error, provide exactly one of `files` or `method_ref`' });
+    if (hasFiles === hasRef)
+      context.addIssue({ code: 'custom', message: 'Value error, provide exactly one of `files` or `method_ref`' });
   });
 }
 
@@ -65,7 +66,14 @@ export interface ClosureSelector {
  * @param purpose - what the fetch is for
  * @returns the closure, or the `method_ref` to fetch first
  */
-export function closureOf(selector: ClosureSelector, fetched: Closure | undefined, purpose: FetchPurpose): Closure | MethodToFetch {
+export function closureOf(
+  selector: ClosureSelector,
+  fetched: Closure | undefined,
+  purpose: FetchPurpose,
+): Closure | MethodToFetch {
   if (selector.method_ref) return fetched ?? { methodRef: selector.method_ref, purpose };
-  return { sources: (selector.files ?? []).map((file) => ({ content: file.content, source: file.source ?? null })), manifestMainPipe: null };
+  return {
+    sources: (selector.files ?? []).map((file) => ({ content: file.content, source: file.source ?? null })),
+    manifestMainPipe: null,
+  };
 }

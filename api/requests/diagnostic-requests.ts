@@ -17,15 +17,22 @@ import {
   buildOutputOperation,
   buildRunnerOperation,
   codegenOperation,
+  type EncodedJson,
   formatOperation,
   lintOperation,
   resolveOperation,
   validateOperation,
-  type EncodedJson,
 } from '../offload/diagnostic-operations.js';
 import { checkOrchestrationMode, type ModePolicy } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
-import { closureOf, closureRequestSchema, VALIDATION_MODE, type Closure, type ClosureSelector, type MethodToFetch } from './closure-selector.js';
+import {
+  type Closure,
+  type ClosureSelector,
+  closureOf,
+  closureRequestSchema,
+  type MethodToFetch,
+  VALIDATION_MODE,
+} from './closure-selector.js';
 import { mthdsContent } from './mthds-content.js';
 
 /** What a diagnostic request is answered with: the route's 200 body, or a `method_ref` to fetch first. */
@@ -60,7 +67,10 @@ async function answer(body: EncodedJson | Promise<EncodedJson>): Promise<Diagnos
  */
 function closureRoute<T extends z.ZodRawShape>(
   extra: T,
-  operate: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, closure: Closure) => EncodedJson | Promise<EncodedJson>,
+  operate: (
+    body: z.infer<ReturnType<typeof closureRequestSchema<T>>>,
+    closure: Closure,
+  ) => EncodedJson | Promise<EncodedJson>,
   refine?: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, context: z.RefinementCtx) => void,
 ): Handler {
   return async (value, request) => {
@@ -86,13 +96,17 @@ function validateSchema(maxMthdsFileKib: number) {
       const hasContents = body.mthds_contents !== null && body.mthds_contents !== undefined;
       const hasRef = body.method_ref !== null && body.method_ref !== undefined;
       if (hasContents === hasRef) {
-        context.addIssue({ code: 'custom', message: 'Value error, provide exactly one of `mthds_contents` or `method_ref`' });
+        context.addIssue({
+          code: 'custom',
+          message: 'Value error, provide exactly one of `mthds_contents` or `method_ref`',
+        });
       }
       if (hasRef && body.mthds_sources) {
         context.addIssue({
           code: 'custom',
           path: ['mthds_sources'],
-          message: "mthds_sources accompanies inline mthds_contents; a method_ref's sources are the package's own file names",
+          message:
+            "mthds_sources accompanies inline mthds_contents; a method_ref's sources are the package's own file names",
         });
       }
       if (hasContents && body.mthds_sources && body.mthds_sources.length !== body.mthds_contents!.length) {
@@ -113,12 +127,25 @@ function validateSchema(maxMthdsFileKib: number) {
 const validate: Handler = async (value, request) => {
   const body = parseBody(validateSchema(request.limits.maxMthdsFileKib), value);
   checkOrchestrationMode(body.orchestration_mode, request.modes);
-  const options = { allowSignatures: body.allow_signatures ?? false, views: body.views ?? [], mode: body.validation_mode ?? 'compat' } as const;
+  const options = {
+    allowSignatures: body.allow_signatures ?? false,
+    views: body.views ?? [],
+    mode: body.validation_mode ?? 'compat',
+  } as const;
   if (body.method_ref) {
     if (!request.fetched) return { fetch: { methodRef: body.method_ref, purpose: 'run' } };
-    return answer(validateOperation({ sources: request.fetched.sources, ...options, defaultPipe: request.fetched.manifestMainPipe }));
+    return answer(
+      validateOperation({
+        sources: request.fetched.sources,
+        ...options,
+        defaultPipe: request.fetched.manifestMainPipe,
+      }),
+    );
   }
-  const sources = (body.mthds_contents ?? []).map((content, index) => ({ content, source: body.mthds_sources?.[index] ?? null }));
+  const sources = (body.mthds_contents ?? []).map((content, index) => ({
+    content,
+    source: body.mthds_sources?.[index] ?? null,
+  }));
   return answer(validateOperation({ sources, ...options, defaultPipe: null }));
 };
 
@@ -126,7 +153,9 @@ const validate: Handler = async (value, request) => {
  * `POST /v1/resolve` (spec §4.6; API-CONTRACT.md §3.8): `ResolveValidReport` `{is_valid: true, crate, message}` or
  * `CrateInvalidReport`; static (no dry-run sweep).
  */
-const resolve = closureRoute({ validation_mode: VALIDATION_MODE }, (body, closure) => resolveOperation({ ...closure, mode: body.validation_mode ?? 'compat' }));
+const resolve = closureRoute({ validation_mode: VALIDATION_MODE }, (body, closure) =>
+  resolveOperation({ ...closure, mode: body.validation_mode ?? 'compat' }),
+);
 
 /** `POST /v1/codegen` (spec §4.7; API-CONTRACT.md §3.9): the `types` projection; `pipe_ref` is refused with `types`. */
 const codegen = closureRoute(
@@ -134,35 +163,49 @@ const codegen = closureRoute(
   (body, closure) => codegenOperation({ ...closure, kind: body.kind, target: body.target }),
   (body, context) => {
     if (body.kind === 'types' && body.pipe_ref !== null && body.pipe_ref !== undefined) {
-      context.addIssue({ code: 'custom', message: "Value error, pipe_ref is not accepted for kind='types' (a concept-set-wide projection)" });
+      context.addIssue({
+        code: 'custom',
+        message: "Value error, pipe_ref is not accepted for kind='types' (a concept-set-wide projection)",
+      });
     }
   },
 );
 
 /** `POST /v1/build/inputs` (spec §4.8; API-CONTRACT.md §3.10). */
-const buildInputs = closureRoute({ pipe_ref: PIPE_REF, format: z.enum(['json', 'toml']).default('json'), explicit: z.boolean().default(false) }, (body, closure) =>
-  buildInputsOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format, explicit: body.explicit }),
+const buildInputs = closureRoute(
+  { pipe_ref: PIPE_REF, format: z.enum(['json', 'toml']).default('json'), explicit: z.boolean().default(false) },
+  (body, closure) =>
+    buildInputsOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format, explicit: body.explicit }),
 );
 
 /** `POST /v1/build/output` (spec §4.9; API-CONTRACT.md §3.11). */
-const buildOutput = closureRoute({ pipe_ref: PIPE_REF, format: z.enum(['schema', 'json', 'python']).default('schema') }, (body, closure) =>
-  buildOutputOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format }),
+const buildOutput = closureRoute(
+  { pipe_ref: PIPE_REF, format: z.enum(['schema', 'json', 'python']).default('schema') },
+  (body, closure) => buildOutputOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format }),
 );
 
 /** `POST /v1/build/runner` (spec §4.10; API-CONTRACT.md §3.12): the dry-run sweep scoped to the pipe, then its script. */
-const buildRunner = closureRoute({ pipe_ref: PIPE_REF, allow_signatures: z.boolean().default(false) }, (body, closure) =>
-  buildRunnerOperation({ ...closure, pipeRef: body.pipe_ref ?? null, allowSignatures: body.allow_signatures }),
+const buildRunner = closureRoute(
+  { pipe_ref: PIPE_REF, allow_signatures: z.boolean().default(false) },
+  (body, closure) =>
+    buildRunnerOperation({ ...closure, pipeRef: body.pipe_ref ?? null, allowSignatures: body.allow_signatures }),
 );
 
 /** `POST /v1/lint` (API-CONTRACT.md §3.13): 200 `{diagnostics}` for any text. */
 const lint: Handler = async (value, request) => {
-  const body = parseBody(z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), source: z.string().max(1024).nullish() }), value);
+  const body = parseBody(
+    z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), source: z.string().max(1024).nullish() }),
+    value,
+  );
   return answer(lintOperation({ content: body.content }));
 };
 
 /** `POST /v1/format` (API-CONTRACT.md §3.13): 200 `{formatted, changed, diagnostics}`; a bad option is 422. */
 const format: Handler = async (value, request) => {
-  const body = parseBody(z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() }), value);
+  const body = parseBody(
+    z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() }),
+    value,
+  );
   return answer(formatOperation({ content: body.content, options: body.options ?? null }));
 };
 

@@ -16,6 +16,7 @@ export function mthdsContent(maxKib: number): z.ZodType<string> {
   const maxBytes = maxKib * 1024;
   return z.string().superRefine((content, context) => {
     const bytes = Buffer.byteLength(content, 'utf8');
-    if (bytes > maxBytes) context.addIssue({ code: 'custom', message: `MTHDS file exceeds ${maxKib} KiB limit (${bytes} bytes)` });
+    if (bytes > maxBytes)
+      context.addIssue({ code: 'custom', message: `MTHDS file exceeds ${maxKib} KiB limit (${bytes} bytes)` });
   });
 }

@@ -5,4 +5,6 @@
 import { z } from 'zod';
 
 /** A storage scope: one to three path-safe segments (`[A-Za-z0-9_-]`) separated by `/` (spec §2.3, §8). */
-export const STORAGE_SCOPE = z.string().regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+){0,2}$/, 'must be 1 to 3 path-safe segments ([A-Za-z0-9_-]) separated by /');
+export const STORAGE_SCOPE = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+){0,2}$/, 'must be 1 to 3 path-safe segments ([A-Za-z0-9_-]) separated by /');

@@ -7,7 +7,7 @@
  * run in the diagnostics pool (`requests/diagnostic-requests.ts`; docs/isolation.md "Request bodies"). The loop's
  * one other task is the git fetch of a `method_ref`, between the thread's two askings.
  */
-import { Router, type RequestHandler } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import { rawBodyOf, readBody } from '../body/read-body.js';
 import { clientSignal } from '../offload/client-signal.js';
@@ -44,7 +44,11 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions): Req
     let answer = await options.diagnostics.run('request', request, signal);
     if ('fetch' in answer) {
       const fetched = await options.methodFetcher.fetch(answer.fetch.methodRef, answer.fetch.purpose);
-      answer = await options.diagnostics.run('request', { ...request, fetched: { sources: fetched.sources, manifestMainPipe: fetched.mainPipe } }, signal);
+      answer = await options.diagnostics.run(
+        'request',
+        { ...request, fetched: { sources: fetched.sources, manifestMainPipe: fetched.mainPipe } },
+        signal,
+      );
     }
     if ('fetch' in answer) throw new Error(`diagnostic route ${route} asked for a second fetch`);
     sendEncodedJson(res, 200, answer.body);

@@ -17,7 +17,9 @@ export function modelsRouter(deck: ModelDeck): Router {
     const type = req.query['type'];
     if (Array.isArray(type)) throw new ValidationError('The `type` query parameter accepts a single value');
     if (type !== undefined && !MODEL_CATEGORIES.includes(type as ModelCategory)) {
-      throw new InvalidModelCategory(`Invalid model category. Valid values: ${[...MODEL_CATEGORIES].sort().join(', ')}`);
+      throw new InvalidModelCategory(
+        `Invalid model category. Valid values: ${[...MODEL_CATEGORIES].sort().join(', ')}`,
+      );
     }
     sendJson(res, 200, deck.listing(type as ModelCategory | undefined));
   });

@@ -6,7 +6,7 @@
  * the bundle is loaded, as the reference does). The caller must own the `storage_scope` (403), and on `/v1/start` the
  * `pipeline_run_id` (409 when another caller's run holds it; docs/run-ownership.md).
  */
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
@@ -44,7 +44,12 @@ type Delivery = 'blocking' | 'fire_and_forget';
  * @throws the request's 4xx problems (422 schema, 422 InvalidCallbackUrls, 403 StorageOwnershipMismatchError,
  *   403 OrchestrationModeOverrideForbidden, 400 StartRequiresAsyncOrchestration) and the source rules' and fetch's
  */
-async function acceptRun(req: Request, res: Response, options: RunRouteOptions, delivery: Delivery): Promise<{ orchestrator: Orchestrator; submission: RunSubmission }> {
+async function acceptRun(
+  req: Request,
+  res: Response,
+  options: RunRouteOptions,
+  delivery: Delivery,
+): Promise<{ orchestrator: Orchestrator; submission: RunSubmission }> {
   const body = parseRunRequest(req.body);
   checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
   const ownership = runOwnership(res.locals.identity, body.storage_scope);
@@ -55,7 +60,11 @@ async function acceptRun(req: Request, res: Response, options: RunRouteOptions, 
     );
   }
   const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
-  const submission = toSubmission(body, run, { requestId: res.locals.requestId, ownership, honourRunId: delivery === 'fire_and_forget' });
+  const submission = toSubmission(body, run, {
+    requestId: res.locals.requestId,
+    ownership,
+    honourRunId: delivery === 'fire_and_forget',
+  });
   return { orchestrator, submission };
 }
 

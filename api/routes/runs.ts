@@ -28,7 +28,8 @@ const STATUS_OF: Record<RunRecord['state'], RunStatus> = {
 
 async function ownRun(registry: RunRegistry, runId: string, identity: Identity): Promise<RunRecord> {
   const record = await registry.getOwned(runId, identity.userId);
-  if (!record) throw new RunNotFoundError(`No run '${runId}' is known (runs are kept RUN_RECORD_TTL_SECONDS after they finish).`);
+  if (!record)
+    throw new RunNotFoundError(`No run '${runId}' is known (runs are kept RUN_RECORD_TTL_SECONDS after they finish).`);
   return record;
 }
 
@@ -36,7 +37,9 @@ function mainStuffOf(record: RunRecord): unknown {
   const result = record.result;
   if (!result?.main_stuff_name) return null;
   const content = result.pipe_output.working_memory.root[result.main_stuff_name]?.content;
-  return content !== undefined && 'items' in content && Array.isArray(content['items']) ? content['items'] : (content ?? null);
+  return content !== undefined && 'items' in content && Array.isArray(content['items'])
+    ? content['items']
+    : (content ?? null);
 }
 
 /**
@@ -68,8 +71,14 @@ export function runsRouter(registry: RunRegistry): Router {
       sendJson(res, 202, { pipeline_run_id: record.pipeline_run_id, status });
       return;
     }
-    if (status !== 'COMPLETED' || !record.result) throw new RunResultUnavailableError(`Run finished with status ${status}; no result available`);
-    sendJson(res, 200, { pipeline_run_id: record.pipeline_run_id, main_stuff: mainStuffOf(record), graph_spec: null, pipe_output: record.result.pipe_output });
+    if (status !== 'COMPLETED' || !record.result)
+      throw new RunResultUnavailableError(`Run finished with status ${status}; no result available`);
+    sendJson(res, 200, {
+      pipeline_run_id: record.pipeline_run_id,
+      main_stuff: mainStuffOf(record),
+      graph_spec: null,
+      pipe_output: record.result.pipe_output,
+    });
   });
   return router;
 }

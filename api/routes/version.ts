@@ -3,8 +3,8 @@
  * authentication when auth is enabled (spec §4.2 lists 401; the reference serves it publicly).
  */
 import { Router } from 'express';
-import { sendJson } from '../send-json.js';
 import { IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION, PROTOCOL_VERSION } from '../../shared/version.js';
+import { sendJson } from '../send-json.js';
 
 /** Body of `GET /v1/version` (API-CONTRACT.md §3.3). */
 export interface VersionInfo {

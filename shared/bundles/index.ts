@@ -4,5 +4,5 @@
  */
 export type { BundleFile, BundleLimits } from './bundle-limits.js';
 export { LibraryFiles } from './library-files.js';
-export { readBundleTransport, type BundleTransportRequest } from './read-bundle-transport.js';
+export { type BundleTransportRequest, readBundleTransport } from './read-bundle-transport.js';
 export type { RunBundle } from './split-bundle.js';

@@ -25,7 +25,9 @@ export class LibraryFiles implements LibraryFilesPort {
    * @param payload - path → base64 bytes, as {@link toPayload} wrote it
    */
   static fromPayload(payload: Readonly<Record<string, string>>): LibraryFiles {
-    return new LibraryFiles(new Map(Object.entries(payload).map(([path, data]) => [path, new Uint8Array(Buffer.from(data, 'base64'))])));
+    return new LibraryFiles(
+      new Map(Object.entries(payload).map(([path, data]) => [path, new Uint8Array(Buffer.from(data, 'base64'))])),
+    );
   }
 
   /**

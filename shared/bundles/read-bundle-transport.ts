@@ -5,10 +5,10 @@
  * @see spec §2.3; API-CONTRACT.md §8.1, §13 row 11
  */
 import { InvalidBundle, PayloadTooLarge } from '../errors/index.js';
-import { encodedTooLargeDetail, type BundleLimits } from './bundle-limits.js';
+import { type BundleLimits, encodedTooLargeDetail } from './bundle-limits.js';
 import { readFilesMap } from './read-files-map.js';
 import { readZipBundle } from './read-zip.js';
-import { splitBundle, type RunBundle } from './split-bundle.js';
+import { type RunBundle, splitBundle } from './split-bundle.js';
 import { decodeStrictBase64 } from './strict-base64.js';
 
 /** The transport members of a run request. */
@@ -27,9 +27,11 @@ export interface BundleTransportRequest {
  *   files or too many decompressed bytes; CustomCodeRequiresSandbox (403) for custom Python
  */
 export async function readBundleTransport(request: BundleTransportRequest, limits: BundleLimits): Promise<RunBundle> {
-  if (request.bundle_b64 && request.files) throw new InvalidBundle('bundle_b64 and files are mutually exclusive; send the bundle one way.');
+  if (request.bundle_b64 && request.files)
+    throw new InvalidBundle('bundle_b64 and files are mutually exclusive; send the bundle one way.');
   if (request.files) return splitBundle(readFilesMap(request.files, limits));
   const encoded = request.bundle_b64 ?? '';
-  if (encoded.length > Math.floor((limits.maxTotalBytes * 4) / 3) + 4) throw new PayloadTooLarge(encodedTooLargeDetail(limits));
+  if (encoded.length > Math.floor((limits.maxTotalBytes * 4) / 3) + 4)
+    throw new PayloadTooLarge(encodedTooLargeDetail(limits));
   return splitBundle(await readZipBundle(decodeStrictBase64(encoded), limits));
 }

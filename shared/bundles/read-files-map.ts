@@ -5,7 +5,7 @@
  * @see API-CONTRACT.md §8.1; spec §2.3
  */
 import { PayloadTooLarge } from '../errors/index.js';
-import { tooLargeDetail, tooManyFilesDetail, type BundleFile, type BundleLimits } from './bundle-limits.js';
+import { type BundleFile, type BundleLimits, tooLargeDetail, tooManyFilesDetail } from './bundle-limits.js';
 import { checkEntryName } from './entry-name.js';
 
 /**

@@ -13,7 +13,7 @@
 import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { InvalidBundle, PayloadTooLarge } from '../errors/index.js';
-import { tooLargeDetail, tooManyFilesDetail, type BundleFile, type BundleLimits } from './bundle-limits.js';
+import { type BundleFile, type BundleLimits, tooLargeDetail, tooManyFilesDetail } from './bundle-limits.js';
 import { checkEntryName, refusedEntry } from './entry-name.js';
 
 /** Unix file-type bits of the high half of a zip entry's external attributes. */
@@ -57,7 +57,8 @@ function checkEntry({ entry, name }: ListedEntry): string {
   if (type === UNIX_SYMLINK) throw refusedEntry(name, 'it is a symbolic link');
   if (type !== undefined && type !== 0 && type !== UNIX_REGULAR) throw refusedEntry(name, 'it is not a regular file');
   if (entry.isEncrypted()) throw refusedEntry(name, 'it is encrypted');
-  if (!entry.canDecodeFileData()) throw refusedEntry(name, `compression method ${entry.compressionMethod} is not supported (use deflate or store)`);
+  if (!entry.canDecodeFileData())
+    throw refusedEntry(name, `compression method ${entry.compressionMethod} is not supported (use deflate or store)`);
   return path;
 }
 
@@ -67,7 +68,9 @@ async function inflate(zip: ZipFile, { entry, name }: ListedEntry): Promise<Uint
     for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
   } catch (error) {
     const message = (error as Error).message;
-    const why = /too many bytes/.test(message) ? `it inflates to more than the ${entry.uncompressedSize} bytes its header declares` : `it cannot be inflated (${message})`;
+    const why = /too many bytes/.test(message)
+      ? `it inflates to more than the ${entry.uncompressedSize} bytes its header declares`
+      : `it cannot be inflated (${message})`;
     throw refusedEntry(name, why, error);
   }
   const bytes = Buffer.concat(chunks);
@@ -86,7 +89,12 @@ async function inflate(zip: ZipFile, { entry, name }: ListedEntry): Promise<Uint
 export async function readZipBundle(archive: Buffer, limits: BundleLimits): Promise<BundleFile[]> {
   let zip: ZipFile;
   try {
-    zip = await yauzl.fromBufferPromise(archive, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true });
+    zip = await yauzl.fromBufferPromise(archive, {
+      lazyEntries: true,
+      autoClose: false,
+      decodeStrings: false,
+      validateEntrySizes: true,
+    });
   } catch (error) {
     throw new InvalidBundle('bundle_b64 is not a valid zip archive.', { cause: error });
   }

@@ -46,7 +46,9 @@ export function splitBundle(files: readonly BundleFile[]): RunBundle {
     seen.add(path);
   }
   if (files.some(({ path }) => path.toLowerCase().endsWith('.py'))) {
-    throw new CustomCodeRequiresSandbox('This bundle ships custom Python (.py); running it requires a sandbox-hosted deployment.');
+    throw new CustomCodeRequiresSandbox(
+      'This bundle ships custom Python (.py); running it requires a sandbox-hosted deployment.',
+    );
   }
   const sorted = [...files].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
   const mthds = sorted.filter(({ path }) => path.endsWith('.mthds'));

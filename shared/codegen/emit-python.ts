@@ -17,12 +17,31 @@ import type { FieldType, TypedConcept, TypedField, TypeSet } from './type-model.
 export type PythonTarget = 'python-pydantic' | 'python-structures';
 
 /** The artifact path of each Python target. */
-export const PYTHON_PATHS: Readonly<Record<PythonTarget, string>> = { 'python-pydantic': 'models.py', 'python-structures': 'structures.py' };
+export const PYTHON_PATHS: Readonly<Record<PythonTarget, string>> = {
+  'python-pydantic': 'models.py',
+  'python-structures': 'structures.py',
+};
 
 const KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
 );
-const MODEL_ATTRIBUTES = new Set(['copy', 'dict', 'json', 'schema', 'schema_json', 'construct', 'validate', 'fields', 'parse_obj', 'parse_raw', 'parse_file', 'from_orm', 'update_forward_refs']);
+const MODEL_ATTRIBUTES = new Set([
+  'copy',
+  'dict',
+  'json',
+  'schema',
+  'schema_json',
+  'construct',
+  'validate',
+  'fields',
+  'parse_obj',
+  'parse_raw',
+  'parse_file',
+  'from_orm',
+  'update_forward_refs',
+]);
 
 /**
  * A Python literal for a JSON value (`true` → `True`, `null` → `None`, objects → dicts).
@@ -90,7 +109,11 @@ function fieldLine(types: TypeSet, field: TypedField): string {
 function inlineClasses(types: TypeSet, fields: TypedField[]): string[] {
   return fields.flatMap((field) => {
     if (field.type.kind !== 'object') return [];
-    const body = [...inlineClasses(types, field.type.fields), '    model_config = ConfigDict(extra="ignore", populate_by_name=True)', ...field.type.fields.map((member) => fieldLine(types, member))];
+    const body = [
+      ...inlineClasses(types, field.type.fields),
+      '    model_config = ConfigDict(extra="ignore", populate_by_name=True)',
+      ...field.type.fields.map((member) => fieldLine(types, member)),
+    ];
     return [`    class ${field.type.name}(BaseModel):`, ...body.map((line) => `    ${line}`), ''];
   });
 }
@@ -106,7 +129,14 @@ function classBlock(types: TypeSet, concept: TypedConcept, root: string): string
     case 'struct': {
       const extra = shape.closed ? 'forbid' : 'ignore';
       const lines = shape.fields.map((field) => fieldLine(types, field));
-      return [`class ${concept.name}(${root}):`, docstring, '', ...inlineClasses(types, shape.fields), `    model_config = ConfigDict(extra="${extra}", populate_by_name=True)`, ...lines].join('\n');
+      return [
+        `class ${concept.name}(${root}):`,
+        docstring,
+        '',
+        ...inlineClasses(types, shape.fields),
+        `    model_config = ConfigDict(extra="${extra}", populate_by_name=True)`,
+        ...lines,
+      ].join('\n');
     }
   }
 }

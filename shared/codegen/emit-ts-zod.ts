@@ -100,7 +100,8 @@ function fieldSchema(types: TypeSet, field: TypedField): string {
 function conceptBlock(types: TypeSet, concept: TypedConcept): string {
   const { name, shape } = concept;
   const header = doc(concept.description, '');
-  const schema = (type: string, body: string) => `export const ${name}Schema: z.ZodType<${type}> = z.lazy(() =>\n  ${body},\n);`;
+  const schema = (type: string, body: string) =>
+    `export const ${name}Schema: z.ZodType<${type}> = z.lazy(() =>\n  ${body},\n);`;
   switch (shape.kind) {
     case 'alias': {
       const target = types.nameOf(shape.target);
@@ -112,7 +113,10 @@ function conceptBlock(types: TypeSet, concept: TypedConcept): string {
       const members = shape.fields.map((field) => fieldMember(types, field)).join('\n');
       const entries = shape.fields.map((field) => fieldSchema(types, field)).join('\n');
       const factory = shape.closed ? 'z.strictObject' : 'z.object';
-      const typeDecl = shape.fields.length > 0 ? `export interface ${name} {\n${members}\n}` : `export type ${name} = Record<string, never>;`;
+      const typeDecl =
+        shape.fields.length > 0
+          ? `export interface ${name} {\n${members}\n}`
+          : `export type ${name} = Record<string, never>;`;
       const body = shape.fields.length > 0 ? `${factory}({\n${entries}\n  })` : `${factory}({})`;
       return `${header}${typeDecl}\n${schema(name, body)}`;
     }

@@ -41,10 +41,23 @@ export interface StampedProjection {
  *   crate fingerprint and engine version written in both
  * @see spec §4.7 rules 2–4, API-CONTRACT.md §4.7
  */
-export function generateTypes(library: Library, target: CodegenTarget, types: TypeSet = buildTypeSet(library)): StampedProjection {
+export function generateTypes(
+  library: Library,
+  target: CodegenTarget,
+  types: TypeSet = buildTypeSet(library),
+): StampedProjection {
   const fingerprint = buildCrate(library).fingerprint;
-  const bodies = [target === 'ts-zod' ? { path: TS_ZOD_PATH, body: emitTsZod(types) } : { path: PYTHON_PATHS[target], body: emitPython(types, target) }];
-  const facts = { crateFingerprint: fingerprint, engineVersion: IMPLEMENTATION_VERSION, projection: `types / ${target}`, options: {} };
+  const bodies = [
+    target === 'ts-zod'
+      ? { path: TS_ZOD_PATH, body: emitTsZod(types) }
+      : { path: PYTHON_PATHS[target], body: emitPython(types, target) },
+  ];
+  const facts = {
+    crateFingerprint: fingerprint,
+    engineVersion: IMPLEMENTATION_VERSION,
+    projection: `types / ${target}`,
+    options: {},
+  };
   return {
     crate_fingerprint: fingerprint,
     engine_version: IMPLEMENTATION_VERSION,

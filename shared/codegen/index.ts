@@ -6,10 +6,24 @@
  * generated file, *stamped* with the crate fingerprint, engine version, projection and body hash; the *lock* records
  * the stamping of an artifact set.
  */
-export { CODEGEN_TARGETS, generateTypes, type CodegenTarget, type GeneratedArtifact, type StampedProjection } from './generate-types.js';
-export { crateInvalidReport, type CrateInvalidReport } from './crate-invalid-report.js';
+
+export { type CrateInvalidReport, crateInvalidReport } from './crate-invalid-report.js';
+export {
+  CODEGEN_TARGETS,
+  type CodegenTarget,
+  type GeneratedArtifact,
+  generateTypes,
+  type StampedProjection,
+} from './generate-types.js';
 export { inputsTemplate, inputsTemplateToml } from './inputs-template.js';
-export { outputRepresentation, type OutputFormat } from './output-representation.js';
+export { type OutputFormat, outputRepresentation } from './output-representation.js';
 export { runnerScript } from './runner-script.js';
-export { selectPipe, type SelectedPipe } from './select-pipe.js';
-export { buildTypeSet, type FieldType, type TypedConcept, type TypedField, type TypedShape, type TypeSet } from './type-model.js';
+export { type SelectedPipe, selectPipe } from './select-pipe.js';
+export {
+  buildTypeSet,
+  type FieldType,
+  type TypedConcept,
+  type TypedField,
+  type TypedShape,
+  type TypeSet,
+} from './type-model.js';

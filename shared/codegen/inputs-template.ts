@@ -9,7 +9,6 @@ import type { Library, Pipe } from '../mthds/index.js';
 import { placeholderContent, repeatByMultiplicity } from './placeholder.js';
 import type { TypeSet } from './type-model.js';
 
-
 /**
  * The template as a JSON object, keyed by input name.
  * @param library - the closure's library
@@ -17,19 +16,30 @@ import type { TypeSet } from './type-model.js';
  * @param pipe - the selected pipe
  * @param explicit - emit `{concept, content}` for every input
  */
-export function inputsTemplate(library: Library, types: TypeSet, pipe: Pipe, explicit: boolean): Record<string, unknown> {
+export function inputsTemplate(
+  library: Library,
+  types: TypeSet,
+  pipe: Pipe,
+  explicit: boolean,
+): Record<string, unknown> {
   const template: Record<string, unknown> = {};
   for (const input of pipe.inputs) {
     const concept = library.resolveConcept(input.conceptRef, pipe.domain_code);
     const content = placeholderContent(types, concept.ref);
-    if (explicit) template[input.name] = { concept: concept.ref, content: repeatByMultiplicity(input.multiplicity, content) };
-    else template[input.name] = repeatByMultiplicity(input.multiplicity, library.isTextLike(concept) ? content['text'] : content);
+    if (explicit)
+      template[input.name] = { concept: concept.ref, content: repeatByMultiplicity(input.multiplicity, content) };
+    else
+      template[input.name] = repeatByMultiplicity(
+        input.multiplicity,
+        library.isTextLike(concept) ? content['text'] : content,
+      );
   }
   return template;
 }
 
 function isTable(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0 && value.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item));
+  if (Array.isArray(value))
+    return value.length > 0 && value.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item));
   return value !== null && typeof value === 'object';
 }
 
@@ -42,6 +52,11 @@ function isTable(value: unknown): boolean {
 export function inputsTemplateToml(pipe: Pipe, template: Record<string, unknown>): string {
   const declared = new Map(pipe.inputs.map((input) => [input.name, input.raw]));
   const names = Object.keys(template);
-  const ordered = [...names.filter((name) => !isTable(template[name])), ...names.filter((name) => isTable(template[name]))];
-  return ordered.map((name) => `# ${name}: ${declared.get(name) ?? ''}\n${stringify({ [name]: template[name] })}`).join('\n');
+  const ordered = [
+    ...names.filter((name) => !isTable(template[name])),
+    ...names.filter((name) => isTable(template[name])),
+  ];
+  return ordered
+    .map((name) => `# ${name}: ${declared.get(name) ?? ''}\n${stringify({ [name]: template[name] })}`)
+    .join('\n');
 }

@@ -25,9 +25,15 @@ export interface ArtifactBody {
  * @param engineVersion - the engine version that stamped the artifacts
  * @param artifacts - the artifact bodies (below their stamps); any order
  */
-export function encodeLock(crateFingerprint: string, engineVersion: string, artifacts: readonly ArtifactBody[]): string {
+export function encodeLock(
+  crateFingerprint: string,
+  engineVersion: string,
+  artifacts: readonly ArtifactBody[],
+): string {
   const entries = [...artifacts]
     .sort((a, b) => compareCodeUnits(a.path, b.path))
     .map((artifact) => ({ path: artifact.path, content_hash: contentHash(artifact.body) }));
-  return LOCK_HEADER + stringify({ crate_fingerprint: crateFingerprint, engine_version: engineVersion, artifacts: entries });
+  return (
+    LOCK_HEADER + stringify({ crate_fingerprint: crateFingerprint, engine_version: engineVersion, artifacts: entries })
+  );
 }

@@ -22,9 +22,13 @@ function fixedConcept(library: Library, pipe: Pipe, seen: Set<string>): Concept 
   seen.add(pipe.ref);
   const blueprint = pipe.blueprint;
   const targets =
-    blueprint.type === 'PipeSequence' ? blueprint.steps.slice(-1).map((step) => step.pipe)
-    : blueprint.type === 'PipeCondition' ? [...Object.values(blueprint.outcomes), blueprint.default_outcome].filter((ref) => ref !== 'fail' && ref !== 'continue')
-    : [];
+    blueprint.type === 'PipeSequence'
+      ? blueprint.steps.slice(-1).map((step) => step.pipe)
+      : blueprint.type === 'PipeCondition'
+        ? [...Object.values(blueprint.outcomes), blueprint.default_outcome].filter(
+            (ref) => ref !== 'fail' && ref !== 'continue',
+          )
+        : [];
   const concepts = targets.map((ref) => {
     const target = library.findPipe(ref, pipe.domain_code);
     return target ? fixedConcept(library, target, seen) : undefined;
@@ -68,7 +72,12 @@ export function outputConcept(library: Library, pipe: Pipe): Concept {
  * @returns an object (`schema`, `json`) or Python source (`python`)
  * @throws ValidationError (422) for an output with no determinable shape
  */
-export function outputRepresentation(library: Library, types: TypeSet, pipe: Pipe, format: OutputFormat): Record<string, unknown> | string {
+export function outputRepresentation(
+  library: Library,
+  types: TypeSet,
+  pipe: Pipe,
+  format: OutputFormat,
+): Record<string, unknown> | string {
   const concept = outputConcept(library, pipe);
   const { multiplicity } = pipe.output;
   if (format === 'schema') return { concept: concept.ref, content: schemaOf(library, concept, multiplicity) };

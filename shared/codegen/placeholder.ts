@@ -28,7 +28,11 @@ function placeholderValue(types: TypeSet, name: string, type: FieldType): unknow
     case 'dict':
       return {};
     case 'object':
-      return Object.fromEntries(type.fields.filter((field) => field.required).map((field) => [field.name, placeholderValue(types, field.name, field.type)]));
+      return Object.fromEntries(
+        type.fields
+          .filter((field) => field.required)
+          .map((field) => [field.name, placeholderValue(types, field.name, field.type)]),
+      );
     case 'concept':
       return placeholderContent(types, type.ref);
   }
@@ -48,12 +52,19 @@ function listedFields(types: TypeSet, ref: string): TypedField[] {
  * @returns a JSON object valid against the concept's content schema
  */
 export function placeholderContent(types: TypeSet, ref: string): Record<string, unknown> {
-  return Object.fromEntries(listedFields(types, ref).map((field) => [field.name, field.default !== undefined ? field.default : placeholderValue(types, field.name, field.type)]));
+  return Object.fromEntries(
+    listedFields(types, ref).map((field) => [
+      field.name,
+      field.default !== undefined ? field.default : placeholderValue(types, field.name, field.type),
+    ]),
+  );
 }
 
 function pythonValue(types: TypeSet, type: FieldType, value: unknown, used: Set<string>): string {
-  if (type.kind === 'concept' && value !== null && typeof value === 'object' && !Array.isArray(value)) return pythonConstructor(types, type.ref, value as Record<string, unknown>, used);
-  if (type.kind === 'list' && Array.isArray(value)) return `[${value.map((item) => pythonValue(types, type.item, item, used)).join(', ')}]`;
+  if (type.kind === 'concept' && value !== null && typeof value === 'object' && !Array.isArray(value))
+    return pythonConstructor(types, type.ref, value as Record<string, unknown>, used);
+  if (type.kind === 'list' && Array.isArray(value))
+    return `[${value.map((item) => pythonValue(types, type.item, item, used)).join(', ')}]`;
   return pythonLiteral(value);
 }
 
@@ -64,7 +75,12 @@ function pythonValue(types: TypeSet, type: FieldType, value: unknown, used: Set<
  * @param content - a content from {@link placeholderContent}
  * @param used - collects the class names the expression uses (for the script's import line)
  */
-export function pythonConstructor(types: TypeSet, ref: string, content: Record<string, unknown>, used: Set<string>): string {
+export function pythonConstructor(
+  types: TypeSet,
+  ref: string,
+  content: Record<string, unknown>,
+  used: Set<string>,
+): string {
   const name = types.nameOf(ref);
   used.add(name);
   const fields = new Map(listedFields(types, ref).map((field) => [field.name, field]));

@@ -25,11 +25,18 @@ export function runnerScript(library: Library, types: TypeSet, pipe: Pipe): stri
   const inputLines = pipe.inputs.flatMap((input) => {
     const concept = library.resolveConcept(input.conceptRef, pipe.domain_code);
     const expression = pythonConstructor(types, concept.ref, placeholderContent(types, concept.ref), used);
-    return [`            ${JSON.stringify(input.name)}: {`, `                "concept": ${JSON.stringify(concept.ref)},`, `                "content": ${pythonRepeated(input.multiplicity, expression)},`, '            },'];
+    return [
+      `            ${JSON.stringify(input.name)}: {`,
+      `                "concept": ${JSON.stringify(concept.ref)},`,
+      `                "content": ${pythonRepeated(input.multiplicity, expression)},`,
+      '            },',
+    ];
   });
   const isList = pipe.output.multiplicity !== 'single';
   const returnType = isList ? `list[${outputClass}]` : outputClass;
-  const result = isList ? `pipe_output.main_stuff_as_items(item_type=${outputClass})` : `pipe_output.main_stuff_as(content_type=${outputClass})`;
+  const result = isList
+    ? `pipe_output.main_stuff_as_items(item_type=${outputClass})`
+    : `pipe_output.main_stuff_as(content_type=${outputClass})`;
   const functionName = `run_${pipe.code}`;
   return [
     `# Runs the pipe ${pipe.ref} with placeholder inputs: replace them with yours.`,

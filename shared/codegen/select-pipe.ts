@@ -17,7 +17,9 @@ function resolveOrExplain(library: Library, selector: string, fromManifest: bool
     return library.resolvePipe(selector);
   } catch (error) {
     if (!(error instanceof PipeNotFoundError)) throw error;
-    const where = fromManifest ? "(the fetched package manifest's `main_pipe`) not found in the package's closure" : 'not found in the submitted closure';
+    const where = fromManifest
+      ? "(the fetched package manifest's `main_pipe`) not found in the package's closure"
+      : 'not found in the submitted closure';
     throw new ValidationError(`Pipe '${selector}' ${where}: ${error.message}`);
   }
 }
@@ -30,11 +32,28 @@ function resolveOrExplain(library: Library, selector: string, fromManifest: bool
  * @throws ValidationError (422) when the selector names no pipe, or when nothing supplies a default (no `main_pipe`,
  *   or several)
  */
-export function selectPipe(library: Library, pipeRef: string | null | undefined, manifestMainPipe: string | null): SelectedPipe {
-  if (pipeRef !== null && pipeRef !== undefined) return { pipe: resolveOrExplain(library, pipeRef, false), requestedPipeRef: pipeRef };
+export function selectPipe(
+  library: Library,
+  pipeRef: string | null | undefined,
+  manifestMainPipe: string | null,
+): SelectedPipe {
+  if (pipeRef !== null && pipeRef !== undefined)
+    return { pipe: resolveOrExplain(library, pipeRef, false), requestedPipeRef: pipeRef };
   if (manifestMainPipe !== null) return { pipe: resolveOrExplain(library, manifestMainPipe, true) };
-  const declared = [...new Set(library.bundles.filter((bundle) => bundle.blueprint.main_pipe !== undefined).map((bundle) => `${bundle.blueprint.domain}.${bundle.blueprint.main_pipe}`))].sort();
-  if (declared.length === 0) throw new ValidationError('No `pipe_ref` was given and the closure declares no `main_pipe` — name the pipe to project explicitly.');
-  if (declared.length > 1) throw new ValidationError(`No \`pipe_ref\` was given and the closure declares several \`main_pipe\`s (${declared.join(', ')}) — name the pipe to project explicitly.`);
+  const declared = [
+    ...new Set(
+      library.bundles
+        .filter((bundle) => bundle.blueprint.main_pipe !== undefined)
+        .map((bundle) => `${bundle.blueprint.domain}.${bundle.blueprint.main_pipe}`),
+    ),
+  ].sort();
+  if (declared.length === 0)
+    throw new ValidationError(
+      'No `pipe_ref` was given and the closure declares no `main_pipe` — name the pipe to project explicitly.',
+    );
+  if (declared.length > 1)
+    throw new ValidationError(
+      `No \`pipe_ref\` was given and the closure declares several \`main_pipe\`s (${declared.join(', ')}) — name the pipe to project explicitly.`,
+    );
   return { pipe: resolveOrExplain(library, declared[0]!, false) };
 }

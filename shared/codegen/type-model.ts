@@ -12,7 +12,7 @@
  * text, RUNTIME.md §7.1); `Dynamic` and `Anything` are `open` objects. Field types follow the content schema of
  * `library/content-schema.ts`: a date is its ISO string, a list without `item_type` holds texts, a dict has string keys.
  */
-import { NATIVE_CONCEPTS, type Concept, type ConceptField, type Library } from '../mthds/index.js';
+import { type Concept, type ConceptField, type Library, NATIVE_CONCEPTS } from '../mthds/index.js';
 
 /** The type of a field (or of a list item / dict value). */
 export type FieldType =
@@ -71,7 +71,21 @@ export interface TypeSet {
 const TEXT = 'native.Text';
 const SCALAR_KINDS = new Set(['text', 'integer', 'number', 'boolean', 'date']);
 /** Names the emitters import or define themselves; a concept with one of these codes is domain-qualified. */
-const RESERVED_NAMES = new Set(['z', 'BaseModel', 'ConfigDict', 'Field', 'Any', 'Dict', 'List', 'Literal', 'Optional', 'StructuredContent', 'None', 'True', 'False']);
+const RESERVED_NAMES = new Set([
+  'z',
+  'BaseModel',
+  'ConfigDict',
+  'Field',
+  'Any',
+  'Dict',
+  'List',
+  'Literal',
+  'Optional',
+  'StructuredContent',
+  'None',
+  'True',
+  'False',
+]);
 
 const TEXT_TYPE: FieldType = { kind: 'text' };
 
@@ -79,7 +93,12 @@ type JsonSchema = Record<string, unknown>;
 
 function schemaFields(schema: JsonSchema): TypedField[] {
   const required = new Set((schema['required'] as string[] | undefined) ?? []);
-  return Object.entries(schema['properties'] as Record<string, JsonSchema>).map(([name, property]) => ({ name, description: '', required: required.has(name), type: schemaType(property, name) }));
+  return Object.entries(schema['properties'] as Record<string, JsonSchema>).map(([name, property]) => ({
+    name,
+    description: '',
+    required: required.has(name),
+    type: schemaType(property, name),
+  }));
 }
 
 function schemaType(schema: JsonSchema, name: string): FieldType {
@@ -87,7 +106,9 @@ function schemaType(schema: JsonSchema, name: string): FieldType {
   if (options) return schemaType(options.find((option) => option['type'] !== 'null')!, name);
   const ref = schema['$ref'];
   if (typeof ref === 'string') return { kind: 'concept', ref: `native.${ref.slice(ref.lastIndexOf('/') + 1)}` };
-  const type = Array.isArray(schema['type']) ? (schema['type'] as unknown[]).find((option) => option !== 'null') : schema['type'];
+  const type = Array.isArray(schema['type'])
+    ? (schema['type'] as unknown[]).find((option) => option !== 'null')
+    : schema['type'];
   switch (type) {
     case 'string':
       return TEXT_TYPE;
@@ -98,7 +119,9 @@ function schemaType(schema: JsonSchema, name: string): FieldType {
     case 'array':
       return { kind: 'list', item: schemaType(schema['items'] as JsonSchema, name) };
     default:
-      return schema['properties'] ? { kind: 'object', name: pascal(name), fields: schemaFields(schema) } : { kind: 'dict', value: { kind: 'any' } };
+      return schema['properties']
+        ? { kind: 'object', name: pascal(name), fields: schemaFields(schema) }
+        : { kind: 'dict', value: { kind: 'any' } };
   }
 }
 
@@ -110,8 +133,14 @@ const TEXT_CLASS = NATIVE_CONCEPTS.get('Text')!.structureClassName;
  */
 const NATIVE_SHAPES: ReadonlyMap<string, TypedShape> = new Map(
   [...NATIVE_CONCEPTS.values()].map((native): [string, TypedShape] => {
-    if (native.code !== 'Text' && native.structureClassName === TEXT_CLASS) return [native.code, { kind: 'alias', target: TEXT }];
-    return [native.code, native.schema['properties'] ? { kind: 'struct', closed: false, fields: schemaFields(native.schema) } : { kind: 'open' }];
+    if (native.code !== 'Text' && native.structureClassName === TEXT_CLASS)
+      return [native.code, { kind: 'alias', target: TEXT }];
+    return [
+      native.code,
+      native.schema['properties']
+        ? { kind: 'struct', closed: false, fields: schemaFields(native.schema) }
+        : { kind: 'open' },
+    ];
   }),
 );
 
@@ -129,7 +158,11 @@ function fieldType(library: Library, field: ConceptField): FieldType {
   if (field.choices && field.choices.length > 0) return { kind: 'enum', choices: field.choices };
   switch (field.type) {
     case 'list':
-      return { kind: 'list', item: field.item_type === 'concept' ? conceptType(library, field.item_concept_ref) : scalarOrAny(field.item_type) };
+      return {
+        kind: 'list',
+        item:
+          field.item_type === 'concept' ? conceptType(library, field.item_concept_ref) : scalarOrAny(field.item_type),
+      };
     case 'dict':
       return { kind: 'dict', value: scalarOrAny(field.value_type) };
     case 'concept':
@@ -147,7 +180,12 @@ function shapeOf(library: Library, concept: Concept): TypedShape {
   if (concept.isNative) return NATIVE_SHAPES.get(concept.code) ?? { kind: 'open' };
   if (concept.structure !== null) {
     const fields = Object.entries(concept.structure).map(([name, field]): TypedField => {
-      const typed: TypedField = { name, description: field.description, required: field.required, type: fieldType(library, field) };
+      const typed: TypedField = {
+        name,
+        description: field.description,
+        required: field.required,
+        type: fieldType(library, field),
+      };
       if (field.default_value !== undefined) typed.default = defaultOf(field.default_value);
       return typed;
     });
@@ -186,13 +224,20 @@ function pascal(text: string): string {
 function assignNames(library: Library, refs: readonly string[]): Map<string, string> {
   const concepts = refs.map((ref) => library.concepts.get(ref)!);
   const codeCounts = new Map<string, number>();
-  for (const concept of concepts) if (!concept.isNative) codeCounts.set(concept.code, (codeCounts.get(concept.code) ?? 0) + 1);
-  const nativeNames = new Set(concepts.filter((concept) => concept.isNative).map((concept) => concept.structure_class_name));
+  for (const concept of concepts)
+    if (!concept.isNative) codeCounts.set(concept.code, (codeCounts.get(concept.code) ?? 0) + 1);
+  const nativeNames = new Set(
+    concepts.filter((concept) => concept.isNative).map((concept) => concept.structure_class_name),
+  );
   const names = new Map<string, string>();
   for (const concept of concepts) {
     if (concept.isNative) names.set(concept.ref, concept.structure_class_name);
     else {
-      const clash = (codeCounts.get(concept.code) ?? 0) > 1 || RESERVED_NAMES.has(concept.code) || nativeNames.has(concept.code) || concept.code.endsWith('Schema');
+      const clash =
+        (codeCounts.get(concept.code) ?? 0) > 1 ||
+        RESERVED_NAMES.has(concept.code) ||
+        nativeNames.has(concept.code) ||
+        concept.code.endsWith('Schema');
       names.set(concept.ref, clash ? `${pascal(concept.domain_code)}${concept.code}` : concept.code);
     }
   }
@@ -237,7 +282,9 @@ function coveredRefs(library: Library): Set<string> {
  */
 export function buildTypeSet(library: Library): TypeSet {
   const covered = coveredRefs(library);
-  const natives = [...library.concepts.values()].filter((concept) => concept.isNative && covered.has(concept.ref)).map((concept) => concept.ref);
+  const natives = [...library.concepts.values()]
+    .filter((concept) => concept.isNative && covered.has(concept.ref))
+    .map((concept) => concept.ref);
   const declared = [...covered].filter((ref) => !library.concepts.get(ref)!.isNative).sort();
   const names = assignNames(library, [...natives, ...declared]);
   const canonical = (ref: string) => (ref === 'native.ImgGenPrompt' ? TEXT : ref);
@@ -246,7 +293,13 @@ export function buildTypeSet(library: Library): TypeSet {
     const concept = library.concepts.get(ref)!;
     const shape = shapeOf(library, concept);
     const rewritten: TypedShape = shape.kind === 'alias' ? { kind: 'alias', target: canonical(shape.target) } : shape;
-    typed.set(ref, { ref, name: names.get(ref)!, description: concept.description, isNative: concept.isNative, shape: rewritten });
+    typed.set(ref, {
+      ref,
+      name: names.get(ref)!,
+      description: concept.description,
+      isNative: concept.isNative,
+      shape: rewritten,
+    });
   }
   const ordered: TypedConcept[] = [];
   const visited = new Set<string>();

@@ -12,7 +12,7 @@
  * alive.
  */
 import { Piscina } from 'piscina';
-import { ComputeBudgetExceededError, ServerBusyError, errorFromReport, type MthdsError } from '../errors/index.js';
+import { ComputeBudgetExceededError, errorFromReport, type MthdsError, ServerBusyError } from '../errors/index.js';
 import { STARTED_BYTES, startStamp, type TaskAnswer, type TaskMessage } from './task-protocol.js';
 
 /** A limit a task ran into. */
@@ -100,7 +100,11 @@ export class IsolatedPool {
       minThreads: Math.min(options.minThreads ?? 0, Math.max(1, options.maxThreads)),
       maxThreads: Math.max(1, options.maxThreads),
       idleTimeout: options.idleTimeoutMs,
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMib, maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB, stackSizeMb: STACK_MIB },
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.heapMib,
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB,
+        stackSizeMb: STACK_MIB,
+      },
     });
   }
 
@@ -149,7 +153,8 @@ export class IsolatedPool {
 
   private failure(error: unknown, verdict: Watchdog['verdict'], callerSignal: AbortSignal | undefined): unknown {
     if (verdict === 'queue') return this.busy('deadline');
-    if (verdict === 'time') return this.budgetError({ kind: 'time', value: this.options.timeoutMs, setting: this.options.timeoutSetting });
+    if (verdict === 'time')
+      return this.budgetError({ kind: 'time', value: this.options.timeoutMs, setting: this.options.timeoutSetting });
     if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
       return this.budgetError({ kind: 'memory', value: this.options.heapMib, setting: this.options.heapSetting });
     }

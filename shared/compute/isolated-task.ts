@@ -14,7 +14,9 @@ export type IsolatedOperation = (input: never) => unknown;
  * @param operations - the operations by name
  * @returns the task handler: stamps the start, runs the operation, answers a {@link TaskAnswer}
  */
-export function isolatedTaskHandler(operations: Record<string, IsolatedOperation>): (message: TaskMessage) => Promise<TaskAnswer> {
+export function isolatedTaskHandler(
+  operations: Record<string, IsolatedOperation>,
+): (message: TaskMessage) => Promise<TaskAnswer> {
   return async (message) => {
     const stamp = startStamp(message.started);
     stamp.time[0] = Date.now();

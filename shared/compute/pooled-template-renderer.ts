@@ -4,9 +4,15 @@
  * Threads stay warm for {@link IDLE_TIMEOUT_MS} after their last render.
  */
 import { Jinja2TemplateBudgetError } from '../errors/index.js';
-import type { RenderModel, RenderedTemplate, TemplateRenderOptions, TemplateRenderer, TemplateRenderTask } from '../runtime/index.js';
+import type {
+  RenderedTemplate,
+  RenderModel,
+  TemplateRenderer,
+  TemplateRenderOptions,
+  TemplateRenderTask,
+} from '../runtime/index.js';
 import type { TemplateLimits } from '../templating/index.js';
-import { IsolatedPool, type ExceededLimit } from './isolated-pool.js';
+import { type ExceededLimit, IsolatedPool } from './isolated-pool.js';
 
 /** What the render pool is built from: the `templates` settings. */
 export interface TemplateRenderPoolSettings {
@@ -30,7 +36,10 @@ const QUEUE_DEADLINE_MS = 60_000;
 const RETRY_AFTER_SECONDS = 5;
 
 function renderBudgetError(limit: ExceededLimit): Jinja2TemplateBudgetError {
-  const what = limit.kind === 'time' ? `ran longer than ${limit.setting} (${limit.value} ms)` : `needed more memory than ${limit.setting} (${limit.value} MiB)`;
+  const what =
+    limit.kind === 'time'
+      ? `ran longer than ${limit.setting} (${limit.value} ms)`
+      : `needed more memory than ${limit.setting} (${limit.value} MiB)`;
   return new Jinja2TemplateBudgetError(`Template budget: the render ${what} and was stopped.`);
 }
 
@@ -65,7 +74,11 @@ export class PooledTemplateRenderer implements TemplateRenderer {
    * @throws the render's Jinja2Template* errors (422); Jinja2TemplateBudgetError naming `TEMPLATE_RENDER_TIMEOUT_MS`
    *   or `TEMPLATE_RENDER_HEAP_MIB` when the thread was stopped; ServerBusyError (503) when no thread came free
    */
-  render(template: string, model: RenderModel, { signal, ...options }: TemplateRenderOptions): Promise<RenderedTemplate> {
+  render(
+    template: string,
+    model: RenderModel,
+    { signal, ...options }: TemplateRenderOptions,
+  ): Promise<RenderedTemplate> {
     const task: TemplateRenderTask = { template, model, options, limits: this.limits };
     return this.pool.run<RenderedTemplate>('render', task, signal ? { signal } : {});
   }

@@ -32,7 +32,10 @@ function readLayer(path: string | URL, label: string): z.infer<typeof LAYER> {
     throw new SettingsError([`${label}: not valid TOML (${(error as Error).message.split('\n')[0]})`]);
   }
   const layer = LAYER.safeParse(data);
-  if (!layer.success) throw new SettingsError(layer.error.issues.map((issue) => `${label}: ${issue.path.join('.') || 'file'}: ${issue.message}`));
+  if (!layer.success)
+    throw new SettingsError(
+      layer.error.issues.map((issue) => `${label}: ${issue.path.join('.') || 'file'}: ${issue.message}`),
+    );
   return layer.data;
 }
 

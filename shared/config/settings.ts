@@ -58,12 +58,26 @@ const ENV_SCHEMA = z.object({
   METHOD_REF_ALLOWED_HOSTS: z
     .string()
     .default('github.com,gitlab.com,bitbucket.org,codeberg.org')
-    .transform((value) => value.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''))
-    .pipe(z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'each host must be a DNS name with a dot, e.g. github.com')).min(1, 'name at least one host')),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    )
+    .pipe(
+      z
+        .array(
+          z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'each host must be a DNS name with a dot, e.g. github.com'),
+        )
+        .min(1, 'name at least one host'),
+    ),
   METHOD_REF_CLONE_URL_TEMPLATE: z
     .string()
     .default('https://{host}/{owner}/{repo}.git')
-    .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL template (the only transports git may use)')
+    .refine(
+      (value) => /^https?:\/\//.test(value),
+      'must be an http:// or https:// URL template (the only transports git may use)',
+    )
     .refine((value) => value.includes('{repo}'), 'must contain the {repo} placeholder'),
   METHOD_REF_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   METHOD_GIT_TIMEOUT_MS: positiveInt(120000),
@@ -78,8 +92,14 @@ const ENV_SCHEMA = z.object({
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   MOCK_INFERENCE_LATENCY_MS: nonNegativeInt(0),
   SERVICE_CONFIG_DIR: z.string().min(1).default(path.join(process.cwd(), 'config')),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 characters of [A-Za-z0-9_.-]').default('mthds'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 characters of [A-Za-z0-9_.-]')
+    .default('mthds'),
   EXECUTE_TIMEOUT_MS: positiveInt(600000),
   RUN_RECORD_TTL_SECONDS: positiveInt(86400),
   RUN_MAX_ATTEMPTS: positiveInt(3),
@@ -119,10 +139,7 @@ const ENV_SCHEMA = z.object({
 export type Environment = Record<string, string | undefined>;
 
 /** How callers are authenticated (spec §5). The secret travels with the mode, so a mode without one cannot exist. */
-export type AuthSettings =
-  | { mode: 'none' }
-  | { mode: 'api_key'; apiKey: string }
-  | { mode: 'jwt'; jwtSecret: string };
+export type AuthSettings = { mode: 'none' } | { mode: 'api_key'; apiKey: string } | { mode: 'jwt'; jwtSecret: string };
 
 /** The validated settings. Units are in the names (MiB, KiB, hours, ms). */
 export interface Settings {
@@ -151,7 +168,12 @@ export interface Settings {
    * git command in ms.
    */
   methodRef: { allowedHosts: string[]; cloneUrlTemplate: string; allowPrivateHosts: boolean; gitTimeoutMs: number };
-  fetchLimits: { maxPackageFiles: number; maxPackageTotalKib: number; maxScannedManifests: number; maxManifestFileKib: number };
+  fetchLimits: {
+    maxPackageFiles: number;
+    maxPackageTotalKib: number;
+    maxScannedManifests: number;
+    maxManifestFileKib: number;
+  };
   inference: {
     /** `auto` (the configuration's active routing profile), `mock`, or a profile of `routing_profiles.toml`. */
     profile: string;
@@ -302,7 +324,12 @@ export function loadSettings(environment: Environment): Settings {
       runRecordTtlSeconds: env.RUN_RECORD_TTL_SECONDS,
       runMaxAttempts: env.RUN_MAX_ATTEMPTS,
     },
-    worker: { concurrency: env.WORKER_CONCURRENCY, lockDurationMs: env.WORKER_LOCK_DURATION_MS, shutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS, metricsPort: env.WORKER_METRICS_PORT },
+    worker: {
+      concurrency: env.WORKER_CONCURRENCY,
+      lockDurationMs: env.WORKER_LOCK_DURATION_MS,
+      shutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS,
+      metricsPort: env.WORKER_METRICS_PORT,
+    },
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     quarantine: {
       heapMib: env.RUN_QUARANTINE_HEAP_MIB,
@@ -314,7 +341,12 @@ export function loadSettings(environment: Environment): Settings {
       maxAttempts: env.CALLBACK_MAX_ATTEMPTS,
       backoffMs: env.CALLBACK_BACKOFF_MS,
     },
-    documents: { maxBytes: env.DOCUMENT_MAX_MIB * 1024 * 1024, timeoutMs: env.DOCUMENT_FETCH_TIMEOUT_MS, allowPrivateHosts: env.DOCUMENT_ALLOW_PRIVATE_HOSTS, maxRedirects: env.DOCUMENT_MAX_REDIRECTS },
+    documents: {
+      maxBytes: env.DOCUMENT_MAX_MIB * 1024 * 1024,
+      timeoutMs: env.DOCUMENT_FETCH_TIMEOUT_MS,
+      allowPrivateHosts: env.DOCUMENT_ALLOW_PRIVATE_HOSTS,
+      maxRedirects: env.DOCUMENT_MAX_REDIRECTS,
+    },
     bundles: { maxFiles: env.MAX_BUNDLE_FILES, maxTotalBytes: env.MAX_BUNDLE_TOTAL_KIB * 1024 },
     compute: {
       threads: env.COMPUTE_THREADS,

@@ -45,7 +45,8 @@ export function toErrorReport(thrown: unknown, docsUrl: string): ErrorReport {
   if (error.provider !== undefined) report.provider = error.provider;
   if (error.provider_metadata !== undefined) report.provider_metadata = error.provider_metadata;
   const extensions = error.wireExtensions();
-  if (Array.isArray(extensions['validation_errors'])) report.validation_errors = extensions['validation_errors'] as ValidationErrorItem[];
+  if (Array.isArray(extensions['validation_errors']))
+    report.validation_errors = extensions['validation_errors'] as ValidationErrorItem[];
   return report;
 }
 

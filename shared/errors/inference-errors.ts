@@ -1,18 +1,45 @@
 /**
  * Inference failures, classified by category (RUNTIME.md §6.2).
  */
-import { MthdsError, type MthdsErrorOptions } from './mthds-error.js';
+
 import type { ErrorDomain } from './catalog.js';
+import { MthdsError, type MthdsErrorOptions } from './mthds-error.js';
 
 /** Category of an inference failure and what follows from it. */
 export type InferenceErrorCategory = 'TRANSIENT' | 'CAPACITY' | 'CONFIGURATION' | 'CONTENT' | 'AMBIGUOUS' | 'UNKNOWN';
 
-const CATEGORY_RULES: Record<InferenceErrorCategory, { domain: ErrorDomain | null; retryable: boolean; action: MthdsErrorOptions['userAction'] }> = {
-  TRANSIENT: { domain: 'runtime', retryable: true, action: { kind: 'wait_and_retry', detail: 'The provider is temporarily unavailable or rate-limited; retry later.' } },
-  CAPACITY: { domain: 'runtime', retryable: false, action: { kind: 'check_billing', detail: 'The provider account is out of quota or credits.' } },
-  CONFIGURATION: { domain: 'config', retryable: false, action: { kind: 'check_credentials', detail: 'Check the provider credentials, endpoint and model name.' } },
-  CONTENT: { domain: 'input', retryable: false, action: { kind: 'change_input', detail: 'The provider rejected or could not complete this input; change the input or the prompt.' } },
-  AMBIGUOUS: { domain: 'runtime', retryable: false, action: { kind: 'contact_support', detail: 'The provider failure could not be classified.' } },
+const CATEGORY_RULES: Record<
+  InferenceErrorCategory,
+  { domain: ErrorDomain | null; retryable: boolean; action: MthdsErrorOptions['userAction'] }
+> = {
+  TRANSIENT: {
+    domain: 'runtime',
+    retryable: true,
+    action: { kind: 'wait_and_retry', detail: 'The provider is temporarily unavailable or rate-limited; retry later.' },
+  },
+  CAPACITY: {
+    domain: 'runtime',
+    retryable: false,
+    action: { kind: 'check_billing', detail: 'The provider account is out of quota or credits.' },
+  },
+  CONFIGURATION: {
+    domain: 'config',
+    retryable: false,
+    action: { kind: 'check_credentials', detail: 'Check the provider credentials, endpoint and model name.' },
+  },
+  CONTENT: {
+    domain: 'input',
+    retryable: false,
+    action: {
+      kind: 'change_input',
+      detail: 'The provider rejected or could not complete this input; change the input or the prompt.',
+    },
+  },
+  AMBIGUOUS: {
+    domain: 'runtime',
+    retryable: false,
+    action: { kind: 'contact_support', detail: 'The provider failure could not be classified.' },
+  },
   UNKNOWN: { domain: null, retryable: false, action: { kind: 'unknown', detail: 'Unknown provider failure.' } },
 };
 

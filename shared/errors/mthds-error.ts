@@ -10,7 +10,14 @@ import { catalogEntry, type ErrorDomain, type ErrorType } from './catalog.js';
 
 /** What a caller can do about an error (API-CONTRACT.md §5.1). */
 export interface UserAction {
-  kind: 'wait_and_retry' | 'check_billing' | 'check_credentials' | 'change_input' | 'change_model' | 'contact_support' | 'unknown';
+  kind:
+    | 'wait_and_retry'
+    | 'check_billing'
+    | 'check_credentials'
+    | 'change_input'
+    | 'change_model'
+    | 'contact_support'
+    | 'unknown';
   detail: string;
 }
 

@@ -4,9 +4,10 @@
  * Member order follows the reference (API-CONTRACT.md §5.1): `type, title, status, detail, instance, request_id,
  * error_type`, then the classification members. No stack trace is ever rendered.
  */
-import { catalogEntry, type CatalogEntry } from './catalog.js';
-import { MthdsError, type ProviderMetadata, type UserAction } from './mthds-error.js';
+
 import { InternalServerError } from './api-errors.js';
+import { type CatalogEntry, catalogEntry } from './catalog.js';
+import { MthdsError, type ProviderMetadata, type UserAction } from './mthds-error.js';
 
 /** `ERROR_DISCLOSURE` modes (spec §7.5). */
 export type ErrorDisclosure = 'verbose' | 'strict';
@@ -125,7 +126,8 @@ export function renderProblem(thrown: unknown, context: ProblemContext): Rendere
   if (!strict) {
     if (error.model !== undefined) body.model = error.model;
     if (error.provider !== undefined) body.provider = error.provider;
-    if (error.provider_metadata !== undefined) body.provider_metadata = providerMetadataForWire(error.provider_metadata);
+    if (error.provider_metadata !== undefined)
+      body.provider_metadata = providerMetadataForWire(error.provider_metadata);
   } else if (error.provider_metadata !== undefined) {
     const reduced = reducedProviderMetadata(error.provider_metadata);
     if (Object.keys(reduced).length > 0) body.provider_metadata = reduced;
@@ -140,7 +142,8 @@ export function renderProblem(thrown: unknown, context: ProblemContext): Rendere
 
 function providerMetadataForWire(metadata: ProviderMetadata): Partial<ProviderMetadata> {
   const wire: Partial<ProviderMetadata> = { ...metadata };
-  if (typeof wire.retry_after_seconds === 'number' && !Number.isFinite(wire.retry_after_seconds)) wire.retry_after_seconds = null;
+  if (typeof wire.retry_after_seconds === 'number' && !Number.isFinite(wire.retry_after_seconds))
+    wire.retry_after_seconds = null;
   return wire;
 }
 

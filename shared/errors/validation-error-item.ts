@@ -9,7 +9,12 @@ export type ValidationErrorCategory = 'blueprint_validation' | 'pipe_factory' | 
 
 /** A TOML patch operation of a suggested fix (spec §2.7), discriminated on `kind`. */
 export type FixOp =
-  | { kind: 'set_key'; table_path: string[]; key: string; value: string | number | boolean | Record<string, string | number | boolean> }
+  | {
+      kind: 'set_key';
+      table_path: string[];
+      key: string;
+      value: string | number | boolean | Record<string, string | number | boolean>;
+    }
   | { kind: 'ensure_table'; table_path: string[] }
   | { kind: 'delete_key'; table_path: string[]; key: string }
   | { kind: 'delete_table'; table_path: string[] }

@@ -4,10 +4,21 @@
  * result (RUNTIME.md §2.1.6, §5.7). `max_tokens` is required by the API.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../errors/index.js';
+import {
+  LLMCompletionError,
+  LLMCompletionRefusedError,
+  LLMCompletionTruncatedError,
+  LLMStructuredOutputError,
+} from '../errors/index.js';
 import { parseBase64DataUrl } from './data-url.js';
 import { toInferenceError } from './provider-errors.js';
-import { DEFAULT_STRUCTURED_RETRIES, type InferenceBackend, type LlmRequest, type ObjectRequest, type TokenUsage } from './types.js';
+import {
+  DEFAULT_STRUCTURED_RETRIES,
+  type InferenceBackend,
+  type LlmRequest,
+  type ObjectRequest,
+  type TokenUsage,
+} from './types.js';
 
 /** Options of the Anthropic backend. */
 export interface AnthropicBackendOptions {
@@ -26,8 +37,13 @@ type MessageParam = Anthropic.Messages.MessageParam;
 
 function checkStop(message: Message, model: string, pipeCode: string): void {
   const options = { model, provider: 'anthropic', category: 'CONTENT' as const };
-  if (message.stop_reason === 'max_tokens') throw new LLMCompletionTruncatedError(`Pipe '${pipeCode}': the completion stopped at max_tokens; raise it or shorten the input.`, options);
-  if (message.stop_reason === 'refusal') throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused.`, options);
+  if (message.stop_reason === 'max_tokens')
+    throw new LLMCompletionTruncatedError(
+      `Pipe '${pipeCode}': the completion stopped at max_tokens; raise it or shorten the input.`,
+      options,
+    );
+  if (message.stop_reason === 'refusal')
+    throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused.`, options);
 }
 
 /**
@@ -43,12 +59,19 @@ function userContent(request: LlmRequest): MessageParam['content'] {
     const inline = parseBase64DataUrl(image.url);
     blocks.push({
       type: 'image',
-      source: inline ? { type: 'base64', media_type: inline.mimeType as 'image/png', data: inline.base64 } : { type: 'url', url: image.url },
+      source: inline
+        ? { type: 'base64', media_type: inline.mimeType as 'image/png', data: inline.base64 }
+        : { type: 'url', url: image.url },
     });
   }
   for (const document of documents) {
     const inline = parseBase64DataUrl(document.url);
-    blocks.push({ type: 'document', source: inline ? { type: 'base64', media_type: 'application/pdf', data: inline.base64 } : { type: 'url', url: document.url } });
+    blocks.push({
+      type: 'document',
+      source: inline
+        ? { type: 'base64', media_type: 'application/pdf', data: inline.base64 }
+        : { type: 'url', url: document.url },
+    });
   }
   blocks.push({ type: 'text', text: request.userPrompt });
   return blocks;
@@ -63,9 +86,18 @@ function usageOf(message: Message, model: string): TokenUsage {
  * @param options - key, base URL, default model and limits
  */
 export function createAnthropicBackend(options: AnthropicBackendOptions): InferenceBackend {
-  const client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl ?? null, timeout: options.timeoutMs ?? 120_000, maxRetries: options.maxRetries ?? 2 });
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl ?? null,
+    timeout: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+  });
 
-  async function send(request: LlmRequest, messages: MessageParam[], tool?: { name: string; schema: Record<string, unknown> }): Promise<Message> {
+  async function send(
+    request: LlmRequest,
+    messages: MessageParam[],
+    tool?: { name: string; schema: Record<string, unknown> },
+  ): Promise<Message> {
     const model = request.modelId ?? options.model;
     try {
       return await client.messages.create(
@@ -76,7 +108,16 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
           ...(request.systemPrompt ? { system: request.systemPrompt } : {}),
           ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
           ...(tool
-            ? { tools: [{ name: tool.name, description: `Output the ${tool.name} object`, input_schema: tool.schema as Anthropic.Messages.Tool.InputSchema }], tool_choice: { type: 'tool' as const, name: tool.name } }
+            ? {
+                tools: [
+                  {
+                    name: tool.name,
+                    description: `Output the ${tool.name} object`,
+                    input_schema: tool.schema as Anthropic.Messages.Tool.InputSchema,
+                  },
+                ],
+                tool_choice: { type: 'tool' as const, name: tool.name },
+              }
             : {}),
         },
         request.signal ? { signal: request.signal } : {},
@@ -108,20 +149,39 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
         checkStop(message, model, request.pipeCode);
         usage.input_tokens += message.usage.input_tokens;
         usage.output_tokens += message.usage.output_tokens;
-        const call = message.content.find((block): block is Anthropic.Messages.ToolUseBlock => block.type === 'tool_use');
-        if (!call) throw new LLMCompletionError(`Pipe '${request.pipeCode}': the model answered without calling the ${name} tool.`, { category: 'AMBIGUOUS', model, provider: 'anthropic' });
+        const call = message.content.find(
+          (block): block is Anthropic.Messages.ToolUseBlock => block.type === 'tool_use',
+        );
+        if (!call)
+          throw new LLMCompletionError(
+            `Pipe '${request.pipeCode}': the model answered without calling the ${name} tool.`,
+            { category: 'AMBIGUOUS', model, provider: 'anthropic' },
+          );
         problems = request.validate(call.input);
         if (problems.length === 0) return { object: call.input, usage };
         messages.push(
           { role: 'assistant', content: message.content },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: `The object does not match the schema:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nCall the tool again with a corrected object.` }] },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: call.id,
+                is_error: true,
+                content: `The object does not match the schema:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nCall the tool again with a corrected object.`,
+              },
+            ],
+          },
         );
       }
-      throw new LLMStructuredOutputError(`Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`, {
-        category: 'CONTENT',
-        model,
-        provider: 'anthropic',
-      });
+      throw new LLMStructuredOutputError(
+        `Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`,
+        {
+          category: 'CONTENT',
+          model,
+          provider: 'anthropic',
+        },
+      );
     },
   };
 }

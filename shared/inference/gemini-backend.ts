@@ -4,7 +4,14 @@
  * answer that fails validation is re-asked with the problems listed (RUNTIME.md §2.1.6). Images and documents given as
  * `data:` URLs travel inline; http(s) URLs as file references (RUNTIME.md §5.7).
  */
-import { FinishReason, GoogleGenAI, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
+import {
+  type Content,
+  FinishReason,
+  type GenerateContentConfig,
+  type GenerateContentResponse,
+  GoogleGenAI,
+  type Part,
+} from '@google/genai';
 import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
 import { parseBase64DataUrl } from './data-url.js';
 import { toGeminiError } from './gemini-errors.js';
@@ -24,7 +31,13 @@ export interface GeminiBackendOptions {
   maxRetries?: number;
 }
 
-const REFUSALS = new Set<string>([FinishReason.SAFETY, FinishReason.RECITATION, FinishReason.PROHIBITED_CONTENT, FinishReason.BLOCKLIST, FinishReason.SPII]);
+const REFUSALS = new Set<string>([
+  FinishReason.SAFETY,
+  FinishReason.RECITATION,
+  FinishReason.PROHIBITED_CONTENT,
+  FinishReason.BLOCKLIST,
+  FinishReason.SPII,
+]);
 
 function mediaPart(url: string, fallbackMime: string): Part {
   const inline = parseBase64DataUrl(url);
@@ -42,15 +55,38 @@ function userTurn(request: LlmRequest): Content {
   return { role: 'user', parts };
 }
 
-function answerOf(response: GenerateContentResponse, model: string, pipeCode: string): { text: string; usage: TokenUsage } {
+function answerOf(
+  response: GenerateContentResponse,
+  model: string,
+  pipeCode: string,
+): { text: string; usage: TokenUsage } {
   const options = { model, provider: 'google', category: 'CONTENT' as const };
-  if (response.promptFeedback?.blockReason) throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the prompt was blocked (${response.promptFeedback.blockReason}).`, options);
+  if (response.promptFeedback?.blockReason)
+    throw new LLMCompletionRefusedError(
+      `Pipe '${pipeCode}': the prompt was blocked (${response.promptFeedback.blockReason}).`,
+      options,
+    );
   const candidate = response.candidates?.[0];
-  if (!candidate) throw new LLMCompletionError(`Pipe '${pipeCode}': the provider returned no candidate.`, { ...options, category: 'AMBIGUOUS' });
-  if (candidate.finishReason === FinishReason.MAX_TOKENS) throw new LLMCompletionTruncatedError(`Pipe '${pipeCode}': the completion stopped at the token limit; raise max_tokens or shorten the input.`, options);
-  if (candidate.finishReason && REFUSALS.has(candidate.finishReason)) throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused (${candidate.finishReason}).`, options);
-  const text = (candidate.content?.parts ?? []).flatMap((part) => (typeof part.text === 'string' && !part.thought ? [part.text] : [])).join('');
-  const usage = { model: response.modelVersion || model, input_tokens: response.usageMetadata?.promptTokenCount ?? 0, output_tokens: response.usageMetadata?.candidatesTokenCount ?? 0 };
+  if (!candidate)
+    throw new LLMCompletionError(`Pipe '${pipeCode}': the provider returned no candidate.`, {
+      ...options,
+      category: 'AMBIGUOUS',
+    });
+  if (candidate.finishReason === FinishReason.MAX_TOKENS)
+    throw new LLMCompletionTruncatedError(
+      `Pipe '${pipeCode}': the completion stopped at the token limit; raise max_tokens or shorten the input.`,
+      options,
+    );
+  if (candidate.finishReason && REFUSALS.has(candidate.finishReason))
+    throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused (${candidate.finishReason}).`, options);
+  const text = (candidate.content?.parts ?? [])
+    .flatMap((part) => (typeof part.text === 'string' && !part.thought ? [part.text] : []))
+    .join('');
+  const usage = {
+    model: response.modelVersion || model,
+    input_tokens: response.usageMetadata?.promptTokenCount ?? 0,
+    output_tokens: response.usageMetadata?.candidatesTokenCount ?? 0,
+  };
   return { text, usage };
 }
 
@@ -97,7 +133,8 @@ export function createGeminiBackend(options: GeminiBackendOptions): InferenceBac
       const contents = [userTurn(request)];
       return askUntilValid(request, 'google', request.modelId ?? options.model, {
         ask: () => generate(request, contents, request.jsonSchema),
-        reject: (answer, correction) => contents.push({ role: 'model', parts: [{ text: answer }] }, { role: 'user', parts: [{ text: correction }] }),
+        reject: (answer, correction) =>
+          contents.push({ role: 'model', parts: [{ text: answer }] }, { role: 'user', parts: [{ text: correction }] }),
       });
     },
   };

@@ -28,7 +28,10 @@ interface LinkupAnswer {
  * @param options - key, endpoint, depth and timeout
  */
 export function createLinkupBackend(options: LinkupBackendOptions): InferenceBackend {
-  const refuse = () => Promise.reject(new PipelexConfigError('The linkup backend serves web searches only; route LLM models to another backend.'));
+  const refuse = () =>
+    Promise.reject(
+      new PipelexConfigError('The linkup backend serves web searches only; route LLM models to another backend.'),
+    );
   return {
     name: 'linkup',
     isMock: false,
@@ -75,14 +78,22 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
       }
       const text = await response.body.text();
       if (response.statusCode !== 200) {
-        const headers = new Headers(Object.entries(response.headers).flatMap(([key, value]) => (typeof value === 'string' ? [[key, value] as [string, string]] : [])));
+        const headers = new Headers(
+          Object.entries(response.headers).flatMap(([key, value]) =>
+            typeof value === 'string' ? [[key, value] as [string, string]] : [],
+          ),
+        );
         throw failure(`answered ${response.statusCode}: ${text.slice(0, 200)}`, response.statusCode, headers);
       }
       const answer = JSON.parse(text) as LinkupAnswer;
       return {
         result: {
           answer: answer.answer ?? '',
-          sources: (answer.sources ?? []).map((source) => ({ url: source.url ?? '', title: source.name ?? null, snippet: source.snippet ?? null })),
+          sources: (answer.sources ?? []).map((source) => ({
+            url: source.url ?? '',
+            title: source.name ?? null,
+            snippet: source.snippet ?? null,
+          })),
         },
         usage: { model: `linkup-${options.depth}`, input_tokens: 0, output_tokens: 0 },
       };

@@ -10,7 +10,10 @@ import type { InferenceBackend, TokenUsage } from './types.js';
  * @param metrics - the process metrics
  */
 export function meteredBackend(backend: InferenceBackend, metrics: Metrics): InferenceBackend {
-  const count = async <T extends { usage: TokenUsage }>(kind: 'text' | 'object' | 'image' | 'search', call: () => Promise<T>): Promise<T> => {
+  const count = async <T extends { usage: TokenUsage }>(
+    kind: 'text' | 'object' | 'image' | 'search',
+    call: () => Promise<T>,
+  ): Promise<T> => {
     try {
       const result = await call();
       metrics.inferenceCalls.inc({ backend: backend.name, kind, outcome: 'success' });
@@ -27,7 +30,9 @@ export function meteredBackend(backend: InferenceBackend, metrics: Metrics): Inf
     isMock: backend.isMock,
     generateText: (request) => count('text', () => backend.generateText(request)),
     generateObject: (request) => count('object', () => backend.generateObject(request)),
-    ...(backend.generateImages ? { generateImages: (request) => count('image', () => backend.generateImages!(request)) } : {}),
+    ...(backend.generateImages
+      ? { generateImages: (request) => count('image', () => backend.generateImages!(request)) }
+      : {}),
     ...(backend.search ? { search: (request) => count('search', () => backend.search!(request)) } : {}),
   };
 }

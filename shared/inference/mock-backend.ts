@@ -50,7 +50,10 @@ export function createMockBackend(options: MockBackendOptions = {}): InferenceBa
       await wait(request.signal);
       const prompt = request.userPrompt.trim().replace(/\s+/g, ' ');
       const quoted = prompt.length > QUOTED_PROMPT_CHARS ? `${prompt.slice(0, QUOTED_PROMPT_CHARS)}…` : prompt;
-      const attached = [request.images?.length ? `${request.images.length} image(s)` : '', request.documents?.length ? `${request.documents.length} document(s)` : ''].filter(Boolean);
+      const attached = [
+        request.images?.length ? `${request.images.length} image(s)` : '',
+        request.documents?.length ? `${request.documents.length} document(s)` : '',
+      ].filter(Boolean);
       const text = `[mock inference] Response to: "${quoted}"${attached.length > 0 ? ` (with ${attached.join(' and ')})` : ''}`;
       return { text, usage: usageOf(request, text) };
     },
@@ -62,16 +65,30 @@ export function createMockBackend(options: MockBackendOptions = {}): InferenceBa
         source_prompt: request.prompt,
         source_negative_prompt: request.negativePrompt ?? null,
       }));
-      return { images, usage: { model: MOCK_MODEL, input_tokens: Math.ceil(request.prompt.length / 4), output_tokens: 0 } };
+      return {
+        images,
+        usage: { model: MOCK_MODEL, input_tokens: Math.ceil(request.prompt.length / 4), output_tokens: 0 },
+      };
     },
     async search(request: SearchRequest) {
       await wait(request.signal);
       const query = request.query.trim().replace(/\s+/g, ' ').slice(0, QUOTED_PROMPT_CHARS);
       const result = {
         answer: `[mock search] Answer to: "${query}"`,
-        sources: [1, 2].map((index) => ({ url: `https://example.com/mock-source-${index}`, title: `Mock source ${index}`, snippet: `Placeholder snippet ${index} for "${query.slice(0, 60)}"` })),
+        sources: [1, 2].map((index) => ({
+          url: `https://example.com/mock-source-${index}`,
+          title: `Mock source ${index}`,
+          snippet: `Placeholder snippet ${index} for "${query.slice(0, 60)}"`,
+        })),
       };
-      return { result, usage: { model: MOCK_MODEL, input_tokens: Math.ceil(query.length / 4), output_tokens: Math.ceil(result.answer.length / 4) } };
+      return {
+        result,
+        usage: {
+          model: MOCK_MODEL,
+          input_tokens: Math.ceil(query.length / 4),
+          output_tokens: Math.ceil(result.answer.length / 4),
+        },
+      };
     },
     async generateObject(request: ObjectRequest) {
       await wait(request.signal);

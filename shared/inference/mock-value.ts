@@ -47,8 +47,8 @@ function numberValue(schema: JsonSchemaObject, hash: number, integer: boolean): 
   const minimum = typeof schema['minimum'] === 'number' ? schema['minimum'] : 0;
   const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : minimum + 100;
   const span = Math.max(0, maximum - minimum);
-  const value = minimum + (span === 0 ? 0 : (hash % 1000) / 1000 * span);
-  return integer ? Math.ceil(value) > maximum ? Math.floor(value) : Math.ceil(value) : Math.round(value * 100) / 100;
+  const value = minimum + (span === 0 ? 0 : ((hash % 1000) / 1000) * span);
+  return integer ? (Math.ceil(value) > maximum ? Math.floor(value) : Math.ceil(value)) : Math.round(value * 100) / 100;
 }
 
 function valueFor(root: JsonSchemaObject, raw: JsonSchemaObject, seed: string, path: string, depth: number): unknown {
@@ -66,7 +66,10 @@ function valueFor(root: JsonSchemaObject, raw: JsonSchemaObject, seed: string, p
     case 'object': {
       const properties = (schema['properties'] ?? {}) as Record<string, JsonSchemaObject>;
       return Object.fromEntries(
-        Object.entries(properties).map(([key, property]) => [key, valueFor(root, property, seed, path ? `${path}.${key}` : key, depth + 1)]),
+        Object.entries(properties).map(([key, property]) => [
+          key,
+          valueFor(root, property, seed, path ? `${path}.${key}` : key, depth + 1),
+        ]),
       );
     }
     case 'array': {

@@ -4,8 +4,17 @@
  * answer that fails validation is re-asked with the problems listed (RUNTIME.md §2.1.6).
  */
 import OpenAI from 'openai';
-import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { ImgGenGenerationError, LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
+import type {
+  ChatCompletion,
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import {
+  ImgGenGenerationError,
+  LLMCompletionError,
+  LLMCompletionRefusedError,
+  LLMCompletionTruncatedError,
+} from '../errors/index.js';
 import { toInferenceError } from './provider-errors.js';
 import { askUntilValid } from './structured-answer.js';
 import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
@@ -36,7 +45,8 @@ function userContent(request: LlmRequest): ChatCompletionMessageParam['content']
   const parts: ChatCompletionContentPart[] = [{ type: 'text', text: request.userPrompt }];
   for (const image of images) parts.push({ type: 'image_url', image_url: { url: image.url, detail: 'high' } });
   documents.forEach((document, index) => {
-    if (document.url.startsWith('data:')) parts.push({ type: 'file', file: { file_data: document.url, filename: `document-${index + 1}.pdf` } });
+    if (document.url.startsWith('data:'))
+      parts.push({ type: 'file', file: { file_data: document.url, filename: `document-${index + 1}.pdf` } });
     else parts.push({ type: 'text', text: `[Document ${index + 1}]: ${document.url}` });
   });
   return parts;
@@ -59,23 +69,42 @@ function messagesOf(request: LlmRequest): ChatCompletionMessageParam[] {
   return messages;
 }
 
-function answerOf(completion: ChatCompletion, model: string, pipeCode: string, provider: string): { text: string; usage: TokenUsage } {
+function answerOf(
+  completion: ChatCompletion,
+  model: string,
+  pipeCode: string,
+  provider: string,
+): { text: string; usage: TokenUsage } {
   const choice = completion.choices[0];
   const options = { model, provider };
-  if (!choice) throw new LLMCompletionError(`Pipe '${pipeCode}': the provider returned no choice.`, { category: 'AMBIGUOUS', ...options });
-  if (choice.finish_reason === 'length') {
-    throw new LLMCompletionTruncatedError(`Pipe '${pipeCode}': the completion stopped at the token limit; raise max_tokens or shorten the input.`, {
-      category: 'CONTENT',
+  if (!choice)
+    throw new LLMCompletionError(`Pipe '${pipeCode}': the provider returned no choice.`, {
+      category: 'AMBIGUOUS',
       ...options,
     });
+  if (choice.finish_reason === 'length') {
+    throw new LLMCompletionTruncatedError(
+      `Pipe '${pipeCode}': the completion stopped at the token limit; raise max_tokens or shorten the input.`,
+      {
+        category: 'CONTENT',
+        ...options,
+      },
+    );
   }
   if (choice.finish_reason === 'content_filter' || choice.message.refusal) {
-    throw new LLMCompletionRefusedError(`Pipe '${pipeCode}': the model refused: ${choice.message.refusal ?? 'content filter'}.`, {
-      category: 'CONTENT',
-      ...options,
-    });
+    throw new LLMCompletionRefusedError(
+      `Pipe '${pipeCode}': the model refused: ${choice.message.refusal ?? 'content filter'}.`,
+      {
+        category: 'CONTENT',
+        ...options,
+      },
+    );
   }
-  const usage = { model: completion.model || model, input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 };
+  const usage = {
+    model: completion.model || model,
+    input_tokens: completion.usage?.prompt_tokens ?? 0,
+    output_tokens: completion.usage?.completion_tokens ?? 0,
+  };
   return { text: choice.message.content ?? '', usage };
 }
 
@@ -92,7 +121,11 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
   });
   const provider = options.provider ?? 'openai';
 
-  async function complete(request: LlmRequest, messages: ChatCompletionMessageParam[], responseFormat?: OpenAI.ResponseFormatJSONSchema) {
+  async function complete(
+    request: LlmRequest,
+    messages: ChatCompletionMessageParam[],
+    responseFormat?: OpenAI.ResponseFormatJSONSchema,
+  ) {
     const model = request.modelId ?? options.model;
     try {
       const completion = await client.chat.completions.create(
@@ -127,7 +160,9 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
           source_prompt: request.prompt,
           source_negative_prompt: request.negativePrompt ?? null,
         }));
-        const usage = response.usage ? { input_tokens: response.usage.input_tokens, output_tokens: response.usage.output_tokens } : { input_tokens: 0, output_tokens: 0 };
+        const usage = response.usage
+          ? { input_tokens: response.usage.input_tokens, output_tokens: response.usage.output_tokens }
+          : { input_tokens: 0, output_tokens: 0 };
         return { images, usage: { model, ...usage } };
       } catch (error) {
         throw toInferenceError(error, model, request.pipeCode, provider, ImgGenGenerationError);
@@ -140,11 +175,16 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
       const messages = messagesOf(request);
       const responseFormat: OpenAI.ResponseFormatJSONSchema = {
         type: 'json_schema',
-        json_schema: { name: request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64), schema: request.jsonSchema, strict: false },
+        json_schema: {
+          name: request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64),
+          schema: request.jsonSchema,
+          strict: false,
+        },
       };
       return askUntilValid(request, provider, request.modelId ?? options.model, {
         ask: () => complete(request, messages, responseFormat),
-        reject: (answer, correction) => messages.push({ role: 'assistant', content: answer }, { role: 'user', content: correction }),
+        reject: (answer, correction) =>
+          messages.push({ role: 'assistant', content: answer }, { role: 'user', content: correction }),
       });
     },
   };

@@ -3,7 +3,13 @@
  * (429 and ≥500 transient, 402 capacity, 401/403/404 configuration, 400 content), network failures are transient, and
  * `provider_metadata` keeps what the provider said, including its `Retry-After` hint.
  */
-import { LLMCompletionError, type InferenceErrorCategory, type InferenceErrorOptions, type MthdsError, type ProviderMetadata } from '../errors/index.js';
+import {
+  type InferenceErrorCategory,
+  type InferenceErrorOptions,
+  LLMCompletionError,
+  type MthdsError,
+  type ProviderMetadata,
+} from '../errors/index.js';
 
 /** The error class a failed call is reported as (LLM completions by default). */
 export type InferenceErrorClass = new (message: string, options: InferenceErrorOptions) => MthdsError;
@@ -57,7 +63,9 @@ export interface ProviderErrorHints {
 /** Whether an error is a failure to reach the provider: an SDK connection error, or undici's `fetch failed`. */
 function isNetworkFailure(error: Error, sdkError: SdkError): boolean {
   if (typeof sdkError.status === 'number') return false;
-  return error.constructor.name.includes('Connection') || (error instanceof TypeError && error.message === 'fetch failed');
+  return (
+    error.constructor.name.includes('Connection') || (error instanceof TypeError && error.message === 'fetch failed')
+  );
 }
 
 /**

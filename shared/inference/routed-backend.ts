@@ -6,10 +6,10 @@
  */
 import { PipelexConfigError } from '../errors/index.js';
 import { createAnthropicBackend } from './anthropic-backend.js';
-import { createGeminiBackend } from './gemini-backend.js';
 import type { InferenceConfig, ModelCategory } from './config/inference-config.js';
 import { ModelDeck } from './config/model-deck.js';
 import { ModelRouter, type Route } from './config/model-router.js';
+import { createGeminiBackend } from './gemini-backend.js';
 import { createLinkupBackend } from './linkup-backend.js';
 import { createMockBackend } from './mock-backend.js';
 import { createOpenAiBackend } from './openai-backend.js';
@@ -70,11 +70,40 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
     const common = { timeoutMs: options.timeoutMs, maxRetries: options.maxRetries };
     let created: InferenceBackend;
     if (sdk === 'mock') created = createMockBackend({ latencyMs: options.mockLatencyMs });
-    else if (sdk === 'openai') created = createOpenAiBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, provider: route.backend, ...common });
-    else if (sdk === 'linkup') created = createLinkupBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), depth: String(route.spec['depth'] ?? 'standard'), timeoutMs: options.timeoutMs });
-    else if (sdk === 'anthropic') created = createAnthropicBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, defaultMaxTokens: route.spec.max_tokens ?? 8192, ...common });
-    else if (sdk === 'google') created = createGeminiBackend({ apiKey: route.config.api_key ?? '', ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}), model: route.modelId, ...common });
-    else throw new PipelexConfigError(`Backend '${route.backend}' uses sdk '${sdk}', which this runner does not speak (it speaks: ${[...SPOKEN_SDKS].join(', ')}).`);
+    else if (sdk === 'openai')
+      created = createOpenAiBackend({
+        apiKey: route.config.api_key ?? '',
+        ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}),
+        model: route.modelId,
+        provider: route.backend,
+        ...common,
+      });
+    else if (sdk === 'linkup')
+      created = createLinkupBackend({
+        apiKey: route.config.api_key ?? '',
+        ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}),
+        depth: String(route.spec['depth'] ?? 'standard'),
+        timeoutMs: options.timeoutMs,
+      });
+    else if (sdk === 'anthropic')
+      created = createAnthropicBackend({
+        apiKey: route.config.api_key ?? '',
+        ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}),
+        model: route.modelId,
+        defaultMaxTokens: route.spec.max_tokens ?? 8192,
+        ...common,
+      });
+    else if (sdk === 'google')
+      created = createGeminiBackend({
+        apiKey: route.config.api_key ?? '',
+        ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}),
+        model: route.modelId,
+        ...common,
+      });
+    else
+      throw new PipelexConfigError(
+        `Backend '${route.backend}' uses sdk '${sdk}', which this runner does not speak (it speaks: ${[...SPOKEN_SDKS].join(', ')}).`,
+      );
     clients.set(key, created);
     return created;
   };
@@ -83,10 +112,16 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
     router.route(handle, category, (backend) => {
       if (!capability) return true;
       const spec = config.models[backend]?.[handle];
-      return spec !== undefined && CAPABILITIES[capability].sdks.has(spec.sdk ?? backend) && spec.model_type === CAPABILITIES[capability].modelType;
+      return (
+        spec !== undefined &&
+        CAPABILITIES[capability].sdks.has(spec.sdk ?? backend) &&
+        spec.model_type === CAPABILITIES[capability].modelType
+      );
     });
 
-  const providers = Object.keys(config.backends).filter((name) => name !== 'mock' && name !== 'internal' && router.isUsable(name));
+  const providers = Object.keys(config.backends).filter(
+    (name) => name !== 'mock' && name !== 'internal' && router.isUsable(name),
+  );
   return {
     name: `routed:${router.profileName}`,
     isMock: router.profileName === 'mock' || providers.length === 0,
@@ -95,13 +130,27 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
     async generateText(request) {
       const choice = deck.resolve('llm', request.modelRef, 'for_text');
       const route = routeFor('llm', choice.handle);
-      const result = await client(route).generateText({ ...request, modelId: route.modelId, ...(request.temperature === undefined && choice.temperature !== undefined ? { temperature: choice.temperature } : {}), ...(request.maxTokens === undefined && choice.maxTokens !== undefined ? { maxTokens: choice.maxTokens } : {}) });
+      const result = await client(route).generateText({
+        ...request,
+        modelId: route.modelId,
+        ...(request.temperature === undefined && choice.temperature !== undefined
+          ? { temperature: choice.temperature }
+          : {}),
+        ...(request.maxTokens === undefined && choice.maxTokens !== undefined ? { maxTokens: choice.maxTokens } : {}),
+      });
       return { ...result, usage: withCost(result.usage, route, choice.handle) };
     },
     async generateObject(request) {
       const choice = deck.resolve('llm', request.modelRef, 'for_object');
       const route = routeFor('llm', choice.handle);
-      const result = await client(route).generateObject({ ...request, modelId: route.modelId, ...(request.temperature === undefined && choice.temperature !== undefined ? { temperature: choice.temperature } : {}), ...(request.maxTokens === undefined && choice.maxTokens !== undefined ? { maxTokens: choice.maxTokens } : {}) });
+      const result = await client(route).generateObject({
+        ...request,
+        modelId: route.modelId,
+        ...(request.temperature === undefined && choice.temperature !== undefined
+          ? { temperature: choice.temperature }
+          : {}),
+        ...(request.maxTokens === undefined && choice.maxTokens !== undefined ? { maxTokens: choice.maxTokens } : {}),
+      });
       return { ...result, usage: withCost(result.usage, route, choice.handle) };
     },
     async generateImages(request) {

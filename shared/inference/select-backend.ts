@@ -26,7 +26,11 @@ export interface InferenceSelection {
  * @param environment - variables for `${VAR}` substitution (provider keys, endpoints)
  * @throws PipelexConfigError for a malformed configuration or an unknown profile
  */
-export function selectInferenceBackend(selection: InferenceSelection, serviceConfigDir: string, environment: Record<string, string | undefined>): RoutedBackend {
+export function selectInferenceBackend(
+  selection: InferenceSelection,
+  serviceConfigDir: string,
+  environment: Record<string, string | undefined>,
+): RoutedBackend {
   const config = loadInferenceConfig(join(serviceConfigDir, 'inference'), environment);
   return createRoutedBackend({
     config,

@@ -33,7 +33,12 @@ export interface StructuredConversation {
  * @param conversation - the backend's way of asking
  * @throws LLMStructuredOutputError (category CONTENT) when no attempt matches; whatever `ask` throws
  */
-export async function askUntilValid(request: ObjectRequest, provider: string, model: string, conversation: StructuredConversation): Promise<ObjectGeneration> {
+export async function askUntilValid(
+  request: ObjectRequest,
+  provider: string,
+  model: string,
+  conversation: StructuredConversation,
+): Promise<ObjectGeneration> {
   const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
   const usage: TokenUsage = { model, input_tokens: 0, output_tokens: 0 };
   let problems: string[] = [];
@@ -47,9 +52,12 @@ export async function askUntilValid(request: ObjectRequest, provider: string, mo
     if (problems.length === 0) return { object: parsed.value, usage };
     conversation.reject(answer.text, correctionPrompt(request.schemaName, problems));
   }
-  throw new LLMStructuredOutputError(`Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`, {
-    category: 'CONTENT',
-    model,
-    provider,
-  });
+  throw new LLMStructuredOutputError(
+    `Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`,
+    {
+      category: 'CONTENT',
+      model,
+      provider,
+    },
+  );
 }

@@ -34,4 +34,3 @@ export type InferenceBackend = InferencePort;
 
 /** Default number of re-asks after an invalid structured answer (RUNTIME.md §2.1.6). */
 export const DEFAULT_STRUCTURED_RETRIES = 3;
-

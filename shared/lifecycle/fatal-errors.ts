@@ -16,9 +16,15 @@ const FATAL_EXIT_CODE = 1;
  * @param logger - the process logger
  * @param exit - how to end the process; `process.exit` unless a test injects another
  */
-export function installFatalErrorPolicy(logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): void {
+export function installFatalErrorPolicy(
+  logger: Logger,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   const die = (kind: 'uncaughtException' | 'unhandledRejection') => (error: unknown) => {
-    logger.fatal({ err: error, kind, ...currentCrashContext() }, `process:fatal: ${kind}; exiting with status ${FATAL_EXIT_CODE} for the supervisor to restart the process`);
+    logger.fatal(
+      { err: error, kind, ...currentCrashContext() },
+      `process:fatal: ${kind}; exiting with status ${FATAL_EXIT_CODE} for the supervisor to restart the process`,
+    );
     logger.flush();
     exit(FATAL_EXIT_CODE);
   };

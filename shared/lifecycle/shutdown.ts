@@ -37,21 +37,31 @@ export function shutdownOnSignals(options: ShutdownOptions): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
-      logger.warn({ signal, pending: resources.pending() }, `shutdown:forced by a second ${signal}; exiting with status ${SHUTDOWN_EXIT_CODES.forced}`);
+      logger.warn(
+        { signal, pending: resources.pending() },
+        `shutdown:forced by a second ${signal}; exiting with status ${SHUTDOWN_EXIT_CODES.forced}`,
+      );
       logger.flush();
       exit(SHUTDOWN_EXIT_CODES.forced);
       return;
     }
     stopping = true;
-    logger.info({ signal, deadline_ms: deadlineMs, resources: resources.pending() }, 'shutdown:start: releasing resources');
+    logger.info(
+      { signal, deadline_ms: deadlineMs, resources: resources.pending() },
+      'shutdown:start: releasing resources',
+    );
     const deadline = setTimeout(() => {
-      logger.error({ pending: resources.pending() }, `shutdown:deadline of ${deadlineMs} ms passed; exiting with status ${SHUTDOWN_EXIT_CODES.forced}`);
+      logger.error(
+        { pending: resources.pending() },
+        `shutdown:deadline of ${deadlineMs} ms passed; exiting with status ${SHUTDOWN_EXIT_CODES.forced}`,
+      );
       logger.flush();
       exit(SHUTDOWN_EXIT_CODES.forced);
     }, deadlineMs);
     void resources.close().then((failures) => {
       clearTimeout(deadline);
-      for (const failure of failures) logger.error({ err: failure.error, resource: failure.name }, 'shutdown:release failed');
+      for (const failure of failures)
+        logger.error({ err: failure.error, resource: failure.name }, 'shutdown:release failed');
       const code = failures.length === 0 ? SHUTDOWN_EXIT_CODES.clean : SHUTDOWN_EXIT_CODES.forced;
       logger.info({ exit_code: code }, 'shutdown:done');
       logger.flush();

@@ -77,7 +77,11 @@ export class CloneCache {
    * @param read - what to do with the entry
    * @throws whatever `produce` or `read` throws
    */
-  async use<T>(sha: string, produce: (staging: string) => Promise<string>, read: (entry: CacheEntry) => Promise<T>): Promise<T> {
+  async use<T>(
+    sha: string,
+    produce: (staging: string) => Promise<string>,
+    read: (entry: CacheEntry) => Promise<T>,
+  ): Promise<T> {
     const entry = await this.entry(sha, produce);
     this.pinned.set(entry.sha, (this.pinned.get(entry.sha) ?? 0) + 1);
     try {
@@ -218,7 +222,8 @@ export class CloneCache {
       for (const name of await readdir(base)) {
         const target = path.join(base, name);
         const info = await stat(target).catch(() => undefined);
-        if (info && (folder === '.trash' || this.now() - info.mtimeMs > STALE_STAGING_MS)) await rm(target, { recursive: true, force: true });
+        if (info && (folder === '.trash' || this.now() - info.mtimeMs > STALE_STAGING_MS))
+          await rm(target, { recursive: true, force: true });
       }
     }
   }

@@ -12,7 +12,13 @@
  */
 import { isIP } from 'node:net';
 import { MethodFetchError } from '../errors/index.js';
-import { outboundUrlProblem, resolvedProblem, systemResolver, type HostResolver, type OutboundPolicy } from '../net/index.js';
+import {
+  type HostResolver,
+  type OutboundPolicy,
+  outboundUrlProblem,
+  resolvedProblem,
+  systemResolver,
+} from '../net/index.js';
 import type { MethodRef } from './method-ref.js';
 
 /**
@@ -70,7 +76,11 @@ export function curlResolveEntry(url: string, address: string): string {
  * @throws MethodFetchError (422) naming the refused host, its address class and the setting, or when the host does
  *   not resolve
  */
-export async function checkCloneHost(url: string, allowPrivateHosts: boolean, lookup: HostResolver = systemResolver): Promise<string | null> {
+export async function checkCloneHost(
+  url: string,
+  allowPrivateHosts: boolean,
+  lookup: HostResolver = systemResolver,
+): Promise<string | null> {
   const policy: OutboundPolicy = { allowPrivateHosts, setting: 'METHOD_REF_ALLOW_PRIVATE_HOSTS' };
   const problem = outboundUrlProblem(url, policy);
   if (problem) throw new MethodFetchError(`The clone URL of this method reference is refused: it ${problem}.`);
@@ -80,7 +90,9 @@ export async function checkCloneHost(url: string, allowPrivateHosts: boolean, lo
   try {
     addresses = await lookup(host);
   } catch (error) {
-    throw new MethodFetchError(`Could not resolve the clone host ${host}: ${(error as Error).message}.`, { cause: error });
+    throw new MethodFetchError(`Could not resolve the clone host ${host}: ${(error as Error).message}.`, {
+      cause: error,
+    });
   }
   const refused = resolvedProblem(host, addresses, policy);
   if (refused) throw new MethodFetchError(`The clone host is refused: ${refused}.`);

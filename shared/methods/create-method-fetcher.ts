@@ -6,7 +6,7 @@ import type { Settings } from '../config/index.js';
 import type { HostResolver } from '../net/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { CloneCache } from './clone-cache.js';
-import { GitMethodFetcher, type FetchOutcome } from './git-method-fetcher.js';
+import { type FetchOutcome, GitMethodFetcher } from './git-method-fetcher.js';
 
 /**
  * The clone cache the settings describe (`METHOD_CACHE_DIR` and the `MAX_METHOD_CACHE_*` limits).
@@ -28,9 +28,16 @@ export function methodCache(settings: Settings, metrics?: Metrics): CloneCache {
  * @param metrics - counts fetches by outcome (`mthds_method_fetches_total`) when given
  * @param resolver - how clone hosts resolve; the system resolver by default (tests map names without DNS)
  */
-export function createMethodFetcher(settings: Settings, logger: Logger, metrics?: Metrics, resolver?: HostResolver): { fetcher: GitMethodFetcher; cache: CloneCache } {
+export function createMethodFetcher(
+  settings: Settings,
+  logger: Logger,
+  metrics?: Metrics,
+  resolver?: HostResolver,
+): { fetcher: GitMethodFetcher; cache: CloneCache } {
   if (settings.methodRef.allowPrivateHosts) {
-    logger.warn('METHOD_REF_ALLOW_PRIVATE_HOSTS=true: method_ref clones may reach private and loopback hosts (development and tests only).');
+    logger.warn(
+      'METHOD_REF_ALLOW_PRIVATE_HOSTS=true: method_ref clones may reach private and loopback hosts (development and tests only).',
+    );
   }
   const cache = methodCache(settings, metrics);
   const fetcher = new GitMethodFetcher({
@@ -40,7 +47,10 @@ export function createMethodFetcher(settings: Settings, logger: Logger, metrics?
     gitTimeoutMs: settings.methodRef.gitTimeoutMs,
     maxCloneKib: settings.methodCache.maxTotalKib,
     cache,
-    scanLimits: { maxScannedManifests: settings.fetchLimits.maxScannedManifests, maxManifestFileKib: settings.fetchLimits.maxManifestFileKib },
+    scanLimits: {
+      maxScannedManifests: settings.fetchLimits.maxScannedManifests,
+      maxManifestFileKib: settings.fetchLimits.maxManifestFileKib,
+    },
     packageLimits: {
       maxPackageFiles: settings.fetchLimits.maxPackageFiles,
       maxPackageTotalKib: settings.fetchLimits.maxPackageTotalKib,
@@ -61,14 +71,17 @@ export function createMethodFetcher(settings: Settings, logger: Logger, metrics?
  * @returns a function that stops the sweep
  */
 export function startCacheSweep(cache: CloneCache, settings: Settings, logger: Logger): () => void {
-  const timer = setInterval(() => {
-    cache.sweep().then(
-      (evicted) => {
-        if (evicted.length > 0) logger.info({ evicted }, `method cache sweep: evicted ${evicted.length} clone(s)`);
-      },
-      (error: unknown) => logger.warn({ err: error }, 'method cache sweep failed'),
-    );
-  }, settings.methodCache.sweepMinutes * 60 * 1000);
+  const timer = setInterval(
+    () => {
+      cache.sweep().then(
+        (evicted) => {
+          if (evicted.length > 0) logger.info({ evicted }, `method cache sweep: evicted ${evicted.length} clone(s)`);
+        },
+        (error: unknown) => logger.warn({ err: error }, 'method cache sweep failed'),
+      );
+    },
+    settings.methodCache.sweepMinutes * 60 * 1000,
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -8,7 +8,7 @@
  * @see LANGUAGE.md §5.1, §5.6; CLIENTS.md §6.2
  */
 import { parse } from 'smol-toml';
-import { parseConceptRef, parsePipeRef, type BundleSource } from '../mthds/index.js';
+import { type BundleSource, parseConceptRef, parsePipeRef } from '../mthds/index.js';
 
 /** A package address (`host.tld/owner/repo[/package]`), as opposed to an alias. */
 const PACKAGE_ADDRESS = /^[A-Za-z0-9._-]+\.[A-Za-z0-9._-]+\/[A-Za-z0-9._/-]+$/;
@@ -33,9 +33,7 @@ export function referencedPackageAddresses(sources: readonly BundleSource[]): st
   for (const source of sources) {
     try {
       collect(parse(source.content), found);
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   const byLower = new Map<string, string>();
   for (const address of found) if (!byLower.has(address.toLowerCase())) byLower.set(address.toLowerCase(), address);

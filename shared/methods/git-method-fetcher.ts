@@ -14,16 +14,23 @@
  */
 import path from 'node:path';
 import { MethodFetchError } from '../errors/index.js';
-import type { HostResolver } from '../net/index.js';
 import type { BundleSource } from '../mthds/index.js';
-import { CloneCache } from './clone-cache.js';
+import type { HostResolver } from '../net/index.js';
+import type { CloneCache } from './clone-cache.js';
 import { checkCloneHost, cloneUrl, normalisedCloneUrl } from './clone-target.js';
 import { referencedPackageAddresses } from './cross-package-refs.js';
 import { resolveCommit, shallowClone } from './git-remote.js';
 import type { FetchedMethod, FetchPurpose, MethodFetcher } from './method-fetcher.js';
 import { parseMethodRef } from './method-ref.js';
-import { readPackage, type PackageLimits } from './package-files.js';
-import { locatePackage, packagesAt, scanManifests, type FoundPackage, type ManifestScan, type ScanLimits } from './package-locator.js';
+import { type PackageLimits, readPackage } from './package-files.js';
+import {
+  type FoundPackage,
+  locatePackage,
+  type ManifestScan,
+  packagesAt,
+  type ScanLimits,
+  scanManifests,
+} from './package-locator.js';
 
 /** What the fetcher is configured with (spec §1.1 settings). */
 export interface GitMethodFetcherOptions {
@@ -92,16 +99,26 @@ export class GitMethodFetcher implements MethodFetcher {
       },
     );
     const fullAddress = located.found.manifest.fullAddress.toLowerCase();
-    if (chain.includes(fullAddress)) throw new MethodFetchError(`Method packages depend on each other in a cycle: ${[...chain, fullAddress].join(' -> ')}.`);
+    if (chain.includes(fullAddress))
+      throw new MethodFetchError(
+        `Method packages depend on each other in a cycle: ${[...chain, fullAddress].join(' -> ')}.`,
+      );
     if (chain.length >= MAX_DEPENDENCY_DEPTH) {
-      throw new MethodFetchError(`Dependencies nest deeper than ${MAX_DEPENDENCY_DEPTH} levels: ${[...chain, fullAddress].join(' -> ')}.`);
+      throw new MethodFetchError(
+        `Dependencies nest deeper than ${MAX_DEPENDENCY_DEPTH} levels: ${[...chain, fullAddress].join(' -> ')}.`,
+      );
     }
     const { dependencies } = located.found.manifest;
     const pinned = new Set(dependencies.map((dependency) => dependency.address.toLowerCase()));
     const nested = await this.nestedSources(
       [
-        ...dependencies.map((dependency) => ({ ref: `${dependency.address}@${dependency.version}`, address: dependency.address })),
-        ...located.outside.filter((address) => !pinned.has(address.toLowerCase())).map((address) => ({ ref: address, address })),
+        ...dependencies.map((dependency) => ({
+          ref: `${dependency.address}@${dependency.version}`,
+          address: dependency.address,
+        })),
+        ...located.outside
+          .filter((address) => !pinned.has(address.toLowerCase()))
+          .map((address) => ({ ref: address, address })),
       ],
       purpose,
       [...chain, fullAddress],
@@ -121,7 +138,12 @@ export class GitMethodFetcher implements MethodFetcher {
   }
 
   /** The package's sources and its siblings' (transitively), and the referenced addresses found outside the clone. */
-  private async withSiblings(scan: ManifestScan, found: FoundPackage, own: readonly BundleSource[], purpose: FetchPurpose): Promise<{ sources: BundleSource[]; outside: string[] }> {
+  private async withSiblings(
+    scan: ManifestScan,
+    found: FoundPackage,
+    own: readonly BundleSource[],
+    purpose: FetchPurpose,
+  ): Promise<{ sources: BundleSource[]; outside: string[] }> {
     const loaded = new Set([found.dir]);
     const outside = new Map<string, string>();
     const sources = [...own];
@@ -139,7 +161,12 @@ export class GitMethodFetcher implements MethodFetcher {
         loaded.add(sibling.dir);
         const prefix = path.posix.relative(found.relativeDir, sibling.relativeDir);
         const read = await readPackage(sibling.dir, sibling.manifest.fullAddress, purpose, this.options.packageLimits);
-        next.push(...read.sources.map((source) => ({ content: source.content, source: prefix === '' ? source.source : `${prefix}/${source.source}` })));
+        next.push(
+          ...read.sources.map((source) => ({
+            content: source.content,
+            source: prefix === '' ? source.source : `${prefix}/${source.source}`,
+          })),
+        );
       }
       sources.push(...next);
       pending = referencedPackageAddresses(next);
@@ -151,11 +178,17 @@ export class GitMethodFetcher implements MethodFetcher {
    * Fetch the packages this one depends on — `[dependencies]` at their tag, outside packages by address at HEAD — and
    * name their sources `<address>/<path>`.
    */
-  private async nestedSources(packages: readonly { ref: string; address: string }[], purpose: FetchPurpose, chain: readonly string[]): Promise<BundleSource[]> {
+  private async nestedSources(
+    packages: readonly { ref: string; address: string }[],
+    purpose: FetchPurpose,
+    chain: readonly string[],
+  ): Promise<BundleSource[]> {
     const sources: BundleSource[] = [];
     for (const { ref, address } of packages) {
       const fetched = await this.fetchAt(ref, purpose, chain);
-      sources.push(...fetched.sources.map((source) => ({ content: source.content, source: `${address}/${source.source ?? ''}` })));
+      sources.push(
+        ...fetched.sources.map((source) => ({ content: source.content, source: `${address}/${source.source ?? ''}` })),
+      );
     }
     return sources;
   }

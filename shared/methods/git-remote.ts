@@ -9,7 +9,7 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { type SimpleGit, simpleGit } from 'simple-git';
 import { MethodFetchError } from '../errors/index.js';
 import { cloneProtocol } from './clone-target.js';
 import { directorySize } from './directory-size.js';
@@ -27,9 +27,21 @@ export interface GitOptions {
 /** How often a running clone's size is measured, in ms. */
 const CLONE_SIZE_CHECK_MS = 250;
 
-const GUARDED_ENVIRONMENT = ['GIT_TERMINAL_PROMPT', 'GIT_ALLOW_PROTOCOL', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_ASKPASS', 'GIT_LFS_SKIP_SMUDGE'];
+const GUARDED_ENVIRONMENT = [
+  'GIT_TERMINAL_PROMPT',
+  'GIT_ALLOW_PROTOCOL',
+  'GIT_CONFIG_NOSYSTEM',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_ASKPASS',
+  'GIT_LFS_SKIP_SMUDGE',
+];
 
-function git(url: string, options: GitOptions, baseDir?: string, extraSignal?: AbortSignal): { client: SimpleGit; signal: AbortSignal } {
+function git(
+  url: string,
+  options: GitOptions,
+  baseDir?: string,
+  extraSignal?: AbortSignal,
+): { client: SimpleGit; signal: AbortSignal } {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = extraSignal ? AbortSignal.any([timeout, extraSignal]) : timeout;
   const client = simpleGit({
@@ -62,7 +74,10 @@ function reason(error: unknown, signal: AbortSignal, timeoutMs: number): string 
   if (signal.aborted) return `timed out after ${timeoutMs} ms`;
   const message = error instanceof Error ? error.message : String(error);
   if (/ENOENT/.test(message) && /spawn/.test(message)) return 'git is not installed on this server';
-  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   return lines.slice(0, 3).join(' / ') || 'unknown git failure';
 }
 
@@ -75,14 +90,22 @@ function reason(error: unknown, signal: AbortSignal, timeoutMs: number): string 
  * @returns the commit id (lower-case hex)
  * @throws MethodFetchError (422) for an unreachable remote, a timeout, a name that is not a tag, or no HEAD
  */
-export async function resolveCommit(url: string, tag: string | null, refLabel: string, options: GitOptions): Promise<string> {
+export async function resolveCommit(
+  url: string,
+  tag: string | null,
+  refLabel: string,
+  options: GitOptions,
+): Promise<string> {
   const { client, signal } = git(url, options);
   const refs = tag === null ? ['HEAD'] : [`refs/tags/${tag}`, `refs/tags/${tag}^{}`];
   let output: string;
   try {
     output = await client.listRemote([url, ...refs]);
   } catch (error) {
-    throw new MethodFetchError(`Could not reach the repository of method reference '${refLabel}': git ls-remote ${reason(error, signal, options.timeoutMs)}.`, { cause: error });
+    throw new MethodFetchError(
+      `Could not reach the repository of method reference '${refLabel}': git ls-remote ${reason(error, signal, options.timeoutMs)}.`,
+      { cause: error },
+    );
   }
   const lines = new Map(
     output
@@ -93,7 +116,10 @@ export async function resolveCommit(url: string, tag: string | null, refLabel: s
   );
   if (tag === null) {
     const head = lines.get('HEAD');
-    if (!head) throw new MethodFetchError(`The repository of method reference '${refLabel}' has no HEAD (an empty repository, or no default branch).`);
+    if (!head)
+      throw new MethodFetchError(
+        `The repository of method reference '${refLabel}' has no HEAD (an empty repository, or no default branch).`,
+      );
     return head;
   }
   const sha = lines.get(`refs/tags/${tag}^{}`) ?? lines.get(`refs/tags/${tag}`);
@@ -115,7 +141,13 @@ export async function resolveCommit(url: string, tag: string | null, refLabel: s
  * @returns the commit id actually cloned
  * @throws MethodFetchError (422) when the clone fails, times out, or grows past the size bound
  */
-export async function shallowClone(url: string, tag: string | null, destination: string, refLabel: string, options: GitOptions): Promise<string> {
+export async function shallowClone(
+  url: string,
+  tag: string | null,
+  destination: string,
+  refLabel: string,
+  options: GitOptions,
+): Promise<string> {
   const oversize = new AbortController();
   const maxBytes = options.maxCloneBytes;
   const watch =
@@ -133,12 +165,21 @@ export async function shallowClone(url: string, tag: string | null, destination:
     );
   const cloned = git(url, options, path.dirname(destination), oversize.signal);
   try {
-    await cloned.client.clone(url, destination, ['--depth', '1', '--single-branch', '--no-tags', ...(tag === null ? [] : ['--branch', tag])]);
+    await cloned.client.clone(url, destination, [
+      '--depth',
+      '1',
+      '--single-branch',
+      '--no-tags',
+      ...(tag === null ? [] : ['--branch', tag]),
+    ]);
     if (maxBytes !== undefined && (await directorySize(destination)) > maxBytes) throw tooLarge();
   } catch (error) {
     if (error instanceof MethodFetchError) throw error;
     if (oversize.signal.aborted) throw tooLarge(error);
-    throw new MethodFetchError(`Could not clone the repository of method reference '${refLabel}': git clone ${reason(error, cloned.signal, options.timeoutMs)}.`, { cause: error });
+    throw new MethodFetchError(
+      `Could not clone the repository of method reference '${refLabel}': git clone ${reason(error, cloned.signal, options.timeoutMs)}.`,
+      { cause: error },
+    );
   } finally {
     clearInterval(watch);
   }
@@ -147,7 +188,10 @@ export async function shallowClone(url: string, tag: string | null, destination:
   try {
     sha = (await inClone.client.revparse(['HEAD'])).trim().toLowerCase();
   } catch (error) {
-    throw new MethodFetchError(`Could not read the commit cloned for method reference '${refLabel}': ${reason(error, inClone.signal, options.timeoutMs)}.`, { cause: error });
+    throw new MethodFetchError(
+      `Could not read the commit cloned for method reference '${refLabel}': ${reason(error, inClone.signal, options.timeoutMs)}.`,
+      { cause: error },
+    );
   }
   await rm(path.join(destination, '.git'), { recursive: true, force: true });
   return sha;

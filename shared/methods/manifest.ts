@@ -15,7 +15,9 @@ const MANIFEST = z.looseObject({
     version: z.string().optional(),
     main_pipe: z.string().optional(),
   }),
-  dependencies: z.record(z.string(), z.looseObject({ address: z.string().min(1), version: z.string().min(1) })).optional(),
+  dependencies: z
+    .record(z.string(), z.looseObject({ address: z.string().min(1), version: z.string().min(1) }))
+    .optional(),
 });
 
 /** A manifest as package location sees it. */
@@ -43,7 +45,10 @@ export function readManifest(text: string): { manifest: Manifest } | { skipped: 
     return { skipped: `not parseable (${(error as Error).message.split('\n')[0]})` };
   }
   const checked = MANIFEST.safeParse(data);
-  if (!checked.success) return { skipped: `not a package manifest (${checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})` };
+  if (!checked.success)
+    return {
+      skipped: `not a package manifest (${checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})`,
+    };
   const { package: pkg, dependencies } = checked.data;
   const address = pkg.address.replace(/\/+$/, '');
   return {
@@ -52,7 +57,11 @@ export function readManifest(text: string): { manifest: Manifest } | { skipped: 
       name: pkg.name ?? null,
       version: pkg.version ?? null,
       mainPipe: pkg.main_pipe ?? null,
-      dependencies: Object.entries(dependencies ?? {}).map(([alias, dependency]) => ({ alias, address: dependency.address, version: dependency.version })),
+      dependencies: Object.entries(dependencies ?? {}).map(([alias, dependency]) => ({
+        alias,
+        address: dependency.address,
+        version: dependency.version,
+      })),
       fullAddress: pkg.name ? `${address}/${pkg.name}` : address,
     },
   };

@@ -27,7 +27,14 @@ const SCHEME = /^https?:\/\//i;
 
 function tagProblem(tag: string): string | undefined {
   if (!TAG.test(tag)) return 'must start with a letter or digit and use only letters, digits, ".", "_", "/" and "-"';
-  if (tag.includes('..') || tag.includes('//') || tag.endsWith('/') || tag.endsWith('.') || tag.endsWith('.lock') || tag.split('/').some((part) => part.startsWith('.'))) {
+  if (
+    tag.includes('..') ||
+    tag.includes('//') ||
+    tag.endsWith('/') ||
+    tag.endsWith('.') ||
+    tag.endsWith('.lock') ||
+    tag.split('/').some((part) => part.startsWith('.'))
+  ) {
     return 'is not a valid git tag name';
   }
   return undefined;
@@ -45,7 +52,8 @@ function tagProblem(tag: string): string | undefined {
  */
 export function parseMethodRef(input: string, allowedHosts: readonly string[]): MethodRef {
   const raw = input.trim();
-  if (raw === '') throw new MethodRefParseError('Empty method reference: send `{host}/<owner>/<repo>[/<package>][@<tag>]`.');
+  if (raw === '')
+    throw new MethodRefParseError('Empty method reference: send `{host}/<owner>/<repo>[/<package>][@<tag>]`.');
   const hadScheme = SCHEME.test(raw);
   const withoutScheme = raw.replace(SCHEME, '');
   const at = withoutScheme.lastIndexOf('@');
@@ -65,17 +73,29 @@ export function parseMethodRef(input: string, allowedHosts: readonly string[]): 
   const parts = trimmed.split('/');
   const host = (parts[0] ?? '').toLowerCase();
   if (!allowedHosts.includes(host)) {
-    throw new MethodRefParseError(`Unsupported method address '${raw}': only ${allowedHosts.map((allowed) => `'${allowed}/...'`).join(', ')} addresses are supported.`);
+    throw new MethodRefParseError(
+      `Unsupported method address '${raw}': only ${allowedHosts.map((allowed) => `'${allowed}/...'`).join(', ')} addresses are supported.`,
+    );
   }
   if ((parts[3] === 'tree' || parts[3] === 'blob') && parts.length >= 5) parts.splice(3, 2);
-  if (parts.length < 3) throw new MethodRefParseError(`Method reference '${raw}' needs at least '{host}/<owner>/<repo>'.`);
+  if (parts.length < 3)
+    throw new MethodRefParseError(`Method reference '${raw}' needs at least '{host}/<owner>/<repo>'.`);
   const bad = parts.slice(1).find((segment) => !SEGMENT.test(segment) || segment === '.' || segment === '..');
   if (bad !== undefined) {
-    throw new MethodRefParseError(`Method reference '${raw}' has an invalid path segment '${bad}': each segment after the host uses only letters, digits, '.', '_' and '-'.`);
+    throw new MethodRefParseError(
+      `Method reference '${raw}' has an invalid path segment '${bad}': each segment after the host uses only letters, digits, '.', '_' and '-'.`,
+    );
   }
   const [owner, repo, ...rest] = parts.slice(1) as [string, string, ...string[]];
   const selector = rest.length > 0 ? rest.join('/') : null;
   const repository = `${host}/${owner}/${repo}`;
-  return { raw, host, owner, repo, selector, tag, address: selector === null ? repository : `${repository}/${selector}` };
+  return {
+    raw,
+    host,
+    owner,
+    repo,
+    selector,
+    tag,
+    address: selector === null ? repository : `${repository}/${selector}`,
+  };
 }
-

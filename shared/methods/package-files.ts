@@ -9,7 +9,12 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CustomCodeRequiresSandbox, MethodPackageTooLargeError, MethodStructuresRefusedError, ValidationError } from '../errors/index.js';
+import {
+  CustomCodeRequiresSandbox,
+  MethodPackageTooLargeError,
+  MethodStructuresRefusedError,
+  ValidationError,
+} from '../errors/index.js';
 import type { BundleSource } from '../mthds/index.js';
 import type { FetchPurpose } from './method-fetcher.js';
 import { structureClassesIn } from './python-structures.js';
@@ -64,15 +69,24 @@ async function listFiles(root: string, relative: string, files: PackageFile[]): 
  * @throws MethodPackageTooLargeError (422); MethodStructuresRefusedError / CustomCodeRequiresSandbox (403, `run`);
  *   ValidationError (422) for a non-UTF-8 `.mthds` or one over `MAX_MTHDS_FILE_KIB`, or a package with none
  */
-export async function readPackage(dir: string, address: string, purpose: FetchPurpose, limits: PackageLimits): Promise<PackageContents> {
+export async function readPackage(
+  dir: string,
+  address: string,
+  purpose: FetchPurpose,
+  limits: PackageLimits,
+): Promise<PackageContents> {
   const files: PackageFile[] = [];
   await listFiles(dir, '', files);
   if (files.length > limits.maxPackageFiles) {
-    throw new MethodPackageTooLargeError(`Method package '${address}' has ${files.length} files, more than the ${limits.maxPackageFiles}-file limit.`);
+    throw new MethodPackageTooLargeError(
+      `Method package '${address}' has ${files.length} files, more than the ${limits.maxPackageFiles}-file limit.`,
+    );
   }
   const totalBytes = files.reduce((sum, file) => sum + file.size, 0);
   if (totalBytes > limits.maxPackageTotalKib * 1024) {
-    throw new MethodPackageTooLargeError(`Method package '${address}' holds ${Math.ceil(totalBytes / 1024)} KiB, more than the ${limits.maxPackageTotalKib} KiB limit.`);
+    throw new MethodPackageTooLargeError(
+      `Method package '${address}' holds ${Math.ceil(totalBytes / 1024)} KiB, more than the ${limits.maxPackageTotalKib} KiB limit.`,
+    );
   }
   if (purpose === 'run') {
     const python = files.filter((file) => file.relative.endsWith('.py'));
@@ -87,18 +101,23 @@ export async function readPackage(dir: string, address: string, purpose: FetchPu
       );
     }
     if (python.length > 0) {
-      throw new CustomCodeRequiresSandbox(`Method package '${address}' ships custom Python (.py); running it requires a sandbox-hosted deployment.`);
+      throw new CustomCodeRequiresSandbox(
+        `Method package '${address}' ships custom Python (.py); running it requires a sandbox-hosted deployment.`,
+      );
     }
   }
   const sources: BundleSource[] = [];
   const libraryFiles = new Map<string, Uint8Array>();
   for (const file of files) {
     if (file.relative.endsWith('.mthds')) continue;
-    if (purpose === 'run' && !NOT_LIBRARY_FILES.has(path.posix.basename(file.relative))) libraryFiles.set(file.relative, await readFile(path.join(dir, file.relative)));
+    if (purpose === 'run' && !NOT_LIBRARY_FILES.has(path.posix.basename(file.relative)))
+      libraryFiles.set(file.relative, await readFile(path.join(dir, file.relative)));
   }
   for (const file of files.filter((candidate) => candidate.relative.endsWith('.mthds'))) {
     if (file.size > limits.maxMthdsFileKib * 1024) {
-      throw new ValidationError(`Method package '${address}': ${file.relative} is larger than ${limits.maxMthdsFileKib} KiB (MAX_MTHDS_FILE_KIB).`);
+      throw new ValidationError(
+        `Method package '${address}': ${file.relative} is larger than ${limits.maxMthdsFileKib} KiB (MAX_MTHDS_FILE_KIB).`,
+      );
     }
     let content: string;
     try {

@@ -11,8 +11,12 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MethodPackageAmbiguityError, MethodPackageNotFoundError, MethodPackageTooLargeError } from '../errors/index.js';
-import { readManifest, type Manifest } from './manifest.js';
+import {
+  MethodPackageAmbiguityError,
+  MethodPackageNotFoundError,
+  MethodPackageTooLargeError,
+} from '../errors/index.js';
+import { type Manifest, readManifest } from './manifest.js';
 
 /** Bounds of the scan (`SERVICE_MAX_SCANNED_MANIFESTS`, `SERVICE_MAX_MANIFEST_FILE_KIB`). */
 export interface ScanLimits {
@@ -58,7 +62,9 @@ export async function scanManifests(cloneDir: string, limits: ScanLimits): Promi
   await manifestPaths(cloneDir, '', paths);
   paths.sort();
   if (paths.length > limits.maxScannedManifests) {
-    throw new MethodPackageTooLargeError(`The fetched repository holds ${paths.length} METHODS.toml files, more than the ${limits.maxScannedManifests} this server scans.`);
+    throw new MethodPackageTooLargeError(
+      `The fetched repository holds ${paths.length} METHODS.toml files, more than the ${limits.maxScannedManifests} this server scans.`,
+    );
   }
   const packages: FoundPackage[] = [];
   const skipped: string[] = [];
@@ -67,7 +73,8 @@ export async function scanManifests(cloneDir: string, limits: ScanLimits): Promi
     const info = await lstat(absolute);
     if (info.isSymbolicLink()) skipped.push(`${relative}: a symlink`);
     else if (!info.isFile()) skipped.push(`${relative}: not a regular file`);
-    else if (info.size > limits.maxManifestFileKib * 1024) skipped.push(`${relative}: larger than ${limits.maxManifestFileKib} KiB`);
+    else if (info.size > limits.maxManifestFileKib * 1024)
+      skipped.push(`${relative}: larger than ${limits.maxManifestFileKib} KiB`);
     else {
       let text: string;
       try {
@@ -78,7 +85,12 @@ export async function scanManifests(cloneDir: string, limits: ScanLimits): Promi
       }
       const read = readManifest(text);
       if ('skipped' in read) skipped.push(`${relative}: ${read.skipped}`);
-      else packages.push({ dir: path.dirname(absolute), relativeDir: path.posix.dirname(relative) === '.' ? '' : path.posix.dirname(relative), manifest: read.manifest });
+      else
+        packages.push({
+          dir: path.dirname(absolute),
+          relativeDir: path.posix.dirname(relative) === '.' ? '' : path.posix.dirname(relative),
+          manifest: read.manifest,
+        });
     }
   }
   return { packages, skipped };
@@ -92,7 +104,9 @@ export async function scanManifests(cloneDir: string, limits: ScanLimits): Promi
 export function packagesAt(scan: ManifestScan, address: string): FoundPackage[] {
   const wanted = address.toLowerCase();
   return scan.packages.filter(
-    (found) => (found.manifest.name !== null && found.manifest.fullAddress.toLowerCase() === wanted) || (found.manifest.address.toLowerCase() === wanted && found.relativeDir === ''),
+    (found) =>
+      (found.manifest.name !== null && found.manifest.fullAddress.toLowerCase() === wanted) ||
+      (found.manifest.address.toLowerCase() === wanted && found.relativeDir === ''),
   );
 }
 
@@ -112,7 +126,12 @@ export function locatePackage(scan: ManifestScan, address: string): FoundPackage
     );
   }
   const skipped = scan.skipped.length > 0 ? ` Manifests skipped: ${scan.skipped.join('; ')}.` : '';
-  if (scan.packages.length === 0) throw new MethodPackageNotFoundError(`No package (no METHODS.toml) found in the repository fetched for '${address}'.${skipped}`);
+  if (scan.packages.length === 0)
+    throw new MethodPackageNotFoundError(
+      `No package (no METHODS.toml) found in the repository fetched for '${address}'.${skipped}`,
+    );
   const addresses = [...new Set(scan.packages.map((found) => found.manifest.fullAddress))].sort();
-  throw new MethodPackageNotFoundError(`No package at address '${address}' in the fetched repository. Packages it contains: ${addresses.join(', ')}.${skipped}`);
+  throw new MethodPackageNotFoundError(
+    `No package at address '${address}' in the fetched repository. Packages it contains: ${addresses.join(', ')}.${skipped}`,
+  );
 }

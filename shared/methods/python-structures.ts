@@ -6,8 +6,9 @@
  *
  * @see spec §2.2 (structure classes are always refused); API-CONTRACT.md §8.1, §10.5
  */
-import { parser } from '@lezer/python';
+
 import type { SyntaxNode } from '@lezer/common';
+import { parser } from '@lezer/python';
 
 const STRUCTURE_BASE = 'StructuredContent';
 
@@ -15,7 +16,8 @@ function baseNames(argList: SyntaxNode, text: string): string[] {
   const names: string[] = [];
   for (let child = argList.firstChild; child; child = child.nextSibling) {
     if (child.name === 'VariableName') names.push(text.slice(child.from, child.to));
-    else if (child.name === 'MemberExpression' && child.lastChild?.name === 'PropertyName') names.push(text.slice(child.lastChild.from, child.lastChild.to));
+    else if (child.name === 'MemberExpression' && child.lastChild?.name === 'PropertyName')
+      names.push(text.slice(child.lastChild.from, child.lastChild.to));
   }
   return names;
 }
@@ -32,7 +34,8 @@ export function structureClassesIn(text: string): string[] {
       if (node.name !== 'ClassDefinition') return;
       const nameNode = node.node.getChild('VariableName');
       const argList = node.node.getChild('ArgList');
-      if (nameNode) classes.push({ name: text.slice(nameNode.from, nameNode.to), bases: argList ? baseNames(argList, text) : [] });
+      if (nameNode)
+        classes.push({ name: text.slice(nameNode.from, nameNode.to), bases: argList ? baseNames(argList, text) : [] });
     },
   });
   const structures = new Set([STRUCTURE_BASE]);
@@ -46,5 +49,7 @@ export function structureClassesIn(text: string): string[] {
       }
     }
   }
-  return classes.filter((declared) => declared.name !== STRUCTURE_BASE && structures.has(declared.name)).map((declared) => declared.name);
+  return classes
+    .filter((declared) => declared.name !== STRUCTURE_BASE && structures.has(declared.name))
+    .map((declared) => declared.name);
 }

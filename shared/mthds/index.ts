@@ -7,15 +7,56 @@
  *
  * @see LANGUAGE.md §1–6, spec §2.3, §2.5–2.6
  */
-export type { BundleBlueprint, ConceptBlueprint, ConceptFieldBlueprint, ConstructValue, ExtractSetting, ImgGenSetting, LLMSetting, ModelReference, PipeBatchBlueprint, PipeBlueprint, PipeComposeBlueprint, PipeConditionBlueprint, PipeExtractBlueprint, PipeFuncBlueprint, PipeImgGenBlueprint, PipeLLMBlueprint, PipeParallelBlueprint, PipeSearchBlueprint, PipeSequenceBlueprint, PipeSignatureBlueprint, PipeType, SearchSetting, SubPipeBlueprint, TemplateBlueprint } from './parse/blueprint.js';
-export { parseBundle } from './parse/parse-bundle.js';
 
+export {
+  buildCrate,
+  type Crate,
+  type CrateConcept,
+  type CrateDomain,
+  type CrateField,
+  type CratePipe,
+  type CrateSemantics,
+  compareCodeUnits,
+} from './crate/index.js';
+export { buildLibrary } from './library/build-library.js';
+export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
 export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
-export { buildLibrary } from './library/build-library.js';
-export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
-export { loadLibrary, type BundleSource, type LibraryLoadResult, type LoadOptions } from './load-library.js';
+export { type BundleSource, type LibraryLoadResult, type LoadOptions, loadLibrary } from './load-library.js';
+export type {
+  BundleBlueprint,
+  ConceptBlueprint,
+  ConceptFieldBlueprint,
+  ConstructValue,
+  ExtractSetting,
+  ImgGenSetting,
+  LLMSetting,
+  ModelReference,
+  PipeBatchBlueprint,
+  PipeBlueprint,
+  PipeComposeBlueprint,
+  PipeConditionBlueprint,
+  PipeExtractBlueprint,
+  PipeFuncBlueprint,
+  PipeImgGenBlueprint,
+  PipeLLMBlueprint,
+  PipeParallelBlueprint,
+  PipeSearchBlueprint,
+  PipeSequenceBlueprint,
+  PipeSignatureBlueprint,
+  PipeType,
+  SearchSetting,
+  SubPipeBlueprint,
+  TemplateBlueprint,
+} from './parse/blueprint.js';
+export { parseBundle } from './parse/parse-bundle.js';
+export {
+  type ConceptRefParts,
+  type Multiplicity,
+  type PipeRefParts,
+  parseConceptRef,
+  parsePipeRef,
+  stripMultiplicity,
+} from './references.js';
 export type { ValidationMode } from './rules/index.js';
-export { parseConceptRef, parsePipeRef, stripMultiplicity, type ConceptRefParts, type Multiplicity, type PipeRefParts } from './references.js';
-export { buildCrate, compareCodeUnits, type Crate, type CrateConcept, type CrateDomain, type CrateField, type CratePipe, type CrateSemantics } from './crate/index.js';

@@ -8,11 +8,11 @@
  */
 import { MthdsParserError, type ValidationErrorItem } from '../errors/index.js';
 import { buildLibrary } from './library/build-library.js';
-import { MESSAGES } from './messages.js';
 import type { Library, LoadedBundle } from './library/library.js';
+import { MESSAGES } from './messages.js';
 import { checkBlueprint } from './parse/check-blueprint.js';
 import { parseToml } from './parse/parse-toml.js';
-import { LIBRARY_RULES, STRUCTURE_RULES, type Rule, type RuleContext, type ValidationMode } from './rules/index.js';
+import { LIBRARY_RULES, type Rule, type RuleContext, STRUCTURE_RULES, type ValidationMode } from './rules/index.js';
 
 /** One submitted bundle text and its logical file name (`mthds_sources[i]`, or null when none was sent). */
 export interface BundleSource {
@@ -34,7 +34,9 @@ export interface LoadOptions {
  * message (`Validation error(s): …`; a TOML failure's message contains `TOML syntax error`). Each list holds at most
  * {@link MAX_REPORTED_ITEMS} items.
  */
-export type LibraryLoadResult = { ok: true; library: Library; warnings: ValidationErrorItem[] } | { ok: false; errors: ValidationErrorItem[]; message: string };
+export type LibraryLoadResult =
+  | { ok: true; library: Library; warnings: ValidationErrorItem[] }
+  | { ok: false; errors: ValidationErrorItem[]; message: string };
 
 /** How many item messages the verdict message quotes. */
 const QUOTED_IN_MESSAGE = 5;
@@ -47,11 +49,17 @@ const QUOTED_IN_MESSAGE = 5;
 const MAX_REPORTED_ITEMS = 1000;
 
 function invalid(errors: ValidationErrorItem[]): LibraryLoadResult {
-  const message = MESSAGES.verdict({ messages: errors.slice(0, QUOTED_IN_MESSAGE).map((item) => item.message), more: Math.max(0, errors.length - QUOTED_IN_MESSAGE) });
+  const message = MESSAGES.verdict({
+    messages: errors.slice(0, QUOTED_IN_MESSAGE).map((item) => item.message),
+    more: Math.max(0, errors.length - QUOTED_IN_MESSAGE),
+  });
   return { ok: false, errors: errors.slice(0, MAX_REPORTED_ITEMS), message };
 }
 
-function runRules(rules: readonly Rule[], context: RuleContext): { errors: ValidationErrorItem[]; warnings: ValidationErrorItem[] } {
+function runRules(
+  rules: readonly Rule[],
+  context: RuleContext,
+): { errors: ValidationErrorItem[]; warnings: ValidationErrorItem[] } {
   const errors: ValidationErrorItem[] = [];
   const warnings: ValidationErrorItem[] = [];
   for (const rule of rules) appendAll(rule.severity === 'error' ? errors : warnings, rule.check(context));

@@ -12,18 +12,22 @@ const plural = (count: number, one: string, many: string): string => (count === 
 
 /** Message builders keyed by message code. */
 export const MESSAGES = {
-  verdict: (p: { messages: readonly string[]; more: number }) => `Validation error(s): ${p.messages.join(' | ')}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  verdict: (p: { messages: readonly string[]; more: number }) =>
+    `Validation error(s): ${p.messages.join(' | ')}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   toml_syntax: (p: { source: string | null; line: number; column: number; reason: string }) =>
     `TOML syntax error (${p.source ?? 'bundle'}, line ${p.line}, column ${p.column}): ${p.reason}`,
   toml_too_deep: (p: { source: string | null; line: number; column: number; max: number }) =>
     `TOML nesting too deep (${p.source ?? 'bundle'}, line ${p.line}, column ${p.column}): nesting depth exceeds ${p.max} (MAX_TOML_DEPTH); dotted-key segments, [table] headers, inline tables and arrays each add a level.`,
-  invalid_bundle: (p: { source: string | null; problems: readonly string[] }) => `Invalid bundle${p.source === null ? '' : ` ${p.source}`}: ${p.problems.join('; ')}`,
+  invalid_bundle: (p: { source: string | null; problems: readonly string[] }) =>
+    `Invalid bundle${p.source === null ? '' : ` ${p.source}`}: ${p.problems.join('; ')}`,
   no_bundle: () => 'No bundle was given: send at least one .mthds content.',
   empty_bundle: () => 'The bundle is empty: a bundle needs at least a header line `domain = "<domain_code>"`.',
-  schema_issue: (p: { where: string; field: string; problem: string }) => `${p.where}, field '${p.field}': ${p.problem}.`,
+  schema_issue: (p: { where: string; field: string; problem: string }) =>
+    `${p.where}, field '${p.field}': ${p.problem}.`,
   schema_unknown_keys: (p: { where: string; keys: readonly string[]; allowed: readonly string[] | undefined }) =>
     `${p.where}: unknown ${plural(p.keys.length, 'key', 'keys')} ${quoted(p.keys)}${p.allowed ? ` (allowed: ${p.allowed.join(', ')})` : ''}.`,
-  pipe_not_a_table: (p: { pipe: string }) => `Pipe '${p.pipe}': a pipe must be a table ([pipe.${p.pipe}]) with type, description and output.`,
+  pipe_not_a_table: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}': a pipe must be a table ([pipe.${p.pipe}]) with type, description and output.`,
   unknown_pipe_type: (p: { pipe: string; value: string; allowed: readonly string[] }) =>
     `Pipe '${p.pipe}', field 'type': '${p.value}' is not a pipe type (allowed: ${p.allowed.join(', ')}).`,
   missing_pipe_type: (p: { pipe: string; allowed: readonly string[] }) =>
@@ -58,14 +62,20 @@ export const MESSAGES = {
   extract_input_concept: (p: { pipe: string; input: string; concept: string }) =>
     `Pipe '${p.pipe}': a PipeExtract reads a Document or an Image, but input '${p.input}' is '${p.concept}'.`,
 
-  field_name_invalid: (p: { concept: string; field: string; reason: string }) => `Concept '${p.concept}', field '${p.field}': ${p.reason}; rename the field.`,
+  field_name_invalid: (p: { concept: string; field: string; reason: string }) =>
+    `Concept '${p.concept}', field '${p.field}': ${p.reason}; rename the field.`,
   field_needs_type: (p: { concept: string; field: string }) =>
     `Concept '${p.concept}', field '${p.field}': set a type (text, integer, number, boolean, date, list, dict or concept), or non-empty choices for an enum field.`,
   field_choices_with_type: (p: { concept: string; field: string; type: string; strict: boolean }) =>
     `Concept '${p.concept}', field '${p.field}': choices make an enum field, so type = "${p.type}" must be removed${p.strict ? ' (strict mode)' : ' (only type = "text" is tolerated with choices)'}.`,
   field_dict_types: (p: { concept: string; field: string }) =>
     `Concept '${p.concept}', field '${p.field}': a dict field needs non-empty key_type and value_type (e.g. key_type = "text", value_type = "number").`,
-  field_concept_ref: (p: { concept: string; field: string; key: 'concept_ref' | 'item_concept_ref'; missing: boolean }) =>
+  field_concept_ref: (p: {
+    concept: string;
+    field: string;
+    key: 'concept_ref' | 'item_concept_ref';
+    missing: boolean;
+  }) =>
     p.key === 'concept_ref'
       ? `Concept '${p.concept}', field '${p.field}': ${p.missing ? 'type = "concept" needs concept_ref = "<Concept>"' : 'concept_ref is only allowed with type = "concept"'}.`
       : `Concept '${p.concept}', field '${p.field}': ${p.missing ? 'item_type = "concept" needs item_concept_ref = "<Concept>"' : 'item_concept_ref is only allowed with item_type = "concept"'}.`,
@@ -82,11 +92,13 @@ export const MESSAGES = {
     `Pipe '${p.pipe}', field '${p.field}': set reasoning_effort or reasoning_budget, not both.`,
   llm_output_image: (p: { pipe: string; output: string }) =>
     `Pipe '${p.pipe}': a PipeLLM cannot output an image ('${p.output}'); generate images with a PipeImgGen.`,
-  func_name_empty: (p: { pipe: string }) => `Pipe '${p.pipe}', field 'function_name': name a registered function (it is empty).`,
+  func_name_empty: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}', field 'function_name': name a registered function (it is empty).`,
   img_gen_quality_steps: (p: { pipe: string }) => `Pipe '${p.pipe}', field 'model': set quality or nb_steps, not both.`,
   extract_one_input: (p: { pipe: string; count: number }) =>
     `Pipe '${p.pipe}': a PipeExtract takes exactly one input (a Document or an Image), not ${p.count}.`,
-  extract_output_pages: (p: { pipe: string; output: string }) => `Pipe '${p.pipe}': a PipeExtract outputs "Page[]", not "${p.output}".`,
+  extract_output_pages: (p: { pipe: string; output: string }) =>
+    `Pipe '${p.pipe}': a PipeExtract outputs "Page[]", not "${p.output}".`,
   search_output: (p: { pipe: string; output: string }) =>
     `Pipe '${p.pipe}': a PipeSearch outputs "SearchResult" (or a concept refining it), not "${p.output}".`,
   compose_mode: (p: { pipe: string; both: boolean }) =>
@@ -95,13 +107,20 @@ export const MESSAGES = {
     `Pipe '${p.pipe}': a PipeCompose has a single output, without [] or [N] ('${p.output}').`,
   construct_from_and_template: (p: { pipe: string; field: string }) =>
     `Pipe '${p.pipe}', field '${p.field}': a construct field takes from or template, not both.`,
-  template_undeclared_variables: (p: { pipe: string; field: string; names: readonly string[]; declared: readonly string[] }) =>
+  template_undeclared_variables: (p: {
+    pipe: string;
+    field: string;
+    names: readonly string[];
+    declared: readonly string[];
+  }) =>
     `Pipe '${p.pipe}', field '${p.field}': uses ${quoted(p.names)}, which ${plural(p.names.length, 'is not a declared input', 'are not declared inputs')} (declared: ${listOr(p.declared)}). Add ${plural(p.names.length, 'it', 'them')} to inputs.`,
-  template_invalid: (p: { pipe: string; field: string; reason: string }) => `Pipe '${p.pipe}', field '${p.field}': ${p.reason}`,
+  template_invalid: (p: { pipe: string; field: string; reason: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': ${p.reason}`,
   template_over_budget: (p: { pipe: string; field: string; call: string; kib: number }) =>
     `Pipe '${p.pipe}', field '${p.field}': Template budget: ${p.call} would render more than TEMPLATE_MAX_OUTPUT_KIB (${p.kib} KiB) allows.`,
   sequence_no_steps: (p: { pipe: string }) => `Pipe '${p.pipe}': a PipeSequence needs at least one step in steps.`,
-  sub_pipe_output_override: (p: { pipe: string; at: string }) => `Pipe '${p.pipe}', ${p.at}: set nb_output or multiple_output, not both.`,
+  sub_pipe_output_override: (p: { pipe: string; at: string }) =>
+    `Pipe '${p.pipe}', ${p.at}: set nb_output or multiple_output, not both.`,
   sub_pipe_batch_pair: (p: { pipe: string; at: string; same: boolean }) =>
     `Pipe '${p.pipe}', ${p.at}: ${p.same ? 'batch_as must differ from batch_over' : 'batch_over and batch_as go together: set both (the list to iterate over and the name of each item) or neither'}.`,
   parallel_output_mode: (p: { pipe: string }) =>
@@ -110,20 +129,32 @@ export const MESSAGES = {
     `Pipe '${p.pipe}', ${p.at}: ${p.result === undefined ? 'every branch needs a result name' : `result '${p.result}' is already used by another branch; results must be unique`}.`,
   condition_expression: (p: { pipe: string; both: boolean }) =>
     `Pipe '${p.pipe}': a PipeCondition sets exactly one of expression_template and expression (${p.both ? 'both are set' : 'neither is set'}).`,
-  condition_outcomes_empty: (p: { pipe: string }) => `Pipe '${p.pipe}': outcomes needs at least one entry (outcome key = pipe code).`,
+  condition_outcomes_empty: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}': outcomes needs at least one entry (outcome key = pipe code).`,
   batch_list_name: (p: { pipe: string; list: string; inputs: readonly string[] }) =>
     `Pipe '${p.pipe}', field 'input_list_name': '${p.list}' must be one of the declared inputs (declared: ${listOr(p.inputs)}).`,
   batch_item_name: (p: { pipe: string; item: string; problem: 'empty' | 'list' | 'input' }) =>
     `Pipe '${p.pipe}', field 'input_item_name': ${
-      p.problem === 'empty' ? 'must not be empty' : p.problem === 'list' ? `'${p.item}' must differ from input_list_name` : `'${p.item}' must not also be a declared input`
+      p.problem === 'empty'
+        ? 'must not be empty'
+        : p.problem === 'list'
+          ? `'${p.item}' must differ from input_list_name`
+          : `'${p.item}' must not also be a declared input`
     }.`,
 
-  reference_kind: (p: { where: string; field: string; ref: string; expected: 'pipe' | 'concept' | 'single concept' }) =>
+  reference_kind: (p: {
+    where: string;
+    field: string;
+    ref: string;
+    expected: 'pipe' | 'concept' | 'single concept';
+  }) =>
     p.expected === 'pipe'
       ? `${p.where}, field '${p.field}': '${p.ref}' is not a pipe reference (expected a snake_case pipe code, optionally 'domain.' in front).`
       : `${p.where}, field '${p.field}': '${p.ref}' is not a concept reference (expected a PascalCase code, optionally 'domain.' in front${p.expected === 'concept' ? ' and [] or [N] after' : ', without [] or [N]'}).`,
-  unresolved_concept: (p: { where: string; field: string; ref: string; reason: string }) => `${p.where}, field '${p.field}': ${p.reason}.`,
-  unresolved_pipe: (p: { pipe: string; field: string; reason: string }) => `Pipe '${p.pipe}', field '${p.field}': ${p.reason}.`,
+  unresolved_concept: (p: { where: string; field: string; ref: string; reason: string }) =>
+    `${p.where}, field '${p.field}': ${p.reason}.`,
+  unresolved_pipe: (p: { pipe: string; field: string; reason: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': ${p.reason}.`,
   refinement_cycle: (p: { ref: string; chain: readonly string[] }) =>
     `Concept '${p.ref}' refines itself through ${p.chain.join(' → ')}: refinement must not loop. Break the cycle.`,
   concept_ref_cycle: (p: { ref: string; chain: readonly string[] }) =>
@@ -131,13 +162,30 @@ export const MESSAGES = {
 
   flow_concept: (p: { pipe: string; at: string; input: string; expected: string; origin: string; produced: string }) =>
     `Pipe '${p.pipe}', ${p.at}: input '${p.input}' expects '${p.expected}', but ${p.origin} holds '${p.produced}', which is neither that concept nor a refinement of it.`,
-  flow_multiplicity: (p: { pipe: string; at: string; input: string; expected: string; origin: string; produced: string }) =>
+  flow_multiplicity: (p: {
+    pipe: string;
+    at: string;
+    input: string;
+    expected: string;
+    origin: string;
+    produced: string;
+  }) =>
     `Pipe '${p.pipe}', ${p.at}: input '${p.input}' expects '${p.expected}', but ${p.origin} holds '${p.produced}' (a different number of items).`,
-  controller_output: (p: { pipe: string; output: string; child: string; produced: string; role: 'branch pipe' | 'outcome pipe' }) =>
+  controller_output: (p: {
+    pipe: string;
+    output: string;
+    child: string;
+    produced: string;
+    role: 'branch pipe' | 'outcome pipe';
+  }) =>
     `Pipe '${p.pipe}' declares output '${p.output}', but its ${p.role} '${p.child}' produces '${p.produced}', which is neither that concept nor a refinement of it.`,
   sequence_output: (p: { pipe: string; output: string; step: string; produced: string }) =>
     `Pipe '${p.pipe}' declares output '${p.output}', but its last step '${p.step}' produces '${p.produced}', which is neither that concept nor a refinement of it. Set output = "${p.produced}" or change the last step.`,
-  controller_inputs: (p: { pipe: string; kind: 'steps' | 'branches' | 'outcome pipes' | 'branch pipe'; names: readonly string[] }) =>
+  controller_inputs: (p: {
+    pipe: string;
+    kind: 'steps' | 'branches' | 'outcome pipes' | 'branch pipe';
+    names: readonly string[];
+  }) =>
     `Pipe '${p.pipe}': its ${p.kind} need ${quoted(p.names)}, which ${
       p.kind === 'steps'
         ? `${plural(p.names.length, 'is', 'are')} neither a declared input nor produced by an earlier step`
@@ -146,12 +194,14 @@ export const MESSAGES = {
 
   resolve_concept_ambiguous: (p: { ref: string; candidates: readonly string[] }) =>
     `Concept '${p.ref}' is declared in several domains: write ${p.candidates.map((ref) => `'${ref}'`).join(' or ')} instead of the bare name.`,
-  resolve_concept_malformed: (p: { ref: string }) => `'${p.ref}' is not a concept reference: write a PascalCase code such as 'Text', or 'domain.Code'.`,
+  resolve_concept_malformed: (p: { ref: string }) =>
+    `'${p.ref}' is not a concept reference: write a PascalCase code such as 'Text', or 'domain.Code'.`,
   resolve_concept_missing: (p: { ref: string; declared: readonly string[]; near: string | undefined }) =>
     `Concept '${p.ref}' is neither native nor declared by a loaded bundle (declared: ${listOr(p.declared)}).${p.near === undefined ? '' : ` Did you mean '${p.near}'?`}`,
   resolve_pipe_ambiguous: (p: { ref: string; candidates: readonly string[] }) =>
     `Pipe '${p.ref}' is defined in several domains: write ${p.candidates.map((ref) => `'${ref}'`).join(' or ')} instead of the bare code.`,
-  resolve_pipe_missing: (p: { ref: string; pipes: readonly string[] }) => `Pipe '${p.ref}' is not defined by the loaded bundles (pipes: ${listOr(p.pipes)}).`,
+  resolve_pipe_missing: (p: { ref: string; pipes: readonly string[] }) =>
+    `Pipe '${p.ref}' is not defined by the loaded bundles (pipes: ${listOr(p.pipes)}).`,
 } as const;
 
 /** A message code. */

@@ -32,7 +32,8 @@ export const PIPE_CODE = /^[a-z][a-z0-9_]*$/;
 /** Input name: snake_case, or dotted snake_case segments. */
 export const INPUT_NAME = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$/;
 
-const CONCEPT_REF = /^(?:(?<pkg>\S+?)->)?(?:(?<dom>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\.)?(?<code>[A-Z][A-Za-z0-9]*)(?<mult>\[(?<n>[1-9][0-9]*)?\])?$/;
+const CONCEPT_REF =
+  /^(?:(?<pkg>\S+?)->)?(?:(?<dom>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\.)?(?<code>[A-Z][A-Za-z0-9]*)(?<mult>\[(?<n>[1-9][0-9]*)?\])?$/;
 const PIPE_REF = /^(?:(?<pkg>\S+?)->)?(?:(?<dom>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\.)?(?<code>[a-z][a-z0-9_]*)$/;
 
 /**
@@ -46,7 +47,8 @@ export function parseConceptRef(ref: string): ConceptRefParts | undefined {
   if (!groups) return undefined;
   const parts: ConceptRefParts = {
     code: groups['code']!,
-    multiplicity: groups['mult'] === undefined ? 'single' : groups['n'] === undefined ? 'variable' : Number(groups['n']),
+    multiplicity:
+      groups['mult'] === undefined ? 'single' : groups['n'] === undefined ? 'variable' : Number(groups['n']),
   };
   if (groups['pkg'] !== undefined) parts.packageRef = groups['pkg'];
   if (groups['dom'] !== undefined) parts.domain = groups['dom'];

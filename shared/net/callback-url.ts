@@ -4,7 +4,7 @@
  * link-local, cloud-metadata or other non-public host; cloud metadata is refused even with the switch on).
  * @see docs/outbound-requests.md
  */
-import { outboundUrlProblem, type OutboundPolicy } from './destination-policy.js';
+import { type OutboundPolicy, outboundUrlProblem } from './destination-policy.js';
 
 const MAX_URL_LENGTH = 2048;
 

@@ -9,7 +9,7 @@
  * numeric IPv4 spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`) to dotted decimal and compresses IPv6.
  * Names are checked here against the metadata and `localhost` names, then again on their resolved addresses.
  */
-import { classifyAddress, describeAddressClass, isAddressLiteral, type AddressClass } from './address-class.js';
+import { type AddressClass, classifyAddress, describeAddressClass, isAddressLiteral } from './address-class.js';
 
 /** The host policy of one outbound path. */
 export interface OutboundPolicy {
@@ -39,8 +39,10 @@ const ALLOWABLE: ReadonlySet<AddressClass> = new Set(['loopback', 'private', 'un
 function verdict(subject: string, addressClass: AddressClass, policy: OutboundPolicy): string | undefined {
   if (addressClass === 'public') return undefined;
   if (ALLOWABLE.has(addressClass) && policy.allowPrivateHosts) return undefined;
-  if (addressClass === 'metadata') return `${subject}: cloud-metadata destinations are refused in every mode, whatever ${policy.setting} says`;
-  if (ALLOWABLE.has(addressClass)) return `${subject}: only public destinations are accepted while ${policy.setting} is off (it is for development and tests only)`;
+  if (addressClass === 'metadata')
+    return `${subject}: cloud-metadata destinations are refused in every mode, whatever ${policy.setting} says`;
+  if (ALLOWABLE.has(addressClass))
+    return `${subject}: only public destinations are accepted while ${policy.setting} is off (it is for development and tests only)`;
   return `${subject}, refused in every mode (${policy.setting} allows only loopback and private destinations)`;
 }
 
@@ -72,10 +74,18 @@ export function addressProblem(address: string, policy: OutboundPolicy): string 
  * @param policy - the path's policy
  * @returns a fragment such as `'rebind.test' resolves to 127.0.0.1, a non-public address (loopback): …`, or undefined
  */
-export function resolvedProblem(host: string, addresses: readonly { address: string }[], policy: OutboundPolicy): string | undefined {
+export function resolvedProblem(
+  host: string,
+  addresses: readonly { address: string }[],
+  policy: OutboundPolicy,
+): string | undefined {
   for (const { address } of addresses) {
     const addressClass = classifyAddress(address);
-    const problem = verdict(`'${host}' resolves to ${address}, ${describeAddressClass(addressClass)}`, addressClass, policy);
+    const problem = verdict(
+      `'${host}' resolves to ${address}, ${describeAddressClass(addressClass)}`,
+      addressClass,
+      policy,
+    );
     if (problem) return problem;
   }
   return undefined;
@@ -92,7 +102,8 @@ function hostProblem(hostname: string, policy: OutboundPolicy): string | undefin
   const host = bareHost(hostname);
   if (host === '') return 'has no host';
   if (isAddressLiteral(host)) return addressProblem(host, policy);
-  if (METADATA_HOST_NAMES.some((name) => isUnder(host, name))) return verdict(`targets '${host}', a cloud-metadata host name`, 'metadata', policy);
+  if (METADATA_HOST_NAMES.some((name) => isUnder(host, name)))
+    return verdict(`targets '${host}', a cloud-metadata host name`, 'metadata', policy);
   if (isUnder(host, 'localhost')) return verdict(`targets '${host}', a loopback host name`, 'loopback', policy);
   return undefined;
 }
@@ -111,7 +122,8 @@ export function outboundUrlProblem(raw: string, policy: OutboundPolicy): string 
   } catch {
     return 'is not a valid URL';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `uses ${url.protocol.replace(/:$/, '')}; only http and https are accepted`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `uses ${url.protocol.replace(/:$/, '')}; only http and https are accepted`;
   if (url.username || url.password) return 'must not carry credentials';
   return hostProblem(url.hostname, policy);
 }

@@ -8,8 +8,8 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, interceptors, type Dispatcher } from 'undici';
-import { addressProblem, resolvedProblem, type OutboundPolicy } from './destination-policy.js';
+import { Agent, buildConnector, type Dispatcher, interceptors } from 'undici';
+import { addressProblem, type OutboundPolicy, resolvedProblem } from './destination-policy.js';
 
 /** One resolved address. */
 export interface ResolvedAddress {
@@ -39,7 +39,11 @@ export class RefusedResolution extends Error {
   }
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
 
 function lookupHook(policy: OutboundPolicy, resolver: HostResolver) {
   return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void => {
@@ -48,9 +52,15 @@ function lookupHook(policy: OutboundPolicy, resolver: HostResolver) {
         const problem = resolvedProblem(hostname, answer, policy);
         if (problem) return callback(new RefusedResolution(`its host ${problem}`), []);
         const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
-        const addresses = answer.map(({ address, family: given }) => ({ address, family: given ?? isIP(address) })).filter((entry) => family === 0 || entry.family === family);
+        const addresses = answer
+          .map(({ address, family: given }) => ({ address, family: given ?? isIP(address) }))
+          .filter((entry) => family === 0 || entry.family === family);
         const first = addresses[0];
-        if (!first) return callback(Object.assign(new Error(`host ${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), []);
+        if (!first)
+          return callback(
+            Object.assign(new Error(`host ${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }),
+            [],
+          );
         return options.all ? callback(null, addresses) : callback(null, first.address, first.family);
       },
       (error: NodeJS.ErrnoException) => callback(error, []),

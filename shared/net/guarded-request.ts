@@ -10,8 +10,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'undici';
 import { OutboundRequestRefusedError } from '../errors/index.js';
-import { outboundUrlProblem, type OutboundPolicy } from './destination-policy.js';
-import { guardedDispatcher, RefusedResolution, systemResolver, type HostResolver } from './guarded-dispatcher.js';
+import { type OutboundPolicy, outboundUrlProblem } from './destination-policy.js';
+import { guardedDispatcher, type HostResolver, RefusedResolution, systemResolver } from './guarded-dispatcher.js';
 
 /** One outbound request. */
 export interface GuardedRequest {
@@ -42,7 +42,10 @@ export interface GuardedResponse {
   body: Buffer | null;
 }
 
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, maxBytes: number): Promise<Buffer | null> {
+async function readBounded(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  maxBytes: number,
+): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -68,13 +71,18 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown },
  */
 export async function guardedRequest(url: string, options: GuardedRequest): Promise<GuardedResponse> {
   const problem = outboundUrlProblem(url, options.policy);
-  if (problem) throw new OutboundRequestRefusedError(`${options.subject} ${url.slice(0, 200)} is refused: it ${problem}.`);
+  if (problem)
+    throw new OutboundRequestRefusedError(`${options.subject} ${url.slice(0, 200)} is refused: it ${problem}.`);
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
     const response = await request(url, {
       method: options.method,
-      dispatcher: guardedDispatcher(options.policy, options.resolver ?? systemResolver, options.method === 'GET' ? (options.maxRedirects ?? 0) : 0),
+      dispatcher: guardedDispatcher(
+        options.policy,
+        options.resolver ?? systemResolver,
+        options.method === 'GET' ? (options.maxRedirects ?? 0) : 0,
+      ),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       signal,
@@ -84,7 +92,12 @@ export async function guardedRequest(url: string, options: GuardedRequest): Prom
     const body = await readBounded(response.body, options.maxResponseBytes);
     return { statusCode: response.statusCode, headers: response.headers, body };
   } catch (error) {
-    if (error instanceof RefusedResolution) throw new OutboundRequestRefusedError(`${options.subject} ${url.slice(0, 200)} is refused: ${error.problem}.`, { cause: error });
-    throw new Error(timeout.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message, { cause: error });
+    if (error instanceof RefusedResolution)
+      throw new OutboundRequestRefusedError(`${options.subject} ${url.slice(0, 200)} is refused: ${error.problem}.`, {
+        cause: error,
+      });
+    throw new Error(timeout.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message, {
+      cause: error,
+    });
   }
 }

@@ -3,8 +3,8 @@
  * classification, the URL and resolved-address rules, and the one guarded HTTP request function
  * (`docs/outbound-requests.md`). It imports nothing above `shared/errors`.
  */
-export { classifyAddress, isAddressLiteral, type AddressClass } from './address-class.js';
-export { addressProblem, outboundUrlProblem, resolvedProblem, type OutboundPolicy } from './destination-policy.js';
+export { type AddressClass, classifyAddress, isAddressLiteral } from './address-class.js';
 export { callbackPolicy, callbackUrlProblem } from './callback-url.js';
-export { systemResolver, type HostResolver, type ResolvedAddress } from './guarded-dispatcher.js';
-export { guardedRequest, type GuardedRequest, type GuardedResponse } from './guarded-request.js';
+export { addressProblem, type OutboundPolicy, outboundUrlProblem, resolvedProblem } from './destination-policy.js';
+export { type HostResolver, type ResolvedAddress, systemResolver } from './guarded-dispatcher.js';
+export { type GuardedRequest, type GuardedResponse, guardedRequest } from './guarded-request.js';

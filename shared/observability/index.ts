@@ -2,4 +2,4 @@
  * Public surface of `shared/observability`: logging and metrics.
  */
 export { createLogger, type Logger } from './logger.js';
-export { Metrics, type JobCounter, type PoolOccupancyReader } from './metrics.js';
+export { type JobCounter, Metrics, type PoolOccupancyReader } from './metrics.js';

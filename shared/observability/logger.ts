@@ -1,7 +1,7 @@
 /**
  * Structured logging (pino). Server logs are always verbose (spec §7.5): full messages and causes, never sent to callers.
  */
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
 

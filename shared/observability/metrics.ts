@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client): HTTP requests, runs, queue depths, callback deliveries, inference calls and
  * tokens. One {@link Metrics} per process; the API serves it at `/metrics`, a worker on its own port when configured.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Something that can count jobs by state. */
 export type JobCounter = () => Promise<Record<string, number>>;
@@ -13,10 +13,30 @@ export type PoolOccupancyReader = () => { threads: number; busy: number; queued:
 /** The metrics of one process. */
 export class Metrics {
   readonly registry = new Registry();
-  readonly httpRequests = new Counter({ name: 'mthds_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'] as const, registers: [this.registry] });
-  readonly httpDuration = new Histogram({ name: 'mthds_http_request_duration_seconds', help: 'HTTP request duration in seconds', labelNames: ['route', 'method'] as const, registers: [this.registry] });
-  readonly runsStarted = new Counter({ name: 'mthds_runs_started_total', help: 'Runs accepted, by orchestration mode and delivery', labelNames: ['mode', 'delivery'] as const, registers: [this.registry] });
-  readonly runsFinished = new Counter({ name: 'mthds_runs_finished_total', help: 'Runs finished, by final state', labelNames: ['state'] as const, registers: [this.registry] });
+  readonly httpRequests = new Counter({
+    name: 'mthds_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'mthds_http_request_duration_seconds',
+    help: 'HTTP request duration in seconds',
+    labelNames: ['route', 'method'] as const,
+    registers: [this.registry],
+  });
+  readonly runsStarted = new Counter({
+    name: 'mthds_runs_started_total',
+    help: 'Runs accepted, by orchestration mode and delivery',
+    labelNames: ['mode', 'delivery'] as const,
+    registers: [this.registry],
+  });
+  readonly runsFinished = new Counter({
+    name: 'mthds_runs_finished_total',
+    help: 'Runs finished, by final state',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
   readonly runDuration = new Histogram({
     name: 'mthds_run_duration_seconds',
     help: 'Run duration in seconds, by final state',
@@ -24,16 +44,35 @@ export class Metrics {
     buckets: [0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
     registers: [this.registry],
   });
-  readonly callbackDeliveries = new Counter({ name: 'mthds_callback_deliveries_total', help: 'Callback delivery attempts, by outcome (delivered, retried, dead_lettered)', labelNames: ['outcome'] as const, registers: [this.registry] });
-  readonly inferenceCalls = new Counter({ name: 'mthds_inference_calls_total', help: 'Inference calls, by backend, kind and outcome', labelNames: ['backend', 'kind', 'outcome'] as const, registers: [this.registry] });
-  readonly inferenceTokens = new Counter({ name: 'mthds_inference_tokens_total', help: 'Inference tokens, by backend and direction', labelNames: ['backend', 'direction'] as const, registers: [this.registry] });
+  readonly callbackDeliveries = new Counter({
+    name: 'mthds_callback_deliveries_total',
+    help: 'Callback delivery attempts, by outcome (delivered, retried, dead_lettered)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly inferenceCalls = new Counter({
+    name: 'mthds_inference_calls_total',
+    help: 'Inference calls, by backend, kind and outcome',
+    labelNames: ['backend', 'kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly inferenceTokens = new Counter({
+    name: 'mthds_inference_tokens_total',
+    help: 'Inference tokens, by backend and direction',
+    labelNames: ['backend', 'direction'] as const,
+    registers: [this.registry],
+  });
   readonly methodFetches = new Counter({
     name: 'mthds_method_fetches_total',
     help: 'method_ref package fetches, by outcome (cache_hit, cloned, failed); dependencies count as fetches',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly methodCacheEvictions = new Counter({ name: 'mthds_method_cache_evictions_total', help: 'Clones evicted from the method clone cache, on insert and by the periodic sweep', registers: [this.registry] });
+  readonly methodCacheEvictions = new Counter({
+    name: 'mthds_method_cache_evictions_total',
+    help: 'Clones evicted from the method clone cache, on insert and by the periodic sweep',
+    registers: [this.registry],
+  });
   readonly computeRefusals = new Counter({
     name: 'mthds_compute_refusals_total',
     help: 'Tasks a worker-thread pool refused (503: queue_full, queue_deadline) or stopped at a limit (422: time, memory), by pool and reason',

@@ -4,13 +4,19 @@
  * worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
  */
 import { randomUUID } from 'node:crypto';
-import { EnvVarNotFoundError, PipelineManagerAlreadyExistsError, PipelineRunIdTakenError, RunTimeoutError, errorFromReport } from '../errors/index.js';
+import {
+  EnvVarNotFoundError,
+  errorFromReport,
+  PipelineManagerAlreadyExistsError,
+  PipelineRunIdTakenError,
+  RunTimeoutError,
+} from '../errors/index.js';
 import type { Metrics } from '../observability/index.js';
-import type { RunQueue } from './queue/index.js';
-import type { RunRecord, RunRegistry } from './registry/index.js';
 import type { RunResult } from '../wire/index.js';
 import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
-import { toRunJob, type RunSubmission } from './submission.js';
+import type { RunQueue } from './queue/index.js';
+import type { RunRecord, RunRegistry } from './registry/index.js';
+import { type RunSubmission, toRunJob } from './submission.js';
 
 /** What the orchestrator needs. */
 export interface BullmqOrchestratorDeps {
@@ -50,10 +56,12 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
     await deps.bundles.check(submission);
     const created = record(submission, workflowId, deps.now());
     await deps.registry.save(created);
-    await deps.queue.enqueue(toRunJob(submission, Date.parse(created.created_at)), workflowId).catch(async (error: unknown) => {
-      await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
-      throw error;
-    });
+    await deps.queue
+      .enqueue(toRunJob(submission, Date.parse(created.created_at)), workflowId)
+      .catch(async (error: unknown) => {
+        await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+        throw error;
+      });
     return created;
   }
 
@@ -74,15 +82,21 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
     },
     async start(submission): Promise<StartAcknowledgement> {
       if (submission.callbackUrls.length > 0 && !deps.readSecret()) {
-        throw new EnvVarNotFoundError('COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.');
+        throw new EnvVarNotFoundError(
+          'COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.',
+        );
       }
       const workflowId = randomUUID();
       const claim = await deps.registry.claim(submission.pipelineRunId, workflowId, submission.owner);
       if (claim === 'taken') {
-        throw new PipelineRunIdTakenError(`pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`);
+        throw new PipelineRunIdTakenError(
+          `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
+        );
       }
       if (claim === 'in_flight') {
-        throw new PipelineManagerAlreadyExistsError(`A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`);
+        throw new PipelineManagerAlreadyExistsError(
+          `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
+        );
       }
       let created: RunRecord;
       try {

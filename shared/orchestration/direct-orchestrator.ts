@@ -33,7 +33,18 @@ export function directOrchestrator(deps: {
       };
       const run = async () => {
         const library = await deps.bundles.load(submission, signal);
-        return executeSubmission(submission, { inference: deps.inference, extractor: deps.extractor, templates: deps.templates, ids: deps.ids, now: deps.now, signal }, library);
+        return executeSubmission(
+          submission,
+          {
+            inference: deps.inference,
+            extractor: deps.extractor,
+            templates: deps.templates,
+            ids: deps.ids,
+            now: deps.now,
+            signal,
+          },
+          library,
+        );
       };
       const result = await run().catch((error: unknown) => {
         finished('FAILED');

@@ -11,13 +11,14 @@
  *
  * It imports the runtime and its adapters, never `api/`.
  */
-export type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
-export { executeSubmission, submissionOfJob, toRunJob, type RunSubmission } from './submission.js';
-export { directOrchestrator } from './direct-orchestrator.js';
-export { bullmqOrchestrator, type BullmqOrchestratorDeps } from './bullmq-orchestrator.js';
-export * from './queue/index.js';
-export * from './registry/index.js';
-export { openQueueBackend, type QueueBackend } from './queue-backend.js';
-export * from './workers/index.js';
+
+export { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
 export * from './callbacks/index.js';
-export { bootProcess, configurationOrExit, type BootedProcess } from './process-boot.js';
+export { directOrchestrator } from './direct-orchestrator.js';
+export type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
+export { type BootedProcess, bootProcess, configurationOrExit } from './process-boot.js';
+export * from './queue/index.js';
+export { openQueueBackend, type QueueBackend } from './queue-backend.js';
+export * from './registry/index.js';
+export { executeSubmission, type RunSubmission, submissionOfJob, toRunJob } from './submission.js';
+export * from './workers/index.js';

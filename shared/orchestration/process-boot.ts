@@ -3,10 +3,10 @@
  * (exit 1 naming the variable when invalid), the logger and the fatal-error policy, the resource stack released on
  * shutdown, metrics, and the inference backend (loudly labelled when it is the mock).
  */
-import { loadSettings, SettingsError, type Settings } from '../config/index.js';
-import { meteredBackend, selectInferenceBackend, type RoutedBackend } from '../inference/index.js';
+import { loadSettings, type Settings, SettingsError } from '../config/index.js';
+import { meteredBackend, type RoutedBackend, selectInferenceBackend } from '../inference/index.js';
 import { installFatalErrorPolicy, ResourceStack } from '../lifecycle/index.js';
-import { createLogger, Metrics, type Logger } from '../observability/index.js';
+import { createLogger, type Logger, Metrics } from '../observability/index.js';
 import type { InferencePort } from '../runtime/index.js';
 
 /** A booted process: what both entry points build first. */
@@ -59,6 +59,16 @@ export function bootProcess(role: 'api' | 'worker', environment: NodeJS.ProcessE
   } else {
     logger.info({ backend: backend.name }, 'inference backend selected');
   }
-  if (settings.callbacks.allowPrivateHosts) logger.warn('CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).');
-  return { settings, logger, resources: new ResourceStack(), metrics, backend, inference: meteredBackend(backend, metrics) };
+  if (settings.callbacks.allowPrivateHosts)
+    logger.warn(
+      'CALLBACK_ALLOW_PRIVATE_HOSTS=true: callbacks may reach private and loopback hosts (development and tests only).',
+    );
+  return {
+    settings,
+    logger,
+    resources: new ResourceStack(),
+    metrics,
+    backend,
+    inference: meteredBackend(backend, metrics),
+  };
 }

@@ -34,14 +34,20 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     maxAttempts: settings.queue.runMaxAttempts,
     keepSeconds: settings.queue.runRecordTtlSeconds,
   });
-  const callbackQueue = new CallbackQueue({ connection: producer, keys, maxAttempts: settings.callbacks.maxAttempts, backoffMs: settings.callbacks.backoffMs });
+  const callbackQueue = new CallbackQueue({
+    connection: producer,
+    keys,
+    maxAttempts: settings.callbacks.maxAttempts,
+    backoffMs: settings.callbacks.backoffMs,
+  });
   const registry = new RunRegistry(connections.open('producer'), keys, settings.queue.runRecordTtlSeconds);
   return {
     runQueue,
     callbackQueue,
     registry,
     async close() {
-      if (connections.allReady()) await settleWithin(Promise.allSettled([runQueue.close(), callbackQueue.close()]), CLOSE_ALLOWANCE_MS);
+      if (connections.allReady())
+        await settleWithin(Promise.allSettled([runQueue.close(), callbackQueue.close()]), CLOSE_ALLOWANCE_MS);
       connections.disconnectAll();
     },
   };

@@ -6,8 +6,8 @@
 import { LibraryFiles } from '../bundles/index.js';
 import type { MethodProvenance } from '../methods/index.js';
 import type { BundleSource, Library } from '../mthds/index.js';
-import { runBundle, type RuntimeDeps } from '../runtime/index.js';
-import { completedRunResult, withProvenance, type RunResult } from '../wire/index.js';
+import { type RuntimeDeps, runBundle } from '../runtime/index.js';
+import { completedRunResult, type RunResult, withProvenance } from '../wire/index.js';
 import type { RunJob } from './queue/index.js';
 
 /** A run as the API hands it to an orchestrator: validated request fields plus correlation facts. */
@@ -87,7 +87,11 @@ export function submissionOfJob(job: RunJob): RunSubmission {
  * @returns the run result (spec §2.4)
  * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error
  */
-export async function executeSubmission(submission: RunSubmission, deps: Omit<RuntimeDeps, 'libraryFiles'>, library?: Library): Promise<RunResult> {
+export async function executeSubmission(
+  submission: RunSubmission,
+  deps: Omit<RuntimeDeps, 'libraryFiles'>,
+  library?: Library,
+): Promise<RunResult> {
   const finished = await runBundle(
     {
       sources: submission.sources,

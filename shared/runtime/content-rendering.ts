@@ -34,7 +34,9 @@ export function markdownOf(value: unknown, level = 1): string {
   if (Array.isArray(value)) {
     return value
       .map((item, index) =>
-        item !== null && typeof item === 'object' ? `- item #${index + 1}:\n${markdownOf(item, level + 1)}` : `- ${pythonScalar(item)}`,
+        item !== null && typeof item === 'object'
+          ? `- item #${index + 1}:\n${markdownOf(item, level + 1)}`
+          : `- ${pythonScalar(item)}`,
       )
       .join('\n');
   }
@@ -107,7 +109,11 @@ function formatted(plain: string, json: unknown, format: TextFormat): string {
 function defineRendering(target: object, plain: () => string, json: unknown): void {
   Object.defineProperties(target, {
     toString: { value: plain, enumerable: false, configurable: true },
-    renderAs: { value: (format: TextFormat) => formatted(plain(), json, format), enumerable: false, configurable: true },
+    renderAs: {
+      value: (format: TextFormat) => formatted(plain(), json, format),
+      enumerable: false,
+      configurable: true,
+    },
   });
 }
 
@@ -153,7 +159,9 @@ export function contentArtefact(nativeRoot: string | null, content: StuffContent
     media && (nativeRoot === 'Image' || nativeRoot === 'Document')
       ? items.map((item) => plainItem(nativeRoot, item, media)).join(separator)
       : items
-          .map((item, index) => (textual ? ` • ${plainItem(nativeRoot, item)}` : ` • item #${index + 1}:\n${plainItem(nativeRoot, item)}`))
+          .map((item, index) =>
+            textual ? ` • ${plainItem(nativeRoot, item)}` : ` • item #${index + 1}:\n${plainItem(nativeRoot, item)}`,
+          )
           .join('\n');
   defineRendering(list, plain, items);
   Object.defineProperty(list, 'items', { value: list, enumerable: false });

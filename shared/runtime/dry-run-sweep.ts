@@ -30,11 +30,15 @@ function callsAbsentPackage(library: Library, pipe: Pipe, seen = new Set<string>
   seen.add(pipe.ref);
   const blueprint = pipe.blueprint;
   const refs =
-    blueprint.type === 'PipeSequence' ? blueprint.steps.map((step) => step.pipe)
-    : blueprint.type === 'PipeParallel' ? blueprint.branches.map((branch) => branch.pipe)
-    : blueprint.type === 'PipeCondition' ? [...Object.values(blueprint.outcomes), blueprint.default_outcome]
-    : blueprint.type === 'PipeBatch' ? [blueprint.branch_pipe_code]
-    : [];
+    blueprint.type === 'PipeSequence'
+      ? blueprint.steps.map((step) => step.pipe)
+      : blueprint.type === 'PipeParallel'
+        ? blueprint.branches.map((branch) => branch.pipe)
+        : blueprint.type === 'PipeCondition'
+          ? [...Object.values(blueprint.outcomes), blueprint.default_outcome]
+          : blueprint.type === 'PipeBatch'
+            ? [blueprint.branch_pipe_code]
+            : [];
   return refs.some((ref) => {
     if (ref === 'fail' || ref === 'continue') return false;
     const target = library.findPipe(ref, pipe.domain_code);
@@ -71,7 +75,13 @@ export async function dryRunSweep(
     } catch (error) {
       const failure = toMthdsError(error);
       validatedPipes.push({ pipe_ref: pipe.ref, status: 'FAILURE' });
-      errors.push({ category: 'dry_run', message: `Dry run of pipe '${pipe.ref}' failed: ${failure.message}`, error_type: 'DryRunError', pipe_code: pipe.code, domain_code: pipe.domain_code });
+      errors.push({
+        category: 'dry_run',
+        message: `Dry run of pipe '${pipe.ref}' failed: ${failure.message}`,
+        error_type: 'DryRunError',
+        pipe_code: pipe.code,
+        domain_code: pipe.domain_code,
+      });
     }
   }
   return { validatedPipes, errors };

@@ -5,9 +5,9 @@
  * @see spec §2.3–2.4, §4.3; RUNTIME.md §1.1
  */
 import { PipeNotFoundError, ValidateBundleError } from '../errors/index.js';
-import { loadLibrary, type BundleSource, type Library, type Pipe } from '../mthds/index.js';
+import { type BundleSource, type Library, loadLibrary, type Pipe } from '../mthds/index.js';
 import type { RuntimeDeps } from './ports.js';
-import { runPipeline, type RunOutcome } from './run-pipeline.js';
+import { type RunOutcome, runPipeline } from './run-pipeline.js';
 
 /** A run of inline sources, as the run routes receive it. */
 export interface BundleRunRequest {

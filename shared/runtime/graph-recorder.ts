@@ -68,7 +68,10 @@ export class GraphRecorder {
       description: pipe.description,
       domain_code: pipe.domain_code,
       status: 'running',
-      io: { inputs: pipe.inputs.map((input) => ({ name: input.name, concept: input.conceptRef })), outputs: [{ name: 'output', concept: pipe.output.conceptRef }] },
+      io: {
+        inputs: pipe.inputs.map((input) => ({ name: input.name, concept: input.conceptRef })),
+        outputs: [{ name: 'output', concept: pipe.output.conceptRef }],
+      },
       tags: {},
       metrics: {},
       execution_data: {},
@@ -106,6 +109,16 @@ export class GraphRecorder {
    * @param graphId - an id for the graph
    */
   toSpec(pipelineRef: { domain: string; main_pipe: string }, createdAt: string, graphId: string): GraphSpec {
-    return { graph_id: graphId, created_at: createdAt, pipeline_ref: pipelineRef, nodes: this.nodes, edges: this.edges, usage: null, meta: {}, pipe_registry: {}, concept_registry: {} };
+    return {
+      graph_id: graphId,
+      created_at: createdAt,
+      pipeline_ref: pipelineRef,
+      nodes: this.nodes,
+      edges: this.edges,
+      usage: null,
+      meta: {},
+      pipe_registry: {},
+      concept_registry: {},
+    };
   }
 }

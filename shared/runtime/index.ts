@@ -4,18 +4,43 @@
  * Glossary: a *stuff* is a named, concept-typed piece of content; the *working memory* holds the stuffs of one run,
  * with `main_stuff` designating the latest output; a *pipe job* is one pipe to run on a working memory.
  */
-export type { DocumentExtractorPort, GeneratedImage, IdSource, ImageRequest, InferencePort, LibraryFilesPort, LlmRequest, ObjectRequest, RuntimeDeps, SearchAnswer, SearchRequest, TokenUsage } from './ports.js';
 
-export { runPipeline, type RunOutcome, type RunRequest } from './run-pipeline.js';
-export { WorkingMemory, type WorkingMemoryWire } from './working-memory.js';
-export type { Stuff, StuffWire } from './stuff.js';
-export { runBundle, loadRunLibrary, selectRunPipe, type BundleRunOutcome, type BundleRunRequest } from './execute-bundle-run.js';
-export { randomIdSource } from './random-id-source.js';
-export { libraryVerdict, type LibraryVerdict, type SweepDeps } from './library-verdict.js';
-export type { TokensUsageRecord } from './usage-recorder.js';
 export { dryRunSweep, type SweepOutcome, type ValidatedPipe } from './dry-run-sweep.js';
-export type { DryRunSupport } from './pipe-job.js';
+export {
+  type BundleRunOutcome,
+  type BundleRunRequest,
+  loadRunLibrary,
+  runBundle,
+  selectRunPipe,
+} from './execute-bundle-run.js';
+export type { GraphEdge, GraphNode, GraphSpec } from './graph-recorder.js';
+export { type LibraryVerdict, libraryVerdict, type SweepDeps } from './library-verdict.js';
 export type { PipeFunction } from './operators/pipe-func.js';
-export { inThreadTemplateRenderer, type RenderedTemplate, type TemplateRenderOptions, type TemplateRenderTask, type TemplateRenderer } from './template-renderer.js';
+export type { DryRunSupport } from './pipe-job.js';
+export type {
+  DocumentExtractorPort,
+  GeneratedImage,
+  IdSource,
+  ImageRequest,
+  InferencePort,
+  LibraryFilesPort,
+  LlmRequest,
+  ObjectRequest,
+  RuntimeDeps,
+  SearchAnswer,
+  SearchRequest,
+  TokenUsage,
+} from './ports.js';
+export { randomIdSource } from './random-id-source.js';
 export type { RenderModel, RenderStuff } from './render-model.js';
-export { type GraphEdge, type GraphNode, type GraphSpec } from './graph-recorder.js';
+export { type RunOutcome, type RunRequest, runPipeline } from './run-pipeline.js';
+export type { Stuff, StuffWire } from './stuff.js';
+export {
+  inThreadTemplateRenderer,
+  type RenderedTemplate,
+  type TemplateRenderer,
+  type TemplateRenderOptions,
+  type TemplateRenderTask,
+} from './template-renderer.js';
+export type { TokensUsageRecord } from './usage-recorder.js';
+export { WorkingMemory, type WorkingMemoryWire } from './working-memory.js';

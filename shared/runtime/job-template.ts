@@ -27,7 +27,13 @@ export function renderJobTemplate(
   attachments?: PromptAttachment[],
 ): Promise<RenderedTemplate> {
   const renderer = environment.deps.templates ?? inThreadTemplateRenderer;
-  const model = renderModel(environment.library, job.memory, template, extras, options.media ? (attachments ?? []) : undefined);
+  const model = renderModel(
+    environment.library,
+    job.memory,
+    template,
+    extras,
+    options.media ? (attachments ?? []) : undefined,
+  );
   const signal = environment.deps.signal;
   return renderer.render(template, model, signal ? { ...options, signal } : options);
 }

@@ -20,7 +20,12 @@ const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
  * @returns `url` itself, or a `data:` URL of the library file it names
  * @throws StuffFactoryError (422) when the path names no file of the submitted bundle
  */
-export function libraryDocumentUrl(url: string, mimeType: string | null | undefined, files: LibraryFilesPort | undefined, pipeCode: string): string {
+export function libraryDocumentUrl(
+  url: string,
+  mimeType: string | null | undefined,
+  files: LibraryFilesPort | undefined,
+  pipeCode: string,
+): string {
   if (!files || HAS_SCHEME.test(url)) return url;
   const bytes = files.read(url);
   if (!bytes) {

@@ -5,7 +5,14 @@
  * e.g. it calls an absent package). `shared/wire`'s validation report renders the verdict.
  */
 import type { ValidationErrorItem } from '../errors/index.js';
-import { loadLibrary, type BundleSource, type Library, type LoadedBundle, type Pipe, type ValidationMode } from '../mthds/index.js';
+import {
+  type BundleSource,
+  type Library,
+  type LoadedBundle,
+  loadLibrary,
+  type Pipe,
+  type ValidationMode,
+} from '../mthds/index.js';
 import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
 import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
 import type { DryRunSupport } from './pipe-job.js';
@@ -50,7 +57,12 @@ async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps):
   const recorder = new GraphRecorder();
   const createdAt = new Date(sweep.deps.now()).toISOString();
   try {
-    await runPipeline({ library, pipe, inputs: null, pipelineRunId: `graph-${ref}` }, sweep.deps, sweep.dryRun, recorder);
+    await runPipeline(
+      { library, pipe, inputs: null, pipelineRunId: `graph-${ref}` },
+      sweep.deps,
+      sweep.dryRun,
+      recorder,
+    );
   } catch {
     return null;
   }
@@ -76,7 +88,12 @@ export async function libraryVerdict(
   if (!loaded.ok) return { ok: false, errors: loaded.errors, message: loaded.message };
   const { library } = loaded;
   const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, options);
-  if (swept.errors.length > 0) return { ok: false, errors: swept.errors, message: `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}` };
+  if (swept.errors.length > 0)
+    return {
+      ok: false,
+      errors: swept.errors,
+      message: `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`,
+    };
   const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
   const bundleMain = primary.blueprint.main_pipe;
   const defaultPipe = options.defaultPipe
@@ -90,7 +107,10 @@ export async function libraryVerdict(
     primary,
     warnings: loaded.warnings,
     validatedPipes: swept.validatedPipes,
-    pendingSignatures: [...library.pipes.values()].filter((pipe) => pipe.type === 'PipeSignature').map((pipe) => pipe.ref).sort(),
+    pendingSignatures: [...library.pipes.values()]
+      .filter((pipe) => pipe.type === 'PipeSignature')
+      .map((pipe) => pipe.ref)
+      .sort(),
     defaultPipe,
     graph: defaultPipe ? await defaultPipeGraph(library, defaultPipe, sweep) : null,
   };

@@ -20,7 +20,13 @@ const MOCK_LIST_LENGTH = 2;
  * @param multiplicity - single, variable or N
  * @param seed - makes the values deterministic
  */
-export function mockContent(dry: DryRunSupport, validator: ContentValidator, concept: Concept, multiplicity: Multiplicity, seed: string): StuffContent {
+export function mockContent(
+  dry: DryRunSupport,
+  validator: ContentValidator,
+  concept: Concept,
+  multiplicity: Multiplicity,
+  seed: string,
+): StuffContent {
   const schema = validator.schemaOf(concept);
   const item = (index: number) => dry.mockValue(schema, `${seed}#${index}`) as ItemContent;
   if (multiplicity === 'single') return { kind: 'item', item: item(0) };
@@ -34,13 +40,23 @@ export function mockContent(dry: DryRunSupport, validator: ContentValidator, con
  * @param environment - library, validator and the dry-run support
  * @param ids - stuff codes
  */
-export function mockInputs(pipe: Pipe, environment: Pick<RunEnvironment, 'library' | 'validator'> & { dryRun: DryRunSupport }, ids: IdSource): WorkingMemory {
+export function mockInputs(
+  pipe: Pipe,
+  environment: Pick<RunEnvironment, 'library' | 'validator'> & { dryRun: DryRunSupport },
+  ids: IdSource,
+): WorkingMemory {
   const memory = new WorkingMemory();
   for (const input of pipe.inputs) {
     const name = input.name.split('.')[0]!;
     if (memory.has(name)) continue;
     const concept = environment.library.resolveConcept(input.conceptRef, pipe.domain_code);
-    const content = mockContent(environment.dryRun, environment.validator, concept, input.name.includes('.') ? 'single' : input.multiplicity, `${pipe.ref}.${name}`);
+    const content = mockContent(
+      environment.dryRun,
+      environment.validator,
+      concept,
+      input.name.includes('.') ? 'single' : input.multiplicity,
+      `${pipe.ref}.${name}`,
+    );
     memory.addNewStuff(name, { stuffCode: ids.next(), stuffName: name, concept, content });
   }
   return memory;
@@ -53,6 +69,20 @@ export function mockInputs(pipe: Pipe, environment: Pick<RunEnvironment, 'librar
  */
 export function mintMockOutput(job: PipeJob, environment: RunEnvironment & { dryRun: DryRunSupport }): void {
   const concept = environment.library.resolveConcept(job.pipe.output.conceptRef, job.pipe.domain_code);
-  const content = mockContent(environment.dryRun, environment.validator, concept, job.pipe.output.multiplicity, job.pipe.ref);
-  job.memory.setNewMainStuff({ stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content }, job.outputName);
+  const content = mockContent(
+    environment.dryRun,
+    environment.validator,
+    concept,
+    job.pipe.output.multiplicity,
+    job.pipe.ref,
+  );
+  job.memory.setNewMainStuff(
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: job.outputName ?? defaultStuffName(concept.code),
+      concept,
+      content,
+    },
+    job.outputName,
+  );
 }

@@ -21,7 +21,10 @@ export function resolveMultiplicity(base: Multiplicity, override: boolean | numb
  * @param step - the step's `nb_output` and `multiple_output`
  * @returns N, true, or null when the step sets neither
  */
-export function stepMultiplicityOverride(step: { nb_output?: number; multiple_output?: boolean }): boolean | number | null {
+export function stepMultiplicityOverride(step: {
+  nb_output?: number;
+  multiple_output?: boolean;
+}): boolean | number | null {
   if (typeof step.nb_output === 'number') return step.nb_output;
   if (typeof step.multiple_output === 'boolean') return step.multiple_output;
   return null;

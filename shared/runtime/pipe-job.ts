@@ -4,8 +4,8 @@
  */
 import type { Library, Pipe } from '../mthds/index.js';
 import type { ContentValidator } from './content-validator.js';
-import type { RuntimeDeps } from './ports.js';
 import type { GraphRecorder } from './graph-recorder.js';
+import type { RuntimeDeps } from './ports.js';
 import type { WorkingMemory } from './working-memory.js';
 
 /** Run parameters that matter to semantics (RUNTIME.md §1.2). Children get a copy, never the parent's object. */

@@ -13,13 +13,13 @@ import { runPipeBatch } from './controllers/pipe-batch.js';
 import { runPipeCondition } from './controllers/pipe-condition.js';
 import { runPipeParallel } from './controllers/pipe-parallel.js';
 import { runPipeSequence } from './controllers/pipe-sequence.js';
+import { mintMockOutput } from './mock-output.js';
 import { runPipeCompose } from './operators/pipe-compose.js';
 import { runPipeExtract } from './operators/pipe-extract.js';
 import { runPipeFunc } from './operators/pipe-func.js';
 import { runPipeImgGen } from './operators/pipe-img-gen.js';
-import { runPipeSearch } from './operators/pipe-search.js';
 import { runPipeLLM } from './operators/pipe-llm.js';
-import { mintMockOutput } from './mock-output.js';
+import { runPipeSearch } from './operators/pipe-search.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
 
 /** The runners this runtime has, by pipe type. */
@@ -37,7 +37,9 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
 };
 
 function checkInputsPresent(job: PipeJob): void {
-  const missing = job.pipe.inputs.map((input) => input.name).filter((name) => !job.memory.has(name.split('.')[0] ?? name));
+  const missing = job.pipe.inputs
+    .map((input) => input.name)
+    .filter((name) => !job.memory.has(name.split('.')[0] ?? name));
   if (missing.length > 0) {
     throw new PipeInputError(
       `Pipe '${job.pipe.code}' is missing required inputs: ${missing.join(', ')} (available: ${job.memory.names().join(', ') || 'none'}).`,
@@ -74,13 +76,20 @@ async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<voi
     throw new PipeStackOverflowError(`Pipe stack limit ${environment.stackLimit} exceeded: ${stack.join(' → ')}.`);
   }
   if (job.pipe.type === 'PipeSignature') {
-    if (environment.dryRun) return mintMockOutput({ ...job, params: { ...job.params, stack } }, { ...environment, dryRun: environment.dryRun });
+    if (environment.dryRun)
+      return mintMockOutput(
+        { ...job, params: { ...job.params, stack } },
+        { ...environment, dryRun: environment.dryRun },
+      );
     throw new PipeSignatureNotExecutableError(
       `Pipe '${job.pipe.code}' is a signature (contract only) and cannot run; implement it with a pipe type first.`,
     );
   }
   const runner = RUNNERS[job.pipe.type];
-  if (!runner) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}' is a ${job.pipe.type}, which this runner cannot execute yet.`);
+  if (!runner)
+    throw new PipeFeatureNotSupportedError(
+      `Pipe '${job.pipe.code}' is a ${job.pipe.type}, which this runner cannot execute yet.`,
+    );
   checkInputsPresent(job);
   environment.deps.signal?.throwIfAborted();
   await runner({ ...job, params: { ...job.params, stack } }, environment);

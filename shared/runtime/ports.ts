@@ -102,7 +102,11 @@ export interface InferencePort {
 /** The document extractor port (PipeExtract, RUNTIME.md §2.4). */
 export interface DocumentExtractorPort {
   readonly name: string;
-  extractPages(request: { pipeCode: string; document: { url: string; mime_type?: string | null }; signal?: AbortSignal }): Promise<{
+  extractPages(request: {
+    pipeCode: string;
+    document: { url: string; mime_type?: string | null };
+    signal?: AbortSignal;
+  }): Promise<{
     pages: { text: string; pageViewUrl?: string }[];
   }>;
 }
@@ -137,7 +141,10 @@ export interface RuntimeDeps {
   /** Aborts the run (client gone, shutdown, timeout). */
   signal?: AbortSignal;
   /** Functions PipeFunc may call, by `function_name` (none by default: code never comes from bundles). */
-  functions?: ReadonlyMap<string, (contents: Readonly<Record<string, unknown>>, signal?: AbortSignal) => Promise<unknown>>;
+  functions?: ReadonlyMap<
+    string,
+    (contents: Readonly<Record<string, unknown>>, signal?: AbortSignal) => Promise<unknown>
+  >;
   /** Most batch branches running at once in one batch (default {@link DEFAULT_BATCH_CONCURRENCY}). */
   batchConcurrency?: number;
   /** Renders the run's templates; on the calling thread by default (template-renderer.ts). */

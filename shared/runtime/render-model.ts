@@ -41,12 +41,19 @@ export interface RenderModel {
  * @param attachments - a PipeLLM prompt's attachments so far; absent outside prompts
  * @throws Jinja2TemplateSyntaxError when the template does not parse
  */
-export function renderModel(library: Library, memory: WorkingMemory, template: string, extras: Record<string, unknown> = {}, attachments?: PromptAttachment[]): RenderModel {
+export function renderModel(
+  library: Library,
+  memory: WorkingMemory,
+  template: string,
+  extras: Record<string, unknown> = {},
+  attachments?: PromptAttachment[],
+): RenderModel {
   const read = new Set(templateVariables(template).roots);
   const stuffs: Record<string, RenderStuff> = {};
   const include = (name: string) => {
     const stuff = memory.find(name);
-    if (stuff && !Object.hasOwn(stuffs, name)) stuffs[name] = { nativeRoot: nativeRootOf(library, stuff.concept), content: stuff.content };
+    if (stuff && !Object.hasOwn(stuffs, name))
+      stuffs[name] = { nativeRoot: nativeRootOf(library, stuff.concept), content: stuff.content };
   };
   for (const [name] of memory.entries()) if (read.has(name)) include(name);
   const aliases: Record<string, string> = {};

@@ -46,7 +46,12 @@ export interface RunOutcome {
  * @returns the final working memory and timestamps
  * @throws StuffFactoryError and concept errors for bad inputs (422); any pipe error
  */
-export async function runPipeline(request: RunRequest, deps: RuntimeDeps, dryRun?: DryRunSupport, graph?: GraphRecorder): Promise<RunOutcome> {
+export async function runPipeline(
+  request: RunRequest,
+  deps: RuntimeDeps,
+  dryRun?: DryRunSupport,
+  graph?: GraphRecorder,
+): Promise<RunOutcome> {
   const createdAt = deps.now();
   const usage = recordUsage(deps.inference, deps.now);
   const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
@@ -73,5 +78,11 @@ export async function runPipeline(request: RunRequest, deps: RuntimeDeps, dryRun
       stack: [],
     },
   });
-  return { pipelineRunId: request.pipelineRunId, createdAt, finishedAt: deps.now(), memory, tokensUsages: usage.records };
+  return {
+    pipelineRunId: request.pipelineRunId,
+    createdAt,
+    finishedAt: deps.now(),
+    memory,
+    tokensUsages: usage.records,
+  };
 }

@@ -31,12 +31,20 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function isExplicit(value: unknown): value is { concept: string; content: unknown } {
-  return isObject(value) && Object.keys(value).length === 2 && typeof value['concept'] === 'string' && 'content' in value;
+  return (
+    isObject(value) && Object.keys(value).length === 2 && typeof value['concept'] === 'string' && 'content' in value
+  );
 }
 
 function isWorkingMemoryForm(inputs: JsonObject): boolean {
   const keys = Object.keys(inputs);
-  return keys.length === 2 && keys.includes('root') && keys.includes('aliases') && isObject(inputs['root']) && isObject(inputs['aliases']);
+  return (
+    keys.length === 2 &&
+    keys.includes('root') &&
+    keys.includes('aliases') &&
+    isObject(inputs['root']) &&
+    isObject(inputs['aliases'])
+  );
 }
 
 class InputBinder {
@@ -71,14 +79,17 @@ class InputBinder {
     }
     const problems = this.context.validator.problems(concept, value);
     if (problems.length > 0) {
-      throw new StuffFactoryError(`Input '${name}': the content does not match concept ${concept.ref}: ${problems.join('; ')}.`);
+      throw new StuffFactoryError(
+        `Input '${name}': the content does not match concept ${concept.ref}: ${problems.join('; ')}.`,
+      );
     }
     return value as ItemContent;
   }
 
   private content(name: string, concept: Concept, value: unknown): StuffContent {
     if (!Array.isArray(value)) return { kind: 'item', item: this.checkedItem(name, concept, value) };
-    if (value.length === 0) throw new StuffFactoryError(`Input '${name}': an empty list cannot be typed; send at least one item.`);
+    if (value.length === 0)
+      throw new StuffFactoryError(`Input '${name}': an empty list cannot be typed; send at least one item.`);
     return { kind: 'list', items: value.map((item) => this.checkedItem(name, concept, item)) };
   }
 
@@ -98,14 +109,18 @@ class InputBinder {
 
   private fromExplicitList(name: string, entries: { concept: string; content: unknown }[]): Stuff {
     const refs = new Set(entries.map((entry) => entry.concept.replace(/\[\d*\]$/, '')));
-    if (refs.size > 1) throw new StuffFactoryError(`Input '${name}': every item of a list must have the same concept (got ${[...refs].join(', ')}).`);
+    if (refs.size > 1)
+      throw new StuffFactoryError(
+        `Input '${name}': every item of a list must have the same concept (got ${[...refs].join(', ')}).`,
+      );
     const concept = this.concept(entries[0]!.concept);
     const items = entries.map((entry) => this.checkedItem(name, concept, entry.content));
     return this.stuff(name, concept, { kind: 'list', items });
   }
 
   bind(name: string, value: unknown): Stuff {
-    if (typeof value === 'string') return this.stuff(name, this.textConceptFor(name), { kind: 'item', item: { text: value } });
+    if (typeof value === 'string')
+      return this.stuff(name, this.textConceptFor(name), { kind: 'item', item: { text: value } });
     if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) {
       return this.stuff(name, this.textConceptFor(name), { kind: 'list', items: value.map((text) => ({ text })) });
     }
@@ -133,12 +148,18 @@ class InputBinder {
       );
     }
     if (declared.multiplicity === 'single' && stuff.content.kind === 'list') {
-      throw new StuffFactoryError(`Input '${declared.name}': pipe '${this.context.pipe.code}' expects one ${declared.raw}, got a list of ${stuff.content.items.length}.`);
+      throw new StuffFactoryError(
+        `Input '${declared.name}': pipe '${this.context.pipe.code}' expects one ${declared.raw}, got a list of ${stuff.content.items.length}.`,
+      );
     }
     if (declared.multiplicity !== 'single' && stuff.content.kind === 'item') {
       return { ...stuff, content: { kind: 'list', items: [stuff.content.item] } };
     }
-    if (typeof declared.multiplicity === 'number' && stuff.content.kind === 'list' && stuff.content.items.length !== declared.multiplicity) {
+    if (
+      typeof declared.multiplicity === 'number' &&
+      stuff.content.kind === 'list' &&
+      stuff.content.items.length !== declared.multiplicity
+    ) {
       throw new StuffFactoryError(
         `Input '${declared.name}': pipe '${this.context.pipe.code}' expects exactly ${declared.multiplicity} items (${declared.raw}), got ${stuff.content.items.length}.`,
       );
@@ -153,7 +174,9 @@ class InputBinder {
         throw new StuffFactoryError(`inputs.root.${name}: a stuff needs "concept" and "content".`);
       }
       const conceptField = raw['concept'];
-      const ref = isObject(conceptField) ? `${String(conceptField['domain_code'])}.${String(conceptField['code'])}` : String(conceptField);
+      const ref = isObject(conceptField)
+        ? `${String(conceptField['domain_code'])}.${String(conceptField['code'])}`
+        : String(conceptField);
       const concept = this.concept(ref);
       const rawContent = raw['content'];
       const content = isObject(rawContent) && Array.isArray(rawContent['items']) ? rawContent['items'] : rawContent;
@@ -166,7 +189,8 @@ class InputBinder {
       memory.addNewStuff(name, this.checkAgainstDeclaration(stuff));
     }
     for (const [alias, target] of Object.entries(form.aliases)) {
-      if (typeof target !== 'string') throw new StuffFactoryError(`inputs.aliases.${alias}: an alias must name a root stuff.`);
+      if (typeof target !== 'string')
+        throw new StuffFactoryError(`inputs.aliases.${alias}: an alias must name a root stuff.`);
       memory.setAlias(alias, target);
     }
     return memory;
@@ -183,7 +207,8 @@ class InputBinder {
  */
 export function buildWorkingMemory(inputs: unknown, context: StuffFactoryContext): WorkingMemory {
   if (inputs === null || inputs === undefined) return new WorkingMemory();
-  if (!isObject(inputs)) throw new StuffFactoryError('inputs must be a JSON object mapping input names to values, or {root, aliases}.');
+  if (!isObject(inputs))
+    throw new StuffFactoryError('inputs must be a JSON object mapping input names to values, or {root, aliases}.');
   const binder = new InputBinder(context);
   if (isWorkingMemoryForm(inputs)) return binder.bindWorkingMemory(inputs as { root: JsonObject; aliases: JsonObject });
   const memory = new WorkingMemory();

@@ -13,7 +13,8 @@ import type { RenderModel } from './render-model.js';
  */
 export function templateContext(model: RenderModel, media?: PromptMedia): Record<string, unknown> {
   const context: Record<string, unknown> = {};
-  for (const [name, stuff] of Object.entries(model.stuffs)) context[name] = contentArtefact(stuff.nativeRoot, stuff.content, media);
+  for (const [name, stuff] of Object.entries(model.stuffs))
+    context[name] = contentArtefact(stuff.nativeRoot, stuff.content, media);
   for (const [alias, target] of Object.entries(model.aliases)) {
     if (context[target] !== undefined) context[alias] = context[target];
   }

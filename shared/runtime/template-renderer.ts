@@ -7,8 +7,8 @@
  * with hard time and heap limits.
  * @see RUNTIME.md §2.2
  */
-import { renderTemplate, type RenderOptions, type TemplateLimits } from '../templating/index.js';
-import { PromptMedia, type PromptAttachment } from './prompt-media.js';
+import { type RenderOptions, renderTemplate, type TemplateLimits } from '../templating/index.js';
+import { type PromptAttachment, PromptMedia } from './prompt-media.js';
 import type { RenderModel } from './render-model.js';
 import { templateContext } from './template-context.js';
 

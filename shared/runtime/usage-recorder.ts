@@ -33,7 +33,12 @@ export interface UsageRecorder {
  */
 export function recordUsage(inference: InferencePort, now: () => number): UsageRecorder {
   const records: TokensUsageRecord[] = [];
-  const recorded = async <T extends { usage: TokenUsage }>(modelType: TokensUsageRecord['model_type'], jobCategory: string, pipeCode: string, call: () => Promise<T>): Promise<T> => {
+  const recorded = async <T extends { usage: TokenUsage }>(
+    modelType: TokensUsageRecord['model_type'],
+    jobCategory: string,
+    pipeCode: string,
+    call: () => Promise<T>,
+  ): Promise<T> => {
     const startedAt = new Date(now()).toISOString();
     const result = await call();
     records.push({
@@ -57,9 +62,17 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
       name: inference.name,
       isMock: inference.isMock,
       generateText: (request) => recorded('llm', 'llm_job', request.pipeCode, () => inference.generateText(request)),
-      generateObject: (request) => recorded('llm', 'llm_job', request.pipeCode, () => inference.generateObject(request)),
-      ...(inference.generateImages ? { generateImages: (request) => recorded('img_gen', 'img_gen_job', request.pipeCode, () => inference.generateImages!(request)) } : {}),
-      ...(inference.search ? { search: (request) => recorded('search', 'search_job', request.pipeCode, () => inference.search!(request)) } : {}),
+      generateObject: (request) =>
+        recorded('llm', 'llm_job', request.pipeCode, () => inference.generateObject(request)),
+      ...(inference.generateImages
+        ? {
+            generateImages: (request) =>
+              recorded('img_gen', 'img_gen_job', request.pipeCode, () => inference.generateImages!(request)),
+          }
+        : {}),
+      ...(inference.search
+        ? { search: (request) => recorded('search', 'search_job', request.pipeCode, () => inference.search!(request)) }
+        : {}),
     },
   };
 }

@@ -3,7 +3,7 @@
  * (RUNTIME.md §1.4).
  */
 import { PipeInputError } from '../errors/index.js';
-import { stuffToWire, type ItemContent, type Stuff, type StuffWire } from './stuff.js';
+import { type ItemContent, type Stuff, type StuffWire, stuffToWire } from './stuff.js';
 
 /** The reserved name of the latest output. */
 const MAIN_STUFF = 'main_stuff';
@@ -36,7 +36,10 @@ export class WorkingMemory {
    */
   get(name: string): Stuff {
     const stuff = this.find(name);
-    if (!stuff) throw new PipeInputError(`No stuff named '${name}' in the working memory (known: ${this.names().join(', ') || 'none'}).`);
+    if (!stuff)
+      throw new PipeInputError(
+        `No stuff named '${name}' in the working memory (known: ${this.names().join(', ') || 'none'}).`,
+      );
     return stuff;
   }
 
@@ -113,7 +116,8 @@ export class WorkingMemory {
    * @throws PipeInputError when the target is not a root name
    */
   setAlias(alias: string, target: string): void {
-    if (!this.root.has(target)) throw new PipeInputError(`Alias '${alias}' points at '${target}', which is not a stuff of the working memory.`);
+    if (!this.root.has(target))
+      throw new PipeInputError(`Alias '${alias}' points at '${target}', which is not a stuff of the working memory.`);
     this.aliases.set(alias, target);
   }
 

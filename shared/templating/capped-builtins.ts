@@ -11,15 +11,29 @@
  *
  * `range()` is capped separately (sandbox.ts); `~` / `+` concatenation is checked where its result is stored or printed.
  */
-import { currentLimits, hardenedNunjucks } from './sandbox.js';
+
 import { joinedLength, maxOutputChars, outputBudgetError, printedLength, textLength } from './output-budget.js';
+import { currentLimits, type hardenedNunjucks } from './sandbox.js';
 
 type Builtin = (this: unknown, ...args: unknown[]) => unknown;
 type Environment = InstanceType<typeof hardenedNunjucks.Environment>;
 
 /** Builtins whose result is at least as long as their text input: the input is checked before, the result after. */
 const GROWING_TEXT_BUILTINS = new Set([
-  'capitalize', 'title', 'upper', 'lower', 'escape', 'e', 'forceescape', 'safe', 'nl2br', 'urlencode', 'urlize', 'list', 'reverse', 'string',
+  'capitalize',
+  'title',
+  'upper',
+  'lower',
+  'escape',
+  'e',
+  'forceescape',
+  'safe',
+  'nl2br',
+  'urlencode',
+  'urlize',
+  'list',
+  'reverse',
+  'string',
 ]);
 /** Builtins that return text no longer than their input (or sum values): only the result is checked. */
 const OTHER_TEXT_BUILTINS = ['striptags', 'trim', 'truncate', 'sum'];
@@ -71,7 +85,9 @@ function replacedSize(text: string, old: unknown, replacement: string, maxCount:
     const matches = regexMatches(text, old, limit);
     const wholeMatchRefs = (replacement.match(/\$(&|\d)/g) ?? []).length;
     const affixRefs = (replacement.match(/\$[`']/g) ?? []).length;
-    return text.length + matches * replacement.length + wholeMatchRefs * text.length + affixRefs * matches * text.length;
+    return (
+      text.length + matches * replacement.length + wholeMatchRefs * text.length + affixRefs * matches * text.length
+    );
   }
   const needle = typeof old === 'number' ? String(old) : old;
   if (typeof needle !== 'string') return text.length;

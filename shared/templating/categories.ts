@@ -4,7 +4,14 @@
  */
 
 /** Where a template is used. */
-export type TemplateCategory = 'basic' | 'expression' | 'html' | 'markdown' | 'mermaid' | 'llm_prompt' | 'img_gen_prompt';
+export type TemplateCategory =
+  | 'basic'
+  | 'expression'
+  | 'html'
+  | 'markdown'
+  | 'mermaid'
+  | 'llm_prompt'
+  | 'img_gen_prompt';
 
 /** The MTHDS filters. */
 export type MthdsFilter = 'format' | 'tag' | 'escape_script_tag' | 'with_images';

@@ -20,7 +20,9 @@ const TEXT_FORMATS: readonly TextFormat[] = ['plain', 'markdown', 'html', 'json'
 export function formatFilter(value: unknown, textFormat: unknown, defaultFormat: TextFormat): string {
   const chosen = textFormat === undefined ? defaultFormat : textFormat;
   if (!TEXT_FORMATS.includes(chosen as TextFormat)) {
-    throw new Jinja2TemplateRenderError(`format(): unknown text format '${String(chosen)}' (allowed: ${TEXT_FORMATS.join(', ')}).`);
+    throw new Jinja2TemplateRenderError(
+      `format(): unknown text format '${String(chosen)}' (allowed: ${TEXT_FORMATS.join(', ')}).`,
+    );
   }
   if (value === undefined) return '';
   if (isRenderable(value)) return value.renderAs(chosen as TextFormat);
@@ -38,7 +40,9 @@ export function formatFilter(value: unknown, textFormat: unknown, defaultFormat:
  */
 export function tagFilter(value: unknown, name: unknown, style: TagStyle, defaultFormat: TextFormat): string {
   if (value === undefined) {
-    throw new Jinja2TemplateRenderError(`tag(): the variable${name === undefined ? '' : ` '${String(name)}'`} is undefined.`);
+    throw new Jinja2TemplateRenderError(
+      `tag(): the variable${name === undefined ? '' : ` '${String(name)}'`} is undefined.`,
+    );
   }
   const text = formatFilter(value, undefined, defaultFormat);
   const label = name === undefined || name === null ? undefined : String(name);

@@ -2,12 +2,12 @@
  * Public surface of `shared/templating`: MTHDS templates (Jinja2 syntax plus the `$x` / `@x` / `@?x` shorthands),
  * rendered by a hardened nunjucks.
  */
-export { expandShorthands } from './shorthands.js';
-export { templateVariables, type TemplateVariables } from './template-ast.js';
-export { checkTemplate, renderTemplate, type RenderOptions } from './render-template.js';
-export { type TemplateCategory } from './categories.js';
-export type { TagStyle } from './filters.js';
-export { type Renderable, type TextFormat } from './renderable.js';
 
+export type { TemplateCategory } from './categories.js';
+export type { TagStyle } from './filters.js';
 export { oversizedLiteralCalls } from './literal-arguments.js';
-export { configureTemplateLimits, templateLimits, type TemplateLimits } from './output-budget.js';
+export { configureTemplateLimits, type TemplateLimits, templateLimits } from './output-budget.js';
+export { checkTemplate, type RenderOptions, renderTemplate } from './render-template.js';
+export type { Renderable, TextFormat } from './renderable.js';
+export { expandShorthands } from './shorthands.js';
+export { type TemplateVariables, templateVariables } from './template-ast.js';

@@ -27,7 +27,8 @@ function visit(node: unknown, found: string[], limit: number): void {
   if (ast.typename === 'Filter') {
     const name = String((ast['name'] as Node).value);
     const argument = ((ast['args'] as Node).children ?? [])[1];
-    if (SIZED_FILTERS.has(name) && argument?.typename === 'Literal' && Number(argument.value) > limit) found.push(`${name}(${String(argument.value)})`);
+    if (SIZED_FILTERS.has(name) && argument?.typename === 'Literal' && Number(argument.value) > limit)
+      found.push(`${name}(${String(argument.value)})`);
   }
   const fields = ast.fields ?? [];
   for (const field of fields) visit(ast[field], found, limit);

@@ -54,7 +54,9 @@ export function maxOutputChars(limits: TemplateLimits): number {
  * @returns a Jinja2TemplateBudgetError (422) naming the limit and its setting
  */
 export function outputBudgetError(subject: string, limits: TemplateLimits): Jinja2TemplateBudgetError {
-  return new Jinja2TemplateBudgetError(`Template budget: ${subject}, over TEMPLATE_MAX_OUTPUT_KIB (${limits.maxOutputKib} KiB).`);
+  return new Jinja2TemplateBudgetError(
+    `Template budget: ${subject}, over TEMPLATE_MAX_OUTPUT_KIB (${limits.maxOutputKib} KiB).`,
+  );
 }
 
 /**
@@ -70,7 +72,9 @@ function isPlainList(value: unknown): value is unknown[] {
 }
 
 function isPlainDict(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && value.toString === Object.prototype.toString;
+  return (
+    value !== null && typeof value === 'object' && !Array.isArray(value) && value.toString === Object.prototype.toString
+  );
 }
 
 /**
@@ -120,6 +124,7 @@ export function printedLength(value: unknown, limit: number): number {
 export function textLength(value: unknown): number | undefined {
   if (typeof value === 'string') return value.length;
   if (value instanceof String) return value.length;
-  if (value !== null && typeof value === 'object' && typeof (value as { val?: unknown }).val === 'string') return ((value as { val: string }).val).length;
+  if (value !== null && typeof value === 'object' && typeof (value as { val?: unknown }).val === 'string')
+    return (value as { val: string }).val.length;
   return undefined;
 }

@@ -19,7 +19,9 @@ export function pythonStr(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return `[${value.map(repr).join(', ')}]`;
   if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([key, field]) => `${repr(key)}: ${repr(field)}`).join(', ')}}`;
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([key, field]) => `${repr(key)}: ${repr(field)}`)
+      .join(', ')}}`;
   }
   return String(value);
 }

@@ -2,11 +2,17 @@
  * Checking and rendering templates with Jinja2 semantics (hardened nunjucks; RUNTIME.md §2.2).
  */
 import { LRUCache } from 'lru-cache';
-import { Jinja2TemplateBudgetError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError, MthdsError } from '../errors/index.js';
-import { MTHDS_FILTERS, TEMPLATE_CATEGORIES, type MthdsFilter, type TemplateCategory } from './categories.js';
+import {
+  Jinja2TemplateBudgetError,
+  Jinja2TemplateRenderError,
+  Jinja2TemplateSecurityError,
+  Jinja2TemplateSyntaxError,
+  MthdsError,
+} from '../errors/index.js';
 import { installCappedBuiltins } from './capped-builtins.js';
-import { escapeScriptTagFilter, formatFilter, tagFilter, type TagStyle } from './filters.js';
-import { maxOutputChars, outputBudgetError, templateLimits, type TemplateLimits } from './output-budget.js';
+import { MTHDS_FILTERS, type MthdsFilter, TEMPLATE_CATEGORIES, type TemplateCategory } from './categories.js';
+import { escapeScriptTagFilter, formatFilter, type TagStyle, tagFilter } from './filters.js';
+import { maxOutputChars, outputBudgetError, type TemplateLimits, templateLimits } from './output-budget.js';
 import { isRenderable, type TextFormat } from './renderable.js';
 import { cappedRange, hardenedNunjucks, withLoopBudget } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
@@ -28,7 +34,9 @@ export interface RenderOptions {
 
 /** The nunjucks builtin filters templates may use; `random` is excluded so renders stay deterministic. */
 const BUILTIN_FILTERS = new Set(
-  Object.keys((new hardenedNunjucks.Environment() as unknown as { filters: Record<string, unknown> }).filters).filter((name) => name !== 'random'),
+  Object.keys((new hardenedNunjucks.Environment() as unknown as { filters: Record<string, unknown> }).filters).filter(
+    (name) => name !== 'random',
+  ),
 );
 
 /**
@@ -41,7 +49,9 @@ const BUILTIN_FILTERS = new Set(
 export function checkTemplate(template: string, category: TemplateCategory): void {
   const reader = readTemplate(template);
   if (reader.loadingTags.size > 0) {
-    throw new Jinja2TemplateSyntaxError(`Template syntax error: ${[...reader.loadingTags].join(', ')} is not allowed; a template cannot load other templates.`);
+    throw new Jinja2TemplateSyntaxError(
+      `Template syntax error: ${[...reader.loadingTags].join(', ')} is not allowed; a template cannot load other templates.`,
+    );
   }
   const allowed = TEMPLATE_CATEGORIES[category].filters;
   for (const filter of reader.filters) {
@@ -56,8 +66,26 @@ export function checkTemplate(template: string, category: TemplateCategory): voi
 
 /** Builtin filters that work on strings: a content artefact is given to them as its plain rendering (Jinja2's `str()`). */
 const STRING_FILTERS = [
-  'capitalize', 'center', 'escape', 'e', 'forceescape', 'indent', 'lower', 'nl2br', 'replace', 'string', 'striptags',
-  'title', 'trim', 'truncate', 'upper', 'urlencode', 'urlize', 'wordcount', 'float', 'int',
+  'capitalize',
+  'center',
+  'escape',
+  'e',
+  'forceescape',
+  'indent',
+  'lower',
+  'nl2br',
+  'replace',
+  'string',
+  'striptags',
+  'title',
+  'trim',
+  'truncate',
+  'upper',
+  'urlencode',
+  'urlize',
+  'wordcount',
+  'float',
+  'int',
 ];
 
 type Environment = InstanceType<typeof hardenedNunjucks.Environment>;
@@ -104,7 +132,9 @@ function environmentFor(options: RenderOptions): Environment {
   installCappedBuiltins(environment);
   for (const name of STRING_FILTERS) {
     const builtin = environment.getFilter(name) as (...args: unknown[]) => unknown;
-    environment.addFilter(name, (value: unknown, ...args: unknown[]) => builtin(isRenderable(value) ? value.toString() : value, ...args));
+    environment.addFilter(name, (value: unknown, ...args: unknown[]) =>
+      builtin(isRenderable(value) ? value.toString() : value, ...args),
+    );
   }
   return environment;
 }
@@ -118,12 +148,15 @@ const WRAPPED_CLASSES: Record<string, new (message: string, options: { cause: un
 function renderFailure(error: unknown, limits: TemplateLimits): MthdsError {
   if (error instanceof MthdsError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (message.includes('Invalid string length')) return outputBudgetError('the rendered text would be longer than a JavaScript string can be', limits);
+  if (message.includes('Invalid string length'))
+    return outputBudgetError('the rendered text would be longer than a JavaScript string can be', limits);
   for (const [name, ErrorClass] of Object.entries(WRAPPED_CLASSES)) {
     const at = message.indexOf(`${name}: `);
     if (at >= 0) return new ErrorClass(message.slice(at + name.length + 2).trim(), { cause: error });
   }
-  return new Jinja2TemplateRenderError(`Template render error: ${message.replace(/^\(unknown path\)\s*/, '').trim()}`, { cause: error });
+  return new Jinja2TemplateRenderError(`Template render error: ${message.replace(/^\(unknown path\)\s*/, '').trim()}`, {
+    cause: error,
+  });
 }
 
 /**
@@ -145,6 +178,7 @@ export function renderTemplate(template: string, context: Record<string, unknown
   } catch (error) {
     throw renderFailure(error, limits);
   }
-  if (text.length > maxOutputChars(limits)) throw outputBudgetError(`the rendered text would be ${text.length} characters`, limits);
+  if (text.length > maxOutputChars(limits))
+    throw outputBudgetError(`the rendered text would be ${text.length} characters`, limits);
   return text;
 }

@@ -16,7 +16,15 @@
  */
 import nunjucks from 'nunjucks';
 import { Jinja2TemplateBudgetError, Jinja2TemplateSecurityError } from '../errors/index.js';
-import { DEFAULT_TEMPLATE_LIMITS, isPlainStructure, maxOutputChars, outputBudgetError, printedLength, textLength, type TemplateLimits } from './output-budget.js';
+import {
+  DEFAULT_TEMPLATE_LIMITS,
+  isPlainStructure,
+  maxOutputChars,
+  outputBudgetError,
+  printedLength,
+  type TemplateLimits,
+  textLength,
+} from './output-budget.js';
 import { pythonStr } from './python-str.js';
 
 /** Names no template may look up. */
@@ -79,7 +87,11 @@ interface NunjucksRuntime {
  * (a test runner mixing loaders does), and the patch, installed once, must meter the renders of every copy.
  */
 const sharedRuntime = nunjucks.runtime as unknown as NunjucksRuntime;
-sharedRuntime.__mthdsBudget ??= { iterationsLeft: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY, limits: DEFAULT_TEMPLATE_LIMITS };
+sharedRuntime.__mthdsBudget ??= {
+  iterationsLeft: Number.POSITIVE_INFINITY,
+  deadline: Number.POSITIVE_INFINITY,
+  limits: DEFAULT_TEMPLATE_LIMITS,
+};
 const budget: RenderBudget = sharedRuntime.__mthdsBudget;
 
 /** The limits of the render under way (the defaults outside a render). */
@@ -88,7 +100,8 @@ export function currentLimits(): TemplateLimits {
 }
 
 function checkDeadline(): void {
-  if (Date.now() > budget.deadline) throw new Jinja2TemplateBudgetError(`Template budget: rendering took longer than ${MAX_RENDER_MS} ms.`);
+  if (Date.now() > budget.deadline)
+    throw new Jinja2TemplateBudgetError(`Template budget: rendering took longer than ${MAX_RENDER_MS} ms.`);
 }
 
 /**
@@ -136,7 +149,9 @@ export function cappedRange(start: number, stop?: number, step = 1): number[] {
   const [from, to] = stop === undefined ? [0, start] : [start, stop];
   const length = step === 0 ? Number.POSITIVE_INFINITY : Math.max(0, Math.ceil((to - from) / step));
   if (!Number.isFinite(length) || length > MAX_RANGE_LENGTH) {
-    throw new Jinja2TemplateBudgetError(`Template budget: range() of ${length} items is over the ${MAX_RANGE_LENGTH}-item limit.`);
+    throw new Jinja2TemplateBudgetError(
+      `Template budget: range() of ${length} items is over the ${MAX_RANGE_LENGTH}-item limit.`,
+    );
   }
   return Array.from({ length }, (_, index) => from + index * step);
 }
@@ -144,7 +159,8 @@ export function cappedRange(start: number, stop?: number, step = 1): number[] {
 function printable(value: unknown): unknown {
   if (typeof value === 'boolean' || value === null) return pythonStr(value);
   if (Array.isArray(value) && value.toString === Array.prototype.toString) return pythonStr(value);
-  if (value !== null && typeof value === 'object' && value.toString === Object.prototype.toString) return pythonStr(value);
+  if (value !== null && typeof value === 'object' && value.toString === Object.prototype.toString)
+    return pythonStr(value);
   return value;
 }
 
@@ -158,10 +174,17 @@ function harden(runtime: NunjucksRuntime): void {
   };
   runtime.fromIterator = (value) => {
     const iterable = fromIterator(value);
-    const size = Array.isArray(iterable) ? iterable.length : iterable !== null && typeof iterable === 'object' ? Object.keys(iterable).length : 0;
+    const size = Array.isArray(iterable)
+      ? iterable.length
+      : iterable !== null && typeof iterable === 'object'
+        ? Object.keys(iterable).length
+        : 0;
     budget.iterationsLeft -= size;
     checkDeadline();
-    if (budget.iterationsLeft < 0) throw new Jinja2TemplateBudgetError(`Template budget: loops ran over ${MAX_LOOP_ITERATIONS} iterations in one render.`);
+    if (budget.iterationsLeft < 0)
+      throw new Jinja2TemplateBudgetError(
+        `Template budget: loops ran over ${MAX_LOOP_ITERATIONS} iterations in one render.`,
+      );
     return iterable;
   };
   runtime.memberLookup = (obj, val) => {

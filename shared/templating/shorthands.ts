@@ -14,16 +14,26 @@ const SHORTHAND = new RegExp(`(@@|\\$\\$)|(?<![A-Za-z0-9_])(@\\?|@)(${IDENT_PATH
 const CSS_AT_RULE = /^(?:\s*\(|\s+[A-Za-z0-9_-]+\s*\{)/;
 
 function expandPlainText(text: string): string {
-  return text.replace(SHORTHAND, (match: string, escaped: string | undefined, atSigil: string | undefined, atPath: string | undefined, dollarPath: string | undefined, offset: number) => {
-    if (escaped !== undefined) return escaped[0]!;
-    if (atSigil !== undefined && atPath !== undefined) {
-      const after = text.slice(offset + match.length);
-      if (atSigil === '@' && CSS_AT_RULE.test(after)) return match;
-      const tagged = `{{ ${atPath}|tag("${atPath}") }}`;
-      return atSigil === '@?' ? `{% if ${atPath} %}${tagged}{% endif %}` : tagged;
-    }
-    return `{{ ${dollarPath}|format() }}`;
-  });
+  return text.replace(
+    SHORTHAND,
+    (
+      match: string,
+      escaped: string | undefined,
+      atSigil: string | undefined,
+      atPath: string | undefined,
+      dollarPath: string | undefined,
+      offset: number,
+    ) => {
+      if (escaped !== undefined) return escaped[0]!;
+      if (atSigil !== undefined && atPath !== undefined) {
+        const after = text.slice(offset + match.length);
+        if (atSigil === '@' && CSS_AT_RULE.test(after)) return match;
+        const tagged = `{{ ${atPath}|tag("${atPath}") }}`;
+        return atSigil === '@?' ? `{% if ${atPath} %}${tagged}{% endif %}` : tagged;
+      }
+      return `{{ ${dollarPath}|format() }}`;
+    },
+  );
 }
 
 /**

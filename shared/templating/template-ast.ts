@@ -37,7 +37,9 @@ const LOADING_NODES = new Set(['Include', 'Import', 'FromImport', 'Extends']);
  */
 export function parseTemplate(template: string): AstNode {
   try {
-    return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(expandShorthands(template));
+    return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(
+      expandShorthands(template),
+    );
   } catch (error) {
     if (error instanceof RangeError) throw tooDeepToRead(error);
     const message = error instanceof Error ? error.message.replace(/^\(unknown path\)\s*/, '') : String(error);
@@ -50,7 +52,10 @@ export function parseTemplate(template: string): AstNode {
  * thousands of parentheses): a syntax error in the caller's words, never the engine's stack-overflow message.
  */
 function tooDeepToRead(cause: RangeError): Jinja2TemplateSyntaxError {
-  return new Jinja2TemplateSyntaxError('Template syntax error: the template nests too deeply to be read (parentheses, brackets or blocks inside one another); flatten it.', { cause });
+  return new Jinja2TemplateSyntaxError(
+    'Template syntax error: the template nests too deeply to be read (parentheses, brackets or blocks inside one another); flatten it.',
+    { cause },
+  );
 }
 
 function lookupPath(node: AstNode): string | undefined {
@@ -74,7 +79,10 @@ function boundNames(node: AstNode | undefined): string[] {
  * parses it but cannot compile it (its compiler recurses without end), and Jinja2 allows it only on a namespace.
  */
 function setTargetMessage(target: AstNode): string {
-  const where = typeof target['lineno'] === 'number' && typeof target['colno'] === 'number' ? ` (line ${target['lineno'] + 1}, column ${target['colno'] + 1})` : '';
+  const where =
+    typeof target['lineno'] === 'number' && typeof target['colno'] === 'number'
+      ? ` (line ${target['lineno'] + 1}, column ${target['colno'] + 1})`
+      : '';
   const written = lookupPath(target);
   const what = written === undefined ? 'an expression' : `'${written}'`;
   return `Template syntax error${where}: {% set %} assigns plain names only (e.g. {% set total = 1 %}), not ${what}.`;
@@ -142,7 +150,8 @@ class AstReader {
     }
     const root = path.split('.')[0]!;
     if (!scope.has(root) && !BUILTIN_NAMES.has(root)) this.paths.add(path);
-    if (node.typename === 'LookupVal' && (node['val'] as AstNode).typename !== 'Literal') this.visit(node['val'], scope);
+    if (node.typename === 'LookupVal' && (node['val'] as AstNode).typename !== 'Literal')
+      this.visit(node['val'], scope);
   }
 }
 

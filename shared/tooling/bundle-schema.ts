@@ -11,8 +11,8 @@
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §3.14, §9
  */
 import { readFileSync } from 'node:fs';
-import ajvDraft04 from 'ajv-draft-04';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import ajvDraft04 from 'ajv-draft-04';
 import { z } from 'zod';
 import { PIPE_SCHEMAS, SCHEMA_PIPE_TYPES } from '../mthds/parse/blueprint.js';
 
@@ -22,7 +22,10 @@ const REFERENCE = JSON.parse(readFileSync(new URL('./mthds_schema.json', import.
 
 /** The contract-only signature as JSON Schema, derived from the runtime's blueprint (what a TOML table may hold). */
 function pipeSignatureBlueprint(): JsonObject {
-  const schema: JsonObject = { title: 'PipeSignatureBlueprint', ...z.toJSONSchema(PIPE_SCHEMAS.PipeSignature, { target: 'draft-4', io: 'input' }) };
+  const schema: JsonObject = {
+    title: 'PipeSignatureBlueprint',
+    ...z.toJSONSchema(PIPE_SCHEMAS.PipeSignature, { target: 'draft-4', io: 'input' }),
+  };
   delete schema['$schema'];
   return schema;
 }
@@ -34,10 +37,14 @@ function isObject(value: unknown): value is JsonObject {
 function withoutNullAlternatives(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutNullAlternatives);
   if (!isObject(node)) return node;
-  const copy: JsonObject = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withoutNullAlternatives(value)]));
+  const copy: JsonObject = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, withoutNullAlternatives(value)]),
+  );
   const anyOf = copy['anyOf'];
   if (Array.isArray(anyOf)) {
-    const kept = anyOf.filter((branch) => !(isObject(branch) && branch['type'] === 'null' && Object.keys(branch).length === 1));
+    const kept = anyOf.filter(
+      (branch) => !(isObject(branch) && branch['type'] === 'null' && Object.keys(branch).length === 1),
+    );
     delete copy['anyOf'];
     if (kept.length === 1) copy['allOf'] = kept;
     else copy['anyOf'] = kept;
@@ -49,7 +56,9 @@ function withoutNullAlternatives(node: unknown): unknown {
 function editorSchema(reference: JsonObject): JsonObject {
   const schema = structuredClone(reference);
   const definitions = schema['definitions'] as Record<string, JsonObject>;
-  const pipes = ((schema['properties'] as JsonObject)['pipe'] as { anyOf: [{ additionalProperties: { oneOf: { $ref: string }[] } }] }).anyOf[0].additionalProperties;
+  const pipes = (
+    (schema['properties'] as JsonObject)['pipe'] as { anyOf: [{ additionalProperties: { oneOf: { $ref: string }[] } }] }
+  ).anyOf[0].additionalProperties;
   definitions['PipeSignatureBlueprint'] = pipeSignatureBlueprint();
   pipes.oneOf.push({ $ref: '#/definitions/PipeSignatureBlueprint' });
   for (const member of pipes.oneOf) {
@@ -87,7 +96,12 @@ export function withSignatureTypes(data: JsonObject): JsonObject {
   const pipes = data['pipe'];
   if (!isObject(pipes)) return data;
   const typed = Object.fromEntries(
-    Object.entries(pipes).map(([code, table]) => [code, isObject(table) && table['type'] === undefined && 'signature_for' in table ? { ...table, type: 'PipeSignature' } : table]),
+    Object.entries(pipes).map(([code, table]) => [
+      code,
+      isObject(table) && table['type'] === undefined && 'signature_for' in table
+        ? { ...table, type: 'PipeSignature' }
+        : table,
+    ]),
   );
   return { ...data, pipe: typed };
 }

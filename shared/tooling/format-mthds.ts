@@ -5,10 +5,10 @@
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §9, docs/formatting.md (the choice and its measurements)
  */
-import type { FormatOptions as TaploFormatOptions, Taplo } from '@taplo/lib';
+import type { Taplo, FormatOptions as TaploFormatOptions } from '@taplo/lib';
 import { PipelexUnexpectedError, ValidationError } from '../errors/index.js';
 import type { Diagnostic } from './diagnostic.js';
-import { resolveFormatOptions, type FormatOptions, type ResolvedFormatOptions } from './format-options.js';
+import { type FormatOptions, type ResolvedFormatOptions, resolveFormatOptions } from './format-options.js';
 import { SourceText } from './source-text.js';
 import { checkToml } from './toml-syntax.js';
 
@@ -90,7 +90,10 @@ export async function formatMthds(content: string, given?: FormatOptions | null)
         { cause: error },
       );
     }
-    throw new PipelexUnexpectedError(`RuntimeError: the TOML formatter failed on this content with these options (${String(error)})`, { cause: error });
+    throw new PipelexUnexpectedError(
+      `RuntimeError: the TOML formatter failed on this content with these options (${String(error)})`,
+      { cause: error },
+    );
   }
   return { formatted, changed: formatted !== content, diagnostics: [] };
 }

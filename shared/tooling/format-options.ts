@@ -20,7 +20,10 @@ export const FORMAT_OPTIONS = z.strictObject({
   column_width: z.number().int().min(1).max(10_000).optional(),
   indent_tables: z.boolean().optional(),
   indent_entries: z.boolean().optional(),
-  indent_string: z.string().regex(/^[ \t]{1,16}$/, 'must be 1 to 16 spaces or tabs').optional(),
+  indent_string: z
+    .string()
+    .regex(/^[ \t]{1,16}$/, 'must be 1 to 16 spaces or tabs')
+    .optional(),
   trailing_newline: z.boolean().optional(),
   reorder_keys: z.boolean().optional(),
   allowed_blank_lines: z.number().int().min(0).max(100).optional(),

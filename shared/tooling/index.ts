@@ -3,6 +3,6 @@
  * @see API-CONTRACT.md §3.13
  */
 export type { Diagnostic, DiagnosticKind, Range } from './diagnostic.js';
-export { lintMthds } from './lint-mthds.js';
-export { formatMthds, warmFormatter, type FormatResult } from './format-mthds.js';
+export { type FormatResult, formatMthds, warmFormatter } from './format-mthds.js';
 export { FORMAT_OPTIONS, type FormatOptions } from './format-options.js';
+export { lintMthds } from './lint-mthds.js';

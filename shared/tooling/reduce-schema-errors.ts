@@ -37,7 +37,10 @@ function isTypeMismatchAt(error: SchemaError, path: string): boolean {
 }
 
 function misfit(errors: SchemaError[], path: string): number {
-  return errors.filter((error) => error.instancePath === path && (error.keyword === 'required' || error.keyword === 'additionalProperties')).length;
+  return errors.filter(
+    (error) =>
+      error.instancePath === path && (error.keyword === 'required' || error.keyword === 'additionalProperties'),
+  ).length;
 }
 
 function reduceUnion(union: SchemaError, branchErrors: SchemaError[]): SchemaError[] {

@@ -4,8 +4,9 @@
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §9 (what lint checks: types, enums, unknown keys, required keys)
  */
-import { bundleSchemaValidator, PIPE_TYPES, withSignatureTypes, type SchemaError } from './bundle-schema.js';
+
 import { MESSAGES } from '../mthds/messages.js';
+import { bundleSchemaValidator, PIPE_TYPES, type SchemaError, withSignatureTypes } from './bundle-schema.js';
 import type { Diagnostic } from './diagnostic.js';
 import { reduceSchemaErrors } from './reduce-schema-errors.js';
 import type { SourceText } from './source-text.js';
@@ -30,7 +31,11 @@ function segmentsOf(pointer: string): Segment[] {
 }
 
 function dotted(path: readonly Segment[]): string {
-  return path.reduce<string>((text, segment) => (typeof segment === 'number' ? `${text}[${segment}]` : text === '' ? segment : `${text}.${segment}`), '');
+  return path.reduce<string>(
+    (text, segment) =>
+      typeof segment === 'number' ? `${text}[${segment}]` : text === '' ? segment : `${text}.${segment}`,
+    '',
+  );
 }
 
 function where(path: readonly Segment[]): string {
@@ -50,14 +55,31 @@ function subjectOf(error: SchemaError): Subject {
       return { path: [...path, key], mark: 'key', message: `Unknown key '${key}' in ${where(path)}` };
     }
     case 'required':
-      return { path, mark: 'key', message: `${path.length === 0 ? 'The bundle' : where(path)} is missing the required key '${String(params['missingProperty'])}'` };
+      return {
+        path,
+        mark: 'key',
+        message: `${path.length === 0 ? 'The bundle' : where(path)} is missing the required key '${String(params['missingProperty'])}'`,
+      };
     case 'enum':
-      return { path, mark: 'value', message: `${where(path)} must be one of ${(params['allowedValues'] as unknown[]).map(show).join(', ')}` };
+      return {
+        path,
+        mark: 'value',
+        message: `${where(path)} must be one of ${(params['allowedValues'] as unknown[]).map(show).join(', ')}`,
+      };
     case 'discriminator': {
       const pipe = String(path[path.length - 1]);
       const value = params['tagValue'];
-      if (value === undefined) return { path, mark: 'key', message: MESSAGES.missing_pipe_type({ pipe, allowed: PIPE_TYPES }) };
-      return { path: [...path, 'type'], mark: 'value', message: MESSAGES.unknown_pipe_type({ pipe, value: typeof value === 'string' ? value : show(value), allowed: PIPE_TYPES }) };
+      if (value === undefined)
+        return { path, mark: 'key', message: MESSAGES.missing_pipe_type({ pipe, allowed: PIPE_TYPES }) };
+      return {
+        path: [...path, 'type'],
+        mark: 'value',
+        message: MESSAGES.unknown_pipe_type({
+          pipe,
+          value: typeof value === 'string' ? value : show(value),
+          allowed: PIPE_TYPES,
+        }),
+      };
     }
     default:
       return { path, mark: 'value', message: `${where(path)} ${error.message ?? 'is invalid'}` };
@@ -81,7 +103,11 @@ function spanFor(subject: Subject, written: ReadonlyMap<string, WrittenAt>): rea
  * @returns one `schema` diagnostic per problem (severity `error`) in text order, those without a range first; empty
  *   when valid
  */
-export function schemaDiagnostics(data: Record<string, unknown>, written: ReadonlyMap<string, WrittenAt>, text: SourceText): Diagnostic[] {
+export function schemaDiagnostics(
+  data: Record<string, unknown>,
+  written: ReadonlyMap<string, WrittenAt>,
+  text: SourceText,
+): Diagnostic[] {
   const validate = bundleSchemaValidator();
   if (validate(withSignatureTypes(data))) return [];
   const diagnostics = reduceSchemaErrors(validate.errors ?? []).map((error): Diagnostic => {

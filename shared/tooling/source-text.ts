@@ -24,7 +24,9 @@ export class SourceText {
     let lineStart = 0;
     for (let index = 0; index < text.length; index += 1) {
       if (text.charCodeAt(index) !== 10) continue;
-      this.lineByteStarts.push(this.lineByteStarts.at(-1)! + Buffer.byteLength(text.slice(lineStart, index + 1), 'utf8'));
+      this.lineByteStarts.push(
+        this.lineByteStarts.at(-1)! + Buffer.byteLength(text.slice(lineStart, index + 1), 'utf8'),
+      );
       lineStart = index + 1;
       this.lineStarts.push(lineStart);
     }
@@ -49,7 +51,14 @@ export class SourceText {
   range(start: number, end: number): Range {
     const from = this.point(start);
     const to = this.point(Math.max(start, end));
-    return { start_offset: from.offset, end_offset: to.offset, start_line: from.line, start_col: from.col, end_line: to.line, end_col: to.col };
+    return {
+      start_offset: from.offset,
+      end_offset: to.offset,
+      start_line: from.line,
+      start_col: from.col,
+      end_line: to.line,
+      end_col: to.col,
+    };
   }
 
   private point(rawIndex: number): Point {
@@ -63,6 +72,10 @@ export class SourceText {
     }
     const lineStart = this.lineStarts[line] ?? 0;
     const inLine = this.text.slice(lineStart, index);
-    return { offset: (this.lineByteStarts[line] ?? 0) + Buffer.byteLength(inLine, 'utf8'), line: line + 1, col: [...inLine].length + 1 };
+    return {
+      offset: (this.lineByteStarts[line] ?? 0) + Buffer.byteLength(inLine, 'utf8'),
+      line: line + 1,
+      col: [...inLine].length + 1,
+    };
   }
 }

@@ -5,12 +5,12 @@
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §6 S1
  */
-import { parseTOML, ParseError, type AST } from 'toml-eslint-parser';
+import { type AST, ParseError, parseTOML } from 'toml-eslint-parser';
 import { MthdsParserError } from '../errors/index.js';
 import { parseToml, tomlDepthError } from '../mthds/parse/parse-toml.js';
 import { scanToml } from '../mthds/parse/toml-scan.js';
-import { LONG_TOKEN_CHARS, maskLongTokens } from './mask-long-tokens.js';
 import type { Diagnostic } from './diagnostic.js';
+import { LONG_TOKEN_CHARS, maskLongTokens } from './mask-long-tokens.js';
 import type { SourceText } from './source-text.js';
 
 /** `toml-eslint-parser`'s message for a key defined twice (its `dupe-keys` code), the one TOML key rule. */
@@ -36,7 +36,15 @@ export function checkToml(content: string, text: SourceText): TomlCheck {
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     const kind = error.message === DUPLICATE_KEY ? 'semantic' : 'syntax';
-    return { diagnostic: { kind, severity: 'error', message: error.message, location: null, range: text.range(error.index, error.index) } };
+    return {
+      diagnostic: {
+        kind,
+        severity: 'error',
+        message: error.message,
+        location: null,
+        range: text.range(error.index, error.index),
+      },
+    };
   }
   try {
     return { ast, data: parseToml(content, null) };

@@ -7,7 +7,18 @@ import type { Concept, ConceptField, Library, Multiplicity, Pipe } from '../mthd
 
 /** One form node. `name` is absent on list items. */
 export interface FormNode {
-  kind: 'text' | 'prose' | 'date' | 'number' | 'boolean' | 'enum' | 'document' | 'image' | 'object' | 'list' | 'unknown';
+  kind:
+    | 'text'
+    | 'prose'
+    | 'date'
+    | 'number'
+    | 'boolean'
+    | 'enum'
+    | 'document'
+    | 'image'
+    | 'object'
+    | 'list'
+    | 'unknown';
   name?: string;
   concept_ref?: string;
   description?: string;
@@ -46,7 +57,11 @@ class FormBuilder {
   /** The concept and its refinement ancestors, nearest first. */
   private ancestry(concept: Concept): Concept[] {
     const chain: Concept[] = [];
-    for (let current: Concept | undefined = concept; current && !chain.includes(current); current = current.refines === null ? undefined : this.library.concepts.get(current.refines)) {
+    for (
+      let current: Concept | undefined = concept;
+      current && !chain.includes(current);
+      current = current.refines === null ? undefined : this.library.concepts.get(current.refines)
+    ) {
       chain.push(current);
     }
     return chain;
@@ -61,11 +76,20 @@ class FormBuilder {
     if (natives.includes('native.Number')) return named(name, { kind: 'number', integer: false, ...base });
     const shaped = this.ancestry(concept).find((ancestor) => ancestor.structure !== null);
     if (!shaped || depth > MAX_DEPTH) return named(name, { kind: 'unknown', ...base });
-    const fields = Object.entries(shaped.structure ?? {}).map(([fieldName, field]) => this.fieldNode(fieldName, field, concept.domain_code, depth + 1));
+    const fields = Object.entries(shaped.structure ?? {}).map(([fieldName, field]) =>
+      this.fieldNode(fieldName, field, concept.domain_code, depth + 1),
+    );
     return named(name, { kind: 'object', ...base, fields });
   }
 
-  private valueNode(type: string | undefined, conceptRef: string | undefined, fromDomain: string, name: string | undefined, required: boolean, depth: number): FormNode {
+  private valueNode(
+    type: string | undefined,
+    conceptRef: string | undefined,
+    fromDomain: string,
+    name: string | undefined,
+    required: boolean,
+    depth: number,
+  ): FormNode {
     switch (type ?? 'text') {
       case 'integer':
         return named(name, { kind: 'number', integer: true, required });
@@ -87,16 +111,33 @@ class FormBuilder {
   }
 
   private fieldNode(name: string, field: ConceptField, fromDomain: string, depth: number): FormNode {
-    const extra = { description: field.description, ...(field.default_value !== undefined && !field.required ? { default_value: field.default_value } : {}) };
-    if (field.choices && field.choices.length > 0) return { ...named(name, { kind: 'enum', choices: field.choices, required: field.required }), ...extra };
+    const extra = {
+      description: field.description,
+      ...(field.default_value !== undefined && !field.required ? { default_value: field.default_value } : {}),
+    };
+    if (field.choices && field.choices.length > 0)
+      return { ...named(name, { kind: 'enum', choices: field.choices, required: field.required }), ...extra };
     if (field.type === 'list') {
-      return { ...named(name, { kind: 'list', required: field.required, item: this.valueNode(field.item_type, field.item_concept_ref, fromDomain, undefined, true, depth) }), ...extra };
+      return {
+        ...named(name, {
+          kind: 'list',
+          required: field.required,
+          item: this.valueNode(field.item_type, field.item_concept_ref, fromDomain, undefined, true, depth),
+        }),
+        ...extra,
+      };
     }
     if (field.type === 'dict') return { ...named(name, { kind: 'unknown', required: field.required }), ...extra };
     return { ...this.valueNode(field.type, field.concept_ref, fromDomain, name, field.required, depth), ...extra };
   }
 
-  ioNode(name: string, conceptRef: string, multiplicity: Multiplicity, fromDomain: string, topLevel: boolean): FormNode {
+  ioNode(
+    name: string,
+    conceptRef: string,
+    multiplicity: Multiplicity,
+    fromDomain: string,
+    topLevel: boolean,
+  ): FormNode {
     const concept = this.library.resolveConcept(conceptRef, fromDomain);
     const presence = topLevel ? { presence: 'plain' as const } : {};
     if (multiplicity === 'single') {
@@ -117,7 +158,14 @@ class FormBuilder {
 export function inputForms(library: Library): Record<string, PipeInputFormDescriptor> {
   const builder = new FormBuilder(library);
   return Object.fromEntries(
-    sortedPipes(library).map((pipe) => [pipe.ref, { fields: pipe.inputs.map((input) => builder.ioNode(input.name, input.conceptRef, input.multiplicity, pipe.domain_code, true)) }]),
+    sortedPipes(library).map((pipe) => [
+      pipe.ref,
+      {
+        fields: pipe.inputs.map((input) =>
+          builder.ioNode(input.name, input.conceptRef, input.multiplicity, pipe.domain_code, true),
+        ),
+      },
+    ]),
   );
 }
 
@@ -127,7 +175,12 @@ export function inputForms(library: Library): Record<string, PipeInputFormDescri
  */
 export function outputForms(library: Library): Record<string, PipeOutputFormDescriptor> {
   const builder = new FormBuilder(library);
-  return Object.fromEntries(sortedPipes(library).map((pipe) => [pipe.ref, { field: builder.ioNode('output', pipe.output.conceptRef, pipe.output.multiplicity, pipe.domain_code, false) }]));
+  return Object.fromEntries(
+    sortedPipes(library).map((pipe) => [
+      pipe.ref,
+      { field: builder.ioNode('output', pipe.output.conceptRef, pipe.output.multiplicity, pipe.domain_code, false) },
+    ]),
+  );
 }
 
 function sortedPipes(library: Library): Pipe[] {

@@ -54,7 +54,9 @@ function pipeStructures(library: Library): Record<string, PipeStructure> {
   const structures: Record<string, PipeStructure> = {};
   for (const pipe of library.pipes.values()) {
     structures[pipe.code] = {
-      inputs: Object.fromEntries(pipe.inputs.map((input) => [input.name, { concept_code: input.conceptRef, multiplicity: input.multiplicity }])),
+      inputs: Object.fromEntries(
+        pipe.inputs.map((input) => [input.name, { concept_code: input.conceptRef, multiplicity: input.multiplicity }]),
+      ),
       output: { concept_code: pipe.output.conceptRef, multiplicity: pipe.output.multiplicity },
     };
   }
@@ -74,7 +76,11 @@ export function completedRunResult(outcome: RunOutcome, library: Library): RunRe
     created_at: new Date(outcome.createdAt).toISOString(),
     finished_at: new Date(outcome.finishedAt).toISOString(),
     main_stuff_name: outcome.memory.mainStuffName(),
-    pipe_output: { working_memory: outcome.memory.toWire(), pipeline_run_id: outcome.pipelineRunId, tokens_usages: outcome.tokensUsages },
+    pipe_output: {
+      working_memory: outcome.memory.toWire(),
+      pipeline_run_id: outcome.pipelineRunId,
+      tokens_usages: outcome.tokensUsages,
+    },
     pipe_structures: pipeStructures(library),
   };
 }

@@ -4,9 +4,21 @@
  * itself (static validation, the dry-run sweep, the default pipe's graph) is the runtime's `libraryVerdict`.
  */
 import type { ValidationErrorItem } from '../errors/index.js';
-import { bundleBlueprintForWire, type BundleSource, type Library, type Multiplicity, type Pipe, type ValidationMode } from '../mthds/index.js';
-import { libraryVerdict, type GraphSpec, type SweepDeps, type ValidatedPipe } from '../runtime/index.js';
-import { inputForms, outputForms, type PipeInputFormDescriptor, type PipeOutputFormDescriptor } from './form-descriptors.js';
+import {
+  type BundleSource,
+  bundleBlueprintForWire,
+  type Library,
+  type Multiplicity,
+  type Pipe,
+  type ValidationMode,
+} from '../mthds/index.js';
+import { type GraphSpec, libraryVerdict, type SweepDeps, type ValidatedPipe } from '../runtime/index.js';
+import {
+  inputForms,
+  outputForms,
+  type PipeInputFormDescriptor,
+  type PipeOutputFormDescriptor,
+} from './form-descriptors.js';
 
 /** Multiplicity as the I/O contracts spell it. */
 export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
@@ -63,12 +75,20 @@ export interface InvalidReport {
   message: string;
 }
 
-function contractMultiplicity(multiplicity: Multiplicity): { multiplicity: ContractMultiplicity; item_count: number | null } {
+function contractMultiplicity(multiplicity: Multiplicity): {
+  multiplicity: ContractMultiplicity;
+  item_count: number | null;
+} {
   if (typeof multiplicity === 'number') return { multiplicity: 'fixed', item_count: multiplicity };
   return { multiplicity: multiplicity, item_count: null };
 }
 
-function ioSchema(library: Library, pipe: Pipe, conceptRef: string, multiplicity: Multiplicity): Record<string, unknown> {
+function ioSchema(
+  library: Library,
+  pipe: Pipe,
+  conceptRef: string,
+  multiplicity: Multiplicity,
+): Record<string, unknown> {
   const item = library.contentSchema(library.resolveConcept(conceptRef, pipe.domain_code));
   if (multiplicity === 'single') return item;
   const { $defs, $schema, ...itemBody } = item;

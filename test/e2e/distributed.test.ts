@@ -1,25 +1,40 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
-import { createHmac } from 'node:crypto';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
-import { freePort, spawnApi, spawnService, type ServiceProcess } from '../helpers/processes.js';
+import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
-const hello = (runId: string) => ({ pipeline_run_id: runId, mthds_contents: [sample('hello_greeting')], inputs: { name: runId } });
+const hello = (runId: string) => ({
+  pipeline_run_id: runId,
+  mthds_contents: [sample('hello_greeting')],
+  inputs: { name: runId },
+});
 
-async function post(baseUrl: string, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30000) });
+async function post(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30000),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function status(baseUrl: string, runId: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/v1/runs/${runId}/status`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+  const response = await fetch(`${baseUrl}/v1/runs/${runId}/status`, { signal: AbortSignal.timeout(5000) }).catch(
+    () => undefined,
+  );
   if (!response?.ok) return `HTTP ${response?.status ?? 'error'}`;
   return ((await response.json()) as { status: string }).status;
 }
@@ -72,12 +87,21 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
       await startWorker(shared);
       const ack = await post(baseUrl, '/v1/start', { ...hello('with-callback'), callback_urls: [receiver.url] });
       expect(ack.status).to.equal(202);
-      await pollUntil(() => status(baseUrl, 'with-callback'), (value) => value === 'COMPLETED');
-      const results = (await (await fetch(`${baseUrl}/v1/runs/with-callback/results`)).json()) as { main_stuff: { text: string } };
+      await pollUntil(
+        () => status(baseUrl, 'with-callback'),
+        (value) => value === 'COMPLETED',
+      );
+      const results = (await (await fetch(`${baseUrl}/v1/runs/with-callback/results`)).json()) as {
+        main_stuff: { text: string };
+      };
       expect(results.main_stuff.text).to.include('with-callback');
       const [delivery] = await receiver.successes(1);
-      expect(delivery!.headers['x-completion-signature']).to.equal(createHmac('sha256', secret).update('with-callback').digest('hex'));
-      const [, timestamp, digest] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(delivery!.headers['x-completion-signature-256']))!;
+      expect(delivery!.headers['x-completion-signature']).to.equal(
+        createHmac('sha256', secret).update('with-callback').digest('hex'),
+      );
+      const [, timestamp, digest] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(
+        String(delivery!.headers['x-completion-signature-256']),
+      )!;
       expect(digest).to.equal(createHmac('sha256', secret).update(`${timestamp}.${delivery!.body}`).digest('hex'));
     } finally {
       await receiver.close();
@@ -86,13 +110,21 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
 
   it('should share 200 runs between two workers and complete them all', async () => {
     const baseUrl = await startApi();
-    const workers = [await startWorker({ MOCK_INFERENCE_LATENCY_MS: '20' }), await startWorker({ MOCK_INFERENCE_LATENCY_MS: '20' })];
+    const workers = [
+      await startWorker({ MOCK_INFERENCE_LATENCY_MS: '20' }),
+      await startWorker({ MOCK_INFERENCE_LATENCY_MS: '20' }),
+    ];
     const ids = Array.from({ length: 200 }, (_, index) => `run-${index}`);
     for (let batch = 0; batch < ids.length; batch += 25) {
       const acks = await Promise.all(ids.slice(batch, batch + 25).map((id) => post(baseUrl, '/v1/start', hello(id))));
       expect(acks.map((ack) => ack.status)).to.deep.equal(Array(acks.length).fill(202));
     }
-    await pollUntil(async () => workers.reduce((sum, worker) => sum + completedBy(worker), 0), (count) => count >= 200, 90000, 200);
+    await pollUntil(
+      async () => workers.reduce((sum, worker) => sum + completedBy(worker), 0),
+      (count) => count >= 200,
+      90000,
+      200,
+    );
     expect(completedBy(workers[0]!)).to.be.above(0);
     expect(completedBy(workers[1]!)).to.be.above(0);
     const states = await Promise.all(ids.map((id) => status(baseUrl, id)));
@@ -108,9 +140,16 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     await doomed.waitForLog((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'survivor');
     await doomed.stop('SIGKILL');
     const rescuer = await startWorker(slow);
-    await pollUntil(() => status(baseUrl, 'survivor'), (value) => value === 'COMPLETED', 60000, 200);
+    await pollUntil(
+      () => status(baseUrl, 'survivor'),
+      (value) => value === 'COMPLETED',
+      60000,
+      200,
+    );
     expect(completedBy(rescuer)).to.equal(1);
-    const retake = rescuer.logs.find((line) => line['msg'] === 'run:completed' && line['pipeline_run_id'] === 'survivor');
+    const retake = rescuer.logs.find(
+      (line) => line['msg'] === 'run:completed' && line['pipeline_run_id'] === 'survivor',
+    );
     expect(retake, 'the retaken attempt runs in quarantine').to.include({ quarantined: true });
   });
 
@@ -130,11 +169,36 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     let redisPort: number;
 
     async function startRedis(): Promise<void> {
-      redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' });
-      await pollUntil(async () => {
-        const probe = await fetch(`http://127.0.0.1:${redisPort}`).then(() => true, (error: Error) => !String(error.cause ?? error).includes('ECONNREFUSED'));
-        return probe;
-      }, Boolean, 10000, 50);
+      redis = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(redisPort),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          redisDir,
+          '--appendonly',
+          'yes',
+          '--appendfsync',
+          'always',
+          '--save',
+          '',
+        ],
+        { stdio: 'ignore' },
+      );
+      await pollUntil(
+        async () => {
+          const probe = await fetch(`http://127.0.0.1:${redisPort}`).then(
+            () => true,
+            (error: Error) => !String(error.cause ?? error).includes('ECONNREFUSED'),
+          );
+          return probe;
+        },
+        Boolean,
+        10000,
+        50,
+      );
     }
 
     async function stopRedis(): Promise<void> {
@@ -172,9 +236,20 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
       expect((await fetch(`${baseUrl}/health`)).status).to.equal(200);
       await delay(200);
       await startRedis();
-      const after = await pollUntil(() => post(baseUrl, '/v1/start', hello(`after-${Date.now()}`)), (response) => response.status === 202, 30000, 250);
+      const after = await pollUntil(
+        () => post(baseUrl, '/v1/start', hello(`after-${Date.now()}`)),
+        (response) => response.status === 202,
+        30000,
+        250,
+      );
       acknowledged.push(String(after.body['pipeline_run_id']));
-      for (const id of acknowledged) await pollUntil(() => status(baseUrl, id), (value) => value === 'COMPLETED', 30000, 200);
+      for (const id of acknowledged)
+        await pollUntil(
+          () => status(baseUrl, id),
+          (value) => value === 'COMPLETED',
+          30000,
+          200,
+        );
       expect(acknowledged.length).to.equal(4);
     });
   });

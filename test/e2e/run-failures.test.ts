@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callback-receiver.js';
+import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
-import { spawnApi, spawnService, type ServiceProcess } from '../helpers/processes.js';
+import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 /**
@@ -42,14 +42,27 @@ output      = "Text"
 template    = "{{ greeting }}{% for i in range(300) %}{% for j in range(300) %}{{ filler }}{% endfor %}{% endfor %}"
 `;
 
-async function post(baseUrl: string, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30000) });
+async function post(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30000),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function runStatus(baseUrl: string, runId: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${baseUrl}/v1/runs/${runId}/status`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
-  return response?.ok ? ((await response.json()) as Record<string, unknown>) : { status: `HTTP ${response?.status ?? 'error'}` };
+  const response = await fetch(`${baseUrl}/v1/runs/${runId}/status`, { signal: AbortSignal.timeout(5000) }).catch(
+    () => undefined,
+  );
+  return response?.ok
+    ? ((await response.json()) as Record<string, unknown>)
+    : { status: `HTTP ${response?.status ?? 'error'}` };
 }
 
 describe('run failures (spawned API and worker processes, real Redis)', function () {
@@ -74,7 +87,14 @@ describe('run failures (spawned API and worker processes, real Redis)', function
   });
 
   function environment(extra: Record<string, string> = {}): Record<string, string> {
-    return { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: configDir, COMPLETION_CALLBACK_SECRET: 'e2e-secret', CALLBACK_ALLOW_PRIVATE_HOSTS: 'true', ...extra };
+    return {
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      SERVICE_CONFIG_DIR: configDir,
+      COMPLETION_CALLBACK_SECRET: 'e2e-secret',
+      CALLBACK_ALLOW_PRIVATE_HOSTS: 'true',
+      ...extra,
+    };
   }
 
   async function startWorker(extra: Record<string, string>): Promise<ServiceProcess> {
@@ -88,15 +108,30 @@ describe('run failures (spawned API and worker processes, real Redis)', function
     it('should record it FAILED with a RunCrashedError report, call back with the failure, and keep the queue moving', async () => {
       const { api, baseUrl } = await spawnApi(environment());
       started.push(api);
-      const slow = { MOCK_INFERENCE_LATENCY_MS: '3000', WORKER_LOCK_DURATION_MS: '1000', RUN_QUARANTINE_HEAP_MIB: '64', TEMPLATE_MAX_OUTPUT_KIB: '262144' };
+      const slow = {
+        MOCK_INFERENCE_LATENCY_MS: '3000',
+        WORKER_LOCK_DURATION_MS: '1000',
+        RUN_QUARANTINE_HEAP_MIB: '64',
+        TEMPLATE_MAX_OUTPUT_KIB: '262144',
+      };
       const doomed = await startWorker(slow);
-      const ack = await post(baseUrl, '/v1/start', { pipeline_run_id: 'poison', mthds_contents: [POISON], inputs: { name: 'Ann', filler: 'x'.repeat(2048) }, callback_urls: [receiver.url] });
+      const ack = await post(baseUrl, '/v1/start', {
+        pipeline_run_id: 'poison',
+        mthds_contents: [POISON],
+        inputs: { name: 'Ann', filler: 'x'.repeat(2048) },
+        callback_urls: [receiver.url],
+      });
       expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
       await doomed.waitForLog((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'poison');
       await doomed.stop('SIGKILL');
       const rescuer = await startWorker(slow);
 
-      const failed = await pollUntil(() => runStatus(baseUrl, 'poison'), (body) => body['status'] === 'FAILED', 120000, 250);
+      const failed = await pollUntil(
+        () => runStatus(baseUrl, 'poison'),
+        (body) => body['status'] === 'FAILED',
+        120000,
+        250,
+      );
       const report = {
         error_type: 'RunCrashedError',
         message:
@@ -107,15 +142,46 @@ describe('run failures (spawned API and worker processes, real Redis)', function
         retryable: false,
       };
       expect(failed['error']).to.deep.equal(report);
-      expect(rescuer.logs.some((line) => String(line['msg']).startsWith('run:quarantined') && line['pipeline_run_id'] === 'poison')).to.equal(true);
+      expect(
+        rescuer.logs.some(
+          (line) => String(line['msg']).startsWith('run:quarantined') && line['pipeline_run_id'] === 'poison',
+        ),
+      ).to.equal(true);
       expect((await fetch(`${baseUrl}/v1/runs/poison/results`)).status).to.equal(409);
       const [delivery] = await receiver.successes(1);
-      expect(JSON.parse(delivery!.body)).to.deep.equal({ pipeline_run_id: 'poison', state: 'FAILED', status: 'FAILED', error: report });
+      expect(JSON.parse(delivery!.body)).to.deep.equal({
+        pipeline_run_id: 'poison',
+        state: 'FAILED',
+        status: 'FAILED',
+        error: report,
+      });
 
-      expect((await post(baseUrl, '/v1/start', { pipeline_run_id: 'after-poison', mthds_contents: [sample('hello_greeting')], inputs: { name: 'Bo' } })).status).to.equal(202);
-      await pollUntil(() => runStatus(baseUrl, 'after-poison'), (body) => body['status'] === 'COMPLETED', 60000, 250);
+      expect(
+        (
+          await post(baseUrl, '/v1/start', {
+            pipeline_run_id: 'after-poison',
+            mthds_contents: [sample('hello_greeting')],
+            inputs: { name: 'Bo' },
+          })
+        ).status,
+      ).to.equal(202);
+      await pollUntil(
+        () => runStatus(baseUrl, 'after-poison'),
+        (body) => body['status'] === 'COMPLETED',
+        60000,
+        250,
+      );
       expect(rescuer.child.exitCode, 'the poison never killed the rescuing worker').to.equal(null);
-      expect((await post(baseUrl, '/v1/start', { pipeline_run_id: 'poison', mthds_contents: [sample('hello_greeting')], inputs: { name: 'Cy' } })).status, 'the run id is released').to.equal(202);
+      expect(
+        (
+          await post(baseUrl, '/v1/start', {
+            pipeline_run_id: 'poison',
+            mthds_contents: [sample('hello_greeting')],
+            inputs: { name: 'Cy' },
+          })
+        ).status,
+        'the run id is released',
+      ).to.equal(202);
     });
   });
 
@@ -124,28 +190,50 @@ describe('run failures (spawned API and worker processes, real Redis)', function
       const { api, baseUrl } = await spawnApi(environment());
       started.push(api);
       const first = await startWorker({ MOCK_INFERENCE_LATENCY_MS: '3000', WORKER_LOCK_DURATION_MS: '1000' });
-      const ack = await post(baseUrl, '/v1/start', { pipeline_run_id: 'twice', mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ed' }, callback_urls: [receiver.url] });
+      const ack = await post(baseUrl, '/v1/start', {
+        pipeline_run_id: 'twice',
+        mthds_contents: [sample('hello_greeting')],
+        inputs: { name: 'Ed' },
+        callback_urls: [receiver.url],
+      });
       expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
       await first.waitForLog((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'twice');
       await first.stop('SIGKILL');
       const second = await startWorker({ MOCK_INFERENCE_LATENCY_MS: '60000', WORKER_LOCK_DURATION_MS: '1000' });
-      await second.waitForLog((line) => String(line['msg']).startsWith('run:quarantined') && line['pipeline_run_id'] === 'twice', 120000);
+      await second.waitForLog(
+        (line) => String(line['msg']).startsWith('run:quarantined') && line['pipeline_run_id'] === 'twice',
+        120000,
+      );
       await second.stop('SIGKILL');
       const third = await startWorker({ WORKER_LOCK_DURATION_MS: '1000' });
 
-      const failed = await pollUntil(() => runStatus(baseUrl, 'twice'), (body) => body['status'] === 'FAILED', 120000, 250);
+      const failed = await pollUntil(
+        () => runStatus(baseUrl, 'twice'),
+        (body) => body['status'] === 'FAILED',
+        120000,
+        250,
+      );
       const report = {
         error_type: 'RunCrashedError',
-        message: "Run 'twice' was stopped: the process running it died 2 times (its worker during the first attempt, then the worker of its quarantined retake). The run is not retried.",
+        message:
+          "Run 'twice' was stopped: the process running it died 2 times (its worker during the first attempt, then the worker of its quarantined retake). The run is not retried.",
         title: 'Run crashed',
         type_uri: 'https://docs.pipelex.com/latest/errors/run-crashed-error/',
         error_domain: 'runtime',
         retryable: false,
       };
       expect(failed['error']).to.deep.equal(report);
-      expect(third.logs.some((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'twice'), 'a run stalled twice is never run again').to.equal(false);
+      expect(
+        third.logs.some((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'twice'),
+        'a run stalled twice is never run again',
+      ).to.equal(false);
       const [delivery] = await receiver.successes(1);
-      expect(JSON.parse(delivery!.body)).to.deep.equal({ pipeline_run_id: 'twice', state: 'FAILED', status: 'FAILED', error: report });
+      expect(JSON.parse(delivery!.body)).to.deep.equal({
+        pipeline_run_id: 'twice',
+        state: 'FAILED',
+        status: 'FAILED',
+        error: report,
+      });
     });
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
-import { freePort, spawnApi, spawnService, type ServiceProcess } from '../helpers/processes.js';
+import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 /** Grace periods given to the processes under test, in ms. */
@@ -75,7 +75,12 @@ describe('shutdown on SIGTERM (spawned processes)', function () {
 
   async function api(redisUrl: string, mode: 'direct' | 'bullmq'): Promise<ServiceProcess> {
     const { api: service, baseUrl } = await spawnApi(
-      { ...grace, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, ...(mode === 'bullmq' ? { SERVICE_CONFIG_DIR: bullmqConfig } : {}) },
+      {
+        ...grace,
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: prefix,
+        ...(mode === 'bullmq' ? { SERVICE_CONFIG_DIR: bullmqConfig } : {}),
+      },
       { inProcessWorker: mode === 'bullmq' },
     );
     started.push(service);
@@ -116,11 +121,24 @@ describe('shutdown on SIGTERM (spawned processes)', function () {
 
   describe('when a request is in progress', () => {
     async function slowExecute(graceMs: number): Promise<{ service: ServiceProcess; pending: Promise<unknown> }> {
-      const { api: service, baseUrl } = await spawnApi({ SHUTDOWN_GRACE_MS: String(graceMs), MOCK_INFERENCE_LATENCY_MS: '60000', QUEUE_PREFIX: prefix });
+      const { api: service, baseUrl } = await spawnApi({
+        SHUTDOWN_GRACE_MS: String(graceMs),
+        MOCK_INFERENCE_LATENCY_MS: '60000',
+        QUEUE_PREFIX: prefix,
+      });
       started.push(service);
       const body = { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Dee' } };
-      const pending = fetch(`${baseUrl}/v1/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).catch((error: unknown) => error);
-      await pollUntil(async () => (await fetch(`${baseUrl}/metrics`)).text(), (text) => /mthds_runs_started_total\{[^}]*mode="direct"[^}]*\} 1/.test(text), 30000, 100);
+      const pending = fetch(`${baseUrl}/v1/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).catch((error: unknown) => error);
+      await pollUntil(
+        async () => (await fetch(`${baseUrl}/metrics`)).text(),
+        (text) => /mthds_runs_started_total\{[^}]*mode="direct"[^}]*\} 1/.test(text),
+        30000,
+        100,
+      );
       return { service, pending };
     }
 

@@ -17,13 +17,17 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { warmFormatter } from '../../shared/tooling/index.js';
 import { corpusSampleFiles, sample } from '../helpers/corpus.js';
-import { startQueueDeployment, type QueueDeployment } from '../helpers/queue-app.js';
+import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 100);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261122);
 /** The 5xx a route may answer by design (docs/errors.md "Intended 5xx"); Redis is up, so no 503 here. */
-const INTENDED_5XX = new Set(['500 EnvVarNotFoundError', '501 MethodRefNotSupported', '501 PipeFeatureNotSupportedError']);
+const INTENDED_5XX = new Set([
+  '500 EnvVarNotFoundError',
+  '501 MethodRefNotSupported',
+  '501 PipeFeatureNotSupportedError',
+]);
 /** What an error body must never carry: stack frames, source paths, engine messages. */
 const LEAKS = /\n\s+at |\bat [\w.<>]+ \(|node_modules|\/work\/|\.ts:\d+|Maximum call stack|RangeError/;
 const MAX_HEALTH_MS = 2000;
@@ -51,28 +55,57 @@ const TEMPLATE_SNIPPETS = [
 /** One mutation of a bundle text. */
 const mutation: fc.Arbitrary<(text: string) => string> = fc.oneof(
   fc.integer({ min: 1, max: 12_000 }).map((segments) => (text: string) => `${text}\n${'a.'.repeat(segments)}b = 1\n`),
-  fc.integer({ min: 1, max: 6000 }).map((depth) => (text: string) => `${text}\nk = ${'{a='.repeat(depth)}1${'}'.repeat(depth)}\n`),
+  fc
+    .integer({ min: 1, max: 6000 })
+    .map((depth) => (text: string) => `${text}\nk = ${'{a='.repeat(depth)}1${'}'.repeat(depth)}\n`),
   fc.integer({ min: 1, max: 6000 }).map((depth) => (text: string) => `${text}\nk = ${nestedJson(depth, '[', ']')}\n`),
-  fc.integer({ min: 1, max: 6000 }).map((depth) => (text: string) => `${'[t.'.repeat(1)}${'t.'.repeat(depth)}t]\n${text}`),
-  fc.tuple(fc.integer({ min: 1000, max: 220_000 }), fc.constantFrom('"', "'", '"""', "'''")).map(([length, quote]) => (text: string) => `${text}\nextra = ${quote}${'x'.repeat(length)}${quote}\n`),
-  fc.integer({ min: 1000, max: 220_000 }).map((length) => (text: string) => text.replace(/(prompt|description)(\s*)= "/, `$1$2= "${'p'.repeat(length)}`)),
+  fc
+    .integer({ min: 1, max: 6000 })
+    .map((depth) => (text: string) => `${'[t.'.repeat(1)}${'t.'.repeat(depth)}t]\n${text}`),
+  fc.tuple(fc.integer({ min: 1000, max: 220_000 }), fc.constantFrom('"', "'", '"""', "'''")).map(
+    ([length, quote]) =>
+      (text: string) =>
+        `${text}\nextra = ${quote}${'x'.repeat(length)}${quote}\n`,
+  ),
+  fc
+    .integer({ min: 1000, max: 220_000 })
+    .map((length) => (text: string) => text.replace(/(prompt|description)(\s*)= "/, `$1$2= "${'p'.repeat(length)}`)),
   fc.integer({ min: 1000, max: 200_000 }).map((length) => (text: string) => `${text}\nextra = ${'1'.repeat(length)}\n`),
   fc.integer({ min: 100, max: 5000 }).map((count) => (text: string) => `${text}\nextra = [${'1,'.repeat(count)}1]\n`),
-  fc.constantFrom('output = 42', 'inputs = "Text"', 'type = ["PipeLLM"]', 'main_pipe = {}', 'domain = 1979-05-27').map((line) => (text: string) => text.replace(/^(output|inputs|type|main_pipe|domain)\b.*$/m, line)),
-  fc.tuple(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.nat()).map(([inserted, at]) => (text: string) => `${text.slice(0, at % (text.length + 1))}${inserted}${text.slice(at % (text.length + 1))}`),
-  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 50 })).map(([at, length]) => (text: string) => `${text.slice(0, at % (text.length + 1))}${text.slice((at % (text.length + 1)) + length)}`),
-  fc.constantFrom(...TEMPLATE_SNIPPETS).map((snippet) => (text: string) => text.replace(/(prompt|template)(\s*)= "/, `$1$2= "${snippet.replaceAll('"', '\\"')}`)),
+  fc
+    .constantFrom('output = 42', 'inputs = "Text"', 'type = ["PipeLLM"]', 'main_pipe = {}', 'domain = 1979-05-27')
+    .map((line) => (text: string) => text.replace(/^(output|inputs|type|main_pipe|domain)\b.*$/m, line)),
+  fc.tuple(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.nat()).map(
+    ([inserted, at]) =>
+      (text: string) =>
+        `${text.slice(0, at % (text.length + 1))}${inserted}${text.slice(at % (text.length + 1))}`,
+  ),
+  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 50 })).map(
+    ([at, length]) =>
+      (text: string) =>
+        `${text.slice(0, at % (text.length + 1))}${text.slice((at % (text.length + 1)) + length)}`,
+  ),
+  fc
+    .constantFrom(...TEMPLATE_SNIPPETS)
+    .map(
+      (snippet) => (text: string) =>
+        text.replace(/(prompt|template)(\s*)= "/, `$1$2= "${snippet.replaceAll('"', '\\"')}`),
+    ),
 );
 
 /** A bundle text: a corpus bundle, possibly mutated once or twice. */
-const bundleText: fc.Arbitrary<string> = fc.tuple(fc.constantFrom(...BUNDLES), fc.array(mutation, { maxLength: 2 })).map(([text, mutations]) => mutations.reduce((current, mutate) => mutate(current), text));
+const bundleText: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom(...BUNDLES), fc.array(mutation, { maxLength: 2 }))
+  .map(([text, mutations]) => mutations.reduce((current, mutate) => mutate(current), text));
 
 /** `inputs` as JSON text: arbitrary JSON, deep nesting, or a plausible object. */
 const inputsText: fc.Arbitrary<string> = fc.oneof(
   fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value)),
   fc.integer({ min: 1, max: 6000 }).map((depth) => nestedJson(depth, '{"a":', '}')),
   fc.integer({ min: 1, max: 6000 }).map((depth) => nestedJson(depth, '[', ']')),
-  fc.string({ unit: 'grapheme', maxLength: 60 }).map((name) => JSON.stringify({ name, text: { content: name }, 'name.with.dots': [name] })),
+  fc
+    .string({ unit: 'grapheme', maxLength: 60 })
+    .map((name) => JSON.stringify({ name, text: { content: name }, 'name.with.dots': [name] })),
 );
 
 /** Builds a route's body text from a bundle text and inputs text. */
@@ -97,7 +130,28 @@ const SHAPES: Record<string, BodyShape> = {
 function bodyFor(shape: BodyShape): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 8 }).map((value) => JSON.stringify(value)) },
-    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('mthds_contents', 'mthds_content', 'files', 'content', 'inputs', 'kind', 'target', 'options', 'method_ref', 'pipe_code', 'callback_urls', 'pipeline_run_id'), fc.jsonValue({ maxDepth: 3 })).map((value) => JSON.stringify(value)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .dictionary(
+          fc.constantFrom(
+            'mthds_contents',
+            'mthds_content',
+            'files',
+            'content',
+            'inputs',
+            'kind',
+            'target',
+            'options',
+            'method_ref',
+            'pipe_code',
+            'callback_urls',
+            'pipeline_run_id',
+          ),
+          fc.jsonValue({ maxDepth: 3 }),
+        )
+        .map((value) => JSON.stringify(value)),
+    },
     { weight: 6, arbitrary: fc.tuple(bundleText, inputsText).map(([bundle, inputs]) => shape(bundle, inputs)) },
   );
 }
@@ -116,7 +170,11 @@ function record(campaign: Campaign, route: string, status: number): void {
 
 function checkAnswer(route: string, response: request.Response): void {
   const body = response.body as { error_type?: unknown };
-  if (response.status >= 500) expect(INTENDED_5XX.has(`${response.status} ${String(body.error_type)}`), `${route} answered ${response.status} ${String(body.error_type)}: ${response.text.slice(0, 300)}`).to.equal(true);
+  if (response.status >= 500)
+    expect(
+      INTENDED_5XX.has(`${response.status} ${String(body.error_type)}`),
+      `${route} answered ${response.status} ${String(body.error_type)}: ${response.text.slice(0, 300)}`,
+    ).to.equal(true);
   if (response.status >= 400) {
     expect(response.headers['content-type'], `${route} ${response.status}`).to.equal('application/problem+json');
     expect(body.error_type, `${route} ${response.status} error_type`).to.be.a('string');
@@ -148,8 +206,16 @@ describe('fuzz: every POST route answers a documented status (fast-check)', func
 
   after(async () => {
     await queue.close();
-    const rows = [...campaign.histogram].map(([route, byStatus]) => `  ${route.padEnd(17)} ${[...byStatus].sort().map(([status, count]) => `${status}×${count}`).join('  ')}`);
-    console.log(`\n  fuzz histogram (seed ${SEED}, ${RUNS} bodies per route; slowest /health ${campaign.slowestHealthMs.toFixed(0)} ms, peak RSS ${(campaign.peakRssBytes / 1024 ** 2).toFixed(0)} MiB)\n${rows.join('\n')}\n`);
+    const rows = [...campaign.histogram].map(
+      ([route, byStatus]) =>
+        `  ${route.padEnd(17)} ${[...byStatus]
+          .sort()
+          .map(([status, count]) => `${status}×${count}`)
+          .join('  ')}`,
+    );
+    console.log(
+      `\n  fuzz histogram (seed ${SEED}, ${RUNS} bodies per route; slowest /health ${campaign.slowestHealthMs.toFixed(0)} ms, peak RSS ${(campaign.peakRssBytes / 1024 ** 2).toFixed(0)} MiB)\n${rows.join('\n')}\n`,
+    );
   });
 
   for (const [route, shape] of Object.entries(SHAPES)) {

@@ -53,7 +53,11 @@ function applyOp(root: Table, op: FixOp): void {
         Object.assign(table, entries);
         return;
       }
-      tableAt(root, op.table_path.slice(0, -1), false)![op.table_path[op.table_path.length - 1]!] = renamed(table, op.key, op.new_key);
+      tableAt(root, op.table_path.slice(0, -1), false)![op.table_path[op.table_path.length - 1]!] = renamed(
+        table,
+        op.key,
+        op.new_key,
+      );
       return;
     }
     case 'move_key': {
@@ -67,7 +71,8 @@ function applyOp(root: Table, op: FixOp): void {
     case 'remap_value': {
       const table = tableAt(root, op.table_path, false);
       const current = table?.[op.key];
-      if (table && typeof current === 'string' && Object.hasOwn(op.mapping, current)) table[op.key] = op.mapping[current];
+      if (table && typeof current === 'string' && Object.hasOwn(op.mapping, current))
+        table[op.key] = op.mapping[current];
       return;
     }
   }

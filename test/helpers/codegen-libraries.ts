@@ -131,7 +131,10 @@ prompt = "Read $text $number @image @document @html @text_and_images @page @json
  *   {@link EDGE_LIBRARY} (last)
  */
 export function codegenLibraries(): NamedLibrary[] {
-  const singles = [...corpusSampleFiles().map((file) => `pipelex-api-samples/${file}`), ...corpusMethodBundles().map((bundle) => `methods/${bundle}`)].map((path) => ({
+  const singles = [
+    ...corpusSampleFiles().map((file) => `pipelex-api-samples/${file}`),
+    ...corpusMethodBundles().map((bundle) => `methods/${bundle}`),
+  ].map((path) => ({
     name: path,
     sources: [{ content: corpusText(path), source: path }],
   }));

@@ -51,7 +51,11 @@ export function corpusMethodBundles(): string[] {
   const methods = new URL('methods/', CORPUS);
   return readdirSync(methods, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))
-    .flatMap((entry) => readdirSync(new URL(`${entry.name}/`, methods)).filter((file) => file.endsWith('.mthds')).map((file) => `${entry.name}/${file}`))
+    .flatMap((entry) =>
+      readdirSync(new URL(`${entry.name}/`, methods))
+        .filter((file) => file.endsWith('.mthds'))
+        .map((file) => `${entry.name}/${file}`),
+    )
     .sort();
 }
 
@@ -62,6 +66,7 @@ export function corpusMethodBundles(): string[] {
  */
 export function methodClosureFiles(bundle: string): BundleSource[] {
   const files = [{ content: corpusText(`methods/${bundle}`), source: bundle }];
-  if (bundle !== DOCUMENTS_BUNDLE && files[0]!.content.includes('/documents->')) files.push({ content: corpusText(`methods/${DOCUMENTS_BUNDLE}`), source: DOCUMENTS_BUNDLE });
+  if (bundle !== DOCUMENTS_BUNDLE && files[0]!.content.includes('/documents->'))
+    files.push({ content: corpusText(`methods/${DOCUMENTS_BUNDLE}`), source: DOCUMENTS_BUNDLE });
   return files;
 }

@@ -3,7 +3,11 @@
  * records requests; by default it answers text, or a `tool_use` block with a schema-valid input when a tool is forced.
  */
 import { mockValueForSchema } from '../../shared/inference/index.js';
-import { startFakeProviderServer, type FakeProviderReply, type RecordedProviderRequest } from './fake-provider-server.js';
+import {
+  type FakeProviderReply,
+  type RecordedProviderRequest,
+  startFakeProviderServer,
+} from './fake-provider-server.js';
 
 /** The parts of a Messages request the tests read. */
 export interface MessagesRequestBody {
@@ -37,13 +41,26 @@ export interface FakeAnthropicServer {
  */
 export function messageReply(content: unknown[], stopReason = 'end_turn'): FakeAnthropicReply {
   return {
-    body: { id: 'msg_fake', type: 'message', role: 'assistant', model: 'claude-fake', content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: 20, output_tokens: 9 } },
+    body: {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-fake',
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage: { input_tokens: 20, output_tokens: 9 },
+    },
   };
 }
 
 function defaultReply(request: RecordedMessagesRequest): FakeAnthropicReply {
   const tool = request.body.tools?.[0];
-  if (tool) return messageReply([{ type: 'tool_use', id: 'toolu_fake', name: tool.name, input: mockValueForSchema(tool.input_schema, 'fake') }], 'tool_use');
+  if (tool)
+    return messageReply(
+      [{ type: 'tool_use', id: 'toolu_fake', name: tool.name, input: mockValueForSchema(tool.input_schema, 'fake') }],
+      'tool_use',
+    );
   return messageReply([{ type: 'text', text: 'Hello from the fake Anthropic provider.' }]);
 }
 
@@ -51,7 +68,10 @@ function defaultReply(request: RecordedMessagesRequest): FakeAnthropicReply {
 export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
   const fake = await startFakeProviderServer<MessagesRequestBody>({
     authorised: (headers) => Boolean(headers['x-api-key']) || /^Bearer \S+/.test(headers.authorization ?? ''),
-    unauthorised: { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } },
+    unauthorised: {
+      status: 401,
+      body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } },
+    },
     defaultReply,
   });
   return { baseUrl: fake.origin, requests: fake.requests, respondWith: fake.respondWith, close: fake.close };

@@ -4,13 +4,23 @@
  * schema-valid JSON object when `generationConfig.responseJsonSchema` is set.
  */
 import { mockValueForSchema } from '../../shared/inference/index.js';
-import { startFakeProviderServer, type FakeProviderReply, type FakeProviderServer, type RecordedProviderRequest } from './fake-provider-server.js';
+import {
+  type FakeProviderReply,
+  type FakeProviderServer,
+  type RecordedProviderRequest,
+  startFakeProviderServer,
+} from './fake-provider-server.js';
 
 /** The parts of a generateContent request the tests read. */
 export interface GenerateContentBody {
   contents?: { role: string; parts: Record<string, unknown>[] }[];
   systemInstruction?: { parts: { text: string }[] };
-  generationConfig?: { temperature?: number; maxOutputTokens?: number; responseMimeType?: string; responseJsonSchema?: Record<string, unknown> };
+  generationConfig?: {
+    temperature?: number;
+    maxOutputTokens?: number;
+    responseMimeType?: string;
+    responseJsonSchema?: Record<string, unknown>;
+  };
 }
 
 /** A request the fake received. */
@@ -37,13 +47,22 @@ export function candidateReply(text: string, finishReason = 'STOP'): FakeProvide
  * @param rpcStatus - e.g. `RESOURCE_EXHAUSTED`
  * @param details - RPC details (e.g. a `google.rpc.RetryInfo`)
  */
-export function googleError(status: number, rpcStatus: string, details: Record<string, unknown>[] = []): FakeProviderReply {
-  return { status, body: { error: { code: status, message: `fake ${rpcStatus.toLowerCase()}`, status: rpcStatus, details } } };
+export function googleError(
+  status: number,
+  rpcStatus: string,
+  details: Record<string, unknown>[] = [],
+): FakeProviderReply {
+  return {
+    status,
+    body: { error: { code: status, message: `fake ${rpcStatus.toLowerCase()}`, status: rpcStatus, details } },
+  };
 }
 
 function defaultReply(request: RecordedGeminiRequest): FakeProviderReply {
   const schema = request.body.generationConfig?.responseJsonSchema;
-  return candidateReply(schema ? JSON.stringify(mockValueForSchema(schema, 'fake')) : 'Hello from the fake Gemini provider.');
+  return candidateReply(
+    schema ? JSON.stringify(mockValueForSchema(schema, 'fake')) : 'Hello from the fake Gemini provider.',
+  );
 }
 
 /** Start the fake on 127.0.0.1, port 0; give its `origin` to the backend as its API root. */

@@ -5,7 +5,11 @@
  * base64 images on `/images/generations`.
  */
 import { mockValueForSchema } from '../../shared/inference/index.js';
-import { startFakeProviderServer, type FakeProviderReply, type RecordedProviderRequest } from './fake-provider-server.js';
+import {
+  type FakeProviderReply,
+  type RecordedProviderRequest,
+  startFakeProviderServer,
+} from './fake-provider-server.js';
 
 /** A request the fake received. */
 export type RecordedRequest = RecordedProviderRequest<ChatRequestBody>;
@@ -42,7 +46,14 @@ export function completion(content: string, finishReason = 'stop'): FakeReply {
       object: 'chat.completion',
       created: 1_760_000_000,
       model: 'fake-model',
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: finishReason, logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, refusal: null },
+          finish_reason: finishReason,
+          logprobs: null,
+        },
+      ],
       usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
     },
   };
@@ -61,7 +72,15 @@ export function providerError(status: number, message: string, headers: Record<s
 function defaultReply(request: RecordedRequest): FakeReply {
   if (request.path.endsWith('/images/generations')) {
     const count = typeof request.body['n'] === 'number' ? request.body['n'] : 1;
-    return { body: { created: 1_760_000_000, data: Array.from({ length: count }, (_, index) => ({ b64_json: Buffer.from(`fake image ${index + 1}`).toString('base64') })), usage: { input_tokens: 12, output_tokens: 100, total_tokens: 112 } } };
+    return {
+      body: {
+        created: 1_760_000_000,
+        data: Array.from({ length: count }, (_, index) => ({
+          b64_json: Buffer.from(`fake image ${index + 1}`).toString('base64'),
+        })),
+        usage: { input_tokens: 12, output_tokens: 100, total_tokens: 112 },
+      },
+    };
   }
   const schema = request.body.response_format?.json_schema?.schema;
   return completion(schema ? JSON.stringify(mockValueForSchema(schema, 'fake')) : 'Hello from the fake provider.');

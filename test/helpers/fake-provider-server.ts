@@ -48,7 +48,12 @@ export async function startFakeProviderServer<Body>(wire: FakeProviderWire<Body>
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const recorded: RecordedProviderRequest<Body> = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: (text ? JSON.parse(text) : {}) as Body };
+      const recorded: RecordedProviderRequest<Body> = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: (text ? JSON.parse(text) : {}) as Body,
+      };
       requests.push(recorded);
       const reply = wire.authorised(req.headers) ? handler(recorded) : wire.unauthorised;
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });

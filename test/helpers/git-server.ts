@@ -86,7 +86,12 @@ export async function startGitServer(root: string): Promise<GitServer> {
       const body = await readBody(req);
       const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       if (req.method === 'GET' && pathname.endsWith('/info/refs')) contacts += 1;
-      if (req.method === 'POST' && pathname.endsWith('/git-upload-pack') && isPackFetch(body, req.headers['content-encoding'] as string | undefined)) fetches += 1;
+      if (
+        req.method === 'POST' &&
+        pathname.endsWith('/git-upload-pack') &&
+        isPackFetch(body, req.headers['content-encoding'] as string | undefined)
+      )
+        fetches += 1;
       await serveCgi(root, req, res, body);
     })().catch(() => res.writeHead(500).end());
   });

@@ -1,8 +1,9 @@
 /**
  * A small bundle of the project's own for orchestration tests: one PipeLLM greeting a name, as the main pipe.
  */
-import { loadRunLibrary, selectRunPipe } from '../../shared/runtime/index.js';
+
 import type { RunBundleChecker } from '../../shared/orchestration/index.js';
+import { loadRunLibrary, selectRunPipe } from '../../shared/runtime/index.js';
 
 /** The bundle text: domain `greet`, main pipe `greet_person` (input `name`: Text → Text). */
 export const GREETING_BUNDLE = `

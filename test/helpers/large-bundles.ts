@@ -12,19 +12,48 @@
  */
 export function chainBundle(pipes: number, domain = 'load_chain'): string {
   const steps = pipes - 1;
-  const lines = [`domain = "${domain}"`, 'description = "A long chain of steps, for load tests"', 'main_pipe = "run_chain"', ''];
+  const lines = [
+    `domain = "${domain}"`,
+    'description = "A long chain of steps, for load tests"',
+    'main_pipe = "run_chain"',
+    '',
+  ];
   const stepRefs: string[] = [];
   for (let index = 0; index < steps; index += 1) {
     const input = index === 0 ? 'seed' : `text_${index - 1}`;
     stepRefs.push(`  { pipe = "step_${index}", result = "text_${index}" },`);
     lines.push(`[pipe.step_${index}]`);
     if (index % 2 === 0) {
-      lines.push('type = "PipeLLM"', `description = "Rewrite the text, step ${index}"`, `inputs = { ${input} = "Text" }`, 'output = "Text"', `prompt = "Rewrite this text in other words: $${input}"`, '');
+      lines.push(
+        'type = "PipeLLM"',
+        `description = "Rewrite the text, step ${index}"`,
+        `inputs = { ${input} = "Text" }`,
+        'output = "Text"',
+        `prompt = "Rewrite this text in other words: $${input}"`,
+        '',
+      );
     } else {
-      lines.push('type = "PipeCompose"', `description = "Frame the text, step ${index}"`, `inputs = { ${input} = "Text" }`, 'output = "Text"', `template = "Step ${index}: $${input}"`, '');
+      lines.push(
+        'type = "PipeCompose"',
+        `description = "Frame the text, step ${index}"`,
+        `inputs = { ${input} = "Text" }`,
+        'output = "Text"',
+        `template = "Step ${index}: $${input}"`,
+        '',
+      );
     }
   }
-  lines.push('[pipe.run_chain]', 'type = "PipeSequence"', 'description = "Run every step in order"', 'inputs = { seed = "Text" }', `output = "Text"`, 'steps = [', ...stepRefs, ']', '');
+  lines.push(
+    '[pipe.run_chain]',
+    'type = "PipeSequence"',
+    'description = "Run every step in order"',
+    'inputs = { seed = "Text" }',
+    `output = "Text"`,
+    'steps = [',
+    ...stepRefs,
+    ']',
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -36,7 +65,19 @@ export function chainBundle(pipes: number, domain = 'load_chain'): string {
  * @returns the `.mthds` text, at most `kib` KiB
  */
 export function paddedBundle(kib: number, domain = 'padded'): string {
-  const head = [`domain = "${domain}"`, 'description = "A large bundle, for load tests"', 'main_pipe = "say"', '', '[pipe.say]', 'type = "PipeLLM"', 'description = "Say something"', 'inputs = { name = "Text" }', 'output = "Text"', 'prompt = "Say hello to $name."', ''];
+  const head = [
+    `domain = "${domain}"`,
+    'description = "A large bundle, for load tests"',
+    'main_pipe = "say"',
+    '',
+    '[pipe.say]',
+    'type = "PipeLLM"',
+    'description = "Say something"',
+    'inputs = { name = "Text" }',
+    'output = "Text"',
+    'prompt = "Say hello to $name."',
+    '',
+  ];
   const lines = [...head, '[concept]'];
   const filler = 'lorem ipsum dolor sit amet '.repeat(36);
   const budget = kib * 1024 - 64;

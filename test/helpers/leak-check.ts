@@ -17,7 +17,8 @@ const liveTimers = new Map<number, { timer: { hasRef?: () => boolean }; origin: 
 if (process.env.LEAK_TRACE === '1') {
   createHook({
     init(id, type, _trigger, resource) {
-      if (type === 'Timeout') liveTimers.set(id, { timer: resource as { hasRef?: () => boolean }, origin: new Error('timer') });
+      if (type === 'Timeout')
+        liveTimers.set(id, { timer: resource as { hasRef?: () => boolean }, origin: new Error('timer') });
     },
     destroy(id) {
       liveTimers.delete(id);
@@ -27,7 +28,9 @@ if (process.env.LEAK_TRACE === '1') {
 
 /** The creation stacks of the timers that still keep the process alive (none unless `LEAK_TRACE=1`). */
 function timerOrigins(): string[] {
-  return [...liveTimers.values()].filter(({ timer }) => timer.hasRef?.() !== false).map(({ origin }) => origin.stack ?? '');
+  return [...liveTimers.values()]
+    .filter(({ timer }) => timer.hasRef?.() !== false)
+    .map(({ origin }) => origin.stack ?? '');
 }
 
 function leftovers(): Map<string, number> {
@@ -44,7 +47,9 @@ export const mochaHooks = {
     setTimeout(() => {
       for (const origin of timerOrigins()) console.error(`leftover timer created ${origin}`);
       const listing = [...leftovers()].map(([resource, count]) => `${resource} × ${count}`).join(', ');
-      console.error(`\nThe tests left handles open ${SETTLE_MS} ms after the last one: ${listing}; close every server, client, timer, process and thread a suite starts.`);
+      console.error(
+        `\nThe tests left handles open ${SETTLE_MS} ms after the last one: ${listing}; close every server, client, timer, process and thread a suite starts.`,
+      );
       // mocha sets the exit code from the failure count in its own `exit` listener; this one runs after it
       process.on('exit', () => {
         process.exitCode = 1;

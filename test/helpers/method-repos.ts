@@ -18,8 +18,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startGitServer, type GitServer } from './git-server.js';
 import { TestRepo } from './git-repos.js';
+import { type GitServer, startGitServer } from './git-server.js';
 
 const CORPUS_METHODS = fileURLToPath(new URL('../../../shared/corpus/methods/', import.meta.url));
 
@@ -67,73 +67,137 @@ export async function startMethodRepos(): Promise<MethodRepos> {
   };
 
   const methods = repo('pipelex', 'methods');
-  for (const name of ['cv_analyzer', 'doc_summarizer', 'documents', 'report_writer', 'entity_extractor', 'key_fact_extractor', 'compliance_checker']) {
+  for (const name of [
+    'cv_analyzer',
+    'doc_summarizer',
+    'documents',
+    'report_writer',
+    'entity_extractor',
+    'key_fact_extractor',
+    'compliance_checker',
+  ]) {
     methods.copy(path.join(CORPUS_METHODS, name), name);
   }
   const v010 = methods.commit('methods as published', 'v0.1.0');
   const reportManifest = path.join(methods.workDir, 'report_writer', 'METHODS.toml');
   const reportBundle = path.join(methods.workDir, 'report_writer', 'bundle.mthds');
   methods.write({
-    'report_writer/METHODS.toml': readFileSync(reportManifest, 'utf8').replace('version = "0.1.3"', 'version = "0.2.0"'),
-    'report_writer/bundle.mthds': readFileSync(reportBundle, 'utf8').replace('then compose the final report using templating."', 'then compose the final report using templating (v0.2)."'),
+    'report_writer/METHODS.toml': readFileSync(reportManifest, 'utf8').replace(
+      'version = "0.1.3"',
+      'version = "0.2.0"',
+    ),
+    'report_writer/bundle.mthds': readFileSync(reportBundle, 'utf8').replace(
+      'then compose the final report using templating."',
+      'then compose the final report using templating (v0.2)."',
+    ),
   });
   const v020 = methods.commit('report_writer 0.2.0', 'v0.2.0');
   methods.branch('develop');
 
-  repo('acme', 'pytools').write({ 'METHODS.toml': manifest('pytools', 'github.com/acme/pytools'), 'hello.mthds': HELLO, 'helpers.py': 'def shout(text):\n    return text.upper()\n' }).commit('py', 'v1.0.0');
+  repo('acme', 'pytools')
+    .write({
+      'METHODS.toml': manifest('pytools', 'github.com/acme/pytools'),
+      'hello.mthds': HELLO,
+      'helpers.py': 'def shout(text):\n    return text.upper()\n',
+    })
+    .commit('py', 'v1.0.0');
   repo('acme', 'structs')
     .write({
       'METHODS.toml': manifest('structs', 'github.com/acme/structs'),
       'hello.mthds': HELLO,
-      'structures/invoice.py': 'from pipelex.core.stuffs.structured_content import StructuredContent\n\n# class Fake(StructuredContent): a comment\nclass Invoice(StructuredContent):\n    amount: float\n',
+      'structures/invoice.py':
+        'from pipelex.core.stuffs.structured_content import StructuredContent\n\n# class Fake(StructuredContent): a comment\nclass Invoice(StructuredContent):\n    amount: float\n',
     })
     .commit('structs', 'v1.0.0');
-  const many: Record<string, string> = { 'many/METHODS.toml': manifest('many', 'github.com/acme/big'), 'many/hello.mthds': HELLO };
+  const many: Record<string, string> = {
+    'many/METHODS.toml': manifest('many', 'github.com/acme/big'),
+    'many/hello.mthds': HELLO,
+  };
   for (let index = 0; index < 45; index += 1) many[`many/notes/note-${index}.md`] = `note ${index}\n`;
   repo('acme', 'big')
-    .write({ ...many, 'heavy/METHODS.toml': manifest('heavy', 'github.com/acme/big'), 'heavy/hello.mthds': HELLO, 'heavy/data.txt': 'x'.repeat(600 * 1024) })
+    .write({
+      ...many,
+      'heavy/METHODS.toml': manifest('heavy', 'github.com/acme/big'),
+      'heavy/hello.mthds': HELLO,
+      'heavy/data.txt': 'x'.repeat(600 * 1024),
+    })
     .commit('big', 'v1.0.0');
   repo('acme', 'bulky')
-    .write({ 'pkg/METHODS.toml': manifest('bulky', 'github.com/acme/bulky'), 'pkg/hello.mthds': HELLO, 'assets/noise.bin': randomBytes(4 * 1024 * 1024) })
+    .write({
+      'pkg/METHODS.toml': manifest('bulky', 'github.com/acme/bulky'),
+      'pkg/hello.mthds': HELLO,
+      'assets/noise.bin': randomBytes(4 * 1024 * 1024),
+    })
     .commit('bulky', 'v1.0.0');
   repo('acme', 'reader')
     .write({
-      'METHODS.toml': manifest('reader', 'github.com/acme/reader').replace('main_pipe = "say_hello"', 'main_pipe = "read"'),
-      'reader.mthds': 'domain = "reader"\nmain_pipe = "read"\n\n[pipe.read]\ntype = "PipeExtract"\ndescription = "Read a document"\ninputs = { document = "Document" }\noutput = "Page[]"\n',
-      'docs/contract.pdf': readFileSync(path.join(CORPUS_METHODS, '_sample-inputs/doc-summarizer/inputs/synthetic_contract.pdf')),
+      'METHODS.toml': manifest('reader', 'github.com/acme/reader').replace(
+        'main_pipe = "say_hello"',
+        'main_pipe = "read"',
+      ),
+      'reader.mthds':
+        'domain = "reader"\nmain_pipe = "read"\n\n[pipe.read]\ntype = "PipeExtract"\ndescription = "Read a document"\ninputs = { document = "Document" }\noutput = "Page[]"\n',
+      'docs/contract.pdf': readFileSync(
+        path.join(CORPUS_METHODS, '_sample-inputs/doc-summarizer/inputs/synthetic_contract.pdf'),
+      ),
       'requirements.txt': 'pydantic\n',
     })
     .commit('reader', 'v1.0.0');
   repo('acme', 'twomains')
     .write({
-      'METHODS.toml': manifest('twomains', 'github.com/acme/twomains').replace('main_pipe = "say_hello"', 'main_pipe = "shout"'),
+      'METHODS.toml': manifest('twomains', 'github.com/acme/twomains').replace(
+        'main_pipe = "say_hello"',
+        'main_pipe = "shout"',
+      ),
       'hello.mthds': `${HELLO}\n[pipe.shout]\ntype = "PipeLLM"\ndescription = "Shout hello"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Shout hello to @name"\n`,
     })
     .commit('twomains', 'v1.0.0');
   repo('acme', 'twins')
-    .write({ 'a/METHODS.toml': manifest('twin', 'github.com/acme/twins'), 'a/hello.mthds': HELLO, 'b/METHODS.toml': manifest('twin', 'github.com/acme/twins'), 'b/hello.mthds': HELLO })
+    .write({
+      'a/METHODS.toml': manifest('twin', 'github.com/acme/twins'),
+      'a/hello.mthds': HELLO,
+      'b/METHODS.toml': manifest('twin', 'github.com/acme/twins'),
+      'b/hello.mthds': HELLO,
+    })
     .commit('twins', 'v1.0.0');
   const crowd: Record<string, string> = {};
-  for (let index = 0; index < 9; index += 1) crowd[`p${index}/METHODS.toml`] = manifest(`p${index}x`, 'github.com/acme/crowd');
+  for (let index = 0; index < 9; index += 1)
+    crowd[`p${index}/METHODS.toml`] = manifest(`p${index}x`, 'github.com/acme/crowd');
   repo('acme', 'crowd').write(crowd).commit('crowd', 'v1.0.0');
   repo('acme', 'empty').write({ 'README.md': 'nothing here\n' }).commit('empty', 'v1.0.0');
   repo('acme', 'consumer')
     .write({
-      'METHODS.toml': manifest('consumer', 'github.com/acme/consumer', '\n[dependencies]\ndocs = { address = "github.com/pipelex/methods/documents", version = "v0.1.0" }\n').replace('main_pipe = "say_hello"', 'main_pipe = "read_pages"'),
+      'METHODS.toml': manifest(
+        'consumer',
+        'github.com/acme/consumer',
+        '\n[dependencies]\ndocs = { address = "github.com/pipelex/methods/documents", version = "v0.1.0" }\n',
+      ).replace('main_pipe = "say_hello"', 'main_pipe = "read_pages"'),
       'consumer.mthds': CONSUMER,
     })
     .commit('consumer', 'v1.0.0');
 
   repo('acme', 'outsider')
     .write({
-      'METHODS.toml': manifest('outsider', 'github.com/acme/outsider').replace('main_pipe = "say_hello"', 'main_pipe = "read_pages"'),
-      'outsider.mthds': CONSUMER.replace('domain = "consumer"', 'domain = "outsider"').replace('docs->documents', 'github.com/pipelex/methods/documents->documents'),
+      'METHODS.toml': manifest('outsider', 'github.com/acme/outsider').replace(
+        'main_pipe = "say_hello"',
+        'main_pipe = "read_pages"',
+      ),
+      'outsider.mthds': CONSUMER.replace('domain = "consumer"', 'domain = "outsider"').replace(
+        'docs->documents',
+        'github.com/pipelex/methods/documents->documents',
+      ),
     })
     .commit('outsider', 'v1.0.0');
-  for (const [self, other] of [['ping', 'pong'], ['pong', 'ping']] as const) {
+  for (const [self, other] of [
+    ['ping', 'pong'],
+    ['pong', 'ping'],
+  ] as const) {
     repo('acme', self)
       .write({
-        'METHODS.toml': manifest(self, `github.com/acme/${self}`).replace('main_pipe = "say_hello"', `main_pipe = "call_${other}"`),
+        'METHODS.toml': manifest(self, `github.com/acme/${self}`).replace(
+          'main_pipe = "say_hello"',
+          `main_pipe = "call_${other}"`,
+        ),
         [`${self}.mthds`]: `domain = "${self}"\nmain_pipe = "call_${other}"\n\n[pipe.call_${other}]\ntype = "PipeSequence"\ndescription = "Call ${other}"\ninputs = { name = "Text" }\noutput = "Text"\nsteps = [{ pipe = "github.com/acme/${other}/${other}->${other}.call_${self}", result = "answer" }]\n`,
       })
       .commit(self, 'v1.0.0');

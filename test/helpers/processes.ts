@@ -2,7 +2,7 @@
  * Spawned service processes for end-to-end tests: the API (`api/server.ts --no-worker`) and workers
  * (`worker/main.ts`), each with its own environment, JSON logs captured, and helpers to wait for a log line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -14,7 +14,10 @@ export interface ServiceProcess {
   /** JSON log lines so far. */
   readonly logs: Record<string, unknown>[];
   /** Resolves with the first log line matching `predicate` (past or future). */
-  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** Send a signal and wait for the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -25,9 +28,22 @@ export interface ServiceProcess {
  * @param environment - variables added to the parent's environment
  * @param options - `inProcessWorker`: start the API with its in-process worker pool (no `--no-worker`)
  */
-export function spawnService(entry: 'api' | 'worker', environment: Record<string, string>, options: { inProcessWorker?: boolean } = {}): ServiceProcess {
-  const args = ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts', ...(entry === 'api' && !options.inProcessWorker ? ['--no-worker'] : [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', COMPUTE_WARM_THREADS: '0', ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnService(
+  entry: 'api' | 'worker',
+  environment: Record<string, string>,
+  options: { inProcessWorker?: boolean } = {},
+): ServiceProcess {
+  const args = [
+    '--import',
+    'tsx',
+    entry === 'api' ? 'api/server.ts' : 'worker/main.ts',
+    ...(entry === 'api' && !options.inProcessWorker ? ['--no-worker'] : []),
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', COMPUTE_WARM_THREADS: '0', ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: Record<string, unknown>[] = [];
   const listeners: (() => void)[] = [];
   let buffer = '';
@@ -38,9 +54,7 @@ export function spawnService(entry: 'api' | 'worker', environment: Record<string
     for (const line of lines) {
       try {
         logs.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        continue;
-      }
+      } catch {}
     }
     for (const listener of listeners.splice(0)) listener();
   });
@@ -51,7 +65,10 @@ export function spawnService(entry: 'api' | 'worker', environment: Record<string
     logs,
     waitForLog(predicate, timeoutMs = 60000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${entry}: no matching log line within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`${entry}: no matching log line within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const check = () => {
           const found = logs.find(predicate);
           if (found) {
@@ -75,9 +92,15 @@ export function spawnService(entry: 'api' | 'worker', environment: Record<string
  * @param options - as for {@link spawnService}
  * @returns the process and its base URL
  */
-export async function spawnApi(environment: Record<string, string>, options: { inProcessWorker?: boolean } = {}): Promise<{ api: ServiceProcess; baseUrl: string }> {
+export async function spawnApi(
+  environment: Record<string, string>,
+  options: { inProcessWorker?: boolean } = {},
+): Promise<{ api: ServiceProcess; baseUrl: string }> {
   const api = spawnService('api', { ...environment, PORT: '0', HOST: '127.0.0.1' }, options);
-  const line = await api.waitForLog((entry) => typeof entry['port'] === 'number' && String(entry['msg']).includes('listening'), 60000);
+  const line = await api.waitForLog(
+    (entry) => typeof entry['port'] === 'number' && String(entry['msg']).includes('listening'),
+    60000,
+  );
   return { api, baseUrl: `http://127.0.0.1:${String(line['port'])}` };
 }
 

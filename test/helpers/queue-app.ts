@@ -4,11 +4,15 @@
  */
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
-import { loadSettings, type ApiConfig, type Environment, type Settings } from '../../shared/config/index.js';
+import { type ApiConfig, type Environment, loadSettings, type Settings } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
-import { openQueueBackend, type QueueBackend } from '../../shared/orchestration/index.js';
-import { startWorkerPool, type WorkerPool } from '../../shared/orchestration/index.js';
+import {
+  openQueueBackend,
+  type QueueBackend,
+  startWorkerPool,
+  type WorkerPool,
+} from '../../shared/orchestration/index.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from './redis.js';
 import { sharedDiagnostics } from './test-app.js';
 
@@ -44,7 +48,8 @@ export function startQueueDeployment(options: QueueDeploymentOptions = {}): Queu
   const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
   const readSecret = () => options.secret;
   const backend = openQueueBackend(settings);
-  const pool = options.workers === false ? undefined : startWorkerPool({ settings, logger, metrics, inference, readSecret });
+  const pool =
+    options.workers === false ? undefined : startWorkerPool({ settings, logger, metrics, inference, readSecret });
   const app = createApp({
     settings,
     logger,

@@ -2,9 +2,10 @@
  * Raw HTTP calls for load tests: bodies sent as prepared bytes and answers drained without parsing, so the test
  * client adds as little work as possible to the event loop it shares with the server under test.
  */
+
+import type { Server } from 'node:http';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 
 /** An answer: status, headers and the body as text (empty when `keepBody` is off). */
 export interface RawAnswer {
@@ -22,18 +23,43 @@ export interface RawAnswer {
  * @param options - `keepBody`: keep the answer's text (default true); `signal`: abort the request
  * @returns the answer
  */
-export function rawRequest(server: Server, method: 'GET' | 'POST', path: string, body?: Buffer, options: { keepBody?: boolean; signal?: AbortSignal } = {}): Promise<RawAnswer> {
+export function rawRequest(
+  server: Server,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: Buffer,
+  options: { keepBody?: boolean; signal?: AbortSignal } = {},
+): Promise<RawAnswer> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = body ? { 'Content-Type': 'application/json', 'Content-Length': body.length } : {};
-    const request = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false, ...(options.signal ? { signal: options.signal } : {}) }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => {
-        if (options.keepBody !== false) chunks.push(chunk);
-      });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const headers: http.OutgoingHttpHeaders = body
+      ? { 'Content-Type': 'application/json', 'Content-Length': body.length }
+      : {};
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers,
+        agent: false,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => {
+          if (options.keepBody !== false) chunks.push(chunk);
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

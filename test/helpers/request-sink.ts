@@ -22,7 +22,9 @@ export interface RequestSink {
  * Start a sink.
  * @param answer - how to answer each request; 200 text/plain {@link SINK_SECRET} by default
  */
-export async function startRequestSink(answer?: (req: IncomingMessage, res: ServerResponse) => void): Promise<RequestSink> {
+export async function startRequestSink(
+  answer?: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<RequestSink> {
   const received: { method: string; path: string }[] = [];
   const server: Server = createServer((req, res) => {
     received.push({ method: req.method ?? '', path: req.url ?? '' });

@@ -18,7 +18,17 @@ export const LOOPBACK_SPELLINGS: readonly string[] = [
 ];
 
 /** Loopback and private destinations: refused while the switch is off, accepted when it is on (not reachable here). */
-export const PRIVATE_SPELLINGS: readonly string[] = ['[::1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]', '[::ffff:0:7f00:1]', '10.0.0.1', '172.16.0.1', '192.168.0.1', '[fd12:3456::1]', 'localhost'];
+export const PRIVATE_SPELLINGS: readonly string[] = [
+  '[::1]',
+  '[64:ff9b::7f00:1]',
+  '[2002:7f00:1::]',
+  '[::ffff:0:7f00:1]',
+  '10.0.0.1',
+  '172.16.0.1',
+  '192.168.0.1',
+  '[fd12:3456::1]',
+  'localhost',
+];
 
 /** Cloud-metadata addresses and names, and other non-public classes: refused in every mode. */
 export const ALWAYS_REFUSED_SPELLINGS: readonly string[] = [
@@ -52,7 +62,11 @@ export const ALWAYS_REFUSED_SPELLINGS: readonly string[] = [
 ];
 
 /** Every spelling refused while the switch is off. */
-export const REFUSED_WHEN_OFF: readonly string[] = [...LOOPBACK_SPELLINGS, ...PRIVATE_SPELLINGS, ...ALWAYS_REFUSED_SPELLINGS];
+export const REFUSED_WHEN_OFF: readonly string[] = [
+  ...LOOPBACK_SPELLINGS,
+  ...PRIVATE_SPELLINGS,
+  ...ALWAYS_REFUSED_SPELLINGS,
+];
 
 /**
  * Names the test resolver knows: `rebind.test` is loopback, `private.test` RFC 1918, `metadata-rebind.test` the
@@ -72,7 +86,11 @@ const TEST_NAMES: Readonly<Record<string, readonly string[]>> = {
 export const NAMES_REFUSED_WHEN_OFF: readonly string[] = Object.keys(TEST_NAMES);
 
 /** Names refused at connect time in every mode. */
-export const NAMES_ALWAYS_REFUSED: readonly string[] = ['metadata-rebind.test', 'mapped-metadata.test', 'ecs-metadata.test'];
+export const NAMES_ALWAYS_REFUSED: readonly string[] = [
+  'metadata-rebind.test',
+  'mapped-metadata.test',
+  'ecs-metadata.test',
+];
 
 /** A resolver over {@link TEST_NAMES}: never DNS; an unknown name fails like `ENOTFOUND`. */
 export const testResolver: HostResolver = async (host) => {

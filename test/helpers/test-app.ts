@@ -4,7 +4,7 @@
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
 import { DiagnosticsPool } from '../../api/offload/diagnostics-pool.js';
-import { loadSettings, type Environment } from '../../shared/config/index.js';
+import { type Environment, loadSettings } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
 import type { InferencePort, TemplateRenderer } from '../../shared/runtime/index.js';
@@ -17,7 +17,11 @@ const pools = new Map<string, DiagnosticsPool>();
  * formatter) can take tens of seconds on a loaded CI machine, and would otherwise read as a busy server; idle threads
  * stay for the whole run (they never keep the process alive).
  */
-const PATIENT_COMPUTE: Environment = { COMPUTE_QUEUE_DEADLINE_MS: '180000', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_IDLE_TIMEOUT_MS: '3600000' };
+const PATIENT_COMPUTE: Environment = {
+  COMPUTE_QUEUE_DEADLINE_MS: '180000',
+  COMPUTE_TIMEOUT_MS: '180000',
+  COMPUTE_IDLE_TIMEOUT_MS: '3600000',
+};
 
 /**
  * The shared diagnostics pool of a configuration: threads start on demand and leave when idle, so tests leak none.
@@ -40,10 +44,21 @@ export function sharedDiagnostics(environment: Environment = {}): DiagnosticsPoo
  * @param inference - the backend runs call; by default the one the settings select (mock without `OPENAI_API_KEY`)
  * @param templates - renders the runs' templates; by default the render thread pool, as `npm start` wires it
  */
-export function buildTestApp(environment: Environment = {}, inference?: InferencePort, templates?: TemplateRenderer): Express {
+export function buildTestApp(
+  environment: Environment = {},
+  inference?: InferencePort,
+  templates?: TemplateRenderer,
+): Express {
   const settings = loadSettings(environment);
   const routed = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
-  return createApp({ settings, logger: createLogger('silent', 'test'), inference: inference ?? routed, modelDeck: routed.deck, diagnostics: sharedDiagnostics(environment), ...(templates ? { templates } : {}) });
+  return createApp({
+    settings,
+    logger: createLogger('silent', 'test'),
+    inference: inference ?? routed,
+    modelDeck: routed.deck,
+    diagnostics: sharedDiagnostics(environment),
+    ...(templates ? { templates } : {}),
+  });
 }
 
 /**

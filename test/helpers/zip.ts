@@ -3,12 +3,13 @@
  * `../x` or `/x` and set Unix symlink attributes), plus low-level patches of central-directory fields, to craft
  * archives whose headers lie (declared size, CRC, flags, method).
  */
-import { zipSync, type ZipOptions } from 'fflate';
+import { type ZipOptions, zipSync } from 'fflate';
 
 /** One entry: its bytes or text, optionally with zip options (attributes such as `{ os: 3, attrs: mode << 16 }`, or `level`). */
 export type ZipEntry = Uint8Array | string | [Uint8Array | string, ZipOptions];
 
-const bytesOf = (data: Uint8Array | string) => (typeof data === 'string' ? new Uint8Array(Buffer.from(data, 'utf8')) : data);
+const bytesOf = (data: Uint8Array | string) =>
+  typeof data === 'string' ? new Uint8Array(Buffer.from(data, 'utf8')) : data;
 
 /**
  * Build a zip.
@@ -16,7 +17,10 @@ const bytesOf = (data: Uint8Array | string) => (typeof data === 'string' ? new U
  */
 export function zipOf(entries: Record<string, ZipEntry>): Buffer {
   const files = Object.fromEntries(
-    Object.entries(entries).map(([name, entry]) => [name, Array.isArray(entry) ? ([bytesOf(entry[0]), entry[1]] as const) : bytesOf(entry)]),
+    Object.entries(entries).map(([name, entry]) => [
+      name,
+      Array.isArray(entry) ? ([bytesOf(entry[0]), entry[1]] as const) : bytesOf(entry),
+    ]),
   );
   return Buffer.from(zipSync(files as Parameters<typeof zipSync>[0]));
 }

@@ -4,8 +4,13 @@
  */
 import { expect } from 'chai';
 import { loadSettings } from '../../shared/config/index.js';
-import { bullmqOrchestrator, openQueueBackend, type QueueBackend, type RunSubmission } from '../../shared/orchestration/index.js';
 import { Metrics } from '../../shared/observability/index.js';
+import {
+  bullmqOrchestrator,
+  openQueueBackend,
+  type QueueBackend,
+  type RunSubmission,
+} from '../../shared/orchestration/index.js';
 import { GREETING_BUNDLE, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
@@ -43,7 +48,15 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
   const prefix = uniquePrefix();
   let backend: QueueBackend;
   const orchestrator = () =>
-    bullmqOrchestrator({ queue: backend.runQueue, registry: backend.registry, metrics: new Metrics(), executeTimeoutMs: 200, readSecret: () => undefined, now: () => NOW, bundles: inThreadBundleChecker() });
+    bullmqOrchestrator({
+      queue: backend.runQueue,
+      registry: backend.registry,
+      metrics: new Metrics(),
+      executeTimeoutMs: 200,
+      readSecret: () => undefined,
+      now: () => NOW,
+      bundles: inThreadBundleChecker(),
+    });
 
   before(() => {
     backend = openQueueBackend(loadSettings({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix }));
@@ -56,9 +69,22 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
   describe('when a run is started', () => {
     it('should record it STARTED under its owner and enqueue exactly its job payload', async () => {
       const ack = await orchestrator().start!(submission());
-      expect(ack).to.include({ pipeline_run_id: 'run-1', state: 'STARTED', pipeline_state: 'STARTED', created_at: '2026-11-24T10:00:00.000Z', finished_at: null, method_provenance: null });
+      expect(ack).to.include({
+        pipeline_run_id: 'run-1',
+        state: 'STARTED',
+        pipeline_state: 'STARTED',
+        created_at: '2026-11-24T10:00:00.000Z',
+        finished_at: null,
+        method_provenance: null,
+      });
       const record = await backend.registry.get('run-1');
-      expect(record).to.include({ state: 'STARTED', owner: 'alice', storage_scope: 'alice', request_id: 'req-1', workflow_id: ack.workflow_id });
+      expect(record).to.include({
+        state: 'STARTED',
+        owner: 'alice',
+        storage_scope: 'alice',
+        request_id: 'req-1',
+        workflow_id: ack.workflow_id,
+      });
       const job = await backend.runQueue.queue.getJob(ack.workflow_id!);
       expect(job?.data).to.deep.equal({
         pipeline_run_id: 'run-1',
@@ -78,14 +104,21 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
     });
 
     it('should refuse the same id while that run is in flight (409), and another owner always (409 run_id_taken)', async () => {
-      expect(await failureOf(orchestrator().start!(submission()))).to.include({ error_type: 'PipelineManagerAlreadyExistsError' });
-      expect(await failureOf(orchestrator().start!(submission({ owner: 'bob', storageScope: 'bob' })))).to.include({ error_type: 'PipelineRunIdTakenError' });
+      expect(await failureOf(orchestrator().start!(submission()))).to.include({
+        error_type: 'PipelineManagerAlreadyExistsError',
+      });
+      expect(await failureOf(orchestrator().start!(submission({ owner: 'bob', storageScope: 'bob' })))).to.include({
+        error_type: 'PipelineRunIdTakenError',
+      });
     });
   });
 
   describe('when the bundle checker refuses the bundle', () => {
     it('should enqueue nothing and free the id', async () => {
-      const broken = submission({ pipelineRunId: 'run-2', sources: [{ content: 'domain = "greet"\n[pipe.x]\ntype = "PipeNope"\n', source: null }] });
+      const broken = submission({
+        pipelineRunId: 'run-2',
+        sources: [{ content: 'domain = "greet"\n[pipe.x]\ntype = "PipeNope"\n', source: null }],
+      });
       const before = await backend.runQueue.queue.count();
       expect(await failureOf(orchestrator().start!(broken))).to.include({ error_type: 'ValidateBundleError' });
       expect(await backend.runQueue.queue.count()).to.equal(before);
@@ -97,7 +130,11 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
 
   describe('when callbacks are asked for without a signing secret', () => {
     it('should refuse the run before anything is stored', async () => {
-      const failure = await failureOf(orchestrator().start!(submission({ pipelineRunId: 'run-3', callbackUrls: ['https://hooks.example.test/done'] })));
+      const failure = await failureOf(
+        orchestrator().start!(
+          submission({ pipelineRunId: 'run-3', callbackUrls: ['https://hooks.example.test/done'] }),
+        ),
+      );
       expect(failure).to.include({ error_type: 'EnvVarNotFoundError' });
       expect(await backend.registry.get('run-3')).to.equal(undefined);
     });
@@ -105,7 +142,9 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
 
   describe('when a blocking run finds no worker', () => {
     it('should answer a retryable RunTimeoutError pointing at the status route once EXECUTE_TIMEOUT_MS is over', async () => {
-      const failure = await failureOf(orchestrator().execute(submission({ pipelineRunId: 'run-4' }), new AbortController().signal));
+      const failure = await failureOf(
+        orchestrator().execute(submission({ pipelineRunId: 'run-4' }), new AbortController().signal),
+      );
       expect(failure).to.include({ error_type: 'RunTimeoutError', retryable: true });
       expect((failure as { message?: string }).message).to.contain('GET /v1/runs/run-4/status');
     });

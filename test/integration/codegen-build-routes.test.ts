@@ -5,19 +5,34 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'smol-toml';
 import request from 'supertest';
-import { corpusText, sample } from '../helpers/corpus.js';
 import { codegenLibraries } from '../helpers/codegen-libraries.js';
+import { corpusText, sample } from '../helpers/corpus.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-const PDF = readFileSync(new URL('../../../shared/corpus/methods/_sample-inputs/cv-analyzer/inputs/acme_cv_software_engineer.pdf', import.meta.url));
+const PDF = readFileSync(
+  new URL(
+    '../../../shared/corpus/methods/_sample-inputs/cv-analyzer/inputs/acme_cv_software_engineer.pdf',
+    import.meta.url,
+  ),
+);
 const PDF_URL = `data:application/pdf;base64,${PDF.toString('base64')}`;
 const hello = [{ content: sample('hello_greeting'), source: 'hello.mthds' }];
 
 const TWO_MAIN_PIPES = [
   ...hello,
-  { content: 'domain = "other"\ndescription = "Other"\nmain_pipe = "echo"\n\n[pipe.echo]\ntype = "PipeLLM"\ndescription = "Echo"\ninputs = { text = "Text" }\noutput = "Text"\nprompt = "$text"\n', source: 'other.mthds' },
+  {
+    content:
+      'domain = "other"\ndescription = "Other"\nmain_pipe = "echo"\n\n[pipe.echo]\ntype = "PipeLLM"\ndescription = "Echo"\ninputs = { text = "Text" }\noutput = "Text"\nprompt = "$text"\n',
+    source: 'other.mthds',
+  },
 ];
-const NO_MAIN_PIPE = [{ content: 'domain = "plain"\ndescription = "Plain"\n\n[pipe.echo]\ntype = "PipeLLM"\ndescription = "Echo"\ninputs = { text = "Text" }\noutput = "Text[]"\nprompt = "$text"\n', source: 'plain.mthds' }];
+const NO_MAIN_PIPE = [
+  {
+    content:
+      'domain = "plain"\ndescription = "Plain"\n\n[pipe.echo]\ntype = "PipeLLM"\ndescription = "Echo"\ninputs = { text = "Text" }\noutput = "Text[]"\nprompt = "$text"\n',
+    source: 'plain.mthds',
+  },
+];
 const LOOSE_OUTPUT = [
   {
     source: 'loose.mthds',
@@ -67,7 +82,11 @@ prompt = "Rephrase $text"
   },
 ];
 const UNREGISTERED_FUNCTION = [
-  { source: 'func.mthds', content: 'domain = "func"\ndescription = "Func"\nmain_pipe = "compute"\n\n[pipe.compute]\ntype = "PipeFunc"\ndescription = "Compute"\ninputs = { text = "Text" }\noutput = "Text"\nfunction_name = "not_registered_anywhere"\n' },
+  {
+    source: 'func.mthds',
+    content:
+      'domain = "func"\ndescription = "Func"\nmain_pipe = "compute"\n\n[pipe.compute]\ntype = "PipeFunc"\ndescription = "Compute"\ninputs = { text = "Text" }\noutput = "Text"\nfunction_name = "not_registered_anywhere"\n',
+  },
 ];
 
 describe('codegen and build routes', function () {
@@ -76,29 +95,64 @@ describe('codegen and build routes', function () {
 
   describe('POST /v1/codegen', () => {
     it('should answer the stamped ts-zod projection with its lock', async () => {
-      const response = await request(app).post('/v1/codegen').send({ files: hello, kind: 'types', target: 'ts-zod' }).expect(200).expect('content-type', 'application/json');
+      const response = await request(app)
+        .post('/v1/codegen')
+        .send({ files: hello, kind: 'types', target: 'ts-zod' })
+        .expect(200)
+        .expect('content-type', 'application/json');
       const body = response.body;
-      expect(Object.keys(body)).to.deep.equal(['is_valid', 'kind', 'target', 'crate_fingerprint', 'engine_version', 'artifacts', 'lock', 'lock_filename', 'message']);
-      expect(body).to.include({ is_valid: true, kind: 'types', target: 'ts-zod', engine_version: '0.1.0', lock_filename: 'codegen.lock', message: 'Codegen artifacts generated successfully' });
+      expect(Object.keys(body)).to.deep.equal([
+        'is_valid',
+        'kind',
+        'target',
+        'crate_fingerprint',
+        'engine_version',
+        'artifacts',
+        'lock',
+        'lock_filename',
+        'message',
+      ]);
+      expect(body).to.include({
+        is_valid: true,
+        kind: 'types',
+        target: 'ts-zod',
+        engine_version: '0.1.0',
+        lock_filename: 'codegen.lock',
+        message: 'Codegen artifacts generated successfully',
+      });
       expect(body.artifacts.map((artifact: { path: string }) => artifact.path)).to.deep.equal(['types.ts']);
-      expect(body.artifacts[0].content).to.include(`// crate_fingerprint: ${body.crate_fingerprint}\n`).and.include('export const TextContentSchema');
+      expect(body.artifacts[0].content)
+        .to.include(`// crate_fingerprint: ${body.crate_fingerprint}\n`)
+        .and.include('export const TextContentSchema');
       expect(parse(body.lock)['crate_fingerprint']).to.equal(body.crate_fingerprint);
     });
 
     it('should stamp the fingerprint of the crate /v1/resolve answers', async () => {
       const resolved = await request(app).post('/v1/resolve').send({ files: TWO_MAIN_PIPES }).expect(200);
-      const generated = await request(app).post('/v1/codegen').send({ files: TWO_MAIN_PIPES, kind: 'types', target: 'python-pydantic' }).expect(200);
+      const generated = await request(app)
+        .post('/v1/codegen')
+        .send({ files: TWO_MAIN_PIPES, kind: 'types', target: 'python-pydantic' })
+        .expect(200);
       expect(generated.body.crate_fingerprint).to.equal(resolved.body.crate.fingerprint);
     });
 
     it('should answer the same bytes for the files in another order', async () => {
-      const first = await request(app).post('/v1/codegen').send({ files: TWO_MAIN_PIPES, kind: 'types', target: 'python-structures' }).expect(200);
-      const second = await request(app).post('/v1/codegen').send({ files: [...TWO_MAIN_PIPES].reverse(), kind: 'types', target: 'python-structures' }).expect(200);
+      const first = await request(app)
+        .post('/v1/codegen')
+        .send({ files: TWO_MAIN_PIPES, kind: 'types', target: 'python-structures' })
+        .expect(200);
+      const second = await request(app)
+        .post('/v1/codegen')
+        .send({ files: [...TWO_MAIN_PIPES].reverse(), kind: 'types', target: 'python-structures' })
+        .expect(200);
       expect(second.text).to.equal(first.text);
     });
 
     it('should answer the invalid arm for an invalid bundle', async () => {
-      const response = await request(app).post('/v1/codegen').send({ files: [{ content: sample('invalid/unknown_concept') }], kind: 'types', target: 'python-pydantic' }).expect(200);
+      const response = await request(app)
+        .post('/v1/codegen')
+        .send({ files: [{ content: sample('invalid/unknown_concept') }], kind: 'types', target: 'python-pydantic' })
+        .expect(200);
       expect(Object.keys(response.body)).to.deep.equal(['is_valid', 'validation_errors', 'message']);
       expect(response.body.is_valid).to.equal(false);
       expect(response.body.validation_errors.length).to.be.greaterThan(0);
@@ -107,10 +161,18 @@ describe('codegen and build routes', function () {
     for (const [label, extra, fragment] of [
       ['an unknown kind', { kind: 'inputs', target: 'ts-zod' }, 'body.kind: '],
       ['an unknown target', { kind: 'types', target: 'rust-serde' }, 'body.target: '],
-      ['a pipe_ref with types', { kind: 'types', target: 'ts-zod', pipe_ref: 'hello_greeting.write_greeting' }, "body: Value error, pipe_ref is not accepted for kind='types' (a concept-set-wide projection)"],
+      [
+        'a pipe_ref with types',
+        { kind: 'types', target: 'ts-zod', pipe_ref: 'hello_greeting.write_greeting' },
+        "body: Value error, pipe_ref is not accepted for kind='types' (a concept-set-wide projection)",
+      ],
     ] as const) {
       it(`should refuse ${label} with a 422`, async () => {
-        const response = await request(app).post('/v1/codegen').send({ files: hello, ...extra }).expect(422).expect('content-type', 'application/problem+json');
+        const response = await request(app)
+          .post('/v1/codegen')
+          .send({ files: hello, ...extra })
+          .expect(422)
+          .expect('content-type', 'application/problem+json');
         expect(response.body.error_type).to.equal('ValidationError');
         expect(response.body.detail).to.include(fragment);
       });
@@ -119,7 +181,10 @@ describe('codegen and build routes', function () {
     it('should refuse a request with no selector (422) and answer 501 for a registry-form method_ref', async () => {
       const missing = await request(app).post('/v1/codegen').send({ kind: 'types', target: 'ts-zod' }).expect(422);
       expect(missing.body.detail).to.equal('body: Value error, provide exactly one of `files` or `method_ref`');
-      const ref = await request(app).post('/v1/codegen').send({ method_ref: 'acme/methods', kind: 'types', target: 'ts-zod' }).expect(501);
+      const ref = await request(app)
+        .post('/v1/codegen')
+        .send({ method_ref: 'acme/methods', kind: 'types', target: 'ts-zod' })
+        .expect(501);
       expect(ref.body.error_type).to.equal('MethodRefNotSupported');
     });
   });
@@ -138,7 +203,10 @@ describe('codegen and build routes', function () {
     });
 
     it('should answer the explicit template, echoing a bare requested pipe_ref qualified', async () => {
-      const response = await request(app).post('/v1/build/inputs').send({ files: hello, pipe_ref: 'write_greeting', explicit: true }).expect(200);
+      const response = await request(app)
+        .post('/v1/build/inputs')
+        .send({ files: hello, pipe_ref: 'write_greeting', explicit: true })
+        .expect(200);
       expect(response.body).to.deep.equal({
         is_valid: true,
         pipe_ref: 'hello_greeting.write_greeting',
@@ -153,25 +221,39 @@ describe('codegen and build routes', function () {
     it('should answer a TOML template that parses to the json one', async () => {
       const files = [{ content: corpusText('methods/cv_analyzer/cv_analyzer.mthds') }];
       const json = await request(app).post('/v1/build/inputs').send({ files, explicit: true }).expect(200);
-      const toml = await request(app).post('/v1/build/inputs').send({ files, explicit: true, format: 'toml' }).expect(200);
+      const toml = await request(app)
+        .post('/v1/build/inputs')
+        .send({ files, explicit: true, format: 'toml' })
+        .expect(200);
       expect(toml.body).to.not.have.property('inputs');
       expect(toml.body.inputs_toml).to.match(/^# cv: Document\n\[cv\]\nconcept = "native.Document"\n/);
       expect(parse(toml.body.inputs_toml)).to.deep.equal(json.body.inputs);
     });
 
     it('should say so for a pipe without inputs', async () => {
-      const files = [{ content: 'domain = "bare"\ndescription = "Bare"\nmain_pipe = "say"\n\n[pipe.say]\ntype = "PipeLLM"\ndescription = "Say"\noutput = "Text"\nprompt = "Say hello"\n' }];
+      const files = [
+        {
+          content:
+            'domain = "bare"\ndescription = "Bare"\nmain_pipe = "say"\n\n[pipe.say]\ntype = "PipeLLM"\ndescription = "Say"\noutput = "Text"\nprompt = "Say hello"\n',
+        },
+      ];
       const json = await request(app).post('/v1/build/inputs').send({ files }).expect(200);
-      expect(json.body).to.include({ message: 'This pipe declares no inputs — the template is empty.' }).and.deep.include({ inputs: {} });
+      expect(json.body)
+        .to.include({ message: 'This pipe declares no inputs — the template is empty.' })
+        .and.deep.include({ inputs: {} });
       const toml = await request(app).post('/v1/build/inputs').send({ files, format: 'toml' }).expect(200);
       expect(toml.body.inputs_toml).to.equal('');
     });
 
     it('should refuse with a 422 when no default pipe exists, several do, or the pipe is unknown', async () => {
       const none = await request(app).post('/v1/build/inputs').send({ files: NO_MAIN_PIPE }).expect(422);
-      expect(none.body.detail).to.equal('No `pipe_ref` was given and the closure declares no `main_pipe` — name the pipe to project explicitly.');
+      expect(none.body.detail).to.equal(
+        'No `pipe_ref` was given and the closure declares no `main_pipe` — name the pipe to project explicitly.',
+      );
       const several = await request(app).post('/v1/build/inputs').send({ files: TWO_MAIN_PIPES }).expect(422);
-      expect(several.body.detail).to.equal('No `pipe_ref` was given and the closure declares several `main_pipe`s (hello_greeting.write_greeting, other.echo) — name the pipe to project explicitly.');
+      expect(several.body.detail).to.equal(
+        'No `pipe_ref` was given and the closure declares several `main_pipe`s (hello_greeting.write_greeting, other.echo) — name the pipe to project explicitly.',
+      );
       const unknown = await request(app).post('/v1/build/inputs').send({ files: hello, pipe_ref: 'nope' }).expect(422);
       expect(unknown.body.detail).to.match(/^Pipe 'nope' not found in the submitted closure: /);
       expect(unknown.body.error_type).to.equal('ValidationError');
@@ -185,7 +267,9 @@ describe('codegen and build routes', function () {
       const fill = (value: unknown): unknown => {
         if (Array.isArray(value)) return value.map(fill);
         if (value === null || typeof value !== 'object') return value;
-        return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, key === 'url' ? PDF_URL : fill(field)]));
+        return Object.fromEntries(
+          Object.entries(value).map(([key, field]) => [key, key === 'url' ? PDF_URL : fill(field)]),
+        );
       };
       const failures: string[] = [];
       let executed = 0;
@@ -195,10 +279,17 @@ describe('codegen and build routes', function () {
         const hasSignature = sources.some((source) => source.content.includes('PipeSignature'));
         if (!main || callsAbsentPackage || hasSignature) continue;
         for (const explicit of [false, true]) {
-          const template = await request(app).post('/v1/build/inputs').send({ files: sources.map(({ content, source }) => ({ content, source })), pipe_ref: undefined, explicit }).expect(200);
+          const template = await request(app)
+            .post('/v1/build/inputs')
+            .send({ files: sources.map(({ content, source }) => ({ content, source })), pipe_ref: undefined, explicit })
+            .expect(200);
           const run = await request(app)
             .post('/v1/execute')
-            .send({ mthds_contents: sources.map((source) => source.content), pipe_code: template.body.pipe_ref, inputs: fill(template.body.inputs) });
+            .send({
+              mthds_contents: sources.map((source) => source.content),
+              pipe_code: template.body.pipe_ref,
+              inputs: fill(template.body.inputs),
+            });
           if (run.status !== 200) failures.push(`${name} (explicit ${explicit}): ${run.status} ${run.body.detail}`);
           executed += 1;
         }
@@ -210,12 +301,25 @@ describe('codegen and build routes', function () {
 
   describe('POST /v1/build/output', () => {
     it('should answer the schema, json and python representations', async () => {
-      const schema = await request(app).post('/v1/build/output').send({ files: NO_MAIN_PIPE, pipe_ref: 'plain.echo' }).expect(200);
-      expect(Object.keys(schema.body)).to.deep.equal(['is_valid', 'pipe_ref', 'requested_pipe_ref', 'format', 'output', 'message']);
+      const schema = await request(app)
+        .post('/v1/build/output')
+        .send({ files: NO_MAIN_PIPE, pipe_ref: 'plain.echo' })
+        .expect(200);
+      expect(Object.keys(schema.body)).to.deep.equal([
+        'is_valid',
+        'pipe_ref',
+        'requested_pipe_ref',
+        'format',
+        'output',
+        'message',
+      ]);
       expect(schema.body.output).to.deep.include({ concept: 'native.Text' });
       expect(schema.body.output.content).to.include({ type: 'array' });
       expect(schema.body.output.content.items.properties).to.deep.equal({ text: { type: 'string' } });
-      const json = await request(app).post('/v1/build/output').send({ files: NO_MAIN_PIPE, pipe_ref: 'echo', format: 'json' }).expect(200);
+      const json = await request(app)
+        .post('/v1/build/output')
+        .send({ files: NO_MAIN_PIPE, pipe_ref: 'echo', format: 'json' })
+        .expect(200);
       expect(json.body.output).to.deep.equal({ concept: 'native.Text', content: [{ text: 'text_value' }] });
       const python = await request(app).post('/v1/build/output').send({ files: hello, format: 'python' }).expect(200);
       expect(python.body).to.deep.equal({
@@ -239,11 +343,16 @@ describe('codegen and build routes', function () {
     it('should refuse cv_analyzer, whose condition ends in a list of questions or an e-mail', async () => {
       const files = [{ content: corpusText('methods/cv_analyzer/cv_analyzer.mthds') }];
       const response = await request(app).post('/v1/build/output').send({ files, format: 'json' }).expect(422);
-      expect(response.body.detail).to.match(/^Cannot render the output representation of pipe 'candidate_screening\.screen_candidate': /);
+      expect(response.body.detail).to.match(
+        /^Cannot render the output representation of pipe 'candidate_screening\.screen_candidate': /,
+      );
     });
 
     it('should render an Anything output the last step of its sequence fixes', async () => {
-      const response = await request(app).post('/v1/build/output').send({ files: LOOSE_OUTPUT, pipe_ref: 'loose.chain', format: 'json' }).expect(200);
+      const response = await request(app)
+        .post('/v1/build/output')
+        .send({ files: LOOSE_OUTPUT, pipe_ref: 'loose.chain', format: 'json' })
+        .expect(200);
       expect(response.body.output).to.deep.equal({ concept: 'loose.Verdict', content: { ok: false } });
     });
   });
@@ -257,9 +366,17 @@ describe('codegen and build routes', function () {
 
     it('should answer a script and the python-structures projection it imports', async () => {
       const response = await request(app).post('/v1/build/runner').send({ files: hello }).expect(200);
-      expect(Object.keys(response.body)).to.deep.equal(['is_valid', 'pipe_ref', 'python_code', 'structures', 'message']);
+      expect(Object.keys(response.body)).to.deep.equal([
+        'is_valid',
+        'pipe_ref',
+        'python_code',
+        'structures',
+        'message',
+      ]);
       expect(response.body.message).to.equal('Runner code generated successfully');
-      expect(response.body.python_code).to.include('from structures.structures import TextContent\n').and.include('pipe_output.main_stuff_as(content_type=TextContent)');
+      expect(response.body.python_code)
+        .to.include('from structures.structures import TextContent\n')
+        .and.include('pipe_output.main_stuff_as(content_type=TextContent)');
       expect(response.body.structures.directory).to.equal('structures');
       expect(response.body.structures.lock_filename).to.equal('codegen.lock');
       expect(response.body.structures.artifacts[0].path).to.equal('structures.py');
@@ -267,8 +384,13 @@ describe('codegen and build routes', function () {
     });
 
     it('should read a list output with main_stuff_as_items', async () => {
-      const response = await request(app).post('/v1/build/runner').send({ files: NO_MAIN_PIPE, pipe_ref: 'plain.echo' }).expect(200);
-      expect(response.body.python_code).to.include('-> list[TextContent]:').and.include('pipe_output.main_stuff_as_items(item_type=TextContent)');
+      const response = await request(app)
+        .post('/v1/build/runner')
+        .send({ files: NO_MAIN_PIPE, pipe_ref: 'plain.echo' })
+        .expect(200);
+      expect(response.body.python_code)
+        .to.include('-> list[TextContent]:')
+        .and.include('pipe_output.main_stuff_as_items(item_type=TextContent)');
       expect(response.body.requested_pipe_ref).to.equal('plain.echo');
     });
 
@@ -277,7 +399,9 @@ describe('codegen and build routes', function () {
       for (const [index, { sources }] of codegenLibraries().entries()) {
         const main = sources.some((source) => /^main_pipe\s*=/m.test(source.content));
         if (!main) continue;
-        const response = await request(app).post('/v1/build/runner').send({ files: sources.map(({ content, source }) => ({ content, source })) });
+        const response = await request(app)
+          .post('/v1/build/runner')
+          .send({ files: sources.map(({ content, source }) => ({ content, source })) });
         if (response.status === 422) continue;
         expect(response.status, JSON.stringify(response.body)).to.equal(200);
         const directory = join(scratch, `run-${index}`);
@@ -292,16 +416,30 @@ describe('codegen and build routes', function () {
 
     it('should refuse with a 422 a pipe calling a package absent from the request', async () => {
       const files = [{ content: corpusText('methods/entity_extractor/bundle.mthds') }];
-      const response = await request(app).post('/v1/build/runner').send({ files, pipe_ref: 'entity_extraction.extract_entities' }).expect(422);
-      expect(response.body.detail).to.match(/^Cannot generate runner code for pipe 'entity_extraction\.extract_entities': /);
-      await request(app).post('/v1/build/runner').send({ files, pipe_ref: 'entity_extraction.identify_entities' }).expect(200);
+      const response = await request(app)
+        .post('/v1/build/runner')
+        .send({ files, pipe_ref: 'entity_extraction.extract_entities' })
+        .expect(422);
+      expect(response.body.detail).to.match(
+        /^Cannot generate runner code for pipe 'entity_extraction\.extract_entities': /,
+      );
+      await request(app)
+        .post('/v1/build/runner')
+        .send({ files, pipe_ref: 'entity_extraction.identify_entities' })
+        .expect(200);
     });
 
     it('should answer the invalid arm when the dry run fails, and sweep only the requested pipe', async () => {
-      const failed = await request(app).post('/v1/build/runner').send({ files: [...hello, ...UNREGISTERED_FUNCTION] }).expect(200);
+      const failed = await request(app)
+        .post('/v1/build/runner')
+        .send({ files: [...hello, ...UNREGISTERED_FUNCTION] })
+        .expect(200);
       expect(failed.body.is_valid).to.equal(false);
       expect(failed.body.validation_errors[0]).to.include({ category: 'dry_run', pipe_code: 'compute' });
-      await request(app).post('/v1/build/runner').send({ files: [...hello, ...UNREGISTERED_FUNCTION], pipe_ref: 'hello_greeting.write_greeting' }).expect(200);
+      await request(app)
+        .post('/v1/build/runner')
+        .send({ files: [...hello, ...UNREGISTERED_FUNCTION], pipe_ref: 'hello_greeting.write_greeting' })
+        .expect(200);
     });
   });
 });

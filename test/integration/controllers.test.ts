@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
-import { inThreadTemplateRenderer, type InferencePort, type LlmRequest } from '../../shared/runtime/index.js';
+import { type InferencePort, inThreadTemplateRenderer, type LlmRequest } from '../../shared/runtime/index.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const BUNDLE = `
@@ -395,12 +395,24 @@ interface RunView {
 }
 
 /** The working memory of a COMPLETED run, reduced to names, concept refs and contents (order kept). */
-function view(body: { main_stuff_name: string | null; pipe_output: { working_memory: { root: Record<string, WireStuff>; aliases: Record<string, string> } } }): RunView {
+function view(body: {
+  main_stuff_name: string | null;
+  pipe_output: { working_memory: { root: Record<string, WireStuff>; aliases: Record<string, string> } };
+}): RunView {
   const { root, aliases } = body.pipe_output.working_memory;
   return {
     main: body.main_stuff_name,
     aliases,
-    root: Object.fromEntries(Object.entries(root).map(([key, stuff]) => [key, { name: stuff.stuff_name, concept: `${stuff.concept.domain_code}.${stuff.concept.code}`, content: stuff.content }])),
+    root: Object.fromEntries(
+      Object.entries(root).map(([key, stuff]) => [
+        key,
+        {
+          name: stuff.stuff_name,
+          concept: `${stuff.concept.domain_code}.${stuff.concept.code}`,
+          content: stuff.content,
+        },
+      ]),
+    ),
     codes: Object.fromEntries(Object.entries(root).map(([key, stuff]) => [key, stuff.stuff_code])),
   };
 }
@@ -409,15 +421,30 @@ const text = (value: string) => ({ text: value });
 const texts = (...values: string[]) => ({ items: values.map(text) });
 const ticket = (content: Record<string, unknown>) => ({ ticket: { concept: 'ctl.Ticket', content } });
 
-async function run(app: Express, pipe: string, inputs: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<RunView> {
-  const response = await request(app).post('/v1/execute').send({ mthds_contents: [BUNDLE], pipe_code: pipe, inputs, ...extra });
+async function run(
+  app: Express,
+  pipe: string,
+  inputs: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<RunView> {
+  const response = await request(app)
+    .post('/v1/execute')
+    .send({ mthds_contents: [BUNDLE], pipe_code: pipe, inputs, ...extra });
   expect(response.status, JSON.stringify(response.body)).to.equal(200);
   expect(response.body.state).to.equal('COMPLETED');
   return view(response.body);
 }
 
-async function fail(app: Express, pipe: string, inputs: Record<string, unknown>, status: number): Promise<Record<string, unknown>> {
-  const response = await request(app).post('/v1/execute').send({ mthds_contents: [BUNDLE], pipe_code: pipe, inputs }).expect(status);
+async function fail(
+  app: Express,
+  pipe: string,
+  inputs: Record<string, unknown>,
+  status: number,
+): Promise<Record<string, unknown>> {
+  const response = await request(app)
+    .post('/v1/execute')
+    .send({ mthds_contents: [BUNDLE], pipe_code: pipe, inputs })
+    .expect(status);
   expect(response.headers['content-type']).to.equal('application/problem+json');
   expect(JSON.stringify(response.body)).to.not.match(/\bat [\w.<>]+ \(|node_modules/);
   return response.body as Record<string, unknown>;
@@ -520,7 +547,11 @@ describe('controllers over POST /v1/execute', () => {
         wrapped: { name: 'wrapped', concept: 'native.Text', content: text('[pre]') },
         left: { name: 'left', concept: 'native.Text', content: text('[hi]') },
         right: { name: 'right', concept: 'ctl.Shout', content: text('[PRE]!') },
-        main_stuff: { name: 'anything', concept: 'native.Anything', content: { left: text('[hi]'), right: text('[PRE]!') } },
+        main_stuff: {
+          name: 'anything',
+          concept: 'native.Anything',
+          content: { left: text('[hi]'), right: text('[PRE]!') },
+        },
       });
     });
 
@@ -535,7 +566,11 @@ describe('controllers over POST /v1/execute', () => {
       const result = await run(app, 'par_combined', inputs);
       expect(result.main).to.equal('main_stuff');
       expect(Object.keys(result.root)).to.deep.equal(['word', 'wrapped', 'main_stuff']);
-      expect(result.root['main_stuff']).to.deep.equal({ name: 'pair', concept: 'ctl.Pair', content: { left: text('[hi]'), right: text('[PRE]!') } });
+      expect(result.root['main_stuff']).to.deep.equal({
+        name: 'pair',
+        concept: 'ctl.Pair',
+        content: { left: text('[hi]'), right: text('[PRE]!') },
+      });
     });
 
     it('should refuse branch contents that do not match the combined_output fields with a clean 500', async () => {
@@ -544,7 +579,8 @@ describe('controllers over POST /v1/execute', () => {
         status: 500,
         error_type: 'PipeOutputValidationError',
         error_domain: 'runtime',
-        detail: "PipeParallel 'par_flat': the branch results do not match combined_output ctl.FlatPair: /left must be string; /right must be string.",
+        detail:
+          "PipeParallel 'par_flat': the branch results do not match combined_output ctl.FlatPair: /left must be string; /right must be string.",
       });
     });
 
@@ -561,7 +597,11 @@ describe('controllers over POST /v1/execute', () => {
     it('should match the outcome key True of a boolean expression rendered Python-style', async () => {
       const result = await run(app, 'route_urgent', ticket({ title: 'go', urgent: true }));
       expect(result.main).to.equal('main_stuff');
-      expect(result.root['main_stuff']).to.deep.equal({ name: 'text', concept: 'native.Text', content: text('URGENT: go') });
+      expect(result.root['main_stuff']).to.deep.equal({
+        name: 'text',
+        concept: 'native.Text',
+        content: text('URGENT: go'),
+      });
     });
 
     it('should match the outcome key False', async () => {
@@ -597,7 +637,8 @@ describe('controllers over POST /v1/execute', () => {
         status: 500,
         error_type: 'PipeConditionError',
         error_domain: 'runtime',
-        detail: "PipeCondition 'route_strict' failed with outcome: fail. Evaluated expression: 'unknown' (outcomes: known).",
+        detail:
+          "PipeCondition 'route_strict' failed with outcome: fail. Evaluated expression: 'unknown' (outcomes: known).",
       });
       expect(problem).to.not.have.property('retryable');
     });
@@ -606,7 +647,11 @@ describe('controllers over POST /v1/execute', () => {
       const result = await run(app, 'maybe', ticket({ title: 'go', urgent: false }));
       expect(result.main).to.equal('decided');
       expect(Object.keys(result.root)).to.deep.equal(['ticket', 'calm', 'decided']);
-      expect(result.root['decided']).to.deep.equal({ name: 'decided', concept: 'native.Text', content: text('URGENT: go') });
+      expect(result.root['decided']).to.deep.equal({
+        name: 'decided',
+        concept: 'native.Text',
+        content: text('URGENT: go'),
+      });
     });
 
     it('should go on after continue without storing anything under the step result', async () => {
@@ -634,7 +679,11 @@ describe('controllers over POST /v1/execute', () => {
       expect(backend.calls).to.have.length(12);
       expect(backend.maxInFlight).to.equal(8);
       expect(result.main).to.equal('main_stuff');
-      expect(result.root['main_stuff']).to.deep.equal({ name: 'text', concept: 'native.Text', content: texts(...words.map((word) => `echo ${word}`)) });
+      expect(result.root['main_stuff']).to.deep.equal({
+        name: 'text',
+        concept: 'native.Text',
+        content: texts(...words.map((word) => `echo ${word}`)),
+      });
       expect(Object.keys(result.root)).to.deep.equal(['words', 'main_stuff']);
     });
 
@@ -642,14 +691,26 @@ describe('controllers over POST /v1/execute', () => {
       const result = await run(buildTestApp({}, staggeredBackend(0)), 'empty_batches', { topic: 'nothing' });
       expect(result.main).to.equal('counts');
       expect(result.root['words']!.content).to.deep.equal({ items: [] });
-      expect(result.root['inline_wrapped']).to.deep.equal({ name: 'inline_wrapped', concept: 'native.Text', content: { items: [] } });
-      expect(result.root['batch_wrapped']).to.deep.equal({ name: 'batch_wrapped', concept: 'native.Text', content: { items: [] } });
+      expect(result.root['inline_wrapped']).to.deep.equal({
+        name: 'inline_wrapped',
+        concept: 'native.Text',
+        content: { items: [] },
+      });
+      expect(result.root['batch_wrapped']).to.deep.equal({
+        name: 'batch_wrapped',
+        concept: 'native.Text',
+        content: { items: [] },
+      });
       expect(result.root['counts']!.content).to.deep.equal(text('0+0'));
     });
 
     it('should give a list of one for a list of one', async () => {
       const result = await run(app, 'batch_wrap', { words: ['only'] });
-      expect(result.root['main_stuff']).to.deep.equal({ name: 'text', concept: 'native.Text', content: texts('[only]') });
+      expect(result.root['main_stuff']).to.deep.equal({
+        name: 'text',
+        concept: 'native.Text',
+        content: texts('[only]'),
+      });
     });
 
     it('should give each item its own copy of the memory', async () => {
@@ -661,29 +722,47 @@ describe('controllers over POST /v1/execute', () => {
 
     it('should flatten list outputs of the branches one level, in order', async () => {
       const result = await run(app, 'batch_nested', { words: ['a', 'b'], suffixes: ['1', '2'] });
-      expect(result.root['main_stuff']).to.deep.equal({ name: 'text', concept: 'native.Text', content: texts('a1', 'a2', 'b1', 'b2') });
+      expect(result.root['main_stuff']).to.deep.equal({
+        name: 'text',
+        concept: 'native.Text',
+        content: texts('a1', 'a2', 'b1', 'b2'),
+      });
     });
   });
   describe('PipeCompose construct mode', () => {
     it('should build nested fields from memory paths, templates and literals', async () => {
       const response = await request(app)
         .post('/v1/execute')
-        .send({ mthds_contents: [CONSTRUCT_BUNDLE], pipe_code: 'card', inputs: { name: 'Ada', age: { concept: 'Number', content: { number: 36 } }, city: 'London', tags: ['x'] } })
+        .send({
+          mthds_contents: [CONSTRUCT_BUNDLE],
+          pipe_code: 'card',
+          inputs: { name: 'Ada', age: { concept: 'Number', content: { number: 36 } }, city: 'London', tags: ['x'] },
+        })
         .expect(200);
       const result = view(response.body);
       expect(result.root['main_stuff']).to.deep.equal({
         name: 'card',
         concept: 'cons.Card',
-        content: { name: 'Ada', age: 36, kind: 'person', tags: ['a', 'b'], address: { city: 'London', label: 'Ada in London' } },
+        content: {
+          name: 'Ada',
+          age: 36,
+          kind: 'person',
+          tags: ['a', 'b'],
+          address: { city: 'London', label: 'Ada in London' },
+        },
       });
     });
 
     it('should refuse a constructed value that does not match the output concept with a clean 500', async () => {
-      const response = await request(app).post('/v1/execute').send({ mthds_contents: [CONSTRUCT_BUNDLE], pipe_code: 'card_bad', inputs: { name: 'Ada' } }).expect(500);
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [CONSTRUCT_BUNDLE], pipe_code: 'card_bad', inputs: { name: 'Ada' } })
+        .expect(500);
       expect(response.body).to.include({
         error_type: 'PipeOutputValidationError',
         error_domain: 'runtime',
-        detail: "PipeCompose 'card_bad': the constructed output does not match concept cons.Address: /label must be string.",
+        detail:
+          "PipeCompose 'card_bad': the constructed output does not match concept cons.Address: /label must be string.",
       });
     });
   });

@@ -1,21 +1,23 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { corpusText, sample } from '../helpers/corpus.js';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
-import { startFakeGeminiServer, type GenerateContentBody } from '../helpers/fake-gemini-server.js';
+import { type FakeAnthropicServer, startFakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
+import { type GenerateContentBody, startFakeGeminiServer } from '../helpers/fake-gemini-server.js';
+import { completion, type FakeOpenAiServer, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
-import { completion, startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const SAMPLE_INPUTS = new URL('../../../shared/corpus/methods/_sample-inputs/', import.meta.url);
 
 function pdfDocument(path: string): { concept: string; content: { url: string; mime_type: string } } {
   const bytes = readFileSync(new URL(path, SAMPLE_INPUTS));
-  return { concept: 'native.Document', content: { url: `data:application/pdf;base64,${bytes.toString('base64')}`, mime_type: 'application/pdf' } };
+  return {
+    concept: 'native.Document',
+    content: { url: `data:application/pdf;base64,${bytes.toString('base64')}`, mime_type: 'application/pdf' },
+  };
 }
 
 const cvAnalyzerInputs = {
@@ -30,7 +32,10 @@ describe('corpus bundles run to completion', function () {
     const app = buildTestApp();
 
     it('should run fashion_moodboard (search, list LLM output, batch of image generations)', async () => {
-      const response = await request(app).post('/v1/execute').send({ mthds_contents: [sample('fashion_moodboard')], inputs: { fashion_target: 'Women SS27' } }).expect(200);
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [sample('fashion_moodboard')], inputs: { fashion_target: 'Women SS27' } })
+        .expect(200);
       const { root, aliases } = response.body.pipe_output.working_memory;
       expect(aliases).to.deep.equal({ main_stuff: 'moodboards' });
       expect(root.trends.concept.code).to.equal('SearchResult');
@@ -47,7 +52,13 @@ describe('corpus bundles run to completion', function () {
         .send({
           mthds_contents: [sample('batch_candidate_screening')],
           inputs: {
-            cvs: { concept: 'native.Document', content: [pdfDocument('cv-analyzer/inputs/acme_cv_software_engineer.pdf').content, pdfDocument('compliance-checker/inputs/synthetic_contract.pdf').content] },
+            cvs: {
+              concept: 'native.Document',
+              content: [
+                pdfDocument('cv-analyzer/inputs/acme_cv_software_engineer.pdf').content,
+                pdfDocument('compliance-checker/inputs/synthetic_contract.pdf').content,
+              ],
+            },
             job_offer_pdf: pdfDocument('cv-analyzer/inputs/acme_job_offer_engineer.pdf'),
           },
         })
@@ -56,13 +67,19 @@ describe('corpus bundles run to completion', function () {
       expect(response.body.main_stuff_name).to.equal('match_analyses');
       expect(root.match_analyses.content.items).to.have.length(2);
       expect(root.match_analyses.concept.code).to.equal('CandidateMatch');
-      expect(root.job_offer_pages.content.items[0].text_and_images.text.text).to.match(/^JOB OFFER\nSenior Backend Engineer/);
+      expect(root.job_offer_pages.content.items[0].text_and_images.text.text).to.match(
+        /^JOB OFFER\nSenior Backend Engineer/,
+      );
     });
 
     it('should extract the text layer of each PDF page', async () => {
       const response = await request(app)
         .post('/v1/execute')
-        .send({ mthds_contents: [corpusText('methods/cv_analyzer/cv_analyzer.mthds')], pipe_code: 'extract_cv', inputs: { cv: cvAnalyzerInputs.cv } })
+        .send({
+          mthds_contents: [corpusText('methods/cv_analyzer/cv_analyzer.mthds')],
+          pipe_code: 'extract_cv',
+          inputs: { cv: cvAnalyzerInputs.cv },
+        })
         .expect(200);
       const pages = response.body.pipe_output.working_memory.root.main_stuff.content.items;
       expect(pages.length).to.be.at.least(1);
@@ -97,8 +114,13 @@ describe('corpus bundles run to completion', function () {
     for (const [name, file, sampleInputs] of methods) {
       it(`should run ${name} to COMPLETED`, async () => {
         const directory = new URL(`${sampleInputs}/`, SAMPLE_INPUTS);
-        const inputs = sampleInputs === null ? JSON.parse(corpusText(`methods/${name}/inputs.json`)) : withDataUrls(directory, JSON.parse(readFileSync(new URL('inputs.json', directory), 'utf8')));
-        const response = await request(app).post('/v1/execute').send({ mthds_contents: [corpusText(`methods/${name}/${file}`), documents], inputs });
+        const inputs =
+          sampleInputs === null
+            ? JSON.parse(corpusText(`methods/${name}/inputs.json`))
+            : withDataUrls(directory, JSON.parse(readFileSync(new URL('inputs.json', directory), 'utf8')));
+        const response = await request(app)
+          .post('/v1/execute')
+          .send({ mthds_contents: [corpusText(`methods/${name}/${file}`), documents], inputs });
         expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
         expect(response.body.state).to.equal('COMPLETED');
       });
@@ -131,12 +153,28 @@ describe('corpus bundles run to completion', function () {
     const documents = () => corpusText('methods/documents/documents.mthds');
     const bundles: [string, () => string[], () => unknown][] = [
       ['hello_greeting', () => [sample('hello_greeting')], () => ({ name: 'Ada' })],
-      ['cv_job_match', () => [sample('cv_job_match')], () => JSON.parse(corpusText('pipelex-api-samples/cv_job_match.inputs.json'))],
+      [
+        'cv_job_match',
+        () => [sample('cv_job_match')],
+        () => JSON.parse(corpusText('pipelex-api-samples/cv_job_match.inputs.json')),
+      ],
       ['cv_analyzer', () => [corpusText('methods/cv_analyzer/cv_analyzer.mthds')], () => cvAnalyzerInputs],
-      ['doc_summarizer', () => [corpusText('methods/doc_summarizer/bundle.mthds'), documents()], () => ({ document: pdfDocument('doc-summarizer/inputs/synthetic_contract.pdf') })],
-      ['report_writer', () => [corpusText('methods/report_writer/bundle.mthds')], () => JSON.parse(corpusText('methods/report_writer/inputs.json'))],
+      [
+        'doc_summarizer',
+        () => [corpusText('methods/doc_summarizer/bundle.mthds'), documents()],
+        () => ({ document: pdfDocument('doc-summarizer/inputs/synthetic_contract.pdf') }),
+      ],
+      [
+        'report_writer',
+        () => [corpusText('methods/report_writer/bundle.mthds')],
+        () => JSON.parse(corpusText('methods/report_writer/inputs.json')),
+      ],
     ];
-    const fakes = () => ({ openai_only: openai.requests, anthropic_only: anthropic.requests, google_only: gemini.requests });
+    const fakes = () => ({
+      openai_only: openai.requests,
+      anthropic_only: anthropic.requests,
+      google_only: gemini.requests,
+    });
     for (const profile of ['openai_only', 'anthropic_only', 'google_only'] as const) {
       for (const [name, contents, inputs] of bundles) {
         it(`should run ${name} through the ${profile.replace('_only', '')} wire`, async () => {
@@ -152,11 +190,15 @@ describe('corpus bundles run to completion', function () {
             GEMINI_BASE_URL: gemini.origin,
             INFERENCE_MAX_RETRIES: '0',
           });
-          const response = await request(app).post('/v1/execute').send({ mthds_contents: contents(), inputs: inputs() });
+          const response = await request(app)
+            .post('/v1/execute')
+            .send({ mthds_contents: contents(), inputs: inputs() });
           expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
           const after = fakes()[profile].length;
           expect(after).to.be.above(before);
-          const backends = new Set(response.body.pipe_output.tokens_usages.map((record: { backend: string }) => record.backend));
+          const backends = new Set(
+            response.body.pipe_output.tokens_usages.map((record: { backend: string }) => record.backend),
+          );
           expect(backends).to.deep.equal(new Set([profile.replace('_only', '')]));
         });
       }
@@ -182,14 +224,26 @@ describe('corpus bundles run to completion', function () {
           if (schema?.name === 'MatchResult') {
             return completion(JSON.stringify({ is_match: isMatch, match_analysis: 'because' }));
           }
-          return completion(schema ? JSON.stringify({ items: [{ text: 'Q1' }, { text: 'Q2' }, { text: 'Q3' }, { text: 'Q4' }, { text: 'Q5' }] }) : `${branch} output`);
+          return completion(
+            schema
+              ? JSON.stringify({
+                  items: [{ text: 'Q1' }, { text: 'Q2' }, { text: 'Q3' }, { text: 'Q4' }, { text: 'Q5' }],
+                })
+              : `${branch} output`,
+          );
         });
         const app = buildTestApp({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0' });
-        const response = await request(app).post('/v1/execute').send({ mthds_contents: [corpusText('methods/cv_analyzer/cv_analyzer.mthds')], inputs: cvAnalyzerInputs });
+        const response = await request(app)
+          .post('/v1/execute')
+          .send({ mthds_contents: [corpusText('methods/cv_analyzer/cv_analyzer.mthds')], inputs: cvAnalyzerInputs });
         expect(response.status, JSON.stringify(response.body).slice(0, 500)).to.equal(200);
         const prompts = fake.requests.map((recorded) => recorded.body.messages!.at(-1)!.content);
-        expect(prompts.some((prompt) => prompt.includes(isMatch ? 'interview questions' : 'refusal email'))).to.equal(true);
-        expect(prompts.some((prompt) => prompt.includes(isMatch ? 'refusal email' : 'interview questions'))).to.equal(false);
+        expect(prompts.some((prompt) => prompt.includes(isMatch ? 'interview questions' : 'refusal email'))).to.equal(
+          true,
+        );
+        expect(prompts.some((prompt) => prompt.includes(isMatch ? 'refusal email' : 'interview questions'))).to.equal(
+          false,
+        );
       });
     }
   });

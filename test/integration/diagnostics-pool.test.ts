@@ -2,8 +2,8 @@ import http from 'node:http';
 import { expect } from 'chai';
 import { createApp } from '../../api/app.js';
 import { DiagnosticsPool } from '../../api/offload/diagnostics-pool.js';
-import { loadSettings, type Environment } from '../../shared/config/index.js';
-import { ServerBusyError, renderProblem } from '../../shared/errors/index.js';
+import { type Environment, loadSettings } from '../../shared/config/index.js';
+import { renderProblem, ServerBusyError } from '../../shared/errors/index.js';
 import { createMockBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
 import { sample } from '../helpers/corpus.js';
@@ -22,7 +22,13 @@ async function deploy(environment: Environment): Promise<Deployment> {
   const settings = loadSettings(environment);
   const metrics = new Metrics();
   const pool = new DiagnosticsPool({ compute: settings.compute, metrics });
-  const app = createApp({ settings, logger: createLogger('silent', 'test'), inference: createMockBackend(), metrics, diagnostics: pool });
+  const app = createApp({
+    settings,
+    logger: createLogger('silent', 'test'),
+    inference: createMockBackend(),
+    metrics,
+    diagnostics: pool,
+  });
   const server = await listenOnLoopback(http.createServer(app));
   return {
     server,
@@ -52,7 +58,11 @@ describe('the diagnostics pool (docs/isolation.md)', function () {
   describe('when the largest legal requests run', () => {
     let deployment: Deployment;
     before(async () => {
-      deployment = await deploy({ COMPUTE_QUEUE_MAX: '16', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
+      deployment = await deploy({
+        COMPUTE_QUEUE_MAX: '16',
+        COMPUTE_TIMEOUT_MS: '180000',
+        COMPUTE_QUEUE_DEADLINE_MS: '180000',
+      });
       await deployment.pool.warm();
     });
     after(() => deployment.close());
@@ -72,7 +82,10 @@ describe('the diagnostics pool (docs/isolation.md)', function () {
       const queue = [...heavy];
       const worker = async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
-          await rawRequest(deployment.server, 'POST', next[0], next[1], { keepBody: false, signal: abort.signal }).catch(() => undefined);
+          await rawRequest(deployment.server, 'POST', next[0], next[1], {
+            keepBody: false,
+            signal: abort.signal,
+          }).catch(() => undefined);
         }
       };
       const running = Promise.all(Array.from({ length: 4 }, worker));
@@ -91,14 +104,22 @@ describe('the diagnostics pool (docs/isolation.md)', function () {
       abort.abort();
       await running;
       expect(latencies.length).to.be.greaterThan(20);
-      expect(quantile(latencies, 0.99), `p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms over ${latencies.length} samples`).to.be.below(250);
+      expect(
+        quantile(latencies, 0.99),
+        `p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms over ${latencies.length} samples`,
+      ).to.be.below(250);
     });
   });
 
   describe('when every thread and the wait queue are taken', () => {
     let deployment: Deployment;
     before(async () => {
-      deployment = await deploy({ COMPUTE_THREADS: '1', COMPUTE_QUEUE_MAX: '1', COMPUTE_TIMEOUT_MS: '180000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
+      deployment = await deploy({
+        COMPUTE_THREADS: '1',
+        COMPUTE_QUEUE_MAX: '1',
+        COMPUTE_TIMEOUT_MS: '180000',
+        COMPUTE_QUEUE_DEADLINE_MS: '180000',
+      });
     });
     after(() => deployment.close());
 
@@ -109,23 +130,41 @@ describe('the diagnostics pool (docs/isolation.md)', function () {
       await until(() => inFlight() === 1);
       const second = rawRequest(deployment.server, 'POST', '/v1/validate', slow, { keepBody: false });
       await until(() => inFlight() === 2);
-      const third = await rawRequest(deployment.server, 'POST', '/v1/validate', json({ mthds_contents: [sample('hello_greeting')] }));
+      const third = await rawRequest(
+        deployment.server,
+        'POST',
+        '/v1/validate',
+        json({ mthds_contents: [sample('hello_greeting')] }),
+      );
       expect(third.status).to.equal(503);
       expect(third.headers['retry-after']).to.equal('5');
       expect(third.headers['content-type']).to.equal('application/problem+json');
       const body = JSON.parse(third.body) as { request_id: string };
-      const expected = renderProblem(new ServerBusyError('The server is busy: every compute thread is taken and its wait queue (1) is full. Retry in 5 s.', { retryable: true, retryAfterSeconds: 5 }), {
-        docsUrl: 'https://docs.pipelex.com/latest',
-        instance: '/v1/validate',
-        requestId: body.request_id,
-        disclosure: 'verbose',
-      });
+      const expected = renderProblem(
+        new ServerBusyError(
+          'The server is busy: every compute thread is taken and its wait queue (1) is full. Retry in 5 s.',
+          { retryable: true, retryAfterSeconds: 5 },
+        ),
+        {
+          docsUrl: 'https://docs.pipelex.com/latest',
+          instance: '/v1/validate',
+          requestId: body.request_id,
+          disclosure: 'verbose',
+        },
+      );
       expect(body).to.deep.equal(expected.body);
       expect((await first).status).to.equal(200);
       expect((await second).status).to.equal(200);
-      const later = await rawRequest(deployment.server, 'POST', '/v1/validate', json({ mthds_contents: [sample('hello_greeting')] }));
+      const later = await rawRequest(
+        deployment.server,
+        'POST',
+        '/v1/validate',
+        json({ mthds_contents: [sample('hello_greeting')] }),
+      );
       expect(later.status).to.equal(200);
-      expect(await deployment.metrics.registry.getSingleMetricAsString('mthds_compute_refusals_total')).to.contain('mthds_compute_refusals_total{pool="diagnostics",reason="queue_full"} 1');
+      expect(await deployment.metrics.registry.getSingleMetricAsString('mthds_compute_refusals_total')).to.contain(
+        'mthds_compute_refusals_total{pool="diagnostics",reason="queue_full"} 1',
+      );
     });
   });
 
@@ -142,18 +181,28 @@ describe('the diagnostics pool (docs/isolation.md)', function () {
     ].join('\n');
     let deployment: Deployment;
     before(async () => {
-      deployment = await deploy({ COMPUTE_THREADS: '1', COMPUTE_TIMEOUT_MS: '3000', COMPUTE_QUEUE_DEADLINE_MS: '180000' });
+      deployment = await deploy({
+        COMPUTE_THREADS: '1',
+        COMPUTE_TIMEOUT_MS: '3000',
+        COMPUTE_QUEUE_DEADLINE_MS: '180000',
+      });
     });
     after(() => deployment.close());
 
     it('should answer 422 ComputeBudgetExceededError naming COMPUTE_TIMEOUT_MS, and serve the next request', async () => {
-      const heavy = await rawRequest(deployment.server, 'POST', '/v1/validate', json({ mthds_contents: [NEVER_YIELDING_DRY_RUN] }));
+      const heavy = await rawRequest(
+        deployment.server,
+        'POST',
+        '/v1/validate',
+        json({ mthds_contents: [NEVER_YIELDING_DRY_RUN] }),
+      );
       expect(heavy.status).to.equal(422);
       const problem = JSON.parse(heavy.body) as Record<string, unknown>;
       expect(problem).to.include({
         error_type: 'ComputeBudgetExceededError',
         status: 422,
-        detail: 'The request needed more than 3000 ms of computation (COMPUTE_TIMEOUT_MS) and was stopped; send a smaller or simpler request.',
+        detail:
+          'The request needed more than 3000 ms of computation (COMPUTE_TIMEOUT_MS) and was stopped; send a smaller or simpler request.',
       });
       const next = await rawRequest(deployment.server, 'POST', '/v1/lint', json({ content: sample('hello_greeting') }));
       expect(next.status, next.body).to.equal(200);

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { corpusJson, sample } from '../helpers/corpus.js';
-import { completion, providerError, startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import {
+  completion,
+  type FakeOpenAiServer,
+  providerError,
+  startFakeOpenAiServer,
+} from '../helpers/fake-openai-server.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const PROBLEM_JSON = 'application/problem+json';
@@ -62,7 +67,10 @@ describe('POST /v1/execute', () => {
     it('should run hello_greeting to a COMPLETED result with a greeting', async () => {
       const response = await request(app)
         .post('/v1/execute')
-        .send({ mthds_contents: [sample('hello_greeting')], inputs: corpusJson('pipelex-api-samples/hello_greeting.inputs.json') })
+        .send({
+          mthds_contents: [sample('hello_greeting')],
+          inputs: corpusJson('pipelex-api-samples/hello_greeting.inputs.json'),
+        })
         .expect(200);
       expect(response.headers['content-type']).to.equal('application/json');
       const body = response.body;
@@ -94,9 +102,17 @@ describe('POST /v1/execute', () => {
       const { root, aliases } = body.pipe_output.working_memory;
       expect(aliases).to.deep.equal({});
       expect(root.name.content).to.deep.equal({ text: 'Ada Lovelace' });
-      expect(root.name.concept).to.deep.equal({ code: 'Text', domain_code: 'native', description: 'A text', structure_class_name: 'TextContent', refines: null });
+      expect(root.name.concept).to.deep.equal({
+        code: 'Text',
+        domain_code: 'native',
+        description: 'A text',
+        structure_class_name: 'TextContent',
+        refines: null,
+      });
       expect(root.main_stuff.stuff_name).to.equal('text');
-      expect(root.main_stuff.content.text).to.equal('[mock inference] Response to: "Write a short, friendly one-sentence greeting for Ada Lovelace."');
+      expect(root.main_stuff.content.text).to.equal(
+        '[mock inference] Response to: "Write a short, friendly one-sentence greeting for Ada Lovelace."',
+      );
       expect(body.pipe_structures).to.deep.equal({
         write_greeting: {
           inputs: { name: { concept_code: 'native.Text', multiplicity: 'single' } },
@@ -108,11 +124,24 @@ describe('POST /v1/execute', () => {
     it('should run cv_job_match to a MatchAnalysis-shaped content', async () => {
       const response = await request(app)
         .post('/v1/execute')
-        .send({ mthds_contents: [sample('cv_job_match')], inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') })
+        .send({
+          mthds_contents: [sample('cv_job_match')],
+          inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json'),
+        })
         .expect(200);
       const stuff = response.body.pipe_output.working_memory.root.main_stuff;
-      expect(stuff.concept).to.include({ code: 'MatchAnalysis', domain_code: 'cv_job_match', structure_class_name: 'MatchAnalysis' });
-      expect(Object.keys(stuff.content).sort()).to.deep.equal(['gaps', 'is_match', 'key_strengths', 'match_score', 'recommendation']);
+      expect(stuff.concept).to.include({
+        code: 'MatchAnalysis',
+        domain_code: 'cv_job_match',
+        structure_class_name: 'MatchAnalysis',
+      });
+      expect(Object.keys(stuff.content).sort()).to.deep.equal([
+        'gaps',
+        'is_match',
+        'key_strengths',
+        'match_score',
+        'recommendation',
+      ]);
       expect(stuff.content.is_match).to.be.a('boolean');
       expect(Number.isInteger(stuff.content.match_score)).to.equal(true);
       expect(stuff.content.gaps).to.be.a('string');
@@ -131,14 +160,21 @@ describe('POST /v1/execute', () => {
     it('should refuse running a PipeSignature with 422', async () => {
       const response = await request(app)
         .post('/v1/execute')
-        .send({ mthds_contents: [sample('draft_with_signature')], inputs: corpusJson('pipelex-api-samples/draft_with_signature.inputs.json') })
+        .send({
+          mthds_contents: [sample('draft_with_signature')],
+          inputs: corpusJson('pipelex-api-samples/draft_with_signature.inputs.json'),
+        })
         .expect(422);
       expect(response.body.error_type).to.equal('PipeSignatureNotExecutableError');
     });
 
     it('should answer 501 for a PipeFunc, whose functions this runner does not register', async () => {
-      const bundle = 'domain = "funcs"\nmain_pipe = "call"\n[pipe.call]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "my_module.my_function"\n';
-      const response = await request(app).post('/v1/execute').send({ mthds_contents: [bundle] }).expect(501);
+      const bundle =
+        'domain = "funcs"\nmain_pipe = "call"\n[pipe.call]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "my_module.my_function"\n';
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle] })
+        .expect(501);
       expect(response.body).to.include({ error_type: 'PipeFeatureNotSupportedError', status: 501 });
       expect(response.body.detail).to.include('PipeFunc');
     });
@@ -146,38 +182,62 @@ describe('POST /v1/execute', () => {
 
   describe('inputs', () => {
     const app = buildTestApp();
-    const run = (body: Record<string, unknown>) => request(app).post('/v1/execute').send({ mthds_contents: [COMPOSE_BUNDLE], ...body });
+    const run = (body: Record<string, unknown>) =>
+      request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [COMPOSE_BUNDLE], ...body });
 
     it('should accept a direct string and a list of strings', async () => {
       const response = await run({ inputs: { name: 'Ada', friends: ['Grace', 'Alan'] } }).expect(200);
-      expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({ text: 'Hello Ada! Friends: Grace, Alan.' });
-      expect(response.body.pipe_output.working_memory.root.friends.content).to.deep.equal({ items: [{ text: 'Grace' }, { text: 'Alan' }] });
+      expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({
+        text: 'Hello Ada! Friends: Grace, Alan.',
+      });
+      expect(response.body.pipe_output.working_memory.root.friends.content).to.deep.equal({
+        items: [{ text: 'Grace' }, { text: 'Alan' }],
+      });
     });
 
     it('should accept the explicit {concept, content} form', async () => {
       const response = await run({
-        inputs: { name: { concept: 'native.Text', content: 'Ada' }, friends: { concept: 'Text[]', content: ['Grace'] } },
+        inputs: {
+          name: { concept: 'native.Text', content: 'Ada' },
+          friends: { concept: 'Text[]', content: ['Grace'] },
+        },
       }).expect(200);
-      expect(response.body.pipe_output.working_memory.root.main_stuff.content.text).to.equal('Hello Ada! Friends: Grace.');
+      expect(response.body.pipe_output.working_memory.root.main_stuff.content.text).to.equal(
+        'Hello Ada! Friends: Grace.',
+      );
     });
 
     it('should validate a structured content against its concept and run a sequence', async () => {
-      const response = await run({ pipe_code: 'two_steps', inputs: { person: { concept: 'Person', content: { name: 'Ada', age: 36 } } } }).expect(200);
+      const response = await run({
+        pipe_code: 'two_steps',
+        inputs: { person: { concept: 'Person', content: { name: 'Ada', age: 36 } } },
+      }).expect(200);
       const { root, aliases } = response.body.pipe_output.working_memory;
       expect(response.body.main_stuff_name).to.equal('shouted');
       expect(aliases).to.deep.equal({ main_stuff: 'shouted' });
       expect(root.description.content).to.deep.equal({ text: 'Ada is 36.' });
       expect(root.shouted.content).to.deep.equal({ text: 'ADA IS 36.' });
-      expect(root.person.concept).to.include({ code: 'Person', domain_code: 'greetings', structure_class_name: 'Person' });
+      expect(root.person.concept).to.include({
+        code: 'Person',
+        domain_code: 'greetings',
+        structure_class_name: 'Person',
+      });
     });
 
     it('should type an untyped object by the pipe declaration', async () => {
-      const response = await run({ pipe_code: 'describe', inputs: { person: { name: 'Grace', age: null } } }).expect(200);
+      const response = await run({ pipe_code: 'describe', inputs: { person: { name: 'Grace', age: null } } }).expect(
+        200,
+      );
       expect(response.body.pipe_output.working_memory.root.main_stuff.content.text).to.equal('Grace is None.');
     });
 
     it('should refuse a content that does not match its concept with 422 StuffFactoryError', async () => {
-      const response = await run({ pipe_code: 'describe', inputs: { person: { concept: 'Person', content: { age: 'old' } } } }).expect(422);
+      const response = await run({
+        pipe_code: 'describe',
+        inputs: { person: { concept: 'Person', content: { age: 'old' } } },
+      }).expect(422);
       expect(response.headers['content-type']).to.equal(PROBLEM_JSON);
       expect(response.body.error_type).to.equal('StuffFactoryError');
       expect(response.body.detail).to.include("Input 'person'").and.include('greetings.Person');
@@ -217,10 +277,25 @@ describe('POST /v1/execute', () => {
     const app = buildTestApp();
 
     it('should refuse an invalid bundle with 422 ValidateBundleError carrying validation_errors', async () => {
-      const response = await request(app).post('/v1/execute').send({ mthds_contents: [sample('invalid/prompt_input_mismatch')], inputs: { name: 'x' } }).expect(422);
-      expect(response.body).to.include({ error_type: 'ValidateBundleError', status: 422, error_domain: 'input', title: 'Validate bundle' });
-      expect(response.body.validation_errors[0]).to.include({ category: 'blueprint_validation', error_type: 'missing_input_variable', pipe_code: 'greet_person' });
-      expect(response.body.user_action).to.deep.equal({ kind: 'change_input', detail: 'Check the validation_errors array for specific issues' });
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [sample('invalid/prompt_input_mismatch')], inputs: { name: 'x' } })
+        .expect(422);
+      expect(response.body).to.include({
+        error_type: 'ValidateBundleError',
+        status: 422,
+        error_domain: 'input',
+        title: 'Validate bundle',
+      });
+      expect(response.body.validation_errors[0]).to.include({
+        category: 'blueprint_validation',
+        error_type: 'missing_input_variable',
+        pipe_code: 'greet_person',
+      });
+      expect(response.body.user_action).to.deep.equal({
+        kind: 'change_input',
+        detail: 'Check the validation_errors array for specific issues',
+      });
     });
 
     it('should refuse an empty body object', async () => {
@@ -230,30 +305,50 @@ describe('POST /v1/execute', () => {
     });
 
     it('should refuse a body that is not an object with InvalidJSON', async () => {
-      const response = await request(app).post('/v1/execute').set('Content-Type', 'application/json').send('[1, 2]').expect(422);
+      const response = await request(app)
+        .post('/v1/execute')
+        .set('Content-Type', 'application/json')
+        .send('[1, 2]')
+        .expect(422);
       expect(response.body).to.include({ error_type: 'InvalidJSON', detail: 'Request body must be a JSON object' });
     });
 
     it('should refuse malformed JSON with InvalidJSON', async () => {
-      const response = await request(app).post('/v1/execute').set('Content-Type', 'application/json').send('{"mthds_contents": ').expect(422);
+      const response = await request(app)
+        .post('/v1/execute')
+        .set('Content-Type', 'application/json')
+        .send('{"mthds_contents": ')
+        .expect(422);
       expect(response.body.error_type).to.equal('InvalidJSON');
       expect(response.body.detail).to.match(/^Request body is not valid JSON: /);
     });
 
     it('should refuse a bundle together with inline contents', async () => {
-      const response = await request(app).post('/v1/execute').send({ mthds_contents: ['x'], files: { 'a.mthds': 'x' } }).expect(422);
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: ['x'], files: { 'a.mthds': 'x' } })
+        .expect(422);
       expect(response.body.detail).to.include('mutually exclusive');
     });
 
     it('should refuse a bad storage_scope and a too long pipeline_run_id', async () => {
-      const scope = await request(app).post('/v1/execute').send({ mthds_contents: [sample('hello_greeting')], storage_scope: '../x' }).expect(422);
+      const scope = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [sample('hello_greeting')], storage_scope: '../x' })
+        .expect(422);
       expect(scope.body.detail).to.include('body.storage_scope');
-      const runId = await request(app).post('/v1/execute').send({ mthds_contents: [sample('hello_greeting')], pipeline_run_id: 'x'.repeat(129) }).expect(422);
+      const runId = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [sample('hello_greeting')], pipeline_run_id: 'x'.repeat(129) })
+        .expect(422);
       expect(runId.body.detail).to.include('body.pipeline_run_id');
     });
 
     it('should refuse an orchestration_mode override with 403', async () => {
-      const response = await request(app).post('/v1/execute').send({ mthds_contents: [sample('hello_greeting')], orchestration_mode: 'bullmq' }).expect(403);
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [sample('hello_greeting')], orchestration_mode: 'bullmq' })
+        .expect(403);
       expect(response.body.error_type).to.equal('OrchestrationModeOverrideForbidden');
     });
 
@@ -265,7 +360,11 @@ describe('POST /v1/execute', () => {
 
   describe('with an OpenAI-compatible provider', () => {
     let fake: FakeOpenAiServer;
-    const environment = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0' });
+    const environment = () => ({
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: fake.baseUrl,
+      INFERENCE_MAX_RETRIES: '0',
+    });
 
     beforeEach(async () => {
       fake = await startFakeOpenAiServer();
@@ -286,8 +385,12 @@ describe('POST /v1/execute', () => {
       expect(call!.headers.authorization).to.equal('Bearer test-key');
       expect(call!.body.model).to.equal('gpt-4o-mini');
       expect(call!.body.temperature).to.equal(0.5);
-      expect(call!.body.messages).to.deep.equal([{ role: 'user', content: 'Write a short, friendly one-sentence greeting for Ada Lovelace.' }]);
-      expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({ text: 'Hello from the fake provider.' });
+      expect(call!.body.messages).to.deep.equal([
+        { role: 'user', content: 'Write a short, friendly one-sentence greeting for Ada Lovelace.' },
+      ]);
+      expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({
+        text: 'Hello from the fake provider.',
+      });
       expect(response.body.pipe_output.tokens_usages[0]).to.deep.include({
         inference_model_name: 'gpt-4o-mini',
         inference_model_id: 'gpt-4o-mini',
@@ -300,14 +403,23 @@ describe('POST /v1/execute', () => {
     it('should resolve a $preset through the model deck (cv_job_match uses $writing-factual)', async () => {
       await request(buildTestApp(environment()))
         .post('/v1/execute')
-        .send({ mthds_contents: [sample('cv_job_match')], inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') })
+        .send({
+          mthds_contents: [sample('cv_job_match')],
+          inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json'),
+        })
         .expect(200);
       expect(fake.requests[0]!.body).to.deep.include({ model: 'gpt-4.1', temperature: 0.1 });
     });
 
     it('should refuse an unknown preset with 422 ModelChoiceNotFoundError', async () => {
-      const bundle = sample('hello_greeting').replace('output      = "Text"', 'output      = "Text"\nmodel       = "$no-such-preset"');
-      const response = await request(buildTestApp(environment())).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: 'Ada' } }).expect(422);
+      const bundle = sample('hello_greeting').replace(
+        'output      = "Text"',
+        'output      = "Text"\nmodel       = "$no-such-preset"',
+      );
+      const response = await request(buildTestApp(environment()))
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], inputs: { name: 'Ada' } })
+        .expect(422);
       expect(response.body.error_type).to.equal('ModelChoiceNotFoundError');
       expect(response.body.detail).to.include("'$no-such-preset'").and.include('$writing-factual');
       expect(fake.requests).to.have.length(0);
@@ -316,7 +428,10 @@ describe('POST /v1/execute', () => {
     it('should send the JSON schema of a structured concept and the system prompt', async () => {
       const response = await request(buildTestApp(environment()))
         .post('/v1/execute')
-        .send({ mthds_contents: [sample('cv_job_match')], inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') })
+        .send({
+          mthds_contents: [sample('cv_job_match')],
+          inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json'),
+        })
         .expect(200);
       const body = fake.requests[0]!.body;
       expect(body.messages![0]!.role).to.equal('system');
@@ -324,7 +439,10 @@ describe('POST /v1/execute', () => {
       expect(body.messages![1]!.content).to.include('<cv_text>\nJane Doe');
       expect(body.response_format!.type).to.equal('json_schema');
       expect(body.response_format!.json_schema!.name).to.equal('MatchAnalysis');
-      const schema = body.response_format!.json_schema!.schema as { properties: Record<string, { type: string }>; required: string[] };
+      const schema = body.response_format!.json_schema!.schema as {
+        properties: Record<string, { type: string }>;
+        required: string[];
+      };
       expect(schema.required).to.deep.equal(['is_match', 'match_score', 'key_strengths', 'gaps', 'recommendation']);
       expect(schema.properties['is_match']!.type).to.equal('boolean');
       expect(schema.properties['match_score']!.type).to.equal('integer');
@@ -338,11 +456,24 @@ describe('POST /v1/execute', () => {
     });
 
     it('should re-ask once when the first structured answer is invalid', async () => {
-      const valid = { is_match: true, match_score: 80, key_strengths: 'Python', gaps: 'none', recommendation: 'interview' };
-      fake.respondWith(() => (fake.requests.length === 1 ? completion(JSON.stringify({ is_match: 'yes' })) : completion(JSON.stringify(valid))));
+      const valid = {
+        is_match: true,
+        match_score: 80,
+        key_strengths: 'Python',
+        gaps: 'none',
+        recommendation: 'interview',
+      };
+      fake.respondWith(() =>
+        fake.requests.length === 1
+          ? completion(JSON.stringify({ is_match: 'yes' }))
+          : completion(JSON.stringify(valid)),
+      );
       const response = await request(buildTestApp(environment()))
         .post('/v1/execute')
-        .send({ mthds_contents: [sample('cv_job_match')], inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') })
+        .send({
+          mthds_contents: [sample('cv_job_match')],
+          inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json'),
+        })
         .expect(200);
       expect(fake.requests).to.have.length(2);
       const lastMessage = fake.requests[1]!.body.messages!.at(-1)!;
@@ -352,9 +483,14 @@ describe('POST /v1/execute', () => {
     });
 
     it('should draft text first, then structure it, with structuring_method = "preliminary_text"', async () => {
-      const bundle = sample('cv_job_match').replace('model = "$writing-factual"', 'model = "$writing-factual"\nmodel_to_structure = "@default-small"\nstructuring_method = "preliminary_text"');
+      const bundle = sample('cv_job_match').replace(
+        'model = "$writing-factual"',
+        'model = "$writing-factual"\nmodel_to_structure = "@default-small"\nstructuring_method = "preliminary_text"',
+      );
       const valid = { is_match: false, match_score: 20, key_strengths: 'k', gaps: 'g', recommendation: 'reject' };
-      fake.respondWith((recorded) => (recorded.body.response_format ? completion(JSON.stringify(valid)) : completion('Draft: not a match.')));
+      fake.respondWith((recorded) =>
+        recorded.body.response_format ? completion(JSON.stringify(valid)) : completion('Draft: not a match.'),
+      );
       const response = await request(buildTestApp(environment()))
         .post('/v1/execute')
         .send({ mthds_contents: [bundle], inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') })
@@ -363,7 +499,9 @@ describe('POST /v1/execute', () => {
       expect(fake.requests[0]!.body).to.deep.include({ model: 'gpt-4.1' });
       expect(fake.requests[0]!.body.response_format).to.equal(undefined);
       expect(fake.requests[1]!.body).to.deep.include({ model: 'gpt-4o-mini' });
-      expect(fake.requests[1]!.body.messages![1]!.content).to.include('<draft_text>\nDraft: not a match.\n</draft_text>');
+      expect(fake.requests[1]!.body.messages![1]!.content).to.include(
+        '<draft_text>\nDraft: not a match.\n</draft_text>',
+      );
       expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal(valid);
     });
 
@@ -378,13 +516,29 @@ describe('POST /v1/execute', () => {
         'output = "Text"',
         'prompt = "Describe $photo, then compare it with $others. Again: $photo."',
       ].join('\n');
-      const image = (name: string) => ({ url: `data:image/png;base64,${Buffer.from(name).toString('base64')}`, mime_type: 'image/png' });
+      const image = (name: string) => ({
+        url: `data:image/png;base64,${Buffer.from(name).toString('base64')}`,
+        mime_type: 'image/png',
+      });
       await request(buildTestApp(environment()))
         .post('/v1/execute')
-        .send({ mthds_contents: [bundle], inputs: { photo: { concept: 'Image', content: image('a') }, others: { concept: 'Image', content: [image('b'), { url: 'https://example.com/c.png' }] } } })
+        .send({
+          mthds_contents: [bundle],
+          inputs: {
+            photo: { concept: 'Image', content: image('a') },
+            others: { concept: 'Image', content: [image('b'), { url: 'https://example.com/c.png' }] },
+          },
+        })
         .expect(200);
-      const content = fake.requests[0]!.body.messages![0]!.content as unknown as { type: string; text?: string; image_url?: { url: string; detail: string } }[];
-      expect(content[0]).to.deep.equal({ type: 'text', text: 'Describe [Image 1], then compare it with [Image 2], [Image 3]. Again: [Image 1].' });
+      const content = fake.requests[0]!.body.messages![0]!.content as unknown as {
+        type: string;
+        text?: string;
+        image_url?: { url: string; detail: string };
+      }[];
+      expect(content[0]).to.deep.equal({
+        type: 'text',
+        text: 'Describe [Image 1], then compare it with [Image 2], [Image 3]. Again: [Image 1].',
+      });
       expect(content.slice(1)).to.deep.equal([
         { type: 'image_url', image_url: { url: image('a').url, detail: 'high' } },
         { type: 'image_url', image_url: { url: image('b').url, detail: 'high' } },
@@ -399,8 +553,18 @@ describe('POST /v1/execute', () => {
         .send({ mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } })
         .expect(429);
       expect(response.headers['retry-after']).to.equal('12');
-      expect(response.body).to.include({ status: 429, error_type: 'LLMCompletionError', error_domain: 'runtime', retryable: true, error_category: 'TRANSIENT' });
-      expect(response.body.provider_metadata).to.include({ provider: 'openai', status_code: 429, retry_after_seconds: 12 });
+      expect(response.body).to.include({
+        status: 429,
+        error_type: 'LLMCompletionError',
+        error_domain: 'runtime',
+        retryable: true,
+        error_category: 'TRANSIENT',
+      });
+      expect(response.body.provider_metadata).to.include({
+        provider: 'openai',
+        status_code: 429,
+        retry_after_seconds: 12,
+      });
       expect(response.body.model).to.equal('gpt-4o-mini');
       expect(response.body.provider).to.equal('openai');
     });
@@ -411,7 +575,12 @@ describe('POST /v1/execute', () => {
         .post('/v1/execute')
         .send({ mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } })
         .expect(500);
-      expect(response.body).to.include({ status: 500, error_type: 'LLMCompletionError', detail: 'An internal error occurred.', retryable: true });
+      expect(response.body).to.include({
+        status: 500,
+        error_type: 'LLMCompletionError',
+        detail: 'An internal error occurred.',
+        retryable: true,
+      });
       expect(response.body).to.not.have.property('model');
       expect(response.body).to.not.have.property('provider');
       expect(response.body.provider_metadata).to.deep.equal({ status_code: 500 });

@@ -6,7 +6,11 @@ import { buildTestApp } from '../helpers/test-app.js';
 const PROBLEM_JSON = 'application/problem+json';
 const JWT_SECRET = 'a-test-secret-of-reasonable-length-0123456789';
 
-function signJwt(claims: Record<string, unknown>, expiresIn: string | number = '5m', secret = JWT_SECRET): Promise<string> {
+function signJwt(
+  claims: Record<string, unknown>,
+  expiresIn: string | number = '5m',
+  secret = JWT_SECRET,
+): Promise<string> {
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuedAt()
@@ -89,10 +93,20 @@ describe('HTTP shell', () => {
   describe('GET /metrics in direct mode', () => {
     it('should count direct runs by outcome and HTTP requests by route pattern', async () => {
       const app = buildTestApp();
-      const bundle = 'domain = "d"\nmain_pipe = "greet"\n[pipe.greet]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { name = "Text" }\noutput = "Text"\ntemplate = "Hi {{ name }}"\n';
-      await request(app).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: 'Ada' } }).expect(200);
-      await request(app).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: 'Ada' } }).expect(200);
-      await request(app).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: { concept: 'Text', content: { text: 1 } } } }).expect(422);
+      const bundle =
+        'domain = "d"\nmain_pipe = "greet"\n[pipe.greet]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { name = "Text" }\noutput = "Text"\ntemplate = "Hi {{ name }}"\n';
+      await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], inputs: { name: 'Ada' } })
+        .expect(200);
+      await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], inputs: { name: 'Ada' } })
+        .expect(200);
+      await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], inputs: { name: { concept: 'Text', content: { text: 1 } } } })
+        .expect(422);
       const text = (await request(app).get('/metrics').expect(200)).text;
       expect(text).to.include('mthds_runs_started_total{mode="direct",delivery="blocking"} 3');
       expect(text).to.include('mthds_runs_finished_total{state="COMPLETED"} 2');
@@ -188,7 +202,9 @@ describe('HTTP shell', () => {
 
     describe('when AUTH_MODE=none', () => {
       it('should serve /v1 without a token', async () => {
-        await request(buildTestApp({ AUTH_MODE: 'none' })).get('/v1/version').expect(200);
+        await request(buildTestApp({ AUTH_MODE: 'none' }))
+          .get('/v1/version')
+          .expect(200);
       });
     });
   });

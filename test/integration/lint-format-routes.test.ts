@@ -19,7 +19,10 @@ const SYNTAX_ERROR = 'pipelex-api-samples/invalid/syntax_error.mthds';
 
 describe('POST /v1/lint', () => {
   it('should answer a clean file with no diagnostics', async () => {
-    const response = await request(app).post('/v1/lint').send({ content: 'domain = "x"\n', source: 'x.mthds' }).expect(200);
+    const response = await request(app)
+      .post('/v1/lint')
+      .send({ content: 'domain = "x"\n', source: 'x.mthds' })
+      .expect(200);
     expect(response.headers['content-type']).to.equal('application/json');
     expect(response.body).to.deep.equal({ diagnostics: [] });
   });
@@ -52,13 +55,25 @@ describe('POST /v1/lint', () => {
     expect(response.body.diagnostics).to.have.length(1);
     const [diagnostic] = response.body.diagnostics;
     expect(diagnostic).to.deep.include({ kind: 'schema', severity: 'error', location: 'pipe.p.type' });
-    expect(diagnostic.message).to.match(/^Pipe 'p', field 'type': 'Nope' is not a pipe type \(allowed: PipeLLM, .*PipeSignature\)\.$/);
-    expect(diagnostic.range).to.deep.equal({ start_offset: 37, end_offset: 43, start_line: 4, start_col: 15, end_line: 4, end_col: 21 });
+    expect(diagnostic.message).to.match(
+      /^Pipe 'p', field 'type': 'Nope' is not a pipe type \(allowed: PipeLLM, .*PipeSignature\)\.$/,
+    );
+    expect(diagnostic.range).to.deep.equal({
+      start_offset: 37,
+      end_offset: 43,
+      start_line: 4,
+      start_col: 15,
+      end_line: 4,
+      end_col: 21,
+    });
     expect(content.slice(diagnostic.range.start_offset, diagnostic.range.end_offset)).to.equal('"Nope"');
   });
 
   it('should accept a null source', async () => {
-    await request(app).post('/v1/lint').send({ content: 'domain = "x"\n', source: null }).expect(200, { diagnostics: [] });
+    await request(app)
+      .post('/v1/lint')
+      .send({ content: 'domain = "x"\n', source: null })
+      .expect(200, { diagnostics: [] });
   });
 
   it('should refuse a missing content with 422 ValidationError', async () => {
@@ -77,8 +92,14 @@ describe('POST /v1/lint', () => {
 
   it('should apply a configured MAX_MTHDS_FILE_KIB, counting UTF-8 bytes', async () => {
     const small = buildTestApp({ MAX_MTHDS_FILE_KIB: '1' });
-    await request(small).post('/v1/lint').send({ content: 'é'.repeat(512) }).expect(200);
-    const response = await request(small).post('/v1/lint').send({ content: 'é'.repeat(513) }).expect(422);
+    await request(small)
+      .post('/v1/lint')
+      .send({ content: 'é'.repeat(512) })
+      .expect(200);
+    const response = await request(small)
+      .post('/v1/lint')
+      .send({ content: 'é'.repeat(513) })
+      .expect(422);
     expect(response.body.detail).to.contain('MTHDS file exceeds 1 KiB limit (1026 bytes)');
   });
 });
@@ -96,13 +117,18 @@ describe('POST /v1/format', () => {
   });
 
   it('should answer changed false for formatted content', async () => {
-    await request(app).post('/v1/format').send({ content: 'a = 1\n', options: null }).expect(200, { formatted: 'a = 1\n', changed: false, diagnostics: [] });
+    await request(app)
+      .post('/v1/format')
+      .send({ content: 'a = 1\n', options: null })
+      .expect(200, { formatted: 'a = 1\n', changed: false, diagnostics: [] });
   });
 
   it('should align = within a table and keep comments', async () => {
     const content = '# header\ndomain="x"\n\n[pipe.p]\ntype="PipeLLM" # the type\ndescription="d"\n';
     const response = await request(app).post('/v1/format').send({ content }).expect(200);
-    expect(response.body.formatted).to.equal('# header\ndomain = "x"\n\n[pipe.p]\ntype        = "PipeLLM" # the type\ndescription = "d"\n');
+    expect(response.body.formatted).to.equal(
+      '# header\ndomain = "x"\n\n[pipe.p]\ntype        = "PipeLLM" # the type\ndescription = "d"\n',
+    );
   });
 
   it('should return a syntax error unchanged with changed false and a syntax diagnostic', async () => {
@@ -111,7 +137,15 @@ describe('POST /v1/format', () => {
     expect(response.body).to.deep.equal({
       formatted: content,
       changed: false,
-      diagnostics: [{ kind: 'syntax', severity: 'error', message: 'Unspecified values are invalid', location: null, range: { start_offset: 6, end_offset: 6, start_line: 1, start_col: 7, end_line: 1, end_col: 7 } }],
+      diagnostics: [
+        {
+          kind: 'syntax',
+          severity: 'error',
+          message: 'Unspecified values are invalid',
+          location: null,
+          range: { start_offset: 6, end_offset: 6, start_line: 1, start_col: 7, end_line: 1, end_col: 7 },
+        },
+      ],
     });
   });
 
@@ -121,31 +155,47 @@ describe('POST /v1/format', () => {
       .post('/v1/format')
       .send({ content, options: { align_entries: false, crlf: true, column_width: 20 } })
       .expect(200);
-    expect(response.body.formatted).to.equal('a = 1\r\nbbb = 2\r\nlist = [\r\n  "alpha",\r\n  "beta",\r\n  "gamma",\r\n]\r\n');
+    expect(response.body.formatted).to.equal(
+      'a = 1\r\nbbb = 2\r\nlist = [\r\n  "alpha",\r\n  "beta",\r\n  "gamma",\r\n]\r\n',
+    );
   });
 
   it('should refuse a non-numeric column_width with 422 naming the option', async () => {
-    const response = await request(app).post('/v1/format').send({ content: 'a = 1\n', options: { column_width: 'wide' } }).expect(422);
+    const response = await request(app)
+      .post('/v1/format')
+      .send({ content: 'a = 1\n', options: { column_width: 'wide' } })
+      .expect(422);
     expect(response.body).to.include({ error_type: 'ValidationError', status: 422 });
     expect(response.body.detail).to.match(/^body\.options\.column_width: /);
   });
 
   it('should refuse an unknown option with 422 naming it', async () => {
-    const response = await request(app).post('/v1/format').send({ content: 'a = 1\n', options: { colum_width: 100 } }).expect(422);
+    const response = await request(app)
+      .post('/v1/format')
+      .send({ content: 'a = 1\n', options: { colum_width: 100 } })
+      .expect(422);
     expect(response.body.error_type).to.equal('ValidationError');
     expect(response.body.detail).to.contain('colum_width');
   });
 
   it('should answer 422 naming the options when the formatter cannot lay the content out under them', async () => {
-    const response = await request(app).post('/v1/format').send({ content: 'a = 1 # a trailing comment\nb = 2\n', options: { column_width: 5 } }).expect(422);
+    const response = await request(app)
+      .post('/v1/format')
+      .send({ content: 'a = 1 # a trailing comment\nb = 2\n', options: { column_width: 5 } })
+      .expect(422);
     expect(response.body).to.include({ error_type: 'ValidationError', status: 422 });
-    expect(response.body.detail).to.match(/^body\.options: the formatter cannot lay out this content with the options \{"column_width":5\}: .*Retry with the default options, or a larger column_width\.$/);
+    expect(response.body.detail).to.match(
+      /^body\.options: the formatter cannot lay out this content with the options \{"column_width":5\}: .*Retry with the default options, or a larger column_width\.$/,
+    );
     const after = await request(app).post('/v1/format').send({ content: 'a=1' }).expect(200);
     expect(after.body).to.deep.equal({ formatted: 'a = 1\n', changed: true, diagnostics: [] });
   });
 
   it('should refuse an indent_string that is not whitespace', async () => {
-    const response = await request(app).post('/v1/format').send({ content: 'a = 1\n', options: { indent_string: 'xx' } }).expect(422);
+    const response = await request(app)
+      .post('/v1/format')
+      .send({ content: 'a = 1\n', options: { indent_string: 'xx' } })
+      .expect(422);
     expect(response.body.detail).to.match(/^body\.options\.indent_string: must be 1 to 16 spaces or tabs/);
   });
 

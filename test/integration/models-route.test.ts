@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { sample } from '../helpers/corpus.js';
-import { messageReply, startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
+import { type FakeAnthropicServer, messageReply, startFakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 describe('GET /v1/models', () => {
@@ -11,21 +11,33 @@ describe('GET /v1/models', () => {
     const response = await request(app).get('/v1/models').expect(200);
     expect(Object.keys(response.body)).to.deep.equal(['models', 'aliases', 'waterfalls']);
     expect(Object.keys(response.body.aliases).sort()).to.deep.equal(['extract', 'img_gen', 'llm', 'search']);
-    expect(response.body.models).to.deep.include({ name: 'writing-factual', type: 'llm', description: 'Factual writing' });
+    expect(response.body.models).to.deep.include({
+      name: 'writing-factual',
+      type: 'llm',
+      description: 'Factual writing',
+    });
   });
 
   it('should filter by type', async () => {
     const response = await request(app).get('/v1/models?type=search').expect(200);
-    expect(new Set(response.body.models.map((model: { type: string }) => model.type))).to.deep.equal(new Set(['search']));
+    expect(new Set(response.body.models.map((model: { type: string }) => model.type))).to.deep.equal(
+      new Set(['search']),
+    );
     expect(Object.keys(response.body.aliases)).to.deep.equal(['search']);
   });
 
   it('should refuse an unknown or empty type, and a repeated one', async () => {
     const unknown = await request(app).get('/v1/models?type=video').expect(422);
-    expect(unknown.body).to.include({ error_type: 'InvalidModelCategory', detail: 'Invalid model category. Valid values: extract, img_gen, llm, search' });
+    expect(unknown.body).to.include({
+      error_type: 'InvalidModelCategory',
+      detail: 'Invalid model category. Valid values: extract, img_gen, llm, search',
+    });
     await request(app).get('/v1/models?type=').expect(422);
     const repeated = await request(app).get('/v1/models?type=llm&type=search').expect(422);
-    expect(repeated.body).to.include({ error_type: 'ValidationError', detail: 'The `type` query parameter accepts a single value' });
+    expect(repeated.body).to.include({
+      error_type: 'ValidationError',
+      detail: 'The `type` query parameter accepts a single value',
+    });
   });
 });
 
@@ -40,9 +52,15 @@ describe('routing a run to the Anthropic backend', () => {
 
   it('should serve a claude alias through the Messages API and record the backend and cost', async () => {
     fake.respondWith(() => messageReply([{ type: 'text', text: 'Bonjour Ada.' }]));
-    const bundle = sample('hello_greeting').replace('output      = "Text"', 'output      = "Text"\nmodel       = "@best-claude"');
+    const bundle = sample('hello_greeting').replace(
+      'output      = "Text"',
+      'output      = "Text"\nmodel       = "@best-claude"',
+    );
     const app = buildTestApp({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0' });
-    const response = await request(app).post('/v1/execute').send({ mthds_contents: [bundle], inputs: { name: 'Ada' } }).expect(200);
+    const response = await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [bundle], inputs: { name: 'Ada' } })
+      .expect(200);
     expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({ text: 'Bonjour Ada.' });
     expect(fake.requests[0]!.body).to.deep.include({ model: 'claude-sonnet-4-6', max_tokens: 8192, temperature: 0.5 });
     expect(response.body.pipe_output.tokens_usages[0]).to.deep.include({

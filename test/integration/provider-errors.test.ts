@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { sample } from '../helpers/corpus.js';
-import { providerError, startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { type FakeOpenAiServer, providerError, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 interface Case {
@@ -20,21 +20,79 @@ interface Case {
   userAction: { kind: string; detail: string };
 }
 
-const TRANSIENT = { kind: 'wait_and_retry', detail: 'The provider is temporarily unavailable or rate-limited; retry later.' };
+const TRANSIENT = {
+  kind: 'wait_and_retry',
+  detail: 'The provider is temporarily unavailable or rate-limited; retry later.',
+};
 
 const CASES: Case[] = [
-  { status: 401, message: 'Incorrect API key provided.', sdkType: 'AuthenticationError', httpStatus: 500, category: 'CONFIGURATION', domain: 'config', retryable: false, userAction: { kind: 'check_credentials', detail: 'Check the provider credentials, endpoint and model name.' } },
-  { status: 402, message: 'Insufficient credits', sdkType: 'APIError', httpStatus: 500, category: 'CAPACITY', domain: 'runtime', retryable: false, userAction: { kind: 'check_billing', detail: 'The provider account is out of quota or credits.' } },
-  { status: 400, message: 'Invalid prompt: flagged by policy', sdkType: 'BadRequestError', httpStatus: 422, category: 'CONTENT', domain: 'input', retryable: false, userAction: { kind: 'change_input', detail: 'The provider rejected or could not complete this input; change the input or the prompt.' } },
-  { status: 503, message: 'overloaded', sdkType: 'InternalServerError', httpStatus: 500, category: 'TRANSIENT', domain: 'runtime', retryable: true, userAction: TRANSIENT },
-  { status: 429, message: 'Rate limit reached', sdkType: 'RateLimitError', httpStatus: 429, category: 'TRANSIENT', domain: 'runtime', retryable: true, userAction: TRANSIENT },
+  {
+    status: 401,
+    message: 'Incorrect API key provided.',
+    sdkType: 'AuthenticationError',
+    httpStatus: 500,
+    category: 'CONFIGURATION',
+    domain: 'config',
+    retryable: false,
+    userAction: { kind: 'check_credentials', detail: 'Check the provider credentials, endpoint and model name.' },
+  },
+  {
+    status: 402,
+    message: 'Insufficient credits',
+    sdkType: 'APIError',
+    httpStatus: 500,
+    category: 'CAPACITY',
+    domain: 'runtime',
+    retryable: false,
+    userAction: { kind: 'check_billing', detail: 'The provider account is out of quota or credits.' },
+  },
+  {
+    status: 400,
+    message: 'Invalid prompt: flagged by policy',
+    sdkType: 'BadRequestError',
+    httpStatus: 422,
+    category: 'CONTENT',
+    domain: 'input',
+    retryable: false,
+    userAction: {
+      kind: 'change_input',
+      detail: 'The provider rejected or could not complete this input; change the input or the prompt.',
+    },
+  },
+  {
+    status: 503,
+    message: 'overloaded',
+    sdkType: 'InternalServerError',
+    httpStatus: 500,
+    category: 'TRANSIENT',
+    domain: 'runtime',
+    retryable: true,
+    userAction: TRANSIENT,
+  },
+  {
+    status: 429,
+    message: 'Rate limit reached',
+    sdkType: 'RateLimitError',
+    httpStatus: 429,
+    category: 'TRANSIENT',
+    domain: 'runtime',
+    retryable: true,
+    userAction: TRANSIENT,
+  },
 ];
 
 describe('provider failures over POST /v1/execute', () => {
   let fake: FakeOpenAiServer;
-  const environment = (extra: Record<string, string> = {}) => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0', ...extra });
+  const environment = (extra: Record<string, string> = {}) => ({
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: fake.baseUrl,
+    INFERENCE_MAX_RETRIES: '0',
+    ...extra,
+  });
   const execute = (extra: Record<string, string> = {}) =>
-    request(buildTestApp(environment(extra))).post('/v1/execute').send({ mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } });
+    request(buildTestApp(environment(extra)))
+      .post('/v1/execute')
+      .send({ mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } });
 
   beforeEach(async () => {
     fake = await startFakeOpenAiServer();
@@ -65,7 +123,12 @@ describe('provider failures over POST /v1/execute', () => {
         user_action: failure.userAction,
         model: 'gpt-4o-mini',
         provider: 'openai',
-        provider_metadata: { provider: 'openai', sdk_exception_type: failure.sdkType, message: `${failure.status} ${failure.message}`, status_code: failure.status },
+        provider_metadata: {
+          provider: 'openai',
+          sdk_exception_type: failure.sdkType,
+          message: `${failure.status} ${failure.message}`,
+          status_code: failure.status,
+        },
       });
       expect(fake.requests).to.have.length(1);
     });
@@ -99,9 +162,31 @@ describe('provider failures over POST /v1/execute', () => {
   it('should serve the next request normally after a provider failure', async () => {
     const app = buildTestApp(environment());
     fake.respondWith(() => providerError(503, 'overloaded'));
-    await request(app).post('/v1/execute').send({ mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } }).expect(500);
-    fake.respondWith((recorded) => ({ body: { id: 'x', object: 'chat.completion', created: 1, model: String(recorded.body.model), choices: [{ index: 0, message: { role: 'assistant', content: 'Recovered.', refusal: null }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } }));
-    const response = await request(app).post('/v1/execute').send({ mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } }).expect(200);
+    await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } })
+      .expect(500);
+    fake.respondWith((recorded) => ({
+      body: {
+        id: 'x',
+        object: 'chat.completion',
+        created: 1,
+        model: String(recorded.body.model),
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: 'Recovered.', refusal: null },
+            finish_reason: 'stop',
+            logprobs: null,
+          },
+        ],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      },
+    }));
+    const response = await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } })
+      .expect(200);
     expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({ text: 'Recovered.' });
   });
 });

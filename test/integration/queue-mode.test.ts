@@ -2,17 +2,20 @@ import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
 import { loadApiConfig, SettingsError } from '../../shared/config/index.js';
-import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callback-receiver.js';
+import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
-import { startQueueDeployment, type QueueDeployment } from '../helpers/queue-app.js';
+import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const SECRET = 'callback-secret';
 const hello = { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } };
 
 function statusOf(deployment: QueueDeployment, runId: string) {
-  return () => request(deployment.app).get(`/v1/runs/${runId}/status`).then((response) => response.body as { status: string });
+  return () =>
+    request(deployment.app)
+      .get(`/v1/runs/${runId}/status`)
+      .then((response) => response.body as { status: string });
 }
 
 describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', function () {
@@ -28,17 +31,27 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
 
   describe('when runs succeed', () => {
     beforeEach(() => {
-      deployment = startQueueDeployment({ secret: SECRET, environment: { CALLBACK_ALLOW_PRIVATE_HOSTS: 'true', CALLBACK_BACKOFF_MS: '50' } });
+      deployment = startQueueDeployment({
+        secret: SECRET,
+        environment: { CALLBACK_ALLOW_PRIVATE_HOSTS: 'true', CALLBACK_BACKOFF_MS: '50' },
+      });
     });
 
     it('should execute a run on a worker and answer the run result', async () => {
       const response = await request(deployment.app).post('/v1/execute').send(hello).expect(200);
-      expect(response.body).to.include({ state: 'COMPLETED', pipeline_state: 'COMPLETED', main_stuff_name: 'main_stuff' });
+      expect(response.body).to.include({
+        state: 'COMPLETED',
+        pipeline_state: 'COMPLETED',
+        main_stuff_name: 'main_stuff',
+      });
       expect(response.body.pipe_output.working_memory.root.main_stuff.content.text).to.include('Ada');
     });
 
     it('should start a run (202 acknowledgement), then serve its status and results', async () => {
-      const ack = await request(deployment.app).post('/v1/start').send({ ...hello, pipeline_run_id: 'client-run-42' }).expect(202);
+      const ack = await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, pipeline_run_id: 'client-run-42' })
+        .expect(202);
       expect(ack.headers['content-type']).to.equal('application/json');
       expect(Object.keys(ack.body)).to.deep.equal([
         'pipeline_run_id',
@@ -52,10 +65,21 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
         'pipe_structures',
         'method_provenance',
       ]);
-      expect(ack.body).to.include({ pipeline_run_id: 'client-run-42', state: 'STARTED', pipeline_state: 'STARTED', finished_at: null, main_stuff_name: null });
+      expect(ack.body).to.include({
+        pipeline_run_id: 'client-run-42',
+        state: 'STARTED',
+        pipeline_state: 'STARTED',
+        finished_at: null,
+        main_stuff_name: null,
+      });
       expect(ack.body.workflow_id).to.be.a('string');
       const status = await pollUntil(statusOf(deployment, 'client-run-42'), (body) => body.status === 'COMPLETED');
-      expect(status).to.include({ pipeline_run_id: 'client-run-42', state: 'COMPLETED', workflow_id: ack.body.workflow_id, degraded: false });
+      expect(status).to.include({
+        pipeline_run_id: 'client-run-42',
+        state: 'COMPLETED',
+        workflow_id: ack.body.workflow_id,
+        degraded: false,
+      });
       const results = await request(deployment.app).get('/v1/runs/client-run-42/results').expect(200);
       expect(results.body.pipeline_run_id).to.equal('client-run-42');
       expect(results.body.main_stuff.text).to.include('Ada');
@@ -65,19 +89,34 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
 
     it('should deliver a callback whose two signatures verify', async () => {
       receiver = await startCallbackReceiver([200]);
-      const ack = await request(deployment.app).post('/v1/start').send({ ...hello, callback_urls: [receiver.url] }).expect(202);
+      const ack = await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, callback_urls: [receiver.url] })
+        .expect(202);
       const [delivery] = await receiver.successes(1);
       const runId = ack.body.pipeline_run_id as string;
-      expect(delivery!.headers['x-completion-signature']).to.equal(createHmac('sha256', SECRET).update(runId).digest('hex'));
-      const [, timestamp, digest] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(delivery!.headers['x-completion-signature-256']))!;
+      expect(delivery!.headers['x-completion-signature']).to.equal(
+        createHmac('sha256', SECRET).update(runId).digest('hex'),
+      );
+      const [, timestamp, digest] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(
+        String(delivery!.headers['x-completion-signature-256']),
+      )!;
       expect(digest).to.equal(createHmac('sha256', SECRET).update(`${timestamp}.${delivery!.body}`).digest('hex'));
       const body = JSON.parse(delivery!.body);
-      expect(body).to.include({ pipeline_run_id: runId, state: 'COMPLETED', status: 'COMPLETED', main_stuff_name: 'main_stuff' });
+      expect(body).to.include({
+        pipeline_run_id: runId,
+        state: 'COMPLETED',
+        status: 'COMPLETED',
+        main_stuff_name: 'main_stuff',
+      });
     });
 
     it('should retry a failing receiver until one delivery succeeds', async () => {
       receiver = await startCallbackReceiver([500, 500, 200]);
-      await request(deployment.app).post('/v1/start').send({ ...hello, callback_urls: [receiver.url] }).expect(202);
+      await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, callback_urls: [receiver.url] })
+        .expect(202);
       await receiver.successes(1);
       expect(receiver.received.map((entry) => entry.answered)).to.deep.equal([500, 500, 200]);
     });
@@ -86,11 +125,22 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       await deployment.close();
       deployment = startQueueDeployment({
         secret: SECRET,
-        environment: { CALLBACK_ALLOW_PRIVATE_HOSTS: 'true', CALLBACK_BACKOFF_MS: '50', CALLBACK_TIMEOUT_MS: '200', CALLBACK_MAX_ATTEMPTS: '2' },
+        environment: {
+          CALLBACK_ALLOW_PRIVATE_HOSTS: 'true',
+          CALLBACK_BACKOFF_MS: '50',
+          CALLBACK_TIMEOUT_MS: '200',
+          CALLBACK_MAX_ATTEMPTS: '2',
+        },
       });
       receiver = await startCallbackReceiver(['hang']);
-      await request(deployment.app).post('/v1/start').send({ ...hello, callback_urls: [receiver.url] }).expect(202);
-      await pollUntil(() => deployment.backend.callbackQueue.counts(), (counts) => counts['failed'] === 1);
+      await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, callback_urls: [receiver.url] })
+        .expect(202);
+      await pollUntil(
+        () => deployment.backend.callbackQueue.counts(),
+        (counts) => counts['failed'] === 1,
+      );
       expect(receiver.received).to.have.length(2);
       const metrics = await request(deployment.app).get('/metrics').expect(200);
       expect(metrics.text).to.match(/mthds_callback_deliveries_total\{outcome="retried"\} 1/);
@@ -124,16 +174,32 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
     });
 
     it('should refuse its id with 409 until it completes, then accept it again', async () => {
-      await request(deployment.app).post('/v1/start').send({ ...hello, pipeline_run_id: 'busy' }).expect(202);
-      const conflict = await request(deployment.app).post('/v1/start').send({ ...hello, pipeline_run_id: 'busy' }).expect(409);
-      expect(conflict.body).to.include({ error_type: 'PipelineManagerAlreadyExistsError', status: 409, code: 'run_id_in_flight' });
+      await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, pipeline_run_id: 'busy' })
+        .expect(202);
+      const conflict = await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, pipeline_run_id: 'busy' })
+        .expect(409);
+      expect(conflict.body).to.include({
+        error_type: 'PipelineManagerAlreadyExistsError',
+        status: 409,
+        code: 'run_id_in_flight',
+      });
       expect(conflict.body).to.not.have.property('error_domain');
       await pollUntil(statusOf(deployment, 'busy'), (body) => body.status === 'COMPLETED');
-      await request(deployment.app).post('/v1/start').send({ ...hello, pipeline_run_id: 'busy' }).expect(202);
+      await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, pipeline_run_id: 'busy' })
+        .expect(202);
     });
 
     it('should answer 202 with Retry-After on results while the run is not finished', async () => {
-      await request(deployment.app).post('/v1/start').send({ ...hello, pipeline_run_id: 'slow' }).expect(202);
+      await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, pipeline_run_id: 'slow' })
+        .expect(202);
       const pending = await request(deployment.app).get('/v1/runs/slow/results').expect(202);
       expect(pending.headers['retry-after']).to.equal('1');
       expect(['PENDING', 'RUNNING']).to.include(pending.body.status);
@@ -154,7 +220,10 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       const runId = ack.body.pipeline_run_id as string;
       await pollUntil(statusOf(deployment, runId), (body) => body.status === 'FAILED');
       const results = await request(deployment.app).get(`/v1/runs/${runId}/results`).expect(409);
-      expect(results.body).to.include({ detail: 'Run finished with status FAILED; no result available', code: 'run_result_unavailable' });
+      expect(results.body).to.include({
+        detail: 'Run finished with status FAILED; no result available',
+        code: 'run_result_unavailable',
+      });
       const [delivery] = await receiver.successes(1);
       const body = JSON.parse(delivery!.body);
       expect(Object.keys(body)).to.deep.equal(['pipeline_run_id', 'state', 'status', 'error']);
@@ -164,7 +233,10 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
     });
 
     it('should give a blocking execute the problem document of the worker error', async () => {
-      const response = await request(deployment.app).post('/v1/execute').send({ mthds_contents: [sample('hello_greeting')], inputs: {} }).expect(422);
+      const response = await request(deployment.app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [sample('hello_greeting')], inputs: {} })
+        .expect(422);
       expect(response.body).to.include({ error_type: 'PipeInputError', error_domain: 'input' });
       expect(response.body.detail).to.include('missing required inputs: name');
     });
@@ -185,10 +257,25 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       await request(deployment.app).get('/v1/runs/unsigned/status').expect(404);
     });
 
-    const refused = ['http://127.0.0.1/x', 'http://2130706433/x', 'http://0x7f.1/x', 'http://[::ffff:127.0.0.1]/x', 'http://169.254.169.254/latest', 'http://10.0.0.5/', 'http://100.64.0.1/', 'http://[fd00::1]/', 'http://localhost:8080/', 'http://metadata.google.internal/', 'ftp://example.com/x'];
+    const refused = [
+      'http://127.0.0.1/x',
+      'http://2130706433/x',
+      'http://0x7f.1/x',
+      'http://[::ffff:127.0.0.1]/x',
+      'http://169.254.169.254/latest',
+      'http://10.0.0.5/',
+      'http://100.64.0.1/',
+      'http://[fd00::1]/',
+      'http://localhost:8080/',
+      'http://metadata.google.internal/',
+      'ftp://example.com/x',
+    ];
     for (const url of refused) {
       it(`should refuse the callback URL ${url} with 422`, async () => {
-        const response = await request(deployment.app).post('/v1/start').send({ ...hello, callback_urls: [url] }).expect(422);
+        const response = await request(deployment.app)
+          .post('/v1/start')
+          .send({ ...hello, callback_urls: [url] })
+          .expect(422);
         expect(response.body.error_type).to.equal('InvalidCallbackUrls');
         expect(response.body.detail).to.include('callback_urls.0');
       });
@@ -196,11 +283,17 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
 
     it('should refuse more than 5 callback URLs', async () => {
       const urls = Array.from({ length: 6 }, (_, index) => `https://hooks.example.com/${index}`);
-      await request(deployment.app).post('/v1/start').send({ ...hello, callback_urls: urls }).expect(422);
+      await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, callback_urls: urls })
+        .expect(422);
     });
 
     it('should refuse an invalid bundle with 422 before enqueueing', async () => {
-      const response = await request(deployment.app).post('/v1/start').send({ mthds_contents: [sample('invalid/missing_pipe_ref')] }).expect(422);
+      const response = await request(deployment.app)
+        .post('/v1/start')
+        .send({ mthds_contents: [sample('invalid/missing_pipe_ref')] })
+        .expect(422);
       expect(response.body.error_type).to.equal('ValidateBundleError');
       expect(await deployment.backend.runQueue.counts()).to.include({ waiting: 0 });
     });
@@ -208,17 +301,25 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
 
   describe('orchestration mode overrides', () => {
     beforeEach(() => {
-      deployment = startQueueDeployment({ apiConfig: { orchestrationMode: 'bullmq', allowRequestOrchestrationModeOverride: true } });
+      deployment = startQueueDeployment({
+        apiConfig: { orchestrationMode: 'bullmq', allowRequestOrchestrationModeOverride: true },
+      });
     });
 
     it('should serve a per-request direct override in-process', async () => {
-      const response = await request(deployment.app).post('/v1/execute').send({ ...hello, orchestration_mode: 'direct' }).expect(200);
+      const response = await request(deployment.app)
+        .post('/v1/execute')
+        .send({ ...hello, orchestration_mode: 'direct' })
+        .expect(200);
       expect(response.body.state).to.equal('COMPLETED');
       expect(await deployment.backend.runQueue.counts()).to.include({ completed: 0 });
     });
 
     it('should fail an unregistered mode at dispatch with 500 MissingOrchestratorError', async () => {
-      const response = await request(deployment.app).post('/v1/execute').send({ ...hello, orchestration_mode: 'temporal' }).expect(500);
+      const response = await request(deployment.app)
+        .post('/v1/execute')
+        .send({ ...hello, orchestration_mode: 'temporal' })
+        .expect(500);
       expect(response.body.error_type).to.equal('MissingOrchestratorError');
       expect(response.body.detail).to.include("'temporal'");
     });
@@ -227,8 +328,16 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
 
 describe('POST /v1/start on the direct orchestrator', () => {
   it('should answer 400 StartRequiresAsyncOrchestration, even for an invalid bundle', async () => {
-    const response = await request(buildTestApp()).post('/v1/start').send({ mthds_contents: [sample('invalid/missing_pipe_ref')] }).expect(400);
-    expect(response.body).to.include({ error_type: 'StartRequiresAsyncOrchestration', status: 400, error_domain: 'input', retryable: false });
+    const response = await request(buildTestApp())
+      .post('/v1/start')
+      .send({ mthds_contents: [sample('invalid/missing_pipe_ref')] })
+      .expect(400);
+    expect(response.body).to.include({
+      error_type: 'StartRequiresAsyncOrchestration',
+      status: 400,
+      error_domain: 'input',
+      retryable: false,
+    });
     expect(response.body.detail).to.include("Orchestration mode 'direct' cannot honor fire-and-forget delivery");
   });
 });
@@ -243,7 +352,13 @@ describe('loadApiConfig', () => {
     expect(() => loadApiConfig(dir, 'dev')).to.throw(SettingsError, 'allow_request_orchestration_mode_override');
     writeFileSync(join(dir, 'api_override.toml'), 'orchestration_mode = "bullmq"\nsurprise = 1\n');
     expect(() => loadApiConfig(dir, 'dev')).to.throw(SettingsError, 'surprise');
-    writeFileSync(join(dir, 'api_override.toml'), 'orchestration_mode = "bullmq"\nallow_request_orchestration_mode_override = true\n');
-    expect(loadApiConfig(dir, 'dev')).to.deep.equal({ orchestrationMode: 'bullmq', allowRequestOrchestrationModeOverride: true });
+    writeFileSync(
+      join(dir, 'api_override.toml'),
+      'orchestration_mode = "bullmq"\nallow_request_orchestration_mode_override = true\n',
+    );
+    expect(loadApiConfig(dir, 'dev')).to.deep.equal({
+      orchestrationMode: 'bullmq',
+      allowRequestOrchestrationModeOverride: true,
+    });
   });
 });

@@ -13,10 +13,19 @@ const app = buildTestApp();
 type File = { content: string; source?: string | null };
 
 function resolve(body: unknown, target = app) {
-  return request(target).post('/v1/resolve').send(body as object);
+  return request(target)
+    .post('/v1/resolve')
+    .send(body as object);
 }
 
-const VALID_SAMPLES = ['hello_greeting', 'cv_job_match', 'fashion_moodboard', 'draft_with_signature', 'batch_candidate_screening', 'invalid/missing_main_pipe'];
+const VALID_SAMPLES = [
+  'hello_greeting',
+  'cv_job_match',
+  'fashion_moodboard',
+  'draft_with_signature',
+  'batch_candidate_screening',
+  'invalid/missing_main_pipe',
+];
 const methodBundles = corpusMethodBundles();
 
 async function fingerprintOf(files: File[]): Promise<string> {
@@ -34,7 +43,14 @@ describe('POST /v1/resolve', () => {
         expect(Object.keys(response.body)).to.deep.equal(['is_valid', 'crate', 'message']);
         expect(response.body).to.include({ is_valid: true, message: 'MTHDS library resolved successfully' });
         const { crate } = response.body;
-        expect(Object.keys(crate)).to.deep.equal(['mthds_version', 'concepts', 'pipes', 'domains', 'source_map', 'fingerprint']);
+        expect(Object.keys(crate)).to.deep.equal([
+          'mthds_version',
+          'concepts',
+          'pipes',
+          'domains',
+          'source_map',
+          'fingerprint',
+        ]);
         expect(crate.mthds_version).to.equal('1.0.0');
         expect(crate.fingerprint).to.match(/^[0-9a-f]{64}$/);
         const domain = name.replace('invalid/', '');
@@ -45,7 +61,9 @@ describe('POST /v1/resolve', () => {
     }
 
     it('should answer the exact crate of hello_greeting', async () => {
-      const response = await resolve({ files: [{ content: sample('hello_greeting'), source: 'hello.mthds' }] }).expect(200);
+      const response = await resolve({ files: [{ content: sample('hello_greeting'), source: 'hello.mthds' }] }).expect(
+        200,
+      );
       const { fingerprint, ...crate } = response.body.crate;
       expect(crate).to.deep.equal({
         mthds_version: '1.0.0',
@@ -59,7 +77,13 @@ describe('POST /v1/resolve', () => {
             prompt: 'Write a short, friendly one-sentence greeting for $name.',
           },
         },
-        domains: { hello_greeting: { code: 'hello_greeting', description: 'Minimal runnable method — turn a name into a short greeting', main_pipe: 'write_greeting' } },
+        domains: {
+          hello_greeting: {
+            code: 'hello_greeting',
+            description: 'Minimal runnable method — turn a name into a short greeting',
+            main_pipe: 'write_greeting',
+          },
+        },
         source_map: { 'hello_greeting.write_greeting': 'hello.mthds' },
       });
       expect(fingerprint).to.match(/^[0-9a-f]{64}$/);
@@ -71,7 +95,12 @@ describe('POST /v1/resolve', () => {
       const files = [{ content: sample('batch_candidate_screening'), source: 'batch.mthds' }];
       const strict = await resolve({ files, validation_mode: 'strict' }).expect(200);
       expect(strict.body.is_valid).to.equal(false);
-      expect(strict.body.validation_errors.map((item: { error_type: string; pipe_code: string }) => [item.error_type, item.pipe_code])).to.deep.equal([
+      expect(
+        strict.body.validation_errors.map((item: { error_type: string; pipe_code: string }) => [
+          item.error_type,
+          item.pipe_code,
+        ]),
+      ).to.deep.equal([
         ['input_stuff_spec_mismatch', 'prepare_job_offer'],
         ['input_stuff_spec_mismatch', 'process_cv'],
       ]);
@@ -91,8 +120,14 @@ describe('POST /v1/resolve', () => {
 
     it('should leave the cross-package step refs of doc_summarizer as written and qualify its local ones', async () => {
       const response = await resolve({ files: methodClosureFiles('doc_summarizer/bundle.mthds') }).expect(200);
-      const steps = Object.values(response.body.crate.pipes as Record<string, { type: string; steps?: { pipe: string }[] }>).flatMap((pipe) => pipe.steps ?? []).map((step) => step.pipe);
-      expect(steps.filter((ref) => ref.includes('->'))).to.include('github.com/Pipelex/methods/documents->documents.extract_text_pages');
+      const steps = Object.values(
+        response.body.crate.pipes as Record<string, { type: string; steps?: { pipe: string }[] }>,
+      )
+        .flatMap((pipe) => pipe.steps ?? [])
+        .map((step) => step.pipe);
+      expect(steps.filter((ref) => ref.includes('->'))).to.include(
+        'github.com/Pipelex/methods/documents->documents.extract_text_pages',
+      );
       expect(steps.filter((ref) => !ref.includes('->')).every((ref) => /^[a-z_]+\.[a-z_]+$/.test(ref))).to.equal(true);
       expect(response.body.crate.source_map['documents.extract_text_pages']).to.equal(DOCUMENTS_BUNDLE);
     });
@@ -100,18 +135,26 @@ describe('POST /v1/resolve', () => {
 
   describe('when the closure is every valid bundle of the corpus at once', () => {
     it('should resolve, with the same fingerprint reversed and with other source labels', async () => {
-      const files: File[] = [...VALID_SAMPLES.map((name) => ({ content: sample(name), source: `${name}.mthds` })), ...methodBundles.map((bundle) => ({ content: corpusText(`methods/${bundle}`), source: bundle }))];
+      const files: File[] = [
+        ...VALID_SAMPLES.map((name) => ({ content: sample(name), source: `${name}.mthds` })),
+        ...methodBundles.map((bundle) => ({ content: corpusText(`methods/${bundle}`), source: bundle })),
+      ];
       const forward = await fingerprintOf(files);
       expect(await fingerprintOf([...files].reverse())).to.equal(forward);
-      expect(await fingerprintOf(files.map(({ content }, index) => ({ content, source: `file-${index}.mthds` })))).to.equal(forward);
+      expect(
+        await fingerprintOf(files.map(({ content }, index) => ({ content, source: `file-${index}.mthds` }))),
+      ).to.equal(forward);
     });
   });
 
   describe('when the closure does not validate', () => {
     it('should answer the exact CrateInvalidReport, items carrying the source', async () => {
-      const response = await resolve({ files: [{ content: sample('invalid/unknown_concept'), source: 'unknown_concept.mthds' }] }).expect(200);
+      const response = await resolve({
+        files: [{ content: sample('invalid/unknown_concept'), source: 'unknown_concept.mthds' }],
+      }).expect(200);
       expect(response.headers['content-type']).to.equal('application/json');
-      const message = "Pipe 'make_thing', field 'output': concept 'NonExistentConcept' is neither native nor declared by a loaded bundle.";
+      const message =
+        "Pipe 'make_thing', field 'output': concept 'NonExistentConcept' is neither native nor declared by a loaded bundle.";
       expect(response.body).to.deep.equal({
         is_valid: false,
         validation_errors: [
@@ -133,24 +176,41 @@ describe('POST /v1/resolve', () => {
     });
 
     it('should answer one residual item without source for a TOML syntax error', async () => {
-      const response = await resolve({ files: [{ content: sample('invalid/syntax_error'), source: 'syntax_error.mthds' }] }).expect(200);
-      const message = 'TOML syntax error (syntax_error.mthds, line 1, column 6): Invalid TOML document: illegal character in key';
-      expect(response.body).to.deep.equal({ is_valid: false, validation_errors: [{ category: 'blueprint_validation', message }], message: `Validation error(s): ${message}` });
+      const response = await resolve({
+        files: [{ content: sample('invalid/syntax_error'), source: 'syntax_error.mthds' }],
+      }).expect(200);
+      const message =
+        'TOML syntax error (syntax_error.mthds, line 1, column 6): Invalid TOML document: illegal character in key';
+      expect(response.body).to.deep.equal({
+        is_valid: false,
+        validation_errors: [{ category: 'blueprint_validation', message }],
+        message: `Validation error(s): ${message}`,
+      });
     });
 
     it('should carry a null source for a file sent without one', async () => {
       const response = await resolve({ files: [{ content: sample('invalid/missing_pipe_ref') }] }).expect(200);
       expect(response.body.is_valid).to.equal(false);
-      expect(response.body.validation_errors.map((item: { source?: unknown }) => item.source)).to.deep.equal(response.body.validation_errors.map(() => null));
+      expect(response.body.validation_errors.map((item: { source?: unknown }) => item.source)).to.deep.equal(
+        response.body.validation_errors.map(() => null),
+      );
     });
   });
 
   describe('when the request is malformed', () => {
     const cases: [string, unknown, string][] = [
       ['neither files nor method_ref', {}, 'body: Value error, provide exactly one of `files` or `method_ref`'],
-      ['both files and method_ref', { files: [{ content: 'domain = "x"' }], method_ref: 'github.com/a/b' }, 'body: Value error, provide exactly one of `files` or `method_ref`'],
+      [
+        'both files and method_ref',
+        { files: [{ content: 'domain = "x"' }], method_ref: 'github.com/a/b' },
+        'body: Value error, provide exactly one of `files` or `method_ref`',
+      ],
       ['an empty files list', { files: [] }, 'body.files: Too small: expected array to have >=1 items'],
-      ['a file over 1 MiB', { files: [{ content: 'a'.repeat(1024 * 1024 + 1) }] }, 'body.files.0.content: MTHDS file exceeds 1024 KiB limit (1048577 bytes)'],
+      [
+        'a file over 1 MiB',
+        { files: [{ content: 'a'.repeat(1024 * 1024 + 1) }] },
+        'body.files.0.content: MTHDS file exceeds 1024 KiB limit (1048577 bytes)',
+      ],
     ];
     for (const [what, body, detail] of cases) {
       it(`should answer 422 ValidationError for ${what}`, async () => {
@@ -178,7 +238,8 @@ describe('POST /v1/resolve', () => {
       expect(response.body).to.include({
         status: 501,
         error_type: 'MethodRefNotSupported',
-        detail: "Method reference 'pipelex/methods' is a registry-form reference, which this deployment does not serve: send an address of the form '{host}/<owner>/<repo>[/<package>][@<tag>]'.",
+        detail:
+          "Method reference 'pipelex/methods' is a registry-form reference, which this deployment does not serve: send an address of the form '{host}/<owner>/<repo>[/<package>][@<tag>]'.",
       });
     });
 
@@ -191,15 +252,30 @@ describe('POST /v1/resolve', () => {
             sources: methodClosureFiles('doc_summarizer/bundle.mthds'),
             mainPipe: 'summarize_document',
             libraryFiles: new Map(),
-            provenance: { address: 'github.com/pipelex/methods', tag: null, commit_sha: '0'.repeat(40), package_name: 'doc_summarizer', package_version: '0.1.0' },
+            provenance: {
+              address: 'github.com/pipelex/methods',
+              tag: null,
+              commit_sha: '0'.repeat(40),
+              package_name: 'doc_summarizer',
+              package_version: '0.1.0',
+            },
           };
         },
       };
-      const withFetcher = createApp({ settings: loadSettings({}), logger: createLogger('silent', 'test'), inference: createMockBackend(), methodFetcher: fetcher });
-      const response = await resolve({ method_ref: 'github.com/pipelex/methods/doc_summarizer' }, withFetcher).expect(200);
+      const withFetcher = createApp({
+        settings: loadSettings({}),
+        logger: createLogger('silent', 'test'),
+        inference: createMockBackend(),
+        methodFetcher: fetcher,
+      });
+      const response = await resolve({ method_ref: 'github.com/pipelex/methods/doc_summarizer' }, withFetcher).expect(
+        200,
+      );
       expect(calls).to.deep.equal([['github.com/pipelex/methods/doc_summarizer', 'tooling']]);
       expect(response.body.is_valid).to.equal(true);
-      expect(response.body.crate.fingerprint).to.equal(await fingerprintOf(methodClosureFiles('doc_summarizer/bundle.mthds')));
+      expect(response.body.crate.fingerprint).to.equal(
+        await fingerprintOf(methodClosureFiles('doc_summarizer/bundle.mthds')),
+      );
     });
   });
 });

@@ -37,7 +37,10 @@ describe('runInQuarantine (forked quarantine process)', function () {
   describe('when the run outlives RUN_QUARANTINE_TIMEOUT_MS', () => {
     it('should kill the process and throw RunCrashedError naming the limit', async () => {
       const settings = loadSettings({ INFERENCE_PROFILE: 'mock', MOCK_INFERENCE_LATENCY_MS: '600000' });
-      const error = await runInQuarantine({ settings, payload: job('quarantined-slow') }, { ...settings.quarantine, timeoutMs: 2000 }).then(
+      const error = await runInQuarantine(
+        { settings, payload: job('quarantined-slow') },
+        { ...settings.quarantine, timeoutMs: 2000 },
+      ).then(
         () => undefined,
         (thrown: unknown) => thrown,
       );

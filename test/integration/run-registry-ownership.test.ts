@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { QueueKeys, RunRegistry, type RunRecord } from '../../shared/orchestration/index.js';
+import { QueueKeys, type RunRecord, RunRegistry } from '../../shared/orchestration/index.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const TTL_SECONDS = 60;
@@ -44,7 +44,7 @@ describe('RunRegistry ownership (real Redis)', () => {
       expect(await redis.get(keys.inFlight('run'))).to.equal('w1');
     });
 
-    it('should keep a finished run\'s id for its owner only, as long as its record', async () => {
+    it("should keep a finished run's id for its owner only, as long as its record", async () => {
       expect(await registry.claim('run', 'w1', 'alice')).to.equal('claimed');
       await registry.save(recordOf('run', 'alice'));
       await registry.release('run');

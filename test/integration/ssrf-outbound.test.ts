@@ -3,20 +3,27 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
-import { deliverCallback } from '../../shared/orchestration/index.js';
-import { loadSettings, type Environment } from '../../shared/config/index.js';
+import { type Environment, loadSettings } from '../../shared/config/index.js';
 import { CallbackDeliveryError } from '../../shared/errors/index.js';
 import { createDocumentExtractor, selectInferenceBackend } from '../../shared/inference/index.js';
 import { createMethodFetcher } from '../../shared/methods/index.js';
 import { createLogger } from '../../shared/observability/index.js';
+import { deliverCallback } from '../../shared/orchestration/index.js';
 import { sample } from '../helpers/corpus.js';
-import { startGitServer, type GitServer } from '../helpers/git-server.js';
 import { TestRepo } from '../helpers/git-repos.js';
+import { type GitServer, startGitServer } from '../helpers/git-server.js';
 import { tempDir } from '../helpers/method-repos.js';
 import { pollUntil } from '../helpers/poll.js';
-import { startQueueDeployment, type QueueDeployment } from '../helpers/queue-app.js';
-import { SINK_SECRET, startRequestSink, type RequestSink } from '../helpers/request-sink.js';
-import { ALWAYS_REFUSED_SPELLINGS, LOOPBACK_SPELLINGS, NAMES_ALWAYS_REFUSED, NAMES_REFUSED_WHEN_OFF, REFUSED_WHEN_OFF, testResolver } from '../helpers/ssrf-cases.js';
+import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
+import { type RequestSink, SINK_SECRET, startRequestSink } from '../helpers/request-sink.js';
+import {
+  ALWAYS_REFUSED_SPELLINGS,
+  LOOPBACK_SPELLINGS,
+  NAMES_ALWAYS_REFUSED,
+  NAMES_REFUSED_WHEN_OFF,
+  REFUSED_WHEN_OFF,
+  testResolver,
+} from '../helpers/ssrf-cases.js';
 
 const EXTRACT = `domain = "ssrf"
 description = "Reads one document"
@@ -30,7 +37,8 @@ output = "Page[]"
 `;
 
 const HELLO_PACKAGE = {
-  'METHODS.toml': '[package]\nname = "probe"\naddress = "github.com/acme/probe"\nversion = "1.0.0"\ndescription = "probe"\nmain_pipe = "say_hello"\n',
+  'METHODS.toml':
+    '[package]\nname = "probe"\naddress = "github.com/acme/probe"\nversion = "1.0.0"\ndescription = "probe"\nmain_pipe = "say_hello"\n',
   'probe.mthds': `domain = "greeting"\ndescription = "Hello"\nmain_pipe = "say_hello"\n\n[pipe.say_hello]\ntype = "PipeLLM"\ndescription = "Say hello"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Say hello to @name"\n`,
 };
 
@@ -54,7 +62,10 @@ function appWith(environment: Environment): Express {
 function readDocument(app: Express, url: string) {
   return request(app)
     .post('/v1/execute')
-    .send({ mthds_contents: [EXTRACT], inputs: { document: { concept: 'native.Document', content: { url, mime_type: 'text/plain' } } } });
+    .send({
+      mthds_contents: [EXTRACT],
+      inputs: { document: { concept: 'native.Document', content: { url, mime_type: 'text/plain' } } },
+    });
 }
 
 describe('SSRF: every outbound path refuses non-public destinations (docs/outbound-requests.md)', function () {
@@ -70,7 +81,8 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
   });
 
   describe('PipeExtract documents fetched by URL (/v1/execute, direct mode)', () => {
-    const documentApp = (allow: boolean) => appWith({ DOCUMENT_ALLOW_PRIVATE_HOSTS: String(allow), DOCUMENT_FETCH_TIMEOUT_MS: '3000' });
+    const documentApp = (allow: boolean) =>
+      appWith({ DOCUMENT_ALLOW_PRIVATE_HOSTS: String(allow), DOCUMENT_FETCH_TIMEOUT_MS: '3000' });
 
     it(`should refuse ${REFUSED_WHEN_OFF.length} spellings and ${NAMES_REFUSED_WHEN_OFF.length} resolved names with 422 OutboundRequestRefusedError while DOCUMENT_ALLOW_PRIVATE_HOSTS is off`, async () => {
       const app = documentApp(false);
@@ -78,7 +90,9 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
         const response = await readDocument(app, `http://${host}:${sink.port}/metrics`);
         expect(response.status, host).to.equal(422);
         expect(response.body, host).to.include({ error_type: 'OutboundRequestRefusedError', error_domain: 'input' });
-        expect(response.body.detail, host).to.match(/^The document URL \S+ is refused: /).and.match(/non-public address|cloud-metadata|loopback host name/);
+        expect(response.body.detail, host)
+          .to.match(/^The document URL \S+ is refused: /)
+          .and.match(/non-public address|cloud-metadata|loopback host name/);
         expect(response.body.detail, host).to.include('DOCUMENT_ALLOW_PRIVATE_HOSTS');
         expect(JSON.stringify(response.body)).to.not.include(SINK_SECRET);
       }
@@ -116,7 +130,9 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
 
     it('should follow a redirect to an allowed destination (switch on): the document is read from the second sink', async () => {
       const target = await startRequestSink();
-      const redirecting = await startRequestSink((_req, res) => res.writeHead(302, { location: `${target.url}/second` }).end());
+      const redirecting = await startRequestSink((_req, res) =>
+        res.writeHead(302, { location: `${target.url}/second` }).end(),
+      );
       try {
         const response = await readDocument(documentApp(true), `${redirecting.url}/first`).expect(200);
         expect(JSON.stringify(response.body.pipe_output)).to.include(SINK_SECRET);
@@ -154,7 +170,9 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
       try {
         const response = await readDocument(documentApp(true), `${looping.url}/first`).expect(422);
         expect(response.body.error_type).to.equal('StuffFactoryError');
-        expect(response.body.detail).to.equal(`Fetching the document ${looping.url}/first answered HTTP 302 after 3 redirects (DOCUMENT_MAX_REDIRECTS); give the final URL.`);
+        expect(response.body.detail).to.equal(
+          `Fetching the document ${looping.url}/first answered HTTP 302 after 3 redirects (DOCUMENT_MAX_REDIRECTS); give the final URL.`,
+        );
         expect(looping.received).to.have.length(4);
       } finally {
         await looping.close();
@@ -170,10 +188,17 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
       deployment = undefined;
     });
 
-    const start = (callbackUrls: string[]) => request(deployment!.app).post('/v1/start').send({ ...hello, callback_urls: callbackUrls });
+    const start = (callbackUrls: string[]) =>
+      request(deployment!.app)
+        .post('/v1/start')
+        .send({ ...hello, callback_urls: callbackUrls });
 
     it(`should refuse ${REFUSED_WHEN_OFF.length} spellings with 422 InvalidCallbackUrls while CALLBACK_ALLOW_PRIVATE_HOSTS is off`, async () => {
-      deployment = startQueueDeployment({ secret: SECRET, workers: false, environment: { CALLBACK_ALLOW_PRIVATE_HOSTS: 'false' } });
+      deployment = startQueueDeployment({
+        secret: SECRET,
+        workers: false,
+        environment: { CALLBACK_ALLOW_PRIVATE_HOSTS: 'false' },
+      });
       for (const host of REFUSED_WHEN_OFF) {
         const response = await start([`http://${host}:${sink.port}/hook`]);
         expect(response.status, host).to.equal(422);
@@ -194,12 +219,24 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
       const urls = LOOPBACK_SPELLINGS.map((host) => `http://${host}:${sink.port}/hook`);
       await start(urls.slice(0, 4)).expect(202);
       await start(urls.slice(4)).expect(202);
-      await pollUntil(async () => sink.received.length, (count) => count >= urls.length);
+      await pollUntil(
+        async () => sink.received.length,
+        (count) => count >= urls.length,
+      );
       expect(sink.received).to.have.length(urls.length);
     });
 
     const deliver = (url: string, allowPrivateHosts: boolean) =>
-      deliverCallback({ url, runId: 'r', body: '{}', secret: SECRET, nowSeconds: 0, timeoutMs: 3000, allowPrivateHosts, resolver: testResolver });
+      deliverCallback({
+        url,
+        runId: 'r',
+        body: '{}',
+        secret: SECRET,
+        nowSeconds: 0,
+        timeoutMs: 3000,
+        allowPrivateHosts,
+        resolver: testResolver,
+      });
 
     async function refusedDelivery(url: string, allowPrivateHosts: boolean): Promise<CallbackDeliveryError> {
       try {
@@ -214,10 +251,15 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
     it(`should refuse ${NAMES_REFUSED_WHEN_OFF.length} names at connect time (not retryable), ${NAMES_ALWAYS_REFUSED.length} of them even with the switch on`, async () => {
       for (const name of NAMES_REFUSED_WHEN_OFF) {
         const error = await refusedDelivery(`http://${name}:${sink.port}/hook`, false);
-        expect(error.message).to.match(new RegExp(`^The callback URL \\S+ is refused: its host '${name.replace('.', '\\.')}' resolves to `));
+        expect(error.message).to.match(
+          new RegExp(`^The callback URL \\S+ is refused: its host '${name.replace('.', '\\.')}' resolves to `),
+        );
         expect(error.retryable).to.equal(false);
       }
-      for (const name of NAMES_ALWAYS_REFUSED) expect((await refusedDelivery(`http://${name}:${sink.port}/hook`, true)).message).to.match(/cloud-metadata address/);
+      for (const name of NAMES_ALWAYS_REFUSED)
+        expect((await refusedDelivery(`http://${name}:${sink.port}/hook`, true)).message).to.match(
+          /cloud-metadata address/,
+        );
       expect(sink.received).to.deep.equal([]);
       expect(await deliver(`http://rebind.test:${sink.port}/hook`, true)).to.equal(200);
       expect(sink.received).to.have.length(1);
@@ -225,9 +267,13 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
 
     it('should not follow a redirect: the delivery fails and the target sees nothing', async () => {
       const target = await startRequestSink();
-      const redirecting = await startRequestSink((_req, res) => res.writeHead(307, { location: `${target.url}/second` }).end());
+      const redirecting = await startRequestSink((_req, res) =>
+        res.writeHead(307, { location: `${target.url}/second` }).end(),
+      );
       try {
-        expect((await refusedDelivery(`${redirecting.url}/hook`, true)).message).to.equal(`Callback to ${redirecting.url}/hook answered 307.`);
+        expect((await refusedDelivery(`${redirecting.url}/hook`, true)).message).to.equal(
+          `Callback to ${redirecting.url}/hook answered 307.`,
+        );
         expect(target.received).to.deep.equal([]);
       } finally {
         await Promise.all([target.close(), redirecting.close()]);
@@ -258,15 +304,25 @@ describe('SSRF: every outbound path refuses non-public destinations (docs/outbou
 
     const port = () => new URL(git.baseUrl).port;
     const cloneApp = (host: string, allow: boolean) =>
-      appWith({ METHOD_REF_CLONE_URL_TEMPLATE: `http://${host}:${port()}/{owner}/{repo}.git`, METHOD_REF_ALLOW_PRIVATE_HOSTS: String(allow), METHOD_CACHE_DIR: cacheDir, METHOD_GIT_TIMEOUT_MS: '10000' });
-    const run = (app: Express) => request(app).post('/v1/execute').send({ method_ref: 'github.com/acme/probe@v1.0.0', inputs: { name: 'Ada' } });
+      appWith({
+        METHOD_REF_CLONE_URL_TEMPLATE: `http://${host}:${port()}/{owner}/{repo}.git`,
+        METHOD_REF_ALLOW_PRIVATE_HOSTS: String(allow),
+        METHOD_CACHE_DIR: cacheDir,
+        METHOD_GIT_TIMEOUT_MS: '10000',
+      });
+    const run = (app: Express) =>
+      request(app)
+        .post('/v1/execute')
+        .send({ method_ref: 'github.com/acme/probe@v1.0.0', inputs: { name: 'Ada' } });
 
     it(`should refuse ${REFUSED_WHEN_OFF.length} spellings and ${NAMES_REFUSED_WHEN_OFF.length} resolved names with 422 MethodFetchError while METHOD_REF_ALLOW_PRIVATE_HOSTS is off`, async () => {
       for (const host of [...REFUSED_WHEN_OFF, ...NAMES_REFUSED_WHEN_OFF]) {
         const response = await run(cloneApp(host, false));
         expect(response.status, host).to.equal(422);
         expect(response.body.error_type, host).to.equal('MethodFetchError');
-        expect(response.body.detail, host).to.match(/^The clone (URL of this method reference|host) is refused: /).and.include('METHOD_REF_ALLOW_PRIVATE_HOSTS');
+        expect(response.body.detail, host)
+          .to.match(/^The clone (URL of this method reference|host) is refused: /)
+          .and.include('METHOD_REF_ALLOW_PRIVATE_HOSTS');
       }
       expect(git.contactCount()).to.equal(0);
     });

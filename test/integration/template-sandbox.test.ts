@@ -9,7 +9,6 @@ import type { InferencePort } from '../../shared/runtime/index.js';
 import { composePipe as compose } from '../helpers/compose-pipe.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-
 const BUNDLE = [
   'domain = "sandbox"',
   compose('greet', 'Hello {{ name }}'),
@@ -49,14 +48,54 @@ function countingBackend(): InferencePort & { calls: number } {
 }
 
 const CASES: { pipe: string; errorType: string; title: string; detail: string }[] = [
-  { pipe: 'escape_string', errorType: 'Jinja2TemplateSecurityError', title: 'Jinja 2 template security', detail: "Template security: access to 'constructor' is not allowed." },
-  { pipe: 'escape_global', errorType: 'Jinja2TemplateSecurityError', title: 'Jinja 2 template security', detail: "Template security: access to 'constructor' is not allowed." },
-  { pipe: 'escape_call', errorType: 'Jinja2TemplateSecurityError', title: 'Jinja 2 template security', detail: "Template security: access to 'call' is not allowed." },
-  { pipe: 'escape_private', errorType: 'Jinja2TemplateSecurityError', title: 'Jinja 2 template security', detail: "Template security: access to '_secret' is not allowed." },
-  { pipe: 'proto_prompt', errorType: 'Jinja2TemplateSecurityError', title: 'Jinja 2 template security', detail: "Template security: access to '__proto__' is not allowed." },
-  { pipe: 'spin', errorType: 'Jinja2TemplateBudgetError', title: 'Jinja 2 template budget', detail: 'Template budget: loops ran over 100000 iterations in one render.' },
-  { pipe: 'huge_range', errorType: 'Jinja2TemplateBudgetError', title: 'Jinja 2 template budget', detail: 'Template budget: range() of 1000000000 items is over the 10000-item limit.' },
-  { pipe: 'recurse', errorType: 'Jinja2TemplateRenderError', title: 'Jinja 2 template render', detail: 'Template render error: RangeError: Maximum call stack size exceeded' },
+  {
+    pipe: 'escape_string',
+    errorType: 'Jinja2TemplateSecurityError',
+    title: 'Jinja 2 template security',
+    detail: "Template security: access to 'constructor' is not allowed.",
+  },
+  {
+    pipe: 'escape_global',
+    errorType: 'Jinja2TemplateSecurityError',
+    title: 'Jinja 2 template security',
+    detail: "Template security: access to 'constructor' is not allowed.",
+  },
+  {
+    pipe: 'escape_call',
+    errorType: 'Jinja2TemplateSecurityError',
+    title: 'Jinja 2 template security',
+    detail: "Template security: access to 'call' is not allowed.",
+  },
+  {
+    pipe: 'escape_private',
+    errorType: 'Jinja2TemplateSecurityError',
+    title: 'Jinja 2 template security',
+    detail: "Template security: access to '_secret' is not allowed.",
+  },
+  {
+    pipe: 'proto_prompt',
+    errorType: 'Jinja2TemplateSecurityError',
+    title: 'Jinja 2 template security',
+    detail: "Template security: access to '__proto__' is not allowed.",
+  },
+  {
+    pipe: 'spin',
+    errorType: 'Jinja2TemplateBudgetError',
+    title: 'Jinja 2 template budget',
+    detail: 'Template budget: loops ran over 100000 iterations in one render.',
+  },
+  {
+    pipe: 'huge_range',
+    errorType: 'Jinja2TemplateBudgetError',
+    title: 'Jinja 2 template budget',
+    detail: 'Template budget: range() of 1000000000 items is over the 10000-item limit.',
+  },
+  {
+    pipe: 'recurse',
+    errorType: 'Jinja2TemplateRenderError',
+    title: 'Jinja 2 template render',
+    detail: 'Template render error: RangeError: Maximum call stack size exceeded',
+  },
 ];
 
 describe('template sandbox over HTTP', () => {
@@ -65,10 +104,16 @@ describe('template sandbox over HTTP', () => {
 
   for (const { pipe, errorType, title, detail } of CASES) {
     it(`should answer ${pipe} with a clean 422 ${errorType}, then serve the next request`, async () => {
-      const response = await request(app).post('/v1/execute').send({ mthds_contents: [BUNDLE], pipe_code: pipe, inputs: { name: 'Ada' } }).expect(422);
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [BUNDLE], pipe_code: pipe, inputs: { name: 'Ada' } })
+        .expect(422);
       expect(response.headers['content-type']).to.equal('application/problem+json');
       expect(response.body).to.deep.equal({
-        type: `https://docs.pipelex.com/latest/errors/${errorType.replace(/^Jinja2/, 'jinja2-').replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase()}/`,
+        type: `https://docs.pipelex.com/latest/errors/${errorType
+          .replace(/^Jinja2/, 'jinja2-')
+          .replace(/(?<=[a-z])(?=[A-Z])/g, '-')
+          .toLowerCase()}/`,
         title,
         status: 422,
         detail,
@@ -78,7 +123,10 @@ describe('template sandbox over HTTP', () => {
         error_domain: 'input',
       });
       expect(JSON.stringify(response.body)).to.not.match(/PATH|HOME|node_modules|\.ts:\d+/);
-      const next = await request(app).post('/v1/execute').send({ mthds_contents: [BUNDLE], pipe_code: 'greet', inputs: { name: 'Ada' } }).expect(200);
+      const next = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [BUNDLE], pipe_code: 'greet', inputs: { name: 'Ada' } })
+        .expect(200);
       expect(next.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({ text: 'Hello Ada' });
     });
   }
@@ -92,11 +140,17 @@ describe('template sandbox over HTTP', () => {
       .post('/v1/execute')
       .send({ mthds_contents: [BUNDLE], pipe_code: 'escape_string', inputs: { name: 'Ada' } })
       .expect(422);
-    expect(response.body).to.include({ error_type: 'Jinja2TemplateSecurityError', detail: "Template security: access to 'constructor' is not allowed." });
+    expect(response.body).to.include({
+      error_type: 'Jinja2TemplateSecurityError',
+      detail: "Template security: access to 'constructor' is not allowed.",
+    });
   });
 
   it('should report every sandbox violation as a dry_run item of /v1/validate', async () => {
-    const response = await request(app).post('/v1/validate').send({ mthds_contents: [BUNDLE] }).expect(200);
+    const response = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [BUNDLE] })
+      .expect(200);
     const item = (pipe: string, message: string) => ({
       category: 'dry_run',
       message: `Dry run of pipe 'sandbox.${pipe}' failed: ${message}`,
@@ -104,7 +158,9 @@ describe('template sandbox over HTTP', () => {
       pipe_code: pipe,
       domain_code: 'sandbox',
     });
-    const expected = CASES.map(({ pipe, detail }) => item(pipe, detail)).sort((a, b) => a.pipe_code.localeCompare(b.pipe_code));
+    const expected = CASES.map(({ pipe, detail }) => item(pipe, detail)).sort((a, b) =>
+      a.pipe_code.localeCompare(b.pipe_code),
+    );
     expect(response.body).to.include({ is_valid: false, is_runnable: false });
     expect(response.body.validation_errors).to.deep.equal(expected);
     expect(response.body.pending_signatures).to.deep.equal([]);

@@ -5,7 +5,8 @@ import { checkTemplate, renderTemplate } from '../../shared/templating/index.js'
 import { sample } from '../helpers/corpus.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-const MESSAGE = "Template syntax error (line 1, column 9): {% set %} assigns plain names only (e.g. {% set total = 1 %}), not 'x.y'.";
+const MESSAGE =
+  "Template syntax error (line 1, column 9): {% set %} assigns plain names only (e.g. {% set total = 1 %}), not 'x.y'.";
 
 describe('{% set x.y = 1 %} in a template', () => {
   describe('when a template is checked or rendered', () => {
@@ -50,13 +51,23 @@ describe('{% set x.y = 1 %} in a template', () => {
     };
 
     it('should answer /v1/validate with an invalid_template item', async () => {
-      const response = await request(app).post('/v1/validate').send({ mthds_contents: [content] }).expect(200);
+      const response = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [content] })
+        .expect(200);
       expect(response.body.validation_errors).to.deep.equal([item]);
     });
 
     it('should answer /v1/execute with a 422 ValidateBundleError carrying the template syntax error, never a 500', async () => {
-      const response = await request(app).post('/v1/execute').send({ mthds_content: content, inputs: { name: 'Ada' } }).expect(422);
-      expect(response.body).to.include({ status: 422, error_type: 'ValidateBundleError', detail: `Validation error(s): ${item.message}` });
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_content: content, inputs: { name: 'Ada' } })
+        .expect(422);
+      expect(response.body).to.include({
+        status: 422,
+        error_type: 'ValidateBundleError',
+        detail: `Validation error(s): ${item.message}`,
+      });
       expect(response.body.validation_errors).to.deep.equal([item]);
     });
   });

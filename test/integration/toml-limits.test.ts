@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { sample } from '../helpers/corpus.js';
-import { startQueueDeployment, type QueueDeployment } from '../helpers/queue-app.js';
+import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const BASE = sample('hello_greeting');
@@ -33,8 +33,17 @@ describe('MAX_TOML_DEPTH and long strings on the .mthds routes (spec §8, docs/l
       const item = { category: 'blueprint_validation', message: tooDeep('deep.mthds') };
 
       it('should answer /v1/validate with a positioned blueprint_validation item', async () => {
-        const response = await request(app).post('/v1/validate').send({ mthds_contents: [content], mthds_sources: ['deep.mthds'] }).expect(200);
-        expect(response.body).to.deep.equal({ is_valid: false, is_runnable: false, pending_signatures: [], validation_errors: [item], message: `Validation error(s): ${item.message}` });
+        const response = await request(app)
+          .post('/v1/validate')
+          .send({ mthds_contents: [content], mthds_sources: ['deep.mthds'] })
+          .expect(200);
+        expect(response.body).to.deep.equal({
+          is_valid: false,
+          is_runnable: false,
+          pending_signatures: [],
+          validation_errors: [item],
+          message: `Validation error(s): ${item.message}`,
+        });
       });
 
       for (const [path, extra] of [
@@ -45,21 +54,43 @@ describe('MAX_TOML_DEPTH and long strings on the .mthds routes (spec §8, docs/l
         ['/v1/build/runner', {}],
       ] as const) {
         it(`should answer ${path} with the invalid verdict`, async () => {
-          const response = await request(app).post(path).send({ files: [{ content, source: 'deep.mthds' }], ...extra }).expect(200);
-          expect(response.body).to.deep.equal({ is_valid: false, validation_errors: [item], message: `Validation error(s): ${item.message}` });
+          const response = await request(app)
+            .post(path)
+            .send({ files: [{ content, source: 'deep.mthds' }], ...extra })
+            .expect(200);
+          expect(response.body).to.deep.equal({
+            is_valid: false,
+            validation_errors: [item],
+            message: `Validation error(s): ${item.message}`,
+          });
         });
       }
 
       it('should answer /v1/execute with a 422 ValidateBundleError', async () => {
-        const response = await request(app).post('/v1/execute').send({ mthds_content: content, inputs: { name: 'Ada' } }).expect(422);
+        const response = await request(app)
+          .post('/v1/execute')
+          .send({ mthds_content: content, inputs: { name: 'Ada' } })
+          .expect(422);
         const message = tooDeep('bundle');
-        expect(response.body).to.include({ status: 422, error_type: 'ValidateBundleError', error_domain: 'input', detail: `Validation error(s): ${message}` });
+        expect(response.body).to.include({
+          status: 422,
+          error_type: 'ValidateBundleError',
+          error_domain: 'input',
+          detail: `Validation error(s): ${message}`,
+        });
         expect(response.body.validation_errors).to.deep.equal([{ category: 'blueprint_validation', message }]);
       });
 
       const diagnostic = () => {
         const offset = Buffer.byteLength(`${BASE}\n`, 'utf8');
-        const at = { start_offset: offset, end_offset: offset, start_line: APPENDED_LINE, start_col: 1, end_line: APPENDED_LINE, end_col: 1 };
+        const at = {
+          start_offset: offset,
+          end_offset: offset,
+          start_line: APPENDED_LINE,
+          start_col: 1,
+          end_line: APPENDED_LINE,
+          end_col: 1,
+        };
         return { kind: 'syntax', severity: 'error', message: tooDeep('bundle'), location: null, range: at };
       };
 
@@ -82,11 +113,16 @@ describe('MAX_TOML_DEPTH and long strings on the .mthds routes (spec §8, docs/l
       const response = await request(app).post('/v1/lint').send({ content }).expect(200);
       expect(response.body.diagnostics).to.have.length(1);
       expect(response.body.diagnostics[0]).to.include({ kind: 'syntax', location: null });
-      expect(response.body.diagnostics[0].message).to.match(/^TOML nesting too deep \(bundle, line \d+, column \d+\): nesting depth exceeds 32/);
+      expect(response.body.diagnostics[0].message).to.match(
+        /^TOML nesting too deep \(bundle, line \d+, column \d+\): nesting depth exceeds 32/,
+      );
     });
 
     it('should answer /v1/validate with the invalid verdict', async () => {
-      const response = await request(app).post('/v1/validate').send({ mthds_contents: [content] }).expect(200);
+      const response = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [content] })
+        .expect(200);
       expect(response.body.is_valid).to.equal(false);
       expect(response.body.validation_errors[0].message).to.match(/^TOML nesting too deep/);
     });
@@ -100,8 +136,14 @@ describe('MAX_TOML_DEPTH and long strings on the .mthds routes (spec §8, docs/l
     after(() => deployment.close());
 
     it('should answer a 422 ValidateBundleError, not a 5xx', async () => {
-      const response = await request(deployment.app).post('/v1/start').send({ mthds_content: dotted(10_000), inputs: { name: 'Ada' } }).expect(422);
-      expect(response.body).to.include({ error_type: 'ValidateBundleError', detail: `Validation error(s): ${tooDeep('bundle')}` });
+      const response = await request(deployment.app)
+        .post('/v1/start')
+        .send({ mthds_content: dotted(10_000), inputs: { name: 'Ada' } })
+        .expect(422);
+      expect(response.body).to.include({
+        error_type: 'ValidateBundleError',
+        detail: `Validation error(s): ${tooDeep('bundle')}`,
+      });
     });
   });
 
@@ -133,7 +175,9 @@ describe('MAX_TOML_DEPTH and long strings on the .mthds routes (spec §8, docs/l
       it(`should lint a 1 MiB ${kind} string with the schema diagnostic of its key`, async () => {
         const text = `${BASE}extra = ${value('z'.repeat(1024 * 1024 - BASE.length - 20))}\n`;
         const response = await request(app).post('/v1/lint').send({ content: text }).expect(200);
-        expect(response.body.diagnostics.map((item: { kind: string; location: string }) => [item.kind, item.location])).to.deep.equal([['schema', 'pipe.write_greeting.extra']]);
+        expect(
+          response.body.diagnostics.map((item: { kind: string; location: string }) => [item.kind, item.location]),
+        ).to.deep.equal([['schema', 'pipe.write_greeting.extra']]);
       });
     }
   });

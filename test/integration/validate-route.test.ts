@@ -6,18 +6,29 @@ import { buildTestApp } from '../helpers/test-app.js';
 const app = buildTestApp();
 
 function validate(body: unknown) {
-  return request(app).post('/v1/validate').send(body as object);
+  return request(app)
+    .post('/v1/validate')
+    .send(body as object);
 }
 
 describe('POST /v1/validate', () => {
   describe('when the bundle is valid', () => {
     for (const name of ['hello_greeting', 'cv_job_match', 'fashion_moodboard', 'batch_candidate_screening']) {
       it(`should answer a runnable ValidReport for ${name}`, async () => {
-        const response = await validate({ mthds_contents: [sample(name)], mthds_sources: [`${name}.mthds`] }).expect(200);
+        const response = await validate({ mthds_contents: [sample(name)], mthds_sources: [`${name}.mthds`] }).expect(
+          200,
+        );
         expect(response.headers['content-type']).to.equal('application/json');
-        expect(response.body).to.include({ is_valid: true, is_runnable: true, message: 'MTHDS content validated successfully' });
+        expect(response.body).to.include({
+          is_valid: true,
+          is_runnable: true,
+          message: 'MTHDS content validated successfully',
+        });
         expect(response.body.pending_signatures).to.deep.equal([]);
-        expect(response.body.graph_spec.pipeline_ref).to.deep.equal({ domain: name, main_pipe: response.body.bundle_blueprint.main_pipe });
+        expect(response.body.graph_spec.pipeline_ref).to.deep.equal({
+          domain: name,
+          main_pipe: response.body.bundle_blueprint.main_pipe,
+        });
         expect(response.body.mthds_contents).to.deep.equal([sample(name)]);
         expect(response.body.bundle_blueprint.source).to.equal(`${name}.mthds`);
         expect(response.body.bundle_blueprint.domain).to.equal(name);
@@ -28,17 +39,50 @@ describe('POST /v1/validate', () => {
     it('should give the graph of a dry run of the main pipe', async () => {
       const response = await validate({ mthds_contents: [sample('fashion_moodboard')] }).expect(200);
       const graph = response.body.graph_spec;
-      expect(Object.keys(graph)).to.deep.equal(['graph_id', 'created_at', 'pipeline_ref', 'nodes', 'edges', 'usage', 'meta', 'pipe_registry', 'concept_registry']);
-      expect(graph.nodes[0]).to.deep.include({ id: 'node_1', kind: 'controller', pipe_code: 'create_collection_moodboards', pipe_type: 'PipeSequence', status: 'succeeded' });
-      expect(graph.nodes.slice(1, 4).map((node: { pipe_code: string }) => node.pipe_code)).to.deep.equal(['search_trends', 'generate_inspirations', 'create_moodboards']);
-      expect(graph.edges.filter((edge: { kind: string }) => edge.kind === 'control').map((edge: { source: string; target: string }) => `${edge.source}>${edge.target}`)).to.include('node_2>node_3');
-      expect(graph.edges.filter((edge: { source: string; kind: string }) => edge.source === 'node_1' && edge.kind === 'contains')).to.have.length(3);
+      expect(Object.keys(graph)).to.deep.equal([
+        'graph_id',
+        'created_at',
+        'pipeline_ref',
+        'nodes',
+        'edges',
+        'usage',
+        'meta',
+        'pipe_registry',
+        'concept_registry',
+      ]);
+      expect(graph.nodes[0]).to.deep.include({
+        id: 'node_1',
+        kind: 'controller',
+        pipe_code: 'create_collection_moodboards',
+        pipe_type: 'PipeSequence',
+        status: 'succeeded',
+      });
+      expect(graph.nodes.slice(1, 4).map((node: { pipe_code: string }) => node.pipe_code)).to.deep.equal([
+        'search_trends',
+        'generate_inspirations',
+        'create_moodboards',
+      ]);
+      expect(
+        graph.edges
+          .filter((edge: { kind: string }) => edge.kind === 'control')
+          .map((edge: { source: string; target: string }) => `${edge.source}>${edge.target}`),
+      ).to.include('node_2>node_3');
+      expect(
+        graph.edges.filter(
+          (edge: { source: string; kind: string }) => edge.source === 'node_1' && edge.kind === 'contains',
+        ),
+      ).to.have.length(3);
     });
 
     it('should give the pipe I/O contract of hello_greeting', async () => {
       const response = await validate({ mthds_contents: [sample('hello_greeting')] }).expect(200);
       const contract = response.body.pipe_io_contracts['hello_greeting.write_greeting'];
-      expect(contract.inputs.name).to.include({ concept_ref: 'native.Text', presence: 'plain', multiplicity: 'single', item_count: null });
+      expect(contract.inputs.name).to.include({
+        concept_ref: 'native.Text',
+        presence: 'plain',
+        multiplicity: 'single',
+        item_count: null,
+      });
       expect(contract.inputs.name.json_schema.properties.text.type).to.equal('string');
       expect(contract.output).to.include({ concept_ref: 'native.Text', multiplicity: 'single', optional: false });
       expect(response.body.bundle_blueprint.source).to.equal(null);
@@ -55,21 +99,36 @@ describe('POST /v1/validate', () => {
     });
 
     it('should mock-run the signature too with allow_signatures', async () => {
-      const response = await validate({ mthds_contents: [sample('draft_with_signature')], allow_signatures: true }).expect(200);
-      expect(response.body.validated_pipes.map((entry: { pipe_ref: string }) => entry.pipe_ref)).to.include('draft_with_signature.translate_summary');
+      const response = await validate({
+        mthds_contents: [sample('draft_with_signature')],
+        allow_signatures: true,
+      }).expect(200);
+      expect(response.body.validated_pipes.map((entry: { pipe_ref: string }) => entry.pipe_ref)).to.include(
+        'draft_with_signature.translate_summary',
+      );
       expect(response.body.is_runnable).to.equal(false);
     });
 
     it('should dry-run every pipe of a bundle (validated_pipes)', async () => {
       const response = await validate({ mthds_contents: [sample('fashion_moodboard')] }).expect(200);
       expect(response.body.validated_pipes).to.have.length(8);
-      expect(new Set(response.body.validated_pipes.map((entry: { status: string }) => entry.status))).to.deep.equal(new Set(['SUCCESS']));
+      expect(new Set(response.body.validated_pipes.map((entry: { status: string }) => entry.status))).to.deep.equal(
+        new Set(['SUCCESS']),
+      );
     });
 
     it('should skip a pipe that calls a package absent from the request', async () => {
-      const response = await validate({ mthds_contents: [corpusText('methods/doc_summarizer/bundle.mthds')] }).expect(200);
-      expect(response.body.validated_pipes).to.deep.include({ pipe_ref: 'document_summarization.summarize_document', status: 'SKIPPED' });
-      expect(response.body.validated_pipes).to.deep.include({ pipe_ref: 'document_summarization.analyze_in_parallel', status: 'SUCCESS' });
+      const response = await validate({ mthds_contents: [corpusText('methods/doc_summarizer/bundle.mthds')] }).expect(
+        200,
+      );
+      expect(response.body.validated_pipes).to.deep.include({
+        pipe_ref: 'document_summarization.summarize_document',
+        status: 'SKIPPED',
+      });
+      expect(response.body.validated_pipes).to.deep.include({
+        pipe_ref: 'document_summarization.analyze_in_parallel',
+        status: 'SUCCESS',
+      });
     });
 
     it('should accept a bundle without main_pipe, with a null default_pipe_ref', async () => {
@@ -82,30 +141,80 @@ describe('POST /v1/validate', () => {
       const noViews = await validate({ mthds_contents: [sample('cv_job_match')], views: [] }).expect(200);
       const unknownView = await validate({ mthds_contents: [sample('cv_job_match')], views: ['graph'] }).expect(200);
       expect(plain.body).to.not.have.property('input_form');
-      expect(noViews.text.replace(/"created_at":"[^"]*"/g, '')).to.equal(plain.text.replace(/"created_at":"[^"]*"/g, ''));
+      expect(noViews.text.replace(/"created_at":"[^"]*"/g, '')).to.equal(
+        plain.text.replace(/"created_at":"[^"]*"/g, ''),
+      );
       expect(unknownView.body).to.not.have.property('input_form');
-      const withViews = await validate({ mthds_contents: [sample('cv_job_match')], views: ['input_form', 'output_form', 'input_form'] }).expect(200);
+      const withViews = await validate({
+        mthds_contents: [sample('cv_job_match')],
+        views: ['input_form', 'output_form', 'input_form'],
+      }).expect(200);
       expect(withViews.body.input_form['cv_job_match.analyze_cv_job_match']).to.deep.equal({
         fields: [
-          { kind: 'text', name: 'cv_text', concept_ref: 'native.Text', description: 'A text', required: true, presence: 'plain', gating: true },
-          { kind: 'text', name: 'job_offer_text', concept_ref: 'native.Text', description: 'A text', required: true, presence: 'plain', gating: true },
+          {
+            kind: 'text',
+            name: 'cv_text',
+            concept_ref: 'native.Text',
+            description: 'A text',
+            required: true,
+            presence: 'plain',
+            gating: true,
+          },
+          {
+            kind: 'text',
+            name: 'job_offer_text',
+            concept_ref: 'native.Text',
+            description: 'A text',
+            required: true,
+            presence: 'plain',
+            gating: true,
+          },
         ],
       });
       const output = withViews.body.output_form['cv_job_match.analyze_cv_job_match'].field;
-      expect(output).to.include({ kind: 'object', name: 'output', concept_ref: 'cv_job_match.MatchAnalysis', required: true });
-      expect(output.fields[0]).to.deep.equal({ kind: 'boolean', name: 'is_match', required: true, description: 'Whether the candidate is a good match for the job' });
-      expect(output.fields[1]).to.deep.equal({ kind: 'number', name: 'match_score', integer: true, required: true, description: 'Score from 0 to 100 indicating how well the CV matches the job offer' });
+      expect(output).to.include({
+        kind: 'object',
+        name: 'output',
+        concept_ref: 'cv_job_match.MatchAnalysis',
+        required: true,
+      });
+      expect(output.fields[0]).to.deep.equal({
+        kind: 'boolean',
+        name: 'is_match',
+        required: true,
+        description: 'Whether the candidate is a good match for the job',
+      });
+      expect(output.fields[1]).to.deep.equal({
+        kind: 'number',
+        name: 'match_score',
+        integer: true,
+        required: true,
+        description: 'Score from 0 to 100 indicating how well the CV matches the job offer',
+      });
     });
 
     it('should ignore unknown members such as allow_signatures', async () => {
-      await validate({ mthds_contents: [sample('hello_greeting')], allow_signatures: true, render: ['markdown'] }).expect(200);
+      await validate({
+        mthds_contents: [sample('hello_greeting')],
+        allow_signatures: true,
+        render: ['markdown'],
+      }).expect(200);
     });
   });
 
   describe('when the bundle is invalid', () => {
     it('should answer one residual blueprint_validation item for a TOML syntax error', async () => {
-      const response = await validate({ mthds_contents: [sample('invalid/syntax_error')], mthds_sources: ['bad.mthds'] }).expect(200);
-      expect(Object.keys(response.body).sort()).to.deep.equal(['is_runnable', 'is_valid', 'message', 'pending_signatures', 'validation_errors']);
+      const response = await validate({
+        mthds_contents: [sample('invalid/syntax_error')],
+        mthds_sources: ['bad.mthds'],
+      }).expect(200);
+      expect(Object.keys(response.body).sort()).to.deep.equal([
+        'is_runnable',
+        'is_valid',
+        'message',
+        'pending_signatures',
+        'validation_errors',
+      ]);
       expect(response.body).to.include({ is_valid: false, is_runnable: false });
       expect(response.body.validation_errors).to.have.length(1);
       const [item] = response.body.validation_errors;
@@ -116,7 +225,10 @@ describe('POST /v1/validate', () => {
     });
 
     const cases: [string, Record<string, unknown>][] = [
-      ['invalid/missing_pipe_ref', { error_type: 'unresolved_pipe_dependency', missing_pipe_code: 'second_step_missing' }],
+      [
+        'invalid/missing_pipe_ref',
+        { error_type: 'unresolved_pipe_dependency', missing_pipe_code: 'second_step_missing' },
+      ],
       ['invalid/prompt_input_mismatch', { error_type: 'missing_input_variable', pipe_code: 'greet_person' }],
       ['invalid/bad_pipe_type', { error_type: 'union_tag_invalid', pipe_code: 'mystery' }],
     ];
@@ -124,7 +236,9 @@ describe('POST /v1/validate', () => {
       it(`should report ${String(expected['error_type'])} for ${name}`, async () => {
         const response = await validate({ mthds_contents: [sample(name)], mthds_sources: ['file.mthds'] }).expect(200);
         expect(response.body.is_valid).to.equal(false);
-        const item = response.body.validation_errors.find((candidate: Record<string, unknown>) => candidate['error_type'] === expected['error_type']);
+        const item = response.body.validation_errors.find(
+          (candidate: Record<string, unknown>) => candidate['error_type'] === expected['error_type'],
+        );
         expect(item, JSON.stringify(response.body.validation_errors)).to.include(expected);
         for (const value of Object.values(item)) expect(value).to.not.equal(null);
       });
@@ -132,17 +246,25 @@ describe('POST /v1/validate', () => {
 
     it('should report the undeclared variable of prompt_input_mismatch', async () => {
       const response = await validate({ mthds_contents: [sample('invalid/prompt_input_mismatch')] }).expect(200);
-      const item = response.body.validation_errors.find((candidate: Record<string, unknown>) => candidate['error_type'] === 'missing_input_variable');
+      const item = response.body.validation_errors.find(
+        (candidate: Record<string, unknown>) => candidate['error_type'] === 'missing_input_variable',
+      );
       expect(item.variable_names).to.deep.equal(['city']);
       expect(item.source).to.equal(null);
     });
 
     it('should turn a dry-run failure into a dry_run item', async () => {
-      const bundle = 'domain = "funcs"\nmain_pipe = "call"\n[pipe.call]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "my_module.my_function"\n';
+      const bundle =
+        'domain = "funcs"\nmain_pipe = "call"\n[pipe.call]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "my_module.my_function"\n';
       const response = await validate({ mthds_contents: [bundle] }).expect(200);
       expect(response.body.is_valid).to.equal(false);
       expect(response.body.validation_errors).to.have.length(1);
-      expect(response.body.validation_errors[0]).to.include({ category: 'dry_run', error_type: 'DryRunError', pipe_code: 'call', domain_code: 'funcs' });
+      expect(response.body.validation_errors[0]).to.include({
+        category: 'dry_run',
+        error_type: 'DryRunError',
+        pipe_code: 'call',
+        domain_code: 'funcs',
+      });
       expect(response.body.validation_errors[0]).to.not.have.property('source');
       expect(response.body.validation_errors[0].message).to.include("Dry run of pipe 'funcs.call' failed");
     });
@@ -159,15 +281,29 @@ describe('POST /v1/validate', () => {
       const bundle = corpusText('methods/entity_extractor/bundle.mthds');
       const compat = await validate({ mthds_contents: [bundle], validation_mode: 'compat' }).expect(200);
       expect(compat.body.is_valid).to.equal(true);
-      const strict = await validate({ mthds_contents: [bundle], mthds_sources: ['entity_extractor.mthds'], validation_mode: 'strict' }).expect(200);
+      const strict = await validate({
+        mthds_contents: [bundle],
+        mthds_sources: ['entity_extractor.mthds'],
+        validation_mode: 'strict',
+      }).expect(200);
       expect(strict.body).to.include({ is_valid: false, is_runnable: false });
-      expect(strict.body.validation_errors.map((item: { error_type: string; concept_code: string; field_name: string; source: string }) => [item.error_type, item.concept_code, item.field_name, item.source])).to.deep.equal([
-        ['invalid_concept_field', 'Entity', 'entity_type', 'entity_extractor.mthds'],
-      ]);
+      expect(
+        strict.body.validation_errors.map(
+          (item: { error_type: string; concept_code: string; field_name: string; source: string }) => [
+            item.error_type,
+            item.concept_code,
+            item.field_name,
+            item.source,
+          ],
+        ),
+      ).to.deep.equal([['invalid_concept_field', 'Entity', 'entity_type', 'entity_extractor.mthds']]);
     });
 
     it('should refuse an unknown mode with 422', async () => {
-      const response = await validate({ mthds_contents: [sample('hello_greeting')], validation_mode: 'lenient' }).expect(422);
+      const response = await validate({
+        mthds_contents: [sample('hello_greeting')],
+        validation_mode: 'lenient',
+      }).expect(422);
       expect(response.body.error_type).to.equal('ValidationError');
       expect(response.body.detail).to.match(/^body\.validation_mode: /);
     });
@@ -178,13 +314,22 @@ describe('POST /v1/validate', () => {
       const small = buildTestApp({ MAX_MTHDS_FILE_KIB: '1' });
       const content = `${sample('hello_greeting')}\n# ${'x'.repeat(1024)}\n`;
       const bytes = Buffer.byteLength(content, 'utf8');
-      const validated = await request(small).post('/v1/validate').send({ mthds_contents: [content] }).expect(422);
+      const validated = await request(small)
+        .post('/v1/validate')
+        .send({ mthds_contents: [content] })
+        .expect(422);
       expect(validated.body.detail).to.equal(`body.mthds_contents.0: MTHDS file exceeds 1 KiB limit (${bytes} bytes)`);
       for (const path of ['/v1/resolve', '/v1/build/inputs']) {
-        const response = await request(small).post(path).send({ files: [{ content }] }).expect(422);
+        const response = await request(small)
+          .post(path)
+          .send({ files: [{ content }] })
+          .expect(422);
         expect(response.body.detail).to.equal(`body.files.0.content: MTHDS file exceeds 1 KiB limit (${bytes} bytes)`);
       }
-      const codegen = await request(small).post('/v1/codegen').send({ files: [{ content }], kind: 'types', target: 'ts-zod' }).expect(422);
+      const codegen = await request(small)
+        .post('/v1/codegen')
+        .send({ files: [{ content }], kind: 'types', target: 'ts-zod' })
+        .expect(422);
       expect(codegen.body.detail).to.equal(`body.files.0.content: MTHDS file exceeds 1 KiB limit (${bytes} bytes)`);
       await validate({ mthds_contents: [content] }).expect(200);
     });
@@ -192,7 +337,10 @@ describe('POST /v1/validate', () => {
 
   describe('when the request is malformed', () => {
     it('should refuse mthds_sources of another length with 422 naming mthds_sources', async () => {
-      const response = await validate({ mthds_contents: [sample('hello_greeting')], mthds_sources: ['a.mthds', 'b.mthds'] }).expect(422);
+      const response = await validate({
+        mthds_contents: [sample('hello_greeting')],
+        mthds_sources: ['a.mthds', 'b.mthds'],
+      }).expect(422);
       expect(response.headers['content-type']).to.equal('application/problem+json');
       expect(response.body).to.include({ error_type: 'ValidationError', status: 422, retryable: false });
       expect(response.body.detail).to.include('mthds_sources');
@@ -208,7 +356,11 @@ describe('POST /v1/validate', () => {
     });
 
     it('should refuse malformed JSON with a ValidationError problem', async () => {
-      const response = await request(app).post('/v1/validate').set('Content-Type', 'application/json').send('{"mthds_contents": [').expect(422);
+      const response = await request(app)
+        .post('/v1/validate')
+        .set('Content-Type', 'application/json')
+        .send('{"mthds_contents": [')
+        .expect(422);
       expect(response.body.error_type).to.equal('ValidationError');
       expect(response.body.detail).to.match(/^body: JSON decode error/);
     });
@@ -219,7 +371,10 @@ describe('POST /v1/validate', () => {
     });
 
     it('should refuse an orchestration_mode override with 403', async () => {
-      const response = await validate({ mthds_contents: [sample('hello_greeting')], orchestration_mode: 'bullmq' }).expect(403);
+      const response = await validate({
+        mthds_contents: [sample('hello_greeting')],
+        orchestration_mode: 'bullmq',
+      }).expect(403);
       expect(response.body.error_type).to.equal('OrchestrationModeOverrideForbidden');
       expect(response.body.detail).to.include("configured mode 'direct', requested 'bullmq'");
     });

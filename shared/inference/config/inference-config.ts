@@ -16,7 +16,12 @@ import { PipelexConfigError } from '../../errors/index.js';
 /** The packaged defaults directory. */
 const PACKAGED_INFERENCE_DIR = fileURLToPath(new URL('../defaults/', import.meta.url));
 
-const BACKEND = z.looseObject({ display_name: z.string().optional(), enabled: z.boolean().default(true), endpoint: z.string().optional(), api_key: z.string().optional() });
+const BACKEND = z.looseObject({
+  display_name: z.string().optional(),
+  enabled: z.boolean().default(true),
+  endpoint: z.string().optional(),
+  api_key: z.string().optional(),
+});
 const MODEL_SPEC = z.looseObject({
   model_type: z.enum(['llm', 'img_gen', 'extract', 'search']).optional(),
   model_id: z.string().optional(),
@@ -25,12 +30,28 @@ const MODEL_SPEC = z.looseObject({
   costs: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
   max_tokens: z.number().int().positive().optional(),
 });
-const PROFILE = z.object({ description: z.string().optional(), default: z.string(), fallback: z.string().optional(), routes: z.record(z.string(), z.string()).default({}) });
+const PROFILE = z.object({
+  description: z.string().optional(),
+  default: z.string(),
+  fallback: z.string().optional(),
+  routes: z.record(z.string(), z.string()).default({}),
+});
 const ROUTING = z.object({ active: z.string(), profiles: z.record(z.string(), PROFILE) });
-const PRESET = z.looseObject({ model: z.string(), temperature: z.number().min(0).max(2).optional(), max_tokens: z.number().int().positive().optional(), description: z.string().optional() });
+const PRESET = z.looseObject({
+  model: z.string(),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  description: z.string().optional(),
+});
 const CATEGORY_DECK = z.object({
   choice_default: z.string().optional(),
-  choice_defaults: z.object({ default_temperature: z.number().optional(), for_text: z.string().optional(), for_object: z.string().optional() }).optional(),
+  choice_defaults: z
+    .object({
+      default_temperature: z.number().optional(),
+      for_text: z.string().optional(),
+      for_object: z.string().optional(),
+    })
+    .optional(),
   aliases: z.record(z.string(), z.string()).default({}),
   presets: z.record(z.string(), PRESET).default({}),
   waterfalls: z.record(z.string(), z.array(z.string())).default({}),
@@ -73,10 +94,12 @@ function substitute(value: unknown, environment: Record<string, string | undefin
   }
   if (Array.isArray(value)) return value.map((item) => substitute(item, environment));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).flatMap(([key, item]) => {
-      const resolved = substitute(item, environment);
-      return resolved === undefined ? [] : [[key, resolved]];
-    }));
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([key, item]) => {
+        const resolved = substitute(item, environment);
+        return resolved === undefined ? [] : [[key, resolved]];
+      }),
+    );
   }
   return value;
 }
@@ -85,7 +108,9 @@ function readToml(path: string, environment: Record<string, string | undefined>)
   try {
     return substitute(parse(readFileSync(path, 'utf8')), environment) as Record<string, unknown>;
   } catch (error) {
-    throw new PipelexConfigError(`Inference configuration ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    throw new PipelexConfigError(`Inference configuration ${path}: ${(error as Error).message.split('\n')[0]}`, {
+      cause: error,
+    });
   }
 }
 
@@ -93,18 +118,24 @@ function layeredFiles(relative: string, overrideDir: string | undefined): Map<st
   const files = new Map<string, string>();
   for (const root of [PACKAGED_INFERENCE_DIR, overrideDir]) {
     if (!root || !existsSync(join(root, relative))) continue;
-    for (const name of readdirSync(join(root, relative)).filter((file) => file.endsWith('.toml'))) files.set(name, join(root, relative, name));
+    for (const name of readdirSync(join(root, relative)).filter((file) => file.endsWith('.toml')))
+      files.set(name, join(root, relative, name));
   }
   return files;
 }
 
 function layeredFile(name: string, overrideDir: string | undefined): string {
-  return overrideDir && existsSync(join(overrideDir, name)) ? join(overrideDir, name) : join(PACKAGED_INFERENCE_DIR, name);
+  return overrideDir && existsSync(join(overrideDir, name))
+    ? join(overrideDir, name)
+    : join(PACKAGED_INFERENCE_DIR, name);
 }
 
 function parsed<T extends z.ZodType>(schema: T, value: unknown, label: string): z.infer<T> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new PipelexConfigError(`Inference configuration ${label}: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  if (!result.success)
+    throw new PipelexConfigError(
+      `Inference configuration ${label}: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    );
   return result.data;
 }
 
@@ -114,31 +145,58 @@ function parsed<T extends z.ZodType>(schema: T, value: unknown, label: string): 
  * @param environment - variables for `${VAR}` substitution
  * @throws PipelexConfigError naming the file and key of a malformed value
  */
-export function loadInferenceConfig(overrideDir: string | undefined, environment: Record<string, string | undefined>): InferenceConfig {
+export function loadInferenceConfig(
+  overrideDir: string | undefined,
+  environment: Record<string, string | undefined>,
+): InferenceConfig {
   const backendsData = readToml(layeredFile('backends.toml', overrideDir), environment);
-  const backends = Object.fromEntries(Object.entries(backendsData).map(([name, table]) => [name, parsed(BACKEND, table, `backends.toml [${name}]`)]));
+  const backends = Object.fromEntries(
+    Object.entries(backendsData).map(([name, table]) => [name, parsed(BACKEND, table, `backends.toml [${name}]`)]),
+  );
   const models: InferenceConfig['models'] = {};
   for (const [file, path] of layeredFiles('backends', overrideDir)) {
     const { defaults = {}, ...handles } = readToml(path, environment) as Record<string, Record<string, unknown>>;
     models[file.replace(/\.toml$/, '')] = Object.fromEntries(
-      Object.entries(handles).map(([handle, spec]) => [handle, parsed(MODEL_SPEC, { ...defaults, ...spec }, `backends/${file} [${handle}]`)]),
+      Object.entries(handles).map(([handle, spec]) => [
+        handle,
+        parsed(MODEL_SPEC, { ...defaults, ...spec }, `backends/${file} [${handle}]`),
+      ]),
     );
-    if (Object.keys(handles).length === 0) models[file.replace(/\.toml$/, '')] = { '*': parsed(MODEL_SPEC, defaults, `backends/${file} [defaults]`) };
+    if (Object.keys(handles).length === 0)
+      models[file.replace(/\.toml$/, '')] = { '*': parsed(MODEL_SPEC, defaults, `backends/${file} [defaults]`) };
   }
-  const routing = parsed(ROUTING, readToml(layeredFile('routing_profiles.toml', overrideDir), environment), 'routing_profiles.toml');
-  if (!routing.profiles[routing.active]) throw new PipelexConfigError(`Inference configuration routing_profiles.toml: active profile '${routing.active}' is not defined.`);
+  const routing = parsed(
+    ROUTING,
+    readToml(layeredFile('routing_profiles.toml', overrideDir), environment),
+    'routing_profiles.toml',
+  );
+  if (!routing.profiles[routing.active])
+    throw new PipelexConfigError(
+      `Inference configuration routing_profiles.toml: active profile '${routing.active}' is not defined.`,
+    );
   const deckData: Record<string, unknown> = {};
   for (const [, path] of [...layeredFiles('deck', overrideDir)].sort(([a], [b]) => a.localeCompare(b))) {
     for (const [category, table] of Object.entries(readToml(path, environment))) {
       const merged = { ...((deckData[category] ?? {}) as Record<string, unknown>) };
       for (const [key, value] of Object.entries(table as Record<string, unknown>)) {
         const previous = merged[key];
-        const bothTables = previous !== null && typeof previous === 'object' && !Array.isArray(previous) && value !== null && typeof value === 'object' && !Array.isArray(value);
+        const bothTables =
+          previous !== null &&
+          typeof previous === 'object' &&
+          !Array.isArray(previous) &&
+          value !== null &&
+          typeof value === 'object' &&
+          !Array.isArray(value);
         merged[key] = bothTables ? { ...(previous as object), ...(value as object) } : value;
       }
       deckData[category] = merged;
     }
   }
-  const deck = Object.fromEntries(MODEL_CATEGORIES.map((category) => [category, parsed(CATEGORY_DECK, deckData[category] ?? {}, `deck [${category}]`)])) as Record<ModelCategory, CategoryDeck>;
+  const deck = Object.fromEntries(
+    MODEL_CATEGORIES.map((category) => [
+      category,
+      parsed(CATEGORY_DECK, deckData[category] ?? {}, `deck [${category}]`),
+    ]),
+  ) as Record<ModelCategory, CategoryDeck>;
   return { backends, models, routing, deck };
 }

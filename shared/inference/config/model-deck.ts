@@ -4,7 +4,7 @@
  * (422 `ModelChoiceNotFoundError`).
  */
 import { ModelChoiceNotFoundError } from '../../errors/index.js';
-import { MODEL_CATEGORIES, type CategoryDeck, type InferenceConfig, type ModelCategory } from './inference-config.js';
+import { type CategoryDeck, type InferenceConfig, MODEL_CATEGORIES, type ModelCategory } from './inference-config.js';
 
 /** A resolved model choice. */
 export interface ModelChoice {
@@ -40,7 +40,10 @@ export class ModelDeck {
   }
 
   private handleOf(category: ModelCategory, name: string, hops = 0): string {
-    if (hops > MAX_ALIAS_HOPS) throw new ModelChoiceNotFoundError(`Model alias chain '${name}' (${category}) is longer than ${MAX_ALIAS_HOPS} hops or loops.`);
+    if (hops > MAX_ALIAS_HOPS)
+      throw new ModelChoiceNotFoundError(
+        `Model alias chain '${name}' (${category}) is longer than ${MAX_ALIAS_HOPS} hops or loops.`,
+      );
     const deck = this.categoryDeck(category);
     if (name.startsWith('@')) {
       const target = deck.aliases[name.slice(1)];
@@ -50,8 +53,13 @@ export class ModelDeck {
     if (name.startsWith('~')) {
       const members = deck.waterfalls[name.slice(1)];
       if (members === undefined) throw this.unknown(category, name);
-      const available = members.map((member) => this.handleOf(category, member, hops + 1)).find((handle) => this.isAvailable(handle, category));
-      if (available === undefined) throw new ModelChoiceNotFoundError(`No model of waterfall '${name}' (${category}) can be served: ${members.join(', ')}.`);
+      const available = members
+        .map((member) => this.handleOf(category, member, hops + 1))
+        .find((handle) => this.isAvailable(handle, category));
+      if (available === undefined)
+        throw new ModelChoiceNotFoundError(
+          `No model of waterfall '${name}' (${category}) can be served: ${members.join(', ')}.`,
+        );
       return available;
     }
     return name;
@@ -59,8 +67,14 @@ export class ModelDeck {
 
   private unknown(category: ModelCategory, reference: string): ModelChoiceNotFoundError {
     const deck = this.categoryDeck(category);
-    const known = [...Object.keys(deck.presets).map((name) => `$${name}`), ...Object.keys(deck.aliases).map((name) => `@${name}`), ...Object.keys(deck.waterfalls).map((name) => `~${name}`)];
-    return new ModelChoiceNotFoundError(`Model reference '${reference}' is not in the ${category} model deck (known: ${known.join(', ') || 'none'}); use one of them or a model handle.`);
+    const known = [
+      ...Object.keys(deck.presets).map((name) => `$${name}`),
+      ...Object.keys(deck.aliases).map((name) => `@${name}`),
+      ...Object.keys(deck.waterfalls).map((name) => `~${name}`),
+    ];
+    return new ModelChoiceNotFoundError(
+      `Model reference '${reference}' is not in the ${category} model deck (known: ${known.join(', ') || 'none'}); use one of them or a model handle.`,
+    );
   }
 
   /**
@@ -70,7 +84,11 @@ export class ModelDeck {
    * @param purpose - for LLMs: text or structured output (different defaults)
    * @throws ModelChoiceNotFoundError (422) for an unknown preset, alias or waterfall
    */
-  resolve(category: ModelCategory, reference: string | undefined, purpose: 'for_text' | 'for_object' = 'for_text'): ModelChoice {
+  resolve(
+    category: ModelCategory,
+    reference: string | undefined,
+    purpose: 'for_text' | 'for_object' = 'for_text',
+  ): ModelChoice {
     const chosen = (reference ?? this.defaultReference(category, purpose))?.trim();
     if (!chosen) throw new ModelChoiceNotFoundError(`No model is given and the ${category} deck has no default.`);
     const deck = this.categoryDeck(category);
@@ -84,7 +102,8 @@ export class ModelDeck {
       return choice;
     }
     const choice: ModelChoice = { handle: this.handleOf(category, chosen) };
-    if (deck.choice_defaults?.default_temperature !== undefined) choice.temperature = deck.choice_defaults.default_temperature;
+    if (deck.choice_defaults?.default_temperature !== undefined)
+      choice.temperature = deck.choice_defaults.default_temperature;
     return choice;
   }
 
@@ -97,7 +116,12 @@ export class ModelDeck {
     const listing: ModelDeckListing = { models: [], aliases: {}, waterfalls: {} };
     for (const category of categories) {
       const deck = this.categoryDeck(category);
-      for (const [name, preset] of Object.entries(deck.presets)) listing.models.push({ name, type: category, ...(preset.description ? { description: preset.description } : {}) });
+      for (const [name, preset] of Object.entries(deck.presets))
+        listing.models.push({
+          name,
+          type: category,
+          ...(preset.description ? { description: preset.description } : {}),
+        });
       listing.aliases[category] = { ...deck.aliases };
       listing.waterfalls[category] = { ...deck.waterfalls };
     }

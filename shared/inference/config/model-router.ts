@@ -18,7 +18,12 @@ export interface Route {
 const OFFLINE_SDKS = new Set(['mock', 'internal']);
 
 function globMatches(pattern: string, handle: string): boolean {
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(handle);
 }
 
@@ -32,10 +37,16 @@ export class ModelRouter {
    * @param profileName - a profile of `routing_profiles.toml`, or undefined for its `active` one
    * @throws PipelexConfigError for an unknown profile
    */
-  constructor(private readonly config: InferenceConfig, profileName?: string) {
+  constructor(
+    private readonly config: InferenceConfig,
+    profileName?: string,
+  ) {
     this.profileName = profileName ?? config.routing.active;
     const profile = config.routing.profiles[this.profileName];
-    if (!profile) throw new PipelexConfigError(`Routing profile '${this.profileName}' is not defined in routing_profiles.toml (profiles: ${Object.keys(config.routing.profiles).join(', ')}).`);
+    if (!profile)
+      throw new PipelexConfigError(
+        `Routing profile '${this.profileName}' is not defined in routing_profiles.toml (profiles: ${Object.keys(config.routing.profiles).join(', ')}).`,
+      );
     this.profile = profile;
   }
 
@@ -77,7 +88,12 @@ export class ModelRouter {
     }
     const models = this.config.models[backend] ?? {};
     const spec = models[handle] ?? models['*'] ?? {};
-    return { backend, modelId: spec.model_id ?? handle, spec, config: this.config.backends[backend] ?? { enabled: true } };
+    return {
+      backend,
+      modelId: spec.model_id ?? handle,
+      spec,
+      config: this.config.backends[backend] ?? { enabled: true },
+    };
   }
 
   /** Whether a handle could be served now (for waterfalls). */

@@ -6,7 +6,7 @@
  * @see RUNTIME.md §2.4
  */
 import { StuffFactoryError } from '../../errors/index.js';
-import { fetchDocument, type FetchLimits } from './fetch-document.js';
+import { type FetchLimits, fetchDocument } from './fetch-document.js';
 import { pdfPageTextsInWorker } from './pdf-text-pool.js';
 
 /** One extracted page: its text (empty when the page has no text layer) and, for an image document, its view. */
@@ -52,12 +52,18 @@ export function createDocumentExtractor(limits: FetchLimits): DocumentExtractor 
           return { pages: (await pdfPageTextsInWorker(bytes, request.signal)).map((text) => ({ text })) };
         } catch (error) {
           if (request.signal?.aborted) throw error;
-          throw new StuffFactoryError(`Pipe '${request.pipeCode}': the document is not a readable PDF (${(error as Error).message}).`, { cause: error });
+          throw new StuffFactoryError(
+            `Pipe '${request.pipeCode}': the document is not a readable PDF (${(error as Error).message}).`,
+            { cause: error },
+          );
         }
       }
       if (type.startsWith('image/')) return { pages: [{ text: '', pageViewUrl: request.document.url }] };
-      if (type.startsWith('text/') || type === '') return { pages: [{ text: Buffer.from(bytes).toString('utf8').trim() }] };
-      throw new StuffFactoryError(`Pipe '${request.pipeCode}': documents of type ${type} cannot be extracted (PDF, text and images can).`);
+      if (type.startsWith('text/') || type === '')
+        return { pages: [{ text: Buffer.from(bytes).toString('utf8').trim() }] };
+      throw new StuffFactoryError(
+        `Pipe '${request.pipeCode}': documents of type ${type} cannot be extracted (PDF, text and images can).`,
+      );
     },
   };
 }

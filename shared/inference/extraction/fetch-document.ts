@@ -4,7 +4,7 @@
  * @see docs/outbound-requests.md
  */
 import { OutboundRequestRefusedError, StuffFactoryError } from '../../errors/index.js';
-import { guardedRequest, type GuardedResponse, type HostResolver } from '../../net/index.js';
+import { type GuardedResponse, guardedRequest, type HostResolver } from '../../net/index.js';
 
 /** A fetched document. */
 export interface DocumentBytes {
@@ -34,7 +34,8 @@ function fromDataUrl(url: string, limits: FetchLimits): DocumentBytes {
   if (!match) throw new StuffFactoryError('The document data URL is malformed (expected data:<mime>;base64,<data>).');
   const isBase64 = match[2]!.split(';').includes('base64');
   const bytes = isBase64 ? Buffer.from(match[3]!, 'base64') : Buffer.from(decodeURIComponent(match[3]!), 'utf8');
-  if (bytes.length > limits.maxBytes) throw new StuffFactoryError(`The document is ${bytes.length} bytes, over the ${limits.maxBytes}-byte limit.`);
+  if (bytes.length > limits.maxBytes)
+    throw new StuffFactoryError(`The document is ${bytes.length} bytes, over the ${limits.maxBytes}-byte limit.`);
   return { bytes: new Uint8Array(bytes), mimeType: match[1] ?? '' };
 }
 
@@ -53,14 +54,21 @@ async function fromHttp(url: string, limits: FetchLimits, signal: AbortSignal | 
     });
   } catch (error) {
     if (error instanceof OutboundRequestRefusedError) throw error;
-    throw new StuffFactoryError(`The document ${url} could not be fetched: ${(error as Error).message}.`, { cause: error });
+    throw new StuffFactoryError(`The document ${url} could not be fetched: ${(error as Error).message}.`, {
+      cause: error,
+    });
   }
   if (response.statusCode >= 300 && response.statusCode < 400) {
-    throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode} after ${limits.maxRedirects} redirects (DOCUMENT_MAX_REDIRECTS); give the final URL.`);
+    throw new StuffFactoryError(
+      `Fetching the document ${url} answered HTTP ${response.statusCode} after ${limits.maxRedirects} redirects (DOCUMENT_MAX_REDIRECTS); give the final URL.`,
+    );
   }
-  if (response.statusCode !== 200) throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode}.`);
+  if (response.statusCode !== 200)
+    throw new StuffFactoryError(`Fetching the document ${url} answered HTTP ${response.statusCode}.`);
   if (!response.body) throw new StuffFactoryError(`The document ${url} is over the ${limits.maxBytes}-byte limit.`);
-  const contentType = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const contentType = String(response.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
   return { bytes: new Uint8Array(response.body), mimeType: contentType };
 }
 

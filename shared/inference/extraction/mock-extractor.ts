@@ -11,7 +11,11 @@ export function createMockExtractor(): DocumentExtractor {
   return {
     name: 'mock',
     async extractPages(request) {
-      return { pages: Array.from({ length: MOCK_PAGES }, (_, index) => ({ text: `[mock extraction] page ${index + 1} of ${request.document.url.slice(0, 80)}` })) };
+      return {
+        pages: Array.from({ length: MOCK_PAGES }, (_, index) => ({
+          text: `[mock extraction] page ${index + 1} of ${request.document.url.slice(0, 80)}`,
+        })),
+      };
     },
   };
 }

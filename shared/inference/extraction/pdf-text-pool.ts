@@ -19,6 +19,10 @@ let pool: Piscina | undefined;
  * @throws what the worker throws for an unreadable PDF; an AbortError when aborted
  */
 export function pdfPageTextsInWorker(bytes: Uint8Array, signal?: AbortSignal): Promise<string[]> {
-  pool ??= new Piscina({ filename: new URL('./pdf-text-worker.ts', import.meta.url).href, maxThreads: MAX_THREADS, idleTimeout: IDLE_TIMEOUT_MS });
+  pool ??= new Piscina({
+    filename: new URL('./pdf-text-worker.ts', import.meta.url).href,
+    maxThreads: MAX_THREADS,
+    idleTimeout: IDLE_TIMEOUT_MS,
+  });
   return pool.run(bytes, signal ? { signal } : {}) as Promise<string[]>;
 }

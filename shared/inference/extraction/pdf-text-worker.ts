@@ -17,12 +17,23 @@ const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('p
  * @throws whatever PDF.js throws for bytes that are not a readable PDF
  */
 export default async function pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
-  const pdf = await getDocument({ data: bytes, standardFontDataUrl: STANDARD_FONTS, isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
+  const pdf = await getDocument({
+    data: bytes,
+    standardFontDataUrl: STANDARD_FONTS,
+    isEvalSupported: false,
+    disableFontFace: true,
+    verbosity: 0,
+  }).promise;
   try {
     const pages: string[] = [];
     for (let number = 1; number <= pdf.numPages; number += 1) {
       const content = await (await pdf.getPage(number)).getTextContent();
-      pages.push(content.items.map((item) => ('str' in item ? `${item.str}${item.hasEOL ? '\n' : ''}` : '')).join('').trim());
+      pages.push(
+        content.items
+          .map((item) => ('str' in item ? `${item.str}${item.hasEOL ? '\n' : ''}` : ''))
+          .join('')
+          .trim(),
+      );
     }
     return pages;
   } finally {

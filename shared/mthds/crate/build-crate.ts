@@ -3,16 +3,17 @@
  */
 import type { Library } from '../library/library.js';
 import { compact, sortedMap } from './compact.js';
+import { type Crate, type CrateConcept, type CratePipe, MTHDS_STANDARD_VERSION } from './crate.js';
 import { conceptSource, crateConcept, crateNative, nativeCodesOf } from './crate-concepts.js';
 import { cratePipe } from './crate-pipes.js';
-import { MTHDS_STANDARD_VERSION, type Crate, type CrateConcept, type CratePipe } from './crate.js';
 import { crateFingerprint } from './fingerprint.js';
 
 function conceptRefsOf(concepts: Iterable<CrateConcept>, pipes: Iterable<CratePipe>): string[] {
   const refs: string[] = [];
   for (const concept of concepts) {
     if (concept.refines !== undefined) refs.push(concept.refines);
-    for (const field of Object.values(concept.structure ?? {})) refs.push(...[field.concept_ref, field.item_concept_ref].filter((ref) => ref !== undefined));
+    for (const field of Object.values(concept.structure ?? {}))
+      refs.push(...[field.concept_ref, field.item_concept_ref].filter((ref) => ref !== undefined));
   }
   for (const pipe of pipes) {
     refs.push(pipe.output, ...Object.values(pipe.inputs ?? {}));
@@ -37,16 +38,33 @@ export function buildCrate(library: Library): Crate {
   const declared = [...library.concepts.values()].filter((concept) => !concept.isNative);
   const declaredEntries = declared.map((concept) => [concept.ref, crateConcept(library, concept)] as const);
   const pipeEntries = [...library.pipes.values()].map((pipe) => [pipe.ref, cratePipe(library, pipe)] as const);
-  const referenced = nativeCodesOf(conceptRefsOf(declaredEntries.map(([, entry]) => entry), pipeEntries.map(([, entry]) => entry)));
+  const referenced = nativeCodesOf(
+    conceptRefsOf(
+      declaredEntries.map(([, entry]) => entry),
+      pipeEntries.map(([, entry]) => entry),
+    ),
+  );
   const nativeEntries = [...referenced].flatMap((code) => {
     const entry = crateNative(code);
     return entry ? [[`native.${code}`, entry] as const] : [];
   });
   const concepts = sortedMap([...declaredEntries, ...nativeEntries]);
   const pipes = sortedMap(pipeEntries);
-  const domains = sortedMap([...library.domains.values()].map((domain) => [domain.code, compact({ ...domain })] as const));
-  const labels = [...declared.map((concept) => [concept.ref, conceptSource(library, concept)] as const), ...[...library.pipes.values()].map((pipe) => [pipe.ref, pipe.source] as const)];
+  const domains = sortedMap(
+    [...library.domains.values()].map((domain) => [domain.code, compact({ ...domain })] as const),
+  );
+  const labels = [
+    ...declared.map((concept) => [concept.ref, conceptSource(library, concept)] as const),
+    ...[...library.pipes.values()].map((pipe) => [pipe.ref, pipe.source] as const),
+  ];
   const sources = labels.flatMap(([ref, source]) => (source === null ? [] : [[ref, source] as const]));
   const fingerprint = crateFingerprint({ concepts, pipes, domains });
-  return { mthds_version: MTHDS_STANDARD_VERSION, concepts, pipes, domains, source_map: sortedMap(sources), fingerprint };
+  return {
+    mthds_version: MTHDS_STANDARD_VERSION,
+    concepts,
+    pipes,
+    domains,
+    source_map: sortedMap(sources),
+    fingerprint,
+  };
 }

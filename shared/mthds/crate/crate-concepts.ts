@@ -12,7 +12,9 @@ import type { CrateConcept, CrateField } from './crate.js';
 
 /** The bundle declaring a concept (the first one, as the library keeps the first declaration). */
 function declaringBundle(library: Library, concept: Concept): LoadedBundle | undefined {
-  return library.bundles.find(({ blueprint }) => blueprint.domain === concept.domain_code && Object.hasOwn(blueprint.concept, concept.code));
+  return library.bundles.find(
+    ({ blueprint }) => blueprint.domain === concept.domain_code && Object.hasOwn(blueprint.concept, concept.code),
+  );
 }
 
 function writtenConcept(library: Library, concept: Concept): ConceptBlueprint | string | undefined {
@@ -31,7 +33,7 @@ export function conceptSource(library: Library, concept: Concept): string | null
 
 /** A cross-package reference as written, or the library's qualified one. */
 function crossPackageOr(written: string | undefined, qualified: string): string {
-  return written !== undefined && written.includes('->') ? written.trim() : qualified;
+  return written?.includes('->') ? written.trim() : qualified;
 }
 
 function crateField(field: ConceptField, written: string | ConceptFieldBlueprint | undefined): CrateField {
@@ -43,17 +45,26 @@ function crateField(field: ConceptField, written: string | ConceptFieldBlueprint
     value_type: field.value_type,
     item_type: field.item_type,
     concept_ref: field.concept_ref === undefined ? undefined : crossPackageOr(table?.concept_ref, field.concept_ref),
-    item_concept_ref: field.item_concept_ref === undefined ? undefined : crossPackageOr(table?.item_concept_ref, field.item_concept_ref),
+    item_concept_ref:
+      field.item_concept_ref === undefined
+        ? undefined
+        : crossPackageOr(table?.item_concept_ref, field.item_concept_ref),
     choices: field.choices,
     default_value: field.default_value,
     required: field.required,
   });
 }
 
-function crateStructure(library: Library, owner: Concept, structure: Record<string, ConceptField>): Record<string, CrateField> {
+function crateStructure(
+  library: Library,
+  owner: Concept,
+  structure: Record<string, ConceptField>,
+): Record<string, CrateField> {
   const written = writtenConcept(library, owner);
   const writtenFields = typeof written === 'object' && typeof written.structure === 'object' ? written.structure : {};
-  return Object.fromEntries(Object.entries(structure).map(([name, field]) => [name, crateField(field, writtenFields[name])]));
+  return Object.fromEntries(
+    Object.entries(structure).map(([name, field]) => [name, crateField(field, writtenFields[name])]),
+  );
 }
 
 /** The refinement chain of a concept, itself first, stopping before a loop or a parent that is not loaded. */
@@ -78,12 +89,16 @@ function ancestry(library: Library, concept: Concept): Concept[] {
 export function crateConcept(library: Library, concept: Concept): CrateConcept {
   const chain = ancestry(library, concept);
   const shaped = chain.find((ancestor) => ancestor.structure !== null);
-  if (shaped?.structure) return { description: concept.description, structure: crateStructure(library, shaped, shaped.structure) };
+  if (shaped?.structure)
+    return { description: concept.description, structure: crateStructure(library, shaped, shaped.structure) };
   const root = chain[chain.length - 1] ?? concept;
   if (root !== concept && root.isNative) return { description: concept.description, refines: root.ref };
   if (root.refines !== null && !library.concepts.has(root.refines)) {
     const written = writtenConcept(library, root);
-    return { description: concept.description, refines: crossPackageOr(typeof written === 'object' ? written.refines : undefined, root.refines) };
+    return {
+      description: concept.description,
+      refines: crossPackageOr(typeof written === 'object' ? written.refines : undefined, root.refines),
+    };
   }
   return { description: concept.description };
 }
@@ -104,5 +119,10 @@ export function crateNative(code: string): CrateConcept | undefined {
  */
 export function nativeCodesOf(refs: Iterable<string>): Set<string> {
   const prefix = `${NATIVE_DOMAIN}.`;
-  return new Set([...refs].map(stripMultiplicity).filter((ref) => ref.startsWith(prefix)).map((ref) => ref.slice(prefix.length)));
+  return new Set(
+    [...refs]
+      .map(stripMultiplicity)
+      .filter((ref) => ref.startsWith(prefix))
+      .map((ref) => ref.slice(prefix.length)),
+  );
 }

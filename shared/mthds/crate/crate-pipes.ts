@@ -24,7 +24,10 @@ export function cratePipe(library: Library, pipe: Pipe): CratePipe {
   const concept = (ref: string): string => qualifyConceptRef(library, ref, domain);
   const target = (ref: string): string => qualifyPipeRef(library, ref, domain);
   const written = pipe.blueprint;
-  const inputs = written.inputs === undefined ? undefined : Object.fromEntries(Object.entries(written.inputs).map(([name, ref]) => [name, concept(ref)]));
+  const inputs =
+    written.inputs === undefined
+      ? undefined
+      : Object.fromEntries(Object.entries(written.inputs).map(([name, ref]) => [name, concept(ref)]));
   const common = { inputs, output: concept(written.output) };
   switch (written.type) {
     case 'PipeSequence':

@@ -3,5 +3,4 @@
  */
 export { buildCrate } from './build-crate.js';
 export { compareCodeUnits } from './compact.js';
-export { type Crate, type CrateConcept, type CrateDomain, type CrateField, type CratePipe, type CrateSemantics } from './crate.js';
-
+export type { Crate, CrateConcept, CrateDomain, CrateField, CratePipe, CrateSemantics } from './crate.js';

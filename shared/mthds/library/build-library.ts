@@ -3,10 +3,10 @@
  * references qualified where they resolve (kept as written where they do not, for the rules to report).
  */
 import type { ConceptBlueprint, ConceptFieldBlueprint } from '../parse/blueprint.js';
-import type { Concept, ConceptField, Domain, Pipe, PipeIO } from './concept.js';
-import { MthdsLibrary, type LoadedBundle } from './library.js';
-import { NATIVE_CONCEPTS, NATIVE_DOMAIN } from './natives.js';
 import { parseConceptRef, stripMultiplicity } from '../references.js';
+import type { Concept, ConceptField, Domain, Pipe, PipeIO } from './concept.js';
+import { type LoadedBundle, MthdsLibrary } from './library.js';
+import { NATIVE_CONCEPTS, NATIVE_DOMAIN } from './natives.js';
 
 function nativeConcepts(): Concept[] {
   return [...NATIVE_CONCEPTS.values()].map((native) => ({
@@ -36,7 +36,8 @@ function normaliseField(field: string | ConceptFieldBlueprint): ConceptField {
 }
 
 function declaredConcept(domain: string, code: string, blueprint: ConceptBlueprint | string): Concept {
-  const table: ConceptBlueprint = typeof blueprint === 'string' ? { description: blueprint, structure: undefined, refines: undefined } : blueprint;
+  const table: ConceptBlueprint =
+    typeof blueprint === 'string' ? { description: blueprint, structure: undefined, refines: undefined } : blueprint;
   const structure =
     typeof table.structure === 'object' && table.structure !== null
       ? Object.fromEntries(Object.entries(table.structure).map(([name, field]) => [name, normaliseField(field)]))
@@ -62,7 +63,8 @@ function qualifyConcepts(library: MthdsLibrary, concepts: Concept[]): void {
     if (concept.refines !== null) concept.refines = qualify(library, concept.refines, concept.domain_code);
     for (const field of Object.values(concept.structure ?? {})) {
       if (field.concept_ref) field.concept_ref = qualify(library, field.concept_ref, concept.domain_code);
-      if (field.item_concept_ref) field.item_concept_ref = qualify(library, field.item_concept_ref, concept.domain_code);
+      if (field.item_concept_ref)
+        field.item_concept_ref = qualify(library, field.item_concept_ref, concept.domain_code);
     }
   }
   for (const concept of concepts) {
@@ -73,7 +75,12 @@ function qualifyConcepts(library: MthdsLibrary, concepts: Concept[]): void {
 }
 
 function pipeIO(library: MthdsLibrary, name: string, raw: string, domain: string): PipeIO {
-  return { name, conceptRef: qualify(library, raw, domain), multiplicity: parseConceptRef(raw)?.multiplicity ?? 'single', raw };
+  return {
+    name,
+    conceptRef: qualify(library, raw, domain),
+    multiplicity: parseConceptRef(raw)?.multiplicity ?? 'single',
+    raw,
+  };
 }
 
 function outputOf(library: MthdsLibrary, raw: string, domain: string): Pipe['output'] {
@@ -88,7 +95,8 @@ function domainsOf(bundles: readonly LoadedBundle[]): Map<string, Domain> {
     domain.description ??= blueprint.description;
     domain.system_prompt ??= blueprint.system_prompt;
     domain.main_pipe ??= blueprint.main_pipe;
-    for (const key of ['description', 'system_prompt', 'main_pipe'] as const) if (domain[key] === undefined) delete domain[key];
+    for (const key of ['description', 'system_prompt', 'main_pipe'] as const)
+      if (domain[key] === undefined) delete domain[key];
     domains.set(blueprint.domain, domain);
   }
   return domains;
@@ -123,7 +131,9 @@ export function buildLibrary(bundles: readonly LoadedBundle[]): MthdsLibrary {
         domain_code: blueprint.domain,
         type: pipeBlueprint.type,
         description: pipeBlueprint.description,
-        inputs: Object.entries(pipeBlueprint.inputs ?? {}).map(([name, raw]) => pipeIO(conceptsOnly, name, raw, blueprint.domain)),
+        inputs: Object.entries(pipeBlueprint.inputs ?? {}).map(([name, raw]) =>
+          pipeIO(conceptsOnly, name, raw, blueprint.domain),
+        ),
         output: outputOf(conceptsOnly, pipeBlueprint.output, blueprint.domain),
         blueprint: pipeBlueprint,
         source,
@@ -132,4 +142,3 @@ export function buildLibrary(bundles: readonly LoadedBundle[]): MthdsLibrary {
   }
   return new MthdsLibrary(bundles, concepts, pipes, domains);
 }
-

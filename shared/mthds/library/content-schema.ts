@@ -72,10 +72,21 @@ class SchemaBuilder {
         required.push(name);
         properties[name] = value;
       } else {
-        properties[name] = { anyOf: [value, { type: 'null' }], description: field.description, default: field.default_value ?? null };
+        properties[name] = {
+          anyOf: [value, { type: 'null' }],
+          description: field.description,
+          default: field.default_value ?? null,
+        };
       }
     }
-    return { type: 'object', title: shape.code, description: shape.description, properties, required, additionalProperties: false };
+    return {
+      type: 'object',
+      title: shape.code,
+      description: shape.description,
+      properties,
+      required,
+      additionalProperties: false,
+    };
   }
 
   private valueSchema(type: string | undefined, conceptRef: string | undefined): Schema {
@@ -106,7 +117,11 @@ class SchemaBuilder {
 export function buildContentSchema(library: ConceptCatalog, concept: Concept): Record<string, unknown> {
   const builder = new SchemaBuilder(library);
   const body = builder.body(concept);
-  const schema: Schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', ...body, description: concept.description };
+  const schema: Schema = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    ...body,
+    description: concept.description,
+  };
   if (Object.keys(builder.defs).length > 0) schema['$defs'] = builder.defs;
   return schema;
 }

@@ -148,12 +148,21 @@ export class MthdsLibrary implements Library {
   resolveConcept(ref: string, fromDomain?: string): Concept {
     const lookup = this.lookupConcept(ref, fromDomain);
     if ('found' in lookup) return lookup.found;
-    if ('ambiguous' in lookup) throw new ConceptAmbiguityError(MESSAGES.resolve_concept_ambiguous({ ref, candidates: lookup.ambiguous.map((concept) => concept.ref) }));
+    if ('ambiguous' in lookup)
+      throw new ConceptAmbiguityError(
+        MESSAGES.resolve_concept_ambiguous({ ref, candidates: lookup.ambiguous.map((concept) => concept.ref) }),
+      );
     const parts = parseConceptRef(stripMultiplicity(ref));
     if (!parts) throw new ConceptNotFoundError(MESSAGES.resolve_concept_malformed({ ref }));
     const declared = [...this.concepts.values()].filter((concept) => !concept.isNative).map((concept) => concept.ref);
     const near = [...this.concepts.values()].find((concept) => concept.code.toLowerCase() === parts.code.toLowerCase());
-    throw new ConceptNotFoundError(MESSAGES.resolve_concept_missing({ ref: stripMultiplicity(ref), declared, near: near && (near.isNative ? near.code : near.ref) }));
+    throw new ConceptNotFoundError(
+      MESSAGES.resolve_concept_missing({
+        ref: stripMultiplicity(ref),
+        declared,
+        near: near && (near.isNative ? near.code : near.ref),
+      }),
+    );
   }
 
   /**
@@ -190,7 +199,10 @@ export class MthdsLibrary implements Library {
   resolvePipe(ref: string, fromDomain?: string): Pipe {
     const lookup = this.lookupPipe(ref, fromDomain);
     if ('found' in lookup) return lookup.found;
-    if ('ambiguous' in lookup) throw new PipeNotFoundError(MESSAGES.resolve_pipe_ambiguous({ ref, candidates: lookup.ambiguous.map((pipe) => pipe.ref) }));
+    if ('ambiguous' in lookup)
+      throw new PipeNotFoundError(
+        MESSAGES.resolve_pipe_ambiguous({ ref, candidates: lookup.ambiguous.map((pipe) => pipe.ref) }),
+      );
     throw new PipeNotFoundError(MESSAGES.resolve_pipe_missing({ ref, pipes: [...this.pipes.keys()].sort() }));
   }
 

@@ -28,7 +28,12 @@ const IMAGE = {
     mime_type: { type: ['string', 'null'] },
     filename: { type: ['string', 'null'] },
     base_64: { type: ['string', 'null'] },
-    size: { anyOf: [{ type: 'object', properties: { width: { type: 'integer' }, height: { type: 'integer' } } }, { type: 'null' }] },
+    size: {
+      anyOf: [
+        { type: 'object', properties: { width: { type: 'integer' }, height: { type: 'integer' } } },
+        { type: 'null' },
+      ],
+    },
   },
   required: ['url'],
 };
@@ -61,16 +66,30 @@ function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>
 export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
   [
     { code: 'Text', description: 'A text', structureClassName: 'TextContent', schema: TEXT },
-    { code: 'Number', description: 'A number', structureClassName: 'NumberContent', schema: { type: 'object', properties: { number: { type: 'number' } }, required: ['number'] } },
+    {
+      code: 'Number',
+      description: 'A number',
+      structureClassName: 'NumberContent',
+      schema: { type: 'object', properties: { number: { type: 'number' } }, required: ['number'] },
+    },
     { code: 'Image', description: 'An image', structureClassName: 'ImageContent', schema: IMAGE },
     { code: 'Document', description: 'A document', structureClassName: 'DocumentContent', schema: DOCUMENT },
     {
       code: 'Html',
       description: 'HTML content',
       structureClassName: 'HtmlContent',
-      schema: { type: 'object', properties: { inner_html: { type: 'string' }, css_class: { type: 'string' } }, required: ['inner_html'] },
+      schema: {
+        type: 'object',
+        properties: { inner_html: { type: 'string' }, css_class: { type: 'string' } },
+        required: ['inner_html'],
+      },
     },
-    { code: 'TextAndImages', description: 'A text with images', structureClassName: 'TextAndImagesContent', schema: withDefs(TEXT_AND_IMAGES, { Text: TEXT, Image: IMAGE }) },
+    {
+      code: 'TextAndImages',
+      description: 'A text with images',
+      structureClassName: 'TextAndImagesContent',
+      schema: withDefs(TEXT_AND_IMAGES, { Text: TEXT, Image: IMAGE }),
+    },
     {
       code: 'Page',
       description: 'A page of a document: its text and images, and a view of the page',
@@ -78,24 +97,46 @@ export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
       schema: withDefs(
         {
           type: 'object',
-          properties: { text_and_images: { $ref: '#/$defs/TextAndImages' }, page_view: { anyOf: [{ $ref: '#/$defs/Image' }, { type: 'null' }] } },
+          properties: {
+            text_and_images: { $ref: '#/$defs/TextAndImages' },
+            page_view: { anyOf: [{ $ref: '#/$defs/Image' }, { type: 'null' }] },
+          },
           required: ['text_and_images'],
         },
         { TextAndImages: TEXT_AND_IMAGES, Text: TEXT, Image: IMAGE },
       ),
     },
-    { code: 'JSON', description: 'A JSON object', structureClassName: 'JSONContent', schema: { type: 'object', properties: { json_obj: { type: 'object' } }, required: ['json_obj'] } },
+    {
+      code: 'JSON',
+      description: 'A JSON object',
+      structureClassName: 'JSONContent',
+      schema: { type: 'object', properties: { json_obj: { type: 'object' } }, required: ['json_obj'] },
+    },
     {
       code: 'SearchResult',
       description: 'An answer found on the web, with its sources',
       structureClassName: 'SearchResultContent',
       schema: withDefs(
-        { type: 'object', properties: { answer: { type: 'string' }, sources: { type: 'array', items: { $ref: '#/$defs/Document' } } }, required: ['answer', 'sources'] },
+        {
+          type: 'object',
+          properties: { answer: { type: 'string' }, sources: { type: 'array', items: { $ref: '#/$defs/Document' } } },
+          required: ['answer', 'sources'],
+        },
         { Document: DOCUMENT },
       ),
     },
-    { code: 'ImgGenPrompt', description: 'A prompt to generate an image', structureClassName: 'TextContent', schema: TEXT },
-    { code: 'Dynamic', description: 'A concept chosen at run time', structureClassName: 'DynamicContent', schema: { type: 'object' } },
+    {
+      code: 'ImgGenPrompt',
+      description: 'A prompt to generate an image',
+      structureClassName: 'TextContent',
+      schema: TEXT,
+    },
+    {
+      code: 'Dynamic',
+      description: 'A concept chosen at run time',
+      structureClassName: 'DynamicContent',
+      schema: { type: 'object' },
+    },
     { code: 'Anything', description: 'Any concept', structureClassName: 'AnythingContent', schema: { type: 'object' } },
   ].map((native) => [native.code, native]),
 );

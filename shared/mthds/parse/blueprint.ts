@@ -25,7 +25,11 @@ export const LLM_SETTING = z.strictObject({
 export type LLMSetting = z.infer<typeof LLM_SETTING>;
 
 /** The serialised model reference object the schema also admits in `model` (LANGUAGE.md §3.13). */
-export const MODEL_REFERENCE = z.object({ kind: z.enum(['preset', 'alias', 'waterfall', 'handle']), name: z.string(), raw: z.string() });
+export const MODEL_REFERENCE = z.object({
+  kind: z.enum(['preset', 'alias', 'waterfall', 'handle']),
+  name: z.string(),
+  raw: z.string(),
+});
 
 /** Inline image-generation model settings (LANGUAGE.md §3.4). */
 export const IMG_GEN_SETTING = z.strictObject({
@@ -94,7 +98,14 @@ export const TEMPLATE_BLUEPRINT = z.object({
 });
 
 /** One value of a PipeCompose `construct` table: fixed, `{from}`, `{template}` or nested (LANGUAGE.md §3.7). */
-export type ConstructValue = string | number | boolean | unknown[] | { from: string; list_to_dict_keyed_by?: string } | { template: string } | { [key: string]: ConstructValue };
+export type ConstructValue =
+  | string
+  | number
+  | boolean
+  | unknown[]
+  | { from: string; list_to_dict_keyed_by?: string }
+  | { template: string }
+  | { [key: string]: ConstructValue };
 const CONSTRUCT_VALUE: z.ZodType<ConstructValue> = z.lazy(() =>
   z.union([
     z.string(),
@@ -103,7 +114,9 @@ const CONSTRUCT_VALUE: z.ZodType<ConstructValue> = z.lazy(() =>
     z.array(z.unknown()),
     z.strictObject({ from: z.string(), list_to_dict_keyed_by: z.string().optional() }),
     z.strictObject({ template: z.string() }),
-    z.record(z.string(), CONSTRUCT_VALUE).refine((value) => Object.keys(value).length > 0, 'a nested construct needs at least one field'),
+    z
+      .record(z.string(), CONSTRUCT_VALUE)
+      .refine((value) => Object.keys(value).length > 0, 'a nested construct needs at least one field'),
   ]),
 );
 
@@ -129,7 +142,17 @@ export const PIPE_SCHEMAS = {
     negative_prompt: nullish(z.string()),
     model: modelField(IMG_GEN_SETTING),
     aspect_ratio: nullish(
-      z.enum(['square', 'landscape_4_3', 'landscape_3_2', 'landscape_16_9', 'landscape_21_9', 'portrait_3_4', 'portrait_2_3', 'portrait_9_16', 'portrait_9_21']),
+      z.enum([
+        'square',
+        'landscape_4_3',
+        'landscape_3_2',
+        'landscape_16_9',
+        'landscape_21_9',
+        'portrait_3_4',
+        'portrait_2_3',
+        'portrait_9_16',
+        'portrait_9_21',
+      ]),
     ),
     is_raw: nullish(z.boolean()),
     seed: nullish(z.union([z.number().int(), z.literal('auto')])),
@@ -192,7 +215,18 @@ export const PIPE_SCHEMAS = {
     description: z.string(),
     inputs,
     output: z.string(),
-    signature_for: z.enum(['PipeLLM', 'PipeFunc', 'PipeImgGen', 'PipeExtract', 'PipeSearch', 'PipeCompose', 'PipeSequence', 'PipeParallel', 'PipeCondition', 'PipeBatch']),
+    signature_for: z.enum([
+      'PipeLLM',
+      'PipeFunc',
+      'PipeImgGen',
+      'PipeExtract',
+      'PipeSearch',
+      'PipeCompose',
+      'PipeSequence',
+      'PipeParallel',
+      'PipeCondition',
+      'PipeBatch',
+    ]),
   }),
 } as const;
 
@@ -200,7 +234,10 @@ export const PIPE_SCHEMAS = {
 export type PipeType = keyof typeof PIPE_SCHEMAS;
 
 /** The pipe types the schema admits in `type` (LANGUAGE.md §3.1). */
-export const SCHEMA_PIPE_TYPES = Object.keys(PIPE_SCHEMAS).filter((type) => type !== 'PipeSignature') as Exclude<PipeType, 'PipeSignature'>[];
+export const SCHEMA_PIPE_TYPES = Object.keys(PIPE_SCHEMAS).filter((type) => type !== 'PipeSignature') as Exclude<
+  PipeType,
+  'PipeSignature'
+>[];
 
 /** A PipeLLM as written (LANGUAGE.md §3.2). */
 export type PipeLLMBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeLLM']>;

@@ -10,13 +10,13 @@ import { MESSAGES } from '../messages.js';
 import type { ValidationErrorType } from '../rules/error-types.js';
 import {
   BUNDLE_HEADER,
-  CONCEPT_BLUEPRINT,
-  PIPE_SCHEMAS,
-  SCHEMA_PIPE_TYPES,
   type BundleBlueprint,
+  CONCEPT_BLUEPRINT,
   type ConceptBlueprint,
+  PIPE_SCHEMAS,
   type PipeBlueprint,
   type PipeType,
+  SCHEMA_PIPE_TYPES,
 } from './blueprint.js';
 
 /** The result of checking one bundle's data: the blueprint when well-formed, and the items (empty when well-formed). */
@@ -48,7 +48,15 @@ const TYPE_NAMES: Record<string, string> = {
 
 /** Formats a path as `steps[0].pipe`. */
 function formatPath(path: readonly Segment[]): string {
-  return path.reduce<string>((text, segment) => (typeof segment === 'number' ? `${text}[${segment}]` : text === '' ? String(segment) : `${text}.${String(segment)}`), '');
+  return path.reduce<string>(
+    (text, segment) =>
+      typeof segment === 'number'
+        ? `${text}[${segment}]`
+        : text === ''
+          ? String(segment)
+          : `${text}.${String(segment)}`,
+    '',
+  );
 }
 
 function valueAt(data: unknown, path: readonly Segment[]): unknown {
@@ -83,7 +91,9 @@ function allowedKeysAt(schema: unknown, path: readonly Segment[]): string[] | un
     case 'pipe':
       return allowedKeysAt(def['in'], path);
     case 'union':
-      return (def['options'] as unknown[]).map((option) => allowedKeysAt(option, path)).find((keys) => keys !== undefined);
+      return (def['options'] as unknown[])
+        .map((option) => allowedKeysAt(option, path))
+        .find((keys) => keys !== undefined);
     case 'array':
       return typeof head === 'number' ? allowedKeysAt(def['element'], rest) : undefined;
     case 'record':
@@ -100,7 +110,9 @@ function allowedKeysAt(schema: unknown, path: readonly Segment[]): string[] | un
 /** For a union, the issues of the branch that matched best: the one that got furthest into the value. */
 function bestBranch(branches: Issue[][]): Issue[] {
   const score = (issues: Issue[]): number =>
-    issues.every((issue) => issue.path.length === 0 && issue.code === 'invalid_type') ? 0 : 1 + Math.max(0, ...issues.map((issue) => issue.path.length));
+    issues.every((issue) => issue.path.length === 0 && issue.code === 'invalid_type')
+      ? 0
+      : 1 + Math.max(0, ...issues.map((issue) => issue.path.length));
   return branches.reduce((best, branch) => (score(branch) > score(best) ? branch : best), branches[0] ?? []);
 }
 
@@ -110,7 +122,8 @@ function flatten(issues: readonly Issue[], base: readonly Segment[] = []): Issue
     const path = [...base, ...issue.path];
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
       const branch = bestBranch(issue.errors);
-      if (branch.every((inner) => inner.path.length === 0 && inner.code === 'invalid_type')) return [{ ...issue, path }];
+      if (branch.every((inner) => inner.path.length === 0 && inner.code === 'invalid_type'))
+        return [{ ...issue, path }];
       return flatten(branch, path);
     }
     return [{ ...issue, path }];
@@ -122,9 +135,15 @@ function describeIssue(issue: Issue, value: unknown): { problem: string; errorTy
     case 'invalid_type':
       return value === undefined
         ? { problem: `is required (${TYPE_NAMES[issue.expected] ?? issue.expected})`, errorType: 'missing' }
-        : { problem: `expected ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${show(value)}`, errorType: 'invalid_type' };
+        : {
+            problem: `expected ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${show(value)}`,
+            errorType: 'invalid_type',
+          };
     case 'invalid_value':
-      return { problem: `${show(value)} is not allowed (allowed: ${issue.values.map((allowed) => String(allowed)).join(', ')})`, errorType: 'enum' };
+      return {
+        problem: `${show(value)} is not allowed (allowed: ${issue.values.map((allowed) => String(allowed)).join(', ')})`,
+        errorType: 'enum',
+      };
     case 'invalid_union':
       return { problem: `${show(value)} has none of the accepted forms`, errorType: 'invalid_type' };
     case 'too_big':
@@ -136,13 +155,22 @@ function describeIssue(issue: Issue, value: unknown): { problem: string; errorTy
   }
 }
 
-function issueItems(issues: readonly Issue[], data: unknown, subject: Subject, source: string | null): ValidationErrorItem[] {
+function issueItems(
+  issues: readonly Issue[],
+  data: unknown,
+  subject: Subject,
+  source: string | null,
+): ValidationErrorItem[] {
   return flatten(issues).map((issue) => {
     const fieldPath = [...subject.prefix, formatPath(issue.path)].filter((part) => part !== '').join('.');
     if (issue.code === 'unrecognized_keys') {
       return {
         category: 'blueprint_validation',
-        message: MESSAGES.schema_unknown_keys({ where: subject.where, keys: issue.keys, allowed: allowedKeysAt(subject.schema, issue.path) }),
+        message: MESSAGES.schema_unknown_keys({
+          where: subject.where,
+          keys: issue.keys,
+          allowed: allowedKeysAt(subject.schema, issue.path),
+        }),
         error_type: 'extra_forbidden',
         source,
         ...subject.about,
@@ -173,25 +201,68 @@ function pipeTypeOf(table: Record<string, unknown>): PipeType | { invalid: strin
   return { invalid: typeof type === 'string' ? type : show(type) };
 }
 
-function checkPipe(code: string, raw: unknown, domain: string, source: string | null): { pipe?: PipeBlueprint; items: ValidationErrorItem[] } {
+function checkPipe(
+  code: string,
+  raw: unknown,
+  domain: string,
+  source: string | null,
+): { pipe?: PipeBlueprint; items: ValidationErrorItem[] } {
   const about = { pipe_code: code, domain_code: domain };
   const at = { source, ...about, field_path: `pipe.${code}` };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { items: [{ category: 'blueprint_validation', message: MESSAGES.pipe_not_a_table({ pipe: code }), error_type: 'invalid_type', ...at }] };
+    return {
+      items: [
+        {
+          category: 'blueprint_validation',
+          message: MESSAGES.pipe_not_a_table({ pipe: code }),
+          error_type: 'invalid_type',
+          ...at,
+        },
+      ],
+    };
   }
   const type = pipeTypeOf(raw as Record<string, unknown>);
   if (type === 'missing') {
     const message = MESSAGES.missing_pipe_type({ pipe: code, allowed: SCHEMA_PIPE_TYPES });
-    return { items: [{ category: 'blueprint_validation', message, error_type: 'missing_pipe_type', ...at, field_path: `pipe.${code}.type`, field_name: 'type' }] };
+    return {
+      items: [
+        {
+          category: 'blueprint_validation',
+          message,
+          error_type: 'missing_pipe_type',
+          ...at,
+          field_path: `pipe.${code}.type`,
+          field_name: 'type',
+        },
+      ],
+    };
   }
   if (typeof type === 'object') {
     const message = MESSAGES.unknown_pipe_type({ pipe: code, value: type.invalid, allowed: SCHEMA_PIPE_TYPES });
-    return { items: [{ category: 'blueprint_validation', message, error_type: 'union_tag_invalid', ...at, field_path: `pipe.${code}.type`, field_name: 'type' }] };
+    return {
+      items: [
+        {
+          category: 'blueprint_validation',
+          message,
+          error_type: 'union_tag_invalid',
+          ...at,
+          field_path: `pipe.${code}.type`,
+          field_name: 'type',
+        },
+      ],
+    };
   }
   const schema = PIPE_SCHEMAS[type];
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { pipe: parsed.data as PipeBlueprint, items: [] };
-  return { items: issueItems(parsed.error.issues, raw, { where: `Pipe '${code}' (${type})`, prefix: ['pipe', code], about, schema }, source) };
+  return {
+    items: issueItems(
+      parsed.error.issues,
+      raw,
+      { where: `Pipe '${code}' (${type})`, prefix: ['pipe', code], about, schema },
+      source,
+    ),
+  };
 }
 
 /**
@@ -205,9 +276,18 @@ function checkPipe(code: string, raw: unknown, domain: string, source: string | 
  * @see LANGUAGE.md §6 S2, spec §2.6
  */
 export function checkBlueprint(data: Record<string, unknown>, source: string | null): BlueprintCheck {
-  if (Object.keys(data).length === 0) return { items: [{ category: 'blueprint_validation', message: MESSAGES.empty_bundle() }] };
+  if (Object.keys(data).length === 0)
+    return { items: [{ category: 'blueprint_validation', message: MESSAGES.empty_bundle() }] };
   const header = BUNDLE_HEADER.safeParse(data);
-  if (!header.success) return { items: issueItems(header.error.issues, data, { where: 'Bundle header', prefix: [], about: {}, schema: BUNDLE_HEADER }, source) };
+  if (!header.success)
+    return {
+      items: issueItems(
+        header.error.issues,
+        data,
+        { where: 'Bundle header', prefix: [], about: {}, schema: BUNDLE_HEADER },
+        source,
+      ),
+    };
   const domain = header.data.domain;
   const items: ValidationErrorItem[] = [];
   const concept: Record<string, ConceptBlueprint | string> = {};
@@ -219,7 +299,12 @@ export function checkBlueprint(data: Record<string, unknown>, source: string | n
     const parsed = CONCEPT_BLUEPRINT.safeParse(raw);
     if (parsed.success) concept[code] = parsed.data;
     else {
-      const subject = { where: `Concept '${code}'`, prefix: ['concept', code], about: { concept_code: code, domain_code: domain }, schema: CONCEPT_BLUEPRINT };
+      const subject = {
+        where: `Concept '${code}'`,
+        prefix: ['concept', code],
+        about: { concept_code: code, domain_code: domain },
+        schema: CONCEPT_BLUEPRINT,
+      };
       items.push(...issueItems(parsed.error.issues, raw, subject, source));
     }
   }

@@ -21,9 +21,14 @@ import { MAX_TOML_DEPTH, scanToml, type TooDeep } from './toml-scan.js';
 export function tomlDepthError(content: string, tooDeep: TooDeep, source: string | null): MthdsParserError {
   const lineStart = content.lastIndexOf('\n', tooDeep.index - 1) + 1;
   let line = 1;
-  for (let index = content.indexOf('\n'); index !== -1 && index < lineStart; index = content.indexOf('\n', index + 1)) line += 1;
+  for (let index = content.indexOf('\n'); index !== -1 && index < lineStart; index = content.indexOf('\n', index + 1))
+    line += 1;
   const column = [...content.slice(lineStart, tooDeep.index)].length + 1;
-  return new MthdsParserError(MESSAGES.toml_too_deep({ source, line, column, max: MAX_TOML_DEPTH }), { source, line, column });
+  return new MthdsParserError(MESSAGES.toml_too_deep({ source, line, column, max: MAX_TOML_DEPTH }), {
+    source,
+    line,
+    column,
+  });
 }
 
 /**

@@ -70,7 +70,20 @@ const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
-const VALUE_STOPS = new Set([SPACE, TAB, NEWLINE, CARRIAGE_RETURN, HASH, QUOTE, APOSTROPHE, COMMA, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE]);
+const VALUE_STOPS = new Set([
+  SPACE,
+  TAB,
+  NEWLINE,
+  CARRIAGE_RETURN,
+  HASH,
+  QUOTE,
+  APOSTROPHE,
+  COMMA,
+  OPEN_BRACKET,
+  CLOSE_BRACKET,
+  OPEN_BRACE,
+  CLOSE_BRACE,
+]);
 const KEY_STOPS = new Set([...VALUE_STOPS, DOT, EQUALS]);
 
 /**
@@ -265,7 +278,11 @@ class TomlScanner {
  * @example scanToml('a.b.c = 1', { maxDepth: 2 }).tooDeep // → { index: 0, depth: 3 }
  */
 export function scanToml(text: string, options: TomlScanOptions = {}): TomlScan {
-  const scanner = new TomlScanner(text, options.maxDepth ?? MAX_TOML_DEPTH, options.longToken ?? Number.POSITIVE_INFINITY);
+  const scanner = new TomlScanner(
+    text,
+    options.maxDepth ?? MAX_TOML_DEPTH,
+    options.longToken ?? Number.POSITIVE_INFINITY,
+  );
   const tooDeep = scanner.scan();
   return tooDeep ? { tooDeep, longTokens: scanner.longTokens } : { longTokens: scanner.longTokens };
 }

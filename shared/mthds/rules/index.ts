@@ -20,5 +20,5 @@ export const LIBRARY_RULES: readonly Rule[] = [...S4_RULES, ...S5_RULES, ...S5B_
 /** Every rule, in order of enforcement. */
 export const ALL_RULES: readonly Rule[] = [...STRUCTURE_RULES, ...LIBRARY_RULES];
 
-export type { Rule, RuleContext, RuleStage, ValidationMode } from './rule.js';
 export { VALIDATION_ERROR_TYPES, type ValidationErrorType } from './error-types.js';
+export type { Rule, RuleContext, RuleStage, ValidationMode } from './rule.js';

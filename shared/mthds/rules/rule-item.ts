@@ -13,7 +13,13 @@ import type { Rule, RuleContext } from './rule.js';
 /** The members an item may add to the rule's and the subject's. */
 export type ItemDetails = Pick<
   ValidationErrorItem,
-  'field_path' | 'field_name' | 'variable_names' | 'missing_concept_code' | 'missing_pipe_code' | 'declared_concepts' | 'suggested_fix'
+  | 'field_path'
+  | 'field_name'
+  | 'variable_names'
+  | 'missing_concept_code'
+  | 'missing_pipe_code'
+  | 'declared_concepts'
+  | 'suggested_fix'
 >;
 
 function base(rule: Rule, message: string): ValidationErrorItem {
@@ -30,7 +36,13 @@ function base(rule: Rule, message: string): ValidationErrorItem {
  * @param details - field and context members
  */
 export function pipeItem(rule: Rule, pipe: Pipe, message: string, details: ItemDetails = {}): ValidationErrorItem {
-  return { ...base(rule, message), source: pipe.source, pipe_code: pipe.code, domain_code: pipe.domain_code, ...details };
+  return {
+    ...base(rule, message),
+    source: pipe.source,
+    pipe_code: pipe.code,
+    domain_code: pipe.domain_code,
+    ...details,
+  };
 }
 
 /**
@@ -41,8 +53,20 @@ export function pipeItem(rule: Rule, pipe: Pipe, message: string, details: ItemD
  * @param message - from {@link MESSAGES}
  * @param details - field and context members
  */
-export function conceptItem(rule: Rule, bundle: LoadedBundle, code: string, message: string, details: ItemDetails = {}): ValidationErrorItem {
-  return { ...base(rule, message), source: bundle.source, concept_code: code, domain_code: bundle.blueprint.domain, ...details };
+export function conceptItem(
+  rule: Rule,
+  bundle: LoadedBundle,
+  code: string,
+  message: string,
+  details: ItemDetails = {},
+): ValidationErrorItem {
+  return {
+    ...base(rule, message),
+    source: bundle.source,
+    concept_code: code,
+    domain_code: bundle.blueprint.domain,
+    ...details,
+  };
 }
 
 /**
@@ -52,7 +76,12 @@ export function conceptItem(rule: Rule, bundle: LoadedBundle, code: string, mess
  * @param message - from {@link MESSAGES}
  * @param details - field and context members
  */
-export function bundleItem(rule: Rule, bundle: LoadedBundle, message: string, details: ItemDetails = {}): ValidationErrorItem {
+export function bundleItem(
+  rule: Rule,
+  bundle: LoadedBundle,
+  message: string,
+  details: ItemDetails = {},
+): ValidationErrorItem {
   return { ...base(rule, message), source: bundle.source, domain_code: bundle.blueprint.domain, ...details };
 }
 
@@ -79,8 +108,13 @@ export function pipesOf(context: RuleContext): Pipe[] {
  * @param context - the rule context
  * @param type - the pipe type
  */
-export function pipesOfType<T extends Pipe['blueprint']['type']>(context: RuleContext, type: T): (Pipe & { blueprint: Extract<Pipe['blueprint'], { type: T }> })[] {
-  return pipesOf(context).filter((pipe): pipe is Pipe & { blueprint: Extract<Pipe['blueprint'], { type: T }> } => pipe.blueprint.type === type);
+export function pipesOfType<T extends Pipe['blueprint']['type']>(
+  context: RuleContext,
+  type: T,
+): (Pipe & { blueprint: Extract<Pipe['blueprint'], { type: T }> })[] {
+  return pipesOf(context).filter(
+    (pipe): pipe is Pipe & { blueprint: Extract<Pipe['blueprint'], { type: T }> } => pipe.blueprint.type === type,
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { CallbackDeliveryError, OutboundRequestRefusedError } from '../../errors/index.js';
 import { callbackPolicy, guardedRequest, type HostResolver } from '../../net/index.js';
-import { BODY_SIGNATURE_HEADER, RUN_ID_SIGNATURE_HEADER, bodySignature, runIdSignature } from './callback-signature.js';
+import { BODY_SIGNATURE_HEADER, bodySignature, RUN_ID_SIGNATURE_HEADER, runIdSignature } from './callback-signature.js';
 
 /** Most of a receiver's answer body read (then dropped), in bytes: the status alone decides the delivery. */
 const MAX_CALLBACK_RESPONSE_BYTES = 64 * 1024;
@@ -57,9 +57,14 @@ export async function deliverCallback(delivery: CallbackDelivery): Promise<numbe
     });
     statusCode = response.statusCode;
   } catch (error) {
-    if (error instanceof OutboundRequestRefusedError) throw new CallbackDeliveryError(error.message, { cause: error, retryable: false });
-    throw new CallbackDeliveryError(`Callback to ${delivery.url} failed: ${(error as Error).message}.`, { cause: error, retryable: true });
+    if (error instanceof OutboundRequestRefusedError)
+      throw new CallbackDeliveryError(error.message, { cause: error, retryable: false });
+    throw new CallbackDeliveryError(`Callback to ${delivery.url} failed: ${(error as Error).message}.`, {
+      cause: error,
+      retryable: true,
+    });
   }
-  if (statusCode < 200 || statusCode >= 300) throw new CallbackDeliveryError(`Callback to ${delivery.url} answered ${statusCode}.`, { retryable: true });
+  if (statusCode < 200 || statusCode >= 300)
+    throw new CallbackDeliveryError(`Callback to ${delivery.url} answered ${statusCode}.`, { retryable: true });
   return statusCode;
 }

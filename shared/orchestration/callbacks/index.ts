@@ -3,4 +3,4 @@
  */
 
 export { failurePayload, successPayload } from './callback-payload.js';
-export { deliverCallback, type CallbackDelivery } from './deliver-callback.js';
+export { type CallbackDelivery, deliverCallback } from './deliver-callback.js';

@@ -2,8 +2,9 @@
  * Public surface of `shared/orchestration/queue`: the BullMQ queues, their keys and job payloads, Redis connections
  * and the detection of a queue outage.
  */
-export { CALLBACK_QUEUE, QueueKeys, RUN_QUEUE } from './queue-keys.js';
-export { openRedis, RedisConnections, type ConnectionRole } from './redis-connection.js';
-export { CALLBACK_JOB, RUN_JOB, type CallbackJob, type RunJob } from './job-payloads.js';
-export { RunQueue, type RunQueueOptions } from './run-queue.js';
+
 export { CallbackQueue, type CallbackQueueOptions } from './callback-queue.js';
+export { CALLBACK_JOB, type CallbackJob, RUN_JOB, type RunJob } from './job-payloads.js';
+export { CALLBACK_QUEUE, QueueKeys, RUN_QUEUE } from './queue-keys.js';
+export { type ConnectionRole, openRedis, RedisConnections } from './redis-connection.js';
+export { RunQueue, type RunQueueOptions } from './run-queue.js';

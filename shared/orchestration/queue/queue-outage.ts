@@ -12,13 +12,24 @@
 import { QueueUnavailableError } from '../../errors/index.js';
 
 /** Node socket error codes of an unreachable or dropped Redis connection. */
-const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** Error classes of ioredis and `redis-errors` that mean the command never got an answer. */
 const OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError', 'AbortError', 'InterruptError']);
 
 /** Messages of the plain `Error`s ioredis raises when a connection is down or a command times out. */
-const OUTAGE_MESSAGES = /^(Command timed out|Connection is closed\.?|Stream isn't writeable|connect ETIMEDOUT|Socket timeout)/;
+const OUTAGE_MESSAGES =
+  /^(Command timed out|Connection is closed\.?|Stream isn't writeable|connect ETIMEDOUT|Socket timeout)/;
 
 /** Redis server replies that mean "not now" (loading, failover, read-only replica, out of memory, busy script). */
 const OUTAGE_REPLIES = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|OOM)\b/;

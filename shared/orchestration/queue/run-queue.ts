@@ -6,8 +6,8 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QueueUnavailableError } from '../../errors/index.js';
 import { RUN_JOB, type RunJob } from './job-payloads.js';
+import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
 import { whenQueueReachable } from './queue-outage.js';
-import { RUN_QUEUE, type QueueKeys } from './queue-keys.js';
 
 /** Options of the run queue. */
 export interface RunQueueOptions {
@@ -43,7 +43,8 @@ export class RunQueue {
    */
   async enqueue(job: RunJob, workflowId: string): Promise<void> {
     const payload = RUN_JOB.parse(job);
-    const unavailable = (reason: string) => `The run queue (Redis) did not accept the run: ${reason}. Nothing was enqueued; retry later.`;
+    const unavailable = (reason: string) =>
+      `The run queue (Redis) did not accept the run: ${reason}. Nothing was enqueued; retry later.`;
     await whenQueueReachable(
       () =>
         Promise.race([
@@ -55,7 +56,15 @@ export class RunQueue {
             removeOnFail: { age: this.options.keepSeconds },
           }),
           new Promise((_, reject) =>
-            setTimeout(() => reject(new QueueUnavailableError(unavailable(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`), { retryable: true })), ENQUEUE_TIMEOUT_MS).unref(),
+            setTimeout(
+              () =>
+                reject(
+                  new QueueUnavailableError(unavailable(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`), {
+                    retryable: true,
+                  }),
+                ),
+              ENQUEUE_TIMEOUT_MS,
+            ).unref(),
           ),
         ]),
       unavailable,
@@ -69,7 +78,10 @@ export class RunQueue {
    * @returns true when the job finished, false on timeout (the caller reads the outcome from the registry)
    */
   async waitUntilFinished(workflowId: string, timeoutMs: number): Promise<boolean> {
-    this.events ??= new QueueEvents(RUN_QUEUE, { connection: this.options.eventsConnection(), prefix: this.options.keys.bullPrefix });
+    this.events ??= new QueueEvents(RUN_QUEUE, {
+      connection: this.options.eventsConnection(),
+      prefix: this.options.keys.bullPrefix,
+    });
     this.events.on('error', () => undefined);
     const job = await this.queue.getJob(workflowId);
     if (!job) return true;

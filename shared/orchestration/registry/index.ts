@@ -2,5 +2,6 @@
  * Public surface of `shared/orchestration/registry`: the run registry in Redis — each run's record, result and owner
  * (docs/run-ownership.md).
  */
-export { RunRegistry, type RunRecord } from './run-registry.js';
+
 export type { RunClaim } from './run-ownership-scripts.js';
+export { type RunRecord, RunRegistry } from './run-registry.js';

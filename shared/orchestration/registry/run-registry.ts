@@ -56,7 +56,14 @@ export class RunRegistry {
   claim(runId: string, workflowId: string, owner: string): Promise<RunClaim> {
     return reachable(async () => {
       const keys = [this.keys.inFlight(runId), this.keys.owner(runId), this.keys.run(runId)];
-      return (await this.redis.eval(CLAIM_RUN_ID, keys.length, ...keys, workflowId, owner, this.ttlSeconds)) as RunClaim;
+      return (await this.redis.eval(
+        CLAIM_RUN_ID,
+        keys.length,
+        ...keys,
+        workflowId,
+        owner,
+        this.ttlSeconds,
+      )) as RunClaim;
     });
   }
 
@@ -120,7 +127,9 @@ export class RunRegistry {
    */
   getOwned(runId: string, owner: string): Promise<RunRecord | undefined> {
     return reachable(async () => {
-      const text = (await this.redis.eval(READ_OWNED_RECORD, 2, this.keys.owner(runId), this.keys.run(runId), owner)) as string | null;
+      const text = (await this.redis.eval(READ_OWNED_RECORD, 2, this.keys.owner(runId), this.keys.run(runId), owner)) as
+        | string
+        | null;
       return text === null ? undefined : (JSON.parse(text) as RunRecord);
     });
   }

@@ -4,9 +4,9 @@
  * The secret is read when a signature is computed (spec §1.1); without it the delivery cannot be signed and is
  * dead-lettered at once.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
-import { deliverCallback } from '../callbacks/index.js';
+import { type Job, UnrecoverableError } from 'bullmq';
 import type { Logger, Metrics } from '../../observability/index.js';
+import { deliverCallback } from '../callbacks/index.js';
 import { CALLBACK_JOB } from '../queue/index.js';
 
 /** What the processor needs. */
@@ -24,10 +24,17 @@ export interface CallbackProcessorDeps {
  * Build the processor.
  * @param deps - secret reader, clock, limits, logger and metrics
  */
-export function createCallbackProcessor(deps: CallbackProcessorDeps): (job: Job, token?: string, signal?: AbortSignal) => Promise<{ status: number }> {
+export function createCallbackProcessor(
+  deps: CallbackProcessorDeps,
+): (job: Job, token?: string, signal?: AbortSignal) => Promise<{ status: number }> {
   return async (job, _token, signal) => {
     const payload = CALLBACK_JOB.parse(job.data);
-    const log = deps.logger.child({ request_id: payload.request_id, pipeline_run_id: payload.pipeline_run_id, callback_url: payload.url, attempt: job.attemptsMade + 1 });
+    const log = deps.logger.child({
+      request_id: payload.request_id,
+      pipeline_run_id: payload.pipeline_run_id,
+      callback_url: payload.url,
+      attempt: job.attemptsMade + 1,
+    });
     const secret = deps.readSecret();
     if (!secret) {
       deps.metrics.callbackDeliveries.inc({ outcome: 'dead_lettered' });

@@ -6,12 +6,12 @@
  * outlives the worker that started it.
  */
 import type { Settings } from '../../config/index.js';
-import { toErrorReport, type ErrorReport } from '../../errors/index.js';
+import { type ErrorReport, toErrorReport } from '../../errors/index.js';
 import { createDocumentExtractor, selectInferenceBackend } from '../../inference/index.js';
-import type { RunJob } from '../queue/index.js';
 import { randomIdSource } from '../../runtime/index.js';
-import type { RunResult } from '../../wire/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
+import type { RunResult } from '../../wire/index.js';
+import type { RunJob } from '../queue/index.js';
 import { executeSubmission, submissionOfJob } from '../submission.js';
 
 /** What the parent sends the quarantine process (one IPC message, JSON-serialized). */

@@ -3,9 +3,10 @@
  * gets the failure payload, the run id is released and the run is counted. Shared by the run processor and the
  * handler of runs BullMQ failed without running them (stalled twice).
  */
-import { failurePayload } from '../callbacks/index.js';
+
 import type { ErrorReport } from '../../errors/index.js';
 import type { Metrics } from '../../observability/index.js';
+import { failurePayload } from '../callbacks/index.js';
 import type { CallbackQueue, RunJob } from '../queue/index.js';
 import type { RunRegistry } from '../registry/index.js';
 
@@ -27,10 +28,16 @@ export interface RunFailureDeps {
  */
 export async function recordRunFailure(deps: RunFailureDeps, payload: RunJob, report: ErrorReport): Promise<void> {
   const runId = payload.pipeline_run_id;
-  await deps.registry.update(runId, { state: 'FAILED', finished_at: new Date(deps.now()).toISOString(), error: report });
+  await deps.registry.update(runId, {
+    state: 'FAILED',
+    finished_at: new Date(deps.now()).toISOString(),
+    error: report,
+  });
   if (payload.callback_urls.length > 0) {
     const body = failurePayload(runId, report);
-    await deps.callbacks.enqueue(payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })));
+    await deps.callbacks.enqueue(
+      payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
+    );
   }
   await deps.registry.release(runId);
   deps.metrics.runsFinished.inc({ state: 'FAILED' });

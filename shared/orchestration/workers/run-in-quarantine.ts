@@ -10,7 +10,7 @@
  */
 import { fork } from 'node:child_process';
 import type { Settings } from '../../config/index.js';
-import { RunCrashedError, errorFromReport } from '../../errors/index.js';
+import { errorFromReport, RunCrashedError } from '../../errors/index.js';
 import type { RunResult } from '../../wire/index.js';
 import type { QuarantineMessage, QuarantineTask } from './quarantine-process.js';
 
@@ -27,7 +27,12 @@ function crashed(runId: string, what: string): RunCrashedError {
   );
 }
 
-function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr: string, limits: QuarantineLimits): string {
+function describeExit(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  stderr: string,
+  limits: QuarantineLimits,
+): string {
   if (/heap out of memory|Reached heap limit/i.test(stderr)) {
     return `that process ran out of memory (heap limit ${limits.heapMib} MiB, RUN_QUARANTINE_HEAP_MIB)`;
   }
@@ -43,7 +48,11 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr
  * @throws RunCrashedError when the process runs out of memory, dies without an answer or outlives
  *   `limits.timeoutMs`; the run's own error (rebuilt from its report) when the run fails normally
  */
-export function runInQuarantine(task: QuarantineTask, limits: QuarantineLimits, signal?: AbortSignal): Promise<RunResult> {
+export function runInQuarantine(
+  task: QuarantineTask,
+  limits: QuarantineLimits,
+  signal?: AbortSignal,
+): Promise<RunResult> {
   const runId = task.payload.pipeline_run_id;
   return new Promise<RunResult>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -65,7 +74,15 @@ export function runInQuarantine(task: QuarantineTask, limits: QuarantineLimits, 
       outcome();
     };
     const timer = setTimeout(
-      () => settle(() => reject(crashed(runId, `that process ran longer than ${limits.timeoutMs} ms (RUN_QUARANTINE_TIMEOUT_MS) and was killed`))),
+      () =>
+        settle(() =>
+          reject(
+            crashed(
+              runId,
+              `that process ran longer than ${limits.timeoutMs} ms (RUN_QUARANTINE_TIMEOUT_MS) and was killed`,
+            ),
+          ),
+        ),
       limits.timeoutMs,
     );
     const onAbort = () => settle(() => reject(signal?.reason));
@@ -74,7 +91,9 @@ export function runInQuarantine(task: QuarantineTask, limits: QuarantineLimits, 
       settle(() => (message.kind === 'completed' ? resolve(message.result) : reject(errorFromReport(message.report)))),
     );
     child.on('error', (error) => settle(() => reject(crashed(runId, `that process failed: ${error.message}`))));
-    child.on('close', (code, exitSignal) => settle(() => reject(crashed(runId, describeExit(code, exitSignal, stderr, limits)))));
+    child.on('close', (code, exitSignal) =>
+      settle(() => reject(crashed(runId, describeExit(code, exitSignal, stderr, limits)))),
+    );
     child.send(task);
   });
 }

@@ -9,17 +9,17 @@
  * runs in a quarantine process with resource limits instead of in this process; if that process dies, the run fails
  * with `RunCrashedError` and is never retaken.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import { toErrorReport } from '../../errors/index.js';
-import { successPayload } from '../callbacks/index.js';
 import { withCrashContext } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
-import { RUN_JOB, type CallbackQueue, type RunJob } from '../queue/index.js';
-import type { RunRegistry } from '../registry/index.js';
 import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
-import { recordRunFailure } from './run-failure.js';
+import { successPayload } from '../callbacks/index.js';
+import { type CallbackQueue, RUN_JOB, type RunJob } from '../queue/index.js';
+import type { RunRegistry } from '../registry/index.js';
 import { executeSubmission, submissionOfJob } from '../submission.js';
+import { recordRunFailure } from './run-failure.js';
 
 /** What the processor needs. */
 export interface RunProcessorDeps {
@@ -51,12 +51,18 @@ export interface RunJobOutcome {
  * Build the processor.
  * @param deps - registry, callback queue, runtime ports, logger and metrics
  */
-export function createRunProcessor(deps: RunProcessorDeps): (job: Job, token?: string, signal?: AbortSignal) => Promise<RunJobOutcome> {
+export function createRunProcessor(
+  deps: RunProcessorDeps,
+): (job: Job, token?: string, signal?: AbortSignal) => Promise<RunJobOutcome> {
   return (job, _token, signal) => {
     const parsed = RUN_JOB.safeParse(job.data);
-    if (!parsed.success) return Promise.reject(new UnrecoverableError(`invalid run job payload: ${parsed.error.message}`));
+    if (!parsed.success)
+      return Promise.reject(new UnrecoverableError(`invalid run job payload: ${parsed.error.message}`));
     const payload = parsed.data;
-    return withCrashContext({ request_id: payload.request_id, pipeline_run_id: payload.pipeline_run_id, job_id: job.id ?? null }, () => processRun(deps, job, payload, signal));
+    return withCrashContext(
+      { request_id: payload.request_id, pipeline_run_id: payload.pipeline_run_id, job_id: job.id ?? null },
+      () => processRun(deps, job, payload, signal),
+    );
   };
 }
 
@@ -71,20 +77,41 @@ function runInProcess(deps: RunProcessorDeps, payload: RunJob, signal: AbortSign
   });
 }
 
-async function processRun(deps: RunProcessorDeps, job: Job, payload: RunJob, signal: AbortSignal | undefined): Promise<RunJobOutcome> {
+async function processRun(
+  deps: RunProcessorDeps,
+  job: Job,
+  payload: RunJob,
+  signal: AbortSignal | undefined,
+): Promise<RunJobOutcome> {
   const runId = payload.pipeline_run_id;
   const quarantined = job.stalledCounter > 0;
-  const log = deps.logger.child({ request_id: payload.request_id, pipeline_run_id: runId, job_id: job.id, attempt: job.attemptsMade + 1, quarantined });
+  const log = deps.logger.child({
+    request_id: payload.request_id,
+    pipeline_run_id: runId,
+    job_id: job.id,
+    attempt: job.attemptsMade + 1,
+    quarantined,
+  });
   const startedAt = deps.now();
-  await deps.registry.update(runId, { state: 'RUNNING', started_at: new Date(startedAt).toISOString(), ...(quarantined ? { quarantined: true } : {}) });
+  await deps.registry.update(runId, {
+    state: 'RUNNING',
+    started_at: new Date(startedAt).toISOString(),
+    ...(quarantined ? { quarantined: true } : {}),
+  });
   log.info('run:started');
-  if (quarantined) log.warn({ stalled_count: job.stalledCounter }, 'run:quarantined: its worker process died during an earlier attempt; this retake runs in a quarantine process with resource limits');
+  if (quarantined)
+    log.warn(
+      { stalled_count: job.stalledCounter },
+      'run:quarantined: its worker process died during an earlier attempt; this retake runs in a quarantine process with resource limits',
+    );
   try {
     const result = quarantined ? await deps.runQuarantined(payload, signal) : await runInProcess(deps, payload, signal);
     await deps.registry.update(runId, { state: 'COMPLETED', finished_at: result.finished_at, result });
     if (payload.callback_urls.length > 0) {
       const body = successPayload(result);
-      await deps.callbacks.enqueue(payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })));
+      await deps.callbacks.enqueue(
+        payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
+      );
     }
     await deps.registry.release(runId);
     deps.metrics.runsFinished.inc({ state: 'COMPLETED' });

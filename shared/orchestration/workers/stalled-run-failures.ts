@@ -8,7 +8,7 @@ import type { Job, Worker } from 'bullmq';
 import { RunCrashedError, toErrorReport } from '../../errors/index.js';
 import type { Logger } from '../../observability/index.js';
 import { RUN_JOB } from '../queue/index.js';
-import { recordRunFailure, type RunFailureDeps } from './run-failure.js';
+import { type RunFailureDeps, recordRunFailure } from './run-failure.js';
 
 /** Run states after which nothing more is recorded. */
 const FINISHED_STATES = new Set(['COMPLETED', 'FAILED', 'ERROR', 'CANCELLED']);
@@ -23,7 +23,15 @@ async function failStalledRun(job: Job, deps: RunFailureDeps & { logger: Logger;
     `Run '${payload.pipeline_run_id}' was stopped: the process running it died ${job.stalledCounter} times (its worker during the first attempt, then the worker of its quarantined retake). The run is not retried.`,
   );
   await recordRunFailure(deps, payload, toErrorReport(error, deps.docsUrl));
-  deps.logger.warn({ request_id: payload.request_id, pipeline_run_id: payload.pipeline_run_id, job_id: job.id, error_type: error.error_type }, `run:failed: ${error.message}`);
+  deps.logger.warn(
+    {
+      request_id: payload.request_id,
+      pipeline_run_id: payload.pipeline_run_id,
+      job_id: job.id,
+      error_type: error.error_type,
+    },
+    `run:failed: ${error.message}`,
+  );
 }
 
 /**
@@ -32,9 +40,14 @@ async function failStalledRun(job: Job, deps: RunFailureDeps & { logger: Logger;
  * @param worker - the run worker
  * @param deps - registry, callback queue, metrics, clock, logger and the base of error `type_uri`s
  */
-export function failRunsStalledTooOften(worker: Worker, deps: RunFailureDeps & { logger: Logger; docsUrl: string }): void {
+export function failRunsStalledTooOften(
+  worker: Worker,
+  deps: RunFailureDeps & { logger: Logger; docsUrl: string },
+): void {
   worker.on('failed', (job) => {
     if (!job?.deferredFailure) return;
-    failStalledRun(job, deps).catch((error: unknown) => deps.logger.error({ err: error, job_id: job.id }, 'run:failed could not be recorded for a job stalled too often'));
+    failStalledRun(job, deps).catch((error: unknown) =>
+      deps.logger.error({ err: error, job_id: job.id }, 'run:failed could not be recorded for a job stalled too often'),
+    );
   });
 }

@@ -5,18 +5,18 @@
  * a grace period.
  */
 import { Worker } from 'bullmq';
+import { PooledTemplateRenderer } from '../../compute/index.js';
 import type { Settings } from '../../config/index.js';
-import type { Logger, Metrics } from '../../observability/index.js';
-import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
-import { RunRegistry } from '../registry/index.js';
 import { createDocumentExtractor } from '../../inference/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../../lifecycle/index.js';
-import { randomIdSource, type InferencePort } from '../../runtime/index.js';
-import { PooledTemplateRenderer } from '../../compute/index.js';
+import type { Logger, Metrics } from '../../observability/index.js';
+import { type InferencePort, randomIdSource } from '../../runtime/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
+import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
+import { RunRegistry } from '../registry/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
-import { createRunProcessor } from './run-processor.js';
 import { runInQuarantine } from './run-in-quarantine.js';
+import { createRunProcessor } from './run-processor.js';
 import { failRunsStalledTooOften } from './stalled-run-failures.js';
 
 /**
@@ -57,8 +57,18 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const keys = new QueueKeys(settings.queue.prefix);
   const connections = new RedisConnections(settings.queue.redisUrl);
   const registry = new RunRegistry(connections.open('worker'), keys, settings.queue.runRecordTtlSeconds);
-  const callbacks = new CallbackQueue({ connection: connections.open('worker'), keys, maxAttempts: settings.callbacks.maxAttempts, backoffMs: settings.callbacks.backoffMs });
-  const common = { prefix: keys.bullPrefix, lockDuration: settings.worker.lockDurationMs, stalledInterval: settings.worker.lockDurationMs, maxStalledCount: MAX_STALLED_COUNT };
+  const callbacks = new CallbackQueue({
+    connection: connections.open('worker'),
+    keys,
+    maxAttempts: settings.callbacks.maxAttempts,
+    backoffMs: settings.callbacks.backoffMs,
+  });
+  const common = {
+    prefix: keys.bullPrefix,
+    lockDuration: settings.worker.lockDurationMs,
+    stalledInterval: settings.worker.lockDurationMs,
+    maxStalledCount: MAX_STALLED_COUNT,
+  };
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
   const templates = new PooledTemplateRenderer(settings.templates);
   const runWorker = new Worker(
@@ -92,17 +102,31 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   );
   for (const worker of [runWorker, callbackWorker]) {
     worker.on('error', (error) => logger.warn({ err: error }, 'worker:error'));
-    worker.on('stalled', (jobId) => logger.warn({ job_id: jobId }, 'job:stalled (its worker died or hung); it is retaken once, in quarantine for a run'));
+    worker.on('stalled', (jobId) =>
+      logger.warn(
+        { job_id: jobId },
+        'job:stalled (its worker died or hung); it is retaken once, in quarantine for a run',
+      ),
+    );
   }
-  failRunsStalledTooOften(runWorker, { registry, callbacks, metrics, now: Date.now, logger, docsUrl: settings.errorDocsUrl });
+  failRunsStalledTooOften(runWorker, {
+    registry,
+    callbacks,
+    metrics,
+    now: Date.now,
+    logger,
+    docsUrl: settings.errorDocsUrl,
+  });
   return {
     runWorker,
     callbackWorker,
     async close() {
       const redisUp = connections.allReady();
       const drained = Promise.all([runWorker.close(!redisUp), callbackWorker.close(!redisUp)]);
-      if (!redisUp) logger.warn('worker:Redis is unreachable; in-flight jobs are not awaited (stalled-job recovery retakes them)');
-      else if (!(await settleWithin(drained, settings.worker.shutdownGraceMs))) logger.warn('worker:grace period over; in-flight jobs are dropped (stalled-job recovery retakes them)');
+      if (!redisUp)
+        logger.warn('worker:Redis is unreachable; in-flight jobs are not awaited (stalled-job recovery retakes them)');
+      else if (!(await settleWithin(drained, settings.worker.shutdownGraceMs)))
+        logger.warn('worker:grace period over; in-flight jobs are dropped (stalled-job recovery retakes them)');
       if (redisUp) await settleWithin(callbacks.close(), CLOSE_ALLOWANCE_MS);
       await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
       connections.disconnectAll();

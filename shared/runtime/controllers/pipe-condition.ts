@@ -11,8 +11,8 @@
  */
 import { PipeConditionError } from '../../errors/index.js';
 import type { PipeConditionBlueprint } from '../../mthds/index.js';
-import type { PipeRunner } from '../pipe-job.js';
 import { renderJobTemplate } from '../job-template.js';
+import type { PipeRunner } from '../pipe-job.js';
 
 /**
  * Run a PipeCondition job.
@@ -22,16 +22,25 @@ export const runPipeCondition: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeConditionBlueprint;
   const { library } = environment;
   if (environment.dryRun) {
-    const outcomes = [...new Set([...Object.values(blueprint.outcomes), blueprint.default_outcome])].filter((outcome) => outcome !== 'fail' && outcome !== 'continue').sort();
+    const outcomes = [...new Set([...Object.values(blueprint.outcomes), blueprint.default_outcome])]
+      .filter((outcome) => outcome !== 'fail' && outcome !== 'continue')
+      .sort();
     for (const outcome of outcomes) {
-      await environment.runPipe({ pipe: library.resolvePipe(outcome, job.pipe.domain_code), memory: job.memory, outputName: job.outputName, params: { ...job.params, outputMultiplicity: null } });
+      await environment.runPipe({
+        pipe: library.resolvePipe(outcome, job.pipe.domain_code),
+        memory: job.memory,
+        outputName: job.outputName,
+        params: { ...job.params, outputMultiplicity: null },
+      });
     }
     return;
   }
   const template = blueprint.expression_template ?? `{{ ${blueprint.expression ?? ''} }}`;
   const value = (await renderJobTemplate(job, environment, template, { category: 'expression' })).text.trim();
   if (value === '' || value === 'None') {
-    throw new PipeConditionError(`PipeCondition '${job.pipe.code}': the expression returned no result (rendered '${value}').`);
+    throw new PipeConditionError(
+      `PipeCondition '${job.pipe.code}': the expression returned no result (rendered '${value}').`,
+    );
   }
   if (blueprint.add_alias_from_expression_to) {
     job.memory.addNewStuff(blueprint.add_alias_from_expression_to, {
@@ -43,7 +52,9 @@ export const runPipeCondition: PipeRunner = async (job, environment) => {
   }
   const outcome = blueprint.outcomes[value] ?? blueprint.default_outcome;
   if (outcome === 'fail') {
-    throw new PipeConditionError(`PipeCondition '${job.pipe.code}' failed with outcome: fail. Evaluated expression: '${value}' (outcomes: ${Object.keys(blueprint.outcomes).join(', ')}).`);
+    throw new PipeConditionError(
+      `PipeCondition '${job.pipe.code}' failed with outcome: fail. Evaluated expression: '${value}' (outcomes: ${Object.keys(blueprint.outcomes).join(', ')}).`,
+    );
   }
   if (outcome === 'continue') return;
   await environment.runPipe({

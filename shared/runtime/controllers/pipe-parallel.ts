@@ -35,16 +35,27 @@ export const runPipeParallel: PipeRunner = async (job, environment) => {
   if (blueprint.add_each_output) {
     for (const { name, stuff } of branches) if (name !== null) job.memory.addNewStuff(name, stuff);
   }
-  const combined: ItemContent = Object.fromEntries(branches.map(({ name, stuff }, index) => [name ?? `branch_${index}`, contentValue(stuff)]));
-  const concept = blueprint.combined_output ? library.resolveConcept(blueprint.combined_output, job.pipe.domain_code) : outputConceptOf(job, library);
+  const combined: ItemContent = Object.fromEntries(
+    branches.map(({ name, stuff }, index) => [name ?? `branch_${index}`, contentValue(stuff)]),
+  );
+  const concept = blueprint.combined_output
+    ? library.resolveConcept(blueprint.combined_output, job.pipe.domain_code)
+    : outputConceptOf(job, library);
   if (blueprint.combined_output) {
     const problems = environment.validator.problems(concept, combined);
     if (problems.length > 0) {
-      throw new PipeOutputValidationError(`PipeParallel '${job.pipe.code}': the branch results do not match combined_output ${concept.ref}: ${problems.join('; ')}.`);
+      throw new PipeOutputValidationError(
+        `PipeParallel '${job.pipe.code}': the branch results do not match combined_output ${concept.ref}: ${problems.join('; ')}.`,
+      );
     }
   }
   job.memory.setNewMainStuff(
-    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content: { kind: 'item', item: combined } },
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: job.outputName ?? defaultStuffName(concept.code),
+      concept,
+      content: { kind: 'item', item: combined },
+    },
     job.outputName,
   );
 };

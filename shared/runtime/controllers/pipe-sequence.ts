@@ -25,7 +25,11 @@ function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
 }
 
 /** An inline batch step: the step pipe runs once per item of `batch_over`, the item bound as `batch_as`. */
-async function runInlineBatch(job: PipeJob, environment: RunEnvironment, step: SubPipeBlueprint & { batch_over: string; batch_as: string }): Promise<void> {
+async function runInlineBatch(
+  job: PipeJob,
+  environment: RunEnvironment,
+  step: SubPipeBlueprint & { batch_over: string; batch_as: string },
+): Promise<void> {
   const { library } = environment;
   const branch = library.resolvePipe(step.pipe, job.pipe.domain_code);
   const itemInput = branch.inputs.find((input) => input.name === step.batch_as);
@@ -34,7 +38,9 @@ async function runInlineBatch(job: PipeJob, environment: RunEnvironment, step: S
     owner: `PipeSequence '${job.pipe.code}' step '${step.pipe}'`,
     listName: step.batch_over,
     itemName: step.batch_as,
-    itemConcept: itemInput ? library.resolveConcept(itemInput.conceptRef, branch.domain_code) : (list?.concept ?? library.resolveConcept('native.Anything')),
+    itemConcept: itemInput
+      ? library.resolveConcept(itemInput.conceptRef, branch.domain_code)
+      : (list?.concept ?? library.resolveConcept('native.Anything')),
     branch,
     outputConcept: library.resolveConcept(branch.output.conceptRef, branch.domain_code),
     outputName: step.result ?? null,

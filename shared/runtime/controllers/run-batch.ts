@@ -35,22 +35,42 @@ export interface BatchSpec {
  */
 export async function runBatch(job: PipeJob, environment: RunEnvironment, spec: BatchSpec): Promise<void> {
   const list = job.memory.find(spec.listName);
-  if (!list) throw new PipeInputError(`${spec.owner}: the list '${spec.listName}' to batch over is not in the working memory.`);
-  if (list.content.kind !== 'list') throw new PipeInputError(`${spec.owner}: '${spec.listName}' must hold a list to batch over, but holds one item.`);
+  if (!list)
+    throw new PipeInputError(`${spec.owner}: the list '${spec.listName}' to batch over is not in the working memory.`);
+  if (list.content.kind !== 'list')
+    throw new PipeInputError(`${spec.owner}: '${spec.listName}' must hold a list to batch over, but holds one item.`);
   const limit = pLimit(environment.deps.batchConcurrency ?? DEFAULT_BATCH_CONCURRENCY);
   const outputs = await Promise.all(
     list.content.items.map((item, index) =>
       limit(async () => {
         const memory = job.memory.clone();
-        memory.setNewMainStuff({ stuffCode: `${list.stuffCode}-branch-${index}`, stuffName: spec.itemName, concept: spec.itemConcept, content: { kind: 'item', item } }, spec.itemName);
-        await environment.runPipe({ pipe: spec.branch, memory, outputName: null, params: { ...job.params, outputMultiplicity: null } });
+        memory.setNewMainStuff(
+          {
+            stuffCode: `${list.stuffCode}-branch-${index}`,
+            stuffName: spec.itemName,
+            concept: spec.itemConcept,
+            content: { kind: 'item', item },
+          },
+          spec.itemName,
+        );
+        await environment.runPipe({
+          pipe: spec.branch,
+          memory,
+          outputName: null,
+          params: { ...job.params, outputMultiplicity: null },
+        });
         return memory.mainStuff()!.content;
       }),
     ),
   );
   const items: ItemContent[] = outputs.flatMap((content) => (content.kind === 'item' ? [content.item] : content.items));
   job.memory.setNewMainStuff(
-    { stuffCode: environment.deps.ids.next(), stuffName: spec.outputName ?? defaultStuffName(spec.outputConcept.code), concept: spec.outputConcept, content: { kind: 'list', items } },
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: spec.outputName ?? defaultStuffName(spec.outputConcept.code),
+      concept: spec.outputConcept,
+      content: { kind: 'list', items },
+    },
     spec.outputName,
   );
 }

@@ -12,16 +12,30 @@ import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import { defaultStuffName, type ItemContent } from '../stuff.js';
 import { contentValue } from '../working-memory.js';
 
-type ConstructValue = PipeComposeBlueprint['construct'] extends infer C ? (C extends Record<string, infer V> ? V : never) : never;
+type ConstructValue = PipeComposeBlueprint['construct'] extends infer C
+  ? C extends Record<string, infer V>
+    ? V
+    : never
+  : never;
 
-async function templateItem(job: PipeJob, environment: RunEnvironment, concept: Concept, blueprint: PipeComposeBlueprint): Promise<ItemContent> {
+async function templateItem(
+  job: PipeJob,
+  environment: RunEnvironment,
+  concept: Concept,
+  blueprint: PipeComposeBlueprint,
+): Promise<ItemContent> {
   const spec = blueprint.template;
   const template = typeof spec === 'string' ? spec : (spec?.template ?? '');
   const category: TemplateCategory = typeof spec === 'string' || spec === undefined ? 'basic' : spec.category;
   const extraContext = typeof spec === 'object' && spec.extra_context ? spec.extra_context : {};
-  const options = typeof spec === 'object' && spec.templating_style
-    ? { category, tagStyle: spec.templating_style.tag_style, textFormat: spec.templating_style.text_format ?? 'plain' }
-    : { category };
+  const options =
+    typeof spec === 'object' && spec.templating_style
+      ? {
+          category,
+          tagStyle: spec.templating_style.tag_style,
+          textFormat: spec.templating_style.text_format ?? 'plain',
+        }
+      : { category };
   const { text } = await renderJobTemplate(job, environment, template, options, extraContext);
   return nativeRootOf(environment.library, concept) === 'Html' ? { inner_html: text, css_class: '' } : { text };
 }
@@ -54,7 +68,8 @@ async function constructValue(job: PipeJob, environment: RunEnvironment, value: 
     return (await renderJobTemplate(job, environment, field['template'], { category: 'basic' })).text;
   }
   const built: Record<string, unknown> = {};
-  for (const [key, nested] of Object.entries(field)) built[key] = await constructValue(job, environment, nested as ConstructValue);
+  for (const [key, nested] of Object.entries(field))
+    built[key] = await constructValue(job, environment, nested as ConstructValue);
   return built;
 }
 
@@ -78,7 +93,12 @@ export const runPipeCompose: PipeRunner = async (job, environment) => {
     item = await templateItem(job, environment, concept, blueprint);
   }
   job.memory.setNewMainStuff(
-    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content: { kind: 'item', item } },
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: job.outputName ?? defaultStuffName(concept.code),
+      concept,
+      content: { kind: 'item', item },
+    },
     job.outputName,
   );
 };

@@ -16,17 +16,24 @@ import { defaultStuffName, type ItemContent } from '../stuff.js';
  */
 export const runPipeExtract: PipeRunner = async (job, environment) => {
   const extractor = environment.deps.extractor;
-  if (!extractor) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}' is a PipeExtract, and this runner has no document extractor.`);
+  if (!extractor)
+    throw new PipeFeatureNotSupportedError(
+      `Pipe '${job.pipe.code}' is a PipeExtract, and this runner has no document extractor.`,
+    );
   const input = job.pipe.inputs[0]!;
   const stuff = job.memory.get(input.name.split('.')[0]!);
   const documents = stuff.content.kind === 'item' ? [stuff.content.item] : stuff.content.items;
   const items: ItemContent[] = [];
   for (const document of documents) {
-    if (typeof document['url'] !== 'string') throw new PipeInputError(`Pipe '${job.pipe.code}': input '${input.name}' has no url to extract.`);
+    if (typeof document['url'] !== 'string')
+      throw new PipeInputError(`Pipe '${job.pipe.code}': input '${input.name}' has no url to extract.`);
     const mimeType = typeof document['mime_type'] === 'string' ? document['mime_type'] : null;
     const { pages } = await extractor.extractPages({
       pipeCode: job.pipe.code,
-      document: { url: libraryDocumentUrl(document['url'], mimeType, environment.deps.libraryFiles, job.pipe.code), mime_type: mimeType },
+      document: {
+        url: libraryDocumentUrl(document['url'], mimeType, environment.deps.libraryFiles, job.pipe.code),
+        mime_type: mimeType,
+      },
       ...(environment.deps.signal ? { signal: environment.deps.signal } : {}),
     });
     for (const page of pages) {
@@ -38,7 +45,12 @@ export const runPipeExtract: PipeRunner = async (job, environment) => {
   }
   const concept = outputConceptOf(job, environment.library);
   job.memory.setNewMainStuff(
-    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content: { kind: 'list', items } },
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: job.outputName ?? defaultStuffName(concept.code),
+      concept,
+      content: { kind: 'list', items },
+    },
     job.outputName,
   );
 };

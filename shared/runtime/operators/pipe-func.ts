@@ -38,6 +38,17 @@ export const runPipeFunc: PipeRunner = async (job, environment) => {
   const concept = outputConceptOf(job, environment.library);
   const items = content.kind === 'item' ? [content.item] : content.items;
   const problems = items.flatMap((item) => environment.validator.problems(concept, item));
-  if (problems.length > 0) throw new PipeOutputValidationError(`PipeFunc '${job.pipe.code}': the result of ${blueprint.function_name} does not match ${concept.ref}: ${problems.join('; ')}.`);
-  job.memory.setNewMainStuff({ stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content }, job.outputName);
+  if (problems.length > 0)
+    throw new PipeOutputValidationError(
+      `PipeFunc '${job.pipe.code}': the result of ${blueprint.function_name} does not match ${concept.ref}: ${problems.join('; ')}.`,
+    );
+  job.memory.setNewMainStuff(
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: job.outputName ?? defaultStuffName(concept.code),
+      concept,
+      content,
+    },
+    job.outputName,
+  );
 };

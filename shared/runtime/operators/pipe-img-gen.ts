@@ -4,11 +4,11 @@
  */
 import { PipeFeatureNotSupportedError } from '../../errors/index.js';
 import type { PipeImgGenBlueprint } from '../../mthds/index.js';
+import { renderJobTemplate } from '../job-template.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { defaultStuffName, type ItemContent } from '../stuff.js';
-import { renderJobTemplate } from '../job-template.js';
 import { modelRefOf } from './model-ref.js';
 
 /**
@@ -18,11 +18,15 @@ import { modelRefOf } from './model-ref.js';
 export const runPipeImgGen: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeImgGenBlueprint;
   const { inference, signal } = environment.deps;
-  if (!inference.generateImages) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}': the inference backend '${inference.name}' cannot generate images.`);
+  if (!inference.generateImages)
+    throw new PipeFeatureNotSupportedError(
+      `Pipe '${job.pipe.code}': the inference backend '${inference.name}' cannot generate images.`,
+    );
   const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
   const count = typeof multiplicity === 'number' ? multiplicity : 1;
   const extras = typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {};
-  const render = async (template: string) => (await renderJobTemplate(job, environment, template, { category: 'img_gen_prompt' }, extras)).text;
+  const render = async (template: string) =>
+    (await renderJobTemplate(job, environment, template, { category: 'img_gen_prompt' }, extras)).text;
   const prompt = await render(blueprint.prompt);
   const negativePrompt = blueprint.negative_prompt === undefined ? undefined : await render(blueprint.negative_prompt);
   const modelRef = modelRefOf(blueprint.model);

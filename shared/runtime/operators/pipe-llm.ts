@@ -8,16 +8,17 @@
  * concept's JSON schema, or `{items: [...]}` for `X[]` / `X[N]` outputs, re-asked until valid by the inference port.
  */
 import type { Concept, PipeLLMBlueprint } from '../../mthds/index.js';
+import { renderJobTemplate } from '../job-template.js';
 import { libraryDocumentUrl } from '../library-document-url.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import type { LlmRequest, ObjectRequest } from '../ports.js';
-import { defaultStuffName, type ItemContent, type StuffContent } from '../stuff.js';
-import { renderJobTemplate } from '../job-template.js';
 import type { PromptAttachment } from '../prompt-media.js';
+import { defaultStuffName, type ItemContent, type StuffContent } from '../stuff.js';
 
 /** The rendered prompts and their attachments. */
 type PromptParts = Pick<LlmRequest, 'systemPrompt' | 'userPrompt' | 'images' | 'documents'>;
+
 import { outputConceptOf } from '../output-concept.js';
 
 interface ModelChoice {
@@ -39,7 +40,12 @@ function listSchema(itemSchema: Record<string, unknown>, count: number | null): 
   const { $defs, $schema: _ignored, ...item } = itemSchema;
   const items: Record<string, unknown> = { type: 'array', items: item };
   if (count !== null) Object.assign(items, { minItems: count, maxItems: count });
-  const schema: Record<string, unknown> = { type: 'object', properties: { items }, required: ['items'], additionalProperties: false };
+  const schema: Record<string, unknown> = {
+    type: 'object',
+    properties: { items },
+    required: ['items'],
+    additionalProperties: false,
+  };
   if ($defs !== undefined) schema['$defs'] = $defs;
   return schema;
 }
@@ -47,14 +53,17 @@ function listSchema(itemSchema: Record<string, unknown>, count: number | null): 
 function listProblems(environment: RunEnvironment, concept: Concept, count: number | null, value: unknown): string[] {
   const items = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['items'] : undefined;
   if (!Array.isArray(items)) return ['(root) must be an object with an "items" array'];
-  const problems = count !== null && items.length !== count ? [`/items must hold exactly ${count} items, not ${items.length}`] : [];
+  const problems =
+    count !== null && items.length !== count ? [`/items must hold exactly ${count} items, not ${items.length}`] : [];
   items.forEach((item, index) => {
-    for (const problem of environment.validator.problems(concept, item)) problems.push(`/items/${index}${problem.replace(/^\(root\)/, '')}`);
+    for (const problem of environment.validator.problems(concept, item))
+      problems.push(`/items/${index}${problem.replace(/^\(root\)/, '')}`);
   });
   return problems;
 }
 
-const DRAFT_INSTRUCTION = '\n\n---\nAnswer in clear markdown prose; your answer will be turned into a structured object afterwards.';
+const DRAFT_INSTRUCTION =
+  '\n\n---\nAnswer in clear markdown prose; your answer will be turned into a structured object afterwards.';
 const STRUCTURING_SYSTEM_PROMPT = 'You are a data modeling expert specialized in extracting structure from text.';
 
 /**
@@ -83,10 +92,16 @@ async function generateContent(
     const { text } = await inference.generateText({ ...common, ...textChoice, ...prompts });
     return { kind: 'item', item: { text } };
   }
-  const objectChoice = blueprint.model_to_structure === undefined ? textChoice : modelChoice(blueprint.model_to_structure);
+  const objectChoice =
+    blueprint.model_to_structure === undefined ? textChoice : modelChoice(blueprint.model_to_structure);
   let objectPrompts = prompts;
   if (blueprint.structuring_method === 'preliminary_text') {
-    const { text: draft } = await inference.generateText({ ...common, ...textChoice, ...prompts, userPrompt: `${prompts.userPrompt}${DRAFT_INSTRUCTION}` });
+    const { text: draft } = await inference.generateText({
+      ...common,
+      ...textChoice,
+      ...prompts,
+      userPrompt: `${prompts.userPrompt}${DRAFT_INSTRUCTION}`,
+    });
     objectPrompts = structuringPrompts(draft);
   }
   const base = { ...common, ...objectChoice, ...objectPrompts };
@@ -124,7 +139,14 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   const extras = typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {};
   let registered: PromptAttachment[] = [];
   const render = async (template: string) => {
-    const rendered = await renderJobTemplate(job, environment, template, { category: 'llm_prompt', media: true }, extras, registered);
+    const rendered = await renderJobTemplate(
+      job,
+      environment,
+      template,
+      { category: 'llm_prompt', media: true },
+      extras,
+      registered,
+    );
     registered = rendered.attachments ?? registered;
     return rendered.text;
   };
@@ -133,15 +155,22 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   const prompts: PromptParts = { userPrompt: blueprint.prompt === undefined ? '' : await render(blueprint.prompt) };
   if (systemPrompt !== undefined) prompts.systemPrompt = systemPrompt;
   const attachments = (kind: 'image' | 'document') =>
-    registered.filter((attachment) => attachment.kind === kind).map(({ url: written, mime_type }) => {
-      const url = libraryDocumentUrl(written, mime_type, environment.deps.libraryFiles, job.pipe.code);
-      return mime_type === undefined ? { url } : { url, mime_type };
-    });
+    registered
+      .filter((attachment) => attachment.kind === kind)
+      .map(({ url: written, mime_type }) => {
+        const url = libraryDocumentUrl(written, mime_type, environment.deps.libraryFiles, job.pipe.code);
+        return mime_type === undefined ? { url } : { url, mime_type };
+      });
   if (registered.some((attachment) => attachment.kind === 'image')) prompts.images = attachments('image');
   if (registered.some((attachment) => attachment.kind === 'document')) prompts.documents = attachments('document');
   const content = await generateContent(job, environment, concept, prompts, blueprint);
   job.memory.setNewMainStuff(
-    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content },
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: job.outputName ?? defaultStuffName(concept.code),
+      concept,
+      content,
+    },
     job.outputName,
   );
 };

@@ -4,10 +4,10 @@
  */
 import { PipeFeatureNotSupportedError } from '../../errors/index.js';
 import type { PipeSearchBlueprint } from '../../mthds/index.js';
+import { renderJobTemplate } from '../job-template.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { defaultStuffName } from '../stuff.js';
-import { renderJobTemplate } from '../job-template.js';
 import { modelRefOf } from './model-ref.js';
 
 /**
@@ -17,8 +17,14 @@ import { modelRefOf } from './model-ref.js';
 export const runPipeSearch: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeSearchBlueprint;
   const { inference, signal } = environment.deps;
-  if (!inference.search) throw new PipeFeatureNotSupportedError(`Pipe '${job.pipe.code}': the inference backend '${inference.name}' cannot search the web.`);
-  const { text: query } = await renderJobTemplate(job, environment, blueprint.prompt, { category: 'llm_prompt', tagStyle: 'no_tag' });
+  if (!inference.search)
+    throw new PipeFeatureNotSupportedError(
+      `Pipe '${job.pipe.code}': the inference backend '${inference.name}' cannot search the web.`,
+    );
+  const { text: query } = await renderJobTemplate(job, environment, blueprint.prompt, {
+    category: 'llm_prompt',
+    tagStyle: 'no_tag',
+  });
   const modelRef = modelRefOf(blueprint.model);
   const { result } = await inference.search({
     pipeCode: job.pipe.code,
@@ -33,7 +39,12 @@ export const runPipeSearch: PipeRunner = async (job, environment) => {
   });
   const concept = outputConceptOf(job, environment.library);
   job.memory.setNewMainStuff(
-    { stuffCode: environment.deps.ids.next(), stuffName: job.outputName ?? defaultStuffName(concept.code), concept, content: { kind: 'item', item: { answer: result.answer, sources: result.sources } } },
+    {
+      stuffCode: environment.deps.ids.next(),
+      stuffName: job.outputName ?? defaultStuffName(concept.code),
+      concept,
+      content: { kind: 'item', item: { answer: result.answer, sources: result.sources } },
+    },
     job.outputName,
   );
 };

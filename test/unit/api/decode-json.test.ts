@@ -26,7 +26,9 @@ describe('decodeJsonBody (docs/isolation.md "Request bodies")', () => {
     });
 
     it('should decode a UTF-16 body and strip a UTF-8 byte order mark', () => {
-      expect(decodeJsonBody({ bytes: Buffer.from('{"é":"ü"}', 'utf16le'), charset: 'utf-16le' }, 64, 'typed')).to.deep.equal({ é: 'ü' });
+      expect(
+        decodeJsonBody({ bytes: Buffer.from('{"é":"ü"}', 'utf16le'), charset: 'utf-16le' }, 64, 'typed'),
+      ).to.deep.equal({ é: 'ü' });
       expect(decodeJsonBody(utf8('\uFEFF{"a":1}'), 64, 'typed')).to.deep.equal({ a: 1 });
     });
   });
@@ -42,8 +44,12 @@ describe('decodeJsonBody (docs/isolation.md "Request bodies")', () => {
     });
 
     it('should refuse a charset that is not UTF-8 or UTF-16', () => {
-      expect(failure(utf8('{}', 'latin1'), 'typed').message).to.equal('body: JSON decode error: unsupported charset "LATIN1"');
-      expect(failure(utf8('{}', 'utf-7'), 'run').message).to.equal('Request body is not valid JSON: unsupported charset "UTF-7"');
+      expect(failure(utf8('{}', 'latin1'), 'typed').message).to.equal(
+        'body: JSON decode error: unsupported charset "LATIN1"',
+      );
+      expect(failure(utf8('{}', 'utf-7'), 'run').message).to.equal(
+        'Request body is not valid JSON: unsupported charset "UTF-7"',
+      );
     });
 
     it('should refuse nesting past the limit before parsing, in UTF-16 too', () => {

@@ -21,17 +21,26 @@ function importsOf(file: string, pattern = ANY_IMPORT): string[] {
 }
 
 function violations(folder: string, forbidden: (specifier: string) => boolean, pattern = ANY_IMPORT): string[] {
-  return sourceFiles(folder).flatMap((file) => importsOf(file, pattern).filter(forbidden).map((specifier) => `${file} imports ${specifier}`));
+  return sourceFiles(folder).flatMap((file) =>
+    importsOf(file, pattern)
+      .filter(forbidden)
+      .map((specifier) => `${file} imports ${specifier}`),
+  );
 }
 
 describe('import boundaries (STYLE.md rule 2)', () => {
   it('should keep shared/ free of api/ and worker/ imports', () => {
-    expect(violations('shared', (specifier) => /(^|\/)(api|worker)\//.test(specifier) && specifier.startsWith('..'))).to.deep.equal([]);
+    expect(
+      violations('shared', (specifier) => /(^|\/)(api|worker)\//.test(specifier) && specifier.startsWith('..')),
+    ).to.deep.equal([]);
   });
 
   it('should keep the language core and runtime free of HTTP, queue and provider libraries', () => {
     const infrastructure = /^(express|bullmq|ioredis|openai|undici|got|supertest)(\/|$)/;
-    expect([...violations('shared/mthds', (specifier) => infrastructure.test(specifier)), ...violations('shared/runtime', (specifier) => infrastructure.test(specifier))]).to.deep.equal([]);
+    expect([
+      ...violations('shared/mthds', (specifier) => infrastructure.test(specifier)),
+      ...violations('shared/runtime', (specifier) => infrastructure.test(specifier)),
+    ]).to.deep.equal([]);
   });
 
   it('should keep the runtime independent of the inference adapters (injected through a port)', () => {
@@ -39,12 +48,19 @@ describe('import boundaries (STYLE.md rule 2)', () => {
   });
 
   it('should keep shared/net (the outbound guard) free of every layer above it: only shared/errors and shared/config', () => {
-    expect(violations('shared/net', (specifier) => specifier.startsWith('..') && !/^\.\.\/(errors|config)\//.test(specifier))).to.deep.equal([]);
+    expect(
+      violations(
+        'shared/net',
+        (specifier) => specifier.startsWith('..') && !/^\.\.\/(errors|config)\//.test(specifier),
+      ),
+    ).to.deep.equal([]);
   });
 
   it('should send HTTP only through shared/net, apart from the Linkup provider (an operator-configured endpoint, never a caller URL)', () => {
     const http = (specifier: string) => /^(undici|got|node:http|node:https|http|https)$/.test(specifier);
-    const outside = [...violations('shared', http, VALUE_IMPORT), ...violations('api', http, VALUE_IMPORT)].filter((line) => !line.startsWith('shared/net/') && !line.startsWith('shared/inference/linkup-backend.ts '));
+    const outside = [...violations('shared', http, VALUE_IMPORT), ...violations('api', http, VALUE_IMPORT)].filter(
+      (line) => !line.startsWith('shared/net/') && !line.startsWith('shared/inference/linkup-backend.ts '),
+    );
     expect(outside).to.deep.equal([]);
   });
 });

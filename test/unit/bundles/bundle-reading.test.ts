@@ -1,9 +1,14 @@
 import { expect } from 'chai';
-import { LibraryFiles, readBundleTransport, type BundleLimits } from '../../../shared/bundles/index.js';
 import { checkEntryName } from '../../../shared/bundles/entry-name.js';
+import { type BundleLimits, LibraryFiles, readBundleTransport } from '../../../shared/bundles/index.js';
 import { readZipBundle } from '../../../shared/bundles/read-zip.js';
 import { decodeStrictBase64 } from '../../../shared/bundles/strict-base64.js';
-import { CustomCodeRequiresSandbox, InvalidBase64, InvalidBundle, PayloadTooLarge } from '../../../shared/errors/index.js';
+import {
+  CustomCodeRequiresSandbox,
+  InvalidBase64,
+  InvalidBundle,
+  PayloadTooLarge,
+} from '../../../shared/errors/index.js';
 import { bundleB64, withCentralField, zipOf } from '../../helpers/zip.js';
 
 const LIMITS: BundleLimits = { maxFiles: 128, maxTotalBytes: 8192 * 1024 };
@@ -65,7 +70,12 @@ describe('bundle reading (shared/bundles)', () => {
 
   describe('readZipBundle', () => {
     it('should read stored and deflated entries in archive order, skipping directories', async () => {
-      const archive = zipOf({ 'b/': '', 'b/two.txt': 'two', 'one.mthds': ['one', { level: 0 }], 'three.bin': new Uint8Array([0, 255, 7]) });
+      const archive = zipOf({
+        'b/': '',
+        'b/two.txt': 'two',
+        'one.mthds': ['one', { level: 0 }],
+        'three.bin': new Uint8Array([0, 255, 7]),
+      });
       const files = await readZipBundle(archive, LIMITS);
       expect(files.map(({ path, bytes }) => [path, [...bytes]])).to.deep.equal([
         ['b/two.txt', [...Buffer.from('two')]],
@@ -100,7 +110,10 @@ describe('bundle reading (shared/bundles)', () => {
       const archive = withCentralField(zipOf({ 'a.mthds': 'hello' }), 'compressionMethod', 12);
       expect(await rejection(readZipBundle(archive, LIMITS)))
         .to.be.instanceOf(InvalidBundle)
-        .with.property('message', 'Bundle entry "a.mthds" is refused: compression method 12 is not supported (use deflate or store).');
+        .with.property(
+          'message',
+          'Bundle entry "a.mthds" is refused: compression method 12 is not supported (use deflate or store).',
+        );
     });
 
     it('should refuse a Unix entry that is neither a file, a directory nor a symlink (a FIFO)', async () => {
@@ -112,8 +125,12 @@ describe('bundle reading (shared/bundles)', () => {
 
     it('should count decompressed bytes against the limit exactly (at the limit passes, one over fails)', async () => {
       const limits = { maxFiles: 10, maxTotalBytes: 1024 };
-      expect(await readZipBundle(zipOf({ 'a.mthds': new Uint8Array(1000), 'b.txt': new Uint8Array(24) }), limits)).to.have.length(2);
-      expect(await rejection(readZipBundle(zipOf({ 'a.mthds': new Uint8Array(1000), 'b.txt': new Uint8Array(25) }), limits)))
+      expect(
+        await readZipBundle(zipOf({ 'a.mthds': new Uint8Array(1000), 'b.txt': new Uint8Array(24) }), limits),
+      ).to.have.length(2);
+      expect(
+        await rejection(readZipBundle(zipOf({ 'a.mthds': new Uint8Array(1000), 'b.txt': new Uint8Array(25) }), limits)),
+      )
         .to.be.instanceOf(PayloadTooLarge)
         .with.property('message', 'Bundle exceeds the 1 KiB decompressed-size limit.');
     });
@@ -122,7 +139,15 @@ describe('bundle reading (shared/bundles)', () => {
   describe('readBundleTransport', () => {
     it('should give .mthds files as sources sorted by path and other files as library files', async () => {
       const bundle = await readBundleTransport(
-        { bundle_b64: bundleB64({ 'z/last.mthds': 'domain = "z"', 'METHODS.toml': '[package]', 'a/first.mthds': 'domain = "a"', 'docs/cv.txt': 'CV', 'sub/requirements.txt': 'x' }) },
+        {
+          bundle_b64: bundleB64({
+            'z/last.mthds': 'domain = "z"',
+            'METHODS.toml': '[package]',
+            'a/first.mthds': 'domain = "a"',
+            'docs/cv.txt': 'CV',
+            'sub/requirements.txt': 'x',
+          }),
+        },
         LIMITS,
       );
       expect(bundle.sources).to.deep.equal([
@@ -133,7 +158,9 @@ describe('bundle reading (shared/bundles)', () => {
     });
 
     it('should refuse a Python file before reading any .mthds', async () => {
-      expect(await rejection(readBundleTransport({ files: { 'pkg/__init__.py': '' } }, LIMITS))).to.be.instanceOf(CustomCodeRequiresSandbox);
+      expect(await rejection(readBundleTransport({ files: { 'pkg/__init__.py': '' } }, LIMITS))).to.be.instanceOf(
+        CustomCodeRequiresSandbox,
+      );
     });
 
     it('should accept an empty bundle_b64 alongside files (only one transport is set)', async () => {
@@ -143,7 +170,12 @@ describe('bundle reading (shared/bundles)', () => {
   });
 
   describe('LibraryFiles', () => {
-    const files = new LibraryFiles(new Map([['docs/cv.pdf', new Uint8Array([37, 80, 68, 70])], ['notes.txt', new Uint8Array(Buffer.from('hi'))]]));
+    const files = new LibraryFiles(
+      new Map([
+        ['docs/cv.pdf', new Uint8Array([37, 80, 68, 70])],
+        ['notes.txt', new Uint8Array(Buffer.from('hi'))],
+      ]),
+    );
 
     it('should read a file by its path, with ./ and repeated / normalised', () => {
       expect([...files.read('docs/cv.pdf')!]).to.deep.equal([37, 80, 68, 70]);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
+import { CallbackDeliveryError } from '../../../shared/errors/index.js';
 import { callbackUrlProblem } from '../../../shared/net/index.js';
 import { deliverCallback } from '../../../shared/orchestration/index.js';
-import { CallbackDeliveryError } from '../../../shared/errors/index.js';
 import { startCallbackReceiver } from '../../helpers/callback-receiver.js';
 
 describe('callbackUrlProblem', () => {
@@ -27,7 +27,9 @@ describe('callbackUrlProblem', () => {
     expect(callbackUrlProblem('http://169.254.169.254/latest', true)).to.equal(
       'targets 169.254.169.254, a cloud-metadata address: cloud-metadata destinations are refused in every mode, whatever CALLBACK_ALLOW_PRIVATE_HOSTS says',
     );
-    expect(callbackUrlProblem('http://metadata.google.internal/computeMetadata/v1/', true)).to.match(/cloud-metadata host name/);
+    expect(callbackUrlProblem('http://metadata.google.internal/computeMetadata/v1/', true)).to.match(
+      /cloud-metadata host name/,
+    );
   });
 });
 
@@ -38,7 +40,15 @@ describe('deliverCallback at connect time', () => {
       const port = new URL(receiver.url).port;
       let failure: unknown;
       try {
-        await deliverCallback({ url: `http://localhost:${port}/hook`, runId: 'r', body: '{}', secret: 's', nowSeconds: 0, timeoutMs: 2000, allowPrivateHosts: false });
+        await deliverCallback({
+          url: `http://localhost:${port}/hook`,
+          runId: 'r',
+          body: '{}',
+          secret: 's',
+          nowSeconds: 0,
+          timeoutMs: 2000,
+          allowPrivateHosts: false,
+        });
       } catch (error) {
         failure = error;
       }

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'smol-toml';
+import { CODEGEN_TARGETS, generateTypes, type StampedProjection } from '../../../shared/codegen/generate-types.js';
 import { contentHash } from '../../../shared/codegen/stamp.js';
-import { generateTypes, CODEGEN_TARGETS, type StampedProjection } from '../../../shared/codegen/generate-types.js';
 import { buildTypeSet } from '../../../shared/codegen/type-model.js';
 import { mockValueForSchema } from '../../../shared/inference/index.js';
-import { loadLibrary, NATIVE_CONCEPTS, type Library } from '../../../shared/mthds/index.js';
+import { type Library, loadLibrary, NATIVE_CONCEPTS } from '../../../shared/mthds/index.js';
 import { ContentValidator } from '../../../shared/runtime/content-validator.js';
 import { mockContent } from '../../../shared/runtime/mock-output.js';
 import { codegenLibraries, EDGE_LIBRARY, NATIVES_LIBRARY, type NamedLibrary } from '../../helpers/codegen-libraries.js';
@@ -44,7 +44,13 @@ function mockCases(library: Library): MockCase[] {
   return types.concepts
     .filter((typed) => typed.shape.kind !== 'open')
     .flatMap((typed) => {
-      const content = mockContent({ mockValue: mockValueForSchema }, validator, library.concepts.get(typed.ref)!, 'single', typed.ref);
+      const content = mockContent(
+        { mockValue: mockValueForSchema },
+        validator,
+        library.concepts.get(typed.ref)!,
+        'single',
+        typed.ref,
+      );
       if (content.kind !== 'item') throw new Error('single mock expected');
       return [
         { type: typed.name, value: content.item, accept: true },
@@ -58,7 +64,10 @@ function bodyOf(content: string): string {
 }
 
 function pydanticAvailable(): boolean {
-  return spawnSync('python3', ['-c', 'import pydantic, sys; sys.exit(0 if pydantic.VERSION.startswith("2") else 1)']).status === 0;
+  return (
+    spawnSync('python3', ['-c', 'import pydantic, sys; sys.exit(0 if pydantic.VERSION.startswith("2") else 1)'])
+      .status === 0
+  );
 }
 
 const PYTHON_CHECK = `
@@ -86,7 +95,10 @@ describe('codegen types projection', function () {
   const projections = libraries.map(({ named, library }) => ({
     named,
     library,
-    byTarget: Object.fromEntries(CODEGEN_TARGETS.map((target) => [target, generateTypes(library, target)])) as Record<(typeof CODEGEN_TARGETS)[number], StampedProjection>,
+    byTarget: Object.fromEntries(CODEGEN_TARGETS.map((target) => [target, generateTypes(library, target)])) as Record<
+      (typeof CODEGEN_TARGETS)[number],
+      StampedProjection
+    >,
   }));
   let scratch: string;
 
@@ -100,19 +112,24 @@ describe('codegen types projection', function () {
     expect(projections).to.have.length(18);
     const cases = projections.flatMap(({ library }) => mockCases(library));
     expect(cases.filter((testCase) => testCase.accept).length).to.be.greaterThan(80);
-    expect(cases.filter((testCase) => !testCase.accept).length).to.equal(cases.filter((testCase) => testCase.accept).length);
+    expect(cases.filter((testCase) => !testCase.accept).length).to.equal(
+      cases.filter((testCase) => testCase.accept).length,
+    );
   });
 
   describe('when projecting the natives', () => {
     it('should emit every native of natives.ts, ImgGenPrompt as TextContent', () => {
       const types = buildTypeSet(load(NATIVES_LIBRARY));
-      expect(types.concepts.map((typed) => typed.ref)).to.have.members([...NATIVE_CONCEPTS.keys()].filter((code) => code !== 'ImgGenPrompt').map((code) => `native.${code}`));
+      expect(types.concepts.map((typed) => typed.ref)).to.have.members(
+        [...NATIVE_CONCEPTS.keys()].filter((code) => code !== 'ImgGenPrompt').map((code) => `native.${code}`),
+      );
       expect(types.nameOf('native.ImgGenPrompt')).to.equal('TextContent');
     });
 
     it("should read Image.size from the runtime's schema: an object of an integer width and height", () => {
       const image = buildTypeSet(load(NATIVES_LIBRARY)).conceptOf('native.Image');
-      const size = image.shape.kind === 'struct' ? image.shape.fields.find((field) => field.name === 'size') : undefined;
+      const size =
+        image.shape.kind === 'struct' ? image.shape.fields.find((field) => field.name === 'size') : undefined;
       expect(size).to.deep.equal({
         name: 'size',
         description: '',
@@ -131,8 +148,13 @@ describe('codegen types projection', function () {
     it('should reject an Image whose size is not {width, height} integers, in ts-zod', async () => {
       const file = join(scratch, 'natives-size.ts');
       writeFileSync(file, generateTypes(load(NATIVES_LIBRARY), 'ts-zod').artifacts[0]!.content);
-      const module = (await import(pathToFileURL(file).href)) as Record<string, { safeParse(value: unknown): { success: boolean } }>;
-      expect(module['ImageContentSchema']!.safeParse({ url: 'u', size: { width: 1, height: 2 } }).success).to.equal(true);
+      const module = (await import(pathToFileURL(file).href)) as Record<
+        string,
+        { safeParse(value: unknown): { success: boolean } }
+      >;
+      expect(module['ImageContentSchema']!.safeParse({ url: 'u', size: { width: 1, height: 2 } }).success).to.equal(
+        true,
+      );
       expect(module['ImageContentSchema']!.safeParse({ url: 'u', size: { width: 'wide' } }).success).to.equal(false);
     });
   });
@@ -161,7 +183,11 @@ describe('codegen types projection', function () {
     it('should write a lock that records the fingerprint, engine version and each artifact body hash', () => {
       const projection = projections.at(-1)!.byTarget['python-pydantic'];
       expect(projection.lock_filename).to.equal('codegen.lock');
-      expect(projection.lock.startsWith('# codegen.lock — generated artifact set (Pipelex codegen). Do not edit by hand.\n\ncrate_fingerprint = ')).to.equal(true);
+      expect(
+        projection.lock.startsWith(
+          '# codegen.lock — generated artifact set (Pipelex codegen). Do not edit by hand.\n\ncrate_fingerprint = ',
+        ),
+      ).to.equal(true);
       expect(parse(projection.lock)).to.deep.equal({
         crate_fingerprint: projection.crate_fingerprint,
         engine_version: projection.engine_version,
@@ -170,7 +196,11 @@ describe('codegen types projection', function () {
     });
 
     it('should name the artifact of each target', () => {
-      expect(Object.values(projections[0]!.byTarget).map((projection) => projection.artifacts.map((artifact) => artifact.path))).to.deep.equal([['types.ts'], ['models.py'], ['structures.py']]);
+      expect(
+        Object.values(projections[0]!.byTarget).map((projection) =>
+          projection.artifacts.map((artifact) => artifact.path),
+        ),
+      ).to.deep.equal([['types.ts'], ['models.py'], ['structures.py']]);
     });
   });
 
@@ -180,7 +210,8 @@ describe('codegen types projection', function () {
       expect(multiFile.length).to.be.greaterThan(1);
       for (const { named, byTarget } of multiFile) {
         const reversed = load({ name: named.name, sources: [...named.sources].reverse() });
-        for (const target of CODEGEN_TARGETS) expect(generateTypes(reversed, target), `${named.name} ${target}`).to.deep.equal(byTarget[target]);
+        for (const target of CODEGEN_TARGETS)
+          expect(generateTypes(reversed, target), `${named.name} ${target}`).to.deep.equal(byTarget[target]);
       }
     });
 
@@ -196,7 +227,10 @@ describe('codegen types projection', function () {
     const python = bodyOf(edge.byTarget['python-pydantic'].artifacts[0]!.content);
 
     it('should qualify the codes two domains share and keep the others bare', () => {
-      expect(ts).to.include('export interface ShopItem {').and.include('export interface WarehouseItem {').and.include('export interface Order {');
+      expect(ts)
+        .to.include('export interface ShopItem {')
+        .and.include('export interface WarehouseItem {')
+        .and.include('export interface Order {');
       expect(python).to.include('class ShopItem(BaseModel):').and.include('class WarehouseItem(BaseModel):');
     });
 
@@ -206,24 +240,38 @@ describe('codegen types projection', function () {
       expect(ts).to.include('    status: z.enum(["open", "shipped", "cancelled"]).nullish().default("open"),\n');
       expect(python).to.include('    sku: str = Field(..., description="Stock keeping unit")\n');
       expect(python).to.include('    gift: Optional[bool] = Field(default=False, description="Wrapped as a gift")\n');
-      expect(python).to.include('    status: Optional[Literal["open", "shipped", "cancelled"]] = Field(default="open", description="Line status")\n');
+      expect(python).to.include(
+        '    status: Optional[Literal["open", "shipped", "cancelled"]] = Field(default="open", description="Line status")\n',
+      );
     });
 
     it('should map lists, dicts, dates, nested concepts and natives', () => {
       expect(ts).to.include('  lines: Array<ShopItem>;\n').and.include('    tags: z.array(z.string()).nullish(),\n');
-      expect(ts).to.include('    scores: z.record(z.string(), z.number()).nullish(),\n').and.include('    placed_on: z.string().nullish(),\n');
+      expect(ts)
+        .to.include('    scores: z.record(z.string(), z.number()).nullish(),\n')
+        .and.include('    placed_on: z.string().nullish(),\n');
       expect(ts).to.include('    photo: ImageContentSchema.nullish(),\n');
       expect(python).to.include('    lines: List[ShopItem] = Field(..., description="Lines")\n');
-      expect(python).to.include('    scores: Optional[Dict[str, float]] = Field(default=None, description="Scores by name")\n');
+      expect(python).to.include(
+        '    scores: Optional[Dict[str, float]] = Field(default=None, description="Scores by name")\n',
+      );
     });
 
     it('should make refinements and description-only concepts take their parent shape', () => {
-      expect(ts).to.include('export type Email = TextContent;').and.include('export type UrgentEmail = Email;').and.include('export type Remark = TextContent;');
-      expect(python).to.include('class Email(TextContent):').and.include('class UrgentEmail(Email):').and.include('class VipCustomer(Customer):');
+      expect(ts)
+        .to.include('export type Email = TextContent;')
+        .and.include('export type UrgentEmail = Email;')
+        .and.include('export type Remark = TextContent;');
+      expect(python)
+        .to.include('class Email(TextContent):')
+        .and.include('class UrgentEmail(Email):')
+        .and.include('class VipCustomer(Customer):');
     });
 
     it('should alias a field named as a Python keyword', () => {
-      expect(python).to.include('    class_: Optional[str] = Field(default=None, alias="class", description="A keyword as a field name")\n');
+      expect(python).to.include(
+        '    class_: Optional[str] = Field(default=None, alias="class", description="A keyword as a field name")\n',
+      );
     });
 
     it('should emit every class after the classes it depends on', () => {
@@ -244,7 +292,18 @@ describe('codegen types projection', function () {
         return file;
       });
       const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
-      const args = ['--strict', '--noEmit', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', ...files];
+      const args = [
+        '--strict',
+        '--noEmit',
+        '--skipLibCheck',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        ...files,
+      ];
       const result = spawnSync(tsc, args, { encoding: 'utf8' });
       expect(result.stdout + result.stderr).to.equal('');
       expect(result.status).to.equal(0);
@@ -255,9 +314,13 @@ describe('codegen types projection', function () {
       for (const [index, { named, library, byTarget }] of projections.entries()) {
         const file = join(scratch, `run-${index}.ts`);
         writeFileSync(file, byTarget['ts-zod'].artifacts[0]!.content);
-        const module = (await import(pathToFileURL(file).href)) as Record<string, { safeParse(value: unknown): { success: boolean } }>;
+        const module = (await import(pathToFileURL(file).href)) as Record<
+          string,
+          { safeParse(value: unknown): { success: boolean } }
+        >;
         for (const testCase of mockCases(library)) {
-          if (module[`${testCase.type}Schema`]!.safeParse(testCase.value).success !== testCase.accept) failures.push(`${named.name}: ${testCase.type} ${JSON.stringify(testCase.value)}`);
+          if (module[`${testCase.type}Schema`]!.safeParse(testCase.value).success !== testCase.accept)
+            failures.push(`${named.name}: ${testCase.type} ${JSON.stringify(testCase.value)}`);
         }
       }
       expect(failures).to.deep.equal([]);

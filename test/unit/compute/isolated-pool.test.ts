@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { IsolatedPool, type IsolatedPoolOptions } from '../../../shared/compute/index.js';
-import { ComputeBudgetExceededError, Jinja2TemplateBudgetError, MthdsError, ServerBusyError, renderProblem } from '../../../shared/errors/index.js';
+import {
+  ComputeBudgetExceededError,
+  Jinja2TemplateBudgetError,
+  MthdsError,
+  renderProblem,
+  ServerBusyError,
+} from '../../../shared/errors/index.js';
 
 const WORKER = new URL('../../helpers/isolated-test-tasks.ts', import.meta.url);
 
@@ -57,7 +63,9 @@ describe('IsolatedPool (worker threads with hard limits)', function () {
     const isolated = open({ timeoutMs: 300 });
     const error = await rejection(isolated.run('spin', null));
     expect(error).to.be.instanceOf(ComputeBudgetExceededError);
-    expect((error as Error).message).to.equal('The test needed more than 300 ms (TEST_TIMEOUT_MS) and was stopped; send a smaller or simpler request.');
+    expect((error as Error).message).to.equal(
+      'The test needed more than 300 ms (TEST_TIMEOUT_MS) and was stopped; send a smaller or simpler request.',
+    );
     expect(await isolated.run('echo', 'after')).to.equal('after');
   });
 
@@ -72,7 +80,10 @@ describe('IsolatedPool (worker threads with hard limits)', function () {
   });
 
   it('should report a limit with the pool-specific error when one is given', async () => {
-    const isolated = open({ timeoutMs: 200, budgetError: (limit) => new Jinja2TemplateBudgetError(`render over ${limit.value} ms (${limit.setting})`) });
+    const isolated = open({
+      timeoutMs: 200,
+      budgetError: (limit) => new Jinja2TemplateBudgetError(`render over ${limit.value} ms (${limit.setting})`),
+    });
     const error = await rejection(isolated.run('spin', null));
     expect(error).to.be.instanceOf(Jinja2TemplateBudgetError);
     expect((error as Error).message).to.equal('render over 200 ms (TEST_TIMEOUT_MS)');
@@ -85,11 +96,18 @@ describe('IsolatedPool (worker threads with hard limits)', function () {
     const waiting = isolated.run('sleep', 10);
     const refused = await rejection(isolated.run('sleep', 10));
     expect(refused).to.be.instanceOf(ServerBusyError);
-    const problem = renderProblem(refused, { docsUrl: 'https://docs.example', instance: '/v1/validate', requestId: 'r', disclosure: 'verbose' });
+    const problem = renderProblem(refused, {
+      docsUrl: 'https://docs.example',
+      instance: '/v1/validate',
+      requestId: 'r',
+      disclosure: 'verbose',
+    });
     expect(problem.status).to.equal(503);
     expect(problem.headers).to.deep.equal({ 'Retry-After': '2' });
     expect(problem.body.retryable).to.equal(true);
-    expect(problem.body.detail).to.equal('The server is busy: every test thread is taken and its wait queue (1) is full. Retry in 2 s.');
+    expect(problem.body.detail).to.equal(
+      'The server is busy: every test thread is taken and its wait queue (1) is full. Retry in 2 s.',
+    );
     expect(await running).to.equal(400);
     expect(await waiting).to.equal(10);
   });
@@ -100,7 +118,9 @@ describe('IsolatedPool (worker threads with hard limits)', function () {
     const running = isolated.run('sleep', 1200);
     const error = await rejection(isolated.run('echo', 'late'));
     expect(error).to.be.instanceOf(ServerBusyError);
-    expect((error as Error).message).to.equal('The server is busy: no test thread came free within 400 ms. Retry in 2 s.');
+    expect((error as Error).message).to.equal(
+      'The server is busy: no test thread came free within 400 ms. Retry in 2 s.',
+    );
     expect(await running).to.equal(1200);
   });
 

@@ -43,7 +43,10 @@ describe('loadSettings', () => {
     });
 
     it('should keep COMPUTE_WARM_THREADS within COMPUTE_THREADS', () => {
-      expect(loadSettings({ COMPUTE_THREADS: '2', COMPUTE_WARM_THREADS: '8' }).compute).to.include({ threads: 2, warmThreads: 2 });
+      expect(loadSettings({ COMPUTE_THREADS: '2', COMPUTE_WARM_THREADS: '8' }).compute).to.include({
+        threads: 2,
+        warmThreads: 2,
+      });
     });
   });
 

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import {
   EnvVarNotFoundError,
+  kebabErrorName,
   LLMCompletionError,
   PipeConditionError,
+  type ProblemContext,
+  renderProblem,
   ValidateBundleError,
   ValidationError,
-  kebabErrorName,
-  renderProblem,
-  type ProblemContext,
 } from '../../../shared/errors/index.js';
 
 const DOCS = 'https://docs.example.test';
@@ -99,7 +99,9 @@ describe('renderProblem', () => {
       expect(renderProblem(new PipeConditionError('expression rendered None'), strict).body.detail).to.equal(
         'An internal error occurred.',
       );
-      expect(renderProblem(new EnvVarNotFoundError('X is not set'), strict).body.detail).to.equal('Server configuration error');
+      expect(renderProblem(new EnvVarNotFoundError('X is not set'), strict).body.detail).to.equal(
+        'Server configuration error',
+      );
     });
 
     it('should keep ValidateBundleError readable with its validation_errors under strict disclosure', () => {

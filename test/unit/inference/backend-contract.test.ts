@@ -11,7 +11,11 @@ import { startFakeAnthropicServer } from '../../helpers/fake-anthropic-server.js
 import { startFakeGeminiServer } from '../../helpers/fake-gemini-server.js';
 import { startFakeOpenAiServer } from '../../helpers/fake-openai-server.js';
 
-const SCHEMA = { type: 'object', properties: { answer: { type: 'string' }, confident: { type: 'boolean' } }, required: ['answer', 'confident'] };
+const SCHEMA = {
+  type: 'object',
+  properties: { answer: { type: 'string' }, confident: { type: 'boolean' } },
+  required: ['answer', 'confident'],
+};
 
 function objectRequest(signal?: AbortSignal): ObjectRequest {
   return {
@@ -21,7 +25,9 @@ function objectRequest(signal?: AbortSignal): ObjectRequest {
     jsonSchema: SCHEMA,
     validate: (value) => {
       const record = value as Record<string, unknown>;
-      return typeof record?.['answer'] === 'string' && typeof record['confident'] === 'boolean' ? [] : ['(root) must have answer and confident'];
+      return typeof record?.['answer'] === 'string' && typeof record['confident'] === 'boolean'
+        ? []
+        : ['(root) must have answer and confident'];
     },
     ...(signal ? { signal } : {}),
   };
@@ -31,7 +37,11 @@ function objectRequest(signal?: AbortSignal): ObjectRequest {
 function contract(name: string, makeBackend: () => InferenceBackend): void {
   describe(`${name} backend contract`, () => {
     it('should generate text with usage', async () => {
-      const result = await makeBackend().generateText({ pipeCode: 'greet', userPrompt: 'Say hello', systemPrompt: 'Be brief' });
+      const result = await makeBackend().generateText({
+        pipeCode: 'greet',
+        userPrompt: 'Say hello',
+        systemPrompt: 'Be brief',
+      });
       expect(result.text).to.be.a('string').and.not.equal('');
       expect(result.usage.input_tokens).to.be.above(0);
       expect(result.usage.output_tokens).to.be.above(0);
@@ -106,7 +116,11 @@ describe('mock backend', () => {
 
   it('should hold a call for its artificial latency and abort it', async () => {
     const controller = new AbortController();
-    const pending = createMockBackend({ latencyMs: 60_000 }).generateText({ pipeCode: 'p', userPrompt: 'x', signal: controller.signal });
+    const pending = createMockBackend({ latencyMs: 60_000 }).generateText({
+      pipeCode: 'p',
+      userPrompt: 'x',
+      signal: controller.signal,
+    });
     controller.abort();
     let failure: unknown;
     try {

@@ -1,15 +1,26 @@
 import { expect } from 'chai';
-import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError, LLMStructuredOutputError } from '../../../shared/errors/index.js';
+import {
+  LLMCompletionError,
+  LLMCompletionRefusedError,
+  LLMCompletionTruncatedError,
+  LLMStructuredOutputError,
+} from '../../../shared/errors/index.js';
 import { createGeminiBackend, type ObjectRequest } from '../../../shared/inference/index.js';
+import {
+  candidateReply,
+  type GenerateContentBody,
+  googleError,
+  startFakeGeminiServer,
+} from '../../helpers/fake-gemini-server.js';
 import type { FakeProviderServer } from '../../helpers/fake-provider-server.js';
-import { candidateReply, googleError, startFakeGeminiServer, type GenerateContentBody } from '../../helpers/fake-gemini-server.js';
 import { failureOf, SCORE_REQUEST } from '../../helpers/inference-fixtures.js';
 
 const objectRequest: ObjectRequest = SCORE_REQUEST;
 
 describe('createGeminiBackend', () => {
   let fake: FakeProviderServer<GenerateContentBody>;
-  const backend = () => createGeminiBackend({ apiKey: 'secret', baseUrl: fake.origin, model: 'gemini-flash-latest', maxRetries: 0 });
+  const backend = () =>
+    createGeminiBackend({ apiKey: 'secret', baseUrl: fake.origin, model: 'gemini-flash-latest', maxRetries: 0 });
 
   beforeEach(async () => {
     fake = await startFakeGeminiServer();
@@ -19,8 +30,17 @@ describe('createGeminiBackend', () => {
   });
 
   it('should post generateContent for the model with the system instruction and config, and read text and usage', async () => {
-    const result = await backend().generateText({ pipeCode: 'greet', systemPrompt: 'Be brief', userPrompt: 'Say hello', temperature: 0.3, maxTokens: 256 });
-    expect(result).to.deep.equal({ text: 'Hello from the fake Gemini provider.', usage: { model: 'gemini-fake-001', input_tokens: 15, output_tokens: 6 } });
+    const result = await backend().generateText({
+      pipeCode: 'greet',
+      systemPrompt: 'Be brief',
+      userPrompt: 'Say hello',
+      temperature: 0.3,
+      maxTokens: 256,
+    });
+    expect(result).to.deep.equal({
+      text: 'Hello from the fake Gemini provider.',
+      usage: { model: 'gemini-fake-001', input_tokens: 15, output_tokens: 6 },
+    });
     const request = fake.requests[0]!;
     expect(request.method).to.equal('POST');
     expect(request.path).to.equal('/v1beta/models/gemini-flash-latest:generateContent');
@@ -48,11 +68,16 @@ describe('createGeminiBackend', () => {
     fake.respondWith(() => candidateReply('{"value":7}'));
     const result = await backend().generateObject(objectRequest);
     expect(result.object).to.deep.equal({ value: 7 });
-    expect(fake.requests[0]!.body.generationConfig).to.deep.equal({ responseMimeType: 'application/json', responseJsonSchema: objectRequest.jsonSchema });
+    expect(fake.requests[0]!.body.generationConfig).to.deep.equal({
+      responseMimeType: 'application/json',
+      responseJsonSchema: objectRequest.jsonSchema,
+    });
   });
 
   it('should re-ask with the problems after a malformed answer, then accept the corrected object', async () => {
-    fake.respondWith(() => (fake.requests.length === 1 ? candidateReply('{"value":"seven"}') : candidateReply('{"value":7}')));
+    fake.respondWith(() =>
+      fake.requests.length === 1 ? candidateReply('{"value":"seven"}') : candidateReply('{"value":7}'),
+    );
     const result = await backend().generateObject(objectRequest);
     expect(result.object).to.deep.equal({ value: 7 });
     expect(result.usage).to.deep.include({ input_tokens: 30, output_tokens: 12 });
@@ -71,10 +96,19 @@ describe('createGeminiBackend', () => {
   });
 
   it('should map 429 with a RetryInfo delay to a retryable TRANSIENT error carrying the wait', async () => {
-    fake.respondWith(() => googleError(429, 'RESOURCE_EXHAUSTED', [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '31s' }]));
+    fake.respondWith(() =>
+      googleError(429, 'RESOURCE_EXHAUSTED', [
+        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '31s' },
+      ]),
+    );
     const error = await failureOf(backend().generateText({ pipeCode: 'p', userPrompt: 'x' }));
     expect(error).to.be.instanceOf(LLMCompletionError);
-    expect(error).to.include({ error_category: 'TRANSIENT', retryable: true, provider: 'google', model: 'gemini-flash-latest' });
+    expect(error).to.include({
+      error_category: 'TRANSIENT',
+      retryable: true,
+      provider: 'google',
+      model: 'gemini-flash-latest',
+    });
     expect(error.provider_metadata).to.deep.equal({
       provider: 'google',
       sdk_exception_type: 'ApiError',
@@ -91,7 +125,9 @@ describe('createGeminiBackend', () => {
     expect(limited.error_category).to.equal('TRANSIENT');
     expect(limited.provider_metadata).to.not.have.property('retry_after_seconds');
     fake.respondWith(() => googleError(401, 'UNAUTHENTICATED'));
-    expect((await failureOf(backend().generateText({ pipeCode: 'p', userPrompt: 'x' }))).error_category).to.equal('CONFIGURATION');
+    expect((await failureOf(backend().generateText({ pipeCode: 'p', userPrompt: 'x' }))).error_category).to.equal(
+      'CONFIGURATION',
+    );
     fake.respondWith(() => googleError(500, 'INTERNAL'));
     const failed = await failureOf(backend().generateText({ pipeCode: 'p', userPrompt: 'x' }));
     expect(failed).to.include({ error_category: 'TRANSIENT', retryable: true });
@@ -99,15 +135,24 @@ describe('createGeminiBackend', () => {
 
   it('should map MAX_TOKENS to a truncation error and SAFETY to a refusal', async () => {
     fake.respondWith(() => candidateReply('partial', 'MAX_TOKENS'));
-    expect(await failureOf(backend().generateText({ pipeCode: 'p', userPrompt: 'x' }))).to.be.instanceOf(LLMCompletionTruncatedError);
+    expect(await failureOf(backend().generateText({ pipeCode: 'p', userPrompt: 'x' }))).to.be.instanceOf(
+      LLMCompletionTruncatedError,
+    );
     fake.respondWith(() => candidateReply('', 'SAFETY'));
-    expect(await failureOf(backend().generateText({ pipeCode: 'p', userPrompt: 'x' }))).to.be.instanceOf(LLMCompletionRefusedError);
+    expect(await failureOf(backend().generateText({ pipeCode: 'p', userPrompt: 'x' }))).to.be.instanceOf(
+      LLMCompletionRefusedError,
+    );
   });
 
   it('should report an unreachable provider as TRANSIENT', async () => {
     const { origin } = fake;
     await fake.close();
-    const error = await failureOf(createGeminiBackend({ apiKey: 'k', baseUrl: origin, model: 'm', maxRetries: 0 }).generateText({ pipeCode: 'p', userPrompt: 'x' }));
+    const error = await failureOf(
+      createGeminiBackend({ apiKey: 'k', baseUrl: origin, model: 'm', maxRetries: 0 }).generateText({
+        pipeCode: 'p',
+        userPrompt: 'x',
+      }),
+    );
     expect(error).to.include({ error_category: 'TRANSIENT', provider: 'google' });
     fake = await startFakeGeminiServer();
   });

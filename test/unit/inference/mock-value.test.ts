@@ -29,6 +29,8 @@ describe('mockValueForSchema', () => {
 
   it('should be deterministic for a seed and vary with it', () => {
     expect(mockValueForSchema(SCHEMA, 'a')).to.deep.equal(mockValueForSchema(SCHEMA, 'a'));
-    expect(JSON.stringify(mockValueForSchema(SCHEMA, 'a'))).to.not.equal(JSON.stringify(mockValueForSchema(SCHEMA, 'b')));
+    expect(JSON.stringify(mockValueForSchema(SCHEMA, 'a'))).to.not.equal(
+      JSON.stringify(mockValueForSchema(SCHEMA, 'b')),
+    );
   });
 });

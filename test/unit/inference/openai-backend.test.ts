@@ -6,14 +6,20 @@ import {
   LLMStructuredOutputError,
 } from '../../../shared/errors/index.js';
 import { createOpenAiBackend, type ObjectRequest } from '../../../shared/inference/index.js';
-import { completion, providerError, startFakeOpenAiServer, type FakeOpenAiServer } from '../../helpers/fake-openai-server.js';
+import {
+  completion,
+  type FakeOpenAiServer,
+  providerError,
+  startFakeOpenAiServer,
+} from '../../helpers/fake-openai-server.js';
 import { failureOf, SCORE_REQUEST } from '../../helpers/inference-fixtures.js';
 
 const request: ObjectRequest = { ...SCORE_REQUEST, temperature: 0.2, maxTokens: 50 };
 
 describe('createOpenAiBackend', () => {
   let fake: FakeOpenAiServer;
-  const backend = () => createOpenAiBackend({ apiKey: 'secret', baseUrl: fake.baseUrl, model: 'gpt-test', maxRetries: 0 });
+  const backend = () =>
+    createOpenAiBackend({ apiKey: 'secret', baseUrl: fake.baseUrl, model: 'gpt-test', maxRetries: 0 });
 
   beforeEach(async () => {
     fake = await startFakeOpenAiServer();
@@ -33,7 +39,10 @@ describe('createOpenAiBackend', () => {
       { role: 'system', content: 'You score things.' },
       { role: 'user', content: 'Score this.' },
     ]);
-    expect(body.response_format).to.deep.equal({ type: 'json_schema', json_schema: { name: 'Score', schema: request.jsonSchema, strict: false } });
+    expect(body.response_format).to.deep.equal({
+      type: 'json_schema',
+      json_schema: { name: 'Score', schema: request.jsonSchema, strict: false },
+    });
   });
 
   it('should re-ask with the problems, then give up with LLMStructuredOutputError', async () => {
@@ -49,8 +58,19 @@ describe('createOpenAiBackend', () => {
     fake.respondWith(() => providerError(429, 'slow down', { 'retry-after': '12' }));
     const error = await failureOf(backend().generateText(request));
     expect(error).to.be.instanceOf(LLMCompletionError);
-    expect(error).to.include({ error_domain: 'runtime', retryable: true, error_category: 'TRANSIENT', model: 'gpt-test', provider: 'openai' });
-    expect(error.provider_metadata).to.include({ provider: 'openai', status_code: 429, retry_after_seconds: 12, sdk_exception_type: 'RateLimitError' });
+    expect(error).to.include({
+      error_domain: 'runtime',
+      retryable: true,
+      error_category: 'TRANSIENT',
+      model: 'gpt-test',
+      provider: 'openai',
+    });
+    expect(error.provider_metadata).to.include({
+      provider: 'openai',
+      status_code: 429,
+      retry_after_seconds: 12,
+      sdk_exception_type: 'RateLimitError',
+    });
   });
 
   it('should read retry-after-ms', async () => {
@@ -82,7 +102,9 @@ describe('createOpenAiBackend', () => {
   it('should map an unreachable provider to a TRANSIENT error', async () => {
     const address = fake.baseUrl;
     await fake.close();
-    const error = await failureOf(createOpenAiBackend({ apiKey: 'k', baseUrl: address, model: 'm', maxRetries: 0 }).generateText(request));
+    const error = await failureOf(
+      createOpenAiBackend({ apiKey: 'k', baseUrl: address, model: 'm', maxRetries: 0 }).generateText(request),
+    );
     expect(error).to.include({ error_category: 'TRANSIENT', retryable: true });
     fake = await startFakeOpenAiServer();
   });

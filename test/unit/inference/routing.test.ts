@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -18,12 +18,22 @@ describe('model deck (packaged defaults)', () => {
   });
 
   it('should serve every model reference the corpus uses', () => {
-    for (const reference of ['$writing-factual', '$writing-creative', '$engineering-structured', '$retrieval', '$deep-analysis', '@best-gemini', '@default-small-creative']) {
+    for (const reference of [
+      '$writing-factual',
+      '$writing-creative',
+      '$engineering-structured',
+      '$retrieval',
+      '$deep-analysis',
+      '@best-gemini',
+      '@default-small-creative',
+    ]) {
       expect(() => deck.resolve('llm', reference), reference).to.not.throw();
     }
-    for (const reference of ['@default-extract-document', '@default-text-from-pdf', '@default-extract-web-page']) expect(() => deck.resolve('extract', reference)).to.not.throw();
+    for (const reference of ['@default-extract-document', '@default-text-from-pdf', '@default-extract-web-page'])
+      expect(() => deck.resolve('extract', reference)).to.not.throw();
     for (const reference of ['$standard', '$deep']) expect(() => deck.resolve('search', reference)).to.not.throw();
-    for (const reference of ['$gen-image', '$gen-image-testing', 'nano-banana-2']) expect(() => deck.resolve('img_gen', reference)).to.not.throw();
+    for (const reference of ['$gen-image', '$gen-image-testing', 'nano-banana-2'])
+      expect(() => deck.resolve('img_gen', reference)).to.not.throw();
   });
 
   it('should refuse unknown presets, aliases and waterfalls, naming the known ones', () => {
@@ -44,14 +54,19 @@ describe('model deck (packaged defaults)', () => {
     expect(listing.models.every((model) => model.type === 'llm')).to.equal(true);
     expect(listing.models.map((model) => model.name)).to.include('writing-factual');
     expect(Object.keys(listing.aliases)).to.deep.equal(['llm']);
-    expect(listing.waterfalls.llm).to.deep.equal({ 'smart-fallback': ['claude-4.6-sonnet', 'gpt-4.1', 'gemini-pro-latest'] });
+    expect(listing.waterfalls.llm).to.deep.equal({
+      'smart-fallback': ['claude-4.6-sonnet', 'gpt-4.1', 'gemini-pro-latest'],
+    });
   });
 });
 
 describe('model router', () => {
   it('should route by exact route, glob pattern and default, with provider model ids and costs', () => {
     const router = new ModelRouter(config({ OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' }));
-    expect(router.route('claude-4.5-sonnet', 'llm')).to.deep.include({ backend: 'anthropic', modelId: 'claude-sonnet-4-5' });
+    expect(router.route('claude-4.5-sonnet', 'llm')).to.deep.include({
+      backend: 'anthropic',
+      modelId: 'claude-sonnet-4-5',
+    });
     expect(router.route('gpt-4.1', 'llm').spec.costs).to.deep.equal({ input: 2, output: 8 });
     expect(router.route('llama3', 'llm')).to.deep.include({ backend: 'openai', modelId: 'llama3' });
   });
@@ -62,7 +77,10 @@ describe('model router', () => {
   });
 
   it('should refuse in a profile without fallback when the backend lacks credentials', () => {
-    expect(() => new ModelRouter(config(), 'all_pipelex_gateway').route('gpt-4o-mini', 'llm')).to.throw(EnvVarNotFoundError, 'pipelex_gateway');
+    expect(() => new ModelRouter(config(), 'all_pipelex_gateway').route('gpt-4o-mini', 'llm')).to.throw(
+      EnvVarNotFoundError,
+      'pipelex_gateway',
+    );
   });
 });
 
@@ -71,7 +89,10 @@ describe('configuration overrides', () => {
     const dir = mkdtempSync(join(tmpdir(), 'inference-config-'));
     mkdirSync(join(dir, 'deck'));
     writeFileSync(join(dir, 'routing_profiles.toml'), 'active = "local"\n[profiles.local]\ndefault = "openai"\n');
-    writeFileSync(join(dir, 'deck', 'x_custom.toml'), '[llm.aliases]\ndefault-general = "llama3"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n');
+    writeFileSync(
+      join(dir, 'deck', 'x_custom.toml'),
+      '[llm.aliases]\ndefault-general = "llama3"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n',
+    );
     const loaded = loadInferenceConfig(dir, { OPENAI_API_KEY: 'k' });
     expect(Object.keys(loaded.routing.profiles)).to.deep.equal(['local']);
     const deck = new ModelDeck(loaded.deck, () => true);

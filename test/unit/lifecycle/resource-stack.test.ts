@@ -12,7 +12,9 @@ describe('ResourceStack', () => {
       expect(stack.pending()).to.deep.equal(['server', 'pool', 'redis']);
       const failures = await stack.close();
       expect(released).to.deep.equal(['server', 'redis']);
-      expect(failures.map((failure) => [failure.name, (failure.error as Error).message])).to.deep.equal([['pool', 'pool broke']]);
+      expect(failures.map((failure) => [failure.name, (failure.error as Error).message])).to.deep.equal([
+        ['pool', 'pool broke'],
+      ]);
       expect(stack.pending()).to.deep.equal([]);
       expect(await stack.close()).to.equal(failures);
     });

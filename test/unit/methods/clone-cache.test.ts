@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { CloneCache, type CacheLimits } from '../../../shared/methods/index.js';
+import { type CacheLimits, CloneCache } from '../../../shared/methods/index.js';
 
 const HOUR = 3600 * 1000;
 const sha = (index: number) => index.toString(16).padStart(40, '0');
@@ -10,7 +10,8 @@ const sha = (index: number) => index.toString(16).padStart(40, '0');
 describe('CloneCache', () => {
   let root: string;
   let clock: number;
-  const cache = (limits: Partial<CacheLimits>) => new CloneCache(root, { maxClones: 64, maxTotalKib: 524288, maxAgeHours: 24, ...limits }, 5000, () => clock);
+  const cache = (limits: Partial<CacheLimits>) =>
+    new CloneCache(root, { maxClones: 64, maxTotalKib: 524288, maxAgeHours: 24, ...limits }, 5000, () => clock);
   const fill = (bytes: number) => async (staging: string) => {
     mkdirSync(staging, { recursive: true });
     writeFileSync(path.join(staging, 'data.txt'), 'x'.repeat(bytes));
@@ -22,7 +23,10 @@ describe('CloneCache', () => {
     clock += 1000;
     return store.use(currentSha, fill(bytes), async (entry) => entry);
   };
-  const entries = () => readdirSync(root).filter((name) => /^[0-9a-f]{40}$/.test(name)).sort();
+  const entries = () =>
+    readdirSync(root)
+      .filter((name) => /^[0-9a-f]{40}$/.test(name))
+      .sort();
 
   beforeEach(() => {
     root = path.join(os.tmpdir(), `mthds-cache-unit-${process.pid}-${Date.now()}`);
@@ -48,21 +52,32 @@ describe('CloneCache', () => {
 
   it('should store the entry under the commit actually cloned', async () => {
     const store = cache({});
-    const entry = await store.use(sha(1), async (staging) => {
-      mkdirSync(staging);
-      return sha(2);
-    }, async (found) => found);
+    const entry = await store.use(
+      sha(1),
+      async (staging) => {
+        mkdirSync(staging);
+        return sha(2);
+      },
+      async (found) => found,
+    );
     expect(entry.sha).to.equal(sha(2));
     expect(entries()).to.deep.equal([sha(2)]);
   });
 
   it('should leave nothing behind when the clone fails', async () => {
     const store = cache({});
-    const failing = store.use(sha(1), async (staging) => {
-      mkdirSync(staging);
-      throw new Error('clone failed');
-    }, async (entry) => entry);
-    await failing.then(() => expect.fail('should throw'), (error: Error) => expect(error.message).to.equal('clone failed'));
+    const failing = store.use(
+      sha(1),
+      async (staging) => {
+        mkdirSync(staging);
+        throw new Error('clone failed');
+      },
+      async (entry) => entry,
+    );
+    await failing.then(
+      () => expect.fail('should throw'),
+      (error: Error) => expect(error.message).to.equal('clone failed'),
+    );
     expect(entries()).to.deep.equal([]);
     expect(readdirSync(path.join(root, '.staging'))).to.deep.equal([]);
   });
@@ -138,7 +153,9 @@ describe('CloneCache', () => {
       mkdirSync(staging);
       return sha(7);
     };
-    const results = await Promise.all(Array.from({ length: 20 }, () => store.use(sha(7), produce, async (entry) => entry.sha)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => store.use(sha(7), produce, async (entry) => entry.sha)),
+    );
     expect(results).to.deep.equal(Array(20).fill(sha(7)));
     expect(produced).to.equal(1);
   });

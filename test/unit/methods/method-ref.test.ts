@@ -27,16 +27,26 @@ describe('parseMethodRef (spec §2.2; API-CONTRACT.md §10.1)', () => {
   });
 
   it('should read a bare address as HEAD without a selector', () => {
-    expect(parseMethodRef('  github.com/acme/tools  ', HOSTS)).to.include({ tag: null, selector: null, address: 'github.com/acme/tools' });
+    expect(parseMethodRef('  github.com/acme/tools  ', HOSTS)).to.include({
+      tag: null,
+      selector: null,
+      address: 'github.com/acme/tools',
+    });
   });
 
   it('should normalise the scheme, host case, trailing slash, .git suffix and tree/blob deep links', () => {
-    expect(parseMethodRef('https://GitHub.com/acme/tools.git/', HOSTS)).to.include({ address: 'github.com/acme/tools', host: 'github.com' });
+    expect(parseMethodRef('https://GitHub.com/acme/tools.git/', HOSTS)).to.include({
+      address: 'github.com/acme/tools',
+      host: 'github.com',
+    });
     expect(parseMethodRef('github.com/acme/tools/tree/main/pkg@v1', HOSTS)).to.include({ selector: 'pkg', tag: 'v1' });
   });
 
   it('should keep a nested selector and a tag with slashes', () => {
-    expect(parseMethodRef('github.com/acme/tools/a/b@release/1.0', HOSTS)).to.include({ selector: 'a/b', tag: 'release/1.0' });
+    expect(parseMethodRef('github.com/acme/tools/a/b@release/1.0', HOSTS)).to.include({
+      selector: 'a/b',
+      tag: 'release/1.0',
+    });
   });
 
   for (const ref of ['cv_analyzer', 'pipelex/methods', 'cv_analyzer@1.0.0']) {

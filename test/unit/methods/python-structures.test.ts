@@ -21,7 +21,8 @@ describe('structureClassesIn (spec §2.2: structure classes are always refused)'
   });
 
   it('should ignore comments, strings and plain helpers', () => {
-    const source = '# class Fake(StructuredContent):\nDOC = """class Fake2(StructuredContent):"""\ndef shout(text):\n    return text.upper()\n';
+    const source =
+      '# class Fake(StructuredContent):\nDOC = """class Fake2(StructuredContent):"""\ndef shout(text):\n    return text.upper()\n';
     expect(structureClassesIn(source)).to.deep.equal([]);
   });
 });

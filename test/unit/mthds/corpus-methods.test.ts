@@ -6,7 +6,11 @@ import { corpusText } from '../../helpers/corpus.js';
 const METHODS = new URL('../../../../shared/corpus/methods/', import.meta.url);
 const bundles = readdirSync(METHODS, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))
-  .flatMap((entry) => readdirSync(new URL(`${entry.name}/`, METHODS)).filter((file) => file.endsWith('.mthds')).map((file) => `${entry.name}/${file}`));
+  .flatMap((entry) =>
+    readdirSync(new URL(`${entry.name}/`, METHODS))
+      .filter((file) => file.endsWith('.mthds'))
+      .map((file) => `${entry.name}/${file}`),
+  );
 const DOCUMENTS = 'documents/documents.mthds';
 
 describe('published methods (corpus/methods)', () => {
@@ -41,10 +45,16 @@ describe('published methods (corpus/methods)', () => {
           { content: corpusText(`methods/${DOCUMENTS}`), source: DOCUMENTS },
         ]);
         if (!result.ok) throw new Error(result.message);
-        const steps = [...result.library.pipes.values()].flatMap((pipe) => (pipe.blueprint.type === 'PipeSequence' ? pipe.blueprint.steps.map((step) => ({ ref: step.pipe, from: pipe.domain_code })) : []));
+        const steps = [...result.library.pipes.values()].flatMap((pipe) =>
+          pipe.blueprint.type === 'PipeSequence'
+            ? pipe.blueprint.steps.map((step) => ({ ref: step.pipe, from: pipe.domain_code }))
+            : [],
+        );
         const crossPackage = steps.filter(({ ref }) => ref.includes('->'));
         expect(crossPackage.length).to.be.greaterThan(0);
-        expect(crossPackage.map(({ ref, from }) => result.library.resolvePipe(ref, from).domain_code)).to.deep.equal(crossPackage.map(() => 'documents'));
+        expect(crossPackage.map(({ ref, from }) => result.library.resolvePipe(ref, from).domain_code)).to.deep.equal(
+          crossPackage.map(() => 'documents'),
+        );
         expect(() => {
           for (const { ref, from } of steps) result.library.resolvePipe(ref, from);
         }).to.not.throw();
@@ -59,7 +69,10 @@ describe('published methods (corpus/methods)', () => {
         { content: corpusText(`methods/${DOCUMENTS}`), source: DOCUMENTS },
       ]);
       if (!result.ok) throw new Error(result.message);
-      const pipe = result.library.resolvePipe('github.com/Pipelex/methods/documents->documents.extract_text_pages', 'document_summarization');
+      const pipe = result.library.resolvePipe(
+        'github.com/Pipelex/methods/documents->documents.extract_text_pages',
+        'document_summarization',
+      );
       expect({ ref: pipe.ref, inputs: pipe.inputs, output: pipe.output }).to.deep.equal({
         ref: 'documents.extract_text_pages',
         inputs: [{ name: 'document', conceptRef: 'native.Document', multiplicity: 'single', raw: 'Document' }],

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { loadLibrary, type LibraryLoadResult } from '../../../shared/mthds/index.js';
+import { type LibraryLoadResult, loadLibrary } from '../../../shared/mthds/index.js';
 import { ALL_RULES, VALIDATION_ERROR_TYPES } from '../../../shared/mthds/rules/index.js';
 import { sample } from '../../helpers/corpus.js';
 
-const GREETING = 'domain = "shop"\n[pipe.greet]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Hi $name"';
+const GREETING =
+  'domain = "shop"\n[pipe.greet]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Hi $name"';
 
 function errors(result: LibraryLoadResult): { category: string; error_type?: string; source?: string | null }[] {
   if (result.ok) throw new Error('expected an invalid verdict');
@@ -15,7 +16,9 @@ describe('loadLibrary', () => {
     it('should give one residual item', () => {
       expect(loadLibrary([])).to.deep.equal({
         ok: false,
-        errors: [{ category: 'blueprint_validation', message: 'No bundle was given: send at least one .mthds content.' }],
+        errors: [
+          { category: 'blueprint_validation', message: 'No bundle was given: send at least one .mthds content.' },
+        ],
         message: 'Validation error(s): No bundle was given: send at least one .mthds content.',
       });
     });
@@ -27,7 +30,12 @@ describe('loadLibrary', () => {
         { content: sample('hello_greeting'), source: 'hello.mthds' },
         { content: 'domain = ', source: 'broken.mthds' },
       ]);
-      expect(errors(result)).to.deep.equal([{ category: 'blueprint_validation', message: 'TOML syntax error (broken.mthds, line 1, column 10): Invalid TOML document: invalid value' }]);
+      expect(errors(result)).to.deep.equal([
+        {
+          category: 'blueprint_validation',
+          message: 'TOML syntax error (broken.mthds, line 1, column 10): Invalid TOML document: invalid value',
+        },
+      ]);
     });
   });
 
@@ -47,7 +55,8 @@ describe('loadLibrary', () => {
       expect(errors(result)).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Pipe 'shop.greet' is declared twice (first in a.mthds): bundles of one domain share one namespace. Rename or remove one.",
+          message:
+            "Pipe 'shop.greet' is declared twice (first in a.mthds): bundles of one domain share one namespace. Rename or remove one.",
           error_type: 'duplicate_code',
           source: 'b.mthds',
           domain_code: 'shop',
@@ -60,23 +69,40 @@ describe('loadLibrary', () => {
 
   describe('when the structure is broken', () => {
     it('should stop before the library rules', () => {
-      const result = loadLibrary([{ content: 'domain = "native.x"\n[pipe.p]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Nope"\nprompt = "$ghost"', source: 'x.mthds' }]);
+      const result = loadLibrary([
+        {
+          content:
+            'domain = "native.x"\n[pipe.p]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Nope"\nprompt = "$ghost"',
+          source: 'x.mthds',
+        },
+      ]);
       expect(errors(result).map((item) => item.error_type)).to.deep.equal(['reserved_domain']);
     });
   });
 
   describe('when many rules fail', () => {
     it('should quote the first five messages and count the others', () => {
-      const pipes = Array.from({ length: 7 }, (_, index) => `[pipe.p${index}]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Text"\nprompt = "$v${index}"`).join('\n');
+      const pipes = Array.from(
+        { length: 7 },
+        (_, index) => `[pipe.p${index}]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Text"\nprompt = "$v${index}"`,
+      ).join('\n');
       const result = loadLibrary([{ content: `domain = "d"\n${pipes}`, source: 'x.mthds' }]);
       if (result.ok) throw new Error('expected an invalid verdict');
       expect(result.errors).to.have.length(7);
-      expect(result.message).to.match(/^Validation error\(s\): Pipe 'p0': the prompt uses 'v0'.* \| Pipe 'p4': .* \(and 2 more\)$/);
+      expect(result.message).to.match(
+        /^Validation error\(s\): Pipe 'p0': the prompt uses 'v0'.* \| Pipe 'p4': .* \(and 2 more\)$/,
+      );
     });
   });
 
   describe('when the mode changes', () => {
-    const bundles = [{ content: 'domain = "d"\n[concept.Level]\ndescription = "l"\n[concept.Level.structure]\nvalue = { type = "text", choices = ["a", "b"], description = "v" }', source: 'x.mthds' }];
+    const bundles = [
+      {
+        content:
+          'domain = "d"\n[concept.Level]\ndescription = "l"\n[concept.Level.structure]\nvalue = { type = "text", choices = ["a", "b"], description = "v" }',
+        source: 'x.mthds',
+      },
+    ];
 
     it('should default to compat, which tolerates type = "text" with choices', () => {
       expect(loadLibrary(bundles).ok).to.equal(true);
@@ -84,13 +110,16 @@ describe('loadLibrary', () => {
     });
 
     it('should refuse it in strict mode', () => {
-      expect(errors(loadLibrary(bundles, { mode: 'strict' })).map((item) => item.error_type)).to.deep.equal(['invalid_concept_field']);
+      expect(errors(loadLibrary(bundles, { mode: 'strict' })).map((item) => item.error_type)).to.deep.equal([
+        'invalid_concept_field',
+      ]);
     });
   });
 
   describe('when only warning rules fire', () => {
     it('should be valid and return the warnings', () => {
-      const content = 'domain = "a.b.c.d"\n[pipe.read]\ntype = "PipeExtract"\ndescription = "d"\ninputs = { note = "Text" }\noutput = "Page[]"';
+      const content =
+        'domain = "a.b.c.d"\n[pipe.read]\ntype = "PipeExtract"\ndescription = "d"\ninputs = { note = "Text" }\noutput = "Page[]"';
       const result = loadLibrary([{ content, source: 'x.mthds' }]);
       if (!result.ok) throw new Error(result.message);
       expect(result.warnings.map((item) => [item.error_type, item.field_path])).to.deep.equal([
@@ -106,8 +135,15 @@ describe('the rule list (STYLE.md rule 11)', () => {
     it('should have unique ids, known error types and a LANGUAGE.md reference', () => {
       const ids = ALL_RULES.map((rule) => rule.id);
       expect(new Set(ids).size).to.equal(ids.length);
-      expect(ALL_RULES.filter((rule) => rule.error_type !== undefined && !(VALIDATION_ERROR_TYPES as readonly string[]).includes(rule.error_type))).to.deep.equal([]);
-      expect(ALL_RULES.filter((rule) => !rule.see.startsWith('LANGUAGE.md §')).map((rule) => rule.id)).to.deep.equal([]);
+      expect(
+        ALL_RULES.filter(
+          (rule) =>
+            rule.error_type !== undefined && !(VALIDATION_ERROR_TYPES as readonly string[]).includes(rule.error_type),
+        ),
+      ).to.deep.equal([]);
+      expect(ALL_RULES.filter((rule) => !rule.see.startsWith('LANGUAGE.md §')).map((rule) => rule.id)).to.deep.equal(
+        [],
+      );
     });
 
     it('should order the stages S2, S3, S4, S5, S5b', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadLibrary, type LibraryLoadResult } from '../../../shared/mthds/index.js';
+import { type LibraryLoadResult, loadLibrary } from '../../../shared/mthds/index.js';
 import { sample } from '../../helpers/corpus.js';
 
 const load = (name: string): LibraryLoadResult => loadLibrary([{ content: sample(name), source: `${name}.mthds` }]);
@@ -10,7 +10,13 @@ function errorsOf(result: LibraryLoadResult): unknown[] {
 }
 
 describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
-  for (const name of ['hello_greeting', 'cv_job_match', 'fashion_moodboard', 'draft_with_signature', 'invalid/missing_main_pipe']) {
+  for (const name of [
+    'hello_greeting',
+    'cv_job_match',
+    'fashion_moodboard',
+    'draft_with_signature',
+    'invalid/missing_main_pipe',
+  ]) {
     describe(`when loading ${name}`, () => {
       it('should be valid with no warning', () => {
         const result = load(name);
@@ -26,7 +32,8 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
       expect(result.warnings).to.deep.equal([
         {
           category: 'pipe_validation',
-          message: "Pipe 'prepare_job_offer', steps[1]: input 'job_offer_pages' expects 'Page', but 'job_offer_pages' (from step 'extract_one_job_offer') holds 'Page[]' (a different number of items).",
+          message:
+            "Pipe 'prepare_job_offer', steps[1]: input 'job_offer_pages' expects 'Page', but 'job_offer_pages' (from step 'extract_one_job_offer') holds 'Page[]' (a different number of items).",
           error_type: 'input_stuff_spec_mismatch',
           source: 'batch_candidate_screening.mthds',
           pipe_code: 'prepare_job_offer',
@@ -36,7 +43,8 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
         },
         {
           category: 'pipe_validation',
-          message: "Pipe 'process_cv', steps[1]: input 'cv_pages' expects 'Page', but 'cv_pages' (from step 'extract_one_cv') holds 'Page[]' (a different number of items).",
+          message:
+            "Pipe 'process_cv', steps[1]: input 'cv_pages' expects 'Page', but 'cv_pages' (from step 'extract_one_cv') holds 'Page[]' (a different number of items).",
           error_type: 'input_stuff_spec_mismatch',
           source: 'batch_candidate_screening.mthds',
           pipe_code: 'process_cv',
@@ -48,7 +56,9 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
     });
 
     it('should be invalid in strict mode for the same reason', () => {
-      const result = loadLibrary([{ content: sample('batch_candidate_screening'), source: 'b.mthds' }], { mode: 'strict' });
+      const result = loadLibrary([{ content: sample('batch_candidate_screening'), source: 'b.mthds' }], {
+        mode: 'strict',
+      });
       expect(result.ok ? [] : result.errors.map((item) => [item.pipe_code, item.error_type])).to.deep.equal([
         ['prepare_job_offer', 'input_stuff_spec_mismatch'],
         ['process_cv', 'input_stuff_spec_mismatch'],
@@ -78,8 +88,15 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
       const result = load('invalid/syntax_error');
       expect(result).to.deep.equal({
         ok: false,
-        errors: [{ category: 'blueprint_validation', message: 'TOML syntax error (invalid/syntax_error.mthds, line 1, column 6): Invalid TOML document: illegal character in key' }],
-        message: 'Validation error(s): TOML syntax error (invalid/syntax_error.mthds, line 1, column 6): Invalid TOML document: illegal character in key',
+        errors: [
+          {
+            category: 'blueprint_validation',
+            message:
+              'TOML syntax error (invalid/syntax_error.mthds, line 1, column 6): Invalid TOML document: illegal character in key',
+          },
+        ],
+        message:
+          'Validation error(s): TOML syntax error (invalid/syntax_error.mthds, line 1, column 6): Invalid TOML document: illegal character in key',
       });
     });
   });
@@ -107,7 +124,8 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
       expect(errorsOf(load('invalid/unknown_concept'))).to.deep.equal([
         {
           category: 'pipe_validation',
-          message: "Pipe 'make_thing', field 'output': concept 'NonExistentConcept' is neither native nor declared by a loaded bundle.",
+          message:
+            "Pipe 'make_thing', field 'output': concept 'NonExistentConcept' is neither native nor declared by a loaded bundle.",
           error_type: 'unresolved_concept',
           source: 'invalid/unknown_concept.mthds',
           pipe_code: 'make_thing',
@@ -126,7 +144,8 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
       expect(errorsOf(load('invalid/prompt_input_mismatch'))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Pipe 'greet_person': the prompt uses 'city', which is not a declared input (declared: name). Add it to inputs or remove it from the prompt.",
+          message:
+            "Pipe 'greet_person': the prompt uses 'city', which is not a declared input (declared: name). Add it to inputs or remove it from the prompt.",
           error_type: 'missing_input_variable',
           source: 'invalid/prompt_input_mismatch.mthds',
           pipe_code: 'greet_person',

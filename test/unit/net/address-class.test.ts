@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { classifyAddress, isAddressLiteral, type AddressClass } from '../../../shared/net/index.js';
+import { type AddressClass, classifyAddress, isAddressLiteral } from '../../../shared/net/index.js';
 
 describe('classifyAddress', () => {
   const table: [string, AddressClass][] = [
@@ -54,6 +54,10 @@ describe('classifyAddress', () => {
 describe('isAddressLiteral', () => {
   it('should tell literals (as the URL parser leaves them) from names', () => {
     expect(['127.0.0.1', '[::1]', '::ffff:7f00:1'].map(isAddressLiteral)).to.deep.equal([true, true, true]);
-    expect(['localhost', 'metadata.google.internal', 'rebind.test'].map(isAddressLiteral)).to.deep.equal([false, false, false]);
+    expect(['localhost', 'metadata.google.internal', 'rebind.test'].map(isAddressLiteral)).to.deep.equal([
+      false,
+      false,
+      false,
+    ]);
   });
 });

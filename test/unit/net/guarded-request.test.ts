@@ -1,15 +1,33 @@
 import { expect } from 'chai';
 import { request } from 'undici';
 import { OutboundRequestRefusedError } from '../../../shared/errors/index.js';
-import { guardedRequest, type GuardedRequest, type OutboundPolicy } from '../../../shared/net/index.js';
 import { guardedDispatcher, RefusedResolution } from '../../../shared/net/guarded-dispatcher.js';
-import { SINK_SECRET, startRequestSink, type RequestSink } from '../../helpers/request-sink.js';
-import { ALWAYS_REFUSED_SPELLINGS, LOOPBACK_SPELLINGS, NAMES_ALWAYS_REFUSED, NAMES_REFUSED_WHEN_OFF, REFUSED_WHEN_OFF, testResolver } from '../../helpers/ssrf-cases.js';
+import { type GuardedRequest, guardedRequest, type OutboundPolicy } from '../../../shared/net/index.js';
+import { type RequestSink, SINK_SECRET, startRequestSink } from '../../helpers/request-sink.js';
+import {
+  ALWAYS_REFUSED_SPELLINGS,
+  LOOPBACK_SPELLINGS,
+  NAMES_ALWAYS_REFUSED,
+  NAMES_REFUSED_WHEN_OFF,
+  REFUSED_WHEN_OFF,
+  testResolver,
+} from '../../helpers/ssrf-cases.js';
 
-const policy = (allowPrivateHosts: boolean): OutboundPolicy => ({ allowPrivateHosts, setting: 'TEST_ALLOW_PRIVATE_HOSTS' });
+const policy = (allowPrivateHosts: boolean): OutboundPolicy => ({
+  allowPrivateHosts,
+  setting: 'TEST_ALLOW_PRIVATE_HOSTS',
+});
 
 function get(url: string, allowPrivateHosts: boolean, extra: Partial<GuardedRequest> = {}) {
-  return guardedRequest(url, { subject: 'The test URL', method: 'GET', policy: policy(allowPrivateHosts), timeoutMs: 3000, maxResponseBytes: 1024, resolver: testResolver, ...extra });
+  return guardedRequest(url, {
+    subject: 'The test URL',
+    method: 'GET',
+    policy: policy(allowPrivateHosts),
+    timeoutMs: 3000,
+    maxResponseBytes: 1024,
+    resolver: testResolver,
+    ...extra,
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<OutboundRequestRefusedError> {
@@ -43,7 +61,11 @@ describe('guardedRequest', function () {
     it(`should refuse all ${NAMES_REFUSED_WHEN_OFF.length} names at connect time on their resolved addresses`, async () => {
       for (const name of NAMES_REFUSED_WHEN_OFF) {
         const error = await refusal(get(`http://${name}:${sink.port}/metrics`, false));
-        expect(error.message).to.match(new RegExp(`^The test URL http://${name.replace('.', '\\.')}:\\d+/metrics is refused: its host '${name.replace('.', '\\.')}' resolves to `));
+        expect(error.message).to.match(
+          new RegExp(
+            `^The test URL http://${name.replace('.', '\\.')}:\\d+/metrics is refused: its host '${name.replace('.', '\\.')}' resolves to `,
+          ),
+        );
       }
       expect(sink.received).to.deep.equal([]);
     });
@@ -69,14 +91,20 @@ describe('guardedRequest', function () {
 
     it(`should still refuse all ${ALWAYS_REFUSED_SPELLINGS.length} metadata and other non-public spellings, and ${NAMES_ALWAYS_REFUSED.length} names resolving to metadata`, async () => {
       for (const host of ALWAYS_REFUSED_SPELLINGS) await refusal(get(`http://${host}:${sink.port}/latest`, true));
-      for (const name of NAMES_ALWAYS_REFUSED) expect((await refusal(get(`http://${name}:${sink.port}/latest`, true))).message).to.match(/cloud-metadata address/);
+      for (const name of NAMES_ALWAYS_REFUSED)
+        expect((await refusal(get(`http://${name}:${sink.port}/latest`, true))).message).to.match(
+          /cloud-metadata address/,
+        );
       expect(sink.received).to.deep.equal([]);
     });
   });
 
   describe('the connection check', () => {
     it('should refuse a literal loopback host at connect time even when the URL check is bypassed (switch off)', async () => {
-      const dispatcher = guardedDispatcher({ allowPrivateHosts: false, setting: 'DOCUMENT_ALLOW_PRIVATE_HOSTS' }, testResolver);
+      const dispatcher = guardedDispatcher(
+        { allowPrivateHosts: false, setting: 'DOCUMENT_ALLOW_PRIVATE_HOSTS' },
+        testResolver,
+      );
       for (const host of ['127.0.0.1', '[::1]', '[::ffff:7f00:1]']) {
         const error = await request(`http://${host}:${sink.port}/x`, { dispatcher }).then(
           () => undefined,
@@ -91,7 +119,9 @@ describe('guardedRequest', function () {
   describe('redirects', () => {
     it('should hand a 3xx back without following it (the target sees nothing)', async () => {
       const target = await startRequestSink();
-      const redirecting = await startRequestSink((_req, res) => res.writeHead(302, { location: `${target.url}/second` }).end());
+      const redirecting = await startRequestSink((_req, res) =>
+        res.writeHead(302, { location: `${target.url}/second` }).end(),
+      );
       try {
         const response = await get(`${redirecting.url}/first`, true);
         expect(response.statusCode).to.equal(302);

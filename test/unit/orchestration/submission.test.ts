@@ -2,12 +2,25 @@ import { expect } from 'chai';
 import { LibraryFiles } from '../../../shared/bundles/index.js';
 import { createMockExtractor } from '../../../shared/inference/extraction/mock-extractor.js';
 import { createMockBackend } from '../../../shared/inference/index.js';
-import { directOrchestrator, executeSubmission, RUN_JOB, submissionOfJob, toRunJob, type RunSubmission } from '../../../shared/orchestration/index.js';
 import { Metrics } from '../../../shared/observability/index.js';
-import { inThreadTemplateRenderer, type IdSource } from '../../../shared/runtime/index.js';
+import {
+  directOrchestrator,
+  executeSubmission,
+  RUN_JOB,
+  type RunSubmission,
+  submissionOfJob,
+  toRunJob,
+} from '../../../shared/orchestration/index.js';
+import { type IdSource, inThreadTemplateRenderer } from '../../../shared/runtime/index.js';
 import { GREETING_BUNDLE, inThreadBundleChecker } from '../../helpers/greeting-bundle.js';
 
-const PROVENANCE = { address: 'github.com/acme/greet', tag: 'v1.0.0', commit_sha: 'a'.repeat(40), package_name: 'greet', package_version: '1.0.0' };
+const PROVENANCE = {
+  address: 'github.com/acme/greet',
+  tag: 'v1.0.0',
+  commit_sha: 'a'.repeat(40),
+  package_name: 'greet',
+  package_version: '1.0.0',
+};
 
 function submission(overrides: Partial<RunSubmission> = {}): RunSubmission {
   return {
@@ -40,7 +53,13 @@ function counterIds(): IdSource {
 const FIXED_NOW = Date.parse('2026-11-24T10:00:00.000Z');
 
 function runtimeDeps() {
-  return { inference: createMockBackend(), extractor: createMockExtractor(), templates: inThreadTemplateRenderer, ids: counterIds(), now: () => FIXED_NOW };
+  return {
+    inference: createMockBackend(),
+    extractor: createMockExtractor(),
+    templates: inThreadTemplateRenderer,
+    ids: counterIds(),
+    now: () => FIXED_NOW,
+  };
 }
 
 describe('the run submission (shared/orchestration/submission.ts)', () => {
@@ -67,7 +86,12 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
 
     it('should come back as the same submission, library files and provenance included', () => {
       const files = new LibraryFiles(new Map([['docs/guide.txt', Buffer.from('hello')]]));
-      const original = submission({ libraryFiles: files, methodProvenance: PROVENANCE, outputMultiplicity: 3, pipeCode: 'greet_person' });
+      const original = submission({
+        libraryFiles: files,
+        methodProvenance: PROVENANCE,
+        outputMultiplicity: 3,
+        pipeCode: 'greet_person',
+      });
       const back = submissionOfJob(RUN_JOB.parse(JSON.parse(JSON.stringify(toRunJob(original, FIXED_NOW)))));
       const { libraryFiles, ...rest } = back;
       const { libraryFiles: _files, ...expected } = original;
@@ -84,11 +108,21 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
   describe('when it is executed', () => {
     it('should render the run result with the fetch provenance of a method_ref run', async () => {
       const result = await executeSubmission(submission({ methodProvenance: PROVENANCE }), runtimeDeps());
-      expect(result).to.include({ pipeline_run_id: 'run-1', state: 'COMPLETED', pipeline_state: 'COMPLETED', main_stuff_name: 'main_stuff' });
+      expect(result).to.include({
+        pipeline_run_id: 'run-1',
+        state: 'COMPLETED',
+        pipeline_state: 'COMPLETED',
+        main_stuff_name: 'main_stuff',
+      });
       expect(result.created_at).to.equal('2026-11-24T10:00:00.000Z');
       expect(result.finished_at).to.equal('2026-11-24T10:00:00.000Z');
       expect(result.method_provenance).to.deep.equal(PROVENANCE);
-      expect(result.pipe_structures).to.deep.equal({ greet_person: { inputs: { name: { concept_code: 'native.Text', multiplicity: 'single' } }, output: { concept_code: 'native.Text', multiplicity: 'single' } } });
+      expect(result.pipe_structures).to.deep.equal({
+        greet_person: {
+          inputs: { name: { concept_code: 'native.Text', multiplicity: 'single' } },
+          output: { concept_code: 'native.Text', multiplicity: 'single' },
+        },
+      });
     });
 
     it('should leave method_provenance out of an inline run', async () => {
@@ -104,14 +138,20 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
       expect(orchestrator.start).to.equal(undefined);
       const result = await orchestrator.execute(submission(), new AbortController().signal);
       expect(result.state).to.equal('COMPLETED');
-      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_started_total')).to.contain('mthds_runs_started_total{mode="direct",delivery="blocking"} 1');
-      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.contain('mthds_runs_finished_total{state="COMPLETED"} 1');
+      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_started_total')).to.contain(
+        'mthds_runs_started_total{mode="direct",delivery="blocking"} 1',
+      );
+      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.contain(
+        'mthds_runs_finished_total{state="COMPLETED"} 1',
+      );
     });
 
     it('should count a refused bundle as FAILED and throw its ValidateBundleError', async () => {
       const metrics = new Metrics();
       const orchestrator = directOrchestrator({ ...runtimeDeps(), metrics, bundles: inThreadBundleChecker() });
-      const broken = submission({ sources: [{ content: 'domain = "greet"\n[pipe.x]\ntype = "PipeNope"\n', source: null }] });
+      const broken = submission({
+        sources: [{ content: 'domain = "greet"\n[pipe.x]\ntype = "PipeNope"\n', source: null }],
+      });
       let failure: unknown;
       try {
         await orchestrator.execute(broken, new AbortController().signal);
@@ -119,7 +159,9 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
         failure = error;
       }
       expect(failure).to.have.property('error_type', 'ValidateBundleError');
-      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.contain('mthds_runs_finished_total{state="FAILED"} 1');
+      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.contain(
+        'mthds_runs_finished_total{state="FAILED"} 1',
+      );
     });
   });
 });

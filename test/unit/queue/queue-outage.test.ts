@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { ReplyError } from 'ioredis';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
 import { QueueUnavailableError } from '../../../shared/errors/index.js';
+import { openRedis, QueueKeys, RunRegistry } from '../../../shared/orchestration/index.js';
 import { isQueueOutage, whenQueueReachable } from '../../../shared/orchestration/queue/queue-outage.js';
-import { QueueKeys, RunRegistry, openRedis } from '../../../shared/orchestration/index.js';
 import { TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
 
 function refused(): NodeJS.ErrnoException {
@@ -41,17 +41,27 @@ describe('queue outage classification', () => {
 
   describe('whenQueueReachable', () => {
     it('should turn an outage into a retryable 503 QueueUnavailableError', async () => {
-      const failure = await whenQueueReachable(() => Promise.reject(refused()), (reason) => `down: ${reason}`).then(
+      const failure = await whenQueueReachable(
+        () => Promise.reject(refused()),
+        (reason) => `down: ${reason}`,
+      ).then(
         () => undefined,
         (error: unknown) => error,
       );
       expect(failure).to.be.instanceOf(QueueUnavailableError);
-      expect(failure).to.include({ error_type: 'QueueUnavailableError', retryable: true, message: 'down: connect ECONNREFUSED 127.0.0.1:1' });
+      expect(failure).to.include({
+        error_type: 'QueueUnavailableError',
+        retryable: true,
+        message: 'down: connect ECONNREFUSED 127.0.0.1:1',
+      });
     });
 
     it('should rethrow any other error unchanged', async () => {
       const thrown = new RangeError('Maximum call stack size exceeded');
-      const failure = await whenQueueReachable(() => Promise.reject(thrown), (reason) => reason).then(
+      const failure = await whenQueueReachable(
+        () => Promise.reject(thrown),
+        (reason) => reason,
+      ).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -60,7 +70,18 @@ describe('queue outage classification', () => {
   });
 
   describe('RunRegistry', () => {
-    const record = { pipeline_run_id: 'r1', workflow_id: 'w1', state: 'STARTED', pipe_code: null, request_id: 'q', created_at: '', started_at: null, finished_at: null, owner: 'single-tenant', storage_scope: 'single-tenant' } as const;
+    const record = {
+      pipeline_run_id: 'r1',
+      workflow_id: 'w1',
+      state: 'STARTED',
+      pipe_code: null,
+      request_id: 'q',
+      created_at: '',
+      started_at: null,
+      finished_at: null,
+      owner: 'single-tenant',
+      storage_scope: 'single-tenant',
+    } as const;
 
     it('should not report a record that cannot be serialised as a queue outage (real Redis, up)', async () => {
       const redis = openRedis(TEST_REDIS_URL, 'producer');

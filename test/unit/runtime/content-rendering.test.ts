@@ -41,7 +41,9 @@ describe('content rendering', () => {
   it('should print a Text-refining concept as its text', () => {
     const artefact = stuffArtefact(lib, stuff(lib, 'render.Report', { kind: 'item', item: { text: 'All good' } }));
     expect(String(artefact)).to.equal('All good');
-    expect(renderTemplate('[{{ x }}] [{{ x.text }}]', { x: artefact }, { category: 'basic' })).to.equal('[All good] [All good]');
+    expect(renderTemplate('[{{ x }}] [{{ x.text }}]', { x: artefact }, { category: 'basic' })).to.equal(
+      '[All good] [All good]',
+    );
   });
 
   it('should print a structured concept as markdown with Python booleans', () => {
@@ -50,12 +52,24 @@ describe('content rendering', () => {
   });
 
   it('should print a list of texts as bullets and expose items', () => {
-    const artefact = stuffArtefact(lib, stuff(lib, 'native.Text', { kind: 'list', items: [{ text: 'a' }, { text: 'b' }] }));
-    expect(renderTemplate('{{ x }}|{{ x.items|length }}|{% for i in x %}{{ i }};{% endfor %}', { x: artefact }, { category: 'basic' })).to.equal(' • a\n • b|2|a;b;');
+    const artefact = stuffArtefact(
+      lib,
+      stuff(lib, 'native.Text', { kind: 'list', items: [{ text: 'a' }, { text: 'b' }] }),
+    );
+    expect(
+      renderTemplate(
+        '{{ x }}|{{ x.items|length }}|{% for i in x %}{{ i }};{% endfor %}',
+        { x: artefact },
+        { category: 'basic' },
+      ),
+    ).to.equal(' • a\n • b|2|a;b;');
   });
 
   it('should print documents with their title and images as their URL', () => {
-    const doc = stuffArtefact(lib, stuff(lib, 'native.Document', { kind: 'item', item: { url: 'https://x/a.pdf', title: 'A' } }));
+    const doc = stuffArtefact(
+      lib,
+      stuff(lib, 'native.Document', { kind: 'item', item: { url: 'https://x/a.pdf', title: 'A' } }),
+    );
     const image = stuffArtefact(lib, stuff(lib, 'native.Image', { kind: 'item', item: { url: 'https://x/i.png' } }));
     expect(String(doc)).to.equal('- A: https://x/a.pdf');
     expect(String(image)).to.equal('https://x/i.png');

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { resolveMultiplicity, stepMultiplicityOverride } from '../../../shared/runtime/multiplicity.js';
 
 describe('resolveMultiplicity (RUNTIME.md §2.1.7)', () => {
-  const cases: [Parameters<typeof resolveMultiplicity>[0], Parameters<typeof resolveMultiplicity>[1], ReturnType<typeof resolveMultiplicity>][] = [
+  const cases: [
+    Parameters<typeof resolveMultiplicity>[0],
+    Parameters<typeof resolveMultiplicity>[1],
+    ReturnType<typeof resolveMultiplicity>,
+  ][] = [
     ['single', null, 'single'],
     ['variable', null, 'variable'],
     [3, null, 3],

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { PipeFeatureNotSupportedError, PipeOutputValidationError } from '../../../shared/errors/index.js';
 import { createMockBackend } from '../../../shared/inference/index.js';
-import { randomIdSource, runPipeline, type PipeFunction } from '../../../shared/runtime/index.js';
+import { type PipeFunction, randomIdSource, runPipeline } from '../../../shared/runtime/index.js';
 import { validLibrary } from '../../helpers/library.js';
 
-const BUNDLE = 'domain = "funcs"\n[pipe.shout]\ntype = "PipeFunc"\ndescription = "d"\ninputs = { words = "Text" }\noutput = "Text"\nfunction_name = "text.shout"\n';
+const BUNDLE =
+  'domain = "funcs"\n[pipe.shout]\ntype = "PipeFunc"\ndescription = "d"\ninputs = { words = "Text" }\noutput = "Text"\nfunction_name = "text.shout"\n';
 
 async function run(functions: Map<string, PipeFunction>) {
   const library = validLibrary([{ content: BUNDLE, source: null }]);
@@ -28,7 +29,9 @@ describe('PipeFunc', () => {
       expect.fail('should have thrown');
     } catch (error) {
       expect(error).to.be.instanceOf(PipeFeatureNotSupportedError);
-      expect((error as Error).message).to.include("'text.shout' is not registered").and.include('registered: other');
+      expect((error as Error).message)
+        .to.include("'text.shout' is not registered")
+        .and.include('registered: other');
     }
   });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Concept } from '../../../shared/mthds/index.js';
-import { WorkingMemory, type Stuff } from '../../../shared/runtime/index.js';
 import { PipeInputError } from '../../../shared/errors/index.js';
+import type { Concept } from '../../../shared/mthds/index.js';
+import { type Stuff, WorkingMemory } from '../../../shared/runtime/index.js';
 
 const TEXT: Concept = {
   ref: 'native.Text',
@@ -42,7 +42,10 @@ describe('WorkingMemory', () => {
 
   it('should resolve dotted paths into content', () => {
     const memory = new WorkingMemory();
-    memory.addNewStuff('page', { ...textStuff('p', 'x'), content: { kind: 'item', item: { text_and_images: { text: { text: 'deep' } } } } });
+    memory.addNewStuff('page', {
+      ...textStuff('p', 'x'),
+      content: { kind: 'item', item: { text_and_images: { text: { text: 'deep' } } } },
+    });
     expect(memory.resolvePath('page.text_and_images.text.text')?.value).to.equal('deep');
     expect(memory.resolvePath('page.missing.more')?.value).to.equal(undefined);
     expect(memory.resolvePath('nobody')).to.equal(undefined);

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
-import { Jinja2TemplateBudgetError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateSyntaxError } from '../../../shared/errors/index.js';
-import { checkTemplate, renderTemplate, type Renderable } from '../../../shared/templating/index.js';
+import {
+  Jinja2TemplateBudgetError,
+  Jinja2TemplateRenderError,
+  Jinja2TemplateSecurityError,
+  Jinja2TemplateSyntaxError,
+} from '../../../shared/errors/index.js';
+import { checkTemplate, type Renderable, renderTemplate } from '../../../shared/templating/index.js';
 
 function text(value: string): Renderable & Record<string, unknown> {
   const artefact: Record<string, unknown> = { text: value };
@@ -14,17 +19,25 @@ function text(value: string): Renderable & Record<string, unknown> {
 describe('renderTemplate', () => {
   describe('when printing values', () => {
     it('should print a Renderable through toString and format', () => {
-      expect(renderTemplate('{{ name }} / $name / {{ name|format("json") }}', { name: text('Ada') }, { category: 'basic' })).to.equal('Ada / Ada / {"text":"Ada"}');
+      expect(
+        renderTemplate('{{ name }} / $name / {{ name|format("json") }}', { name: text('Ada') }, { category: 'basic' }),
+      ).to.equal('Ada / Ada / {"text":"Ada"}');
     });
 
     it('should print booleans and null Python-style so outcome keys True/False match', () => {
-      expect(renderTemplate('{{ m.is_match }}|{{ m.other }}|{{ m.nothing }}', { m: { is_match: true, other: false, nothing: null } }, { category: 'expression' })).to.equal(
-        'True|False|None',
-      );
+      expect(
+        renderTemplate(
+          '{{ m.is_match }}|{{ m.other }}|{{ m.nothing }}',
+          { m: { is_match: true, other: false, nothing: null } },
+          { category: 'expression' },
+        ),
+      ).to.equal('True|False|None');
     });
 
     it('should print plain lists and dicts Python-style', () => {
-      expect(renderTemplate('{{ l }} {{ d }}', { l: [1, 'a', true], d: { k: 'v' } }, { category: 'basic' })).to.equal("[1, 'a', True] {'k': 'v'}");
+      expect(renderTemplate('{{ l }} {{ d }}', { l: [1, 'a', true], d: { k: 'v' } }, { category: 'basic' })).to.equal(
+        "[1, 'a', True] {'k': 'v'}",
+      );
     });
 
     it('should apply string builtins to content artefacts', () => {
@@ -42,7 +55,9 @@ describe('renderTemplate', () => {
     ];
     for (const [style, expected] of cases) {
       it(`should wrap @doc in the ${style} style`, () => {
-        expect(renderTemplate('@doc', context, { category: 'llm_prompt', tagStyle: style as 'xml' })).to.equal(expected);
+        expect(renderTemplate('@doc', context, { category: 'llm_prompt', tagStyle: style as 'xml' })).to.equal(
+          expected,
+        );
       });
     }
 
@@ -57,7 +72,10 @@ describe('renderTemplate', () => {
     });
 
     it('should throw under tag', () => {
-      expect(() => renderTemplate('@missing', {}, { category: 'llm_prompt' })).to.throw(Jinja2TemplateRenderError, "'missing' is undefined");
+      expect(() => renderTemplate('@missing', {}, { category: 'llm_prompt' })).to.throw(
+        Jinja2TemplateRenderError,
+        "'missing' is undefined",
+      );
     });
   });
 
@@ -77,14 +95,20 @@ describe('renderTemplate', () => {
     ];
     for (const template of escapes) {
       it(`should refuse ${template}`, () => {
-        expect(() => renderTemplate(template, { x: { _private: 1 } }, { category: 'basic' })).to.throw(Jinja2TemplateSecurityError);
+        expect(() => renderTemplate(template, { x: { _private: 1 } }, { category: 'basic' })).to.throw(
+          Jinja2TemplateSecurityError,
+        );
       });
     }
 
     it('should keep ordinary attribute access and artefact metadata working', () => {
-      expect(renderTemplate('{{ x.a.b }} {{ x._stuff_name }} {{ l[1] }} {{ l|length }}', { x: { a: { b: 'ok' }, _stuff_name: 'n' }, l: [1, 2] }, { category: 'basic' })).to.equal(
-        'ok n 2 2',
-      );
+      expect(
+        renderTemplate(
+          '{{ x.a.b }} {{ x._stuff_name }} {{ l[1] }} {{ l|length }}',
+          { x: { a: { b: 'ok' }, _stuff_name: 'n' }, l: [1, 2] },
+          { category: 'basic' },
+        ),
+      ).to.equal('ok n 2 2');
     });
 
     it('should not expose inherited functions', () => {
@@ -99,7 +123,10 @@ describe('checkTemplate', () => {
   });
 
   it('should refuse an MTHDS filter its category does not allow', () => {
-    expect(() => checkTemplate('{{ x|with_images }}', 'basic')).to.throw(Jinja2TemplateSyntaxError, "filter 'with_images'");
+    expect(() => checkTemplate('{{ x|with_images }}', 'basic')).to.throw(
+      Jinja2TemplateSyntaxError,
+      "filter 'with_images'",
+    );
     expect(() => checkTemplate('{{ x|tag }}', 'expression')).to.throw(Jinja2TemplateSyntaxError);
   });
 
@@ -112,27 +139,42 @@ describe('checkTemplate', () => {
   });
 
   it('should refuse templates that load other templates', () => {
-    expect(() => checkTemplate('{% include "x.html" %}', 'basic')).to.throw(Jinja2TemplateSyntaxError, 'cannot load other templates');
+    expect(() => checkTemplate('{% include "x.html" %}', 'basic')).to.throw(
+      Jinja2TemplateSyntaxError,
+      'cannot load other templates',
+    );
   });
 });
 
 describe('render budget', () => {
   it('should stop a runaway loop with Jinja2TemplateBudgetError', () => {
-    const template = '{% for a in range(10000) %}{% for b in range(10000) %}{% for c in range(10000) %}x{% endfor %}{% endfor %}{% endfor %}';
+    const template =
+      '{% for a in range(10000) %}{% for b in range(10000) %}{% for c in range(10000) %}x{% endfor %}{% endfor %}{% endfor %}';
     expect(() => renderTemplate(template, {}, { category: 'basic' })).to.throw(Jinja2TemplateBudgetError, 'iterations');
   });
 
   it('should refuse a huge range', () => {
-    expect(() => renderTemplate('{% for i in range(1000000000) %}{% endfor %}', {}, { category: 'basic' })).to.throw(Jinja2TemplateBudgetError, 'range()');
+    expect(() => renderTemplate('{% for i in range(1000000000) %}{% endfor %}', {}, { category: 'basic' })).to.throw(
+      Jinja2TemplateBudgetError,
+      'range()',
+    );
   });
 
   it('should end runaway macro recursion with a render error', () => {
-    expect(() => renderTemplate('{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}', {}, { category: 'basic' })).to.throw(Jinja2TemplateRenderError);
+    expect(() => renderTemplate('{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}', {}, { category: 'basic' })).to.throw(
+      Jinja2TemplateRenderError,
+    );
   });
 
   it('should keep ordinary loops and ranges working, and reset the budget between renders', () => {
     for (let round = 0; round < 3; round += 1) {
-      expect(renderTemplate('{% for i in range(3) %}{{ i }}{% endfor %}{% for i in range(1, 7, 2) %}{{ i }}{% endfor %}', {}, { category: 'basic' })).to.equal('012135');
+      expect(
+        renderTemplate(
+          '{% for i in range(3) %}{{ i }}{% endfor %}{% for i in range(1, 7, 2) %}{{ i }}{% endfor %}',
+          {},
+          { category: 'basic' },
+        ),
+      ).to.equal('012135');
     }
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { lintMthds, type Diagnostic } from '../../../shared/tooling/index.js';
+import { type Diagnostic, lintMthds } from '../../../shared/tooling/index.js';
 
 /** The text a diagnostic's range covers (byte offsets). */
 function covered(content: string, diagnostic: Diagnostic): string {
@@ -43,7 +43,14 @@ describe('lintMthds', () => {
     it('should place an unknown key on the key', () => {
       const content = PIPE.replace('output ', 'outptu ');
       const diagnostics = lintMthds(content);
-      expect(diagnostics.map((diagnostic) => [diagnostic.kind, diagnostic.message, diagnostic.location, covered(content, diagnostic)])).to.deep.equal([
+      expect(
+        diagnostics.map((diagnostic) => [
+          diagnostic.kind,
+          diagnostic.message,
+          diagnostic.location,
+          covered(content, diagnostic),
+        ]),
+      ).to.deep.equal([
         ['schema', "'pipe.p' is missing the required key 'output'", 'pipe.p', 'p'],
         ['schema', "Unknown key 'outptu' in 'pipe.p'", 'pipe.p.outptu', 'outptu'],
       ]);
@@ -53,7 +60,9 @@ describe('lintMthds', () => {
       const content = PIPE.replace('type        = "PipeLLM"\n', '');
       const diagnostics = lintMthds(content);
       expect(diagnostics).to.have.length(1);
-      expect(diagnostics[0]!.message).to.match(/^Pipe 'p' has no 'type': set one of PipeLLM, .*PipeSignature \(or 'signature_for' for a contract-only signature\)\.$/);
+      expect(diagnostics[0]!.message).to.match(
+        /^Pipe 'p' has no 'type': set one of PipeLLM, .*PipeSignature \(or 'signature_for' for a contract-only signature\)\.$/,
+      );
       expect(covered(content, diagnostics[0]!)).to.equal('p');
     });
 
@@ -76,19 +85,26 @@ describe('lintMthds', () => {
 
     it('should pick the model reference form when the value has its keys', () => {
       const content = `${PIPE}model = { kind = "preset", name = "x" }\n`;
-      expect(lintMthds(content).map((diagnostic) => diagnostic.message)).to.deep.equal(["'pipe.p.model' is missing the required key 'raw'"]);
+      expect(lintMthds(content).map((diagnostic) => diagnostic.message)).to.deep.equal([
+        "'pipe.p.model' is missing the required key 'raw'",
+      ]);
     });
 
     it('should merge the type mismatches of every alternative into one', () => {
       const content = 'domain = "x"\n[concept]\nA = 3\n';
       const diagnostics = lintMthds(content);
-      expect(diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.location, covered(content, diagnostic)])).to.deep.equal([["'concept.A' must be object or string", 'concept.A', '3']]);
+      expect(
+        diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.location, covered(content, diagnostic)]),
+      ).to.deep.equal([["'concept.A' must be object or string", 'concept.A', '3']]);
     });
 
     it('should list the allowed values of an enum, placed on the value in an inline table', () => {
-      const content = 'domain = "x"\n[concept.B]\ndescription = "b"\n[concept.B.structure]\nf = { type = "weird", description = "f" }\n';
+      const content =
+        'domain = "x"\n[concept.B]\ndescription = "b"\n[concept.B.structure]\nf = { type = "weird", description = "f" }\n';
       const [diagnostic] = lintMthds(content);
-      expect(diagnostic!.message).to.equal(`'concept.B.structure.f.type' must be one of "text", "list", "dict", "integer", "boolean", "number", "date", "concept"`);
+      expect(diagnostic!.message).to.equal(
+        `'concept.B.structure.f.type' must be one of "text", "list", "dict", "integer", "boolean", "number", "date", "concept"`,
+      );
       expect(covered(content, diagnostic!)).to.equal('"weird"');
     });
 
@@ -107,7 +123,13 @@ describe('lintMthds', () => {
 
     it('should report a missing domain without a range', () => {
       expect(lintMthds('description = "d"\n')).to.deep.equal([
-        { kind: 'schema', severity: 'error', message: "The bundle is missing the required key 'domain'", location: null, range: null },
+        {
+          kind: 'schema',
+          severity: 'error',
+          message: "The bundle is missing the required key 'domain'",
+          location: null,
+          range: null,
+        },
       ]);
     });
 

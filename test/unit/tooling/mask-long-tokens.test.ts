@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'smol-toml';
-import { maskLongTokens } from '../../../shared/tooling/mask-long-tokens.js';
 import { scanToml } from '../../../shared/mthds/parse/toml-scan.js';
+import { maskLongTokens } from '../../../shared/tooling/mask-long-tokens.js';
 
 function mask(text: string): string {
   return maskLongTokens(text, scanToml(text, { longToken: 8 }).longTokens);

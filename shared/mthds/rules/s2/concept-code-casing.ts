@@ -3,17 +3,24 @@
  * `strip-namespace` fix (none when the bare code is taken or is a native).
  * @see LANGUAGE.md §1.3, §2.1, §6 S2; spec §2.7
  */
-import { NATIVE_CONCEPTS } from '../../library/natives.js';
+
 import type { LoadedBundle } from '../../library/library.js';
+import { NATIVE_CONCEPTS } from '../../library/natives.js';
 import { MESSAGES } from '../../messages.js';
 import { CONCEPT_CODE, toPascalCase } from '../../references.js';
-import { conceptItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { conceptItem } from '../rule-item.js';
 import { miscasedKeyReport } from './strip-namespace.js';
 
 function report(bundle: LoadedBundle, code: string) {
   const isTaken = (bare: string) => Object.hasOwn(bundle.blueprint.concept, bare) || NATIVE_CONCEPTS.has(bare);
-  const { message, details } = miscasedKeyReport(bundle, 'concept', code, MESSAGES.concept_code_casing({ code, suggestion: toPascalCase(code) }), isTaken);
+  const { message, details } = miscasedKeyReport(
+    bundle,
+    'concept',
+    code,
+    MESSAGES.concept_code_casing({ code, suggestion: toPascalCase(code) }),
+    isTaken,
+  );
   return conceptItem(conceptCodeCasing, bundle, code, message, details);
 }
 

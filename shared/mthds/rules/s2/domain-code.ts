@@ -4,8 +4,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import { DOMAIN_CODE } from '../../references.js';
-import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { bundleItem } from '../rule-item.js';
 
 /** S2 domain code syntax (`invalid_domain_code`). */
 export const domainCode: Rule = {
@@ -18,5 +18,10 @@ export const domainCode: Rule = {
   check: ({ bundles }) =>
     bundles
       .filter(({ blueprint }) => !DOMAIN_CODE.test(blueprint.domain))
-      .map((bundle) => bundleItem(domainCode, bundle, MESSAGES.invalid_domain_code({ domain: bundle.blueprint.domain }), { field_path: 'domain', field_name: 'domain' })),
+      .map((bundle) =>
+        bundleItem(domainCode, bundle, MESSAGES.invalid_domain_code({ domain: bundle.blueprint.domain }), {
+          field_path: 'domain',
+          field_name: 'domain',
+        }),
+      ),
 };

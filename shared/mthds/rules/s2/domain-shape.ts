@@ -4,8 +4,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import { DOMAIN_CODE } from '../../references.js';
-import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { bundleItem } from '../rule-item.js';
 
 const MAX_SEGMENTS = 3;
 const MAX_WORDS = 4;
@@ -23,8 +23,16 @@ export const domainShape: Rule = {
       const { domain } = bundle.blueprint;
       if (!DOMAIN_CODE.test(domain)) return [];
       const segments = domain.split('.');
-      const longest = segments.reduce((best, segment) => (segment.split('_').length > best.split('_').length ? segment : best), '');
+      const longest = segments.reduce(
+        (best, segment) => (segment.split('_').length > best.split('_').length ? segment : best),
+        '',
+      );
       if (segments.length <= MAX_SEGMENTS && longest.split('_').length <= MAX_WORDS) return [];
-      return [bundleItem(domainShape, bundle, MESSAGES.domain_shape({ domain, depth: segments.length, longest }), { field_path: 'domain', field_name: 'domain' })];
+      return [
+        bundleItem(domainShape, bundle, MESSAGES.domain_shape({ domain, depth: segments.length, longest }), {
+          field_path: 'domain',
+          field_name: 'domain',
+        }),
+      ];
     }),
 };

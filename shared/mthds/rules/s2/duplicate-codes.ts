@@ -5,8 +5,8 @@
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
-import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { bundleItem } from '../rule-item.js';
 
 /** S2 duplicate concept or pipe code in one domain (`duplicate_code`). */
 export const duplicateCodes: Rule = {
@@ -31,7 +31,11 @@ export const duplicateCodes: Rule = {
           firstSource.set(key, bundle.source);
           continue;
         }
-        const message = MESSAGES.duplicate_code({ kind, ref: `${domain}.${code}`, first: firstSource.get(key) ?? null });
+        const message = MESSAGES.duplicate_code({
+          kind,
+          ref: `${domain}.${code}`,
+          first: firstSource.get(key) ?? null,
+        });
         const item = bundleItem(duplicateCodes, bundle, message, { field_path: `${kind}.${code}` });
         items.push(kind === 'pipe' ? { ...item, pipe_code: code } : { ...item, concept_code: code });
       }

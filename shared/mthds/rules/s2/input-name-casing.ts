@@ -5,8 +5,8 @@
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
 import { INPUT_NAME, toSnakeCase } from '../../references.js';
-import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { bundleItem } from '../rule-item.js';
 
 /** S2 input name casing (`invalid_input_name`). */
 export const inputNameCasing: Rule = {
@@ -23,10 +23,15 @@ export const inputNameCasing: Rule = {
           .filter((name) => !INPUT_NAME.test(name))
           .map((name): ValidationErrorItem => {
             const suggestion = name.split('.').map(toSnakeCase).join('.');
-            const item = bundleItem(inputNameCasing, bundle, MESSAGES.input_name_casing({ pipe: code, name, suggestion }), {
-              field_path: `pipe.${code}.inputs.${name}`,
-              field_name: name,
-            });
+            const item = bundleItem(
+              inputNameCasing,
+              bundle,
+              MESSAGES.input_name_casing({ pipe: code, name, suggestion }),
+              {
+                field_path: `pipe.${code}.inputs.${name}`,
+                field_name: name,
+              },
+            );
             return { ...item, pipe_code: code };
           }),
       ),

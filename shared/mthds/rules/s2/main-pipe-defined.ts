@@ -5,8 +5,8 @@
  * @see LANGUAGE.md §1.2, §5.2, §6 S2; spec §2.7
  */
 import { MESSAGES } from '../../messages.js';
-import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { bundleItem } from '../rule-item.js';
 import { namespacedCode, stripNamespaceFromMainPipe } from './strip-namespace.js';
 
 /** S2 main pipe defined in the bundle (`unresolved_pipe_dependency`). */
@@ -23,7 +23,11 @@ export const mainPipeDefined: Rule = {
       if (main === undefined || Object.hasOwn(bundle.blueprint.pipe, main)) return [];
       const field = { field_path: 'main_pipe', field_name: 'main_pipe', missing_pipe_code: main };
       const namespaced = namespacedCode(main, 'pipe');
-      if (namespaced && namespaced.domain === bundle.blueprint.domain && Object.hasOwn(bundle.blueprint.pipe, namespaced.code)) {
+      if (
+        namespaced &&
+        namespaced.domain === bundle.blueprint.domain &&
+        Object.hasOwn(bundle.blueprint.pipe, namespaced.code)
+      ) {
         return [
           bundleItem(mainPipeDefined, bundle, MESSAGES.main_pipe_qualified({ mainPipe: main, bare: namespaced.code }), {
             ...field,
@@ -31,6 +35,13 @@ export const mainPipeDefined: Rule = {
           }),
         ];
       }
-      return [bundleItem(mainPipeDefined, bundle, MESSAGES.main_pipe_not_defined({ mainPipe: main, pipes: Object.keys(bundle.blueprint.pipe) }), field)];
+      return [
+        bundleItem(
+          mainPipeDefined,
+          bundle,
+          MESSAGES.main_pipe_not_defined({ mainPipe: main, pipes: Object.keys(bundle.blueprint.pipe) }),
+          field,
+        ),
+      ];
     }),
 };

@@ -3,10 +3,11 @@
  * (fix id `strip-native-concept-redecl`).
  * @see LANGUAGE.md §2.1, §2.3, §6 S2
  */
-import { MESSAGES } from '../../messages.js';
+
 import { NATIVE_CONCEPTS } from '../../library/natives.js';
-import { conceptItem } from '../rule-item.js';
+import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
+import { conceptItem } from '../rule-item.js';
 
 /** S2 native concept redeclaration (`native_concept_redeclaration`). */
 export const nativeRedeclaration: Rule = {

@@ -3,16 +3,23 @@
  * its own message and the `strip-namespace` fix.
  * @see LANGUAGE.md §1.3, §3.1, §6 S2; spec §2.7
  */
-import { MESSAGES } from '../../messages.js';
+
 import type { LoadedBundle } from '../../library/library.js';
+import { MESSAGES } from '../../messages.js';
 import { PIPE_CODE, toSnakeCase } from '../../references.js';
-import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { bundleItem } from '../rule-item.js';
 import { miscasedKeyReport } from './strip-namespace.js';
 
 function report(bundle: LoadedBundle, code: string) {
   const isTaken = (bare: string) => Object.hasOwn(bundle.blueprint.pipe, bare);
-  const { message, details } = miscasedKeyReport(bundle, 'pipe', code, MESSAGES.pipe_code_casing({ code, suggestion: toSnakeCase(code) }), isTaken);
+  const { message, details } = miscasedKeyReport(
+    bundle,
+    'pipe',
+    code,
+    MESSAGES.pipe_code_casing({ code, suggestion: toSnakeCase(code) }),
+    isTaken,
+  );
   return bundleItem(pipeCodeCasing, bundle, message, details);
 }
 

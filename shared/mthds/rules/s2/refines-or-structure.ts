@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §2.1, §6 S2
  */
 import { MESSAGES } from '../../messages.js';
-import { conceptItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { conceptItem } from '../rule-item.js';
 
 /** S2 refines and structure are exclusive (`refines_and_structure`). */
 export const refinesOrStructure: Rule = {
@@ -18,7 +18,15 @@ export const refinesOrStructure: Rule = {
     bundles.flatMap((bundle) =>
       Object.entries(bundle.blueprint.concept).flatMap(([code, concept]) => {
         if (typeof concept === 'string' || concept.refines === undefined || concept.structure === undefined) return [];
-        return [conceptItem(refinesOrStructure, bundle, code, MESSAGES.refines_and_structure({ code, refines: concept.refines }), { field_path: `concept.${code}` })];
+        return [
+          conceptItem(
+            refinesOrStructure,
+            bundle,
+            code,
+            MESSAGES.refines_and_structure({ code, refines: concept.refines }),
+            { field_path: `concept.${code}` },
+          ),
+        ];
       }),
     ),
 };

@@ -4,8 +4,8 @@
  * @see LANGUAGE.md §1.4, §6 S2
  */
 import { MESSAGES } from '../../messages.js';
-import { bundleItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { bundleItem } from '../rule-item.js';
 
 /** The reserved first segments of a domain code. */
 const RESERVED_DOMAIN_SEGMENTS: readonly string[] = ['native', 'mthds', 'pipelex'];
@@ -22,7 +22,11 @@ export const reservedDomain: Rule = {
     bundles.flatMap((bundle) => {
       const segment = bundle.blueprint.domain.split('.')[0] ?? '';
       if (!RESERVED_DOMAIN_SEGMENTS.includes(segment)) return [];
-      const message = MESSAGES.reserved_domain({ domain: bundle.blueprint.domain, segment, reserved: RESERVED_DOMAIN_SEGMENTS });
+      const message = MESSAGES.reserved_domain({
+        domain: bundle.blueprint.domain,
+        segment,
+        reserved: RESERVED_DOMAIN_SEGMENTS,
+      });
       return [bundleItem(reservedDomain, bundle, message, { field_path: 'domain', field_name: 'domain' })];
     }),
 };

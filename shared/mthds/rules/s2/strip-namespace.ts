@@ -5,7 +5,7 @@
  * comments and body) and remaps a `main_pipe` naming it. It is `safe` when the qualifier is the bundle's own domain
  * (nothing changes meaning) and `unsafe` when it names another domain (the code moves into the bundle's domain).
  */
-import type { SuggestedFix, FixOp } from '../../../errors/index.js';
+import type { FixOp, SuggestedFix } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
 import { MESSAGES } from '../../messages.js';
 import { parseConceptRef, parsePipeRef } from '../../references.js';
@@ -44,7 +44,12 @@ function remapMainPipe(written: string, bare: string): FixOp {
  *   `main_pipe`
  * @see spec §2.7, API-CONTRACT.md §4.2
  */
-function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, namespaced: NamespacedCode): SuggestedFix {
+function stripNamespaceFromKey(
+  bundle: LoadedBundle,
+  table: 'pipe' | 'concept',
+  key: string,
+  namespaced: NamespacedCode,
+): SuggestedFix {
   const ops: FixOp[] = [{ kind: 'rename_table_key', table_path: [table], key, new_key: namespaced.code }];
   if (table === 'pipe' && bundle.blueprint.main_pipe === key) ops.push(remapMainPipe(key, namespaced.code));
   const own = namespaced.domain === bundle.blueprint.domain;
@@ -67,7 +72,11 @@ function stripNamespaceFromKey(bundle: LoadedBundle, table: 'pipe' | 'concept', 
  * @returns the fix: one `remap_value` of `main_pipe`
  * @see spec §2.7, API-CONTRACT.md §4.2
  */
-export function stripNamespaceFromMainPipe(bundle: LoadedBundle, mainPipe: string, namespaced: NamespacedCode): SuggestedFix {
+export function stripNamespaceFromMainPipe(
+  bundle: LoadedBundle,
+  mainPipe: string,
+  namespaced: NamespacedCode,
+): SuggestedFix {
   return {
     fix_code: 'strip-namespace',
     description: `Name the main pipe by its bare code '${namespaced.code}'.`,
@@ -94,12 +103,25 @@ export interface MiscasedKeyReport {
  * @param isTaken - whether a bare code cannot be declared (already declared, or a native)
  * @see LANGUAGE.md §1.3, §6 S2; spec §2.7
  */
-export function miscasedKeyReport(bundle: LoadedBundle, table: 'pipe' | 'concept', key: string, casingMessage: string, isTaken: (bare: string) => boolean): MiscasedKeyReport {
+export function miscasedKeyReport(
+  bundle: LoadedBundle,
+  table: 'pipe' | 'concept',
+  key: string,
+  casingMessage: string,
+  isTaken: (bare: string) => boolean,
+): MiscasedKeyReport {
   const field_path = `${table}.${key}`;
   const namespaced = namespacedCode(key, table);
   if (!namespaced) return { message: casingMessage, details: { field_path } };
   return {
-    message: MESSAGES.namespaced_code({ kind: table === 'pipe' ? 'Pipe' : 'Concept', code: key, bare: namespaced.code }),
-    details: { field_path, ...(!isTaken(namespaced.code) && { suggested_fix: stripNamespaceFromKey(bundle, table, key, namespaced) }) },
+    message: MESSAGES.namespaced_code({
+      kind: table === 'pipe' ? 'Pipe' : 'Concept',
+      code: key,
+      bare: namespaced.code,
+    }),
+    details: {
+      field_path,
+      ...(!isTaken(namespaced.code) && { suggested_fix: stripNamespaceFromKey(bundle, table, key, namespaced) }),
+    },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
-import { fieldItem, structureFields, type StructureField } from './structure-fields.js';
+import { fieldItem, type StructureField, structureFields } from './structure-fields.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
 
@@ -24,7 +24,10 @@ function problem({ field }: StructureField): string | undefined {
   const value = field.default_value;
   if (value === undefined) return undefined;
   if (field.type === 'concept') return 'is not allowed on a concept field';
-  if (field.choices !== undefined) return typeof value === 'string' && field.choices.includes(value) ? undefined : `must be one of the choices (${field.choices.join(', ')})`;
+  if (field.choices !== undefined)
+    return typeof value === 'string' && field.choices.includes(value)
+      ? undefined
+      : `must be one of the choices (${field.choices.join(', ')})`;
   const matches = field.type === undefined ? undefined : MATCHES_TYPE[field.type];
   return matches && !matches(value) ? `does not match type "${field.type}"` : undefined;
 }
@@ -40,6 +43,19 @@ export const defaultValue: Rule = {
   check: ({ bundles }) =>
     structureFields(bundles).flatMap((at) => {
       const why = problem(at);
-      return why === undefined ? [] : [fieldItem(defaultValue, at, MESSAGES.field_default_value({ concept: at.concept, field: at.name, value: JSON.stringify(at.field.default_value), problem: why }))];
+      return why === undefined
+        ? []
+        : [
+            fieldItem(
+              defaultValue,
+              at,
+              MESSAGES.field_default_value({
+                concept: at.concept,
+                field: at.name,
+                value: JSON.stringify(at.field.default_value),
+                problem: why,
+              }),
+            ),
+          ];
     }),
 };

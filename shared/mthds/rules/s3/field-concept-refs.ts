@@ -20,10 +20,27 @@ export const fieldConceptRefs: Rule = {
       const { field, concept, name } = at;
       const items: ValidationErrorItem[] = [];
       if ((field.type === 'concept') !== (field.concept_ref !== undefined)) {
-        items.push(fieldItem(fieldConceptRefs, at, MESSAGES.field_concept_ref({ concept, field: name, key: 'concept_ref', missing: field.type === 'concept' })));
+        items.push(
+          fieldItem(
+            fieldConceptRefs,
+            at,
+            MESSAGES.field_concept_ref({ concept, field: name, key: 'concept_ref', missing: field.type === 'concept' }),
+          ),
+        );
       }
       if ((field.item_type === 'concept') !== (field.item_concept_ref !== undefined)) {
-        items.push(fieldItem(fieldConceptRefs, at, MESSAGES.field_concept_ref({ concept, field: name, key: 'item_concept_ref', missing: field.item_type === 'concept' })));
+        items.push(
+          fieldItem(
+            fieldConceptRefs,
+            at,
+            MESSAGES.field_concept_ref({
+              concept,
+              field: name,
+              key: 'item_concept_ref',
+              missing: field.item_type === 'concept',
+            }),
+          ),
+        );
       }
       return items;
     }),

@@ -10,7 +10,18 @@ import { fieldItem } from './structure-fields.js';
 
 /** Field names taken by the generated structure classes. */
 const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
-  'dict', 'json', 'copy', 'schema', 'schema_json', 'construct', 'validate', 'parse_obj', 'parse_raw', 'parse_file', 'from_orm', 'update_forward_refs',
+  'dict',
+  'json',
+  'copy',
+  'schema',
+  'schema_json',
+  'construct',
+  'validate',
+  'parse_obj',
+  'parse_raw',
+  'parse_file',
+  'from_orm',
+  'update_forward_refs',
 ]);
 
 function reason(name: string): string | undefined {
@@ -34,7 +45,15 @@ export const fieldName: Rule = {
         if (typeof table === 'string' || typeof table.structure !== 'object') return [];
         return Object.keys(table.structure).flatMap((name) => {
           const why = reason(name);
-          return why === undefined ? [] : [fieldItem(fieldName, { bundle, concept, name }, MESSAGES.field_name_invalid({ concept, field: name, reason: why }))];
+          return why === undefined
+            ? []
+            : [
+                fieldItem(
+                  fieldName,
+                  { bundle, concept, name },
+                  MESSAGES.field_name_invalid({ concept, field: name, reason: why }),
+                ),
+              ];
         });
       }),
     ),

@@ -20,8 +20,17 @@ export const fieldType: Rule = {
     structureFields(bundles).flatMap((at): ValidationErrorItem[] => {
       const { field, concept, name } = at;
       const choices = field.choices ?? [];
-      if (field.type === undefined) return choices.length > 0 ? [] : [fieldItem(fieldType, at, MESSAGES.field_needs_type({ concept, field: name }))];
+      if (field.type === undefined)
+        return choices.length > 0
+          ? []
+          : [fieldItem(fieldType, at, MESSAGES.field_needs_type({ concept, field: name }))];
       if (field.choices === undefined || (field.type === 'text' && mode === 'compat')) return [];
-      return [fieldItem(fieldType, at, MESSAGES.field_choices_with_type({ concept, field: name, type: field.type, strict: mode === 'strict' }))];
+      return [
+        fieldItem(
+          fieldType,
+          at,
+          MESSAGES.field_choices_with_type({ concept, field: name, type: field.type, strict: mode === 'strict' }),
+        ),
+      ];
     }),
 };

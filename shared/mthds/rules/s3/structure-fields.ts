@@ -4,10 +4,10 @@
  * @see LANGUAGE.md §2.2
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
-import type { ConceptFieldBlueprint } from '../../parse/blueprint.js';
 import type { LoadedBundle } from '../../library/library.js';
-import { conceptItem } from '../rule-item.js';
+import type { ConceptFieldBlueprint } from '../../parse/blueprint.js';
 import type { Rule } from '../rule.js';
+import { conceptItem } from '../rule-item.js';
 
 /** One table-form structure field. */
 export interface StructureField {
@@ -25,7 +25,9 @@ export function structureFields(bundles: readonly LoadedBundle[]): StructureFiel
   return bundles.flatMap((bundle) =>
     Object.entries(bundle.blueprint.concept).flatMap(([concept, table]) => {
       if (typeof table === 'string' || typeof table.structure !== 'object') return [];
-      return Object.entries(table.structure).flatMap(([name, field]) => (typeof field === 'string' ? [] : [{ bundle, concept, name, field }]));
+      return Object.entries(table.structure).flatMap(([name, field]) =>
+        typeof field === 'string' ? [] : [{ bundle, concept, name, field }],
+      );
     }),
   );
 }
@@ -36,6 +38,13 @@ export function structureFields(bundles: readonly LoadedBundle[]): StructureFiel
  * @param at - the field
  * @param message - from MESSAGES
  */
-export function fieldItem(rule: Rule, at: Pick<StructureField, 'bundle' | 'concept' | 'name'>, message: string): ValidationErrorItem {
-  return conceptItem(rule, at.bundle, at.concept, message, { field_path: `concept.${at.concept}.structure.${at.name}`, field_name: at.name });
+export function fieldItem(
+  rule: Rule,
+  at: Pick<StructureField, 'bundle' | 'concept' | 'name'>,
+  message: string,
+): ValidationErrorItem {
+  return conceptItem(rule, at.bundle, at.concept, message, {
+    field_path: `concept.${at.concept}.structure.${at.name}`,
+    field_name: at.name,
+  });
 }

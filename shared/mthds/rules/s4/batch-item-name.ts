@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.11, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeBatch item name (`batch_item_name_collision`). */
 export const batchItemName: Rule = {
@@ -17,8 +17,22 @@ export const batchItemName: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeBatch').flatMap((pipe) => {
       const { input_item_name: item, input_list_name: list } = pipe.blueprint;
-      const problem = item.trim() === '' ? 'empty' : item === list ? 'list' : pipe.inputs.some((input) => input.name === item) ? 'input' : undefined;
+      const problem =
+        item.trim() === ''
+          ? 'empty'
+          : item === list
+            ? 'list'
+            : pipe.inputs.some((input) => input.name === item)
+              ? 'input'
+              : undefined;
       if (problem === undefined) return [];
-      return [pipeItem(batchItemName, pipe, MESSAGES.batch_item_name({ pipe: pipe.code, item, problem }), pipeField(pipe, 'input_item_name'))];
+      return [
+        pipeItem(
+          batchItemName,
+          pipe,
+          MESSAGES.batch_item_name({ pipe: pipe.code, item, problem }),
+          pipeField(pipe, 'input_item_name'),
+        ),
+      ];
     }),
 };

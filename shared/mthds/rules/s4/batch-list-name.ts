@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.11, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeBatch list name (`invalid_pipe_field`). */
 export const batchListName: Rule = {
@@ -18,6 +18,13 @@ export const batchListName: Rule = {
     pipesOfType(context, 'PipeBatch').flatMap((pipe) => {
       const names = pipe.inputs.map((input) => input.name);
       if (names.includes(pipe.blueprint.input_list_name)) return [];
-      return [pipeItem(batchListName, pipe, MESSAGES.batch_list_name({ pipe: pipe.code, list: pipe.blueprint.input_list_name, inputs: names }), pipeField(pipe, 'input_list_name'))];
+      return [
+        pipeItem(
+          batchListName,
+          pipe,
+          MESSAGES.batch_list_name({ pipe: pipe.code, list: pipe.blueprint.input_list_name, inputs: names }),
+          pipeField(pipe, 'input_list_name'),
+        ),
+      ];
     }),
 };

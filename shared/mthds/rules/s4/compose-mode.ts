@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.7, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeCompose template or construct (`invalid_pipe_field`). */
 export const composeMode: Rule = {
@@ -18,6 +18,11 @@ export const composeMode: Rule = {
     pipesOfType(context, 'PipeCompose')
       .filter((pipe) => (pipe.blueprint.template === undefined) === (pipe.blueprint.construct === undefined))
       .map((pipe) =>
-        pipeItem(composeMode, pipe, MESSAGES.compose_mode({ pipe: pipe.code, both: pipe.blueprint.template !== undefined }), pipeField(pipe, pipe.blueprint.template === undefined ? 'template' : 'construct')),
+        pipeItem(
+          composeMode,
+          pipe,
+          MESSAGES.compose_mode({ pipe: pipe.code, both: pipe.blueprint.template !== undefined }),
+          pipeField(pipe, pipe.blueprint.template === undefined ? 'template' : 'construct'),
+        ),
       ),
 };

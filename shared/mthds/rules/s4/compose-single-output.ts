@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.7, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeCompose single output (`inadequate_output_multiplicity`). */
 export const composeSingleOutput: Rule = {
@@ -17,5 +17,12 @@ export const composeSingleOutput: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeCompose')
       .filter((pipe) => pipe.output.multiplicity !== 'single')
-      .map((pipe) => pipeItem(composeSingleOutput, pipe, MESSAGES.compose_single_output({ pipe: pipe.code, output: pipe.output.raw }), pipeField(pipe, 'output'))),
+      .map((pipe) =>
+        pipeItem(
+          composeSingleOutput,
+          pipe,
+          MESSAGES.compose_single_output({ pipe: pipe.code, output: pipe.output.raw }),
+          pipeField(pipe, 'output'),
+        ),
+      ),
 };

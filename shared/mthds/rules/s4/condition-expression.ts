@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.10, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeCondition expression (`invalid_pipe_field`). */
 export const conditionExpression: Rule = {
@@ -16,8 +16,15 @@ export const conditionExpression: Rule = {
   see: 'LANGUAGE.md §3.10, §6 S4',
   check: (context) =>
     pipesOfType(context, 'PipeCondition')
-      .filter((pipe) => (pipe.blueprint.expression_template === undefined) === (pipe.blueprint.expression === undefined))
+      .filter(
+        (pipe) => (pipe.blueprint.expression_template === undefined) === (pipe.blueprint.expression === undefined),
+      )
       .map((pipe) =>
-        pipeItem(conditionExpression, pipe, MESSAGES.condition_expression({ pipe: pipe.code, both: pipe.blueprint.expression !== undefined }), pipeField(pipe, 'expression_template')),
+        pipeItem(
+          conditionExpression,
+          pipe,
+          MESSAGES.condition_expression({ pipe: pipe.code, both: pipe.blueprint.expression !== undefined }),
+          pipeField(pipe, 'expression_template'),
+        ),
       ),
 };

@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.10, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeCondition outcomes (`invalid_pipe_field`). */
 export const conditionOutcomes: Rule = {
@@ -17,5 +17,12 @@ export const conditionOutcomes: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeCondition')
       .filter((pipe) => Object.keys(pipe.blueprint.outcomes).length === 0)
-      .map((pipe) => pipeItem(conditionOutcomes, pipe, MESSAGES.condition_outcomes_empty({ pipe: pipe.code }), pipeField(pipe, 'outcomes'))),
+      .map((pipe) =>
+        pipeItem(
+          conditionOutcomes,
+          pipe,
+          MESSAGES.condition_outcomes_empty({ pipe: pipe.code }),
+          pipeField(pipe, 'outcomes'),
+        ),
+      ),
 };

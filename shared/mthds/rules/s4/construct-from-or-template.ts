@@ -5,14 +5,21 @@
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 function visit(pipe: Pipe, value: unknown, path: string, items: ValidationErrorItem[]): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
   const table = value as Record<string, unknown>;
   if ('from' in table && 'template' in table) {
-    items.push(pipeItem(constructFromOrTemplate, pipe, MESSAGES.construct_from_and_template({ pipe: pipe.code, field: path }), pipeField(pipe, path)));
+    items.push(
+      pipeItem(
+        constructFromOrTemplate,
+        pipe,
+        MESSAGES.construct_from_and_template({ pipe: pipe.code, field: path }),
+        pipeField(pipe, path),
+      ),
+    );
     return;
   }
   for (const [key, nested] of Object.entries(table)) visit(pipe, nested, `${path}.${key}`, items);
@@ -29,7 +36,8 @@ export const constructFromOrTemplate: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeCompose').flatMap((pipe) => {
       const items: ValidationErrorItem[] = [];
-      for (const [key, value] of Object.entries(pipe.blueprint.construct ?? {})) visit(pipe, value, `construct.${key}`, items);
+      for (const [key, value] of Object.entries(pipe.blueprint.construct ?? {}))
+        visit(pipe, value, `construct.${key}`, items);
       return items;
     }),
 };

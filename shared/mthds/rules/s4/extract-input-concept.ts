@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.5, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 const EXTRACTABLE = new Set(['native.Document', 'native.Image']);
 
@@ -21,7 +21,14 @@ export const extractInputConcept: Rule = {
       pipe.inputs.flatMap((input) => {
         const concept = context.library.findConcept(input.conceptRef, pipe.domain_code);
         if (!concept || context.library.ancestry(concept).some((ancestor) => EXTRACTABLE.has(ancestor.ref))) return [];
-        return [pipeItem(extractInputConcept, pipe, MESSAGES.extract_input_concept({ pipe: pipe.code, input: input.name, concept: input.raw }), pipeField(pipe, `inputs.${input.name}`))];
+        return [
+          pipeItem(
+            extractInputConcept,
+            pipe,
+            MESSAGES.extract_input_concept({ pipe: pipe.code, input: input.name, concept: input.raw }),
+            pipeField(pipe, `inputs.${input.name}`),
+          ),
+        ];
       }),
     ),
 };

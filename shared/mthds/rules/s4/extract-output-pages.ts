@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.5, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import { outputRefines } from './output-refines.js';
 
 /** S4 PipeExtract output (`inadequate_output_concept`). */
@@ -17,6 +17,16 @@ export const extractOutputPages: Rule = {
   see: 'LANGUAGE.md §3.5, §6 S4',
   check: (context) =>
     pipesOfType(context, 'PipeExtract')
-      .filter((pipe) => pipe.output.multiplicity !== 'variable' || outputRefines(context.library, pipe, 'native.Page') === false)
-      .map((pipe) => pipeItem(extractOutputPages, pipe, MESSAGES.extract_output_pages({ pipe: pipe.code, output: pipe.output.raw }), pipeField(pipe, 'output'))),
+      .filter(
+        (pipe) =>
+          pipe.output.multiplicity !== 'variable' || outputRefines(context.library, pipe, 'native.Page') === false,
+      )
+      .map((pipe) =>
+        pipeItem(
+          extractOutputPages,
+          pipe,
+          MESSAGES.extract_output_pages({ pipe: pipe.code, output: pipe.output.raw }),
+          pipeField(pipe, 'output'),
+        ),
+      ),
 };

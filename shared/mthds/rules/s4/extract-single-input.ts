@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.5, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeExtract single input (`invalid_pipe_field`). */
 export const extractSingleInput: Rule = {
@@ -17,5 +17,12 @@ export const extractSingleInput: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeExtract')
       .filter((pipe) => pipe.inputs.length !== 1)
-      .map((pipe) => pipeItem(extractSingleInput, pipe, MESSAGES.extract_one_input({ pipe: pipe.code, count: pipe.inputs.length }), pipeField(pipe, 'inputs'))),
+      .map((pipe) =>
+        pipeItem(
+          extractSingleInput,
+          pipe,
+          MESSAGES.extract_one_input({ pipe: pipe.code, count: pipe.inputs.length }),
+          pipeField(pipe, 'inputs'),
+        ),
+      ),
 };

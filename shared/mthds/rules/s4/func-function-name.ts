@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.3, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeFunc function name (`invalid_pipe_field`). */
 export const funcFunctionName: Rule = {
@@ -17,5 +17,12 @@ export const funcFunctionName: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeFunc')
       .filter((pipe) => pipe.blueprint.function_name.trim() === '')
-      .map((pipe) => pipeItem(funcFunctionName, pipe, MESSAGES.func_name_empty({ pipe: pipe.code }), pipeField(pipe, 'function_name'))),
+      .map((pipe) =>
+        pipeItem(
+          funcFunctionName,
+          pipe,
+          MESSAGES.func_name_empty({ pipe: pipe.code }),
+          pipeField(pipe, 'function_name'),
+        ),
+      ),
 };

@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.4, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeImgGen quality and nb_steps are exclusive (`invalid_pipe_field`). */
 export const imgGenQualitySteps: Rule = {
@@ -18,7 +18,19 @@ export const imgGenQualitySteps: Rule = {
     pipesOfType(context, 'PipeImgGen')
       .filter((pipe) => {
         const setting = pipe.blueprint.model;
-        return typeof setting === 'object' && 'quality' in setting && setting.quality !== undefined && setting.nb_steps !== undefined;
+        return (
+          typeof setting === 'object' &&
+          'quality' in setting &&
+          setting.quality !== undefined &&
+          setting.nb_steps !== undefined
+        );
       })
-      .map((pipe) => pipeItem(imgGenQualitySteps, pipe, MESSAGES.img_gen_quality_steps({ pipe: pipe.code }), pipeField(pipe, 'model'))),
+      .map((pipe) =>
+        pipeItem(
+          imgGenQualitySteps,
+          pipe,
+          MESSAGES.img_gen_quality_steps({ pipe: pipe.code }),
+          pipeField(pipe, 'model'),
+        ),
+      ),
 };

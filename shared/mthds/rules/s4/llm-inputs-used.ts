@@ -5,8 +5,8 @@
  * @see LANGUAGE.md §3.2, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import { readTemplate, templateSites } from './template-sites.js';
 
 /** S4 PipeLLM unused inputs (`extraneous_input_variable`). */
@@ -25,8 +25,15 @@ export const llmInputsUsed: Rule = {
         if ('error' in read) return [];
         for (const root of read.roots) used.add(root);
       }
-      const unused = declaredRoots(pipe).filter((root) => !used.has(root)).sort();
+      const unused = declaredRoots(pipe)
+        .filter((root) => !used.has(root))
+        .sort();
       if (unused.length === 0) return [];
-      return [pipeItem(llmInputsUsed, pipe, MESSAGES.llm_unused_inputs({ pipe: pipe.code, names: unused }), { ...pipeField(pipe, 'inputs'), variable_names: unused })];
+      return [
+        pipeItem(llmInputsUsed, pipe, MESSAGES.llm_unused_inputs({ pipe: pipe.code, names: unused }), {
+          ...pipeField(pipe, 'inputs'),
+          variable_names: unused,
+        }),
+      ];
     }),
 };

@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.2, API-CONTRACT.md §4.1 (`llm_output_cannot_be_image`)
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import { outputRefines } from './output-refines.js';
 
 /** S4 PipeLLM output is not an image (`llm_output_cannot_be_image`). */
@@ -18,5 +18,12 @@ export const llmOutputNotImage: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeLLM')
       .filter((pipe) => outputRefines(context.library, pipe, 'native.Image') === true)
-      .map((pipe) => pipeItem(llmOutputNotImage, pipe, MESSAGES.llm_output_image({ pipe: pipe.code, output: pipe.output.raw }), pipeField(pipe, 'output'))),
+      .map((pipe) =>
+        pipeItem(
+          llmOutputNotImage,
+          pipe,
+          MESSAGES.llm_output_image({ pipe: pipe.code, output: pipe.output.raw }),
+          pipeField(pipe, 'output'),
+        ),
+      ),
 };

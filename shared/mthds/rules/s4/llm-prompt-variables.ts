@@ -5,8 +5,8 @@
  * @see LANGUAGE.md §3.2, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import { isExemptVariable, readTemplate, templateSites } from './template-sites.js';
 
 /** S4 PipeLLM undeclared prompt variables (`missing_input_variable`). */
@@ -26,7 +26,9 @@ export const llmPromptVariables: Rule = {
         const missing = read.roots.filter((root) => !declared.includes(root) && !isExemptVariable(root)).sort();
         if (missing.length === 0) return [];
         const message = MESSAGES.llm_undeclared_variables({ pipe: pipe.code, names: missing, declared });
-        return [pipeItem(llmPromptVariables, pipe, message, { ...pipeField(pipe, site.field), variable_names: missing })];
+        return [
+          pipeItem(llmPromptVariables, pipe, message, { ...pipeField(pipe, site.field), variable_names: missing }),
+        ];
       });
     }),
 };

@@ -4,8 +4,8 @@
  * @see LANGUAGE.md §3.2, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeLLM reasoning settings are exclusive (`invalid_pipe_field`). */
 export const llmReasoningExclusive: Rule = {
@@ -21,7 +21,14 @@ export const llmReasoningExclusive: Rule = {
         const setting = pipe.blueprint[field];
         if (typeof setting !== 'object' || !('temperature' in setting)) return [];
         if (setting.reasoning_effort === undefined || setting.reasoning_budget === undefined) return [];
-        return [pipeItem(llmReasoningExclusive, pipe, MESSAGES.llm_reasoning_exclusive({ pipe: pipe.code, field }), pipeField(pipe, field))];
+        return [
+          pipeItem(
+            llmReasoningExclusive,
+            pipe,
+            MESSAGES.llm_reasoning_exclusive({ pipe: pipe.code, field }),
+            pipeField(pipe, field),
+          ),
+        ];
       }),
     ),
 };

@@ -4,8 +4,8 @@
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeParallel branch results (`invalid_pipe_field`). */
 export const parallelBranchResults: Rule = {
@@ -25,7 +25,14 @@ export const parallelBranchResults: Rule = {
           return;
         }
         const at = `branches[${index}]`;
-        items.push(pipeItem(parallelBranchResults, pipe, MESSAGES.parallel_branch_result({ pipe: pipe.code, at, result: branch.result }), pipeField(pipe, `${at}.result`)));
+        items.push(
+          pipeItem(
+            parallelBranchResults,
+            pipe,
+            MESSAGES.parallel_branch_result({ pipe: pipe.code, at, result: branch.result }),
+            pipeField(pipe, `${at}.result`),
+          ),
+        );
       });
       return items;
     }),

@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.9, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeParallel output mode (`invalid_pipe_field`). */
 export const parallelOutputMode: Rule = {
@@ -17,5 +17,12 @@ export const parallelOutputMode: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeParallel')
       .filter((pipe) => pipe.blueprint.add_each_output !== true && pipe.blueprint.combined_output === undefined)
-      .map((pipe) => pipeItem(parallelOutputMode, pipe, MESSAGES.parallel_output_mode({ pipe: pipe.code }), pipeField(pipe, 'add_each_output'))),
+      .map((pipe) =>
+        pipeItem(
+          parallelOutputMode,
+          pipe,
+          MESSAGES.parallel_output_mode({ pipe: pipe.code }),
+          pipeField(pipe, 'add_each_output'),
+        ),
+      ),
 };

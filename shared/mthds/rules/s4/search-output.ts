@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.6, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import { outputRefines } from './output-refines.js';
 
 /** S4 PipeSearch output (`inadequate_output_concept`). */
@@ -18,5 +18,12 @@ export const searchOutput: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeSearch')
       .filter((pipe) => outputRefines(context.library, pipe, 'native.SearchResult') === false)
-      .map((pipe) => pipeItem(searchOutput, pipe, MESSAGES.search_output({ pipe: pipe.code, output: pipe.output.raw }), pipeField(pipe, 'output'))),
+      .map((pipe) =>
+        pipeItem(
+          searchOutput,
+          pipe,
+          MESSAGES.search_output({ pipe: pipe.code, output: pipe.output.raw }),
+          pipeField(pipe, 'output'),
+        ),
+      ),
 };

@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.8, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 /** S4 PipeSequence has steps (`invalid_pipe_field`). */
 export const sequenceSteps: Rule = {
@@ -17,5 +17,7 @@ export const sequenceSteps: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeSequence')
       .filter((pipe) => pipe.blueprint.steps.length === 0)
-      .map((pipe) => pipeItem(sequenceSteps, pipe, MESSAGES.sequence_no_steps({ pipe: pipe.code }), pipeField(pipe, 'steps'))),
+      .map((pipe) =>
+        pipeItem(sequenceSteps, pipe, MESSAGES.sequence_no_steps({ pipe: pipe.code }), pipeField(pipe, 'steps')),
+      ),
 };

@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.8, §4.5, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import { subPipesOf } from './sub-pipes.js';
 
 /** S4 inline batch settings (`invalid_pipe_field`). */
@@ -22,7 +22,14 @@ export const subPipeBatch: Rule = {
         const same = sub.batch_over !== undefined && sub.batch_over === sub.batch_as;
         if (paired && !same) return [];
         const field = sub.batch_over === undefined ? 'batch_over' : 'batch_as';
-        return [pipeItem(subPipeBatch, pipe, MESSAGES.sub_pipe_batch_pair({ pipe: pipe.code, at, same }), pipeField(pipe, `${at}.${field}`))];
+        return [
+          pipeItem(
+            subPipeBatch,
+            pipe,
+            MESSAGES.sub_pipe_batch_pair({ pipe: pipe.code, at, same }),
+            pipeField(pipe, `${at}.${field}`),
+          ),
+        ];
       }),
     ),
 };

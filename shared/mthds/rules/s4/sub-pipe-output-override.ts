@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §3.8, §4.4, §6 S4
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import { subPipesOf } from './sub-pipes.js';
 
 /** S4 sub-pipe output override (`invalid_pipe_field`). */
@@ -19,6 +19,13 @@ export const subPipeOutputOverride: Rule = {
     pipesOf(context).flatMap((pipe) =>
       subPipesOf(pipe)
         .filter(({ sub }) => sub.nb_output !== undefined && sub.multiple_output !== undefined)
-        .map(({ at }) => pipeItem(subPipeOutputOverride, pipe, MESSAGES.sub_pipe_output_override({ pipe: pipe.code, at }), pipeField(pipe, `${at}.nb_output`))),
+        .map(({ at }) =>
+          pipeItem(
+            subPipeOutputOverride,
+            pipe,
+            MESSAGES.sub_pipe_output_override({ pipe: pipe.code, at }),
+            pipeField(pipe, `${at}.nb_output`),
+          ),
+        ),
     ),
 };

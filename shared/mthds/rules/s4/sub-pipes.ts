@@ -2,8 +2,9 @@
  * The sub-pipe lists of controllers: the `steps` of a PipeSequence and the `branches` of a PipeParallel.
  * @see LANGUAGE.md §3.8–3.9
  */
-import type { SubPipeBlueprint } from '../../parse/blueprint.js';
+
 import type { Pipe } from '../../library/concept.js';
+import type { SubPipeBlueprint } from '../../parse/blueprint.js';
 
 /** One step or branch, with its path inside the pipe table (`steps[0]`). */
 export interface SubPipeAt {
@@ -18,6 +19,7 @@ export interface SubPipeAt {
 export function subPipesOf(pipe: Pipe): SubPipeAt[] {
   const blueprint = pipe.blueprint;
   if (blueprint.type === 'PipeSequence') return blueprint.steps.map((sub, index) => ({ at: `steps[${index}]`, sub }));
-  if (blueprint.type === 'PipeParallel') return blueprint.branches.map((sub, index) => ({ at: `branches[${index}]`, sub }));
+  if (blueprint.type === 'PipeParallel')
+    return blueprint.branches.map((sub, index) => ({ at: `branches[${index}]`, sub }));
   return [];
 }

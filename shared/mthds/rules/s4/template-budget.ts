@@ -6,9 +6,9 @@
 import { MthdsError } from '../../../errors/index.js';
 import { oversizedLiteralCalls, templateLimits } from '../../../templating/index.js';
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
-import { templateSites, type TemplateSite } from './template-sites.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
+import { type TemplateSite, templateSites } from './template-sites.js';
 
 function calls(site: TemplateSite): string[] {
   try {
@@ -31,7 +31,17 @@ export const templateBudget: Rule = {
     pipesOf(context).flatMap((pipe) =>
       templateSites(pipe).flatMap((site) =>
         calls(site).map((call) =>
-          pipeItem(templateBudget, pipe, MESSAGES.template_over_budget({ pipe: pipe.code, field: site.field, call, kib: templateLimits().maxOutputKib }), pipeField(pipe, site.field)),
+          pipeItem(
+            templateBudget,
+            pipe,
+            MESSAGES.template_over_budget({
+              pipe: pipe.code,
+              field: site.field,
+              call,
+              kib: templateLimits().maxOutputKib,
+            }),
+            pipeField(pipe, site.field),
+          ),
         ),
       ),
     ),

@@ -5,7 +5,7 @@
  * @see LANGUAGE.md §3.2, §3.4, §3.6, §3.7, §3.10, §3.12
  */
 import { MthdsError } from '../../../errors/index.js';
-import { checkTemplate, templateVariables, type TemplateCategory } from '../../../templating/index.js';
+import { checkTemplate, type TemplateCategory, templateVariables } from '../../../templating/index.js';
 import type { Pipe } from '../../library/concept.js';
 
 /** One template of a pipe. */
@@ -30,8 +30,10 @@ export function isExemptVariable(root: string): boolean {
 function constructSites(value: unknown, path: string, sites: TemplateSite[]): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
   const table = value as Record<string, unknown>;
-  if (typeof table['template'] === 'string' && !('from' in table)) sites.push({ field: path, template: table['template'], category: 'basic' });
-  else if (!('from' in table)) for (const [key, nested] of Object.entries(table)) constructSites(nested, `${path}.${key}`, sites);
+  if (typeof table['template'] === 'string' && !('from' in table))
+    sites.push({ field: path, template: table['template'], category: 'basic' });
+  else if (!('from' in table))
+    for (const [key, nested] of Object.entries(table)) constructSites(nested, `${path}.${key}`, sites);
 }
 
 /**
@@ -43,13 +45,19 @@ export function templateSites(pipe: Pipe): TemplateSite[] {
   switch (blueprint.type) {
     case 'PipeLLM':
       return [
-        ...(blueprint.prompt === undefined ? [] : [{ field: 'prompt', template: blueprint.prompt, category: 'llm_prompt' as const }]),
-        ...(blueprint.system_prompt === undefined ? [] : [{ field: 'system_prompt', template: blueprint.system_prompt, category: 'llm_prompt' as const }]),
+        ...(blueprint.prompt === undefined
+          ? []
+          : [{ field: 'prompt', template: blueprint.prompt, category: 'llm_prompt' as const }]),
+        ...(blueprint.system_prompt === undefined
+          ? []
+          : [{ field: 'system_prompt', template: blueprint.system_prompt, category: 'llm_prompt' as const }]),
       ];
     case 'PipeImgGen':
       return [
         { field: 'prompt', template: blueprint.prompt, category: 'img_gen_prompt' },
-        ...(blueprint.negative_prompt === undefined ? [] : [{ field: 'negative_prompt', template: blueprint.negative_prompt, category: 'img_gen_prompt' as const }]),
+        ...(blueprint.negative_prompt === undefined
+          ? []
+          : [{ field: 'negative_prompt', template: blueprint.negative_prompt, category: 'img_gen_prompt' as const }]),
       ];
     case 'PipeSearch':
       return [{ field: 'prompt', template: blueprint.prompt, category: 'llm_prompt' }];
@@ -57,13 +65,18 @@ export function templateSites(pipe: Pipe): TemplateSite[] {
       const sites: TemplateSite[] = [];
       const spec = blueprint.template;
       if (typeof spec === 'string') sites.push({ field: 'template', template: spec, category: 'basic' });
-      else if (spec !== undefined) sites.push({ field: 'template.template', template: spec.template, category: spec.category });
-      for (const [key, value] of Object.entries(blueprint.construct ?? {})) constructSites(value, `construct.${key}`, sites);
+      else if (spec !== undefined)
+        sites.push({ field: 'template.template', template: spec.template, category: spec.category });
+      for (const [key, value] of Object.entries(blueprint.construct ?? {}))
+        constructSites(value, `construct.${key}`, sites);
       return sites;
     }
     case 'PipeCondition':
-      if (blueprint.expression_template !== undefined) return [{ field: 'expression_template', template: blueprint.expression_template, category: 'expression' }];
-      return blueprint.expression === undefined ? [] : [{ field: 'expression', template: `{{ ${blueprint.expression} }}`, category: 'expression' }];
+      if (blueprint.expression_template !== undefined)
+        return [{ field: 'expression_template', template: blueprint.expression_template, category: 'expression' }];
+      return blueprint.expression === undefined
+        ? []
+        : [{ field: 'expression', template: `{{ ${blueprint.expression} }}`, category: 'expression' }];
     default:
       return [];
   }

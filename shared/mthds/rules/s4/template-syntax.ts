@@ -4,8 +4,8 @@
  * @see LANGUAGE.md §3.12, §6 S4 "Templates"
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import { readTemplate, templateSites } from './template-sites.js';
 
 /** S4 template syntax and filters (`invalid_template`). */
@@ -21,7 +21,14 @@ export const templateSyntax: Rule = {
       templateSites(pipe).flatMap((site) => {
         const read = readTemplate(site);
         if (!('error' in read)) return [];
-        return [pipeItem(templateSyntax, pipe, MESSAGES.template_invalid({ pipe: pipe.code, field: site.field, reason: read.error }), pipeField(pipe, site.field))];
+        return [
+          pipeItem(
+            templateSyntax,
+            pipe,
+            MESSAGES.template_invalid({ pipe: pipe.code, field: site.field, reason: read.error }),
+            pipeField(pipe, site.field),
+          ),
+        ];
       }),
     ),
 };

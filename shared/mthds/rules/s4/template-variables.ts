@@ -7,15 +7,16 @@
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
 import { MESSAGES } from '../../messages.js';
-import { declaredRoots, pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { declaredRoots, pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import { isExemptVariable, readTemplate, templateSites } from './template-sites.js';
 
 function fromRoots(value: unknown, path: string, roots: [string, string][]): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
   const table = value as Record<string, unknown>;
   if (typeof table['from'] === 'string') roots.push([`${path}.from`, table['from'].split('.')[0] ?? table['from']]);
-  else if (!('template' in table)) for (const [key, nested] of Object.entries(table)) fromRoots(nested, `${path}.${key}`, roots);
+  else if (!('template' in table))
+    for (const [key, nested] of Object.entries(table)) fromRoots(nested, `${path}.${key}`, roots);
 }
 
 function extraContextKeys(pipe: Pipe): string[] {
@@ -42,7 +43,9 @@ export const templateVariables: Rule = {
         const read = readTemplate(site);
         if (!('error' in read)) for (const root of read.roots) used.push([site.field, root]);
       }
-      if (pipe.blueprint.type === 'PipeCompose') for (const [key, value] of Object.entries(pipe.blueprint.construct ?? {})) fromRoots(value, `construct.${key}`, used);
+      if (pipe.blueprint.type === 'PipeCompose')
+        for (const [key, value] of Object.entries(pipe.blueprint.construct ?? {}))
+          fromRoots(value, `construct.${key}`, used);
       const byField = new Map<string, string[]>();
       for (const [field, root] of used) {
         if (known.has(root) || isExemptVariable(root)) continue;

@@ -15,13 +15,21 @@ import type { ValidationMode } from '../rule.js';
  * @returns the reason, or undefined when it resolves, is malformed (the reference-syntax rule reports it) or is a
  *   cross-package reference to a package that is not loaded (deferred, LANGUAGE.md §5.6)
  */
-export function conceptRefProblem(library: MthdsLibrary, ref: string, fromDomain: string, mode: ValidationMode): string | undefined {
+export function conceptRefProblem(
+  library: MthdsLibrary,
+  ref: string,
+  fromDomain: string,
+  mode: ValidationMode,
+): string | undefined {
   const parts = parseConceptRef(ref);
   if (!parts) return undefined;
   const lookup = library.lookupConcept(ref, fromDomain);
   if ('missing' in lookup) {
     if (parts.packageRef !== undefined) return undefined;
-    const where = parts.domain === undefined ? 'is neither native nor declared by a loaded bundle' : `is not declared in domain '${parts.domain}'`;
+    const where =
+      parts.domain === undefined
+        ? 'is neither native nor declared by a loaded bundle'
+        : `is not declared in domain '${parts.domain}'`;
     return `concept '${stripMultiplicity(ref)}' ${where}`;
   }
   if ('ambiguous' in lookup) {

@@ -11,5 +11,8 @@ import type { LoadedBundle } from '../../library/library.js';
  * @returns the declaring bundle, or undefined for a native
  */
 export function declaringBundle(bundles: readonly LoadedBundle[], concept: Concept): LoadedBundle | undefined {
-  return bundles.find((bundle) => bundle.blueprint.domain === concept.domain_code && Object.hasOwn(bundle.blueprint.concept, concept.code));
+  return bundles.find(
+    (bundle) =>
+      bundle.blueprint.domain === concept.domain_code && Object.hasOwn(bundle.blueprint.concept, concept.code),
+  );
 }

@@ -11,4 +11,11 @@ import { structureConceptRefs } from './structure-concept-refs.js';
 import { structureCycles } from './structure-cycles.js';
 
 /** The S5 rules, in order. */
-export const S5_RULES: readonly Rule[] = [referenceSyntax, pipeConceptRefs, structureConceptRefs, pipeRefs, refinementCycles, structureCycles];
+export const S5_RULES: readonly Rule[] = [
+  referenceSyntax,
+  pipeConceptRefs,
+  structureConceptRefs,
+  pipeRefs,
+  refinementCycles,
+  structureCycles,
+];

@@ -6,8 +6,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import { stripMultiplicity } from '../../references.js';
-import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import { conceptRefProblem } from './concept-ref-problem.js';
 import { conceptRefsOf } from './references-of.js';
 
@@ -20,13 +20,21 @@ export const pipeConceptRefs: Rule = {
   error_type: 'unresolved_concept',
   see: 'LANGUAGE.md §5.3, §6 S5',
   check: (context) => {
-    const declared = [...context.library.concepts.values()].filter((concept) => !concept.isNative).map((concept) => concept.ref);
+    const declared = [...context.library.concepts.values()]
+      .filter((concept) => !concept.isNative)
+      .map((concept) => concept.ref);
     return pipesOf(context).flatMap((pipe) =>
       conceptRefsOf(pipe).flatMap(({ field, ref }) => {
         const reason = conceptRefProblem(context.library, ref, pipe.domain_code, context.mode);
         if (reason === undefined) return [];
         const message = MESSAGES.unresolved_concept({ where: `Pipe '${pipe.code}'`, field, ref, reason });
-        return [pipeItem(pipeConceptRefs, pipe, message, { ...pipeField(pipe, field), missing_concept_code: stripMultiplicity(ref), declared_concepts: declared })];
+        return [
+          pipeItem(pipeConceptRefs, pipe, message, {
+            ...pipeField(pipe, field),
+            missing_concept_code: stripMultiplicity(ref),
+            declared_concepts: declared,
+          }),
+        ];
       }),
     );
   },

@@ -7,8 +7,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import { parsePipeRef } from '../../references.js';
-import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import { pipeRefsOf } from './references-of.js';
 
 /** S5 pipe references resolve (`unresolved_pipe_dependency`). */
@@ -26,13 +26,27 @@ export const pipeRefs: Rule = {
         if (!parts) return [];
         const lookup = context.library.lookupPipe(ref, pipe.domain_code);
         let reason: string | undefined;
-        if ('missing' in lookup) reason = parts.packageRef === undefined ? `pipe '${ref}' is not defined${parts.domain === undefined ? '' : ` in domain '${parts.domain}'`}` : undefined;
-        else if ('ambiguous' in lookup) reason = `pipe '${ref}' is defined in several domains; write ${lookup.ambiguous.map((candidate) => `'${candidate.ref}'`).join(' or ')}`;
-        else if (context.mode === 'strict' && parts.domain === undefined && lookup.found.domain_code !== pipe.domain_code) {
+        if ('missing' in lookup)
+          reason =
+            parts.packageRef === undefined
+              ? `pipe '${ref}' is not defined${parts.domain === undefined ? '' : ` in domain '${parts.domain}'`}`
+              : undefined;
+        else if ('ambiguous' in lookup)
+          reason = `pipe '${ref}' is defined in several domains; write ${lookup.ambiguous.map((candidate) => `'${candidate.ref}'`).join(' or ')}`;
+        else if (
+          context.mode === 'strict' &&
+          parts.domain === undefined &&
+          lookup.found.domain_code !== pipe.domain_code
+        ) {
           reason = `pipe '${ref}' is defined in domain '${lookup.found.domain_code}'; write '${lookup.found.ref}' (bare codes resolve in their own domain only)`;
         }
         if (reason === undefined) return [];
-        return [pipeItem(pipeRefs, pipe, MESSAGES.unresolved_pipe({ pipe: pipe.code, field, reason }), { ...pipeField(pipe, field), missing_pipe_code: ref })];
+        return [
+          pipeItem(pipeRefs, pipe, MESSAGES.unresolved_pipe({ pipe: pipe.code, field, reason }), {
+            ...pipeField(pipe, field),
+            missing_pipe_code: ref,
+          }),
+        ];
       }),
     ),
 };

@@ -6,8 +6,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import { parseConceptRef, parsePipeRef } from '../../references.js';
-import { conceptItem, pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { conceptItem, pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import { conceptRefsOf, conceptTableRefsOf, pipeRefsOf } from './references-of.js';
 
 /** S5 reference syntax (`invalid_reference`). */
@@ -23,20 +23,40 @@ export const referenceSyntax: Rule = {
       const where = `Pipe '${pipe.code}'`;
       const badPipes = pipeRefsOf(pipe)
         .filter(({ ref }) => parsePipeRef(ref) === undefined)
-        .map(({ field, ref }) => pipeItem(referenceSyntax, pipe, MESSAGES.reference_kind({ where, field, ref, expected: 'pipe' }), pipeField(pipe, field)));
+        .map(({ field, ref }) =>
+          pipeItem(
+            referenceSyntax,
+            pipe,
+            MESSAGES.reference_kind({ where, field, ref, expected: 'pipe' }),
+            pipeField(pipe, field),
+          ),
+        );
       const badConcepts = conceptRefsOf(pipe)
         .filter(({ ref }) => parseConceptRef(ref) === undefined)
-        .map(({ field, ref }) => pipeItem(referenceSyntax, pipe, MESSAGES.reference_kind({ where, field, ref, expected: 'concept' }), pipeField(pipe, field)));
+        .map(({ field, ref }) =>
+          pipeItem(
+            referenceSyntax,
+            pipe,
+            MESSAGES.reference_kind({ where, field, ref, expected: 'concept' }),
+            pipeField(pipe, field),
+          ),
+        );
       return [...badPipes, ...badConcepts];
     });
     const inConcepts = context.bundles.flatMap((bundle) =>
       conceptTableRefsOf(bundle)
         .filter(({ ref }) => parseConceptRef(ref)?.multiplicity !== 'single')
         .map(({ code, field, ref }) =>
-          conceptItem(referenceSyntax, bundle, code, MESSAGES.reference_kind({ where: `Concept '${code}'`, field, ref, expected: 'single concept' }), {
-            field_path: `concept.${code}.${field}`,
-            field_name: field.split('.').pop() ?? field,
-          }),
+          conceptItem(
+            referenceSyntax,
+            bundle,
+            code,
+            MESSAGES.reference_kind({ where: `Concept '${code}'`, field, ref, expected: 'single concept' }),
+            {
+              field_path: `concept.${code}.${field}`,
+              field_name: field.split('.').pop() ?? field,
+            },
+          ),
         ),
     );
     return [...inPipes, ...inConcepts];

@@ -42,8 +42,12 @@ export function pipeRefsOf(pipe: Pipe): ReferenceAt[] {
  * @param pipe - any pipe
  */
 export function conceptRefsOf(pipe: Pipe): ReferenceAt[] {
-  const refs = [...Object.entries(pipe.blueprint.inputs ?? {}).map(([name, ref]) => ({ field: `inputs.${name}`, ref })), { field: 'output', ref: pipe.blueprint.output }];
-  if (pipe.blueprint.type === 'PipeParallel' && pipe.blueprint.combined_output !== undefined) refs.push({ field: 'combined_output', ref: pipe.blueprint.combined_output });
+  const refs = [
+    ...Object.entries(pipe.blueprint.inputs ?? {}).map(([name, ref]) => ({ field: `inputs.${name}`, ref })),
+    { field: 'output', ref: pipe.blueprint.output },
+  ];
+  if (pipe.blueprint.type === 'PipeParallel' && pipe.blueprint.combined_output !== undefined)
+    refs.push({ field: 'combined_output', ref: pipe.blueprint.combined_output });
   return refs;
 }
 
@@ -61,12 +65,15 @@ export interface ConceptTableRef extends ReferenceAt {
 export function conceptTableRefsOf(bundle: LoadedBundle): ConceptTableRef[] {
   return Object.entries(bundle.blueprint.concept).flatMap(([code, concept]) => {
     if (typeof concept === 'string') return [];
-    const refs: ConceptTableRef[] = concept.refines === undefined ? [] : [{ code, field: 'refines', ref: concept.refines }];
+    const refs: ConceptTableRef[] =
+      concept.refines === undefined ? [] : [{ code, field: 'refines', ref: concept.refines }];
     if (typeof concept.structure !== 'object') return refs;
     for (const [name, field] of Object.entries(concept.structure)) {
       if (typeof field === 'string') continue;
-      if (field.concept_ref !== undefined) refs.push({ code, field: `structure.${name}.concept_ref`, ref: field.concept_ref });
-      if (field.item_concept_ref !== undefined) refs.push({ code, field: `structure.${name}.item_concept_ref`, ref: field.item_concept_ref });
+      if (field.concept_ref !== undefined)
+        refs.push({ code, field: `structure.${name}.concept_ref`, ref: field.concept_ref });
+      if (field.item_concept_ref !== undefined)
+        refs.push({ code, field: `structure.${name}.item_concept_ref`, ref: field.item_concept_ref });
     }
     return refs;
   });

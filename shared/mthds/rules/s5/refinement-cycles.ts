@@ -3,8 +3,8 @@
  * @see LANGUAGE.md §2.4, §6 S5
  */
 import { MESSAGES } from '../../messages.js';
-import { conceptItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { conceptItem } from '../rule-item.js';
 import { conceptCycles } from './concept-graph.js';
 import { declaringBundle } from './declaring-bundle.js';
 
@@ -24,6 +24,11 @@ export const refinementCycles: Rule = {
         const bundle = first && declaringBundle(bundles, first);
         if (!first || !bundle) return [];
         const message = MESSAGES.refinement_cycle({ ref: first.ref, chain: [...cycle.refs, first.ref] });
-        return [conceptItem(refinementCycles, bundle, first.code, message, { field_path: `concept.${first.code}.refines`, field_name: 'refines' })];
+        return [
+          conceptItem(refinementCycles, bundle, first.code, message, {
+            field_path: `concept.${first.code}.refines`,
+            field_name: 'refines',
+          }),
+        ];
       }),
 };

@@ -5,8 +5,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import { stripMultiplicity } from '../../references.js';
-import { conceptItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { conceptItem } from '../rule-item.js';
 import { conceptRefProblem } from './concept-ref-problem.js';
 import { conceptTableRefsOf } from './references-of.js';
 
@@ -24,7 +24,11 @@ export const structureConceptRefs: Rule = {
         const reason = conceptRefProblem(library, ref, bundle.blueprint.domain, mode);
         if (reason === undefined) return [];
         const message = MESSAGES.unresolved_concept({ where: `Concept '${code}'`, field, ref, reason });
-        const details = { field_path: `concept.${code}.${field}`, field_name: field.split('.').pop() ?? field, missing_concept_code: stripMultiplicity(ref) };
+        const details = {
+          field_path: `concept.${code}.${field}`,
+          field_name: field.split('.').pop() ?? field,
+          missing_concept_code: stripMultiplicity(ref),
+        };
         return [conceptItem(structureConceptRefs, bundle, code, message, details)];
       }),
     ),

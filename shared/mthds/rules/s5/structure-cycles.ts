@@ -4,8 +4,8 @@
  * @see LANGUAGE.md §2.2, §6 S5
  */
 import { MESSAGES } from '../../messages.js';
-import { conceptItem } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { conceptItem } from '../rule-item.js';
 import { conceptCycles } from './concept-graph.js';
 import { declaringBundle } from './declaring-bundle.js';
 
@@ -25,6 +25,11 @@ export const structureCycles: Rule = {
         const bundle = first && declaringBundle(bundles, first);
         if (!first || !bundle) return [];
         const message = MESSAGES.concept_ref_cycle({ ref: first.ref, chain: [...cycle.refs, first.ref] });
-        return [conceptItem(structureCycles, bundle, first.code, message, { field_path: `concept.${first.code}.structure`, field_name: 'structure' })];
+        return [
+          conceptItem(structureCycles, bundle, first.code, message, {
+            field_path: `concept.${first.code}.structure`,
+            field_name: 'structure',
+          }),
+        ];
       }),
 };

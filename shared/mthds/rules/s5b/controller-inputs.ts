@@ -8,12 +8,15 @@ import type { Pipe } from '../../library/concept.js';
 import type { MthdsLibrary } from '../../library/library.js';
 import { MESSAGES } from '../../messages.js';
 import { SPECIAL_OUTCOMES } from '../../references.js';
-import { declaredRoots, pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { declaredRoots, pipeField, pipeItem, pipesOf } from '../rule-item.js';
 
 type Kind = 'branches' | 'outcome pipes' | 'branch pipe';
 
-function children(library: MthdsLibrary, pipe: Pipe): { kind: Kind; pipes: Pipe[]; available: string[]; exempt: string[] } | undefined {
+function children(
+  library: MthdsLibrary,
+  pipe: Pipe,
+): { kind: Kind; pipes: Pipe[]; available: string[]; exempt: string[] } | undefined {
   const blueprint = pipe.blueprint;
   const find = (ref: string): Pipe[] => {
     const child = library.findPipe(ref, pipe.domain_code);
@@ -30,7 +33,9 @@ function children(library: MthdsLibrary, pipe: Pipe): { kind: Kind; pipes: Pipe[
     case 'PipeCondition':
       return {
         kind: 'outcome pipes',
-        pipes: [...Object.values(blueprint.outcomes), blueprint.default_outcome].filter((ref) => !SPECIAL_OUTCOMES.has(ref)).flatMap(find),
+        pipes: [...Object.values(blueprint.outcomes), blueprint.default_outcome]
+          .filter((ref) => !SPECIAL_OUTCOMES.has(ref))
+          .flatMap(find),
         available: declaredRoots(pipe),
         exempt: [],
       };
@@ -38,7 +43,10 @@ function children(library: MthdsLibrary, pipe: Pipe): { kind: Kind; pipes: Pipe[
       return {
         kind: 'branch pipe',
         pipes: find(blueprint.branch_pipe_code),
-        available: [...declaredRoots(pipe).filter((name) => name !== blueprint.input_list_name), blueprint.input_item_name],
+        available: [
+          ...declaredRoots(pipe).filter((name) => name !== blueprint.input_list_name),
+          blueprint.input_item_name,
+        ],
         exempt: [],
       };
     default:
@@ -58,8 +66,15 @@ export const controllerInputs: Rule = {
     pipesOf(context).flatMap((pipe) => {
       const found = children(context.library, pipe);
       if (!found) return [];
-      const names = [...new Set(found.pipes.flatMap(declaredRoots))].filter((name) => !found.available.includes(name) && !found.exempt.includes(name)).sort();
+      const names = [...new Set(found.pipes.flatMap(declaredRoots))]
+        .filter((name) => !found.available.includes(name) && !found.exempt.includes(name))
+        .sort();
       if (names.length === 0) return [];
-      return [pipeItem(controllerInputs, pipe, MESSAGES.controller_inputs({ pipe: pipe.code, kind: found.kind, names }), { ...pipeField(pipe, 'inputs'), variable_names: names })];
+      return [
+        pipeItem(controllerInputs, pipe, MESSAGES.controller_inputs({ pipe: pipe.code, kind: found.kind, names }), {
+          ...pipeField(pipe, 'inputs'),
+          variable_names: names,
+        }),
+      ];
     }),
 };

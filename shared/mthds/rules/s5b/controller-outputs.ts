@@ -8,15 +8,21 @@ import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
 import { MESSAGES } from '../../messages.js';
 import { SPECIAL_OUTCOMES } from '../../references.js';
-import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import type { Rule, RuleContext } from '../rule.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 
 const UNCHECKED = new Set(['native.Anything', 'native.Dynamic']);
 
 function childRefs(pipe: Pipe): { role: 'branch pipe' | 'outcome pipe'; refs: string[] } | undefined {
   const blueprint = pipe.blueprint;
   if (blueprint.type === 'PipeBatch') return { role: 'branch pipe', refs: [blueprint.branch_pipe_code] };
-  if (blueprint.type === 'PipeCondition') return { role: 'outcome pipe', refs: [...new Set([...Object.values(blueprint.outcomes), blueprint.default_outcome])].filter((ref) => !SPECIAL_OUTCOMES.has(ref)) };
+  if (blueprint.type === 'PipeCondition')
+    return {
+      role: 'outcome pipe',
+      refs: [...new Set([...Object.values(blueprint.outcomes), blueprint.default_outcome])].filter(
+        (ref) => !SPECIAL_OUTCOMES.has(ref),
+      ),
+    };
   return undefined;
 }
 
@@ -27,8 +33,15 @@ function check(context: RuleContext, pipe: Pipe): ValidationErrorItem[] {
   return found.refs.flatMap((ref) => {
     const child = context.library.findPipe(ref, pipe.domain_code);
     const produced = child && context.library.concepts.get(child.output.conceptRef);
-    if (!child || !produced || UNCHECKED.has(produced.ref) || context.library.isCompatible(produced, expected)) return [];
-    const message = MESSAGES.controller_output({ pipe: pipe.code, output: pipe.output.raw, child: child.code, produced: child.output.raw, role: found.role });
+    if (!child || !produced || UNCHECKED.has(produced.ref) || context.library.isCompatible(produced, expected))
+      return [];
+    const message = MESSAGES.controller_output({
+      pipe: pipe.code,
+      output: pipe.output.raw,
+      child: child.code,
+      produced: child.output.raw,
+      role: found.role,
+    });
     return [pipeItem(controllerOutputs, pipe, message, pipeField(pipe, 'output'))];
   });
 }

@@ -5,8 +5,8 @@
  * @see LANGUAGE.md §2.4, §4.2, §6 S5b V-X1
  */
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import { sequenceFlow, withMultiplicity } from './sequence-flow.js';
 
 const UNCHECKED = new Set(['native.Anything', 'native.Dynamic']);
@@ -24,8 +24,22 @@ export const flowConcepts: Rule = {
       sequenceFlow(context.library, pipe).flatMap(({ at, input, expected, value }) => {
         const produced = context.library.concepts.get(value.conceptRef);
         const wanted = context.library.concepts.get(input.conceptRef);
-        if (!produced || !wanted || UNCHECKED.has(produced.ref) || UNCHECKED.has(wanted.ref) || context.library.isCompatible(produced, wanted)) return [];
-        const message = MESSAGES.flow_concept({ pipe: pipe.code, at, input: input.name, expected: withMultiplicity(input.conceptRef, expected), origin: value.origin, produced: value.raw });
+        if (
+          !produced ||
+          !wanted ||
+          UNCHECKED.has(produced.ref) ||
+          UNCHECKED.has(wanted.ref) ||
+          context.library.isCompatible(produced, wanted)
+        )
+          return [];
+        const message = MESSAGES.flow_concept({
+          pipe: pipe.code,
+          at,
+          input: input.name,
+          expected: withMultiplicity(input.conceptRef, expected),
+          origin: value.origin,
+          produced: value.raw,
+        });
         return [pipeItem(flowConcepts, pipe, message, pipeField(pipe, `${at}.pipe`))];
       }),
     ),

@@ -6,15 +6,22 @@
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule, RuleContext } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import { multiplicityFits, sequenceFlow, withMultiplicity } from './sequence-flow.js';
 
 function mismatches(rule: Rule, context: RuleContext): ValidationErrorItem[] {
   return pipesOfType(context, 'PipeSequence').flatMap((pipe) =>
     sequenceFlow(context.library, pipe).flatMap(({ at, input, expected, value }) => {
       if (multiplicityFits(value.multiplicity, expected)) return [];
-      const message = MESSAGES.flow_multiplicity({ pipe: pipe.code, at, input: input.name, expected: withMultiplicity(input.conceptRef, expected), origin: value.origin, produced: value.raw });
+      const message = MESSAGES.flow_multiplicity({
+        pipe: pipe.code,
+        at,
+        input: input.name,
+        expected: withMultiplicity(input.conceptRef, expected),
+        origin: value.origin,
+        produced: value.raw,
+      });
       return [pipeItem(rule, pipe, message, pipeField(pipe, `${at}.pipe`))];
     }),
   );

@@ -11,4 +11,12 @@ import { sequenceInputs } from './sequence-inputs.js';
 import { sequenceOutput } from './sequence-output.js';
 
 /** The S5b rules, in order. */
-export const S5B_RULES: readonly Rule[] = [sequenceInputs, controllerInputs, sequenceOutput, controllerOutputs, flowConcepts, flowMultiplicity, flowMultiplicityWarning];
+export const S5B_RULES: readonly Rule[] = [
+  sequenceInputs,
+  controllerInputs,
+  sequenceOutput,
+  controllerOutputs,
+  flowConcepts,
+  flowMultiplicity,
+  flowMultiplicityWarning,
+];

@@ -16,7 +16,10 @@ export function producedNames(library: MthdsLibrary, pipe: Pipe, seen: Set<strin
   if (seen.has(pipe.ref)) return [];
   seen.add(pipe.ref);
   const blueprint = pipe.blueprint;
-  if (blueprint.type === 'PipeParallel') return blueprint.add_each_output === true ? blueprint.branches.flatMap((branch) => (branch.result === undefined ? [] : [branch.result])) : [];
+  if (blueprint.type === 'PipeParallel')
+    return blueprint.add_each_output === true
+      ? blueprint.branches.flatMap((branch) => (branch.result === undefined ? [] : [branch.result]))
+      : [];
   if (blueprint.type !== 'PipeSequence') return [];
   return blueprint.steps.flatMap((step) => {
     const child = library.findPipe(step.pipe, pipe.domain_code);

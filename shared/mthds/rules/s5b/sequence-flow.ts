@@ -48,7 +48,12 @@ function stored(pipe: Pipe, step: SubPipeBlueprint, name: string): FlowValue {
   else if (step.multiple_output === true) multiplicity = typeof multiplicity === 'number' ? multiplicity : 'variable';
   else if (step.multiple_output === false) multiplicity = 'single';
   if (step.batch_over !== undefined) multiplicity = 'variable';
-  return { conceptRef: pipe.output.conceptRef, multiplicity, origin: `'${name}' (from step '${pipe.code}')`, raw: withMultiplicity(pipe.output.conceptRef, multiplicity) };
+  return {
+    conceptRef: pipe.output.conceptRef,
+    multiplicity,
+    origin: `'${name}' (from step '${pipe.code}')`,
+    raw: withMultiplicity(pipe.output.conceptRef, multiplicity),
+  };
 }
 
 /** The values a called pipe adds to the shared working memory besides its own result (parallel branches, nested steps). */
@@ -57,10 +62,16 @@ function sideValues(library: MthdsLibrary, pipe: Pipe, seen: Set<string>): Map<s
   if (seen.has(pipe.ref)) return values;
   seen.add(pipe.ref);
   const blueprint = pipe.blueprint;
-  const subs = blueprint.type === 'PipeSequence' ? blueprint.steps : blueprint.type === 'PipeParallel' && blueprint.add_each_output === true ? blueprint.branches : [];
+  const subs =
+    blueprint.type === 'PipeSequence'
+      ? blueprint.steps
+      : blueprint.type === 'PipeParallel' && blueprint.add_each_output === true
+        ? blueprint.branches
+        : [];
   for (const sub of subs) {
     const child = library.findPipe(sub.pipe, pipe.domain_code);
-    if (blueprint.type === 'PipeSequence' && child) for (const [name, value] of sideValues(library, child, seen)) values.set(name, value);
+    if (blueprint.type === 'PipeSequence' && child)
+      for (const [name, value] of sideValues(library, child, seen)) values.set(name, value);
     if (sub.result !== undefined) {
       if (child) values.set(sub.result, stored(child, sub, sub.result));
       else values.delete(sub.result);
@@ -79,7 +90,13 @@ export function sequenceFlow(library: MthdsLibrary, sequence: Pipe): FlowBinding
   if (sequence.blueprint.type !== 'PipeSequence') return [];
   const memory = new Map<string, FlowValue | undefined>();
   for (const input of sequence.inputs) {
-    if (!input.name.includes('.')) memory.set(input.name, { conceptRef: input.conceptRef, multiplicity: input.multiplicity, origin: `input '${input.name}'`, raw: input.raw });
+    if (!input.name.includes('.'))
+      memory.set(input.name, {
+        conceptRef: input.conceptRef,
+        multiplicity: input.multiplicity,
+        origin: `input '${input.name}'`,
+        raw: input.raw,
+      });
   }
   const bindings: FlowBinding[] = [];
   sequence.blueprint.steps.forEach((step, index) => {
@@ -90,7 +107,17 @@ export function sequenceFlow(library: MthdsLibrary, sequence: Pipe): FlowBinding
       if (input.name === step.batch_as && step.batch_over !== undefined) {
         const list = memory.get(step.batch_over);
         if (list && list.multiplicity !== 'single') {
-          bindings.push({ at, input, expected: input.multiplicity, value: { ...list, multiplicity: 'single', origin: `an item of ${list.origin}`, raw: withMultiplicity(list.conceptRef, 'single') } });
+          bindings.push({
+            at,
+            input,
+            expected: input.multiplicity,
+            value: {
+              ...list,
+              multiplicity: 'single',
+              origin: `an item of ${list.origin}`,
+              raw: withMultiplicity(list.conceptRef, 'single'),
+            },
+          });
         } else if (list) bindings.push({ at, input, expected: 'variable', value: list });
         continue;
       }

@@ -8,8 +8,8 @@
 import type { FixOp } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
 import { stripMultiplicity } from '../../references.js';
-import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import { producedNames } from './produced-names.js';
 
 /** S5b V-C1 sequence inputs (`missing_input_variable`). */
@@ -44,13 +44,21 @@ export const sequenceInputs: Rule = {
       const names = [...missing.keys()].sort();
       const ops: FixOp[] = names.flatMap((name) => {
         const concept = missing.get(name);
-        return concept === undefined ? [] : [{ kind: 'set_key' as const, table_path: ['pipe', pipe.code, 'inputs'], key: name, value: concept }];
+        return concept === undefined
+          ? []
+          : [{ kind: 'set_key' as const, table_path: ['pipe', pipe.code, 'inputs'], key: name, value: concept }];
       });
       return [
         pipeItem(sequenceInputs, pipe, MESSAGES.controller_inputs({ pipe: pipe.code, kind: 'steps', names }), {
           ...pipeField(pipe, 'inputs'),
           variable_names: names,
-          suggested_fix: { fix_code: 'sync-controller-inputs', description: `Declare ${names.join(', ')} in the inputs of '${pipe.code}'.`, safety: 'safe', source: pipe.source, ops },
+          suggested_fix: {
+            fix_code: 'sync-controller-inputs',
+            description: `Declare ${names.join(', ')} in the inputs of '${pipe.code}'.`,
+            safety: 'safe',
+            source: pipe.source,
+            ops,
+          },
         }),
       ];
     }),

@@ -6,8 +6,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import { stripMultiplicity } from '../../references.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
 const UNCHECKED = new Set(['native.Anything', 'native.Dynamic']);
 
@@ -26,9 +26,24 @@ export const sequenceOutput: Rule = {
       const stepPipe = last === undefined ? undefined : library.findPipe(last.pipe, pipe.domain_code);
       const produced = stepPipe && library.findConcept(stepPipe.output.conceptRef, stepPipe.domain_code);
       const expected = library.findConcept(pipe.output.conceptRef, pipe.domain_code);
-      if (!last || !stepPipe || !produced || !expected || UNCHECKED.has(produced.ref) || UNCHECKED.has(expected.ref) || library.isCompatible(produced, expected)) return [];
-      const producedRaw = last.batch_over === undefined ? stepPipe.output.raw : `${stripMultiplicity(stepPipe.output.raw)}[]`;
-      const message = MESSAGES.sequence_output({ pipe: pipe.code, output: pipe.output.raw, step: stepPipe.code, produced: producedRaw });
+      if (
+        !last ||
+        !stepPipe ||
+        !produced ||
+        !expected ||
+        UNCHECKED.has(produced.ref) ||
+        UNCHECKED.has(expected.ref) ||
+        library.isCompatible(produced, expected)
+      )
+        return [];
+      const producedRaw =
+        last.batch_over === undefined ? stepPipe.output.raw : `${stripMultiplicity(stepPipe.output.raw)}[]`;
+      const message = MESSAGES.sequence_output({
+        pipe: pipe.code,
+        output: pipe.output.raw,
+        step: stepPipe.code,
+        produced: producedRaw,
+      });
       return [
         pipeItem(sequenceOutput, pipe, message, {
           ...pipeField(pipe, 'output'),

@@ -107,21 +107,49 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
 
   describe('when building the crate of a two-domain library', () => {
     it('should order the members as the contract does', () => {
-      expect(Object.keys(crate)).to.deep.equal(['mthds_version', 'concepts', 'pipes', 'domains', 'source_map', 'fingerprint']);
+      expect(Object.keys(crate)).to.deep.equal([
+        'mthds_version',
+        'concepts',
+        'pipes',
+        'domains',
+        'source_map',
+        'fingerprint',
+      ]);
       expect(crate.mthds_version).to.equal('1.0.0');
     });
 
     it('should key-sort every top-level map', () => {
       expect(Object.keys(crate.concepts)).to.deep.equal([
-        'legal.Clause', 'legal.MajorRisk', 'legal.Risk', 'legal.ShortSummary', 'legal.Summary', 'native.Document', 'native.Page', 'native.Text',
+        'legal.Clause',
+        'legal.MajorRisk',
+        'legal.Risk',
+        'legal.ShortSummary',
+        'legal.Summary',
+        'native.Document',
+        'native.Page',
+        'native.Text',
       ]);
-      expect(Object.keys(crate.pipes)).to.deep.equal(['finance.fetch', 'finance.rate', 'legal.each', 'legal.fan', 'legal.review', 'legal.route', 'legal.summarize']);
+      expect(Object.keys(crate.pipes)).to.deep.equal([
+        'finance.fetch',
+        'finance.rate',
+        'legal.each',
+        'legal.fan',
+        'legal.review',
+        'legal.route',
+        'legal.summarize',
+      ]);
       expect(Object.keys(crate.domains)).to.deep.equal(['finance', 'legal']);
     });
 
     it('should qualify the concept refs of inputs and output, keeping their multiplicity', () => {
-      expect(crate.pipes['legal.review']).to.deep.include({ inputs: { clauses: 'legal.Clause[]' }, output: 'legal.MajorRisk[3]' });
-      expect(crate.pipes['finance.rate']).to.deep.include({ inputs: { summaries: 'legal.ShortSummary[]' }, output: 'legal.MajorRisk[3]' });
+      expect(crate.pipes['legal.review']).to.deep.include({
+        inputs: { clauses: 'legal.Clause[]' },
+        output: 'legal.MajorRisk[3]',
+      });
+      expect(crate.pipes['finance.rate']).to.deep.include({
+        inputs: { summaries: 'legal.ShortSummary[]' },
+        output: 'legal.MajorRisk[3]',
+      });
       expect(crate.pipes['legal.route']).to.deep.include({ inputs: { clause: 'legal.Clause' }, output: 'native.Text' });
     });
 
@@ -151,8 +179,14 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
     });
 
     it('should qualify the batch branch, the parallel branches and the combined output', () => {
-      expect(crate.pipes['legal.each']).to.deep.include({ branch_pipe_code: 'legal.summarize', output: 'legal.ShortSummary[]' });
-      expect(crate.pipes['legal.fan']).to.deep.include({ branches: [{ pipe: 'legal.summarize', result: 'short' }], combined_output: 'native.Text' });
+      expect(crate.pipes['legal.each']).to.deep.include({
+        branch_pipe_code: 'legal.summarize',
+        output: 'legal.ShortSummary[]',
+      });
+      expect(crate.pipes['legal.fan']).to.deep.include({
+        branches: [{ pipe: 'legal.summarize', result: 'short' }],
+        combined_output: 'native.Text',
+      });
     });
 
     it('should leave cross-package refs untouched', () => {
@@ -169,20 +203,38 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
           level: { description: 'Level', type: 'integer', required: true },
           note: { description: 'A free note', type: 'text', required: false },
           clause: { description: 'The clause', type: 'concept', concept_ref: 'legal.Clause', required: false },
-          pages: { description: 'Pages', type: 'list', item_type: 'concept', item_concept_ref: 'native.Page', required: false },
+          pages: {
+            description: 'Pages',
+            type: 'list',
+            item_type: 'concept',
+            item_concept_ref: 'native.Page',
+            required: false,
+          },
           kind: { description: 'Kind', choices: ['a', 'b'], required: false },
         },
       });
-      expect(Object.keys(crate.concepts['legal.Risk']!.structure!['pages']!)).to.deep.equal(['description', 'type', 'item_type', 'item_concept_ref', 'required']);
+      expect(Object.keys(crate.concepts['legal.Risk']!.structure!['pages']!)).to.deep.equal([
+        'description',
+        'type',
+        'item_type',
+        'item_concept_ref',
+        'required',
+      ]);
     });
 
     it('should flatten a refinement of a structured concept into its effective structure, without refines', () => {
-      expect(crate.concepts['legal.MajorRisk']).to.deep.equal({ description: 'A major risk', structure: crate.concepts['legal.Risk']!.structure });
+      expect(crate.concepts['legal.MajorRisk']).to.deep.equal({
+        description: 'A major risk',
+        structure: crate.concepts['legal.Risk']!.structure,
+      });
     });
 
     it('should keep refines when the chain ends at a native, naming the native', () => {
       expect(crate.concepts['legal.Summary']).to.deep.equal({ description: 'A summary', refines: 'native.Text' });
-      expect(crate.concepts['legal.ShortSummary']).to.deep.equal({ description: 'A short summary', refines: 'native.Text' });
+      expect(crate.concepts['legal.ShortSummary']).to.deep.equal({
+        description: 'A short summary',
+        refines: 'native.Text',
+      });
     });
 
     it('should emit a description-only concept as a description-only object', () => {
@@ -191,7 +243,9 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
 
     it('should materialize every referenced native, and only those', () => {
       expect(crate.concepts['native.Text']).to.deep.equal({ description: 'A text' });
-      expect(crate.concepts['native.Page']).to.deep.equal({ description: 'A page of a document: its text and images, and a view of the page' });
+      expect(crate.concepts['native.Page']).to.deep.equal({
+        description: 'A page of a document: its text and images, and a view of the page',
+      });
       expect(crate.concepts['native.Document']).to.deep.equal({ description: 'A document' });
       expect(crate.concepts).to.not.have.property('native.Image');
     });
@@ -214,26 +268,46 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
     });
 
     it('should emit the domains with their header facts and nothing null', () => {
-      expect(crate.domains).to.deep.equal({ finance: { code: 'finance' }, legal: { code: 'legal', description: 'Legal analysis', main_pipe: 'review' } });
+      expect(crate.domains).to.deep.equal({
+        finance: { code: 'finance' },
+        legal: { code: 'legal', description: 'Legal analysis', main_pipe: 'review' },
+      });
     });
   });
 
   describe('when a file is sent without a source label', () => {
     it('should leave its refs out of the source map', () => {
-      const unlabelled = crateOf([{ content: LEGAL, source: 'legal.mthds' }, { content: FINANCE, source: null }]);
+      const unlabelled = crateOf([
+        { content: LEGAL, source: 'legal.mthds' },
+        { content: FINANCE, source: null },
+      ]);
       expect(Object.keys(unlabelled.source_map).filter((ref) => ref.startsWith('finance.'))).to.deep.equal([]);
       expect(unlabelled.source_map['legal.review']).to.equal('legal.mthds');
     });
   });
 
   describe('when the library is one minimal bundle', () => {
-    const minimal = crateOf([{ content: 'domain = "smoke"\n[pipe.echo]\ntype = "PipeFunc"\ndescription = "Echo"\ninputs = { text = "Text" }\noutput = "Text"\nfunction_name = "echo"\n', source: 'main.mthds' }]);
+    const minimal = crateOf([
+      {
+        content:
+          'domain = "smoke"\n[pipe.echo]\ntype = "PipeFunc"\ndescription = "Echo"\ninputs = { text = "Text" }\noutput = "Text"\nfunction_name = "echo"\n',
+        source: 'main.mthds',
+      },
+    ]);
 
     it('should be exactly the canonical crate', () => {
       expect(minimal).to.deep.equal({
         mthds_version: '1.0.0',
         concepts: { 'native.Text': { description: 'A text' } },
-        pipes: { 'smoke.echo': { type: 'PipeFunc', description: 'Echo', inputs: { text: 'native.Text' }, output: 'native.Text', function_name: 'echo' } },
+        pipes: {
+          'smoke.echo': {
+            type: 'PipeFunc',
+            description: 'Echo',
+            inputs: { text: 'native.Text' },
+            output: 'native.Text',
+            function_name: 'echo',
+          },
+        },
         domains: { smoke: { code: 'smoke' } },
         source_map: { 'smoke.echo': 'main.mthds' },
         fingerprint: minimal.fingerprint,

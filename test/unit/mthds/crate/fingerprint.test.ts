@@ -53,18 +53,40 @@ const base = fingerprintOf([
 describe('crate fingerprint (API-CONTRACT.md §4.6)', () => {
   describe('when the same library is sent differently', () => {
     it('should be identical with the files in reverse order', () => {
-      expect(fingerprintOf([{ content: REPORT, source: 'report.mthds' }, { content: SUMMARY, source: 'summary.mthds' }])).to.equal(base);
+      expect(
+        fingerprintOf([
+          { content: REPORT, source: 'report.mthds' },
+          { content: SUMMARY, source: 'summary.mthds' },
+        ]),
+      ).to.equal(base);
     });
 
     it('should be identical with other source labels, or none', () => {
-      expect(fingerprintOf([{ content: SUMMARY, source: 'a/b.mthds' }, { content: REPORT, source: 'c.mthds' }])).to.equal(base);
-      expect(fingerprintOf([{ content: SUMMARY, source: null }, { content: REPORT, source: null }])).to.equal(base);
+      expect(
+        fingerprintOf([
+          { content: SUMMARY, source: 'a/b.mthds' },
+          { content: REPORT, source: 'c.mthds' },
+        ]),
+      ).to.equal(base);
+      expect(
+        fingerprintOf([
+          { content: SUMMARY, source: null },
+          { content: REPORT, source: null },
+        ]),
+      ).to.equal(base);
     });
 
     it('should be identical when the pipes of a bundle are declared in another order', () => {
-      const reordered = REPORT.replace(/\[pipe\.write\][\s\S]*?(?=\[pipe\.shape\])/, '') + REPORT.match(/\[pipe\.write\][\s\S]*?(?=\[pipe\.shape\])/)![0];
+      const reordered =
+        REPORT.replace(/\[pipe\.write\][\s\S]*?(?=\[pipe\.shape\])/, '') +
+        REPORT.match(/\[pipe\.write\][\s\S]*?(?=\[pipe\.shape\])/)![0];
       expect(reordered).to.not.equal(REPORT);
-      expect(fingerprintOf([{ content: SUMMARY, source: 's' }, { content: reordered, source: 'r' }])).to.equal(base);
+      expect(
+        fingerprintOf([
+          { content: SUMMARY, source: 's' },
+          { content: reordered, source: 'r' },
+        ]),
+      ).to.equal(base);
     });
   });
 
@@ -81,7 +103,10 @@ describe('crate fingerprint (API-CONTRACT.md §4.6)', () => {
       it(`should change with ${what}`, () => {
         const changed = SUMMARY.replace(from, to);
         expect(changed).to.not.equal(SUMMARY);
-        const library = validLibrary([{ content: changed, source: 'summary.mthds' }, { content: REPORT, source: 'report.mthds' }]);
+        const library = validLibrary([
+          { content: changed, source: 'summary.mthds' },
+          { content: REPORT, source: 'report.mthds' },
+        ]);
         expect(buildCrate(library).fingerprint).to.not.equal(base);
       });
     }

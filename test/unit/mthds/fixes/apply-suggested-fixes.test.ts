@@ -106,7 +106,12 @@ describe('suggested fixes applied with a style-preserving TOML editor (spec §2.
       const fix = fixOf(SEQUENCE_INPUTS, 'sync-controller-inputs');
       expect(fix).to.deep.include({ safety: 'safe', source: 'bundle.mthds' });
       const patched = applyFixOps(SEQUENCE_INPUTS, fix.ops);
-      expect(patched).to.equal(SEQUENCE_INPUTS.replace('inputs      = { notes = "Text" }\noutput      = "Text"\nsteps', 'inputs      = { notes = "Text", tone = "Text" }\noutput      = "Text"\nsteps'));
+      expect(patched).to.equal(
+        SEQUENCE_INPUTS.replace(
+          'inputs      = { notes = "Text" }\noutput      = "Text"\nsteps',
+          'inputs      = { notes = "Text", tone = "Text" }\noutput      = "Text"\nsteps',
+        ),
+      );
       expect(verdictOf(patched)).to.deep.equal({ ok: true, errors: [] });
     });
   });
@@ -128,7 +133,8 @@ describe('suggested fixes applied with a style-preserving TOML editor (spec §2.
       const fix = fixOf(NAMESPACED, 'strip-namespace');
       expect(fix).to.deep.equal({
         fix_code: 'strip-namespace',
-        description: "Declare [pipe.summarize] without the 'notes.' qualifier: the bundle's domain already qualifies it.",
+        description:
+          "Declare [pipe.summarize] without the 'notes.' qualifier: the bundle's domain already qualifies it.",
         safety: 'safe',
         source: 'bundle.mthds',
         ops: [
@@ -137,14 +143,23 @@ describe('suggested fixes applied with a style-preserving TOML editor (spec §2.
         ],
       });
       const patched = applyFixOps(NAMESPACED, fix.ops);
-      expect(patched).to.equal(NAMESPACED.replace('main_pipe   = "notes.summarize"', 'main_pipe   = "summarize"').replace('[pipe."notes.summarize"]', '[pipe.summarize]'));
+      expect(patched).to.equal(
+        NAMESPACED.replace('main_pipe   = "notes.summarize"', 'main_pipe   = "summarize"').replace(
+          '[pipe."notes.summarize"]',
+          '[pipe.summarize]',
+        ),
+      );
       expect(verdictOf(patched)).to.deep.equal({ ok: true, errors: [] });
     });
 
     it('should fix a qualified concept key the same way', () => {
-      const text = NAMESPACED.replace('[concept.Summary]', '[concept."notes.Summary"]').replace('[pipe."notes.summarize"]', '[pipe.summarize]').replace('"notes.summarize"', '"summarize"');
+      const text = NAMESPACED.replace('[concept.Summary]', '[concept."notes.Summary"]')
+        .replace('[pipe."notes.summarize"]', '[pipe.summarize]')
+        .replace('"notes.summarize"', '"summarize"');
       const fix = fixOf(text, 'strip-namespace');
-      expect(fix.ops).to.deep.equal([{ kind: 'rename_table_key', table_path: ['concept'], key: 'notes.Summary', new_key: 'Summary' }]);
+      expect(fix.ops).to.deep.equal([
+        { kind: 'rename_table_key', table_path: ['concept'], key: 'notes.Summary', new_key: 'Summary' },
+      ]);
       const patched = applyFixOps(text, fix.ops);
       expect(patched).to.equal(text.replace('[concept."notes.Summary"]', '[concept.Summary]'));
       expect(verdictOf(patched)).to.deep.equal({ ok: true, errors: [] });

@@ -14,7 +14,13 @@ describe('bundleBlueprintForWire', () => {
         main_pipe: null,
         concept: { Greeting: { description: 'A greeting', refines: 'Text' } },
         pipe: {
-          greet: { type: 'PipeLLM', description: 'Say hello to the given name', inputs: { name: 'Text' }, output: 'Greeting', prompt: 'Say hello to $name' },
+          greet: {
+            type: 'PipeLLM',
+            description: 'Say hello to the given name',
+            inputs: { name: 'Text' },
+            output: 'Greeting',
+            prompt: 'Say hello to $name',
+          },
         },
       });
     });
@@ -23,7 +29,15 @@ describe('bundleBlueprintForWire', () => {
   describe('when the source is unknown', () => {
     it('should give source null', () => {
       const blueprint = parseBundle(sample('hello_greeting'), null);
-      expect(Object.keys(bundleBlueprintForWire({ blueprint, source: null }))).to.deep.equal(['source', 'domain', 'description', 'system_prompt', 'main_pipe', 'concept', 'pipe']);
+      expect(Object.keys(bundleBlueprintForWire({ blueprint, source: null }))).to.deep.equal([
+        'source',
+        'domain',
+        'description',
+        'system_prompt',
+        'main_pipe',
+        'concept',
+        'pipe',
+      ]);
       expect(bundleBlueprintForWire({ blueprint, source: null })['source']).to.equal(null);
     });
   });

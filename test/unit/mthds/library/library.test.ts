@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { ConceptAmbiguityError, ConceptNotFoundError, PipeNotFoundError } from '../../../../shared/errors/index.js';
 import { libraryOf as library } from '../../../helpers/library.js';
 
-
 const LEGAL = `domain = "legal"
 main_pipe = "summarize"
 [concept.Clause]
@@ -52,15 +51,39 @@ describe('Library', () => {
 
     it('should hold every loaded concept and the 12 natives', () => {
       expect([...lib.concepts.keys()]).to.deep.equal([
-        'native.Text', 'native.Number', 'native.Image', 'native.Document', 'native.Html', 'native.TextAndImages', 'native.Page', 'native.JSON',
-        'native.SearchResult', 'native.ImgGenPrompt', 'native.Dynamic', 'native.Anything',
-        'legal.Clause', 'legal.Summary', 'legal.ShortSummary', 'legal.Note', 'legal.Risk', 'finance.Clause', 'finance.Budget',
+        'native.Text',
+        'native.Number',
+        'native.Image',
+        'native.Document',
+        'native.Html',
+        'native.TextAndImages',
+        'native.Page',
+        'native.JSON',
+        'native.SearchResult',
+        'native.ImgGenPrompt',
+        'native.Dynamic',
+        'native.Anything',
+        'legal.Clause',
+        'legal.Summary',
+        'legal.ShortSummary',
+        'legal.Note',
+        'legal.Risk',
+        'finance.Clause',
+        'finance.Budget',
       ]);
     });
 
     it('should hold the pipes by qualified ref, inputs in authored order, refs qualified', () => {
       const pipe = lib.pipes.get('legal.summarize');
-      expect({ ref: pipe?.ref, code: pipe?.code, domain_code: pipe?.domain_code, type: pipe?.type, inputs: pipe?.inputs, output: pipe?.output, source: pipe?.source }).to.deep.equal({
+      expect({
+        ref: pipe?.ref,
+        code: pipe?.code,
+        domain_code: pipe?.domain_code,
+        type: pipe?.type,
+        inputs: pipe?.inputs,
+        output: pipe?.output,
+        source: pipe?.source,
+      }).to.deep.equal({
         ref: 'legal.summarize',
         code: 'summarize',
         domain_code: 'legal',
@@ -77,18 +100,38 @@ describe('Library', () => {
 
     it('should describe the concepts (refines qualified, structure normalised, structure class name)', () => {
       expect(lib.concepts.get('legal.ShortSummary')).to.deep.equal({
-        ref: 'legal.ShortSummary', code: 'ShortSummary', domain_code: 'legal', description: 'A short summary',
-        refines: 'legal.Summary', structure: null, structure_class_name: 'TextContent', isNative: false,
+        ref: 'legal.ShortSummary',
+        code: 'ShortSummary',
+        domain_code: 'legal',
+        description: 'A short summary',
+        refines: 'legal.Summary',
+        structure: null,
+        structure_class_name: 'TextContent',
+        isNative: false,
       });
       expect(lib.concepts.get('legal.Risk')).to.deep.equal({
-        ref: 'legal.Risk', code: 'Risk', domain_code: 'legal', description: 'A risk', refines: null,
-        structure: { level: { type: 'integer', description: 'Level', required: true } }, structure_class_name: 'Risk', isNative: false,
+        ref: 'legal.Risk',
+        code: 'Risk',
+        domain_code: 'legal',
+        description: 'A risk',
+        refines: null,
+        structure: { level: { type: 'integer', description: 'Level', required: true } },
+        structure_class_name: 'Risk',
+        isNative: false,
       });
-      expect(lib.concepts.get('native.Page')).to.include({ structure_class_name: 'PageContent', isNative: true, refines: null, domain_code: 'native' });
+      expect(lib.concepts.get('native.Page')).to.include({
+        structure_class_name: 'PageContent',
+        isNative: true,
+        refines: null,
+        domain_code: 'native',
+      });
     });
 
     it('should merge nothing across domains and keep the first main_pipe', () => {
-      expect([...lib.domains.values()]).to.deep.equal([{ code: 'legal', main_pipe: 'summarize' }, { code: 'finance', main_pipe: 'assess' }]);
+      expect([...lib.domains.values()]).to.deep.equal([
+        { code: 'legal', main_pipe: 'summarize' },
+        { code: 'finance', main_pipe: 'assess' },
+      ]);
       expect(lib.mainPipe()?.ref).to.equal('legal.summarize');
     });
   });
@@ -98,7 +141,12 @@ describe('Library', () => {
 
     describe('when the name is native', () => {
       it('should resolve bare and qualified names and ignore the multiplicity', () => {
-        expect(['Text', 'native.Text', 'Text[]', 'Page[3]'].map((ref) => lib.resolveConcept(ref).ref)).to.deep.equal(['native.Text', 'native.Text', 'native.Text', 'native.Page']);
+        expect(['Text', 'native.Text', 'Text[]', 'Page[3]'].map((ref) => lib.resolveConcept(ref).ref)).to.deep.equal([
+          'native.Text',
+          'native.Text',
+          'native.Text',
+          'native.Page',
+        ]);
       });
     });
 
@@ -110,28 +158,43 @@ describe('Library', () => {
 
     describe('when a bare name is declared in one domain', () => {
       it('should resolve from any domain or none', () => {
-        expect([lib.resolveConcept('Budget').ref, lib.resolveConcept('Budget', 'legal').ref]).to.deep.equal(['finance.Budget', 'finance.Budget']);
+        expect([lib.resolveConcept('Budget').ref, lib.resolveConcept('Budget', 'legal').ref]).to.deep.equal([
+          'finance.Budget',
+          'finance.Budget',
+        ]);
       });
     });
 
     describe('when a bare name is declared in several domains', () => {
       it('should prefer the domain it is written in', () => {
-        expect([lib.resolveConcept('Clause', 'legal').ref, lib.resolveConcept('Clause', 'finance').ref]).to.deep.equal(['legal.Clause', 'finance.Clause']);
+        expect([lib.resolveConcept('Clause', 'legal').ref, lib.resolveConcept('Clause', 'finance').ref]).to.deep.equal([
+          'legal.Clause',
+          'finance.Clause',
+        ]);
       });
 
       it('should throw ConceptAmbiguityError naming what to write without a domain', () => {
-        expect(() => lib.resolveConcept('Clause')).to.throw(ConceptAmbiguityError, "Concept 'Clause' is declared in several domains: write 'legal.Clause' or 'finance.Clause' instead of the bare name.");
+        expect(() => lib.resolveConcept('Clause')).to.throw(
+          ConceptAmbiguityError,
+          "Concept 'Clause' is declared in several domains: write 'legal.Clause' or 'finance.Clause' instead of the bare name.",
+        );
       });
     });
 
     describe('when nothing matches', () => {
       it('should throw ConceptNotFoundError listing the declared concepts and a near match', () => {
-        expect(() => lib.resolveConcept('budget')).to.throw(ConceptNotFoundError, "'budget' is not a concept reference: write a PascalCase code such as 'Text', or 'domain.Code'.");
+        expect(() => lib.resolveConcept('budget')).to.throw(
+          ConceptNotFoundError,
+          "'budget' is not a concept reference: write a PascalCase code such as 'Text', or 'domain.Code'.",
+        );
         expect(() => lib.resolveConcept('Invoice[]')).to.throw(
           ConceptNotFoundError,
           "Concept 'Invoice' is neither native nor declared by a loaded bundle (declared: legal.Clause, legal.Summary, legal.ShortSummary, legal.Note, legal.Risk, finance.Clause, finance.Budget).",
         );
-        expect(() => lib.resolveConcept('legal.Budget')).to.throw(ConceptNotFoundError, "Did you mean 'finance.Budget'?");
+        expect(() => lib.resolveConcept('legal.Budget')).to.throw(
+          ConceptNotFoundError,
+          "Did you mean 'finance.Budget'?",
+        );
         expect(() => lib.resolveConcept('Json')).to.throw(ConceptNotFoundError, "Did you mean 'JSON'?");
       });
     });
@@ -148,7 +211,10 @@ describe('Library', () => {
 
     describe('when a bare code is defined in the domain it is written in', () => {
       it('should resolve there first', () => {
-        expect([lib.resolvePipe('summarize', 'legal').ref, lib.resolvePipe('summarize', 'finance').ref]).to.deep.equal(['legal.summarize', 'finance.summarize']);
+        expect([lib.resolvePipe('summarize', 'legal').ref, lib.resolvePipe('summarize', 'finance').ref]).to.deep.equal([
+          'legal.summarize',
+          'finance.summarize',
+        ]);
       });
     });
 
@@ -160,7 +226,10 @@ describe('Library', () => {
 
     describe('when a bare code is defined in several other domains', () => {
       it('should throw PipeNotFoundError naming the qualified refs', () => {
-        expect(() => lib.resolvePipe('summarize')).to.throw(PipeNotFoundError, "Pipe 'summarize' is defined in several domains: write 'legal.summarize' or 'finance.summarize' instead of the bare code.");
+        expect(() => lib.resolvePipe('summarize')).to.throw(
+          PipeNotFoundError,
+          "Pipe 'summarize' is defined in several domains: write 'legal.summarize' or 'finance.summarize' instead of the bare code.",
+        );
       });
     });
 
@@ -180,15 +249,23 @@ describe('Library', () => {
 
     describe('when the reference resolves', () => {
       it('should return what resolve* returns', () => {
-        expect([lib.findConcept('Budget')?.ref, lib.findPipe('assess', 'legal')?.ref]).to.deep.equal(['finance.Budget', 'finance.assess']);
+        expect([lib.findConcept('Budget')?.ref, lib.findPipe('assess', 'legal')?.ref]).to.deep.equal([
+          'finance.Budget',
+          'finance.assess',
+        ]);
       });
     });
 
     describe('when it is ambiguous, malformed or missing', () => {
       it('should return undefined instead of throwing', () => {
-        expect([lib.findConcept('Clause'), lib.findConcept('clause'), lib.findConcept('Invoice'), lib.findPipe('summarize'), lib.findPipe('Summarize'), lib.findPipe('x->docs.read')]).to.deep.equal([
-          undefined, undefined, undefined, undefined, undefined, undefined,
-        ]);
+        expect([
+          lib.findConcept('Clause'),
+          lib.findConcept('clause'),
+          lib.findConcept('Invoice'),
+          lib.findPipe('summarize'),
+          lib.findPipe('Summarize'),
+          lib.findPipe('x->docs.read'),
+        ]).to.deep.equal([undefined, undefined, undefined, undefined, undefined, undefined]);
       });
     });
   });
@@ -224,13 +301,19 @@ describe('Library', () => {
 
     describe('when the concept is Text, refines it, or is description-only', () => {
       it('should be true', () => {
-        expect(['Text', 'legal.ShortSummary', 'legal.Note', 'ImgGenPrompt'].map((ref) => lib.isTextLike(lib.resolveConcept(ref)))).to.deep.equal([true, true, true, true]);
+        expect(
+          ['Text', 'legal.ShortSummary', 'legal.Note', 'ImgGenPrompt'].map((ref) =>
+            lib.isTextLike(lib.resolveConcept(ref)),
+          ),
+        ).to.deep.equal([true, true, true, true]);
       });
     });
 
     describe('when the concept is structured or another native', () => {
       it('should be false', () => {
-        expect(['legal.Risk', 'Image', 'Page', 'Anything'].map((ref) => lib.isTextLike(lib.resolveConcept(ref)))).to.deep.equal([false, false, false, false]);
+        expect(
+          ['legal.Risk', 'Image', 'Page', 'Anything'].map((ref) => lib.isTextLike(lib.resolveConcept(ref))),
+        ).to.deep.equal([false, false, false, false]);
       });
     });
   });

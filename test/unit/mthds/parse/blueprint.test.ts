@@ -19,7 +19,9 @@ interface JsonSchemaObject {
   properties?: Record<string, unknown>;
   additionalProperties?: unknown;
 }
-const SCHEMA = JSON.parse(readFileSync(new URL('../../../../../shared/reference/mthds_schema.json', import.meta.url), 'utf8')) as JsonSchemaObject & {
+const SCHEMA = JSON.parse(
+  readFileSync(new URL('../../../../../shared/reference/mthds_schema.json', import.meta.url), 'utf8'),
+) as JsonSchemaObject & {
   definitions: Record<string, JsonSchemaObject>;
 };
 
@@ -28,14 +30,26 @@ function keysOf(schema: z.ZodType): string[] {
 }
 
 function isStrict(schema: z.ZodType): boolean {
-  const catchall = (schema as unknown as { _zod: { def: { catchall?: { _zod: { def: { type: string } } } } } })._zod.def.catchall;
+  const catchall = (schema as unknown as { _zod: { def: { catchall?: { _zod: { def: { type: string } } } } } })._zod.def
+    .catchall;
   return catchall?._zod.def.type === 'never';
 }
 
 const MIRRORS: [string, z.ZodType][] = [
-  ...(['PipeLLM', 'PipeFunc', 'PipeImgGen', 'PipeExtract', 'PipeSearch', 'PipeCompose', 'PipeSequence', 'PipeParallel', 'PipeCondition', 'PipeBatch'] as const).map(
-    (type): [string, z.ZodType] => [`${type}Blueprint`, PIPE_SCHEMAS[type]],
-  ),
+  ...(
+    [
+      'PipeLLM',
+      'PipeFunc',
+      'PipeImgGen',
+      'PipeExtract',
+      'PipeSearch',
+      'PipeCompose',
+      'PipeSequence',
+      'PipeParallel',
+      'PipeCondition',
+      'PipeBatch',
+    ] as const
+  ).map((type): [string, z.ZodType] => [`${type}Blueprint`, PIPE_SCHEMAS[type]]),
   ['LLMSetting', LLM_SETTING],
   ['ImgGenSetting', IMG_GEN_SETTING],
   ['ExtractSetting', EXTRACT_SETTING],
@@ -57,7 +71,9 @@ describe('blueprint schemas (mirror of mthds_schema.json)', () => {
       });
 
       it('should refuse unknown keys exactly where the JSON schema does (and in structure fields, LANGUAGE.md §2.2)', () => {
-        expect(isStrict(schema)).to.equal(definition?.additionalProperties === false || name === 'ConceptStructureBlueprint');
+        expect(isStrict(schema)).to.equal(
+          definition?.additionalProperties === false || name === 'ConceptStructureBlueprint',
+        );
       });
     });
   }

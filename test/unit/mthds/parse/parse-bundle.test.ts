@@ -57,8 +57,18 @@ describe('parseBundle', () => {
     });
 
     it('should parse every published method', () => {
-      const files = ['cv_analyzer/cv_analyzer.mthds', 'documents/documents.mthds', 'doc_summarizer/bundle.mthds', 'report_writer/bundle.mthds'];
-      expect(files.map((file) => parseBundle(corpusText(`methods/${file}`), file).domain)).to.deep.equal(['candidate_screening', 'documents', 'document_summarization', 'report_writing']);
+      const files = [
+        'cv_analyzer/cv_analyzer.mthds',
+        'documents/documents.mthds',
+        'doc_summarizer/bundle.mthds',
+        'report_writer/bundle.mthds',
+      ];
+      expect(files.map((file) => parseBundle(corpusText(`methods/${file}`), file).domain)).to.deep.equal([
+        'candidate_screening',
+        'documents',
+        'document_summarization',
+        'report_writing',
+      ]);
     });
   });
 

@@ -15,7 +15,11 @@ function parseError(content: string, source: string | null): MthdsParserError {
 describe('parseToml', () => {
   describe('when the text is valid TOML', () => {
     it('should return plain JSON data with dates as ISO strings', () => {
-      expect(parseToml('domain = "x"\nwhen = 2024-05-01\n[pipe.a]\nn = 3', 'x.mthds')).to.deep.equal({ domain: 'x', when: '2024-05-01', pipe: { a: { n: 3 } } });
+      expect(parseToml('domain = "x"\nwhen = 2024-05-01\n[pipe.a]\nn = 3', 'x.mthds')).to.deep.equal({
+        domain: 'x',
+        when: '2024-05-01',
+        pipe: { a: { n: 3 } },
+      });
     });
 
     it('should return an empty table for an empty text', () => {
@@ -33,7 +37,9 @@ describe('parseToml', () => {
     it('should locate the first line of the invalid sample', () => {
       const error = parseError('this is not valid TOML content at all {{{{\ndomain =\n', null);
       expect(error.position).to.deep.equal({ source: null, line: 1, column: 6 });
-      expect(error.message).to.equal('TOML syntax error (bundle, line 1, column 6): Invalid TOML document: illegal character in key');
+      expect(error.message).to.equal(
+        'TOML syntax error (bundle, line 1, column 6): Invalid TOML document: illegal character in key',
+      );
     });
 
     it('should refuse a duplicate key', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'smol-toml';
-import { corpusMethodBundles, corpusSampleFiles, corpusText, sample } from '../../../helpers/corpus.js';
 import { MAX_TOML_DEPTH, scanToml } from '../../../../shared/mthds/parse/toml-scan.js';
+import { corpusMethodBundles, corpusSampleFiles, corpusText, sample } from '../../../helpers/corpus.js';
 
 /** The JSON nesting depth of parsed data (the root table is 1), measured iteratively. */
 function dataDepth(value: unknown): number {
@@ -35,7 +35,10 @@ describe('scanToml', () => {
       ['inline tables in arrays', 'k = [{ x = { y = [[1], 2] } }, { z = 1 }]'],
       ['an empty inline table and array', 'k = {}\nl = []'],
       ['a dotted key inside an inline table', 'k = { a.b.c = { d = 1 } }'],
-      ['brackets inside every kind of string', `a = "[{\\"[["\nb = '[[{'\nc = """\n[[{"\\"""\n"""\nd = '''[[ '' ]]'''\ne = """x"""""`],
+      [
+        'brackets inside every kind of string',
+        `a = "[{\\"[["\nb = '[[{'\nc = """\n[[{"\\"""\n"""\nd = '''[[ '' ]]'''\ne = """x"""""`,
+      ],
       ['brackets in comments', '# [[[[{{{{\na = 1 # [[[['],
       ['a multi-line array with comments', 'a = [\n  [1], # ]]]\n  [[2]],\n]'],
       ['a float and a date in values', 'a = 1.5\nb = 1979-05-27T07:32:00.999Z\nc.d = 0.1'],
@@ -48,7 +51,10 @@ describe('scanToml', () => {
     }
 
     it('should agree with the parsed data for every corpus bundle, all within MAX_TOML_DEPTH', () => {
-      const texts = [...corpusSampleFiles().map((file) => sample(file.replace(/\.mthds$/, ''))), ...corpusMethodBundles().map((path) => corpusText(`methods/${path}`))];
+      const texts = [
+        ...corpusSampleFiles().map((file) => sample(file.replace(/\.mthds$/, ''))),
+        ...corpusMethodBundles().map((path) => corpusText(`methods/${path}`)),
+      ];
       for (const text of texts) {
         expect(scannedDepth(text)).to.equal(dataDepth(parse(text)));
         expect(scanToml(text).tooDeep).to.equal(undefined);
@@ -81,7 +87,10 @@ describe('scanToml', () => {
     it('should report long strings, quoted keys and value runs, not short ones', () => {
       const long = 'x'.repeat(20);
       const text = `"${long}" = "${long}"\nb = ${'1'.repeat(20)}\nc = "short"\nbare${long} = '''${long}'''`;
-      const tokens = scanToml(text, { longToken: 10 }).longTokens.map((token) => [token.kind, text.slice(token.start, token.end)]);
+      const tokens = scanToml(text, { longToken: 10 }).longTokens.map((token) => [
+        token.kind,
+        text.slice(token.start, token.end),
+      ]);
       expect(tokens).to.deep.equal([
         ['key', `"${long}"`],
         ['string', `"${long}"`],

@@ -32,7 +32,11 @@ export function loadedBundles(texts: string | readonly string[]): LoadedBundle[]
  * @param texts - the bundle texts
  * @param mode - the validation mode
  */
-export function runRule(rule: Rule, texts: string | readonly string[], mode: ValidationMode = 'compat'): ValidationErrorItem[] {
+export function runRule(
+  rule: Rule,
+  texts: string | readonly string[],
+  mode: ValidationMode = 'compat',
+): ValidationErrorItem[] {
   const bundles = loadedBundles(texts);
   return rule.check({ bundles, library: buildLibrary(bundles), mode });
 }

@@ -8,7 +8,8 @@ describe('S2-concept-code-casing', () => {
       expect(runRule(conceptCodeCasing, bundle('hr', '[concept]\nmatch_analysis = "A match"'))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Concept code 'match_analysis' must be PascalCase (a capital letter, then letters and digits), e.g. 'MatchAnalysis'.",
+          message:
+            "Concept code 'match_analysis' must be PascalCase (a capital letter, then letters and digits), e.g. 'MatchAnalysis'.",
           error_type: 'invalid_concept_code_syntax',
           source: 'bundle-1.mthds',
           concept_code: 'match_analysis',
@@ -21,7 +22,9 @@ describe('S2-concept-code-casing', () => {
 
   describe('when concept codes are PascalCase', () => {
     it('should pass', () => {
-      expect(runRule(conceptCodeCasing, bundle('hr', '[concept]\nMatchAnalysis = "A match"\nCV2 = "A CV"'))).to.deep.equal([]);
+      expect(
+        runRule(conceptCodeCasing, bundle('hr', '[concept]\nMatchAnalysis = "A match"\nCV2 = "A CV"')),
+      ).to.deep.equal([]);
     });
   });
 
@@ -30,7 +33,8 @@ describe('S2-concept-code-casing', () => {
       expect(runRule(conceptCodeCasing, bundle('hr', '[concept]\n"hr.Match" = "A match"'))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Concept code 'hr.Match' is qualified with a domain; a bundle declares its concepts by bare code ('Match'), the bundle's domain qualifies them.",
+          message:
+            "Concept code 'hr.Match' is qualified with a domain; a bundle declares its concepts by bare code ('Match'), the bundle's domain qualifies them.",
           error_type: 'invalid_concept_code_syntax',
           source: 'bundle-1.mthds',
           concept_code: 'hr.Match',
@@ -38,7 +42,8 @@ describe('S2-concept-code-casing', () => {
           field_path: 'concept.hr.Match',
           suggested_fix: {
             fix_code: 'strip-namespace',
-            description: "Declare [concept.Match] without the 'hr.' qualifier: the bundle's domain already qualifies it.",
+            description:
+              "Declare [concept.Match] without the 'hr.' qualifier: the bundle's domain already qualifies it.",
             safety: 'safe',
             source: 'bundle-1.mthds',
             ops: [{ kind: 'rename_table_key', table_path: ['concept'], key: 'hr.Match', new_key: 'Match' }],
@@ -50,7 +55,10 @@ describe('S2-concept-code-casing', () => {
 
   describe('when the bare code of a qualified concept code is a native or already declared', () => {
     it('should report each without a fix', () => {
-      const items = runRule(conceptCodeCasing, bundle('hr', '[concept]\n"native.Text" = "A text"\nMatch = "A match"\n"hr.Match" = "Another"'));
+      const items = runRule(
+        conceptCodeCasing,
+        bundle('hr', '[concept]\n"native.Text" = "A text"\nMatch = "A match"\n"hr.Match" = "Another"'),
+      );
       expect(items.map((item) => [item.concept_code, item.suggested_fix])).to.deep.equal([
         ['native.Text', undefined],
         ['hr.Match', undefined],

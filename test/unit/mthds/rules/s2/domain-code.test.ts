@@ -8,7 +8,8 @@ describe('S2-domain-code', () => {
       expect(runRule(domainCode, 'domain = "Legal..Contracts"')).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Domain 'Legal..Contracts' is not a valid domain code: use snake_case segments joined by dots (e.g. 'legal' or 'legal.contracts').",
+          message:
+            "Domain 'Legal..Contracts' is not a valid domain code: use snake_case segments joined by dots (e.g. 'legal' or 'legal.contracts').",
           error_type: 'invalid_domain_code',
           source: 'bundle-1.mthds',
           domain_code: 'Legal..Contracts',

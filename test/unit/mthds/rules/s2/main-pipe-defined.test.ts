@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mainPipeDefined } from '../../../../../shared/mthds/rules/s2/main-pipe-defined.js';
 import { bundle, runRule } from '../harness.js';
 
-const PIPE = '[pipe.greet]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Hi $name"';
+const PIPE =
+  '[pipe.greet]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Hi $name"';
 
 describe('S2-main-pipe-defined', () => {
   describe('when main_pipe names no pipe of the bundle', () => {
@@ -10,7 +11,8 @@ describe('S2-main-pipe-defined', () => {
       expect(runRule(mainPipeDefined, bundle('shop', `main_pipe = "welcome"\n${PIPE}`))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "main_pipe 'welcome' is not a pipe of this bundle (its pipes: greet); define [pipe.welcome] here or fix the name.",
+          message:
+            "main_pipe 'welcome' is not a pipe of this bundle (its pipes: greet); define [pipe.welcome] here or fix the name.",
           error_type: 'unresolved_pipe_dependency',
           source: 'bundle-1.mthds',
           domain_code: 'shop',
@@ -22,13 +24,17 @@ describe('S2-main-pipe-defined', () => {
     });
 
     it('should not accept a pipe of another bundle of the same domain', () => {
-      expect(runRule(mainPipeDefined, ['domain = "shop"\nmain_pipe = "greet"', bundle('shop', PIPE)])).to.have.length(1);
+      expect(runRule(mainPipeDefined, ['domain = "shop"\nmain_pipe = "greet"', bundle('shop', PIPE)])).to.have.length(
+        1,
+      );
     });
   });
 
   describe('when main_pipe is defined here, or absent', () => {
     it('should pass', () => {
-      expect(runRule(mainPipeDefined, [bundle('shop', `main_pipe = "greet"\n${PIPE}`), bundle('shop2', PIPE)])).to.deep.equal([]);
+      expect(
+        runRule(mainPipeDefined, [bundle('shop', `main_pipe = "greet"\n${PIPE}`), bundle('shop2', PIPE)]),
+      ).to.deep.equal([]);
     });
   });
 
@@ -37,7 +43,8 @@ describe('S2-main-pipe-defined', () => {
       expect(runRule(mainPipeDefined, bundle('shop', `main_pipe = "shop.greet"\n${PIPE}`))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "main_pipe 'shop.greet' is qualified with a domain; main_pipe names a pipe of this bundle by its bare code: 'greet'.",
+          message:
+            "main_pipe 'shop.greet' is qualified with a domain; main_pipe names a pipe of this bundle by its bare code: 'greet'.",
           error_type: 'unresolved_pipe_dependency',
           source: 'bundle-1.mthds',
           domain_code: 'shop',

@@ -8,7 +8,8 @@ describe('S2-native-redeclaration', () => {
       expect(runRule(nativeRedeclaration, bundle('docs', '[concept.Text]\ndescription = "My text"'))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Concept 'Text' redeclares the native concept native.Text: remove [concept.Text] and use 'Text' directly.",
+          message:
+            "Concept 'Text' redeclares the native concept native.Text: remove [concept.Text] and use 'Text' directly.",
           error_type: 'native_concept_redeclaration',
           source: 'bundle-1.mthds',
           concept_code: 'Text',
@@ -28,7 +29,9 @@ describe('S2-native-redeclaration', () => {
 
   describe('when the codes only resemble natives', () => {
     it('should pass', () => {
-      expect(runRule(nativeRedeclaration, bundle('docs', '[concept]\nTexts = "Texts"\nPdfPage = "A page"'))).to.deep.equal([]);
+      expect(
+        runRule(nativeRedeclaration, bundle('docs', '[concept]\nTexts = "Texts"\nPdfPage = "A page"')),
+      ).to.deep.equal([]);
     });
   });
 });

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { pipeCodeCasing } from '../../../../../shared/mthds/rules/s2/pipe-code-casing.js';
 import { bundle, runRule } from '../harness.js';
 
-const pipe = (code: string) => `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "f"`;
+const pipe = (code: string) =>
+  `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "f"`;
 
 describe('S2-pipe-code-casing', () => {
   describe('when a pipe code is not snake_case', () => {
@@ -10,7 +11,8 @@ describe('S2-pipe-code-casing', () => {
       expect(runRule(pipeCodeCasing, bundle('docs', pipe('SummarizeText')))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Pipe code 'SummarizeText' must be snake_case (lowercase letters, digits and underscores, starting with a letter), e.g. 'summarize_text'.",
+          message:
+            "Pipe code 'SummarizeText' must be snake_case (lowercase letters, digits and underscores, starting with a letter), e.g. 'summarize_text'.",
           error_type: 'invalid_pipe_code_syntax',
           source: 'bundle-1.mthds',
           domain_code: 'docs',
@@ -29,17 +31,21 @@ describe('S2-pipe-code-casing', () => {
 
   describe('when a pipe code is qualified with the bundle domain', () => {
     it('should report it with a safe strip-namespace fix that also remaps main_pipe', () => {
-      expect(runRule(pipeCodeCasing, bundle('docs', `main_pipe = "docs.summarize"\n${pipe('"docs.summarize"')}`))).to.deep.equal([
+      expect(
+        runRule(pipeCodeCasing, bundle('docs', `main_pipe = "docs.summarize"\n${pipe('"docs.summarize"')}`)),
+      ).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Pipe code 'docs.summarize' is qualified with a domain; a bundle declares its pipes by bare code ('summarize'), the bundle's domain qualifies them.",
+          message:
+            "Pipe code 'docs.summarize' is qualified with a domain; a bundle declares its pipes by bare code ('summarize'), the bundle's domain qualifies them.",
           error_type: 'invalid_pipe_code_syntax',
           source: 'bundle-1.mthds',
           domain_code: 'docs',
           field_path: 'pipe.docs.summarize',
           suggested_fix: {
             fix_code: 'strip-namespace',
-            description: "Declare [pipe.summarize] without the 'docs.' qualifier: the bundle's domain already qualifies it.",
+            description:
+              "Declare [pipe.summarize] without the 'docs.' qualifier: the bundle's domain already qualifies it.",
             safety: 'safe',
             source: 'bundle-1.mthds',
             ops: [
@@ -56,7 +62,10 @@ describe('S2-pipe-code-casing', () => {
   describe('when a pipe code is qualified with another domain', () => {
     it('should offer an unsafe fix renaming the key only', () => {
       const [item] = runRule(pipeCodeCasing, bundle('docs', pipe('"legal.summarize"')));
-      expect(item?.suggested_fix).to.deep.include({ safety: 'unsafe', ops: [{ kind: 'rename_table_key', table_path: ['pipe'], key: 'legal.summarize', new_key: 'summarize' }] });
+      expect(item?.suggested_fix).to.deep.include({
+        safety: 'unsafe',
+        ops: [{ kind: 'rename_table_key', table_path: ['pipe'], key: 'legal.summarize', new_key: 'summarize' }],
+      });
     });
   });
 

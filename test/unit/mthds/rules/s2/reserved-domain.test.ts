@@ -8,7 +8,8 @@ describe('S2-reserved-domain', () => {
       const items = runRule(reservedDomain, ['domain = "native.custom"', 'domain = "pipelex"']);
       expect(items[0]).to.deep.equal({
         category: 'blueprint_validation',
-        message: "Domain 'native.custom' starts with the reserved segment 'native' (reserved: native, mthds, pipelex); choose another domain name.",
+        message:
+          "Domain 'native.custom' starts with the reserved segment 'native' (reserved: native, mthds, pipelex); choose another domain name.",
         error_type: 'reserved_domain',
         source: 'bundle-1.mthds',
         domain_code: 'native.custom',

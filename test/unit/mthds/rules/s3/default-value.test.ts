@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { defaultValue } from '../../../../../shared/mthds/rules/s3/default-value.js';
 import { bundle, runRule } from '../harness.js';
 
-const concept = (fields: string) => bundle('hr', `[concept.Skill]\ndescription = "A skill"\n[concept.Offer]\ndescription = "An offer"\n[concept.Offer.structure]\n${fields}`);
+const concept = (fields: string) =>
+  bundle(
+    'hr',
+    `[concept.Skill]\ndescription = "A skill"\n[concept.Offer]\ndescription = "An offer"\n[concept.Offer.structure]\n${fields}`,
+  );
 
 describe('S3-default-value', () => {
   describe('when a default does not match its type, its choices, or sits on a concept field', () => {
@@ -31,7 +35,7 @@ describe('S3-default-value', () => {
       expect(items.slice(1).map((item) => item.message)).to.deep.equal([
         "Concept 'Offer', field 'level': default_value \"lead\" must be one of the choices (junior, senior).",
         "Concept 'Offer', field 'skill': default_value \"x\" is not allowed on a concept field.",
-        "Concept 'Offer', field 'start': default_value \"soon\" does not match type \"date\".",
+        'Concept \'Offer\', field \'start\': default_value "soon" does not match type "date".',
       ]);
     });
   });

@@ -2,12 +2,16 @@ import { expect } from 'chai';
 import { fieldName } from '../../../../../shared/mthds/rules/s3/field-name.js';
 import { bundle, runRule } from '../harness.js';
 
-const concept = (fields: string) => bundle('hr', `[concept.Profile]\ndescription = "A profile"\n[concept.Profile.structure]\n${fields}`);
+const concept = (fields: string) =>
+  bundle('hr', `[concept.Profile]\ndescription = "A profile"\n[concept.Profile.structure]\n${fields}`);
 
 describe('S3-field-name', () => {
   describe('when a field name starts with _ or is reserved', () => {
     it('should report each, string-form fields included', () => {
-      const items = runRule(fieldName, concept('_secret = "Hidden"\nmodel_config = { type = "text", description = "c" }\njson = "Raw"'));
+      const items = runRule(
+        fieldName,
+        concept('_secret = "Hidden"\nmodel_config = { type = "text", description = "c" }\njson = "Raw"'),
+      );
       expect(items[0]).to.deep.equal({
         category: 'blueprint_validation',
         message: "Concept 'Profile', field '_secret': field names must not start with '_'; rename the field.",
@@ -27,7 +31,12 @@ describe('S3-field-name', () => {
 
   describe('when field names are ordinary (description included)', () => {
     it('should pass', () => {
-      expect(runRule(fieldName, concept('description = "What it is"\nname = { type = "text", description = "n" }\nmodel = "The model name"'))).to.deep.equal([]);
+      expect(
+        runRule(
+          fieldName,
+          concept('description = "What it is"\nname = { type = "text", description = "n" }\nmodel = "The model name"'),
+        ),
+      ).to.deep.equal([]);
     });
   });
 });

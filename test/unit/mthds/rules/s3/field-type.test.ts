@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { fieldType } from '../../../../../shared/mthds/rules/s3/field-type.js';
 import { bundle, runRule } from '../harness.js';
 
-const concept = (fields: string) => bundle('hr', `[concept.Profile]\ndescription = "A profile"\n[concept.Profile.structure]\n${fields}`);
+const concept = (fields: string) =>
+  bundle('hr', `[concept.Profile]\ndescription = "A profile"\n[concept.Profile.structure]\n${fields}`);
 
 describe('S3-field-type', () => {
   describe('when a field has neither type nor choices', () => {
@@ -10,7 +11,8 @@ describe('S3-field-type', () => {
       expect(runRule(fieldType, concept('level = { description = "Level", choices = [] }'))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Concept 'Profile', field 'level': set a type (text, integer, number, boolean, date, list, dict or concept), or non-empty choices for an enum field.",
+          message:
+            "Concept 'Profile', field 'level': set a type (text, integer, number, boolean, date, list, dict or concept), or non-empty choices for an enum field.",
           error_type: 'invalid_concept_field',
           source: 'bundle-1.mthds',
           concept_code: 'Profile',
@@ -25,7 +27,8 @@ describe('S3-field-type', () => {
   describe('when choices come with a type other than text', () => {
     it('should report it in both modes', () => {
       const text = concept('level = { type = "integer", description = "Level", choices = ["1", "2"] }');
-      const expected = "Concept 'Profile', field 'level': choices make an enum field, so type = \"integer\" must be removed (only type = \"text\" is tolerated with choices).";
+      const expected =
+        'Concept \'Profile\', field \'level\': choices make an enum field, so type = "integer" must be removed (only type = "text" is tolerated with choices).';
       expect(runRule(fieldType, text).map((item) => item.message)).to.deep.equal([expected]);
       expect(runRule(fieldType, text, 'strict')).to.have.length(1);
     });
@@ -47,7 +50,15 @@ describe('S3-field-type', () => {
 
   describe('when fields have a type, or choices only', () => {
     it('should pass in strict mode', () => {
-      expect(runRule(fieldType, concept('age = { type = "integer", description = "Age" }\nlevel = { description = "Level", choices = ["low", "high"] }'), 'strict')).to.deep.equal([]);
+      expect(
+        runRule(
+          fieldType,
+          concept(
+            'age = { type = "integer", description = "Age" }\nlevel = { description = "Level", choices = ["low", "high"] }',
+          ),
+          'strict',
+        ),
+      ).to.deep.equal([]);
     });
   });
 });

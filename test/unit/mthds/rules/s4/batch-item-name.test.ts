@@ -3,7 +3,10 @@ import { batchItemName } from '../../../../../shared/mthds/rules/s4/batch-item-n
 import { bundle, runEach, runRule } from '../harness.js';
 
 const batch = (item: string, domain = 'flow') =>
-  bundle(domain, `[pipe.each]\ntype = "PipeBatch"\ndescription = "d"\ninputs = { documents = "Document[]", pages = "Page[]" }\noutput = "Text[]"\nbranch_pipe_code = "a"\ninput_list_name = "documents"\ninput_item_name = "${item}"`);
+  bundle(
+    domain,
+    `[pipe.each]\ntype = "PipeBatch"\ndescription = "d"\ninputs = { documents = "Document[]", pages = "Page[]" }\noutput = "Text[]"\nbranch_pipe_code = "a"\ninput_list_name = "documents"\ninput_item_name = "${item}"`,
+  );
 
 describe('S4-batch-item-name', () => {
   describe('when input_item_name is blank, the list name or a declared input', () => {
@@ -20,7 +23,9 @@ describe('S4-batch-item-name', () => {
           field_name: 'input_item_name',
         },
       ]);
-      expect(runEach(batchItemName, [batch(' '), batch('pages', 'flow_two')]).map((item) => item.message)).to.deep.equal([
+      expect(
+        runEach(batchItemName, [batch(' '), batch('pages', 'flow_two')]).map((item) => item.message),
+      ).to.deep.equal([
         "Pipe 'each', field 'input_item_name': must not be empty.",
         "Pipe 'each', field 'input_item_name': 'pages' must not also be a declared input.",
       ]);

@@ -3,7 +3,10 @@ import { batchListName } from '../../../../../shared/mthds/rules/s4/batch-list-n
 import { bundle, runRule } from '../harness.js';
 
 const batch = (inputs: string, list: string, item: string) =>
-  bundle('flow', `[pipe.each]\ntype = "PipeBatch"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text[]"\nbranch_pipe_code = "a"\ninput_list_name = "${list}"\ninput_item_name = "${item}"`);
+  bundle(
+    'flow',
+    `[pipe.each]\ntype = "PipeBatch"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text[]"\nbranch_pipe_code = "a"\ninput_list_name = "${list}"\ninput_item_name = "${item}"`,
+  );
 
 describe('S4-batch-list-name', () => {
   describe('when input_list_name is not a declared input', () => {
@@ -11,7 +14,8 @@ describe('S4-batch-list-name', () => {
       expect(runRule(batchListName, batch('{ pages = "Page[]" }', 'documents', 'document'))).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Pipe 'each', field 'input_list_name': 'documents' must be one of the declared inputs (declared: pages).",
+          message:
+            "Pipe 'each', field 'input_list_name': 'documents' must be one of the declared inputs (declared: pages).",
           error_type: 'invalid_pipe_field',
           source: 'bundle-1.mthds',
           pipe_code: 'each',
@@ -25,7 +29,9 @@ describe('S4-batch-list-name', () => {
 
   describe('when it is declared', () => {
     it('should pass', () => {
-      expect(runRule(batchListName, batch('{ documents = "Document[]", pages = "Page[]" }', 'documents', 'document'))).to.deep.equal([]);
+      expect(
+        runRule(batchListName, batch('{ documents = "Document[]", pages = "Page[]" }', 'documents', 'document')),
+      ).to.deep.equal([]);
     });
   });
 });

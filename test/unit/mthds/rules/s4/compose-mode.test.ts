@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { composeMode } from '../../../../../shared/mthds/rules/s4/compose-mode.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const compose = (body: string) => bundle('reports', `[pipe.render]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { a = "Text" }\noutput = "Text"\n${body}`);
+const compose = (body: string) =>
+  bundle(
+    'reports',
+    `[pipe.render]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { a = "Text" }\noutput = "Text"\n${body}`,
+  );
 
 describe('S4-compose-mode', () => {
   describe('when both template and construct, or neither, are set', () => {
@@ -20,14 +24,19 @@ describe('S4-compose-mode', () => {
         },
       ]);
       expect(runRule(composeMode, compose('')).map((item) => [item.message, item.field_path])).to.deep.equal([
-        ["Pipe 'render': a PipeCompose sets exactly one of template and construct (neither is set).", 'pipe.render.template'],
+        [
+          "Pipe 'render': a PipeCompose sets exactly one of template and construct (neither is set).",
+          'pipe.render.template',
+        ],
       ]);
     });
   });
 
   describe('when exactly one is set', () => {
     it('should pass', () => {
-      expect(runEach(composeMode, [compose('template = "$a"'), compose('construct = { title = { from = "a" } }')])).to.deep.equal([]);
+      expect(
+        runEach(composeMode, [compose('template = "$a"'), compose('construct = { title = { from = "a" } }')]),
+      ).to.deep.equal([]);
     });
   });
 });

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { composeSingleOutput } from '../../../../../shared/mthds/rules/s4/compose-single-output.js';
 import { bundle, runRule } from '../harness.js';
 
-const compose = (output: string) => bundle('reports', `[pipe.render]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { a = "Text" }\noutput = "${output}"\ntemplate = "$a"`);
+const compose = (output: string) =>
+  bundle(
+    'reports',
+    `[pipe.render]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { a = "Text" }\noutput = "${output}"\ntemplate = "$a"`,
+  );
 
 describe('S4-compose-single-output', () => {
   describe('when the output has a multiplicity', () => {

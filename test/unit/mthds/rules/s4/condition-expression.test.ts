@@ -3,15 +3,21 @@ import { conditionExpression } from '../../../../../shared/mthds/rules/s4/condit
 import { bundle, runEach, runRule } from '../harness.js';
 
 const condition = (expression: string) =>
-  bundle('flow', `[pipe.route]\ntype = "PipeCondition"\ndescription = "d"\ninputs = { v = "Text" }\noutput = "Text"\n${expression}\noutcomes = { yes = "continue" }\ndefault_outcome = "fail"`);
+  bundle(
+    'flow',
+    `[pipe.route]\ntype = "PipeCondition"\ndescription = "d"\ninputs = { v = "Text" }\noutput = "Text"\n${expression}\noutcomes = { yes = "continue" }\ndefault_outcome = "fail"`,
+  );
 
 describe('S4-condition-expression', () => {
   describe('when both or neither expression forms are set', () => {
     it('should report it', () => {
-      expect(runRule(conditionExpression, condition('expression = "v.text"\nexpression_template = "{{ v.text }}"'))).to.deep.equal([
+      expect(
+        runRule(conditionExpression, condition('expression = "v.text"\nexpression_template = "{{ v.text }}"')),
+      ).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Pipe 'route': a PipeCondition sets exactly one of expression_template and expression (both are set).",
+          message:
+            "Pipe 'route': a PipeCondition sets exactly one of expression_template and expression (both are set).",
           error_type: 'invalid_pipe_field',
           source: 'bundle-1.mthds',
           pipe_code: 'route',
@@ -28,7 +34,12 @@ describe('S4-condition-expression', () => {
 
   describe('when exactly one is set', () => {
     it('should pass', () => {
-      expect(runEach(conditionExpression, [condition('expression = "v.text"'), condition('expression_template = "{{ v.text }}"')])).to.deep.equal([]);
+      expect(
+        runEach(conditionExpression, [
+          condition('expression = "v.text"'),
+          condition('expression_template = "{{ v.text }}"'),
+        ]),
+      ).to.deep.equal([]);
     });
   });
 });

@@ -3,7 +3,10 @@ import { conditionOutcomes } from '../../../../../shared/mthds/rules/s4/conditio
 import { bundle, runRule } from '../harness.js';
 
 const condition = (outcomes: string) =>
-  bundle('flow', `[pipe.route]\ntype = "PipeCondition"\ndescription = "d"\ninputs = { v = "Text" }\noutput = "Text"\nexpression = "v.text"\noutcomes = ${outcomes}\ndefault_outcome = "fail"`);
+  bundle(
+    'flow',
+    `[pipe.route]\ntype = "PipeCondition"\ndescription = "d"\ninputs = { v = "Text" }\noutput = "Text"\nexpression = "v.text"\noutcomes = ${outcomes}\ndefault_outcome = "fail"`,
+  );
 
 describe('S4-condition-outcomes', () => {
   describe('when outcomes is empty', () => {

@@ -2,12 +2,19 @@ import { expect } from 'chai';
 import { constructFromOrTemplate } from '../../../../../shared/mthds/rules/s4/construct-from-or-template.js';
 import { bundle, runRule } from '../harness.js';
 
-const compose = (construct: string) => bundle('reports', `[pipe.build]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { a = "Text" }\noutput = "Text"\n[pipe.build.construct]\n${construct}`);
+const compose = (construct: string) =>
+  bundle(
+    'reports',
+    `[pipe.build]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { a = "Text" }\noutput = "Text"\n[pipe.build.construct]\n${construct}`,
+  );
 
 describe('S4-construct-from-or-template', () => {
   describe('when a construct field sets from and template, at any depth', () => {
     it('should report each', () => {
-      const items = runRule(constructFromOrTemplate, compose('title = { from = "a", template = "$a" }\nmeta = { inner = { from = "a", template = "x" } }'));
+      const items = runRule(
+        constructFromOrTemplate,
+        compose('title = { from = "a", template = "$a" }\nmeta = { inner = { from = "a", template = "x" } }'),
+      );
       expect(items[0]).to.deep.equal({
         category: 'blueprint_validation',
         message: "Pipe 'build', field 'construct.title': a construct field takes from or template, not both.",
@@ -18,13 +25,21 @@ describe('S4-construct-from-or-template', () => {
         field_path: 'pipe.build.construct.title',
         field_name: 'title',
       });
-      expect(items.map((item) => item.field_path)).to.deep.equal(['pipe.build.construct.title', 'pipe.build.construct.meta.inner']);
+      expect(items.map((item) => item.field_path)).to.deep.equal([
+        'pipe.build.construct.title',
+        'pipe.build.construct.meta.inner',
+      ]);
     });
   });
 
   describe('when each field takes one method', () => {
     it('should pass', () => {
-      expect(runRule(constructFromOrTemplate, compose('title = { from = "a" }\nbody = { template = "$a" }\nfixed = "x"\nmeta = { inner = { from = "a" } }'))).to.deep.equal([]);
+      expect(
+        runRule(
+          constructFromOrTemplate,
+          compose('title = { from = "a" }\nbody = { template = "$a" }\nfixed = "x"\nmeta = { inner = { from = "a" } }'),
+        ),
+      ).to.deep.equal([]);
     });
   });
 });

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { extractInputConcept } from '../../../../../shared/mthds/rules/s4/extract-input-concept.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const extract = (input: string) => bundle('docs', `[concept.Scan]\ndescription = "A scan"\nrefines = "Image"\n[pipe.read]\ntype = "PipeExtract"\ndescription = "d"\ninputs = { source = "${input}" }\noutput = "Page[]"`);
+const extract = (input: string) =>
+  bundle(
+    'docs',
+    `[concept.Scan]\ndescription = "A scan"\nrefines = "Image"\n[pipe.read]\ntype = "PipeExtract"\ndescription = "d"\ninputs = { source = "${input}" }\noutput = "Page[]"`,
+  );
 
 describe('S4-extract-input-concept', () => {
   describe('when the input is neither a Document nor an Image', () => {
@@ -25,7 +29,9 @@ describe('S4-extract-input-concept', () => {
 
   describe('when it is a Document, an Image or a refinement', () => {
     it('should pass', () => {
-      expect(runEach(extractInputConcept, [extract('Document'), extract('native.Image'), extract('Scan')])).to.deep.equal([]);
+      expect(
+        runEach(extractInputConcept, [extract('Document'), extract('native.Image'), extract('Scan')]),
+      ).to.deep.equal([]);
     });
   });
 });

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { extractOutputPages } from '../../../../../shared/mthds/rules/s4/extract-output-pages.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const extract = (output: string) => bundle('docs', `[pipe.read]\ntype = "PipeExtract"\ndescription = "d"\ninputs = { document = "Document" }\noutput = "${output}"`);
+const extract = (output: string) =>
+  bundle(
+    'docs',
+    `[pipe.read]\ntype = "PipeExtract"\ndescription = "d"\ninputs = { document = "Document" }\noutput = "${output}"`,
+  );
 
 describe('S4-extract-output-pages', () => {
   describe('when the output is not Page[]', () => {

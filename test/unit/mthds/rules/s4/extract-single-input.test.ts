@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { extractSingleInput } from '../../../../../shared/mthds/rules/s4/extract-single-input.js';
 import { bundle, runRule } from '../harness.js';
 
-const extract = (inputs: string) => bundle('docs', `[pipe.read]\ntype = "PipeExtract"\ndescription = "d"\ninputs = ${inputs}\noutput = "Page[]"`);
+const extract = (inputs: string) =>
+  bundle('docs', `[pipe.read]\ntype = "PipeExtract"\ndescription = "d"\ninputs = ${inputs}\noutput = "Page[]"`);
 
 describe('S4-extract-single-input', () => {
   describe('when a PipeExtract has two inputs', () => {

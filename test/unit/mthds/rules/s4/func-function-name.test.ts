@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { funcFunctionName } from '../../../../../shared/mthds/rules/s4/func-function-name.js';
 import { bundle, runRule } from '../harness.js';
 
-const func = (name: string) => bundle('calc', `[pipe.add]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Number"\nfunction_name = "${name}"`);
+const func = (name: string) =>
+  bundle('calc', `[pipe.add]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Number"\nfunction_name = "${name}"`);
 
 describe('S4-func-function-name', () => {
   describe('when function_name is blank', () => {

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { imgGenQualitySteps } from '../../../../../shared/mthds/rules/s4/img-gen-quality-steps.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const img = (model: string) => bundle('art', `[pipe.draw]\ntype = "PipeImgGen"\ndescription = "d"\noutput = "Image"\nprompt = "A cat"\nmodel = ${model}`);
+const img = (model: string) =>
+  bundle(
+    'art',
+    `[pipe.draw]\ntype = "PipeImgGen"\ndescription = "d"\noutput = "Image"\nprompt = "A cat"\nmodel = ${model}`,
+  );
 
 describe('S4-img-gen-quality-steps', () => {
   describe('when an inline setting sets quality and nb_steps', () => {
@@ -24,7 +28,9 @@ describe('S4-img-gen-quality-steps', () => {
 
   describe('when one is set, or the model is a handle', () => {
     it('should pass', () => {
-      expect(runEach(imgGenQualitySteps, [img('{ model = "flux", nb_steps = 30 }'), img('"nano-banana-2"')])).to.deep.equal([]);
+      expect(
+        runEach(imgGenQualitySteps, [img('{ model = "flux", nb_steps = 30 }'), img('"nano-banana-2"')]),
+      ).to.deep.equal([]);
     });
   });
 });

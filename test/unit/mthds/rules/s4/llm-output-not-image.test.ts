@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { llmOutputNotImage } from '../../../../../shared/mthds/rules/s4/llm-output-not-image.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const llm = (output: string) => bundle('art', `[concept.Sketch]\ndescription = "A sketch"\nrefines = "Image"\n[pipe.draw]\ntype = "PipeLLM"\ndescription = "d"\noutput = "${output}"\nprompt = "Draw"`);
+const llm = (output: string) =>
+  bundle(
+    'art',
+    `[concept.Sketch]\ndescription = "A sketch"\nrefines = "Image"\n[pipe.draw]\ntype = "PipeLLM"\ndescription = "d"\noutput = "${output}"\nprompt = "Draw"`,
+  );
 
 describe('S4-llm-output-not-image', () => {
   describe('when a PipeLLM outputs an image or a refinement of it', () => {

@@ -2,15 +2,22 @@ import { expect } from 'chai';
 import { llmPromptVariables } from '../../../../../shared/mthds/rules/s4/llm-prompt-variables.js';
 import { bundle, runRule } from '../harness.js';
 
-const llm = (inputs: string, prompts: string) => bundle('travel', `[pipe.greet]\ntype = "PipeLLM"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\n${prompts}`);
+const llm = (inputs: string, prompts: string) =>
+  bundle(
+    'travel',
+    `[pipe.greet]\ntype = "PipeLLM"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\n${prompts}`,
+  );
 
 describe('S4-llm-prompt-variables', () => {
   describe('when the prompt uses an undeclared variable', () => {
     it('should report it by root name', () => {
-      expect(runRule(llmPromptVariables, llm('{ name = "Text" }', 'prompt = "Greet $name from $city.name"'))).to.deep.equal([
+      expect(
+        runRule(llmPromptVariables, llm('{ name = "Text" }', 'prompt = "Greet $name from $city.name"')),
+      ).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Pipe 'greet': the prompt uses 'city', which is not a declared input (declared: name). Add it to inputs or remove it from the prompt.",
+          message:
+            "Pipe 'greet': the prompt uses 'city', which is not a declared input (declared: name). Add it to inputs or remove it from the prompt.",
           error_type: 'missing_input_variable',
           source: 'bundle-1.mthds',
           pipe_code: 'greet',
@@ -23,15 +30,23 @@ describe('S4-llm-prompt-variables', () => {
     });
 
     it('should report the system prompt on its own field', () => {
-      const items = runRule(llmPromptVariables, llm('{ name = "Text" }', 'prompt = "Greet $name"\nsystem_prompt = "You speak {{ language }} and {{ tone }}"'));
-      expect(items.map((item) => [item.field_path, item.variable_names])).to.deep.equal([['pipe.greet.system_prompt', ['language', 'tone']]]);
+      const items = runRule(
+        llmPromptVariables,
+        llm('{ name = "Text" }', 'prompt = "Greet $name"\nsystem_prompt = "You speak {{ language }} and {{ tone }}"'),
+      );
+      expect(items.map((item) => [item.field_path, item.variable_names])).to.deep.equal([
+        ['pipe.greet.system_prompt', ['language', 'tone']],
+      ]);
     });
   });
 
   describe('when variables are declared, dotted or exempt', () => {
     it('should pass', () => {
-      const prompts = 'prompt = "Describe $page.page_view and @doc with {{ _nb_output }} items, {{ preliminary_text }} {{ place_holder }}"';
-      expect(runRule(llmPromptVariables, llm('{ "page.page_view" = "Image", doc = "Document" }', prompts))).to.deep.equal([]);
+      const prompts =
+        'prompt = "Describe $page.page_view and @doc with {{ _nb_output }} items, {{ preliminary_text }} {{ place_holder }}"';
+      expect(
+        runRule(llmPromptVariables, llm('{ "page.page_view" = "Image", doc = "Document" }', prompts)),
+      ).to.deep.equal([]);
     });
   });
 });

@@ -3,7 +3,10 @@ import { parallelOutputMode } from '../../../../../shared/mthds/rules/s4/paralle
 import { bundle, runEach, runRule } from '../harness.js';
 
 const parallel = (mode: string) =>
-  bundle('flow', `[pipe.fan]\ntype = "PipeParallel"\ndescription = "d"\noutput = "Text"\nbranches = [{ pipe = "a", result = "x" }]\n${mode}\n[pipe.a]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "f"`);
+  bundle(
+    'flow',
+    `[pipe.fan]\ntype = "PipeParallel"\ndescription = "d"\noutput = "Text"\nbranches = [{ pipe = "a", result = "x" }]\n${mode}\n[pipe.a]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "f"`,
+  );
 
 describe('S4-parallel-output-mode', () => {
   describe('when neither add_each_output nor combined_output is set', () => {
@@ -25,7 +28,9 @@ describe('S4-parallel-output-mode', () => {
 
   describe('when one of them is set', () => {
     it('should pass', () => {
-      expect(runEach(parallelOutputMode, [parallel('add_each_output = true'), parallel('combined_output = "Text"')])).to.deep.equal([]);
+      expect(
+        runEach(parallelOutputMode, [parallel('add_each_output = true'), parallel('combined_output = "Text"')]),
+      ).to.deep.equal([]);
     });
   });
 });

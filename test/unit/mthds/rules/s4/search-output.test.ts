@@ -3,7 +3,10 @@ import { searchOutput } from '../../../../../shared/mthds/rules/s4/search-output
 import { bundle, runEach, runRule } from '../harness.js';
 
 const search = (output: string) =>
-  bundle('news', `[concept.Trend]\ndescription = "A trend"\nrefines = "SearchResult"\n[pipe.look]\ntype = "PipeSearch"\ndescription = "d"\ninputs = { topic = "Text" }\noutput = "${output}"\nprompt = "$topic"`);
+  bundle(
+    'news',
+    `[concept.Trend]\ndescription = "A trend"\nrefines = "SearchResult"\n[pipe.look]\ntype = "PipeSearch"\ndescription = "d"\ninputs = { topic = "Text" }\noutput = "${output}"\nprompt = "$topic"`,
+  );
 
 describe('S4-search-output', () => {
   describe('when a PipeSearch outputs something else than a SearchResult', () => {

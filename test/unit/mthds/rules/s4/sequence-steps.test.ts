@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { sequenceSteps } from '../../../../../shared/mthds/rules/s4/sequence-steps.js';
 import { bundle, runRule } from '../harness.js';
 
-const sequence = (steps: string) => bundle('flow', `[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\noutput = "Text"\nsteps = ${steps}\n[pipe.a]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "f"`);
+const sequence = (steps: string) =>
+  bundle(
+    'flow',
+    `[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\noutput = "Text"\nsteps = ${steps}\n[pipe.a]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "f"`,
+  );
 
 describe('S4-sequence-steps', () => {
   describe('when a sequence has no step', () => {

@@ -29,7 +29,7 @@ describe('S4-template-budget', () => {
   });
 
   describe('when sizes are within the budget, computed, or the template does not parse', () => {
-    it('should pass (a broken template is S4-template-syntax\'s to report)', () => {
+    it("should pass (a broken template is S4-template-syntax's to report)", () => {
       const text = bundle(
         'docs',
         [

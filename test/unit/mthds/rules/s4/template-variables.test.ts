@@ -5,11 +5,15 @@ import { bundle, runRule } from '../harness.js';
 describe('S4-template-variables', () => {
   describe('when a PipeCompose template uses an undeclared variable', () => {
     it('should report it on its field', () => {
-      const text = bundle('reports', '[pipe.render]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { structure = "Text" }\noutput = "Text"\ntemplate = "# $structure.title\\n@sections"');
+      const text = bundle(
+        'reports',
+        '[pipe.render]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { structure = "Text" }\noutput = "Text"\ntemplate = "# $structure.title\\n@sections"',
+      );
       expect(runRule(templateVariables, text)).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Pipe 'render', field 'template': uses 'sections', which is not a declared input (declared: structure). Add it to inputs.",
+          message:
+            "Pipe 'render', field 'template': uses 'sections', which is not a declared input (declared: structure). Add it to inputs.",
           error_type: 'missing_input_variable',
           source: 'bundle-1.mthds',
           pipe_code: 'render',
@@ -34,7 +38,9 @@ describe('S4-template-variables', () => {
           '[pipe.route]\ntype = "PipeCondition"\ndescription = "d"\noutput = "Text"\nexpression = "verdict.ok"\noutcomes = { True = "draw" }\ndefault_outcome = "fail"',
         ].join('\n'),
       );
-      expect(runRule(templateVariables, text).map((item) => [item.pipe_code, item.field_path, item.variable_names])).to.deep.equal([
+      expect(
+        runRule(templateVariables, text).map((item) => [item.pipe_code, item.field_path, item.variable_names]),
+      ).to.deep.equal([
         ['build', 'pipe.build.construct.body', ['missing_b']],
         ['build', 'pipe.build.construct.title.from', ['missing_a']],
         ['build', 'pipe.build.construct.nested.deep.from', ['missing_c']],

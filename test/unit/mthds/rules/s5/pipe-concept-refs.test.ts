@@ -3,7 +3,10 @@ import { pipeConceptRefs } from '../../../../../shared/mthds/rules/s5/pipe-conce
 import { bundle, runRule } from '../harness.js';
 
 const llm = (domain: string, inputs: string, output: string) =>
-  bundle(domain, `[pipe.work]\ntype = "PipeLLM"\ndescription = "d"\ninputs = ${inputs}\noutput = "${output}"\nprompt = "go"`);
+  bundle(
+    domain,
+    `[pipe.work]\ntype = "PipeLLM"\ndescription = "d"\ninputs = ${inputs}\noutput = "${output}"\nprompt = "go"`,
+  );
 const HR = bundle('hr', '[concept]\nCandidate = "A candidate"\nNote = "A note"');
 const LEGAL = bundle('legal', '[concept]\nNote = "A legal note"');
 
@@ -29,15 +32,19 @@ describe('S5-pipe-concept-refs', () => {
 
   describe('when a qualified input names the wrong domain', () => {
     it('should report it', () => {
-      expect(runRule(pipeConceptRefs, [llm('jobs', '{ c = "legal.Candidate" }', 'Text'), HR, LEGAL]).map((item) => item.message)).to.deep.equal([
-        "Pipe 'work', field 'inputs.c': concept 'legal.Candidate' is not declared in domain 'legal'.",
-      ]);
+      expect(
+        runRule(pipeConceptRefs, [llm('jobs', '{ c = "legal.Candidate" }', 'Text'), HR, LEGAL]).map(
+          (item) => item.message,
+        ),
+      ).to.deep.equal(["Pipe 'work', field 'inputs.c': concept 'legal.Candidate' is not declared in domain 'legal'."]);
     });
   });
 
   describe('when a bare name is declared in several other domains', () => {
     it('should ask for the qualified ref', () => {
-      expect(runRule(pipeConceptRefs, [llm('jobs', '{ n = "Note" }', 'Text'), HR, LEGAL]).map((item) => item.message)).to.deep.equal([
+      expect(
+        runRule(pipeConceptRefs, [llm('jobs', '{ n = "Note" }', 'Text'), HR, LEGAL]).map((item) => item.message),
+      ).to.deep.equal([
         "Pipe 'work', field 'inputs.n': concept 'Note' is declared in several domains; write 'hr.Note' or 'legal.Note'.",
       ]);
     });
@@ -59,7 +66,15 @@ describe('S5-pipe-concept-refs', () => {
 
   describe('when references are native, local, qualified, or to a package that is not loaded', () => {
     it('should pass in strict mode', () => {
-      const texts = [llm('hr', '{ c = "Candidate", n = "legal.Note", d = "native.Document[]", x = "scoring->scoring.Score" }', 'Note[3]'), HR, LEGAL];
+      const texts = [
+        llm(
+          'hr',
+          '{ c = "Candidate", n = "legal.Note", d = "native.Document[]", x = "scoring->scoring.Score" }',
+          'Note[3]',
+        ),
+        HR,
+        LEGAL,
+      ];
       expect(runRule(pipeConceptRefs, texts, 'strict')).to.deep.equal([]);
     });
   });

@@ -2,8 +2,10 @@ import { expect } from 'chai';
 import { pipeRefs } from '../../../../../shared/mthds/rules/s5/pipe-refs.js';
 import { bundle, runRule } from '../harness.js';
 
-const FUNC = (code: string) => `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "f"`;
-const sequence = (domain: string, steps: string, extra = '') => bundle(domain, `[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\noutput = "Text"\nsteps = [${steps}]\n${extra}`);
+const FUNC = (code: string) =>
+  `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\noutput = "Text"\nfunction_name = "f"`;
+const sequence = (domain: string, steps: string, extra = '') =>
+  bundle(domain, `[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\noutput = "Text"\nsteps = [${steps}]\n${extra}`);
 
 describe('S5-pipe-refs', () => {
   describe('when a step, outcome or batch branch names no pipe', () => {
@@ -52,7 +54,11 @@ describe('S5-pipe-refs', () => {
 
   describe('when a bare code is defined in several other domains', () => {
     it('should report the ambiguity', () => {
-      const texts = [sequence('report', '{ pipe = "shared" }'), bundle('a', FUNC('shared')), bundle('b', FUNC('shared'))];
+      const texts = [
+        sequence('report', '{ pipe = "shared" }'),
+        bundle('a', FUNC('shared')),
+        bundle('b', FUNC('shared')),
+      ];
       expect(runRule(pipeRefs, texts).map((item) => item.message)).to.deep.equal([
         "Pipe 'run', field 'steps[0].pipe': pipe 'shared' is defined in several domains; write 'a.shared' or 'b.shared'.",
       ]);
@@ -61,7 +67,14 @@ describe('S5-pipe-refs', () => {
 
   describe('when references are local, qualified, special or to a package that is not loaded', () => {
     it('should pass in strict mode', () => {
-      const texts = [sequence('report', '{ pipe = "local" }, { pipe = "analysis.analyze_all" }, { pipe = "github.com/Pipelex/methods/documents->documents.extract_text_pages" }', FUNC('local')), bundle('analysis', FUNC('analyze_all'))];
+      const texts = [
+        sequence(
+          'report',
+          '{ pipe = "local" }, { pipe = "analysis.analyze_all" }, { pipe = "github.com/Pipelex/methods/documents->documents.extract_text_pages" }',
+          FUNC('local'),
+        ),
+        bundle('analysis', FUNC('analyze_all')),
+      ];
       expect(runRule(pipeRefs, texts, 'strict')).to.deep.equal([]);
     });
   });

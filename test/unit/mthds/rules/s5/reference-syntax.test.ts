@@ -15,7 +15,8 @@ describe('S5-reference-syntax', () => {
       const items = runRule(referenceSyntax, text);
       expect(items[0]).to.deep.equal({
         category: 'blueprint_validation',
-        message: "Pipe 'run', field 'steps[0].pipe': 'Summarize' is not a pipe reference (expected a snake_case pipe code, optionally 'domain.' in front).",
+        message:
+          "Pipe 'run', field 'steps[0].pipe': 'Summarize' is not a pipe reference (expected a snake_case pipe code, optionally 'domain.' in front).",
         error_type: 'invalid_reference',
         source: 'bundle-1.mthds',
         pipe_code: 'run',
@@ -24,8 +25,14 @@ describe('S5-reference-syntax', () => {
         field_name: 'pipe',
       });
       expect(items.slice(1).map((item) => [item.message, item.field_path])).to.deep.equal([
-        ["Pipe 'run', field 'inputs.doc': 'document' is not a concept reference (expected a PascalCase code, optionally 'domain.' in front and [] or [N] after).", 'pipe.run.inputs.doc'],
-        ["Concept 'Memo', field 'refines': 'Text[]' is not a concept reference (expected a PascalCase code, optionally 'domain.' in front, without [] or [N]).", 'concept.Memo.refines'],
+        [
+          "Pipe 'run', field 'inputs.doc': 'document' is not a concept reference (expected a PascalCase code, optionally 'domain.' in front and [] or [N] after).",
+          'pipe.run.inputs.doc',
+        ],
+        [
+          "Concept 'Memo', field 'refines': 'Text[]' is not a concept reference (expected a PascalCase code, optionally 'domain.' in front, without [] or [N]).",
+          'concept.Memo.refines',
+        ],
       ]);
     });
   });

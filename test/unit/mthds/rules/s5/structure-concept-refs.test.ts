@@ -5,7 +5,10 @@ import { bundle, runRule } from '../harness.js';
 describe('S5-structure-concept-refs', () => {
   describe('when refines or a field concept_ref names nothing', () => {
     it('should report each', () => {
-      const text = bundle('hr', '[concept.Memo]\ndescription = "m"\nrefines = "Txt"\n[concept.Team]\ndescription = "t"\n[concept.Team.structure]\nlead = { type = "concept", concept_ref = "Person", description = "Lead" }');
+      const text = bundle(
+        'hr',
+        '[concept.Memo]\ndescription = "m"\nrefines = "Txt"\n[concept.Team]\ndescription = "t"\n[concept.Team.structure]\nlead = { type = "concept", concept_ref = "Person", description = "Lead" }',
+      );
       const items = runRule(structureConceptRefs, text);
       expect(items[0]).to.deep.equal({
         category: 'blueprint_validation',
@@ -18,7 +21,9 @@ describe('S5-structure-concept-refs', () => {
         field_name: 'refines',
         missing_concept_code: 'Txt',
       });
-      expect(items.slice(1).map((item) => [item.field_path, item.missing_concept_code])).to.deep.equal([['concept.Team.structure.lead.concept_ref', 'Person']]);
+      expect(items.slice(1).map((item) => [item.field_path, item.missing_concept_code])).to.deep.equal([
+        ['concept.Team.structure.lead.concept_ref', 'Person'],
+      ]);
     });
   });
 

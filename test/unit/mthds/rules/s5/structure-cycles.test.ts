@@ -12,7 +12,8 @@ describe('S5-structure-cycles', () => {
       expect(runRule(structureCycles, text)).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: "Concept 'org.Team' contains itself through org.Team → org.Person → org.Team: structures must not nest in a loop. Break the cycle.",
+          message:
+            "Concept 'org.Team' contains itself through org.Team → org.Person → org.Team: structures must not nest in a loop. Break the cycle.",
           error_type: 'circular_dependency_error',
           source: 'bundle-1.mthds',
           concept_code: 'Team',

@@ -2,13 +2,23 @@ import { expect } from 'chai';
 import { controllerInputs } from '../../../../../shared/mthds/rules/s5b/controller-inputs.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const func = (code: string, inputs: string) => `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nfunction_name = "f"`;
+const func = (code: string, inputs: string) =>
+  `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nfunction_name = "f"`;
 const parallel = (inputs: string) =>
-  bundle('flow', `[pipe.fan]\ntype = "PipeParallel"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nadd_each_output = true\nbranches = [{ pipe = "a", result = "x" }, { pipe = "b", result = "y" }]\n${func('a', '{ doc = "Text" }')}\n${func('b', '{ doc = "Text", tone = "Text" }')}`);
+  bundle(
+    'flow',
+    `[pipe.fan]\ntype = "PipeParallel"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nadd_each_output = true\nbranches = [{ pipe = "a", result = "x" }, { pipe = "b", result = "y" }]\n${func('a', '{ doc = "Text" }')}\n${func('b', '{ doc = "Text", tone = "Text" }')}`,
+  );
 const condition = (inputs: string) =>
-  bundle('flow', `[pipe.route]\ntype = "PipeCondition"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nexpression = "verdict"\noutcomes = { yes = "a", no = "fail" }\ndefault_outcome = "b"\n${func('a', '{ doc = "Text" }')}\n${func('b', '{ tone = "Text" }')}`);
+  bundle(
+    'flow',
+    `[pipe.route]\ntype = "PipeCondition"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nexpression = "verdict"\noutcomes = { yes = "a", no = "fail" }\ndefault_outcome = "b"\n${func('a', '{ doc = "Text" }')}\n${func('b', '{ tone = "Text" }')}`,
+  );
 const batch = (inputs: string) =>
-  bundle('flow', `[pipe.each]\ntype = "PipeBatch"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text[]"\nbranch_pipe_code = "a"\ninput_list_name = "docs"\ninput_item_name = "doc"\n${func('a', '{ doc = "Text", target = "Text" }')}`);
+  bundle(
+    'flow',
+    `[pipe.each]\ntype = "PipeBatch"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text[]"\nbranch_pipe_code = "a"\ninput_list_name = "docs"\ninput_item_name = "doc"\n${func('a', '{ doc = "Text", target = "Text" }')}`,
+  );
 
 describe('V-C2 (parallel, condition and batch inputs)', () => {
   describe('when a branch of a PipeParallel needs an undeclared input', () => {
@@ -16,7 +26,8 @@ describe('V-C2 (parallel, condition and batch inputs)', () => {
       expect(runRule(controllerInputs, parallel('{ doc = "Text" }'))).to.deep.equal([
         {
           category: 'pipe_validation',
-          message: "Pipe 'fan': its branches need 'tone', which is not a declared input. Add it to the inputs of 'fan'.",
+          message:
+            "Pipe 'fan': its branches need 'tone', which is not a declared input. Add it to the inputs of 'fan'.",
           error_type: 'missing_input_variable',
           source: 'bundle-1.mthds',
           pipe_code: 'fan',
@@ -31,19 +42,32 @@ describe('V-C2 (parallel, condition and batch inputs)', () => {
 
   describe('when an outcome pipe of a PipeCondition needs an undeclared input', () => {
     it('should report it, the default outcome included', () => {
-      expect(runRule(controllerInputs, condition('{ verdict = "Text", doc = "Text" }')).map((item) => [item.pipe_code, item.variable_names])).to.deep.equal([['route', ['tone']]]);
+      expect(
+        runRule(controllerInputs, condition('{ verdict = "Text", doc = "Text" }')).map((item) => [
+          item.pipe_code,
+          item.variable_names,
+        ]),
+      ).to.deep.equal([['route', ['tone']]]);
     });
   });
 
   describe('when the branch pipe of a PipeBatch needs an input besides the item', () => {
     it('should report it', () => {
-      expect(runRule(controllerInputs, batch('{ docs = "Text[]" }')).map((item) => [item.pipe_code, item.variable_names])).to.deep.equal([['each', ['target']]]);
+      expect(
+        runRule(controllerInputs, batch('{ docs = "Text[]" }')).map((item) => [item.pipe_code, item.variable_names]),
+      ).to.deep.equal([['each', ['target']]]);
     });
   });
 
   describe('when each controller declares what its sub-pipes need', () => {
     it('should pass', () => {
-      expect(runEach(controllerInputs, [parallel('{ doc = "Text", tone = "Text" }'), condition('{ verdict = "Text", doc = "Text", tone = "Text" }'), batch('{ docs = "Text[]", target = "Text" }')])).to.deep.equal([]);
+      expect(
+        runEach(controllerInputs, [
+          parallel('{ doc = "Text", tone = "Text" }'),
+          condition('{ verdict = "Text", doc = "Text", tone = "Text" }'),
+          batch('{ docs = "Text[]", target = "Text" }'),
+        ]),
+      ).to.deep.equal([]);
     });
   });
 });

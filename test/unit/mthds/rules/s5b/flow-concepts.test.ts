@@ -2,18 +2,33 @@ import { expect } from 'chai';
 import { flowConcepts } from '../../../../../shared/mthds/rules/s5b/flow-concepts.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const CONCEPTS = '[concept.Summary]\ndescription = "s"\nrefines = "Text"\n[concept.Short]\ndescription = "short"\nrefines = "Summary"\n[concept.Score]\ndescription = "n"\n[concept.Score.structure]\nvalue = { type = "integer", description = "v" }';
-const func = (code: string, inputs: string, output: string) => `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\ninputs = ${inputs}\noutput = "${output}"\nfunction_name = "f"`;
+const CONCEPTS =
+  '[concept.Summary]\ndescription = "s"\nrefines = "Text"\n[concept.Short]\ndescription = "short"\nrefines = "Summary"\n[concept.Score]\ndescription = "n"\n[concept.Score.structure]\nvalue = { type = "integer", description = "v" }';
+const func = (code: string, inputs: string, output: string) =>
+  `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\ninputs = ${inputs}\noutput = "${output}"\nfunction_name = "f"`;
 const sequence = (inputs: string, steps: string, ...pipes: string[]) =>
-  bundle('flow', [CONCEPTS, `[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nsteps = [${steps}]`, ...pipes].join('\n'));
+  bundle(
+    'flow',
+    [
+      CONCEPTS,
+      `[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nsteps = [${steps}]`,
+      ...pipes,
+    ].join('\n'),
+  );
 
 describe('V-X1 (step input concepts)', () => {
   describe('when a step input is bound to an incompatible concept', () => {
     it('should report a sequence input given where a refinement is expected', () => {
-      expect(runRule(flowConcepts, sequence('{ text = "Text" }', '{ pipe = "use" }', func('use', '{ text = "Summary" }', 'Text')))).to.deep.equal([
+      expect(
+        runRule(
+          flowConcepts,
+          sequence('{ text = "Text" }', '{ pipe = "use" }', func('use', '{ text = "Summary" }', 'Text')),
+        ),
+      ).to.deep.equal([
         {
           category: 'pipe_validation',
-          message: "Pipe 'run', steps[0]: input 'text' expects 'flow.Summary', but input 'text' holds 'Text', which is neither that concept nor a refinement of it.",
+          message:
+            "Pipe 'run', steps[0]: input 'text' expects 'flow.Summary', but input 'text' holds 'Text', which is neither that concept nor a refinement of it.",
           error_type: 'input_stuff_spec_mismatch',
           source: 'bundle-1.mthds',
           pipe_code: 'run',
@@ -43,7 +58,12 @@ describe('V-X1 (step input concepts)', () => {
     it('should pass', () => {
       const texts = [
         sequence('{ text = "Short" }', '{ pipe = "use" }', func('use', '{ text = "Text" }', 'Text')),
-        sequence('{ text = "Text" }', '{ pipe = "guess", result = "text" }, { pipe = "use" }', func('guess', '{}', 'Anything'), func('use', '{ text = "Score" }', 'Text')),
+        sequence(
+          '{ text = "Text" }',
+          '{ pipe = "guess", result = "text" }, { pipe = "use" }',
+          func('guess', '{}', 'Anything'),
+          func('use', '{ text = "Score" }', 'Text'),
+        ),
         sequence('{ "doc.url" = "Text" }', '{ pipe = "use" }', func('use', '{ "doc.url" = "Score" }', 'Text')),
       ];
       expect(runEach(flowConcepts, texts)).to.deep.equal([]);

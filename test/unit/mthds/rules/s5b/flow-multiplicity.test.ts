@@ -2,10 +2,22 @@ import { expect } from 'chai';
 import { flowMultiplicity, flowMultiplicityWarning } from '../../../../../shared/mthds/rules/s5b/flow-multiplicity.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const func = (code: string, inputs: string, output: string) => `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\ninputs = ${inputs}\noutput = "${output}"\nfunction_name = "f"`;
+const func = (code: string, inputs: string, output: string) =>
+  `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\ninputs = ${inputs}\noutput = "${output}"\nfunction_name = "f"`;
 const sequence = (inputs: string, steps: string, ...pipes: string[]) =>
-  bundle('flow', [`[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nsteps = [${steps}]`, ...pipes].join('\n'));
-const PAGES_TO_PAGE = sequence('{ doc = "Document" }', '{ pipe = "read", result = "pages" }, { pipe = "use" }', func('read', '{ doc = "Document" }', 'Page[]'), func('use', '{ pages = "Page" }', 'Text'));
+  bundle(
+    'flow',
+    [
+      `[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\ninputs = ${inputs}\noutput = "Text"\nsteps = [${steps}]`,
+      ...pipes,
+    ].join('\n'),
+  );
+const PAGES_TO_PAGE = sequence(
+  '{ doc = "Document" }',
+  '{ pipe = "read", result = "pages" }, { pipe = "use" }',
+  func('read', '{ doc = "Document" }', 'Page[]'),
+  func('use', '{ pages = "Page" }', 'Text'),
+);
 
 describe('V-M1 (step input multiplicity)', () => {
   describe('when a list is fed to a single input in strict mode', () => {
@@ -13,7 +25,8 @@ describe('V-M1 (step input multiplicity)', () => {
       expect(runRule(flowMultiplicity, PAGES_TO_PAGE, 'strict')).to.deep.equal([
         {
           category: 'pipe_validation',
-          message: "Pipe 'run', steps[1]: input 'pages' expects 'Page', but 'pages' (from step 'read') holds 'Page[]' (a different number of items).",
+          message:
+            "Pipe 'run', steps[1]: input 'pages' expects 'Page', but 'pages' (from step 'read') holds 'Page[]' (a different number of items).",
           error_type: 'input_stuff_spec_mismatch',
           source: 'bundle-1.mthds',
           pipe_code: 'run',
@@ -28,8 +41,13 @@ describe('V-M1 (step input multiplicity)', () => {
   describe('when the same bundle is loaded in compat mode', () => {
     it('should only warn', () => {
       expect(runRule(flowMultiplicity, PAGES_TO_PAGE, 'compat')).to.deep.equal([]);
-      expect(runRule(flowMultiplicityWarning, PAGES_TO_PAGE, 'compat').map((item) => [item.message, item.error_type])).to.deep.equal([
-        ["Pipe 'run', steps[1]: input 'pages' expects 'Page', but 'pages' (from step 'read') holds 'Page[]' (a different number of items).", 'input_stuff_spec_mismatch'],
+      expect(
+        runRule(flowMultiplicityWarning, PAGES_TO_PAGE, 'compat').map((item) => [item.message, item.error_type]),
+      ).to.deep.equal([
+        [
+          "Pipe 'run', steps[1]: input 'pages' expects 'Page', but 'pages' (from step 'read') holds 'Page[]' (a different number of items).",
+          'input_stuff_spec_mismatch',
+        ],
       ]);
       expect(runRule(flowMultiplicityWarning, PAGES_TO_PAGE, 'strict')).to.deep.equal([]);
       expect(flowMultiplicityWarning.severity).to.equal('warning');
@@ -52,7 +70,11 @@ describe('V-M1 (step input multiplicity)', () => {
     });
 
     it('should refuse a batch over a single item', () => {
-      const text = sequence('{ topic = "Text" }', '{ pipe = "write", batch_over = "topic", batch_as = "item" }', func('write', '{ item = "Text" }', 'Text'));
+      const text = sequence(
+        '{ topic = "Text" }',
+        '{ pipe = "write", batch_over = "topic", batch_as = "item" }',
+        func('write', '{ item = "Text" }', 'Text'),
+      );
       expect(runRule(flowMultiplicity, text, 'strict').map((item) => item.message)).to.deep.equal([
         "Pipe 'run', steps[0]: input 'item' expects 'Text[]', but input 'topic' holds 'Text' (a different number of items).",
       ]);

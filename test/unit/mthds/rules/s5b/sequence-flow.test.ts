@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { buildLibrary } from '../../../../../shared/mthds/library/build-library.js';
-import { multiplicityFits, sequenceFlow, withMultiplicity } from '../../../../../shared/mthds/rules/s5b/sequence-flow.js';
+import {
+  multiplicityFits,
+  sequenceFlow,
+  withMultiplicity,
+} from '../../../../../shared/mthds/rules/s5b/sequence-flow.js';
 import { bundle, loadedBundles } from '../harness.js';
 
 describe('sequenceFlow', () => {
@@ -20,7 +24,9 @@ describe('sequenceFlow', () => {
       const bundles = loadedBundles(text);
       const library = buildLibrary(bundles);
       const flow = sequenceFlow(library, library.resolvePipe('flow.run'));
-      expect(flow.map(({ at, input, expected, value }) => [at, input.name, expected, value.raw, value.origin])).to.deep.equal([
+      expect(
+        flow.map(({ at, input, expected, value }) => [at, input.name, expected, value.raw, value.origin]),
+      ).to.deep.equal([
         ['steps[0]', 'doc', 'single', 'Document', "input 'doc'"],
         ['steps[1]', 'pages', 'variable', 'Page[]', "'pages' (from step 'read')"],
         ['steps[2]', 'topic', 'single', 'Text', "an item of input 'topics'"],
@@ -33,7 +39,11 @@ describe('sequenceFlow', () => {
 describe('withMultiplicity', () => {
   describe('when writing a ref back with its suffix', () => {
     it('should drop the native domain and add [] or [N]', () => {
-      expect([withMultiplicity('native.Text', 'single'), withMultiplicity('hr.Skill', 'variable'), withMultiplicity('native.Page', 3)]).to.deep.equal(['Text', 'hr.Skill[]', 'Page[3]']);
+      expect([
+        withMultiplicity('native.Text', 'single'),
+        withMultiplicity('hr.Skill', 'variable'),
+        withMultiplicity('native.Page', 3),
+      ]).to.deep.equal(['Text', 'hr.Skill[]', 'Page[3]']);
     });
   });
 });

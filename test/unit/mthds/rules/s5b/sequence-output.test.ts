@@ -2,10 +2,15 @@ import { expect } from 'chai';
 import { sequenceOutput } from '../../../../../shared/mthds/rules/s5b/sequence-output.js';
 import { bundle, runEach, runRule } from '../harness.js';
 
-const CONCEPTS = '[concept.Summary]\ndescription = "s"\nrefines = "Text"\n[concept.Score]\ndescription = "n"\n[concept.Score.structure]\nvalue = { type = "integer", description = "v" }';
-const func = (code: string, output: string) => `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\ninputs = { item = "Text" }\noutput = "${output}"\nfunction_name = "f"`;
+const CONCEPTS =
+  '[concept.Summary]\ndescription = "s"\nrefines = "Text"\n[concept.Score]\ndescription = "n"\n[concept.Score.structure]\nvalue = { type = "integer", description = "v" }';
+const func = (code: string, output: string) =>
+  `[pipe.${code}]\ntype = "PipeFunc"\ndescription = "d"\ninputs = { item = "Text" }\noutput = "${output}"\nfunction_name = "f"`;
 const sequence = (output: string, lastOutput: string, step = '{ pipe = "last" }') =>
-  bundle('flow', `${CONCEPTS}\n[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\ninputs = { item = "Text", items = "Text[]" }\noutput = "${output}"\nsteps = [${step}]\n${func('last', lastOutput)}`);
+  bundle(
+    'flow',
+    `${CONCEPTS}\n[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\ninputs = { item = "Text", items = "Text[]" }\noutput = "${output}"\nsteps = [${step}]\n${func('last', lastOutput)}`,
+  );
 
 describe('V-O1 (sequence output)', () => {
   describe('when the last step produces a concept the sequence output does not accept', () => {
@@ -13,7 +18,8 @@ describe('V-O1 (sequence output)', () => {
       expect(runRule(sequenceOutput, sequence('Summary', 'Score'))).to.deep.equal([
         {
           category: 'pipe_validation',
-          message: "Pipe 'run' declares output 'Summary', but its last step 'last' produces 'Score', which is neither that concept nor a refinement of it. Set output = \"Score\" or change the last step.",
+          message:
+            "Pipe 'run' declares output 'Summary', but its last step 'last' produces 'Score', which is neither that concept nor a refinement of it. Set output = \"Score\" or change the last step.",
           error_type: 'inadequate_output_concept',
           source: 'bundle-1.mthds',
           pipe_code: 'run',
@@ -22,7 +28,7 @@ describe('V-O1 (sequence output)', () => {
           field_name: 'output',
           suggested_fix: {
             fix_code: 'match-sequence-output',
-            description: "Set the output of 'run' to \"Score\", what its last step produces.",
+            description: 'Set the output of \'run\' to "Score", what its last step produces.',
             safety: 'unsafe',
             source: 'bundle-1.mthds',
             ops: [{ kind: 'set_key', table_path: ['pipe', 'run'], key: 'output', value: 'Score' }],
@@ -32,14 +38,26 @@ describe('V-O1 (sequence output)', () => {
     });
 
     it('should describe an inline batch step as producing a list', () => {
-      const items = runRule(sequenceOutput, sequence('Summary[]', 'Score', '{ pipe = "last", batch_over = "items", batch_as = "item" }'));
-      expect(items.map((item) => item.suggested_fix?.ops)).to.deep.equal([[{ kind: 'set_key', table_path: ['pipe', 'run'], key: 'output', value: 'Score[]' }]]);
+      const items = runRule(
+        sequenceOutput,
+        sequence('Summary[]', 'Score', '{ pipe = "last", batch_over = "items", batch_as = "item" }'),
+      );
+      expect(items.map((item) => item.suggested_fix?.ops)).to.deep.equal([
+        [{ kind: 'set_key', table_path: ['pipe', 'run'], key: 'output', value: 'Score[]' }],
+      ]);
     });
   });
 
   describe('when the output is the produced concept, an ancestor, or Anything', () => {
     it('should pass', () => {
-      expect(runEach(sequenceOutput, [sequence('Summary', 'Summary'), sequence('Text', 'Summary'), sequence('Anything', 'Score'), sequence('Score', 'Anything')])).to.deep.equal([]);
+      expect(
+        runEach(sequenceOutput, [
+          sequence('Summary', 'Summary'),
+          sequence('Text', 'Summary'),
+          sequence('Anything', 'Score'),
+          sequence('Score', 'Anything'),
+        ]),
+      ).to.deep.equal([]);
     });
   });
 });
