@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { loadApiConfig, SettingsError } from '../../shared/config/index.js';
@@ -343,22 +346,23 @@ describe('POST /v1/start on the direct orchestrator', () => {
 });
 
 describe('loadApiConfig', () => {
-  it('should refuse to boot with the override allowed on a direct default', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
+  it('should refuse to boot with the override allowed on a direct default', () => {
     const dir = mkdtempSync(join(tmpdir(), 'api-config-'));
-    writeFileSync(join(dir, 'api_override.toml'), 'allow_request_orchestration_mode_override = true\n');
-    expect(() => loadApiConfig(dir, 'dev')).to.throw(SettingsError, 'allow_request_orchestration_mode_override');
-    writeFileSync(join(dir, 'api_override.toml'), 'orchestration_mode = "bullmq"\nsurprise = 1\n');
-    expect(() => loadApiConfig(dir, 'dev')).to.throw(SettingsError, 'surprise');
-    writeFileSync(
-      join(dir, 'api_override.toml'),
-      'orchestration_mode = "bullmq"\nallow_request_orchestration_mode_override = true\n',
-    );
-    expect(loadApiConfig(dir, 'dev')).to.deep.equal({
-      orchestrationMode: 'bullmq',
-      allowRequestOrchestrationModeOverride: true,
-    });
+    try {
+      writeFileSync(join(dir, 'api_override.toml'), 'allow_request_orchestration_mode_override = true\n');
+      expect(() => loadApiConfig(dir, 'dev')).to.throw(SettingsError, 'allow_request_orchestration_mode_override');
+      writeFileSync(join(dir, 'api_override.toml'), 'orchestration_mode = "bullmq"\nsurprise = 1\n');
+      expect(() => loadApiConfig(dir, 'dev')).to.throw(SettingsError, 'surprise');
+      writeFileSync(
+        join(dir, 'api_override.toml'),
+        'orchestration_mode = "bullmq"\nallow_request_orchestration_mode_override = true\n',
+      );
+      expect(loadApiConfig(dir, 'dev')).to.deep.equal({
+        orchestrationMode: 'bullmq',
+        allowRequestOrchestrationModeOverride: true,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

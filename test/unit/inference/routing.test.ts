@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -87,17 +87,21 @@ describe('model router', () => {
 describe('configuration overrides', () => {
   it('should replace a packaged file and add deck entries from SERVICE_CONFIG_DIR/inference', () => {
     const dir = mkdtempSync(join(tmpdir(), 'inference-config-'));
-    mkdirSync(join(dir, 'deck'));
-    writeFileSync(join(dir, 'routing_profiles.toml'), 'active = "local"\n[profiles.local]\ndefault = "openai"\n');
-    writeFileSync(
-      join(dir, 'deck', 'x_custom.toml'),
-      '[llm.aliases]\ndefault-general = "llama3"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n',
-    );
-    const loaded = loadInferenceConfig(dir, { OPENAI_API_KEY: 'k' });
-    expect(Object.keys(loaded.routing.profiles)).to.deep.equal(['local']);
-    const deck = new ModelDeck(loaded.deck, () => true);
-    expect(deck.resolve('llm', undefined).handle).to.equal('llama3');
-    expect(deck.resolve('llm', '$mine')).to.deep.equal({ handle: 'llama3', temperature: 0 });
-    expect(deck.resolve('llm', '$writing-factual').handle).to.equal('gpt-4.1');
+    try {
+      mkdirSync(join(dir, 'deck'));
+      writeFileSync(join(dir, 'routing_profiles.toml'), 'active = "local"\n[profiles.local]\ndefault = "openai"\n');
+      writeFileSync(
+        join(dir, 'deck', 'x_custom.toml'),
+        '[llm.aliases]\ndefault-general = "llama3"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n',
+      );
+      const loaded = loadInferenceConfig(dir, { OPENAI_API_KEY: 'k' });
+      expect(Object.keys(loaded.routing.profiles)).to.deep.equal(['local']);
+      const deck = new ModelDeck(loaded.deck, () => true);
+      expect(deck.resolve('llm', undefined).handle).to.equal('llama3');
+      expect(deck.resolve('llm', '$mine')).to.deep.equal({ handle: 'llama3', temperature: 0 });
+      expect(deck.resolve('llm', '$writing-factual').handle).to.equal('gpt-4.1');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
