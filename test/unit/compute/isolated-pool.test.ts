@@ -7,6 +7,7 @@ import {
   renderProblem,
   ServerBusyError,
 } from '../../../shared/errors/index.js';
+import { pollUntil } from '../../helpers/poll.js';
 
 const WORKER = new URL('../../helpers/isolated-test-tasks.ts', import.meta.url);
 
@@ -114,7 +115,15 @@ describe('IsolatedPool (worker threads with hard limits)', function () {
 
   it('should answer ServerBusyError when a task waits longer than the queue deadline', async () => {
     const isolated = open({ queueDeadlineMs: 400, timeoutMs: 5000 });
-    await isolated.run('echo', 'warm');
+    // a loaded machine may take longer than the deadline to start the thread: warm it until it answers
+    await pollUntil(
+      () =>
+        isolated.run('echo', 'warm').then(
+          () => true,
+          () => false,
+        ),
+      (warm) => warm,
+    );
     const running = isolated.run('sleep', 1200);
     const error = await rejection(isolated.run('echo', 'late'));
     expect(error).to.be.instanceOf(ServerBusyError);

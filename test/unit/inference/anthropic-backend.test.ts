@@ -16,7 +16,7 @@ describe('createAnthropicBackend', () => {
     createAnthropicBackend({
       apiKey: 'secret',
       baseUrl: fake.baseUrl,
-      model: 'claude-sonnet-4-5',
+      model: 'claude-fake-model',
       defaultMaxTokens: 4096,
       maxRetries: 0,
     });
@@ -36,10 +36,10 @@ describe('createAnthropicBackend', () => {
       temperature: 0.3,
     });
     expect(result.text).to.equal('Hello from the fake Anthropic provider.');
-    expect(result.usage).to.deep.equal({ model: 'claude-sonnet-4-5', input_tokens: 20, output_tokens: 9 });
+    expect(result.usage).to.deep.equal({ model: 'claude-fake-model', input_tokens: 20, output_tokens: 9 });
     expect(fake.requests[0]!.path).to.equal('/v1/messages');
     expect(fake.requests[0]!.body).to.deep.include({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-fake-model',
       max_tokens: 4096,
       system: 'Be brief',
       temperature: 0.3,
@@ -87,7 +87,7 @@ describe('createAnthropicBackend', () => {
       error_category: 'TRANSIENT',
       retryable: true,
       provider: 'anthropic',
-      model: 'claude-sonnet-4-5',
+      model: 'claude-fake-model',
     });
     expect(error.provider_metadata).to.include({ provider: 'anthropic', status_code: 429, retry_after_seconds: 7 });
   });
