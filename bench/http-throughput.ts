@@ -1,126 +1,214 @@
 /**
- * HTTP throughput benchmark (`npm run bench`): the API in this process on 127.0.0.1 (mock inference, direct mode),
- * loaded by autocannon, one scenario after another; writes a Markdown table to `bench/results.md`.
- * Each scenario is warmed by one request (lazy loads such as the formatter's WASM stay out of the figures), then runs
- * `BENCH_SECONDS` (default 5) with `BENCH_CONNECTIONS` (default 10) connections.
+ * The service against its anchors (`npm run bench`; issue #13): every scenario interleaved with its anchor for
+ * `BENCH_ROUNDS` rounds (default 3) in this process on 127.0.0.1, mock inference; writes `bench/results.md`.
+ *
+ * - HTTP routes against **E** (bare Express 5 echoing the same body), `BENCH_SECONDS` (default 3) per measure with
+ *   `BENCH_CONNECTIONS` (default 10) connections, each route warmed first.
+ * - `/v1/start` acknowledgements against **Q** (raw BullMQ `queue.add`, same concurrency, same payload).
+ * - start → COMPLETED, one run at a time, against Q's add → no-op worker → completed (ratio of the p50s).
+ * - One worker with 200 ms simulated inference and 500 runs in flight, against the ideal 500 / 0.2 s.
+ *
+ * Needs Redis (`TEST_REDIS_URL`, default `redis://127.0.0.1:6379`) and the corpus beside the repository.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
+import type { Express } from 'express';
 import { createApp } from '../api/app.js';
 import { loadSettings } from '../shared/config/index.js';
 import { selectInferenceBackend } from '../shared/inference/index.js';
 import { createLogger } from '../shared/observability/index.js';
+import { chainBundle } from '../test/helpers/large-bundles.js';
+import { type QueueDeployment, startQueueDeployment } from '../test/helpers/queue-app.js';
+import { quantile } from '../test/helpers/raw-http.js';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
+import { type ListeningServer, listen, openRawQueueAnchor, startEchoAnchor } from './anchors.js';
+import { type Comparison, comparisonRow, interleave, requestRate } from './comparison.js';
 
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 3);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
+/** Sequential runs per round of the start → COMPLETED scenario. */
+const TRIPS = 50;
+/** Runs in flight and simulated inference latency of the worker-concurrency scenario. */
+const IN_FLIGHT = 500;
+const INFERENCE_MS = 200;
+
 const SAMPLES = new URL('../../shared/corpus/pipelex-api-samples/', import.meta.url);
 const sample = (name: string) => readFileSync(new URL(`${name}.mthds`, SAMPLES), 'utf8');
+const HELLO = { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } };
 
-interface Scenario {
+interface RouteScenario {
   name: string;
+  target: string;
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
 }
 
-const SCENARIOS: Scenario[] = [
-  { name: 'GET /health', method: 'GET', path: '/health' },
+const ROUTES: RouteScenario[] = [
+  { name: 'GET /health', target: '—', method: 'GET', path: '/health' },
   {
-    name: 'POST /v1/validate hello_greeting (static + dry run)',
+    name: '/v1/validate 10 generated pipes',
+    target: '≥ 0.30',
     method: 'POST',
     path: '/v1/validate',
-    body: { mthds_contents: [sample('hello_greeting')] },
+    body: { mthds_contents: [chainBundle(10)] },
   },
+  { name: '/v1/execute hello_greeting', target: '≥ 0.50', method: 'POST', path: '/v1/execute', body: HELLO },
   {
-    name: 'POST /v1/validate fashion_moodboard (8 pipes dry-run)',
-    method: 'POST',
-    path: '/v1/validate',
-    body: { mthds_contents: [sample('fashion_moodboard')] },
-  },
-  {
-    name: 'POST /v1/execute hello_greeting (mock inference)',
-    method: 'POST',
-    path: '/v1/execute',
-    body: { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } },
-  },
-  {
-    name: 'POST /v1/resolve fashion_moodboard (crate + fingerprint)',
-    method: 'POST',
-    path: '/v1/resolve',
-    body: { files: [{ content: sample('fashion_moodboard'), source: 'fashion_moodboard.mthds' }] },
-  },
-  {
-    name: 'POST /v1/lint fashion_moodboard (syntax + schema)',
-    method: 'POST',
-    path: '/v1/lint',
-    body: { content: sample('fashion_moodboard') },
-  },
-  {
-    name: 'POST /v1/format fashion_moodboard (taplo)',
+    name: '/v1/format fashion_moodboard',
+    target: '≥ 0.20',
     method: 'POST',
     path: '/v1/format',
     body: { content: sample('fashion_moodboard') },
   },
-  {
-    name: 'POST /v1/codegen fashion_moodboard ts-zod',
-    method: 'POST',
-    path: '/v1/codegen',
-    body: { files: [{ content: sample('fashion_moodboard') }], kind: 'types', target: 'ts-zod' },
-  },
-  {
-    name: 'POST /v1/execute hello_greeting as a `files` bundle',
-    method: 'POST',
-    path: '/v1/execute',
-    body: { files: { 'hello_greeting.mthds': sample('hello_greeting') }, inputs: { name: 'Ada' } },
-  },
-  {
-    name: 'POST /v1/execute cv_job_match (structured, mock)',
-    method: 'POST',
-    path: '/v1/execute',
-    body: { mthds_contents: [sample('cv_job_match')], inputs: { cv_text: 'CV', job_offer_text: 'Offer' } },
-  },
 ];
 
-async function main(): Promise<void> {
+function directApp(): Express {
   const environment = { INFERENCE_PROFILE: 'mock', LOG_LEVEL: 'silent' };
   const settings = loadSettings(environment);
   const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
-  const app = createApp({ settings, logger: createLogger('silent', 'bench'), inference, modelDeck: inference.deck });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  const rows: string[] = [];
-  for (const scenario of SCENARIOS) {
-    await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
-      method: scenario.method,
-      headers: { 'content-type': 'application/json' },
-      ...(scenario.body === undefined ? {} : { body: JSON.stringify(scenario.body) }),
-    });
-    const result = await autocannon({
-      url: `http://127.0.0.1:${port}${scenario.path}`,
-      method: scenario.method,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      headers: { 'content-type': 'application/json' },
-      ...(scenario.body === undefined ? {} : { body: JSON.stringify(scenario.body) }),
-    });
-    const errors = result.errors + result.non2xx;
-    rows.push(
-      `| ${scenario.name} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${errors} |`,
-    );
-    process.stdout.write(`${rows.at(-1)}\n`);
+  return createApp({ settings, logger: createLogger('silent', 'bench'), inference, modelDeck: inference.deck });
+}
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (answer.status >= 300) throw new Error(`POST ${url}: ${answer.status} ${await answer.text()}`);
+  return (await answer.json()) as Record<string, unknown>;
+}
+
+async function untilCompleted(base: string, runId: string): Promise<void> {
+  for (;;) {
+    const status = (await (await fetch(`${base}/v1/runs/${runId}/status`)).json()) as { state?: string };
+    if (status.state === 'COMPLETED') return;
+    if (status.state === 'FAILED') throw new Error(`run ${runId} failed`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  server.close();
+}
+
+async function routeComparisons(echo: ListeningServer): Promise<Comparison[]> {
+  const service = await listen(directApp().listen(0, '127.0.0.1'));
+  const comparisons: Comparison[] = [];
+  for (const route of ROUTES) {
+    const load = (base: string) => ({
+      url: `${base}${route.path}`,
+      method: route.method,
+      body: route.body,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+    });
+    if (route.body !== undefined) await post(`${service.url}${route.path}`, route.body);
+    const pairs = await interleave(ROUNDS, (side) => requestRate(load(side === 'anchor' ? echo.url : service.url)));
+    comparisons.push({ name: `${route.name} vs E`, unit: 'req/s', target: route.target, pairs });
+    process.stdout.write(`${comparisonRow(comparisons.at(-1)!)}\n`);
+  }
+  await service.close();
+  return comparisons;
+}
+
+async function withDeployment<T>(deployment: QueueDeployment, work: (base: string) => Promise<T>): Promise<T> {
+  const service = await listen(deployment.app.listen(0, '127.0.0.1'));
+  try {
+    return await work(service.url);
+  } finally {
+    await service.close();
+    await deployment.close();
+  }
+}
+
+async function queueComparisons(): Promise<Comparison[]> {
+  const prefix = uniquePrefix();
+  const raw = await openRawQueueAnchor(TEST_REDIS_URL, `${prefix}:anchor`);
+  try {
+    const ack = await withDeployment(startQueueDeployment({ workers: false }), async (base) => {
+      await post(`${base}/v1/start`, HELLO);
+      return interleave(ROUNDS, (side) =>
+        side === 'anchor'
+          ? raw.addRate(SECONDS, CONNECTIONS, HELLO)
+          : requestRate({
+              url: `${base}/v1/start`,
+              method: 'POST',
+              body: HELLO,
+              seconds: SECONDS,
+              connections: CONNECTIONS,
+            }),
+      );
+    });
+    const ackComparison = { name: '/v1/start ack vs Q add', unit: 'req/s', target: '≥ 0.50', pairs: ack };
+    process.stdout.write(`${comparisonRow(ackComparison)}\n`);
+    const trips = await withDeployment(startQueueDeployment(), async (base) => {
+      await untilCompleted(base, String((await post(`${base}/v1/start`, HELLO))['pipeline_run_id']));
+      return interleave(ROUNDS, async (side) => {
+        const times: number[] = [];
+        if (side === 'anchor') times.push(...(await raw.roundTrips(TRIPS, HELLO)));
+        else
+          for (let trip = 0; trip < TRIPS; trip += 1) {
+            const started = performance.now();
+            await untilCompleted(base, String((await post(`${base}/v1/start`, HELLO))['pipeline_run_id']));
+            times.push(performance.now() - started);
+          }
+        return 1000 / quantile(times, 0.5);
+      });
+    });
+    const tripComparison = {
+      name: 'start → COMPLETED p50 vs Q add → completed (1/p50)',
+      unit: '/s',
+      target: '≥ 0.50',
+      pairs: trips,
+    };
+    process.stdout.write(`${comparisonRow(tripComparison)}\n`);
+    return [ackComparison, tripComparison];
+  } finally {
+    await raw.close();
+    await deletePrefix(prefix);
+  }
+}
+
+async function workerConcurrency(): Promise<Comparison> {
+  const deployment = startQueueDeployment({ environment: { MOCK_INFERENCE_LATENCY_MS: String(INFERENCE_MS) } });
+  const ideal = IN_FLIGHT / (INFERENCE_MS / 1000);
+  const pairs = await withDeployment(deployment, (base) =>
+    interleave(ROUNDS, async (side) => {
+      if (side === 'anchor') return ideal;
+      const started = performance.now();
+      const ids = await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () =>
+          String((await post(`${base}/v1/start`, HELLO))['pipeline_run_id']),
+        ),
+      );
+      for (const id of ids) await untilCompleted(base, id);
+      return IN_FLIGHT / ((performance.now() - started) / 1000);
+    }),
+  );
+  const comparison = {
+    name: `one worker, ${INFERENCE_MS} ms inference, ${IN_FLIGHT} runs in flight vs ideal`,
+    unit: 'runs/s',
+    target: '≥ 0.90',
+    pairs,
+  };
+  process.stdout.write(`${comparisonRow(comparison)}\n`);
+  return comparison;
+}
+
+async function main(): Promise<void> {
+  const echo = await startEchoAnchor();
+  const comparisons = [...(await routeComparisons(echo)), ...(await queueComparisons()), await workerConcurrency()];
+  await echo.close();
   const table = [
-    `# HTTP throughput (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per scenario)`,
+    `# The service against its anchors (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
     '',
-    '| scenario | requests/s | p50 latency (ms) | p99 latency (ms) | errors |',
+    `Median over ${ROUNDS} interleaved rounds; HTTP loads ${SECONDS} s with ${CONNECTIONS} connections. E: bare Express 5`,
+    'echoing the same body; Q: raw BullMQ on the same Redis. Ratio = service / anchor (higher is better), spread min–max.',
+    '',
+    '| scenario | service | anchor | ratio (spread) | target |',
     '|---|---|---|---|---|',
-    ...rows,
+    ...comparisons.map(comparisonRow),
     '',
   ].join('\n');
   writeFileSync(new URL('./results.md', import.meta.url), table);
 }
 
-void main();
+await main();

@@ -1,0 +1,107 @@
+/**
+ * The anchors the benchmark compares the service with, measured in the same run on the same machine:
+ * **E**, a bare Express 5 server whose only route echoes a JSON body (`express.json()`), and **Q**, raw BullMQ on the
+ * same Redis (add, process with a no-op worker, completed).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import express from 'express';
+
+/** A server listening on 127.0.0.1. */
+export interface ListeningServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Listen on an ephemeral loopback port.
+ * @param server - an HTTP server not yet listening
+ */
+export async function listen(server: Server): Promise<ListeningServer> {
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Start anchor E: Express 5 with `express.json()` (limit 64 MiB) echoing every POSTed body on any path, and answering
+ * any GET with `{}`.
+ */
+export function startEchoAnchor(): Promise<ListeningServer> {
+  const app = express();
+  app.use(express.json({ limit: '64mb' }));
+  app.post('/{*path}', (req, res) => {
+    res.json(req.body);
+  });
+  app.get('/{*path}', (_req, res) => {
+    res.json({});
+  });
+  return listen(app.listen(0, '127.0.0.1'));
+}
+
+/** Anchor Q: raw BullMQ on one queue of its own. */
+export interface RawQueueAnchor {
+  /**
+   * Add jobs from `concurrency` loops for `seconds`.
+   * @returns jobs added per second
+   */
+  addRate(seconds: number, concurrency: number, payload: unknown): Promise<number>;
+  /**
+   * Add one job at a time and wait until the no-op worker completed it.
+   * @returns each round trip in ms
+   */
+  roundTrips(count: number, payload: unknown): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Open anchor Q on `redisUrl` under `prefix`; round trips run a no-op worker, started for them and closed after.
+ * @param redisUrl - `redis://…`
+ * @param prefix - BullMQ key prefix, unique to this run
+ */
+export async function openRawQueueAnchor(redisUrl: string, prefix: string): Promise<RawQueueAnchor> {
+  const connection = { url: redisUrl };
+  const queue = new Queue('anchor', { connection, prefix });
+  const events = new QueueEvents('anchor', { connection, prefix });
+  await events.waitUntilReady();
+  let sequence = 0;
+  return {
+    async addRate(seconds, concurrency, payload) {
+      const deadline = performance.now() + seconds * 1000;
+      let added = 0;
+      const loop = async () => {
+        while (performance.now() < deadline) {
+          await queue.add('job', payload, { removeOnComplete: true, removeOnFail: true });
+          added += 1;
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, loop));
+      await queue.obliterate({ force: true });
+      return added / seconds;
+    },
+    async roundTrips(count, payload) {
+      const worker = new Worker('anchor', async () => ({ ok: true }), { connection, prefix });
+      await worker.waitUntilReady();
+      const trips: number[] = [];
+      for (let index = 0; index < count; index += 1) {
+        sequence += 1;
+        const started = performance.now();
+        const job = await queue.add('job', payload, { jobId: `trip-${sequence}` });
+        await job.waitUntilFinished(events);
+        trips.push(performance.now() - started);
+      }
+      await worker.close();
+      return trips;
+    },
+    async close() {
+      await events.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+    },
+  };
+}

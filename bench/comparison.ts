@@ -1,0 +1,89 @@
+/**
+ * Interleaved comparisons of the service with an anchor: each round measures the anchor, then the subject, so both
+ * see the same machine state; a comparison reports the median ratio over the rounds and its spread.
+ */
+import autocannon from 'autocannon';
+
+/** One measured pair: higher is better for both values (e.g. requests/s, or the inverse of a latency). */
+export interface Pair {
+  subject: number;
+  anchor: number;
+}
+
+/** A finished comparison. */
+export interface Comparison {
+  name: string;
+  /** What a value counts, e.g. `req/s`. */
+  unit: string;
+  /** The issue's target for the ratio, e.g. `≥ 0.50`. */
+  target: string;
+  pairs: Pair[];
+}
+
+/**
+ * The median of a non-empty list.
+ * @param values - numbers
+ */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Run `rounds` rounds of (anchor, subject).
+ * @param rounds - how many pairs
+ * @param measure - measures one side; `side` says which
+ */
+export async function interleave(
+  rounds: number,
+  measure: (side: 'anchor' | 'subject') => Promise<number>,
+): Promise<Pair[]> {
+  const pairs: Pair[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const anchor = await measure('anchor');
+    const subject = await measure('subject');
+    pairs.push({ subject, anchor });
+  }
+  return pairs;
+}
+
+/**
+ * A Markdown table row: medians of both sides, the median ratio subject/anchor with its min–max spread, the target.
+ * @param comparison - a finished comparison
+ */
+export function comparisonRow(comparison: Comparison): string {
+  const ratios = comparison.pairs.map(({ subject, anchor }) => subject / anchor);
+  const figure = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(2));
+  const subject = median(comparison.pairs.map((pair) => pair.subject));
+  const anchor = median(comparison.pairs.map((pair) => pair.anchor));
+  return `| ${comparison.name} | ${figure(subject)} ${comparison.unit} | ${figure(anchor)} ${comparison.unit} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}) | ${comparison.target} |`;
+}
+
+/** One HTTP load: `connections` clients for `seconds`. */
+export interface Load {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: unknown;
+  seconds: number;
+  connections: number;
+}
+
+/**
+ * Requests per second of one autocannon load (mean); every answer must be 2xx.
+ * @param load - the load
+ * @throws Error when an answer is not 2xx or a request fails
+ */
+export async function requestRate(load: Load): Promise<number> {
+  const result = await autocannon({
+    url: load.url,
+    method: load.method,
+    connections: load.connections,
+    duration: load.seconds,
+    headers: { 'content-type': 'application/json' },
+    ...(load.body === undefined ? {} : { body: JSON.stringify(load.body) }),
+  });
+  if (result.errors + result.non2xx > 0)
+    throw new Error(`${load.method} ${load.url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  return result.requests.average;
+}
