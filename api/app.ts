@@ -147,7 +147,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1', auth);
   app.use(versionRouter());
   if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
-  const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, metrics).fetcher;
+  const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, { metrics }).fetcher;
   app.use(
     diagnosticsRouter({
       ...bodyLimits,

@@ -41,7 +41,7 @@ function main(): void {
       ? startWorkerPool({ settings, logger, metrics, inference, readSecret })
       : undefined;
   if (pool) resources.defer('worker pool', () => pool.close());
-  const methods = createMethodFetcher(settings, logger, metrics);
+  const methods = createMethodFetcher(settings, logger, { metrics });
   if (!queued || pool) resources.defer('clone cache sweep', startCacheSweep(methods.cache, settings, logger));
   const templates = new PooledTemplateRenderer(settings.templates);
   resources.defer('template render threads', () => templates.close());

@@ -81,6 +81,8 @@ const ENV_SCHEMA = z.object({
     .refine((value) => value.includes('{repo}'), 'must contain the {repo} placeholder'),
   METHOD_REF_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   METHOD_GIT_TIMEOUT_MS: positiveInt(120000),
+  METHOD_REF_RESOLVE_TTL_SECONDS: nonNegativeInt(300),
+  METHOD_REF_HEAD_RESOLVE_TTL_SECONDS: nonNegativeInt(30),
   SERVICE_MAX_FETCHED_PACKAGE_FILES: positiveInt(256),
   SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB: positiveInt(8192),
   SERVICE_MAX_SCANNED_MANIFESTS: positiveInt(100),
@@ -164,10 +166,18 @@ export interface Settings {
   methodCache: { dir: string; maxClones: number; maxTotalKib: number; maxAgeHours: number; sweepMinutes: number };
   /**
    * Where `method_ref` fetches may go: the allowed code hosts (lower case), the clone URL template (`{host}`, `{owner}`,
-   * `{repo}`), whether private and loopback clone hosts are allowed (development and tests only), and the bound of one
-   * git command in ms.
+   * `{repo}`), whether private and loopback clone hosts are allowed (development and tests only), the bound of one
+   * git command in ms, and how long a resolved commit is reused without `git ls-remote`, in seconds, for a tag and for
+   * HEAD (0: resolve on every request; docs/methods.md "Resolution cache").
    */
-  methodRef: { allowedHosts: string[]; cloneUrlTemplate: string; allowPrivateHosts: boolean; gitTimeoutMs: number };
+  methodRef: {
+    allowedHosts: string[];
+    cloneUrlTemplate: string;
+    allowPrivateHosts: boolean;
+    gitTimeoutMs: number;
+    resolveTtlSeconds: number;
+    headResolveTtlSeconds: number;
+  };
   fetchLimits: {
     maxPackageFiles: number;
     maxPackageTotalKib: number;
@@ -303,6 +313,8 @@ export function loadSettings(environment: Environment): Settings {
       cloneUrlTemplate: env.METHOD_REF_CLONE_URL_TEMPLATE,
       allowPrivateHosts: env.METHOD_REF_ALLOW_PRIVATE_HOSTS,
       gitTimeoutMs: env.METHOD_GIT_TIMEOUT_MS,
+      resolveTtlSeconds: env.METHOD_REF_RESOLVE_TTL_SECONDS,
+      headResolveTtlSeconds: env.METHOD_REF_HEAD_RESOLVE_TTL_SECONDS,
     },
     fetchLimits: {
       maxPackageFiles: env.SERVICE_MAX_FETCHED_PACKAGE_FILES,

@@ -19,6 +19,7 @@ import {
   resolvedProblem,
   systemResolver,
 } from '../net/index.js';
+import { GitHostUnavailable } from './host-unavailable.js';
 import type { MethodRef } from './method-ref.js';
 
 /**
@@ -74,7 +75,7 @@ export function curlResolveEntry(url: string, address: string): string {
  * @returns the `http.curloptResolve` entry pinning git to the first checked address, or null when the host is already
  *   a literal address (checked, nothing to pin)
  * @throws MethodFetchError (422) naming the refused host, its address class and the setting, or when the host does
- *   not resolve
+ *   not resolve (then its `cause` is a {@link GitHostUnavailable})
  */
 export async function checkCloneHost(
   url: string,
@@ -90,8 +91,9 @@ export async function checkCloneHost(
   try {
     addresses = await lookup(host);
   } catch (error) {
-    throw new MethodFetchError(`Could not resolve the clone host ${host}: ${(error as Error).message}.`, {
-      cause: error,
+    const message = error instanceof Error ? error.message : String(error);
+    throw new MethodFetchError(`Could not resolve the clone host ${host}: ${message}.`, {
+      cause: new GitHostUnavailable(`the clone host ${host} did not resolve: ${message}`, error),
     });
   }
   const refused = resolvedProblem(host, addresses, policy);

@@ -6,6 +6,7 @@ import type { Settings } from '../config/index.js';
 import type { HostResolver } from '../net/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { CloneCache } from './clone-cache.js';
+import { CommitResolutions } from './commit-resolutions.js';
 import { type FetchOutcome, GitMethodFetcher } from './git-method-fetcher.js';
 
 /**
@@ -20,19 +21,29 @@ export function methodCache(settings: Settings, metrics?: Metrics): CloneCache {
   return cache;
 }
 
+/** What {@link createMethodFetcher} may be given besides the settings; each has a production default. */
+export interface MethodFetcherSeams {
+  /** Counts fetches by outcome (`mthds_method_fetches_total`) and evictions; none by default. */
+  metrics?: Metrics;
+  /** How clone hosts resolve; the system resolver by default (tests map names without DNS). */
+  resolver?: HostResolver;
+  /** Clock of the resolution cache, in epoch ms; `Date.now` by default (tests move it instead of sleeping). */
+  now?: () => number;
+}
+
 /**
- * The fetcher of `method_ref` (spec §2.2) and the cache it fills. Logs a warning when
- * `METHOD_REF_ALLOW_PRIVATE_HOSTS` is on (development and tests only).
+ * The fetcher of `method_ref` (spec §2.2), the clone cache it fills and its resolution cache
+ * (`METHOD_REF_RESOLVE_TTL_SECONDS`, `METHOD_REF_HEAD_RESOLVE_TTL_SECONDS`). Logs a warning when
+ * `METHOD_REF_ALLOW_PRIVATE_HOSTS` is on (development and tests only), and each time an expired resolution is served
+ * because the git host could not be reached (stale-if-error).
  * @param settings - the deployment settings
- * @param logger - where the warning goes
- * @param metrics - counts fetches by outcome (`mthds_method_fetches_total`) when given
- * @param resolver - how clone hosts resolve; the system resolver by default (tests map names without DNS)
+ * @param logger - where the warnings go
+ * @param seams - metrics, host resolver and clock
  */
 export function createMethodFetcher(
   settings: Settings,
   logger: Logger,
-  metrics?: Metrics,
-  resolver?: HostResolver,
+  { metrics, resolver, now }: MethodFetcherSeams = {},
 ): { fetcher: GitMethodFetcher; cache: CloneCache } {
   if (settings.methodRef.allowPrivateHosts) {
     logger.warn(
@@ -47,6 +58,11 @@ export function createMethodFetcher(
     gitTimeoutMs: settings.methodRef.gitTimeoutMs,
     maxCloneKib: settings.methodCache.maxTotalKib,
     cache,
+    resolutions: new CommitResolutions(
+      { tagSeconds: settings.methodRef.resolveTtlSeconds, headSeconds: settings.methodRef.headResolveTtlSeconds },
+      now,
+    ),
+    logger,
     scanLimits: {
       maxScannedManifests: settings.fetchLimits.maxScannedManifests,
       maxManifestFileKib: settings.fetchLimits.maxManifestFileKib,

@@ -7,6 +7,10 @@
  *   standard dropped the table) are fetched through the same machinery, and their sources named `<address>/<path>`;
  * - any other address-form reference, to a package outside the clone, is fetched by that address at the default
  *   branch's HEAD through the same machinery (its sources named `<address>/<path>` too).
+ * A commit resolved lately ({@link CommitResolutions}: within `METHOD_REF_RESOLVE_TTL_SECONDS` for a tag,
+ * `METHOD_REF_HEAD_RESOLVE_TTL_SECONDS` for HEAD) is reused without any network: the SSRF check and `git ls-remote` run
+ * only when the commit is resolved again or cloned. When the host cannot be reached, an expired resolution is served
+ * with a warning (stale-if-error).
  * Dependencies and outside packages nest at most {@link MAX_DEPENDENCY_DEPTH} levels; a cycle is refused.
  * Package location, bounds and gates run on every request, cache hits included.
  *
@@ -16,10 +20,12 @@ import path from 'node:path';
 import { MethodFetchError } from '../errors/index.js';
 import type { BundleSource } from '../mthds/index.js';
 import type { HostResolver } from '../net/index.js';
+import type { Logger } from '../observability/index.js';
 import type { CloneCache } from './clone-cache.js';
 import { checkCloneHost, cloneUrl, normalisedCloneUrl } from './clone-target.js';
+import type { CommitResolutions } from './commit-resolutions.js';
 import { referencedPackageAddresses } from './cross-package-refs.js';
-import { resolveCommit, shallowClone } from './git-remote.js';
+import { type GitOptions, resolveCommit, shallowClone } from './git-remote.js';
 import type { FetchedMethod, FetchPurpose, MethodFetcher } from './method-fetcher.js';
 import { parseMethodRef } from './method-ref.js';
 import { type PackageLimits, readPackage } from './package-files.js';
@@ -47,6 +53,10 @@ export interface GitMethodFetcherOptions {
   /** Largest clone, in KiB (`MAX_METHOD_CACHE_TOTAL_KIB`: a bigger repository could not stay in the cache). */
   maxCloneKib: number;
   cache: CloneCache;
+  /** Which commit each (repository, ref) named lately: a fresh one spares the SSRF check and `git ls-remote`. */
+  resolutions: CommitResolutions;
+  /** Where the stale-if-error warning goes. */
+  logger: Logger;
   scanLimits: ScanLimits;
   packageLimits: PackageLimits;
   /** Told how each package came (from the cache or by a clone; dependencies included), or that a request's fetch failed (metrics). */
@@ -83,12 +93,27 @@ export class GitMethodFetcher implements MethodFetcher {
   private async fetchAt(ref: string, purpose: FetchPurpose, chain: readonly string[]): Promise<FetchedMethod> {
     const parsed = parseMethodRef(ref, this.options.allowedHosts);
     const url = normalisedCloneUrl(cloneUrl(parsed, this.options.cloneUrlTemplate));
-    const resolve = await checkCloneHost(url, this.options.allowPrivateHosts, this.options.lookup);
-    const git = { timeoutMs: this.options.gitTimeoutMs, resolve, maxCloneBytes: this.options.maxCloneKib * 1024 };
-    const sha = await resolveCommit(url, parsed.tag, parsed.raw, git);
+    let checked: GitOptions | undefined;
+    const git = async (): Promise<GitOptions> => {
+      checked ??= {
+        timeoutMs: this.options.gitTimeoutMs,
+        resolve: await checkCloneHost(url, this.options.allowPrivateHosts, this.options.lookup),
+        maxCloneBytes: this.options.maxCloneKib * 1024,
+      };
+      return checked;
+    };
+    const resolution = await this.options.resolutions.commit(url, parsed.tag, async () =>
+      resolveCommit(url, parsed.tag, parsed.raw, await git()),
+    );
+    if (resolution.via === 'stale') {
+      this.options.logger.warn(
+        { method_ref: parsed.raw, commit_sha: resolution.sha, err: resolution.error },
+        `method_ref: the git host could not be reached; serving the expired resolution ${resolution.sha} (stale-if-error)`,
+      );
+    }
     const located = await this.options.cache.use(
-      sha,
-      (staging) => shallowClone(url, parsed.tag, staging, parsed.raw, git),
+      resolution.sha,
+      async (staging) => shallowClone(url, parsed.tag, staging, parsed.raw, await git()),
       async (entry) => {
         this.options.observe?.(entry.cloned ? 'cloned' : 'cache_hit');
         const scan = await scanManifests(entry.dir, this.options.scanLimits);
@@ -98,6 +123,7 @@ export class GitMethodFetcher implements MethodFetcher {
         return { found, sources, outside, libraryFiles: own.libraryFiles, commitSha: entry.sha };
       },
     );
+    if (located.commitSha !== resolution.sha) this.options.resolutions.record(url, parsed.tag, located.commitSha);
     const fullAddress = located.found.manifest.fullAddress.toLowerCase();
     if (chain.includes(fullAddress))
       throw new MethodFetchError(

@@ -13,6 +13,7 @@ import { type SimpleGit, simpleGit } from 'simple-git';
 import { MethodFetchError } from '../errors/index.js';
 import { cloneProtocol } from './clone-target.js';
 import { directorySize } from './directory-size.js';
+import { GitHostUnavailable } from './host-unavailable.js';
 
 /** How git commands are bounded. */
 export interface GitOptions {
@@ -70,6 +71,14 @@ function git(
   return { client, signal };
 }
 
+/**
+ * A failed `git ls-remote` that waiting will not fix: the host answered that the repository does not exist, with a
+ * 4xx status, or with a request for credentials; or git is missing here. Any other failure (connection refused or
+ * reset, DNS, TLS, a 5xx, a timeout) means the host could not be reached ({@link GitHostUnavailable}).
+ */
+const FINAL_ANSWER =
+  /repository '[^']*' not found|returned error: 4\d\d|could not read (Username|Password)|Authentication failed|git is not installed/i;
+
 function reason(error: unknown, signal: AbortSignal, timeoutMs: number): string {
   if (signal.aborted) return `timed out after ${timeoutMs} ms`;
   const message = error instanceof Error ? error.message : String(error);
@@ -88,7 +97,8 @@ function reason(error: unknown, signal: AbortSignal, timeoutMs: number): string 
  * @param refLabel - the reference as sent, for details
  * @param options - time bound
  * @returns the commit id (lower-case hex)
- * @throws MethodFetchError (422) for an unreachable remote, a timeout, a name that is not a tag, or no HEAD
+ * @throws MethodFetchError (422) for an unreachable remote, a timeout, a name that is not a tag, or no HEAD; when the
+ *   host could not be reached (no answer, a 5xx, a timeout) its `cause` is a {@link GitHostUnavailable}
  */
 export async function resolveCommit(
   url: string,
@@ -102,9 +112,12 @@ export async function resolveCommit(
   try {
     output = await client.listRemote([url, ...refs]);
   } catch (error) {
+    const why = reason(error, signal, options.timeoutMs);
     throw new MethodFetchError(
-      `Could not reach the repository of method reference '${refLabel}': git ls-remote ${reason(error, signal, options.timeoutMs)}.`,
-      { cause: error },
+      `Could not reach the repository of method reference '${refLabel}': git ls-remote ${why}.`,
+      {
+        cause: FINAL_ANSWER.test(why) ? error : new GitHostUnavailable(`git ls-remote ${why}`, error),
+      },
     );
   }
   const lines = new Map(

@@ -3,8 +3,14 @@
  */
 
 export { type CacheEntry, type CacheLimits, CloneCache } from './clone-cache.js';
-export { createMethodFetcher, methodCache, startCacheSweep } from './create-method-fetcher.js';
+export {
+  type CommitResolution,
+  CommitResolutions,
+  type ResolutionTtls,
+} from './commit-resolutions.js';
+export { createMethodFetcher, type MethodFetcherSeams, methodCache, startCacheSweep } from './create-method-fetcher.js';
 export type { GitMethodFetcherOptions } from './git-method-fetcher.js';
+export { GitHostUnavailable } from './host-unavailable.js';
 export {
   type FetchedMethod,
   type FetchPurpose,

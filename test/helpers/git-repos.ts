@@ -56,13 +56,14 @@ export class TestRepo {
   }
 
   /**
-   * Commit everything, push the branch, and optionally tag (annotated) and push the tag.
+   * Commit everything, push the branch, and optionally tag (annotated) and push the tag; an existing tag of that name
+   * is moved to the new commit (force-pushed).
    * @returns the commit id
    */
   commit(message: string, tag?: string): string {
     run(this.workDir, 'add', '--all');
     run(this.workDir, 'commit', '--quiet', '--allow-empty', '-m', message);
-    if (tag) run(this.workDir, 'tag', '-a', tag, '-m', tag);
+    if (tag) run(this.workDir, 'tag', '--force', '-a', tag, '-m', tag);
     run(this.workDir, 'push', '--quiet', '--force', this.bareDir, 'main', ...(tag ? [`refs/tags/${tag}`] : []));
     return run(this.workDir, 'rev-parse', 'HEAD');
   }

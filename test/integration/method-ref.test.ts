@@ -203,11 +203,12 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
         );
         const stored = await deployment.backend.registry.get('by-address-1');
         expect(stored?.result?.method_provenance).to.deep.equal(expected);
-        // The API resolves the tag once (one ls-remote; the clone is cached); the worker runs from the job payload.
+        // The API reuses the commit it resolved for the execute (within METHOD_REF_RESOLVE_TTL_SECONDS) and the clone
+        // it cached: no request reaches the git server; the worker runs from the job payload.
         expect({
           fetches: repos.server.fetchCount() - before.fetches,
           contacts: repos.server.contactCount() - before.contacts,
-        }).to.deep.equal({ fetches: 0, contacts: 1 });
+        }).to.deep.equal({ fetches: 0, contacts: 0 });
       } finally {
         await deployment.close();
       }

@@ -55,7 +55,7 @@ function appWith(environment: Environment): Express {
     logger,
     inference,
     extractor: createDocumentExtractor({ ...settings.documents, resolver: testResolver }),
-    methodFetcher: createMethodFetcher(settings, logger, undefined, testResolver).fetcher,
+    methodFetcher: createMethodFetcher(settings, logger, { resolver: testResolver }).fetcher,
   });
 }
 

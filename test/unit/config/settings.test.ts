@@ -24,6 +24,7 @@ describe('loadSettings', () => {
       expect(settings.errorDisclosure).to.equal('verbose');
       expect(settings.serviceEnv).to.equal('dev');
       expect(settings.methodCache).to.include({ maxClones: 64, maxTotalKib: 524288, maxAgeHours: 24 });
+      expect(settings.methodRef).to.include({ resolveTtlSeconds: 300, headResolveTtlSeconds: 30 });
       expect(settings.fetchLimits).to.deep.equal({
         maxPackageFiles: 256,
         maxPackageTotalKib: 8192,
@@ -74,6 +75,14 @@ describe('loadSettings', () => {
 
     it('should refuse a MAX_MTHDS_FILE_KIB of zero', () => {
       expect(refusal({ MAX_MTHDS_FILE_KIB: '0' })).to.include('MAX_MTHDS_FILE_KIB');
+    });
+
+    it('should refuse a negative or fractional resolution TTL, and accept 0 (resolve on every request)', () => {
+      expect(refusal({ METHOD_REF_RESOLVE_TTL_SECONDS: '-1' })).to.include('METHOD_REF_RESOLVE_TTL_SECONDS');
+      expect(refusal({ METHOD_REF_HEAD_RESOLVE_TTL_SECONDS: '1.5' })).to.include('METHOD_REF_HEAD_RESOLVE_TTL_SECONDS');
+      expect(
+        loadSettings({ METHOD_REF_RESOLVE_TTL_SECONDS: '0', METHOD_REF_HEAD_RESOLVE_TTL_SECONDS: '0' }).methodRef,
+      ).to.include({ resolveTtlSeconds: 0, headResolveTtlSeconds: 0 });
     });
 
     it('should refuse an unknown ERROR_DISCLOSURE', () => {
