@@ -132,6 +132,8 @@ export interface RunPipeOptions {
   ids?: IdSource;
   /** The clock (a fresh {@link steppingClock} by default). */
   now?: () => number;
+  /** The functions PipeFunc may call (none by default). */
+  functions?: RuntimeDeps['functions'];
 }
 
 /**
@@ -153,6 +155,7 @@ export function runPipe(
     ids: options.ids ?? counterIds(),
     now: options.now ?? steppingClock(),
     ...(options.batchConcurrency === undefined ? {} : { batchConcurrency: options.batchConcurrency }),
+    ...(options.functions === undefined ? {} : { functions: options.functions }),
   };
   return runPipeline(
     {
