@@ -25,7 +25,7 @@ export const CLOCK_STEP = 1000;
  * An id source counting up: `s1`, `s2`, …
  * @param prefix - what each id starts with (default `s`)
  */
-export function counterIds(prefix = 's'): IdSource {
+function counterIds(prefix = 's'): IdSource {
   let count = 0;
   return {
     next: () => {
@@ -40,7 +40,7 @@ export function counterIds(prefix = 's'): IdSource {
  * @param start - the first reading, epoch ms (default {@link CLOCK_START})
  * @param step - ms between readings (default {@link CLOCK_STEP})
  */
-export function steppingClock(start = CLOCK_START, step = CLOCK_STEP): () => number {
+function steppingClock(start = CLOCK_START, step = CLOCK_STEP): () => number {
   let readings = 0;
   return () => {
     const value = start + readings * step;
