@@ -24,12 +24,17 @@ export interface TemplateRenderPoolSettings {
   renderHeapMib: number;
   /** Render threads (`TEMPLATE_RENDER_THREADS`). */
   renderThreads: number;
+  /**
+   * Renders that may wait for a thread; {@link DEFAULT_RENDER_QUEUE_MAX} by default. A worker process sizes it for its
+   * runs in flight (`WORKER_CONCURRENCY` × batch branches), so a busy worker's renders wait instead of failing.
+   */
+  queueMax?: number;
 }
 
 /** How long an idle render thread stays, in ms: renders come in bursts (one per pipe), so threads stay warm between them. */
 const IDLE_TIMEOUT_MS = 60_000;
-/** Renders that may wait for a thread (one run renders one template at a time per batch branch). */
-const MAX_QUEUE = 1000;
+/** Renders that may wait for a thread by default (one run renders one template at a time per batch branch). */
+const DEFAULT_RENDER_QUEUE_MAX = 1000;
 /** Longest a render may wait for a thread, in ms. */
 const QUEUE_DEADLINE_MS = 60_000;
 /** Seconds a busy answer asks the caller to wait. */
@@ -57,7 +62,7 @@ export class PooledTemplateRenderer implements TemplateRenderer {
       label: 'template render',
       filename: new URL('./template-render-task.ts', import.meta.url),
       maxThreads: settings.renderThreads,
-      maxQueue: MAX_QUEUE,
+      maxQueue: settings.queueMax ?? DEFAULT_RENDER_QUEUE_MAX,
       queueDeadlineMs: QUEUE_DEADLINE_MS,
       timeoutMs: settings.renderTimeoutMs,
       timeoutSetting: 'TEMPLATE_RENDER_TIMEOUT_MS',

@@ -105,7 +105,7 @@ const ENV_SCHEMA = z.object({
   EXECUTE_TIMEOUT_MS: positiveInt(600000),
   RUN_RECORD_TTL_SECONDS: positiveInt(86400),
   RUN_MAX_ATTEMPTS: positiveInt(3),
-  WORKER_CONCURRENCY: positiveInt(8),
+  WORKER_CONCURRENCY: positiveInt(256),
   WORKER_LOCK_DURATION_MS: positiveInt(30000),
   WORKER_SHUTDOWN_GRACE_MS: nonNegativeInt(30000),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),

@@ -31,6 +31,7 @@ export type {
   SearchRequest,
   TokenUsage,
 } from './ports.js';
+export { DEFAULT_BATCH_CONCURRENCY } from './ports.js';
 export { randomIdSource } from './random-id-source.js';
 export type { RenderModel, RenderStuff } from './render-model.js';
 export { type RunOutcome, type RunRequest, runPipeline } from './run-pipeline.js';

@@ -10,7 +10,7 @@ import type { Settings } from '../../config/index.js';
 import { createDocumentExtractor } from '../../inference/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
-import { type InferencePort, randomIdSource } from '../../runtime/index.js';
+import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '../../runtime/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
 import { RunRegistry } from '../registry/index.js';
@@ -70,7 +70,11 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     maxStalledCount: MAX_STALLED_COUNT,
   };
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
-  const templates = new PooledTemplateRenderer(settings.templates);
+  // every run in flight may wait on a render at once, one per batch branch: their renders queue, never fail as busy
+  const templates = new PooledTemplateRenderer({
+    ...settings.templates,
+    queueMax: settings.worker.concurrency * DEFAULT_BATCH_CONCURRENCY,
+  });
   const runWorker = new Worker(
     RUN_QUEUE,
     createRunProcessor({
