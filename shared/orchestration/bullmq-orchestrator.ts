@@ -52,24 +52,24 @@ function record(submission: RunSubmission, workflowId: string, now: number): Run
  * @param deps - queue, registry, metrics, timeout, secret reader and clock
  */
 export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
-  async function enqueue(submission: RunSubmission, workflowId: string): Promise<RunRecord> {
-    await deps.bundles.check(submission);
-    const created = record(submission, workflowId, deps.now());
-    await deps.registry.save(created);
+  /** Enqueue the job of a run whose record is stored; on failure drop the record, so no run stays STARTED forever. */
+  async function enqueue(submission: RunSubmission, created: RunRecord): Promise<void> {
     await deps.queue
-      .enqueue(toRunJob(submission, Date.parse(created.created_at)), workflowId)
+      .enqueue(toRunJob(submission, Date.parse(created.created_at)), created.workflow_id)
       .catch(async (error: unknown) => {
         await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
         throw error;
       });
-    return created;
   }
 
   return {
     mode: 'bullmq',
     async execute(submission): Promise<RunResult> {
       const workflowId = randomUUID();
-      await enqueue(submission, workflowId);
+      await deps.bundles.check(submission);
+      const created = record(submission, workflowId, deps.now());
+      await deps.registry.save(created);
+      await enqueue(submission, created);
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'blocking' });
       const finished = await deps.queue.waitUntilFinished(workflowId, deps.executeTimeoutMs);
       const outcome = await deps.registry.get(submission.pipelineRunId);
@@ -86,8 +86,9 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
           'COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.',
         );
       }
-      const workflowId = randomUUID();
-      const claim = await deps.registry.claim(submission.pipelineRunId, workflowId, submission.owner);
+      await deps.bundles.check(submission);
+      const created = record(submission, randomUUID(), deps.now());
+      const claim = await deps.registry.claim(created);
       if (claim === 'taken') {
         throw new PipelineRunIdTakenError(
           `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
@@ -98,9 +99,8 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
           `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
         );
       }
-      let created: RunRecord;
       try {
-        created = await enqueue(submission, workflowId);
+        await enqueue(submission, created);
       } catch (error) {
         await deps.registry.abandon(submission.pipelineRunId).catch(() => undefined);
         throw error;
@@ -112,7 +112,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         state: 'STARTED',
         pipeline_state: 'STARTED',
         finished_at: null,
-        workflow_id: workflowId,
+        workflow_id: created.workflow_id,
         main_stuff_name: null,
         pipe_output: null,
         pipe_structures: null,

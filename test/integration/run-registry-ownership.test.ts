@@ -5,10 +5,10 @@ import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js'
 
 const TTL_SECONDS = 60;
 
-function recordOf(runId: string, owner: string): RunRecord {
+function recordOf(runId: string, owner: string, workflowId = 'workflow'): RunRecord {
   return {
     pipeline_run_id: runId,
-    workflow_id: 'workflow',
+    workflow_id: workflowId,
     state: 'STARTED',
     pipe_code: null,
     owner,
@@ -38,46 +38,45 @@ describe('RunRegistry ownership (real Redis)', () => {
 
   describe('claim', () => {
     it('should answer claimed, then in_flight to the owner and taken to anyone else', async () => {
-      expect(await registry.claim('run', 'w1', 'alice')).to.equal('claimed');
-      expect(await registry.claim('run', 'w2', 'alice')).to.equal('in_flight');
-      expect(await registry.claim('run', 'w3', 'bob')).to.equal('taken');
+      expect(await registry.claim(recordOf('run', 'alice', 'w1'))).to.equal('claimed');
+      expect(await registry.claim(recordOf('run', 'alice', 'w2'))).to.equal('in_flight');
+      expect(await registry.claim(recordOf('run', 'bob', 'w3'))).to.equal('taken');
       expect(await redis.get(keys.inFlight('run'))).to.equal('w1');
+      expect(await registry.getOwned('run', 'alice')).to.deep.equal(recordOf('run', 'alice', 'w1'));
     });
 
     it("should keep a finished run's id for its owner only, as long as its record", async () => {
-      expect(await registry.claim('run', 'w1', 'alice')).to.equal('claimed');
+      expect(await registry.claim(recordOf('run', 'alice', 'w1'))).to.equal('claimed');
       await registry.save(recordOf('run', 'alice'));
       await registry.release('run');
-      expect(await registry.claim('run', 'w2', 'bob')).to.equal('taken');
-      expect(await registry.claim('run', 'w3', 'alice')).to.equal('claimed');
+      expect(await registry.claim(recordOf('run', 'bob', 'w2'))).to.equal('taken');
+      expect(await registry.claim(recordOf('run', 'alice', 'w3'))).to.equal('claimed');
       expect(await redis.ttl(keys.owner('run'))).to.be.within(1, TTL_SECONDS);
     });
 
     it('should refuse an id whose record has no owner (written before runs had owners)', async () => {
       await redis.set(keys.run('legacy'), JSON.stringify({ pipeline_run_id: 'legacy' }));
-      expect(await registry.claim('legacy', 'w1', 'alice')).to.equal('taken');
+      expect(await registry.claim(recordOf('legacy', 'alice', 'w1'))).to.equal('taken');
       expect(await registry.getOwned('legacy', 'alice')).to.equal(undefined);
     });
 
     it('should let exactly one of many simultaneous claims win', async () => {
       const owners = Array.from({ length: 20 }, (_, index) => `user-${index}`);
-      const answers = await Promise.all(owners.map((owner, index) => registry.claim('contested', `w${index}`, owner)));
+      const answers = await Promise.all(
+        owners.map((owner, index) => registry.claim(recordOf('contested', owner, `w${index}`))),
+      );
       expect(answers.filter((answer) => answer === 'claimed')).to.have.length(1);
       expect(answers.filter((answer) => answer === 'taken')).to.have.length(19);
     });
   });
 
   describe('abandon', () => {
-    it('should free an id nobody ran, and keep an owner whose earlier record stands', async () => {
-      await registry.claim('fresh', 'w1', 'alice');
+    it('should free the id and drop the record and owner the claim stored', async () => {
+      await registry.claim(recordOf('fresh', 'alice', 'w1'));
+      expect(await registry.getOwned('fresh', 'alice')).to.deep.equal(recordOf('fresh', 'alice', 'w1'));
       await registry.abandon('fresh');
-      expect(await registry.claim('fresh', 'w2', 'bob')).to.equal('claimed');
-
-      await registry.save(recordOf('kept', 'alice'));
-      await registry.claim('kept', 'w3', 'alice');
-      await registry.abandon('kept');
-      expect(await registry.claim('kept', 'w4', 'bob')).to.equal('taken');
-      expect(await registry.getOwned('kept', 'alice')).to.deep.equal(recordOf('kept', 'alice'));
+      expect(await registry.getOwned('fresh', 'alice')).to.equal(undefined);
+      expect(await registry.claim(recordOf('fresh', 'bob', 'w2'))).to.equal('claimed');
     });
   });
 

@@ -10,12 +10,13 @@
 export type RunClaim = 'claimed' | 'in_flight' | 'taken';
 
 /**
- * Claim a run id for an owner.
+ * Claim a run id for an owner and store the run's record, in one round trip.
  *
  * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record.
- * ARGV[1] workflow id, ARGV[2] owner, ARGV[3] TTL in seconds.
+ * ARGV[1] workflow id, ARGV[2] owner, ARGV[3] TTL in seconds, ARGV[4] the record's JSON text.
  * Returns `taken` when another owner holds the id (or a record without an owner stands), `in_flight` when the
- * owner's own run with this id is still in flight, else sets the marker and the owner and returns `claimed`.
+ * owner's own run with this id is still in flight, else sets the marker, the owner and the record (replacing the
+ * owner's earlier record of this id) and returns `claimed`.
  */
 export const CLAIM_RUN_ID = `
 local holder = redis.call('GET', KEYS[2])
@@ -26,19 +27,8 @@ elseif redis.call('EXISTS', KEYS[3]) == 1 then
 end
 if not redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3], 'NX') then return 'in_flight' end
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3])
 return 'claimed'
-`;
-
-/**
- * Undo a claim whose run was never enqueued.
- *
- * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record.
- * Deletes the marker, and the owner unless a record (of the owner's earlier run) still stands. Returns nothing.
- */
-export const ABANDON_CLAIM = `
-redis.call('DEL', KEYS[1])
-if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[2]) end
-return false
 `;
 
 /**

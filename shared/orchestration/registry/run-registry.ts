@@ -9,7 +9,7 @@ import type { ErrorReport } from '../../errors/index.js';
 import type { RunResult, RunState } from '../../wire/index.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
-import { ABANDON_CLAIM, CLAIM_RUN_ID, READ_OWNED_RECORD, type RunClaim } from './run-ownership-scripts.js';
+import { CLAIM_RUN_ID, READ_OWNED_RECORD, type RunClaim } from './run-ownership-scripts.js';
 
 /** A run as the registry keeps it. Times are ISO-8601 UTC. */
 export interface RunRecord {
@@ -45,37 +45,37 @@ export class RunRegistry {
   ) {}
 
   /**
-   * Claim a run id for an owner and mark it in flight, in one atomic Redis script (no check-then-set race).
-   * @param runId - the `pipeline_run_id`
-   * @param workflowId - the run's workflow id (the in-flight marker's value)
-   * @param owner - the claiming caller's id
-   * @returns `claimed`; `in_flight` when the owner's own run with this id is still in flight (spec §3 rule 3);
-   *   `taken` when another owner's run, in flight or finished, holds the id while its record is kept
+   * Claim a run's id for its owner, mark it in flight and store its record, in one atomic Redis script (no
+   * check-then-set race, one round trip).
+   * @param record - the new run's record: its `pipeline_run_id`, `workflow_id` (the in-flight marker's value), `owner`
+   * @returns `claimed` (the record is stored); `in_flight` when the owner's own run with this id is still in flight
+   *   (spec §3 rule 3); `taken` when another owner's run, in flight or finished, holds the id while its record is kept
    * @throws QueueUnavailableError (503) when Redis is down
    */
-  claim(runId: string, workflowId: string, owner: string): Promise<RunClaim> {
+  claim(record: RunRecord): Promise<RunClaim> {
     return reachable(async () => {
+      const runId = record.pipeline_run_id;
       const keys = [this.keys.inFlight(runId), this.keys.owner(runId), this.keys.run(runId)];
       return (await this.redis.eval(
         CLAIM_RUN_ID,
         keys.length,
         ...keys,
-        workflowId,
-        owner,
+        record.workflow_id,
+        record.owner,
         this.ttlSeconds,
+        JSON.stringify(record),
       )) as RunClaim;
     });
   }
 
   /**
-   * Undo a claim whose run was never enqueued: free the id, and drop its owner unless a record of the owner's earlier
-   * run still stands (so an id nobody ran is nobody's).
+   * Undo a claim whose run was never enqueued: free the id and drop the record and owner the claim stored (so an id
+   * nobody ran is nobody's; the claim had replaced any earlier record of the owner's).
    * @throws QueueUnavailableError (503) when Redis is down
    */
   abandon(runId: string): Promise<void> {
     return reachable(async () => {
-      const keys = [this.keys.inFlight(runId), this.keys.owner(runId), this.keys.run(runId)];
-      await this.redis.eval(ABANDON_CLAIM, keys.length, ...keys);
+      await this.redis.del(this.keys.inFlight(runId), this.keys.run(runId), this.keys.owner(runId));
     });
   }
 

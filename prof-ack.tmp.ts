@@ -1,0 +1,13 @@
+import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { startQueueDeployment } from './test/helpers/queue-app.js';
+import { listen } from './bench/anchors.js';
+const hello = readFileSync('../shared/corpus/pipelex-api-samples/hello_greeting.mthds', 'utf8');
+const body = JSON.stringify({ mthds_contents: [hello], inputs: { name: 'Ada' } });
+const d = startQueueDeployment({ workers: false });
+const s = await listen(d.app.listen(0, '127.0.0.1'));
+await fetch(`${s.url}/v1/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const r = await autocannon({ url: `${s.url}/v1/start`, method: 'POST', connections: 10, duration: 5, headers: { 'content-type': 'application/json' }, body });
+console.log('req/s', r.requests.average, 'p50', r.latency.p50, 'non2xx', r.non2xx);
+await s.close(); await d.close();
+process.exit(0);
