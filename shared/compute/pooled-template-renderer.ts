@@ -4,6 +4,7 @@
  * Threads stay warm for {@link IDLE_TIMEOUT_MS} after their last render.
  */
 import { Jinja2TemplateBudgetError } from '../errors/index.js';
+import { siblingModule } from '../lifecycle/index.js';
 import type {
   RenderedTemplate,
   RenderModel,
@@ -55,7 +56,7 @@ export class PooledTemplateRenderer implements TemplateRenderer {
     this.limits = { maxOutputKib: settings.maxOutputKib };
     this.pool = new IsolatedPool({
       label: 'template render',
-      filename: new URL('./template-render-task.ts', import.meta.url),
+      filename: siblingModule('./template-render-task', import.meta.url),
       maxThreads: settings.renderThreads,
       maxQueue: MAX_QUEUE,
       queueDeadlineMs: QUEUE_DEADLINE_MS,
