@@ -4,7 +4,7 @@
  * Request lifecycle, in order (STYLE.md rule 20):
  * 1. request id (`X-Request-ID` on every response, spec §7.4) and request metrics
  * 2. body-size guard on the declared length (413, spec §8), before routing and auth
- * 3. `GET /health` (outside `/v1` and outside auth, spec §4.1)
+ * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1) and `GET /ready` (readiness, likewise)
  * 4. authentication of every `/v1` route, `/metrics` and `/admin/queues` (spec §5)
  * 5. per-route body reading (413); decoding (422) and zod request schema (422), in a diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
@@ -44,10 +44,12 @@ import { requestId } from './middleware/request-id.js';
 import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Orchestration } from './orchestration.js';
+import { Readiness } from './readiness.js';
 import { diagnosticsRouter } from './routes/diagnostics.js';
 import { healthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
+import { readyRouter } from './routes/ready.js';
 import { runRouter } from './routes/run.js';
 import { runsRouter } from './routes/runs.js';
 import { versionRouter } from './routes/version.js';
@@ -88,6 +90,11 @@ export interface AppDeps {
    * default one is built from `settings.compute` whose threads start on demand and leave when idle.
    */
   diagnostics?: DiagnosticsPool;
+  /**
+   * The checks of `GET /ready`; the entry point tracks its warm-ups there. With a queue backend the app adds a Redis
+   * probe. By default none besides it (an app built in-process is ready at once).
+   */
+  readiness?: Readiness;
 }
 
 function orchestrators(deps: AppDeps, metrics: Metrics, diagnostics: DiagnosticsPool): Map<string, Orchestrator> {
@@ -143,6 +150,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(httpMetrics(metrics));
   app.use(bodySizeGuard(maxBodyBytes));
   app.use(healthRouter());
+  const readiness = deps.readiness ?? new Readiness();
+  if (deps.queueBackend) {
+    const queueBackend = deps.queueBackend;
+    readiness.probe('redis', (timeoutMs) => queueBackend.reachable(timeoutMs));
+  }
+  app.use(readyRouter(readiness));
   const auth = authenticate(settings.auth);
   app.use('/v1', auth);
   app.use(versionRouter());

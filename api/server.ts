@@ -1,8 +1,10 @@
 /**
  * Entry point of the API process.
  *
- * `npm start` (`tsx api/server.ts`): reads settings and `api.toml`, picks the inference backend (mock unless a provider
- * key is set, and then loudly labelled), and listens on `PORT` (default 8081). In the default `direct` mode it needs
+ * `npm start` (its compiled form, `node dist/api/server.js`; `npm run dev` runs this source under tsx): reads settings
+ * and `api.toml`, picks the inference backend (mock unless a provider key is set, and then loudly labelled), starts
+ * warming its diagnostics threads (`GET /ready` answers 200 once they and their formatter are loaded) and listens on
+ * `PORT` (default 8081). In the default `direct` mode it needs
  * nothing but Node. When the deployment's mode is `bullmq` it connects to Redis and, unless started with
  * `--no-worker` (`npm run start:api`), also runs a worker pool in the same process, so one command serves a single
  * machine. The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers.
@@ -28,6 +30,7 @@ import {
 import { createApp } from './app.js';
 import { closeServer } from './close-server.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
+import { Readiness } from './readiness.js';
 
 function main(): void {
   const { settings, logger, resources, metrics, backend, inference } = bootProcess('api', process.env);
@@ -47,6 +50,10 @@ function main(): void {
   resources.defer('template render threads', () => templates.close());
   const diagnostics = new DiagnosticsPool({ compute: settings.compute, metrics, keepWarm: true });
   resources.defer('diagnostics threads', () => diagnostics.close());
+  const readiness = new Readiness();
+  const warming = diagnostics.warm();
+  warming.catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
+  readiness.track('diagnostics_threads', warming);
   const app = createApp({
     settings,
     logger,
@@ -58,6 +65,7 @@ function main(): void {
     methodFetcher: methods.fetcher,
     templates,
     diagnostics,
+    readiness,
     ...(queueBackend ? { queueBackend } : {}),
   });
   const server = app.listen(settings.port, settings.host, () => {
@@ -72,9 +80,6 @@ function main(): void {
       },
       `MTHDS runner listening on http://${settings.host}:${port}`,
     );
-    diagnostics
-      .warm()
-      .catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
   });
   resources.defer('http server', () => closeServer(server, settings.shutdownGraceMs));
   const graceMs = Math.max(settings.shutdownGraceMs, pool ? settings.worker.shutdownGraceMs : 0);

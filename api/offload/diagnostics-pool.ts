@@ -11,6 +11,7 @@
 import { IsolatedPool, type PoolOccupancy } from '../../shared/compute/index.js';
 import type { ComputeSettings } from '../../shared/config/index.js';
 import { ComputeBudgetExceededError } from '../../shared/errors/index.js';
+import { siblingModule } from '../../shared/lifecycle/index.js';
 import type { Metrics } from '../../shared/observability/index.js';
 import type { THREAD_OPERATIONS, ThreadOperation } from './thread-operations.js';
 
@@ -55,7 +56,7 @@ export class DiagnosticsPool {
     this.warmCount = options.keepWarm ? compute.warmThreads : compute.threads;
     this.pool = new IsolatedPool({
       label: 'compute',
-      filename: new URL('./diagnostics-thread.ts', import.meta.url),
+      filename: siblingModule('./diagnostics-thread', import.meta.url),
       maxThreads: compute.threads,
       minThreads: options.keepWarm ? compute.warmThreads : 0,
       maxQueue: compute.queueMax,

@@ -3,16 +3,17 @@
  * `thread-operations.ts`, answered across the thread boundary.
  *
  * Node 20 does not carry tsx's ESM hooks (`--import tsx`) into worker threads, and piscina's CommonJS load of this
- * module cannot `require` ESM-only dependencies of the operations (`canonicalize`). So the thread registers tsx's ESM
- * hooks itself, then imports the task handler and the operations as ES modules — both, so that the errors the
- * operations throw and the handler that reports them come from one instance of `shared/errors`.
+ * module cannot `require` ESM-only dependencies of the operations (`canonicalize`). So the thread, when it runs from the
+ * sources, registers tsx's ESM hooks itself (the compiled `dist/` needs none), then imports the task handler and the
+ * operations as ES modules — both, so that the errors the operations throw and the handler that reports them come
+ * from one instance of `shared/errors`.
  */
 import type { isolatedTaskHandler } from '../../shared/compute/index.js';
 
 type TaskHandler = ReturnType<typeof isolatedTaskHandler>;
 
 async function load(): Promise<TaskHandler> {
-  (await import('tsx/esm/api')).register();
+  if (import.meta.url.endsWith('.ts')) (await import('tsx/esm/api')).register();
   const [compute, operations] = await Promise.all([
     import('../../shared/compute/index.js'),
     import('./thread-operations.js'),

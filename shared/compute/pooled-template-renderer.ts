@@ -4,6 +4,7 @@
  * Threads stay warm for {@link IDLE_TIMEOUT_MS} after their last render.
  */
 import { Jinja2TemplateBudgetError } from '../errors/index.js';
+import { siblingModule } from '../lifecycle/index.js';
 import type {
   RenderedTemplate,
   RenderModel,
@@ -60,7 +61,7 @@ export class PooledTemplateRenderer implements TemplateRenderer {
     this.limits = { maxOutputKib: settings.maxOutputKib };
     this.pool = new IsolatedPool({
       label: 'template render',
-      filename: new URL('./template-render-task.ts', import.meta.url),
+      filename: siblingModule('./template-render-task', import.meta.url),
       maxThreads: settings.renderThreads,
       maxQueue: settings.queueMax ?? DEFAULT_RENDER_QUEUE_MAX,
       queueDeadlineMs: QUEUE_DEADLINE_MS,

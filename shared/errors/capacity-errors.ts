@@ -16,3 +16,10 @@ export class ServerBusyError extends MthdsError {}
  * was stopped. The detail names the limit and its setting; a smaller request fits.
  */
 export class ComputeBudgetExceededError extends MthdsError {}
+
+/**
+ * 503 (retryable, with `Retry-After`) from `GET /ready`: the process is alive but not warm yet — its diagnostics
+ * threads and formatter are still loading or failed to load, or (queue mode) Redis does not answer. The detail names
+ * each failing check.
+ */
+export class ServiceNotReadyError extends MthdsError {}

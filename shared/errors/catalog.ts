@@ -127,6 +127,14 @@ export const ERROR_CATALOG = {
     callerFacing: true,
     pinned: true,
   },
+  ServiceNotReadyError: {
+    status: 503,
+    title: 'Service not ready',
+    domain: 'runtime',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+  },
   ComputeBudgetExceededError: {
     status: 422,
     title: 'Compute budget exceeded',

@@ -3,7 +3,7 @@
  * schema is the concept's JSON schema; an answer that fails validation is re-asked with the problems as the tool
  * result (RUNTIME.md §2.1.6, §5.7). `max_tokens` is required by the API.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import {
   LLMCompletionError,
   LLMCompletionRefusedError,
@@ -82,16 +82,21 @@ function usageOf(message: Message, model: string): TokenUsage {
 }
 
 /**
- * Create the backend.
+ * Create the backend. The SDK is loaded on the first call, so a process that never calls this provider never holds it.
  * @param options - key, base URL, default model and limits
  */
 export function createAnthropicBackend(options: AnthropicBackendOptions): InferenceBackend {
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl ?? null,
-    timeout: options.timeoutMs ?? 120_000,
-    maxRetries: options.maxRetries ?? 2,
-  });
+  let sdkClient: Promise<Anthropic> | undefined;
+  const client = (): Promise<Anthropic> =>
+    (sdkClient ??= import('@anthropic-ai/sdk').then(
+      ({ default: AnthropicSdk }) =>
+        new AnthropicSdk({
+          apiKey: options.apiKey,
+          baseURL: options.baseUrl ?? null,
+          timeout: options.timeoutMs ?? 120_000,
+          maxRetries: options.maxRetries ?? 2,
+        }),
+    ));
 
   async function send(
     request: LlmRequest,
@@ -100,7 +105,7 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
   ): Promise<Message> {
     const model = request.modelId ?? options.model;
     try {
-      return await client.messages.create(
+      return await (await client()).messages.create(
         {
           model,
           max_tokens: request.maxTokens ?? options.defaultMaxTokens,

@@ -4,13 +4,13 @@
  * answer that fails validation is re-asked with the problems listed (RUNTIME.md §2.1.6). Images and documents given as
  * `data:` URLs travel inline; http(s) URLs as file references (RUNTIME.md §5.7).
  */
-import {
-  type Content,
+import type {
+  Content,
   FinishReason,
-  type GenerateContentConfig,
-  type GenerateContentResponse,
+  GenerateContentConfig,
+  GenerateContentResponse,
   GoogleGenAI,
-  type Part,
+  Part,
 } from '@google/genai';
 import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
 import { parseBase64DataUrl } from './data-url.js';
@@ -31,12 +31,13 @@ export interface GeminiBackendOptions {
   maxRetries?: number;
 }
 
-const REFUSALS = new Set<string>([
-  FinishReason.SAFETY,
-  FinishReason.RECITATION,
-  FinishReason.PROHIBITED_CONTENT,
-  FinishReason.BLOCKLIST,
-  FinishReason.SPII,
+/** Finish reasons of a refused answer (values of the SDK's `FinishReason`). */
+const REFUSALS: ReadonlySet<string> = new Set<`${FinishReason}`>([
+  'SAFETY',
+  'RECITATION',
+  'PROHIBITED_CONTENT',
+  'BLOCKLIST',
+  'SPII',
 ]);
 
 function mediaPart(url: string, fallbackMime: string): Part {
@@ -72,7 +73,7 @@ function answerOf(
       ...options,
       category: 'AMBIGUOUS',
     });
-  if (candidate.finishReason === FinishReason.MAX_TOKENS)
+  if (candidate.finishReason === 'MAX_TOKENS')
     throw new LLMCompletionTruncatedError(
       `Pipe '${pipeCode}': the completion stopped at the token limit; raise max_tokens or shorten the input.`,
       options,
@@ -91,19 +92,24 @@ function answerOf(
 }
 
 /**
- * Create the backend.
+ * Create the backend. The SDK is loaded on the first call, so a process that never calls this provider never holds it.
  * @param options - key, API root, default model and limits
  */
 export function createGeminiBackend(options: GeminiBackendOptions): InferenceBackend {
-  const client = new GoogleGenAI({
-    apiKey: options.apiKey,
-    apiVersion: 'v1beta',
-    httpOptions: {
-      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-      timeout: options.timeoutMs ?? 120_000,
-      retryOptions: { attempts: (options.maxRetries ?? 2) + 1 },
-    },
-  });
+  let sdkClient: Promise<GoogleGenAI> | undefined;
+  const client = (): Promise<GoogleGenAI> =>
+    (sdkClient ??= import('@google/genai').then(
+      ({ GoogleGenAI: GoogleGenAISdk }) =>
+        new GoogleGenAISdk({
+          apiKey: options.apiKey,
+          apiVersion: 'v1beta',
+          httpOptions: {
+            ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+            timeout: options.timeoutMs ?? 120_000,
+            retryOptions: { attempts: (options.maxRetries ?? 2) + 1 },
+          },
+        }),
+    ));
 
   async function generate(request: LlmRequest, contents: Content[], structured?: Record<string, unknown>) {
     const model = request.modelId ?? options.model;
@@ -116,7 +122,7 @@ export function createGeminiBackend(options: GeminiBackendOptions): InferenceBac
     };
     let response: GenerateContentResponse;
     try {
-      response = await client.models.generateContent({ model, contents, config });
+      response = await (await client()).models.generateContent({ model, contents, config });
     } catch (error) {
       throw toGeminiError(error, model, request.pipeCode);
     }

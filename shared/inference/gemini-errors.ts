@@ -3,13 +3,23 @@
  * status and, as its message, the JSON error body (`{error: {code, message, status, details}}`); a rate limit carries
  * its wait as a `google.rpc.RetryInfo` detail (`retryDelay: "30s"`) rather than a `Retry-After` header.
  */
-import { ApiError } from '@google/genai';
+import type { ApiError } from '@google/genai';
 import { LLMCompletionError } from '../errors/index.js';
 import { toInferenceError } from './provider-errors.js';
 
 /** The Google RPC error body, as far as it is read here. */
 interface GoogleErrorBody {
   error?: { message?: string; status?: string; details?: { '@type'?: string; retryDelay?: string }[] };
+}
+
+/**
+ * Whether the SDK threw its `ApiError` (an HTTP failure). Told by shape, not by class, so that classifying an error
+ * never loads the SDK (it is loaded on the first call).
+ */
+function isApiError(error: unknown): error is ApiError {
+  return (
+    error instanceof Error && error.name === 'ApiError' && typeof (error as { status?: unknown }).status === 'number'
+  );
 }
 
 function errorBody(message: string): GoogleErrorBody {
@@ -41,7 +51,7 @@ function retryDelaySeconds(body: GoogleErrorBody): number | undefined {
  * @returns the error to throw (an LLMCompletionError with `provider_metadata` for an HTTP failure)
  */
 export function toGeminiError(error: unknown, model: string, pipeCode: string): unknown {
-  if (!(error instanceof ApiError)) return toInferenceError(error, model, pipeCode, 'google');
+  if (!isApiError(error)) return toInferenceError(error, model, pipeCode, 'google');
   const body = errorBody(error.message);
   const retryAfterSeconds = retryDelaySeconds(body);
   return toInferenceError(error, model, pipeCode, 'google', LLMCompletionError, {

@@ -3,7 +3,7 @@
  * server through `baseUrl` (Ollama, vLLM, LM Studio). Structured output uses `response_format: json_schema`, and an
  * answer that fails validation is re-asked with the problems listed (RUNTIME.md §2.1.6).
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionContentPart,
@@ -109,16 +109,21 @@ function answerOf(
 }
 
 /**
- * Create the backend.
+ * Create the backend. The SDK is loaded on the first call, so a process that never calls this provider never holds it.
  * @param options - key, base URL, model, timeout and retries
  */
 export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBackend {
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl ?? null,
-    timeout: options.timeoutMs ?? 120_000,
-    maxRetries: options.maxRetries ?? 2,
-  });
+  let sdkClient: Promise<OpenAI> | undefined;
+  const client = (): Promise<OpenAI> =>
+    (sdkClient ??= import('openai').then(
+      ({ default: OpenAISdk }) =>
+        new OpenAISdk({
+          apiKey: options.apiKey,
+          baseURL: options.baseUrl ?? null,
+          timeout: options.timeoutMs ?? 120_000,
+          maxRetries: options.maxRetries ?? 2,
+        }),
+    ));
   const provider = options.provider ?? 'openai';
 
   async function complete(
@@ -128,7 +133,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
   ) {
     const model = request.modelId ?? options.model;
     try {
-      const completion = await client.chat.completions.create(
+      const completion = await (await client()).chat.completions.create(
         {
           model,
           messages,
@@ -150,7 +155,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
     async generateImages(request) {
       const model = request.modelId ?? options.model;
       try {
-        const response = await client.images.generate(
+        const response = await (await client()).images.generate(
           { model, prompt: request.prompt, n: request.count, size: imageSize(request.aspectRatio) },
           request.signal ? { signal: request.signal } : {},
         );

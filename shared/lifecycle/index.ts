@@ -6,6 +6,7 @@
 
 export { type CrashContext, withCrashContext } from './crash-context.js';
 export { installFatalErrorPolicy } from './fatal-errors.js';
+export { loaderOptions, siblingModule } from './module-entry.js';
 export { type Release, type ReleaseFailure, ResourceStack } from './resource-stack.js';
 export { settleWithin } from './settle-within.js';
 export { CLOSE_ALLOWANCE_MS, type ShutdownOptions, shutdownOnSignals } from './shutdown.js';

@@ -13,6 +13,11 @@ export interface QueueBackend {
   readonly callbackQueue: CallbackQueue;
   readonly registry: RunRegistry;
   /**
+   * Whether Redis answers: every connection is up and a `PING` is answered within `timeoutMs` (`GET /ready`).
+   * @param timeoutMs - how long to wait for the answer
+   */
+  reachable(timeoutMs: number): Promise<boolean>;
+  /**
    * Close the queues (when Redis answers, within {@link CLOSE_ALLOWANCE_MS}) and disconnect without waiting for
    * replies, so it never hangs while Redis is down.
    */
@@ -45,6 +50,17 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     runQueue,
     callbackQueue,
     registry,
+    async reachable(timeoutMs) {
+      if (!connections.allReady()) return false;
+      let answered = false;
+      await settleWithin(
+        producer.ping().then(() => {
+          answered = true;
+        }),
+        timeoutMs,
+      );
+      return answered;
+    },
     async close() {
       if (connections.allReady())
         await settleWithin(Promise.allSettled([runQueue.close(), callbackQueue.close()]), CLOSE_ALLOWANCE_MS);

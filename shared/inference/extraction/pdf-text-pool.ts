@@ -3,6 +3,7 @@
  * Threads exit after a minute idle and never keep the process alive.
  */
 import { Piscina } from 'piscina';
+import { siblingModule } from '../../lifecycle/index.js';
 
 /** Threads that parse PDFs at once. */
 const MAX_THREADS = 2;
@@ -20,7 +21,7 @@ let pool: Piscina | undefined;
  */
 export function pdfPageTextsInWorker(bytes: Uint8Array, signal?: AbortSignal): Promise<string[]> {
   pool ??= new Piscina({
-    filename: new URL('./pdf-text-worker.ts', import.meta.url).href,
+    filename: siblingModule('./pdf-text-worker', import.meta.url).href,
     maxThreads: MAX_THREADS,
     idleTimeout: IDLE_TIMEOUT_MS,
   });

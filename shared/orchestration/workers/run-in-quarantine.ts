@@ -11,13 +11,14 @@
 import { fork } from 'node:child_process';
 import type { Settings } from '../../config/index.js';
 import { errorFromReport, RunCrashedError } from '../../errors/index.js';
+import { loaderOptions, siblingModule } from '../../lifecycle/index.js';
 import type { RunResult } from '../../wire/index.js';
 import type { QuarantineMessage, QuarantineTask } from './quarantine-process.js';
 
 /** Limits of a quarantine process: V8 heap in MiB, wall clock in ms. */
 export type QuarantineLimits = Settings['quarantine'];
 
-const ENTRY = new URL('./quarantine-process.ts', import.meta.url);
+const ENTRY = siblingModule('./quarantine-process', import.meta.url);
 /** How much of the child's stderr is kept to explain its death, in characters. */
 const STDERR_TAIL_CHARS = 4096;
 
@@ -57,7 +58,7 @@ export function runInQuarantine(
   return new Promise<RunResult>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const child = fork(ENTRY, {
-      execArgv: ['--import', 'tsx', `--max-old-space-size=${limits.heapMib}`],
+      execArgv: [...loaderOptions(ENTRY), `--max-old-space-size=${limits.heapMib}`],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let stderr = '';

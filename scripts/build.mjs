@@ -1,0 +1,82 @@
+// @ts-check
+/**
+ * The production build (`npm run build`): compiles `api/`, `worker/` and `shared/` with `tsconfig.build.json` into
+ * `dist/`, then copies beside the compiled modules the files they read at run time (every non-TypeScript file of those
+ * folders: the packaged `api.toml`, the inference defaults, the bundle schema) and `package.json` (the version).
+ *
+ * With `--if-stale` (the `prestart` scripts) it builds only when `dist/` is missing or older than a source, so
+ * `npm start` stays the one command on a fresh clone and costs nothing more once built. Staleness is judged on
+ * modification times, folders included, so added and deleted files count too.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = join(ROOT, 'dist');
+/** Written last by a successful build; its modification time is the moment that build started. */
+const STAMP = join(OUT, '.build-stamp');
+const SOURCE_DIRS = ['api', 'worker', 'shared'];
+const SOURCE_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
+
+/**
+ * The latest modification time under `path`, folders included.
+ * @param {string} path
+ * @returns {number}
+ */
+function newest(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), stat.mtimeMs);
+}
+
+/** @returns {boolean} whether `dist/` is missing or older than a source */
+function stale() {
+  if (!existsSync(STAMP)) return true;
+  const built = statSync(STAMP).mtimeMs;
+  return [...SOURCE_DIRS, ...SOURCE_FILES].some((path) => newest(join(ROOT, path)) > built);
+}
+
+/**
+ * Copy every file of `directory` that is not TypeScript into the same place under `dist/`.
+ * @param {string} directory
+ */
+function copyAssets(directory) {
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) copyAssets(path);
+    else if (!entry.name.endsWith('.ts')) {
+      const target = join(OUT, relative(ROOT, path));
+      mkdirSync(dirname(target), { recursive: true });
+      cpSync(path, target);
+    }
+  }
+}
+
+function build() {
+  const started = new Date();
+  let tsc;
+  try {
+    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    process.stderr.write(
+      'dist/ is missing or out of date and TypeScript (a dev dependency) is not installed: run `npm ci` (with dev dependencies) and try again, or run the sources with `npm run dev`.\n',
+    );
+    process.exit(1);
+  }
+  rmSync(OUT, { recursive: true, force: true });
+  process.stderr.write('Building dist/ (tsc -p tsconfig.build.json)…\n');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  for (const directory of SOURCE_DIRS) copyAssets(join(ROOT, directory));
+  cpSync(join(ROOT, 'package.json'), join(OUT, 'package.json'));
+  writeFileSync(STAMP, '');
+  utimesSync(STAMP, started, started);
+}
+
+if (!process.argv.includes('--if-stale') || stale()) build();
