@@ -70,6 +70,19 @@ describe('RunRegistry ownership (real Redis)', () => {
     });
   });
 
+  describe('finish', () => {
+    it('should store the finished record under its owner and free the id for that owner only', async () => {
+      await registry.claim(recordOf('run', 'alice', 'w1'));
+      const finished = { ...recordOf('run', 'alice', 'w1'), state: 'COMPLETED' as const };
+      await registry.finish(finished);
+      expect(await redis.exists(keys.inFlight('run'))).to.equal(0);
+      expect(await registry.getOwned('run', 'alice')).to.deep.equal(finished);
+      expect(await redis.ttl(keys.run('run'))).to.be.within(1, TTL_SECONDS);
+      expect(await registry.claim(recordOf('run', 'bob', 'w2'))).to.equal('taken');
+      expect(await registry.claim(recordOf('run', 'alice', 'w3'))).to.equal('claimed');
+    });
+  });
+
   describe('abandon', () => {
     it('should free the id and drop the record and owner the claim stored', async () => {
       await registry.claim(recordOf('fresh', 'alice', 'w1'));

@@ -95,12 +95,27 @@ export class RunRegistry {
 
   /** Store a record (replacing any previous one) and its owner, in one transaction, and reset both TTLs. */
   save(record: RunRecord): Promise<void> {
+    return this.store(record, false);
+  }
+
+  /**
+   * Store a finished run's record (replacing the previous one) and its owner and free its id, in one transaction: what
+   * {@link save} then {@link release} do, in one round trip.
+   * @throws QueueUnavailableError (503) when Redis is down
+   */
+  finish(record: RunRecord): Promise<void> {
+    return this.store(record, true);
+  }
+
+  private store(record: RunRecord, release: boolean): Promise<void> {
     return reachable(async () => {
-      const replies = await this.redis
+      const runId = record.pipeline_run_id;
+      const transaction = this.redis
         .multi()
-        .set(this.keys.run(record.pipeline_run_id), JSON.stringify(record), 'EX', this.ttlSeconds)
-        .set(this.keys.owner(record.pipeline_run_id), record.owner, 'EX', this.ttlSeconds)
-        .exec();
+        .set(this.keys.run(runId), JSON.stringify(record), 'EX', this.ttlSeconds)
+        .set(this.keys.owner(runId), record.owner, 'EX', this.ttlSeconds);
+      if (release) transaction.del(this.keys.inFlight(runId));
+      const replies = await transaction.exec();
       const failure = replies?.find(([error]) => error !== null)?.[0];
       if (failure) throw failure;
     });

@@ -17,7 +17,7 @@ import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer }
 import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
 import { type CallbackQueue, RUN_JOB, type RunJob } from '../queue/index.js';
-import type { RunRegistry } from '../registry/index.js';
+import type { RunRecord, RunRegistry } from '../registry/index.js';
 import { executeSubmission, submissionOfJob } from '../submission.js';
 import { recordRunFailure } from './run-failure.js';
 
@@ -77,6 +77,25 @@ function runInProcess(deps: RunProcessorDeps, payload: RunJob, signal: AbortSign
   });
 }
 
+/**
+ * The run's record as the API stored it when it accepted the job, rebuilt from the job (so the worker writes each
+ * state in one round trip, without reading the record first).
+ */
+function acceptedRecord(job: Job, payload: RunJob): RunRecord {
+  return {
+    pipeline_run_id: payload.pipeline_run_id,
+    workflow_id: job.id ?? '',
+    state: 'STARTED',
+    pipe_code: payload.pipe_code,
+    owner: payload.owner,
+    storage_scope: payload.storage_scope,
+    request_id: payload.request_id,
+    created_at: new Date(payload.created_at).toISOString(),
+    started_at: null,
+    finished_at: null,
+  };
+}
+
 async function processRun(
   deps: RunProcessorDeps,
   job: Job,
@@ -92,12 +111,13 @@ async function processRun(
     attempt: job.attemptsMade + 1,
     quarantined,
   });
-  const startedAt = deps.now();
-  await deps.registry.update(runId, {
+  const running: RunRecord = {
+    ...acceptedRecord(job, payload),
     state: 'RUNNING',
-    started_at: new Date(startedAt).toISOString(),
+    started_at: new Date(deps.now()).toISOString(),
     ...(quarantined ? { quarantined: true } : {}),
-  });
+  };
+  await deps.registry.save(running);
   log.info('run:started');
   if (quarantined)
     log.warn(
@@ -106,14 +126,17 @@ async function processRun(
     );
   try {
     const result = quarantined ? await deps.runQuarantined(payload, signal) : await runInProcess(deps, payload, signal);
-    await deps.registry.update(runId, { state: 'COMPLETED', finished_at: result.finished_at, result });
-    if (payload.callback_urls.length > 0) {
+    const completed: RunRecord = { ...running, state: 'COMPLETED', finished_at: result.finished_at, result };
+    if (payload.callback_urls.length === 0) await deps.registry.finish(completed);
+    else {
+      // the record shows COMPLETED before any callback can reach a receiver that reads the run's status
+      await deps.registry.save(completed);
       const body = successPayload(result);
       await deps.callbacks.enqueue(
         payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
       );
+      await deps.registry.release(runId);
     }
-    await deps.registry.release(runId);
     deps.metrics.runsFinished.inc({ state: 'COMPLETED' });
     deps.metrics.runDuration.observe({ state: 'COMPLETED' }, (deps.now() - payload.created_at) / 1000);
     log.info('run:completed');
