@@ -1,0 +1,128 @@
+/**
+ * Memory over many runs (`npm run bench`; issue #13): this process's RSS and heap once warm, then after
+ * `BENCH_MEMORY_RUNS` (default 10,000) runs of hello_greeting on mock inference, in direct mode (`/v1/execute`) and in
+ * queue mode (`/v1/start` with the worker pool in this process, each run awaited until COMPLETED). A garbage collection
+ * runs before each reading (`--expose-gc`). Writes `bench/memory.md`. Needs Redis and the corpus beside the repository.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createApp } from '../api/app.js';
+import { loadSettings } from '../shared/config/index.js';
+import { selectInferenceBackend } from '../shared/inference/index.js';
+import { createLogger } from '../shared/observability/index.js';
+import { startQueueDeployment } from '../test/helpers/queue-app.js';
+import { listen } from './anchors.js';
+
+const RUNS = Number(process.env['BENCH_MEMORY_RUNS'] ?? 10_000);
+/** Requests in flight at once. */
+const CONCURRENCY = 16;
+const HELLO = {
+  mthds_contents: [
+    readFileSync(new URL('../../shared/corpus/pipelex-api-samples/hello_greeting.mthds', import.meta.url), 'utf8'),
+  ],
+  inputs: { name: 'Ada' },
+};
+
+interface Reading {
+  rssMib: number;
+  heapMib: number;
+}
+
+function reading(): Reading {
+  (globalThis as { gc?: () => void }).gc?.();
+  const usage = process.memoryUsage();
+  return { rssMib: usage.rss / 2 ** 20, heapMib: usage.heapUsed / 2 ** 20 };
+}
+
+async function post(url: string): Promise<Record<string, unknown>> {
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(HELLO),
+  });
+  if (answer.status >= 300) throw new Error(`POST ${url}: ${answer.status} ${await answer.text()}`);
+  return (await answer.json()) as Record<string, unknown>;
+}
+
+async function untilCompleted(base: string, runId: string): Promise<void> {
+  for (;;) {
+    const status = (await (await fetch(`${base}/v1/runs/${runId}/status`)).json()) as { state?: string };
+    if (status.state === 'COMPLETED') return;
+    if (status.state === 'FAILED') throw new Error(`run ${runId} failed`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Run `RUNS` runs through `one`, `CONCURRENCY` at a time; readings after a warm-up of 200 runs and at the end. */
+async function measure(one: () => Promise<void>): Promise<{ warm: Reading; after: Reading }> {
+  const drive = async (count: number) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < count) {
+          next += 1;
+          await one();
+        }
+      }),
+    );
+  };
+  await drive(200);
+  const warm = reading();
+  await drive(RUNS);
+  return { warm, after: reading() };
+}
+
+function row(mode: string, { warm, after }: { warm: Reading; after: Reading }): string {
+  const growth = ((after.rssMib / warm.rssMib - 1) * 100).toFixed(1);
+  return `| ${mode} | ${warm.rssMib.toFixed(0)} | ${after.rssMib.toFixed(0)} | ${growth} % | ${warm.heapMib.toFixed(0)} | ${after.heapMib.toFixed(0)} |`;
+}
+
+async function main(): Promise<void> {
+  const environment = { INFERENCE_PROFILE: 'mock', LOG_LEVEL: 'silent' };
+  const settings = loadSettings(environment);
+  const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
+  const direct = await listen(
+    createApp({ settings, logger: createLogger('silent', 'bench'), inference, modelDeck: inference.deck }).listen(
+      0,
+      '127.0.0.1',
+    ),
+  );
+  const rows = [
+    row(
+      'direct (/v1/execute)',
+      await measure(async () => {
+        await post(`${direct.url}/v1/execute`);
+      }),
+    ),
+  ];
+  await direct.close();
+  process.stdout.write(`${rows.at(-1)}\n`);
+  const deployment = startQueueDeployment();
+  const queued = await listen(deployment.app.listen(0, '127.0.0.1'));
+  rows.push(
+    row(
+      'queue (/v1/start → COMPLETED, workers in process)',
+      await measure(async () => {
+        await untilCompleted(queued.url, String((await post(`${queued.url}/v1/start`))['pipeline_run_id']));
+      }),
+    ),
+  );
+  process.stdout.write(`${rows.at(-1)}\n`);
+  await queued.close();
+  await deployment.close();
+  writeFileSync(
+    new URL('./memory.md', import.meta.url),
+    [
+      `# Memory over ${RUNS} runs (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+      '',
+      `One process, hello_greeting on mock inference, ${CONCURRENCY} requests in flight; readings after a garbage`,
+      'collection, once warm (200 runs) and after the runs. Target: RSS growth ≤ 10 %.',
+      '',
+      '| mode | RSS warm (MiB) | RSS after (MiB) | growth | heap warm (MiB) | heap after (MiB) |',
+      '|---|---|---|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n'),
+  );
+}
+
+await main();
