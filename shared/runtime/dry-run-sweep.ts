@@ -11,6 +11,7 @@ import type { Library, Pipe } from '../mthds/index.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
+import { withTemplateBatch } from './template-renderer.js';
 
 /** One swept pipe (API-CONTRACT.md §4.3 `validated_pipes`). */
 export interface ValidatedPipe {
@@ -49,7 +50,8 @@ function callsAbsentPackage(library: Library, pipe: Pipe, seen = new Set<string>
 /**
  * Sweep a library.
  * @param library - a library that passed static validation
- * @param deps - mock inference, mock extractor, clock and ids
+ * @param deps - mock inference, mock extractor, clock and ids; without a template renderer, the sweep's renders share
+ *   one templating batch (see `withTemplateBatch`)
  * @param dryRun - the placeholder source
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `pipeRefs`: sweep only these qualified refs
  *   (every pipe when absent; `/v1/build/runner` scopes the sweep to its pipe)
@@ -60,6 +62,7 @@ export async function dryRunSweep(
   dryRun: DryRunSupport,
   options: { allowSignatures: boolean; pipeRefs?: ReadonlySet<string> },
 ): Promise<SweepOutcome> {
+  const runDeps = withTemplateBatch(deps);
   const validatedPipes: ValidatedPipe[] = [];
   const errors: ValidationErrorItem[] = [];
   const scope = [...library.pipes.values()].filter((pipe) => !options.pipeRefs || options.pipeRefs.has(pipe.ref));
@@ -70,7 +73,7 @@ export async function dryRunSweep(
       continue;
     }
     try {
-      await runPipeline({ library, pipe, inputs: null, pipelineRunId: `dry-run-${pipe.ref}` }, deps, dryRun);
+      await runPipeline({ library, pipe, inputs: null, pipelineRunId: `dry-run-${pipe.ref}` }, runDeps, dryRun);
       validatedPipes.push({ pipe_ref: pipe.ref, status: 'SUCCESS' });
     } catch (error) {
       const failure = toMthdsError(error);

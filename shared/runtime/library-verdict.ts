@@ -18,6 +18,7 @@ import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
+import { withTemplateBatch } from './template-renderer.js';
 
 /** What the sweep needs: mock backends and the placeholder source. */
 export interface SweepDeps {
@@ -72,7 +73,8 @@ async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps):
 /**
  * Judge bundle sources.
  * @param sources - contents with their logical file names
- * @param sweep - mock backends for the sweep
+ * @param sweep - mock backends for the sweep; without a template renderer, the sweep and the graph's dry run share one
+ *   templating batch (each template compiles once)
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `mode`: the static rules' mode (compat by
  *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified)
@@ -87,7 +89,8 @@ export async function libraryVerdict(
   const loaded = loadLibrary(sources, { mode: options.mode ?? 'compat' });
   if (!loaded.ok) return { ok: false, errors: loaded.errors, message: loaded.message };
   const { library } = loaded;
-  const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, options);
+  const batch: SweepDeps = { ...sweep, deps: withTemplateBatch(sweep.deps) };
+  const swept = await dryRunSweep(library, batch.deps, batch.dryRun, options);
   if (swept.errors.length > 0)
     return {
       ok: false,
@@ -112,6 +115,6 @@ export async function libraryVerdict(
       .map((pipe) => pipe.ref)
       .sort(),
     defaultPipe,
-    graph: defaultPipe ? await defaultPipeGraph(library, defaultPipe, sweep) : null,
+    graph: defaultPipe ? await defaultPipeGraph(library, defaultPipe, batch) : null,
   };
 }
