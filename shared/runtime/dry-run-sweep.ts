@@ -11,7 +11,7 @@ import type { Library, Pipe } from '../mthds/index.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
-import { withTemplateBatch } from './template-renderer.js';
+import { withTemplateBatch } from './template-batch.js';
 
 /** One swept pipe (API-CONTRACT.md §4.3 `validated_pipes`). */
 export interface ValidatedPipe {

@@ -18,7 +18,7 @@ import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
-import { withTemplateBatch } from './template-renderer.js';
+import { withTemplateBatch } from './template-batch.js';
 
 /** What the sweep needs: mock backends and the placeholder source. */
 export interface SweepDeps {

@@ -7,14 +7,7 @@
  * with hard time and heap limits.
  * @see RUNTIME.md §2.2
  */
-import {
-  type RenderOptions,
-  renderTemplate,
-  type TemplateBatch,
-  type TemplateLimits,
-  templateBatch,
-} from '../templating/index.js';
-import type { RuntimeDeps } from './ports.js';
+import { type RenderOptions, renderTemplate, type TemplateBatch, type TemplateLimits } from '../templating/index.js';
 import { type PromptAttachment, PromptMedia } from './prompt-media.js';
 import type { RenderModel } from './render-model.js';
 import { templateContext } from './template-context.js';
@@ -87,22 +80,3 @@ export const inThreadTemplateRenderer: TemplateRenderer = {
     return renderTemplateTask({ template, model, options });
   },
 };
-
-/**
- * The deps of a batch of runs on one library (a dry-run sweep and the default pipe's graph): without an injected
- * renderer, renders run on the calling thread through one templating batch, so each of the library's templates
- * compiles once for the whole batch however many the library has; an injected renderer is kept.
- * @param deps - the runs' deps
- * @returns deps whose `templates` is set
- */
-export function withTemplateBatch(deps: RuntimeDeps): RuntimeDeps {
-  if (deps.templates) return deps;
-  const batch = templateBatch();
-  const templates: TemplateRenderer = {
-    render: async (template, model, { signal, ...options }) => {
-      signal?.throwIfAborted();
-      return renderTemplateTask({ template, model, options }, batch.render);
-    },
-  };
-  return { ...deps, templates };
-}

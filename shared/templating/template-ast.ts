@@ -163,9 +163,10 @@ export interface TemplateReading {
 }
 
 /**
- * Characters of template text whose readings are kept: twice `MAX_BUNDLE_TOTAL_KIB`'s default (8 MiB), so one
- * request's templates all stay read while its static rules and dry runs read them again and again, however many
- * pipes it has (a cache bounded by entries would be swept through and read every template on every visit).
+ * Characters of template text whose readings are kept (the keys are most of their memory): twice the default total
+ * size of a method's bundles (`MAX_BUNDLE_TOTAL_KIB`, 8 MiB), so a library's templates stay read while its static
+ * rules and dry runs read them again and again, however many pipes it has (a cache bounded by a number of entries is
+ * swept through by a larger library, which then reads every template again on every visit).
  */
 const READINGS_MAX_CHARS = 16 * 1024 * 1024;
 /** Characters an entry counts beyond its text, so that very short templates are bounded too. */
