@@ -8,9 +8,11 @@
  */
 import { toMthdsError, type ValidationErrorItem } from '../errors/index.js';
 import type { Library, Pipe } from '../mthds/index.js';
+import type { GraphRecorder } from './graph-recorder.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
+import { withTemplateBatch } from './template-batch.js';
 
 /** One swept pipe (API-CONTRACT.md §4.3 `validated_pipes`). */
 export interface ValidatedPipe {
@@ -23,6 +25,8 @@ export interface SweepOutcome {
   validatedPipes: ValidatedPipe[];
   /** One `dry_run` item per failing pipe. */
   errors: ValidationErrorItem[];
+  /** Whether the pipe of `options.record` ran to the end with its recorder (false when skipped or not swept). */
+  recorded: boolean;
 }
 
 function callsAbsentPackage(library: Library, pipe: Pipe, seen = new Set<string>()): boolean {
@@ -49,19 +53,27 @@ function callsAbsentPackage(library: Library, pipe: Pipe, seen = new Set<string>
 /**
  * Sweep a library.
  * @param library - a library that passed static validation
- * @param deps - mock inference, mock extractor, clock and ids
+ * @param deps - mock inference, mock extractor, clock and ids; without a template renderer, the sweep's renders share
+ *   one templating batch (see `withTemplateBatch`)
  * @param dryRun - the placeholder source
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `pipeRefs`: sweep only these qualified refs
- *   (every pipe when absent; `/v1/build/runner` scopes the sweep to its pipe)
+ *   (every pipe when absent; `/v1/build/runner` scopes the sweep to its pipe); `record`: a pipe whose dry run also
+ *   records its graph (the default pipe of `/v1/validate`, so it is not dry-run a second time for its graph)
  */
 export async function dryRunSweep(
   library: Library,
   deps: RuntimeDeps,
   dryRun: DryRunSupport,
-  options: { allowSignatures: boolean; pipeRefs?: ReadonlySet<string> },
+  options: {
+    allowSignatures: boolean;
+    pipeRefs?: ReadonlySet<string>;
+    record?: { pipe: Pipe; graph: GraphRecorder };
+  },
 ): Promise<SweepOutcome> {
+  const runDeps = withTemplateBatch(deps);
   const validatedPipes: ValidatedPipe[] = [];
   const errors: ValidationErrorItem[] = [];
+  let recorded = false;
   const scope = [...library.pipes.values()].filter((pipe) => !options.pipeRefs || options.pipeRefs.has(pipe.ref));
   for (const pipe of scope.sort((a, b) => a.ref.localeCompare(b.ref))) {
     if (pipe.type === 'PipeSignature' && !options.allowSignatures) continue;
@@ -70,7 +82,9 @@ export async function dryRunSweep(
       continue;
     }
     try {
-      await runPipeline({ library, pipe, inputs: null, pipelineRunId: `dry-run-${pipe.ref}` }, deps, dryRun);
+      const graph = options.record?.pipe === pipe ? options.record.graph : undefined;
+      await runPipeline({ library, pipe, inputs: null, pipelineRunId: `dry-run-${pipe.ref}` }, runDeps, dryRun, graph);
+      recorded ||= graph !== undefined;
       validatedPipes.push({ pipe_ref: pipe.ref, status: 'SUCCESS' });
     } catch (error) {
       const failure = toMthdsError(error);
@@ -84,5 +98,5 @@ export async function dryRunSweep(
       });
     }
   }
-  return { validatedPipes, errors };
+  return { validatedPipes, errors, recorded };
 }

@@ -49,6 +49,8 @@ const CONTROLLERS = new Set(['PipeSequence', 'PipeParallel', 'PipeCondition', 'P
 /** Records pipe runs into a graph. */
 export class GraphRecorder {
   private readonly nodes: GraphNode[] = [];
+  /** The nodes by id, so opening and closing a node costs the same however large the graph is. */
+  private readonly byId = new Map<string, GraphNode>();
   private readonly edges: GraphEdge[] = [];
   private readonly lastChild = new Map<string, string>();
 
@@ -60,7 +62,7 @@ export class GraphRecorder {
    */
   start(pipe: Pipe, parent: string | undefined): string {
     const id = `node_${this.nodes.length + 1}`;
-    this.nodes.push({
+    const node: GraphNode = {
       id,
       kind: CONTROLLERS.has(pipe.type) ? 'controller' : 'operator',
       pipe_code: pipe.code,
@@ -75,9 +77,11 @@ export class GraphRecorder {
       tags: {},
       metrics: {},
       execution_data: {},
-    });
+    };
+    this.nodes.push(node);
+    this.byId.set(id, node);
     if (parent !== undefined) {
-      const parentNode = this.nodes.find((node) => node.id === parent);
+      const parentNode = this.byId.get(parent);
       this.edge(parent, id, parentNode?.pipe_type === 'PipeCondition' ? 'selected_outcome' : 'contains');
       const previous = this.lastChild.get(parent);
       if (previous !== undefined && parentNode?.pipe_type === 'PipeSequence') this.edge(previous, id, 'control');
@@ -92,7 +96,7 @@ export class GraphRecorder {
    * @param error - the failure, if the pipe failed
    */
   finish(id: string, error?: { error_type: string; message: string }): void {
-    const node = this.nodes.find((candidate) => candidate.id === id);
+    const node = this.byId.get(id);
     if (!node) return;
     node.status = error ? 'failed' : 'succeeded';
     if (error) node.error = error;

@@ -1,8 +1,9 @@
 /**
  * The verdict on a library (spec §4.5): static validation, then the dry-run sweep, which runs every pipe on mock
  * inputs; a failing pipe makes the verdict invalid. The default pipe (the primary bundle's `main_pipe`, or the one
- * the caller names) is dry-run once more to record its graph (null without one, or when that dry run cannot complete,
- * e.g. it calls an absent package). `shared/wire`'s validation report renders the verdict.
+ * the caller names) records its graph during its sweep run; when the sweep does not run it (a contract-only pipe, a
+ * pipe calling an absent package) it is dry-run once more for its graph (null without a default pipe, or when that dry
+ * run cannot complete). `shared/wire`'s validation report renders the verdict.
  */
 import type { ValidationErrorItem } from '../errors/index.js';
 import {
@@ -18,6 +19,7 @@ import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
+import { withTemplateBatch } from './template-batch.js';
 
 /** What the sweep needs: mock backends and the placeholder source. */
 export interface SweepDeps {
@@ -53,12 +55,11 @@ export interface ValidVerdict {
 export type LibraryVerdict = InvalidVerdict | ValidVerdict;
 
 async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps): Promise<GraphSpec | null> {
-  const { ref } = pipe;
   const recorder = new GraphRecorder();
   const createdAt = new Date(sweep.deps.now()).toISOString();
   try {
     await runPipeline(
-      { library, pipe, inputs: null, pipelineRunId: `graph-${ref}` },
+      { library, pipe, inputs: null, pipelineRunId: `graph-${pipe.ref}` },
       sweep.deps,
       sweep.dryRun,
       recorder,
@@ -66,13 +67,18 @@ async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps):
   } catch {
     return null;
   }
-  return recorder.toSpec({ domain: pipe.domain_code, main_pipe: pipe.code }, createdAt, `dry-run:${ref}`);
+  return graphSpec(recorder, pipe, createdAt);
+}
+
+function graphSpec(recorder: GraphRecorder, pipe: Pipe, createdAt: string): GraphSpec {
+  return recorder.toSpec({ domain: pipe.domain_code, main_pipe: pipe.code }, createdAt, `dry-run:${pipe.ref}`);
 }
 
 /**
  * Judge bundle sources.
  * @param sources - contents with their logical file names
- * @param sweep - mock backends for the sweep
+ * @param sweep - mock backends for the sweep; without a template renderer, the sweep and the graph's dry run share one
+ *   templating batch (each template compiles once)
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `mode`: the static rules' mode (compat by
  *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified)
@@ -87,13 +93,6 @@ export async function libraryVerdict(
   const loaded = loadLibrary(sources, { mode: options.mode ?? 'compat' });
   if (!loaded.ok) return { ok: false, errors: loaded.errors, message: loaded.message };
   const { library } = loaded;
-  const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, options);
-  if (swept.errors.length > 0)
-    return {
-      ok: false,
-      errors: swept.errors,
-      message: `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`,
-    };
   const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;
   const bundleMain = primary.blueprint.main_pipe;
   const defaultPipe = options.defaultPipe
@@ -101,6 +100,24 @@ export async function libraryVerdict(
     : bundleMain === undefined
       ? undefined
       : library.pipes.get(`${primary.blueprint.domain}.${bundleMain}`);
+  const batch: SweepDeps = { ...sweep, deps: withTemplateBatch(sweep.deps) };
+  const recorder = new GraphRecorder();
+  const createdAt = new Date(batch.deps.now()).toISOString();
+  const swept = await dryRunSweep(library, batch.deps, batch.dryRun, {
+    ...options,
+    ...(defaultPipe ? { record: { pipe: defaultPipe, graph: recorder } } : {}),
+  });
+  if (swept.errors.length > 0)
+    return {
+      ok: false,
+      errors: swept.errors,
+      message: `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`,
+    };
+  let graph: GraphSpec | null = null;
+  if (defaultPipe)
+    graph = swept.recorded
+      ? graphSpec(recorder, defaultPipe, createdAt)
+      : await defaultPipeGraph(library, defaultPipe, batch);
   return {
     ok: true,
     library,
@@ -112,6 +129,6 @@ export async function libraryVerdict(
       .map((pipe) => pipe.ref)
       .sort(),
     defaultPipe,
-    graph: defaultPipe ? await defaultPipeGraph(library, defaultPipe, sweep) : null,
+    graph,
   };
 }

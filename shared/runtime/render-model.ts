@@ -55,7 +55,7 @@ export function renderModel(
     if (stuff && !Object.hasOwn(stuffs, name))
       stuffs[name] = { nativeRoot: nativeRootOf(library, stuff.concept), content: stuff.content };
   };
-  for (const [name] of memory.entries()) if (read.has(name)) include(name);
+  for (const name of read) if (memory.isRootName(name)) include(name);
   const aliases: Record<string, string> = {};
   for (const [alias, target] of memory.aliasEntries()) {
     if (!read.has(alias)) continue;

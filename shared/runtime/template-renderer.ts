@@ -7,7 +7,7 @@
  * with hard time and heap limits.
  * @see RUNTIME.md §2.2
  */
-import { type RenderOptions, renderTemplate, type TemplateLimits } from '../templating/index.js';
+import { type RenderOptions, renderTemplate, type TemplateBatch, type TemplateLimits } from '../templating/index.js';
 import { type PromptAttachment, PromptMedia } from './prompt-media.js';
 import type { RenderModel } from './render-model.js';
 import { templateContext } from './template-context.js';
@@ -55,17 +55,21 @@ export interface TemplateRenderTask {
  * Render a template from its model on the calling thread: rebuild the artefacts (and the prompt's media registry),
  * render under the cooperative budgets of the templating module.
  * @param task - template, model, options and limits
+ * @param render - the templating module's `renderTemplate`, or a batch's `render`
  * @returns the text and, with `media`, the attachments
  * @throws the Jinja2Template* errors of `renderTemplate` (422)
  */
-export function renderTemplateTask(task: TemplateRenderTask): RenderedTemplate {
+export function renderTemplateTask(
+  task: TemplateRenderTask,
+  render: TemplateBatch['render'] = renderTemplate,
+): RenderedTemplate {
   const { template, model, options } = task;
   const media = options.media ? new PromptMedia(model.attachments) : undefined;
   const renderOptions: RenderOptions = { category: options.category };
   if (options.tagStyle !== undefined) renderOptions.tagStyle = options.tagStyle;
   if (options.textFormat !== undefined) renderOptions.textFormat = options.textFormat;
   if (task.limits !== undefined) renderOptions.limits = task.limits;
-  const text = renderTemplate(template, templateContext(model, media), renderOptions);
+  const text = render(template, templateContext(model, media), renderOptions);
   return media ? { text, attachments: media.all() } : { text };
 }
 

@@ -60,6 +60,14 @@ export class WorkingMemory {
     return { stuff, value };
   }
 
+  /**
+   * True when the name is a root name (an alias is not).
+   * @param name - a stuff name (no dots)
+   */
+  isRootName(name: string): boolean {
+    return this.root.has(name);
+  }
+
   /** True when the name resolves to a stuff. */
   has(name: string): boolean {
     return this.find(name) !== undefined;

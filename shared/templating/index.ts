@@ -7,7 +7,13 @@ export type { TemplateCategory } from './categories.js';
 export type { TagStyle } from './filters.js';
 export { oversizedLiteralCalls } from './literal-arguments.js';
 export { configureTemplateLimits, type TemplateLimits, templateLimits } from './output-budget.js';
-export { checkTemplate, type RenderOptions, renderTemplate } from './render-template.js';
+export {
+  checkTemplate,
+  type RenderOptions,
+  renderTemplate,
+  type TemplateBatch,
+  templateBatch,
+} from './render-template.js';
 export type { Renderable, TextFormat } from './renderable.js';
 export { expandShorthands } from './shorthands.js';
 export { type TemplateVariables, templateVariables } from './template-ast.js';

@@ -95,8 +95,15 @@ type Template = InstanceType<typeof hardenedNunjucks.Template>;
 const MAX_CACHED_TEMPLATES = 512;
 const environments = new Map<string, { environment: Environment; templates: LRUCache<string, Template> }>();
 
-function cachedTemplate(options: RenderOptions, source: string): Template {
-  const key = `${options.category}|${options.tagStyle ?? ''}|${options.textFormat ?? ''}`;
+/** Finds or compiles the template of a source under some render options. */
+type TemplateSource = (options: RenderOptions, source: string) => Template;
+
+function environmentKey(options: RenderOptions): string {
+  return `${options.category}|${options.tagStyle ?? ''}|${options.textFormat ?? ''}`;
+}
+
+const cachedTemplate: TemplateSource = (options, source) => {
+  const key = environmentKey(options);
   let entry = environments.get(key);
   if (!entry) {
     entry = { environment: environmentFor(options), templates: new LRUCache({ max: MAX_CACHED_TEMPLATES }) };
@@ -109,7 +116,7 @@ function cachedTemplate(options: RenderOptions, source: string): Template {
     entry.templates.set(source, template);
   }
   return template;
-}
+};
 
 function environmentFor(options: RenderOptions): Environment {
   const settings = TEMPLATE_CATEGORIES[options.category];
@@ -159,6 +166,25 @@ function renderFailure(error: unknown, limits: TemplateLimits): MthdsError {
   });
 }
 
+function renderWith(
+  source: TemplateSource,
+  template: string,
+  context: Record<string, unknown>,
+  options: RenderOptions,
+): string {
+  const compiled = source(options, template);
+  const limits = options.limits ?? templateLimits();
+  let text: string;
+  try {
+    text = withLoopBudget(() => compiled.render(context), limits);
+  } catch (error) {
+    throw renderFailure(error, limits);
+  }
+  if (text.length > maxOutputChars(limits))
+    throw outputBudgetError(`the rendered text would be ${text.length} characters`, limits);
+  return text;
+}
+
 /**
  * Render a template against a context.
  * @param template - template text as written (shorthands allowed)
@@ -170,15 +196,32 @@ function renderFailure(error: unknown, limits: TemplateLimits): MthdsError {
  * @see RUNTIME.md §2.2
  */
 export function renderTemplate(template: string, context: Record<string, unknown>, options: RenderOptions): string {
-  const compiled = cachedTemplate(options, template);
-  const limits = options.limits ?? templateLimits();
-  let text: string;
-  try {
-    text = withLoopBudget(() => compiled.render(context), limits);
-  } catch (error) {
-    throw renderFailure(error, limits);
-  }
-  if (text.length > maxOutputChars(limits))
-    throw outputBudgetError(`the rendered text would be ${text.length} characters`, limits);
-  return text;
+  return renderWith(cachedTemplate, template, context, options);
+}
+
+/** A batch of renders sharing their compiled templates (see {@link templateBatch}). */
+export interface TemplateBatch {
+  /** {@link renderTemplate}, compiling each template (per category, tag style and text format) once per batch. */
+  render(template: string, context: Record<string, unknown>, options: RenderOptions): string;
+}
+
+/**
+ * Start a batch of renders that keeps every template it compiles until the batch is dropped, however many there are:
+ * a library's dry runs render each of its templates several times, in loops longer than the process-wide cache of
+ * {@link MAX_CACHED_TEMPLATES} templates, which would compile every template again on every visit. Templates the
+ * process-wide cache holds are reused, and those the batch compiles are added to it.
+ * @returns the batch; its memory is that of its compiled templates (a few KiB each)
+ */
+export function templateBatch(): TemplateBatch {
+  const compiled = new Map<string, Template>();
+  const source: TemplateSource = (options, text) => {
+    const key = `${environmentKey(options)}|${text}`;
+    let template = compiled.get(key);
+    if (!template) {
+      template = cachedTemplate(options, text);
+      compiled.set(key, template);
+    }
+    return template;
+  };
+  return { render: (template, context, options) => renderWith(source, template, context, options) };
 }

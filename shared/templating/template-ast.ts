@@ -162,8 +162,21 @@ export interface TemplateReading {
   readonly loadingTags: ReadonlySet<string>;
 }
 
+/**
+ * Characters of template text whose readings are kept (the keys are most of their memory): twice the default total
+ * size of a method's bundles (`MAX_BUNDLE_TOTAL_KIB`, 8 MiB), so a library's templates stay read while its static
+ * rules and dry runs read them again and again, however many pipes it has (a cache bounded by a number of entries is
+ * swept through by a larger library, which then reads every template again on every visit).
+ */
+const READINGS_MAX_CHARS = 16 * 1024 * 1024;
+/** Characters an entry counts beyond its text, so that very short templates are bounded too. */
+const READING_OVERHEAD_CHARS = 64;
+
 /** Readings kept, by template text (the least recently used dropped first): static rules and renders read the same templates. */
-const readings = new LRUCache<string, TemplateReading>({ max: 2048 });
+const readings = new LRUCache<string, TemplateReading>({
+  maxSize: READINGS_MAX_CHARS,
+  sizeCalculation: (_reading, template) => template.length + READING_OVERHEAD_CHARS,
+});
 
 /**
  * Read a parsed template (cached by text; a syntax error is not cached).

@@ -58,6 +58,90 @@ export function chainBundle(pipes: number, domain = 'load_chain'): string {
 }
 
 /**
+ * A valid bundle of `pipes` pipes shaped like a large real method, for the validate scaling benchmark: a structured
+ * concept; one PipeSequence (the `main_pipe`) of steps alternating PipeLLM and PipeCompose, each step reading the
+ * seed and the two previous results, truncated so texts keep their size (every step renders against a working memory
+ * that grew by one stuff per step); and about a quarter of the pipes independent of the sequence (PipeLLM with structured output and PipeCompose
+ * reading its fields). Every template names the domain, so bundles of different domains share no template.
+ * @param pipes - pipes in the bundle, at least 2
+ * @param domain - the bundle's domain code
+ * @returns the `.mthds` text
+ */
+export function scalingBundle(pipes: number, domain = 'scaling'): string {
+  const independent = Math.floor((pipes - 1) / 4);
+  const steps = pipes - 1 - independent;
+  const lines = [
+    `domain = "${domain}"`,
+    'description = "A long chain of steps plus independent pipes, for the validate scaling benchmark"',
+    'main_pipe = "run_chain"',
+    '',
+    '[concept.Summary]',
+    'description = "A short summary of a topic"',
+    '',
+    '[concept.Summary.structure]',
+    'title = { type = "text", description = "The title", required = true }',
+    'points = { type = "list", item_type = "text", description = "The key points", required = true }',
+    '',
+  ];
+  const result = (index: number) => (index < 0 ? 'seed' : `text_${index}`);
+  const stepRefs: string[] = [];
+  for (let index = 0; index < steps; index += 1) {
+    const reads = [...new Set(['seed', result(index - 2), result(index - 1)])];
+    const inputs = reads.map((name) => `${name} = "Text"`).join(', ');
+    const body = reads.map((name) => `{{ ${name}|truncate(60) }}`).join(' / ');
+    stepRefs.push(`  { pipe = "step_${index}", result = "${result(index)}" },`);
+    lines.push(`[pipe.step_${index}]`);
+    lines.push(
+      ...(index % 2 === 0
+        ? ['type = "PipeLLM"', `description = "Rewrite, step ${index}"`, `inputs = { ${inputs} }`, 'output = "Text"']
+        : [
+            'type = "PipeCompose"',
+            `description = "Frame, step ${index}"`,
+            `inputs = { ${inputs} }`,
+            'output = "Text"',
+          ]),
+      index % 2 === 0
+        ? `prompt = "Rewrite in ${domain} words: ${body}"`
+        : `template = "${domain} step ${index}: ${body}"`,
+      '',
+    );
+  }
+  for (let index = 0; index < independent; index += 1) {
+    lines.push(`[pipe.side_${index}]`);
+    lines.push(
+      ...(index % 2 === 0
+        ? [
+            'type = "PipeLLM"',
+            `description = "Summarise topic ${index}"`,
+            `inputs = { topic_${index} = "Text" }`,
+            'output = "Summary"',
+            `prompt = "Summarise for ${domain}: $topic_${index}"`,
+          ]
+        : [
+            'type = "PipeCompose"',
+            `description = "Present summary ${index}"`,
+            `inputs = { summary_${index} = "Summary" }`,
+            'output = "Text"',
+            `template = "${domain} {{ summary_${index}.title }}: {{ summary_${index}.points|join(', ') }}"`,
+          ]),
+      '',
+    );
+  }
+  lines.push(
+    '[pipe.run_chain]',
+    'type = "PipeSequence"',
+    'description = "Run every step in order"',
+    'inputs = { seed = "Text" }',
+    'output = "Text"',
+    'steps = [',
+    ...stepRefs,
+    ']',
+    '',
+  );
+  return lines.join('\n');
+}
+
+/**
  * A valid bundle padded to about `kib` KiB: one PipeLLM whose description is long, plus concepts with long
  * descriptions (large text, little structure).
  * @param kib - target size in KiB of UTF-8

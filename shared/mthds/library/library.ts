@@ -98,12 +98,27 @@ const ANYTHING_REF = 'native.Anything';
 /** The outcome of a lookup that does not throw. */
 export type Lookup<T> = { found: T } | { ambiguous: T[] } | { missing: true };
 
+/** Items grouped by bare code, each group in iteration order (`Map.groupBy` needs Node 21). */
+function byCode<T extends { code: string }>(items: Iterable<T>): ReadonlyMap<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.code);
+    if (group) group.push(item);
+    else groups.set(item.code, [item]);
+  }
+  return groups;
+}
+
 /**
  * The library implementation. The loader builds it before the rules run (references kept as written when they do not
  * resolve) and hands it out typed as {@link Library} once the rules pass.
  */
 export class MthdsLibrary implements Library {
   readonly [LIBRARY_BRAND] = true as const;
+
+  /** Concepts and pipes by bare code, in declaration order, built on the first bare lookup another domain answers. */
+  private conceptsByCode: ReadonlyMap<string, Concept[]> | undefined;
+  private pipesByCode: ReadonlyMap<string, Pipe[]> | undefined;
 
   constructor(
     readonly bundles: readonly LoadedBundle[],
@@ -130,7 +145,8 @@ export class MthdsLibrary implements Library {
     if (native) return { found: native };
     const local = fromDomain === undefined ? undefined : this.concepts.get(`${fromDomain}.${parts.code}`);
     if (local) return { found: local };
-    const candidates = [...this.concepts.values()].filter((concept) => concept.code === parts.code);
+    this.conceptsByCode ??= byCode(this.concepts.values());
+    const candidates = this.conceptsByCode.get(parts.code) ?? [];
     if (candidates.length > 1) return { ambiguous: candidates };
     return candidates[0] ? { found: candidates[0] } : { missing: true };
   }
@@ -181,7 +197,8 @@ export class MthdsLibrary implements Library {
     if (parts.packageRef !== undefined) return { missing: true };
     const local = fromDomain === undefined ? undefined : this.pipes.get(`${fromDomain}.${parts.code}`);
     if (local) return { found: local };
-    const candidates = [...this.pipes.values()].filter((pipe) => pipe.code === parts.code);
+    this.pipesByCode ??= byCode(this.pipes.values());
+    const candidates = this.pipesByCode.get(parts.code) ?? [];
     if (candidates.length > 1) return { ambiguous: candidates };
     return candidates[0] ? { found: candidates[0] } : { missing: true };
   }

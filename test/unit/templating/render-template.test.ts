@@ -5,7 +5,7 @@ import {
   Jinja2TemplateSecurityError,
   Jinja2TemplateSyntaxError,
 } from '../../../shared/errors/index.js';
-import { checkTemplate, type Renderable, renderTemplate } from '../../../shared/templating/index.js';
+import { checkTemplate, type Renderable, renderTemplate, templateBatch } from '../../../shared/templating/index.js';
 
 function text(value: string): Renderable & Record<string, unknown> {
   const artefact: Record<string, unknown> = { text: value };
@@ -114,6 +114,28 @@ describe('renderTemplate', () => {
     it('should not expose inherited functions', () => {
       expect(renderTemplate('[{{ x.toString }}]', { x: {} }, { category: 'basic' })).to.equal('[]');
     });
+  });
+});
+
+describe('templateBatch', () => {
+  it('should render like renderTemplate, each template under its own category and text format', () => {
+    const batch = templateBatch();
+    const context = { name: text('Ada') };
+    for (let round = 0; round < 2; round += 1) {
+      expect(batch.render('Hi $name', context, { category: 'basic' })).to.equal('Hi Ada');
+      expect(batch.render('Hi $name', context, { category: 'basic', textFormat: 'json' })).to.equal(
+        renderTemplate('Hi $name', context, { category: 'basic', textFormat: 'json' }),
+      );
+      expect(batch.render('Hi $name', context, { category: 'llm_prompt' })).to.equal('Hi Ada');
+    }
+  });
+
+  it('should refuse what renderTemplate refuses, every time', () => {
+    const batch = templateBatch();
+    for (let round = 0; round < 2; round += 1) {
+      expect(() => batch.render('{{ x|tag }}', {}, { category: 'expression' })).to.throw(Jinja2TemplateSyntaxError);
+      expect(() => batch.render('{% if %}', {}, { category: 'basic' })).to.throw(Jinja2TemplateSyntaxError);
+    }
   });
 });
 
