@@ -222,7 +222,9 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     it('should answer problem documents during the outage, recover, and lose no acknowledged run', async () => {
       const url = `redis://127.0.0.1:${redisPort}`;
       const baseUrl = await startApi({ REDIS_URL: url });
-      await startWorker({ REDIS_URL: url, MOCK_INFERENCE_LATENCY_MS: '300' });
+      // a job Redis moved to active just as it stopped never reaches the worker (the reply is lost): stall recovery
+      // retakes it once its lock expires, so the lock is short here
+      await startWorker({ REDIS_URL: url, MOCK_INFERENCE_LATENCY_MS: '300', WORKER_LOCK_DURATION_MS: '3000' });
       const acknowledged: string[] = [];
       for (const id of ['before-1', 'before-2', 'before-3']) {
         if ((await post(baseUrl, '/v1/start', hello(id))).status === 202) acknowledged.push(id);
