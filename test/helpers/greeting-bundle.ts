@@ -2,7 +2,7 @@
  * A small bundle of the project's own for orchestration tests: one PipeLLM greeting a name, as the main pipe.
  */
 
-import type { RunBundleChecker } from '../../shared/orchestration/index.js';
+import type { RunBundleChecker, RunSubmission } from '../../shared/orchestration/index.js';
 import { loadRunLibrary, selectRunPipe } from '../../shared/runtime/index.js';
 
 /** The bundle text: domain `greet`, main pipe `greet_person` (input `name`: Text → Text). */
@@ -33,5 +33,27 @@ export function inThreadBundleChecker(): RunBundleChecker {
       selectRunPipe(library, run.pipeCode);
       return library;
     },
+  };
+}
+
+/**
+ * A submission of the greeting bundle: run `run-1` of `alice` greeting Ada, no callbacks, no provenance.
+ * @param overrides - the fields a test sets
+ */
+export function greetingSubmission(overrides: Partial<RunSubmission> = {}): RunSubmission {
+  return {
+    sources: [{ content: GREETING_BUNDLE, source: null }],
+    pipeCode: null,
+    inputs: { name: 'Ada' },
+    outputName: null,
+    outputMultiplicity: null,
+    dynamicOutputConceptRef: null,
+    pipelineRunId: 'run-1',
+    requestId: 'req-1',
+    owner: 'alice',
+    storageScope: 'alice',
+    callbackUrls: [],
+    methodProvenance: null,
+    ...overrides,
   };
 }

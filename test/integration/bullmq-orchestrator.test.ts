@@ -5,34 +5,13 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shared/config/index.js';
 import { Metrics } from '../../shared/observability/index.js';
-import {
-  bullmqOrchestrator,
-  openQueueBackend,
-  type QueueBackend,
-  type RunSubmission,
-} from '../../shared/orchestration/index.js';
-import { GREETING_BUNDLE, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
+import { bullmqOrchestrator, openQueueBackend, type QueueBackend } from '../../shared/orchestration/index.js';
+import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const NOW = Date.parse('2026-11-24T10:00:00.000Z');
 
-function submission(overrides: Partial<RunSubmission> = {}): RunSubmission {
-  return {
-    sources: [{ content: GREETING_BUNDLE, source: null }],
-    pipeCode: null,
-    inputs: { name: 'Ada' },
-    outputName: null,
-    outputMultiplicity: null,
-    dynamicOutputConceptRef: null,
-    pipelineRunId: 'run-1',
-    requestId: 'req-1',
-    owner: 'alice',
-    storageScope: 'alice',
-    callbackUrls: [],
-    methodProvenance: null,
-    ...overrides,
-  };
-}
+const submission = greetingSubmission;
 
 async function failureOf(promise: Promise<unknown>): Promise<{ error_type?: string }> {
   try {

@@ -11,12 +11,11 @@ import {
   bullmqOrchestrator,
   openQueueBackend,
   type QueueBackend,
-  type RunSubmission,
   startWorkerPool,
   type WorkerPool,
 } from '../../shared/orchestration/index.js';
 import type { InferencePort } from '../../shared/runtime/index.js';
-import { GREETING_BUNDLE, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
+import { greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
@@ -46,23 +45,6 @@ function gatedInference(): { port: InferencePort; waiting(): number; release(): 
       open = true;
       for (const resolve of held.splice(0)) resolve();
     },
-  };
-}
-
-function submission(index: number): RunSubmission {
-  return {
-    sources: [{ content: GREETING_BUNDLE, source: null }],
-    pipeCode: null,
-    inputs: { name: `person ${index}` },
-    outputName: null,
-    outputMultiplicity: null,
-    dynamicOutputConceptRef: null,
-    pipelineRunId: `run-${index}`,
-    requestId: `req-${index}`,
-    owner: 'alice',
-    storageScope: 'alice',
-    callbackUrls: [],
-    methodProvenance: null,
   };
 }
 
@@ -102,7 +84,14 @@ describe('worker concurrency (one worker pool, real Redis)', function () {
       now: () => Date.now(),
       bundles: inThreadBundleChecker(),
     });
-    for (let index = 0; index < RUNS; index += 1) await orchestrator.start!(submission(index));
+    for (let index = 0; index < RUNS; index += 1)
+      await orchestrator.start!(
+        greetingSubmission({
+          inputs: { name: `person ${index}` },
+          pipelineRunId: `run-${index}`,
+          requestId: `req-${index}`,
+        }),
+      );
     expect(
       await pollUntil(
         async () => gate.waiting(),

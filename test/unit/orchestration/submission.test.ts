@@ -12,7 +12,7 @@ import {
   toRunJob,
 } from '../../../shared/orchestration/index.js';
 import { type IdSource, inThreadTemplateRenderer } from '../../../shared/runtime/index.js';
-import { GREETING_BUNDLE, inThreadBundleChecker } from '../../helpers/greeting-bundle.js';
+import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../../helpers/greeting-bundle.js';
 
 const PROVENANCE = {
   address: 'github.com/acme/greet',
@@ -23,21 +23,12 @@ const PROVENANCE = {
 };
 
 function submission(overrides: Partial<RunSubmission> = {}): RunSubmission {
-  return {
+  return greetingSubmission({
     sources: [{ content: GREETING_BUNDLE, source: 'greet.mthds' }],
-    pipeCode: null,
-    inputs: { name: 'Ada' },
-    outputName: null,
-    outputMultiplicity: null,
-    dynamicOutputConceptRef: null,
-    pipelineRunId: 'run-1',
-    requestId: 'req-1',
-    owner: 'alice',
     storageScope: 'alice/project',
     callbackUrls: ['https://hooks.example.test/done'],
-    methodProvenance: null,
     ...overrides,
-  };
+  });
 }
 
 function counterIds(): IdSource {

@@ -1,0 +1,35 @@
+/**
+ * What the benchmarks ask of a running service: POST a JSON body, wait for a run to complete.
+ */
+
+/**
+ * POST a JSON body and read the JSON answer.
+ * @param url - the route's full URL
+ * @param body - the request body
+ * @throws Error with the status and body when the answer is not 2xx
+ */
+export async function postJson(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (answer.status >= 300) throw new Error(`POST ${url}: ${answer.status} ${await answer.text()}`);
+  return (await answer.json()) as Record<string, unknown>;
+}
+
+/**
+ * Poll a run's status until it is COMPLETED.
+ * @param base - the service's base URL
+ * @param runId - the `pipeline_run_id`
+ * @param pauseMs - pause between two polls, in ms
+ * @throws Error when the run FAILED
+ */
+export async function untilCompleted(base: string, runId: string, pauseMs: number): Promise<void> {
+  for (;;) {
+    const status = (await (await fetch(`${base}/v1/runs/${runId}/status`)).json()) as { state?: string };
+    if (status.state === 'COMPLETED') return;
+    if (status.state === 'FAILED') throw new Error(`run ${runId} failed`);
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
