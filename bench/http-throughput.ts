@@ -23,6 +23,7 @@ import { quantile } from '../test/helpers/raw-http.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
 import { type ListeningServer, listen, openRawQueueAnchor, startEchoAnchor } from './anchors.js';
 import { type Comparison, comparisonRow, interleave, requestRate } from './comparison.js';
+import { postJson, untilCompleted } from './service-client.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 3);
@@ -71,25 +72,6 @@ function directApp(): Express {
   return createApp({ settings, logger: createLogger('silent', 'bench'), inference, modelDeck: inference.deck });
 }
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const answer = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (answer.status >= 300) throw new Error(`POST ${url}: ${answer.status} ${await answer.text()}`);
-  return (await answer.json()) as Record<string, unknown>;
-}
-
-async function untilCompleted(base: string, runId: string): Promise<void> {
-  for (;;) {
-    const status = (await (await fetch(`${base}/v1/runs/${runId}/status`)).json()) as { state?: string };
-    if (status.state === 'COMPLETED') return;
-    if (status.state === 'FAILED') throw new Error(`run ${runId} failed`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
-
 async function routeComparisons(echo: ListeningServer): Promise<Comparison[]> {
   const service = await listen(directApp().listen(0, '127.0.0.1'));
   const comparisons: Comparison[] = [];
@@ -101,7 +83,7 @@ async function routeComparisons(echo: ListeningServer): Promise<Comparison[]> {
       seconds: SECONDS,
       connections: CONNECTIONS,
     });
-    if (route.body !== undefined) await post(`${service.url}${route.path}`, route.body);
+    if (route.body !== undefined) await postJson(`${service.url}${route.path}`, route.body);
     const pairs = await interleave(ROUNDS, (side) => requestRate(load(side === 'anchor' ? echo.url : service.url)));
     comparisons.push({ name: `${route.name} vs E`, unit: 'req/s', target: route.target, pairs });
     process.stdout.write(`${comparisonRow(comparisons.at(-1)!)}\n`);
@@ -125,7 +107,7 @@ async function queueComparisons(): Promise<Comparison[]> {
   const raw = await openRawQueueAnchor(TEST_REDIS_URL, `${prefix}:anchor`);
   try {
     const ack = await withDeployment(startQueueDeployment({ workers: false }), async (base) => {
-      await post(`${base}/v1/start`, HELLO);
+      await postJson(`${base}/v1/start`, HELLO);
       return interleave(ROUNDS, (side) =>
         side === 'anchor'
           ? raw.addRate(SECONDS, CONNECTIONS, HELLO)
@@ -141,14 +123,14 @@ async function queueComparisons(): Promise<Comparison[]> {
     const ackComparison = { name: '/v1/start ack vs Q add', unit: 'req/s', target: '≥ 0.50', pairs: ack };
     process.stdout.write(`${comparisonRow(ackComparison)}\n`);
     const trips = await withDeployment(startQueueDeployment(), async (base) => {
-      await untilCompleted(base, String((await post(`${base}/v1/start`, HELLO))['pipeline_run_id']));
+      await untilCompleted(base, String((await postJson(`${base}/v1/start`, HELLO))['pipeline_run_id']), 1);
       return interleave(ROUNDS, async (side) => {
         const times: number[] = [];
         if (side === 'anchor') times.push(...(await raw.roundTrips(TRIPS, HELLO)));
         else
           for (let trip = 0; trip < TRIPS; trip += 1) {
             const started = performance.now();
-            await untilCompleted(base, String((await post(`${base}/v1/start`, HELLO))['pipeline_run_id']));
+            await untilCompleted(base, String((await postJson(`${base}/v1/start`, HELLO))['pipeline_run_id']), 1);
             times.push(performance.now() - started);
           }
         return 1000 / quantile(times, 0.5);
@@ -180,11 +162,11 @@ async function workerConcurrency(): Promise<Comparison> {
         Array.from({ length: CONNECTIONS }, async () => {
           while (ids.length < IN_FLIGHT) {
             const slot = ids.push('') - 1;
-            ids[slot] = String((await post(`${base}/v1/start`, HELLO))['pipeline_run_id']);
+            ids[slot] = String((await postJson(`${base}/v1/start`, HELLO))['pipeline_run_id']);
           }
         }),
       );
-      for (const id of ids) await untilCompleted(base, id);
+      for (const id of ids) await untilCompleted(base, id, 1);
       return IN_FLIGHT / ((performance.now() - started) / 1000);
     }),
   );

@@ -11,6 +11,7 @@ import { selectInferenceBackend } from '../shared/inference/index.js';
 import { createLogger } from '../shared/observability/index.js';
 import { startQueueDeployment } from '../test/helpers/queue-app.js';
 import { listen } from './anchors.js';
+import { postJson, untilCompleted } from './service-client.js';
 
 const RUNS = Number(process.env['BENCH_MEMORY_RUNS'] ?? 10_000);
 /** Requests in flight at once. */
@@ -31,25 +32,6 @@ function reading(): Reading {
   (globalThis as { gc?: () => void }).gc?.();
   const usage = process.memoryUsage();
   return { rssMib: usage.rss / 2 ** 20, heapMib: usage.heapUsed / 2 ** 20 };
-}
-
-async function post(url: string): Promise<Record<string, unknown>> {
-  const answer = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(HELLO),
-  });
-  if (answer.status >= 300) throw new Error(`POST ${url}: ${answer.status} ${await answer.text()}`);
-  return (await answer.json()) as Record<string, unknown>;
-}
-
-async function untilCompleted(base: string, runId: string): Promise<void> {
-  for (;;) {
-    const status = (await (await fetch(`${base}/v1/runs/${runId}/status`)).json()) as { state?: string };
-    if (status.state === 'COMPLETED') return;
-    if (status.state === 'FAILED') throw new Error(`run ${runId} failed`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /** Run `RUNS` runs through `one`, `CONCURRENCY` at a time; readings after a warm-up of 200 runs and at the end. */
@@ -90,7 +72,7 @@ async function main(): Promise<void> {
     row(
       'direct (/v1/execute)',
       await measure(async () => {
-        await post(`${direct.url}/v1/execute`);
+        await postJson(`${direct.url}/v1/execute`, HELLO);
       }),
     ),
   ];
@@ -102,7 +84,11 @@ async function main(): Promise<void> {
     row(
       'queue (/v1/start → COMPLETED, workers in process)',
       await measure(async () => {
-        await untilCompleted(queued.url, String((await post(`${queued.url}/v1/start`))['pipeline_run_id']));
+        await untilCompleted(
+          queued.url,
+          String((await postJson(`${queued.url}/v1/start`, HELLO))['pipeline_run_id']),
+          5,
+        );
       }),
     ),
   );
