@@ -3,6 +3,7 @@
  * under hard time, memory and queue limits (docs/isolation.md).
  */
 export {
+  ABANDON_GRACE_MS,
   type ExceededLimit,
   IsolatedPool,
   type IsolatedPoolOptions,

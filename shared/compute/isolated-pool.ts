@@ -13,7 +13,7 @@
  */
 import { Piscina } from 'piscina';
 import { ComputeBudgetExceededError, errorFromReport, type MthdsError, ServerBusyError } from '../errors/index.js';
-import { STARTED_BYTES, startStamp, type TaskAnswer, type TaskMessage } from './task-protocol.js';
+import { READY_OP, STARTED_BYTES, startStamp, type TaskAnswer, type TaskMessage } from './task-protocol.js';
 
 /** A limit a task ran into. */
 export interface ExceededLimit {
@@ -65,9 +65,19 @@ export interface IsolatedPoolOptions {
 
 /** Per-call options of {@link IsolatedPool.run}. */
 export interface RunOptions {
-  /** Aborts the task (the client went away); the task's thread is stopped if it runs. */
+  /**
+   * Abandons the task (the client went away): the caller is answered at once with the signal's reason; a task still
+   * waiting for a thread is dropped, and a running one may finish within {@link ABANDON_GRACE_MS} (its value
+   * discarded) before its thread is stopped, so a short task does not cost the pool a warm thread.
+   */
   signal?: AbortSignal;
 }
+
+/**
+ * How long an abandoned running task may go on before its thread is stopped, in ms. Stopping a thread throws away
+ * what it loaded (the formatter alone takes seconds to load again), so most abandoned tasks are better left to end.
+ */
+export const ABANDON_GRACE_MS = 1000;
 
 /** Occupancy of a pool, for metrics and readiness. */
 export interface PoolOccupancy {
@@ -122,21 +132,54 @@ export class IsolatedPool {
   async run<T>(op: string, input: unknown, options: RunOptions = {}): Promise<T> {
     if (this.inFlight >= Math.max(1, this.options.maxThreads) + this.options.maxQueue) throw this.busy('full');
     const started = new SharedArrayBuffer(STARTED_BYTES);
-    const watchdog = new Watchdog(startStamp(started), this.options.timeoutMs, this.options.queueDeadlineMs);
-    const signal = options.signal ? AbortSignal.any([watchdog.signal, options.signal]) : watchdog.signal;
+    const stamp = startStamp(started);
+    const watchdog = new Watchdog(stamp, this.options.timeoutMs, this.options.queueDeadlineMs);
+    const abandon = new AbortController();
     const message: TaskMessage = { op, input, started };
-    let answer: TaskAnswer;
     this.inFlight += 1;
+    let grace: NodeJS.Timeout | undefined;
+    const task = (
+      this.pool.run(message, { signal: AbortSignal.any([watchdog.signal, abandon.signal]) }) as Promise<TaskAnswer>
+    )
+      .catch((error: unknown) => {
+        // a task that started only fails when its thread stopped (a limit, or abandoned past the grace)
+        if (Atomics.load(stamp.flag, 0) === 1) this.replaceStoppedThread();
+        throw error;
+      })
+      .finally(() => {
+        this.inFlight -= 1;
+        watchdog.stop();
+        clearTimeout(grace);
+      });
+    const caller = options.signal;
+    const abandoned =
+      caller &&
+      new Promise<never>((_resolve, reject) => {
+        const onAbort = () => {
+          if (Atomics.load(stamp.flag, 0) === 1) {
+            grace = setTimeout(() => abandon.abort(caller.reason), ABANDON_GRACE_MS);
+            grace.unref();
+          } else abandon.abort(caller.reason);
+          reject(caller.reason);
+        };
+        if (caller.aborted) onAbort();
+        else caller.addEventListener('abort', onAbort, { once: true });
+        void task.finally(() => caller.removeEventListener('abort', onAbort)).catch(() => undefined);
+      });
+    let answer: TaskAnswer;
     try {
-      answer = (await this.pool.run(message, { signal })) as TaskAnswer;
+      answer = await (abandoned ? Promise.race([task, abandoned]) : task);
     } catch (error) {
-      throw this.failure(error, watchdog.verdict, options.signal);
-    } finally {
-      this.inFlight -= 1;
-      watchdog.stop();
+      throw this.failure(error, watchdog.verdict, caller);
     }
     if (!answer.ok) throw errorFromReport(answer.report);
     return answer.value as T;
+  }
+
+  /** Start a thread in place of one that was stopped, so the tasks queued behind it run now. */
+  private replaceStoppedThread(): void {
+    const started = new SharedArrayBuffer(STARTED_BYTES);
+    this.pool.run({ op: READY_OP, input: null, started } satisfies TaskMessage).catch(() => undefined);
   }
 
   /** Threads alive and tasks waiting. */

@@ -4,7 +4,7 @@
  * report, so typed errors (422 template budget, validation errors, …) keep their wire shape across the boundary.
  */
 import { toErrorReport } from '../errors/index.js';
-import { startStamp, type TaskAnswer, type TaskMessage } from './task-protocol.js';
+import { READY_OP, startStamp, type TaskAnswer, type TaskMessage } from './task-protocol.js';
 
 /** An operation a thread can run. */
 export type IsolatedOperation = (input: never) => unknown;
@@ -21,6 +21,7 @@ export function isolatedTaskHandler(
     const stamp = startStamp(message.started);
     stamp.time[0] = Date.now();
     Atomics.store(stamp.flag, 0, 1);
+    if (message.op === READY_OP) return { ok: true, value: null };
     const operation = Object.hasOwn(operations, message.op) ? operations[message.op] : undefined;
     try {
       if (!operation) throw new Error(`unknown isolated operation '${message.op}'`);

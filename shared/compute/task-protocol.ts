@@ -29,3 +29,10 @@ export const STARTED_BYTES = 16;
 export function startStamp(buffer: SharedArrayBuffer): { flag: Int32Array; time: Float64Array } {
   return { flag: new Int32Array(buffer, 0, 1), time: new Float64Array(buffer, 8, 1) };
 }
+
+/**
+ * The operation every thread answers with `null`: the pool sends it to make piscina start a thread in place of one it
+ * stopped, since piscina replaces a stopped thread only up to `minThreads` and would leave the tasks queued behind it
+ * waiting for the next submission.
+ */
+export const READY_OP = '__ready';

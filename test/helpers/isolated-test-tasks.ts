@@ -1,11 +1,14 @@
 /**
- * Worker module for the isolated-pool tests: operations that answer, fail with a typed error, spin, or eat memory.
+ * Worker module for the isolated-pool tests: operations that answer (their input, or the thread's id), fail with a
+ * typed error, sleep, spin, or eat memory.
  */
+import { threadId } from 'node:worker_threads';
 import { isolatedTaskHandler } from '../../shared/compute/index.js';
 import { Jinja2TemplateSyntaxError } from '../../shared/errors/index.js';
 
 export default isolatedTaskHandler({
   echo: (input: unknown) => input,
+  thread: () => threadId,
   typed: (message: string) => {
     throw new Jinja2TemplateSyntaxError(message);
   },

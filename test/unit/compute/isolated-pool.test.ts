@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { IsolatedPool, type IsolatedPoolOptions } from '../../../shared/compute/index.js';
+import { ABANDON_GRACE_MS, IsolatedPool, type IsolatedPoolOptions } from '../../../shared/compute/index.js';
 import {
   ComputeBudgetExceededError,
   Jinja2TemplateBudgetError,
@@ -133,12 +133,39 @@ describe('IsolatedPool (worker threads with hard limits)', function () {
     expect(await running).to.equal(1200);
   });
 
-  it('should stop a running task when the caller aborts, with the caller reason', async () => {
-    const isolated = open({ timeoutMs: 5000 });
-    const controller = new AbortController();
-    const reason = new Error('client went away');
-    setTimeout(() => controller.abort(reason), 100);
-    expect(await rejection(isolated.run('spin', null, { signal: controller.signal }))).to.equal(reason);
-    expect(await isolated.run('echo', 'next')).to.equal('next');
+  describe('when the caller abandons a task (the client went away)', () => {
+    it('should answer the caller at once with its reason and stop a task still running after the grace', async () => {
+      const isolated = open({ timeoutMs: 10_000 });
+      const before = await isolated.run<number>('thread', null);
+      const controller = new AbortController();
+      const reason = new Error('client went away');
+      setTimeout(() => controller.abort(reason), 100);
+      expect(await rejection(isolated.run('spin', null, { signal: controller.signal }))).to.equal(reason);
+      expect(await isolated.run('echo', 'next')).to.equal('next');
+      expect(await isolated.run<number>('thread', null)).to.not.equal(before);
+    });
+
+    it('should let a running task that ends within the grace finish on its thread, which stays warm', async () => {
+      const isolated = open({ timeoutMs: 10_000 });
+      const before = await isolated.run<number>('thread', null);
+      const controller = new AbortController();
+      const reason = new Error('client went away');
+      const abandoned = isolated.run('sleep', ABANDON_GRACE_MS / 4, { signal: controller.signal });
+      setTimeout(() => controller.abort(reason), ABANDON_GRACE_MS / 10);
+      expect(await rejection(abandoned)).to.equal(reason);
+      expect(await isolated.run<number>('thread', null)).to.equal(before);
+    });
+
+    it('should drop a task still waiting for a thread without touching the running one', async () => {
+      const isolated = open({ timeoutMs: 10_000 });
+      const before = await isolated.run<number>('thread', null);
+      const running = isolated.run('sleep', 300);
+      const controller = new AbortController();
+      const waiting = isolated.run('echo', 'never', { signal: controller.signal });
+      controller.abort(new Error('gone'));
+      expect(((await rejection(waiting)) as Error).message).to.equal('gone');
+      expect(await running).to.equal(300);
+      expect(await isolated.run<number>('thread', null)).to.equal(before);
+    });
   });
 });
