@@ -12,18 +12,13 @@
  * Needs Redis (`TEST_REDIS_URL`, default `redis://127.0.0.1:6379`) and the corpus beside the repository.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Express } from 'express';
-import { createApp } from '../api/app.js';
-import { loadSettings } from '../shared/config/index.js';
-import { selectInferenceBackend } from '../shared/inference/index.js';
-import { createLogger } from '../shared/observability/index.js';
 import { chainBundle } from '../test/helpers/large-bundles.js';
 import { type QueueDeployment, startQueueDeployment } from '../test/helpers/queue-app.js';
 import { quantile } from '../test/helpers/raw-http.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
 import { type ListeningServer, listen, openRawQueueAnchor, startEchoAnchor } from './anchors.js';
 import { type Comparison, comparisonRow, interleave, requestRate } from './comparison.js';
-import { postJson, untilCompleted } from './service-client.js';
+import { postJson, startDirectService, untilCompleted } from './service-client.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 3);
@@ -65,15 +60,8 @@ const ROUTES: RouteScenario[] = [
   },
 ];
 
-function directApp(): Express {
-  const environment = { INFERENCE_PROFILE: 'mock', LOG_LEVEL: 'silent' };
-  const settings = loadSettings(environment);
-  const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
-  return createApp({ settings, logger: createLogger('silent', 'bench'), inference, modelDeck: inference.deck });
-}
-
 async function routeComparisons(echo: ListeningServer): Promise<Comparison[]> {
-  const service = await listen(directApp().listen(0, '127.0.0.1'));
+  const service = await startDirectService();
   const comparisons: Comparison[] = [];
   for (const route of ROUTES) {
     const load = (base: string) => ({

@@ -5,13 +5,9 @@
  * runs before each reading (`--expose-gc`). Writes `bench/memory.md`. Needs Redis and the corpus beside the repository.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createApp } from '../api/app.js';
-import { loadSettings } from '../shared/config/index.js';
-import { selectInferenceBackend } from '../shared/inference/index.js';
-import { createLogger } from '../shared/observability/index.js';
 import { startQueueDeployment } from '../test/helpers/queue-app.js';
 import { listen } from './anchors.js';
-import { postJson, untilCompleted } from './service-client.js';
+import { postJson, startDirectService, untilCompleted } from './service-client.js';
 
 const RUNS = Number(process.env['BENCH_MEMORY_RUNS'] ?? 10_000);
 /** Requests in flight at once. */
@@ -59,15 +55,7 @@ function row(mode: string, { warm, after }: { warm: Reading; after: Reading }): 
 }
 
 async function main(): Promise<void> {
-  const environment = { INFERENCE_PROFILE: 'mock', LOG_LEVEL: 'silent' };
-  const settings = loadSettings(environment);
-  const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
-  const direct = await listen(
-    createApp({ settings, logger: createLogger('silent', 'bench'), inference, modelDeck: inference.deck }).listen(
-      0,
-      '127.0.0.1',
-    ),
-  );
+  const direct = await startDirectService();
   const rows = [
     row(
       'direct (/v1/execute)',

@@ -1,6 +1,20 @@
 /**
- * What the benchmarks ask of a running service: POST a JSON body, wait for a run to complete.
+ * What the benchmarks ask of the service: start it in direct mode, POST a JSON body, wait for a run to complete.
  */
+import { createApp } from '../api/app.js';
+import { loadSettings } from '../shared/config/index.js';
+import { selectInferenceBackend } from '../shared/inference/index.js';
+import { createLogger } from '../shared/observability/index.js';
+import { type ListeningServer, listen } from './anchors.js';
+
+/** Start the API in this process on 127.0.0.1 in direct mode, on mock inference, with the default settings. */
+export function startDirectService(): Promise<ListeningServer> {
+  const environment = { INFERENCE_PROFILE: 'mock', LOG_LEVEL: 'silent' };
+  const settings = loadSettings(environment);
+  const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
+  const app = createApp({ settings, logger: createLogger('silent', 'bench'), inference, modelDeck: inference.deck });
+  return listen(app.listen(0, '127.0.0.1'));
+}
 
 /**
  * POST a JSON body and read the JSON answer.

@@ -7,8 +7,8 @@
  *
  * @see spec §4.3
  */
-import { buildLibrary } from '../../shared/mthds/index.js';
-import type { RunBundleChecker } from '../../shared/orchestration/index.js';
+import { buildLibrary, type Library } from '../../shared/mthds/index.js';
+import type { RunBundleChecker, RunSubmission } from '../../shared/orchestration/index.js';
 import { loadRunLibrary, selectRunPipe } from '../../shared/runtime/index.js';
 import type { DiagnosticsPool } from './diagnostics-pool.js';
 
@@ -21,6 +21,13 @@ function small(sources: readonly { content: string }[]): boolean {
   return total <= INLINE_CHECK_MAX_CHARS;
 }
 
+/** Load and check a run's bundles on the calling thread (what the thread operations do). */
+function checkedLibrary(run: Pick<RunSubmission, 'sources' | 'pipeCode'>): Library {
+  const library = loadRunLibrary(run.sources);
+  selectRunPipe(library, run.pipeCode);
+  return library;
+}
+
 /**
  * The orchestrators' bundle checker, backed by the diagnostics pool.
  * @param diagnostics - the diagnostics pool
@@ -31,15 +38,11 @@ function small(sources: readonly { content: string }[]): boolean {
 export function diagnosticsBundleChecker(diagnostics: DiagnosticsPool): RunBundleChecker {
   return {
     async check(run) {
-      if (small(run.sources)) selectRunPipe(loadRunLibrary(run.sources), run.pipeCode);
+      if (small(run.sources)) checkedLibrary(run);
       else await diagnostics.run('checkRun', { sources: run.sources, pipeCode: run.pipeCode });
     },
     async load(run, signal) {
-      if (small(run.sources)) {
-        const library = loadRunLibrary(run.sources);
-        selectRunPipe(library, run.pipeCode);
-        return library;
-      }
+      if (small(run.sources)) return checkedLibrary(run);
       return buildLibrary(await diagnostics.run('loadRun', { sources: run.sources, pipeCode: run.pipeCode }, signal));
     },
   };

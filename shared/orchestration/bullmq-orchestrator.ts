@@ -16,7 +16,7 @@ import type { RunResult } from '../wire/index.js';
 import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
 import type { RunQueue } from './queue/index.js';
 import type { RunRecord, RunRegistry } from './registry/index.js';
-import { type RunSubmission, toRunJob } from './submission.js';
+import { acceptedRecord, type RunSubmission, toRunJob } from './submission.js';
 
 /** What the orchestrator needs. */
 export interface BullmqOrchestratorDeps {
@@ -30,21 +30,6 @@ export interface BullmqOrchestratorDeps {
   now(): number;
   /** Where the bundles are statically validated before anything is queued, off the event loop. */
   bundles: RunBundleChecker;
-}
-
-function record(submission: RunSubmission, workflowId: string, now: number): RunRecord {
-  return {
-    pipeline_run_id: submission.pipelineRunId,
-    workflow_id: workflowId,
-    state: 'STARTED',
-    pipe_code: submission.pipeCode,
-    owner: submission.owner,
-    storage_scope: submission.storageScope,
-    request_id: submission.requestId,
-    created_at: new Date(now).toISOString(),
-    started_at: null,
-    finished_at: null,
-  };
 }
 
 /**
@@ -67,7 +52,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
     async execute(submission): Promise<RunResult> {
       const workflowId = randomUUID();
       await deps.bundles.check(submission);
-      const created = record(submission, workflowId, deps.now());
+      const created = acceptedRecord(submission, workflowId, deps.now());
       await deps.registry.save(created);
       await enqueue(submission, created);
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'blocking' });
@@ -87,7 +72,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         );
       }
       await deps.bundles.check(submission);
-      const created = record(submission, randomUUID(), deps.now());
+      const created = acceptedRecord(submission, randomUUID(), deps.now());
       const claim = await deps.registry.claim(created);
       if (claim === 'taken') {
         throw new PipelineRunIdTakenError(

@@ -9,6 +9,7 @@ import type { BundleSource, Library } from '../mthds/index.js';
 import { type RuntimeDeps, runBundle } from '../runtime/index.js';
 import { completedRunResult, type RunResult, withProvenance } from '../wire/index.js';
 import type { RunJob } from './queue/index.js';
+import type { RunRecord } from './registry/index.js';
 
 /** A run as the API hands it to an orchestrator: validated request fields plus correlation facts. */
 export interface RunSubmission {
@@ -75,6 +76,28 @@ export function submissionOfJob(job: RunJob): RunSubmission {
     storageScope: job.storage_scope,
     callbackUrls: job.callback_urls,
     methodProvenance: job.method_provenance,
+  };
+}
+
+/**
+ * The registry record of a run the API just accepted (state `STARTED`): what the API stores, and what a worker rebuilds
+ * from the job to write each later state without reading the record first.
+ * @param submission - the run
+ * @param workflowId - its workflow id (the BullMQ job id)
+ * @param createdAt - when it was accepted, epoch ms
+ */
+export function acceptedRecord(submission: RunSubmission, workflowId: string, createdAt: number): RunRecord {
+  return {
+    pipeline_run_id: submission.pipelineRunId,
+    workflow_id: workflowId,
+    state: 'STARTED',
+    pipe_code: submission.pipeCode,
+    owner: submission.owner,
+    storage_scope: submission.storageScope,
+    request_id: submission.requestId,
+    created_at: new Date(createdAt).toISOString(),
+    started_at: null,
+    finished_at: null,
   };
 }
 

@@ -18,7 +18,7 @@ import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
 import { type CallbackQueue, RUN_JOB, type RunJob } from '../queue/index.js';
 import type { RunRecord, RunRegistry } from '../registry/index.js';
-import { executeSubmission, submissionOfJob } from '../submission.js';
+import { acceptedRecord, executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
 import { recordRunFailure } from './run-failure.js';
 
 /** What the processor needs. */
@@ -66,8 +66,12 @@ export function createRunProcessor(
   };
 }
 
-function runInProcess(deps: RunProcessorDeps, payload: RunJob, signal: AbortSignal | undefined): Promise<RunResult> {
-  return executeSubmission(submissionOfJob(payload), {
+function runInProcess(
+  deps: RunProcessorDeps,
+  submission: RunSubmission,
+  signal: AbortSignal | undefined,
+): Promise<RunResult> {
+  return executeSubmission(submission, {
     inference: deps.inference,
     extractor: deps.extractor,
     templates: deps.templates,
@@ -75,25 +79,6 @@ function runInProcess(deps: RunProcessorDeps, payload: RunJob, signal: AbortSign
     now: deps.now,
     ...(signal ? { signal } : {}),
   });
-}
-
-/**
- * The run's record as the API stored it when it accepted the job, rebuilt from the job (so the worker writes each
- * state in one round trip, without reading the record first).
- */
-function acceptedRecord(job: Job, payload: RunJob): RunRecord {
-  return {
-    pipeline_run_id: payload.pipeline_run_id,
-    workflow_id: job.id ?? '',
-    state: 'STARTED',
-    pipe_code: payload.pipe_code,
-    owner: payload.owner,
-    storage_scope: payload.storage_scope,
-    request_id: payload.request_id,
-    created_at: new Date(payload.created_at).toISOString(),
-    started_at: null,
-    finished_at: null,
-  };
 }
 
 async function processRun(
@@ -104,6 +89,7 @@ async function processRun(
 ): Promise<RunJobOutcome> {
   const runId = payload.pipeline_run_id;
   const quarantined = job.stalledCounter > 0;
+  const submission = submissionOfJob(payload);
   const log = deps.logger.child({
     request_id: payload.request_id,
     pipeline_run_id: runId,
@@ -112,7 +98,7 @@ async function processRun(
     quarantined,
   });
   const running: RunRecord = {
-    ...acceptedRecord(job, payload),
+    ...acceptedRecord(submission, job.id ?? '', payload.created_at),
     state: 'RUNNING',
     started_at: new Date(deps.now()).toISOString(),
     ...(quarantined ? { quarantined: true } : {}),
@@ -125,7 +111,9 @@ async function processRun(
       'run:quarantined: its worker process died during an earlier attempt; this retake runs in a quarantine process with resource limits',
     );
   try {
-    const result = quarantined ? await deps.runQuarantined(payload, signal) : await runInProcess(deps, payload, signal);
+    const result = quarantined
+      ? await deps.runQuarantined(payload, signal)
+      : await runInProcess(deps, submission, signal);
     const completed: RunRecord = { ...running, state: 'COMPLETED', finished_at: result.finished_at, result };
     if (payload.callback_urls.length === 0) await deps.registry.finish(completed);
     else {
