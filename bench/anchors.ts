@@ -5,6 +5,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import express from 'express';
 
@@ -56,6 +57,11 @@ export interface RawQueueAnchor {
    * @returns each round trip in ms
    */
   roundTrips(count: number, payload: unknown): Promise<number[]>;
+  /**
+   * Add `count` jobs, then start a worker of `concurrency` whose jobs each wait `latencyMs`.
+   * @returns jobs completed per second, from the worker's start to the last completion
+   */
+  drainRate(count: number, concurrency: number, latencyMs: number, payload: unknown): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -98,10 +104,40 @@ export async function openRawQueueAnchor(redisUrl: string, prefix: string): Prom
       await worker.close();
       return trips;
     },
+    async drainRate(count, concurrency, latencyMs, payload) {
+      await queue.addBulk(
+        Array.from({ length: count }, () => ({ name: 'job', data: payload, opts: { removeOnComplete: true } })),
+      );
+      const drained = completions(events, count);
+      const started = performance.now();
+      const worker = new Worker('anchor', () => delay(latencyMs, { ok: true }), { connection, prefix, concurrency });
+      await drained;
+      const seconds = (performance.now() - started) / 1000;
+      await worker.close();
+      return count / seconds;
+    },
     async close() {
       await events.close();
       await queue.obliterate({ force: true });
       await queue.close();
     },
   };
+}
+
+/**
+ * Resolve once `events` has seen `count` completed jobs.
+ * @param events - the queue's events
+ * @param count - completions to wait for
+ */
+export function completions(events: QueueEvents, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const onCompleted = () => {
+      seen += 1;
+      if (seen < count) return;
+      events.off('completed', onCompleted);
+      resolve();
+    };
+    events.on('completed', onCompleted);
+  });
 }

@@ -1,7 +1,11 @@
 /**
- * A {@link TemplateRenderer} that renders every template in an {@link IsolatedPool} of worker threads, so a template
- * that never yields or allocates without bound costs one thread, never the process (docs/isolation.md "Templates").
+ * A {@link TemplateRenderer} that renders templates in an {@link IsolatedPool} of worker threads, so a template that
+ * never yields or allocates without bound costs one thread, never the process (docs/isolation.md "Templates").
  * Threads stay warm for {@link IDLE_TIMEOUT_MS} after their last render.
+ *
+ * A straight-line template (no loop, `{% set %}`, macro or call; linear filters; a bounded number of nodes) of at most
+ * {@link INLINE_TEMPLATE_MAX_CHARS} characters reading a model of at most {@link INLINE_MODEL_MAX_CHARS} renders on the
+ * calling thread: its work is bounded by a small multiple of those sizes, far less than a hand-off to a thread.
  */
 import { Jinja2TemplateBudgetError } from '../errors/index.js';
 import { siblingModule } from '../lifecycle/index.js';
@@ -12,7 +16,9 @@ import type {
   TemplateRenderOptions,
   TemplateRenderTask,
 } from '../runtime/index.js';
-import type { TemplateLimits } from '../templating/index.js';
+import { renderModelWithin } from '../runtime/render-model.js';
+import { renderTemplateTask } from '../runtime/template-renderer.js';
+import { isStraightLine, type TemplateLimits } from '../templating/index.js';
 import { type ExceededLimit, IsolatedPool } from './isolated-pool.js';
 
 /** What the render pool is built from: the `templates` settings. */
@@ -40,6 +46,18 @@ const DEFAULT_RENDER_QUEUE_MAX = 1000;
 const QUEUE_DEADLINE_MS = 60_000;
 /** Seconds a busy answer asks the caller to wait. */
 const RETRY_AFTER_SECONDS = 5;
+/** Longest straight-line template rendered on the calling thread, in characters (4 Ki). */
+const INLINE_TEMPLATE_MAX_CHARS = 4 * 1024;
+/** Largest render model a template rendered on the calling thread may read, in characters (32 Ki; see `renderModelWithin`). */
+const INLINE_MODEL_MAX_CHARS = 32 * 1024;
+
+function rendersInline(template: string, model: RenderModel): boolean {
+  return (
+    template.length <= INLINE_TEMPLATE_MAX_CHARS &&
+    isStraightLine(template) &&
+    renderModelWithin(model, INLINE_MODEL_MAX_CHARS)
+  );
+}
 
 function renderBudgetError(limit: ExceededLimit): Jinja2TemplateBudgetError {
   const what =
@@ -76,7 +94,7 @@ export class PooledTemplateRenderer implements TemplateRenderer {
   }
 
   /**
-   * Render in a thread.
+   * Render in a thread, or on the calling thread for a straight-line template reading a small model.
    * @throws the render's Jinja2Template* errors (422); Jinja2TemplateBudgetError naming `TEMPLATE_RENDER_TIMEOUT_MS`
    *   or `TEMPLATE_RENDER_HEAP_MIB` when the thread was stopped; ServerBusyError (503) when no thread came free
    */
@@ -86,6 +104,14 @@ export class PooledTemplateRenderer implements TemplateRenderer {
     { signal, ...options }: TemplateRenderOptions,
   ): Promise<RenderedTemplate> {
     const task: TemplateRenderTask = { template, model, options, limits: this.limits };
+    if (rendersInline(template, model)) {
+      try {
+        signal?.throwIfAborted();
+        return Promise.resolve(renderTemplateTask(task));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return this.pool.run<RenderedTemplate>('render', task, signal ? { signal } : {});
   }
 

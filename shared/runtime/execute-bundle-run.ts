@@ -7,6 +7,7 @@
 import { PipeNotFoundError, ValidateBundleError } from '../errors/index.js';
 import { type BundleSource, type Library, loadLibrary, type Pipe } from '../mthds/index.js';
 import type { RuntimeDeps } from './ports.js';
+import { cachedRunLibrary } from './run-library-cache.js';
 import { type RunOutcome, runPipeline } from './run-pipeline.js';
 
 /** A run of inline sources, as the run routes receive it. */
@@ -26,13 +27,16 @@ export interface BundleRunRequest {
 }
 
 /**
- * Load and validate the sources as one library (compat mode, the run routes' default).
+ * Load and validate the sources as one library (compat mode, the run routes' default); the library of sources run
+ * recently is reused (`run-library-cache.ts`).
  * @throws ValidateBundleError (422) carrying every validation item
  */
 export function loadRunLibrary(sources: BundleSource[]): Library {
-  const loaded = loadLibrary(sources, { mode: 'compat' });
-  if (!loaded.ok) throw new ValidateBundleError(loaded.message, loaded.errors);
-  return loaded.library;
+  return cachedRunLibrary(sources, () => {
+    const loaded = loadLibrary(sources, { mode: 'compat' });
+    if (!loaded.ok) throw new ValidateBundleError(loaded.message, loaded.errors);
+    return loaded.library;
+  });
 }
 
 /**

@@ -64,3 +64,28 @@ export function renderModel(
   }
   return attachments ? { stuffs, aliases, extras, attachments } : { stuffs, aliases, extras };
 }
+
+/**
+ * Whether a render model is small: at most `maxChars` when its strings count their length, binary values their byte
+ * length, and every other value, list item and object member one. Counting stops at the limit, so a large model costs
+ * no more to measure than a small one.
+ * @param model - the model of one render
+ * @param maxChars - the limit, in characters
+ */
+export function renderModelWithin(model: RenderModel, maxChars: number): boolean {
+  let total = 0;
+  const pending: unknown[] = [model.stuffs, model.extras, model.attachments];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    total += 1;
+    if (typeof value === 'string') total += value.length;
+    else if (ArrayBuffer.isView(value)) total += value.byteLength;
+    else if (value !== null && typeof value === 'object') {
+      const members = Array.isArray(value) ? value : Object.values(value);
+      if (total + members.length > maxChars) return false;
+      for (const member of members) pending.push(member);
+    }
+    if (total > maxChars) return false;
+  }
+  return true;
+}

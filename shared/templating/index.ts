@@ -16,4 +16,4 @@ export {
 } from './render-template.js';
 export type { Renderable, TextFormat } from './renderable.js';
 export { expandShorthands } from './shorthands.js';
-export { type TemplateVariables, templateVariables } from './template-ast.js';
+export { isStraightLine, type TemplateVariables, templateVariables } from './template-ast.js';

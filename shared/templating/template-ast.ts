@@ -30,6 +30,68 @@ const BUILTIN_NAMES = new Set(['loop', 'range', 'cycler', 'joiner', 'caller']);
 const LOADING_NODES = new Set(['Include', 'Import', 'FromImport', 'Extends']);
 
 /**
+ * Node types of a straight-line template: text, names, literals, tests, comparisons, conditionals and concatenation.
+ * No loop, `{% set %}`, macro, call or block: every value is printed or combined at most once per place it is written.
+ */
+const STRAIGHT_LINE_NODES = new Set([
+  'Root',
+  'NodeList',
+  'Output',
+  'TemplateData',
+  'Literal',
+  'Symbol',
+  'LookupVal',
+  'Group',
+  'Array',
+  'Pair',
+  'Dict',
+  'If',
+  'InlineIf',
+  'Filter',
+  'KeywordArgs',
+  'In',
+  'Is',
+  'Or',
+  'And',
+  'Not',
+  'Compare',
+  'CompareOperand',
+  'Concat',
+  'Add',
+  'Sub',
+  'Neg',
+  'Pos',
+]);
+
+/** Filters whose result is at most a constant plus a constant multiple of their input (the MTHDS filters among them). */
+const LINEAR_FILTERS = new Set([
+  'format',
+  'tag',
+  'escape_script_tag',
+  'with_images',
+  'default',
+  'd',
+  'upper',
+  'lower',
+  'trim',
+  'capitalize',
+  'escape',
+  'e',
+  'safe',
+  'string',
+  'length',
+  'first',
+  'last',
+  'int',
+  'float',
+  'abs',
+  'round',
+]);
+
+/** Most AST nodes a straight-line template may have: its work is then a small multiple of its model's size. */
+const STRAIGHT_LINE_MAX_NODES = 256;
+
+/**
  * Parse a template (after shorthand expansion).
  * @param template - template text as written
  * @returns the nunjucks AST root
@@ -92,6 +154,8 @@ class AstReader {
   readonly paths = new Set<string>();
   readonly filters = new Set<string>();
   readonly loadingTags = new Set<string>();
+  straightLine = true;
+  private nodes = 0;
 
   visit(node: unknown, scope: Set<string>): void {
     if (node === null || typeof node !== 'object') return;
@@ -101,6 +165,8 @@ class AstReader {
     }
     const ast = node as AstNode;
     if (LOADING_NODES.has(ast.typename)) this.loadingTags.add(ast.typename);
+    this.nodes += 1;
+    if (!STRAIGHT_LINE_NODES.has(ast.typename) || this.nodes > STRAIGHT_LINE_MAX_NODES) this.straightLine = false;
     switch (ast.typename) {
       case 'Symbol':
       case 'LookupVal':
@@ -131,7 +197,9 @@ class AstReader {
       }
       case 'Filter':
       case 'FilterAsync': {
-        this.filters.add(String((ast['name'] as AstNode).value));
+        const name = String((ast['name'] as AstNode).value);
+        this.filters.add(name);
+        if (!LINEAR_FILTERS.has(name)) this.straightLine = false;
         this.visit(ast['args'], scope);
         return;
       }
@@ -160,6 +228,12 @@ export interface TemplateReading {
   readonly paths: ReadonlySet<string>;
   readonly filters: ReadonlySet<string>;
   readonly loadingTags: ReadonlySet<string>;
+  /**
+   * True for a straight-line template: at most {@link STRAIGHT_LINE_MAX_NODES} nodes, none a loop, `{% set %}`, macro,
+   * call or block, and only filters whose result is linear in their input. Its render costs a small multiple of the
+   * size of what it reads, so it may render on a thread that must not be held (docs/isolation.md "Templates").
+   */
+  readonly straightLine: boolean;
 }
 
 /**
@@ -208,4 +282,14 @@ export function readTemplate(template: string): TemplateReading {
 export function templateVariables(template: string): TemplateVariables {
   const paths = [...readTemplate(template).paths].sort();
   return { roots: [...new Set(paths.map((path) => path.split('.')[0]!))].sort(), paths };
+}
+
+/**
+ * Whether a template is straight-line ({@link TemplateReading.straightLine}): no loop, `{% set %}`, macro, call or
+ * block, only linear filters, a bounded number of nodes.
+ * @param template - template text as written (shorthands allowed)
+ * @throws Jinja2TemplateSyntaxError
+ */
+export function isStraightLine(template: string): boolean {
+  return readTemplate(template).straightLine;
 }

@@ -23,6 +23,11 @@ export interface RunQueueOptions {
 }
 
 const ENQUEUE_TIMEOUT_MS = 5000;
+/**
+ * How far back the completion listener first reads the queue's events, in ms: it starts on the first blocking execute,
+ * after that run's job was added, and covers a clock difference between this host and Redis.
+ */
+const EVENTS_REPLAY_MS = 60_000;
 
 /** Run queue producer. */
 export class RunQueue {
@@ -78,11 +83,16 @@ export class RunQueue {
    * @returns true when the job finished, false on timeout (the caller reads the outcome from the registry)
    */
   async waitUntilFinished(workflowId: string, timeoutMs: number): Promise<boolean> {
-    this.events ??= new QueueEvents(RUN_QUEUE, {
-      connection: this.options.eventsConnection(),
-      prefix: this.options.keys.bullPrefix,
-    });
-    this.events.on('error', () => undefined);
+    if (!this.events) {
+      // The listener starts after the job was added, maybe after it finished: it reads the events from a minute back
+      // (once), so a completion between the add and its first read is not missed.
+      this.events = new QueueEvents(RUN_QUEUE, {
+        connection: this.options.eventsConnection(),
+        prefix: this.options.keys.bullPrefix,
+        lastEventId: `${Date.now() - EVENTS_REPLAY_MS}-0`,
+      });
+      this.events.on('error', () => undefined);
+    }
     const job = await this.queue.getJob(workflowId);
     if (!job) return true;
     try {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Concept } from '../../../shared/mthds/index.js';
 import { inThreadTemplateRenderer, type RuntimeDeps, WorkingMemory } from '../../../shared/runtime/index.js';
-import { renderModel } from '../../../shared/runtime/render-model.js';
+import { renderModel, renderModelWithin } from '../../../shared/runtime/render-model.js';
 import { withTemplateBatch } from '../../../shared/runtime/template-batch.js';
 import { renderTemplateTask } from '../../../shared/runtime/template-renderer.js';
 import { libraryOf } from '../../helpers/library.js';
@@ -82,5 +82,33 @@ describe('withTemplateBatch', () => {
         await inThreadTemplateRenderer.render('Last: $main_stuff', model, { category: 'basic' }),
       );
     }
+  });
+});
+
+describe('renderModelWithin', () => {
+  const text = (size: number) => ({
+    nativeRoot: 'Text',
+    content: { kind: 'item' as const, item: { text: 'x'.repeat(size) } },
+  });
+
+  it('should count strings by length and every other value, item and member by one', () => {
+    const model = { stuffs: { a: text(100) }, aliases: {}, extras: { n: 1 } };
+    expect(renderModelWithin(model, 120)).to.equal(true);
+    expect(renderModelWithin(model, 100)).to.equal(false);
+  });
+
+  it('should stop counting a long list at the limit', () => {
+    const items = Array.from({ length: 1_000_000 }, () => ({ text: 'x' }));
+    const model = {
+      stuffs: { a: { nativeRoot: 'Text', content: { kind: 'list' as const, items } } },
+      aliases: {},
+      extras: {},
+    };
+    expect(renderModelWithin(model, 32 * 1024)).to.equal(false);
+  });
+
+  it('should count binary values by their bytes', () => {
+    const model = { stuffs: {}, aliases: {}, extras: { blob: new Uint8Array(2048) } };
+    expect(renderModelWithin(model, 1024)).to.equal(false);
   });
 });

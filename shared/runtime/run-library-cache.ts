@@ -1,0 +1,55 @@
+/**
+ * The libraries of recent runs, by the SHA-256 of their bundle sources: a method run again and again with new inputs
+ * (the common case) is parsed and validated once per process, not once per run. A library is immutable once built,
+ * so runs share it. Invalid sources are never kept: they fail again, with the same items, on every run.
+ */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { BundleSource, Library } from '../mthds/index.js';
+
+/** Characters of bundle text whose libraries are kept (2 Mi; a library takes some tens of times its text in memory). */
+const RUN_LIBRARIES_MAX_CHARS = 2 * 1024 * 1024;
+/** Libraries kept at most, however small. */
+const RUN_LIBRARIES_MAX_ENTRIES = 256;
+/** Characters an entry counts beyond its text, so that very small bundles are bounded too. */
+const ENTRY_OVERHEAD_CHARS = 1024;
+
+interface Entry {
+  library: Library;
+  chars: number;
+}
+
+const libraries = new LRUCache<string, Entry>({
+  max: RUN_LIBRARIES_MAX_ENTRIES,
+  maxSize: RUN_LIBRARIES_MAX_CHARS,
+  sizeCalculation: (entry) => entry.chars + ENTRY_OVERHEAD_CHARS,
+});
+
+/** The SHA-256 of sources in order, each source name and content length-prefixed (hex). */
+function sourcesDigest(sources: readonly BundleSource[]): string {
+  const hash = createHash('sha256');
+  for (const { source, content } of sources) {
+    const name = source ?? '';
+    hash.update(`${name.length}:${name}${content.length}:`);
+    hash.update(content);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * The library of these sources: the kept one, or the one `load` builds (kept for the next run).
+ * @param sources - the run's bundle sources, in order
+ * @param load - loads and validates the sources
+ * @throws whatever `load` throws (nothing is kept then)
+ */
+export function cachedRunLibrary(sources: readonly BundleSource[], load: () => Library): Library {
+  let chars = 0;
+  for (const { content } of sources) chars += content.length;
+  if (chars > RUN_LIBRARIES_MAX_CHARS) return load();
+  const key = sourcesDigest(sources);
+  const kept = libraries.get(key);
+  if (kept) return kept.library;
+  const library = load();
+  libraries.set(key, { library, chars });
+  return library;
+}

@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { ValidateBundleError } from '../../../shared/errors/index.js';
+import { loadRunLibrary } from '../../../shared/runtime/index.js';
+import { GREETING_BUNDLE } from '../../helpers/greeting-bundle.js';
+
+describe('loadRunLibrary: the libraries of recent runs', () => {
+  it('should give the same library for the same sources, without loading them again', () => {
+    const first = loadRunLibrary([{ content: GREETING_BUNDLE, source: 'greet.mthds' }]);
+    const again = loadRunLibrary([{ content: GREETING_BUNDLE, source: 'greet.mthds' }]);
+    expect(again).to.equal(first);
+  });
+
+  it('should load sources that differ in a name or a character anew', () => {
+    const first = loadRunLibrary([{ content: GREETING_BUNDLE, source: 'greet.mthds' }]);
+    expect(loadRunLibrary([{ content: GREETING_BUNDLE, source: 'other.mthds' }])).to.not.equal(first);
+    expect(loadRunLibrary([{ content: `${GREETING_BUNDLE}\n`, source: 'greet.mthds' }])).to.not.equal(first);
+  });
+
+  it('should refuse invalid sources on every run with the same items', () => {
+    const invalid = [{ content: 'domain = "x"\n[pipe.p]\ntype = "PipeLLM"\n', source: null }];
+    const first = (() => {
+      try {
+        loadRunLibrary(invalid);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(first).to.be.instanceOf(ValidateBundleError);
+    expect(() => loadRunLibrary(invalid))
+      .to.throw(ValidateBundleError)
+      .with.property('message', (first as ValidateBundleError).message);
+  });
+});
