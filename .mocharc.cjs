@@ -10,7 +10,7 @@ const { join } = require('node:path');
 
 const SHARED_MATERIAL = join(__dirname, '..', 'shared', 'corpus');
 const NEEDS_SHARED_MATERIAL =
-  /helpers\/(corpus|method-repos|codegen-libraries|apply-fix-ops)\.js|shared\/(corpus|reference|clients)\//;
+  /helpers\/(corpus|method-repos|codegen-libraries|apply-fix-ops|reference-openapi|mthds-js)\.js|shared\/(corpus|reference|clients)\//;
 
 function specFiles(directory) {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {

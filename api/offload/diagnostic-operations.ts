@@ -111,9 +111,49 @@ export interface RunCheckInput {
 
 const encoder = new TextEncoder();
 
-function encode(body: unknown): EncodedJson {
+/**
+ * A 200 body as the bytes `sendJson` would send.
+ * @param body - any JSON value
+ */
+export function encodeJson(body: unknown): EncodedJson {
   return encoder.encode(JSON.stringify(body));
 }
+
+const encode = encodeJson;
+
+/** The pipe a build route projected: `pipe_ref`, and `requested_pipe_ref` when the request named it. */
+interface BuildSelection {
+  pipe_ref: string;
+  requested_pipe_ref?: string;
+}
+
+/** The valid arm of `POST /v1/build/inputs`: the template in `inputs` (`json`) or `inputs_toml` (`toml`). */
+export type BuildInputsValidReport = BuildSelection & {
+  is_valid: true;
+  format: 'json' | 'toml';
+  explicit: boolean;
+  message: string;
+} & ({ inputs: Record<string, unknown> } | { inputs_toml: string });
+
+/** The valid arm of `POST /v1/build/output`: the representation in `output` (`schema`, `json`) or `output_python`. */
+export type BuildOutputValidReport = BuildSelection & {
+  is_valid: true;
+  format: 'schema' | 'json' | 'python';
+  message: string;
+} & ({ output: Record<string, unknown> } | { output_python: string });
+
+/** The valid arm of `POST /v1/build/runner`: the script and the `python-structures` projection it imports. */
+export type BuildRunnerValidReport = BuildSelection & {
+  is_valid: true;
+  python_code: string;
+  structures: {
+    directory: string;
+    artifacts: { path: string; content: string }[];
+    lock: string;
+    lock_filename: string;
+  };
+  message: string;
+};
 
 /** The dry-run sweep's backends, built in the thread: mock inference and extraction, random ids, the clock. */
 function sweepDeps(): SweepDeps {
@@ -128,7 +168,7 @@ function closureLibrary(sources: BundleSource[], mode: ValidationMode): Library 
   return loaded.ok ? loaded.library : crateInvalidReport(loaded.errors, loaded.message);
 }
 
-function selection(selected: SelectedPipe): { pipe_ref: string; requested_pipe_ref?: string } {
+function selection(selected: SelectedPipe): BuildSelection {
   return selected.requestedPipeRef === undefined
     ? { pipe_ref: selected.pipe.ref }
     : { pipe_ref: selected.pipe.ref, requested_pipe_ref: selected.requestedPipeRef };
@@ -178,13 +218,13 @@ export function codegenOperation(input: CodegenInput): EncodedJson {
 }
 
 /**
- * The answer of `POST /v1/build/inputs`: the inputs template of one pipe (spec §4.8).
+ * The verdict of `POST /v1/build/inputs`: the inputs template of one pipe (spec §4.8).
  * @param input - closure, pipe selector, format and explicitness
  * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
  */
-export function buildInputsOperation(input: BuildInputsInput): EncodedJson {
+export function buildInputsReport(input: BuildInputsInput): BuildInputsValidReport | CrateInvalidReport {
   const library = closureLibrary(input.sources, 'compat');
-  if ('is_valid' in library) return encode(library);
+  if ('is_valid' in library) return library;
   const selected = selectPipe(library, input.pipeRef, input.manifestMainPipe);
   const template = inputsTemplate(library, buildTypeSet(library), selected.pipe, input.explicit);
   const rendered =
@@ -193,46 +233,64 @@ export function buildInputsOperation(input: BuildInputsInput): EncodedJson {
     selected.pipe.inputs.length === 0
       ? 'This pipe declares no inputs — the template is empty.'
       : 'Inputs template generated successfully';
-  return encode({
+  return {
     is_valid: true,
     ...selection(selected),
     format: input.format,
     explicit: input.explicit,
     ...rendered,
     message,
-  });
+  };
 }
 
 /**
- * The answer of `POST /v1/build/output`: the output representation of one pipe (spec §4.9).
+ * The answer of `POST /v1/build/inputs`: {@link buildInputsReport}, encoded.
+ * @param input - closure, pipe selector, format and explicitness
+ * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
+ */
+export function buildInputsOperation(input: BuildInputsInput): EncodedJson {
+  return encode(buildInputsReport(input));
+}
+
+/**
+ * The verdict of `POST /v1/build/output`: the output representation of one pipe (spec §4.9).
  * @param input - closure, pipe selector and format
  * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
  */
-export function buildOutputOperation(input: BuildOutputInput): EncodedJson {
+export function buildOutputReport(input: BuildOutputInput): BuildOutputValidReport | CrateInvalidReport {
   const library = closureLibrary(input.sources, 'compat');
-  if ('is_valid' in library) return encode(library);
+  if ('is_valid' in library) return library;
   const selected = selectPipe(library, input.pipeRef, input.manifestMainPipe);
   const representation = outputRepresentation(library, buildTypeSet(library), selected.pipe, input.format);
   const rendered = typeof representation === 'string' ? { output_python: representation } : { output: representation };
-  return encode({
+  return {
     is_valid: true,
     ...selection(selected),
     format: input.format,
     ...rendered,
     message: 'Output representation generated successfully',
-  });
+  };
 }
 
 /**
- * The answer of `POST /v1/build/runner`: the dry-run sweep scoped to the pipe, then its runner script and the
+ * The answer of `POST /v1/build/output`: {@link buildOutputReport}, encoded.
+ * @param input - closure, pipe selector and format
+ * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
+ */
+export function buildOutputOperation(input: BuildOutputInput): EncodedJson {
+  return encode(buildOutputReport(input));
+}
+
+/**
+ * The verdict of `POST /v1/build/runner`: the dry-run sweep scoped to the pipe, then its runner script and the
  * `python-structures` projection it imports (spec §4.10).
  * @param input - closure, pipe selector and `allow_signatures`
  * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one; ValidationError (422) when
  *   the pipe calls a pipe of a package absent from the request
  */
-export async function buildRunnerOperation(input: BuildRunnerInput): Promise<EncodedJson> {
+export async function buildRunnerReport(input: BuildRunnerInput): Promise<BuildRunnerValidReport | CrateInvalidReport> {
   const library = closureLibrary(input.sources, 'compat');
-  if ('is_valid' in library) return encode(library);
+  if ('is_valid' in library) return library;
   const requested = input.pipeRef === null ? undefined : selectPipe(library, input.pipeRef, null);
   const sweep = sweepDeps();
   const swept = await dryRunSweep(library, sweep.deps, sweep.dryRun, {
@@ -240,8 +298,9 @@ export async function buildRunnerOperation(input: BuildRunnerInput): Promise<Enc
     pipeRefs: requested && new Set([requested.pipe.ref]),
   });
   if (swept.errors.length > 0)
-    return encode(
-      crateInvalidReport(swept.errors, `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`),
+    return crateInvalidReport(
+      swept.errors,
+      `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`,
     );
   const selected = requested ?? selectPipe(library, null, input.manifestMainPipe);
   if (
@@ -254,13 +313,23 @@ export async function buildRunnerOperation(input: BuildRunnerInput): Promise<Enc
   const types = buildTypeSet(library);
   const pythonCode = runnerScript(library, types, selected.pipe);
   const { artifacts, lock, lock_filename } = generateTypes(library, 'python-structures', types);
-  return encode({
+  return {
     is_valid: true,
     ...selection(selected),
     python_code: pythonCode,
     structures: { directory: 'structures', artifacts, lock, lock_filename },
     message: 'Runner code generated successfully',
-  });
+  };
+}
+
+/**
+ * The answer of `POST /v1/build/runner`: {@link buildRunnerReport}, encoded.
+ * @param input - closure, pipe selector and `allow_signatures`
+ * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one; ValidationError (422) when
+ *   the pipe calls a pipe of a package absent from the request
+ */
+export async function buildRunnerOperation(input: BuildRunnerInput): Promise<EncodedJson> {
+  return encode(await buildRunnerReport(input));
 }
 
 /**

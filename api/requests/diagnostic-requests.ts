@@ -4,14 +4,17 @@
  * of its bytes (docs/isolation.md "Request bodies"). A `method_ref` is the one thing a thread cannot do (the clone
  * cache is the process's): the thread names it, the event loop fetches it and asks again with the package.
  *
- * Each route's schema and rules are here, by route; the work itself is in `offload/diagnostic-operations.ts`.
+ * Each route's schema and rules are here, by route; the work itself is in `offload/diagnostic-operations.ts` (the
+ * build routes' legacy envelope in `offload/legacy-build-operations.ts`, the agent routes in
+ * `offload/definition-operations.ts`).
  *
- * @see spec §4.5–4.10; API-CONTRACT.md §3.7–3.13
+ * @see spec §4.5–4.10; API-CONTRACT.md §3.7–3.14
  */
 import { z } from 'zod';
 import { CODEGEN_TARGETS } from '../../shared/codegen/index.js';
 import { FORMAT_OPTIONS } from '../../shared/tooling/index.js';
 import { decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
+import { buildConceptOperation, buildPipeSpecOperation } from '../offload/definition-operations.js';
 import {
   buildInputsOperation,
   buildOutputOperation,
@@ -23,6 +26,11 @@ import {
   resolveOperation,
   validateOperation,
 } from '../offload/diagnostic-operations.js';
+import {
+  legacyBuildInputsOperation,
+  legacyBuildOutputOperation,
+  legacyBuildRunnerOperation,
+} from '../offload/legacy-build-operations.js';
 import { checkOrchestrationMode, type ModePolicy } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
 import {
@@ -33,6 +41,8 @@ import {
   type MethodToFetch,
   VALIDATION_MODE,
 } from './closure-selector.js';
+import { BUILD_CONCEPT_REQUEST, BUILD_PIPE_SPEC_REQUEST } from './definition-requests.js';
+import { isLegacyBuildEnvelope, legacyBuildOutputRequest, legacyBuildRequest } from './legacy-build-envelope.js';
 import { mthdsContent } from './mthds-content.js';
 
 /** What a diagnostic request is answered with: the route's 200 body, or a `method_ref` to fetch first. */
@@ -79,6 +89,19 @@ function closureRoute<T extends z.ZodRawShape>(
     const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
     return 'methodRef' in closure ? { fetch: closure } : answer(operate(body, closure));
   };
+}
+
+/**
+ * A build route that also answers the legacy envelope `{mthds_contents, pipe_code}` (`legacy-build-envelope.ts`).
+ * @param handler - the route on the spec's request
+ * @param legacy - the route on the legacy envelope, from the decoded body and `MAX_MTHDS_FILE_KIB`
+ */
+function withLegacyEnvelope(
+  handler: Handler,
+  legacy: (value: unknown, maxMthdsFileKib: number) => EncodedJson | Promise<EncodedJson>,
+): Handler {
+  return (value, request) =>
+    isLegacyBuildEnvelope(value) ? answer(legacy(value, request.limits.maxMthdsFileKib)) : handler(value, request);
 }
 
 function validateSchema(maxMthdsFileKib: number) {
@@ -171,25 +194,50 @@ const codegen = closureRoute(
   },
 );
 
-/** `POST /v1/build/inputs` (spec §4.8; API-CONTRACT.md §3.10). */
-const buildInputs = closureRoute(
-  { pipe_ref: PIPE_REF, format: z.enum(['json', 'toml']).default('json'), explicit: z.boolean().default(false) },
-  (body, closure) =>
-    buildInputsOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format, explicit: body.explicit }),
+/** `POST /v1/build/inputs` (spec §4.8; API-CONTRACT.md §3.10), and its legacy envelope. */
+const buildInputs = withLegacyEnvelope(
+  closureRoute(
+    { pipe_ref: PIPE_REF, format: z.enum(['json', 'toml']).default('json'), explicit: z.boolean().default(false) },
+    (body, closure) =>
+      buildInputsOperation({
+        ...closure,
+        pipeRef: body.pipe_ref ?? null,
+        format: body.format,
+        explicit: body.explicit,
+      }),
+  ),
+  (value, maxKib) => legacyBuildInputsOperation(legacyBuildRequest(value, maxKib)),
 );
 
-/** `POST /v1/build/output` (spec §4.9; API-CONTRACT.md §3.11). */
-const buildOutput = closureRoute(
-  { pipe_ref: PIPE_REF, format: z.enum(['schema', 'json', 'python']).default('schema') },
-  (body, closure) => buildOutputOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format }),
+/** `POST /v1/build/output` (spec §4.9; API-CONTRACT.md §3.11), and its legacy envelope. */
+const buildOutput = withLegacyEnvelope(
+  closureRoute(
+    { pipe_ref: PIPE_REF, format: z.enum(['schema', 'json', 'python']).default('schema') },
+    (body, closure) => buildOutputOperation({ ...closure, pipeRef: body.pipe_ref ?? null, format: body.format }),
+  ),
+  (value, maxKib) => legacyBuildOutputOperation(legacyBuildOutputRequest(value, maxKib)),
 );
 
-/** `POST /v1/build/runner` (spec §4.10; API-CONTRACT.md §3.12): the dry-run sweep scoped to the pipe, then its script. */
-const buildRunner = closureRoute(
-  { pipe_ref: PIPE_REF, allow_signatures: z.boolean().default(false) },
-  (body, closure) =>
+/**
+ * `POST /v1/build/runner` (spec §4.10; API-CONTRACT.md §3.12): the dry-run sweep scoped to the pipe, then its script;
+ * and its legacy envelope.
+ */
+const buildRunner = withLegacyEnvelope(
+  closureRoute({ pipe_ref: PIPE_REF, allow_signatures: z.boolean().default(false) }, (body, closure) =>
     buildRunnerOperation({ ...closure, pipeRef: body.pipe_ref ?? null, allowSignatures: body.allow_signatures }),
+  ),
+  (value, maxKib) => legacyBuildRunnerOperation(legacyBuildRequest(value, maxKib)),
 );
+
+/** `POST /v1/build/concept` (API-CONTRACT.md §3.14): a concept spec as TOML. */
+const buildConcept: Handler = async (value) =>
+  answer(buildConceptOperation(parseBody(BUILD_CONCEPT_REQUEST, value).spec));
+
+/** `POST /v1/build/pipe-spec` (API-CONTRACT.md §3.14): a pipe spec as TOML. */
+const buildPipeSpec: Handler = async (value) => {
+  const body = parseBody(BUILD_PIPE_SPEC_REQUEST, value);
+  return answer(buildPipeSpecOperation(body.pipe_type, body.spec));
+};
 
 /** `POST /v1/lint` (API-CONTRACT.md §3.13): 200 `{diagnostics}` for any text. */
 const lint: Handler = async (value, request) => {
@@ -217,6 +265,8 @@ export const DIAGNOSTIC_ROUTES = {
   buildInputs: { path: '/v1/build/inputs', handle: buildInputs },
   buildOutput: { path: '/v1/build/output', handle: buildOutput },
   buildRunner: { path: '/v1/build/runner', handle: buildRunner },
+  buildConcept: { path: '/v1/build/concept', handle: buildConcept },
+  buildPipeSpec: { path: '/v1/build/pipe-spec', handle: buildPipeSpec },
   lint: { path: '/v1/lint', handle: lint },
   format: { path: '/v1/format', handle: format },
 } as const;

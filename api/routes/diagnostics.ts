@@ -1,7 +1,8 @@
 /**
- * The diagnostic and tooling routes (spec §4.5–4.10; API-CONTRACT.md §3.7–3.13): `/v1/validate`, `/v1/resolve`,
- * `/v1/codegen`, `/v1/build/{inputs,output,runner}`, `/v1/lint`, `/v1/format`. Any verdict, valid or invalid, is 200;
- * non-2xx only when no verdict could be produced.
+ * The diagnostic and tooling routes (spec §4.5–4.10; API-CONTRACT.md §3.7–3.14): `/v1/validate`, `/v1/resolve`,
+ * `/v1/codegen`, `/v1/build/{inputs,output,runner}` (with their legacy envelope), `/v1/lint`, `/v1/format`, and the
+ * agent routes `/v1/build/{concept,pipe-spec}`. Any verdict, valid or invalid, is 200; non-2xx only when no verdict
+ * could be produced.
  *
  * The event loop only reads each body and sends the answer: decoding, the schema, the verdict and its serialisation
  * run in the diagnostics pool (`requests/diagnostic-requests.ts`; docs/isolation.md "Request bodies"). The loop's
@@ -56,7 +57,7 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions): Req
 }
 
 /**
- * Router serving the eight diagnostic routes.
+ * Router serving the ten diagnostic routes.
  * @param options - body limits, `MAX_MTHDS_FILE_KIB`, orchestration, diagnostics pool, method fetcher
  * @throws (through the problem handler) PayloadTooLarge 413; the routes' 422s; ServerBusyError 503 and
  *   ComputeBudgetExceededError 422 from the pool; whatever the fetcher throws for a `method_ref` (501 for a registry

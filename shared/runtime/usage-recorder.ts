@@ -1,10 +1,10 @@
 /**
- * Token usage of a run: an inference-port decorator that records one record per call (RUNTIME.md §5.8), returned in
- * `pipe_output.tokens_usages`, with the backend that served it and its cost when the model spec has rates.
+ * Token usage of a run: an inference-port decorator that records one record per call (RUNTIME.md §5.8), with the
+ * backend that served it and its cost when the model spec has rates. The run outcome carries the records.
  */
 import type { InferencePort, TokenUsage } from './ports.js';
 
-/** One usage record (API-CONTRACT.md §3.5 `TokenUsagesRecord`). Times are ISO-8601 UTC. */
+/** One usage record: the reference's `TokensUsageRecord` (API-CONTRACT.md §3.5) plus `backend`. Times are ISO-8601 UTC. */
 export interface TokensUsageRecord {
   model_type: 'llm' | 'img_gen' | 'search';
   inference_model_name: string;

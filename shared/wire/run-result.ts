@@ -1,6 +1,10 @@
 /**
  * The run result of `POST /v1/execute` (spec §2.4; API-CONTRACT.md §3.5): state, timestamps, the final working
- * memory and the pipe structures of the library.
+ * memory, its token usage and the pipe structures of the library.
+ *
+ * `pipe_output` follows the reference's closed `PipeOutputWire` and `TokensUsageRecord` exactly; the backend that
+ * served each inference call, which those schemas have no member for, rides the run result's top level (open in the
+ * reference's `PipelexApiExecuteResponse`) as `tokens_usages_backends`.
  */
 import type { MethodProvenance } from '../methods/index.js';
 import type { Library, Multiplicity } from '../mthds/index.js';
@@ -23,6 +27,9 @@ export interface PipeStructure {
   output: IOStructure;
 }
 
+/** One `pipe_output.tokens_usages` record: the reference's `TokensUsageRecord`, member for member. */
+export type TokensUsageWire = Omit<TokensUsageRecord, 'backend'>;
+
 /** The 200 body of a finished run. `state` and `pipeline_state` carry the same value (spec §2.4 and the reference). */
 export interface RunResult {
   pipeline_run_id: string;
@@ -31,7 +38,9 @@ export interface RunResult {
   created_at: string;
   finished_at: string | null;
   main_stuff_name: string | null;
-  pipe_output: { working_memory: WorkingMemoryWire; pipeline_run_id: string; tokens_usages: TokensUsageRecord[] };
+  pipe_output: { working_memory: WorkingMemoryWire; pipeline_run_id: string; tokens_usages: TokensUsageWire[] };
+  /** The backend that served each inference call (`mock`, `openai`, …), in the order of `pipe_output.tokens_usages`. */
+  tokens_usages_backends: (string | null)[];
   pipe_structures: Record<string, PipeStructure>;
   /** Present only on `method_ref` runs: where the method came from (spec §2.2; API-CONTRACT.md §3.5). */
   method_provenance?: MethodProvenance;
@@ -79,8 +88,9 @@ export function completedRunResult(outcome: RunOutcome, library: Library): RunRe
     pipe_output: {
       working_memory: outcome.memory.toWire(),
       pipeline_run_id: outcome.pipelineRunId,
-      tokens_usages: outcome.tokensUsages,
+      tokens_usages: outcome.tokensUsages.map(({ backend: _served, ...record }) => record),
     },
+    tokens_usages_backends: outcome.tokensUsages.map((record) => record.backend),
     pipe_structures: pipeStructures(library),
   };
 }

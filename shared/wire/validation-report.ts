@@ -20,8 +20,14 @@ import {
   type PipeOutputFormDescriptor,
 } from './form-descriptors.js';
 
-/** Multiplicity as the I/O contracts spell it. */
+/** Multiplicity as the input contracts spell it. */
 export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
+
+/**
+ * Multiplicity as the output contract spells it: the reference's `IOMultiplicity`, where any list output, of a
+ * variable or a fixed count, is `variable` (the count rides `item_count`).
+ */
+export type OutputMultiplicity = 'single' | 'variable';
 
 /** One input of a pipe contract. */
 export interface InputContract {
@@ -32,10 +38,11 @@ export interface InputContract {
   json_schema: Record<string, unknown>;
 }
 
-/** The output of a pipe contract. */
+/** The output of a pipe contract (the reference's `PipeOutputContract`, plus `item_count` and `json_schema`). */
 export interface OutputContract {
   concept_ref: string;
-  multiplicity: ContractMultiplicity;
+  multiplicity: OutputMultiplicity;
+  /** N for an `X[N]` output, else null. */
   item_count: number | null;
   optional: false;
   json_schema: Record<string, unknown>;
@@ -83,6 +90,14 @@ function contractMultiplicity(multiplicity: Multiplicity): {
   return { multiplicity: multiplicity, item_count: null };
 }
 
+function outputMultiplicity(multiplicity: Multiplicity): {
+  multiplicity: OutputMultiplicity;
+  item_count: number | null;
+} {
+  if (typeof multiplicity === 'number') return { multiplicity: 'variable', item_count: multiplicity };
+  return { multiplicity: multiplicity, item_count: null };
+}
+
 function ioSchema(
   library: Library,
   pipe: Pipe,
@@ -119,7 +134,7 @@ function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
       inputs,
       output: {
         concept_ref: pipe.output.conceptRef,
-        ...contractMultiplicity(pipe.output.multiplicity),
+        ...outputMultiplicity(pipe.output.multiplicity),
         optional: false,
         json_schema: ioSchema(library, pipe, pipe.output.conceptRef, pipe.output.multiplicity),
       },

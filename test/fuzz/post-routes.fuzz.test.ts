@@ -120,6 +120,9 @@ const SHAPES: Record<string, BodyShape> = {
   '/v1/build/inputs': (bundle) => `{"files":[{"content":${json(bundle)}}],"format":"toml"}`,
   '/v1/build/output': (bundle) => `{"files":[{"content":${json(bundle)}}],"format":"python"}`,
   '/v1/build/runner': (bundle) => `{"files":[{"content":${json(bundle)}}]}`,
+  '/v1/build/concept': (bundle) => `{"spec":{"concept_code":"Fuzz","description":${json(bundle)}}}`,
+  '/v1/build/pipe-spec': (bundle, inputs) =>
+    `{"pipe_type":"PipeLLM","spec":{"pipe_code":"fuzz","description":"d","output":"Text","prompt":${json(bundle)},"inputs":${inputs}}}`,
   '/v1/lint': (bundle) => `{"content":${json(bundle)}}`,
   '/v1/format': (bundle) => `{"content":${json(bundle)}}`,
   '/v1/execute': (bundle, inputs) => `{"mthds_content":${json(bundle)},"inputs":${inputs}}`,
@@ -145,6 +148,8 @@ function bodyFor(shape: BodyShape): fc.Arbitrary<string> {
             'options',
             'method_ref',
             'pipe_code',
+            'spec',
+            'pipe_type',
             'callback_urls',
             'pipeline_run_id',
           ),
@@ -208,7 +213,7 @@ describe('fuzz: every POST route answers a documented status (fast-check)', func
     await queue.close();
     const rows = [...campaign.histogram].map(
       ([route, byStatus]) =>
-        `  ${route.padEnd(17)} ${[...byStatus]
+        `  ${route.padEnd(19)} ${[...byStatus]
           .sort()
           .map(([status, count]) => `${status}×${count}`)
           .join('  ')}`,

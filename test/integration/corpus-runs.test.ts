@@ -196,9 +196,7 @@ describe('corpus bundles run to completion', function () {
           expect(response.status, JSON.stringify(response.body).slice(0, 400)).to.equal(200);
           const after = fakes()[profile].length;
           expect(after).to.be.above(before);
-          const backends = new Set(
-            response.body.pipe_output.tokens_usages.map((record: { backend: string }) => record.backend),
-          );
+          const backends = new Set(response.body.tokens_usages_backends);
           expect(backends).to.deep.equal(new Set([profile.replace('_only', '')]));
         });
       }

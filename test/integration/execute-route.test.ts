@@ -82,12 +82,14 @@ describe('POST /v1/execute', () => {
         'finished_at',
         'main_stuff_name',
         'pipe_output',
+        'tokens_usages_backends',
         'pipe_structures',
       ]);
       expect(body).to.include({ state: 'COMPLETED', pipeline_state: 'COMPLETED', main_stuff_name: 'main_stuff' });
       expect(body.pipe_output.pipeline_run_id).to.equal(body.pipeline_run_id);
       expect(body.pipe_output.tokens_usages).to.have.length(1);
-      expect(body.pipe_output.tokens_usages[0]).to.deep.include({
+      const { started_at, completed_at, ...usage } = body.pipe_output.tokens_usages[0];
+      expect(usage).to.deep.equal({
         model_type: 'llm',
         inference_model_name: 'gpt-4o-mini',
         inference_model_id: 'gpt-4o-mini',
@@ -96,8 +98,9 @@ describe('POST /v1/execute', () => {
         unit_job_id: null,
         nb_tokens_by_category: { input: 16, output: 24 },
         cost: null,
-        backend: 'mock',
       });
+      expect(Date.parse(completed_at)).to.be.at.least(Date.parse(started_at));
+      expect(body.tokens_usages_backends).to.deep.equal(['mock']);
       expect(Date.parse(body.finished_at)).to.be.at.least(Date.parse(body.created_at));
       const { root, aliases } = body.pipe_output.working_memory;
       expect(aliases).to.deep.equal({});
@@ -394,10 +397,10 @@ describe('POST /v1/execute', () => {
       expect(response.body.pipe_output.tokens_usages[0]).to.deep.include({
         inference_model_name: 'gpt-4o-mini',
         inference_model_id: 'gpt-4o-mini',
-        backend: 'openai',
         nb_tokens_by_category: { input: 11, output: 7 },
         cost: (11 * 0.15 + 7 * 0.6) / 1_000_000,
       });
+      expect(response.body.tokens_usages_backends).to.deep.equal(['openai']);
     });
 
     it('should resolve a $preset through the model deck (cv_job_match uses $writing-factual)', async () => {

@@ -66,8 +66,8 @@ describe('routing a run to the Anthropic backend', () => {
     expect(response.body.pipe_output.tokens_usages[0]).to.deep.include({
       inference_model_name: 'claude-4.6-sonnet',
       inference_model_id: 'claude-sonnet-4-6',
-      backend: 'anthropic',
       cost: (20 * 3 + 9 * 15) / 1_000_000,
     });
+    expect(response.body.tokens_usages_backends).to.deep.equal(['anthropic']);
   });
 });

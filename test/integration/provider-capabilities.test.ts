@@ -65,9 +65,9 @@ describe('image generation and web search providers', () => {
       });
       expect(response.body.pipe_output.tokens_usages[0]).to.deep.include({
         model_type: 'img_gen',
-        backend: 'openai',
         inference_model_name: 'gpt-image-1',
       });
+      expect(response.body.tokens_usages_backends).to.deep.equal(['openai']);
     });
 
     it('should leave other image handles to the mock', async () => {
@@ -79,9 +79,9 @@ describe('image generation and web search providers', () => {
         .expect(200);
       expect(fake.requests).to.have.length(0);
       expect(response.body.pipe_output.tokens_usages[0]).to.deep.include({
-        backend: 'mock',
         inference_model_name: 'nano-banana-2',
       });
+      expect(response.body.tokens_usages_backends).to.deep.equal(['mock']);
     });
   });
 
@@ -136,9 +136,9 @@ describe('image generation and web search providers', () => {
       });
       expect(response.body.pipe_output.tokens_usages[0]).to.deep.include({
         model_type: 'search',
-        backend: 'linkup',
         inference_model_name: 'linkup-deep',
       });
+      expect(response.body.tokens_usages_backends).to.deep.equal(['linkup']);
     });
   });
 });

@@ -230,7 +230,7 @@ describe('POST /v1/validate', () => {
         { error_type: 'unresolved_pipe_dependency', missing_pipe_code: 'second_step_missing' },
       ],
       ['invalid/prompt_input_mismatch', { error_type: 'missing_input_variable', pipe_code: 'greet_person' }],
-      ['invalid/bad_pipe_type', { error_type: 'union_tag_invalid', pipe_code: 'mystery' }],
+      ['invalid/bad_pipe_type', { error_type: 'unknown_pipe_type', pipe_code: 'mystery' }],
     ];
     for (const [name, expected] of cases) {
       it(`should report ${String(expected['error_type'])} for ${name}`, async () => {

@@ -1,13 +1,21 @@
 /**
  * The `bundle_blueprint` member of a ValidReport (API-CONTRACT.md §4.3): the bundle as written, with `source`, and
- * absent header members as null.
+ * absent header members as null. A contract-only pipe is written without `type`, as the reference's
+ * `PipeSignatureBlueprint` (which admits no `type`) and the `.mthds` text spell it (LANGUAGE-DELTA.md §2).
  */
+import type { PipeBlueprint } from '../parse/blueprint.js';
 import type { LoadedBundle } from './library.js';
+
+function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
+  if (pipe.type !== 'PipeSignature') return pipe;
+  const { type: _signature, ...contract } = pipe;
+  return contract;
+}
 
 /**
  * Shape a bundle for the wire.
  * @param bundle - a loaded bundle
- * @returns `{source, domain, description, system_prompt, main_pipe, concept, pipe}`
+ * @returns `{source, domain, description, system_prompt, main_pipe, concept, pipe}`; signatures without `type`
  */
 export function bundleBlueprintForWire(bundle: Pick<LoadedBundle, 'blueprint' | 'source'>): Record<string, unknown> {
   const { blueprint } = bundle;
@@ -18,6 +26,6 @@ export function bundleBlueprintForWire(bundle: Pick<LoadedBundle, 'blueprint' | 
     system_prompt: blueprint.system_prompt ?? null,
     main_pipe: blueprint.main_pipe ?? null,
     concept: blueprint.concept,
-    pipe: blueprint.pipe,
+    pipe: Object.fromEntries(Object.entries(blueprint.pipe).map(([code, pipe]) => [code, pipeForWire(pipe)])),
   };
 }

@@ -244,7 +244,7 @@ function checkPipe(
         {
           category: 'blueprint_validation',
           message,
-          error_type: 'union_tag_invalid',
+          error_type: 'unknown_pipe_type',
           ...at,
           field_path: `pipe.${code}.type`,
           field_name: 'type',
@@ -270,7 +270,8 @@ function checkPipe(
  * @param data - the parsed TOML top-level table
  * @param source - the logical file name put on the items, or null
  * @returns the typed blueprint when the data is a well-formed bundle; otherwise the items, one per problem
- *   (`blueprint_validation`; `error_type` `union_tag_invalid` for an unknown pipe type, `missing_pipe_type`,
+ *   (`blueprint_validation`; `error_type` `unknown_pipe_type` for an unknown pipe type (the reference's
+ *   `PipeValidationErrorType`; older reference samples named it `union_tag_invalid`), `missing_pipe_type`,
  *   `extra_forbidden` for unknown keys, `missing`, `invalid_type`, `enum`, `value_error`). Empty data gives the single
  *   residual item (no `source`, no `error_type`) of spec §2.6.
  * @see LANGUAGE.md §6 S2, spec §2.6

@@ -1,9 +1,9 @@
 /**
  * The `error_type` values a validation item of the language core may carry (spec §2.6, API-CONTRACT.md §4.1).
  *
- * The reference's `PipeValidationErrorType` and `PipeFactoryErrorType` come first, then `union_tag_invalid` and the
- * schema-check types (named after the Pydantic error types the reference surfaces), then the types of this runtime's own
- * rules for checks the reference reports without a subtype.
+ * The reference's `PipeValidationErrorType` and `PipeFactoryErrorType` come first (an unknown pipe `type` is the
+ * reference's `unknown_pipe_type`), then the schema-check types (named after the Pydantic error types the reference
+ * surfaces), then the types of this runtime's own rules for checks the reference reports without a subtype.
  *
  * @see spec §2.6, API-CONTRACT.md §4.1
  */
@@ -25,7 +25,6 @@ export const VALIDATION_ERROR_TYPES = [
   'unresolved_concept',
   'unresolved_pipe_dependency',
   'unknown_concept',
-  'union_tag_invalid',
   'extra_forbidden',
   'missing',
   'invalid_type',

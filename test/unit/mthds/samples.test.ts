@@ -159,13 +159,13 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
   });
 
   describe('when loading invalid/bad_pipe_type', () => {
-    it('should report union_tag_invalid on the type field', () => {
+    it('should report unknown_pipe_type on the type field (the corpus README predates the 0.16 name)', () => {
       expect(errorsOf(load('invalid/bad_pipe_type'))).to.deep.equal([
         {
           category: 'blueprint_validation',
           message:
             "Pipe 'mystery', field 'type': 'PipeWizardry' is not a pipe type (allowed: PipeLLM, PipeFunc, PipeImgGen, PipeExtract, PipeSearch, PipeCompose, PipeSequence, PipeParallel, PipeCondition, PipeBatch).",
-          error_type: 'union_tag_invalid',
+          error_type: 'unknown_pipe_type',
           source: 'invalid/bad_pipe_type.mthds',
           pipe_code: 'mystery',
           domain_code: 'bad_pipe_type',

@@ -41,4 +41,18 @@ describe('bundleBlueprintForWire', () => {
       expect(bundleBlueprintForWire({ blueprint, source: null })['source']).to.equal(null);
     });
   });
+
+  describe('when a pipe is contract-only', () => {
+    it('should write it as written, without the type the parser gives it', () => {
+      const blueprint = parseBundle(sample('draft_with_signature'), null);
+      expect(blueprint.pipe['translate_summary']?.type).to.equal('PipeSignature');
+      const wire = bundleBlueprintForWire({ blueprint, source: null });
+      expect((wire['pipe'] as Record<string, unknown>)['translate_summary']).to.deep.equal({
+        description: 'Translate the summary to French (contract only — not yet implemented)',
+        inputs: { summary: 'Summary' },
+        output: 'Summary',
+        signature_for: 'PipeLLM',
+      });
+    });
+  });
 });

@@ -21,14 +21,14 @@ describe('checkBlueprint', () => {
   });
 
   describe('when a pipe type is unknown', () => {
-    it('should report union_tag_invalid on the type field', () => {
+    it('should report unknown_pipe_type on the type field', () => {
       expect(
         check('domain = "d"\n[pipe.mystery]\ntype = "PipeWizardry"\ndescription = "x"\noutput = "Text"').items,
       ).to.deep.equal([
         {
           category: 'blueprint_validation',
           message: `Pipe 'mystery', field 'type': 'PipeWizardry' is not a pipe type (allowed: ${PIPE_TYPES}).`,
-          error_type: 'union_tag_invalid',
+          error_type: 'unknown_pipe_type',
           source: 'b.mthds',
           pipe_code: 'mystery',
           domain_code: 'd',
