@@ -5,6 +5,12 @@ import { sample } from '../helpers/corpus.js';
 import { referenceErrors } from '../helpers/reference-openapi.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
+/** A PipeLLM definition spec as the SDK's `pipeSpec()` sends it. */
+const GREET_PIPE_SPEC = {
+  pipe_type: 'PipeLLM',
+  spec: { pipe_code: 'greet', description: 'Greet', inputs: { name: 'Text' }, output: 'Text', prompt: 'Hi $name' },
+};
+
 const app = buildTestApp();
 const HELLO = sample('hello_greeting');
 const MISMATCH = sample('invalid/prompt_input_mismatch');
@@ -160,16 +166,7 @@ describe('build routes: the legacy envelope and the agent routes', function () {
 
   describe('POST /v1/build/pipe-spec', () => {
     it('should answer the pipe as TOML, as the reference BuildPipeSpecResponse', async () => {
-      const response = await post('/v1/build/pipe-spec', {
-        pipe_type: 'PipeLLM',
-        spec: {
-          pipe_code: 'greet',
-          description: 'Greet',
-          inputs: { name: 'Text' },
-          output: 'Text',
-          prompt: 'Hi $name',
-        },
-      }).expect(200);
+      const response = await post('/v1/build/pipe-spec', GREET_PIPE_SPEC).expect(200);
       expect(response.body).to.deep.equal({
         success: true,
         pipe_code: 'greet',
@@ -180,16 +177,7 @@ describe('build routes: the legacy envelope and the agent routes', function () {
     });
 
     it('should give a definition that validates once pasted into a bundle', async () => {
-      const response = await post('/v1/build/pipe-spec', {
-        pipe_type: 'PipeLLM',
-        spec: {
-          pipe_code: 'greet',
-          description: 'Greet',
-          inputs: { name: 'Text' },
-          output: 'Text',
-          prompt: 'Hi $name',
-        },
-      }).expect(200);
+      const response = await post('/v1/build/pipe-spec', GREET_PIPE_SPEC).expect(200);
       const verdict = await post('/v1/validate', {
         mthds_contents: [`domain = "pasted"\nmain_pipe = "greet"\n\n${response.body.toml}`],
       }).expect(200);
