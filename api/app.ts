@@ -8,7 +8,8 @@
  * 4. authentication of every `/v1` route, `/metrics` and `/admin/queues` (spec §5)
  * 5. per-route body reading (413); decoding (422) and zod request schema (422), in a diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
- * 6. route handler (a thin call into the core or an orchestrator)
+ * 6. route handler (a thin call into the core or an orchestrator; the run lifecycle routes read the run store and
+ *    event log: Redis with a queue backend, this process's memory without)
  * 7. unknown route → 404 problem without a `code` member
  * 8. the problem handler: every error as `application/problem+json` (spec §7)
  */
@@ -19,13 +20,16 @@ import { createDocumentExtractor, type ModelDeck } from '../shared/inference/ind
 import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
-import type { Orchestrator } from '../shared/orchestration/index.js';
 import {
   bullmqOrchestrator,
   CALLBACK_QUEUE,
   directOrchestrator,
+  memoryRuns,
+  type Orchestrator,
   type QueueBackend,
   RUN_QUEUE,
+  type RunEventLog,
+  type RunStore,
 } from '../shared/orchestration/index.js';
 import {
   type DocumentExtractorPort,
@@ -51,6 +55,7 @@ import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
 import { readyRouter } from './routes/ready.js';
 import { runRouter } from './routes/run.js';
+import { runEventsRouter } from './routes/run-events.js';
 import { runsRouter } from './routes/runs.js';
 import { versionRouter } from './routes/version.js';
 
@@ -97,7 +102,30 @@ export interface AppDeps {
   readiness?: Readiness;
 }
 
-function orchestrators(deps: AppDeps, metrics: Metrics, diagnostics: DiagnosticsPool): Map<string, Orchestrator> {
+/** Where a deployment's runs are recorded: its Redis with a queue backend, else this process's memory. */
+interface RunTracking {
+  store: RunStore;
+  events: RunEventLog;
+}
+
+function runTracking(deps: AppDeps): RunTracking {
+  if (deps.queueBackend) return { store: deps.queueBackend.registry, events: deps.queueBackend.events };
+  const { queue, runLifecycle } = deps.settings;
+  return memoryRuns({
+    ttlSeconds: queue.runRecordTtlSeconds,
+    maxRuns: runLifecycle.maxRecordsInMemory,
+    maxBytes: runLifecycle.maxBytesInMemory,
+    maxEventsPerRun: runLifecycle.maxEventsPerRun,
+    now: deps.now ?? Date.now,
+  });
+}
+
+function orchestrators(
+  deps: AppDeps,
+  metrics: Metrics,
+  diagnostics: DiagnosticsPool,
+  runs: RunTracking,
+): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
   const direct = directOrchestrator({
     inference: deps.inference,
@@ -107,6 +135,10 @@ function orchestrators(deps: AppDeps, metrics: Metrics, diagnostics: Diagnostics
     now,
     metrics,
     bundles: diagnosticsBundleChecker(diagnostics),
+    runs: runs.store,
+    events: runs.events,
+    docsUrl: deps.settings.errorDocsUrl,
+    logger: deps.logger,
   });
   const registered = new Map<string, Orchestrator>([['direct', direct]]);
   if (deps.queueBackend) {
@@ -138,7 +170,8 @@ export function createApp(deps: AppDeps): Express {
   const metrics = deps.metrics ?? new Metrics();
   const apiConfig = deps.apiConfig ?? DIRECT_ONLY;
   const diagnostics = deps.diagnostics ?? new DiagnosticsPool({ compute: settings.compute, metrics });
-  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics));
+  const runs = runTracking(deps);
+  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics, runs));
   if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend)
     throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
@@ -180,8 +213,18 @@ export function createApp(deps: AppDeps): Express {
       diagnostics,
     }),
   );
+  app.use(runsRouter({ ...runs, disclosure: settings.errorDisclosure }));
+  app.use(
+    runEventsRouter({
+      ...runs,
+      disclosure: settings.errorDisclosure,
+      maxStreams: settings.runLifecycle.maxEventStreams,
+      idleMs: settings.runLifecycle.eventStreamIdleMs,
+      heartbeatMs: settings.runLifecycle.eventStreamHeartbeatMs,
+      logger,
+    }),
+  );
   if (deps.queueBackend) {
-    app.use(runsRouter(deps.queueBackend.registry));
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());
     metrics.watchQueue(CALLBACK_QUEUE, () => deps.queueBackend!.callbackQueue.counts());
     if (settings.adminQueuesEnabled) {

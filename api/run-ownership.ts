@@ -1,11 +1,12 @@
 /**
  * Run ownership at the edge: who may use which scope (spec §5 rule 5, §7.2
- * "storage-ownership mismatch") and who owns a run (docs/run-ownership.md).
+ * "storage-ownership mismatch"), who owns a run, and who may read it (docs/run-ownership.md).
  *
  * Glossary: the *owner* of a run is the caller's own id (`Identity.userId`); a *scope* is the storage prefix a run
  * writes under; a *granted* scope is a prefix a jwt caller's token lists in its `storage_scopes` claim.
  */
-import { StorageOwnershipMismatchError } from '../shared/errors/index.js';
+import { RunNotFoundError, StorageOwnershipMismatchError } from '../shared/errors/index.js';
+import type { RunRecord, RunStore } from '../shared/orchestration/index.js';
 import type { Identity } from './middleware/authenticate.js';
 
 /** Who owns a run and where it writes. */
@@ -48,4 +49,21 @@ export function runOwnership(identity: Identity, requested: string | null | unde
     );
   }
   return { owner: identity.userId, storageScope: requested ?? identity.userId };
+}
+
+/**
+ * Read a run's record on behalf of a caller: its owner gets it; anyone else gets exactly what an unknown id gets.
+ * @param store - the run store
+ * @param runId - the `pipeline_run_id` of the route
+ * @param identity - the authenticated caller
+ * @returns the record
+ * @throws RunNotFoundError (404, code `run_not_found`) for an unknown or expired id and for another owner's run;
+ *   QueueUnavailableError (503) when the store's Redis is down
+ * @see docs/run-ownership.md "Visibility"
+ */
+export async function readOwnedRun(store: RunStore, runId: string, identity: Identity): Promise<RunRecord> {
+  const record = await store.getOwned(runId, identity.userId);
+  if (!record)
+    throw new RunNotFoundError(`No run '${runId}' is known (runs are kept RUN_RECORD_TTL_SECONDS after they finish).`);
+  return record;
 }

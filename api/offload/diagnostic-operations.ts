@@ -39,6 +39,7 @@ import {
   type ValidationMode,
 } from '../../shared/mthds/index.js';
 import {
+  checkRunInputs,
   dryRunSweep,
   loadRunLibrary,
   randomIdSource,
@@ -103,10 +104,12 @@ export interface TextInput {
   options?: FormatOptions | null;
 }
 
-/** Input of {@link checkRunOperation}: the bundles of a run and its pipe selector (spec §4.3). */
+/** Input of {@link checkRunOperation}: the bundles of a run, its pipe selector and its inputs (spec §4.3). */
 export interface RunCheckInput {
   sources: BundleSource[];
   pipeCode: string | null;
+  /** The request's `inputs`, as received. */
+  inputs: unknown;
 }
 
 const encoder = new TextEncoder();
@@ -349,25 +352,37 @@ export async function formatOperation(input: TextInput): Promise<EncodedJson> {
 }
 
 /**
- * The static verdict of a run's bundles (spec §4.3): they load as one valid library and name a pipe to run.
- * @param input - the run's bundles and `pipe_code`
- * @throws ValidateBundleError (422) with every validation item; PipeNotFoundError (422) when no pipe is selected
+ * The check of a run before it runs or is queued (spec §4.3–4.4): its bundles load as one valid library and name a
+ * pipe to run, and its inputs bind to that pipe as the run will bind them.
+ * @param input - the run's bundles, `pipe_code` and inputs
+ * @returns the checked library
+ * @throws ValidateBundleError (422) with every validation item; PipeNotFoundError (422) when no pipe is selected;
+ *   StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError (422) for inputs the pipe refuses
  */
-export function checkRunOperation(input: RunCheckInput): void {
-  selectRunPipe(loadRunLibrary(input.sources), input.pipeCode);
+function checkedRun(input: RunCheckInput): Library {
+  const library = loadRunLibrary(input.sources);
+  checkRunInputs(library, selectRunPipe(library, input.pipeCode), input.inputs);
+  return library;
 }
 
 /**
- * The static verdict of a run's bundles, as {@link checkRunOperation}, answering the checked bundles.
- * @param input - the run's bundles and `pipe_code`
+ * The verdict of a run's check, as {@link checkedRun}.
+ * @param input - the run's bundles, `pipe_code` and inputs
+ * @throws as {@link checkedRun}
+ */
+export function checkRunOperation(input: RunCheckInput): void {
+  checkedRun(input);
+}
+
+/**
+ * The verdict of a run's check, as {@link checkedRun}, answering the checked bundles.
+ * @param input - the run's bundles, `pipe_code` and inputs
  * @returns the checked bundles (plain data), from which the caller builds the run library (`buildLibrary`) without
  *   parsing the texts or re-running the rules
- * @throws ValidateBundleError (422) with every validation item; PipeNotFoundError (422) when no pipe is selected
+ * @throws as {@link checkedRun}
  */
 export function loadRunOperation(input: RunCheckInput): LoadedBundle[] {
-  const library = loadRunLibrary(input.sources);
-  selectRunPipe(library, input.pipeCode);
-  return [...library.bundles];
+  return [...checkedRun(input).bundles];
 }
 
 /**

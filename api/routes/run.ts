@@ -3,8 +3,10 @@
  * then the delivery. `/v1/execute` blocks on the orchestrator the request resolves to (in this process for `direct`,
  * on the workers for `bullmq`, waiting for the outcome); `/v1/start` fires and forgets, answering 202 once the run is
  * enqueued, and needs an async-capable orchestrator (400 `StartRequiresAsyncOrchestration` on `direct`, checked before
- * the bundle is loaded, as the reference does). The caller must own the `storage_scope` (403), and on `/v1/start` the
- * `pipeline_run_id` (409 when another caller's run holds it; docs/run-ownership.md).
+ * the bundle is loaded, as the reference does). Both check the bundle, the pipe and the inputs before they run or
+ * enqueue anything, so they refuse the same requests with the same problem documents. The caller must own the
+ * `storage_scope` (403), and on `/v1/start` the `pipeline_run_id` (409 when another caller's run holds it;
+ * docs/run-ownership.md).
  */
 import { type Request, type Response, Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
@@ -34,6 +36,12 @@ export interface RunRouteOptions {
   /** Where a large body is decoded (docs/isolation.md "Request bodies"). */
   diagnostics: DiagnosticsPool;
 }
+
+/**
+ * The header naming the run a `/v1/execute` request became, on its answer whether the run completed or failed, so a
+ * caller can read a failed run's status and events (docs/api.md "Run lifecycle").
+ */
+const RUN_ID_HEADER = 'X-Pipeline-Run-Id';
 
 /** How a run is delivered: `/v1/execute` blocks, `/v1/start` fires and forgets. */
 type Delivery = 'blocking' | 'fire_and_forget';
@@ -77,6 +85,7 @@ export function runRouter(options: RunRouteOptions): Router {
   const body = jsonBody(options, 'run', options.diagnostics);
   router.post('/v1/execute', body, async (req, res) => {
     const { orchestrator, submission } = await acceptRun(req, res, options, 'blocking');
+    res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
     sendJson(res, 200, await orchestrator.execute(submission, clientSignal(res)));
   });
   router.post('/v1/start', body, async (req, res) => {

@@ -1,14 +1,22 @@
 /**
  * The run lifecycle routes the MTHDS JS client polls (CLIENTS.md §5): `GET /v1/runs/{id}/status` and
- * `GET /v1/runs/{id}/results`, served from the run registry. An unknown id is a 404 whose problem document carries
- * `code: "run_not_found"` (so clients tell it from "route not served"). A run is visible only to its owner: another
- * caller's run answers exactly as an unknown id does (docs/run-ownership.md). The status of a failed run carries its
- * error report under `error` (an extra member `RunRead` allows; docs/run-failures.md).
+ * `GET /v1/runs/{id}/results`, served from the run store in every orchestration mode (docs/api.md "Run lifecycle").
+ * An unknown id is a 404 whose problem document carries `code: "run_not_found"` (so clients tell it from "route not
+ * served"). A run is visible only to its owner: another caller's run answers exactly as an unknown id does
+ * (docs/run-ownership.md). The status reports the run's progress (its current pipe and finished pipes); a failed run's
+ * status and its 409 on results carry its error report under `error` (docs/run-events.md "Why a run failed").
  */
 import { Router } from 'express';
-import { RunNotFoundError, RunResultUnavailableError } from '../../shared/errors/index.js';
-import type { RunRecord, RunRegistry } from '../../shared/orchestration/index.js';
-import type { Identity } from '../middleware/authenticate.js';
+import { disclosedReport, type ErrorDisclosure, RunResultUnavailableError } from '../../shared/errors/index.js';
+import {
+  type RunError,
+  type RunEventLog,
+  type RunProgress,
+  type RunRecord,
+  type RunStore,
+  runError,
+} from '../../shared/orchestration/index.js';
+import { readOwnedRun } from '../run-ownership.js';
 import { sendJson } from '../send-json.js';
 
 /** `status` vocabulary of the lifecycle routes (CLIENTS.md §5.1). */
@@ -26,11 +34,31 @@ const STATUS_OF: Record<RunRecord['state'], RunStatus> = {
   CANCELLED: 'FAILED',
 };
 
-async function ownRun(registry: RunRegistry, runId: string, identity: Identity): Promise<RunRecord> {
-  const record = await registry.getOwned(runId, identity.userId);
-  if (!record)
-    throw new RunNotFoundError(`No run '${runId}' is known (runs are kept RUN_RECORD_TTL_SECONDS after they finish).`);
-  return record;
+/**
+ * The lifecycle status of a record.
+ * @param record - a run record
+ */
+export function runStatus(record: RunRecord): RunStatus {
+  return STATUS_OF[record.state];
+}
+
+/**
+ * Whether a run has ended (nothing more will happen to it).
+ * @param record - a run record
+ */
+export function runEnded(record: RunRecord): boolean {
+  const status = runStatus(record);
+  return status === 'COMPLETED' || status === 'FAILED';
+}
+
+/**
+ * The error report of a failed run as a caller may see it (`ERROR_DISCLOSURE`).
+ * @param record - a run record
+ * @param disclosure - the deployment's disclosure mode
+ * @returns the report with `retryable` and `pipe_code`, or undefined when the run has none
+ */
+export function disclosedRunError(record: RunRecord, disclosure: ErrorDisclosure): RunError | undefined {
+  return record.error ? runError(disclosedReport(record.error, disclosure)) : undefined;
 }
 
 function mainStuffOf(record: RunRecord): unknown {
@@ -42,37 +70,58 @@ function mainStuffOf(record: RunRecord): unknown {
     : (content ?? null);
 }
 
+async function progressOf(events: RunEventLog, record: RunRecord): Promise<RunProgress> {
+  const progress = (await events.progress(record.pipeline_run_id)) ?? { current_pipe: null, finished_pipes: 0 };
+  return runEnded(record) ? { ...progress, current_pipe: null } : progress;
+}
+
+/** What the lifecycle routes read. */
+export interface RunsRouterOptions {
+  /** The run records (the Redis registry, or the in-memory store of a deployment without Redis). */
+  store: RunStore;
+  /** The runs' events and progress, likewise. */
+  events: RunEventLog;
+  /** `ERROR_DISCLOSURE`: how much of a failed run's error report callers see (spec §7.5). */
+  disclosure: ErrorDisclosure;
+}
+
 /**
- * Router serving the lifecycle routes.
- * @param registry - the run registry
+ * Router serving the status and results routes.
+ * @param options - run store, event log and disclosure mode
  */
-export function runsRouter(registry: RunRegistry): Router {
+export function runsRouter(options: RunsRouterOptions): Router {
+  const { store, events, disclosure } = options;
   const router = Router();
   router.get('/v1/runs/:runId/status', async (req, res) => {
-    const record = await ownRun(registry, req.params.runId, res.locals.identity);
+    const record = await readOwnedRun(store, req.params.runId, res.locals.identity);
+    const error = disclosedRunError(record, disclosure);
     sendJson(res, 200, {
       pipeline_run_id: record.pipeline_run_id,
       pipe_code: record.pipe_code,
-      status: STATUS_OF[record.state],
+      status: runStatus(record),
       state: record.state,
       workflow_id: record.workflow_id,
       created_at: record.created_at,
       started_at: record.started_at,
       finished_at: record.finished_at,
       degraded: false,
-      ...(record.error ? { error: record.error } : {}),
+      progress: await progressOf(events, record),
+      ...(error ? { error } : {}),
     });
   });
   router.get('/v1/runs/:runId/results', async (req, res) => {
-    const record = await ownRun(registry, req.params.runId, res.locals.identity);
-    const status = STATUS_OF[record.state];
+    const record = await readOwnedRun(store, req.params.runId, res.locals.identity);
+    const status = runStatus(record);
     if (status === 'PENDING' || status === 'RUNNING') {
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       sendJson(res, 202, { pipeline_run_id: record.pipeline_run_id, status });
       return;
     }
     if (status !== 'COMPLETED' || !record.result)
-      throw new RunResultUnavailableError(`Run finished with status ${status}; no result available`);
+      throw new RunResultUnavailableError(
+        `Run finished with status ${status}; no result available`,
+        disclosedRunError(record, disclosure),
+      );
     sendJson(res, 200, {
       pipeline_run_id: record.pipeline_run_id,
       main_stuff: mainStuffOf(record),

@@ -105,6 +105,12 @@ const ENV_SCHEMA = z.object({
   EXECUTE_TIMEOUT_MS: positiveInt(600000),
   RUN_RECORD_TTL_SECONDS: positiveInt(86400),
   RUN_MAX_ATTEMPTS: positiveInt(3),
+  RUN_RECORDS_MAX_IN_MEMORY: positiveInt(1000),
+  RUN_RECORDS_MAX_IN_MEMORY_MIB: positiveInt(256),
+  RUN_EVENTS_MAX_PER_RUN: positiveInt(10000),
+  RUN_EVENT_STREAMS_MAX: positiveInt(100),
+  RUN_EVENT_STREAM_IDLE_MS: positiveInt(300000),
+  RUN_EVENT_STREAM_HEARTBEAT_MS: positiveInt(15000),
   WORKER_CONCURRENCY: positiveInt(256),
   WORKER_LOCK_DURATION_MS: positiveInt(30000),
   WORKER_SHUTDOWN_GRACE_MS: nonNegativeInt(30000),
@@ -206,6 +212,19 @@ export interface Settings {
     runRecordTtlSeconds: number;
     /** Attempts of a run whose failure is retryable (a transient provider error). */
     runMaxAttempts: number;
+  };
+  /**
+   * The run lifecycle (docs/run-events.md, docs/api.md "Run lifecycle"): most runs kept in memory by a deployment
+   * without Redis, and most bytes of their records and events (as JSON text), most events kept per run, most event streams open at once in one API process, how long an event
+   * stream may go without an event before it is closed in ms, and the period of its heartbeat comments in ms.
+   */
+  runLifecycle: {
+    maxRecordsInMemory: number;
+    maxBytesInMemory: number;
+    maxEventsPerRun: number;
+    maxEventStreams: number;
+    eventStreamIdleMs: number;
+    eventStreamHeartbeatMs: number;
   };
   /** Worker processes: jobs at once, lock (stall detection) in ms, shutdown grace in ms, metrics port (0: off). */
   worker: { concurrency: number; lockDurationMs: number; shutdownGraceMs: number; metricsPort: number };
@@ -335,6 +354,14 @@ export function loadSettings(environment: Environment): Settings {
       executeTimeoutMs: env.EXECUTE_TIMEOUT_MS,
       runRecordTtlSeconds: env.RUN_RECORD_TTL_SECONDS,
       runMaxAttempts: env.RUN_MAX_ATTEMPTS,
+    },
+    runLifecycle: {
+      maxRecordsInMemory: env.RUN_RECORDS_MAX_IN_MEMORY,
+      maxBytesInMemory: env.RUN_RECORDS_MAX_IN_MEMORY_MIB * 1024 * 1024,
+      maxEventsPerRun: env.RUN_EVENTS_MAX_PER_RUN,
+      maxEventStreams: env.RUN_EVENT_STREAMS_MAX,
+      eventStreamIdleMs: env.RUN_EVENT_STREAM_IDLE_MS,
+      eventStreamHeartbeatMs: env.RUN_EVENT_STREAM_HEARTBEAT_MS,
     },
     worker: {
       concurrency: env.WORKER_CONCURRENCY,

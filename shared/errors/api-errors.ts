@@ -32,7 +32,25 @@ export class MethodRefNotSupported extends MthdsError {}
 export class InvalidCallbackUrls extends MthdsError {}
 /** 404: no run with this id is known (code `run_not_found`; CLIENTS.md §5.3). */
 export class RunNotFoundError extends MthdsError {}
-/** 409: the run finished without a result (code `run_result_unavailable`; CLIENTS.md §5.3). */
-export class RunResultUnavailableError extends MthdsError {}
+/**
+ * 409: the run finished without a result (code `run_result_unavailable`; CLIENTS.md §5.3). A failed run's problem
+ * document carries its error report under `error` (docs/run-events.md "Why a run failed").
+ */
+export class RunResultUnavailableError extends MthdsError {
+  /**
+   * @param message - the detail, `Run finished with status <STATUS>; no result available` (the SDK parses it)
+   * @param runError - the failed run's error report (an `ErrorReport`, as JSON), rendered as the `error` member
+   */
+  constructor(
+    message: string,
+    private readonly runError?: object,
+  ) {
+    super(message);
+  }
+
+  override wireExtensions(): Record<string, unknown> {
+    return this.runError ? { error: this.runError } : {};
+  }
+}
 /** 422: `GET /v1/models?type=` names no model category. */
 export class InvalidModelCategory extends MthdsError {}

@@ -5,7 +5,7 @@
  */
 import { catalogEntry, type ErrorType } from './catalog.js';
 import { MthdsError, type ProviderMetadata, type UserAction } from './mthds-error.js';
-import { kebabErrorName, toMthdsError } from './problem-document.js';
+import { disclosedMessage, type ErrorDisclosure, kebabErrorName, toMthdsError } from './problem-document.js';
 import type { ValidationErrorItem } from './validation-error-item.js';
 
 /** An error as data. Classification members are those of the HTTP problem document. */
@@ -22,6 +22,11 @@ export interface ErrorReport {
   provider?: string;
   provider_metadata?: ProviderMetadata;
   validation_errors?: ValidationErrorItem[];
+  /**
+   * On a failed run's report: the pipe whose run threw first — the innermost failing pipe — or null when the run failed
+   * before any pipe ran (docs/run-events.md).
+   */
+  pipe_code?: string | null;
 }
 
 /**
@@ -48,6 +53,23 @@ export function toErrorReport(thrown: unknown, docsUrl: string): ErrorReport {
   if (Array.isArray(extensions['validation_errors']))
     report.validation_errors = extensions['validation_errors'] as ValidationErrorItem[];
   return report;
+}
+
+/**
+ * A report as a caller may see it: unchanged under verbose disclosure; under strict disclosure its message follows
+ * {@link disclosedMessage}, `model`, `provider` and `provider_metadata` are dropped, and a redacted report loses its
+ * `user_action`, as the problem document of the same error would.
+ * @param report - the stored report
+ * @param disclosure - `ERROR_DISCLOSURE`
+ * @see spec §7.5
+ */
+export function disclosedReport(report: ErrorReport, disclosure: ErrorDisclosure): ErrorReport {
+  if (disclosure === 'verbose') return report;
+  const { model: _model, provider: _provider, provider_metadata: _metadata, user_action, ...kept } = report;
+  const message = disclosedMessage(report.error_type, report.message, disclosure);
+  const disclosed: ErrorReport = { ...kept, message };
+  if (user_action !== undefined && message === report.message) disclosed.user_action = user_action;
+  return disclosed;
 }
 
 /** An error rebuilt from a report: renders the problem document the original would have. */

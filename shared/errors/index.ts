@@ -17,7 +17,7 @@ export {
 } from './catalog.js';
 export * from './config-errors.js';
 export * from './crash-errors.js';
-export { type ErrorReport, errorFromReport, toErrorReport } from './error-report.js';
+export { disclosedReport, type ErrorReport, errorFromReport, toErrorReport } from './error-report.js';
 export * from './inference-errors.js';
 export * from './method-errors.js';
 export { MthdsError, type MthdsErrorOptions, type ProviderMetadata, type UserAction } from './mthds-error.js';
@@ -26,6 +26,7 @@ export * from './outbound-errors.js';
 export * from './ownership-errors.js';
 export {
   CATCH_ALL_DETAIL,
+  disclosedMessage,
   type ErrorDisclosure,
   kebabErrorName,
   type ProblemContext,

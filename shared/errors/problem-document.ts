@@ -98,6 +98,24 @@ function strictDetail(error: MthdsError, entry: CatalogEntry): string {
 }
 
 /**
+ * The message a caller may see of an error known only by its type and message (an error report, a pipe failure in a
+ * run event), by the rules {@link renderProblem} applies to a `detail`: under strict disclosure a runtime error that is
+ * not caller-facing says only {@link STRICT_RUNTIME_DETAIL} (or its catalog's replacement), and an uncatalogued or
+ * catch-all error says {@link CATCH_ALL_DETAIL}.
+ * @param errorType - the `error_type`
+ * @param message - the message as raised
+ * @param disclosure - `ERROR_DISCLOSURE`
+ * @see spec §7.5
+ */
+export function disclosedMessage(errorType: string, message: string, disclosure: ErrorDisclosure): string {
+  if (disclosure === 'verbose') return message;
+  const entry = catalogEntry(errorType);
+  if (!entry || errorType === 'InternalServerError') return CATCH_ALL_DETAIL;
+  if (entry.origin === 'runtime' && !entry.callerFacing) return entry.strictDetail ?? STRICT_RUNTIME_DETAIL;
+  return message;
+}
+
+/**
  * Render a thrown value as a problem document.
  * @param thrown - anything thrown by a handler or the core
  * @param context - request facts and the disclosure mode

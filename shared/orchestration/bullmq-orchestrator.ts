@@ -1,7 +1,8 @@
 /**
- * The `bullmq` orchestrator: validates the bundle in the API (an invalid bundle is a 422 before anything is queued),
- * records the run in the registry under its owner and enqueues it for the workers. `/v1/execute` then waits for the
- * worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
+ * The `bullmq` orchestrator: checks the run in the API (an invalid bundle, or inputs its pipe refuses, is a 422 before
+ * anything is queued), records the run in the registry under its owner and enqueues it for the workers. `/v1/execute`
+ * then waits for the worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the
+ * acknowledgement.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -15,13 +16,13 @@ import type { Metrics } from '../observability/index.js';
 import type { RunResult } from '../wire/index.js';
 import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
 import type { RunQueue } from './queue/index.js';
-import type { RunRecord, RunRegistry } from './registry/index.js';
+import type { RunRecord, RunStore } from './registry/index.js';
 import { acceptedRecord, type RunSubmission, toRunJob } from './submission.js';
 
 /** What the orchestrator needs. */
 export interface BullmqOrchestratorDeps {
   queue: RunQueue;
-  registry: RunRegistry;
+  registry: RunStore;
   metrics: Metrics;
   /** Bound of a blocking execute, in ms. */
   executeTimeoutMs: number;
@@ -38,9 +39,9 @@ export interface BullmqOrchestratorDeps {
  */
 export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
   /** Enqueue the job of a run whose record is stored; on failure drop the record, so no run stays STARTED forever. */
-  async function enqueue(submission: RunSubmission, created: RunRecord): Promise<void> {
+  async function enqueue(submission: RunSubmission, created: RunRecord, workflowId: string): Promise<void> {
     await deps.queue
-      .enqueue(toRunJob(submission, Date.parse(created.created_at)), created.workflow_id)
+      .enqueue(toRunJob(submission, Date.parse(created.created_at)), workflowId)
       .catch(async (error: unknown) => {
         await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
         throw error;
@@ -54,7 +55,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
       await deps.bundles.check(submission);
       const created = acceptedRecord(submission, workflowId, deps.now());
       await deps.registry.save(created);
-      await enqueue(submission, created);
+      await enqueue(submission, created, workflowId);
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'blocking' });
       const finished = await deps.queue.waitUntilFinished(workflowId, deps.executeTimeoutMs);
       const outcome = await deps.registry.get(submission.pipelineRunId);
@@ -72,7 +73,8 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         );
       }
       await deps.bundles.check(submission);
-      const created = acceptedRecord(submission, randomUUID(), deps.now());
+      const workflowId = randomUUID();
+      const created = acceptedRecord(submission, workflowId, deps.now());
       const claim = await deps.registry.claim(created);
       if (claim === 'taken') {
         throw new PipelineRunIdTakenError(
@@ -85,7 +87,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         );
       }
       try {
-        await enqueue(submission, created);
+        await enqueue(submission, created, workflowId);
       } catch (error) {
         await deps.registry.abandon(submission.pipelineRunId).catch(() => undefined);
         throw error;
@@ -97,7 +99,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         state: 'STARTED',
         pipeline_state: 'STARTED',
         finished_at: null,
-        workflow_id: created.workflow_id,
+        workflow_id: workflowId,
         main_stuff_name: null,
         pipe_output: null,
         pipe_structures: null,

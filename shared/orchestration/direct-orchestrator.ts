@@ -1,27 +1,94 @@
 /**
  * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
- * `StartRequiresAsyncOrchestration` on it (spec §4.4).
+ * `StartRequiresAsyncOrchestration` on it (spec §4.4). Each run it accepts gets a run record and events, as a queued
+ * run does (docs/api.md "Run lifecycle"): `RUNNING` once its check passed, then `COMPLETED` with its result or
+ * `FAILED` with its error report, so `GET /v1/runs/{id}/status`, `/results` and `/events` serve it.
  */
-import type { Metrics } from '../observability/index.js';
+import { toErrorReport } from '../errors/index.js';
+import type { Logger, Metrics } from '../observability/index.js';
 import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../runtime/index.js';
+import type { RunResult } from '../wire/index.js';
+import { type RunEventLog, RunProgressTracker, runError } from './events/index.js';
 import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
-import { executeSubmission } from './submission.js';
+import type { RunRecord, RunStore } from './registry/index.js';
+import { acceptedRecord, executeSubmission, type RunSubmission } from './submission.js';
 
-/**
- * Build the direct orchestrator. The bundles are loaded and statically validated by the bundle checker (the API's
- * diagnostics threads, off the event loop); the run itself goes on in this thread, its templates rendered in isolated
- * threads (docs/isolation.md).
- * @param deps - the runtime's ports, the metrics that count runs (`mthds_runs_*`, mode `direct`), the bundle checker
- */
-export function directOrchestrator(deps: {
+/** What the direct orchestrator needs. */
+export interface DirectOrchestratorDeps {
   inference: InferencePort;
   extractor: DocumentExtractorPort;
   templates: TemplateRenderer;
   ids: IdSource;
+  /** Clock, epoch ms. */
   now(): number;
+  /** Counts runs (`mthds_runs_*`, mode `direct`). */
   metrics: Metrics;
+  /** Checks the run (bundles, pipe, inputs) before it gets a record. */
   bundles: RunBundleChecker;
-}): Orchestrator {
+  /** Where its run records go: the Redis registry with a queue backend, else the in-memory store. */
+  runs: RunStore;
+  /** Where its run events go, likewise. */
+  events: RunEventLog;
+  /** Base of error `type_uri`s in reports. */
+  docsUrl: string;
+  /** Logs an event append that failed (the run goes on). */
+  logger: Logger;
+}
+
+/**
+ * Build the direct orchestrator. The run is checked by the bundle checker (the API's diagnostics threads, off the event
+ * loop): what fails the check is refused without a record. The run itself goes on in this thread, its templates
+ * rendered in isolated threads (docs/isolation.md).
+ * @param deps - the runtime's ports, metrics, bundle checker, run store, event log, docs URL and logger
+ */
+export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
+  async function run(submission: RunSubmission, signal: AbortSignal): Promise<RunResult> {
+    const library = await deps.bundles.load(submission, signal);
+    const runId = submission.pipelineRunId;
+    const running: RunRecord = {
+      ...acceptedRecord(submission, null, deps.now()),
+      state: 'RUNNING',
+      started_at: new Date(deps.now()).toISOString(),
+    };
+    await deps.runs.save(running);
+    const tracker = new RunProgressTracker({
+      events: deps.events,
+      runId,
+      now: deps.now,
+      onError: (error) => deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:event could not be stored'),
+    });
+    tracker.runStarted(submission.pipeCode, 1);
+    try {
+      const result = await executeSubmission(
+        submission,
+        {
+          inference: deps.inference,
+          extractor: deps.extractor,
+          templates: deps.templates,
+          ids: deps.ids,
+          now: deps.now,
+          signal,
+          observer: tracker,
+        },
+        library,
+      );
+      await deps.runs.finish({ ...running, state: 'COMPLETED', finished_at: result.finished_at, result });
+      await tracker.finish(null);
+      return result;
+    } catch (error) {
+      const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
+      await tracker.flush();
+      await deps.runs.finish({
+        ...running,
+        state: 'FAILED',
+        finished_at: new Date(deps.now()).toISOString(),
+        error: report,
+      });
+      await tracker.finish(runError(report));
+      throw error;
+    }
+  }
+
   return {
     mode: 'direct',
     async execute(submission, signal) {
@@ -31,22 +98,7 @@ export function directOrchestrator(deps: {
         deps.metrics.runsFinished.inc({ state });
         deps.metrics.runDuration.observe({ state }, (deps.now() - started) / 1000);
       };
-      const run = async () => {
-        const library = await deps.bundles.load(submission, signal);
-        return executeSubmission(
-          submission,
-          {
-            inference: deps.inference,
-            extractor: deps.extractor,
-            templates: deps.templates,
-            ids: deps.ids,
-            now: deps.now,
-            signal,
-          },
-          library,
-        );
-      };
-      const result = await run().catch((error: unknown) => {
+      const result = await run(submission, signal).catch((error: unknown) => {
         finished('FAILED');
         throw error;
       });

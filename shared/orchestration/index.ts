@@ -4,7 +4,9 @@
  * - the orchestrator port and its two backends: `direct` (in the API process) and `bullmq` (queued for workers);
  * - the run submission and its only mappings, into a job payload and into the runtime's run;
  * - `queue/`: the BullMQ queues, job payloads and the one place that opens Redis connections;
- * - `registry/`: the run registry (state, results, ownership) in Redis;
+ * - `registry/`: the run store port and the run registry (state, results, ownership) in Redis;
+ * - `events/`: the runs' live progress — event types, the run event log port on Redis Streams, the progress tracker;
+ * - `memory/`: run records and events held in this process, for a deployment without Redis;
  * - `workers/`: the worker pool, the run and callback processors, the quarantine of poison runs;
  * - `callbacks/`: signed completion callbacks;
  * - the boot of a process (API or worker): settings, logger, inference backend, lifecycle.
@@ -14,8 +16,10 @@
 
 export { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
 export * from './callbacks/index.js';
-export { directOrchestrator } from './direct-orchestrator.js';
-export type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
+export { type DirectOrchestratorDeps, directOrchestrator } from './direct-orchestrator.js';
+export * from './events/index.js';
+export { type MemoryRunsOptions, memoryRuns } from './memory/index.js';
+export type { Orchestrator, RunBundleChecker, RunCheckRequest, StartAcknowledgement } from './orchestrator.js';
 export { type BootedProcess, bootProcess, configurationOrExit } from './process-boot.js';
 export * from './queue/index.js';
 export { openQueueBackend, type QueueBackend } from './queue-backend.js';

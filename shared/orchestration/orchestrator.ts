@@ -40,24 +40,34 @@ export interface Orchestrator {
   start?(submission: RunSubmission): Promise<StartAcknowledgement>;
 }
 
+/** What a run check reads: the run's bundles, its pipe selector and its inputs. */
+export interface RunCheckRequest {
+  sources: BundleSource[];
+  pipeCode: string | null;
+  /** The request's `inputs`, as received. */
+  inputs: unknown;
+}
+
 /**
- * Where a run's bundles are loaded and statically validated before it runs or is queued: the API's diagnostics
- * threads, off the event loop (docs/isolation.md "Diagnostics pool").
+ * Where a run is checked before it runs or is queued — its bundles loaded and statically validated, its pipe selected,
+ * its inputs bound to that pipe as the run will bind them — in the API's diagnostics threads, off the event loop
+ * (docs/isolation.md "Diagnostics pool"). `/v1/start` and `/v1/execute` refuse alike what fails it (spec §4.3–4.4).
  */
 export interface RunBundleChecker {
   /**
-   * Check the bundles.
-   * @param run - the run's bundles and `pipe_code`
+   * Check the run.
+   * @param run - the run's bundles, `pipe_code` and inputs
    * @throws ValidateBundleError (422) with every validation item; PipeNotFoundError (422) when no pipe is selected;
-   *   the checker's own capacity errors (e.g. ServerBusyError 503)
+   *   StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError (422) for inputs the pipe
+   *   refuses; the checker's own capacity errors (e.g. ServerBusyError 503)
    */
-  check(run: { sources: BundleSource[]; pipeCode: string | null }): Promise<void>;
+  check(run: RunCheckRequest): Promise<void>;
   /**
-   * Check the bundles and build their library in the caller's thread.
-   * @param run - the run's bundles and `pipe_code`
+   * Check the run and build its library in the caller's thread.
+   * @param run - the run's bundles, `pipe_code` and inputs
    * @param signal - aborts the check (the client went away)
    * @returns the validated library
    * @throws as {@link RunBundleChecker.check}
    */
-  load(run: { sources: BundleSource[]; pipeCode: string | null }, signal?: AbortSignal): Promise<Library>;
+  load(run: RunCheckRequest, signal?: AbortSignal): Promise<Library>;
 }

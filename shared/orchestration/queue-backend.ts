@@ -1,17 +1,21 @@
 /**
- * The API's handle on the queue backend: the run and callback queues (producers), the run registry, and their Redis
- * connections (producers fail fast; the completion-events listener blocks).
+ * The API's handle on the queue backend: the run and callback queues (producers), the run registry, the run event log,
+ * and their Redis connections (producers fail fast; the completion-events listener and each event stream's reader
+ * block).
  */
 import type { Settings } from '../config/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
-import { CallbackQueue, QueueKeys, RedisConnections, RunQueue } from './queue/index.js';
+import { RedisRunEventLog } from './events/index.js';
+import { CallbackQueue, openRedis, QueueKeys, RedisConnections, RunQueue } from './queue/index.js';
 import { RunRegistry } from './registry/index.js';
 
-/** Queues and registry of one deployment. */
+/** Queues, registry and event log of one deployment. */
 export interface QueueBackend {
   readonly runQueue: RunQueue;
   readonly callbackQueue: CallbackQueue;
   readonly registry: RunRegistry;
+  /** Runs' events in Redis Streams (docs/run-events.md). */
+  readonly events: RedisRunEventLog;
   /**
    * Whether Redis answers: every connection is up and a `PING` is answered within `timeoutMs` (`GET /ready`).
    * @param timeoutMs - how long to wait for the answer
@@ -19,7 +23,7 @@ export interface QueueBackend {
   reachable(timeoutMs: number): Promise<boolean>;
   /**
    * Close the queues (when Redis answers, within {@link CLOSE_ALLOWANCE_MS}) and disconnect without waiting for
-   * replies, so it never hangs while Redis is down.
+   * replies — the event streams' readers included — so it never hangs while Redis is down.
    */
   close(): Promise<void>;
 }
@@ -45,11 +49,20 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     maxAttempts: settings.callbacks.maxAttempts,
     backoffMs: settings.callbacks.backoffMs,
   });
-  const registry = new RunRegistry(connections.open('producer'), keys, settings.queue.runRecordTtlSeconds);
+  const registryConnection = connections.open('producer');
+  const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
+  const events = new RedisRunEventLog({
+    redis: registryConnection,
+    keys,
+    ttlSeconds: settings.queue.runRecordTtlSeconds,
+    maxEventsPerRun: settings.runLifecycle.maxEventsPerRun,
+    openReader: () => openRedis(settings.queue.redisUrl, 'reader'),
+  });
   return {
     runQueue,
     callbackQueue,
     registry,
+    events,
     async reachable(timeoutMs) {
       if (!connections.allReady()) return false;
       let answered = false;
@@ -64,6 +77,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     async close() {
       if (connections.allReady())
         await settleWithin(Promise.allSettled([runQueue.close(), callbackQueue.close()]), CLOSE_ALLOWANCE_MS);
+      events.close();
       connections.disconnectAll();
     },
   };

@@ -83,10 +83,10 @@ export function submissionOfJob(job: RunJob): RunSubmission {
  * The registry record of a run the API just accepted (state `STARTED`): what the API stores, and what a worker rebuilds
  * from the job to write each later state without reading the record first.
  * @param submission - the run
- * @param workflowId - its workflow id (the BullMQ job id)
+ * @param workflowId - its workflow id (the BullMQ job id); null for a run in the API process (direct mode)
  * @param createdAt - when it was accepted, epoch ms
  */
-export function acceptedRecord(submission: RunSubmission, workflowId: string, createdAt: number): RunRecord {
+export function acceptedRecord(submission: RunSubmission, workflowId: string | null, createdAt: number): RunRecord {
   return {
     pipeline_run_id: submission.pipelineRunId,
     workflow_id: workflowId,
@@ -105,7 +105,7 @@ export function acceptedRecord(submission: RunSubmission, workflowId: string, cr
  * Run a submission to completion in the caller's thread: the runtime's bundle run, rendered as the run result, with
  * the fetch's provenance on a `method_ref` run.
  * @param submission - the run
- * @param deps - the runtime's ports (inference, extractor, templates, ids, clock, abort signal)
+ * @param deps - the runtime's ports (inference, extractor, templates, ids, clock, abort signal, progress observer)
  * @param library - the run's library when the caller already checked the bundles (the API); loaded here otherwise
  * @returns the run result (spec §2.4)
  * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error

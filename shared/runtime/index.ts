@@ -34,6 +34,8 @@ export type {
 export { DEFAULT_BATCH_CONCURRENCY } from './ports.js';
 export { randomIdSource } from './random-id-source.js';
 export type { RenderModel, RenderStuff } from './render-model.js';
+export { checkRunInputs } from './run-inputs.js';
+export type { PipeProgress, PipeStep, PipeTokenUsage, RunObserver } from './run-observer.js';
 export { type RunOutcome, type RunRequest, runPipeline } from './run-pipeline.js';
 export type { Stuff, StuffWire } from './stuff.js';
 export {

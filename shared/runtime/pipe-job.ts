@@ -5,6 +5,7 @@
 import type { Library, Pipe } from '../mthds/index.js';
 import type { ContentValidator } from './content-validator.js';
 import type { GraphRecorder } from './graph-recorder.js';
+import type { PipeProgressRecorder } from './pipe-progress.js';
 import type { RuntimeDeps } from './ports.js';
 import type { WorkingMemory } from './working-memory.js';
 
@@ -18,6 +19,8 @@ export interface RunParams {
   stack: readonly string[];
   /** Graph node of the controller running this pipe, when a graph is recorded. */
   parentNode?: string;
+  /** Progress step of the controller running this pipe, when progress is reported. */
+  parentStep?: number;
 }
 
 /** One pipe to run. */
@@ -47,6 +50,8 @@ export interface RunEnvironment {
   stackLimit: number;
   /** Records the execution graph, when asked. */
   graph?: GraphRecorder;
+  /** Reports pipe runs to the run's observer, when the host gave one. */
+  progress?: PipeProgressRecorder;
   /** Present in a dry run. */
   dryRun?: DryRunSupport;
   /** Runs a child pipe through the router (controllers use it). */

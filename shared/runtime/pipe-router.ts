@@ -4,7 +4,6 @@
  */
 import {
   PipeFeatureNotSupportedError,
-  PipeInputError,
   PipeSignatureNotExecutableError,
   PipeStackOverflowError,
 } from '../errors/index.js';
@@ -21,6 +20,7 @@ import { runPipeImgGen } from './operators/pipe-img-gen.js';
 import { runPipeLLM } from './operators/pipe-llm.js';
 import { runPipeSearch } from './operators/pipe-search.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
+import { checkInputsPresent } from './run-inputs.js';
 
 /** The runners this runtime has, by pipe type. */
 const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
@@ -36,27 +36,35 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
   PipeBatch: runPipeBatch,
 };
 
-function checkInputsPresent(job: PipeJob): void {
-  const missing = job.pipe.inputs
-    .map((input) => input.name)
-    .filter((name) => !job.memory.has(name.split('.')[0] ?? name));
-  if (missing.length > 0) {
-    throw new PipeInputError(
-      `Pipe '${job.pipe.code}' is missing required inputs: ${missing.join(', ')} (available: ${job.memory.names().join(', ') || 'none'}).`,
-    );
-  }
-}
-
 /**
  * Run one job through the router.
  * @param job - the pipe, memory, output name and params
  * @param environment - the run's environment (its `runPipe` is this function bound to it)
  * In a dry run a contract-only pipe (PipeSignature) mints a mock of its declared output instead of failing. When the
- * environment records a graph, each run is a node whose children are the pipes it runs.
+ * environment records a graph, each run is a node whose children are the pipes it runs. When it reports progress,
+ * each run is a step whose nested pipes run in an environment that counts their tokens into it (pipe-progress.ts).
  * @throws PipeStackOverflowError, PipeInputError (422), PipeSignatureNotExecutableError (422),
  *   PipeFeatureNotSupportedError (501), and whatever the pipe throws
  */
 export async function routePipe(job: PipeJob, environment: RunEnvironment): Promise<void> {
+  const progress = environment.progress;
+  if (!progress) return routeGraphed(job, environment);
+  const span = progress.start(job.pipe, job.params.parentStep, environment.deps.inference);
+  const spanned: RunEnvironment = {
+    ...environment,
+    deps: { ...environment.deps, inference: span.inference },
+    runPipe: (child) => routePipe(child, spanned),
+  };
+  try {
+    await routeGraphed({ ...job, params: { ...job.params, parentStep: span.step } }, spanned);
+  } catch (error) {
+    span.fail(error);
+    throw error;
+  }
+  span.finish();
+}
+
+async function routeGraphed(job: PipeJob, environment: RunEnvironment): Promise<void> {
   const graph = environment.graph;
   if (!graph) return runRouted(job, environment);
   const node = graph.start(job.pipe, job.params.parentNode);
@@ -90,7 +98,7 @@ async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<voi
     throw new PipeFeatureNotSupportedError(
       `Pipe '${job.pipe.code}' is a ${job.pipe.type}, which this runner cannot execute yet.`,
     );
-  checkInputsPresent(job);
+  checkInputsPresent(job.pipe, job.memory);
   environment.deps.signal?.throwIfAborted();
   await runner({ ...job, params: { ...job.params, stack } }, environment);
 }

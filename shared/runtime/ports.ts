@@ -4,6 +4,7 @@
  *
  * The inference port has the shape of `shared/inference`'s `InferenceBackend`, so any backend satisfies it.
  */
+import type { RunObserver } from './run-observer.js';
 import type { TemplateRenderer } from './template-renderer.js';
 
 /** Token counts of one inference call. */
@@ -149,6 +150,8 @@ export interface RuntimeDeps {
   batchConcurrency?: number;
   /** Renders the run's templates; on the calling thread by default (template-renderer.ts). */
   templates?: TemplateRenderer;
+  /** Follows the run pipe by pipe (live progress, docs/run-events.md); none by default. */
+  observer?: RunObserver;
 }
 
 /** Default bound of concurrent batch branches (RUNTIME.md §3.5 recommends 8–16). */

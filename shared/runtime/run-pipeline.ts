@@ -6,6 +6,7 @@ import { validatorFor } from './content-validator.js';
 import type { GraphRecorder } from './graph-recorder.js';
 import { mockInputs } from './mock-output.js';
 import type { DryRunSupport, PipeJob, RunEnvironment } from './pipe-job.js';
+import { PipeProgressRecorder } from './pipe-progress.js';
 import { routePipe } from './pipe-router.js';
 import type { RuntimeDeps } from './ports.js';
 import { buildWorkingMemory } from './stuff-factory.js';
@@ -63,6 +64,7 @@ export async function runPipeline(
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
     ...(dryRun ? { dryRun } : {}),
     ...(graph ? { graph } : {}),
+    ...(deps.observer ? { progress: new PipeProgressRecorder(deps.observer, deps.now) } : {}),
     runPipe: (job: PipeJob) => routePipe(job, environment),
   };
   const memory = dryRun

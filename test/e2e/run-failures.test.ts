@@ -140,8 +140,12 @@ describe('run failures (spawned API and worker processes, real Redis)', function
         type_uri: 'https://docs.pipelex.com/latest/errors/run-crashed-error/',
         error_domain: 'runtime',
         retryable: false,
+        pipe_code: failed['error'] && (failed['error'] as { pipe_code: unknown }).pipe_code,
       };
       expect(failed['error']).to.deep.equal(report);
+      // the pipe running when the quarantine died, as far as its events got out before it died: the swell step's
+      // start may be lost with the process, leaving the greeting (finished) and so no running pipe
+      expect([null, 'swell']).to.include(report.pipe_code);
       expect(
         rescuer.logs.some(
           (line) => String(line['msg']).startsWith('run:quarantined') && line['pipeline_run_id'] === 'poison',
@@ -221,8 +225,12 @@ describe('run failures (spawned API and worker processes, real Redis)', function
         type_uri: 'https://docs.pipelex.com/latest/errors/run-crashed-error/',
         error_domain: 'runtime',
         retryable: false,
+        pipe_code: failed['error'] && (failed['error'] as { pipe_code: unknown }).pipe_code,
       };
       expect(failed['error']).to.deep.equal(report);
+      // the pipe the last progress recorded as running: the greeting, unless each worker died before its first pipe
+      // event reached Redis
+      expect([null, 'write_greeting']).to.include(report.pipe_code);
       expect(
         third.logs.some((line) => line['msg'] === 'run:started' && line['pipeline_run_id'] === 'twice'),
         'a run stalled twice is never run again',

@@ -7,6 +7,7 @@ import request from 'supertest';
 import { loadApiConfig, SettingsError } from '../../shared/config/index.js';
 import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { sample } from '../helpers/corpus.js';
+import { FILING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
@@ -218,7 +219,7 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       receiver = await startCallbackReceiver([200]);
       const ack = await request(deployment.app)
         .post('/v1/start')
-        .send({ mthds_contents: [sample('hello_greeting')], inputs: {}, callback_urls: [receiver.url] })
+        .send({ mthds_contents: [FILING_BUNDLE], inputs: { name: 'Ada' }, callback_urls: [receiver.url] })
         .expect(202);
       const runId = ack.body.pipeline_run_id as string;
       await pollUntil(statusOf(deployment, runId), (body) => body.status === 'FAILED');
@@ -231,17 +232,22 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       const body = JSON.parse(delivery!.body);
       expect(Object.keys(body)).to.deep.equal(['pipeline_run_id', 'state', 'status', 'error']);
       expect(body).to.include({ pipeline_run_id: runId, state: 'FAILED', status: 'FAILED' });
-      expect(body.error).to.include({ error_type: 'PipeInputError', error_domain: 'input', title: 'Pipe input' });
+      expect(body.error).to.include({
+        error_type: 'PipeFeatureNotSupportedError',
+        error_domain: 'config',
+        title: 'Pipe feature not supported',
+        pipe_code: 'file_greeting',
+      });
       expect(body.error).to.not.have.property('detail');
     });
 
     it('should give a blocking execute the problem document of the worker error', async () => {
       const response = await request(deployment.app)
         .post('/v1/execute')
-        .send({ mthds_contents: [sample('hello_greeting')], inputs: {} })
-        .expect(422);
-      expect(response.body).to.include({ error_type: 'PipeInputError', error_domain: 'input' });
-      expect(response.body.detail).to.include('missing required inputs: name');
+        .send({ mthds_contents: [FILING_BUNDLE], inputs: { name: 'Ada' } })
+        .expect(501);
+      expect(response.body).to.include({ error_type: 'PipeFeatureNotSupportedError', error_domain: 'config' });
+      expect(response.body.detail).to.include("function 'file_greeting' is not registered");
     });
   });
 

@@ -3,6 +3,7 @@ import { loadSettings } from '../../shared/config/index.js';
 import { RunCrashedError } from '../../shared/errors/index.js';
 import type { RunJob } from '../../shared/orchestration/index.js';
 import { runInQuarantine } from '../../shared/orchestration/workers/run-in-quarantine.js';
+import type { PipeProgress } from '../../shared/runtime/index.js';
 import { sample } from '../helpers/corpus.js';
 
 function job(runId: string): RunJob {
@@ -29,8 +30,15 @@ describe('runInQuarantine (forked quarantine process)', function () {
   describe('when the run finishes', () => {
     it('should return the run result', async () => {
       const settings = loadSettings({ INFERENCE_PROFILE: 'mock' });
-      const result = await runInQuarantine({ settings, payload: job('quarantined-ok') }, settings.quarantine);
+      const reports: PipeProgress[] = [];
+      const result = await runInQuarantine({ settings, payload: job('quarantined-ok') }, settings.quarantine, {
+        pipeProgress: (progress) => reports.push(progress),
+      });
       expect(result).to.include({ pipeline_run_id: 'quarantined-ok', state: 'COMPLETED' });
+      expect(reports.map((report) => [report.kind, report.step.pipeCode])).to.deep.equal([
+        ['started', 'write_greeting'],
+        ['finished', 'write_greeting'],
+      ]);
     });
   });
 
@@ -40,6 +48,7 @@ describe('runInQuarantine (forked quarantine process)', function () {
       const error = await runInQuarantine(
         { settings, payload: job('quarantined-slow') },
         { ...settings.quarantine, timeoutMs: 2000 },
+        { pipeProgress: () => undefined },
       ).then(
         () => undefined,
         (thrown: unknown) => thrown,

@@ -40,4 +40,20 @@ export class QueueKeys {
   owner(runId: string): string {
     return `${this.prefix}:owner:${runId}`;
   }
+
+  /**
+   * The event stream of a run (a Redis Stream, docs/run-events.md), kept as long as its record.
+   * @param runId - a `pipeline_run_id`
+   */
+  events(runId: string): string {
+    return `${this.prefix}:events:${runId}`;
+  }
+
+  /**
+   * The progress of a run (its current pipe and finished pipes, docs/run-events.md), kept as long as its record.
+   * @param runId - a `pipeline_run_id`
+   */
+  progress(runId: string): string {
+    return `${this.prefix}:progress:${runId}`;
+  }
 }

@@ -3,30 +3,41 @@
  *
  * Producers (the API) fail fast while Redis is down — one retry per command and a command timeout — so a request gets
  * a 503 problem instead of hanging; commands sent while the connection is being (re)established wait for it. Workers block on Redis and retry forever (`maxRetriesPerRequest: null`, as BullMQ
- * requires), reconnecting with backoff.
+ * requires), reconnecting with backoff. A reader (the dedicated connection of one run event stream, docs/run-events.md)
+ * blocks without a command timeout but never reconnects: when its connection drops, its stream ends and the client
+ * resumes with `Last-Event-ID`.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 
 /** Who uses the connection. */
-export type ConnectionRole = 'producer' | 'worker';
+export type ConnectionRole = 'producer' | 'worker' | 'reader';
 
 const RECONNECT_CAP_MS = 2000;
 /** Longest a producer command may take before the request gets a 503, in ms. */
 const PRODUCER_COMMAND_TIMEOUT_MS = 3000;
 
+const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
+  producer: {
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS,
+    retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_CAP_MS),
+  },
+  worker: {
+    maxRetriesPerRequest: null,
+    enableReadyCheck: false,
+    retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_CAP_MS),
+  },
+  reader: { maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null },
+};
+
 /**
  * Open a connection.
  * @param url - `redis://…` or `rediss://…`
- * @param role - producer (fail fast) or worker (block and retry)
+ * @param role - producer (fail fast), worker (block and retry) or reader (block, end on the first drop)
  */
 export function openRedis(url: string, role: ConnectionRole): Redis {
-  const options: RedisOptions = {
-    lazyConnect: false,
-    retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_CAP_MS),
-    ...(role === 'producer'
-      ? { maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS }
-      : { maxRetriesPerRequest: null, enableReadyCheck: false }),
-  };
+  const options: RedisOptions = { lazyConnect: false, ...ROLE_OPTIONS[role] };
   const redis = new Redis(url, options);
   redis.on('error', () => undefined);
   return redis;

@@ -1,7 +1,7 @@
 /**
- * Public surface of `shared/orchestration/registry`: the run registry in Redis — each run's record, result and owner
- * (docs/run-ownership.md).
+ * Public surface of `shared/orchestration/registry`: the run store port and the run registry in Redis — each run's
+ * record, result and owner (docs/run-ownership.md).
  */
 
-export type { RunClaim } from './run-ownership-scripts.js';
-export { type RunRecord, RunRegistry } from './run-registry.js';
+export { RunRegistry } from './run-registry.js';
+export type { RunClaim, RunRecord, RunStore } from './run-store.js';

@@ -3,20 +3,18 @@
  * claim cannot race another claim and a read cannot see a record without its owner check.
  *
  * Keys (built by `QueueKeys`): the run record `run:<id>`, the in-flight marker `inflight:<id>` and the owner
- * `owner:<id>`, which lives exactly as long as the record (`RunRegistry.save` writes both with one TTL).
+ * `owner:<id>`, which lives exactly as long as the record (`RunRegistry.save` writes both with one TTL); the run's
+ * event stream `events:<id>` and progress `progress:<id>` (docs/run-events.md).
  */
-
-/** What {@link CLAIM_RUN_ID} answers. */
-export type RunClaim = 'claimed' | 'in_flight' | 'taken';
 
 /**
  * Claim a run id for an owner and store the run's record, in one round trip.
  *
- * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record.
+ * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record, KEYS[4] event stream, KEYS[5] progress.
  * ARGV[1] workflow id, ARGV[2] owner, ARGV[3] TTL in seconds, ARGV[4] the record's JSON text.
  * Returns `taken` when another owner holds the id (or a record without an owner stands), `in_flight` when the
  * owner's own run with this id is still in flight, else sets the marker, the owner and the record (replacing the
- * owner's earlier record of this id) and returns `claimed`.
+ * owner's earlier record of this id, and dropping that run's events and progress) and returns `claimed`.
  */
 export const CLAIM_RUN_ID = `
 local holder = redis.call('GET', KEYS[2])
@@ -28,6 +26,7 @@ end
 if not redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3], 'NX') then return 'in_flight' end
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3])
+redis.call('DEL', KEYS[4], KEYS[5])
 return 'claimed'
 `;
 

@@ -5,38 +5,17 @@
  * ownership is checked on every claim and every read (docs/run-ownership.md).
  */
 import type { Redis } from 'ioredis';
-import type { ErrorReport } from '../../errors/index.js';
-import type { RunResult, RunState } from '../../wire/index.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
-import { CLAIM_RUN_ID, READ_OWNED_RECORD, type RunClaim } from './run-ownership-scripts.js';
-
-/** A run as the registry keeps it. Times are ISO-8601 UTC. */
-export interface RunRecord {
-  pipeline_run_id: string;
-  workflow_id: string;
-  state: RunState;
-  pipe_code: string | null;
-  /** Who may read the run and reuse its id: the caller's `user_id` (jwt) or `single-tenant` (spec §5; docs/run-ownership.md). */
-  owner: string;
-  /** The effective `storage_scope`: as requested, else the owner's id (spec §2.3). */
-  storage_scope: string;
-  request_id: string;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  result?: RunResult;
-  error?: ErrorReport;
-  /** True once a retake of the run started in quarantine (its worker process died; docs/run-failures.md). */
-  quarantined?: boolean;
-}
+import { CLAIM_RUN_ID, READ_OWNED_RECORD } from './run-ownership-scripts.js';
+import type { RunClaim, RunRecord, RunStore } from './run-store.js';
 
 function reachable<T>(call: () => Promise<T>): Promise<T> {
   return whenQueueReachable(call, (reason) => `The run registry (Redis) is unreachable: ${reason}. Retry later.`);
 }
 
-/** Registry of runs of one deployment. */
-export class RunRegistry {
+/** Registry of runs of one deployment, in Redis. */
+export class RunRegistry implements RunStore {
   constructor(
     private readonly redis: Redis,
     private readonly keys: QueueKeys,
@@ -46,7 +25,7 @@ export class RunRegistry {
 
   /**
    * Claim a run's id for its owner, mark it in flight and store its record, in one atomic Redis script (no
-   * check-then-set race, one round trip).
+   * check-then-set race, one round trip); the claim drops the events and progress of the owner's earlier run of the id.
    * @param record - the new run's record: its `pipeline_run_id`, `workflow_id` (the in-flight marker's value), `owner`
    * @returns `claimed` (the record is stored); `in_flight` when the owner's own run with this id is still in flight
    *   (spec §3 rule 3); `taken` when another owner's run, in flight or finished, holds the id while its record is kept
@@ -55,12 +34,18 @@ export class RunRegistry {
   claim(record: RunRecord): Promise<RunClaim> {
     return reachable(async () => {
       const runId = record.pipeline_run_id;
-      const keys = [this.keys.inFlight(runId), this.keys.owner(runId), this.keys.run(runId)];
+      const keys = [
+        this.keys.inFlight(runId),
+        this.keys.owner(runId),
+        this.keys.run(runId),
+        this.keys.events(runId),
+        this.keys.progress(runId),
+      ];
       return (await this.redis.eval(
         CLAIM_RUN_ID,
         keys.length,
         ...keys,
-        record.workflow_id,
+        record.workflow_id ?? '',
         record.owner,
         this.ttlSeconds,
         JSON.stringify(record),
@@ -75,7 +60,7 @@ export class RunRegistry {
    */
   abandon(runId: string): Promise<void> {
     return reachable(async () => {
-      await this.redis.del(this.keys.inFlight(runId), this.keys.run(runId), this.keys.owner(runId));
+      await this.redis.del(this.keys.inFlight(runId), ...this.recordKeys(runId));
     });
   }
 
@@ -86,11 +71,15 @@ export class RunRegistry {
     });
   }
 
-  /** Drop a record and its owner (a run that was never enqueued). */
+  /** Drop a record, its owner, events and progress (a run that was never enqueued). */
   forget(runId: string): Promise<void> {
     return reachable(async () => {
-      await this.redis.del(this.keys.run(runId), this.keys.owner(runId));
+      await this.redis.del(...this.recordKeys(runId));
     });
+  }
+
+  private recordKeys(runId: string): string[] {
+    return [this.keys.run(runId), this.keys.owner(runId), this.keys.events(runId), this.keys.progress(runId)];
   }
 
   /** Store a record (replacing any previous one) and its owner, in one transaction, and reset both TTLs. */

@@ -1,14 +1,16 @@
 /**
  * Entry of a quarantine process (forked by `run-in-quarantine.ts`): receives one task over IPC, runs the run job with
  * its own inference backend, document extractor, ids and template limits, built from the settings the way
- * `worker/main.ts` builds them (templates render on this process's own thread: the process is the isolation), sends back the run result or the error report, and exits. Its heap limit is set by its parent; a run that
+ * `worker/main.ts` builds them (templates render on this process's own thread: the process is the isolation), sends
+ * its pipe reports as they come (the parent publishes them as run events), then the run result or the error report,
+ * and exits. Its heap limit is set by its parent; a run that
  * exhausts it kills only this process. It exits as soon as its parent goes away (IPC disconnect), so it never
  * outlives the worker that started it.
  */
 import type { Settings } from '../../config/index.js';
 import { type ErrorReport, toErrorReport } from '../../errors/index.js';
 import { createDocumentExtractor, selectInferenceBackend } from '../../inference/index.js';
-import { randomIdSource } from '../../runtime/index.js';
+import { type PipeProgress, randomIdSource } from '../../runtime/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import type { RunResult } from '../../wire/index.js';
 import type { RunJob } from '../queue/index.js';
@@ -22,8 +24,18 @@ export interface QuarantineTask {
   payload: RunJob;
 }
 
-/** What the quarantine process sends back: the result, or the run's own failure as an error report. */
-export type QuarantineMessage = { kind: 'completed'; result: RunResult } | { kind: 'failed'; report: ErrorReport };
+/**
+ * What the quarantine process sends back: each pipe report as it comes, then the result, or the run's own failure as
+ * an error report.
+ */
+export type QuarantineMessage =
+  | { kind: 'progress'; progress: PipeProgress }
+  | { kind: 'completed'; result: RunResult }
+  | { kind: 'failed'; report: ErrorReport };
+
+function send(message: QuarantineMessage, sent: () => void = () => undefined): void {
+  process.send?.(message, sent);
+}
 
 async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
   const { settings, payload } = task;
@@ -34,6 +46,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
       extractor: createDocumentExtractor(settings.documents),
       ids: randomIdSource(),
       now: Date.now,
+      observer: { pipeProgress: (progress) => send({ kind: 'progress', progress }) },
     });
     return { kind: 'completed', result };
   } catch (error) {
@@ -43,5 +56,5 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
 
 process.once('disconnect', () => process.exit(1));
 process.once('message', (task: QuarantineTask) => {
-  void runTask(task).then((message) => process.send?.(message, () => process.exit(0)));
+  void runTask(task).then((message) => send(message, () => process.exit(0)));
 });

@@ -1,18 +1,22 @@
 /**
- * Recording a failed run (spec §6 rules 4–5): the run record becomes FAILED with the error report, each callback URL
- * gets the failure payload, the run id is released and the run is counted. Shared by the run processor and the
- * handler of runs BullMQ failed without running them (stalled twice).
+ * Recording a failed run (spec §6 rules 4–5): the run record becomes FAILED with the error report, the run's terminal
+ * `run:finished` event follows it (docs/run-events.md), each callback URL gets the failure payload, the run id is
+ * released and the run is counted. Shared by the run processor and the handler of runs BullMQ failed without running
+ * them (stalled twice).
  */
 
 import type { ErrorReport } from '../../errors/index.js';
 import type { Metrics } from '../../observability/index.js';
 import { failurePayload } from '../callbacks/index.js';
+import { type RunEventLog, runError, runFinishedEvent } from '../events/index.js';
 import type { CallbackQueue, RunJob } from '../queue/index.js';
-import type { RunRegistry } from '../registry/index.js';
+import type { RunStore } from '../registry/index.js';
 
 /** What recording a failure needs. */
 export interface RunFailureDeps {
-  registry: RunRegistry;
+  registry: RunStore;
+  /** Where the terminal event goes (the attempt's earlier events are already there). */
+  events: RunEventLog;
   callbacks: CallbackQueue;
   metrics: Metrics;
   /** Clock, in ms since the epoch. */
@@ -20,10 +24,10 @@ export interface RunFailureDeps {
 }
 
 /**
- * Record a run as FAILED, enqueue its failure callbacks and release its id.
- * @param deps - registry, callback queue, metrics and clock
+ * Record a run as FAILED, publish its terminal event, enqueue its failure callbacks and release its id.
+ * @param deps - registry, event log, callback queue, metrics and clock
  * @param payload - the run's job payload (run id, request id, callback URLs, creation time in ms)
- * @param report - the error report stored on the record and sent in the callbacks
+ * @param report - the error report stored on the record and sent in the event and the callbacks, with its `pipe_code`
  * @throws QueueUnavailableError when Redis cannot be reached
  */
 export async function recordRunFailure(deps: RunFailureDeps, payload: RunJob, report: ErrorReport): Promise<void> {
@@ -32,6 +36,11 @@ export async function recordRunFailure(deps: RunFailureDeps, payload: RunJob, re
     state: 'FAILED',
     finished_at: new Date(deps.now()).toISOString(),
     error: report,
+  });
+  const finishedPipes = (await deps.events.progress(runId))?.finished_pipes ?? 0;
+  await deps.events.append(runId, runFinishedEvent(runId, deps.now(), finishedPipes, runError(report)), {
+    current_pipe: null,
+    finished_pipes: finishedPipes,
   });
   if (payload.callback_urls.length > 0) {
     const body = failurePayload(runId, report);

@@ -12,6 +12,7 @@ import { fork } from 'node:child_process';
 import type { Settings } from '../../config/index.js';
 import { errorFromReport, RunCrashedError } from '../../errors/index.js';
 import { loaderOptions, siblingModule } from '../../lifecycle/index.js';
+import type { RunObserver } from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
 import type { QuarantineMessage, QuarantineTask } from './quarantine-process.js';
 
@@ -44,6 +45,7 @@ function describeExit(
  * Run a job in a fresh quarantine process.
  * @param task - the settings the process builds its runtime from, and the validated job payload
  * @param limits - the process's heap limit (MiB) and wall-clock bound (ms)
+ * @param observer - receives the run's pipe reports, as the process sends them
  * @param signal - aborts the attempt (the process is killed and the promise rejects with the signal's reason)
  * @returns the run result, as the in-process run would return it
  * @throws RunCrashedError when the process runs out of memory, dies without an answer or outlives
@@ -52,6 +54,7 @@ function describeExit(
 export function runInQuarantine(
   task: QuarantineTask,
   limits: QuarantineLimits,
+  observer: RunObserver,
   signal?: AbortSignal,
 ): Promise<RunResult> {
   const runId = task.payload.pipeline_run_id;
@@ -88,9 +91,13 @@ export function runInQuarantine(
     );
     const onAbort = () => settle(() => reject(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('message', (message: QuarantineMessage) =>
-      settle(() => (message.kind === 'completed' ? resolve(message.result) : reject(errorFromReport(message.report)))),
-    );
+    child.on('message', (message: QuarantineMessage) => {
+      if (message.kind === 'progress') {
+        if (!settled) observer.pipeProgress(message.progress);
+        return;
+      }
+      settle(() => (message.kind === 'completed' ? resolve(message.result) : reject(errorFromReport(message.report))));
+    });
     child.on('error', (error) => settle(() => reject(crashed(runId, `that process failed: ${error.message}`))));
     child.on('close', (code, exitSignal) =>
       settle(() => reject(crashed(runId, describeExit(code, exitSignal, stderr, limits)))),

@@ -1,6 +1,8 @@
 /**
  * The run job processor: validate the payload, run the bundle, record the outcome in the run registry, free the run
  * id and enqueue the completion callbacks (STYLE.md rule 23: parse, build deps, call the runtime, map the outcome).
+ * Each attempt publishes its events to the run event log (`run:started`, the pipes' events, and on the last attempt
+ * `run:finished` after the record; docs/run-events.md).
  *
  * Retry policy (STYLE.md rule 19): a retryable failure (a transient provider error) is thrown back to BullMQ, which
  * retries with backoff; any other failure, or the last attempt, records FAILED and ends the job as unrecoverable.
@@ -13,17 +15,26 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import { toErrorReport } from '../../errors/index.js';
 import { withCrashContext } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
-import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../../runtime/index.js';
+import type {
+  DocumentExtractorPort,
+  IdSource,
+  InferencePort,
+  RunObserver,
+  TemplateRenderer,
+} from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
+import { type RunEventLog, RunProgressTracker } from '../events/index.js';
 import { type CallbackQueue, RUN_JOB, type RunJob } from '../queue/index.js';
-import type { RunRecord, RunRegistry } from '../registry/index.js';
+import type { RunRecord, RunStore } from '../registry/index.js';
 import { acceptedRecord, executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
 import { recordRunFailure } from './run-failure.js';
 
 /** What the processor needs. */
 export interface RunProcessorDeps {
-  registry: RunRegistry;
+  registry: RunStore;
+  /** Where each attempt's events go (docs/run-events.md). */
+  events: RunEventLog;
   callbacks: CallbackQueue;
   inference: InferencePort;
   extractor: DocumentExtractorPort;
@@ -36,10 +47,10 @@ export interface RunProcessorDeps {
   /** Base of error `type_uri`s in reports. */
   docsUrl: string;
   /**
-   * Run a job in quarantine (a separate process with resource limits).
+   * Run a job in quarantine (a separate process with resource limits), its pipe reports forwarded to `observer`.
    * @throws RunCrashedError when the quarantine process dies; the run's own error otherwise
    */
-  runQuarantined(payload: RunJob, signal?: AbortSignal): Promise<RunResult>;
+  runQuarantined(payload: RunJob, observer: RunObserver, signal?: AbortSignal): Promise<RunResult>;
 }
 
 /** The outcome a run job returns to BullMQ. */
@@ -69,6 +80,7 @@ export function createRunProcessor(
 function runInProcess(
   deps: RunProcessorDeps,
   submission: RunSubmission,
+  observer: RunObserver,
   signal: AbortSignal | undefined,
 ): Promise<RunResult> {
   return executeSubmission(submission, {
@@ -77,6 +89,7 @@ function runInProcess(
     templates: deps.templates,
     ids: deps.ids,
     now: deps.now,
+    observer,
     ...(signal ? { signal } : {}),
   });
 }
@@ -104,6 +117,13 @@ async function processRun(
     ...(quarantined ? { quarantined: true } : {}),
   };
   await deps.registry.save(running);
+  const tracker = new RunProgressTracker({
+    events: deps.events,
+    runId,
+    now: deps.now,
+    onError: (error) => log.warn({ err: error }, 'run:event could not be stored'),
+  });
+  tracker.runStarted(payload.pipe_code, job.attemptsMade + 1);
   log.info('run:started');
   if (quarantined)
     log.warn(
@@ -112,13 +132,16 @@ async function processRun(
     );
   try {
     const result = quarantined
-      ? await deps.runQuarantined(payload, signal)
-      : await runInProcess(deps, submission, signal);
+      ? await deps.runQuarantined(payload, tracker, signal)
+      : await runInProcess(deps, submission, tracker, signal);
     const completed: RunRecord = { ...running, state: 'COMPLETED', finished_at: result.finished_at, result };
-    if (payload.callback_urls.length === 0) await deps.registry.finish(completed);
-    else {
+    if (payload.callback_urls.length === 0) {
+      await deps.registry.finish(completed);
+      await tracker.finish(null);
+    } else {
       // the record shows COMPLETED before any callback can reach a receiver that reads the run's status
       await deps.registry.save(completed);
+      await tracker.finish(null);
       const body = successPayload(result);
       await deps.callbacks.enqueue(
         payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
@@ -130,8 +153,9 @@ async function processRun(
     log.info('run:completed');
     return { state: 'COMPLETED' };
   } catch (error) {
-    const report = toErrorReport(error, deps.docsUrl);
+    const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
     const lastAttempt = !report.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    await tracker.flush();
     if (!lastAttempt) {
       log.warn({ error_type: report.error_type }, `run:retrying after ${report.error_type}: ${report.message}`);
       throw error;

@@ -2,7 +2,8 @@
  * Runs BullMQ fails without running them: a run job that stalls more than `maxStalledCount` times (its worker process
  * died during the first attempt and again during the quarantined retake) is failed by the next worker that takes it,
  * with a deferred failure, and our processor never runs. This listener gives such a run the same end as any failed
- * run: FAILED with a `RunCrashedError` report, failure callbacks, run id released (docs/run-failures.md).
+ * run: FAILED with a `RunCrashedError` report naming the pipe that was running when its process last died,
+ * failure callbacks, run id released (docs/run-failures.md).
  */
 import type { Job, Worker } from 'bullmq';
 import { RunCrashedError, toErrorReport } from '../../errors/index.js';
@@ -22,7 +23,11 @@ async function failStalledRun(job: Job, deps: RunFailureDeps & { logger: Logger;
   const error = new RunCrashedError(
     `Run '${payload.pipeline_run_id}' was stopped: the process running it died ${job.stalledCounter} times (its worker during the first attempt, then the worker of its quarantined retake). The run is not retried.`,
   );
-  await recordRunFailure(deps, payload, toErrorReport(error, deps.docsUrl));
+  const running = (await deps.events.progress(payload.pipeline_run_id))?.current_pipe ?? null;
+  await recordRunFailure(deps, payload, {
+    ...toErrorReport(error, deps.docsUrl),
+    pipe_code: running?.pipe_code ?? null,
+  });
   deps.logger.warn(
     {
       request_id: payload.request_id,

@@ -12,7 +12,8 @@ import { CLOSE_ALLOWANCE_MS, settleWithin } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '../../runtime/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
-import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
+import { RedisRunEventLog } from '../events/index.js';
+import { CALLBACK_QUEUE, CallbackQueue, openRedis, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
 import { RunRegistry } from '../registry/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { runInQuarantine } from './run-in-quarantine.js';
@@ -56,7 +57,15 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const { settings, logger, metrics } = deps;
   const keys = new QueueKeys(settings.queue.prefix);
   const connections = new RedisConnections(settings.queue.redisUrl);
-  const registry = new RunRegistry(connections.open('worker'), keys, settings.queue.runRecordTtlSeconds);
+  const registryConnection = connections.open('worker');
+  const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
+  const events = new RedisRunEventLog({
+    redis: registryConnection,
+    keys,
+    ttlSeconds: settings.queue.runRecordTtlSeconds,
+    maxEventsPerRun: settings.runLifecycle.maxEventsPerRun,
+    openReader: () => openRedis(settings.queue.redisUrl, 'reader'),
+  });
   const callbacks = new CallbackQueue({
     connection: connections.open('worker'),
     keys,
@@ -79,6 +88,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     RUN_QUEUE,
     createRunProcessor({
       registry,
+      events,
       callbacks,
       inference: deps.inference,
       extractor: createDocumentExtractor(settings.documents),
@@ -88,7 +98,8 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       logger,
       metrics,
       docsUrl: settings.errorDocsUrl,
-      runQuarantined: (payload, signal) => runInQuarantine({ settings, payload }, settings.quarantine, signal),
+      runQuarantined: (payload, observer, signal) =>
+        runInQuarantine({ settings, payload }, settings.quarantine, observer, signal),
     }),
     { ...common, connection: connections.open('worker'), concurrency: settings.worker.concurrency },
   );
@@ -115,6 +126,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   }
   failRunsStalledTooOften(runWorker, {
     registry,
+    events,
     callbacks,
     metrics,
     now: Date.now,

@@ -2,10 +2,12 @@ import { expect } from 'chai';
 import { LibraryFiles } from '../../../shared/bundles/index.js';
 import { createMockExtractor } from '../../../shared/inference/extraction/mock-extractor.js';
 import { createMockBackend } from '../../../shared/inference/index.js';
-import { Metrics } from '../../../shared/observability/index.js';
+import { createLogger, Metrics } from '../../../shared/observability/index.js';
 import {
   directOrchestrator,
   executeSubmission,
+  type LoggedRunEvent,
+  memoryRuns,
   RUN_JOB,
   type RunSubmission,
   submissionOfJob,
@@ -51,6 +53,33 @@ function runtimeDeps() {
     ids: counterIds(),
     now: () => FIXED_NOW,
   };
+}
+
+/** The direct orchestrator's own deps: in-memory runs, a silent logger. */
+function directDeps() {
+  const runs = memoryRuns({
+    ttlSeconds: 60,
+    maxRuns: 10,
+    maxBytes: 1024 * 1024,
+    maxEventsPerRun: 100,
+    now: () => FIXED_NOW,
+  });
+  return {
+    ...runtimeDeps(),
+    runs: runs.store,
+    events: runs.events,
+    docsUrl: 'https://docs.example.test',
+    logger: createLogger('silent', 'test'),
+    metrics: new Metrics(),
+    bundles: inThreadBundleChecker(),
+  };
+}
+
+async function eventsOf(deps: ReturnType<typeof directDeps>, runId: string): Promise<LoggedRunEvent[]> {
+  const logged: LoggedRunEvent[] = [];
+  const followed = deps.events.follow(runId, { after: null, wait: false, signal: new AbortController().signal });
+  for await (const event of followed) logged.push(event);
+  return logged;
 }
 
 describe('the run submission (shared/orchestration/submission.ts)', () => {
@@ -124,8 +153,9 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
 
   describe('when the direct orchestrator takes it', () => {
     it('should run it through the bundle checker and count it in the metrics', async () => {
-      const metrics = new Metrics();
-      const orchestrator = directOrchestrator({ ...runtimeDeps(), metrics, bundles: inThreadBundleChecker() });
+      const deps = directDeps();
+      const metrics = deps.metrics;
+      const orchestrator = directOrchestrator(deps);
       expect(orchestrator.start).to.equal(undefined);
       const result = await orchestrator.execute(submission(), new AbortController().signal);
       expect(result.state).to.equal('COMPLETED');
@@ -137,9 +167,98 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
       );
     });
 
-    it('should count a refused bundle as FAILED and throw its ValidateBundleError', async () => {
-      const metrics = new Metrics();
-      const orchestrator = directOrchestrator({ ...runtimeDeps(), metrics, bundles: inThreadBundleChecker() });
+    it('should keep a record of the run, COMPLETED with its result, and its events in order', async () => {
+      const deps = directDeps();
+      const result = await directOrchestrator(deps).execute(submission(), new AbortController().signal);
+      expect(await deps.runs.getOwned('run-1', 'bob')).to.equal(undefined);
+      expect(await deps.runs.getOwned('run-1', 'alice')).to.deep.equal({
+        pipeline_run_id: 'run-1',
+        workflow_id: null,
+        state: 'COMPLETED',
+        pipe_code: null,
+        owner: 'alice',
+        storage_scope: 'alice/project',
+        request_id: 'req-1',
+        created_at: '2026-11-24T10:00:00.000Z',
+        started_at: '2026-11-24T10:00:00.000Z',
+        finished_at: '2026-11-24T10:00:00.000Z',
+        result,
+      });
+      const logged = await eventsOf(deps, 'run-1');
+      expect(logged.map((entry) => entry.id)).to.deep.equal([
+        `${FIXED_NOW}-0`,
+        `${FIXED_NOW}-1`,
+        `${FIXED_NOW}-2`,
+        `${FIXED_NOW}-3`,
+      ]);
+      const at = '2026-11-24T10:00:00.000Z';
+      const pipe = {
+        pipeline_run_id: 'run-1',
+        at,
+        step: 1,
+        parent_step: null,
+        pipe_code: 'greet_person',
+        pipe_type: 'PipeLLM',
+        output_concept: 'native.Text',
+      };
+      const usage = result.pipe_output.tokens_usages[0]!.nb_tokens_by_category;
+      expect(logged.map((entry) => entry.event)).to.deep.equal([
+        { type: 'run:started', pipeline_run_id: 'run-1', at, pipe_code: null, attempt: 1 },
+        { type: 'pipe:started', ...pipe },
+        {
+          type: 'pipe:finished',
+          ...pipe,
+          duration_ms: 0,
+          token_usage: { input_tokens: usage['input'], output_tokens: usage['output'] },
+        },
+        { type: 'run:finished', pipeline_run_id: 'run-1', at, status: 'COMPLETED', finished_pipes: 1, error: null },
+      ]);
+      expect(await deps.events.progress('run-1')).to.deep.equal({ current_pipe: null, finished_pipes: 1 });
+    });
+
+    it('should record a run its pipe refuses FAILED, with the error report naming the pipe', async () => {
+      const deps = directDeps();
+      const unregistered = `${GREETING_BUNDLE}
+[pipe.file_greeting]
+type = "PipeFunc"
+description = "File the greeting"
+inputs = { name = "Text" }
+output = "Text"
+function_name = "file_greeting"
+`;
+      const failing = submission({
+        sources: [{ content: unregistered, source: 'greet.mthds' }],
+        pipeCode: 'file_greeting',
+      });
+      let failure: unknown;
+      await directOrchestrator(deps)
+        .execute(failing, new AbortController().signal)
+        .catch((error: unknown) => {
+          failure = error;
+        });
+      expect(failure).to.have.property('error_type', 'PipeFeatureNotSupportedError');
+      const record = await deps.runs.get('run-1');
+      expect(record?.state).to.equal('FAILED');
+      expect(record?.error).to.include({
+        error_type: 'PipeFeatureNotSupportedError',
+        error_domain: 'config',
+        pipe_code: 'file_greeting',
+      });
+      const logged = await eventsOf(deps, 'run-1');
+      expect(logged.map((entry) => entry.event.type)).to.deep.equal([
+        'run:started',
+        'pipe:started',
+        'pipe:failed',
+        'run:finished',
+      ]);
+      expect(logged[3]!.event).to.deep.include({ status: 'FAILED', finished_pipes: 0 });
+      expect((logged[3]!.event as { error: unknown }).error).to.deep.equal({ ...record?.error, retryable: false });
+    });
+
+    it('should count a refused bundle as FAILED and throw its ValidateBundleError, without a record', async () => {
+      const deps = directDeps();
+      const metrics = deps.metrics;
+      const orchestrator = directOrchestrator(deps);
       const broken = submission({
         sources: [{ content: 'domain = "greet"\n[pipe.x]\ntype = "PipeNope"\n', source: null }],
       });
@@ -153,6 +272,7 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
       expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.contain(
         'mthds_runs_finished_total{state="FAILED"} 1',
       );
+      expect(await deps.runs.get('run-1')).to.equal(undefined);
     });
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The run event log port (docs/run-events.md): each run's events in order, each with an id, plus the run's latest
+ * progress. Two implementations behind it: Redis Streams (queue mode, and any deployment with a queue backend: events
+ * cross processes) and a bounded in-memory table (direct mode without Redis). Both keep a run's events as long as its
+ * record (`RUN_RECORD_TTL_SECONDS` after the last update) and at most `RUN_EVENTS_MAX_PER_RUN` per run, oldest dropped.
+ *
+ * Event ids are those of Redis Streams, `<ms>-<seq>`, increasing within a run; `Last-Event-ID` resumes after one.
+ */
+import type { RunEvent, RunProgress } from './run-event.js';
+
+/** The shape of an event id (`<ms>-<seq>`), as a client sends it back in `Last-Event-ID`. */
+export const RUN_EVENT_ID = /^\d{1,15}-\d{1,15}$/;
+
+/** An event with its id. */
+export interface LoggedRunEvent {
+  id: string;
+  event: RunEvent;
+}
+
+/** How to follow a run's events. */
+export interface FollowOptions {
+  /** Resume after this event id (exclusive); null from the first event kept. */
+  after: string | null;
+  /** Wait for events to come (a run in flight); false ends once the events kept so far are read. */
+  wait: boolean;
+  /** Ends the following (the client went away, the stream was idle too long). */
+  signal: AbortSignal;
+}
+
+/** Where runs' events are appended and read. */
+export interface RunEventLog {
+  /**
+   * Append an event to a run's log, and store its progress when given.
+   * @param runId - the `pipeline_run_id`
+   * @param event - the event
+   * @param progress - the run's progress after the event
+   * @throws QueueUnavailableError (503) when Redis is down
+   */
+  append(runId: string, event: RunEvent, progress?: RunProgress): Promise<void>;
+  /**
+   * The latest progress stored for a run.
+   * @returns the progress, or undefined when none was stored (no pipe has run yet) or the run is unknown
+   * @throws QueueUnavailableError (503) when Redis is down
+   */
+  progress(runId: string): Promise<RunProgress | undefined>;
+  /**
+   * The run's events after `options.after`, in order. Ends after yielding the terminal `run:finished`, when the signal
+   * aborts, or (without `wait`) once the events kept so far are read.
+   * @param runId - the `pipeline_run_id`
+   * @param options - where to resume, whether to wait, and the signal that ends it
+   * @throws QueueUnavailableError (503) when Redis cannot be read
+   */
+  follow(runId: string, options: FollowOptions): AsyncGenerator<LoggedRunEvent, void>;
+}
+
+/**
+ * Order two event ids.
+ * @returns a negative number when `a` is before `b`, 0 when equal, positive when after
+ */
+export function compareEventIds(a: string, b: string): number {
+  const [aMs = 0, aSeq = 0] = a.split('-').map(Number);
+  const [bMs = 0, bSeq = 0] = b.split('-').map(Number);
+  return aMs - bMs || aSeq - bSeq;
+}

@@ -1,0 +1,110 @@
+/**
+ * The observer of one run attempt (the runtime's `RunObserver`): turns its pipe reports into run events and progress
+ * and appends them to the run event log in order, one append after the other, without ever holding the run up — a
+ * failed append is reported to `onError` and the run goes on (events are best effort; the run record is what counts).
+ * It knows the failing pipe of the attempt: the first pipe that failed, else — when the run died without a pipe
+ * failing (its quarantine process was killed) — the pipe that was running: the `pipe_code` of the run's error report.
+ */
+import type { PipeProgress, RunObserver } from '../../runtime/index.js';
+import {
+  type CurrentPipe,
+  pipeEvent,
+  type RunError,
+  type RunEvent,
+  type RunProgress,
+  runFinishedEvent,
+} from './run-event.js';
+import type { RunEventLog } from './run-event-log.js';
+
+/** What a tracker needs. */
+export interface RunProgressTrackerDeps {
+  events: RunEventLog;
+  /** The run's `pipeline_run_id`. */
+  runId: string;
+  /** Clock, epoch ms. */
+  now(): number;
+  /** Told of an append that failed (to log it). */
+  onError(error: unknown): void;
+}
+
+/** Follows one attempt of a run and publishes its events. */
+export class RunProgressTracker implements RunObserver {
+  private tail: Promise<void> = Promise.resolve();
+  private readonly running = new Map<number, CurrentPipe>();
+  private finishedPipes = 0;
+  private failedPipe: string | null = null;
+
+  /** @param deps - event log, run id, clock and error sink */
+  constructor(private readonly deps: RunProgressTrackerDeps) {}
+
+  /**
+   * The failing pipe of this attempt: the first pipe that failed (the innermost failing pipe), else the pipe running
+   * now (the run died while it ran), else null.
+   */
+  get failingPipeCode(): string | null {
+    return this.failedPipe ?? this.snapshot().current_pipe?.pipe_code ?? null;
+  }
+
+  /**
+   * Publish `run:started`.
+   * @param pipeCode - the requested `pipe_code`, null for the bundle's `main_pipe`
+   * @param attempt - 1-based attempt number
+   */
+  runStarted(pipeCode: string | null, attempt: number): void {
+    this.publish({
+      type: 'run:started',
+      pipeline_run_id: this.deps.runId,
+      at: new Date(this.deps.now()).toISOString(),
+      pipe_code: pipeCode,
+      attempt,
+    });
+  }
+
+  /**
+   * Publish a pipe report as its event, with the progress after it.
+   * @param progress - the runtime's report
+   */
+  pipeProgress(progress: PipeProgress): void {
+    const step = progress.step;
+    if (progress.kind === 'started') {
+      this.running.set(step.step, {
+        step: step.step,
+        pipe_code: step.pipeCode,
+        pipe_type: step.pipeType,
+        started_at: new Date(progress.at).toISOString(),
+      });
+    } else {
+      this.running.delete(step.step);
+      if (progress.kind === 'finished') this.finishedPipes += 1;
+      else this.failedPipe ??= step.pipeCode;
+    }
+    this.publish(pipeEvent(this.deps.runId, progress), this.snapshot());
+  }
+
+  /**
+   * Publish the terminal `run:finished` once every earlier event is appended, and wait for it.
+   * @param error - why the run failed, or null when it completed
+   */
+  finish(error: RunError | null): Promise<void> {
+    this.running.clear();
+    this.publish(runFinishedEvent(this.deps.runId, this.deps.now(), this.finishedPipes, error), this.snapshot());
+    return this.tail;
+  }
+
+  /** Wait until every event published so far is appended (or has failed). */
+  flush(): Promise<void> {
+    return this.tail;
+  }
+
+  private snapshot(): RunProgress {
+    let current: CurrentPipe | null = null;
+    for (const pipe of this.running.values()) if (!current || pipe.step > current.step) current = pipe;
+    return { current_pipe: current, finished_pipes: this.finishedPipes };
+  }
+
+  private publish(event: RunEvent, progress?: RunProgress): void {
+    this.tail = this.tail.then(() =>
+      this.deps.events.append(this.deps.runId, event, progress).catch(this.deps.onError),
+    );
+  }
+}

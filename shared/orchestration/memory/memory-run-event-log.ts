@@ -1,0 +1,74 @@
+/**
+ * The in-memory run event log (direct mode without Redis): the run event log port over a {@link MemoryRunTable}, with
+ * the semantics of the Redis Streams log — ids `<ms>-<seq>` increasing within a run, at most `RUN_EVENTS_MAX_PER_RUN`
+ * events kept per run (oldest dropped), kept as long as the run's record. A waiting follower is woken by each append
+ * (and by the run's entry being dropped, which ends it).
+ */
+import type { RunEvent, RunProgress } from '../events/run-event.js';
+import { compareEventIds, type FollowOptions, type LoggedRunEvent, type RunEventLog } from '../events/run-event-log.js';
+import type { MemoryRunTable } from './memory-run-table.js';
+
+function nextId(last: string | undefined, now: number): string {
+  if (last === undefined) return `${now}-0`;
+  const [ms = 0, seq = 0] = last.split('-').map(Number);
+  return now > ms ? `${now}-0` : `${ms}-${seq + 1}`;
+}
+
+/** Runs' events of this process. */
+export class MemoryRunEventLog implements RunEventLog {
+  /**
+   * @param table - the table shared with the in-memory run store
+   * @param maxEventsPerRun - most events kept per run (`RUN_EVENTS_MAX_PER_RUN`)
+   */
+  constructor(
+    private readonly table: MemoryRunTable,
+    private readonly maxEventsPerRun: number,
+  ) {}
+
+  async append(runId: string, event: RunEvent, progress?: RunProgress): Promise<void> {
+    const now = this.table.now();
+    this.table.write(runId, (entry) => {
+      const id = nextId(entry.lastEventId, now);
+      const bytes = JSON.stringify(event).length;
+      entry.lastEventId = id;
+      entry.events.push({ id, event, bytes });
+      entry.eventBytes += bytes;
+      for (const dropped of entry.events.splice(0, Math.max(0, entry.events.length - this.maxEventsPerRun)))
+        entry.eventBytes -= dropped.bytes;
+      if (progress) entry.progress = progress;
+    });
+  }
+
+  async progress(runId: string): Promise<RunProgress | undefined> {
+    return this.table.get(runId)?.progress;
+  }
+
+  async *follow(runId: string, options: FollowOptions): AsyncGenerator<LoggedRunEvent, void> {
+    const { signal } = options;
+    let cursor = options.after ?? '0-0';
+    while (!signal.aborted) {
+      const entry = this.table.get(runId);
+      if (!entry) return;
+      const pending = entry.events.filter((logged) => compareEventIds(logged.id, cursor) > 0);
+      if (pending.length === 0) {
+        if (!options.wait) return;
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            entry.listeners.delete(wake);
+            signal.removeEventListener('abort', wake);
+            resolve();
+          };
+          entry.listeners.add(wake);
+          signal.addEventListener('abort', wake, { once: true });
+        });
+        continue;
+      }
+      for (const { id, event } of pending) {
+        const logged = { id, event };
+        yield logged;
+        if (logged.event.type === 'run:finished') return;
+        cursor = logged.id;
+      }
+    }
+  }
+}

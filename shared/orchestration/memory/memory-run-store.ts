@@ -1,0 +1,75 @@
+/**
+ * The in-memory run store (direct mode without Redis): the run store port over a {@link MemoryRunTable}, with the
+ * semantics of the Redis registry — owner checked on every claim and read, an in-flight id refused, a record kept
+ * `RUN_RECORD_TTL_SECONDS` after its last update — in one process, within the table's bounds.
+ * Records are stored as given and handed out as stored: callers treat them as values and never mutate them.
+ */
+import type { RunClaim, RunRecord, RunStore } from '../registry/run-store.js';
+import type { MemoryRunEntry, MemoryRunTable } from './memory-run-table.js';
+
+function setRecord(entry: MemoryRunEntry, record: RunRecord): void {
+  entry.record = record;
+  entry.recordBytes = JSON.stringify(record).length;
+  entry.owner = record.owner;
+}
+
+/** Run records of this process. */
+export class MemoryRunStore implements RunStore {
+  /** @param table - the table shared with the in-memory event log */
+  constructor(private readonly table: MemoryRunTable) {}
+
+  async claim(record: RunRecord): Promise<RunClaim> {
+    const held = this.table.get(record.pipeline_run_id);
+    if (held?.owner !== undefined ? held.owner !== record.owner : held?.record !== undefined) return 'taken';
+    if (held?.inFlight) return 'in_flight';
+    this.table.write(record.pipeline_run_id, (entry) => {
+      setRecord(entry, record);
+      Object.assign(entry, { inFlight: true, events: [], eventBytes: 0, progress: undefined, lastEventId: undefined });
+    });
+    return 'claimed';
+  }
+
+  async abandon(runId: string): Promise<void> {
+    this.table.delete(runId);
+  }
+
+  async release(runId: string): Promise<void> {
+    const entry = this.table.get(runId);
+    if (entry) entry.inFlight = false;
+  }
+
+  async forget(runId: string): Promise<void> {
+    if (!this.table.get(runId)?.inFlight) return this.table.delete(runId);
+    this.table.write(runId, (entry) =>
+      Object.assign(entry, { record: undefined, recordBytes: 0, owner: undefined, events: [], eventBytes: 0 }),
+    );
+  }
+
+  async save(record: RunRecord): Promise<void> {
+    this.table.write(record.pipeline_run_id, (entry) => setRecord(entry, record));
+  }
+
+  async finish(record: RunRecord): Promise<void> {
+    this.table.write(record.pipeline_run_id, (entry) => {
+      setRecord(entry, record);
+      entry.inFlight = false;
+    });
+  }
+
+  async get(runId: string): Promise<RunRecord | undefined> {
+    return this.table.get(runId)?.record;
+  }
+
+  async getOwned(runId: string, owner: string): Promise<RunRecord | undefined> {
+    const entry = this.table.get(runId);
+    return entry?.owner === owner ? entry.record : undefined;
+  }
+
+  async update(runId: string, change: Partial<RunRecord>): Promise<RunRecord | undefined> {
+    const record = this.table.get(runId)?.record;
+    if (!record) return undefined;
+    const updated = { ...record, ...change };
+    await this.save(updated);
+    return updated;
+  }
+}

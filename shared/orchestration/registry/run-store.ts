@@ -1,0 +1,72 @@
+/**
+ * The run store port: where run records live (docs/run-ownership.md, docs/api.md "Run lifecycle"). Two
+ * implementations behind it: the run registry in Redis (any deployment with a queue backend) and a bounded in-memory
+ * store (direct mode without Redis). Both keep a record `RUN_RECORD_TTL_SECONDS` after its last update and check the
+ * owner on every claim and every read.
+ */
+import type { ErrorReport } from '../../errors/index.js';
+import type { RunResult, RunState } from '../../wire/index.js';
+
+/** A run as the store keeps it. Times are ISO-8601 UTC. */
+export interface RunRecord {
+  pipeline_run_id: string;
+  /** The BullMQ job id of a queued run; null for a run in the API process (direct mode). */
+  workflow_id: string | null;
+  state: RunState;
+  pipe_code: string | null;
+  /** Who may read the run and reuse its id: the caller's `user_id` (jwt) or `single-tenant` (spec §5; docs/run-ownership.md). */
+  owner: string;
+  /** The effective `storage_scope`: as requested, else the owner's id (spec §2.3). */
+  storage_scope: string;
+  request_id: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  result?: RunResult;
+  /** Why a FAILED run failed, with the failing `pipe_code` (docs/run-events.md). */
+  error?: ErrorReport;
+  /** True once a retake of the run started in quarantine (its worker process died; docs/run-failures.md). */
+  quarantined?: boolean;
+}
+
+/** What a claim of a run id answers. */
+export type RunClaim = 'claimed' | 'in_flight' | 'taken';
+
+/** Where run records are stored. Every method may throw QueueUnavailableError (503) when its Redis is down. */
+export interface RunStore {
+  /**
+   * Claim a run's id for its owner, mark it in flight and store its record, atomically; a claim that replaces the
+   * owner's earlier record of the id also drops that run's events and progress.
+   * @param record - the new run's record: its `pipeline_run_id`, `workflow_id`, `owner`
+   * @returns `claimed` (the record is stored); `in_flight` when the owner's own run with this id is still in flight
+   *   (spec §3 rule 3); `taken` when another owner's run, in flight or finished, holds the id while its record is kept
+   */
+  claim(record: RunRecord): Promise<RunClaim>;
+  /** Undo a claim whose run was never enqueued: free the id, drop the record, its owner, events and progress. */
+  abandon(runId: string): Promise<void>;
+  /** Free a run id (completed, failed, or never enqueued). */
+  release(runId: string): Promise<void>;
+  /** Drop a record, its owner, events and progress (a run that was never enqueued). */
+  forget(runId: string): Promise<void>;
+  /** Store a record (replacing any previous one) and its owner, and reset their lifetime. */
+  save(record: RunRecord): Promise<void>;
+  /** Store a finished run's record and free its id: {@link RunStore.save} then {@link RunStore.release}, at once. */
+  finish(record: RunRecord): Promise<void>;
+  /**
+   * Read a record.
+   * @returns the record, or undefined for an unknown (or expired) run
+   */
+  get(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Read a record on behalf of a caller, answering alike for an unknown id and for another owner's run.
+   * @param runId - the `pipeline_run_id`
+   * @param owner - the reading caller's id
+   * @returns the record, or undefined for an unknown (or expired) run and for a run `owner` does not own
+   */
+  getOwned(runId: string, owner: string): Promise<RunRecord | undefined>;
+  /**
+   * Update a record with a change, keeping the rest.
+   * @returns the updated record, or undefined when the run is unknown
+   */
+  update(runId: string, change: Partial<RunRecord>): Promise<RunRecord | undefined>;
+}

@@ -1,0 +1,92 @@
+/**
+ * Reporting pipe runs to the run's {@link RunObserver} (docs/run-events.md): each pipe run gets a step number, a start
+ * and an end report, its duration on the run's clock, and the tokens of the inference calls made while it ran — its
+ * own and its nested pipes' — counted by a decorator of the inference port that wraps the parent's.
+ */
+import { toMthdsError } from '../errors/index.js';
+import type { Pipe } from '../mthds/index.js';
+import type { InferencePort, TokenUsage } from './ports.js';
+import type { PipeStep, PipeTokenUsage, RunObserver } from './run-observer.js';
+
+/** One pipe run being reported: its step, the inference port that counts its tokens, and how it ends. */
+export interface PipeSpan {
+  /** Its step number, the parent step of the pipes it runs. */
+  readonly step: number;
+  /** The inference port the pipe and its nested pipes call: the parent's, counting into this span. */
+  readonly inference: InferencePort;
+  /** Report the pipe finished. */
+  finish(): void;
+  /**
+   * Report the pipe failed.
+   * @param error - what it threw
+   */
+  fail(error: unknown): void;
+}
+
+function counted(inference: InferencePort, usage: PipeTokenUsage): InferencePort {
+  const count = async <T extends { usage: TokenUsage }>(call: Promise<T>): Promise<T> => {
+    const result = await call;
+    usage.input_tokens += result.usage.input_tokens;
+    usage.output_tokens += result.usage.output_tokens;
+    return result;
+  };
+  return {
+    name: inference.name,
+    isMock: inference.isMock,
+    generateText: (request) => count(inference.generateText(request)),
+    generateObject: (request) => count(inference.generateObject(request)),
+    ...(inference.generateImages ? { generateImages: (request) => count(inference.generateImages!(request)) } : {}),
+    ...(inference.search ? { search: (request) => count(inference.search!(request)) } : {}),
+  };
+}
+
+/** What a pipe threw, as a caller may read it: a foreign error is the catch-all, its message kept for the logs. */
+function failureOf(error: unknown): { error_type: string; message: string } {
+  const failure = toMthdsError(error);
+  return { error_type: failure.error_type, message: failure.message };
+}
+
+/** Numbers the pipe runs of one run attempt and reports them to its observer. */
+export class PipeProgressRecorder {
+  private steps = 0;
+
+  /**
+   * @param observer - the run's observer
+   * @param now - the run's clock, epoch ms
+   */
+  constructor(
+    private readonly observer: RunObserver,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Report a pipe run starting.
+   * @param pipe - the pipe about to run
+   * @param parentStep - the step of the controller running it, undefined for the entry pipe
+   * @param inference - the inference port the pipe would call (the parent span's, or the run's)
+   * @returns its span, to end exactly once
+   */
+  start(pipe: Pipe, parentStep: number | undefined, inference: InferencePort): PipeSpan {
+    this.steps += 1;
+    const step: PipeStep = {
+      step: this.steps,
+      parentStep: parentStep ?? null,
+      pipeCode: pipe.code,
+      pipeType: pipe.type,
+      outputConcept: pipe.output.conceptRef,
+    };
+    const startedAt = this.now();
+    const usage: PipeTokenUsage = { input_tokens: 0, output_tokens: 0 };
+    this.observer.pipeProgress({ kind: 'started', step, at: startedAt });
+    const ended = () => {
+      const at = this.now();
+      return { step, at, durationMs: at - startedAt, usage: { ...usage } };
+    };
+    return {
+      step: step.step,
+      inference: counted(inference, usage),
+      finish: () => this.observer.pipeProgress({ kind: 'finished', ...ended() }),
+      fail: (error) => this.observer.pipeProgress({ kind: 'failed', ...ended(), error: failureOf(error) }),
+    };
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The run observer port (STYLE.md rule 3): how a host follows a run pipe by pipe, for live progress
+ * (docs/run-events.md). The runtime reports each pipe run — operator or controller, nested or not — as it starts and
+ * as it ends; the host turns the reports into events and progress however it publishes them. Reports are plain data
+ * (they cross processes as JSON).
+ *
+ * Glossary: a *step* is one pipe run within one run attempt, numbered from 1 in start order; a controller's steps are
+ * the *parent step* of the pipes it runs.
+ */
+import type { PipeType } from '../mthds/index.js';
+
+/** Tokens spent by the inference calls of one pipe run, its nested pipes included. */
+export interface PipeTokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** Which pipe run a report is about. */
+export interface PipeStep {
+  /** 1-based ordinal of the pipe run within the run attempt, in start order. */
+  step: number;
+  /** The step of the controller running it; null for the run's entry pipe. */
+  parentStep: number | null;
+  pipeCode: string;
+  pipeType: PipeType;
+  /** The declared output concept (`domain.Concept`, or `native.X`). */
+  outputConcept: string;
+}
+
+/** A report on one pipe run. Times are epoch milliseconds, durations milliseconds. */
+export type PipeProgress =
+  | { kind: 'started'; step: PipeStep; at: number }
+  | { kind: 'finished'; step: PipeStep; at: number; durationMs: number; usage: PipeTokenUsage }
+  | {
+      kind: 'failed';
+      step: PipeStep;
+      at: number;
+      durationMs: number;
+      usage: PipeTokenUsage;
+      /**
+       * What the pipe threw: its `error_type` and message; a foreign error (not raised on purpose) is the catch-all
+       * `InternalServerError` with its fixed message, as on the HTTP path (docs/errors.md "Disclosure").
+       */
+      error: { error_type: string; message: string };
+    };
+
+/**
+ * Receives a run's pipe reports, synchronously and in order (a pipe's `started` precedes its children's reports and
+ * its own `finished` or `failed`). It must not throw and must not block: a host doing I/O queues the work.
+ */
+export interface RunObserver {
+  /**
+   * One report.
+   * @param progress - the pipe run and what happened to it
+   */
+  pipeProgress(progress: PipeProgress): void;
+}
