@@ -54,6 +54,18 @@ export interface DiagnosticRequest {
 
 type Handler = (value: unknown, request: DiagnosticRequest) => Promise<DiagnosticAnswer>;
 
+/**
+ * A diagnostic route's request schema, for a deployment's `MAX_MTHDS_FILE_KIB`: what its handler validates the body
+ * with, and what the OpenAPI document renders.
+ */
+export type DiagnosticSchema = (maxMthdsFileKib: number) => z.ZodType;
+
+/** A diagnostic route: its request schema, and its handler (which checks the body against that schema first). */
+interface DiagnosticDefinition {
+  schema: DiagnosticSchema;
+  handle: Handler;
+}
+
 const PIPE_REF = z.string().min(1).max(256).nullish();
 
 async function answer(body: EncodedJson | Promise<EncodedJson>): Promise<DiagnosticAnswer> {
@@ -64,6 +76,7 @@ async function answer(body: EncodedJson | Promise<EncodedJson>): Promise<Diagnos
  * A closure route: the route's fields beside the selector, and its operation once the closure is known.
  * @param extra - the route's own fields
  * @param operate - the work, from the checked body and its closure
+ * @param refine - the route's own cross-field rules
  */
 function closureRoute<T extends z.ZodRawShape>(
   extra: T,
@@ -72,12 +85,18 @@ function closureRoute<T extends z.ZodRawShape>(
     closure: Closure,
   ) => EncodedJson | Promise<EncodedJson>,
   refine?: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, context: z.RefinementCtx) => void,
-): Handler {
-  return async (value, request) => {
-    const schema = closureRequestSchema(extra, request.limits.maxMthdsFileKib);
-    const body = parseBody(refine ? schema.superRefine(refine) : schema, value);
-    const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
-    return 'methodRef' in closure ? { fetch: closure } : answer(operate(body, closure));
+): DiagnosticDefinition {
+  const schema = (maxMthdsFileKib: number) => {
+    const closure = closureRequestSchema(extra, maxMthdsFileKib);
+    return refine ? closure.superRefine(refine) : closure;
+  };
+  return {
+    schema,
+    handle: async (value, request) => {
+      const body = parseBody(schema(request.limits.maxMthdsFileKib), value);
+      const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
+      return 'methodRef' in closure ? { fetch: closure } : answer(operate(body, closure));
+    },
   };
 }
 
@@ -124,29 +143,32 @@ function validateSchema(maxMthdsFileKib: number) {
  * accepted and ignored; a forbidden or unregistered `orchestration_mode` is refused before the verdict; a
  * `method_ref` package's manifest `main_pipe` is the default pipe (API-CONTRACT.md §10.5).
  */
-const validate: Handler = async (value, request) => {
-  const body = parseBody(validateSchema(request.limits.maxMthdsFileKib), value);
-  checkOrchestrationMode(body.orchestration_mode, request.modes);
-  const options = {
-    allowSignatures: body.allow_signatures ?? false,
-    views: body.views ?? [],
-    mode: body.validation_mode ?? 'compat',
-  } as const;
-  if (body.method_ref) {
-    if (!request.fetched) return { fetch: { methodRef: body.method_ref, purpose: 'run' } };
-    return answer(
-      validateOperation({
-        sources: request.fetched.sources,
-        ...options,
-        defaultPipe: request.fetched.manifestMainPipe,
-      }),
-    );
-  }
-  const sources = (body.mthds_contents ?? []).map((content, index) => ({
-    content,
-    source: body.mthds_sources?.[index] ?? null,
-  }));
-  return answer(validateOperation({ sources, ...options, defaultPipe: null }));
+const validate: DiagnosticDefinition = {
+  schema: validateSchema,
+  handle: async (value, request) => {
+    const body = parseBody(validateSchema(request.limits.maxMthdsFileKib), value);
+    checkOrchestrationMode(body.orchestration_mode, request.modes);
+    const options = {
+      allowSignatures: body.allow_signatures ?? false,
+      views: body.views ?? [],
+      mode: body.validation_mode ?? 'compat',
+    } as const;
+    if (body.method_ref) {
+      if (!request.fetched) return { fetch: { methodRef: body.method_ref, purpose: 'run' } };
+      return answer(
+        validateOperation({
+          sources: request.fetched.sources,
+          ...options,
+          defaultPipe: request.fetched.manifestMainPipe,
+        }),
+      );
+    }
+    const sources = (body.mthds_contents ?? []).map((content, index) => ({
+      content,
+      source: body.mthds_sources?.[index] ?? null,
+    }));
+    return answer(validateOperation({ sources, ...options, defaultPipe: null }));
+  },
 };
 
 /**
@@ -191,35 +213,41 @@ const buildRunner = closureRoute(
     buildRunnerOperation({ ...closure, pipeRef: body.pipe_ref ?? null, allowSignatures: body.allow_signatures }),
 );
 
+const lintSchema = (maxMthdsFileKib: number) =>
+  z.object({ content: mthdsContent(maxMthdsFileKib), source: z.string().max(1024).nullish() });
+
 /** `POST /v1/lint` (API-CONTRACT.md §3.13): 200 `{diagnostics}` for any text. */
-const lint: Handler = async (value, request) => {
-  const body = parseBody(
-    z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), source: z.string().max(1024).nullish() }),
-    value,
-  );
-  return answer(lintOperation({ content: body.content }));
+const lint: DiagnosticDefinition = {
+  schema: lintSchema,
+  handle: async (value, request) => {
+    const body = parseBody(lintSchema(request.limits.maxMthdsFileKib), value);
+    return answer(lintOperation({ content: body.content }));
+  },
 };
+
+const formatSchema = (maxMthdsFileKib: number) =>
+  z.object({ content: mthdsContent(maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() });
 
 /** `POST /v1/format` (API-CONTRACT.md §3.13): 200 `{formatted, changed, diagnostics}`; a bad option is 422. */
-const format: Handler = async (value, request) => {
-  const body = parseBody(
-    z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() }),
-    value,
-  );
-  return answer(formatOperation({ content: body.content, options: body.options ?? null }));
+const format: DiagnosticDefinition = {
+  schema: formatSchema,
+  handle: async (value, request) => {
+    const body = parseBody(formatSchema(request.limits.maxMthdsFileKib), value);
+    return answer(formatOperation({ content: body.content, options: body.options ?? null }));
+  },
 };
 
-/** The diagnostic routes by name, each with its path. */
+/** The diagnostic routes by name, each with its path, request schema and handler. */
 export const DIAGNOSTIC_ROUTES = {
-  validate: { path: '/v1/validate', handle: validate },
-  resolve: { path: '/v1/resolve', handle: resolve },
-  codegen: { path: '/v1/codegen', handle: codegen },
-  buildInputs: { path: '/v1/build/inputs', handle: buildInputs },
-  buildOutput: { path: '/v1/build/output', handle: buildOutput },
-  buildRunner: { path: '/v1/build/runner', handle: buildRunner },
-  lint: { path: '/v1/lint', handle: lint },
-  format: { path: '/v1/format', handle: format },
-} as const;
+  validate: { path: '/v1/validate', ...validate },
+  resolve: { path: '/v1/resolve', ...resolve },
+  codegen: { path: '/v1/codegen', ...codegen },
+  buildInputs: { path: '/v1/build/inputs', ...buildInputs },
+  buildOutput: { path: '/v1/build/output', ...buildOutput },
+  buildRunner: { path: '/v1/build/runner', ...buildRunner },
+  lint: { path: '/v1/lint', ...lint },
+  format: { path: '/v1/format', ...format },
+} as const satisfies Record<string, DiagnosticDefinition & { path: string }>;
 
 /** The name of a diagnostic route. */
 export type DiagnosticRoute = keyof typeof DIAGNOSTIC_ROUTES;
