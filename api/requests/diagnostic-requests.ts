@@ -58,7 +58,7 @@ type Handler = (value: unknown, request: DiagnosticRequest) => Promise<Diagnosti
  * A diagnostic route's request schema, for a deployment's `MAX_MTHDS_FILE_KIB`: what its handler validates the body
  * with, and what the OpenAPI document renders.
  */
-export type DiagnosticSchema = (maxMthdsFileKib: number) => z.ZodType;
+type DiagnosticSchema = (maxMthdsFileKib: number) => z.ZodType;
 
 /** A diagnostic route: its request schema, and its handler (which checks the body against that schema first). */
 interface DiagnosticDefinition {

@@ -51,6 +51,9 @@ type Layer = {
   rawPath?: unknown;
 };
 
+/** The methods a route can be documented under (a catch-all `all` handler, `_all`, answers every method). */
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
 /**
  * Every `method path` the app's router serves, mounted routers included, in OpenAPI's path syntax. (A mounted Express
  * app, Bull Board's, hides its routes from the walk: it is a page anyway.)
@@ -61,7 +64,9 @@ function servedRoutes(app: Express): string[] {
     for (const layer of stack) {
       if (layer.route) {
         const path = `${prefix}${layer.route.path}`.replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}');
-        for (const method of Object.keys(layer.route.methods)) served.push(`${method} ${path}`);
+        for (const method of Object.keys(layer.route.methods)) {
+          if (HTTP_METHODS.has(method)) served.push(`${method} ${path}`);
+        }
       } else if (layer.handle.stack) {
         walk(layer.handle.stack, layer.rawPath === '/' ? prefix : `${prefix}${String(layer.rawPath)}`);
       }
@@ -246,7 +251,8 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
 
     it('should answer its GET routes as documented, query parameters included', async () => {
       for (const [method, path] of operations(document)) {
-        if (method === 'get') expectDocumented(document, validator, method, path, await request(app).get(path));
+        if (method === 'get' && !path.includes('{'))
+          expectDocumented(document, validator, method, path, await request(app).get(path));
       }
       const type = document.paths['/v1/models']!['get']!.parameters!.find((parameter) => parameter.name === 'type')!;
       expect(type.in).to.equal('query');
