@@ -31,7 +31,7 @@ const TAGS: Record<string, string> = {
   health: 'Probes and the service banner, outside `/v1` and outside authentication.',
   discovery: 'What this server is and serves: version handshake, this document.',
   run: 'Running methods (docs/api.md "POST /v1/execute").',
-  runs: 'The run lifecycle: status and results of a run (queue mode).',
+  runs: 'The run lifecycle: status and results of a run.',
   validate: 'Static validation and the dry-run sweep (docs/api.md "POST /v1/validate").',
   resolve: 'The resolved crate of a closure (docs/crate.md).',
   codegen: 'Typed projections of a closure (docs/codegen.md).',
