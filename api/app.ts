@@ -4,7 +4,8 @@
  * Request lifecycle, in order (STYLE.md rule 20):
  * 1. request id (`X-Request-ID` on every response, spec §7.4) and request metrics
  * 2. body-size guard on the declared length (413, spec §8), before routing and auth
- * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1) and `GET /ready` (readiness, likewise)
+ * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), and the
+ *    pages for people: `GET /` (to `/docs`) and `GET /docs`, the API reference (docs/api.md "API reference")
  * 4. authentication of every `/v1` route, `/metrics` and `/admin/queues` (spec §5)
  * 5. per-route body reading (413); decoding (422) and zod request schema (422), in a diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
@@ -12,6 +13,9 @@
  *    event log: Redis with a queue backend, this process's memory without)
  * 7. unknown route → 404 problem without a `code` member
  * 8. the problem handler: every error as `application/problem+json` (spec §7)
+ *
+ * Every router is mounted through the {@link RouteRegistry}, with the descriptions of its routes: the OpenAPI document
+ * of `GET /v1/openapi.json` is generated from them, so it lists exactly what this app serves.
  */
 import express, { type Express } from 'express';
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
@@ -47,17 +51,20 @@ import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
 import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
+import { RouteRegistry } from './openapi/route-registry.js';
 import { Orchestration } from './orchestration.js';
 import { Readiness } from './readiness.js';
-import { diagnosticsRouter } from './routes/diagnostics.js';
-import { healthRouter } from './routes/health.js';
-import { metricsRouter } from './routes/metrics.js';
-import { modelsRouter } from './routes/models.js';
-import { readyRouter } from './routes/ready.js';
-import { runRouter } from './routes/run.js';
-import { runEventsRouter } from './routes/run-events.js';
-import { runsRouter } from './routes/runs.js';
-import { versionRouter } from './routes/version.js';
+import { diagnosticRoutes, diagnosticsRouter } from './routes/diagnostics.js';
+import { docsPageRouter, ROOT_ROUTE } from './routes/docs-page.js';
+import { HEALTH_ROUTE, healthRouter } from './routes/health.js';
+import { METRICS_PATH, METRICS_ROUTE, metricsRouter } from './routes/metrics.js';
+import { MODELS_ROUTE, modelsRouter } from './routes/models.js';
+import { OPENAPI_ROUTE, openApiRouter } from './routes/openapi.js';
+import { READY_ROUTE, readyRouter } from './routes/ready.js';
+import { EXECUTE_ROUTE, runRouter, START_ROUTE } from './routes/run.js';
+import { RUN_EVENTS_ROUTE, runEventsRouter } from './routes/run-events.js';
+import { RUNS_ROUTES, runsRouter } from './routes/runs.js';
+import { VERSION_ROUTE, versionRouter } from './routes/version.js';
 
 /** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
 const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
@@ -182,47 +189,59 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(httpMetrics(metrics));
   app.use(bodySizeGuard(maxBodyBytes));
-  app.use(healthRouter());
+  const routes = new RouteRegistry();
+  app.use(routes.describe(healthRouter(), [HEALTH_ROUTE]));
   const readiness = deps.readiness ?? new Readiness();
   if (deps.queueBackend) {
     const queueBackend = deps.queueBackend;
     readiness.probe('redis', (timeoutMs) => queueBackend.reachable(timeoutMs));
   }
-  app.use(readyRouter(readiness));
+  app.use(routes.describe(readyRouter(readiness), [READY_ROUTE]));
+  app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
   const auth = authenticate(settings.auth);
   app.use('/v1', auth);
-  app.use(versionRouter());
-  if (deps.modelDeck) app.use(modelsRouter(deps.modelDeck));
+  app.use(routes.describe(versionRouter(), [VERSION_ROUTE]));
+  app.use(routes.describe(openApiRouter(routes, { auth: settings.auth.mode }), [OPENAPI_ROUTE]));
+  if (deps.modelDeck) app.use(routes.describe(modelsRouter(deps.modelDeck), [MODELS_ROUTE]));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, { metrics }).fetcher;
   app.use(
-    diagnosticsRouter({
-      ...bodyLimits,
-      maxMthdsFileKib: settings.maxMthdsFileKib,
-      orchestration,
-      diagnostics,
-      methodFetcher,
-    }),
+    routes.describe(
+      diagnosticsRouter({
+        ...bodyLimits,
+        maxMthdsFileKib: settings.maxMthdsFileKib,
+        orchestration,
+        diagnostics,
+        methodFetcher,
+      }),
+      diagnosticRoutes(settings.maxMthdsFileKib),
+    ),
   );
   app.use(
-    runRouter({
-      ...bodyLimits,
-      orchestration,
-      allowPrivateCallbackHosts,
-      bundleLimits: settings.bundles,
-      methodFetcher,
-      diagnostics,
-    }),
+    routes.describe(
+      runRouter({
+        ...bodyLimits,
+        orchestration,
+        allowPrivateCallbackHosts,
+        bundleLimits: settings.bundles,
+        methodFetcher,
+        diagnostics,
+      }),
+      [EXECUTE_ROUTE, START_ROUTE],
+    ),
   );
-  app.use(runsRouter({ ...runs, disclosure: settings.errorDisclosure }));
+  app.use(routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure }), RUNS_ROUTES));
   app.use(
-    runEventsRouter({
-      ...runs,
-      disclosure: settings.errorDisclosure,
-      maxStreams: settings.runLifecycle.maxEventStreams,
-      idleMs: settings.runLifecycle.eventStreamIdleMs,
-      heartbeatMs: settings.runLifecycle.eventStreamHeartbeatMs,
-      logger,
-    }),
+    routes.describe(
+      runEventsRouter({
+        ...runs,
+        disclosure: settings.errorDisclosure,
+        maxStreams: settings.runLifecycle.maxEventStreams,
+        idleMs: settings.runLifecycle.eventStreamIdleMs,
+        heartbeatMs: settings.runLifecycle.eventStreamHeartbeatMs,
+        logger,
+      }),
+      [RUN_EVENTS_ROUTE],
+    ),
   );
   if (deps.queueBackend) {
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());
@@ -235,7 +254,7 @@ export function createApp(deps: AppDeps): Express {
       );
     }
   }
-  if (settings.metricsEnabled) app.use('/metrics', auth, metricsRouter(metrics));
+  if (settings.metricsEnabled) app.use(METRICS_PATH, auth, routes.describe(metricsRouter(metrics), [METRICS_ROUTE]));
   app.use(routeNotFound);
   app.use(problemHandler({ docsUrl: settings.errorDocsUrl, disclosure: settings.errorDisclosure, logger }));
   return app;

@@ -18,22 +18,37 @@ import type { RunOwnership } from './run-ownership.js';
 /** At most this many completion webhooks per run. */
 const MAX_CALLBACK_URLS = 5;
 
-/** The run request schema; unknown members are kept (and ignored). */
-const RUN_REQUEST = z.looseObject({
-  pipe_code: z.string().nullish(),
-  mthds_contents: z.array(z.string()).nullish(),
-  mthds_content: z.string().nullish(),
-  inputs: z.unknown().optional(),
-  output_name: z.string().nullish(),
-  output_multiplicity: z.union([z.boolean(), z.number().int()]).nullish(),
-  dynamic_output_concept_ref: z.string().nullish(),
-  bundle_b64: z.string().nullish(),
-  files: z.record(z.string(), z.string()).nullish(),
-  method_ref: z.string().min(1).max(512).nullish(),
-  orchestration_mode: z.string().nullish(),
-  storage_scope: STORAGE_SCOPE.nullish(),
-  pipeline_run_id: z.string().min(1).max(128).nullish(),
-  callback_urls: z.array(z.string()).nullish(),
+/**
+ * The run request schema of `/v1/execute` and `/v1/start` (and the OpenAPI document's `RunRequest`); unknown members
+ * are kept (and ignored). The source rules across members are {@link runSources}'.
+ */
+export const RUN_REQUEST = z.looseObject({
+  pipe_code: z.string().nullish().meta({ description: "The pipe to run; default: the bundle's `main_pipe`." }),
+  mthds_contents: z.array(z.string()).nullish().meta({ description: 'The bundles (`.mthds` texts), loaded together.' }),
+  mthds_content: z.string().nullish().meta({ description: 'Legacy: one bundle, when `mthds_contents` is absent.' }),
+  inputs: z
+    .unknown()
+    .optional()
+    .meta({ description: 'Input name → value (docs/api.md "Inputs"), or a whole working memory.' }),
+  output_name: z.string().nullish().meta({ description: 'Name of the final output (default `main_stuff`).' }),
+  output_multiplicity: z
+    .union([z.boolean(), z.number().int()])
+    .nullish()
+    .meta({ description: "`true`, `false` or N: overrides the multiplicity of the pipe's output." }),
+  dynamic_output_concept_ref: z.string().nullish().meta({ description: 'Concept of a `native.Dynamic` output.' }),
+  bundle_b64: z.string().nullish().meta({ description: 'A whole bundle as a base64 zip (docs/bundles.md).' }),
+  files: z
+    .record(z.string(), z.string())
+    .nullish()
+    .meta({ description: 'A whole bundle as relative path → text (docs/bundles.md).' }),
+  method_ref: z.string().min(1).max(512).nullish().meta({ description: 'A method by address (docs/methods.md).' }),
+  orchestration_mode: z.string().nullish().meta({ description: "The deployment's mode; another is 403." }),
+  storage_scope: STORAGE_SCOPE.nullish().meta({ description: '1–3 path-safe segments (docs/run-ownership.md).' }),
+  pipeline_run_id: z.string().min(1).max(128).nullish().meta({ description: 'Honoured by `/v1/start` only.' }),
+  callback_urls: z
+    .array(z.string())
+    .nullish()
+    .meta({ description: 'At most 5 public http(s) URLs, sent the result when a started run finishes.' }),
 });
 
 /** A parsed run request. */

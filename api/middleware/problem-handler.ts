@@ -15,11 +15,15 @@ export interface ProblemHandlerOptions {
 }
 
 /**
- * The 404 for unknown routes. Its body never has a `code` member, so SDK clients read it as "route not served"
- * (API-CONTRACT.md §1.7).
+ * The 404 for unknown routes, pointing to where the served routes are listed. Its body never has a `code` member, so
+ * SDK clients read it as "route not served" (API-CONTRACT.md §1.7).
  */
 export const routeNotFound: RequestHandler = (req, _res, next) => {
-  next(new NotFound(`No route ${req.method} ${req.path}. See GET /v1/version and the README for the served routes.`));
+  next(
+    new NotFound(
+      `No route ${req.method} ${req.path}. The served routes are listed in the API reference at /docs and in the OpenAPI document at GET /v1/openapi.json.`,
+    ),
+  );
 };
 
 /**

@@ -64,7 +64,36 @@ export interface DiagnosticRequest {
 
 type Handler = (value: unknown, request: DiagnosticRequest) => Promise<DiagnosticAnswer>;
 
+/**
+ * A diagnostic route's request schema, for a deployment's `MAX_MTHDS_FILE_KIB`: what its handler validates the body
+ * with, and what the OpenAPI document renders.
+ */
+type DiagnosticSchema = (maxMthdsFileKib: number) => z.ZodType;
+
+/** A diagnostic route: its request schema, and its handler (which checks the body against that schema first). */
+interface DiagnosticDefinition {
+  schema: DiagnosticSchema;
+  handle: Handler;
+}
+
 const PIPE_REF = z.string().min(1).max(256).nullish();
+
+/**
+ * A request schema built once per `MAX_MTHDS_FILE_KIB` (one value per process): building a zod schema costs more than
+ * checking a small body against it.
+ * @param build - the schema for a limit
+ */
+function perFileLimit<T extends z.ZodType>(build: (maxMthdsFileKib: number) => T): (maxMthdsFileKib: number) => T {
+  const built = new Map<number, T>();
+  return (maxMthdsFileKib) => {
+    let schema = built.get(maxMthdsFileKib);
+    if (!schema) {
+      schema = build(maxMthdsFileKib);
+      built.set(maxMthdsFileKib, schema);
+    }
+    return schema;
+  };
+}
 
 async function answer(body: EncodedJson | Promise<EncodedJson>): Promise<DiagnosticAnswer> {
   return { body: await body };
@@ -74,6 +103,7 @@ async function answer(body: EncodedJson | Promise<EncodedJson>): Promise<Diagnos
  * A closure route: the route's fields beside the selector, and its operation once the closure is known.
  * @param extra - the route's own fields
  * @param operate - the work, from the checked body and its closure
+ * @param refine - the route's own cross-field rules
  */
 function closureRoute<T extends z.ZodRawShape>(
   extra: T,
@@ -82,30 +112,42 @@ function closureRoute<T extends z.ZodRawShape>(
     closure: Closure,
   ) => EncodedJson | Promise<EncodedJson>,
   refine?: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, context: z.RefinementCtx) => void,
-): Handler {
-  return async (value, request) => {
-    const schema = closureRequestSchema(extra, request.limits.maxMthdsFileKib);
-    const body = parseBody(refine ? schema.superRefine(refine) : schema, value);
-    const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
-    return 'methodRef' in closure ? { fetch: closure } : answer(operate(body, closure));
+): DiagnosticDefinition {
+  const schema = perFileLimit((maxMthdsFileKib) => {
+    const closure = closureRequestSchema(extra, maxMthdsFileKib);
+    return refine ? closure.superRefine(refine) : closure;
+  });
+  return {
+    schema,
+    handle: async (value, request) => {
+      const body = parseBody(schema(request.limits.maxMthdsFileKib), value);
+      const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
+      return 'methodRef' in closure ? { fetch: closure } : answer(operate(body, closure));
+    },
   };
 }
 
 /**
- * A build route that also answers the legacy envelope `{mthds_contents, pipe_code}` (`legacy-build-envelope.ts`).
- * @param handler - the route on the spec's request
+ * A build route that also answers the legacy envelope `{mthds_contents, pipe_code}` (`legacy-build-envelope.ts`); the
+ * spec's request stays its documented schema.
+ * @param route - the route on the spec's request
  * @param legacy - the route on the legacy envelope, from the decoded body and `MAX_MTHDS_FILE_KIB`
  */
 function withLegacyEnvelope(
-  handler: Handler,
+  route: DiagnosticDefinition,
   legacy: (value: unknown, maxMthdsFileKib: number) => EncodedJson | Promise<EncodedJson>,
-): Handler {
-  return (value, request) =>
-    isLegacyBuildEnvelope(value) ? answer(legacy(value, request.limits.maxMthdsFileKib)) : handler(value, request);
+): DiagnosticDefinition {
+  return {
+    schema: route.schema,
+    handle: (value, request) =>
+      isLegacyBuildEnvelope(value)
+        ? answer(legacy(value, request.limits.maxMthdsFileKib))
+        : route.handle(value, request),
+  };
 }
 
-function validateSchema(maxMthdsFileKib: number) {
-  return z
+const validateSchema = perFileLimit((maxMthdsFileKib) =>
+  z
     .object({
       mthds_contents: z.array(mthdsContent(maxMthdsFileKib)).min(1).max(16).nullish(),
       mthds_sources: z.array(z.string()).nullish(),
@@ -139,37 +181,40 @@ function validateSchema(maxMthdsFileKib: number) {
           message: `mthds_sources has ${body.mthds_sources.length} entries but mthds_contents has ${body.mthds_contents!.length}; send one source name per content, in the same order`,
         });
       }
-    });
-}
+    }),
+);
 
 /**
  * `POST /v1/validate` (spec §4.5): static validation and the dry-run sweep. Unknown members (e.g. `render`) are
  * accepted and ignored; a forbidden or unregistered `orchestration_mode` is refused before the verdict; a
  * `method_ref` package's manifest `main_pipe` is the default pipe (API-CONTRACT.md §10.5).
  */
-const validate: Handler = async (value, request) => {
-  const body = parseBody(validateSchema(request.limits.maxMthdsFileKib), value);
-  checkOrchestrationMode(body.orchestration_mode, request.modes);
-  const options = {
-    allowSignatures: body.allow_signatures ?? false,
-    views: body.views ?? [],
-    mode: body.validation_mode ?? 'compat',
-  } as const;
-  if (body.method_ref) {
-    if (!request.fetched) return { fetch: { methodRef: body.method_ref, purpose: 'run' } };
-    return answer(
-      validateOperation({
-        sources: request.fetched.sources,
-        ...options,
-        defaultPipe: request.fetched.manifestMainPipe,
-      }),
-    );
-  }
-  const sources = (body.mthds_contents ?? []).map((content, index) => ({
-    content,
-    source: body.mthds_sources?.[index] ?? null,
-  }));
-  return answer(validateOperation({ sources, ...options, defaultPipe: null }));
+const validate: DiagnosticDefinition = {
+  schema: validateSchema,
+  handle: async (value, request) => {
+    const body = parseBody(validateSchema(request.limits.maxMthdsFileKib), value);
+    checkOrchestrationMode(body.orchestration_mode, request.modes);
+    const options = {
+      allowSignatures: body.allow_signatures ?? false,
+      views: body.views ?? [],
+      mode: body.validation_mode ?? 'compat',
+    } as const;
+    if (body.method_ref) {
+      if (!request.fetched) return { fetch: { methodRef: body.method_ref, purpose: 'run' } };
+      return answer(
+        validateOperation({
+          sources: request.fetched.sources,
+          ...options,
+          defaultPipe: request.fetched.manifestMainPipe,
+        }),
+      );
+    }
+    const sources = (body.mthds_contents ?? []).map((content, index) => ({
+      content,
+      source: body.mthds_sources?.[index] ?? null,
+    }));
+    return answer(validateOperation({ sources, ...options, defaultPipe: null }));
+  },
 };
 
 /**
@@ -230,46 +275,59 @@ const buildRunner = withLegacyEnvelope(
 );
 
 /** `POST /v1/build/concept` (API-CONTRACT.md §3.14): a concept spec as TOML. */
-const buildConcept: Handler = async (value) =>
-  answer(buildConceptOperation(parseBody(BUILD_CONCEPT_REQUEST, value).spec));
+const buildConcept: DiagnosticDefinition = {
+  schema: () => BUILD_CONCEPT_REQUEST,
+  handle: async (value) => answer(buildConceptOperation(parseBody(BUILD_CONCEPT_REQUEST, value).spec)),
+};
 
 /** `POST /v1/build/pipe-spec` (API-CONTRACT.md §3.14): a pipe spec as TOML. */
-const buildPipeSpec: Handler = async (value) => {
-  const body = parseBody(BUILD_PIPE_SPEC_REQUEST, value);
-  return answer(buildPipeSpecOperation(body.pipe_type, body.spec));
+const buildPipeSpec: DiagnosticDefinition = {
+  schema: () => BUILD_PIPE_SPEC_REQUEST,
+  handle: async (value) => {
+    const body = parseBody(BUILD_PIPE_SPEC_REQUEST, value);
+    return answer(buildPipeSpecOperation(body.pipe_type, body.spec));
+  },
 };
+
+const lintSchema = perFileLimit((maxMthdsFileKib) =>
+  z.object({ content: mthdsContent(maxMthdsFileKib), source: z.string().max(1024).nullish() }),
+);
 
 /** `POST /v1/lint` (API-CONTRACT.md §3.13): 200 `{diagnostics}` for any text. */
-const lint: Handler = async (value, request) => {
-  const body = parseBody(
-    z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), source: z.string().max(1024).nullish() }),
-    value,
-  );
-  return answer(lintOperation({ content: body.content }));
+const lint: DiagnosticDefinition = {
+  schema: lintSchema,
+  handle: async (value, request) => {
+    const body = parseBody(lintSchema(request.limits.maxMthdsFileKib), value);
+    return answer(lintOperation({ content: body.content }));
+  },
 };
+
+const formatSchema = perFileLimit((maxMthdsFileKib) =>
+  z.object({ content: mthdsContent(maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() }),
+);
 
 /** `POST /v1/format` (API-CONTRACT.md §3.13): 200 `{formatted, changed, diagnostics}`; a bad option is 422. */
-const format: Handler = async (value, request) => {
-  const body = parseBody(
-    z.object({ content: mthdsContent(request.limits.maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() }),
-    value,
-  );
-  return answer(formatOperation({ content: body.content, options: body.options ?? null }));
+const format: DiagnosticDefinition = {
+  schema: formatSchema,
+  handle: async (value, request) => {
+    const body = parseBody(formatSchema(request.limits.maxMthdsFileKib), value);
+    return answer(formatOperation({ content: body.content, options: body.options ?? null }));
+  },
 };
 
-/** The diagnostic routes by name, each with its path. */
+/** The diagnostic routes by name, each with its path, request schema and handler. */
 export const DIAGNOSTIC_ROUTES = {
-  validate: { path: '/v1/validate', handle: validate },
-  resolve: { path: '/v1/resolve', handle: resolve },
-  codegen: { path: '/v1/codegen', handle: codegen },
-  buildInputs: { path: '/v1/build/inputs', handle: buildInputs },
-  buildOutput: { path: '/v1/build/output', handle: buildOutput },
-  buildRunner: { path: '/v1/build/runner', handle: buildRunner },
-  buildConcept: { path: '/v1/build/concept', handle: buildConcept },
-  buildPipeSpec: { path: '/v1/build/pipe-spec', handle: buildPipeSpec },
-  lint: { path: '/v1/lint', handle: lint },
-  format: { path: '/v1/format', handle: format },
-} as const;
+  validate: { path: '/v1/validate', ...validate },
+  resolve: { path: '/v1/resolve', ...resolve },
+  codegen: { path: '/v1/codegen', ...codegen },
+  buildInputs: { path: '/v1/build/inputs', ...buildInputs },
+  buildOutput: { path: '/v1/build/output', ...buildOutput },
+  buildRunner: { path: '/v1/build/runner', ...buildRunner },
+  buildConcept: { path: '/v1/build/concept', ...buildConcept },
+  buildPipeSpec: { path: '/v1/build/pipe-spec', ...buildPipeSpec },
+  lint: { path: '/v1/lint', ...lint },
+  format: { path: '/v1/format', ...format },
+} as const satisfies Record<string, DiagnosticDefinition & { path: string }>;
 
 /** The name of a diagnostic route. */
 export type DiagnosticRoute = keyof typeof DIAGNOSTIC_ROUTES;

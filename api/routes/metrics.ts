@@ -3,7 +3,31 @@
  * switchable off with `METRICS_ENABLED=false`.
  */
 import { Router } from 'express';
+import { z } from 'zod';
 import type { Metrics } from '../../shared/observability/index.js';
+import type { RouteSpec } from '../openapi/route-spec.js';
+
+/** The path `metricsRouter` is mounted at. */
+export const METRICS_PATH = '/metrics';
+
+/** `GET /metrics`, as the OpenAPI document describes it. */
+export const METRICS_ROUTE: RouteSpec = {
+  method: 'get',
+  path: METRICS_PATH,
+  operationId: 'get_metrics_metrics_get',
+  tag: 'observability',
+  summary: 'Prometheus metrics',
+  description:
+    'The process metrics in the Prometheus text exposition format, behind the same authentication as `/v1` (docs/metrics.md). Served unless `METRICS_ENABLED=false`.',
+  responses: {
+    200: {
+      description: 'The metrics.',
+      contentType: 'text/plain',
+      schema: z.string(),
+    },
+  },
+  problems: [],
+};
 
 /**
  * Router serving `/metrics`.

@@ -31,12 +31,36 @@ import {
   runError,
   runFinishedEvent,
 } from '../../shared/orchestration/index.js';
+import type { RouteSpec } from '../openapi/route-spec.js';
 import { readOwnedRun } from '../run-ownership.js';
 import { SseStream } from '../sse-stream.js';
 import { disclosedRunError, runEnded, runStatus } from './runs.js';
 
 /** `Last-Event-ID`: an id this route sent. */
 const LAST_EVENT_ID = z.string().regex(RUN_EVENT_ID, 'must be an event id this stream sent (<ms>-<seq>)');
+
+/** `GET /v1/runs/{runId}/events`, as the OpenAPI document describes it. */
+export const RUN_EVENTS_ROUTE: RouteSpec = {
+  method: 'get',
+  path: '/v1/runs/{runId}/events',
+  operationId: 'get_run_events_v1_runs__run_id__events_get',
+  tag: 'runs',
+  summary: 'Run events',
+  description:
+    'The run’s events as Server-Sent Events: `run:started`, `pipe:started`, `pipe:finished`, `pipe:failed`, then the terminal `run:finished`, after which the stream ends (docs/run-events.md). Send `Last-Event-ID` to resume; 204 when nothing is left after it. Another caller’s run answers as an unknown one (docs/run-ownership.md).',
+  params: z.object({
+    runId: z.string().meta({ description: 'The `pipeline_run_id` of a run this caller started.' }),
+  }),
+  responses: {
+    200: {
+      description: 'The event stream (`text/event-stream`; each event has an `id`, an `event` type and JSON `data`).',
+      schema: z.string(),
+      contentType: 'text/event-stream',
+    },
+    204: { description: 'The run finished and no event is left after `Last-Event-ID`.' },
+  },
+  problems: ['RunNotFoundError', 'ValidationError', 'ServerBusyError', 'QueueUnavailableError'],
+};
 
 /** Seconds a client refused for lack of stream slots should wait. */
 const BUSY_RETRY_AFTER_SECONDS = 1;

@@ -16,11 +16,105 @@ import type { Orchestrator, RunSubmission } from '../../shared/orchestration/ind
 import { jsonBody } from '../body/json-body.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
+import { EXAMPLE_BUNDLE, EXAMPLE_INPUTS } from '../openapi/examples.js';
+import type { ProblemSpec, RequestBodySpec, RouteSpec } from '../openapi/route-spec.js';
+import { RUN_RESULT, RUN_START } from '../openapi/schemas/run-result.js';
 import type { Orchestration } from '../orchestration.js';
 import { resolveRunSources } from '../run-method.js';
 import { runOwnership } from '../run-ownership.js';
-import { checkCallbackUrls, parseRunRequest, toSubmission } from '../run-request.js';
+import { checkCallbackUrls, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
+
+const RUN_BODY: RequestBodySpec = {
+  id: 'RunRequest',
+  schema: RUN_REQUEST,
+  example: { mthds_contents: [EXAMPLE_BUNDLE], inputs: EXAMPLE_INPUTS },
+};
+
+/** Problems of accepting a run: the request, its sources, its bundle, its owner (docs/api.md, docs/bundles.md). */
+const ACCEPT_PROBLEMS: readonly ProblemSpec[] = [
+  'InvalidBase64',
+  'OrchestrationModeOverrideForbidden',
+  'CustomCodeRequiresSandbox',
+  'MethodStructuresRefusedError',
+  'StorageOwnershipMismatchError',
+  'MethodPackageNotFoundError',
+  'ValidationError',
+  'InvalidJSON',
+  'InvalidCallbackUrls',
+  'InvalidBundle',
+  'MthdsParserError',
+  'ValidateBundleError',
+  'PipeNotFoundError',
+  'MethodRefParseError',
+  'MethodFetchError',
+  'MethodPackageAmbiguityError',
+  'MethodPackageTooLargeError',
+  'ComputeBudgetExceededError',
+  'MissingOrchestratorError',
+  'MethodRefNotSupported',
+  'ServerBusyError',
+  'QueueUnavailableError',
+];
+
+/** `POST /v1/execute`, as the OpenAPI document describes it. */
+export const EXECUTE_ROUTE: RouteSpec = {
+  method: 'post',
+  path: '/v1/execute',
+  operationId: 'execute_v1_execute_post',
+  tag: 'run',
+  summary: 'Execute',
+  description:
+    'Run a pipe and answer when the run has finished: in this process (`direct`) or on the workers (`bullmq`), by the deployment’s orchestration mode. The bundle comes inline (`mthds_contents`), as a whole bundle (`bundle_b64` / `files`) or by address (`method_ref`); see docs/api.md "POST /v1/execute".',
+  protocol: true,
+  body: RUN_BODY,
+  responses: { 200: { description: 'The finished run.', schema: RUN_RESULT } },
+  problems: [
+    ...ACCEPT_PROBLEMS,
+    'ConceptNotFoundError',
+    'ConceptAmbiguityError',
+    'StuffFactoryError',
+    'PipeInputError',
+    'PipeSignatureNotExecutableError',
+    'ModelChoiceNotFoundError',
+    'Jinja2TemplateRenderError',
+    'Jinja2TemplateBudgetError',
+    'LLMCompletionTruncatedError',
+    'LLMCompletionRefusedError',
+    'LLMStructuredOutputError',
+    'OutboundRequestRefusedError',
+    { errorType: 'LLMCompletionError', status: 429 },
+    'LLMCompletionError',
+    'PipeStackOverflowError',
+    'PipeConditionError',
+    'PipeOutputValidationError',
+    'PipelexUnexpectedError',
+    'RunCrashedError',
+    'PipeFeatureNotSupportedError',
+    'RunTimeoutError',
+  ],
+};
+
+/** `POST /v1/start`, as the OpenAPI document describes it. */
+export const START_ROUTE: RouteSpec = {
+  method: 'post',
+  path: '/v1/start',
+  operationId: 'start_v1_start_post',
+  tag: 'run',
+  summary: 'Start',
+  description:
+    'Enqueue a run and answer at once (202); poll `GET /v1/runs/{runId}/status` and `/results`, or receive the result at `callback_urls`. Needs queue mode: on a `direct` deployment it answers 400 `StartRequiresAsyncOrchestration` (README "Queue mode").',
+  protocol: true,
+  body: RUN_BODY,
+  responses: { 202: { description: 'The run is enqueued.', schema: RUN_START } },
+  problems: [
+    'StartRequiresAsyncOrchestration',
+    ...ACCEPT_PROBLEMS,
+    'PipelineManagerAlreadyExistsError',
+    'PipelineRunIdTakenError',
+    'EnvVarNotFoundError',
+  ],
+};
 
 /** What the run routes need. */
 export interface RunRouteOptions {
@@ -83,12 +177,12 @@ async function acceptRun(
 export function runRouter(options: RunRouteOptions): Router {
   const router = Router();
   const body = jsonBody(options, 'run', options.diagnostics);
-  router.post('/v1/execute', body, async (req, res) => {
+  router.post(EXECUTE_ROUTE.path, body, async (req, res) => {
     const { orchestrator, submission } = await acceptRun(req, res, options, 'blocking');
     res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
     sendJson(res, 200, await orchestrator.execute(submission, clientSignal(res)));
   });
-  router.post('/v1/start', body, async (req, res) => {
+  router.post(START_ROUTE.path, body, async (req, res) => {
     const { orchestrator, submission } = await acceptRun(req, res, options, 'fire_and_forget');
     sendJson(res, 202, await orchestrator.start!(submission));
   });

@@ -7,6 +7,7 @@
  * status and its 409 on results carry its error report under `error` (docs/run-events.md "Why a run failed").
  */
 import { Router } from 'express';
+import { z } from 'zod';
 import { disclosedReport, type ErrorDisclosure, RunResultUnavailableError } from '../../shared/errors/index.js';
 import {
   type RunError,
@@ -16,8 +17,49 @@ import {
   type RunStore,
   runError,
 } from '../../shared/orchestration/index.js';
+import type { RouteSpec } from '../openapi/route-spec.js';
+import { RUN_PENDING, RUN_READ, RUN_RESULTS } from '../openapi/schemas/run-result.js';
 import { readOwnedRun } from '../run-ownership.js';
 import { sendJson } from '../send-json.js';
+
+const RUN_ID = z.object({
+  runId: z.string().meta({ description: 'The `pipeline_run_id` of a run this caller started.' }),
+});
+
+/** `GET /v1/runs/{runId}/status` and `/results`, as the OpenAPI document describes them. */
+export const RUNS_ROUTES: readonly RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/v1/runs/{runId}/status',
+    operationId: 'get_run_status_v1_runs__run_id__status_get',
+    tag: 'runs',
+    summary: 'Run status',
+    description:
+      'Where a run stands: `PENDING`, `RUNNING`, `COMPLETED` or `FAILED`, with the error report of a failed run (docs/run-failures.md). Another caller’s run answers as an unknown one (docs/run-ownership.md).',
+    params: RUN_ID,
+    responses: { 200: { description: 'The run’s status.', schema: RUN_READ } },
+    problems: ['RunNotFoundError', 'QueueUnavailableError'],
+  },
+  {
+    method: 'get',
+    path: '/v1/runs/{runId}/results',
+    operationId: 'get_run_results_v1_runs__run_id__results_get',
+    tag: 'runs',
+    summary: 'Run results',
+    description:
+      'The result of a completed run; 202 with `Retry-After` while it runs; 409 when it finished without a result.',
+    params: RUN_ID,
+    responses: {
+      200: { description: 'The run completed.', schema: RUN_RESULTS },
+      202: {
+        description: 'The run has not finished.',
+        schema: RUN_PENDING,
+        headers: ['Retry-After'],
+      },
+    },
+    problems: ['RunNotFoundError', 'RunResultUnavailableError', 'QueueUnavailableError'],
+  },
+];
 
 /** `status` vocabulary of the lifecycle routes (CLIENTS.md §5.1). */
 export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED';

@@ -3,23 +3,31 @@
  * authentication when auth is enabled (spec §4.2 lists 401; the reference serves it publicly).
  */
 import { Router } from 'express';
+import type { z } from 'zod';
 import { IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION, PROTOCOL_VERSION } from '../../shared/version.js';
+import type { RouteSpec } from '../openapi/route-spec.js';
+import { VERSION_INFO } from '../openapi/schemas/service.js';
 import { sendJson } from '../send-json.js';
 
-/** Body of `GET /v1/version` (API-CONTRACT.md §3.3). */
-export interface VersionInfo {
-  protocol_version: string;
-  runner_version: string;
-  implementation: string;
-  implementation_version: string;
-  runtime_version: string;
-}
+/** `GET /v1/version`, as the OpenAPI document describes it. */
+export const VERSION_ROUTE: RouteSpec = {
+  method: 'get',
+  path: '/v1/version',
+  operationId: 'get_version_v1_version_get',
+  tag: 'discovery',
+  summary: 'Get Version',
+  description:
+    'The handshake for feature detection: the MTHDS protocol version implemented, and which runner answers (`implementation: "mthds-runner"`).',
+  protocol: true,
+  responses: { 200: { description: 'Version info.', schema: VERSION_INFO } },
+  problems: [],
+};
 
 /** Router serving `GET /v1/version`. */
 export function versionRouter(): Router {
   const router = Router();
-  router.get('/v1/version', (_req, res) => {
-    const body: VersionInfo = {
+  router.get(VERSION_ROUTE.path, (_req, res) => {
+    const body: z.infer<typeof VERSION_INFO> = {
       protocol_version: PROTOCOL_VERSION,
       runner_version: IMPLEMENTATION_VERSION,
       implementation: IMPLEMENTATION_NAME,

@@ -1,0 +1,27 @@
+/**
+ * The routes an app serves, recorded as the app factory mounts their routers: the source of the OpenAPI document
+ * (`GET /v1/openapi.json`), so the document lists exactly what this deployment serves (the lifecycle routes only in
+ * queue mode, `/v1/models` only with a model deck, `/metrics` only when enabled).
+ */
+import type { RouteSpec } from './route-spec.js';
+
+/** Route descriptions in mounting order. */
+export class RouteRegistry {
+  readonly #routes: RouteSpec[] = [];
+
+  /**
+   * Record what a router serves and hand it back, for `app.use(registry.describe(router, ROUTES))`.
+   * @param handler - the router (or any handler) being mounted
+   * @param routes - the descriptions of the routes it serves
+   * @returns `handler`, unchanged
+   */
+  describe<T>(handler: T, routes: readonly RouteSpec[]): T {
+    this.#routes.push(...routes);
+    return handler;
+  }
+
+  /** Every route recorded so far. */
+  get routes(): readonly RouteSpec[] {
+    return this.#routes;
+  }
+}

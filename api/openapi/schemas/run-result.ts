@@ -1,0 +1,166 @@
+/**
+ * Bodies of the run routes (`POST /v1/execute`, `POST /v1/start`, `GET /v1/runs/{run_id}/status` and `/results`) as
+ * the OpenAPI document describes them (spec §2.4, §3; docs/api.md "Result"; CLIENTS.md §5). Names and members follow
+ * the reference OpenAPI (`PipelexApiExecuteResponse`, `PipelexRunResultStart`, `PipeOutputWire`, `WorkingMemory`,
+ * `Stuff`, `Concept`, `TokensUsageRecord`); the lifecycle bodies (`RunRead`, `RunResults`) follow CLIENTS.md §5.
+ */
+import { z } from 'zod';
+import { VALIDATION_ERROR_ITEM } from './problem-document.js';
+
+const RUN_STATE = z
+  .enum(['STARTED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'ERROR'])
+  .meta({ id: 'RunState', description: 'A run state (spec §3).' });
+
+const CONCEPT = z
+  .object({
+    code: z.string(),
+    domain_code: z.string(),
+    description: z.string(),
+    structure_class_name: z.string(),
+    refines: z.string().nullable(),
+  })
+  .meta({ id: 'Concept', description: 'The concept of a stuff.' });
+
+const STUFF = z
+  .object({
+    stuff_code: z.string(),
+    stuff_name: z.string().nullable(),
+    concept: CONCEPT,
+    content: z.unknown().meta({ description: "The content, per its concept's structure; a list is `{items: […]}`." }),
+  })
+  .meta({ id: 'Stuff', description: 'One value of the working memory.' });
+
+const WORKING_MEMORY = z
+  .object({
+    root: z.record(z.string(), STUFF).meta({ description: 'Every stuff, by name.' }),
+    aliases: z.record(z.string(), z.string()).meta({ description: 'Alias → stuff name (`main_stuff` among them).' }),
+  })
+  .meta({ id: 'WorkingMemory', description: 'The working memory of a run.' });
+
+const TOKENS_USAGE_RECORD = z
+  .looseObject({
+    model_type: z.string(),
+    inference_model_name: z.string(),
+    inference_model_id: z.string(),
+    pipe_code: z.string().nullable(),
+    job_category: z.string().nullable(),
+    unit_job_id: z.string().nullable(),
+    nb_tokens_by_category: z.record(z.string(), z.number().int()),
+    cost: z.number().nullable().meta({ description: 'Null until model rates are configured.' }),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ id: 'TokensUsageRecord', description: 'One inference call of a run.' });
+
+const PIPE_OUTPUT = z
+  .object({
+    working_memory: WORKING_MEMORY,
+    pipeline_run_id: z.string(),
+    tokens_usages: z.array(TOKENS_USAGE_RECORD),
+  })
+  .meta({ id: 'PipeOutputWire', description: 'The output of a run.' });
+
+const IO_STRUCTURE = z.object({
+  concept_code: z.string(),
+  multiplicity: z
+    .union([z.enum(['single', 'variable']), z.number().int()])
+    .meta({ description: '`single`, `variable` (a list) or N (a list of exactly N items).' }),
+});
+
+const METHOD_PROVENANCE = z
+  .looseObject({
+    address: z.string(),
+    tag: z.string().nullable(),
+    commit_sha: z.string(),
+    package_name: z.string().nullable(),
+    package_version: z.string().nullable(),
+  })
+  .meta({ id: 'MethodProvenance', description: 'Where a `method_ref` method came from (docs/methods.md).' });
+
+/** The 200 body of `POST /v1/execute`: a finished run. */
+export const RUN_RESULT = z
+  .looseObject({
+    pipeline_run_id: z.string(),
+    state: RUN_STATE,
+    pipeline_state: RUN_STATE.meta({ description: 'Same value as `state` (the spec’s name for it).' }),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+    main_stuff_name: z.string().nullable().meta({ description: 'Name of the final output in the working memory.' }),
+    pipe_output: PIPE_OUTPUT,
+    pipe_structures: z
+      .record(z.string(), z.object({ inputs: z.record(z.string(), IO_STRUCTURE), output: IO_STRUCTURE }))
+      .meta({ description: 'The declared inputs and output of every pipe of the library.' }),
+    method_provenance: METHOD_PROVENANCE.optional(),
+  })
+  .meta({ id: 'PipelexApiExecuteResponse', description: 'A finished run (spec §2.4; docs/api.md "Result").' });
+
+/** The 202 body of `POST /v1/start`: the run is enqueued. */
+export const RUN_START = z
+  .looseObject({
+    pipeline_run_id: z.string(),
+    created_at: z.string(),
+    state: z.literal('STARTED'),
+    pipeline_state: z.literal('STARTED'),
+    finished_at: z.null(),
+    workflow_id: z.string().nullable(),
+    main_stuff_name: z.null(),
+    pipe_output: z.null(),
+    pipe_structures: z.null(),
+    method_provenance: METHOD_PROVENANCE.nullable(),
+  })
+  .meta({ id: 'PipelexRunResultStart', description: 'The acknowledgement of a started run (spec §2.4).' });
+
+const RUN_STATUS = z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']);
+
+const ERROR_REPORT = z
+  .looseObject({
+    error_type: z.string(),
+    message: z.string(),
+    title: z.string(),
+    type_uri: z.string(),
+    error_domain: z.string().optional(),
+    retryable: z.boolean().optional(),
+    pipe_code: z.string().nullable().optional(),
+    error_category: z.string().optional(),
+    validation_errors: z.array(VALIDATION_ERROR_ITEM).optional(),
+  })
+  .meta({ id: 'ErrorReport', description: 'Why a run failed (docs/run-failures.md).' });
+
+/** `GET /v1/runs/{run_id}/status` (CLIENTS.md §5.1). */
+export const RUN_READ = z
+  .looseObject({
+    pipeline_run_id: z.string(),
+    pipe_code: z.string().nullable(),
+    status: RUN_STATUS,
+    state: RUN_STATE,
+    workflow_id: z.string().nullable(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    degraded: z.boolean(),
+    progress: z
+      .object({
+        current_pipe: z.string().nullable().meta({ description: 'The pipe running now; null once the run ended.' }),
+        finished_pipes: z.number().int().meta({ description: 'Pipes finished so far, nested pipes included.' }),
+      })
+      .meta({ description: 'How far the run got (docs/run-events.md).' }),
+    error: ERROR_REPORT.optional().meta({
+      description: 'The error report of a failed run, with `retryable` and the failing `pipe_code`.',
+    }),
+  })
+  .meta({ id: 'RunRead', description: 'Where a run stands.' });
+
+/** `GET /v1/runs/{run_id}/results` of a finished run (CLIENTS.md §5.2). */
+export const RUN_RESULTS = z
+  .looseObject({
+    pipeline_run_id: z.string(),
+    main_stuff: z.unknown().meta({ description: 'Content of the final output (the items of a list).' }),
+    graph_spec: z.looseObject({}).nullable(),
+    pipe_output: PIPE_OUTPUT,
+  })
+  .meta({ id: 'RunResults', description: 'The result of a completed run.' });
+
+/** `GET /v1/runs/{run_id}/results` of a run not finished yet. */
+export const RUN_PENDING = z
+  .looseObject({ pipeline_run_id: z.string(), status: z.enum(['PENDING', 'RUNNING']) })
+  .meta({ id: 'RunPending', description: 'The run has not finished: ask again after `Retry-After` seconds.' });

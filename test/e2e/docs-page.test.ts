@@ -1,0 +1,154 @@
+/**
+ * The API reference page in a real browser: headless Chromium (Debian's `chromium`, or `CHROMIUM_PATH`) driven by
+ * puppeteer-core against a spawned API that authenticates its callers. The browser may reach 127.0.0.1 only: every
+ * other request is refused and fails the test, and host names resolve to nothing.
+ */
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { type ServiceProcess, spawnApi } from '../helpers/processes.js';
+
+const API_KEY = 'docs-page-test-key';
+
+/** Where a Chromium is usually installed (Debian's package first). */
+const BROWSER_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome-stable',
+  '/usr/bin/google-chrome',
+];
+
+/**
+ * The browser to drive: `CHROMIUM_PATH` when set (it must exist), else the first usual path that exists.
+ * @throws Error when `CHROMIUM_PATH` names no file
+ */
+function browserExecutable(): string | undefined {
+  const configured = process.env['CHROMIUM_PATH'];
+  if (configured) {
+    if (!existsSync(configured)) throw new Error(`CHROMIUM_PATH=${configured}: no such file`);
+    return configured;
+  }
+  return BROWSER_CANDIDATES.find((path) => existsSync(path));
+}
+
+/** Launch flags: no sandbox (CI runs as root), and no network of the browser's own (updates, sync, DNS). */
+const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+interface OpenApi {
+  paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
+}
+
+describe('API reference page (/docs) in headless Chromium', function () {
+  this.timeout(180000);
+  let api: ServiceProcess | undefined;
+  let baseUrl: string;
+  let browser: Browser | undefined;
+  let page: Page;
+  const offsite: string[] = [];
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    const executablePath = browserExecutable();
+    if (!executablePath) {
+      process.stderr.write(
+        `\n  No Chromium found (set CHROMIUM_PATH, or install Debian's: apt-get install chromium; looked at ${BROWSER_CANDIDATES.join(', ')}): skipping the /docs browser test.\n\n`,
+      );
+      this.skip();
+    }
+    ({ api, baseUrl } = await spawnApi({ AUTH_MODE: 'api_key', API_KEY }));
+    browser = await puppeteer.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+    page = await browser.newPage();
+    await page.setRequestInterception(true);
+    page.on('request', (intercepted) => {
+      const url = new URL(intercepted.url());
+      if (url.protocol === 'data:' || url.hostname === '127.0.0.1') void intercepted.continue();
+      else {
+        offsite.push(intercepted.url());
+        void intercepted.abort();
+      }
+    });
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text()))
+        pageErrors.push(message.text());
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  it('should send a browser from / to /docs, which asks for a bearer token', async () => {
+    await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
+    expect(new URL(page.url()).pathname).to.equal('/docs');
+    await page.waitForSelector('#token-form:not([hidden])');
+    expect(await page.$eval('#token-message', (element) => element.textContent)).to.include('bearer token');
+  });
+
+  it('should list every route of the OpenAPI document once given the token', async () => {
+    await page.type('#token', API_KEY);
+    await page.click('#token-form button[type="submit"]');
+    await page.waitForSelector('.opblock-summary-path');
+    const listed = await page.$$eval('.opblock', (blocks) =>
+      blocks.map(
+        (block) =>
+          `${block.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
+    );
+    const response = await fetch(`${baseUrl}/v1/openapi.json`, { headers: { Authorization: `Bearer ${API_KEY}` } });
+    const document = (await response.json()) as OpenApi;
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
+    expect(listed).to.have.members(documented);
+    expect(listed).to.include.members(['post /v1/execute', 'get /v1/version', 'get /v1/openapi.json']);
+  });
+
+  it('should try GET /v1/version out and show the 200 and the version JSON', async () => {
+    const block = '#operations-discovery-get_version_v1_version_get';
+    await page.click(`${block} .opblock-summary-control`);
+    await page.waitForSelector(`${block} .try-out__btn`);
+    await page.click(`${block} .try-out__btn`);
+    await page.waitForSelector(`${block} .execute`);
+    await page.click(`${block} .execute`);
+    await page.waitForSelector(`${block} .live-responses-table tr.response`);
+    const status = await page.$eval(`${block} .live-responses-table tr.response .response-col_status`, (cell) =>
+      cell.textContent?.trim(),
+    );
+    expect(status).to.equal('200');
+    const body = await page.$eval(`${block} .live-responses-table tr.response .highlight-code pre`, (pre) =>
+      JSON.parse(pre.textContent ?? 'null'),
+    );
+    expect(body).to.deep.equal({
+      protocol_version: '0.6.0',
+      runner_version: '0.1.0',
+      implementation: 'mthds-runner',
+      implementation_version: '0.1.0',
+      runtime_version: '0.1.0',
+    });
+  });
+
+  it('should leave a screenshot, having reached nothing but 127.0.0.1 and broken no policy', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'mthds-docs-page-'));
+    const path = join(directory, 'docs.png');
+    await page.screenshot({ path, fullPage: true });
+    expect(statSync(path).size).to.be.greaterThan(10000);
+    process.stderr.write(`      screenshot: ${path}\n`);
+    expect(offsite).to.deep.equal([]);
+    expect(pageErrors).to.deep.equal([]);
+  });
+});
