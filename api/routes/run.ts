@@ -158,7 +158,7 @@ async function acceptRun(
   const orchestrator = options.orchestration.select(body.orchestration_mode);
   if (delivery === 'fire_and_forget' && !orchestrator.start) {
     throw new StartRequiresAsyncOrchestration(
-      `Orchestration mode '${orchestrator.mode}' cannot honor fire-and-forget delivery: /start requires an async-capable orchestration, and this deployment has none. Use /execute (synchronous) instead.`,
+      `Orchestration mode '${orchestrator.mode}' cannot honor fire-and-forget delivery: /v1/start needs the queue backend. To enable it, put orchestration_mode = "bullmq" in api_override.toml of SERVICE_CONFIG_DIR (default ./config), give REDIS_URL a Redis and restart (npm start runs a worker in process; scaled deployments run npm run start:worker). Or use /v1/execute (synchronous) instead.`,
     );
   }
   const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });

@@ -347,7 +347,9 @@ describe('POST /v1/start on the direct orchestrator', () => {
       error_domain: 'input',
       retryable: false,
     });
-    expect(response.body.detail).to.include("Orchestration mode 'direct' cannot honor fire-and-forget delivery");
+    expect(response.body.detail).to.equal(
+      'Orchestration mode \'direct\' cannot honor fire-and-forget delivery: /v1/start needs the queue backend. To enable it, put orchestration_mode = "bullmq" in api_override.toml of SERVICE_CONFIG_DIR (default ./config), give REDIS_URL a Redis and restart (npm start runs a worker in process; scaled deployments run npm run start:worker). Or use /v1/execute (synchronous) instead.',
+    );
   });
 });
 
