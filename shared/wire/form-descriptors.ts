@@ -1,11 +1,14 @@
 /**
  * Form descriptors of `/v1/validate` `views` (API-CONTRACT.md §4.4): for each pipe, the fields a form needs to collect
- * its inputs (`input_form`) and to show its output (`output_form`). Nodes are discriminated on `kind` (`text`,
- * `number`, `boolean`, `date`, `enum`, `document`, `image`, `object`, `list`, `unknown`); absent members are omitted.
+ * its inputs (`input_form`) and to show its output (`output_form`), in the shapes the reference runner serves to
+ * `Pipelex/mthds-form` (docs/forms.md). Nodes are discriminated on `kind` (`prose` for text concepts, `text` for text
+ * fields, `number`, `boolean`, `date`, `enum`, `document`, `image`, `object` — structured natives such as `native.Page`
+ * included —, `list`, `unknown`); absent members are omitted.
  */
 import type { Concept, ConceptField, Library, Multiplicity, Pipe } from '../mthds/index.js';
+import { conceptAncestry, contentShape } from './concept-shapes.js';
 
-/** One form node. `name` is absent on list items. */
+/** One form node. `name` is absent on list items. Members are emitted in this order; absent ones are omitted. */
 export interface FormNode {
   kind:
     | 'text'
@@ -21,6 +24,8 @@ export interface FormNode {
     | 'unknown';
   name?: string;
   concept_ref?: string;
+  /** The concepts `concept_ref` refines, nearest first; absent when it refines none. */
+  refines?: string[];
   description?: string;
   required: boolean;
   presence?: 'plain';
@@ -46,40 +51,58 @@ export interface PipeOutputFormDescriptor {
 
 const MAX_DEPTH = 6;
 
-function named(name: string | undefined, node: Omit<FormNode, 'name'>): FormNode {
-  const { kind, ...rest } = node;
-  return name === undefined ? { kind, ...rest } : { kind, name, ...rest };
+type NodeBody = Omit<FormNode, 'kind' | 'name'>;
+
+function node(kind: FormNode['kind'], name: string | undefined, body: NodeBody): FormNode {
+  return name === undefined ? { kind, ...body } : { kind, name, ...body };
+}
+
+/** What a concept-typed node says of its concept: its ref, what it refines, a description. */
+interface ConceptFacts {
+  concept_ref: string;
+  refines?: string[];
+  description: string;
 }
 
 class FormBuilder {
   constructor(private readonly library: Library) {}
 
-  /** The concept and its refinement ancestors, nearest first. */
-  private ancestry(concept: Concept): Concept[] {
-    const chain: Concept[] = [];
-    for (
-      let current: Concept | undefined = concept;
-      current && !chain.includes(current);
-      current = current.refines === null ? undefined : this.library.concepts.get(current.refines)
-    ) {
-      chain.push(current);
-    }
-    return chain;
+  private facts(concept: Concept, description: string | undefined): ConceptFacts {
+    const refines = conceptAncestry(this.library, concept)
+      .slice(1)
+      .map((ancestor) => ancestor.ref);
+    return {
+      concept_ref: concept.ref,
+      ...(refines.length > 0 ? { refines } : {}),
+      description: description ?? concept.description,
+    };
   }
 
-  conceptNode(concept: Concept, name: string | undefined, required: boolean, depth: number): FormNode {
-    const base = { concept_ref: concept.ref, description: concept.description, required };
-    const natives = this.ancestry(concept).map((ancestor) => ancestor.ref);
-    if (this.library.isTextLike(concept)) return named(name, { kind: 'text', ...base });
-    if (natives.includes('native.Image')) return named(name, { kind: 'image', ...base });
-    if (natives.includes('native.Document')) return named(name, { kind: 'document', ...base });
-    if (natives.includes('native.Number')) return named(name, { kind: 'number', integer: false, ...base });
-    const shaped = this.ancestry(concept).find((ancestor) => ancestor.structure !== null);
-    if (!shaped || depth > MAX_DEPTH) return named(name, { kind: 'unknown', ...base });
-    const fields = Object.entries(shaped.structure ?? {}).map(([fieldName, field]) =>
-      this.fieldNode(fieldName, field, concept.domain_code, depth + 1),
-    );
-    return named(name, { kind: 'object', ...base, fields });
+  /**
+   * The node of one content item of a concept: `prose` for text concepts, `image` / `document` for those natives and
+   * their refinements, `number` for `native.Number`, otherwise an `object` of the content's fields (natives included).
+   */
+  conceptNode(
+    concept: Concept,
+    name: string | undefined,
+    required: boolean,
+    description: string | undefined,
+    depth: number,
+  ): FormNode {
+    const base = { ...this.facts(concept, description), required };
+    const natives = conceptAncestry(this.library, concept).map((ancestor) => ancestor.ref);
+    if (this.library.isTextLike(concept)) return node('prose', name, base);
+    if (natives.includes('native.Image')) return node('image', name, base);
+    if (natives.includes('native.Document')) return node('document', name, base);
+    if (natives.includes('native.Number')) return node('number', name, { ...base, integer: false });
+    if (depth > MAX_DEPTH) return node('unknown', name, base);
+    const { shape, fields } = contentShape(this.library, concept);
+    return node('object', name, {
+      ...base,
+      fields: Object.entries(fields).map(([fieldName, field]) =>
+        this.fieldNode(fieldName, field, shape.domain_code, depth + 1),
+      ),
+    });
   }
 
   private valueNode(
@@ -87,48 +110,57 @@ class FormBuilder {
     conceptRef: string | undefined,
     fromDomain: string,
     name: string | undefined,
-    required: boolean,
+    body: NodeBody,
     depth: number,
   ): FormNode {
     switch (type ?? 'text') {
       case 'integer':
-        return named(name, { kind: 'number', integer: true, required });
+        return node('number', name, { ...body, integer: true });
       case 'number':
-        return named(name, { kind: 'number', integer: false, required });
+        return node('number', name, { ...body, integer: false });
       case 'boolean':
-        return named(name, { kind: 'boolean', required });
+        return node('boolean', name, body);
       case 'date':
-        return named(name, { kind: 'date', datetime: false, required });
+        return node('date', name, { ...body, datetime: false });
+      case 'dict':
+        return node('object', name, { ...body, fields: [] });
       case 'concept': {
         const found = conceptRef === undefined ? undefined : this.library.findConcept(conceptRef, fromDomain);
-        return found ? this.conceptNode(found, name, required, depth) : named(name, { kind: 'unknown', required });
+        return found
+          ? this.conceptNode(found, name, body.required, body.description, depth)
+          : node('unknown', name, body);
       }
       case 'text':
-        return named(name, { kind: 'text', required });
+        return node('text', name, body);
       default:
-        return named(name, { kind: 'unknown', required });
+        return node('unknown', name, body);
     }
   }
 
   private fieldNode(name: string, field: ConceptField, fromDomain: string, depth: number): FormNode {
-    const extra = {
+    const body: NodeBody = {
       description: field.description,
-      ...(field.default_value !== undefined && !field.required ? { default_value: field.default_value } : {}),
+      required: field.required,
+      ...(field.default_value !== undefined && field.default_value !== null && !field.required
+        ? { default_value: field.default_value }
+        : {}),
     };
-    if (field.choices && field.choices.length > 0)
-      return { ...named(name, { kind: 'enum', choices: field.choices, required: field.required }), ...extra };
-    if (field.type === 'list') {
-      return {
-        ...named(name, {
-          kind: 'list',
-          required: field.required,
-          item: this.valueNode(field.item_type, field.item_concept_ref, fromDomain, undefined, true, depth),
-        }),
-        ...extra,
-      };
-    }
-    if (field.type === 'dict') return { ...named(name, { kind: 'unknown', required: field.required }), ...extra };
-    return { ...this.valueNode(field.type, field.concept_ref, fromDomain, name, field.required, depth), ...extra };
+    if (field.choices && field.choices.length > 0) return node('enum', name, { ...body, choices: field.choices });
+    if (field.type !== 'list') return this.valueNode(field.type, field.concept_ref, fromDomain, name, body, depth);
+    const item = this.valueNode(
+      field.item_type,
+      field.item_concept_ref,
+      fromDomain,
+      undefined,
+      { required: true },
+      depth,
+    );
+    const itemConcept =
+      field.item_type === 'concept' && field.item_concept_ref !== undefined
+        ? this.library.findConcept(field.item_concept_ref, fromDomain)
+        : undefined;
+    const facts = itemConcept ? this.facts(itemConcept, field.description) : {};
+    return node('list', name, { ...facts, ...body, item });
   }
 
   ioNode(
@@ -139,16 +171,31 @@ class FormBuilder {
     topLevel: boolean,
   ): FormNode {
     const concept = this.library.resolveConcept(conceptRef, fromDomain);
-    const presence = topLevel ? { presence: 'plain' as const } : {};
     if (multiplicity === 'single') {
-      const node = this.conceptNode(concept, name, true, 0);
-      return topLevel ? { ...node, ...presence, gating: true } : node;
+      const single = this.conceptNode(concept, name, true, undefined, 0);
+      return topLevel ? withPresence(single, true) : single;
     }
-    const item = this.conceptNode(concept, undefined, true, 0);
-    const count = typeof multiplicity === 'number' ? { item_count: multiplicity } : {};
-    const node = named(name, { kind: 'list', concept_ref: concept.ref, required: true, item, ...count });
-    return topLevel ? { ...node, ...presence, gating: typeof multiplicity === 'number' } : node;
+    const item = this.conceptNode(concept, undefined, true, undefined, 0);
+    const list = node('list', name, { ...this.facts(concept, undefined), required: true });
+    const gated = topLevel ? withPresence(list, typeof multiplicity === 'number') : list;
+    return { ...gated, item, ...(typeof multiplicity === 'number' ? { item_count: multiplicity } : {}) };
   }
+}
+
+/** A top-level input node with `presence` and `gating` placed after `required`, as the node's member order has them. */
+function withPresence(field: FormNode, gating: boolean): FormNode {
+  const { kind, name, concept_ref, refines, description, required, ...rest } = field;
+  return {
+    ...node(kind, name, {
+      ...(concept_ref === undefined ? {} : { concept_ref }),
+      ...(refines === undefined ? {} : { refines }),
+      ...(description === undefined ? {} : { description }),
+      required,
+    }),
+    presence: 'plain',
+    gating,
+    ...rest,
+  };
 }
 
 /**

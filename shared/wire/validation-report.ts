@@ -9,10 +9,10 @@ import {
   bundleBlueprintForWire,
   type Library,
   type Multiplicity,
-  type Pipe,
   type ValidationMode,
 } from '../mthds/index.js';
 import { type GraphSpec, libraryVerdict, type SweepDeps, type ValidatedPipe } from '../runtime/index.js';
+import { inputContractSchema, outputContractSchema } from './contract-schema.js';
 import {
   inputForms,
   outputForms,
@@ -29,7 +29,7 @@ export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
  */
 export type OutputMultiplicity = 'single' | 'variable';
 
-/** One input of a pipe contract. */
+/** One input of a pipe contract; `json_schema` as docs/forms.md "I/O contracts" writes it. */
 export interface InputContract {
   concept_ref: string;
   presence: 'plain';
@@ -45,6 +45,7 @@ export interface OutputContract {
   /** N for an `X[N]` output, else null. */
   item_count: number | null;
   optional: false;
+  /** One content item, or for a list output the list content `ListContent[<def>]` (docs/forms.md). */
   json_schema: Record<string, unknown>;
 }
 
@@ -98,22 +99,6 @@ function outputMultiplicity(multiplicity: Multiplicity): {
   return { multiplicity: multiplicity, item_count: null };
 }
 
-function ioSchema(
-  library: Library,
-  pipe: Pipe,
-  conceptRef: string,
-  multiplicity: Multiplicity,
-): Record<string, unknown> {
-  const item = library.contentSchema(library.resolveConcept(conceptRef, pipe.domain_code));
-  if (multiplicity === 'single') return item;
-  const { $defs, $schema, ...itemBody } = item;
-  const list: Record<string, unknown> = { type: 'array', items: itemBody };
-  if (typeof multiplicity === 'number') Object.assign(list, { minItems: multiplicity, maxItems: multiplicity });
-  if ($schema !== undefined) list['$schema'] = $schema;
-  if ($defs !== undefined) list['$defs'] = $defs;
-  return list;
-}
-
 /**
  * The I/O contract of every pipe, keyed by qualified ref (signatures included).
  * @param library - a valid library
@@ -127,7 +112,11 @@ function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
         concept_ref: input.conceptRef,
         presence: 'plain',
         ...contractMultiplicity(input.multiplicity),
-        json_schema: ioSchema(library, pipe, input.conceptRef, input.multiplicity),
+        json_schema: inputContractSchema(
+          library,
+          library.resolveConcept(input.conceptRef, pipe.domain_code),
+          input.multiplicity,
+        ),
       };
     }
     contracts[pipe.ref] = {
@@ -136,7 +125,11 @@ function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
         concept_ref: pipe.output.conceptRef,
         ...outputMultiplicity(pipe.output.multiplicity),
         optional: false,
-        json_schema: ioSchema(library, pipe, pipe.output.conceptRef, pipe.output.multiplicity),
+        json_schema: outputContractSchema(
+          library,
+          library.resolveConcept(pipe.output.conceptRef, pipe.domain_code),
+          pipe.output.multiplicity,
+        ),
       },
     };
   }

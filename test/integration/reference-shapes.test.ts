@@ -79,7 +79,15 @@ describe('wire shapes against the reference OpenAPI schemas', () => {
         item_count: 5,
         optional: false,
       });
-      expect(json_schema).to.include({ type: 'array', minItems: 5, maxItems: 5 });
+      expect(json_schema).to.include({
+        title: 'ListContent[fashion_moodboard__FashionInspiration]',
+        type: 'object',
+      });
+      expect(json_schema.properties.items).to.deep.equal({
+        items: { $ref: '#/$defs/fashion_moodboard__FashionInspiration' },
+        title: 'Items',
+        type: 'array',
+      });
       expect(referenceErrors('PipeOutputContract', output)).to.deep.equal([]);
     });
 

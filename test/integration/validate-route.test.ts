@@ -83,7 +83,13 @@ describe('POST /v1/validate', () => {
         multiplicity: 'single',
         item_count: null,
       });
-      expect(contract.inputs.name.json_schema.properties.text.type).to.equal('string');
+      expect(contract.inputs.name.json_schema).to.deep.equal({
+        description: 'A text',
+        properties: { text: { type: 'string', description: 'The text', title: 'Text' } },
+        required: ['text'],
+        title: 'native.Text',
+        type: 'object',
+      });
       expect(contract.output).to.include({ concept_ref: 'native.Text', multiplicity: 'single', optional: false });
       expect(response.body.bundle_blueprint.source).to.equal(null);
     });
@@ -152,7 +158,7 @@ describe('POST /v1/validate', () => {
       expect(withViews.body.input_form['cv_job_match.analyze_cv_job_match']).to.deep.equal({
         fields: [
           {
-            kind: 'text',
+            kind: 'prose',
             name: 'cv_text',
             concept_ref: 'native.Text',
             description: 'A text',
@@ -161,7 +167,7 @@ describe('POST /v1/validate', () => {
             gating: true,
           },
           {
-            kind: 'text',
+            kind: 'prose',
             name: 'job_offer_text',
             concept_ref: 'native.Text',
             description: 'A text',
