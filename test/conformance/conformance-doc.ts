@@ -28,18 +28,17 @@ export function renderMatrix(matrix: SdkMatrix): string {
       `| \`${entry.id}\` | \`${entry.surface}\` | ${escaped(entry.call)} | ${cellText(entry.direct)} | ${cellText(entry.queue)} |`,
   );
   const counts = MODES.map((mode) => {
-    const tally = new Map<string, number>();
-    for (const entry of matrix.cases) {
-      const cell = entry[mode];
-      const label =
-        cell.outcome === 'pass'
-          ? 'pass'
-          : cell.outcome === 'unsupported'
-            ? 'expected-unsupported'
-            : `pending: ${cell.work}`;
-      tally.set(label, (tally.get(label) ?? 0) + 1);
-    }
-    return `- ${mode}: ${[...tally].map(([label, count]) => `${count} ${label}`).join(', ')}`;
+    const labels = matrix.cases.map(({ [mode]: cell }) =>
+      cell.outcome === 'pass'
+        ? 'pass'
+        : cell.outcome === 'unsupported'
+          ? 'expected-unsupported'
+          : `pending: ${cell.work}`,
+    );
+    const tally = [...new Set(['pass', 'expected-unsupported', ...labels])]
+      .map((label) => [label, labels.filter((other) => other === label).length] as const)
+      .filter(([, count]) => count > 0);
+    return `- ${mode}: ${tally.map(([label, count]) => `${count} ${label}`).join(', ')}`;
   });
   const reasons = Object.entries(matrix.reasons).map(([id, text]) => `- \`${id}\`: ${text}`);
   return [

@@ -5,10 +5,10 @@
  * `test/fixtures/conformance/` (docs/conformance.md).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { corpusJson, sample } from '../helpers/corpus.js';
+import { corpusJson, corpusSampleFiles, sample } from '../helpers/corpus.js';
 import { type CliRun, type MthdsClient, printedJson } from '../helpers/mthds-js.js';
 import type { Exchange } from '../helpers/recording-server.js';
 
@@ -58,6 +58,15 @@ const HELLO_INPUTS = corpusJson('pipelex-api-samples/hello_greeting.inputs.json'
 const GREETING = '[mock inference] Response to: "Write a short, friendly one-sentence greeting for Ada Lovelace."';
 const INVALID = sample('invalid/prompt_input_mismatch');
 const SIGNATURES = sample('draft_with_signature');
+
+/** Every sample of `pipelex-api-samples`, the invalid ones included, and whether it is valid. */
+const SAMPLE_VERDICTS: Record<string, boolean> = Object.fromEntries([
+  ...corpusSampleFiles().map((file) => [file.replace('.mthds', ''), true]),
+  ...readdirSync(new URL('../../../shared/corpus/pipelex-api-samples/invalid/', import.meta.url))
+    .filter((file) => file.endsWith('.mthds'))
+    .sort()
+    .map((file) => [`invalid/${file.replace('.mthds', '')}`, file === 'missing_main_pipe.mthds']),
+]);
 
 /** A bundle of the project's own whose runs fail at run time, after every up-front check: its condition says `fail`. */
 const GATE = `domain = "gate"
@@ -269,6 +278,18 @@ export const CASES: Record<string, ConformanceCase> = {
       expect(JSON.parse(outcome.requests[0]!.requestBody)).to.include({ allow_signatures: true });
     },
   ),
+  'validate-corpus': sdk(
+    async ({ client }) => {
+      const verdicts: Record<string, unknown> = {};
+      for (const name of Object.keys(SAMPLE_VERDICTS))
+        verdicts[name] = (await client.validate([sample(name)], true))['is_valid'];
+      return verdicts;
+    },
+    (outcome) => {
+      expect(resolved(outcome)).to.deep.equal(SAMPLE_VERDICTS);
+      expect(Object.keys(SAMPLE_VERDICTS)).to.have.length.of.at.least(11);
+    },
+  ),
   execute: sdk(
     ({ client }) => executedGreeting(client),
     (outcome) => {
@@ -289,6 +310,53 @@ export const CASES: Record<string, ConformanceCase> = {
       expect(main.content).to.deep.equal({ text: GREETING });
       expect(main.concept).to.deep.include({ code: 'Text', domain_code: 'native' });
     },
+  ),
+  'execute-structured': sdk(
+    ({ client }) =>
+      client.execute({
+        mthds_contents: [sample('cv_job_match')],
+        inputs: corpusJson('pipelex-api-samples/cv_job_match.inputs.json') as Record<string, unknown>,
+      }),
+    (outcome) => {
+      const result = resolved(outcome) as {
+        main_stuff_name: string;
+        pipe_output: { working_memory: { root: Record<string, { concept: object; content: object }> } };
+      };
+      const main = result.pipe_output.working_memory.root[result.main_stuff_name]!;
+      expect(main.concept).to.deep.include({ code: 'MatchAnalysis', domain_code: 'cv_job_match' });
+      expect(Object.keys(main.content)).to.have.members([
+        'is_match',
+        'match_score',
+        'key_strengths',
+        'gaps',
+        'recommendation',
+      ]);
+    },
+  ),
+  'execute-list-output': sdk(
+    ({ client }) =>
+      client.execute({
+        mthds_contents: [sample('fashion_moodboard')],
+        inputs: { fashion_target: 'Autumn streetwear' },
+      }),
+    (outcome) => {
+      const result = resolved(outcome) as {
+        main_stuff_name: string;
+        pipe_output: { working_memory: { root: Record<string, { concept: object; content: { items: object[] } }> } };
+      };
+      const main = result.pipe_output.working_memory.root[result.main_stuff_name]!;
+      expect(main.concept).to.deep.include({ code: 'Image', domain_code: 'native' });
+      expect(main.content.items).to.not.be.empty;
+      for (const item of main.content.items) expect(item).to.have.property('url').that.is.a('string');
+    },
+  ),
+  'execute-signature': sdk(
+    ({ client }) =>
+      client.execute({
+        mthds_contents: [SIGNATURES],
+        inputs: corpusJson('pipelex-api-samples/draft_with_signature.inputs.json') as Record<string, unknown>,
+      }),
+    (outcome) => expectApiError(rejected(outcome), 422, 'PipeSignatureNotExecutableError'),
   ),
   'execute-invalid-bundle': sdk(
     ({ client }) => client.execute({ mthds_contents: [INVALID], inputs: HELLO_INPUTS }),
