@@ -1,7 +1,7 @@
 /**
  * The two tables docs/conformance.md shows, rendered from the suite's data, and where the doc holds them: between
  * `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. The suite compares the doc with these renderings, so the
- * doc cannot drift from what the suite enforces.
+ * doc cannot drift from what the suite enforces; with `UPDATE_CONFORMANCE_DOC=1` it writes them into the doc first.
  */
 import type { DocumentedDifference } from './reference-differences.js';
 import type { MatrixCell, SdkMatrix } from './sdk-matrix.js';
@@ -82,4 +82,20 @@ export function generatedSection(doc: string, name: string): string | null {
   const end = doc.indexOf(`<!-- /generated:${name} -->`);
   if (start < 0 || end < start) return null;
   return doc.slice(start + `<!-- generated:${name} -->`.length, end).trim();
+}
+
+/**
+ * The doc with the text of a generated section replaced.
+ * @param doc - the doc's text
+ * @param name - the section name
+ * @param text - the section's new text
+ * @throws Error when the doc has no such section
+ */
+export function withGeneratedSection(doc: string, name: string, text: string): string {
+  const open = `<!-- generated:${name} -->`;
+  const close = `<!-- /generated:${name} -->`;
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`the doc has no generated section '${name}'`);
+  return `${doc.slice(0, start + open.length)}\n${text}\n${doc.slice(end)}`;
 }

@@ -155,6 +155,17 @@ function expectApiError(error: SdkError, status: number, errorType: string): voi
   expect(error.serverMessage).to.equal(problemOf(error)['detail']);
 }
 
+/** A build helper's plain `Error` (CLIENTS.md §1.4): `API POST <url> failed (<status>): <problem document>`. */
+function expectBuildProblem(error: SdkError, route: string, status: number, errorType: string): void {
+  expect(error.name).to.equal('Error');
+  const match = /^API POST http:\/\/127\.0\.0\.1:\d+(\/v1\/build\/[a-z-]+) failed \((\d+)\): (.*)$/s.exec(
+    error.message,
+  );
+  expect(match, error.message).to.not.equal(null);
+  expect([match![1], Number(match![2])]).to.deep.equal([route, status]);
+  expect(JSON.parse(match![3]!)).to.include({ status, error_type: errorType });
+}
+
 function expectGreetingResult(result: Record<string, unknown>, runId?: string): void {
   expect(Object.keys(result)).to.deep.equal(['pipeline_run_id', 'main_stuff', 'graph_spec', 'pipe_output']);
   if (runId) expect(result['pipeline_run_id']).to.equal(runId);
@@ -535,6 +546,10 @@ export const CASES: Record<string, ConformanceCase> = {
       expect(runner['python_code']).to.be.a('string').that.includes('hello_greeting.write_greeting');
     },
   ),
+  'build-runner-invalid': sdk(
+    ({ client }) => client.buildRunner({ mthds_contents: [INVALID], pipe_code: 'greet_person' }),
+    (outcome) => expectBuildProblem(rejected(outcome), '/v1/build/runner', 422, 'ValidateBundleError'),
+  ),
   concept: sdk(
     ({ client }) => client.concept({ spec: { concept_code: 'Greeting', description: 'A greeting' } }),
     (outcome) =>
@@ -557,6 +572,15 @@ export const CASES: Record<string, ConformanceCase> = {
         pipe_type: 'PipeLLM',
         toml: '[pipe.greet]\ntype = "PipeLLM"\ndescription = "Greet"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Hi"\n',
       }),
+  ),
+  'concept-invalid': sdk(
+    ({ client }) => client.concept({ spec: { description: 'A concept without a code' } }),
+    (outcome) => expectBuildProblem(rejected(outcome), '/v1/build/concept', 422, 'ValidationError'),
+  ),
+  'pipe-spec-invalid': sdk(
+    ({ client }) =>
+      client.pipeSpec({ pipe_type: 'PipeWizardry', spec: { pipe_code: 'x', description: 'X', output: 'Text' } }),
+    (outcome) => expectBuildProblem(rejected(outcome), '/v1/build/pipe-spec', 422, 'ValidationError'),
   ),
   'cli-validate-pipe': cli(['validate', 'pipe', 'hello.mthds'], (outcome) => {
     const run = exited(outcome);
