@@ -24,8 +24,44 @@ export interface MthdsBuildClient {
   pipeSpec(request: { pipe_type: string; spec: Record<string, unknown> }): Promise<Record<string, unknown>>;
 }
 
+/** The options of `execute`, `start` and `startAndWaitForResult` (the SDK's `RunOptions`, CLIENTS.md §2.4). */
+export interface MthdsRunOptions {
+  pipe_code?: string;
+  mthds_contents?: string[];
+  inputs?: Record<string, unknown>;
+  /** Extension members, merged into the body at the top level (CLIENTS.md §4). */
+  extra?: Record<string, unknown>;
+}
+
+/** The poll options of `waitForResult` and `startAndWaitForResult`, in milliseconds. */
+export interface MthdsPollOptions {
+  intervalMs?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Every public method of the SDK's `MthdsApiClient` (its own and those `BaseRunner` gives it), bodies as the SDK
+ * returns them: unchecked JSON (CLIENTS.md §1.4), so typed loosely here and asserted by the tests.
+ */
+export interface MthdsClient extends MthdsBuildClient {
+  health(): Promise<Record<string, unknown>>;
+  version(): Promise<Record<string, unknown>>;
+  models(category?: string): Promise<{ models: Record<string, unknown>[] }>;
+  validate(mthdsContents: string[], allowSignatures?: boolean): Promise<Record<string, unknown>>;
+  execute(options: MthdsRunOptions): Promise<Record<string, unknown>>;
+  start(options: MthdsRunOptions): Promise<Record<string, unknown>>;
+  getRunStatus(runId: string): Promise<Record<string, unknown>>;
+  getRunResult(runId: string): Promise<Record<string, unknown>>;
+  waitForResult(runId: string, options?: MthdsPollOptions): Promise<Record<string, unknown>>;
+  startAndWaitForResult(options: MthdsRunOptions, pollOptions?: MthdsPollOptions): Promise<Record<string, unknown>>;
+}
+
 interface MthdsJsModule {
-  MthdsApiClient: new (options: { baseUrl: string; apiToken?: string }) => MthdsBuildClient;
+  MthdsApiClient: new (options: { baseUrl: string; apiToken?: string }) => MthdsClient;
+}
+
+async function mthdsJsModule(): Promise<MthdsJsModule> {
+  return (await import(pathToFileURL(join(MTHDS_JS_DIR, 'dist/index.js')).href)) as MthdsJsModule;
 }
 
 /**
@@ -43,9 +79,24 @@ export function mthdsJsAbsence(): string | null {
  * A client of the SDK for a server.
  * @param baseUrl - the server's origin, e.g. `http://127.0.0.1:41234`
  */
-export async function mthdsJsClient(baseUrl: string): Promise<MthdsBuildClient> {
-  const sdk = (await import(pathToFileURL(join(MTHDS_JS_DIR, 'dist/index.js')).href)) as MthdsJsModule;
+export async function mthdsJsClient(baseUrl: string): Promise<MthdsClient> {
+  const sdk = await mthdsJsModule();
   return new sdk.MthdsApiClient({ baseUrl, apiToken: 'test-token' });
+}
+
+/**
+ * The names of every method an `MthdsApiClient` has, its own and inherited (`BaseRunner`), public or not: the built
+ * SDK is JavaScript, where TypeScript's `private` leaves no trace.
+ * @returns the names, sorted, without `constructor`
+ */
+export async function mthdsJsMethodNames(): Promise<string[]> {
+  const names = new Set<string>();
+  let prototype: object | null = (await mthdsJsModule()).MthdsApiClient.prototype;
+  while (prototype && prototype !== Object.prototype) {
+    for (const name of Object.getOwnPropertyNames(prototype)) if (name !== 'constructor') names.add(name);
+    prototype = Object.getPrototypeOf(prototype) as object | null;
+  }
+  return [...names].sort();
 }
 
 /** What a CLI run printed, and how it ended. */

@@ -1,6 +1,7 @@
 /**
- * A queue-mode deployment for in-process tests: the API app on the `bullmq` orchestrator, a worker pool in the same
- * process, and a unique Redis prefix cleaned up on close.
+ * A queue-mode deployment for in-process tests: the API app on the `bullmq` orchestrator (serving the model deck of
+ * its inference backend, as `npm start` does), a worker pool in the same process, and a unique Redis prefix cleaned up
+ * on close.
  */
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
@@ -54,6 +55,7 @@ export function startQueueDeployment(options: QueueDeploymentOptions = {}): Queu
     settings,
     logger,
     inference,
+    modelDeck: inference.deck,
     metrics,
     readSecret,
     queueBackend: backend,
