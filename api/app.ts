@@ -4,12 +4,13 @@
  * Request lifecycle, in order (STYLE.md rule 20):
  * 1. request id (`X-Request-ID` on every response, spec §7.4) and request metrics
  * 2. body-size guard on the declared length (413, spec §8), before routing and auth
- * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1) and `GET /ready` (readiness, likewise)
+ * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise) and the
+ *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1)
  * 4. authentication of every `/v1` route, `/metrics` and `/admin/queues` (spec §5)
- * 5. per-route body reading (413); decoding (422) and zod request schema (422), in a diagnostics thread for the
+ * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
  * 6. route handler (a thin call into the core or an orchestrator)
- * 7. unknown route → 404 problem without a `code` member
+ * 7. known path, other method → 405 problem with `Allow`; unknown route → 404 problem without a `code` member
  * 8. the problem handler: every error as `application/problem+json` (spec §7)
  */
 import express, { type Express } from 'express';
@@ -36,9 +37,11 @@ import {
 } from '../shared/runtime/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
+import { buildErrorPages } from './error-pages.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
+import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
 import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
@@ -46,6 +49,7 @@ import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Orchestration } from './orchestration.js';
 import { Readiness } from './readiness.js';
 import { diagnosticsRouter } from './routes/diagnostics.js';
+import { errorsRouter } from './routes/errors.js';
 import { healthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import { modelsRouter } from './routes/models.js';
@@ -156,6 +160,7 @@ export function createApp(deps: AppDeps): Express {
     readiness.probe('redis', (timeoutMs) => queueBackend.reachable(timeoutMs));
   }
   app.use(readyRouter(readiness));
+  app.use(errorsRouter(buildErrorPages()));
   const auth = authenticate(settings.auth);
   app.use('/v1', auth);
   app.use(versionRouter());
@@ -193,6 +198,7 @@ export function createApp(deps: AppDeps): Express {
     }
   }
   if (settings.metricsEnabled) app.use('/metrics', auth, metricsRouter(metrics));
+  app.use(methodNotAllowed);
   app.use(routeNotFound);
   app.use(problemHandler({ docsUrl: settings.errorDocsUrl, disclosure: settings.errorDisclosure, logger }));
   return app;

@@ -133,7 +133,7 @@ describe('HTTP shell', () => {
         expect(response.headers['www-authenticate']).to.equal('Bearer');
         expect(response.headers['content-type']).to.equal(PROBLEM_JSON);
         expect(response.body).to.deep.equal({
-          type: 'https://docs.pipelex.com/latest/errors/unauthenticated/',
+          type: '/errors/unauthenticated/',
           title: 'Unauthenticated',
           status: 401,
           detail: 'Invalid authentication token.',
