@@ -2,7 +2,7 @@
  * The Express application factory. Returns an app without listening, so tests drive it in-process.
  *
  * Request lifecycle, in order (STYLE.md rule 20):
- * 1. request id (`X-Request-ID` on every response, spec §7.4) and request metrics
+ * 1. request id (`X-Request-ID` on every response, spec §7.4), the access log line and request metrics
  * 2. body-size guard on the declared length (413, spec §8), before routing and auth
  * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise) and the
  *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1)
@@ -38,6 +38,7 @@ import {
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { buildErrorPages } from './error-pages.js';
+import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
@@ -151,6 +152,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId);
+  app.use(accessLog(logger));
   app.use(httpMetrics(metrics));
   app.use(bodySizeGuard(maxBodyBytes));
   app.use(healthRouter());

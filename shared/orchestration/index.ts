@@ -16,7 +16,14 @@ export { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orches
 export * from './callbacks/index.js';
 export { directOrchestrator } from './direct-orchestrator.js';
 export type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
-export { type BootedProcess, bootProcess, configurationOrExit } from './process-boot.js';
+export {
+  type BootedProcess,
+  bootProcess,
+  configurationOrExit,
+  redisUrlForLogs,
+  refuseToStart,
+  type StartupFacts,
+} from './process-boot.js';
 export * from './queue/index.js';
 export { openQueueBackend, type QueueBackend } from './queue-backend.js';
 export * from './registry/index.js';
