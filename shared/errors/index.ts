@@ -27,6 +27,7 @@ export * from './ownership-errors.js';
 export {
   CATCH_ALL_DETAIL,
   type ErrorDisclosure,
+  isCallerFault,
   kebabErrorName,
   type ProblemContext,
   type ProblemDocument,

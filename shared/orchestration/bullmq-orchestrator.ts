@@ -1,6 +1,7 @@
 /**
  * The `bullmq` orchestrator: validates the bundle in the API (an invalid bundle is a 422 before anything is queued),
- * records the run in the registry under its owner and enqueues it for the workers. `/v1/execute` then waits for the
+ * records the run in the registry under its owner and enqueues it for the workers; a run a caller error refuses here
+ * (its bundle, its run id) is counted in `mthds_runs_rejected_total`. `/v1/execute` then waits for the
  * worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
  */
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,7 @@ import type { RunResult } from '../wire/index.js';
 import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
 import type { RunQueue } from './queue/index.js';
 import type { RunRecord, RunRegistry } from './registry/index.js';
+import { countingRejections } from './run-rejections.js';
 import { acceptedRecord, type RunSubmission, toRunJob } from './submission.js';
 
 /** What the orchestrator needs. */
@@ -51,7 +53,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
     mode: 'bullmq',
     async execute(submission): Promise<RunResult> {
       const workflowId = randomUUID();
-      await deps.bundles.check(submission);
+      await countingRejections(deps.metrics, 'bullmq', () => deps.bundles.check(submission));
       const created = acceptedRecord(submission, workflowId, deps.now());
       await deps.registry.save(created);
       await enqueue(submission, created);
@@ -71,19 +73,22 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
           'COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.',
         );
       }
-      await deps.bundles.check(submission);
-      const created = acceptedRecord(submission, randomUUID(), deps.now());
-      const claim = await deps.registry.claim(created);
-      if (claim === 'taken') {
-        throw new PipelineRunIdTakenError(
-          `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
-        );
-      }
-      if (claim === 'in_flight') {
-        throw new PipelineManagerAlreadyExistsError(
-          `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
-        );
-      }
+      const created = await countingRejections(deps.metrics, 'bullmq', async () => {
+        await deps.bundles.check(submission);
+        const record = acceptedRecord(submission, randomUUID(), deps.now());
+        const claim = await deps.registry.claim(record);
+        if (claim === 'taken') {
+          throw new PipelineRunIdTakenError(
+            `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
+          );
+        }
+        if (claim === 'in_flight') {
+          throw new PipelineManagerAlreadyExistsError(
+            `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
+          );
+        }
+        return record;
+      });
       try {
         await enqueue(submission, created);
       } catch (error) {

@@ -5,13 +5,15 @@
 import type { Metrics } from '../observability/index.js';
 import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../runtime/index.js';
 import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
+import { countRejection } from './run-rejections.js';
 import { executeSubmission } from './submission.js';
 
 /**
  * Build the direct orchestrator. The bundles are loaded and statically validated by the bundle checker (the API's
  * diagnostics threads, off the event loop); the run itself goes on in this thread, its templates rendered in isolated
  * threads (docs/isolation.md).
- * @param deps - the runtime's ports, the metrics that count runs (`mthds_runs_*`, mode `direct`), the bundle checker
+ * @param deps - the runtime's ports, the metrics that count runs (`mthds_runs_*`, mode `direct`: every run taken is
+ *   started, then finished or, for a caller error such as an invalid bundle or input, rejected), the bundle checker
  */
 export function directOrchestrator(deps: {
   inference: InferencePort;
@@ -47,7 +49,7 @@ export function directOrchestrator(deps: {
         );
       };
       const result = await run().catch((error: unknown) => {
-        finished('FAILED');
+        if (!countRejection(deps.metrics, 'direct', error)) finished('FAILED');
         throw error;
       });
       finished('COMPLETED');

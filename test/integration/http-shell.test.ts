@@ -110,7 +110,8 @@ describe('HTTP shell', () => {
       const text = (await request(app).get('/metrics').expect(200)).text;
       expect(text).to.include('mthds_runs_started_total{mode="direct",delivery="blocking"} 3');
       expect(text).to.include('mthds_runs_finished_total{state="COMPLETED"} 2');
-      expect(text).to.include('mthds_runs_finished_total{state="FAILED"} 1');
+      expect(text).to.include('mthds_runs_rejected_total{mode="direct",error_type="StuffFactoryError"} 1');
+      expect(text).to.not.include('mthds_runs_finished_total{state="FAILED"}');
       expect(text).to.include('mthds_run_duration_seconds_count{state="COMPLETED"} 2');
       expect(text).to.include('mthds_http_requests_total{route="/v1/execute",method="POST",status="200"} 2');
     });

@@ -137,7 +137,7 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
       );
     });
 
-    it('should count a refused bundle as FAILED and throw its ValidateBundleError', async () => {
+    it('should count a refused bundle as rejected, not FAILED, and throw its ValidateBundleError', async () => {
       const metrics = new Metrics();
       const orchestrator = directOrchestrator({ ...runtimeDeps(), metrics, bundles: inThreadBundleChecker() });
       const broken = submission({
@@ -150,8 +150,11 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
         failure = error;
       }
       expect(failure).to.have.property('error_type', 'ValidateBundleError');
-      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.contain(
-        'mthds_runs_finished_total{state="FAILED"} 1',
+      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_rejected_total')).to.contain(
+        'mthds_runs_rejected_total{mode="direct",error_type="ValidateBundleError"} 1',
+      );
+      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.not.contain(
+        'state="FAILED"',
       );
     });
   });
