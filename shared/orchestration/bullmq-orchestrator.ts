@@ -4,7 +4,6 @@
  * (its bundle, its run id) is counted in `mthds_runs_rejected_total`. `/v1/execute` then waits for the
  * worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
  */
-import { randomUUID } from 'node:crypto';
 import {
   EnvVarNotFoundError,
   errorFromReport,
@@ -15,7 +14,7 @@ import {
 import type { Metrics } from '../observability/index.js';
 import type { RunResult } from '../wire/index.js';
 import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
-import type { RunQueue } from './queue/index.js';
+import { type RunQueue, runJobId } from './queue/index.js';
 import type { RunRecord, RunRegistry } from './registry/index.js';
 import { countingRejections } from './run-rejections.js';
 import { acceptedRecord, type RunSubmission, toRunJob } from './submission.js';
@@ -41,24 +40,21 @@ export interface BullmqOrchestratorDeps {
 export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
   /** Enqueue the job of a run whose record is stored; on failure drop the record, so no run stays STARTED forever. */
   async function enqueue(submission: RunSubmission, created: RunRecord): Promise<void> {
-    await deps.queue
-      .enqueue(toRunJob(submission, Date.parse(created.created_at)), created.workflow_id)
-      .catch(async (error: unknown) => {
-        await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
-        throw error;
-      });
+    await deps.queue.enqueue(toRunJob(submission, Date.parse(created.created_at))).catch(async (error: unknown) => {
+      await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+      throw error;
+    });
   }
 
   return {
     mode: 'bullmq',
     async execute(submission): Promise<RunResult> {
-      const workflowId = randomUUID();
       await countingRejections(deps.metrics, 'bullmq', () => deps.bundles.check(submission));
-      const created = acceptedRecord(submission, workflowId, deps.now());
+      const created = acceptedRecord(submission, runJobId(submission.pipelineRunId), deps.now());
       await deps.registry.save(created);
       await enqueue(submission, created);
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'blocking' });
-      const finished = await deps.queue.waitUntilFinished(workflowId, deps.executeTimeoutMs);
+      const finished = await deps.queue.waitUntilFinished(submission.pipelineRunId, deps.executeTimeoutMs);
       const outcome = await deps.registry.get(submission.pipelineRunId);
       if (outcome?.state === 'COMPLETED' && outcome.result) return outcome.result;
       if (outcome?.state === 'FAILED' && outcome.error) throw errorFromReport(outcome.error);
@@ -75,7 +71,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
       }
       const created = await countingRejections(deps.metrics, 'bullmq', async () => {
         await deps.bundles.check(submission);
-        const record = acceptedRecord(submission, randomUUID(), deps.now());
+        const record = acceptedRecord(submission, runJobId(submission.pipelineRunId), deps.now());
         const claim = await deps.registry.claim(record);
         if (claim === 'taken') {
           throw new PipelineRunIdTakenError(
