@@ -1,10 +1,12 @@
 /**
  * Spawned service processes for end-to-end tests: the API (`api/server.ts --no-worker`) and workers
- * (`worker/main.ts`), each with its own environment, JSON logs captured, and helpers to wait for a log line.
+ * (`worker/main.ts`), each with its own environment (in the tests' empty configuration directory unless it names its
+ * own `SERVICE_CONFIG_DIR`), JSON logs captured, and helpers to wait for a log line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { TEST_CONFIG_DIR } from './config-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -41,7 +43,13 @@ export function spawnService(
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', COMPUTE_WARM_THREADS: '0', ...environment },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      COMPUTE_WARM_THREADS: '0',
+      SERVICE_CONFIG_DIR: TEST_CONFIG_DIR,
+      ...environment,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -124,7 +132,13 @@ export function runUntilExit(
 ): Promise<FinishedProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', COMPUTE_WARM_THREADS: '0', ...environment },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      COMPUTE_WARM_THREADS: '0',
+      SERVICE_CONFIG_DIR: TEST_CONFIG_DIR,
+      ...environment,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

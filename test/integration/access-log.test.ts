@@ -4,8 +4,8 @@ import type { Express } from 'express';
 import { pino } from 'pino';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
-import { loadSettings } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
+import { testSettings } from '../helpers/config-dir.js';
 import { sharedDiagnostics } from '../helpers/test-app.js';
 
 /** An app whose log lines are kept, parsed, in `lines`. */
@@ -15,7 +15,7 @@ function loggedApp(): { app: Express; lines: Record<string, unknown>[] } {
     { level: 'info', base: null, timestamp: false },
     { write: (line: string) => lines.push(JSON.parse(line)) },
   );
-  const settings = loadSettings({ INFERENCE_PROFILE: 'mock' });
+  const settings = testSettings({ INFERENCE_PROFILE: 'mock' });
   const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, {});
   return { app: createApp({ settings, logger, inference, diagnostics: sharedDiagnostics() }), lines };
 }
