@@ -2,16 +2,17 @@
  * The Express application factory. Returns an app without listening, so tests drive it in-process.
  *
  * Request lifecycle, in order (STYLE.md rule 20):
- * 1. request id (`X-Request-ID` on every response, spec §7.4) and request metrics
+ * 1. request id (`X-Request-ID` on every response, spec §7.4), the access log line and request metrics
  * 2. body-size guard on the declared length (413, spec §8), before routing and auth
- * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), and the
- *    pages for people: `GET /` (to `/docs`) and `GET /docs`, the API reference (docs/api.md "API reference")
+ * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), the
+ *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1) and the pages for people: `GET /` (to
+ *    `/docs`) and `GET /docs`, the API reference (docs/api.md "API reference")
  * 4. authentication of every `/v1` route, `/metrics` and `/admin/queues` (spec §5)
- * 5. per-route body reading (413); decoding (422) and zod request schema (422), in a diagnostics thread for the
+ * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
  * 6. route handler (a thin call into the core or an orchestrator; the run lifecycle routes read the run store and
  *    event log: Redis with a queue backend, this process's memory without)
- * 7. unknown route → 404 problem without a `code` member
+ * 7. known path, other method → 405 problem with `Allow`; unknown route → 404 problem without a `code` member
  * 8. the problem handler: every error as `application/problem+json` (spec §7)
  *
  * Every router is mounted through the {@link RouteRegistry}, with the descriptions of its routes: the OpenAPI document
@@ -44,9 +45,12 @@ import {
 } from '../shared/runtime/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
+import { buildErrorPages } from './error-pages.js';
+import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
+import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
 import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
@@ -56,6 +60,7 @@ import { Orchestration } from './orchestration.js';
 import { Readiness } from './readiness.js';
 import { diagnosticRoutes, diagnosticsRouter } from './routes/diagnostics.js';
 import { docsPageRouter, ROOT_ROUTE } from './routes/docs-page.js';
+import { errorsRouter } from './routes/errors.js';
 import { HEALTH_ROUTE, healthRouter } from './routes/health.js';
 import { METRICS_PATH, METRICS_ROUTE, metricsRouter } from './routes/metrics.js';
 import { MODELS_ROUTE, modelsRouter } from './routes/models.js';
@@ -187,6 +192,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId);
+  app.use(accessLog(logger));
   app.use(httpMetrics(metrics));
   app.use(bodySizeGuard(maxBodyBytes));
   const routes = new RouteRegistry();
@@ -197,6 +203,7 @@ export function createApp(deps: AppDeps): Express {
     readiness.probe('redis', (timeoutMs) => queueBackend.reachable(timeoutMs));
   }
   app.use(routes.describe(readyRouter(readiness), [READY_ROUTE]));
+  app.use(errorsRouter(buildErrorPages()));
   app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
   const auth = authenticate(settings.auth);
   app.use('/v1', auth);
@@ -255,6 +262,7 @@ export function createApp(deps: AppDeps): Express {
     }
   }
   if (settings.metricsEnabled) app.use(METRICS_PATH, auth, routes.describe(metricsRouter(metrics), [METRICS_ROUTE]));
+  app.use(methodNotAllowed);
   app.use(routeNotFound);
   app.use(problemHandler({ docsUrl: settings.errorDocsUrl, disclosure: settings.errorDisclosure, logger }));
   return app;

@@ -8,7 +8,9 @@
  * nothing but Node. When the deployment's mode is `bullmq` it connects to Redis and, unless started with
  * `--no-worker` (`npm run start:api`), also runs a worker pool in the same process, so one command serves a single
  * machine. The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers.
- * Exits with status 1 and a message naming the variable when the configuration is invalid.
+ * Refuses to start (one line on stderr naming the variable or file, exit status 1) when the configuration is invalid or
+ * the address cannot be listened on. Once listening it logs one startup line: version, address, orchestration mode,
+ * inference profile (and whether it is the mock), auth mode and, in queue mode, the Redis URL without credentials.
  *
  * SIGTERM / SIGINT release what the process opened, last opened first (HTTP server, worker pool, queue backend): open
  * requests get `SHUTDOWN_GRACE_MS`, in-process runs `WORKER_SHUTDOWN_GRACE_MS`; the process has exited at the latest
@@ -24,6 +26,8 @@ import {
   bootProcess,
   configurationOrExit,
   openQueueBackend,
+  redisUrlForLogs,
+  refuseToStart,
   startWorkerPool,
   type WorkerPool,
 } from '../shared/orchestration/index.js';
@@ -33,7 +37,7 @@ import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Readiness } from './readiness.js';
 
 function main(): void {
-  const { settings, logger, resources, metrics, backend, inference } = bootProcess('api', process.env);
+  const { settings, logger, resources, metrics, backend, inference, startup } = bootProcess('api', process.env);
   const apiConfig = configurationOrExit(() => loadApiConfig(settings.serviceConfigDir, settings.serviceEnv));
   const queued = apiConfig.orchestrationMode !== 'direct';
   const queueBackend = queued ? openQueueBackend(settings) : undefined;
@@ -68,17 +72,26 @@ function main(): void {
     readiness,
     ...(queueBackend ? { queueBackend } : {}),
   });
-  const server = app.listen(settings.port, settings.host, () => {
+  const server = app.listen(settings.port, settings.host, (error?: Error) => {
+    if (error)
+      refuseToStart(
+        `Cannot listen on ${settings.host}:${settings.port} (HOST, PORT): ${error.message}; refusing to start`,
+      );
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
+    const redisUrl = queued ? redisUrlForLogs(settings.queue.redisUrl) : undefined;
+    const inference = `inference ${startup.inference_profile}${startup.mock_inference ? ' (MOCK)' : ''}`;
     logger.info(
       {
+        ...startup,
         port,
-        auth_mode: settings.auth.mode,
+        host: settings.host,
         orchestration_mode: apiConfig.orchestrationMode,
         in_process_worker: pool !== undefined,
+        auth_mode: settings.auth.mode,
+        ...(redisUrl ? { redis_url: redisUrl, queue_prefix: settings.queue.prefix } : {}),
       },
-      `MTHDS runner listening on http://${settings.host}:${port}`,
+      `MTHDS runner ${startup.version} listening on http://${settings.host}:${port} (orchestration ${apiConfig.orchestrationMode}, ${inference}, auth ${settings.auth.mode}${redisUrl ? `, redis ${redisUrl}` : ''})`,
     );
   });
   resources.defer('http server', () => closeServer(server, settings.shutdownGraceMs));

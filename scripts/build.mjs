@@ -2,7 +2,8 @@
 /**
  * The production build (`npm run build`): compiles `api/`, `worker/` and `shared/` with `tsconfig.build.json` into
  * `dist/`, then copies beside the compiled modules the files they read at run time (every non-TypeScript file of those
- * folders: the packaged `api.toml`, the inference defaults, the bundle schema) and `package.json` (the version).
+ * folders: the packaged `api.toml`, the inference defaults, the bundle schema), `package.json` (the version) and
+ * `docs/errors.md` (the served error pages).
  *
  * With `--if-stale` (the `prestart` scripts) it builds only when `dist/` is missing or older than a source, so
  * `npm start` stays the one command on a fresh clone and costs nothing more once built. Staleness is judged on
@@ -19,7 +20,9 @@ const OUT = join(ROOT, 'dist');
 /** Written last by a successful build; its modification time is the moment that build started. */
 const STAMP = join(OUT, '.build-stamp');
 const SOURCE_DIRS = ['api', 'worker', 'shared'];
-const SOURCE_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
+/** Files the running service reads beside its modules, copied to the same place under `dist/`. */
+const RUNTIME_FILES = ['package.json', 'docs/errors.md'];
+const SOURCE_FILES = [...RUNTIME_FILES, 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
 
 /**
  * The latest modification time under `path`, folders included.
@@ -74,7 +77,7 @@ function build() {
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
   for (const directory of SOURCE_DIRS) copyAssets(join(ROOT, directory));
-  cpSync(join(ROOT, 'package.json'), join(OUT, 'package.json'));
+  for (const file of RUNTIME_FILES) cpSync(join(ROOT, file), join(OUT, file));
   writeFileSync(STAMP, '');
   utimesSync(STAMP, started, started);
 }

@@ -4,15 +4,17 @@
  * at the latest one second after that (status 0 when all closed, 1 when cut short), and at once on a second signal.
  * An uncaught exception or unhandled rejection is logged with its run and exits with status 1 (docs/run-failures.md).
  * It also sweeps the `method_ref` clone cache (`METHOD_CACHE_DIR`) every `METHOD_CACHE_SWEEP_MINUTES`.
- * With `WORKER_METRICS_PORT` set, the process serves its Prometheus metrics at `http://0.0.0.0:<port>/metrics`.
+ * With `WORKER_METRICS_PORT` set, the process serves its Prometheus metrics at `http://0.0.0.0:<port>/metrics` (a port
+ * it cannot listen on refuses to start: one line on stderr, exit status 1). Its startup line gives the version,
+ * concurrency, inference profile (and whether it is the mock) and the Redis URL without credentials.
  */
 import { createServer } from 'node:http';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { methodCache, startCacheSweep } from '../shared/methods/index.js';
-import { bootProcess, startWorkerPool } from '../shared/orchestration/index.js';
+import { bootProcess, redisUrlForLogs, refuseToStart, startWorkerPool } from '../shared/orchestration/index.js';
 
 function main(): void {
-  const { settings, logger, resources, metrics, inference } = bootProcess('worker', process.env);
+  const { settings, logger, resources, metrics, inference, startup } = bootProcess('worker', process.env);
   resources.defer('clone cache sweep', startCacheSweep(methodCache(settings, metrics), settings, logger));
   const pool = startWorkerPool({
     settings,
@@ -27,7 +29,13 @@ function main(): void {
       ? createServer(async (req, res) => {
           if (req.url !== '/metrics') return void res.writeHead(404).end();
           res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(await metrics.registry.metrics());
-        }).listen(settings.worker.metricsPort)
+        })
+          .once('error', (error) =>
+            refuseToStart(
+              `Cannot listen on port ${settings.worker.metricsPort} (WORKER_METRICS_PORT): ${error.message}; refusing to start`,
+            ),
+          )
+          .listen(settings.worker.metricsPort)
       : undefined;
   if (metricsServer) {
     resources.defer('metrics server', () => {
@@ -35,7 +43,16 @@ function main(): void {
       metricsServer.closeAllConnections();
     });
   }
-  logger.info({ concurrency: settings.worker.concurrency, queue_prefix: settings.queue.prefix }, 'worker started');
+  const redisUrl = redisUrlForLogs(settings.queue.redisUrl);
+  logger.info(
+    {
+      ...startup,
+      concurrency: settings.worker.concurrency,
+      redis_url: redisUrl,
+      queue_prefix: settings.queue.prefix,
+    },
+    'worker started',
+  );
   shutdownOnSignals({ logger, resources, deadlineMs: settings.worker.shutdownGraceMs + CLOSE_ALLOWANCE_MS });
 }
 

@@ -1,12 +1,12 @@
 /**
- * Reading a request body off the socket, undecoded: `Content-Encoding` undone, the size capped (413), the charset
- * noted. Reading is I/O, so it never holds the event loop; decoding is left to {@link decodeJsonBody}, on the event
- * loop or in a diagnostics thread (docs/isolation.md "Request bodies").
+ * Reading a request body off the socket, undecoded: its media type checked (415), `Content-Encoding` undone, the size
+ * capped (413), the charset noted. Reading is I/O, so it never holds the event loop; decoding is left to
+ * {@link decodeJsonBody}, on the event loop or in a diagnostics thread (docs/isolation.md "Request bodies").
  */
 
 import { parse as parseContentType } from 'content-type';
-import express, { type RequestHandler } from 'express';
-import { PayloadTooLarge } from '../../shared/errors/index.js';
+import express, { type Request, type RequestHandler } from 'express';
+import { PayloadTooLarge, UnsupportedMediaType } from '../../shared/errors/index.js';
 import { payloadTooLargeDetail } from '../middleware/body-size-guard.js';
 import { type BodyKind, malformedBodyError, type RawJsonBody } from './decode-json.js';
 
@@ -25,6 +25,28 @@ function charsetOf(header: string | undefined): string {
   }
 }
 
+/** The media types read as JSON: `application/json` and any `+json` structured syntax (RFC 6839). */
+const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * The refusal of a body that is not JSON. A body without a `Content-Type` is read as JSON (raw HTTP clients); a
+ * request without a body has nothing to refuse.
+ * @returns UnsupportedMediaType (415) naming the media type sent, or undefined when the body may be read
+ */
+function unsupportedMediaType(req: Request): UnsupportedMediaType | undefined {
+  const header = req.headers['content-type']?.trim();
+  if (!header || req.is(JSON_MEDIA_TYPES) !== false) return undefined;
+  let mediaType: string;
+  try {
+    mediaType = parseContentType(header).type;
+  } catch {
+    mediaType = header.slice(0, 100);
+  }
+  return new UnsupportedMediaType(
+    `Content-Type '${mediaType}' is not supported: the request body must be JSON, sent with 'Content-Type: application/json'.`,
+  );
+}
+
 /**
  * The raw body a {@link readBody} middleware left on the request.
  * @param body - `req.body` after {@link readBody}
@@ -35,17 +57,24 @@ export function rawBodyOf(body: unknown): RawJsonBody | undefined {
 }
 
 /**
- * Build the reader. Any content type is read (a `curl -d` without a `Content-Type` still works); `req.body` becomes a
- * {@link RawJsonBody}, or stays undefined when the request has no body (read it with {@link rawBodyOf}).
+ * Build the reader. A body sent as `application/json`, as a `+json` type, or without a `Content-Type` is read; any
+ * other media type is refused before a byte is read. `req.body` becomes a {@link RawJsonBody}, or stays undefined when
+ * the request has no body (read it with {@link rawBodyOf}).
  * @param maxBodyBytes - largest body, in bytes (`MAX_REQUEST_BODY_MIB` × 1 MiB)
  * @param kind - which error class an unreadable body maps to
- * @throws PayloadTooLarge (413) through `next` past the limit; InvalidJSON or ValidationError (422) for a body that
+ * @throws UnsupportedMediaType (415) through `next` for a body whose `Content-Type` is not JSON (`text/plain`, a
+ *   form); PayloadTooLarge (413) past the limit; InvalidJSON or ValidationError (422) for a body that
  *   cannot be read (an unknown `Content-Encoding`, a corrupt gzip stream)
  * @see spec §8, docs/limits.md
  */
 export function readBody(maxBodyBytes: number, kind: BodyKind): RequestHandler {
   const read = express.raw({ limit: maxBodyBytes, type: () => true });
   return (req, res, next) => {
+    const refusal = unsupportedMediaType(req);
+    if (refusal) {
+      next(refusal);
+      return;
+    }
     read(req, res, (error?: unknown) => {
       if (error !== undefined) {
         const failure = error as BodyParserError;

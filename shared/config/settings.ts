@@ -47,9 +47,13 @@ const ENV_SCHEMA = z.object({
   ERROR_DISCLOSURE: trimmedLower(['verbose', 'strict'], 'verbose'),
   ERROR_DOCS_URL: z
     .string()
-    .url()
-    .default('https://docs.pipelex.com/latest')
-    .transform((value) => value.replace(/\/+$/, '')),
+    .trim()
+    .default('')
+    .transform((value) => value.replace(/\/+$/, ''))
+    .refine(
+      (value) => value === '' || (/^https?:\/\//.test(value) && URL.canParse(value)),
+      "must be an http:// or https:// URL, or empty (this server's own /errors/ pages)",
+    ),
   METHOD_CACHE_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'mthds-runner-method-cache')),
   MAX_METHOD_CACHE_CLONES: positiveInt(64),
   MAX_METHOD_CACHE_TOTAL_KIB: positiveInt(524288),
@@ -166,7 +170,10 @@ export interface Settings {
    */
   maxJsonDepth: number;
   errorDisclosure: 'verbose' | 'strict';
-  /** Base of problem `type` URIs, without a trailing slash. */
+  /**
+   * Base of problem `type` URIs (`{docs_url}`, spec §7.1), without a trailing slash. Empty by default: a `type` is then
+   * the path `/errors/<kebab-name>/` of this server, which serves its own error pages there.
+   */
   errorDocsUrl: string;
   /** The clone cache of `method_ref` fetches: directory, eviction limits, and the period of its sweep in minutes. */
   methodCache: { dir: string; maxClones: number; maxTotalKib: number; maxAgeHours: number; sweepMinutes: number };
@@ -269,10 +276,17 @@ export interface ComputeSettings {
   idleTimeoutMs: number;
 }
 
-/** Thrown when the environment cannot make valid settings; the message names every offending variable. */
+/**
+ * Thrown when the configuration cannot make valid settings. The message is one line naming every offending variable or
+ * file, `Invalid configuration, refusing to start: <VARIABLE>: <problem>; …`: what a process prints before it exits
+ * with status 1 (README.md "Configuration").
+ */
 export class SettingsError extends Error {
+  /** @param problems - one entry per problem, each starting with the variable or file it concerns */
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration, refusing to start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    super(
+      `Invalid configuration, refusing to start: ${problems.map((problem) => problem.replace(/\s*\n\s*/g, ' ')).join('; ')}`,
+    );
     this.name = 'SettingsError';
   }
 }

@@ -18,6 +18,8 @@ export class NotFound extends MthdsError {}
 export class MethodNotAllowed extends MthdsError {}
 /** 413: body over `MAX_REQUEST_BODY_MIB` (spec §8). */
 export class PayloadTooLarge extends MthdsError {}
+/** 415: a request body whose `Content-Type` is not JSON (spec §1 rule 5: the request body is JSON). */
+export class UnsupportedMediaType extends MthdsError {}
 /** 422: the request body fails its schema. */
 export class ValidationError extends MthdsError {}
 /** 422: the request body is not JSON, or not a JSON object. */

@@ -64,6 +64,7 @@ export const ERROR_CATALOG = {
   NotFound: { status: 404, title: 'Not found', domain: 'input', origin: 'api' },
   MethodNotAllowed: { status: 405, title: 'Method not allowed', domain: 'input', origin: 'api' },
   PayloadTooLarge: { status: 413, title: 'Payload too large', domain: 'input', origin: 'api' },
+  UnsupportedMediaType: { status: 415, title: 'Unsupported media type', domain: 'input', origin: 'api' },
   ValidationError: { status: 422, title: 'Validation error', domain: 'input', origin: 'api' },
   InvalidJSON: { status: 422, title: 'Invalid JSON', domain: 'input', origin: 'api' },
   ServerMisconfigured: { status: 500, title: 'Server misconfigured', domain: 'config', origin: 'api' },

@@ -28,6 +28,7 @@ export {
   CATCH_ALL_DETAIL,
   disclosedMessage,
   type ErrorDisclosure,
+  isCallerFault,
   kebabErrorName,
   type ProblemContext,
   type ProblemDocument,

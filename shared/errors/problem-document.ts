@@ -86,6 +86,18 @@ function statusOf(error: MthdsError, entry: CatalogEntry): number {
   return error.error_domain === 'input' ? 422 : 500;
 }
 
+/**
+ * Whether the request is at fault for an error: its problem status is a 4xx other than 429 (an invalid bundle, a
+ * missing input, a taken run id; a provider's rate limit is not the caller's doing). The run metrics count such runs
+ * as rejected, not failed (docs/metrics.md).
+ * @param thrown - anything thrown, or an error rebuilt from its report
+ */
+export function isCallerFault(thrown: unknown): boolean {
+  const error = toMthdsError(thrown);
+  const status = statusOf(error, catalogEntry(error.error_type) as CatalogEntry);
+  return status >= 400 && status < 500 && status !== 429;
+}
+
 function retryAfterHeader(status: number, error: MthdsError): string | undefined {
   const seconds = error.retry_after_seconds ?? error.provider_metadata?.retry_after_seconds;
   if ((status !== 429 && status !== 503) || typeof seconds !== 'number' || !Number.isFinite(seconds)) return undefined;

@@ -4,6 +4,7 @@
  * `routing_profiles.toml`). README.md "Inference".
  */
 import { join } from 'node:path';
+import { PipelexConfigError } from '../errors/index.js';
 import { loadInferenceConfig } from './config/inference-config.js';
 import { createRoutedBackend, type RoutedBackend } from './routed-backend.js';
 
@@ -24,7 +25,8 @@ export interface InferenceSelection {
  * @param selection - profile and client limits
  * @param serviceConfigDir - `SERVICE_CONFIG_DIR`; its `inference/` folder overrides the packaged configuration
  * @param environment - variables for `${VAR}` substitution (provider keys, endpoints)
- * @throws PipelexConfigError for a malformed configuration or an unknown profile
+ * @throws PipelexConfigError for a malformed configuration (the message names the file) or an unknown profile (it names
+ *   `INFERENCE_PROFILE` and the profiles there are)
  */
 export function selectInferenceBackend(
   selection: InferenceSelection,
@@ -32,6 +34,11 @@ export function selectInferenceBackend(
   environment: Record<string, string | undefined>,
 ): RoutedBackend {
   const config = loadInferenceConfig(join(serviceConfigDir, 'inference'), environment);
+  if (selection.profile !== 'auto' && !Object.hasOwn(config.routing.profiles, selection.profile)) {
+    throw new PipelexConfigError(
+      `INFERENCE_PROFILE: '${selection.profile}' is not a routing profile of routing_profiles.toml (use auto, or one of: ${Object.keys(config.routing.profiles).join(', ')})`,
+    );
+  }
   return createRoutedBackend({
     config,
     ...(selection.profile === 'auto' ? {} : { profile: selection.profile }),

@@ -1,6 +1,6 @@
 /**
- * Prometheus metrics (prom-client): HTTP requests, runs, queue depths, callback deliveries, inference calls and
- * tokens. One {@link Metrics} per process; the API serves it at `/metrics`, a worker on its own port when configured.
+ * Prometheus metrics (prom-client): HTTP requests, runs (finished apart from rejected by a caller error), queue depths,
+ * callback deliveries, inference calls and tokens. One {@link Metrics} per process; the API serves it at `/metrics`, a worker on its own port when configured.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -33,8 +33,14 @@ export class Metrics {
   });
   readonly runsFinished = new Counter({
     name: 'mthds_runs_finished_total',
-    help: 'Runs finished, by final state',
+    help: 'Runs finished, by final state (FAILED: a server-side or provider failure; caller errors are rejected runs)',
     labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  readonly runsRejected = new Counter({
+    name: 'mthds_runs_rejected_total',
+    help: 'Runs refused, or ended, by a caller error (a 4xx other than 429), by orchestration mode and error_type; never counted as finished',
+    labelNames: ['mode', 'error_type'] as const,
     registers: [this.registry],
   });
   readonly runDuration = new Histogram({

@@ -1,10 +1,9 @@
 /**
  * The `bullmq` orchestrator: checks the run in the API (an invalid bundle, or inputs its pipe refuses, is a 422 before
- * anything is queued), records the run in the registry under its owner and enqueues it for the workers. `/v1/execute`
- * then waits for the worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the
- * acknowledgement.
+ * anything is queued), records the run in the registry under its owner and enqueues it for the workers; a run a caller
+ * error refuses here (its bundle, its inputs, its run id) is counted in `mthds_runs_rejected_total`. `/v1/execute` then waits for the
+ * worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
  */
-import { randomUUID } from 'node:crypto';
 import {
   EnvVarNotFoundError,
   errorFromReport,
@@ -15,8 +14,9 @@ import {
 import type { Metrics } from '../observability/index.js';
 import type { RunResult } from '../wire/index.js';
 import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
-import type { RunQueue } from './queue/index.js';
+import { type RunQueue, runJobId } from './queue/index.js';
 import type { RunRecord, RunStore } from './registry/index.js';
+import { countingRejections } from './run-rejections.js';
 import { acceptedRecord, type RunSubmission, toRunJob } from './submission.js';
 
 /** What the orchestrator needs. */
@@ -39,25 +39,22 @@ export interface BullmqOrchestratorDeps {
  */
 export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
   /** Enqueue the job of a run whose record is stored; on failure drop the record, so no run stays STARTED forever. */
-  async function enqueue(submission: RunSubmission, created: RunRecord, workflowId: string): Promise<void> {
-    await deps.queue
-      .enqueue(toRunJob(submission, Date.parse(created.created_at)), workflowId)
-      .catch(async (error: unknown) => {
-        await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
-        throw error;
-      });
+  async function enqueue(submission: RunSubmission, created: RunRecord): Promise<void> {
+    await deps.queue.enqueue(toRunJob(submission, Date.parse(created.created_at))).catch(async (error: unknown) => {
+      await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+      throw error;
+    });
   }
 
   return {
     mode: 'bullmq',
     async execute(submission): Promise<RunResult> {
-      const workflowId = randomUUID();
-      await deps.bundles.check(submission);
-      const created = acceptedRecord(submission, workflowId, deps.now());
+      await countingRejections(deps.metrics, 'bullmq', () => deps.bundles.check(submission));
+      const created = acceptedRecord(submission, runJobId(submission.pipelineRunId), deps.now());
       await deps.registry.save(created);
-      await enqueue(submission, created, workflowId);
+      await enqueue(submission, created);
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'blocking' });
-      const finished = await deps.queue.waitUntilFinished(workflowId, deps.executeTimeoutMs);
+      const finished = await deps.queue.waitUntilFinished(submission.pipelineRunId, deps.executeTimeoutMs);
       const outcome = await deps.registry.get(submission.pipelineRunId);
       if (outcome?.state === 'COMPLETED' && outcome.result) return outcome.result;
       if (outcome?.state === 'FAILED' && outcome.error) throw errorFromReport(outcome.error);
@@ -72,22 +69,24 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
           'COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.',
         );
       }
-      await deps.bundles.check(submission);
-      const workflowId = randomUUID();
-      const created = acceptedRecord(submission, workflowId, deps.now());
-      const claim = await deps.registry.claim(created);
-      if (claim === 'taken') {
-        throw new PipelineRunIdTakenError(
-          `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
-        );
-      }
-      if (claim === 'in_flight') {
-        throw new PipelineManagerAlreadyExistsError(
-          `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
-        );
-      }
+      const created = await countingRejections(deps.metrics, 'bullmq', async () => {
+        await deps.bundles.check(submission);
+        const record = acceptedRecord(submission, runJobId(submission.pipelineRunId), deps.now());
+        const claim = await deps.registry.claim(record);
+        if (claim === 'taken') {
+          throw new PipelineRunIdTakenError(
+            `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
+          );
+        }
+        if (claim === 'in_flight') {
+          throw new PipelineManagerAlreadyExistsError(
+            `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
+          );
+        }
+        return record;
+      });
       try {
-        await enqueue(submission, created, workflowId);
+        await enqueue(submission, created);
       } catch (error) {
         await deps.registry.abandon(submission.pipelineRunId).catch(() => undefined);
         throw error;
@@ -99,7 +98,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         state: 'STARTED',
         pipeline_state: 'STARTED',
         finished_at: null,
-        workflow_id: workflowId,
+        workflow_id: created.workflow_id,
         main_stuff_name: null,
         pipe_output: null,
         pipe_structures: null,

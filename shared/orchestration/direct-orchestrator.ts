@@ -11,6 +11,7 @@ import type { RunResult } from '../wire/index.js';
 import { type RunEventLog, RunProgressTracker, runError } from './events/index.js';
 import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
 import type { RunRecord, RunStore } from './registry/index.js';
+import { countRejection } from './run-rejections.js';
 import { acceptedRecord, executeSubmission, type RunSubmission } from './submission.js';
 
 /** What the direct orchestrator needs. */
@@ -21,7 +22,10 @@ export interface DirectOrchestratorDeps {
   ids: IdSource;
   /** Clock, epoch ms. */
   now(): number;
-  /** Counts runs (`mthds_runs_*`, mode `direct`). */
+  /**
+   * Counts runs (`mthds_runs_*`, mode `direct`): every run taken is started, then finished or, for a caller error such
+   * as an invalid bundle or input, rejected.
+   */
   metrics: Metrics;
   /** Checks the run (bundles, pipe, inputs) before it gets a record. */
   bundles: RunBundleChecker;
@@ -99,7 +103,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         deps.metrics.runDuration.observe({ state }, (deps.now() - started) / 1000);
       };
       const result = await run(submission, signal).catch((error: unknown) => {
-        finished('FAILED');
+        if (!countRejection(deps.metrics, 'direct', error)) finished('FAILED');
         throw error;
       });
       finished('COMPLETED');

@@ -20,7 +20,14 @@ export { type DirectOrchestratorDeps, directOrchestrator } from './direct-orches
 export * from './events/index.js';
 export { type MemoryRunsOptions, memoryRuns } from './memory/index.js';
 export type { Orchestrator, RunBundleChecker, RunCheckRequest, StartAcknowledgement } from './orchestrator.js';
-export { type BootedProcess, bootProcess, configurationOrExit } from './process-boot.js';
+export {
+  type BootedProcess,
+  bootProcess,
+  configurationOrExit,
+  redisUrlForLogs,
+  refuseToStart,
+  type StartupFacts,
+} from './process-boot.js';
 export * from './queue/index.js';
 export { openQueueBackend, type QueueBackend } from './queue-backend.js';
 export * from './registry/index.js';

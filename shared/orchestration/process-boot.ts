@@ -1,13 +1,16 @@
 /**
- * The boot of a service process, shared by the API (`api/server.ts`) and the worker (`worker/main.ts`): settings
- * (exit 1 naming the variable when invalid), the logger and the fatal-error policy, the resource stack released on
- * shutdown, metrics, and the inference backend (loudly labelled when it is the mock).
+ * The boot of a service process, shared by the API (`api/server.ts`) and the worker (`worker/main.ts`): settings and
+ * inference configuration (a bad one refuses to start: one line on stderr naming the variable or file, exit status
+ * 1), the logger and the fatal-error policy, the resource stack released on shutdown, metrics, the inference backend
+ * (loudly labelled when it is the mock), and the facts every startup line gives.
  */
 import { loadSettings, type Settings, SettingsError } from '../config/index.js';
+import { PipelexConfigError } from '../errors/index.js';
 import { meteredBackend, type RoutedBackend, selectInferenceBackend } from '../inference/index.js';
 import { installFatalErrorPolicy, ResourceStack } from '../lifecycle/index.js';
 import { createLogger, type Logger, Metrics } from '../observability/index.js';
 import type { InferencePort } from '../runtime/index.js';
+import { IMPLEMENTATION_VERSION } from '../version.js';
 
 /** A booted process: what both entry points build first. */
 export interface BootedProcess {
@@ -20,22 +23,52 @@ export interface BootedProcess {
   backend: RoutedBackend;
   /** The backend, counted in `metrics`. */
   inference: InferencePort;
+  /** What the process's startup line says of it (besides what only its entry point knows). */
+  startup: StartupFacts;
+}
+
+/** The facts of a startup line common to the API and the worker (README.md "Logs"). */
+export interface StartupFacts {
+  /** The runner's version (package.json). */
+  version: string;
+  /** `INFERENCE_PROFILE` as set: `auto`, `mock` or a routing profile. */
+  inference_profile: string;
+  /** True when every inference call is answered by the offline mock (no provider configured, or the `mock` profile). */
+  mock_inference: boolean;
 }
 
 /**
- * Load configuration, or exit with status 1 and the message of a {@link SettingsError} (it names the variable).
+ * Refuse to start: one line on stderr, exit status 1 (README.md "Configuration").
+ * @param line - what is wrong and, where there is one, the variable or file to change
+ */
+export function refuseToStart(line: string): never {
+  process.stderr.write(`${line.replace(/\s*\n\s*/g, ' ')}\n`);
+  process.exit(1);
+}
+
+/**
+ * A Redis URL as logs may show it: any user and password replaced by `***`.
+ * @param url - a `redis://` or `rediss://` URL (`REDIS_URL`)
+ * @returns the URL without its credentials, e.g. `redis://***@redis.internal:6379/0`
+ */
+export function redisUrlForLogs(url: string): string {
+  return url.replace(/^(rediss?:\/\/)[^/]*@/, '$1***@');
+}
+
+/**
+ * Load configuration, or refuse to start with the one-line message of a {@link SettingsError} (it names the variable
+ * or file); a `PipelexConfigError` (a malformed inference configuration, an unknown `INFERENCE_PROFILE`) is refused the
+ * same way.
  * @param load - reads the configuration
  * @returns what `load` returns
- * @throws whatever `load` throws other than a SettingsError
+ * @throws whatever `load` throws other than those two
  */
 export function configurationOrExit<T>(load: () => T): T {
   try {
     return load();
   } catch (error) {
-    if (error instanceof SettingsError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
+    if (error instanceof SettingsError) refuseToStart(error.message);
+    if (error instanceof PipelexConfigError) refuseToStart(new SettingsError([error.message]).message);
     throw error;
   }
 }
@@ -44,20 +77,21 @@ export function configurationOrExit<T>(load: () => T): T {
  * Boot a process from its environment.
  * @param role - `api` or `worker`: the logger's name and the wording of the mock-inference warning
  * @param environment - the process environment (`process.env`)
- * @returns settings, logger, resources, metrics and the inference backend; exits with status 1 on invalid settings
+ * @returns settings, logger, resources, metrics, the inference backend and the startup facts; refuses to start (exit
+ *   status 1) on invalid settings or inference configuration
  */
 export function bootProcess(role: 'api' | 'worker', environment: NodeJS.ProcessEnv): BootedProcess {
   const settings = configurationOrExit(() => loadSettings(environment));
   const logger = createLogger(settings.logLevel, role);
   installFatalErrorPolicy(logger);
   const metrics = new Metrics();
-  const backend = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
+  const backend = configurationOrExit(() =>
+    selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment),
+  );
   if (backend.isMock) {
     logger.warn(
       `MOCK INFERENCE: no provider is configured (set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY; or INFERENCE_PROFILE=mock is forcing it). Every LLM output of this ${role === 'api' ? 'server' : 'worker'} is deterministic placeholder text, not a model answer.`,
     );
-  } else {
-    logger.info({ backend: backend.name }, 'inference backend selected');
   }
   if (settings.callbacks.allowPrivateHosts)
     logger.warn(
@@ -70,5 +104,10 @@ export function bootProcess(role: 'api' | 'worker', environment: NodeJS.ProcessE
     metrics,
     backend,
     inference: meteredBackend(backend, metrics),
+    startup: {
+      version: IMPLEMENTATION_VERSION,
+      inference_profile: settings.inference.profile,
+      mock_inference: backend.isMock,
+    },
   };
 }

@@ -137,7 +137,7 @@ describe('run failures (spawned API and worker processes, real Redis)', function
         message:
           "Run 'poison' was stopped: its worker process died during an earlier attempt, so its one retake ran in a quarantine process, and that process ran out of memory (heap limit 64 MiB, RUN_QUARANTINE_HEAP_MIB). The run is not retried.",
         title: 'Run crashed',
-        type_uri: 'https://docs.pipelex.com/latest/errors/run-crashed-error/',
+        type_uri: '/errors/run-crashed-error/',
         error_domain: 'runtime',
         retryable: false,
         pipe_code: failed['error'] && (failed['error'] as { pipe_code: unknown }).pipe_code,
@@ -222,7 +222,7 @@ describe('run failures (spawned API and worker processes, real Redis)', function
         message:
           "Run 'twice' was stopped: the process running it died 2 times (its worker during the first attempt, then the worker of its quarantined retake). The run is not retried.",
         title: 'Run crashed',
-        type_uri: 'https://docs.pipelex.com/latest/errors/run-crashed-error/',
+        type_uri: '/errors/run-crashed-error/',
         error_domain: 'runtime',
         retryable: false,
         pipe_code: failed['error'] && (failed['error'] as { pipe_code: unknown }).pipe_code,

@@ -1,10 +1,12 @@
 /**
  * Spawned service processes for end-to-end tests: the API (`api/server.ts --no-worker`) and workers
- * (`worker/main.ts`), each with its own environment, JSON logs captured, and helpers to wait for a log line.
+ * (`worker/main.ts`), each with its own environment (in the tests' empty configuration directory unless it names its
+ * own `SERVICE_CONFIG_DIR`), JSON logs captured, and helpers to wait for a log line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { TEST_CONFIG_DIR } from './config-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -41,7 +43,13 @@ export function spawnService(
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', COMPUTE_WARM_THREADS: '0', ...environment },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      COMPUTE_WARM_THREADS: '0',
+      SERVICE_CONFIG_DIR: TEST_CONFIG_DIR,
+      ...environment,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -102,6 +110,55 @@ export async function spawnApi(
     60000,
   );
   return { api, baseUrl: `http://127.0.0.1:${String(line['port'])}` };
+}
+
+/** How a process that ran to its end ended, and what it wrote. */
+export interface FinishedProcess {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run a service entry until it exits by itself (a process that refuses to start).
+ * @param entry - `api` or `worker`
+ * @param environment - variables added to the parent's environment
+ * @param timeoutMs - bound of the wait; past it the process is killed and the promise rejects
+ */
+export function runUntilExit(
+  entry: 'api' | 'worker',
+  environment: Record<string, string>,
+  timeoutMs = 60000,
+): Promise<FinishedProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      COMPUTE_WARM_THREADS: '0',
+      SERVICE_CONFIG_DIR: TEST_CONFIG_DIR,
+      ...environment,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry}: still running after ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 /** A TCP port free at the time of the call, on 127.0.0.1. */

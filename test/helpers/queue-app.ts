@@ -5,7 +5,7 @@
  */
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
-import { type ApiConfig, type Environment, loadSettings, type Settings } from '../../shared/config/index.js';
+import type { ApiConfig, Environment, Settings } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
 import {
@@ -14,6 +14,7 @@ import {
   startWorkerPool,
   type WorkerPool,
 } from '../../shared/orchestration/index.js';
+import { testSettings } from './config-dir.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from './redis.js';
 import { sharedDiagnostics } from './test-app.js';
 
@@ -43,7 +44,7 @@ export interface QueueDeploymentOptions {
 export function startQueueDeployment(options: QueueDeploymentOptions = {}): QueueDeployment {
   const prefix = uniquePrefix();
   const environment = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ...options.environment };
-  const settings = loadSettings(environment);
+  const settings = testSettings(environment);
   const logger = createLogger('silent', 'test');
   const metrics = new Metrics();
   const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);

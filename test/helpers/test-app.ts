@@ -1,5 +1,6 @@
 /**
- * Builds the API app for in-process tests (supertest), from an environment map and a silent logger.
+ * Builds the API app for in-process tests (supertest), from an environment map and a silent logger, in the tests' own
+ * empty configuration directory (`config-dir.ts`).
  */
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
@@ -8,6 +9,7 @@ import { type Environment, loadSettings } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
 import type { InferencePort, TemplateRenderer } from '../../shared/runtime/index.js';
+import { testSettings } from './config-dir.js';
 
 /** One diagnostics pool per distinct `COMPUTE_*` configuration, shared by every app of the test process. */
 const pools = new Map<string, DiagnosticsPool>();
@@ -49,7 +51,7 @@ export function buildTestApp(
   inference?: InferencePort,
   templates?: TemplateRenderer,
 ): Express {
-  const settings = loadSettings(environment);
+  const settings = testSettings(environment);
   const routed = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
   return createApp({
     settings,

@@ -146,7 +146,7 @@ describe('the diagnostics pool (docs/isolation.md)', function () {
           { retryable: true, retryAfterSeconds: 5 },
         ),
         {
-          docsUrl: 'https://docs.pipelex.com/latest',
+          docsUrl: '',
           instance: '/v1/validate',
           requestId: body.request_id,
           disclosure: 'verbose',

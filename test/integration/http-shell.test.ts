@@ -61,10 +61,10 @@ describe('HTTP shell', () => {
 
   describe('unknown routes', () => {
     it('should answer a 404 problem document without a code member', async () => {
-      const response = await request(buildTestApp()).post('/v1/runs/abc/status').send({}).expect(404);
+      const response = await request(buildTestApp()).post('/v1/nowhere').send({}).expect(404);
       expect(response.headers['content-type']).to.equal(PROBLEM_JSON);
       expect(response.body).to.not.have.property('code');
-      expect(response.body).to.include({ status: 404, error_type: 'NotFound', instance: '/v1/runs/abc/status' });
+      expect(response.body).to.include({ status: 404, error_type: 'NotFound', instance: '/v1/nowhere' });
     });
   });
 
@@ -110,7 +110,8 @@ describe('HTTP shell', () => {
       const text = (await request(app).get('/metrics').expect(200)).text;
       expect(text).to.include('mthds_runs_started_total{mode="direct",delivery="blocking"} 3');
       expect(text).to.include('mthds_runs_finished_total{state="COMPLETED"} 2');
-      expect(text).to.include('mthds_runs_finished_total{state="FAILED"} 1');
+      expect(text).to.include('mthds_runs_rejected_total{mode="direct",error_type="StuffFactoryError"} 1');
+      expect(text).to.not.include('mthds_runs_finished_total{state="FAILED"}');
       expect(text).to.include('mthds_run_duration_seconds_count{state="COMPLETED"} 2');
       expect(text).to.include('mthds_http_requests_total{route="/v1/execute",method="POST",status="200"} 2');
     });
@@ -133,7 +134,7 @@ describe('HTTP shell', () => {
         expect(response.headers['www-authenticate']).to.equal('Bearer');
         expect(response.headers['content-type']).to.equal(PROBLEM_JSON);
         expect(response.body).to.deep.equal({
-          type: 'https://docs.pipelex.com/latest/errors/unauthenticated/',
+          type: '/errors/unauthenticated/',
           title: 'Unauthenticated',
           status: 401,
           detail: 'Invalid authentication token.',

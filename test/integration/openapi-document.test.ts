@@ -27,9 +27,9 @@ interface OpenApi {
 
 /**
  * Routes the app serves that are pages for people, not API routes, so not in the document: the API reference page
- * and its files, and Bull Board (docs/api.md "API reference").
+ * and its files, the error pages (docs/errors.md "Error pages") and Bull Board (docs/api.md "API reference").
  */
-const PAGES = /^get \/docs(\/|$)|^\w+ \/admin\/queues(\/|$)/;
+const PAGES = /^get \/docs(\/|$)|^\w+ \/admin\/queues(\/|$)|^get \/errors(\/|$)/;
 
 /** A body each route with a body must refuse: the document's schema rejects it, and the route answers 422. */
 const INVALID_BODIES: Record<string, unknown> = {

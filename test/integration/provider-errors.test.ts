@@ -110,7 +110,7 @@ describe('provider failures over POST /v1/execute', () => {
       expect(response.headers).to.not.have.property('retry-after');
       expect(response.headers).to.not.have.property('www-authenticate');
       expect(response.body).to.deep.equal({
-        type: 'https://docs.pipelex.com/latest/errors/llm-completion-error/',
+        type: '/errors/llm-completion-error/',
         title: 'LLM completion',
         status: failure.httpStatus,
         detail: `Pipe 'write_greeting': the provider answered ${failure.status}: ${failure.status} ${failure.message}`,
@@ -137,7 +137,7 @@ describe('provider failures over POST /v1/execute', () => {
       fake.respondWith(() => providerError(failure.status, failure.message));
       const response = await execute({ ERROR_DISCLOSURE: 'strict' }).expect(failure.httpStatus);
       expect(response.body).to.deep.equal({
-        type: 'https://docs.pipelex.com/latest/errors/llm-completion-error/',
+        type: '/errors/llm-completion-error/',
         title: 'LLM completion',
         status: failure.httpStatus,
         detail: 'An internal error occurred.',

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
 import { Readiness } from '../../api/readiness.js';
-import { loadSettings } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
 import { openQueueBackend } from '../../shared/orchestration/index.js';
+import { testSettings } from '../helpers/config-dir.js';
 import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { sharedDiagnostics } from '../helpers/test-app.js';
 
@@ -24,7 +24,7 @@ function pendingTask(): { task: Promise<void>; finish: () => void; fail: () => v
 }
 
 function appWith(readiness: Readiness, environment: Record<string, string> = {}) {
-  const settings = loadSettings(environment);
+  const settings = testSettings(environment);
   return {
     settings,
     build: (queueBackend?: ReturnType<typeof openQueueBackend>) =>

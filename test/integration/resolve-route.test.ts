@@ -219,7 +219,7 @@ describe('POST /v1/resolve', () => {
         const { request_id: requestId, ...problem } = response.body;
         expect(requestId).to.be.a('string');
         expect(problem).to.deep.equal({
-          type: 'https://docs.pipelex.com/latest/errors/validation-error/',
+          type: '/errors/validation-error/',
           title: 'Validation error',
           status: 422,
           detail,

@@ -3,12 +3,13 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
-import { type Environment, loadSettings } from '../../shared/config/index.js';
+import type { Environment } from '../../shared/config/index.js';
 import { CallbackDeliveryError } from '../../shared/errors/index.js';
 import { createDocumentExtractor, selectInferenceBackend } from '../../shared/inference/index.js';
 import { createMethodFetcher } from '../../shared/methods/index.js';
 import { createLogger } from '../../shared/observability/index.js';
 import { deliverCallback } from '../../shared/orchestration/index.js';
+import { testSettings } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { TestRepo } from '../helpers/git-repos.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
@@ -47,7 +48,7 @@ const hello = { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada
 
 /** An app built as `npm start` would build it, with the test resolver on the document and clone paths (never DNS). */
 function appWith(environment: Environment): Express {
-  const settings = loadSettings(environment);
+  const settings = testSettings(environment);
   const logger = createLogger('silent', 'test');
   const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
   return createApp({

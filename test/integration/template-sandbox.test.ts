@@ -110,7 +110,7 @@ describe('template sandbox over HTTP', () => {
         .expect(422);
       expect(response.headers['content-type']).to.equal('application/problem+json');
       expect(response.body).to.deep.equal({
-        type: `https://docs.pipelex.com/latest/errors/${errorType
+        type: `/errors/${errorType
           .replace(/^Jinja2/, 'jinja2-')
           .replace(/(?<=[a-z])(?=[A-Z])/g, '-')
           .toLowerCase()}/`,

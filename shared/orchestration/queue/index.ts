@@ -7,4 +7,4 @@ export { CallbackQueue, type CallbackQueueOptions } from './callback-queue.js';
 export { CALLBACK_JOB, type CallbackJob, RUN_JOB, type RunJob } from './job-payloads.js';
 export { CALLBACK_QUEUE, QueueKeys, RUN_QUEUE } from './queue-keys.js';
 export { type ConnectionRole, openRedis, RedisConnections } from './redis-connection.js';
-export { RunQueue, type RunQueueOptions } from './run-queue.js';
+export { RunQueue, type RunQueueOptions, runJobId } from './run-queue.js';

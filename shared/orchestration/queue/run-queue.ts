@@ -1,10 +1,13 @@
 /**
  * The producer side of the run queue: enqueue a run job, and wait for a job to finish (blocking `/v1/execute` in
  * queue mode). A Redis outage is a 503 `QueueUnavailableError`, never a hang.
+ *
+ * A run's job id is its `pipeline_run_id` (see {@link runJobId}), so the queue dashboard (Bull Board, `/admin/queues`)
+ * lists and finds runs by the id callers know.
  */
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QueueUnavailableError } from '../../errors/index.js';
+import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
 import { RUN_JOB, type RunJob } from './job-payloads.js';
 import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
 import { whenQueueReachable } from './queue-outage.js';
@@ -24,10 +27,34 @@ export interface RunQueueOptions {
 
 const ENQUEUE_TIMEOUT_MS = 5000;
 /**
- * How far back the completion listener first reads the queue's events, in ms: it starts on the first blocking execute,
- * after that run's job was added, and covers a clock difference between this host and Redis.
+ * How far back the completion listener first reads the queue's events, in ms: it opens on first use, maybe after the
+ * job it waits for was added and finished, and this also covers a clock difference between this host and Redis.
  */
 const EVENTS_REPLAY_MS = 60_000;
+
+/** How long the job of an earlier run with the same id may take to finish before a new run's enqueue gives up, in ms. */
+const EARLIER_JOB_CLOSE_MS = 2000;
+
+/** States of a job that no worker will touch again (`unknown`: removed meanwhile). */
+const FINISHED_STATES: ReadonlySet<string> = new Set(['completed', 'failed', 'unknown']);
+
+/** Marks a job id that encodes a run id BullMQ cannot take as it is. */
+const ENCODED_ID_MARK = '~';
+
+/**
+ * The BullMQ job id of a run: its `pipeline_run_id` as it is, except for the ids BullMQ refuses (a decimal integer such
+ * as `42`, an id with a `:`) and those starting with `~`, which become `~` followed by the id in base64url. One run id,
+ * one job id, and never the job id of another run id.
+ * @param pipelineRunId - the run's id (1–128 characters, spec §8)
+ * @returns the job id, also the run's `workflow_id`
+ */
+export function runJobId(pipelineRunId: string): string {
+  const refused =
+    `${Number.parseInt(pipelineRunId, 10)}` === pipelineRunId ||
+    pipelineRunId.includes(':') ||
+    pipelineRunId.startsWith(ENCODED_ID_MARK);
+  return refused ? `${ENCODED_ID_MARK}${Buffer.from(pipelineRunId, 'utf8').toString('base64url')}` : pipelineRunId;
+}
 
 /** Run queue producer. */
 export class RunQueue {
@@ -40,26 +67,22 @@ export class RunQueue {
   }
 
   /**
-   * Enqueue a run; resolves once Redis has stored it.
+   * Enqueue a run under its job id ({@link runJobId}); resolves once Redis has stored it. The finished job of an
+   * earlier run with the same id (its owner reusing the id, kept for the dashboard) is removed first.
    * @param job - the payload (validated here)
-   * @param workflowId - the BullMQ job id
-   * @throws QueueUnavailableError (503) when Redis does not take the job in time or is unreachable; any other failure
-   *   (not an outage) unchanged
+   * @throws QueueUnavailableError (503) when Redis does not take the job in time or is unreachable;
+   *   PipelineManagerAlreadyExistsError (409) when the job of an earlier run with this id is not finished yet (its
+   *   worker is still closing it); any other failure (not an outage) unchanged
    */
-  async enqueue(job: RunJob, workflowId: string): Promise<void> {
+  async enqueue(job: RunJob): Promise<void> {
     const payload = RUN_JOB.parse(job);
+    const jobId = runJobId(payload.pipeline_run_id);
     const unavailable = (reason: string) =>
       `The run queue (Redis) did not accept the run: ${reason}. Nothing was enqueued; retry later.`;
     await whenQueueReachable(
       () =>
         Promise.race([
-          this.queue.add('run', payload, {
-            jobId: workflowId,
-            attempts: this.options.maxAttempts,
-            backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
-            removeOnComplete: { age: this.options.keepSeconds },
-            removeOnFail: { age: this.options.keepSeconds },
-          }),
+          this.replace(jobId, payload),
           new Promise((_, reject) =>
             setTimeout(
               () =>
@@ -77,15 +100,57 @@ export class RunQueue {
   }
 
   /**
-   * Wait until a job has finished (completed or failed) or the timeout passes.
-   * @param workflowId - the BullMQ job id
-   * @param timeoutMs - bound of the wait
-   * @returns true when the job finished, false on timeout (the caller reads the outcome from the registry)
+   * Add a run's job, after removing the finished job an earlier run with the same id left. The earlier run's record
+   * is released a moment before its worker closes the job, so a job not finished yet is given
+   * {@link EARLIER_JOB_CLOSE_MS} to finish.
    */
-  async waitUntilFinished(workflowId: string, timeoutMs: number): Promise<boolean> {
+  private async replace(jobId: string, payload: RunJob): Promise<void> {
+    const earlier = await this.queue.getJob(jobId);
+    if (earlier) {
+      if (!FINISHED_STATES.has(await earlier.getState())) {
+        await earlier.waitUntilFinished(this.finishedEvents(), EARLIER_JOB_CLOSE_MS).catch(() => undefined);
+        if (!FINISHED_STATES.has(await earlier.getState())) {
+          throw new PipelineManagerAlreadyExistsError(
+            `A run with pipeline_run_id '${payload.pipeline_run_id}' is still being closed by its worker; retry in a moment or use another id.`,
+          );
+        }
+      }
+      await earlier.remove();
+    }
+    await this.queue.add('run', payload, {
+      jobId,
+      attempts: this.options.maxAttempts,
+      backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+      removeOnComplete: { age: this.options.keepSeconds },
+      removeOnFail: { age: this.options.keepSeconds },
+    });
+  }
+
+  /**
+   * Wait until a run's job has finished (completed or failed) or the timeout passes.
+   * @param pipelineRunId - the run's id
+   * @param timeoutMs - bound of the wait
+   * @returns true when the job finished (or there is none), false on timeout (the caller reads the outcome from the
+   *   registry)
+   */
+  async waitUntilFinished(pipelineRunId: string, timeoutMs: number): Promise<boolean> {
+    const events = this.finishedEvents();
+    const job = await this.queue.getJob(runJobId(pipelineRunId));
+    if (!job) return true;
+    try {
+      await job.waitUntilFinished(events, timeoutMs);
+      return true;
+    } catch (error) {
+      return !/timed out/i.test((error as Error).message);
+    }
+  }
+
+  /**
+   * The listener of job completions, opened on first use. It reads the events from {@link EVENTS_REPLAY_MS} back
+   * (once), so a completion between a job's add and the listener's first read is not missed.
+   */
+  private finishedEvents(): QueueEvents {
     if (!this.events) {
-      // The listener starts after the job was added, maybe after it finished: it reads the events from a minute back
-      // (once), so a completion between the add and its first read is not missed.
       this.events = new QueueEvents(RUN_QUEUE, {
         connection: this.options.eventsConnection(),
         prefix: this.options.keys.bullPrefix,
@@ -93,14 +158,7 @@ export class RunQueue {
       });
       this.events.on('error', () => undefined);
     }
-    const job = await this.queue.getJob(workflowId);
-    if (!job) return true;
-    try {
-      await job.waitUntilFinished(this.events, timeoutMs);
-      return true;
-    } catch (error) {
-      return !/timed out/i.test((error as Error).message);
-    }
+    return this.events;
   }
 
   /** Counts of jobs by state, for the metrics gauges. */

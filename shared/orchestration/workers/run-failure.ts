@@ -1,16 +1,18 @@
 /**
  * Recording a failed run (spec §6 rules 4–5): the run record becomes FAILED with the error report, the run's terminal
  * `run:finished` event follows it (docs/run-events.md), each callback URL gets the failure payload, the run id is
- * released and the run is counted. Shared by the run processor and the handler of runs BullMQ failed without running
- * them (stalled twice).
+ * released and the run is counted: as rejected when a caller error ended it (an input, a template of the bundle), else
+ * as finished FAILED. Shared by the run processor and the handler of runs BullMQ failed without running them (stalled
+ * twice).
  */
 
-import type { ErrorReport } from '../../errors/index.js';
+import { type ErrorReport, errorFromReport } from '../../errors/index.js';
 import type { Metrics } from '../../observability/index.js';
 import { failurePayload } from '../callbacks/index.js';
 import { type RunEventLog, runError, runFinishedEvent } from '../events/index.js';
 import type { CallbackQueue, RunJob } from '../queue/index.js';
 import type { RunStore } from '../registry/index.js';
+import { countRejection } from '../run-rejections.js';
 
 /** What recording a failure needs. */
 export interface RunFailureDeps {
@@ -49,6 +51,7 @@ export async function recordRunFailure(deps: RunFailureDeps, payload: RunJob, re
     );
   }
   await deps.registry.release(runId);
+  if (countRejection(deps.metrics, 'bullmq', errorFromReport(report))) return;
   deps.metrics.runsFinished.inc({ state: 'FAILED' });
   deps.metrics.runDuration.observe({ state: 'FAILED' }, (deps.now() - payload.created_at) / 1000);
 }

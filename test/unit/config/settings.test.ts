@@ -88,6 +88,25 @@ describe('loadSettings', () => {
     it('should refuse an unknown ERROR_DISCLOSURE', () => {
       expect(refusal({ ERROR_DISCLOSURE: 'quiet' })).to.include('ERROR_DISCLOSURE');
     });
+
+    it('should refuse an ERROR_DOCS_URL that is not an http(s) URL', () => {
+      expect(refusal({ ERROR_DOCS_URL: 'docs.example.com' })).to.equal(
+        "Invalid configuration, refusing to start: ERROR_DOCS_URL: must be an http:// or https:// URL, or empty (this server's own /errors/ pages)",
+      );
+      expect(refusal({ ERROR_DOCS_URL: 'ftp://docs.example.com' })).to.include('ERROR_DOCS_URL');
+    });
+  });
+
+  describe('ERROR_DOCS_URL', () => {
+    it("should default to empty: problem types are this server's own /errors/ pages", () => {
+      expect(loadSettings({}).errorDocsUrl).to.equal('');
+    });
+
+    it('should keep an absolute base without its trailing slashes', () => {
+      expect(loadSettings({ ERROR_DOCS_URL: ' https://runner.example.com/docs// ' }).errorDocsUrl).to.equal(
+        'https://runner.example.com/docs',
+      );
+    });
   });
 
   describe('when values need normalising', () => {

@@ -255,7 +255,7 @@ function_name = "file_greeting"
       expect((logged[3]!.event as { error: unknown }).error).to.deep.equal({ ...record?.error, retryable: false });
     });
 
-    it('should count a refused bundle as FAILED and throw its ValidateBundleError, without a record', async () => {
+    it('should count a refused bundle as rejected, not FAILED, and throw its ValidateBundleError, without a record', async () => {
       const deps = directDeps();
       const metrics = deps.metrics;
       const orchestrator = directOrchestrator(deps);
@@ -269,8 +269,11 @@ function_name = "file_greeting"
         failure = error;
       }
       expect(failure).to.have.property('error_type', 'ValidateBundleError');
-      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.contain(
-        'mthds_runs_finished_total{state="FAILED"} 1',
+      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_rejected_total')).to.contain(
+        'mthds_runs_rejected_total{mode="direct",error_type="ValidateBundleError"} 1',
+      );
+      expect(await metrics.registry.getSingleMetricAsString('mthds_runs_finished_total')).to.not.contain(
+        'state="FAILED"',
       );
       expect(await deps.runs.get('run-1')).to.equal(undefined);
     });

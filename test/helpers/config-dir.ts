@@ -1,0 +1,22 @@
+/**
+ * The configuration directory of the tests: an empty `SERVICE_CONFIG_DIR` of this test process, so that nothing a
+ * developer keeps in the repository's `config/` (an `api_override.toml` left by the README's queue-mode step, an
+ * `inference/` override) reaches a test. Every helper that builds settings or spawns a service uses it unless the test
+ * names its own directory.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Environment, loadSettings, type Settings } from '../../shared/config/index.js';
+
+/** The empty directory, created at first import and removed when the test process exits. */
+export const TEST_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-config-'));
+process.once('exit', () => rmSync(TEST_CONFIG_DIR, { recursive: true, force: true }));
+
+/**
+ * Settings as a service would load them from `environment`, in the tests' configuration directory unless it names one.
+ * @param environment - the variables a test sets (defaults apply to the rest)
+ */
+export function testSettings(environment: Environment = {}): Settings {
+  return loadSettings({ SERVICE_CONFIG_DIR: TEST_CONFIG_DIR, ...environment });
+}
