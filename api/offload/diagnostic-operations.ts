@@ -36,6 +36,7 @@ import {
   type Library,
   type LoadedBundle,
   loadLibrary,
+  type ModelReferenceCatalog,
   type ValidationMode,
 } from '../../shared/mthds/index.js';
 import {
@@ -60,6 +61,8 @@ export interface ValidateInput {
   mode: ValidationMode;
   /** A fetched manifest's `main_pipe`; null for inline bundles. */
   defaultPipe: string | null;
+  /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
+  models?: ModelReferenceCatalog;
 }
 
 /** The closure of a resolve, codegen or build request: its bundles and the fetched manifest's `main_pipe` (or null). */
@@ -110,6 +113,8 @@ export interface RunCheckInput {
   pipeCode: string | null;
   /** The request's `inputs`, as received. */
   inputs: unknown;
+  /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
+  models?: ModelReferenceCatalog;
 }
 
 const encoder = new TextEncoder();
@@ -189,6 +194,7 @@ export async function validateOperation(input: ValidateInput): Promise<EncodedJs
       views: input.views,
       mode: input.mode,
       defaultPipe: input.defaultPipe,
+      ...(input.models ? { models: input.models } : {}),
     }),
   );
 }
@@ -360,7 +366,7 @@ export async function formatOperation(input: TextInput): Promise<EncodedJson> {
  *   StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError (422) for inputs the pipe refuses
  */
 function checkedRun(input: RunCheckInput): Library {
-  const library = loadRunLibrary(input.sources);
+  const library = loadRunLibrary(input.sources, input.models);
   checkRunInputs(library, selectRunPipe(library, input.pipeCode), input.inputs);
   return library;
 }

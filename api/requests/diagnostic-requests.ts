@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { CODEGEN_TARGETS } from '../../shared/codegen/index.js';
+import type { ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import { FORMAT_OPTIONS } from '../../shared/tooling/index.js';
 import { decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
 import { buildConceptOperation, buildPipeSpecOperation } from '../offload/definition-operations.js';
@@ -60,6 +61,8 @@ export interface DiagnosticRequest {
   modes: ModePolicy;
   /** The package of the request's `method_ref`, on the second asking. */
   fetched?: Closure;
+  /** The serving model deck's names: `/v1/validate` refuses unknown `model` references with them. */
+  models?: ModelReferenceCatalog;
 }
 
 type Handler = (value: unknown, request: DiagnosticRequest) => Promise<DiagnosticAnswer>;
@@ -198,6 +201,7 @@ const validate: DiagnosticDefinition = {
       allowSignatures: body.allow_signatures ?? false,
       views: body.views ?? [],
       mode: body.validation_mode ?? 'compat',
+      ...(request.models ? { models: request.models } : {}),
     } as const;
     if (body.method_ref) {
       if (!request.fetched) return { fetch: { methodRef: body.method_ref, purpose: 'run' } };
