@@ -85,7 +85,7 @@ export const modelReferences: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unknown_validation_error',
-  see: 'LANGUAGE-DELTA.md §8, RUNTIME.md §5.6',
+  see: 'LANGUAGE.md §3.13; LANGUAGE-DELTA.md §8; RUNTIME.md §5.6',
   check: (context) => {
     const { models } = context;
     return models ? pipesOf(context).flatMap((pipe) => problems(pipe, models)) : [];
