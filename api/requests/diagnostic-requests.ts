@@ -20,6 +20,7 @@ import {
   buildInputsOperation,
   buildOutputOperation,
   buildRunnerOperation,
+  type ClosureInput,
   codegenOperation,
   type EncodedJson,
   formatOperation,
@@ -112,7 +113,7 @@ function closureRoute<T extends z.ZodRawShape>(
   extra: T,
   operate: (
     body: z.infer<ReturnType<typeof closureRequestSchema<T>>>,
-    closure: Closure,
+    closure: ClosureInput,
   ) => EncodedJson | Promise<EncodedJson>,
   refine?: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, context: z.RefinementCtx) => void,
 ): DiagnosticDefinition {
@@ -125,7 +126,8 @@ function closureRoute<T extends z.ZodRawShape>(
     handle: async (value, request) => {
       const body = parseBody(schema(request.limits.maxMthdsFileKib), value);
       const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
-      return 'methodRef' in closure ? { fetch: closure } : answer(operate(body, closure));
+      if ('methodRef' in closure) return { fetch: closure };
+      return answer(operate(body, request.models ? { ...closure, models: request.models } : closure));
     },
   };
 }

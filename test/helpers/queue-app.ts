@@ -54,6 +54,7 @@ export function startQueueDeployment(options: QueueDeploymentOptions = {}): Queu
     settings,
     logger,
     inference,
+    modelDeck: inference.deck,
     metrics,
     readSecret,
     queueBackend: backend,
