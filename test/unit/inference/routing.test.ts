@@ -139,7 +139,7 @@ describe('configuration overrides', () => {
       writeFileSync(join(dir, 'routing_profiles.toml'), 'active = "local"\n[profiles.local]\ndefault = "openai"\n');
       writeFileSync(
         join(dir, 'deck', 'x_custom.toml'),
-        '[llm.aliases]\ndefault-general = "llama3"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n',
+        '[llm.aliases]\ndefault-general = "llama3"\nto-preset = "$mine"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n',
       );
       const loaded = loadInferenceConfig(dir, { OPENAI_API_KEY: 'k' });
       expect(Object.keys(loaded.routing.profiles)).to.deep.equal(['local']);
@@ -147,6 +147,7 @@ describe('configuration overrides', () => {
       expect(deck.resolve('llm', undefined).handle).to.equal('llama3');
       expect(deck.resolve('llm', '$mine')).to.deep.equal({ handle: 'llama3', temperature: 0 });
       expect(deck.resolve('llm', '$writing-factual').handle).to.equal('gpt-4.1');
+      expect(deck.resolve('llm', '@to-preset').handle).to.equal('llama3');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
