@@ -146,7 +146,7 @@ function orchestrators(
     ids: deps.ids ?? randomIdSource(),
     now,
     metrics,
-    bundles: diagnosticsBundleChecker(diagnostics),
+    bundles: diagnosticsBundleChecker(diagnostics, deps.modelDeck?.catalog()),
     runs: runs.store,
     events: runs.events,
     docsUrl: deps.settings.errorDocsUrl,
@@ -163,7 +163,7 @@ function orchestrators(
         executeTimeoutMs: deps.settings.queue.executeTimeoutMs,
         readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
         now,
-        bundles: diagnosticsBundleChecker(diagnostics),
+        bundles: diagnosticsBundleChecker(diagnostics, deps.modelDeck?.catalog()),
       }),
     );
   }
@@ -219,6 +219,7 @@ export function createApp(deps: AppDeps): Express {
         orchestration,
         diagnostics,
         methodFetcher,
+        ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
       }),
       diagnosticRoutes(settings.maxMthdsFileKib),
     ),

@@ -8,9 +8,10 @@
  *
  * @see spec §4.3
  */
-import { buildLibrary, type Library } from '../../shared/mthds/index.js';
+import { buildLibrary, type Library, type ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import type { RunBundleChecker, RunCheckRequest } from '../../shared/orchestration/index.js';
 import { checkRunInputs, loadRunLibrary, selectRunPipe } from '../../shared/runtime/index.js';
+import type { RunCheckInput } from './diagnostic-operations.js';
 import type { DiagnosticsPool } from './diagnostics-pool.js';
 
 /** Largest total of bundle text, in characters, whose static check runs on the calling thread (16 Ki). */
@@ -23,34 +24,39 @@ function small(sources: readonly { content: string }[]): boolean {
 }
 
 /** Check a run on the calling thread (what the thread operations do). */
-function checkedLibrary(run: RunCheckRequest): Library {
-  const library = loadRunLibrary(run.sources);
+function checkedLibrary(run: RunCheckRequest, models: ModelReferenceCatalog | undefined): Library {
+  const library = loadRunLibrary(run.sources, models);
   checkRunInputs(library, selectRunPipe(library, run.pipeCode), run.inputs);
   return library;
 }
 
 /** The thread operations' input: exactly the check's fields (a submission carries more than a thread needs). */
-function checkInput(run: RunCheckRequest): RunCheckRequest {
-  return { sources: run.sources, pipeCode: run.pipeCode, inputs: run.inputs };
+function checkInput(run: RunCheckRequest, models: ModelReferenceCatalog | undefined): RunCheckInput {
+  return { sources: run.sources, pipeCode: run.pipeCode, inputs: run.inputs, ...(models ? { models } : {}) };
 }
 
 /**
  * The orchestrators' bundle checker, backed by the diagnostics pool.
  * @param diagnostics - the diagnostics pool
+ * @param models - the serving model deck's names: a run naming an unknown `$preset`, `@alias` or `~waterfall` is
+ *   refused with the validation item `/v1/validate` reports (unchecked when absent)
  * @returns a checker whose errors are the threads' own, rebuilt with their exact problem documents:
  *   ValidateBundleError (422) with every validation item, PipeNotFoundError (422) when no pipe is selected, the input
  *   errors (422: StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError);
  *   ServerBusyError (503) and ComputeBudgetExceededError (422) from the pool
  */
-export function diagnosticsBundleChecker(diagnostics: DiagnosticsPool): RunBundleChecker {
+export function diagnosticsBundleChecker(
+  diagnostics: DiagnosticsPool,
+  models?: ModelReferenceCatalog,
+): RunBundleChecker {
   return {
     async check(run) {
-      if (small(run.sources)) checkedLibrary(run);
-      else await diagnostics.run('checkRun', checkInput(run));
+      if (small(run.sources)) checkedLibrary(run, models);
+      else await diagnostics.run('checkRun', checkInput(run, models));
     },
     async load(run, signal) {
-      if (small(run.sources)) return checkedLibrary(run);
-      return buildLibrary(await diagnostics.run('loadRun', checkInput(run), signal));
+      if (small(run.sources)) return checkedLibrary(run, models);
+      return buildLibrary(await diagnostics.run('loadRun', checkInput(run, models), signal));
     },
   };
 }

@@ -36,6 +36,7 @@ import {
   type Library,
   type LoadedBundle,
   loadLibrary,
+  type ModelReferenceCatalog,
   type ValidationMode,
 } from '../../shared/mthds/index.js';
 import {
@@ -60,12 +61,18 @@ export interface ValidateInput {
   mode: ValidationMode;
   /** A fetched manifest's `main_pipe`; null for inline bundles. */
   defaultPipe: string | null;
+  /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
+  models?: ModelReferenceCatalog;
 }
 
-/** The closure of a resolve, codegen or build request: its bundles and the fetched manifest's `main_pipe` (or null). */
+/**
+ * The closure of a resolve, codegen or build request: its bundles, the fetched manifest's `main_pipe` (or null), and
+ * the serving model deck's names (unknown `model` references are errors; unchecked when absent).
+ */
 export interface ClosureInput {
   sources: BundleSource[];
   manifestMainPipe: string | null;
+  models?: ModelReferenceCatalog;
 }
 
 /** Input of {@link resolveOperation} (spec §4.6). */
@@ -110,6 +117,8 @@ export interface RunCheckInput {
   pipeCode: string | null;
   /** The request's `inputs`, as received. */
   inputs: unknown;
+  /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
+  models?: ModelReferenceCatalog;
 }
 
 const encoder = new TextEncoder();
@@ -166,8 +175,8 @@ function sweepDeps(): SweepDeps {
   };
 }
 
-function closureLibrary(sources: BundleSource[], mode: ValidationMode): Library | CrateInvalidReport {
-  const loaded = loadLibrary(sources, { mode });
+function closureLibrary(input: ClosureInput, mode: ValidationMode): Library | CrateInvalidReport {
+  const loaded = loadLibrary(input.sources, { mode, ...(input.models ? { models: input.models } : {}) });
   return loaded.ok ? loaded.library : crateInvalidReport(loaded.errors, loaded.message);
 }
 
@@ -189,6 +198,7 @@ export async function validateOperation(input: ValidateInput): Promise<EncodedJs
       views: input.views,
       mode: input.mode,
       defaultPipe: input.defaultPipe,
+      ...(input.models ? { models: input.models } : {}),
     }),
   );
 }
@@ -198,7 +208,7 @@ export async function validateOperation(input: ValidateInput): Promise<EncodedJs
  * @param input - closure and validation mode
  */
 export function resolveOperation(input: ResolveInput): EncodedJson {
-  const library = closureLibrary(input.sources, input.mode);
+  const library = closureLibrary(input, input.mode);
   if ('is_valid' in library) return encode(library);
   return encode({ is_valid: true, crate: buildCrate(library), message: 'MTHDS library resolved successfully' });
 }
@@ -208,7 +218,7 @@ export function resolveOperation(input: ResolveInput): EncodedJson {
  * @param input - closure, kind and target
  */
 export function codegenOperation(input: CodegenInput): EncodedJson {
-  const library = closureLibrary(input.sources, 'compat');
+  const library = closureLibrary(input, 'compat');
   if ('is_valid' in library) return encode(library);
   const projection = generateTypes(library, input.target);
   return encode({
@@ -226,7 +236,7 @@ export function codegenOperation(input: CodegenInput): EncodedJson {
  * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
  */
 export function buildInputsReport(input: BuildInputsInput): BuildInputsValidReport | CrateInvalidReport {
-  const library = closureLibrary(input.sources, 'compat');
+  const library = closureLibrary(input, 'compat');
   if ('is_valid' in library) return library;
   const selected = selectPipe(library, input.pipeRef, input.manifestMainPipe);
   const template = inputsTemplate(library, buildTypeSet(library), selected.pipe, input.explicit);
@@ -261,7 +271,7 @@ export function buildInputsOperation(input: BuildInputsInput): EncodedJson {
  * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
  */
 export function buildOutputReport(input: BuildOutputInput): BuildOutputValidReport | CrateInvalidReport {
-  const library = closureLibrary(input.sources, 'compat');
+  const library = closureLibrary(input, 'compat');
   if ('is_valid' in library) return library;
   const selected = selectPipe(library, input.pipeRef, input.manifestMainPipe);
   const representation = outputRepresentation(library, buildTypeSet(library), selected.pipe, input.format);
@@ -292,7 +302,7 @@ export function buildOutputOperation(input: BuildOutputInput): EncodedJson {
  *   the pipe calls a pipe of a package absent from the request
  */
 export async function buildRunnerReport(input: BuildRunnerInput): Promise<BuildRunnerValidReport | CrateInvalidReport> {
-  const library = closureLibrary(input.sources, 'compat');
+  const library = closureLibrary(input, 'compat');
   if ('is_valid' in library) return library;
   const requested = input.pipeRef === null ? undefined : selectPipe(library, input.pipeRef, null);
   const sweep = sweepDeps();
@@ -360,7 +370,7 @@ export async function formatOperation(input: TextInput): Promise<EncodedJson> {
  *   StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError (422) for inputs the pipe refuses
  */
 function checkedRun(input: RunCheckInput): Library {
-  const library = loadRunLibrary(input.sources);
+  const library = loadRunLibrary(input.sources, input.models);
   checkRunInputs(library, selectRunPipe(library, input.pipeCode), input.inputs);
   return library;
 }

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { CODEGEN_TARGETS } from '../../shared/codegen/index.js';
+import type { ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import { FORMAT_OPTIONS } from '../../shared/tooling/index.js';
 import { decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
 import { buildConceptOperation, buildPipeSpecOperation } from '../offload/definition-operations.js';
@@ -19,6 +20,7 @@ import {
   buildInputsOperation,
   buildOutputOperation,
   buildRunnerOperation,
+  type ClosureInput,
   codegenOperation,
   type EncodedJson,
   formatOperation,
@@ -60,6 +62,8 @@ export interface DiagnosticRequest {
   modes: ModePolicy;
   /** The package of the request's `method_ref`, on the second asking. */
   fetched?: Closure;
+  /** The serving model deck's names: `/v1/validate` refuses unknown `model` references with them. */
+  models?: ModelReferenceCatalog;
 }
 
 type Handler = (value: unknown, request: DiagnosticRequest) => Promise<DiagnosticAnswer>;
@@ -109,7 +113,7 @@ function closureRoute<T extends z.ZodRawShape>(
   extra: T,
   operate: (
     body: z.infer<ReturnType<typeof closureRequestSchema<T>>>,
-    closure: Closure,
+    closure: ClosureInput,
   ) => EncodedJson | Promise<EncodedJson>,
   refine?: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, context: z.RefinementCtx) => void,
 ): DiagnosticDefinition {
@@ -122,7 +126,8 @@ function closureRoute<T extends z.ZodRawShape>(
     handle: async (value, request) => {
       const body = parseBody(schema(request.limits.maxMthdsFileKib), value);
       const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
-      return 'methodRef' in closure ? { fetch: closure } : answer(operate(body, closure));
+      if ('methodRef' in closure) return { fetch: closure };
+      return answer(operate(body, request.models ? { ...closure, models: request.models } : closure));
     },
   };
 }
@@ -198,6 +203,7 @@ const validate: DiagnosticDefinition = {
       allowSignatures: body.allow_signatures ?? false,
       views: body.views ?? [],
       mode: body.validation_mode ?? 'compat',
+      ...(request.models ? { models: request.models } : {}),
     } as const;
     if (body.method_ref) {
       if (!request.fetched) return { fetch: { methodRef: body.method_ref, purpose: 'run' } };

@@ -11,6 +11,7 @@
 import { type RequestHandler, Router } from 'express';
 import type { z } from 'zod';
 import type { MethodFetcher } from '../../shared/methods/index.js';
+import type { ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import { rawBodyOf, readBody } from '../body/read-body.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
@@ -225,6 +226,8 @@ export interface DiagnosticsRouterOptions {
   diagnostics: DiagnosticsPool;
   /** Fetches `method_ref` packages. */
   methodFetcher: MethodFetcher;
+  /** The serving model deck's names: `/v1/validate` refuses unknown `model` references with them. */
+  models?: ModelReferenceCatalog;
 }
 
 function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions): RequestHandler {
@@ -234,6 +237,7 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions): Req
       body: rawBodyOf(req.body),
       limits: { maxJsonDepth: options.maxJsonDepth, maxMthdsFileKib: options.maxMthdsFileKib },
       modes: options.orchestration.modePolicy(),
+      ...(options.models ? { models: options.models } : {}),
     };
     const signal = clientSignal(res);
     let answer = await options.diagnostics.run('request', request, signal);

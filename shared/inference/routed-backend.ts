@@ -35,7 +35,10 @@ export interface RoutedBackend extends InferenceBackend {
 }
 
 const SPOKEN_SDKS = new Set(['openai', 'anthropic', 'google', 'linkup', 'mock']);
-/** Which SDKs can serve images and searches, and the model type a provider's spec must declare for it. */
+/**
+ * Which SDKs can serve images and searches, and the model type a provider's spec must declare for it. The mock serves
+ * every handle of every category (its `[defaults]` table stands for all of them), so it always can.
+ */
 const CAPABILITIES: Record<'images' | 'search', { sdks: ReadonlySet<string>; modelType: string }> = {
   images: { sdks: new Set(['openai']), modelType: 'img_gen' },
   search: { sdks: new Set(['linkup']), modelType: 'search' },
@@ -111,12 +114,12 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
   const routeFor = (category: ModelCategory, handle: string, capability?: 'images' | 'search') =>
     router.route(handle, category, (backend) => {
       if (!capability) return true;
-      const spec = config.models[backend]?.[handle];
-      return (
-        spec !== undefined &&
-        CAPABILITIES[capability].sdks.has(spec.sdk ?? backend) &&
-        spec.model_type === CAPABILITIES[capability].modelType
-      );
+      const models = config.models[backend] ?? {};
+      const spec = models[handle] ?? models['*'];
+      if (spec === undefined) return false;
+      const sdk = spec.sdk ?? backend;
+      if (sdk === 'mock') return true;
+      return CAPABILITIES[capability].sdks.has(sdk) && spec.model_type === CAPABILITIES[capability].modelType;
     });
 
   const providers = Object.keys(config.backends).filter(

@@ -24,6 +24,14 @@ export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/conc
 export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
 export { type BundleSource, type LibraryLoadResult, type LoadOptions, loadLibrary } from './load-library.js';
+export {
+  type CategoryReferences,
+  type ModelCategoryName,
+  type ModelReferenceCatalog,
+  type ModelReferenceKind,
+  type ParsedModelReference,
+  parseModelReference,
+} from './model-references.js';
 export type {
   BundleBlueprint,
   ConceptBlueprint,

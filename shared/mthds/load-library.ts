@@ -10,6 +10,7 @@ import { MthdsParserError, type ValidationErrorItem } from '../errors/index.js';
 import { buildLibrary } from './library/build-library.js';
 import type { Library, LoadedBundle } from './library/library.js';
 import { MESSAGES } from './messages.js';
+import type { ModelReferenceCatalog } from './model-references.js';
 import { checkBlueprint } from './parse/check-blueprint.js';
 import { parseToml } from './parse/parse-toml.js';
 import { LIBRARY_RULES, type Rule, type RuleContext, STRUCTURE_RULES, type ValidationMode } from './rules/index.js';
@@ -27,6 +28,11 @@ export interface LoadOptions {
    * @defaultValue 'compat'
    */
   mode?: ValidationMode;
+  /**
+   * The names the serving model deck knows: a `$preset`, `@alias` or `~waterfall` it lacks is an error at load
+   * (`S4-model-references`), so that validation refuses what a run would fail on. Unchecked when absent.
+   */
+  models?: ModelReferenceCatalog;
 }
 
 /**
@@ -74,7 +80,7 @@ function appendAll(target: ValidationErrorItem[], items: readonly ValidationErro
 /**
  * Load and validate the bundles of one request as one library. Bundles sharing a domain merge into one namespace.
  * @param sources - the bundle texts with their logical names, in submitted order
- * @param options - the validation mode
+ * @param options - the validation mode, and the model deck's names to check `model` references against
  * @returns `{ok: true, library, warnings}`, or `{ok: false, errors, message}` where each TOML or parse failure is one
  *   `blueprint_validation` item without `source` or `error_type` (spec §2.6 residual), and every other item follows
  *   spec §2.6 (`source` is the bundle's `source`)
@@ -103,7 +109,7 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
   }
   if (errors.length > 0) return invalid(errors);
   const library = buildLibrary(bundles);
-  const context: RuleContext = { bundles, library, mode };
+  const context: RuleContext = { bundles, library, mode, ...(options.models ? { models: options.models } : {}) };
   const structure = runRules(STRUCTURE_RULES, context);
   if (structure.errors.length > 0) return invalid(structure.errors);
   const checks = runRules(LIBRARY_RULES, context);

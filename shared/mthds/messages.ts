@@ -99,6 +99,15 @@ export const MESSAGES = {
     `Pipe '${p.pipe}': a PipeExtract takes exactly one input (a Document or an Image), not ${p.count}.`,
   extract_output_pages: (p: { pipe: string; output: string }) =>
     `Pipe '${p.pipe}': a PipeExtract outputs "Page[]", not "${p.output}".`,
+  model_reference_unknown: (p: {
+    pipe: string;
+    field: string;
+    category: string;
+    kind: string;
+    name: string;
+    suggestions: readonly string[];
+  }) =>
+    `Pipe '${p.pipe}', field '${p.field}': ${p.category} ${p.kind} '${p.name}' was not found in the model deck.${p.suggestions.length > 0 ? ` Did you mean ${quoted(p.suggestions)}?` : ''} Name one of the deck's presets, aliases or waterfalls, or a model handle.`,
   search_output: (p: { pipe: string; output: string }) =>
     `Pipe '${p.pipe}': a PipeSearch outputs "SearchResult" (or a concept refining it), not "${p.output}".`,
   compose_mode: (p: { pipe: string; both: boolean }) =>

@@ -5,7 +5,7 @@
  * @see spec §2.3–2.4, §4.3; RUNTIME.md §1.1
  */
 import { PipeNotFoundError, ValidateBundleError } from '../errors/index.js';
-import { type BundleSource, type Library, loadLibrary, type Pipe } from '../mthds/index.js';
+import { type BundleSource, type Library, loadLibrary, type ModelReferenceCatalog, type Pipe } from '../mthds/index.js';
 import type { RuntimeDeps } from './ports.js';
 import { cachedRunLibrary } from './run-library-cache.js';
 import { type RunOutcome, runPipeline } from './run-pipeline.js';
@@ -29,11 +29,14 @@ export interface BundleRunRequest {
 /**
  * Load and validate the sources as one library (compat mode, the run routes' default); the library of sources run
  * recently is reused (`run-library-cache.ts`).
+ * @param sources - the run's bundles
+ * @param models - the serving model deck's names: an unknown `$preset`, `@alias` or `~waterfall` is refused here, as
+ *   `/v1/validate` refuses it (unchecked when absent; one deck per process, so the cache needs no key for it)
  * @throws ValidateBundleError (422) carrying every validation item
  */
-export function loadRunLibrary(sources: BundleSource[]): Library {
+export function loadRunLibrary(sources: BundleSource[], models?: ModelReferenceCatalog): Library {
   return cachedRunLibrary(sources, () => {
-    const loaded = loadLibrary(sources, { mode: 'compat' });
+    const loaded = loadLibrary(sources, { mode: 'compat', ...(models ? { models } : {}) });
     if (!loaded.ok) throw new ValidateBundleError(loaded.message, loaded.errors);
     return loaded.library;
   });

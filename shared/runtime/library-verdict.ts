@@ -11,6 +11,7 @@ import {
   type Library,
   type LoadedBundle,
   loadLibrary,
+  type ModelReferenceCatalog,
   type Pipe,
   type ValidationMode,
 } from '../mthds/index.js';
@@ -81,16 +82,25 @@ function graphSpec(recorder: GraphRecorder, pipe: Pipe, createdAt: string): Grap
  *   templating batch (each template compiles once)
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `mode`: the static rules' mode (compat by
  *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
- *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified)
+ *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified); `models`:
+ *   the serving model deck's names, to refuse unknown `model` references at load (unchecked when absent)
  * @returns the verdict; never throws for an invalid bundle
  * @see spec §4.5
  */
 export async function libraryVerdict(
   sources: BundleSource[],
   sweep: SweepDeps,
-  options: { allowSignatures: boolean; mode?: ValidationMode; defaultPipe?: string | null },
+  options: {
+    allowSignatures: boolean;
+    mode?: ValidationMode;
+    defaultPipe?: string | null;
+    models?: ModelReferenceCatalog;
+  },
 ): Promise<LibraryVerdict> {
-  const loaded = loadLibrary(sources, { mode: options.mode ?? 'compat' });
+  const loaded = loadLibrary(sources, {
+    mode: options.mode ?? 'compat',
+    ...(options.models ? { models: options.models } : {}),
+  });
   if (!loaded.ok) return { ok: false, errors: loaded.errors, message: loaded.message };
   const { library } = loaded;
   const primary = library.bundles.find((bundle) => bundle.blueprint.main_pipe !== undefined) ?? library.bundles[0]!;

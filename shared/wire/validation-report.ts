@@ -8,6 +8,7 @@ import {
   type BundleSource,
   bundleBlueprintForWire,
   type Library,
+  type ModelReferenceCatalog,
   type Multiplicity,
   type ValidationMode,
 } from '../mthds/index.js';
@@ -148,14 +149,21 @@ function invalid(errors: ValidationErrorItem[], message: string): InvalidReport 
  *   (unknown tokens are ignored; without a token the member is absent); `mode`: the static rules' mode (compat by
  *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified) — it sets
- *   `default_pipe_ref` and the pipe `graph_spec` dry-runs
+ *   `default_pipe_ref` and the pipe `graph_spec` dry-runs; `models`: the serving model deck's names (an unknown
+ *   `$preset`, `@alias` or `~waterfall` makes the report invalid; unchecked when absent)
  * @returns the valid or invalid report; never throws for an invalid bundle
  * @see spec §4.5
  */
 export async function validationReport(
   sources: BundleSource[],
   sweep: SweepDeps,
-  options: { allowSignatures: boolean; views?: readonly string[]; mode?: ValidationMode; defaultPipe?: string | null },
+  options: {
+    allowSignatures: boolean;
+    views?: readonly string[];
+    mode?: ValidationMode;
+    defaultPipe?: string | null;
+    models?: ModelReferenceCatalog;
+  },
 ): Promise<ValidReport | InvalidReport> {
   const verdict = await libraryVerdict(sources, sweep, options);
   if (!verdict.ok) return invalid(verdict.errors, verdict.message);

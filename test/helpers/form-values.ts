@@ -33,7 +33,7 @@ function onePagePdf(): Buffer {
 }
 
 /** A readable PDF as a data URL: a document the runner extracts without the network. */
-const DOCUMENT_DATA_URL = `data:application/pdf;base64,${onePagePdf().toString('base64')}`;
+export const DOCUMENT_DATA_URL = `data:application/pdf;base64,${onePagePdf().toString('base64')}`;
 
 /**
  * The value a form collects for one node.

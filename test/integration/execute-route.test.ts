@@ -414,17 +414,35 @@ describe('POST /v1/execute', () => {
       expect(fake.requests[0]!.body).to.deep.include({ model: 'gpt-4.1', temperature: 0.1 });
     });
 
-    it('should refuse an unknown preset with 422 ModelChoiceNotFoundError', async () => {
+    it('should refuse an unknown preset at load, with the item /v1/validate reports', async () => {
       const bundle = sample('hello_greeting').replace(
         'output      = "Text"',
-        'output      = "Text"\nmodel       = "$no-such-preset"',
+        'output      = "Text"\nmodel       = "$writing-factul"',
       );
-      const response = await request(buildTestApp(environment()))
+      const app = buildTestApp(environment());
+      const item = {
+        category: 'pipe_validation',
+        message:
+          "Pipe 'write_greeting', field 'model': LLM preset 'writing-factul' was not found in the model deck. Did you mean '$writing-factual', '$writing-factual-cheap'? Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+        error_type: 'unknown_validation_error',
+        source: null,
+        pipe_code: 'write_greeting',
+        domain_code: 'hello_greeting',
+        field_path: 'pipe.write_greeting.model',
+        field_name: 'model',
+      };
+      const response = await request(app)
         .post('/v1/execute')
         .send({ mthds_contents: [bundle], inputs: { name: 'Ada' } })
         .expect(422);
-      expect(response.body.error_type).to.equal('ModelChoiceNotFoundError');
-      expect(response.body.detail).to.include("'$no-such-preset'").and.include('$writing-factual');
+      expect(response.body.error_type).to.equal('ValidateBundleError');
+      expect(response.body.validation_errors).to.deep.equal([item]);
+      const validated = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [bundle] })
+        .expect(200);
+      expect(validated.body).to.include({ is_valid: false });
+      expect(validated.body.validation_errors).to.deep.equal([item]);
       expect(fake.requests).to.have.length(0);
     });
 

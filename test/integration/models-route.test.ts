@@ -16,6 +16,26 @@ describe('GET /v1/models', () => {
       type: 'llm',
       description: 'Factual writing',
     });
+    for (const name of ['vision', 'testing-text', 'img-gen-prompting', 'img-gen-prompting-cheap'])
+      expect(response.body.models, name).to.deep.include({
+        name,
+        type: 'llm',
+        description: {
+          vision: 'Understanding images',
+          'testing-text': 'Tests: text generation',
+          'img-gen-prompting': 'Writing image generation prompts',
+          'img-gen-prompting-cheap': 'Cheap image prompt writing',
+        }[name],
+      });
+    expect(response.body.models).to.deep.include({
+      name: 'synthesize-photo',
+      type: 'img_gen',
+      description: 'Synthetic photos for tests',
+    });
+    expect(response.body.aliases.llm).to.include({
+      'default-premium-vision': 'gpt-4.1',
+      'default-small-vision': 'gpt-4o-mini',
+    });
   });
 
   it('should filter by type', async () => {

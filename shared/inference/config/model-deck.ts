@@ -1,9 +1,11 @@
 /**
- * The model deck (RUNTIME.md §5.5–5.6): turns a pipe's `model` reference — `$preset`, `@alias`, `~waterfall` or a
- * handle — into a model handle plus settings, per category. Unknown presets, aliases and waterfalls are bundle errors
- * (422 `ModelChoiceNotFoundError`).
+ * The model deck (RUNTIME.md §5.5–5.6): turns a pipe's `model` reference — `$preset` (or `preset:name`), `@alias`
+ * (`alias:name`), `~waterfall` (`waterfall:name`) or a handle (`handle:name`) — into a model handle plus settings, per
+ * category. Unknown presets, aliases and waterfalls are bundle errors (422 `ModelChoiceNotFoundError`); the deck's
+ * names ({@link ModelDeck.catalog}) let validation refuse them at load.
  */
 import { ModelChoiceNotFoundError } from '../../errors/index.js';
+import { type ModelReferenceCatalog, parseModelReference } from '../../mthds/index.js';
 import { type CategoryDeck, type InferenceConfig, MODEL_CATEGORIES, type ModelCategory } from './inference-config.js';
 
 /** A resolved model choice. */
@@ -45,13 +47,19 @@ export class ModelDeck {
         `Model alias chain '${name}' (${category}) is longer than ${MAX_ALIAS_HOPS} hops or loops.`,
       );
     const deck = this.categoryDeck(category);
-    if (name.startsWith('@')) {
-      const target = deck.aliases[name.slice(1)];
+    const reference = parseModelReference(name);
+    if (reference.kind === 'alias') {
+      const target = deck.aliases[reference.name];
       if (target === undefined) throw this.unknown(category, name);
       return this.handleOf(category, target, hops + 1);
     }
-    if (name.startsWith('~')) {
-      const members = deck.waterfalls[name.slice(1)];
+    if (reference.kind === 'preset') {
+      const preset = deck.presets[reference.name];
+      if (preset === undefined) throw this.unknown(category, name);
+      return this.handleOf(category, preset.model, hops + 1);
+    }
+    if (reference.kind === 'waterfall') {
+      const members = deck.waterfalls[reference.name];
       if (members === undefined) throw this.unknown(category, name);
       const available = members
         .map((member) => this.handleOf(category, member, hops + 1))
@@ -62,7 +70,7 @@ export class ModelDeck {
         );
       return available;
     }
-    return name;
+    return reference.name;
   }
 
   private unknown(category: ModelCategory, reference: string): ModelChoiceNotFoundError {
@@ -92,8 +100,9 @@ export class ModelDeck {
     const chosen = (reference ?? this.defaultReference(category, purpose))?.trim();
     if (!chosen) throw new ModelChoiceNotFoundError(`No model is given and the ${category} deck has no default.`);
     const deck = this.categoryDeck(category);
-    if (chosen.startsWith('$')) {
-      const preset = deck.presets[chosen.slice(1)];
+    const parsed = parseModelReference(chosen);
+    if (parsed.kind === 'preset') {
+      const preset = deck.presets[parsed.name];
       if (!preset) throw this.unknown(category, chosen);
       const choice: ModelChoice = { handle: this.handleOf(category, preset.model) };
       const temperature = preset.temperature ?? deck.choice_defaults?.default_temperature;
@@ -105,6 +114,19 @@ export class ModelDeck {
     if (deck.choice_defaults?.default_temperature !== undefined)
       choice.temperature = deck.choice_defaults.default_temperature;
     return choice;
+  }
+
+  /** The names the deck knows per category (presets, aliases, waterfalls), for the static check of bundles. */
+  catalog(): ModelReferenceCatalog {
+    const names = (category: ModelCategory) => {
+      const deck = this.categoryDeck(category);
+      return {
+        presets: Object.keys(deck.presets),
+        aliases: Object.keys(deck.aliases),
+        waterfalls: Object.keys(deck.waterfalls),
+      };
+    };
+    return { llm: names('llm'), img_gen: names('img_gen'), extract: names('extract'), search: names('search') };
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import type { ValidationErrorCategory, ValidationErrorItem } from '../../errors/index.js';
 import type { LoadedBundle, MthdsLibrary } from '../library/library.js';
+import type { ModelReferenceCatalog } from '../model-references.js';
 import type { ValidationErrorType } from './error-types.js';
 
 /**
@@ -24,6 +25,8 @@ export interface RuleContext {
   /** The library built from the bundles; references that do not resolve are kept as written, for the rules to report. */
   readonly library: MthdsLibrary;
   readonly mode: ValidationMode;
+  /** The names the serving model deck knows; without it, `model` references are not checked (`S4-model-references`). */
+  readonly models?: ModelReferenceCatalog;
 }
 
 /** One static rule. */

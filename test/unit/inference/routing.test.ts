@@ -36,6 +36,53 @@ describe('model deck (packaged defaults)', () => {
       expect(() => deck.resolve('img_gen', reference)).to.not.throw();
   });
 
+  it('should read the prefixed forms of references as their sigils', () => {
+    expect(deck.resolve('llm', 'preset:vision')).to.deep.equal(deck.resolve('llm', '$vision'));
+    expect(deck.resolve('llm', 'alias:default-small')).to.deep.equal({ handle: 'gpt-4o-mini', temperature: 0.5 });
+    expect(deck.resolve('llm', 'waterfall:smart-fallback').handle).to.equal('claude-4.6-sonnet');
+    expect(deck.resolve('llm', 'handle:gpt-4.1').handle).to.equal('gpt-4.1');
+  });
+
+  it('should serve the presets of the reference deck (LANGUAGE-DELTA.md §8)', () => {
+    expect(deck.resolve('llm', '$vision')).to.deep.equal({ handle: 'gpt-4.1', temperature: 0.5 });
+    expect(deck.resolve('llm', '$testing-text')).to.deep.equal({ handle: 'gpt-4o-mini', temperature: 0.5 });
+    expect(deck.resolve('llm', '$img-gen-prompting')).to.deep.equal({ handle: 'gpt-4.1', temperature: 0.7 });
+    expect(deck.resolve('llm', '$img-gen-prompting-cheap')).to.deep.equal({
+      handle: 'gemini-flash-latest',
+      temperature: 0.7,
+    });
+    expect(deck.resolve('img_gen', '$synthesize-photo').handle).to.equal('nano-banana-2-lite');
+    expect(deck.resolve('extract', '$extract_testing').handle).to.equal('pdfjs-extract-pdf');
+    expect(deck.resolve('search', '$linkup-deep').handle).to.equal('linkup-deep');
+    expect(deck.catalog().llm.presets).to.include.members([
+      'vision',
+      'vision-cheap',
+      'vision-diagram',
+      'vision-table',
+      'testing-text',
+      'testing-structured',
+      'testing-vision',
+      'testing-vision-structured',
+      'img-gen-prompting',
+      'img-gen-prompting-cheap',
+      'retrieval-cheap',
+      'retrieval-premium',
+      'engineering-code',
+      'engineering-code-cheap',
+      'engineering-code-cheaper',
+      'engineering-codebase-analysis',
+      'writing-factual-cheap',
+      'writing-creative-cheap',
+    ]);
+    expect(deck.catalog().img_gen.presets).to.include.members([
+      'gen-image-fast',
+      'gen-image-high-quality',
+      'gen-image-testing-img2img',
+      'synthesize-ui',
+      'synthesize-chart',
+    ]);
+  });
+
   it('should refuse unknown presets, aliases and waterfalls, naming the known ones', () => {
     expect(() => deck.resolve('llm', '$nope')).to.throw(ModelChoiceNotFoundError, '$writing-factual');
     expect(() => deck.resolve('llm', '@nope')).to.throw(ModelChoiceNotFoundError);
@@ -92,7 +139,7 @@ describe('configuration overrides', () => {
       writeFileSync(join(dir, 'routing_profiles.toml'), 'active = "local"\n[profiles.local]\ndefault = "openai"\n');
       writeFileSync(
         join(dir, 'deck', 'x_custom.toml'),
-        '[llm.aliases]\ndefault-general = "llama3"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n',
+        '[llm.aliases]\ndefault-general = "llama3"\nto-preset = "$mine"\n[llm.presets]\nmine = { model = "llama3", temperature = 0.0 }\n',
       );
       const loaded = loadInferenceConfig(dir, { OPENAI_API_KEY: 'k' });
       expect(Object.keys(loaded.routing.profiles)).to.deep.equal(['local']);
@@ -100,6 +147,7 @@ describe('configuration overrides', () => {
       expect(deck.resolve('llm', undefined).handle).to.equal('llama3');
       expect(deck.resolve('llm', '$mine')).to.deep.equal({ handle: 'llama3', temperature: 0 });
       expect(deck.resolve('llm', '$writing-factual').handle).to.equal('gpt-4.1');
+      expect(deck.resolve('llm', '@to-preset').handle).to.equal('llama3');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

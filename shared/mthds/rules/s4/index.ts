@@ -19,6 +19,7 @@ import { llmInputsUsed } from './llm-inputs-used.js';
 import { llmOutputNotImage } from './llm-output-not-image.js';
 import { llmPromptVariables } from './llm-prompt-variables.js';
 import { llmReasoningExclusive } from './llm-reasoning-exclusive.js';
+import { modelReferences } from './model-references.js';
 import { parallelBranchResults } from './parallel-branch-results.js';
 import { parallelOutputMode } from './parallel-output-mode.js';
 import { searchOutput } from './search-output.js';
@@ -44,6 +45,7 @@ export const S4_RULES: readonly Rule[] = [
   extractInputConcept,
   extractOutputPages,
   searchOutput,
+  modelReferences,
   composeMode,
   composeSingleOutput,
   constructFromOrTemplate,

@@ -1,0 +1,100 @@
+/**
+ * Model references as pipes write them in `model` (RUNTIME.md §5.6 step 1): `$name` or `preset:name` (a preset),
+ * `@name` or `alias:name` (an alias), `~name` or `waterfall:name` (a waterfall), anything else (or `handle:name`) a
+ * model handle. The categories a pipe type's `model` is read in, and the names a model deck knows per category (the
+ * data the static check of `model` fields compares against; the deck itself lives with the inference adapters).
+ *
+ * @see RUNTIME.md §5.5–5.6, LANGUAGE-DELTA.md §8
+ */
+
+/** The model categories of the deck (RUNTIME.md §5.5). */
+export type ModelCategoryName = 'llm' | 'img_gen' | 'extract' | 'search';
+
+/** What a reference names. */
+export type ModelReferenceKind = 'preset' | 'alias' | 'waterfall' | 'handle';
+
+/** A parsed reference. */
+export interface ParsedModelReference {
+  kind: ModelReferenceKind;
+  /** The name without its sigil or prefix, trimmed. */
+  name: string;
+}
+
+/** The names one category of a deck knows, without sigils. */
+export interface CategoryReferences {
+  presets: readonly string[];
+  aliases: readonly string[];
+  waterfalls: readonly string[];
+}
+
+/** The names a model deck knows, per category: plain data, so it crosses thread boundaries. */
+export type ModelReferenceCatalog = Readonly<Record<ModelCategoryName, CategoryReferences>>;
+
+const SIGILS: Readonly<Record<string, ModelReferenceKind>> = { $: 'preset', '@': 'alias', '~': 'waterfall' };
+const PREFIX = /^(preset|alias|waterfall|handle):(.*)$/s;
+
+/**
+ * Parse a reference.
+ * @param reference - the `model` string as written
+ * @returns its kind and name (an empty name when the reference is blank)
+ * @example parseModelReference('preset:vision') // { kind: 'preset', name: 'vision' }
+ */
+export function parseModelReference(reference: string): ParsedModelReference {
+  const trimmed = reference.trim();
+  const sigil = SIGILS[trimmed.charAt(0)];
+  if (sigil !== undefined) return { kind: sigil, name: trimmed.slice(1).trim() };
+  const prefixed = PREFIX.exec(trimmed);
+  if (prefixed) return { kind: prefixed[1] as ModelReferenceKind, name: prefixed[2]!.trim() };
+  return { kind: 'handle', name: trimmed };
+}
+
+/**
+ * The names of a catalog's category a kind of reference is looked up in.
+ * @param references - one category of a catalog
+ * @param kind - preset, alias or waterfall
+ */
+export function namesOfKind(
+  references: CategoryReferences,
+  kind: Exclude<ModelReferenceKind, 'handle'>,
+): readonly string[] {
+  if (kind === 'preset') return references.presets;
+  return kind === 'alias' ? references.aliases : references.waterfalls;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1)
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a.charAt(i - 1) === b.charAt(j - 1) ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** Most suggestions a message lists. */
+const MAX_SUGGESTIONS = 3;
+
+/**
+ * The known names closest to an unknown one (edit distance at most a third of the longer name, and at least 2), or
+ * the known names that contain it or that it contains; closest first, then by name.
+ * @param name - the unknown name
+ * @param known - the names of its kind
+ * @returns at most three names
+ */
+export function closestNames(name: string, known: readonly string[]): string[] {
+  return known
+    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+    .filter(
+      ({ candidate, distance }) =>
+        distance <= Math.max(2, Math.floor(Math.max(name.length, candidate.length) / 3)) ||
+        (name.length > 0 && (candidate.includes(name) || name.includes(candidate))),
+    )
+    .sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : 1))
+    .slice(0, MAX_SUGGESTIONS)
+    .map(({ candidate }) => candidate);
+}

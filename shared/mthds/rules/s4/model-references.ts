@@ -1,0 +1,93 @@
+/**
+ * S4 model references: every `$preset`, `@alias` and `~waterfall` a pipe's `model` (or PipeLLM's
+ * `model_to_structure`) names is in the serving model deck, in the category of the pipe's operator — checked at load
+ * as the reference runtime does (`cogt/models/model_deck_check.py`), so that validation refuses what a run would fail
+ * on with `ModelChoiceNotFoundError`. Model handles are not checked: routing serves any handle. Without a deck in the
+ * rule context (a caller that serves no models) nothing is checked.
+ *
+ * The reference reports these as `unknown_model` with `model_reference`, `model_type` and `suggestions` members, which
+ * the 0.16 contract's closed `ValidationErrorItem` and error-type enum lack: the item here is the 0.16 catch-all
+ * `unknown_validation_error`, and the suggestions are in its message.
+ * @see LANGUAGE-DELTA.md §8, RUNTIME.md §5.6
+ */
+import type { ValidationErrorItem } from '../../../errors/index.js';
+import type { Pipe } from '../../library/concept.js';
+import { MESSAGES } from '../../messages.js';
+import {
+  closestNames,
+  type ModelCategoryName,
+  type ModelReferenceCatalog,
+  namesOfKind,
+  type ParsedModelReference,
+  parseModelReference,
+} from '../../model-references.js';
+import type { Rule } from '../rule.js';
+import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
+
+/** The category, and the fields holding a model reference, of each operator type that has one. */
+const MODEL_FIELDS: Readonly<Record<string, { category: ModelCategoryName; fields: readonly string[] }>> = {
+  PipeLLM: { category: 'llm', fields: ['model', 'model_to_structure'] },
+  PipeImgGen: { category: 'img_gen', fields: ['model'] },
+  PipeExtract: { category: 'extract', fields: ['model'] },
+  PipeSearch: { category: 'search', fields: ['model'] },
+};
+
+/** How messages name a category, as the reference does (`LLM preset 'x' was not found in the model deck`). */
+const CATEGORY_LABELS: Readonly<Record<ModelCategoryName, string>> = {
+  llm: 'LLM',
+  img_gen: 'Image generation',
+  extract: 'Extract',
+  search: 'Search',
+};
+
+const SIGILS = { preset: '$', alias: '@', waterfall: '~' } as const;
+
+/** The reference a `model` field holds, and where: a string, an inline setting's `model`, or `{kind, name, raw}`. */
+function referenceOf(value: unknown, field: string): { parsed: ParsedModelReference; path: string } | undefined {
+  if (typeof value === 'string') return { parsed: parseModelReference(value), path: field };
+  if (value === null || typeof value !== 'object') return undefined;
+  const table = value as Record<string, unknown>;
+  if (typeof table['model'] === 'string')
+    return { parsed: parseModelReference(table['model']), path: `${field}.model` };
+  if (typeof table['kind'] === 'string' && typeof table['name'] === 'string')
+    return { parsed: { kind: table['kind'] as ParsedModelReference['kind'], name: table['name'] }, path: field };
+  return undefined;
+}
+
+function problems(pipe: Pipe, models: ModelReferenceCatalog): ValidationErrorItem[] {
+  const declared = MODEL_FIELDS[pipe.blueprint.type];
+  if (!declared) return [];
+  const blueprint = pipe.blueprint as unknown as Record<string, unknown>;
+  const items: ValidationErrorItem[] = [];
+  for (const field of declared.fields) {
+    const reference = referenceOf(blueprint[field], field);
+    if (!reference || reference.parsed.kind === 'handle') continue;
+    const { kind, name } = reference.parsed;
+    const known = namesOfKind(models[declared.category], kind);
+    if (known.includes(name)) continue;
+    const message = MESSAGES.model_reference_unknown({
+      pipe: pipe.code,
+      field,
+      category: CATEGORY_LABELS[declared.category],
+      kind,
+      name,
+      suggestions: closestNames(name, known).map((candidate) => `${SIGILS[kind]}${candidate}`),
+    });
+    items.push(pipeItem(modelReferences, pipe, message, pipeField(pipe, reference.path)));
+  }
+  return items;
+}
+
+/** S4 model references (`unknown_validation_error`, the 0.16 stand-in for the reference's `unknown_model`). */
+export const modelReferences: Rule = {
+  id: 'S4-model-references',
+  stage: 'S4',
+  severity: 'error',
+  category: 'pipe_validation',
+  error_type: 'unknown_validation_error',
+  see: 'LANGUAGE.md §3.13; LANGUAGE-DELTA.md §8; RUNTIME.md §5.6',
+  check: (context) => {
+    const { models } = context;
+    return models ? pipesOf(context).flatMap((pipe) => problems(pipe, models)) : [];
+  },
+};
