@@ -1,0 +1,202 @@
+/**
+ * Conformance of `/v1/validate`'s dry-run `graph_spec` with the reference runner's, for every bundle of the oracle in
+ * `../shared/reference/mthds-ui-pipelines/` (docs/graph-spec.md), compared structurally: the node set by pipe code,
+ * edge kinds and endpoints, io concepts and digest relations (not generated ids, not the item count of a batch, which
+ * follows each runner's mock list length). Our graph is then drawn by mthds-ui's own graph layer
+ * (`../shared/clients/mthds-ui/dist/graph.js`): a pipe card for every operator node, stuff nodes, controller groups.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import request from 'supertest';
+import { buildTestApp } from '../helpers/test-app.js';
+
+const ORACLE = new URL('../../../shared/reference/mthds-ui-pipelines/', import.meta.url);
+const MTHDS_UI = new URL('../../../shared/clients/mthds-ui/dist/graph.js', import.meta.url).href;
+
+interface Io {
+  name: string;
+  concept: string;
+  digest: string;
+}
+interface Node {
+  id: string;
+  kind: string;
+  pipe_code: string;
+  io: { inputs: Io[]; outputs: Io[] };
+}
+interface Edge {
+  source: string;
+  target: string;
+  kind: string;
+  label: string | null;
+  source_stuff_digest: string | null;
+  target_stuff_digest: string | null;
+}
+interface Spec {
+  nodes: Node[];
+  edges: Edge[];
+  pipe_registry: Record<string, unknown>;
+  concept_registry: Record<string, unknown>;
+}
+interface FlowNode {
+  id: string;
+  type?: string;
+}
+interface MthdsUi {
+  buildGraph(spec: Spec, edgeType: string): { graphData: { nodes: FlowNode[]; edges: unknown[] }; analysis: unknown };
+  getLayoutedElements(
+    nodes: FlowNode[],
+    edges: unknown[],
+    direction: string,
+    config: undefined,
+    spec: Spec,
+    analysis: unknown,
+  ): Promise<{ nodes: FlowNode[]; edges: unknown[] }>;
+  applyControllers(
+    nodes: FlowNode[],
+    edges: unknown[],
+    spec: Spec,
+    analysis: unknown,
+    show: boolean,
+  ): { nodes: FlowNode[] };
+}
+
+function codes(spec: Spec): Map<string, string> {
+  return new Map(spec.nodes.map((node) => [node.id, node.pipe_code]));
+}
+
+/** Edges by kind and pipe codes; contains and data edges also by label. */
+function edgeShapes(spec: Spec): Set<string> {
+  const code = codes(spec);
+  return new Set(
+    spec.edges.map(
+      (edge) =>
+        `${edge.kind}:${code.get(edge.source)}>${code.get(edge.target)}${edge.kind === 'data' ? `:${edge.label}` : ''}`,
+    ),
+  );
+}
+
+/** The input and output concepts of each pipe code. */
+function ioConcepts(spec: Spec): Record<string, { inputs: string[]; outputs: string[] }> {
+  const byCode: Record<string, { inputs: Set<string>; outputs: Set<string> }> = {};
+  for (const node of spec.nodes) {
+    byCode[node.pipe_code] ??= { inputs: new Set(), outputs: new Set() };
+    const entry = byCode[node.pipe_code]!;
+    for (const input of node.io.inputs) entry.inputs.add(input.concept);
+    for (const output of node.io.outputs) entry.outputs.add(output.concept);
+  }
+  return Object.fromEntries(
+    Object.entries(byCode).map(([key, entry]) => [
+      key,
+      { inputs: [...entry.inputs].sort(), outputs: [...entry.outputs].sort() },
+    ]),
+  );
+}
+
+/** Digest relations every edge implies: what it says of the stuffs at both ends, as booleans per edge shape. */
+function digestRelations(spec: Spec): string[] {
+  const byId = new Map(spec.nodes.map((node) => [node.id, node]));
+  return spec.edges.flatMap((edge) => {
+    const source = byId.get(edge.source)!;
+    const target = byId.get(edge.target)!;
+    if (edge.kind === 'data') {
+      const read = target.io.inputs.find((input) => input.name === edge.label);
+      const written = source.io.outputs.some((output) => output.digest === read?.digest);
+      return [`data ${source.pipe_code}>${target.pipe_code}:${edge.label} connects=${written}`];
+    }
+    if (edge.kind === 'batch_item') {
+      const index = /^\[(\d+)\]$/.exec(edge.label ?? '')?.[1];
+      const item = edge.target_stuff_digest === `${edge.source_stuff_digest}-branch-${index}`;
+      const read = target.io.inputs.some((input) => input.digest === edge.target_stuff_digest);
+      const list = source.io.inputs.some((input) => input.digest === edge.source_stuff_digest);
+      return [`batch_item ${source.pipe_code}>${target.pipe_code} item=${item} read=${read} list=${list}`];
+    }
+    if (edge.kind === 'batch_aggregate') {
+      const from = source.io.outputs.some((output) => output.digest === edge.source_stuff_digest);
+      const into = target.io.outputs.some((output) => output.digest === edge.target_stuff_digest);
+      return [`batch_aggregate ${source.pipe_code}>${target.pipe_code} from=${from} into=${into}`];
+    }
+    return [];
+  });
+}
+
+/**
+ * Differences left as they are (docs/graph-spec.md "Differences"): in a dry run a PipeCondition runs every outcome and
+ * stands for the last one run; we run them sorted by pipe code, and the reference's order for `pipeline_30` (True/False
+ * outcomes of an expression template) is another, so that condition and its sequence show the other branch's concept.
+ */
+const KNOWN_IO_DIFFERENCES: Record<string, string[]> = { pipeline_30: ['route_on_match', 'screen_candidate'] };
+
+const unique = (values: string[]): string[] => [...new Set(values)].sort();
+
+describe('graph_spec conformance with the reference runner (mthds-ui-pipelines oracle)', () => {
+  const app = buildTestApp();
+  const bundles = readdirSync(ORACLE, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  let ui: MthdsUi;
+
+  before(async () => {
+    ui = (await import(MTHDS_UI)) as MthdsUi;
+  });
+
+  it('should hold the 28 oracle bundles', () => {
+    expect(bundles).to.have.length(28);
+  });
+
+  for (const name of bundles) {
+    describe(name, () => {
+      let ours: Spec;
+      let reference: Spec;
+
+      before(async () => {
+        const content = readFileSync(new URL(`${name}/bundle.mthds`, ORACLE), 'utf8');
+        reference = JSON.parse(readFileSync(new URL(`${name}/dry_run_graph_spec.json`, ORACLE), 'utf8')) as Spec;
+        const response = await request(app)
+          .post('/v1/validate')
+          .send({ mthds_contents: [content] })
+          .expect(200);
+        expect(response.body.is_valid, JSON.stringify(response.body.validation_errors)).to.equal(true);
+        ours = response.body.graph_spec as Spec;
+      });
+
+      it('should have the reference node set by pipe code, kinds included', () => {
+        const set = (spec: Spec) => unique(spec.nodes.map((node) => `${node.kind}:${node.pipe_code}`));
+        expect(set(ours)).to.deep.equal(set(reference));
+      });
+
+      it('should have the reference edge kinds and endpoints', () => {
+        expect([...edgeShapes(ours)].sort()).to.deep.equal([...edgeShapes(reference)].sort());
+      });
+
+      it('should have the reference io concepts per pipe', () => {
+        const known = KNOWN_IO_DIFFERENCES[name] ?? [];
+        const compared = (spec: Spec) =>
+          Object.fromEntries(Object.entries(ioConcepts(spec)).filter(([code]) => !known.includes(code)));
+        expect(compared(ours)).to.deep.equal(compared(reference));
+      });
+
+      it('should relate digests as the reference does', () => {
+        expect(unique(digestRelations(ours))).to.deep.equal(unique(digestRelations(reference)));
+      });
+
+      it('should fill pipe_registry and concept_registry with the reference keys', () => {
+        expect(Object.keys(ours.pipe_registry).sort()).to.deep.equal(Object.keys(reference.pipe_registry).sort());
+        expect(Object.keys(ours.concept_registry).sort()).to.deep.equal(Object.keys(reference.concept_registry).sort());
+      });
+
+      it('should be drawn by mthds-ui: a pipe card per operator, stuff nodes, controller groups', async () => {
+        const { graphData, analysis } = ui.buildGraph(ours, 'default');
+        const cards = new Set(graphData.nodes.filter((node) => node.type === 'pipeCard').map((node) => node.id));
+        const operators = ours.nodes.filter((node) => node.kind === 'operator').map((node) => node.id);
+        expect(operators.filter((id) => !cards.has(id))).to.deep.equal([]);
+        expect(graphData.nodes.filter((node) => node.type === 'default')).to.not.have.length(0);
+        const laid = await ui.getLayoutedElements(graphData.nodes, graphData.edges, 'TB', undefined, ours, analysis);
+        const drawn = ui.applyControllers(laid.nodes, laid.edges, ours, analysis, true);
+        const controllers = ours.nodes.filter((node) => node.kind === 'controller').length;
+        expect(drawn.nodes.filter((node) => node.type === 'controllerGroup').length > 0).to.equal(controllers > 0);
+      });
+    });
+  }
+});
