@@ -39,7 +39,7 @@ export class GraphRecorder {
       pipe_code: pipe.code,
       pipe_type: pipe.type,
       status: 'running',
-      timing: { started_at: new Date(at).toISOString(), ended_at: null, duration: null },
+      timing: { started_at: new Date(at).toISOString(), ended_at: new Date(at).toISOString(), duration: 0 },
       io: { inputs, outputs: [] },
       error: null,
       tags: {},
@@ -98,6 +98,7 @@ export class GraphRecorder {
         ...extra,
       });
     };
+    for (const node of this.nodes) if (node.status === 'running') node.status = 'canceled';
     for (const { source, target } of this.containsEdges) add('contains', source, target);
     this.dataEdges(add);
     this.batchEdges(add);

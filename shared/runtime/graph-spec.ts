@@ -22,11 +22,11 @@ export interface GraphIoItem {
   extra: Record<string, never>;
 }
 
-/** When a node ran: ISO-8601 UTC times and the duration in seconds (null while it runs). */
+/** When a node ran: ISO-8601 UTC times and the duration in seconds (the start and 0 until it ends). */
 export interface GraphTiming {
   started_at: string;
-  ended_at: string | null;
-  duration: number | null;
+  ended_at: string;
+  duration: number;
 }
 
 /** A node's failure. */
@@ -42,7 +42,8 @@ export interface GraphNode {
   kind: 'controller' | 'operator';
   pipe_code: string;
   pipe_type: string;
-  status: 'running' | 'succeeded' | 'failed';
+  /** `canceled`: still running when the graph was built (the reference's teardown status). */
+  status: 'running' | 'succeeded' | 'failed' | 'canceled';
   timing: GraphTiming;
   io: { inputs: GraphIoItem[]; outputs: GraphIoItem[] };
   error: GraphError | null;

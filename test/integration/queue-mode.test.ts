@@ -87,6 +87,10 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       expect(results.body.pipeline_run_id).to.equal('client-run-42');
       expect(results.body.main_stuff.text).to.include('Ada');
       expect(results.body.graph_spec).to.equal(null);
+      expect(results.body.pipe_output.graph_spec).to.include({ graph_id: 'client-run-42' });
+      expect(results.body.pipe_output.graph_spec.nodes.map((node: { status: string }) => node.status)).to.deep.equal([
+        'succeeded',
+      ]);
       expect(results.body.pipe_output.working_memory.aliases).to.deep.equal({});
     });
 
