@@ -30,7 +30,9 @@ export function nodeInputs(job: PipeJob): GraphIoItem[] {
 export function nodeOutputs(job: PipeJob, mainBefore: Stuff | undefined): GraphIoItem[] {
   const main = job.memory.mainStuff();
   const mainItem =
-    main && main !== mainBefore ? [ioItem(job.outputName ?? main.stuffName ?? defaultStuffName(main.concept.code), main)] : [];
+    main && main !== mainBefore
+      ? [ioItem(job.outputName ?? main.stuffName ?? defaultStuffName(main.concept.code), main)]
+      : [];
   const blueprint = job.pipe.blueprint;
   if (blueprint.type !== 'PipeParallel' || blueprint.add_each_output !== true) return mainItem;
   const branches = blueprint.branches.flatMap((branch) => {

@@ -141,20 +141,16 @@ export class GraphRecorder {
       if (batch.pipe_type !== 'PipeBatch') continue;
       const lists = new Set(batch.io.inputs.map((input) => input.digest));
       const output = batch.io.outputs[0]?.digest ?? null;
+      const aggregates: { child: GraphNode; index: string }[] = [];
       for (const child of children.get(batch.id) ?? []) {
         const childNode = this.byId.get(child)!;
         const item = itemOf(childNode, lists);
         if (!item) continue;
-        add('batch_aggregate', child, batch.id, {
-          label: `[${item.index}]`,
-          source_stuff_digest: childNode.io.outputs[0]?.digest ?? null,
-          target_stuff_digest: output,
-        });
+        aggregates.push({ child: childNode, index: item.index });
         const pending = [child];
         while (pending.length > 0) {
           const id = pending.shift()!;
-          const node = this.byId.get(id)!;
-          const read = itemOf(node, lists);
+          const read = itemOf(this.byId.get(id)!, lists);
           if (read)
             add('batch_item', batch.id, id, {
               label: `[${read.index}]`,
@@ -164,6 +160,12 @@ export class GraphRecorder {
           pending.push(...(children.get(id) ?? []));
         }
       }
+      for (const { child, index } of aggregates)
+        add('batch_aggregate', child.id, batch.id, {
+          label: `[${index}]`,
+          source_stuff_digest: child.io.outputs[0]?.digest ?? null,
+          target_stuff_digest: output,
+        });
     }
   }
 }
