@@ -3,11 +3,13 @@
  * `../shared/reference/mthds-ui-pipelines/` (docs/graph-spec.md), compared structurally: the node set by pipe code,
  * edge kinds and endpoints, io concepts and digest relations (not generated ids, not the item count of a batch, which
  * follows each runner's mock list length). Our graph is then drawn by mthds-ui's own graph layer
- * (`../shared/clients/mthds-ui/dist/graph.js`): a pipe card for every operator node, stuff nodes, controller groups.
+ * (`../shared/clients/mthds-ui/dist/graph.js`): a pipe card for every operator node, stuff nodes, controller groups —
+ * for the oracle bundles and for the corpus samples and published methods too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
+import { corpusMethodBundles, corpusSampleFiles, corpusText, DOCUMENTS_BUNDLE, sample } from '../helpers/corpus.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const ORACLE = new URL('../../../shared/reference/mthds-ui-pipelines/', import.meta.url);
@@ -129,6 +131,55 @@ const KNOWN_IO_DIFFERENCES: Record<string, string[]> = { pipeline_30: ['route_on
 
 const unique = (values: string[]): string[] => [...new Set(values)].sort();
 
+/**
+ * Draw a graph with mthds-ui and check what it drew.
+ * @param ui - the mthds-ui graph layer
+ * @param spec - our graph
+ */
+async function expectDrawn(ui: MthdsUi, spec: Spec): Promise<void> {
+  const { graphData, analysis } = ui.buildGraph(spec, 'default');
+  const cards = new Set(graphData.nodes.filter((node) => node.type === 'pipeCard').map((node) => node.id));
+  const operators = spec.nodes.filter((node) => node.kind === 'operator').map((node) => node.id);
+  expect(operators.filter((id) => !cards.has(id))).to.deep.equal([]);
+  expect(graphData.nodes.filter((node) => node.type === 'default')).to.not.have.length(0);
+  const laid = await ui.getLayoutedElements(graphData.nodes, graphData.edges, 'TB', undefined, spec, analysis);
+  const drawn = ui.applyControllers(laid.nodes, laid.edges, spec, analysis, true);
+  const controllers = spec.nodes.filter((node) => node.kind === 'controller').length;
+  expect(drawn.nodes.filter((node) => node.type === 'controllerGroup').length > 0).to.equal(controllers > 0);
+}
+
+describe('graph_spec drawn by mthds-ui for the corpus samples and published methods', () => {
+  const app = buildTestApp();
+  let ui: MthdsUi;
+
+  before(async () => {
+    ui = (await import(MTHDS_UI)) as MthdsUi;
+  });
+
+  for (const file of corpusSampleFiles()) {
+    it(`should draw the sample ${file}`, async () => {
+      const response = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [sample(file.replace(/\.mthds$/, ''))] })
+        .expect(200);
+      expect(response.body.graph_spec).to.not.equal(null);
+      await expectDrawn(ui, response.body.graph_spec as Spec);
+    });
+  }
+
+  for (const path of corpusMethodBundles().filter((bundle) => bundle !== DOCUMENTS_BUNDLE)) {
+    it(`should draw the published method ${path}, with the documents package beside it`, async () => {
+      const response = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [corpusText(`methods/${path}`), corpusText(`methods/${DOCUMENTS_BUNDLE}`)] })
+        .expect(200);
+      const spec = response.body.graph_spec as Spec;
+      expect(spec.nodes.map((node) => (node as Node & { status: string }).status)).to.not.include('failed');
+      await expectDrawn(ui, spec);
+    });
+  }
+});
+
 describe('graph_spec conformance with the reference runner (mthds-ui-pipelines oracle)', () => {
   const app = buildTestApp();
   const bundles = readdirSync(ORACLE, { withFileTypes: true })
@@ -187,15 +238,7 @@ describe('graph_spec conformance with the reference runner (mthds-ui-pipelines o
       });
 
       it('should be drawn by mthds-ui: a pipe card per operator, stuff nodes, controller groups', async () => {
-        const { graphData, analysis } = ui.buildGraph(ours, 'default');
-        const cards = new Set(graphData.nodes.filter((node) => node.type === 'pipeCard').map((node) => node.id));
-        const operators = ours.nodes.filter((node) => node.kind === 'operator').map((node) => node.id);
-        expect(operators.filter((id) => !cards.has(id))).to.deep.equal([]);
-        expect(graphData.nodes.filter((node) => node.type === 'default')).to.not.have.length(0);
-        const laid = await ui.getLayoutedElements(graphData.nodes, graphData.edges, 'TB', undefined, ours, analysis);
-        const drawn = ui.applyControllers(laid.nodes, laid.edges, ours, analysis, true);
-        const controllers = ours.nodes.filter((node) => node.kind === 'controller').length;
-        expect(drawn.nodes.filter((node) => node.type === 'controllerGroup').length > 0).to.equal(controllers > 0);
+        await expectDrawn(ui, ours);
       });
     });
   }
