@@ -243,3 +243,66 @@ describe('graph_spec conformance with the reference runner (mthds-ui-pipelines o
     });
   }
 });
+
+/**
+ * The live graphs of the oracle (`live_run_graph_spec.json`, a reduced dump: nodes and edges) against the graph of
+ * our `/v1/execute` on the same `inputs.json` with mock inference: the same structure, except which outcome a
+ * condition took, which follows the model's answer (one outcome under each condition on both sides).
+ */
+describe('live graph_spec conformance with the reference runner (mthds-ui-pipelines oracle)', () => {
+  const app = buildTestApp();
+  const live = readdirSync(ORACLE, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .filter((name) => readdirSync(new URL(`${name}/`, ORACLE)).includes('live_run_graph_spec.json'))
+    .sort();
+
+  /** The graph without what a condition ran, and how many nodes each condition ran. */
+  function beyondOutcomes(spec: Spec): {
+    edges: string[];
+    io: Record<string, unknown>;
+    digests: string[];
+    outcomes: number[];
+  } {
+    const conditions = new Set(
+      spec.nodes
+        .filter((node) => (node as Node & { pipe_type: string }).pipe_type === 'PipeCondition')
+        .map((n) => n.id),
+    );
+    const outcomes = new Set(
+      spec.edges.filter((edge) => edge.kind === 'contains' && conditions.has(edge.source)).map((edge) => edge.target),
+    );
+    const kept: Spec = {
+      ...spec,
+      nodes: spec.nodes.filter((node) => !outcomes.has(node.id)),
+      edges: spec.edges.filter((edge) => !outcomes.has(edge.source) && !outcomes.has(edge.target)),
+    };
+    return {
+      edges: [...edgeShapes(kept)].sort(),
+      io: ioConcepts(kept),
+      digests: unique(digestRelations(kept)),
+      outcomes: [...conditions].map(
+        (id) => spec.edges.filter((edge) => edge.kind === 'contains' && edge.source === id).length,
+      ),
+    };
+  }
+
+  it('should hold the three live graphs', () => {
+    expect(live).to.deep.equal(['pipeline_01', 'pipeline_07', 'pipeline_16']);
+  });
+
+  for (const name of live) {
+    it(`should run ${name} to the reference's live graph structure`, async () => {
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({
+          mthds_contents: [readFileSync(new URL(`${name}/bundle.mthds`, ORACLE), 'utf8')],
+          inputs: JSON.parse(readFileSync(new URL(`${name}/inputs.json`, ORACLE), 'utf8')),
+        })
+        .expect(200);
+      const ours = response.body.pipe_output.graph_spec as Spec;
+      const reference = JSON.parse(readFileSync(new URL(`${name}/live_run_graph_spec.json`, ORACLE), 'utf8')) as Spec;
+      expect(beyondOutcomes(ours)).to.deep.equal(beyondOutcomes(reference));
+    });
+  }
+});
