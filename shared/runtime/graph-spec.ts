@@ -42,8 +42,13 @@ export interface GraphNode {
   kind: 'controller' | 'operator';
   pipe_code: string;
   pipe_type: string;
-  /** `canceled`: still running when the graph was built (the reference's teardown status). */
-  status: 'running' | 'succeeded' | 'failed' | 'canceled';
+  /**
+   * `canceled`: still running when the graph was built (the reference's teardown status); `skipped`: a pipe of a
+   * package absent from the request, whose output a dry run mocked (`skip_reason` says so).
+   */
+  status: 'running' | 'succeeded' | 'failed' | 'canceled' | 'skipped';
+  /** Only on a `skipped` node. */
+  skip_reason?: string;
   timing: GraphTiming;
   io: { inputs: GraphIoItem[]; outputs: GraphIoItem[] };
   error: GraphError | null;

@@ -333,4 +333,61 @@ describe('graph_spec shapes', () => {
       expect(node(spec, 'summarize_article').io.outputs[0]!.digest).to.equal(root['summary']!.stuff_code);
     });
   });
+
+  describe('a step calling a pipe of a package absent from the request', () => {
+    const CALLER = `domain = "graph_caller"
+description = "Reads pages another package extracts"
+main_pipe = "digest_document"
+
+[pipe.digest_document]
+type = "PipeSequence"
+description = "Pages from another package, then a digest of each"
+inputs = { document = "Document" }
+output = "Text[]"
+steps = [
+  { pipe = "github.com/example/paper->paper.read_pages", result = "pages" },
+  { pipe = "digest_page", batch_over = "pages", batch_as = "page", result = "digests" },
+]
+
+[pipe.digest_page]
+type = "PipeLLM"
+description = "A digest of one page"
+inputs = { page = "Page" }
+output = "Text"
+prompt = "Digest: @page"
+`;
+    let response: request.Response;
+
+    before(async () => {
+      response = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [CALLER] })
+        .expect(200);
+    });
+
+    it('should leave the caller SKIPPED in the sweep', () => {
+      expect(response.body.validated_pipes).to.deep.include({
+        pipe_ref: 'graph_caller.digest_document',
+        status: 'SKIPPED',
+      });
+    });
+
+    it('should draw the absent pipe as a skipped node whose mocked output the later steps read', () => {
+      const spec = response.body.graph_spec as Spec;
+      expect(spec.nodes.map((entry) => `${entry.pipe_code} ${entry.pipe_type} ${entry.status}`)).to.deep.equal([
+        'digest_document PipeSequence succeeded',
+        'read_pages PipeSignature skipped',
+        'digest_page_batch PipeBatch succeeded',
+        'digest_page PipeLLM succeeded',
+        'digest_page PipeLLM succeeded',
+      ]);
+      const skipped = node(spec, 'read_pages') as Node & { skip_reason: string };
+      expect(skipped.skip_reason).to.equal(
+        'The pipe belongs to github.com/example/paper, a package absent from the request: its output is a mock.',
+      );
+      expect(skipped.io.outputs[0]).to.include({ name: 'pages', concept: 'Page', size: 2 });
+      expect(edgeShapes(spec)).to.include('data read_pages>digest_page_batch:pages');
+      expect(spec.pipe_registry['paper.read_pages']).to.deep.include({ type: 'PipeSignature' });
+    });
+  });
 });
