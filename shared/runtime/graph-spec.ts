@@ -17,7 +17,9 @@ export interface GraphIoItem {
   digest: string;
   /** The content as JSON (an item object, or `{items: [...]}` for a list). */
   data: unknown;
+  /** The content as text (a Text's text, else indented JSON), cut after 65,536 characters with `…`. */
   data_text: string;
+  /** `data_text`, HTML-escaped. */
   data_html: string;
   extra: Record<string, never>;
 }
@@ -122,6 +124,13 @@ export interface GraphSpec {
 
 const PREVIEW_CHARS = 200;
 
+/** Characters of `data_text` and `data_html` at most: renderings of `data`, cut so a large stuff is not tripled. */
+const RENDERING_CHARS = 65_536;
+
+function cut(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -140,16 +149,17 @@ function textOf(stuff: Stuff): string {
  */
 export function ioItem(name: string, stuff: Stuff): GraphIoItem {
   const text = textOf(stuff);
+  const rendered = cut(text, RENDERING_CHARS);
   return {
     name,
     concept: stuff.concept.code,
     content_type: null,
-    preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
+    preview: cut(text, PREVIEW_CHARS),
     size: stuff.content.kind === 'list' ? stuff.content.items.length : null,
     digest: stuff.stuffCode,
     data: stuff.content.kind === 'item' ? stuff.content.item : { items: stuff.content.items },
-    data_text: text,
-    data_html: escapeHtml(text),
+    data_text: rendered,
+    data_html: escapeHtml(rendered),
     extra: {},
   };
 }
