@@ -142,24 +142,37 @@ function textOf(stuff: Stuff): string {
   return JSON.stringify(value, null, 2);
 }
 
+/** The renderings of each stuff, made once however many nodes read it (stuffs are replaced, never mutated). */
+const renderings = new WeakMap<Stuff, { preview: string; data_text: string; data_html: string }>();
+
+function renderingsOf(stuff: Stuff): { preview: string; data_text: string; data_html: string } {
+  let rendered = renderings.get(stuff);
+  if (!rendered) {
+    const text = textOf(stuff);
+    const dataText = cut(text, RENDERING_CHARS);
+    rendered = { preview: cut(text, PREVIEW_CHARS), data_text: dataText, data_html: escapeHtml(dataText) };
+    renderings.set(stuff, rendered);
+  }
+  return rendered;
+}
+
 /**
  * A stuff as a node's io item.
  * @param name - the name the node knows it by
  * @param stuff - the stuff
  */
 export function ioItem(name: string, stuff: Stuff): GraphIoItem {
-  const text = textOf(stuff);
-  const rendered = cut(text, RENDERING_CHARS);
+  const { preview, data_text, data_html } = renderingsOf(stuff);
   return {
     name,
     concept: stuff.concept.code,
     content_type: null,
-    preview: cut(text, PREVIEW_CHARS),
+    preview,
     size: stuff.content.kind === 'list' ? stuff.content.items.length : null,
     digest: stuff.stuffCode,
     data: stuff.content.kind === 'item' ? stuff.content.item : { items: stuff.content.items },
-    data_text: rendered,
-    data_html: escapeHtml(rendered),
+    data_text,
+    data_html,
     extra: {},
   };
 }
