@@ -143,8 +143,11 @@ export class GraphRecorder {
 
   private batchEdges(add: (kind: GraphEdgeKind, source: string, target: string, extra: Partial<GraphEdge>) => void) {
     const children = new Map<string, string[]>();
-    for (const { source, target } of this.containsEdges)
-      children.set(source, [...(children.get(source) ?? []), target]);
+    for (const { source, target } of this.containsEdges) {
+      const list = children.get(source);
+      if (list) list.push(target);
+      else children.set(source, [target]);
+    }
     const itemOf = (node: GraphNode, lists: Set<string>): { list: string; item: string; index: string } | undefined => {
       for (const input of node.io.inputs) {
         const match = BATCH_ITEM.exec(input.digest);
@@ -162,9 +165,9 @@ export class GraphRecorder {
         const item = itemOf(childNode, lists);
         if (!item) continue;
         aggregates.push({ child: childNode, index: item.index });
-        const pending = [child];
-        while (pending.length > 0) {
-          const id = pending.shift()!;
+        const subtree = [child];
+        for (let next = 0; next < subtree.length; next++) {
+          const id = subtree[next]!;
           const read = itemOf(this.byId.get(id)!, lists);
           if (read)
             add('batch_item', batch.id, id, {
@@ -172,7 +175,7 @@ export class GraphRecorder {
               source_stuff_digest: read.list,
               target_stuff_digest: read.item,
             });
-          pending.push(...(children.get(id) ?? []));
+          subtree.push(...(children.get(id) ?? []));
         }
       }
       for (const { child, index } of aggregates)
