@@ -167,7 +167,7 @@ export function runsRouter(options: RunsRouterOptions): Router {
     sendJson(res, 200, {
       pipeline_run_id: record.pipeline_run_id,
       main_stuff: mainStuffOf(record),
-      graph_spec: null,
+      graph_spec: record.result.pipe_output.graph_spec,
       pipe_output: record.result.pipe_output,
     });
   });

@@ -128,5 +128,8 @@ export async function executeSubmission(
     },
     { ...deps, ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}) },
   );
-  return withProvenance(completedRunResult(finished.outcome, finished.library), submission.methodProvenance);
+  return withProvenance(
+    completedRunResult(finished.outcome, finished.library, finished.graph),
+    submission.methodProvenance,
+  );
 }

@@ -6,6 +6,8 @@
  */
 import { PipeNotFoundError, ValidateBundleError } from '../errors/index.js';
 import { type BundleSource, type Library, loadLibrary, type ModelReferenceCatalog, type Pipe } from '../mthds/index.js';
+import { GraphRecorder } from './graph-recorder.js';
+import type { GraphSpec } from './graph-spec.js';
 import type { RuntimeDeps } from './ports.js';
 import { cachedRunLibrary } from './run-library-cache.js';
 import { type RunOutcome, runPipeline } from './run-pipeline.js';
@@ -58,22 +60,25 @@ export function selectRunPipe(library: Library, pipeCode: string | null | undefi
   return main;
 }
 
-/** A finished bundle run: the run's outcome and the library it ran in (rendered by `shared/wire`'s run result). */
+/** A finished bundle run: the run's outcome, the library it ran in and its live graph (rendered by `shared/wire`'s run result). */
 export interface BundleRunOutcome {
   outcome: RunOutcome;
   library: Library;
+  /** The run's execution graph (docs/graph-spec.md), its id the run's id. */
+  graph: GraphSpec;
 }
 
 /**
  * Run a bundle to completion.
  * @param request - sources, pipe selector, inputs and run parameters
  * @param deps - inference, clock, ids, abort signal
- * @returns the outcome and its library
+ * @returns the outcome, its library and its graph
  * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error
  */
 export async function runBundle(request: BundleRunRequest, deps: RuntimeDeps): Promise<BundleRunOutcome> {
   const library = request.library ?? loadRunLibrary(request.sources);
   const pipe = selectRunPipe(library, request.pipeCode);
+  const recorder = new GraphRecorder();
   const outcome = await runPipeline(
     {
       library,
@@ -85,6 +90,14 @@ export async function runBundle(request: BundleRunRequest, deps: RuntimeDeps): P
       pipelineRunId: request.pipelineRunId,
     },
     deps,
+    undefined,
+    recorder,
   );
-  return { outcome, library };
+  const graph = recorder.toSpec(
+    library,
+    { domain: pipe.domain_code, main_pipe: pipe.code },
+    new Date(outcome.createdAt).toISOString(),
+    outcome.pipelineRunId,
+  );
+  return { outcome, library, graph };
 }

@@ -1,128 +1,189 @@
 /**
- * The execution graph of a run (API-CONTRACT.md §4.5 `GraphSpec`, best effort): one node per pipe run, `contains`
- * edges from a controller to the pipes it runs, `control` edges between consecutive steps of one controller, and
- * `selected_outcome` edges from a condition to the outcome it ran.
+ * Records the execution graph of a run (API-CONTRACT.md §4.5 `GraphSpec`) in the reference runner's shape
+ * (docs/graph-spec.md): one node per pipe run with its timing, error and io items (each stuff's digest is its stuff
+ * code, so the stuff a pipe writes and the one the next pipe reads connect), `contains` edges from a controller to
+ * the pipes it runs (every outcome of a dry-run condition, every item run of a batch), and, derived when the graph is
+ * built, `data` edges from the last node to write a stuff to each node reading it, and `batch_item` /
+ * `batch_aggregate` edges between a batch and its item runs.
  */
-import type { Pipe } from '../mthds/index.js';
+import type { Library } from '../mthds/index.js';
+import { type GraphPipe, graphRegistries, isControllerType } from './graph-registries.js';
+import type { GraphEdge, GraphEdgeKind, GraphError, GraphIoItem, GraphNode, GraphSpec } from './graph-spec.js';
 
-/** A node of the graph. */
-export interface GraphNode {
-  id: string;
-  kind: 'controller' | 'operator';
-  pipe_code: string;
-  pipe_type: string;
-  description: string;
-  domain_code: string;
-  status: 'running' | 'succeeded' | 'failed';
-  io: { inputs: { name: string; concept: string }[]; outputs: { name: string; concept: string }[] };
-  error?: { error_type: string; message: string };
-  tags: Record<string, never>;
-  metrics: Record<string, never>;
-  execution_data: Record<string, never>;
-}
-
-/** An edge of the graph. */
-export interface GraphEdge {
-  id: string;
-  source: string;
-  target: string;
-  kind: 'contains' | 'control' | 'selected_outcome';
-  optional: false;
-  meta: Record<string, never>;
-}
-
-/** The graph of a run. Times are ISO-8601 UTC. */
-export interface GraphSpec {
-  graph_id: string;
-  created_at: string;
-  pipeline_ref: { domain: string; main_pipe: string };
-  nodes: GraphNode[];
-  edges: GraphEdge[];
-  usage: null;
-  meta: Record<string, never>;
-  pipe_registry: Record<string, never>;
-  concept_registry: Record<string, never>;
-}
-
-const CONTROLLERS = new Set(['PipeSequence', 'PipeParallel', 'PipeCondition', 'PipeBatch']);
+/** The item suffix the batch mechanism gives an item's stuff code (`run-batch.ts`). */
+const BATCH_ITEM = /^(.*)-branch-(\d+)$/;
 
 /** Records pipe runs into a graph. */
 export class GraphRecorder {
   private readonly nodes: GraphNode[] = [];
   /** The nodes by id, so opening and closing a node costs the same however large the graph is. */
   private readonly byId = new Map<string, GraphNode>();
-  private readonly edges: GraphEdge[] = [];
-  private readonly lastChild = new Map<string, string>();
+  private readonly containsEdges: { source: string; target: string }[] = [];
+  /** Node ids in the order they finished: the last to finish writing a digest is its producer. */
+  private readonly finished: string[] = [];
+  private readonly pipes = new Map<string, GraphPipe>();
 
   /**
    * Open a node for a pipe about to run.
    * @param pipe - the pipe
    * @param parent - the node of the controller running it, if any
+   * @param inputs - the stuffs it reads
+   * @param at - start time, epoch milliseconds
    * @returns the node id
    */
-  start(pipe: Pipe, parent: string | undefined): string {
-    const id = `node_${this.nodes.length + 1}`;
+  start(pipe: GraphPipe, parent: string | undefined, inputs: GraphIoItem[], at: number): string {
+    const id = `node_${this.nodes.length}`;
     const node: GraphNode = {
       id,
-      kind: CONTROLLERS.has(pipe.type) ? 'controller' : 'operator',
+      kind: isControllerType(pipe.type) ? 'controller' : 'operator',
       pipe_code: pipe.code,
       pipe_type: pipe.type,
-      description: pipe.description,
-      domain_code: pipe.domain_code,
       status: 'running',
-      io: {
-        inputs: pipe.inputs.map((input) => ({ name: input.name, concept: input.conceptRef })),
-        outputs: [{ name: 'output', concept: pipe.output.conceptRef }],
-      },
+      timing: { started_at: new Date(at).toISOString(), ended_at: new Date(at).toISOString(), duration: 0 },
+      io: { inputs, outputs: [] },
+      error: null,
       tags: {},
       metrics: {},
       execution_data: {},
     };
     this.nodes.push(node);
     this.byId.set(id, node);
-    if (parent !== undefined) {
-      const parentNode = this.byId.get(parent);
-      this.edge(parent, id, parentNode?.pipe_type === 'PipeCondition' ? 'selected_outcome' : 'contains');
-      const previous = this.lastChild.get(parent);
-      if (previous !== undefined && parentNode?.pipe_type === 'PipeSequence') this.edge(previous, id, 'control');
-      this.lastChild.set(parent, id);
-    }
+    if (!this.pipes.has(pipe.ref)) this.pipes.set(pipe.ref, pipe);
+    if (parent !== undefined) this.containsEdges.push({ source: parent, target: id });
     return id;
   }
 
   /**
    * Close a node.
    * @param id - the node id
+   * @param outputs - the stuffs it wrote (empty when it failed or wrote nothing)
+   * @param at - end time, epoch milliseconds
    * @param error - the failure, if the pipe failed
    */
-  finish(id: string, error?: { error_type: string; message: string }): void {
+  finish(id: string, outputs: GraphIoItem[], at: number, error?: Omit<GraphError, 'stack'>): void {
     const node = this.byId.get(id);
     if (!node) return;
     node.status = error ? 'failed' : 'succeeded';
-    if (error) node.error = error;
+    node.io.outputs = outputs;
+    node.timing.ended_at = new Date(at).toISOString();
+    node.timing.duration = (at - Date.parse(node.timing.started_at)) / 1000;
+    if (error) node.error = { ...error, stack: null };
+    this.finished.push(id);
   }
 
-  private edge(source: string, target: string, kind: GraphEdge['kind']): void {
-    this.edges.push({ id: `edge_${this.edges.length + 1}`, source, target, kind, optional: false, meta: {} });
+  /**
+   * Close a node whose pipe did not run (its output was mocked).
+   * @param id - the node id
+   * @param outputs - the mocked stuffs
+   * @param at - end time, epoch milliseconds
+   * @param reason - why it did not run
+   */
+  skip(id: string, outputs: GraphIoItem[], at: number, reason: string): void {
+    this.finish(id, outputs, at);
+    const node = this.byId.get(id);
+    if (!node) return;
+    node.status = 'skipped';
+    node.skip_reason = reason;
   }
 
   /**
    * The graph.
+   * @param library - the library the run used (fills the registries)
    * @param pipelineRef - domain and main pipe of the run
    * @param createdAt - ISO timestamp
    * @param graphId - an id for the graph
    */
-  toSpec(pipelineRef: { domain: string; main_pipe: string }, createdAt: string, graphId: string): GraphSpec {
+  toSpec(
+    library: Library,
+    pipelineRef: { domain: string; main_pipe: string },
+    createdAt: string,
+    graphId: string,
+  ): GraphSpec {
+    const edges: GraphEdge[] = [];
+    const add = (kind: GraphEdgeKind, source: string, target: string, extra: Partial<GraphEdge> = {}): void => {
+      edges.push({
+        id: `edge_${edges.length}`,
+        source,
+        target,
+        kind,
+        label: null,
+        source_stuff_digest: null,
+        target_stuff_digest: null,
+        meta: {},
+        ...extra,
+      });
+    };
+    for (const node of this.nodes) if (node.status === 'running') node.status = 'canceled';
+    for (const { source, target } of this.containsEdges) add('contains', source, target);
+    this.dataEdges(add);
+    this.batchEdges(add);
     return {
       graph_id: graphId,
       created_at: createdAt,
-      pipeline_ref: pipelineRef,
+      pipeline_ref: { ...pipelineRef, entrypoint: null },
       nodes: this.nodes,
-      edges: this.edges,
+      edges,
       usage: null,
       meta: {},
-      pipe_registry: {},
-      concept_registry: {},
+      ...graphRegistries(library, this.pipes.values()),
     };
+  }
+
+  private dataEdges(add: (kind: GraphEdgeKind, source: string, target: string, extra: Partial<GraphEdge>) => void) {
+    const producers = new Map<string, string>();
+    for (const id of this.finished)
+      for (const output of this.byId.get(id)?.io.outputs ?? []) producers.set(output.digest, id);
+    for (const node of this.nodes) {
+      for (const input of node.io.inputs) {
+        const producer = producers.get(input.digest);
+        if (producer !== undefined && producer !== node.id) add('data', producer, node.id, { label: input.name });
+      }
+    }
+  }
+
+  private batchEdges(add: (kind: GraphEdgeKind, source: string, target: string, extra: Partial<GraphEdge>) => void) {
+    const children = new Map<string, string[]>();
+    for (const { source, target } of this.containsEdges) {
+      const list = children.get(source);
+      if (list) list.push(target);
+      else children.set(source, [target]);
+    }
+    const itemOf = (node: GraphNode, lists: Set<string>): { list: string; item: string; index: string } | undefined => {
+      for (const input of node.io.inputs) {
+        const match = BATCH_ITEM.exec(input.digest);
+        if (match && lists.has(match[1]!)) return { list: match[1]!, item: input.digest, index: match[2]! };
+      }
+      return undefined;
+    };
+    for (const batch of this.nodes) {
+      if (batch.pipe_type !== 'PipeBatch') continue;
+      const lists = new Set(batch.io.inputs.map((input) => input.digest));
+      const output = batch.io.outputs[0]?.digest ?? null;
+      const aggregates: { child: GraphNode; index: string }[] = [];
+      for (const child of children.get(batch.id) ?? []) {
+        const childNode = this.byId.get(child)!;
+        const item = itemOf(childNode, lists);
+        if (!item) continue;
+        aggregates.push({ child: childNode, index: item.index });
+        const subtree = [child];
+        for (let next = 0; next < subtree.length; next++) {
+          const id = subtree[next]!;
+          const read = itemOf(this.byId.get(id)!, lists);
+          if (read)
+            add('batch_item', batch.id, id, {
+              label: `[${read.index}]`,
+              source_stuff_digest: read.list,
+              target_stuff_digest: read.item,
+            });
+          subtree.push(...(children.get(id) ?? []));
+        }
+      }
+      for (const { child, index } of aggregates)
+        add('batch_aggregate', child.id, batch.id, {
+          label: `[${index}]`,
+          source_stuff_digest: child.io.outputs[0]?.digest ?? null,
+          target_stuff_digest: output,
+        });
+    }
   }
 }

@@ -13,7 +13,7 @@ export {
   runBundle,
   selectRunPipe,
 } from './execute-bundle-run.js';
-export type { GraphEdge, GraphNode, GraphSpec } from './graph-recorder.js';
+export type { GraphEdge, GraphIoItem, GraphNode, GraphSpec } from './graph-spec.js';
 export { type LibraryVerdict, libraryVerdict, type SweepDeps } from './library-verdict.js';
 export type { PipeFunction } from './operators/pipe-func.js';
 export type { DryRunSupport } from './pipe-job.js';

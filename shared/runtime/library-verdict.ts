@@ -2,8 +2,8 @@
  * The verdict on a library (spec §4.5): static validation, then the dry-run sweep, which runs every pipe on mock
  * inputs; a failing pipe makes the verdict invalid. The default pipe (the primary bundle's `main_pipe`, or the one
  * the caller names) records its graph during its sweep run; when the sweep does not run it (a contract-only pipe, a
- * pipe calling an absent package) it is dry-run once more for its graph (null without a default pipe, or when that dry
- * run cannot complete). `shared/wire`'s validation report renders the verdict.
+ * pipe calling an absent package) it is dry-run once more for its graph (null without a default pipe; when that dry run
+ * fails, the graph shows the nodes it ran, the failed ones with their error). `shared/wire`'s validation report renders the verdict.
  */
 import type { ValidationErrorItem } from '../errors/index.js';
 import {
@@ -16,7 +16,8 @@ import {
   type ValidationMode,
 } from '../mthds/index.js';
 import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
-import { GraphRecorder, type GraphSpec } from './graph-recorder.js';
+import { GraphRecorder } from './graph-recorder.js';
+import type { GraphSpec } from './graph-spec.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
@@ -48,14 +49,14 @@ export interface ValidVerdict {
   pendingSignatures: string[];
   /** The pipe a selector-less run would execute, if any. */
   defaultPipe: Pipe | undefined;
-  /** The graph of the default pipe's dry run; null without one or when it cannot complete. */
+  /** The graph of the default pipe's dry run (partial when that dry run fails); null without a default pipe. */
   graph: GraphSpec | null;
 }
 
 /** The verdict on a library. */
 export type LibraryVerdict = InvalidVerdict | ValidVerdict;
 
-async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps): Promise<GraphSpec | null> {
+async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps): Promise<GraphSpec> {
   const recorder = new GraphRecorder();
   const createdAt = new Date(sweep.deps.now()).toISOString();
   try {
@@ -66,13 +67,13 @@ async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps):
       recorder,
     );
   } catch {
-    return null;
+    // The failed node carries the error; the graph shows how far the dry run got.
   }
-  return graphSpec(recorder, pipe, createdAt);
+  return graphSpec(recorder, library, pipe, createdAt);
 }
 
-function graphSpec(recorder: GraphRecorder, pipe: Pipe, createdAt: string): GraphSpec {
-  return recorder.toSpec({ domain: pipe.domain_code, main_pipe: pipe.code }, createdAt, `dry-run:${pipe.ref}`);
+function graphSpec(recorder: GraphRecorder, library: Library, pipe: Pipe, createdAt: string): GraphSpec {
+  return recorder.toSpec(library, { domain: pipe.domain_code, main_pipe: pipe.code }, createdAt, `dry-run:${pipe.ref}`);
 }
 
 /**
@@ -126,7 +127,7 @@ export async function libraryVerdict(
   let graph: GraphSpec | null = null;
   if (defaultPipe)
     graph = swept.recorded
-      ? graphSpec(recorder, defaultPipe, createdAt)
+      ? graphSpec(recorder, library, defaultPipe, createdAt)
       : await defaultPipeGraph(library, defaultPipe, batch);
   return {
     ok: true,

@@ -12,6 +12,8 @@ import { runPipeBatch } from './controllers/pipe-batch.js';
 import { runPipeCondition } from './controllers/pipe-condition.js';
 import { runPipeParallel } from './controllers/pipe-parallel.js';
 import { runPipeSequence } from './controllers/pipe-sequence.js';
+import { asGraphNode, nodeInputs, nodeOutputs } from './graph-node.js';
+import { graphPipeOf } from './graph-registries.js';
 import { mintMockOutput } from './mock-output.js';
 import { runPipeCompose } from './operators/pipe-compose.js';
 import { runPipeExtract } from './operators/pipe-extract.js';
@@ -65,17 +67,19 @@ export async function routePipe(job: PipeJob, environment: RunEnvironment): Prom
 }
 
 async function routeGraphed(job: PipeJob, environment: RunEnvironment): Promise<void> {
-  const graph = environment.graph;
-  if (!graph) return runRouted(job, environment);
-  const node = graph.start(job.pipe, job.params.parentNode);
-  try {
-    await runRouted({ ...job, params: { ...job.params, parentNode: node } }, environment);
-    graph.finish(node);
-  } catch (error) {
-    const failure = error as { error_type?: string; message?: string };
-    graph.finish(node, { error_type: failure.error_type ?? 'Error', message: failure.message ?? String(error) });
-    throw error;
-  }
+  if (!environment.graph) return runRouted(job, environment);
+  const mainBefore = job.memory.mainStuff();
+  await asGraphNode(
+    environment,
+    {
+      pipe: graphPipeOf(job.pipe),
+      parent: job.params.parentNode,
+      inputs: () => nodeInputs(job),
+      outputs: () => nodeOutputs(job, mainBefore),
+    },
+    (node) =>
+      runRouted(node === undefined ? job : { ...job, params: { ...job.params, parentNode: node } }, environment),
+  );
 }
 
 async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<void> {

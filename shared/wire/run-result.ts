@@ -8,6 +8,7 @@
  */
 import type { MethodProvenance } from '../methods/index.js';
 import type { Library, Multiplicity } from '../mthds/index.js';
+import type { GraphSpec } from '../runtime/graph-spec.js';
 import type { RunOutcome } from '../runtime/run-pipeline.js';
 import type { TokensUsageRecord } from '../runtime/usage-recorder.js';
 import type { WorkingMemoryWire } from '../runtime/working-memory.js';
@@ -38,7 +39,13 @@ export interface RunResult {
   created_at: string;
   finished_at: string | null;
   main_stuff_name: string | null;
-  pipe_output: { working_memory: WorkingMemoryWire; pipeline_run_id: string; tokens_usages: TokensUsageWire[] };
+  pipe_output: {
+    working_memory: WorkingMemoryWire;
+    pipeline_run_id: string;
+    /** The run's live graph (the reference's `PipeOutputWire.graph_spec`; docs/graph-spec.md). */
+    graph_spec: GraphSpec | null;
+    tokens_usages: TokensUsageWire[];
+  };
   /** The backend that served each inference call (`mock`, `openai`, …), in the order of `pipe_output.tokens_usages`. */
   tokens_usages_backends: (string | null)[];
   pipe_structures: Record<string, PipeStructure>;
@@ -76,8 +83,9 @@ function pipeStructures(library: Library): Record<string, PipeStructure> {
  * Build the wire result of a completed run.
  * @param outcome - the finished run
  * @param library - its library
+ * @param graph - its execution graph, when recorded
  */
-export function completedRunResult(outcome: RunOutcome, library: Library): RunResult {
+export function completedRunResult(outcome: RunOutcome, library: Library, graph: GraphSpec | null): RunResult {
   return {
     pipeline_run_id: outcome.pipelineRunId,
     state: 'COMPLETED',
@@ -88,6 +96,7 @@ export function completedRunResult(outcome: RunOutcome, library: Library): RunRe
     pipe_output: {
       working_memory: outcome.memory.toWire(),
       pipeline_run_id: outcome.pipelineRunId,
+      graph_spec: graph,
       tokens_usages: outcome.tokensUsages.map(({ backend: _served, ...record }) => record),
     },
     tokens_usages_backends: outcome.tokensUsages.map((record) => record.backend),

@@ -170,9 +170,10 @@ function expectGreetingResult(result: Record<string, unknown>, runId?: string): 
   expect(Object.keys(result)).to.deep.equal(['pipeline_run_id', 'main_stuff', 'graph_spec', 'pipe_output']);
   if (runId) expect(result['pipeline_run_id']).to.equal(runId);
   expect(result['main_stuff']).to.deep.equal({ text: GREETING });
-  expect(result['graph_spec']).to.equal(null);
-  const output = result['pipe_output'] as { pipeline_run_id: string };
+  const output = result['pipe_output'] as { pipeline_run_id: string; graph_spec: unknown };
   expect(output.pipeline_run_id).to.equal(result['pipeline_run_id']);
+  expect(result['graph_spec']).to.deep.equal(output.graph_spec);
+  expect(result['graph_spec']).to.have.property('graph_id', result['pipeline_run_id']);
 }
 
 const sdk = (run: ConformanceCase['run'], check: ConformanceCase['check']): ConformanceCase => ({

@@ -122,6 +122,20 @@ describe('POST /v1/execute', () => {
           output: { concept_code: 'native.Text', multiplicity: 'single' },
         },
       });
+      const graph = body.pipe_output.graph_spec;
+      expect(graph).to.include({ graph_id: body.pipeline_run_id, created_at: body.created_at });
+      expect(graph.nodes).to.have.length(1);
+      const [node] = graph.nodes;
+      expect(node).to.include({ id: 'node_0', kind: 'operator', pipe_code: 'write_greeting', status: 'succeeded' });
+      expect(
+        node.io.inputs.map((item: { name: string; concept: string }) => `${item.name}:${item.concept}`),
+      ).to.deep.equal(['name:Text']);
+      expect(node.io.inputs[0]).to.include({ digest: root.name.stuff_code, preview: 'Ada Lovelace', size: null });
+      expect(node.io.outputs[0]).to.include({ name: 'text', concept: 'Text', digest: root.main_stuff.stuff_code });
+      expect(node.io.outputs[0].data).to.deep.equal(root.main_stuff.content);
+      expect(Date.parse(node.timing.ended_at)).to.be.at.least(Date.parse(node.timing.started_at));
+      expect(Object.keys(graph.pipe_registry)).to.deep.equal(['hello_greeting.write_greeting']);
+      expect(Object.keys(graph.concept_registry)).to.deep.equal(['native.Text']);
     });
 
     it('should run cv_job_match to a MatchAnalysis-shaped content', async () => {

@@ -153,7 +153,11 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
     it("should take the manifest's main_pipe over the bundle's as the default pipe and as the graph's pipe", async () => {
       const response = await validate({ method_ref: 'github.com/acme/twomains@v1.0.0' }).expect(200);
       expect(response.body.default_pipe_ref).to.equal('greeting.shout');
-      expect(response.body.graph_spec.pipeline_ref).to.deep.equal({ domain: 'greeting', main_pipe: 'shout' });
+      expect(response.body.graph_spec.pipeline_ref).to.deep.equal({
+        domain: 'greeting',
+        main_pipe: 'shout',
+        entrypoint: null,
+      });
       expect(response.body.graph_spec.nodes[0].pipe_code).to.equal('shout');
     });
 

@@ -87,7 +87,11 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       const results = await request(deployment.app).get('/v1/runs/client-run-42/results').expect(200);
       expect(results.body.pipeline_run_id).to.equal('client-run-42');
       expect(results.body.main_stuff.text).to.include('Ada');
-      expect(results.body.graph_spec).to.equal(null);
+      expect(results.body.graph_spec).to.deep.equal(results.body.pipe_output.graph_spec);
+      expect(results.body.pipe_output.graph_spec).to.include({ graph_id: 'client-run-42' });
+      expect(results.body.pipe_output.graph_spec.nodes.map((node: { status: string }) => node.status)).to.deep.equal([
+        'succeeded',
+      ]);
       expect(results.body.pipe_output.working_memory.aliases).to.deep.equal({});
     });
 

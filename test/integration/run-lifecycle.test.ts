@@ -186,7 +186,7 @@ describe('the run lifecycle over HTTP', function () {
       expect(results.body).to.deep.equal({
         pipeline_run_id: runId,
         main_stuff: executed.body.pipe_output.working_memory.root.main_stuff.content,
-        graph_spec: null,
+        graph_spec: executed.body.pipe_output.graph_spec,
         pipe_output: executed.body.pipe_output,
       });
       const events = await alice.events(runId);

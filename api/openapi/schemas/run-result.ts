@@ -56,6 +56,10 @@ const PIPE_OUTPUT = z
   .object({
     working_memory: WORKING_MEMORY,
     pipeline_run_id: z.string(),
+    graph_spec: z
+      .looseObject({})
+      .nullable()
+      .meta({ description: 'The live graph of the run (the reference GraphSpec; docs/graph-spec.md).' }),
     tokens_usages: z.array(TOKENS_USAGE_RECORD),
   })
   .meta({ id: 'PipeOutputWire', description: 'The output of a run.' });
@@ -155,7 +159,10 @@ export const RUN_RESULTS = z
   .looseObject({
     pipeline_run_id: z.string(),
     main_stuff: z.unknown().meta({ description: 'Content of the final output (the items of a list).' }),
-    graph_spec: z.looseObject({}).nullable(),
+    graph_spec: z
+      .looseObject({})
+      .nullable()
+      .meta({ description: 'The live graph of the run, as in `pipe_output.graph_spec` (docs/graph-spec.md).' }),
     pipe_output: PIPE_OUTPUT,
   })
   .meta({ id: 'RunResults', description: 'The result of a completed run.' });

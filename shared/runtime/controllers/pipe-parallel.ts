@@ -3,6 +3,10 @@
  * LANGUAGE.md §3.9). With `add_each_output`, each branch's output is added to the parent memory under its `result`.
  * The parallel's own output combines the branches: a stuff whose fields are the result names, of concept
  * `combined_output` (validated against it) when set, else of the declared output concept (usually `Anything`).
+ *
+ * Decision (the reference runner's behaviour, docs/graph-spec.md): with `add_each_output` and no `combined_output`,
+ * when the parallel's output name is one of its branch results, that branch's output is the parallel's output, so the
+ * name keeps the branch's stuff instead of being overwritten by the combination.
  */
 import { PipeOutputValidationError } from '../../errors/index.js';
 import type { PipeParallelBlueprint } from '../../mthds/index.js';
@@ -34,6 +38,11 @@ export const runPipeParallel: PipeRunner = async (job, environment) => {
   );
   if (blueprint.add_each_output) {
     for (const { name, stuff } of branches) if (name !== null) job.memory.addNewStuff(name, stuff);
+    const named = blueprint.combined_output ? undefined : branches.find(({ name }) => name === job.outputName);
+    if (named) {
+      job.memory.setNewMainStuff(named.stuff, job.outputName);
+      return;
+    }
   }
   const combined: ItemContent = Object.fromEntries(
     branches.map(({ name, stuff }, index) => [name ?? `branch_${index}`, contentValue(stuff)]),

@@ -6,8 +6,13 @@
  * name (a controller child ignores its output name), the main stuff is also published under `result`. The same holds
  * for the sequence's own output name. This is a superset of the reference behaviour. A step that outputs nothing (a
  * PipeCondition taking `continue`) publishes nothing: the earlier main stuff is not renamed after it (RUNTIME.md §3.4).
+ * In a dry run, a step calling a pipe of a package absent from the request gets a mock result (absent-package-step.ts).
  */
 import type { PipeSequenceBlueprint, SubPipeBlueprint } from '../../mthds/index.js';
+import { isAbsentPackageStep, mockAbsentPackageStep } from '../absent-package-step.js';
+import { asGraphNode } from '../graph-node.js';
+import type { GraphPipe } from '../graph-registries.js';
+import { ioItem } from '../graph-spec.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import type { WorkingMemory } from '../working-memory.js';
@@ -24,7 +29,10 @@ function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
   memory.setNewMainStuff(main, name);
 }
 
-/** An inline batch step: the step pipe runs once per item of `batch_over`, the item bound as `batch_as`. */
+/**
+ * An inline batch step: the step pipe runs once per item of `batch_over`, the item bound as `batch_as`. In a recorded
+ * graph the step is a PipeBatch node `<pipe>_batch` (the reference runner's name) holding the item runs.
+ */
 async function runInlineBatch(
   job: PipeJob,
   environment: RunEnvironment,
@@ -34,17 +42,41 @@ async function runInlineBatch(
   const branch = library.resolvePipe(step.pipe, job.pipe.domain_code);
   const itemInput = branch.inputs.find((input) => input.name === step.batch_as);
   const list = job.memory.find(step.batch_over);
-  await runBatch(job, environment, {
-    owner: `PipeSequence '${job.pipe.code}' step '${step.pipe}'`,
-    listName: step.batch_over,
-    itemName: step.batch_as,
-    itemConcept: itemInput
-      ? library.resolveConcept(itemInput.conceptRef, branch.domain_code)
-      : (list?.concept ?? library.resolveConcept('native.Anything')),
-    branch,
-    outputConcept: library.resolveConcept(branch.output.conceptRef, branch.domain_code),
-    outputName: step.result ?? null,
-  });
+  const outputName = step.result ?? null;
+  const mainBefore = job.memory.mainStuff();
+  const batchPipe: GraphPipe = {
+    ref: `${job.pipe.domain_code}.${branch.code}_batch`,
+    code: `${branch.code}_batch`,
+    domain_code: job.pipe.domain_code,
+    type: 'PipeBatch',
+    description: `Batch of ${branch.code} over '${step.batch_over}'`,
+    inputs: list ? [{ name: step.batch_over, conceptRef: list.concept.ref, multiplicity: 'variable' }] : [],
+    output: { conceptRef: branch.output.conceptRef, multiplicity: 'variable' },
+  };
+  await asGraphNode(
+    environment,
+    {
+      pipe: batchPipe,
+      parent: job.params.parentNode,
+      inputs: () => (list ? [ioItem(step.batch_over, list)] : []),
+      outputs: () => {
+        const main = job.memory.mainStuff();
+        return main && main !== mainBefore ? [ioItem(outputName ?? main.stuffName ?? '', main)] : [];
+      },
+    },
+    (node) =>
+      runBatch(node === undefined ? job : { ...job, params: { ...job.params, parentNode: node } }, environment, {
+        owner: `PipeSequence '${job.pipe.code}' step '${step.pipe}'`,
+        listName: step.batch_over,
+        itemName: step.batch_as,
+        itemConcept: itemInput
+          ? library.resolveConcept(itemInput.conceptRef, branch.domain_code)
+          : (list?.concept ?? library.resolveConcept('native.Anything')),
+        branch,
+        outputConcept: library.resolveConcept(branch.output.conceptRef, branch.domain_code),
+        outputName,
+      }),
+  );
 }
 
 /**
@@ -54,10 +86,12 @@ async function runInlineBatch(
 export const runPipeSequence: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeSequenceBlueprint;
   const mainBeforeSequence = job.memory.mainStuff();
-  for (const step of blueprint.steps) {
+  for (const [index, step] of blueprint.steps.entries()) {
     const outputName = step.result ?? null;
     const mainBeforeStep = job.memory.mainStuff();
-    if (step.batch_over !== undefined && step.batch_as !== undefined) {
+    if (environment.dryRun && isAbsentPackageStep(job, environment, step)) {
+      mockAbsentPackageStep(job, { ...environment, dryRun: environment.dryRun }, step, index);
+    } else if (step.batch_over !== undefined && step.batch_as !== undefined) {
       await runInlineBatch(job, environment, { ...step, batch_over: step.batch_over, batch_as: step.batch_as });
     } else {
       await environment.runPipe({

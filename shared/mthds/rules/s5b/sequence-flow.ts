@@ -81,6 +81,19 @@ function sideValues(library: MthdsLibrary, pipe: Pipe, seen: Set<string>): Map<s
 }
 
 /**
+ * Whether a step's pipe leaves a branch result under its own output name: a PipeParallel with `add_each_output` and no
+ * `combined_output`, whose output named like a branch result is that branch's output (the runtime's PipeParallel).
+ * @param pipe - the step's pipe
+ */
+function keepsBranchResult(pipe: Pipe | undefined): boolean {
+  return (
+    pipe?.blueprint.type === 'PipeParallel' &&
+    pipe.blueprint.add_each_output === true &&
+    !pipe.blueprint.combined_output
+  );
+}
+
+/**
  * The bindings of every step input of a sequence whose value is known statically (dotted inputs, which read a
  * sub-attribute, and names bound by unresolved pipes are left out).
  * @param library - the library
@@ -124,8 +137,10 @@ export function sequenceFlow(library: MthdsLibrary, sequence: Pipe): FlowBinding
       const value = memory.get(input.name);
       if (value) bindings.push({ at, input, expected: input.multiplicity, value });
     }
-    if (child) for (const [name, value] of sideValues(library, child, new Set())) memory.set(name, value);
-    if (step.result !== undefined) memory.set(step.result, child ? stored(child, step, step.result) : undefined);
+    const side = child ? sideValues(library, child, new Set()) : new Map<string, FlowValue>();
+    for (const [name, value] of side) memory.set(name, value);
+    if (step.result !== undefined && !(keepsBranchResult(child) && side.has(step.result)))
+      memory.set(step.result, child ? stored(child, step, step.result) : undefined);
   });
   return bindings;
 }

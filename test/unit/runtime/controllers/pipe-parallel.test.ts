@@ -4,7 +4,8 @@
  */
 import { expect } from 'chai';
 import { PipeOutputValidationError } from '../../../../shared/errors/index.js';
-import { controllersLibrary } from '../../../helpers/controllers-bundle.js';
+import { CONTROLLERS_BUNDLE, controllersLibrary } from '../../../helpers/controllers-bundle.js';
+import { libraryOf } from '../../../helpers/library.js';
 import { memoryView, runFailure, runPipe, text } from '../../../helpers/runtime-run.js';
 
 describe('PipeParallel', () => {
@@ -52,6 +53,33 @@ describe('PipeParallel', () => {
       content: text('[hi] / [PRE]!'),
       code: 's6',
     });
+  });
+
+  it('should keep the branch output under a branch result the parallel is stored under', async () => {
+    const named = libraryOf(
+      `${CONTROLLERS_BUNDLE}
+[pipe.par_as_right]
+type = "PipeSequence"
+description = "the parallel stored under one of its branch results"
+inputs = { word = "Text", wrapped = "Text" }
+output = "Text"
+steps = [
+  { pipe = "par_each", result = "right" },
+  { pipe = "echo_right", result = "echoed" },
+]
+
+[pipe.echo_right]
+type = "PipeCompose"
+description = "reads the branch output"
+inputs = { right = "Shout" }
+output = "Text"
+template = "{{ right }}"
+`,
+    );
+    const view = memoryView((await runPipe(named, 'par_as_right', inputs)).memory);
+    expect(Object.keys(view.root)).to.deep.equal(['word', 'wrapped', 'left', 'right', 'echoed']);
+    expect(view.root['right']).to.deep.include({ name: 'right', concept: 'ctl.Shout', content: text('[PRE]!') });
+    expect(view.root['echoed']).to.deep.include({ concept: 'native.Text', content: text('[PRE]!') });
   });
 
   it('should fill the combined_output concept fields from the branches, without adding each output', async () => {

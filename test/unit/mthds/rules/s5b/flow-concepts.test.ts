@@ -54,7 +54,7 @@ describe('V-X1 (step input concepts)', () => {
     });
   });
 
-  describe('when inputs receive the concept, a refinement of it, or Anything', () => {
+  describe('when inputs receive the concept, a refinement of it, or Anything (a parallel stored under a branch result holds that branch output)', () => {
     it('should pass', () => {
       const texts = [
         sequence('{ text = "Short" }', '{ pipe = "use" }', func('use', '{ text = "Text" }', 'Text')),
@@ -65,6 +65,14 @@ describe('V-X1 (step input concepts)', () => {
           func('use', '{ text = "Score" }', 'Text'),
         ),
         sequence('{ "doc.url" = "Text" }', '{ pipe = "use" }', func('use', '{ "doc.url" = "Score" }', 'Text')),
+        sequence(
+          '{}',
+          '{ pipe = "both", result = "best" }, { pipe = "use" }',
+          '[pipe.both]\ntype = "PipeParallel"\ndescription = "d"\noutput = "Summary"\nadd_each_output = true\nbranches = [{ pipe = "rate", result = "best" }, { pipe = "guess", result = "other" }]',
+          func('rate', '{}', 'Score'),
+          func('guess', '{}', 'Text'),
+          func('use', '{ best = "Score" }', 'Text'),
+        ),
       ];
       expect(runEach(flowConcepts, texts)).to.deep.equal([]);
     });

@@ -1,0 +1,178 @@
+/**
+ * The execution graph's wire shapes (API-CONTRACT.md §4.5 `GraphSpec`), in the shape of the reference runner's
+ * `GraphSpec` (pipelex, as read by Pipelex/mthds-ui 0.5.1 `src/graph/types.ts`; docs/graph-spec.md).
+ */
+import type { Stuff } from './stuff.js';
+import { contentValue } from './working-memory.js';
+
+/** One stuff a node read or wrote. `digest` is the stuff code: the same stuff has the same digest across nodes. */
+export interface GraphIoItem {
+  name: string;
+  /** The bare concept code (`Text`, `Page`; no domain, no multiplicity). */
+  concept: string;
+  content_type: null;
+  preview: string | null;
+  /** Items of a list stuff, else null. */
+  size: number | null;
+  digest: string;
+  /** The content as JSON (an item object, or `{items: [...]}` for a list). */
+  data: unknown;
+  /** The content as text (a Text's text, else indented JSON), cut after 65,536 characters with `…`. */
+  data_text: string;
+  /** `data_text`, HTML-escaped. */
+  data_html: string;
+  extra: Record<string, never>;
+}
+
+/** When a node ran: ISO-8601 UTC times and the duration in seconds (the start and 0 until it ends). */
+export interface GraphTiming {
+  started_at: string;
+  ended_at: string;
+  duration: number;
+}
+
+/** A node's failure. */
+export interface GraphError {
+  error_type: string;
+  message: string;
+  stack: null;
+}
+
+/** A node: one pipe run. */
+export interface GraphNode {
+  id: string;
+  kind: 'controller' | 'operator';
+  pipe_code: string;
+  pipe_type: string;
+  /**
+   * `canceled`: still running when the graph was built (the reference's teardown status); `skipped`: a pipe of a
+   * package absent from the request, whose output a dry run mocked (`skip_reason` says so).
+   */
+  status: 'running' | 'succeeded' | 'failed' | 'canceled' | 'skipped';
+  /** Only on a `skipped` node. */
+  skip_reason?: string;
+  timing: GraphTiming;
+  io: { inputs: GraphIoItem[]; outputs: GraphIoItem[] };
+  error: GraphError | null;
+  tags: Record<string, never>;
+  metrics: Record<string, never>;
+  execution_data: Record<string, never>;
+}
+
+/**
+ * The edge kinds served: `contains` (controller → child), `data` (producer → consumer of a stuff, labelled with the
+ * consumer's input name), `batch_item` (batch → the pipes reading item `[i]`), `batch_aggregate` (item run → batch).
+ */
+export type GraphEdgeKind = 'contains' | 'data' | 'batch_item' | 'batch_aggregate';
+
+/** An edge. */
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  kind: GraphEdgeKind;
+  label: string | null;
+  source_stuff_digest: string | null;
+  target_stuff_digest: string | null;
+  meta: Record<string, never>;
+}
+
+/** A concept as the registries show it. */
+export interface GraphConcept {
+  code: string;
+  domain_code: string;
+  description: string;
+  structure_class_name: string;
+  refines: string | null;
+}
+
+/** One pipe input or output in `pipe_registry`. */
+export interface GraphPipeIo {
+  concept: GraphConcept;
+  /** Null for one item, `true` for a variable list, N for exactly N items. */
+  multiplicity: boolean | number | null;
+}
+
+/** A `pipe_registry` entry, keyed by pipe ref. */
+export interface GraphPipeEntry {
+  pipe_category: 'PipeController' | 'PipeOperator';
+  type: string;
+  code: string;
+  domain_code: string;
+  description: string;
+  inputs: Record<string, GraphPipeIo>;
+  output: GraphPipeIo;
+}
+
+/** A `concept_registry` entry, keyed by concept ref. */
+export interface GraphConceptEntry extends GraphConcept {
+  json_schema: Record<string, unknown>;
+}
+
+/** The graph of a run. */
+export interface GraphSpec {
+  graph_id: string;
+  created_at: string;
+  pipeline_ref: { domain: string; main_pipe: string; entrypoint: null };
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  usage: null;
+  meta: Record<string, never>;
+  pipe_registry: Record<string, GraphPipeEntry>;
+  concept_registry: Record<string, GraphConceptEntry>;
+}
+
+const PREVIEW_CHARS = 200;
+
+/** Characters of `data_text` and `data_html` at most: renderings of `data`, cut so a large stuff is not tripled. */
+const RENDERING_CHARS = 65_536;
+
+function cut(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function textOf(stuff: Stuff): string {
+  const value = contentValue(stuff);
+  if (!Array.isArray(value) && typeof value['text'] === 'string' && Object.keys(value).length === 1)
+    return value['text'];
+  return JSON.stringify(value, null, 2);
+}
+
+/** The renderings of each stuff, made once however many nodes read it (stuffs are replaced, never mutated). */
+const renderings = new WeakMap<Stuff, { preview: string; data_text: string; data_html: string }>();
+
+function renderingsOf(stuff: Stuff): { preview: string; data_text: string; data_html: string } {
+  let rendered = renderings.get(stuff);
+  if (!rendered) {
+    const text = textOf(stuff);
+    const dataText = cut(text, RENDERING_CHARS);
+    rendered = { preview: cut(text, PREVIEW_CHARS), data_text: dataText, data_html: escapeHtml(dataText) };
+    renderings.set(stuff, rendered);
+  }
+  return rendered;
+}
+
+/**
+ * A stuff as a node's io item.
+ * @param name - the name the node knows it by
+ * @param stuff - the stuff
+ */
+export function ioItem(name: string, stuff: Stuff): GraphIoItem {
+  const { preview, data_text, data_html } = renderingsOf(stuff);
+  return {
+    name,
+    concept: stuff.concept.code,
+    content_type: null,
+    preview,
+    size: stuff.content.kind === 'list' ? stuff.content.items.length : null,
+    digest: stuff.stuffCode,
+    data: stuff.content.kind === 'item' ? stuff.content.item : { items: stuff.content.items },
+    data_text,
+    data_html,
+    extra: {},
+  };
+}
