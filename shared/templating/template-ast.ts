@@ -88,6 +88,17 @@ const LINEAR_FILTERS = new Set([
   'round',
 ]);
 
+/** The builtins whose first argument is a size or count of the output: width, lines, slices. */
+const SIZED_FILTERS = new Set(['center', 'indent', 'batch', 'slice']);
+
+/** A call of a sized builtin with a literal size, e.g. `center(80)`. */
+export interface SizedLiteralCall {
+  /** As written in messages: `center(1000000000)`. */
+  call: string;
+  /** The literal size, as a number. */
+  size: number;
+}
+
 /** Most AST nodes a straight-line template may have: its work is then a small multiple of its model's size. */
 const STRAIGHT_LINE_MAX_NODES = 256;
 
@@ -154,6 +165,7 @@ class AstReader {
   readonly paths = new Set<string>();
   readonly filters = new Set<string>();
   readonly loadingTags = new Set<string>();
+  readonly sizedCalls: SizedLiteralCall[] = [];
   straightLine = true;
   private nodes = 0;
 
@@ -200,12 +212,17 @@ class AstReader {
         const name = String((ast['name'] as AstNode).value);
         this.filters.add(name);
         if (!LINEAR_FILTERS.has(name)) this.straightLine = false;
+        const size = ((ast['args'] as AstNode | undefined)?.children ?? [])[1];
+        if (SIZED_FILTERS.has(name) && size?.typename === 'Literal')
+          this.sizedCalls.push({ call: `${name}(${String(size.value)})`, size: Number(size.value) });
         this.visit(ast['args'], scope);
         return;
       }
-      default:
-        for (const field of ast.fields ?? []) this.visit(ast[field], scope);
-        for (const child of ast.children ?? []) this.visit(child, scope);
+      default: {
+        const fields = ast.fields ?? [];
+        for (const field of fields) this.visit(ast[field], scope);
+        if (!fields.includes('children')) this.visit(ast.children, scope);
+      }
     }
   }
 
@@ -228,6 +245,8 @@ export interface TemplateReading {
   readonly paths: ReadonlySet<string>;
   readonly filters: ReadonlySet<string>;
   readonly loadingTags: ReadonlySet<string>;
+  /** The calls of `center`, `indent`, `batch` and `slice` with a literal size, in template order. */
+  readonly sizedCalls: readonly SizedLiteralCall[];
   /**
    * True for a straight-line template: at most {@link STRAIGHT_LINE_MAX_NODES} nodes, none a loop, `{% set %}`, macro,
    * call or block, and only filters whose result is linear in their input. Its render costs a small multiple of the
