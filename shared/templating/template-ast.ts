@@ -108,7 +108,7 @@ const STRAIGHT_LINE_MAX_NODES = 256;
  * @returns the nunjucks AST root
  * @throws Jinja2TemplateSyntaxError naming line and column
  */
-export function parseTemplate(template: string): AstNode {
+function parseTemplate(template: string): AstNode {
   try {
     return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(
       expandShorthands(template),
