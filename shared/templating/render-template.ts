@@ -91,9 +91,21 @@ const STRING_FILTERS = [
 type Environment = InstanceType<typeof hardenedNunjucks.Environment>;
 type Template = InstanceType<typeof hardenedNunjucks.Template>;
 
-/** Compiled templates kept per environment (the least recently used dropped first). */
-const MAX_CACHED_TEMPLATES = 512;
-const environments = new Map<string, { environment: Environment; templates: LRUCache<string, Template> }>();
+/**
+ * Bytes of compiled templates kept by the process, estimated (32 MiB): a large library's templates stay compiled
+ * between its requests (a cache bounded by a number of entries is swept through by a larger library, which is then
+ * compiled again on every validate).
+ */
+const COMPILED_TEMPLATES_MAX_BYTES = 32 * 1024 * 1024;
+/** Estimated bytes of one compiled template: a fixed part, plus a part per character of its text (measured: about 4.6 KiB for 80 characters). */
+const compiledBytes = (text: string) => 4096 + 32 * text.length;
+
+const environments = new Map<string, Environment>();
+/** Compiled templates by environment key and text (the least recently used dropped first). */
+const compiledTemplates = new LRUCache<string, Template>({
+  maxSize: COMPILED_TEMPLATES_MAX_BYTES,
+  sizeCalculation: (_template, key) => compiledBytes(key),
+});
 
 /** Finds or compiles the template of a source under some render options. */
 type TemplateSource = (options: RenderOptions, source: string) => Template;
@@ -103,17 +115,18 @@ function environmentKey(options: RenderOptions): string {
 }
 
 const cachedTemplate: TemplateSource = (options, source) => {
-  const key = environmentKey(options);
-  let entry = environments.get(key);
-  if (!entry) {
-    entry = { environment: environmentFor(options), templates: new LRUCache({ max: MAX_CACHED_TEMPLATES }) };
-    environments.set(key, entry);
-  }
-  let template = entry.templates.get(source);
+  const environmentName = environmentKey(options);
+  const key = `${environmentName}|${source}`;
+  let template = compiledTemplates.get(key);
   if (!template) {
+    let environment = environments.get(environmentName);
+    if (!environment) {
+      environment = environmentFor(options);
+      environments.set(environmentName, environment);
+    }
     checkTemplate(source, options.category);
-    template = new hardenedNunjucks.Template(expandShorthands(source), entry.environment, undefined, true);
-    entry.templates.set(source, template);
+    template = new hardenedNunjucks.Template(expandShorthands(source), environment, undefined, true);
+    compiledTemplates.set(key, template);
   }
   return template;
 };
@@ -207,8 +220,8 @@ export interface TemplateBatch {
 
 /**
  * Start a batch of renders that keeps every template it compiles until the batch is dropped, however many there are:
- * a library's dry runs render each of its templates several times, in loops longer than the process-wide cache of
- * {@link MAX_CACHED_TEMPLATES} templates, which would compile every template again on every visit. Templates the
+ * a library's dry runs render each of its templates several times, and a library larger than the process-wide cache
+ * ({@link COMPILED_TEMPLATES_MAX_BYTES}) would otherwise compile its templates again on every visit. Templates the
  * process-wide cache holds are reused, and those the batch compiles are added to it.
  * @returns the batch; its memory is that of its compiled templates (a few KiB each)
  */
