@@ -23,8 +23,11 @@ interface AstNode {
   [field: string]: unknown;
 }
 
-/** Names nunjucks provides itself; they are never inputs. */
-const BUILTIN_NAMES = new Set(['loop', 'range', 'cycler', 'joiner', 'caller']);
+/**
+ * Names the template engine provides itself; they are never inputs: `loop`, `caller`, and the globals the renderer
+ * defines (`range`, `cycler`, `joiner`, `dict`).
+ */
+const BUILTIN_NAMES = new Set(['loop', 'range', 'cycler', 'joiner', 'caller', 'dict']);
 
 /** Tags that would load other templates: refused (bundles carry no template library). */
 const LOADING_NODES = new Set(['Include', 'Import', 'FromImport', 'Extends']);
@@ -150,9 +153,19 @@ function setTargetMessage(target: AstNode): string {
   return `Template syntax error${where}: {% set %} assigns plain names only (e.g. {% set total = 1 %}), not ${what}.`;
 }
 
+/**
+ * The name of the test on the right of `x is <test>` as written: a name (`defined`), a call (`divisibleby(3)`), or one
+ * of the Jinja2 keywords nunjucks parses as a literal (`none`, `true`, `false`).
+ */
+function testName(node: AstNode): string {
+  if (node.typename === 'FunCall') return testName(node['name'] as AstNode);
+  return node.value === null ? 'none' : String(node.value);
+}
+
 class AstReader {
   readonly paths = new Set<string>();
   readonly filters = new Set<string>();
+  readonly tests = new Set<string>();
   readonly loadingTags = new Set<string>();
   straightLine = true;
   private nodes = 0;
@@ -195,6 +208,16 @@ class AstReader {
         this.visit(ast['body'], new Set([...scope, ...boundNames(ast['args'] as AstNode), 'caller']));
         return;
       }
+      case 'Is': {
+        const test = ast['right'] as AstNode;
+        this.tests.add(testName(test));
+        this.visit(ast['left'], scope);
+        if (test.typename === 'FunCall') this.visit(test['args'], scope);
+        return;
+      }
+      case 'KeywordArgs':
+        for (const pair of ast.children ?? []) this.visit(pair['value'], scope);
+        return;
       case 'Filter':
       case 'FilterAsync': {
         const name = String((ast['name'] as AstNode).value);
@@ -223,10 +246,12 @@ class AstReader {
   }
 }
 
-/** What a template reads: its free variable paths, the filters it applies and the loading tags it uses. */
+/** What a template reads: its free variable paths, the filters and tests it applies and the loading tags it uses. */
 export interface TemplateReading {
   readonly paths: ReadonlySet<string>;
   readonly filters: ReadonlySet<string>;
+  /** The tests of `x is <test>` as written (`defined`, `divisibleby`, `none`). */
+  readonly tests: ReadonlySet<string>;
   readonly loadingTags: ReadonlySet<string>;
   /**
    * True for a straight-line template: at most {@link STRAIGHT_LINE_MAX_NODES} nodes, none a loop, `{% set %}`, macro,
@@ -255,7 +280,7 @@ const readings = new LRUCache<string, TemplateReading>({
 /**
  * Read a parsed template (cached by text; a syntax error is not cached).
  * @param template - template text as written
- * @returns the variable paths, filter names and refused loading tags
+ * @returns the variable paths, filter and test names, and refused loading tags
  * @throws Jinja2TemplateSyntaxError
  */
 export function readTemplate(template: string): TemplateReading {
@@ -274,10 +299,12 @@ export function readTemplate(template: string): TemplateReading {
 
 /**
  * The free variables of a template: shorthand roots plus the undeclared names of the Jinja AST (loop variables,
- * `{% set %}` targets, macro arguments and `loop` excluded).
+ * `{% set %}` targets from their statement on, macro arguments, `loop`, `caller` and the engine's globals excluded).
+ * Only the left side of a test is read (`x is defined` reads `x`, never `defined`), plus a test's call arguments
+ * (`x is divisibleby(n)` reads `n`); keyword argument names (`default(x, boolean=true)`) are not variables.
  * @param template - template text as written (shorthands allowed)
  * @throws Jinja2TemplateSyntaxError
- * @see LANGUAGE.md §3.12
+ * @see LANGUAGE.md §3.12, LANGUAGE-DELTA.md §6 "`is defined` / variable extraction"
  */
 export function templateVariables(template: string): TemplateVariables {
   const paths = [...readTemplate(template).paths].sort();

@@ -27,6 +27,40 @@ describe('templateVariables', () => {
     ]);
   });
 
+  describe('when a template applies Jinja tests (LANGUAGE-DELTA.md §6)', () => {
+    const cases: [string, string[]][] = [
+      ['{% if x is defined %}{{ x }}{% endif %}', ['x']],
+      ['{% if x is not defined %}none{% endif %}', ['x']],
+      ['{{ x is none }}{{ y is not none }}', ['x', 'y']],
+      ['{{ x is undefined }}{{ x is true }}{{ x is false }}', ['x']],
+      ['{% if order.notes is defined and order.notes %}{{ order.notes }}{% endif %}', ['order']],
+    ];
+    for (const [template, roots] of cases) {
+      it(`should read only the tested value of ${template}`, () => {
+        expect(templateVariables(template).roots).to.deep.equal(roots);
+      });
+    }
+
+    it('should read the arguments of a test call but not the test name', () => {
+      expect(templateVariables('{{ x is divisibleby(n) }}{{ y is in(allowed) }}')).to.deep.equal({
+        roots: ['allowed', 'n', 'x', 'y'],
+        paths: ['allowed', 'n', 'x', 'y'],
+      });
+    });
+
+    it('should keep the dotted path of a tested attribute', () => {
+      expect(templateVariables('{% if order.notes is defined %}x{% endif %}').paths).to.deep.equal(['order.notes']);
+    });
+  });
+
+  it('should not read keyword argument names as variables', () => {
+    expect(templateVariables('{{ a|default(b, boolean=true) }}{{ dict(key=c) }}').roots).to.deep.equal(['a', 'b', 'c']);
+  });
+
+  it('should count a set target as declared from its statement on only', () => {
+    expect(templateVariables('{{ n }}{% set n = 3 %}{{ n }}').roots).to.deep.equal(['n']);
+  });
+
   it('should throw Jinja2TemplateSyntaxError on a broken template', () => {
     expect(() => templateVariables('{% if x %}unclosed')).to.throw(Jinja2TemplateSyntaxError, /Template syntax error/);
   });
