@@ -81,6 +81,8 @@ export const MESSAGES = {
       : `Concept '${p.concept}', field '${p.field}': ${p.missing ? 'item_type = "concept" needs item_concept_ref = "<Concept>"' : 'item_concept_ref is only allowed with item_type = "concept"'}.`,
   field_default_value: (p: { concept: string; field: string; value: string; problem: string }) =>
     `Concept '${p.concept}', field '${p.field}': default_value ${p.value} ${p.problem}.`,
+  field_required_with_default: (p: { concept: string; field: string; value: string }) =>
+    `Concept validation error at 'concept.${p.concept}.structure.${p.field}': Value error, a field cannot be both required and have a default_value (${p.value}): a default makes the field's absence legal. Remove required = true or the default_value.`,
   field_list_item_type: (p: { concept: string; field: string }) =>
     `Concept '${p.concept}', field '${p.field}': a list without item_type is read as a list of texts; set item_type to say what the items are.`,
 

@@ -116,6 +116,24 @@ describe('checkBlueprint', () => {
     });
   });
 
+  describe('when a concept uses what the reference refuses (LANGUAGE-DELTA §7: non-string choices, a refines list)', () => {
+    it('should refuse each with its location', () => {
+      const { items } = check(
+        [
+          'domain = "d"',
+          '[concept.Level]\ndescription = "x"\n[concept.Level.structure]\nrank = { description = "r", choices = [1, 2, 3] }',
+          '[concept.Memo]\ndescription = "m"\nrefines = ["Text", "Html"]',
+        ].join('\n'),
+      );
+      expect(items.map((item) => [item.error_type, item.concept_code, item.field_path])).to.deep.equal([
+        ['invalid_type', 'Level', 'concept.Level.structure.rank.choices[0]'],
+        ['invalid_type', 'Level', 'concept.Level.structure.rank.choices[1]'],
+        ['invalid_type', 'Level', 'concept.Level.structure.rank.choices[2]'],
+        ['invalid_type', 'Memo', 'concept.Memo.refines'],
+      ]);
+    });
+  });
+
   describe('when a field is missing, mistyped or out of its enum', () => {
     it('should report missing for a required field', () => {
       expect(check('description = "no domain"').items).to.deep.equal([
