@@ -157,6 +157,8 @@ export const MESSAGES = {
     `${p.where}, field '${p.field}': ${p.reason}.`,
   unresolved_pipe: (p: { pipe: string; field: string; reason: string }) =>
     `Pipe '${p.pipe}', field '${p.field}': ${p.reason}.`,
+  unresolved_package: (p: { pipe: string; field: string; ref: string; packageRef: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': '${p.ref}' calls package '${p.packageRef}', which is not loaded: cross-package references resolve among the bundles of the request (or, for a method_ref, the packages it references, fetched by address). Send that package's bundles too, or run the method by method_ref.`,
   refinement_cycle: (p: { ref: string; chain: readonly string[] }) =>
     `Concept '${p.ref}' refines itself through ${p.chain.join(' → ')}: refinement must not loop. Break the cycle.`,
   concept_ref_cycle: (p: { ref: string; chain: readonly string[] }) =>

@@ -24,6 +24,7 @@ export const VALIDATION_ERROR_TYPES = [
   'native_concept_redeclaration',
   'unresolved_concept',
   'unresolved_pipe_dependency',
+  'unresolved_package_dependency',
   'unknown_concept',
   'extra_forbidden',
   'missing',

@@ -3,6 +3,7 @@
  * @see LANGUAGE.md §6 S5
  */
 import type { Rule } from '../rule.js';
+import { packageRefs } from './package-refs.js';
 import { pipeConceptRefs } from './pipe-concept-refs.js';
 import { pipeRefs } from './pipe-refs.js';
 import { referenceSyntax } from './reference-syntax.js';
@@ -16,6 +17,7 @@ export const S5_RULES: readonly Rule[] = [
   pipeConceptRefs,
   structureConceptRefs,
   pipeRefs,
+  packageRefs,
   refinementCycles,
   structureCycles,
 ];
