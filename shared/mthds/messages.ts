@@ -86,6 +86,8 @@ export const MESSAGES = {
   field_list_item_type: (p: { concept: string; field: string }) =>
     `Concept '${p.concept}', field '${p.field}': a list without item_type is read as a list of texts; set item_type to say what the items are.`,
 
+  template_private_name: (p: { pipe: string; label: string; name: string; allowed: readonly string[] }) =>
+    `Pipe '${p.pipe}': the ${p.label} of pipe '${p.pipe}' reads '${p.name}', a name starting with an underscore; templates may read only an input's metadata fields (${p.allowed.join(', ')}) and its content. Remove the read.`,
   llm_undeclared_variables: (p: { pipe: string; names: readonly string[]; declared: readonly string[] }) =>
     `Pipe '${p.pipe}': the prompt uses ${quoted(p.names)}, which ${plural(p.names.length, 'is not a declared input', 'are not declared inputs')} (declared: ${listOr(p.declared)}). Add ${plural(p.names.length, 'it', 'them')} to inputs or remove ${plural(p.names.length, 'it', 'them')} from the prompt.`,
   llm_unused_inputs: (p: { pipe: string; names: readonly string[] }) =>

@@ -4,7 +4,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { Jinja2TemplateSyntaxError } from '../errors/index.js';
-import { hardenedNunjucks } from './sandbox.js';
+import { ALLOWED_PRIVATE, hardenedNunjucks } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
 
 /** The free variables of a template. */
@@ -101,10 +101,13 @@ const STRAIGHT_LINE_MAX_NODES = 256;
  * @throws Jinja2TemplateSyntaxError naming line and column
  */
 export function parseTemplate(template: string): AstNode {
+  return parseExpanded(expandShorthands(template));
+}
+
+/** {@link parseTemplate} of a template whose shorthands are already expanded. */
+function parseExpanded(source: string): AstNode {
   try {
-    return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(
-      expandShorthands(template),
-    );
+    return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(source);
   } catch (error) {
     if (error instanceof RangeError) throw tooDeepToRead(error);
     const message = error instanceof Error ? error.message.replace(/^\(unknown path\)\s*/, '') : String(error);
@@ -166,9 +169,13 @@ class AstReader {
   readonly paths = new Set<string>();
   readonly filters = new Set<string>();
   readonly tests = new Set<string>();
+  readonly privateNames = new Set<string>();
   readonly loadingTags = new Set<string>();
   straightLine = true;
   private nodes = 0;
+
+  /** @param lines - the lines of the expanded template, to tell `x._a` (a private read) from `x["_a"]` (a key) */
+  constructor(private readonly lines: readonly string[]) {}
 
   visit(node: unknown, scope: Set<string>): void {
     if (node === null || typeof node !== 'object') return;
@@ -181,8 +188,11 @@ class AstReader {
     this.nodes += 1;
     if (!STRAIGHT_LINE_NODES.has(ast.typename) || this.nodes > STRAIGHT_LINE_MAX_NODES) this.straightLine = false;
     switch (ast.typename) {
-      case 'Symbol':
       case 'LookupVal':
+        this.readPrivateNames(ast);
+        this.readPath(ast, scope);
+        return;
+      case 'Symbol':
         this.readPath(ast, scope);
         return;
       case 'For':
@@ -232,6 +242,17 @@ class AstReader {
     }
   }
 
+  /** Record the `_`-prefixed attributes a lookup chain reads with a dot (a bracketed key is data, left to the render). */
+  private readPrivateNames(node: AstNode): void {
+    for (let link = node; link.typename === 'LookupVal'; link = link['target'] as AstNode) {
+      const key = link['val'] as AstNode;
+      if (key.typename !== 'Literal' || typeof key.value !== 'string' || !key.value.startsWith('_')) continue;
+      if (ALLOWED_PRIVATE.has(key.value)) continue;
+      const written = this.lines[Number(key['lineno'])]?.[Number(key['colno'])];
+      if (written !== '"' && written !== "'") this.privateNames.add(key.value);
+    }
+  }
+
   private readPath(node: AstNode, scope: Set<string>): void {
     const path = lookupPath(node);
     if (path === undefined) {
@@ -252,6 +273,8 @@ export interface TemplateReading {
   readonly filters: ReadonlySet<string>;
   /** The tests of `x is <test>` as written (`defined`, `divisibleby`, `none`). */
   readonly tests: ReadonlySet<string>;
+  /** The `_`-prefixed attributes read with a dot (`x._stuff`), the artefact metadata fields excepted. */
+  readonly privateNames: ReadonlySet<string>;
   readonly loadingTags: ReadonlySet<string>;
   /**
    * True for a straight-line template: at most {@link STRAIGHT_LINE_MAX_NODES} nodes, none a loop, `{% set %}`, macro,
@@ -286,8 +309,9 @@ const readings = new LRUCache<string, TemplateReading>({
 export function readTemplate(template: string): TemplateReading {
   const cached = readings.get(template);
   if (cached) return cached;
-  const reader = new AstReader();
-  const ast = parseTemplate(template);
+  const source = expandShorthands(template);
+  const ast = parseExpanded(source);
+  const reader = new AstReader(source.split('\n'));
   try {
     reader.visit(ast, new Set());
   } catch (error) {
@@ -319,4 +343,17 @@ export function templateVariables(template: string): TemplateVariables {
  */
 export function isStraightLine(template: string): boolean {
   return readTemplate(template).straightLine;
+}
+
+/**
+ * The `_`-prefixed attributes a template reads with a dot (`{{ x._stuff }}`), other than the artefact metadata fields
+ * (`_stuff_name`, `_stuff_code`, `_concept_code`, `_content_class`): the sandbox refuses them at render time, the
+ * `S4-template-private-names` rule at load. A bracketed key (`x["_id"]`) may be a plain dict's data and is not listed.
+ * @param template - template text as written (shorthands allowed)
+ * @returns the names, sorted and unique
+ * @throws Jinja2TemplateSyntaxError
+ * @see LANGUAGE-DELTA.md §11 "Private-name lint"
+ */
+export function templatePrivateNames(template: string): string[] {
+  return [...readTemplate(template).privateNames].sort();
 }

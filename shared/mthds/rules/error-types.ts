@@ -25,6 +25,7 @@ export const VALIDATION_ERROR_TYPES = [
   'unresolved_concept',
   'unresolved_pipe_dependency',
   'unresolved_package_dependency',
+  'template_private_name',
   'unknown_concept',
   'extra_forbidden',
   'missing',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Jinja2TemplateSyntaxError } from '../../../shared/errors/index.js';
-import { templateVariables } from '../../../shared/templating/index.js';
+import { templatePrivateNames, templateVariables } from '../../../shared/templating/index.js';
 
 describe('templateVariables', () => {
   it('should collect shorthand roots and dotted paths', () => {
@@ -63,5 +63,19 @@ describe('templateVariables', () => {
 
   it('should throw Jinja2TemplateSyntaxError on a broken template', () => {
     expect(() => templateVariables('{% if x %}unclosed')).to.throw(Jinja2TemplateSyntaxError, /Template syntax error/);
+  });
+});
+
+describe('templatePrivateNames', () => {
+  it('should list the private attributes read with a dot, shorthands and nested chains included', () => {
+    expect(
+      templatePrivateNames('@?doc._content {{ a.b._x.c }}\n{{ (a)._y }} {% if v.__class__ %}{% endif %}'),
+    ).to.deep.equal(['__class__', '_content', '_x', '_y']);
+  });
+
+  it('should leave out metadata fields, bracketed keys and top-level run parameters', () => {
+    expect(
+      templatePrivateNames('{{ a._stuff_name }} {{ a["_id"] }} {{ a[ \'_k\' ] }} {{ _nb_output }} $a._concept_code'),
+    ).to.deep.equal([]);
   });
 });
