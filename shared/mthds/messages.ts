@@ -49,6 +49,8 @@ export const MESSAGES = {
     `Pipe code '${p.code}' must be snake_case (lowercase letters, digits and underscores, starting with a letter), e.g. '${p.suggestion}'.`,
   input_name_casing: (p: { pipe: string; name: string; suggestion: string }) =>
     `Pipe '${p.pipe}': input name '${p.name}' must be snake_case (dotted snake_case segments allowed), e.g. '${p.suggestion}'.`,
+  dotted_input_name: (p: { pipe: string; field: string; name: string; root: string; rest: string }) =>
+    `Pipe '${p.pipe}', ${p.field} '${p.name}': dotted input names are obsolete; declare the root input '${p.root}' and read $${p.root}.${p.rest} in the template, or bind the field with a binding step.`,
   strict_snake_case: (p: { kind: 'pipe code' | 'input name'; pipe: string; name: string }) =>
     `Pipe '${p.pipe}': ${p.kind} '${p.name}' has a double, leading or trailing underscore; the reference SDKs expect words joined by single underscores.`,
   native_redeclaration: (p: { code: string }) =>
