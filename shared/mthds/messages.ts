@@ -67,7 +67,7 @@ export const MESSAGES = {
   field_name_invalid: (p: { concept: string; field: string; reason: string }) =>
     `Concept '${p.concept}', field '${p.field}': ${p.reason}; rename the field.`,
   field_needs_type: (p: { concept: string; field: string }) =>
-    `Concept '${p.concept}', field '${p.field}': set a type (text, integer, number, boolean, date, list, dict or concept), or non-empty choices for an enum field.`,
+    `Concept '${p.concept}', field '${p.field}': set a type (text, integer, number, boolean, date, datetime, time, list, dict or concept), or non-empty choices for an enum field.`,
   field_choices_with_type: (p: { concept: string; field: string; type: string; strict: boolean }) =>
     `Concept '${p.concept}', field '${p.field}': choices make an enum field, so type = "${p.type}" must be removed${p.strict ? ' (strict mode)' : ' (only type = "text" is tolerated with choices)'}.`,
   field_dict_types: (p: { concept: string; field: string }) =>

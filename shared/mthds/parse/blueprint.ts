@@ -267,7 +267,9 @@ export type PipeBlueprint = { [T in PipeType]: z.infer<(typeof PIPE_SCHEMAS)[T]>
 /** A structure field written as a table (LANGUAGE.md §2.2). Unknown keys are refused. */
 export const CONCEPT_FIELD = z.strictObject({
   description: z.string(),
-  type: nullish(z.enum(['text', 'integer', 'number', 'boolean', 'date', 'list', 'dict', 'concept'])),
+  type: nullish(
+    z.enum(['text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'list', 'dict', 'concept']),
+  ),
   key_type: nullish(z.string()),
   value_type: nullish(z.string()),
   item_type: nullish(z.string()),
