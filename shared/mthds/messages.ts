@@ -163,6 +163,12 @@ export const MESSAGES = {
     `Pipe '${p.pipe}', field '${p.field}': ${p.reason}.`,
   unresolved_package: (p: { pipe: string; field: string; ref: string; packageRef: string }) =>
     `Pipe '${p.pipe}', field '${p.field}': '${p.ref}' calls package '${p.packageRef}', which is not loaded: cross-package references resolve among the bundles of the request (or, for a method_ref, the packages it references, fetched by address). Send that package's bundles too, or run the method by method_ref.`,
+  hint_unknown_key: (p: { where: string; key: string }) =>
+    `${p.where}: hint '${p.key}' is not defined by the standard (hint keys: intent); it is kept but means nothing.`,
+  hint_unknown_intent: (p: { where: string; word: string; words: readonly string[] }) =>
+    `${p.where}: intent '${p.word}' is not an intent word (${p.words.join(', ')}); it is ignored.`,
+  hint_inapplicable_intent: (p: { where: string; word: string; kind: string }) =>
+    `${p.where}: intent '${p.word}' does not apply to a ${p.kind} value (prose and label fit text, rating and quantity fit numbers); it is ignored.`,
   refinement_cycle: (p: { ref: string; chain: readonly string[] }) =>
     `Concept '${p.ref}' refines itself through ${p.chain.join(' → ')}: refinement must not loop. Break the cycle.`,
   concept_ref_cycle: (p: { ref: string; chain: readonly string[] }) =>

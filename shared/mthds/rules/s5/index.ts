@@ -3,6 +3,9 @@
  * @see LANGUAGE.md §6 S5
  */
 import type { Rule } from '../rule.js';
+import { hintInapplicableIntent } from './hint-inapplicable-intent.js';
+import { hintUnknownIntent } from './hint-unknown-intent.js';
+import { hintUnknownKey } from './hint-unknown-key.js';
 import { packageRefs } from './package-refs.js';
 import { pipeConceptRefs } from './pipe-concept-refs.js';
 import { pipeRefs } from './pipe-refs.js';
@@ -20,4 +23,7 @@ export const S5_RULES: readonly Rule[] = [
   packageRefs,
   refinementCycles,
   structureCycles,
+  hintUnknownKey,
+  hintUnknownIntent,
+  hintInapplicableIntent,
 ];

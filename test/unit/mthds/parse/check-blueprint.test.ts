@@ -108,7 +108,7 @@ describe('checkBlueprint', () => {
       );
       expect(items.map((item) => [item.message, item.concept_code, item.field_path])).to.deep.equal([
         [
-          "Concept 'Invoice': unknown key 'unit' (allowed: description, type, key_type, value_type, item_type, concept_ref, item_concept_ref, choices, default_value, required).",
+          "Concept 'Invoice': unknown key 'unit' (allowed: description, type, key_type, value_type, item_type, concept_ref, item_concept_ref, choices, default_value, required, hints).",
           'Invoice',
           'concept.Invoice.structure.total.unit',
         ],
