@@ -5,8 +5,8 @@
  * (`requests/diagnostic-requests.ts`) and, for a run's bundle check, through `thread-operations.ts`.
  *
  * Every function answers the exact bytes `sendJson` would send, and throws the route's typed errors (a
- * `ValidationError` 422 for a runner of a pipe that calls an absent package, a `PipeNotFoundError` 422 for an unknown
- * `pipe_ref`), which cross the thread boundary with their problem document intact.
+ * `PipeNotFoundError` 422 for an unknown `pipe_ref`), which cross the thread boundary with their problem document
+ * intact.
  *
  * The mock backends of the dry run are imported from their modules, not from the `shared/inference` barrel: the barrel
  * loads every provider SDK, seconds of start-up for each new thread (and a thread stopped at its budget is replaced).
@@ -26,7 +26,6 @@ import {
   type SelectedPipe,
   selectPipe,
 } from '../../shared/codegen/index.js';
-import { ValidationError } from '../../shared/errors/index.js';
 import { createMockExtractor } from '../../shared/inference/extraction/mock-extractor.js';
 import { createMockBackend } from '../../shared/inference/mock-backend.js';
 import { mockValueForSchema } from '../../shared/inference/mock-value.js';
@@ -298,8 +297,7 @@ export function buildOutputOperation(input: BuildOutputInput): EncodedJson {
  * The verdict of `POST /v1/build/runner`: the dry-run sweep scoped to the pipe, then its runner script and the
  * `python-structures` projection it imports (spec §4.10).
  * @param input - closure, pipe selector and `allow_signatures`
- * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one; ValidationError (422) when
- *   the pipe calls a pipe of a package absent from the request
+ * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
  */
 export async function buildRunnerReport(input: BuildRunnerInput): Promise<BuildRunnerValidReport | CrateInvalidReport> {
   const library = closureLibrary(input, 'compat');
@@ -316,13 +314,6 @@ export async function buildRunnerReport(input: BuildRunnerInput): Promise<BuildR
       `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`,
     );
   const selected = requested ?? selectPipe(library, null, input.manifestMainPipe);
-  if (
-    swept.validatedPipes.some((validated) => validated.pipe_ref === selected.pipe.ref && validated.status === 'SKIPPED')
-  ) {
-    throw new ValidationError(
-      `Cannot generate runner code for pipe '${selected.pipe.ref}': it calls a pipe of another package that is absent from the request; submit that package's bundles in \`files\` too.`,
-    );
-  }
   const types = buildTypeSet(library);
   const pythonCode = runnerScript(library, types, selected.pipe);
   const { artifacts, lock, lock_filename } = generateTypes(library, 'python-structures', types);
@@ -338,8 +329,7 @@ export async function buildRunnerReport(input: BuildRunnerInput): Promise<BuildR
 /**
  * The answer of `POST /v1/build/runner`: {@link buildRunnerReport}, encoded.
  * @param input - closure, pipe selector and `allow_signatures`
- * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one; ValidationError (422) when
- *   the pipe calls a pipe of a package absent from the request
+ * @throws PipeNotFoundError (422) when `pipeRef` names no pipe, or nothing selects one
  */
 export async function buildRunnerOperation(input: BuildRunnerInput): Promise<EncodedJson> {
   return encode(await buildRunnerReport(input));

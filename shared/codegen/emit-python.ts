@@ -3,7 +3,7 @@
  * `python-structures` (`structures.py`, `StructuredContent` classes for a Pipelex host, with a plain-pydantic stand-in
  * for `StructuredContent` where Pipelex is not installed). One class per emitted concept, named as in the type model.
  *
- * Mapping: text/date → `str` (dates travel as ISO strings), integer → `int`, number → `float`, boolean → `bool`,
+ * Mapping: text/date/datetime/time → `str` (they travel as ISO strings), integer → `int`, number → `float`, boolean → `bool`,
  * choices → `Literal[…]`, list → `List[…]`, dict → `Dict[str, …]`, concept → the concept's class, a native's inline
  * object (`Image.size`) → a `BaseModel` nested in its class (`ImageContent.Size`); an optional field is
  * `Optional[…]` defaulting to None or its `default_value`. A refinement subclasses its parent (a refinement of `Text`
@@ -72,6 +72,8 @@ function annotation(types: TypeSet, type: FieldType): string {
   switch (type.kind) {
     case 'text':
     case 'date':
+    case 'datetime':
+    case 'time':
       return 'str';
     case 'integer':
       return 'int';

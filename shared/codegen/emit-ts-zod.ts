@@ -4,7 +4,7 @@
  * schema parses the runtime's content as it travels. Each schema body is `z.lazy`, so declaration order is free and
  * reference cycles type-check under `tsc --strict`.
  *
- * Mapping: text/date → `string`, integer → `number` (`.int()`), number, boolean, choices → `z.enum`, list → array,
+ * Mapping: text/date/datetime/time → `string`, integer → `number` (`.int()`), number, boolean, choices → `z.enum`, list → array,
  * dict → `z.record(z.string(), …)`, a native's inline object (`Image.size`) → an inline `z.object`, concept → the concept's
  * schema; an optional field is `.nullish()` (absent or
  * null), a default becomes `.default(…)`; a declared concept's object is strict (no unknown keys), a native's is not.
@@ -29,6 +29,8 @@ function tsType(types: TypeSet, type: FieldType): string {
   switch (type.kind) {
     case 'text':
     case 'date':
+    case 'datetime':
+    case 'time':
       return 'string';
     case 'integer':
     case 'number':
@@ -54,6 +56,8 @@ function zodType(types: TypeSet, type: FieldType): string {
   switch (type.kind) {
     case 'text':
     case 'date':
+    case 'datetime':
+    case 'time':
       return 'z.string()';
     case 'integer':
       return 'z.number().int()';

@@ -16,6 +16,10 @@ function placeholderValue(types: TypeSet, name: string, type: FieldType): unknow
       return `${name}_value`;
     case 'date':
       return '2026-01-01';
+    case 'datetime':
+      return '2026-01-01T00:00:00Z';
+    case 'time':
+      return '00:00:00';
     case 'integer':
     case 'number':
       return 0;

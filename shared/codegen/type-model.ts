@@ -16,7 +16,7 @@ import { type Concept, type ConceptField, type Library, NATIVE_CONCEPTS } from '
 
 /** The type of a field (or of a list item / dict value). */
 export type FieldType =
-  | { kind: 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'any' }
+  | { kind: 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'any' }
   | { kind: 'enum'; choices: readonly string[] }
   | { kind: 'list'; item: FieldType }
   | { kind: 'dict'; value: FieldType }
@@ -69,7 +69,7 @@ export interface TypeSet {
 }
 
 const TEXT = 'native.Text';
-const SCALAR_KINDS = new Set(['text', 'integer', 'number', 'boolean', 'date']);
+const SCALAR_KINDS = new Set(['text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time']);
 /** Names the emitters import or define themselves; a concept with one of these codes is domain-qualified. */
 const RESERVED_NAMES = new Set([
   'z',

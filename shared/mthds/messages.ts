@@ -49,6 +49,8 @@ export const MESSAGES = {
     `Pipe code '${p.code}' must be snake_case (lowercase letters, digits and underscores, starting with a letter), e.g. '${p.suggestion}'.`,
   input_name_casing: (p: { pipe: string; name: string; suggestion: string }) =>
     `Pipe '${p.pipe}': input name '${p.name}' must be snake_case (dotted snake_case segments allowed), e.g. '${p.suggestion}'.`,
+  dotted_input_name: (p: { pipe: string; field: string; name: string; root: string; rest: string }) =>
+    `Pipe '${p.pipe}', ${p.field} '${p.name}': dotted input names are obsolete; declare the root input '${p.root}' and read $${p.root}.${p.rest} in the template, or bind the field with a binding step.`,
   strict_snake_case: (p: { kind: 'pipe code' | 'input name'; pipe: string; name: string }) =>
     `Pipe '${p.pipe}': ${p.kind} '${p.name}' has a double, leading or trailing underscore; the reference SDKs expect words joined by single underscores.`,
   native_redeclaration: (p: { code: string }) =>
@@ -65,7 +67,7 @@ export const MESSAGES = {
   field_name_invalid: (p: { concept: string; field: string; reason: string }) =>
     `Concept '${p.concept}', field '${p.field}': ${p.reason}; rename the field.`,
   field_needs_type: (p: { concept: string; field: string }) =>
-    `Concept '${p.concept}', field '${p.field}': set a type (text, integer, number, boolean, date, list, dict or concept), or non-empty choices for an enum field.`,
+    `Concept '${p.concept}', field '${p.field}': set a type (text, integer, number, boolean, date, datetime, time, list, dict or concept), or non-empty choices for an enum field.`,
   field_choices_with_type: (p: { concept: string; field: string; type: string; strict: boolean }) =>
     `Concept '${p.concept}', field '${p.field}': choices make an enum field, so type = "${p.type}" must be removed${p.strict ? ' (strict mode)' : ' (only type = "text" is tolerated with choices)'}.`,
   field_dict_types: (p: { concept: string; field: string }) =>
@@ -81,9 +83,13 @@ export const MESSAGES = {
       : `Concept '${p.concept}', field '${p.field}': ${p.missing ? 'item_type = "concept" needs item_concept_ref = "<Concept>"' : 'item_concept_ref is only allowed with item_type = "concept"'}.`,
   field_default_value: (p: { concept: string; field: string; value: string; problem: string }) =>
     `Concept '${p.concept}', field '${p.field}': default_value ${p.value} ${p.problem}.`,
+  field_required_with_default: (p: { concept: string; field: string; value: string }) =>
+    `Concept validation error at 'concept.${p.concept}.structure.${p.field}': Value error, a field cannot be both required and have a default_value (${p.value}): a default makes the field's absence legal. Remove required = true or the default_value.`,
   field_list_item_type: (p: { concept: string; field: string }) =>
     `Concept '${p.concept}', field '${p.field}': a list without item_type is read as a list of texts; set item_type to say what the items are.`,
 
+  template_private_name: (p: { pipe: string; label: string; name: string; allowed: readonly string[] }) =>
+    `Pipe '${p.pipe}': the ${p.label} of pipe '${p.pipe}' reads '${p.name}', a name starting with an underscore; templates may read only an input's metadata fields (${p.allowed.join(', ')}) and its content. Remove the read.`,
   llm_undeclared_variables: (p: { pipe: string; names: readonly string[]; declared: readonly string[] }) =>
     `Pipe '${p.pipe}': the prompt uses ${quoted(p.names)}, which ${plural(p.names.length, 'is not a declared input', 'are not declared inputs')} (declared: ${listOr(p.declared)}). Add ${plural(p.names.length, 'it', 'them')} to inputs or remove ${plural(p.names.length, 'it', 'them')} from the prompt.`,
   llm_unused_inputs: (p: { pipe: string; names: readonly string[] }) =>
@@ -164,6 +170,14 @@ export const MESSAGES = {
     `${p.where}, field '${p.field}': ${p.reason}.`,
   unresolved_pipe: (p: { pipe: string; field: string; reason: string }) =>
     `Pipe '${p.pipe}', field '${p.field}': ${p.reason}.`,
+  unresolved_package: (p: { pipe: string; field: string; ref: string; packageRef: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': '${p.ref}' calls package '${p.packageRef}', which is not loaded: cross-package references resolve among the bundles of the request (or, for a method_ref, the packages it references, fetched by address). Send that package's bundles too, or run the method by method_ref.`,
+  hint_unknown_key: (p: { where: string; key: string }) =>
+    `${p.where}: hint '${p.key}' is not defined by the standard (hint keys: intent); it is kept but means nothing.`,
+  hint_unknown_intent: (p: { where: string; word: string; words: readonly string[] }) =>
+    `${p.where}: intent '${p.word}' is not an intent word (${p.words.join(', ')}); it is ignored.`,
+  hint_inapplicable_intent: (p: { where: string; word: string; kind: string }) =>
+    `${p.where}: intent '${p.word}' does not apply to a ${p.kind} value (prose and label fit text, rating and quantity fit numbers); it is ignored.`,
   refinement_cycle: (p: { ref: string; chain: readonly string[] }) =>
     `Concept '${p.ref}' refines itself through ${p.chain.join(' → ')}: refinement must not loop. Break the cycle.`,
   concept_ref_cycle: (p: { ref: string; chain: readonly string[] }) =>

@@ -3,8 +3,8 @@
  * mock inputs with mock inference, so failures that static rules cannot see (templates that do not render with real
  * content shapes, constructs that do not fit their concept, unregistered functions) surface as `dry_run` items.
  *
- * Statuses: SUCCESS, FAILURE, or SKIPPED for a pipe that calls another package absent from the request.
- * Contract-only pipes (PipeSignature) are listed only when `allow_signatures` is set (then they mint a mock output).
+ * Statuses: SUCCESS or FAILURE (the contract's SKIPPED, once given to a pipe calling a package absent from the request,
+ * is never produced: such a library is refused by `S5-package-refs`, LANGUAGE-DELTA.md §11). Contract-only pipes (PipeSignature) are listed only when `allow_signatures` is set (then they mint a mock output).
  */
 import { toMthdsError, type ValidationErrorItem } from '../errors/index.js';
 import type { Library, Pipe } from '../mthds/index.js';
@@ -17,7 +17,7 @@ import { withTemplateBatch } from './template-batch.js';
 /** One swept pipe (API-CONTRACT.md §4.3 `validated_pipes`). */
 export interface ValidatedPipe {
   pipe_ref: string;
-  status: 'SUCCESS' | 'FAILURE' | 'SKIPPED';
+  status: 'SUCCESS' | 'FAILURE';
 }
 
 /** The sweep's outcome. */
@@ -25,29 +25,8 @@ export interface SweepOutcome {
   validatedPipes: ValidatedPipe[];
   /** One `dry_run` item per failing pipe. */
   errors: ValidationErrorItem[];
-  /** Whether the pipe of `options.record` ran to the end with its recorder (false when skipped or not swept). */
+  /** Whether the pipe of `options.record` ran to the end with its recorder (false when it failed or was not swept). */
   recorded: boolean;
-}
-
-function callsAbsentPackage(library: Library, pipe: Pipe, seen = new Set<string>()): boolean {
-  if (seen.has(pipe.ref)) return false;
-  seen.add(pipe.ref);
-  const blueprint = pipe.blueprint;
-  const refs =
-    blueprint.type === 'PipeSequence'
-      ? blueprint.steps.map((step) => step.pipe)
-      : blueprint.type === 'PipeParallel'
-        ? blueprint.branches.map((branch) => branch.pipe)
-        : blueprint.type === 'PipeCondition'
-          ? [...Object.values(blueprint.outcomes), blueprint.default_outcome]
-          : blueprint.type === 'PipeBatch'
-            ? [blueprint.branch_pipe_code]
-            : [];
-  return refs.some((ref) => {
-    if (ref === 'fail' || ref === 'continue') return false;
-    const target = library.findPipe(ref, pipe.domain_code);
-    return target ? callsAbsentPackage(library, target, seen) : ref.includes('->');
-  });
 }
 
 /**
@@ -77,10 +56,6 @@ export async function dryRunSweep(
   const scope = [...library.pipes.values()].filter((pipe) => !options.pipeRefs || options.pipeRefs.has(pipe.ref));
   for (const pipe of scope.sort((a, b) => a.ref.localeCompare(b.ref))) {
     if (pipe.type === 'PipeSignature' && !options.allowSignatures) continue;
-    if (callsAbsentPackage(library, pipe)) {
-      validatedPipes.push({ pipe_ref: pipe.ref, status: 'SKIPPED' });
-      continue;
-    }
     try {
       const graph = options.record?.pipe === pipe ? options.record.graph : undefined;
       await runPipeline({ library, pipe, inputs: null, pipelineRunId: `dry-run-${pipe.ref}` }, runDeps, dryRun, graph);

@@ -72,21 +72,6 @@ export class GraphRecorder {
   }
 
   /**
-   * Close a node whose pipe did not run (its output was mocked).
-   * @param id - the node id
-   * @param outputs - the mocked stuffs
-   * @param at - end time, epoch milliseconds
-   * @param reason - why it did not run
-   */
-  skip(id: string, outputs: GraphIoItem[], at: number, reason: string): void {
-    this.finish(id, outputs, at);
-    const node = this.byId.get(id);
-    if (!node) return;
-    node.status = 'skipped';
-    node.skip_reason = reason;
-  }
-
-  /**
    * The graph.
    * @param library - the library the run used (fills the registries)
    * @param pipelineRef - domain and main pipe of the run

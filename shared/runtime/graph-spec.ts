@@ -44,13 +44,8 @@ export interface GraphNode {
   kind: 'controller' | 'operator';
   pipe_code: string;
   pipe_type: string;
-  /**
-   * `canceled`: still running when the graph was built (the reference's teardown status); `skipped`: a pipe of a
-   * package absent from the request, whose output a dry run mocked (`skip_reason` says so).
-   */
-  status: 'running' | 'succeeded' | 'failed' | 'canceled' | 'skipped';
-  /** Only on a `skipped` node. */
-  skip_reason?: string;
+  /** `canceled`: still running when the graph was built (the reference's teardown status). */
+  status: 'running' | 'succeeded' | 'failed' | 'canceled';
   timing: GraphTiming;
   io: { inputs: GraphIoItem[]; outputs: GraphIoItem[] };
   error: GraphError | null;

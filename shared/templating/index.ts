@@ -15,5 +15,11 @@ export {
   templateBatch,
 } from './render-template.js';
 export type { Renderable, TextFormat } from './renderable.js';
+export { ALLOWED_PRIVATE } from './sandbox.js';
 export { expandShorthands } from './shorthands.js';
-export { isStraightLine, type TemplateVariables, templateVariables } from './template-ast.js';
+export {
+  isStraightLine,
+  type TemplateVariables,
+  templatePrivateNames,
+  templateVariables,
+} from './template-ast.js';

@@ -12,6 +12,7 @@ import {
 import { installCappedBuiltins } from './capped-builtins.js';
 import { MTHDS_FILTERS, type MthdsFilter, TEMPLATE_CATEGORIES, type TemplateCategory } from './categories.js';
 import { escapeScriptTagFilter, formatFilter, type TagStyle, tagFilter } from './filters.js';
+import { installJinjaCompat, JINJA_TESTS } from './jinja-compat.js';
 import { maxOutputChars, outputBudgetError, type TemplateLimits, templateLimits } from './output-budget.js';
 import { isRenderable, type TextFormat } from './renderable.js';
 import { cappedRange, hardenedNunjucks, withLoopBudget } from './sandbox.js';
@@ -40,10 +41,11 @@ const BUILTIN_FILTERS = new Set(
 );
 
 /**
- * Check a template: it parses, loads no other template, and uses only filters its category allows.
+ * Check a template: it parses, loads no other template, uses only filters its category allows and only Jinja2's
+ * tests.
  * @param template - template text as written
  * @param category - where it is used
- * @throws Jinja2TemplateSyntaxError naming the offending filter or tag
+ * @throws Jinja2TemplateSyntaxError naming the offending filter, test or tag
  * @see LANGUAGE.md §6 S4 "Templates"
  */
 export function checkTemplate(template: string, category: TemplateCategory): void {
@@ -61,6 +63,12 @@ export function checkTemplate(template: string, category: TemplateCategory): voi
         `Template syntax error: filter '${filter}' is not allowed in a ${category} template (MTHDS filters allowed here: ${allowed.join(', ') || 'none'}).`,
       );
     }
+  }
+  for (const test of reader.tests) {
+    if (!JINJA_TESTS.has(test))
+      throw new Jinja2TemplateSyntaxError(
+        `Template syntax error: there is no test named '${test}' (tests: ${[...JINJA_TESTS].join(', ')}).`,
+      );
   }
 }
 
@@ -148,6 +156,7 @@ function environmentFor(options: RenderOptions): Environment {
     with_images: (value) => formatFilter(value, undefined, textFormat),
   };
   environment.addGlobal('range', cappedRange);
+  installJinjaCompat(environment);
   for (const name of settings.filters) environment.addFilter(name, filters[name]);
   installCappedBuiltins(environment);
   for (const name of STRING_FILTERS) {

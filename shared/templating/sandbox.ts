@@ -42,7 +42,12 @@ const BLOCKED_NAMES = new Set([
 ]);
 
 /** The only `_`-prefixed attributes allowed (artefact metadata, RUNTIME.md §2.2.6). */
-const ALLOWED_PRIVATE = new Set(['_stuff_name', '_stuff_code', '_concept_code', '_content_class']);
+export const ALLOWED_PRIVATE: ReadonlySet<string> = new Set([
+  '_stuff_name',
+  '_stuff_code',
+  '_concept_code',
+  '_content_class',
+]);
 
 /**
  * Throw when a looked-up name is refused.

@@ -4,7 +4,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { Jinja2TemplateSyntaxError } from '../errors/index.js';
-import { hardenedNunjucks } from './sandbox.js';
+import { ALLOWED_PRIVATE, hardenedNunjucks } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
 
 /** The free variables of a template. */
@@ -23,8 +23,11 @@ interface AstNode {
   [field: string]: unknown;
 }
 
-/** Names nunjucks provides itself; they are never inputs. */
-const BUILTIN_NAMES = new Set(['loop', 'range', 'cycler', 'joiner', 'caller']);
+/**
+ * Names the template engine provides itself; they are never inputs: `loop`, `caller`, and the globals the renderer
+ * defines (`range`, `cycler`, `joiner`, `dict`).
+ */
+const BUILTIN_NAMES = new Set(['loop', 'range', 'cycler', 'joiner', 'caller', 'dict']);
 
 /** Tags that would load other templates: refused (bundles carry no template library). */
 const LOADING_NODES = new Set(['Include', 'Import', 'FromImport', 'Extends']);
@@ -109,10 +112,13 @@ const STRAIGHT_LINE_MAX_NODES = 256;
  * @throws Jinja2TemplateSyntaxError naming line and column
  */
 function parseTemplate(template: string): AstNode {
+  return parseExpanded(expandShorthands(template));
+}
+
+/** {@link parseTemplate} of a template whose shorthands are already expanded. */
+function parseExpanded(source: string): AstNode {
   try {
-    return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(
-      expandShorthands(template),
-    );
+    return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(source);
   } catch (error) {
     if (error instanceof RangeError) throw tooDeepToRead(error);
     const message = error instanceof Error ? error.message.replace(/^\(unknown path\)\s*/, '') : String(error);
@@ -161,13 +167,27 @@ function setTargetMessage(target: AstNode): string {
   return `Template syntax error${where}: {% set %} assigns plain names only (e.g. {% set total = 1 %}), not ${what}.`;
 }
 
+/**
+ * The name of the test on the right of `x is <test>` as written: a name (`defined`), a call (`divisibleby(3)`), or one
+ * of the Jinja2 keywords nunjucks parses as a literal (`none`, `true`, `false`).
+ */
+function testName(node: AstNode): string {
+  if (node.typename === 'FunCall') return testName(node['name'] as AstNode);
+  return node.value === null ? 'none' : String(node.value);
+}
+
 class AstReader {
   readonly paths = new Set<string>();
   readonly filters = new Set<string>();
+  readonly tests = new Set<string>();
+  readonly privateNames = new Set<string>();
   readonly loadingTags = new Set<string>();
   readonly sizedCalls: SizedLiteralCall[] = [];
   straightLine = true;
   private nodes = 0;
+
+  /** @param lines - the lines of the expanded template, to tell `x._a` (a private read) from `x["_a"]` (a key) */
+  constructor(private readonly lines: readonly string[]) {}
 
   visit(node: unknown, scope: Set<string>): void {
     if (node === null || typeof node !== 'object') return;
@@ -180,8 +200,11 @@ class AstReader {
     this.nodes += 1;
     if (!STRAIGHT_LINE_NODES.has(ast.typename) || this.nodes > STRAIGHT_LINE_MAX_NODES) this.straightLine = false;
     switch (ast.typename) {
-      case 'Symbol':
       case 'LookupVal':
+        this.readPrivateNames(ast);
+        this.readPath(ast, scope);
+        return;
+      case 'Symbol':
         this.readPath(ast, scope);
         return;
       case 'For':
@@ -207,6 +230,16 @@ class AstReader {
         this.visit(ast['body'], new Set([...scope, ...boundNames(ast['args'] as AstNode), 'caller']));
         return;
       }
+      case 'Is': {
+        const test = ast['right'] as AstNode;
+        this.tests.add(testName(test));
+        this.visit(ast['left'], scope);
+        if (test.typename === 'FunCall') this.visit(test['args'], scope);
+        return;
+      }
+      case 'KeywordArgs':
+        for (const pair of ast.children ?? []) this.visit(pair['value'], scope);
+        return;
       case 'Filter':
       case 'FilterAsync': {
         const name = String((ast['name'] as AstNode).value);
@@ -226,6 +259,17 @@ class AstReader {
     }
   }
 
+  /** Record the `_`-prefixed attributes a lookup chain reads with a dot (a bracketed key is data, left to the render). */
+  private readPrivateNames(node: AstNode): void {
+    for (let link = node; link.typename === 'LookupVal'; link = link['target'] as AstNode) {
+      const key = link['val'] as AstNode;
+      if (key.typename !== 'Literal' || typeof key.value !== 'string' || !key.value.startsWith('_')) continue;
+      if (ALLOWED_PRIVATE.has(key.value)) continue;
+      const written = this.lines[Number(key['lineno'])]?.[Number(key['colno'])];
+      if (written !== '"' && written !== "'") this.privateNames.add(key.value);
+    }
+  }
+
   private readPath(node: AstNode, scope: Set<string>): void {
     const path = lookupPath(node);
     if (path === undefined) {
@@ -240,10 +284,14 @@ class AstReader {
   }
 }
 
-/** What a template reads: its free variable paths, the filters it applies and the loading tags it uses. */
+/** What a template reads: its free variable paths, the filters and tests it applies and the loading tags it uses. */
 export interface TemplateReading {
   readonly paths: ReadonlySet<string>;
   readonly filters: ReadonlySet<string>;
+  /** The tests of `x is <test>` as written (`defined`, `divisibleby`, `none`). */
+  readonly tests: ReadonlySet<string>;
+  /** The `_`-prefixed attributes read with a dot (`x._stuff`), the artefact metadata fields excepted. */
+  readonly privateNames: ReadonlySet<string>;
   readonly loadingTags: ReadonlySet<string>;
   /** The calls of `center`, `indent`, `batch` and `slice` with a literal size, in template order. */
   readonly sizedCalls: readonly SizedLiteralCall[];
@@ -274,14 +322,15 @@ const readings = new LRUCache<string, TemplateReading>({
 /**
  * Read a parsed template (cached by text; a syntax error is not cached).
  * @param template - template text as written
- * @returns the variable paths, filter names and refused loading tags
+ * @returns the variable paths, filter and test names, and refused loading tags
  * @throws Jinja2TemplateSyntaxError
  */
 export function readTemplate(template: string): TemplateReading {
   const cached = readings.get(template);
   if (cached) return cached;
-  const reader = new AstReader();
-  const ast = parseTemplate(template);
+  const source = expandShorthands(template);
+  const ast = parseExpanded(source);
+  const reader = new AstReader(source.split('\n'));
   try {
     reader.visit(ast, new Set());
   } catch (error) {
@@ -293,10 +342,12 @@ export function readTemplate(template: string): TemplateReading {
 
 /**
  * The free variables of a template: shorthand roots plus the undeclared names of the Jinja AST (loop variables,
- * `{% set %}` targets, macro arguments and `loop` excluded).
+ * `{% set %}` targets from their statement on, macro arguments, `loop`, `caller` and the engine's globals excluded).
+ * Only the left side of a test is read (`x is defined` reads `x`, never `defined`), plus a test's call arguments
+ * (`x is divisibleby(n)` reads `n`); keyword argument names (`default(x, boolean=true)`) are not variables.
  * @param template - template text as written (shorthands allowed)
  * @throws Jinja2TemplateSyntaxError
- * @see LANGUAGE.md §3.12
+ * @see LANGUAGE.md §3.12, LANGUAGE-DELTA.md §6 "`is defined` / variable extraction"
  */
 export function templateVariables(template: string): TemplateVariables {
   const paths = [...readTemplate(template).paths].sort();
@@ -311,4 +362,17 @@ export function templateVariables(template: string): TemplateVariables {
  */
 export function isStraightLine(template: string): boolean {
   return readTemplate(template).straightLine;
+}
+
+/**
+ * The `_`-prefixed attributes a template reads with a dot (`{{ x._stuff }}`), other than the artefact metadata fields
+ * (`_stuff_name`, `_stuff_code`, `_concept_code`, `_content_class`): the sandbox refuses them at render time, the
+ * `S4-template-private-names` rule at load. A bracketed key (`x["_id"]`) may be a plain dict's data and is not listed.
+ * @param template - template text as written (shorthands allowed)
+ * @returns the names, sorted and unique
+ * @throws Jinja2TemplateSyntaxError
+ * @see LANGUAGE-DELTA.md §11 "Private-name lint"
+ */
+export function templatePrivateNames(template: string): string[] {
+  return [...readTemplate(template).privateNames].sort();
 }

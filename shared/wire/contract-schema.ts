@@ -21,6 +21,8 @@ const SCALARS: Readonly<Record<string, Schema>> = {
   number: { type: 'number' },
   boolean: { type: 'boolean' },
   date: { format: 'date', type: 'string' },
+  datetime: { format: 'date-time', type: 'string' },
+  time: { format: 'time', type: 'string' },
 };
 
 /**

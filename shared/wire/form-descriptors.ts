@@ -122,6 +122,10 @@ class FormBuilder {
         return node('boolean', name, body);
       case 'date':
         return node('date', name, { ...body, datetime: false });
+      case 'datetime':
+        return node('date', name, { ...body, datetime: true });
+      case 'time':
+        return node('text', name, body);
       case 'dict':
         return node('object', name, { ...body, fields: [] });
       case 'concept': {

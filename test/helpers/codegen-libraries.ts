@@ -127,13 +127,15 @@ prompt = "Read $text $number @image @document @html @text_and_images @page @json
 
 /**
  * Every valid library of the corpus, the natives library and the edge library.
- * @returns single bundles (samples and methods), methods with the documents package, {@link NATIVES_LIBRARY}, and
- *   {@link EDGE_LIBRARY} (last)
+ * @returns single bundles (samples, and methods that call no other package), methods with the documents package they
+ *   call (alone they are invalid: LANGUAGE-DELTA.md §11), {@link NATIVES_LIBRARY}, and {@link EDGE_LIBRARY} (last)
  */
 export function codegenLibraries(): NamedLibrary[] {
   const singles = [
     ...corpusSampleFiles().map((file) => `pipelex-api-samples/${file}`),
-    ...corpusMethodBundles().map((bundle) => `methods/${bundle}`),
+    ...corpusMethodBundles()
+      .filter((bundle) => methodClosureFiles(bundle).length === 1)
+      .map((bundle) => `methods/${bundle}`),
   ].map((path) => ({
     name: path,
     sources: [{ content: corpusText(path), source: path }],

@@ -414,19 +414,19 @@ describe('codegen and build routes', function () {
       execFileSync('python3', ['-m', 'py_compile', ...written]);
     });
 
-    it('should refuse with a 422 a pipe calling a package absent from the request', async () => {
+    it('should answer the invalid arm for a closure calling a package absent from the request', async () => {
       const files = [{ content: corpusText('methods/entity_extractor/bundle.mthds') }];
       const response = await request(app)
         .post('/v1/build/runner')
-        .send({ files, pipe_ref: 'entity_extraction.extract_entities' })
-        .expect(422);
-      expect(response.body.detail).to.match(
-        /^Cannot generate runner code for pipe 'entity_extraction\.extract_entities': /,
-      );
-      await request(app)
-        .post('/v1/build/runner')
         .send({ files, pipe_ref: 'entity_extraction.identify_entities' })
         .expect(200);
+      expect(response.body.is_valid).to.equal(false);
+      expect(
+        response.body.validation_errors.map((item: { error_type: string; pipe_code: string }) => [
+          item.error_type,
+          item.pipe_code,
+        ]),
+      ).to.deep.equal([['unresolved_package_dependency', 'extract_entities']]);
     });
 
     it('should answer the invalid arm when the dry run fails, and sweep only the requested pipe', async () => {

@@ -177,16 +177,6 @@ describe('graph_spec drawn by mthds-ui for the corpus samples and published meth
       expect(spec.nodes.map((node) => (node as Node & { status: string }).status)).to.not.include('failed');
       await expectDrawn(ui, spec);
     });
-
-    it(`should draw the published method ${path} alone, its documents steps skipped`, async () => {
-      const response = await request(app)
-        .post('/v1/validate')
-        .send({ mthds_contents: [corpusText(`methods/${path}`)] })
-        .expect(200);
-      const spec = response.body.graph_spec as Spec;
-      expect(spec.nodes.map((node) => (node as Node & { status: string }).status)).to.not.include('failed');
-      await expectDrawn(ui, spec);
-    });
   }
 });
 

@@ -126,16 +126,36 @@ describe('POST /v1/validate', () => {
       );
     });
 
-    it('should skip a pipe that calls a package absent from the request', async () => {
+    it('should refuse a bundle calling a package absent from the request (LANGUAGE-DELTA.md §11)', async () => {
       const response = await validate({ mthds_contents: [corpusText('methods/doc_summarizer/bundle.mthds')] }).expect(
         200,
       );
+      expect(response.body).to.include({ is_valid: false });
+      expect(response.body.validation_errors).to.deep.equal([
+        {
+          category: 'pipe_validation',
+          message:
+            "Pipe 'summarize_document', field 'steps[0].pipe': 'github.com/Pipelex/methods/documents->documents.extract_text_pages' calls package 'github.com/Pipelex/methods/documents', which is not loaded: cross-package references resolve among the bundles of the request (or, for a method_ref, the packages it references, fetched by address). Send that package's bundles too, or run the method by method_ref.",
+          error_type: 'unresolved_package_dependency',
+          pipe_code: 'summarize_document',
+          domain_code: 'document_summarization',
+          field_path: 'pipe.summarize_document.steps[0].pipe',
+          field_name: 'pipe',
+          missing_pipe_code: 'github.com/Pipelex/methods/documents->documents.extract_text_pages',
+          source: null,
+        },
+      ]);
+    });
+
+    it('should dry-run every pipe of a bundle sent with the package it calls', async () => {
+      const response = await validate({
+        mthds_contents: [
+          corpusText('methods/doc_summarizer/bundle.mthds'),
+          corpusText('methods/documents/documents.mthds'),
+        ],
+      }).expect(200);
       expect(response.body.validated_pipes).to.deep.include({
         pipe_ref: 'document_summarization.summarize_document',
-        status: 'SKIPPED',
-      });
-      expect(response.body.validated_pipes).to.deep.include({
-        pipe_ref: 'document_summarization.analyze_in_parallel',
         status: 'SUCCESS',
       });
     });
@@ -286,12 +306,15 @@ describe('POST /v1/validate', () => {
 
   describe('when validation_mode names a mode', () => {
     it('should report strict deviations as errors in strict mode and accept them in compat (the default)', async () => {
-      const bundle = corpusText('methods/entity_extractor/bundle.mthds');
-      const compat = await validate({ mthds_contents: [bundle], validation_mode: 'compat' }).expect(200);
+      const bundles = [
+        corpusText('methods/entity_extractor/bundle.mthds'),
+        corpusText('methods/documents/documents.mthds'),
+      ];
+      const compat = await validate({ mthds_contents: bundles, validation_mode: 'compat' }).expect(200);
       expect(compat.body.is_valid).to.equal(true);
       const strict = await validate({
-        mthds_contents: [bundle],
-        mthds_sources: ['entity_extractor.mthds'],
+        mthds_contents: bundles,
+        mthds_sources: ['entity_extractor.mthds', 'documents.mthds'],
         validation_mode: 'strict',
       }).expect(200);
       expect(strict.body).to.include({ is_valid: false, is_runnable: false });

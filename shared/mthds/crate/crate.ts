@@ -17,7 +17,7 @@ export const MTHDS_STANDARD_VERSION = '1.0.0';
  */
 export interface CrateField {
   description: string;
-  type?: 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'list' | 'dict' | 'concept';
+  type?: 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'list' | 'dict' | 'concept';
   key_type?: string;
   value_type?: string;
   item_type?: string;

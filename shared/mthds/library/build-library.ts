@@ -37,7 +37,9 @@ function normaliseField(field: string | ConceptFieldBlueprint): ConceptField {
 
 function declaredConcept(domain: string, code: string, blueprint: ConceptBlueprint | string): Concept {
   const table: ConceptBlueprint =
-    typeof blueprint === 'string' ? { description: blueprint, structure: undefined, refines: undefined } : blueprint;
+    typeof blueprint === 'string'
+      ? { description: blueprint, structure: undefined, refines: undefined, hints: undefined }
+      : blueprint;
   const structure =
     typeof table.structure === 'object' && table.structure !== null
       ? Object.fromEntries(Object.entries(table.structure).map(([name, field]) => [name, normaliseField(field)]))

@@ -7,7 +7,7 @@ import type { Multiplicity } from '../references.js';
 /** A structure field, normalised (LANGUAGE.md §2.2): refs qualified, `required` defaulted to false. */
 export interface ConceptField {
   /** Absent for an enum field (choices only). */
-  type?: 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'list' | 'dict' | 'concept';
+  type?: 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'list' | 'dict' | 'concept';
   description: string;
   required: boolean;
   choices?: string[];

@@ -1,6 +1,6 @@
 /**
  * JSON schemas of concept content (draft 2020-12), used for structured LLM output, input validation and I/O
- * contracts. Mapping of LANGUAGE.md §2.2: text → string, integer, number, boolean, date → ISO string, list → array
+ * contracts. Mapping of LANGUAGE.md §2.2: text → string, integer, number, boolean, date/datetime/time → ISO string, list → array
  * (items from `item_type`, text when absent), dict → object (values from `value_type`), concept → `$ref`, choices →
  * enum. Required fields are listed in `required`; optional ones are nullable. Refinement takes the parent's shape;
  * a description-only concept is Text-shaped. Nested concepts live under `$defs` (cycles become `$ref` loops).
@@ -15,6 +15,8 @@ const SCALARS: Record<string, Schema> = {
   number: { type: 'number' },
   boolean: { type: 'boolean' },
   date: { type: 'string', description: 'ISO 8601 date or date-time' },
+  datetime: { type: 'string', description: 'ISO 8601 date-time' },
+  time: { type: 'string', description: 'ISO 8601 time (HH:MM:SS, optional offset)' },
 };
 
 /** What a content schema is built from: the library's concepts and their refinement chains (`MthdsLibrary`). */

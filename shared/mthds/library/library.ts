@@ -4,8 +4,8 @@
  *
  * Glossary: a *qualified ref* is `domain.Code` (concept) or `domain.pipe_code` (pipe); natives live in domain `native`.
  * A *cross-package ref* has `<alias or address>->` in front; this runtime loads bundles, not packages, so it resolves the
- * part after `->` among the loaded bundles when its domain is there, and leaves it unresolved (deferred) otherwise
- * (LANGUAGE.md §5.6).
+ * part after `->` among the loaded bundles when its domain is there, and leaves it unresolved otherwise (LANGUAGE.md
+ * §5.6; the rule `S5-package-refs` refuses a pipe reference into a package that is not loaded).
  *
  * Only {@link loadLibrary} hands out a {@link Library}: the interface carries a brand symbol that the public barrel
  * does not export, so no caller can pass an unchecked object where a validated library is expected (STYLE.md rule 10).

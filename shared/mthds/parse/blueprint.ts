@@ -267,7 +267,9 @@ export type PipeBlueprint = { [T in PipeType]: z.infer<(typeof PIPE_SCHEMAS)[T]>
 /** A structure field written as a table (LANGUAGE.md §2.2). Unknown keys are refused. */
 export const CONCEPT_FIELD = z.strictObject({
   description: z.string(),
-  type: nullish(z.enum(['text', 'integer', 'number', 'boolean', 'date', 'list', 'dict', 'concept'])),
+  type: nullish(
+    z.enum(['text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'list', 'dict', 'concept']),
+  ),
   key_type: nullish(z.string()),
   value_type: nullish(z.string()),
   item_type: nullish(z.string()),
@@ -276,6 +278,8 @@ export const CONCEPT_FIELD = z.strictObject({
   choices: nullish(z.array(z.string())),
   default_value: z.unknown().optional(),
   required: nullish(z.boolean()),
+  /** Non-normative presentation hints (LANGUAGE-DELTA §7), e.g. `{ intent = "label" }`. */
+  hints: nullish(z.record(z.string(), z.string())),
 });
 /** A structure field as written (table form). */
 export type ConceptFieldBlueprint = z.infer<typeof CONCEPT_FIELD>;
@@ -285,6 +289,8 @@ export const CONCEPT_BLUEPRINT = z.strictObject({
   description: z.string(),
   structure: nullish(z.union([z.string(), z.record(z.string(), z.union([z.string(), CONCEPT_FIELD]))])),
   refines: nullish(z.string()),
+  /** Non-normative presentation hints of the concept (LANGUAGE-DELTA §7). */
+  hints: nullish(z.record(z.string(), z.string())),
 });
 /** A concept table as written. */
 export type ConceptBlueprint = z.infer<typeof CONCEPT_BLUEPRINT>;

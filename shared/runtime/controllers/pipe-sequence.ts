@@ -6,10 +6,8 @@
  * name (a controller child ignores its output name), the main stuff is also published under `result`. The same holds
  * for the sequence's own output name. This is a superset of the reference behaviour. A step that outputs nothing (a
  * PipeCondition taking `continue`) publishes nothing: the earlier main stuff is not renamed after it (RUNTIME.md §3.4).
- * In a dry run, a step calling a pipe of a package absent from the request gets a mock result (absent-package-step.ts).
  */
 import type { PipeSequenceBlueprint, SubPipeBlueprint } from '../../mthds/index.js';
-import { isAbsentPackageStep, mockAbsentPackageStep } from '../absent-package-step.js';
 import { asGraphNode } from '../graph-node.js';
 import type { GraphPipe } from '../graph-registries.js';
 import { ioItem } from '../graph-spec.js';
@@ -86,12 +84,10 @@ async function runInlineBatch(
 export const runPipeSequence: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeSequenceBlueprint;
   const mainBeforeSequence = job.memory.mainStuff();
-  for (const [index, step] of blueprint.steps.entries()) {
+  for (const step of blueprint.steps) {
     const outputName = step.result ?? null;
     const mainBeforeStep = job.memory.mainStuff();
-    if (environment.dryRun && isAbsentPackageStep(job, environment, step)) {
-      mockAbsentPackageStep(job, { ...environment, dryRun: environment.dryRun }, step, index);
-    } else if (step.batch_over !== undefined && step.batch_as !== undefined) {
+    if (step.batch_over !== undefined && step.batch_as !== undefined) {
       await runInlineBatch(job, environment, { ...step, batch_over: step.batch_over, batch_as: step.batch_as });
     } else {
       await environment.runPipe({

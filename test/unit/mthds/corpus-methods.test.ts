@@ -28,7 +28,9 @@ describe('published methods (corpus/methods)', () => {
     });
   });
 
-  for (const file of bundles) {
+  const callsDocuments = (file: string) => corpusText(`methods/${file}`).includes('/documents->');
+
+  for (const file of bundles.filter((candidate) => !callsDocuments(candidate))) {
     describe(`when loading ${file} alone in compat mode`, () => {
       it('should be valid with no warning', () => {
         const result = loadLibrary([{ content: corpusText(`methods/${file}`), source: file }]);
@@ -37,7 +39,19 @@ describe('published methods (corpus/methods)', () => {
     });
   }
 
-  for (const file of bundles.filter((candidate) => corpusText(`methods/${candidate}`).includes('/documents->'))) {
+  for (const file of bundles.filter(callsDocuments)) {
+    describe(`when loading ${file} alone, without the documents package it calls (LANGUAGE-DELTA.md §11)`, () => {
+      it('should be invalid with one unresolved_package_dependency item, on the first reference', () => {
+        const result = loadLibrary([{ content: corpusText(`methods/${file}`), source: file }]);
+        const items = result.ok ? [] : result.errors;
+        expect(items.map((item) => [item.error_type, item.missing_pipe_code?.split('->')[0]])).to.deep.equal([
+          ['unresolved_package_dependency', 'github.com/Pipelex/methods/documents'],
+        ]);
+      });
+    });
+  }
+
+  for (const file of bundles.filter(callsDocuments)) {
     describe(`when loading ${file} together with the documents package`, () => {
       it('should be valid and resolve every step pipe, cross-package ones included', () => {
         const result = loadLibrary([

@@ -117,6 +117,25 @@ describe('renderTemplate', () => {
   });
 });
 
+describe('Jinja2 tests and globals', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['{% if x is defined %}yes{% else %}no{% endif %}', {}, 'no'],
+    ['{% if x is defined %}yes{% else %}no{% endif %}', { x: 1 }, 'yes'],
+    ['{{ x is none }}|{{ y is not none }}', { x: null, y: 'a' }, 'True|True'],
+    ['{{ x is true }}|{{ x is false }}|{{ x is boolean }}', { x: false }, 'False|True|True'],
+    ['{{ x is integer }}|{{ y is float }}|{{ z is integer }}', { x: 3, y: 2.5, z: true }, 'True|True|False'],
+    ['{{ x is in(l) }}|{{ "b" is in("abc") }}|{{ "k" is in(d) }}', { x: 2, l: [1, 2], d: { k: 1 } }, 'True|True|True'],
+    ['{{ l is sequence }}|{{ s is sequence }}|{{ n is sequence }}', { l: [], s: 'a', n: 1 }, 'True|True|False'],
+    ['{{ "upper" is filter }}|{{ "nope" is filter }}|{{ "odd" is test }}', {}, 'True|False|True'],
+    ['{{ dict(a=1, b="x") }}', {}, "{'a': 1, 'b': 'x'}"],
+  ];
+  for (const [template, context, expected] of cases) {
+    it(`should render ${template} as Jinja2 does`, () => {
+      expect(renderTemplate(template, context, { category: 'basic' })).to.equal(expected);
+    });
+  }
+});
+
 describe('templateBatch', () => {
   it('should render like renderTemplate, each template under its own category and text format', () => {
     const batch = templateBatch();
@@ -158,6 +177,20 @@ describe('checkTemplate', () => {
 
   it('should refuse the non-deterministic random filter', () => {
     expect(() => checkTemplate('{{ x|random }}', 'basic')).to.throw(Jinja2TemplateSyntaxError);
+  });
+
+  it('should refuse a test Jinja2 does not know, naming it', () => {
+    expect(() => checkTemplate('{{ x is truthy }}', 'basic')).to.throw(
+      Jinja2TemplateSyntaxError,
+      "there is no test named 'truthy'",
+    );
+    expect(() => checkTemplate('{{ x is None }}', 'basic')).to.throw(Jinja2TemplateSyntaxError, "'None'");
+  });
+
+  it('should allow every Jinja2 test nunjucks can parse', () => {
+    expect(() =>
+      checkTemplate('{{ x is defined and x is not none and x is divisibleby(2) and x is in([2]) }}', 'basic'),
+    ).to.not.throw();
   });
 
   it('should refuse templates that load other templates', () => {

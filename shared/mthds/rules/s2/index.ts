@@ -6,6 +6,7 @@ import type { Rule } from '../rule.js';
 import { conceptCodeCasing } from './concept-code-casing.js';
 import { domainCode } from './domain-code.js';
 import { domainShape } from './domain-shape.js';
+import { dottedInputNames } from './dotted-input-names.js';
 import { duplicateCodes } from './duplicate-codes.js';
 import { inputNameCasing } from './input-name-casing.js';
 import { mainPipeDefined } from './main-pipe-defined.js';
@@ -24,6 +25,7 @@ export const S2_RULES: readonly Rule[] = [
   conceptCodeCasing,
   pipeCodeCasing,
   inputNameCasing,
+  dottedInputNames,
   strictSnakeCase,
   nativeRedeclaration,
   refinesOrStructure,

@@ -1,14 +1,16 @@
 /**
  * S3: a `default_value` matches the field's type (text → string, integer → integer, number → number, boolean →
- * boolean, date → a TOML date or date-time, list → array, dict → table), is one of the `choices` when they are set, and
- * is absent on a `concept` field.
- * @see LANGUAGE.md §2.2, §6 S3
+ * boolean, date → a TOML date or date-time, datetime → a TOML date-time, time → a TOML time, list → array, dict →
+ * table), is one of the `choices` when they are set, and is absent on a `concept` field.
+ * @see LANGUAGE.md §2.2, §6 S3; LANGUAGE-DELTA.md §7 (`datetime`, `time`)
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
 import { fieldItem, type StructureField, structureFields } from './structure-fields.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?$/;
+const ISO_TIME = /^\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?$/;
 
 const MATCHES_TYPE: Record<string, (value: unknown) => boolean> = {
   text: (value) => typeof value === 'string',
@@ -16,6 +18,8 @@ const MATCHES_TYPE: Record<string, (value: unknown) => boolean> = {
   number: (value) => typeof value === 'number',
   boolean: (value) => typeof value === 'boolean',
   date: (value) => typeof value === 'string' && ISO_DATE.test(value),
+  datetime: (value) => typeof value === 'string' && ISO_DATETIME.test(value),
+  time: (value) => typeof value === 'string' && ISO_TIME.test(value),
   list: (value) => Array.isArray(value),
   dict: (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
 };

@@ -8,6 +8,14 @@ import { dictTypes } from './dict-types.js';
 import { fieldConceptRefs } from './field-concept-refs.js';
 import { fieldName } from './field-name.js';
 import { fieldType } from './field-type.js';
+import { requiredWithDefault } from './required-with-default.js';
 
 /** The S3 rules, in order. */
-export const S3_RULES: readonly Rule[] = [fieldName, fieldType, dictTypes, fieldConceptRefs, defaultValue];
+export const S3_RULES: readonly Rule[] = [
+  fieldName,
+  fieldType,
+  dictTypes,
+  fieldConceptRefs,
+  defaultValue,
+  requiredWithDefault,
+];

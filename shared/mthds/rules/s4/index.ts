@@ -27,6 +27,7 @@ import { sequenceSteps } from './sequence-steps.js';
 import { subPipeBatch } from './sub-pipe-batch.js';
 import { subPipeOutputOverride } from './sub-pipe-output-override.js';
 import { templateBudget } from './template-budget.js';
+import { privateNameReads } from './template-private-names.js';
 import { templateSyntax } from './template-syntax.js';
 import { templateVariables } from './template-variables.js';
 
@@ -37,6 +38,7 @@ export const S4_RULES: readonly Rule[] = [
   llmPromptVariables,
   llmInputsUsed,
   templateVariables,
+  privateNameReads,
   llmReasoningExclusive,
   llmOutputNotImage,
   funcFunctionName,

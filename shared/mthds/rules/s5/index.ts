@@ -3,6 +3,10 @@
  * @see LANGUAGE.md §6 S5
  */
 import type { Rule } from '../rule.js';
+import { hintInapplicableIntent } from './hint-inapplicable-intent.js';
+import { hintUnknownIntent } from './hint-unknown-intent.js';
+import { hintUnknownKey } from './hint-unknown-key.js';
+import { packageRefs } from './package-refs.js';
 import { pipeConceptRefs } from './pipe-concept-refs.js';
 import { pipeRefs } from './pipe-refs.js';
 import { referenceSyntax } from './reference-syntax.js';
@@ -16,6 +20,10 @@ export const S5_RULES: readonly Rule[] = [
   pipeConceptRefs,
   structureConceptRefs,
   pipeRefs,
+  packageRefs,
   refinementCycles,
   structureCycles,
+  hintUnknownKey,
+  hintUnknownIntent,
+  hintInapplicableIntent,
 ];

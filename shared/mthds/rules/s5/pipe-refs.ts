@@ -2,7 +2,8 @@
  * S5: every pipe reference resolves (the reference's "dependency pipe not found"): steps, branches, outcomes, default
  * outcome (`fail` / `continue` excepted), batch branch pipe. A bare code resolves in its own domain; compat mode also
  * accepts the one pipe of that code elsewhere in the library (LANGUAGE.md §5.6), strict mode asks for `domain.code`.
- * Cross-package references to a package that is not loaded are deferred.
+ * A cross-package reference whose domain is loaded must name one of its pipes; one to a package that is not loaded is
+ * `S5-package-refs`'s.
  * @see LANGUAGE.md §5.2–5.3, §5.6, §6 S5
  */
 import { MESSAGES } from '../../messages.js';
@@ -28,7 +29,7 @@ export const pipeRefs: Rule = {
         let reason: string | undefined;
         if ('missing' in lookup)
           reason =
-            parts.packageRef === undefined
+            parts.packageRef === undefined || (parts.domain !== undefined && context.library.domains.has(parts.domain))
               ? `pipe '${ref}' is not defined${parts.domain === undefined ? '' : ` in domain '${parts.domain}'`}`
               : undefined;
         else if ('ambiguous' in lookup)

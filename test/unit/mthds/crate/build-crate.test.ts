@@ -97,15 +97,27 @@ output = "docs->documents.Page[]"
 steps = [{ pipe = "github.com/acme/methods/docs->documents.extract_pages", result = "pages" }]
 `;
 
+/** The package `finance.fetch` calls by address: loaded, as a cross-package reference needs (LANGUAGE-DELTA.md §11). */
+const DOCUMENTS = `domain = "documents"
+
+[pipe.extract_pages]
+type = "PipeFunc"
+description = "Extract pages"
+inputs = { document = "Document" }
+output = "Page[]"
+function_name = "extract_pages"
+`;
+
 const FILES = [
   { content: LEGAL, source: 'legal.mthds' },
   { content: FINANCE, source: 'finance.mthds' },
+  { content: DOCUMENTS, source: 'documents.mthds' },
 ];
 
 describe('buildCrate (API-CONTRACT.md §4.6)', () => {
   const crate = crateOf(FILES);
 
-  describe('when building the crate of a two-domain library', () => {
+  describe('when building the crate of a library calling another package', () => {
     it('should order the members as the contract does', () => {
       expect(Object.keys(crate)).to.deep.equal([
         'mthds_version',
@@ -130,6 +142,7 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
         'native.Text',
       ]);
       expect(Object.keys(crate.pipes)).to.deep.equal([
+        'documents.extract_pages',
         'finance.fetch',
         'finance.rate',
         'legal.each',
@@ -138,7 +151,7 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
         'legal.route',
         'legal.summarize',
       ]);
-      expect(Object.keys(crate.domains)).to.deep.equal(['finance', 'legal']);
+      expect(Object.keys(crate.domains)).to.deep.equal(['documents', 'finance', 'legal']);
     });
 
     it('should qualify the concept refs of inputs and output, keeping their multiplicity', () => {
@@ -252,6 +265,7 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
 
     it('should map every declared concept and pipe to the source label of its file', () => {
       expect(crate.source_map).to.deep.equal({
+        'documents.extract_pages': 'documents.mthds',
         'finance.fetch': 'finance.mthds',
         'finance.rate': 'finance.mthds',
         'legal.Clause': 'legal.mthds',
@@ -269,6 +283,7 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
 
     it('should emit the domains with their header facts and nothing null', () => {
       expect(crate.domains).to.deep.equal({
+        documents: { code: 'documents' },
         finance: { code: 'finance' },
         legal: { code: 'legal', description: 'Legal analysis', main_pipe: 'review' },
       });
@@ -280,6 +295,7 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
       const unlabelled = crateOf([
         { content: LEGAL, source: 'legal.mthds' },
         { content: FINANCE, source: null },
+        { content: DOCUMENTS, source: 'documents.mthds' },
       ]);
       expect(Object.keys(unlabelled.source_map).filter((ref) => ref.startsWith('finance.'))).to.deep.equal([]);
       expect(unlabelled.source_map['legal.review']).to.equal('legal.mthds');

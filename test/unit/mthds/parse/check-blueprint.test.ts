@@ -108,10 +108,28 @@ describe('checkBlueprint', () => {
       );
       expect(items.map((item) => [item.message, item.concept_code, item.field_path])).to.deep.equal([
         [
-          "Concept 'Invoice': unknown key 'unit' (allowed: description, type, key_type, value_type, item_type, concept_ref, item_concept_ref, choices, default_value, required).",
+          "Concept 'Invoice': unknown key 'unit' (allowed: description, type, key_type, value_type, item_type, concept_ref, item_concept_ref, choices, default_value, required, hints).",
           'Invoice',
           'concept.Invoice.structure.total.unit',
         ],
+      ]);
+    });
+  });
+
+  describe('when a concept uses what the reference refuses (LANGUAGE-DELTA §7: non-string choices, a refines list)', () => {
+    it('should refuse each with its location', () => {
+      const { items } = check(
+        [
+          'domain = "d"',
+          '[concept.Level]\ndescription = "x"\n[concept.Level.structure]\nrank = { description = "r", choices = [1, 2, 3] }',
+          '[concept.Memo]\ndescription = "m"\nrefines = ["Text", "Html"]',
+        ].join('\n'),
+      );
+      expect(items.map((item) => [item.error_type, item.concept_code, item.field_path])).to.deep.equal([
+        ['invalid_type', 'Level', 'concept.Level.structure.rank.choices[0]'],
+        ['invalid_type', 'Level', 'concept.Level.structure.rank.choices[1]'],
+        ['invalid_type', 'Level', 'concept.Level.structure.rank.choices[2]'],
+        ['invalid_type', 'Memo', 'concept.Memo.refines'],
       ]);
     });
   });

@@ -40,6 +40,19 @@ describe('S3-default-value', () => {
     });
   });
 
+  describe('when a datetime or time default is not one (LANGUAGE-DELTA §7)', () => {
+    it('should report each', () => {
+      const fields = [
+        'sent = { type = "datetime", description = "Sent", default_value = 2025-01-06 }',
+        'opens = { type = "time", description = "Opens", default_value = "9am" }',
+      ].join('\n');
+      expect(runRule(defaultValue, concept(fields)).map((item) => item.message)).to.deep.equal([
+        'Concept \'Offer\', field \'sent\': default_value "2025-01-06" does not match type "datetime".',
+        'Concept \'Offer\', field \'opens\': default_value "9am" does not match type "time".',
+      ]);
+    });
+  });
+
   describe('when defaults match', () => {
     it('should pass, TOML dates included', () => {
       const fields = [
@@ -47,6 +60,9 @@ describe('S3-default-value', () => {
         'rate = { type = "number", description = "Rate", default_value = 3 }',
         'level = { type = "text", description = "Level", choices = ["junior", "senior"], default_value = "junior" }',
         'start = { type = "date", description = "Start", default_value = 2025-01-06 }',
+        'sent = { type = "datetime", description = "Sent", default_value = 2025-01-06T09:30:00Z }',
+        'local = { type = "datetime", description = "Local", default_value = 2025-01-06T09:30:00 }',
+        'opens = { type = "time", description = "Opens", default_value = 09:00:00 }',
         'tags = { type = "list", description = "Tags", default_value = ["a"] }',
         'meta = { type = "dict", key_type = "text", value_type = "text", description = "Meta", default_value = { a = "b" } }',
       ].join('\n');

@@ -12,7 +12,7 @@ describe('S3-field-type', () => {
         {
           category: 'blueprint_validation',
           message:
-            "Concept 'Profile', field 'level': set a type (text, integer, number, boolean, date, list, dict or concept), or non-empty choices for an enum field.",
+            "Concept 'Profile', field 'level': set a type (text, integer, number, boolean, date, datetime, time, list, dict or concept), or non-empty choices for an enum field.",
           error_type: 'invalid_concept_field',
           source: 'bundle-1.mthds',
           concept_code: 'Profile',

@@ -29,6 +29,18 @@ describe('S4-llm-prompt-variables', () => {
       ]);
     });
 
+    it('should read `x is defined` as a use of x, not of an input named defined', () => {
+      expect(
+        runRule(
+          llmPromptVariables,
+          llm(
+            '{ name = "Text" }',
+            'prompt = "{% if name is defined %}Greet $name{% endif %}{% if city is defined %}!{% endif %}"',
+          ),
+        ).map((item) => item.variable_names),
+      ).to.deep.equal([['city']]);
+    });
+
     it('should report the system prompt on its own field', () => {
       const items = runRule(
         llmPromptVariables,

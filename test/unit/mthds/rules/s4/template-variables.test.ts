@@ -64,4 +64,18 @@ describe('S4-template-variables', () => {
       expect(runRule(templateVariables, text)).to.deep.equal([]);
     });
   });
+
+  describe('when templates test their inputs with `is defined`, `is none` and other Jinja tests', () => {
+    it('should read the tested inputs only, never the test names', () => {
+      const text = bundle(
+        'reports',
+        [
+          '[pipe.render]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { notes = "Text" }\noutput = "Text"',
+          'template = "{% if notes is defined and notes is not none %}{{ notes }}{% endif %}"',
+          '[pipe.route]\ntype = "PipeCondition"\ndescription = "d"\ninputs = { verdict = "Text" }\noutput = "Text"\nexpression = "verdict is defined"\noutcomes = { True = "render" }\ndefault_outcome = "continue"',
+        ].join('\n'),
+      );
+      expect(runRule(templateVariables, text)).to.deep.equal([]);
+    });
+  });
 });

@@ -65,6 +65,21 @@ describe('S5-pipe-refs', () => {
     });
   });
 
+  describe('when a cross-package reference names a loaded domain but no pipe of it', () => {
+    it('should report the pipe as unresolved', () => {
+      const texts = [
+        sequence('report', '{ pipe = "github.com/acme/tools/cleaning->cleaning.missing" }'),
+        bundle('cleaning', FUNC('normalize')),
+      ];
+      expect(runRule(pipeRefs, texts).map((item) => [item.message, item.missing_pipe_code])).to.deep.equal([
+        [
+          "Pipe 'run', field 'steps[0].pipe': pipe 'github.com/acme/tools/cleaning->cleaning.missing' is not defined in domain 'cleaning'.",
+          'github.com/acme/tools/cleaning->cleaning.missing',
+        ],
+      ]);
+    });
+  });
+
   describe('when references are local, qualified, special or to a package that is not loaded', () => {
     it('should pass in strict mode', () => {
       const texts = [
