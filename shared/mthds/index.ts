@@ -45,6 +45,7 @@ export type {
   PipeSearchBlueprint,
   PipeSequenceBlueprint,
   PipeSignatureBlueprint,
+  PipeStructureBlueprint,
   PipeType,
   SearchSetting,
   SubPipeBlueprint,

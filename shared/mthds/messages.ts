@@ -101,6 +101,12 @@ export const MESSAGES = {
     `Pipe '${p.pipe}': a PipeExtract outputs "Page[]", not "${p.output}".`,
   search_output: (p: { pipe: string; output: string }) =>
     `Pipe '${p.pipe}': a PipeSearch outputs "SearchResult" (or a concept refining it), not "${p.output}".`,
+  structure_one_input: (p: { pipe: string; count: number }) =>
+    `Pipe '${p.pipe}': a PipeStructure takes exactly one input (the Text to structure), not ${p.count}.`,
+  structure_input_text: (p: { pipe: string; input: string; concept: string }) =>
+    `Pipe '${p.pipe}': a PipeStructure structures a Text (or a concept refining it), but input '${p.input}' is '${p.concept}'.`,
+  structure_output_not_text: (p: { pipe: string; output: string }) =>
+    `Pipe '${p.pipe}': a PipeStructure outputs a structured concept, not the text concept '${p.output}'; use a PipeLLM for text.`,
   compose_mode: (p: { pipe: string; both: boolean }) =>
     `Pipe '${p.pipe}': a PipeCompose sets exactly one of template and construct (${p.both ? 'both are set' : 'neither is set'}).`,
   compose_single_output: (p: { pipe: string; output: string }) =>

@@ -5,8 +5,9 @@
  * - a `{"type": "null"}` alternative is dropped (TOML has no null), so an optional field reports only its own errors;
  * - a pipe's `type` is the discriminator of the pipe union: a known type reports that blueprint's errors only, an unknown
  *   or missing one a single error (the runtime requires `type` too, LANGUAGE.md §6 S2);
- * - the contract-only `PipeSignature` (no `type`, `signature_for` set; LANGUAGE.md §3.14, the runner's extension of the
- *   schema) is one more member of the union.
+ * - the contract-only `PipeSignature` (no `type`; LANGUAGE-DELTA.md §2) and `PipeStructure` (LANGUAGE-DELTA.md §1, in
+ *   the pinned 0.16 OpenAPI but not in this schema) are more members of the union, derived from the runtime's
+ *   blueprints.
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §3.14, §9
  */
@@ -20,11 +21,14 @@ type JsonObject = Record<string, unknown>;
 
 const REFERENCE = JSON.parse(readFileSync(new URL('./mthds_schema.json', import.meta.url), 'utf8')) as JsonObject;
 
-/** The contract-only signature as JSON Schema, derived from the runtime's blueprint (what a TOML table may hold). */
-function pipeSignatureBlueprint(): JsonObject {
+/**
+ * A pipe blueprint the reference schema lacks, as JSON Schema derived from the runtime's blueprint (what a TOML table
+ * may hold): the contract-only signature, and PipeStructure (in the pinned 0.16 OpenAPI, not in `mthds_schema.json`).
+ */
+function derivedBlueprint(type: 'PipeSignature' | 'PipeStructure'): JsonObject {
   const schema: JsonObject = {
-    title: 'PipeSignatureBlueprint',
-    ...z.toJSONSchema(PIPE_SCHEMAS.PipeSignature, { target: 'draft-4', io: 'input' }),
+    title: `${type}Blueprint`,
+    ...z.toJSONSchema(PIPE_SCHEMAS[type], { target: 'draft-4', io: 'input' }),
   };
   delete schema['$schema'];
   return schema;
@@ -59,8 +63,11 @@ function editorSchema(reference: JsonObject): JsonObject {
   const pipes = (
     (schema['properties'] as JsonObject)['pipe'] as { anyOf: [{ additionalProperties: { oneOf: { $ref: string }[] } }] }
   ).anyOf[0].additionalProperties;
-  definitions['PipeSignatureBlueprint'] = pipeSignatureBlueprint();
-  pipes.oneOf.push({ $ref: '#/definitions/PipeSignatureBlueprint' });
+  for (const type of ['PipeStructure', 'PipeSignature'] as const) {
+    if (definitions[`${type}Blueprint`] !== undefined) continue;
+    definitions[`${type}Blueprint`] = derivedBlueprint(type);
+    pipes.oneOf.push({ $ref: `#/definitions/${type}Blueprint` });
+  }
   for (const member of pipes.oneOf) {
     const definition = definitions[member.$ref.replace('#/definitions/', '')]!;
     const required = (definition['required'] as string[] | undefined) ?? [];
@@ -70,7 +77,7 @@ function editorSchema(reference: JsonObject): JsonObject {
   return withoutNullAlternatives(schema) as JsonObject;
 }
 
-/** The pipe types the union accepts: the schema's ten (LANGUAGE.md §3.1), then `PipeSignature` (§3.14). */
+/** The pipe types the union accepts: the reference's eleven (LANGUAGE.md §3.1, LANGUAGE-DELTA.md §1), then `PipeSignature`. */
 export const PIPE_TYPES: readonly string[] = [...SCHEMA_PIPE_TYPES, 'PipeSignature'];
 
 let compiled: ValidateFunction | undefined;

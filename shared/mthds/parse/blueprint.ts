@@ -180,6 +180,7 @@ export const PIPE_SCHEMAS = {
     include_domains: nullish(z.array(z.string())),
     exclude_domains: nullish(z.array(z.string())),
   }),
+  PipeStructure: z.strictObject({ type: z.literal('PipeStructure'), ...common, model: modelField(LLM_SETTING) }),
   PipeCompose: z.strictObject({
     type: z.literal('PipeCompose'),
     ...common,
@@ -221,6 +222,7 @@ export const PIPE_SCHEMAS = {
       'PipeImgGen',
       'PipeExtract',
       'PipeSearch',
+      'PipeStructure',
       'PipeCompose',
       'PipeSequence',
       'PipeParallel',
@@ -230,10 +232,10 @@ export const PIPE_SCHEMAS = {
   }),
 } as const;
 
-/** Every pipe type (the ten of the schema plus the contract-only signature). */
+/** Every pipe type (the eleven of the reference's `PipeType` enum plus the contract-only signature). */
 export type PipeType = keyof typeof PIPE_SCHEMAS;
 
-/** The pipe types the schema admits in `type` (LANGUAGE.md §3.1). */
+/** The pipe types a pipe table may name in `type`: the reference's `PipeType` enum (LANGUAGE.md §3.1, LANGUAGE-DELTA.md §1). */
 export const SCHEMA_PIPE_TYPES = Object.keys(PIPE_SCHEMAS).filter((type) => type !== 'PipeSignature') as Exclude<
   PipeType,
   'PipeSignature'
@@ -249,6 +251,8 @@ export type PipeImgGenBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeImgGen']>;
 export type PipeExtractBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeExtract']>;
 /** A PipeSearch as written (LANGUAGE.md §3.6). */
 export type PipeSearchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSearch']>;
+/** A PipeStructure as written (LANGUAGE-DELTA.md §1; reference OpenAPI `PipeStructureBlueprint`). */
+export type PipeStructureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeStructure']>;
 /** A PipeCompose as written (LANGUAGE.md §3.7). */
 export type PipeComposeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCompose']>;
 /** A PipeSequence as written (LANGUAGE.md §3.8). */

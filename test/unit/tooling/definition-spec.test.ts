@@ -188,6 +188,7 @@ describe('definition specs', () => {
         'PipeImgGen',
         'PipeExtract',
         'PipeSearch',
+        'PipeStructure',
         'PipeCompose',
         'PipeSequence',
         'PipeParallel',

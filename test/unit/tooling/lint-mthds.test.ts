@@ -133,6 +133,17 @@ describe('lintMthds', () => {
       ]);
     });
 
+    it('should accept a PipeStructure, which the reference schema lacks, and check its fields', () => {
+      const structure = PIPE.replace('PipeLLM', 'PipeStructure').replace('"Text"', '"Hours"');
+      expect(lintMthds(`${structure}inputs = { notice = "Text" }\nmodel = "$engineering-structured"\n`)).to.deep.equal(
+        [],
+      );
+      const content = `${structure}prompt = "p"\n`;
+      expect(lintMthds(content).map((diagnostic) => [diagnostic.message, covered(content, diagnostic)])).to.deep.equal([
+        ["Unknown key 'prompt' in 'pipe.p'", 'prompt'],
+      ]);
+    });
+
     it('should accept a PipeSignature and check its fields', () => {
       const signature = 'domain = "x"\n[pipe.s]\ndescription = "d"\noutput = "Text"\nsignature_for = "PipeLLM"\n';
       expect(lintMthds(signature)).to.deep.equal([]);

@@ -23,6 +23,9 @@ import { parallelBranchResults } from './parallel-branch-results.js';
 import { parallelOutputMode } from './parallel-output-mode.js';
 import { searchOutput } from './search-output.js';
 import { sequenceSteps } from './sequence-steps.js';
+import { structureInputText } from './structure-input-text.js';
+import { structureOutputNotText } from './structure-output-not-text.js';
+import { structureSingleInput } from './structure-single-input.js';
 import { subPipeBatch } from './sub-pipe-batch.js';
 import { subPipeOutputOverride } from './sub-pipe-output-override.js';
 import { templateBudget } from './template-budget.js';
@@ -44,6 +47,9 @@ export const S4_RULES: readonly Rule[] = [
   extractInputConcept,
   extractOutputPages,
   searchOutput,
+  structureSingleInput,
+  structureInputText,
+  structureOutputNotText,
   composeMode,
   composeSingleOutput,
   constructFromOrTemplate,
