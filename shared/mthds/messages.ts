@@ -30,8 +30,10 @@ export const MESSAGES = {
     `Pipe '${p.pipe}': a pipe must be a table ([pipe.${p.pipe}]) with type, description and output.`,
   unknown_pipe_type: (p: { pipe: string; value: string; allowed: readonly string[] }) =>
     `Pipe '${p.pipe}', field 'type': '${p.value}' is not a pipe type (allowed: ${p.allowed.join(', ')}).`,
-  missing_pipe_type: (p: { pipe: string; allowed: readonly string[] }) =>
-    `Pipe '${p.pipe}' has no 'type': set one of ${p.allowed.join(', ')} (or 'signature_for' for a contract-only signature).`,
+  missing_pipe_type: (p: { pipe: string; allowed: readonly string[]; stray: readonly string[] }) =>
+    `Pipe '${p.pipe}' has no 'type': set one of ${p.allowed.join(', ')}. Without 'type' a pipe is a contract-only signature, which holds only description, inputs, output and signature_for, not ${quoted(p.stray)}.`,
+  retired_signature_type: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}', field 'type': 'PipeSignature' is no longer a pipe type. Delete the \`type\` line: a pipe table without \`type\` holding only description, inputs, output and signature_for is a contract-only signature.`,
 
   invalid_domain_code: (p: { domain: string }) =>
     `Domain '${p.domain}' is not a valid domain code: use snake_case segments joined by dots (e.g. 'legal' or 'legal.contracts').`,
@@ -57,6 +59,8 @@ export const MESSAGES = {
     `Concept '${p.code}' sets both refines ('${p.refines}') and structure: a refining concept takes its parent's structure. Keep one of them.`,
   duplicate_code: (p: { kind: 'concept' | 'pipe'; ref: string; first: string | null }) =>
     `${p.kind === 'pipe' ? 'Pipe' : 'Concept'} '${p.ref}' is declared twice${p.first ? ` (first in ${p.first})` : ''}: bundles of one domain share one namespace. Rename or remove one.`,
+  signature_contract_mismatch: (p: { ref: string; other: string | null }) =>
+    `Pipe '${p.ref}' is declared both as a signature and as a concrete pipe${p.other ? ` (the other in ${p.other})` : ''}, with different inputs or output: a signature and its implementation must declare the same inputs and output.`,
   domain_shape: (p: { domain: string; depth: number; longest: string }) =>
     `Domain '${p.domain}' ${p.depth > 3 ? `has ${p.depth} segments` : `has a segment of more than 4 words ('${p.longest}')`}; keep domain codes to 1–3 segments of 1–4 words.`,
   extract_input_concept: (p: { pipe: string; input: string; concept: string }) =>

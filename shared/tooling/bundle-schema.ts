@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
 import { z } from 'zod';
-import { PIPE_SCHEMAS, SCHEMA_PIPE_TYPES } from '../mthds/parse/blueprint.js';
+import { PIPE_SCHEMAS } from '../mthds/parse/blueprint.js';
+import { pipeTableKind } from '../mthds/parse/pipe-table-kind.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -77,9 +78,6 @@ function editorSchema(reference: JsonObject): JsonObject {
   return withoutNullAlternatives(schema) as JsonObject;
 }
 
-/** The pipe types the union accepts: the reference's eleven (LANGUAGE.md §3.1, LANGUAGE-DELTA.md §1), then `PipeSignature`. */
-export const PIPE_TYPES: readonly string[] = [...SCHEMA_PIPE_TYPES, 'PipeSignature'];
-
 let compiled: ValidateFunction | undefined;
 
 /**
@@ -95,9 +93,11 @@ export function bundleSchemaValidator(): ValidateFunction {
 }
 
 /**
- * The bundle data as the schema sees it: a pipe table without `type` but with `signature_for` is a `PipeSignature`.
+ * The bundle data as the schema sees it: a signature table (no `type`, only the signature keys; LANGUAGE-DELTA.md §2)
+ * is tagged `PipeSignature`, the union's internal tag for it. A written `type = "PipeSignature"` (the retired tag) is
+ * checked as a signature too; the caller reports the tag itself.
  * @param data - the parsed TOML document (JSON values)
- * @returns a copy with the signature tables typed; the input is not modified
+ * @returns a copy with the signature tables tagged; the input is not modified
  */
 export function withSignatureTypes(data: JsonObject): JsonObject {
   const pipes = data['pipe'];
@@ -105,9 +105,7 @@ export function withSignatureTypes(data: JsonObject): JsonObject {
   const typed = Object.fromEntries(
     Object.entries(pipes).map(([code, table]) => [
       code,
-      isObject(table) && table['type'] === undefined && 'signature_for' in table
-        ? { ...table, type: 'PipeSignature' }
-        : table,
+      isObject(table) && pipeTableKind(table).kind === 'signature' ? { ...table, type: 'PipeSignature' } : table,
     ]),
   );
   return { ...data, pipe: typed };

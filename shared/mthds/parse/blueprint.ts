@@ -1,7 +1,8 @@
 /**
  * Bundle blueprints: the `.mthds` data as written, typed. Each schema mirrors `mthds_schema.json` (every field of every
- * blueprint; `additionalProperties: false` where the schema says so). A pipe table without `type` but with
- * `signature_for` is a contract-only `PipeSignature` (LANGUAGE.md §3.14).
+ * blueprint; `additionalProperties: false` where the schema says so). A pipe table without `type` holding only
+ * `description`, `inputs`, `output` and optionally `signature_for` is a contract-only signature (LANGUAGE-DELTA.md §2,
+ * pipelex-api 0.16 `PipeSignatureBlueprint`); it is typed `PipeSignature` here, never on the wire.
  *
  * @see LANGUAGE.md §1–3, ../shared/reference/mthds_schema.json
  */
@@ -216,19 +217,21 @@ export const PIPE_SCHEMAS = {
     description: z.string(),
     inputs,
     output: z.string(),
-    signature_for: z.enum([
-      'PipeLLM',
-      'PipeFunc',
-      'PipeImgGen',
-      'PipeExtract',
-      'PipeSearch',
-      'PipeStructure',
-      'PipeCompose',
-      'PipeSequence',
-      'PipeParallel',
-      'PipeCondition',
-      'PipeBatch',
-    ]),
+    signature_for: nullish(
+      z.enum([
+        'PipeLLM',
+        'PipeFunc',
+        'PipeImgGen',
+        'PipeExtract',
+        'PipeSearch',
+        'PipeStructure',
+        'PipeCompose',
+        'PipeSequence',
+        'PipeParallel',
+        'PipeCondition',
+        'PipeBatch',
+      ]),
+    ),
   }),
 } as const;
 
@@ -263,7 +266,7 @@ export type PipeParallelBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeParallel'
 export type PipeConditionBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCondition']>;
 /** A PipeBatch as written (LANGUAGE.md §3.11). */
 export type PipeBatchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeBatch']>;
-/** A contract-only PipeSignature (no `type`, `signature_for` set; LANGUAGE.md §3.14). */
+/** A contract-only signature (no `type`; `signature_for` optional; LANGUAGE-DELTA.md §2). */
 export type PipeSignatureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSignature']>;
 /** Any pipe blueprint, discriminated on `type`. */
 export type PipeBlueprint = { [T in PipeType]: z.infer<(typeof PIPE_SCHEMAS)[T]> }[PipeType];
