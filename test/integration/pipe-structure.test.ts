@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { completion, type FakeOpenAiServer, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { referenceErrors } from '../helpers/reference-openapi.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const BUNDLE = [
@@ -64,6 +65,7 @@ describe('PipeStructure on /v1/validate', () => {
       output: 'OpeningHours',
       model: 'gpt-4o-mini',
     });
+    expect(referenceErrors('PipeStructureBlueprint', response.body.bundle_blueprint.pipe.read_hours)).to.deep.equal([]);
     expect(response.body.graph_spec.nodes[0]).to.deep.include({
       kind: 'operator',
       pipe_code: 'read_hours',
