@@ -18,6 +18,7 @@ export {
   type CrateSemantics,
   compareCodeUnits,
 } from './crate/index.js';
+export { deriveBinding, pathRoot } from './library/binding-derivation.js';
 export { buildLibrary } from './library/build-library.js';
 export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
@@ -25,6 +26,7 @@ export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
 export { type BundleSource, type LibraryLoadResult, type LoadOptions, loadLibrary } from './load-library.js';
 export type {
+  BindingStepBlueprint,
   BundleBlueprint,
   ConceptBlueprint,
   ConceptFieldBlueprint,
@@ -51,6 +53,7 @@ export type {
   SubPipeBlueprint,
   TemplateBlueprint,
 } from './parse/blueprint.js';
+export { isBindingStep, pipeSteps } from './parse/blueprint.js';
 export { parseBundle } from './parse/parse-bundle.js';
 export {
   type ConceptRefParts,

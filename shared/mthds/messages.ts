@@ -111,6 +111,17 @@ export const MESSAGES = {
     `Pipe '${p.pipe}': a PipeStructure structures a Text (or a concept refining it), but input '${p.input}' is '${p.concept}'.`,
   structure_output_not_text: (p: { pipe: string; output: string }) =>
     `Pipe '${p.pipe}': a PipeStructure outputs a structured concept, not the text concept '${p.output}'; use a PipeLLM for text.`,
+  binding_step_invalid: (p: { pipe: string; field: string; value: string; problem: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': ${JSON.stringify(p.value)} ${p.problem}.`,
+  binding_path_unresolved: (p: {
+    pipe: string;
+    field: string;
+    path: string;
+    segment: string;
+    within: string;
+    available: readonly string[];
+  }) =>
+    `Pipe '${p.pipe}', field '${p.field}': the path '${p.path}' does not resolve: '${p.segment}' is not a bindable field of '${p.within}' (fields: ${listOr(p.available)}).`,
   compose_mode: (p: { pipe: string; both: boolean }) =>
     `Pipe '${p.pipe}': a PipeCompose sets exactly one of template and construct (${p.both ? 'both are set' : 'neither is set'}).`,
   compose_single_output: (p: { pipe: string; output: string }) =>

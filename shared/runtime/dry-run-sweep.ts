@@ -7,7 +7,7 @@
  * Contract-only pipes (PipeSignature) are listed only when `allow_signatures` is set (then they mint a mock output).
  */
 import { toMthdsError, type ValidationErrorItem } from '../errors/index.js';
-import type { Library, Pipe } from '../mthds/index.js';
+import { type Library, type Pipe, pipeSteps } from '../mthds/index.js';
 import type { GraphRecorder } from './graph-recorder.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
@@ -35,7 +35,7 @@ function callsAbsentPackage(library: Library, pipe: Pipe, seen = new Set<string>
   const blueprint = pipe.blueprint;
   const refs =
     blueprint.type === 'PipeSequence'
-      ? blueprint.steps.map((step) => step.pipe)
+      ? pipeSteps(blueprint.steps).map((step) => step.pipe)
       : blueprint.type === 'PipeParallel'
         ? blueprint.branches.map((branch) => branch.pipe)
         : blueprint.type === 'PipeCondition'

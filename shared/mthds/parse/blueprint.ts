@@ -83,6 +83,32 @@ export const SUB_PIPE = z.strictObject({
 /** A step or branch. */
 export type SubPipeBlueprint = z.infer<typeof SUB_PIPE>;
 
+/**
+ * A binding step of a PipeSequence: the value at a dotted path (`root.field…`) copied under `result`, no pipe run
+ * (LANGUAGE-DELTA.md §5, a newer reference feature; not on the 0.16 wire).
+ */
+const BINDING_STEP = z.strictObject({ from: z.string(), result: z.string() });
+/** A binding step. */
+export type BindingStepBlueprint = z.infer<typeof BINDING_STEP>;
+/** A step of a PipeSequence: a sub-pipe call or a binding step. */
+export type SequenceStepBlueprint = SubPipeBlueprint | BindingStepBlueprint;
+
+/**
+ * Whether a sequence step is a binding step.
+ * @param step - a step of a PipeSequence
+ */
+export function isBindingStep(step: SequenceStepBlueprint): step is BindingStepBlueprint {
+  return 'from' in step;
+}
+
+/**
+ * The steps of a PipeSequence that call a pipe, in order (binding steps left out).
+ * @param steps - the `steps` of a PipeSequence
+ */
+export function pipeSteps(steps: readonly SequenceStepBlueprint[]): SubPipeBlueprint[] {
+  return steps.filter((step): step is SubPipeBlueprint => !isBindingStep(step));
+}
+
 const common = { description: z.string(), inputs, output: z.string() };
 
 /** The table form of a PipeCompose `template` (LANGUAGE.md §3.7; extra keys allowed, as in the schema). */
@@ -188,7 +214,11 @@ export const PIPE_SCHEMAS = {
     template: nullish(z.union([z.string(), TEMPLATE_BLUEPRINT])),
     construct: nullish(z.record(z.string(), CONSTRUCT_VALUE)),
   }),
-  PipeSequence: z.strictObject({ type: z.literal('PipeSequence'), ...common, steps: z.array(SUB_PIPE) }),
+  PipeSequence: z.strictObject({
+    type: z.literal('PipeSequence'),
+    ...common,
+    steps: z.array(z.union([SUB_PIPE, BINDING_STEP])),
+  }),
   PipeParallel: z.strictObject({
     type: z.literal('PipeParallel'),
     ...common,

@@ -5,6 +5,7 @@
 import type { Rule } from '../rule.js';
 import { batchItemName } from './batch-item-name.js';
 import { batchListName } from './batch-list-name.js';
+import { bindingSteps } from './binding-steps.js';
 import { composeMode } from './compose-mode.js';
 import { composeSingleOutput } from './compose-single-output.js';
 import { conditionExpression } from './condition-expression.js';
@@ -54,6 +55,7 @@ export const S4_RULES: readonly Rule[] = [
   composeSingleOutput,
   constructFromOrTemplate,
   sequenceSteps,
+  bindingSteps,
   subPipeOutputOverride,
   subPipeBatch,
   parallelOutputMode,

@@ -5,6 +5,7 @@
  * @see LANGUAGE.md §2.4, §4.3, §6 S5b V-O1
  */
 import { MESSAGES } from '../../messages.js';
+import { isBindingStep } from '../../parse/blueprint.js';
 import { stripMultiplicity } from '../../references.js';
 import type { Rule } from '../rule.js';
 import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
@@ -22,7 +23,8 @@ export const sequenceOutput: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeSequence').flatMap((pipe) => {
       const { library } = context;
-      const last = pipe.blueprint.steps[pipe.blueprint.steps.length - 1];
+      const lastStep = pipe.blueprint.steps[pipe.blueprint.steps.length - 1];
+      const last = lastStep === undefined || isBindingStep(lastStep) ? undefined : lastStep;
       const stepPipe = last === undefined ? undefined : library.findPipe(last.pipe, pipe.domain_code);
       const produced = stepPipe && library.findConcept(stepPipe.output.conceptRef, stepPipe.domain_code);
       const expected = library.findConcept(pipe.output.conceptRef, pipe.domain_code);
