@@ -7,7 +7,7 @@
  *   or missing one a single error (the runtime requires `type` too, LANGUAGE.md §6 S2);
  * - the contract-only `PipeSignature` (no `type`; LANGUAGE-DELTA.md §2) and `PipeStructure` (LANGUAGE-DELTA.md §1, in
  *   the pinned 0.16 OpenAPI but not in this schema) are more members of the union, derived from the runtime's
- *   blueprints.
+ *   blueprints; a PipeSequence step may also be a binding step `{from, result}` (LANGUAGE-DELTA.md §5).
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §3.14, §9
  */
@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
 import { z } from 'zod';
-import { PIPE_SCHEMAS } from '../mthds/parse/blueprint.js';
+import { BINDING_STEP, PIPE_SCHEMAS } from '../mthds/parse/blueprint.js';
 import { pipeTableKind } from '../mthds/parse/pipe-table-kind.js';
 
 type JsonObject = Record<string, unknown>;
@@ -27,10 +27,12 @@ const REFERENCE = JSON.parse(readFileSync(new URL('./mthds_schema.json', import.
  * may hold): the contract-only signature, and PipeStructure (in the pinned 0.16 OpenAPI, not in `mthds_schema.json`).
  */
 function derivedBlueprint(type: 'PipeSignature' | 'PipeStructure'): JsonObject {
-  const schema: JsonObject = {
-    title: `${type}Blueprint`,
-    ...z.toJSONSchema(PIPE_SCHEMAS[type], { target: 'draft-4', io: 'input' }),
-  };
+  return derivedSchema(`${type}Blueprint`, PIPE_SCHEMAS[type]);
+}
+
+/** A zod schema of the runtime's blueprints as draft-4 JSON Schema titled `title`. */
+function derivedSchema(title: string, zodSchema: z.ZodType): JsonObject {
+  const schema: JsonObject = { title, ...z.toJSONSchema(zodSchema, { target: 'draft-4', io: 'input' }) };
   delete schema['$schema'];
   return schema;
 }
@@ -75,6 +77,10 @@ function editorSchema(reference: JsonObject): JsonObject {
     definition['required'] = ['type', ...required.filter((key) => key !== 'type')];
   }
   Object.assign(pipes, { type: 'object', discriminator: { propertyName: 'type' } });
+  const steps = (definitions['PipeSequenceBlueprint']!['properties'] as Record<string, JsonObject>)['steps']!;
+  steps['items'] = {
+    anyOf: [structuredClone(definitions['SubPipeBlueprint']), derivedSchema('BindingStepBlueprint', BINDING_STEP)],
+  };
   return withoutNullAlternatives(schema) as JsonObject;
 }
 

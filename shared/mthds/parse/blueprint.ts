@@ -87,7 +87,7 @@ export type SubPipeBlueprint = z.infer<typeof SUB_PIPE>;
  * A binding step of a PipeSequence: the value at a dotted path (`root.field…`) copied under `result`, no pipe run
  * (LANGUAGE-DELTA.md §5, a newer reference feature; not on the 0.16 wire).
  */
-const BINDING_STEP = z.strictObject({ from: z.string(), result: z.string() });
+export const BINDING_STEP = z.strictObject({ from: z.string(), result: z.string() });
 /** A binding step. */
 export type BindingStepBlueprint = z.infer<typeof BINDING_STEP>;
 /** A step of a PipeSequence: a sub-pipe call or a binding step. */

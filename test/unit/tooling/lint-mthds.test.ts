@@ -121,6 +121,18 @@ describe('lintMthds', () => {
       expect(covered(tables, inTable!)).to.equal('2');
     });
 
+    it('should accept a binding step in a PipeSequence, and report a malformed one as a binding step', () => {
+      const sequence = `${PIPE.replace('PipeLLM', 'PipeSequence')}steps = [{ from = "a.b", result = "c" }, { pipe = "q" }]\n`;
+      expect(lintMthds(sequence)).to.deep.equal([]);
+      const content = sequence.replace('result = "c"', 'reslt = "c"');
+      expect(
+        lintMthds(content).map((diagnostic) => [diagnostic.message, diagnostic.location, covered(content, diagnostic)]),
+      ).to.deep.equal([
+        ["'pipe.p.steps[0]' is missing the required key 'result'", 'pipe.p.steps[0]', '{ from = "a.b", reslt = "c" }'],
+        ["Unknown key 'reslt' in 'pipe.p.steps[0]'", 'pipe.p.steps[0].reslt', 'reslt'],
+      ]);
+    });
+
     it('should report a missing domain without a range', () => {
       expect(lintMthds('description = "d"\n')).to.deep.equal([
         {
