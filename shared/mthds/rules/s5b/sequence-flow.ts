@@ -151,12 +151,22 @@ export function unresolvedPaths(library: MthdsLibrary, sequence: Pipe): Unresolv
   return walkSequence(library, sequence).unresolved;
 }
 
+/**
+ * What a name holds after the last step of a sequence, when known statically (e.g. the result of a binding step).
+ * @param library - the library
+ * @param sequence - a PipeSequence
+ * @param name - a working-memory name
+ */
+export function valueAfterSequence(library: MthdsLibrary, sequence: Pipe, name: string): FlowValue | undefined {
+  return walkSequence(library, sequence).memory.get(name);
+}
+
 function walkSequence(
   library: MthdsLibrary,
   sequence: Pipe,
-): { bindings: FlowBinding[]; unresolved: UnresolvedPath[] } {
+): { bindings: FlowBinding[]; unresolved: UnresolvedPath[]; memory: ReadonlyMap<string, FlowValue | undefined> } {
   const unresolved: UnresolvedPath[] = [];
-  if (sequence.blueprint.type !== 'PipeSequence') return { bindings: [], unresolved };
+  if (sequence.blueprint.type !== 'PipeSequence') return { bindings: [], unresolved, memory: new Map() };
   const memory = new Map<string, FlowValue | undefined>();
   for (const input of sequence.inputs) {
     if (!input.name.includes('.'))
@@ -212,7 +222,7 @@ function walkSequence(
     if (child) for (const [name, value] of sideValues(library, child, new Set())) memory.set(name, value);
     if (step.result !== undefined) memory.set(step.result, child ? stored(child, step, step.result) : undefined);
   });
-  return { bindings, unresolved };
+  return { bindings, unresolved, memory };
 }
 
 /**
