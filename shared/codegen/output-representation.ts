@@ -6,7 +6,7 @@
  * of a sequence, the common output of a condition's outcomes); with none, there is no shape to render.
  */
 import { ValidationError } from '../errors/index.js';
-import type { Concept, Library, Multiplicity, Pipe } from '../mthds/index.js';
+import { type Concept, isBindingStep, type Library, type Multiplicity, type Pipe } from '../mthds/index.js';
 import { placeholderContent, pythonConstructor, pythonRepeated, repeatByMultiplicity } from './placeholder.js';
 import type { TypeSet } from './type-model.js';
 
@@ -23,7 +23,7 @@ function fixedConcept(library: Library, pipe: Pipe, seen: Set<string>): Concept 
   const blueprint = pipe.blueprint;
   const targets =
     blueprint.type === 'PipeSequence'
-      ? blueprint.steps.slice(-1).map((step) => step.pipe)
+      ? blueprint.steps.slice(-1).flatMap((step) => (isBindingStep(step) ? [] : [step.pipe]))
       : blueprint.type === 'PipeCondition'
         ? [...Object.values(blueprint.outcomes), blueprint.default_outcome].filter(
             (ref) => ref !== 'fail' && ref !== 'continue',

@@ -18,6 +18,7 @@ export {
   type CrateSemantics,
   compareCodeUnits,
 } from './crate/index.js';
+export { deriveBinding, pathRoot } from './library/binding-derivation.js';
 export { buildLibrary } from './library/build-library.js';
 export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
@@ -33,6 +34,7 @@ export {
   parseModelReference,
 } from './model-references.js';
 export type {
+  BindingStepBlueprint,
   BundleBlueprint,
   ConceptBlueprint,
   ConceptFieldBlueprint,
@@ -53,11 +55,13 @@ export type {
   PipeSearchBlueprint,
   PipeSequenceBlueprint,
   PipeSignatureBlueprint,
+  PipeStructureBlueprint,
   PipeType,
   SearchSetting,
   SubPipeBlueprint,
   TemplateBlueprint,
 } from './parse/blueprint.js';
+export { isBindingStep, pipeSteps } from './parse/blueprint.js';
 export { parseBundle } from './parse/parse-bundle.js';
 export {
   type ConceptRefParts,

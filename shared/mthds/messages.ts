@@ -30,8 +30,10 @@ export const MESSAGES = {
     `Pipe '${p.pipe}': a pipe must be a table ([pipe.${p.pipe}]) with type, description and output.`,
   unknown_pipe_type: (p: { pipe: string; value: string; allowed: readonly string[] }) =>
     `Pipe '${p.pipe}', field 'type': '${p.value}' is not a pipe type (allowed: ${p.allowed.join(', ')}).`,
-  missing_pipe_type: (p: { pipe: string; allowed: readonly string[] }) =>
-    `Pipe '${p.pipe}' has no 'type': set one of ${p.allowed.join(', ')} (or 'signature_for' for a contract-only signature).`,
+  missing_pipe_type: (p: { pipe: string; allowed: readonly string[]; stray: readonly string[] }) =>
+    `Pipe '${p.pipe}' has no 'type': set one of ${p.allowed.join(', ')}. Without 'type' a pipe is a contract-only signature, which holds only description, inputs, output and signature_for, not ${quoted(p.stray)}.`,
+  retired_signature_type: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}', field 'type': 'PipeSignature' is no longer a pipe type. Delete the \`type\` line: a pipe table without \`type\` holding only description, inputs, output and signature_for is a contract-only signature.`,
 
   invalid_domain_code: (p: { domain: string }) =>
     `Domain '${p.domain}' is not a valid domain code: use snake_case segments joined by dots (e.g. 'legal' or 'legal.contracts').`,
@@ -59,6 +61,8 @@ export const MESSAGES = {
     `Concept '${p.code}' sets both refines ('${p.refines}') and structure: a refining concept takes its parent's structure. Keep one of them.`,
   duplicate_code: (p: { kind: 'concept' | 'pipe'; ref: string; first: string | null }) =>
     `${p.kind === 'pipe' ? 'Pipe' : 'Concept'} '${p.ref}' is declared twice${p.first ? ` (first in ${p.first})` : ''}: bundles of one domain share one namespace. Rename or remove one.`,
+  signature_contract_mismatch: (p: { ref: string; other: string | null }) =>
+    `Pipe '${p.ref}' is declared both as a signature and as a concrete pipe${p.other ? ` (the other in ${p.other})` : ''}, with different inputs or output: a signature and its implementation must declare the same inputs and output.`,
   domain_shape: (p: { domain: string; depth: number; longest: string }) =>
     `Domain '${p.domain}' ${p.depth > 3 ? `has ${p.depth} segments` : `has a segment of more than 4 words ('${p.longest}')`}; keep domain codes to 1–3 segments of 1–4 words.`,
   extract_input_concept: (p: { pipe: string; input: string; concept: string }) =>
@@ -116,6 +120,23 @@ export const MESSAGES = {
     `Pipe '${p.pipe}', field '${p.field}': ${p.category} ${p.kind} '${p.name}' was not found in the model deck.${p.suggestions.length > 0 ? ` Did you mean ${quoted(p.suggestions)}?` : ''} Name one of the deck's presets, aliases or waterfalls, or a model handle.`,
   search_output: (p: { pipe: string; output: string }) =>
     `Pipe '${p.pipe}': a PipeSearch outputs "SearchResult" (or a concept refining it), not "${p.output}".`,
+  structure_one_input: (p: { pipe: string; count: number }) =>
+    `Pipe '${p.pipe}': a PipeStructure takes exactly one input (the Text to structure), not ${p.count}.`,
+  structure_input_text: (p: { pipe: string; input: string; concept: string }) =>
+    `Pipe '${p.pipe}': a PipeStructure structures a Text (or a concept refining it), but input '${p.input}' is '${p.concept}'.`,
+  structure_output_not_text: (p: { pipe: string; output: string }) =>
+    `Pipe '${p.pipe}': a PipeStructure outputs a structured concept, not the text concept '${p.output}'; use a PipeLLM for text.`,
+  binding_step_invalid: (p: { pipe: string; field: string; value: string; problem: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': ${JSON.stringify(p.value)} ${p.problem}.`,
+  binding_path_unresolved: (p: {
+    pipe: string;
+    field: string;
+    path: string;
+    segment: string;
+    within: string;
+    available: readonly string[];
+  }) =>
+    `Pipe '${p.pipe}', field '${p.field}': the path '${p.path}' does not resolve: '${p.segment}' is not a bindable field of '${p.within}' (fields: ${listOr(p.available)}).`,
   compose_mode: (p: { pipe: string; both: boolean }) =>
     `Pipe '${p.pipe}': a PipeCompose sets exactly one of template and construct (${p.both ? 'both are set' : 'neither is set'}).`,
   compose_single_output: (p: { pipe: string; output: string }) =>

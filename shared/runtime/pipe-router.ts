@@ -21,6 +21,7 @@ import { runPipeFunc } from './operators/pipe-func.js';
 import { runPipeImgGen } from './operators/pipe-img-gen.js';
 import { runPipeLLM } from './operators/pipe-llm.js';
 import { runPipeSearch } from './operators/pipe-search.js';
+import { runPipeStructure } from './operators/pipe-structure.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
 import { checkInputsPresent } from './run-inputs.js';
 
@@ -32,6 +33,7 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
   PipeFunc: runPipeFunc,
   PipeImgGen: runPipeImgGen,
   PipeSearch: runPipeSearch,
+  PipeStructure: runPipeStructure,
   PipeSequence: runPipeSequence,
   PipeParallel: runPipeParallel,
   PipeCondition: runPipeCondition,

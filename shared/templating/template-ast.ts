@@ -106,16 +106,11 @@ export interface SizedLiteralCall {
 const STRAIGHT_LINE_MAX_NODES = 256;
 
 /**
- * Parse a template (after shorthand expansion).
- * @param template - template text as written
+ * Parse a template whose shorthands are already expanded.
+ * @param source - pure Jinja text
  * @returns the nunjucks AST root
  * @throws Jinja2TemplateSyntaxError naming line and column
  */
-function parseTemplate(template: string): AstNode {
-  return parseExpanded(expandShorthands(template));
-}
-
-/** {@link parseTemplate} of a template whose shorthands are already expanded. */
 function parseExpanded(source: string): AstNode {
   try {
     return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(source);

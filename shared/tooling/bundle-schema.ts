@@ -5,8 +5,9 @@
  * - a `{"type": "null"}` alternative is dropped (TOML has no null), so an optional field reports only its own errors;
  * - a pipe's `type` is the discriminator of the pipe union: a known type reports that blueprint's errors only, an unknown
  *   or missing one a single error (the runtime requires `type` too, LANGUAGE.md §6 S2);
- * - the contract-only `PipeSignature` (no `type`, `signature_for` set; LANGUAGE.md §3.14, the runner's extension of the
- *   schema) is one more member of the union.
+ * - the contract-only `PipeSignature` (no `type`; LANGUAGE-DELTA.md §2) and `PipeStructure` (LANGUAGE-DELTA.md §1, in
+ *   the pinned 0.16 OpenAPI but not in this schema) are more members of the union, derived from the runtime's
+ *   blueprints; a PipeSequence step may also be a binding step `{from, result}` (LANGUAGE-DELTA.md §5).
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §3.14, §9
  */
@@ -14,18 +15,24 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
 import { z } from 'zod';
-import { PIPE_SCHEMAS, SCHEMA_PIPE_TYPES } from '../mthds/parse/blueprint.js';
+import { BINDING_STEP, PIPE_SCHEMAS } from '../mthds/parse/blueprint.js';
+import { pipeTableKind } from '../mthds/parse/pipe-table-kind.js';
 
 type JsonObject = Record<string, unknown>;
 
 const REFERENCE = JSON.parse(readFileSync(new URL('./mthds_schema.json', import.meta.url), 'utf8')) as JsonObject;
 
-/** The contract-only signature as JSON Schema, derived from the runtime's blueprint (what a TOML table may hold). */
-function pipeSignatureBlueprint(): JsonObject {
-  const schema: JsonObject = {
-    title: 'PipeSignatureBlueprint',
-    ...z.toJSONSchema(PIPE_SCHEMAS.PipeSignature, { target: 'draft-4', io: 'input' }),
-  };
+/**
+ * A pipe blueprint the reference schema lacks, as JSON Schema derived from the runtime's blueprint (what a TOML table
+ * may hold): the contract-only signature, and PipeStructure (in the pinned 0.16 OpenAPI, not in `mthds_schema.json`).
+ */
+function derivedBlueprint(type: 'PipeSignature' | 'PipeStructure'): JsonObject {
+  return derivedSchema(`${type}Blueprint`, PIPE_SCHEMAS[type]);
+}
+
+/** A zod schema of the runtime's blueprints as draft-4 JSON Schema titled `title`. */
+function derivedSchema(title: string, zodSchema: z.ZodType): JsonObject {
+  const schema: JsonObject = { title, ...z.toJSONSchema(zodSchema, { target: 'draft-4', io: 'input' }) };
   delete schema['$schema'];
   return schema;
 }
@@ -59,19 +66,23 @@ function editorSchema(reference: JsonObject): JsonObject {
   const pipes = (
     (schema['properties'] as JsonObject)['pipe'] as { anyOf: [{ additionalProperties: { oneOf: { $ref: string }[] } }] }
   ).anyOf[0].additionalProperties;
-  definitions['PipeSignatureBlueprint'] = pipeSignatureBlueprint();
-  pipes.oneOf.push({ $ref: '#/definitions/PipeSignatureBlueprint' });
+  for (const type of ['PipeStructure', 'PipeSignature'] as const) {
+    if (definitions[`${type}Blueprint`] !== undefined) continue;
+    definitions[`${type}Blueprint`] = derivedBlueprint(type);
+    pipes.oneOf.push({ $ref: `#/definitions/${type}Blueprint` });
+  }
   for (const member of pipes.oneOf) {
     const definition = definitions[member.$ref.replace('#/definitions/', '')]!;
     const required = (definition['required'] as string[] | undefined) ?? [];
     definition['required'] = ['type', ...required.filter((key) => key !== 'type')];
   }
   Object.assign(pipes, { type: 'object', discriminator: { propertyName: 'type' } });
+  const steps = (definitions['PipeSequenceBlueprint']!['properties'] as Record<string, JsonObject>)['steps']!;
+  steps['items'] = {
+    anyOf: [structuredClone(definitions['SubPipeBlueprint']), derivedSchema('BindingStepBlueprint', BINDING_STEP)],
+  };
   return withoutNullAlternatives(schema) as JsonObject;
 }
-
-/** The pipe types the union accepts: the schema's ten (LANGUAGE.md §3.1), then `PipeSignature` (§3.14). */
-export const PIPE_TYPES: readonly string[] = [...SCHEMA_PIPE_TYPES, 'PipeSignature'];
 
 let compiled: ValidateFunction | undefined;
 
@@ -88,9 +99,11 @@ export function bundleSchemaValidator(): ValidateFunction {
 }
 
 /**
- * The bundle data as the schema sees it: a pipe table without `type` but with `signature_for` is a `PipeSignature`.
+ * The bundle data as the schema sees it: a signature table (no `type`, only the signature keys; LANGUAGE-DELTA.md §2)
+ * is tagged `PipeSignature`, the union's internal tag for it. A written `type = "PipeSignature"` (the retired tag) is
+ * checked as a signature too; the caller reports the tag itself.
  * @param data - the parsed TOML document (JSON values)
- * @returns a copy with the signature tables typed; the input is not modified
+ * @returns a copy with the signature tables tagged; the input is not modified
  */
 export function withSignatureTypes(data: JsonObject): JsonObject {
   const pipes = data['pipe'];
@@ -98,9 +111,7 @@ export function withSignatureTypes(data: JsonObject): JsonObject {
   const typed = Object.fromEntries(
     Object.entries(pipes).map(([code, table]) => [
       code,
-      isObject(table) && table['type'] === undefined && 'signature_for' in table
-        ? { ...table, type: 'PipeSignature' }
-        : table,
+      isObject(table) && pipeTableKind(table).kind === 'signature' ? { ...table, type: 'PipeSignature' } : table,
     ]),
   );
   return { ...data, pipe: typed };

@@ -27,7 +27,7 @@ const OUTPUT_ALIASES = ['output_concept', 'output_type'];
 const PROMPT_ALIASES = ['prompt_template'];
 const EXPRESSION_ALIASES = ['jinja2_expression_template'];
 
-/** The pipe types a spec may name: the ten of the schema, and `PipeSignature` for a contract-only pipe. */
+/** The pipe types a spec may name: the eleven of the reference's `PipeType`, and `PipeSignature` for a contract-only pipe. */
 export const SPEC_PIPE_TYPES = Object.keys(PIPE_SCHEMAS) as PipeType[];
 
 /** A concept spec as TOML. */

@@ -6,7 +6,9 @@
  */
 
 import { MESSAGES } from '../mthds/messages.js';
-import { bundleSchemaValidator, PIPE_TYPES, type SchemaError, withSignatureTypes } from './bundle-schema.js';
+import { SCHEMA_PIPE_TYPES } from '../mthds/parse/blueprint.js';
+import { pipeTableKind } from '../mthds/parse/pipe-table-kind.js';
+import { bundleSchemaValidator, type SchemaError, withSignatureTypes } from './bundle-schema.js';
 import type { Diagnostic } from './diagnostic.js';
 import { reduceSchemaErrors } from './reduce-schema-errors.js';
 import type { SourceText } from './source-text.js';
@@ -46,7 +48,35 @@ function show(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-function subjectOf(error: SchemaError): Subject {
+function valueAt(data: unknown, path: readonly Segment[]): unknown {
+  let current = data;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+/** The subjects of the retired `type = "PipeSignature"` tags (LANGUAGE-DELTA.md §2), placed on the value. */
+function retiredTagSubjects(data: Record<string, unknown>): Subject[] {
+  const pipes = data['pipe'];
+  if (pipes === null || typeof pipes !== 'object' || Array.isArray(pipes)) return [];
+  return Object.entries(pipes as Record<string, unknown>).flatMap(([code, table]) =>
+    table !== null &&
+    typeof table === 'object' &&
+    pipeTableKind(table as Record<string, unknown>).kind === 'retired_signature_tag'
+      ? [
+          {
+            path: ['pipe', code, 'type'],
+            mark: 'value' as const,
+            message: MESSAGES.retired_signature_type({ pipe: code }),
+          },
+        ]
+      : [],
+  );
+}
+
+function subjectOf(error: SchemaError, data: Record<string, unknown>): Subject {
   const path = segmentsOf(error.instancePath);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -69,15 +99,20 @@ function subjectOf(error: SchemaError): Subject {
     case 'discriminator': {
       const pipe = String(path[path.length - 1]);
       const value = params['tagValue'];
-      if (value === undefined)
-        return { path, mark: 'key', message: MESSAGES.missing_pipe_type({ pipe, allowed: PIPE_TYPES }) };
+      if (value === undefined) {
+        const table = valueAt(data, path);
+        const kind =
+          table === null || typeof table !== 'object' ? undefined : pipeTableKind(table as Record<string, unknown>);
+        const stray = kind?.kind === 'missing_type' ? kind.stray : [];
+        return { path, mark: 'key', message: MESSAGES.missing_pipe_type({ pipe, allowed: SCHEMA_PIPE_TYPES, stray }) };
+      }
       return {
         path: [...path, 'type'],
         mark: 'value',
         message: MESSAGES.unknown_pipe_type({
           pipe,
           value: typeof value === 'string' ? value : show(value),
-          allowed: PIPE_TYPES,
+          allowed: SCHEMA_PIPE_TYPES,
         }),
       };
     }
@@ -109,9 +144,9 @@ export function schemaDiagnostics(
   text: SourceText,
 ): Diagnostic[] {
   const validate = bundleSchemaValidator();
-  if (validate(withSignatureTypes(data))) return [];
-  const diagnostics = reduceSchemaErrors(validate.errors ?? []).map((error): Diagnostic => {
-    const subject = subjectOf(error);
+  const errors = validate(withSignatureTypes(data)) ? [] : reduceSchemaErrors(validate.errors ?? []);
+  const subjects = [...retiredTagSubjects(data), ...errors.map((error) => subjectOf(error, data))];
+  const diagnostics = subjects.map((subject): Diagnostic => {
     const span = spanFor(subject, written);
     return {
       kind: 'schema',

@@ -56,7 +56,7 @@ describe('POST /v1/lint', () => {
     const [diagnostic] = response.body.diagnostics;
     expect(diagnostic).to.deep.include({ kind: 'schema', severity: 'error', location: 'pipe.p.type' });
     expect(diagnostic.message).to.match(
-      /^Pipe 'p', field 'type': 'Nope' is not a pipe type \(allowed: PipeLLM, .*PipeSignature\)\.$/,
+      /^Pipe 'p', field 'type': 'Nope' is not a pipe type \(allowed: PipeLLM, .*PipeStructure, .*PipeBatch\)\.$/,
     );
     expect(diagnostic.range).to.deep.equal({
       start_offset: 37,

@@ -3,13 +3,15 @@
  */
 import type { Pipe } from '../library/concept.js';
 import type { Library } from '../library/library.js';
-import type { SubPipeBlueprint } from '../parse/blueprint.js';
+import { isBindingStep, type SequenceStepBlueprint } from '../parse/blueprint.js';
 import { compact } from './compact.js';
 import type { CratePipe } from './crate.js';
 import { qualifyConceptRef, qualifyPipeRef } from './qualify.js';
 
-function subPipes(library: Library, steps: SubPipeBlueprint[], domain: string): SubPipeBlueprint[] {
-  return steps.map((step) => ({ ...step, pipe: qualifyPipeRef(library, step.pipe, domain) }));
+function subPipes<T extends SequenceStepBlueprint>(library: Library, steps: T[], domain: string): T[] {
+  return steps.map((step) =>
+    isBindingStep(step) ? step : { ...step, pipe: qualifyPipeRef(library, step.pipe, domain) },
+  );
 }
 
 /**

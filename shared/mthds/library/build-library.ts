@@ -7,6 +7,7 @@ import { parseConceptRef, stripMultiplicity } from '../references.js';
 import type { Concept, ConceptField, Domain, Pipe, PipeIO } from './concept.js';
 import { type LoadedBundle, MthdsLibrary } from './library.js';
 import { NATIVE_CONCEPTS, NATIVE_DOMAIN } from './natives.js';
+import { reconciles } from './signature-reconciliation.js';
 
 function nativeConcepts(): Concept[] {
   return [...NATIVE_CONCEPTS.values()].map((native) => ({
@@ -105,7 +106,8 @@ function domainsOf(bundles: readonly LoadedBundle[]): Map<string, Domain> {
 }
 
 /**
- * Build the library of checked bundles. Duplicates keep the first declaration (the duplicate rule reports them).
+ * Build the library of checked bundles. Duplicates keep the first declaration (the duplicate rule reports them), except
+ * that a concrete pipe replaces a signature of the same code and contract, in either order (LANGUAGE-DELTA.md §2).
  * @param bundles - bundles whose blueprints passed the schema check
  */
 export function buildLibrary(bundles: readonly LoadedBundle[]): MthdsLibrary {
@@ -126,7 +128,8 @@ export function buildLibrary(bundles: readonly LoadedBundle[]): MthdsLibrary {
   for (const { blueprint, source } of bundles) {
     for (const [code, pipeBlueprint] of Object.entries(blueprint.pipe)) {
       const ref = `${blueprint.domain}.${code}`;
-      if (pipes.has(ref)) continue;
+      const earlier = pipes.get(ref);
+      if (earlier && !(earlier.type === 'PipeSignature' && reconciles(earlier.blueprint, pipeBlueprint))) continue;
       pipes.set(ref, {
         ref,
         code,

@@ -1,12 +1,15 @@
 /**
  * The `bundle_blueprint` member of a ValidReport (API-CONTRACT.md §4.3): the bundle as written, with `source`, and
  * absent header members as null. A contract-only pipe is written without `type`, as the reference's
- * `PipeSignatureBlueprint` (which admits no `type`) and the `.mthds` text spell it (LANGUAGE-DELTA.md §2).
+ * `PipeSignatureBlueprint` (which admits no `type`) and the `.mthds` text spell it (LANGUAGE-DELTA.md §2). Binding
+ * steps of a PipeSequence (LANGUAGE-DELTA.md §5, newer than the pinned 0.16 contract, whose closed `SubPipeBlueprint`
+ * requires `pipe` and admits no `from`) are left out of its `steps`; `mthds_contents` still carries them as written.
  */
-import type { PipeBlueprint } from '../parse/blueprint.js';
+import { type PipeBlueprint, pipeSteps } from '../parse/blueprint.js';
 import type { LoadedBundle } from './library.js';
 
 function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
+  if (pipe.type === 'PipeSequence') return { ...pipe, steps: pipeSteps(pipe.steps) };
   if (pipe.type !== 'PipeSignature') return pipe;
   const { type: _signature, ...contract } = pipe;
   return contract;
@@ -15,7 +18,8 @@ function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
 /**
  * Shape a bundle for the wire.
  * @param bundle - a loaded bundle
- * @returns `{source, domain, description, system_prompt, main_pipe, concept, pipe}`; signatures without `type`
+ * @returns `{source, domain, description, system_prompt, main_pipe, concept, pipe}`; signatures without `type`,
+ *   sequences without their binding steps
  */
 export function bundleBlueprintForWire(bundle: Pick<LoadedBundle, 'blueprint' | 'source'>): Record<string, unknown> {
   const { blueprint } = bundle;

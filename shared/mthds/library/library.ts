@@ -81,6 +81,11 @@ export interface Library {
    */
   isCompatible(actual: Concept, expected: Concept): boolean;
   /**
+   * The refinement chain of a concept, itself first, stopping before a loop or an unresolved parent.
+   * @param concept - any concept of the library
+   */
+  ancestry(concept: Concept): Concept[];
+  /**
    * Whether a concept's content is a text: Text or ImgGenPrompt, a concept refining one of them (transitively), or a
    * description-only concept (no structure, no refines) and its refinements.
    */

@@ -1,7 +1,8 @@
 /**
  * Bundle blueprints: the `.mthds` data as written, typed. Each schema mirrors `mthds_schema.json` (every field of every
- * blueprint; `additionalProperties: false` where the schema says so). A pipe table without `type` but with
- * `signature_for` is a contract-only `PipeSignature` (LANGUAGE.md §3.14).
+ * blueprint; `additionalProperties: false` where the schema says so). A pipe table without `type` holding only
+ * `description`, `inputs`, `output` and optionally `signature_for` is a contract-only signature (LANGUAGE-DELTA.md §2,
+ * pipelex-api 0.16 `PipeSignatureBlueprint`); it is typed `PipeSignature` here, never on the wire.
  *
  * @see LANGUAGE.md §1–3, ../shared/reference/mthds_schema.json
  */
@@ -81,6 +82,32 @@ export const SUB_PIPE = z.strictObject({
 });
 /** A step or branch. */
 export type SubPipeBlueprint = z.infer<typeof SUB_PIPE>;
+
+/**
+ * A binding step of a PipeSequence: the value at a dotted path (`root.field…`) copied under `result`, no pipe run
+ * (LANGUAGE-DELTA.md §5, a newer reference feature; not on the 0.16 wire).
+ */
+export const BINDING_STEP = z.strictObject({ from: z.string(), result: z.string() });
+/** A binding step. */
+export type BindingStepBlueprint = z.infer<typeof BINDING_STEP>;
+/** A step of a PipeSequence: a sub-pipe call or a binding step. */
+export type SequenceStepBlueprint = SubPipeBlueprint | BindingStepBlueprint;
+
+/**
+ * Whether a sequence step is a binding step.
+ * @param step - a step of a PipeSequence
+ */
+export function isBindingStep(step: SequenceStepBlueprint): step is BindingStepBlueprint {
+  return 'from' in step;
+}
+
+/**
+ * The steps of a PipeSequence that call a pipe, in order (binding steps left out).
+ * @param steps - the `steps` of a PipeSequence
+ */
+export function pipeSteps(steps: readonly SequenceStepBlueprint[]): SubPipeBlueprint[] {
+  return steps.filter((step): step is SubPipeBlueprint => !isBindingStep(step));
+}
 
 const common = { description: z.string(), inputs, output: z.string() };
 
@@ -180,13 +207,18 @@ export const PIPE_SCHEMAS = {
     include_domains: nullish(z.array(z.string())),
     exclude_domains: nullish(z.array(z.string())),
   }),
+  PipeStructure: z.strictObject({ type: z.literal('PipeStructure'), ...common, model: modelField(LLM_SETTING) }),
   PipeCompose: z.strictObject({
     type: z.literal('PipeCompose'),
     ...common,
     template: nullish(z.union([z.string(), TEMPLATE_BLUEPRINT])),
     construct: nullish(z.record(z.string(), CONSTRUCT_VALUE)),
   }),
-  PipeSequence: z.strictObject({ type: z.literal('PipeSequence'), ...common, steps: z.array(SUB_PIPE) }),
+  PipeSequence: z.strictObject({
+    type: z.literal('PipeSequence'),
+    ...common,
+    steps: z.array(z.union([SUB_PIPE, BINDING_STEP])),
+  }),
   PipeParallel: z.strictObject({
     type: z.literal('PipeParallel'),
     ...common,
@@ -215,25 +247,28 @@ export const PIPE_SCHEMAS = {
     description: z.string(),
     inputs,
     output: z.string(),
-    signature_for: z.enum([
-      'PipeLLM',
-      'PipeFunc',
-      'PipeImgGen',
-      'PipeExtract',
-      'PipeSearch',
-      'PipeCompose',
-      'PipeSequence',
-      'PipeParallel',
-      'PipeCondition',
-      'PipeBatch',
-    ]),
+    signature_for: nullish(
+      z.enum([
+        'PipeLLM',
+        'PipeFunc',
+        'PipeImgGen',
+        'PipeExtract',
+        'PipeSearch',
+        'PipeStructure',
+        'PipeCompose',
+        'PipeSequence',
+        'PipeParallel',
+        'PipeCondition',
+        'PipeBatch',
+      ]),
+    ),
   }),
 } as const;
 
-/** Every pipe type (the ten of the schema plus the contract-only signature). */
+/** Every pipe type (the eleven of the reference's `PipeType` enum plus the contract-only signature). */
 export type PipeType = keyof typeof PIPE_SCHEMAS;
 
-/** The pipe types the schema admits in `type` (LANGUAGE.md §3.1). */
+/** The pipe types a pipe table may name in `type`: the reference's `PipeType` enum (LANGUAGE.md §3.1, LANGUAGE-DELTA.md §1). */
 export const SCHEMA_PIPE_TYPES = Object.keys(PIPE_SCHEMAS).filter((type) => type !== 'PipeSignature') as Exclude<
   PipeType,
   'PipeSignature'
@@ -249,6 +284,8 @@ export type PipeImgGenBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeImgGen']>;
 export type PipeExtractBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeExtract']>;
 /** A PipeSearch as written (LANGUAGE.md §3.6). */
 export type PipeSearchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSearch']>;
+/** A PipeStructure as written (LANGUAGE-DELTA.md §1; reference OpenAPI `PipeStructureBlueprint`). */
+export type PipeStructureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeStructure']>;
 /** A PipeCompose as written (LANGUAGE.md §3.7). */
 export type PipeComposeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCompose']>;
 /** A PipeSequence as written (LANGUAGE.md §3.8). */
@@ -259,7 +296,7 @@ export type PipeParallelBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeParallel'
 export type PipeConditionBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCondition']>;
 /** A PipeBatch as written (LANGUAGE.md §3.11). */
 export type PipeBatchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeBatch']>;
-/** A contract-only PipeSignature (no `type`, `signature_for` set; LANGUAGE.md §3.14). */
+/** A contract-only signature (no `type`; `signature_for` optional; LANGUAGE-DELTA.md §2). */
 export type PipeSignatureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSignature']>;
 /** Any pipe blueprint, discriminated on `type`. */
 export type PipeBlueprint = { [T in PipeType]: z.infer<(typeof PIPE_SCHEMAS)[T]> }[PipeType];

@@ -18,6 +18,7 @@ import {
   type PipeType,
   SCHEMA_PIPE_TYPES,
 } from './blueprint.js';
+import { pipeTableKind } from './pipe-table-kind.js';
 
 /** The result of checking one bundle's data: the blueprint when well-formed, and the items (empty when well-formed). */
 export interface BlueprintCheck {
@@ -194,13 +195,6 @@ function issueItems(
   });
 }
 
-function pipeTypeOf(table: Record<string, unknown>): PipeType | { invalid: string } | 'missing' {
-  const type = table['type'];
-  if (type === undefined) return 'signature_for' in table ? 'PipeSignature' : 'missing';
-  if (typeof type === 'string' && (SCHEMA_PIPE_TYPES as readonly string[]).includes(type)) return type as PipeType;
-  return { invalid: typeof type === 'string' ? type : show(type) };
-}
-
 function checkPipe(
   code: string,
   raw: unknown,
@@ -221,37 +215,38 @@ function checkPipe(
       ],
     };
   }
-  const type = pipeTypeOf(raw as Record<string, unknown>);
-  if (type === 'missing') {
-    const message = MESSAGES.missing_pipe_type({ pipe: code, allowed: SCHEMA_PIPE_TYPES });
-    return {
-      items: [
-        {
-          category: 'blueprint_validation',
-          message,
-          error_type: 'missing_pipe_type',
-          ...at,
-          field_path: `pipe.${code}.type`,
-          field_name: 'type',
-        },
-      ],
-    };
+  const table = pipeTableKind(raw as Record<string, unknown>);
+  const typeItem = (message: string, errorType: 'missing_pipe_type' | 'unknown_pipe_type') => ({
+    items: [
+      {
+        category: 'blueprint_validation' as const,
+        message,
+        error_type: errorType,
+        ...at,
+        field_path: `pipe.${code}.type`,
+        field_name: 'type',
+      },
+    ],
+  });
+  switch (table.kind) {
+    case 'missing_type':
+      return typeItem(
+        MESSAGES.missing_pipe_type({ pipe: code, allowed: SCHEMA_PIPE_TYPES, stray: table.stray }),
+        'missing_pipe_type',
+      );
+    case 'retired_signature_tag':
+      return typeItem(MESSAGES.retired_signature_type({ pipe: code }), 'unknown_pipe_type');
+    case 'unknown_type':
+      return typeItem(
+        MESSAGES.unknown_pipe_type({
+          pipe: code,
+          value: typeof table.value === 'string' ? table.value : show(table.value),
+          allowed: SCHEMA_PIPE_TYPES,
+        }),
+        'unknown_pipe_type',
+      );
   }
-  if (typeof type === 'object') {
-    const message = MESSAGES.unknown_pipe_type({ pipe: code, value: type.invalid, allowed: SCHEMA_PIPE_TYPES });
-    return {
-      items: [
-        {
-          category: 'blueprint_validation',
-          message,
-          error_type: 'unknown_pipe_type',
-          ...at,
-          field_path: `pipe.${code}.type`,
-          field_name: 'type',
-        },
-      ],
-    };
-  }
+  const type: PipeType = table.kind === 'signature' ? 'PipeSignature' : table.type;
   const schema = PIPE_SCHEMAS[type];
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { pipe: parsed.data as PipeBlueprint, items: [] };
@@ -273,7 +268,9 @@ function checkPipe(
  *   (`blueprint_validation`; `error_type` `unknown_pipe_type` for an unknown pipe type (the reference's
  *   `PipeValidationErrorType`; older reference samples named it `union_tag_invalid`), `missing_pipe_type`,
  *   `extra_forbidden` for unknown keys, `missing`, `invalid_type`, `enum`, `value_error`). Empty data gives the single
- *   residual item (no `source`, no `error_type`) of spec §2.6.
+ *   residual item (no `source`, no `error_type`) of spec §2.6. A table without `type` is a signature when it holds
+ *   only the signature keys, else `missing_pipe_type` naming the other keys; `type = "PipeSignature"` (the retired
+ *   tag) is `unknown_pipe_type` with a migration message (LANGUAGE-DELTA.md §2).
  * @see LANGUAGE.md §6 S2, spec §2.6
  */
 export function checkBlueprint(data: Record<string, unknown>, source: string | null): BlueprintCheck {

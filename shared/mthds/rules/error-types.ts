@@ -46,6 +46,8 @@ export const VALIDATION_ERROR_TYPES = [
   'invalid_template',
   'invalid_pipe_field',
   'invalid_reference',
+  'binding_step_invalid',
+  'binding_path_unresolved',
 ] as const;
 
 /** One `error_type` of the language core. */

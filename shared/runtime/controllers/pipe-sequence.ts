@@ -4,16 +4,19 @@
  *
  * Decision (RUNTIME.md §3.1 ⚠): after a step, when its `result` is set but the main stuff is stored under another
  * name (a controller child ignores its output name), the main stuff is also published under `result`. The same holds
- * for the sequence's own output name. This is a superset of the reference behaviour. A step that outputs nothing (a
+ * for the sequence's own output name. This is a superset of the reference behaviour. A binding step stores a copy of
+ * the value at its path under `result` as the new main stuff; a dotted `batch_over` is bound under a private name
+ * first (LANGUAGE-DELTA.md §5; binding-step.ts). A step that outputs nothing (a
  * PipeCondition taking `continue`) publishes nothing: the earlier main stuff is not renamed after it (RUNTIME.md §3.4).
  */
-import type { PipeSequenceBlueprint, SubPipeBlueprint } from '../../mthds/index.js';
+import { isBindingStep, type PipeSequenceBlueprint, type SubPipeBlueprint } from '../../mthds/index.js';
 import { asGraphNode } from '../graph-node.js';
 import type { GraphPipe } from '../graph-registries.js';
 import { ioItem } from '../graph-spec.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import type { WorkingMemory } from '../working-memory.js';
+import { boundStuff } from './binding-step.js';
 import { runBatch } from './run-batch.js';
 
 /**
@@ -28,9 +31,18 @@ function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
 }
 
 /**
- * An inline batch step: the step pipe runs once per item of `batch_over`, the item bound as `batch_as`. In a recorded
- * graph the step is a PipeBatch node `<pipe>_batch` (the reference runner's name) holding the item runs.
+ * Bind a dotted `batch_over` path under a private name (`_bound_<path with _>`, numbered on a clash).
+ * @returns the private name
  */
+function bindPrivately(job: PipeJob, environment: RunEnvironment, path: string): string {
+  const base = `_bound_${path.replaceAll('.', '_')}`;
+  let name = base;
+  for (let count = 2; job.memory.has(name); count += 1) name = `${base}_${count}`;
+  job.memory.addNewStuff(name, boundStuff(job, environment, path, name));
+  return name;
+}
+
+/** An inline batch step: the step pipe runs once per item of `batch_over`, the item bound as `batch_as`. */
 async function runInlineBatch(
   job: PipeJob,
   environment: RunEnvironment,
@@ -87,8 +99,13 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
   for (const step of blueprint.steps) {
     const outputName = step.result ?? null;
     const mainBeforeStep = job.memory.mainStuff();
-    if (step.batch_over !== undefined && step.batch_as !== undefined) {
-      await runInlineBatch(job, environment, { ...step, batch_over: step.batch_over, batch_as: step.batch_as });
+    if (isBindingStep(step)) {
+      job.memory.setNewMainStuff(boundStuff(job, environment, step.from, step.result), step.result);
+    } else if (step.batch_over !== undefined && step.batch_as !== undefined) {
+      const listName = step.batch_over.includes('.')
+        ? bindPrivately(job, environment, step.batch_over)
+        : step.batch_over;
+      await runInlineBatch(job, environment, { ...step, batch_over: listName, batch_as: step.batch_as });
     } else {
       await environment.runPipe({
         pipe: environment.library.resolvePipe(step.pipe, job.pipe.domain_code),

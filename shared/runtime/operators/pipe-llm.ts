@@ -11,60 +11,18 @@ import type { Concept, PipeLLMBlueprint } from '../../mthds/index.js';
 import { renderJobTemplate } from '../job-template.js';
 import { libraryDocumentUrl } from '../library-document-url.js';
 import { resolveMultiplicity } from '../multiplicity.js';
+import { outputConceptOf } from '../output-concept.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
-import type { LlmRequest, ObjectRequest } from '../ports.js';
+import type { LlmRequest } from '../ports.js';
 import type { PromptAttachment } from '../prompt-media.js';
-import { defaultStuffName, type ItemContent, type StuffContent } from '../stuff.js';
+import { defaultStuffName, type StuffContent } from '../stuff.js';
+import { generateStructured, modelChoice, STRUCTURING_SYSTEM_PROMPT } from './structured-output.js';
 
 /** The rendered prompts and their attachments. */
 type PromptParts = Pick<LlmRequest, 'systemPrompt' | 'userPrompt' | 'images' | 'documents'>;
 
-import { outputConceptOf } from '../output-concept.js';
-
-interface ModelChoice {
-  modelRef?: string;
-  temperature?: number;
-  maxTokens?: number;
-}
-
-function modelChoice(model: PipeLLMBlueprint['model']): ModelChoice {
-  if (model === undefined) return {};
-  if (typeof model === 'string') return { modelRef: model };
-  if (!('temperature' in model)) return { modelRef: model.raw };
-  const choice: ModelChoice = { modelRef: model.model, temperature: model.temperature };
-  if (typeof model.max_tokens === 'number') choice.maxTokens = model.max_tokens;
-  return choice;
-}
-
-function listSchema(itemSchema: Record<string, unknown>, count: number | null): Record<string, unknown> {
-  const { $defs, $schema: _ignored, ...item } = itemSchema;
-  const items: Record<string, unknown> = { type: 'array', items: item };
-  if (count !== null) Object.assign(items, { minItems: count, maxItems: count });
-  const schema: Record<string, unknown> = {
-    type: 'object',
-    properties: { items },
-    required: ['items'],
-    additionalProperties: false,
-  };
-  if ($defs !== undefined) schema['$defs'] = $defs;
-  return schema;
-}
-
-function listProblems(environment: RunEnvironment, concept: Concept, count: number | null, value: unknown): string[] {
-  const items = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['items'] : undefined;
-  if (!Array.isArray(items)) return ['(root) must be an object with an "items" array'];
-  const problems =
-    count !== null && items.length !== count ? [`/items must hold exactly ${count} items, not ${items.length}`] : [];
-  items.forEach((item, index) => {
-    for (const problem of environment.validator.problems(concept, item))
-      problems.push(`/items/${index}${problem.replace(/^\(root\)/, '')}`);
-  });
-  return problems;
-}
-
 const DRAFT_INSTRUCTION =
   '\n\n---\nAnswer in clear markdown prose; your answer will be turned into a structured object afterwards.';
-const STRUCTURING_SYSTEM_PROMPT = 'You are a data modeling expert specialized in extracting structure from text.';
 
 /**
  * The prompts of the structuring call of `structuring_method = "preliminary_text"` (RUNTIME.md §2.1.8): the draft
@@ -104,26 +62,7 @@ async function generateContent(
     });
     objectPrompts = structuringPrompts(draft);
   }
-  const base = { ...common, ...objectChoice, ...objectPrompts };
-  const itemSchema = environment.validator.schemaOf(concept);
-  if (multiplicity === 'single') {
-    const request: ObjectRequest = {
-      ...base,
-      schemaName: concept.code,
-      jsonSchema: itemSchema,
-      validate: (value) => environment.validator.problems(concept, value),
-    };
-    const { object } = await inference.generateObject(request);
-    return { kind: 'item', item: object as ItemContent };
-  }
-  const count = typeof multiplicity === 'number' ? multiplicity : null;
-  const { object } = await inference.generateObject({
-    ...base,
-    schemaName: `ListOf${concept.code}`,
-    jsonSchema: listSchema(itemSchema, count),
-    validate: (value) => listProblems(environment, concept, count, value),
-  });
-  return { kind: 'list', items: (object as { items: ItemContent[] }).items };
+  return generateStructured(environment, concept, multiplicity, { ...common, ...objectChoice, ...objectPrompts });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
-import { loadLibrary } from '../../../shared/mthds/index.js';
+import { loadLibrary, pipeSteps } from '../../../shared/mthds/index.js';
 import { corpusText } from '../../helpers/corpus.js';
 
 const METHODS = new URL('../../../../shared/corpus/methods/', import.meta.url);
@@ -61,7 +61,7 @@ describe('published methods (corpus/methods)', () => {
         if (!result.ok) throw new Error(result.message);
         const steps = [...result.library.pipes.values()].flatMap((pipe) =>
           pipe.blueprint.type === 'PipeSequence'
-            ? pipe.blueprint.steps.map((step) => ({ ref: step.pipe, from: pipe.domain_code }))
+            ? pipeSteps(pipe.blueprint.steps).map((step) => ({ ref: step.pipe, from: pipe.domain_code }))
             : [],
         );
         const crossPackage = steps.filter(({ ref }) => ref.includes('->'));

@@ -84,7 +84,7 @@ describe('definition specs', () => {
 
     it('should refuse members the concept schema does not have', () => {
       expect(refusal(() => conceptDefinition({ concept_code: 'A', description: 'd', fields: {} })).message).to.equal(
-        "Invalid concept spec: Concept 'A': unknown key 'fields' (allowed: description, structure, refines).",
+        "Invalid concept spec: Concept 'A': unknown key 'fields' (allowed: description, structure, refines, hints).",
       );
     });
   });
@@ -188,6 +188,7 @@ describe('definition specs', () => {
         'PipeImgGen',
         'PipeExtract',
         'PipeSearch',
+        'PipeStructure',
         'PipeCompose',
         'PipeSequence',
         'PipeParallel',

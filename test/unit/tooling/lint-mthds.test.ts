@@ -56,12 +56,12 @@ describe('lintMthds', () => {
       ]);
     });
 
-    it('should give a missing pipe type one diagnostic on the pipe key', () => {
-      const content = PIPE.replace('type        = "PipeLLM"\n', '');
+    it('should give a missing pipe type one diagnostic on the pipe key, naming the keys a signature cannot hold', () => {
+      const content = `${PIPE.replace('type        = "PipeLLM"\n', '')}prompt = "Hi"\n`;
       const diagnostics = lintMthds(content);
       expect(diagnostics).to.have.length(1);
       expect(diagnostics[0]!.message).to.match(
-        /^Pipe 'p' has no 'type': set one of PipeLLM, .*PipeSignature \(or 'signature_for' for a contract-only signature\)\.$/,
+        /^Pipe 'p' has no 'type': set one of PipeLLM, .*PipeBatch\. Without 'type' a pipe is a contract-only signature, which holds only description, inputs, output and signature_for, not 'prompt'\.$/,
       );
       expect(covered(content, diagnostics[0]!)).to.equal('p');
     });
@@ -121,6 +121,18 @@ describe('lintMthds', () => {
       expect(covered(tables, inTable!)).to.equal('2');
     });
 
+    it('should accept a binding step in a PipeSequence, and report a malformed one as a binding step', () => {
+      const sequence = `${PIPE.replace('PipeLLM', 'PipeSequence')}steps = [{ from = "a.b", result = "c" }, { pipe = "q" }]\n`;
+      expect(lintMthds(sequence)).to.deep.equal([]);
+      const content = sequence.replace('result = "c"', 'reslt = "c"');
+      expect(
+        lintMthds(content).map((diagnostic) => [diagnostic.message, diagnostic.location, covered(content, diagnostic)]),
+      ).to.deep.equal([
+        ["'pipe.p.steps[0]' is missing the required key 'result'", 'pipe.p.steps[0]', '{ from = "a.b", reslt = "c" }'],
+        ["Unknown key 'reslt' in 'pipe.p.steps[0]'", 'pipe.p.steps[0].reslt', 'reslt'],
+      ]);
+    });
+
     it('should report a missing domain without a range', () => {
       expect(lintMthds('description = "d"\n')).to.deep.equal([
         {
@@ -133,13 +145,36 @@ describe('lintMthds', () => {
       ]);
     });
 
-    it('should accept a PipeSignature and check its fields', () => {
+    it('should accept a PipeStructure, which the reference schema lacks, and check its fields', () => {
+      const structure = PIPE.replace('PipeLLM', 'PipeStructure').replace('"Text"', '"Hours"');
+      expect(lintMthds(`${structure}inputs = { notice = "Text" }\nmodel = "$engineering-structured"\n`)).to.deep.equal(
+        [],
+      );
+      const content = `${structure}prompt = "p"\n`;
+      expect(lintMthds(content).map((diagnostic) => [diagnostic.message, covered(content, diagnostic)])).to.deep.equal([
+        ["Unknown key 'prompt' in 'pipe.p'", 'prompt'],
+      ]);
+    });
+
+    it('should accept a typeless signature, signature_for optional, and check its fields', () => {
       const signature = 'domain = "x"\n[pipe.s]\ndescription = "d"\noutput = "Text"\nsignature_for = "PipeLLM"\n';
       expect(lintMthds(signature)).to.deep.equal([]);
+      expect(lintMthds(signature.replace('signature_for = "PipeLLM"\n', ''))).to.deep.equal([]);
       const wrong = signature.replace('"PipeLLM"', '"PipeMagic"');
       const [diagnostic] = lintMthds(wrong);
       expect(diagnostic!.location).to.equal('pipe.s.signature_for');
       expect(covered(wrong, diagnostic!)).to.equal('"PipeMagic"');
+    });
+
+    it('should refuse the retired type = "PipeSignature" on the value, and still check the table as a signature', () => {
+      const content = 'domain = "x"\n[pipe.s]\ntype = "PipeSignature"\ndescription = "d"\noutput = 3\n';
+      expect(lintMthds(content).map((diagnostic) => [diagnostic.message, covered(content, diagnostic)])).to.deep.equal([
+        [
+          "Pipe 's', field 'type': 'PipeSignature' is no longer a pipe type. Delete the `type` line: a pipe table without `type` holding only description, inputs, output and signature_for is a contract-only signature.",
+          '"PipeSignature"',
+        ],
+        ["'pipe.s.output' must be string", '3'],
+      ]);
     });
   });
 

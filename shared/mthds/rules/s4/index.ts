@@ -5,6 +5,7 @@
 import type { Rule } from '../rule.js';
 import { batchItemName } from './batch-item-name.js';
 import { batchListName } from './batch-list-name.js';
+import { bindingSteps } from './binding-steps.js';
 import { composeMode } from './compose-mode.js';
 import { composeSingleOutput } from './compose-single-output.js';
 import { conditionExpression } from './condition-expression.js';
@@ -24,6 +25,9 @@ import { parallelBranchResults } from './parallel-branch-results.js';
 import { parallelOutputMode } from './parallel-output-mode.js';
 import { searchOutput } from './search-output.js';
 import { sequenceSteps } from './sequence-steps.js';
+import { structureInputText } from './structure-input-text.js';
+import { structureOutputNotText } from './structure-output-not-text.js';
+import { structureSingleInput } from './structure-single-input.js';
 import { subPipeBatch } from './sub-pipe-batch.js';
 import { subPipeOutputOverride } from './sub-pipe-output-override.js';
 import { templateBudget } from './template-budget.js';
@@ -48,10 +52,14 @@ export const S4_RULES: readonly Rule[] = [
   extractOutputPages,
   searchOutput,
   modelReferences,
+  structureSingleInput,
+  structureInputText,
+  structureOutputNotText,
   composeMode,
   composeSingleOutput,
   constructFromOrTemplate,
   sequenceSteps,
+  bindingSteps,
   subPipeOutputOverride,
   subPipeBatch,
   parallelOutputMode,

@@ -1,10 +1,11 @@
 /**
- * The sub-pipe lists of controllers: the `steps` of a PipeSequence and the `branches` of a PipeParallel.
+ * The sub-pipe lists of controllers: the `steps` of a PipeSequence that call a pipe (binding steps left out) and the
+ * `branches` of a PipeParallel.
  * @see LANGUAGE.md §3.8–3.9
  */
 
 import type { Pipe } from '../../library/concept.js';
-import type { SubPipeBlueprint } from '../../parse/blueprint.js';
+import { isBindingStep, type SubPipeBlueprint } from '../../parse/blueprint.js';
 
 /** One step or branch, with its path inside the pipe table (`steps[0]`). */
 export interface SubPipeAt {
@@ -18,7 +19,8 @@ export interface SubPipeAt {
  */
 export function subPipesOf(pipe: Pipe): SubPipeAt[] {
   const blueprint = pipe.blueprint;
-  if (blueprint.type === 'PipeSequence') return blueprint.steps.map((sub, index) => ({ at: `steps[${index}]`, sub }));
+  if (blueprint.type === 'PipeSequence')
+    return blueprint.steps.flatMap((sub, index) => (isBindingStep(sub) ? [] : [{ at: `steps[${index}]`, sub }]));
   if (blueprint.type === 'PipeParallel')
     return blueprint.branches.map((sub, index) => ({ at: `branches[${index}]`, sub }));
   return [];

@@ -5,6 +5,7 @@
  */
 import type { Pipe } from '../../library/concept.js';
 import type { LoadedBundle } from '../../library/library.js';
+import { isBindingStep } from '../../parse/blueprint.js';
 import { SPECIAL_OUTCOMES } from '../../references.js';
 
 /** A reference and the field (path inside the pipe table) it is written in. */
@@ -22,7 +23,9 @@ export function pipeRefsOf(pipe: Pipe): ReferenceAt[] {
   const blueprint = pipe.blueprint;
   switch (blueprint.type) {
     case 'PipeSequence':
-      return blueprint.steps.map((step, index) => ({ field: `steps[${index}].pipe`, ref: step.pipe }));
+      return blueprint.steps.flatMap((step, index) =>
+        isBindingStep(step) ? [] : [{ field: `steps[${index}].pipe`, ref: step.pipe }],
+      );
     case 'PipeParallel':
       return blueprint.branches.map((branch, index) => ({ field: `branches[${index}].pipe`, ref: branch.pipe }));
     case 'PipeCondition':

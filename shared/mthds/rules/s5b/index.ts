@@ -3,6 +3,7 @@
  * @see LANGUAGE.md §6 S5b
  */
 import type { Rule } from '../rule.js';
+import { bindingPaths } from './binding-paths.js';
 import { controllerInputs } from './controller-inputs.js';
 import { controllerOutputs } from './controller-outputs.js';
 import { flowConcepts } from './flow-concepts.js';
@@ -13,6 +14,7 @@ import { sequenceOutput } from './sequence-output.js';
 /** The S5b rules, in order. */
 export const S5B_RULES: readonly Rule[] = [
   sequenceInputs,
+  bindingPaths,
   controllerInputs,
   sequenceOutput,
   controllerOutputs,

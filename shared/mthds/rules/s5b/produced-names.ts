@@ -5,6 +5,7 @@
  */
 import type { Pipe } from '../../library/concept.js';
 import type { MthdsLibrary } from '../../library/library.js';
+import { isBindingStep } from '../../parse/blueprint.js';
 
 /**
  * The names a pipe adds to the working memory it runs in, besides its own output name.
@@ -22,6 +23,7 @@ export function producedNames(library: MthdsLibrary, pipe: Pipe, seen: Set<strin
       : [];
   if (blueprint.type !== 'PipeSequence') return [];
   return blueprint.steps.flatMap((step) => {
+    if (isBindingStep(step)) return [step.result];
     const child = library.findPipe(step.pipe, pipe.domain_code);
     return [...(step.result === undefined ? [] : [step.result]), ...(child ? producedNames(library, child, seen) : [])];
   });

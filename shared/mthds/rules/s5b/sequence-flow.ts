@@ -3,13 +3,17 @@
  * to, and what that name holds at that point (the sequence's declared input, or the output of an earlier step, a
  * parallel branch with `add_each_output`, or a step inside a nested sequence). Shared by V-X1 and V-M1.
  *
+ * A binding step stores the value its path derives (LANGUAGE-DELTA.md §5); a dotted `batch_over` batches over it.
+ *
  * Multiplicity of what a step stores: the called pipe's output, overridden by `nb_output` (exactly N) or
  * `multiple_output` (a list, keeping a fixed N; `false` gives one item), and a variable list for an inline batch.
  * @see LANGUAGE.md §4.2–4.5, §6 S5b
  */
+
+import { deriveBinding, isBindingPath, pathRoot } from '../../library/binding-derivation.js';
 import type { Pipe, PipeIO } from '../../library/concept.js';
 import type { MthdsLibrary } from '../../library/library.js';
-import type { SubPipeBlueprint } from '../../parse/blueprint.js';
+import { isBindingStep, pipeSteps, type SubPipeBlueprint } from '../../parse/blueprint.js';
 import type { Multiplicity } from '../../references.js';
 
 /** What a working-memory name holds at some point of a sequence. */
@@ -64,7 +68,7 @@ function sideValues(library: MthdsLibrary, pipe: Pipe, seen: Set<string>): Map<s
   const blueprint = pipe.blueprint;
   const subs =
     blueprint.type === 'PipeSequence'
-      ? blueprint.steps
+      ? pipeSteps(blueprint.steps)
       : blueprint.type === 'PipeParallel' && blueprint.add_each_output === true
         ? blueprint.branches
         : [];
@@ -78,6 +82,54 @@ function sideValues(library: MthdsLibrary, pipe: Pipe, seen: Set<string>): Map<s
     }
   }
   return values;
+}
+
+/** A binding path that does not resolve against the structure of its root's concept. */
+export interface UnresolvedPath {
+  /** The field holding the path, e.g. `steps[0].from` or `steps[2].batch_over`. */
+  field: string;
+  path: string;
+  /** The first segment that does not resolve. */
+  segment: string;
+  /** The concept the segment was looked up in (`Text`, `domain.Code`). */
+  within: string;
+  /** The fields available where the segment was looked up. */
+  available: string[];
+}
+
+/**
+ * What a binding path (`from` of a binding step, or a dotted `batch_over`) holds, derived from its root's value.
+ * @returns the value, or undefined when the root is unknown here, the path is malformed (S4-binding-steps reports it)
+ *   or it does not resolve (then recorded in `unresolved`)
+ */
+function pathValue(
+  library: MthdsLibrary,
+  memory: ReadonlyMap<string, FlowValue | undefined>,
+  path: string,
+  at: { domain: string; field: string; unresolved: UnresolvedPath[] },
+): FlowValue | undefined {
+  const root = memory.get(pathRoot(path));
+  const concept = root && library.findConcept(root.conceptRef, at.domain);
+  if (!root || !concept) return undefined;
+  if (!path.includes('.')) return root;
+  if (!isBindingPath(path)) return undefined;
+  const derived = deriveBinding(library, concept, root.multiplicity, path);
+  if (!derived.ok) {
+    at.unresolved.push({
+      field: at.field,
+      path,
+      segment: derived.segment,
+      within: withMultiplicity(derived.within.ref, 'single'),
+      available: derived.available,
+    });
+    return undefined;
+  }
+  return {
+    conceptRef: derived.concept.ref,
+    multiplicity: derived.multiplicity,
+    origin: `'${path}' (from ${root.origin})`,
+    raw: withMultiplicity(derived.concept.ref, derived.multiplicity),
+  };
 }
 
 /**
@@ -100,7 +152,34 @@ function keepsBranchResult(pipe: Pipe | undefined): boolean {
  * @param sequence - a PipeSequence
  */
 export function sequenceFlow(library: MthdsLibrary, sequence: Pipe): FlowBinding[] {
-  if (sequence.blueprint.type !== 'PipeSequence') return [];
+  return walkSequence(library, sequence).bindings;
+}
+
+/**
+ * The binding paths of a sequence (binding steps, dotted `batch_over`) whose root is known and which do not resolve.
+ * @param library - the library
+ * @param sequence - a PipeSequence
+ */
+export function unresolvedPaths(library: MthdsLibrary, sequence: Pipe): UnresolvedPath[] {
+  return walkSequence(library, sequence).unresolved;
+}
+
+/**
+ * What a name holds after the last step of a sequence, when known statically (e.g. the result of a binding step).
+ * @param library - the library
+ * @param sequence - a PipeSequence
+ * @param name - a working-memory name
+ */
+export function valueAfterSequence(library: MthdsLibrary, sequence: Pipe, name: string): FlowValue | undefined {
+  return walkSequence(library, sequence).memory.get(name);
+}
+
+function walkSequence(
+  library: MthdsLibrary,
+  sequence: Pipe,
+): { bindings: FlowBinding[]; unresolved: UnresolvedPath[]; memory: ReadonlyMap<string, FlowValue | undefined> } {
+  const unresolved: UnresolvedPath[] = [];
+  if (sequence.blueprint.type !== 'PipeSequence') return { bindings: [], unresolved, memory: new Map() };
   const memory = new Map<string, FlowValue | undefined>();
   for (const input of sequence.inputs) {
     if (!input.name.includes('.'))
@@ -114,11 +193,27 @@ export function sequenceFlow(library: MthdsLibrary, sequence: Pipe): FlowBinding
   const bindings: FlowBinding[] = [];
   sequence.blueprint.steps.forEach((step, index) => {
     const at = `steps[${index}]`;
+    if (isBindingStep(step)) {
+      const field = `${at}.from`;
+      memory.set(
+        step.result,
+        pathValue(library, memory, step.from, { domain: sequence.domain_code, field, unresolved }),
+      );
+      return;
+    }
     const child = library.findPipe(step.pipe, sequence.domain_code);
+    const batchList =
+      step.batch_over === undefined
+        ? undefined
+        : pathValue(library, memory, step.batch_over, {
+            domain: sequence.domain_code,
+            field: `${at}.batch_over`,
+            unresolved,
+          });
     for (const input of child?.inputs ?? []) {
       if (input.name.includes('.')) continue;
       if (input.name === step.batch_as && step.batch_over !== undefined) {
-        const list = memory.get(step.batch_over);
+        const list = batchList;
         if (list && list.multiplicity !== 'single') {
           bindings.push({
             at,
@@ -142,7 +237,7 @@ export function sequenceFlow(library: MthdsLibrary, sequence: Pipe): FlowBinding
     if (step.result !== undefined && !(keepsBranchResult(child) && side.has(step.result)))
       memory.set(step.result, child ? stored(child, step, step.result) : undefined);
   });
-  return bindings;
+  return { bindings, unresolved, memory };
 }
 
 /**

@@ -6,7 +6,9 @@
  * @see LANGUAGE.md §4.2, §4.5, §6 S5b
  */
 import type { FixOp } from '../../../errors/index.js';
+import { pathRoot } from '../../library/binding-derivation.js';
 import { MESSAGES } from '../../messages.js';
+import { isBindingStep } from '../../parse/blueprint.js';
 import { stripMultiplicity } from '../../references.js';
 import type { Rule } from '../rule.js';
 import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
@@ -28,10 +30,19 @@ export const sequenceInputs: Rule = {
         if (!available.has(name) && !missing.has(name)) missing.set(name, concept);
       };
       for (const step of pipe.blueprint.steps) {
+        if (isBindingStep(step)) {
+          need(pathRoot(step.from), undefined);
+          available.add(step.result);
+          continue;
+        }
         const child = context.library.findPipe(step.pipe, pipe.domain_code);
         if (step.batch_over !== undefined) {
           const item = child?.inputs.find((input) => input.name === step.batch_as);
-          need(step.batch_over, item === undefined ? undefined : `${stripMultiplicity(item.raw)}[]`);
+          const dotted = step.batch_over.includes('.');
+          need(
+            pathRoot(step.batch_over),
+            item === undefined || dotted ? undefined : `${stripMultiplicity(item.raw)}[]`,
+          );
         }
         for (const input of child?.inputs ?? []) {
           const root = input.name.split('.')[0] ?? input.name;

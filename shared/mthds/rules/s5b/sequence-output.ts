@@ -1,15 +1,41 @@
 /**
  * S5b V-O1: a PipeSequence's declared output concept is compatible with what its last step produces (the same concept or
- * an ancestor of it; `Anything` and `Dynamic` on either side are not checked). The item carries an unsafe fix that sets
+ * an ancestor of it; `Anything` and `Dynamic` on either side are not checked). A last binding step produces the concept
+ * its path derives (LANGUAGE-DELTA.md §5). The item carries an unsafe fix that sets
  * the output to what the last step produces (fix id `match-sequence-output`).
  * @see LANGUAGE.md §2.4, §4.3, §6 S5b V-O1
  */
+import type { Concept, Pipe } from '../../library/concept.js';
+import type { MthdsLibrary } from '../../library/library.js';
 import { MESSAGES } from '../../messages.js';
+import { isBindingStep } from '../../parse/blueprint.js';
 import { stripMultiplicity } from '../../references.js';
 import type { Rule } from '../rule.js';
 import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import { valueAfterSequence } from './sequence-flow.js';
 
 const UNCHECKED = new Set(['native.Anything', 'native.Dynamic']);
+
+/** What the last step of a sequence produces: its concept, as written for the fix, and the step's label. */
+function lastProduct(
+  library: MthdsLibrary,
+  pipe: Pipe,
+): { produced: Concept; producedRaw: string; step: string } | undefined {
+  if (pipe.blueprint.type !== 'PipeSequence') return undefined;
+  const last = pipe.blueprint.steps[pipe.blueprint.steps.length - 1];
+  if (last === undefined) return undefined;
+  if (isBindingStep(last)) {
+    const value = valueAfterSequence(library, pipe, last.result);
+    const produced = value && library.findConcept(value.conceptRef, pipe.domain_code);
+    return value && produced ? { produced, producedRaw: value.raw, step: last.from } : undefined;
+  }
+  const stepPipe = library.findPipe(last.pipe, pipe.domain_code);
+  const produced = stepPipe && library.findConcept(stepPipe.output.conceptRef, stepPipe.domain_code);
+  if (!stepPipe || !produced) return undefined;
+  const producedRaw =
+    last.batch_over === undefined ? stepPipe.output.raw : `${stripMultiplicity(stepPipe.output.raw)}[]`;
+  return { produced, producedRaw, step: stepPipe.code };
+}
 
 /** S5b V-O1 sequence output (`inadequate_output_concept`). */
 export const sequenceOutput: Rule = {
@@ -22,26 +48,21 @@ export const sequenceOutput: Rule = {
   check: (context) =>
     pipesOfType(context, 'PipeSequence').flatMap((pipe) => {
       const { library } = context;
-      const last = pipe.blueprint.steps[pipe.blueprint.steps.length - 1];
-      const stepPipe = last === undefined ? undefined : library.findPipe(last.pipe, pipe.domain_code);
-      const produced = stepPipe && library.findConcept(stepPipe.output.conceptRef, stepPipe.domain_code);
+      const last = lastProduct(library, pipe);
       const expected = library.findConcept(pipe.output.conceptRef, pipe.domain_code);
       if (
         !last ||
-        !stepPipe ||
-        !produced ||
         !expected ||
-        UNCHECKED.has(produced.ref) ||
+        UNCHECKED.has(last.produced.ref) ||
         UNCHECKED.has(expected.ref) ||
-        library.isCompatible(produced, expected)
+        library.isCompatible(last.produced, expected)
       )
         return [];
-      const producedRaw =
-        last.batch_over === undefined ? stepPipe.output.raw : `${stripMultiplicity(stepPipe.output.raw)}[]`;
+      const { producedRaw } = last;
       const message = MESSAGES.sequence_output({
         pipe: pipe.code,
         output: pipe.output.raw,
-        step: stepPipe.code,
+        step: last.step,
         produced: producedRaw,
       });
       return [

@@ -4,7 +4,7 @@ import { parseToml } from '../../../../shared/mthds/parse/parse-toml.js';
 
 const check = (text: string) => checkBlueprint(parseToml(text, 'b.mthds'), 'b.mthds');
 const PIPE_TYPES =
-  'PipeLLM, PipeFunc, PipeImgGen, PipeExtract, PipeSearch, PipeCompose, PipeSequence, PipeParallel, PipeCondition, PipeBatch';
+  'PipeLLM, PipeFunc, PipeImgGen, PipeExtract, PipeSearch, PipeStructure, PipeCompose, PipeSequence, PipeParallel, PipeCondition, PipeBatch';
 
 describe('checkBlueprint', () => {
   describe('when the data is empty', () => {
@@ -39,13 +39,70 @@ describe('checkBlueprint', () => {
     });
   });
 
-  describe('when a pipe has neither type nor signature_for', () => {
-    it('should report missing_pipe_type', () => {
-      expect(check('domain = "d"\n[pipe.p]\ndescription = "x"\noutput = "Text"').items).to.deep.equal([
+  describe('when a pipe has no type and keys a signature cannot hold', () => {
+    it('should report missing_pipe_type naming the stray keys, without guessing a type', () => {
+      expect(
+        check('domain = "d"\n[pipe.p]\ndescription = "x"\noutput = "Text"\nprompt = "Hi"\nmodel = "$m"').items,
+      ).to.deep.equal([
         {
           category: 'blueprint_validation',
-          message: `Pipe 'p' has no 'type': set one of ${PIPE_TYPES} (or 'signature_for' for a contract-only signature).`,
+          message: `Pipe 'p' has no 'type': set one of ${PIPE_TYPES}. Without 'type' a pipe is a contract-only signature, which holds only description, inputs, output and signature_for, not 'prompt', 'model'.`,
           error_type: 'missing_pipe_type',
+          source: 'b.mthds',
+          pipe_code: 'p',
+          domain_code: 'd',
+          field_path: 'pipe.p.type',
+          field_name: 'type',
+        },
+      ]);
+    });
+  });
+
+  describe('when a pipe has no type and only the signature keys', () => {
+    it('should read a signature, signature_for optional', () => {
+      const { blueprint, items } = check(
+        'domain = "d"\n[pipe.p]\ndescription = "x"\ninputs = { doc = "Text" }\noutput = "Text"',
+      );
+      expect(items).to.deep.equal([]);
+      expect(blueprint?.pipe['p']).to.deep.equal({
+        type: 'PipeSignature',
+        description: 'x',
+        inputs: { doc: 'Text' },
+        output: 'Text',
+      });
+      expect(
+        check('domain = "d"\n[pipe.p]\ndescription = "x"\noutput = "Text"\nsignature_for = "PipeStructure"').items,
+      ).to.deep.equal([]);
+    });
+
+    it('should still require description and output', () => {
+      expect(check('domain = "d"\n[pipe.p]\ndescription = "x"').items).to.deep.equal([
+        {
+          category: 'blueprint_validation',
+          message: "Pipe 'p' (PipeSignature), field 'output': is required (a string).",
+          error_type: 'missing',
+          source: 'b.mthds',
+          pipe_code: 'p',
+          domain_code: 'd',
+          field_path: 'pipe.p.output',
+          field_name: 'output',
+        },
+      ]);
+    });
+  });
+
+  describe('when a pipe is written with the retired type = "PipeSignature"', () => {
+    it('should report unknown_pipe_type with the migration message', () => {
+      expect(
+        check(
+          'domain = "d"\n[pipe.p]\ntype = "PipeSignature"\ndescription = "x"\noutput = "Text"\nsignature_for = "PipeLLM"',
+        ).items,
+      ).to.deep.equal([
+        {
+          category: 'blueprint_validation',
+          message:
+            "Pipe 'p', field 'type': 'PipeSignature' is no longer a pipe type. Delete the `type` line: a pipe table without `type` holding only description, inputs, output and signature_for is a contract-only signature.",
+          error_type: 'unknown_pipe_type',
           source: 'b.mthds',
           pipe_code: 'p',
           domain_code: 'd',

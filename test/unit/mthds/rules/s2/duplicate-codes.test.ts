@@ -37,4 +37,48 @@ describe('S2-duplicate-codes', () => {
       ).to.deep.equal([]);
     });
   });
+
+  describe('when one bundle declares a signature and another implements it with the same contract', () => {
+    const signature = '[pipe.summarize]\ndescription = "d"\ninputs = { doc = "Text" }\noutput = "Text"';
+    const concrete =
+      '[pipe.summarize]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { doc = "Text" }\noutput = "Text"\nprompt = "Sum up $doc"';
+
+    it('should reconcile them, in either order', () => {
+      expect(runRule(duplicateCodes, [bundle('docs', signature), bundle('docs', concrete)])).to.deep.equal([]);
+      expect(runRule(duplicateCodes, [bundle('docs', concrete), bundle('docs', signature)])).to.deep.equal([]);
+    });
+
+    it('should still report a second implementation', () => {
+      expect(
+        runRule(duplicateCodes, [bundle('docs', signature), bundle('docs', concrete), bundle('docs', concrete)]).map(
+          (item) => [item.source, item.message],
+        ),
+      ).to.deep.equal([
+        [
+          'bundle-3.mthds',
+          "Pipe 'docs.summarize' is declared twice (first in bundle-2.mthds): bundles of one domain share one namespace. Rename or remove one.",
+        ],
+      ]);
+    });
+
+    it('should report an implementation whose contract differs', () => {
+      expect(
+        runRule(duplicateCodes, [
+          bundle('docs', signature),
+          bundle('docs', concrete.replace('output = "Text"', 'output = "Text[]"')),
+        ]),
+      ).to.deep.equal([
+        {
+          category: 'blueprint_validation',
+          message:
+            "Pipe 'docs.summarize' is declared both as a signature and as a concrete pipe (the other in bundle-1.mthds), with different inputs or output: a signature and its implementation must declare the same inputs and output.",
+          error_type: 'duplicate_code',
+          source: 'bundle-2.mthds',
+          domain_code: 'docs',
+          field_path: 'pipe.summarize',
+          pipe_code: 'summarize',
+        },
+      ]);
+    });
+  });
 });

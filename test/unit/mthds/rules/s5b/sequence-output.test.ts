@@ -60,4 +60,36 @@ describe('V-O1 (sequence output)', () => {
       ).to.deep.equal([]);
     });
   });
+
+  describe('when the last step is a binding step', () => {
+    const bound = (output: string) =>
+      bundle(
+        'flow',
+        `${CONCEPTS}\n[pipe.run]\ntype = "PipeSequence"\ndescription = "d"\ninputs = { score = "Score" }\noutput = "${output}"\nsteps = [{ from = "score.value", result = "value" }]`,
+      );
+
+    it('should check the declared output against the derived concept', () => {
+      expect(runRule(sequenceOutput, bound('Summary'))).to.deep.equal([
+        {
+          category: 'pipe_validation',
+          message:
+            "Pipe 'run' declares output 'Summary', but its last step 'score.value' produces 'Number', which is neither that concept nor a refinement of it. Set output = \"Number\" or change the last step.",
+          error_type: 'inadequate_output_concept',
+          source: 'bundle-1.mthds',
+          pipe_code: 'run',
+          domain_code: 'flow',
+          field_path: 'pipe.run.output',
+          field_name: 'output',
+          suggested_fix: {
+            fix_code: 'match-sequence-output',
+            description: 'Set the output of \'run\' to "Number", what its last step produces.',
+            safety: 'unsafe',
+            source: 'bundle-1.mthds',
+            ops: [{ kind: 'set_key', table_path: ['pipe', 'run'], key: 'output', value: 'Number' }],
+          },
+        },
+      ]);
+      expect(runRule(sequenceOutput, bound('Number'))).to.deep.equal([]);
+    });
+  });
 });
