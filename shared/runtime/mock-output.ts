@@ -5,8 +5,9 @@
 import type { Concept, Multiplicity, Pipe } from '../mthds/index.js';
 import type { ContentValidator } from './content-validator.js';
 import type { DryRunSupport, PipeJob, RunEnvironment } from './pipe-job.js';
+import { storePipeOutput } from './pipe-output.js';
 import type { IdSource } from './ports.js';
-import { defaultStuffName, type ItemContent, type StuffContent } from './stuff.js';
+import type { ItemContent, StuffContent } from './stuff.js';
 import { WorkingMemory } from './working-memory.js';
 
 /** Items of a variable-length mock list. */
@@ -76,13 +77,5 @@ export function mintMockOutput(job: PipeJob, environment: RunEnvironment & { dry
     job.pipe.output.multiplicity,
     job.pipe.ref,
   );
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content,
-    },
-    job.outputName,
-  );
+  storePipeOutput(job, environment, concept, content);
 }

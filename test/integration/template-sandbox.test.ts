@@ -1,7 +1,9 @@
 /**
  * The template sandbox over HTTP (issue #4, RUNTIME.md §2.2.6, docs/runtime.md "Template budget"): escape attempts
  * and runaway loops in a PipeCompose template or a PipeLLM prompt end in a clean problem document (no stack trace,
- * nothing of the process leaked), the server keeps serving, and /v1/validate reports them as dry-run items.
+ * nothing of the process leaked), the server keeps serving, and /v1/validate reports them as dry-run items. Private
+ * names are read with brackets here: a dotted read (`name._secret`) is already refused at load by
+ * `S4-template-private-names`, and these cases test the sandbox behind that rule.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -15,7 +17,7 @@ const BUNDLE = [
   compose('escape_string', '{{ "".constructor.constructor("return process")().env }}'),
   compose('escape_global', '{{ range.constructor("return process")() }}'),
   compose('escape_call', '{{ name.text.toString.call(1) }}'),
-  compose('escape_private', '{{ name._secret }}'),
+  compose('escape_private', '{{ name["_secret"] }}'),
   compose('spin', '{% for i in range(10000) %}{% for j in range(10000) %}x{% endfor %}{% endfor %}'),
   compose('huge_range', '{% for i in range(1000000000) %}x{% endfor %}'),
   compose('recurse', '{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}'),
@@ -25,7 +27,7 @@ type = "PipeLLM"
 description = "proto_prompt"
 inputs = { name = "Text" }
 output = "Text"
-prompt = "Hi {{ name.__proto__ }}"
+prompt = "Hi {{ name['__proto__'] }}"
 `,
 ].join('\n');
 

@@ -13,7 +13,8 @@ import type { PipeParallelBlueprint } from '../../mthds/index.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
-import { defaultStuffName, type ItemContent } from '../stuff.js';
+import { storePipeOutput } from '../pipe-output.js';
+import type { ItemContent } from '../stuff.js';
 import { contentValue } from '../working-memory.js';
 
 /**
@@ -58,13 +59,5 @@ export const runPipeParallel: PipeRunner = async (job, environment) => {
       );
     }
   }
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content: { kind: 'item', item: combined },
-    },
-    job.outputName,
-  );
+  storePipeOutput(job, environment, concept, { kind: 'item', item: combined });
 };

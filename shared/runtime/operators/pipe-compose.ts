@@ -9,7 +9,8 @@ import { nativeRootOf } from '../content-rendering.js';
 import { renderJobTemplate } from '../job-template.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
-import { defaultStuffName, type ItemContent } from '../stuff.js';
+import { storePipeOutput } from '../pipe-output.js';
+import type { ItemContent } from '../stuff.js';
 import { contentValue } from '../working-memory.js';
 
 type ConstructValue = PipeComposeBlueprint['construct'] extends infer C
@@ -92,13 +93,5 @@ export const runPipeCompose: PipeRunner = async (job, environment) => {
   } else {
     item = await templateItem(job, environment, concept, blueprint);
   }
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content: { kind: 'item', item },
-    },
-    job.outputName,
-  );
+  storePipeOutput(job, environment, concept, { kind: 'item', item });
 };

@@ -7,7 +7,8 @@ import { PipeFeatureNotSupportedError, PipeInputError } from '../../errors/index
 import { libraryDocumentUrl } from '../library-document-url.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
-import { defaultStuffName, type ItemContent } from '../stuff.js';
+import { storePipeOutput } from '../pipe-output.js';
+import type { ItemContent } from '../stuff.js';
 
 /**
  * Run a PipeExtract job.
@@ -44,13 +45,5 @@ export const runPipeExtract: PipeRunner = async (job, environment) => {
     }
   }
   const concept = outputConceptOf(job, environment.library);
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content: { kind: 'list', items },
-    },
-    job.outputName,
-  );
+  storePipeOutput(job, environment, concept, { kind: 'list', items });
 };

@@ -8,7 +8,8 @@ import { PipeFeatureNotSupportedError, PipeOutputValidationError } from '../../e
 import type { PipeFuncBlueprint } from '../../mthds/index.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
-import { defaultStuffName, type ItemContent, type StuffContent } from '../stuff.js';
+import { storePipeOutput } from '../pipe-output.js';
+import type { ItemContent, StuffContent } from '../stuff.js';
 import { contentValue } from '../working-memory.js';
 
 /** A registered function: contents by stuff name in, content out. */
@@ -42,13 +43,5 @@ export const runPipeFunc: PipeRunner = async (job, environment) => {
     throw new PipeOutputValidationError(
       `PipeFunc '${job.pipe.code}': the result of ${blueprint.function_name} does not match ${concept.ref}: ${problems.join('; ')}.`,
     );
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content,
-    },
-    job.outputName,
-  );
+  storePipeOutput(job, environment, concept, content);
 };

@@ -8,7 +8,8 @@ import { renderJobTemplate } from '../job-template.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
-import { defaultStuffName, type ItemContent } from '../stuff.js';
+import { storePipeOutput } from '../pipe-output.js';
+import type { ItemContent } from '../stuff.js';
 import { modelRefOf } from './model-ref.js';
 
 /**
@@ -41,13 +42,10 @@ export const runPipeImgGen: PipeRunner = async (job, environment) => {
   });
   const items = images.map((image) => ({ ...image }) as ItemContent);
   const concept = outputConceptOf(job, environment.library);
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content: multiplicity === 'single' ? { kind: 'item', item: items[0]! } : { kind: 'list', items },
-    },
-    job.outputName,
+  storePipeOutput(
+    job,
+    environment,
+    concept,
+    multiplicity === 'single' ? { kind: 'item', item: items[0]! } : { kind: 'list', items },
   );
 };

@@ -13,9 +13,10 @@ import { libraryDocumentUrl } from '../library-document-url.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
+import { storePipeOutput } from '../pipe-output.js';
 import type { LlmRequest } from '../ports.js';
 import type { PromptAttachment } from '../prompt-media.js';
-import { defaultStuffName, type StuffContent } from '../stuff.js';
+import type { StuffContent } from '../stuff.js';
 import { generateStructured, modelChoice, STRUCTURING_SYSTEM_PROMPT } from './structured-output.js';
 
 /** The rendered prompts and their attachments. */
@@ -103,13 +104,5 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   if (registered.some((attachment) => attachment.kind === 'image')) prompts.images = attachments('image');
   if (registered.some((attachment) => attachment.kind === 'document')) prompts.documents = attachments('document');
   const content = await generateContent(job, environment, concept, prompts, blueprint);
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content,
-    },
-    job.outputName,
-  );
+  storePipeOutput(job, environment, concept, content);
 };

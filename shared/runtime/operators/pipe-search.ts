@@ -7,7 +7,7 @@ import type { PipeSearchBlueprint } from '../../mthds/index.js';
 import { renderJobTemplate } from '../job-template.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
-import { defaultStuffName } from '../stuff.js';
+import { storePipeOutput } from '../pipe-output.js';
 import { modelRefOf } from './model-ref.js';
 
 /**
@@ -38,13 +38,8 @@ export const runPipeSearch: PipeRunner = async (job, environment) => {
     ...(signal ? { signal } : {}),
   });
   const concept = outputConceptOf(job, environment.library);
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content: { kind: 'item', item: { answer: result.answer, sources: result.sources } },
-    },
-    job.outputName,
-  );
+  storePipeOutput(job, environment, concept, {
+    kind: 'item',
+    item: { answer: result.answer, sources: result.sources },
+  });
 };

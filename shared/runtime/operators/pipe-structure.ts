@@ -12,7 +12,7 @@ import { renderJobTemplate } from '../job-template.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
-import { defaultStuffName } from '../stuff.js';
+import { storePipeOutput } from '../pipe-output.js';
 import { generateStructured, modelChoice, STRUCTURING_SYSTEM_PROMPT } from './structured-output.js';
 
 /** The instruction put before the text (RUNTIME.md §2.1.8 [NEW]). */
@@ -51,13 +51,5 @@ export const runPipeStructure: PipeRunner = async (job, environment) => {
     userPrompt: structurePrompt(text),
     ...(signal ? { signal } : {}),
   });
-  job.memory.setNewMainStuff(
-    {
-      stuffCode: environment.deps.ids.next(),
-      stuffName: job.outputName ?? defaultStuffName(concept.code),
-      concept,
-      content,
-    },
-    job.outputName,
-  );
+  storePipeOutput(job, environment, concept, content);
 };
