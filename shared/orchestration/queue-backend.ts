@@ -5,9 +5,10 @@
  */
 import type { Settings } from '../config/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
-import { RedisRunEventLog } from './events/index.js';
-import { CallbackQueue, openRedis, QueueKeys, RedisConnections, RunQueue } from './queue/index.js';
-import { RunRegistry } from './registry/index.js';
+import type { RedisRunEventLog } from './events/index.js';
+import { CallbackQueue, QueueKeys, RedisConnections, RunQueue } from './queue/index.js';
+import { redisRunTracking } from './redis-run-tracking.js';
+import type { RunRegistry } from './registry/index.js';
 
 /** Queues, registry and event log of one deployment. */
 export interface QueueBackend {
@@ -50,14 +51,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     backoffMs: settings.callbacks.backoffMs,
   });
   const registryConnection = connections.open('producer');
-  const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
-  const events = new RedisRunEventLog({
-    redis: registryConnection,
-    keys,
-    ttlSeconds: settings.queue.runRecordTtlSeconds,
-    maxEventsPerRun: settings.runLifecycle.maxEventsPerRun,
-    openReader: () => openRedis(settings.queue.redisUrl, 'reader'),
-  });
+  const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   return {
     runQueue,
     callbackQueue,

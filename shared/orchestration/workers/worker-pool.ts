@@ -12,9 +12,8 @@ import { CLOSE_ALLOWANCE_MS, settleWithin } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '../../runtime/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
-import { RedisRunEventLog } from '../events/index.js';
-import { CALLBACK_QUEUE, CallbackQueue, openRedis, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
-import { RunRegistry } from '../registry/index.js';
+import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
+import { redisRunTracking } from '../redis-run-tracking.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { runInQuarantine } from './run-in-quarantine.js';
 import { createRunProcessor } from './run-processor.js';
@@ -58,14 +57,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const keys = new QueueKeys(settings.queue.prefix);
   const connections = new RedisConnections(settings.queue.redisUrl);
   const registryConnection = connections.open('worker');
-  const registry = new RunRegistry(registryConnection, keys, settings.queue.runRecordTtlSeconds);
-  const events = new RedisRunEventLog({
-    redis: registryConnection,
-    keys,
-    ttlSeconds: settings.queue.runRecordTtlSeconds,
-    maxEventsPerRun: settings.runLifecycle.maxEventsPerRun,
-    openReader: () => openRedis(settings.queue.redisUrl, 'reader'),
-  });
+  const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   const callbacks = new CallbackQueue({
     connection: connections.open('worker'),
     keys,
