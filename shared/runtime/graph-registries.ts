@@ -2,8 +2,9 @@
  * The `pipe_registry` and `concept_registry` of a graph (the reference runner's shapes, docs/graph-spec.md): every
  * pipe a node ran, and every concept those pipes read or write, with the concept's JSON schema.
  */
-import type { Concept, Library, Multiplicity, Pipe } from '../mthds/index.js';
-import type { GraphConcept, GraphConceptEntry, GraphPipeEntry, GraphPipeIo } from './graph-spec.js';
+import type { Library, Multiplicity, Pipe } from '../mthds/index.js';
+import type { GraphConceptEntry, GraphPipeEntry, GraphPipeIo } from './graph-spec.js';
+import { conceptToWire } from './stuff.js';
 
 const CONTROLLERS = new Set(['PipeSequence', 'PipeParallel', 'PipeCondition', 'PipeBatch']);
 
@@ -42,16 +43,6 @@ export function graphPipeOf(pipe: Pipe): GraphPipe {
   };
 }
 
-function conceptOf(concept: Concept): GraphConcept {
-  return {
-    code: concept.code,
-    domain_code: concept.domain_code,
-    description: concept.description,
-    structure_class_name: concept.structure_class_name,
-    refines: concept.refines,
-  };
-}
-
 function multiplicityOf(multiplicity: Multiplicity): boolean | number | null {
   return multiplicity === 'single' ? null : multiplicity === 'variable' ? true : multiplicity;
 }
@@ -70,8 +61,8 @@ export function graphRegistries(
   const io = (conceptRef: string, multiplicity: Multiplicity, domain: string): GraphPipeIo | undefined => {
     const concept = library.findConcept(conceptRef, domain);
     if (!concept) return undefined;
-    conceptRegistry[concept.ref] ??= { ...conceptOf(concept), json_schema: library.contentSchema(concept) };
-    return { concept: conceptOf(concept), multiplicity: multiplicityOf(multiplicity) };
+    conceptRegistry[concept.ref] ??= { ...conceptToWire(concept), json_schema: library.contentSchema(concept) };
+    return { concept: conceptToWire(concept), multiplicity: multiplicityOf(multiplicity) };
   };
   for (const pipe of pipes) {
     const output = io(pipe.output.conceptRef, pipe.output.multiplicity, pipe.domain_code);

@@ -54,7 +54,7 @@ export function stuffToWire(stuff: Stuff): StuffWire {
  * The wire form of a concept.
  * @param concept - a library concept
  */
-function conceptToWire(concept: Concept): ConceptWire {
+export function conceptToWire(concept: Concept): ConceptWire {
   return {
     code: concept.code,
     domain_code: concept.domain_code,
