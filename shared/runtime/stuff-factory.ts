@@ -77,7 +77,7 @@ class InputBinder {
       }
       return { text: value };
     }
-    const problems = this.context.validator.problems(concept, value);
+    const problems = this.context.validator.completedProblems(concept, value);
     if (problems.length > 0) {
       throw new StuffFactoryError(
         `Input '${name}': the content does not match concept ${concept.ref}: ${problems.join('; ')}.`,

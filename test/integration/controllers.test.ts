@@ -140,7 +140,7 @@ describe('controllers over POST /v1/execute', () => {
   });
 
   describe('PipeCondition', () => {
-    it('should answer the routed output, next to the structured input as sent, on the wire', async () => {
+    it('should answer the routed output, next to the structured input with its absent optional field null, on the wire', async () => {
       const body = await run('route_urgent', ticketInputs({ title: 'go', urgent: true }));
       const { root } = body.pipe_output.working_memory;
       expect(body.main_stuff_name).to.equal('main_stuff');
@@ -154,7 +154,7 @@ describe('controllers over POST /v1/execute', () => {
           structure_class_name: 'Ticket',
           refines: null,
         },
-        content: { title: 'go', urgent: true },
+        content: { title: 'go', urgent: true, owner: null },
       });
       expect(root['main_stuff']).to.deep.equal({
         stuff_code: root['main_stuff']!.stuff_code,

@@ -12,14 +12,8 @@ import { buildTestApp } from '../helpers/test-app.js';
  */
 const ORACLE = new URL('../../../shared/reference/mthds-ui-pipelines/', import.meta.url);
 
-/**
- * Pipes whose form round trip fails for a reason outside the form: a field the form leaves blank (optional, so absent)
- * is undefined for the runtime's template, where the reference fills it with null.
- */
+/** Pipes whose form round trip fails for a reason outside the form. */
 const ROUND_TRIP_EXCEPTIONS: Record<string, string> = {
-  'recruitment.compose_report': "its template reads the optional 'match.strengths', left blank by the form",
-  'content_moderation.make_decision':
-    "its template reads the optional 'text_score.flagged_categories', left blank by the form",
   'draft_with_signature.summarize_then_translate': 'it calls a PipeSignature (contract only), which cannot run',
 };
 
