@@ -10,6 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
 import { corpusMethodBundles, corpusSampleFiles, corpusText, DOCUMENTS_BUNDLE, sample } from '../helpers/corpus.js';
+import { pollUntil } from '../helpers/poll.js';
+import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const ORACLE = new URL('../../../shared/reference/mthds-ui-pipelines/', import.meta.url);
@@ -303,6 +305,43 @@ describe('live graph_spec conformance with the reference runner (mthds-ui-pipeli
       const ours = response.body.pipe_output.graph_spec as Spec;
       const reference = JSON.parse(readFileSync(new URL(`${name}/live_run_graph_spec.json`, ORACLE), 'utf8')) as Spec;
       expect(beyondOutcomes(ours)).to.deep.equal(beyondOutcomes(reference));
+    });
+  }
+});
+
+describe('live graph_spec drawn by mthds-ui from run results, in both orchestration modes', () => {
+  /** The oracle bundles whose `inputs.json` are the values of a real run (the others hold input templates). */
+  const live = ['pipeline_01', 'pipeline_07', 'pipeline_16'];
+  const runBody = (name: string) => ({
+    mthds_contents: [readFileSync(new URL(`${name}/bundle.mthds`, ORACLE), 'utf8')],
+    inputs: JSON.parse(readFileSync(new URL(`${name}/inputs.json`, ORACLE), 'utf8')),
+  });
+  let ui: MthdsUi;
+  let deployment: QueueDeployment;
+
+  before(async () => {
+    ui = (await import(MTHDS_UI)) as MthdsUi;
+    deployment = startQueueDeployment();
+  });
+
+  after(async () => {
+    await deployment.close();
+  });
+
+  for (const name of live) {
+    it(`should draw the live graph of ${name} from /v1/execute in direct mode`, async () => {
+      const response = await request(buildTestApp()).post('/v1/execute').send(runBody(name)).expect(200);
+      await expectDrawn(ui, response.body.pipe_output.graph_spec as Spec);
+    });
+
+    it(`should draw the live graph of ${name} from /v1/runs/{id}/results in queue mode`, async () => {
+      const started = await request(deployment.app).post('/v1/start').send(runBody(name)).expect(202);
+      const results = await pollUntil(
+        () => request(deployment.app).get(`/v1/runs/${started.body.pipeline_run_id}/results`),
+        (response) => response.status === 200,
+      );
+      expect(results.body.graph_spec).to.deep.equal(results.body.pipe_output.graph_spec);
+      await expectDrawn(ui, results.body.graph_spec as Spec);
     });
   }
 });
