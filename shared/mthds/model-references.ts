@@ -6,6 +6,7 @@
  *
  * @see RUNTIME.md §5.5–5.6, LANGUAGE-DELTA.md §8
  */
+import { distance } from 'fastest-levenshtein';
 
 /** The model categories of the deck (RUNTIME.md §5.5). */
 export type ModelCategoryName = 'llm' | 'img_gen' | 'extract' | 'search';
@@ -61,21 +62,6 @@ export function namesOfKind(
   return kind === 'alias' ? references.aliases : references.waterfalls;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1)
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a.charAt(i - 1) === b.charAt(j - 1) ? 0 : 1),
-      );
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /** Most suggestions a message lists. */
 const MAX_SUGGESTIONS = 3;
 
@@ -88,7 +74,7 @@ const MAX_SUGGESTIONS = 3;
  */
 export function closestNames(name: string, known: readonly string[]): string[] {
   return known
-    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+    .map((candidate) => ({ candidate, distance: distance(name, candidate) }))
     .filter(
       ({ candidate, distance }) =>
         distance <= Math.max(2, Math.floor(Math.max(name.length, candidate.length) / 3)) ||
