@@ -45,7 +45,7 @@ import {
 } from '../shared/runtime/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
-import { buildErrorPages } from './error-pages.js';
+import { errorPages } from './error-pages.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
@@ -203,7 +203,7 @@ export function createApp(deps: AppDeps): Express {
     readiness.probe('redis', (timeoutMs) => queueBackend.reachable(timeoutMs));
   }
   app.use(routes.describe(readyRouter(readiness), [READY_ROUTE]));
-  app.use(errorsRouter(buildErrorPages()));
+  app.use(errorsRouter(errorPages));
   app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
   const auth = authenticate(settings.auth);
   app.use('/v1', auth);

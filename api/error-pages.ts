@@ -94,12 +94,18 @@ function indexPage(errors: DocumentedError[]): string {
   );
 }
 
+let built: ErrorPages | undefined;
+
 /**
- * Build the pages from the installation's `docs/errors.md`.
+ * The pages built from the installation's `docs/errors.md`, on the first call (the first request for one), then kept:
+ * the document does not change while the process runs.
  * @returns the index and the page of every error class its catalog table documents
  * @throws Error when `docs/errors.md` cannot be read (an installation without it)
  */
-export function buildErrorPages(): ErrorPages {
-  const errors = documentedErrors(readFileSync(ERRORS_DOC, 'utf8'));
-  return { index: indexPage(errors), bySlug: new Map(errors.map((error) => [error.slug, errorPage(error)])) };
+export function errorPages(): ErrorPages {
+  if (!built) {
+    const errors = documentedErrors(readFileSync(ERRORS_DOC, 'utf8'));
+    built = { index: indexPage(errors), bySlug: new Map(errors.map((error) => [error.slug, errorPage(error)])) };
+  }
+  return built;
 }

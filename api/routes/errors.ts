@@ -23,14 +23,14 @@ function sendPage(req: Request, res: Response, html: string): void {
 
 /**
  * Router serving the error pages.
- * @param pages - the built pages
+ * @param pages - the pages, built on first use
  * @throws NotFound (404) through the problem handler for a name no error class has
  */
-export function errorsRouter(pages: ErrorPages): Router {
+export function errorsRouter(pages: () => ErrorPages): Router {
   const router = Router();
-  router.get('/errors', (req, res) => sendPage(req, res, pages.index));
+  router.get('/errors', (req, res) => sendPage(req, res, pages().index));
   router.get('/errors/:slug', (req, res) => {
-    const html = pages.bySlug.get(req.params.slug);
+    const html = pages().bySlug.get(req.params.slug);
     if (html === undefined)
       throw new NotFound(`No error type '${req.params.slug}' is documented. See GET /errors/ for the list.`);
     sendPage(req, res, html);
