@@ -53,6 +53,7 @@ import { httpMetrics } from './middleware/http-metrics.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
+import { AnswerCache } from './offload/answer-cache.js';
 import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { RouteRegistry } from './openapi/route-registry.js';
@@ -220,6 +221,7 @@ export function createApp(deps: AppDeps): Express {
         diagnostics,
         methodFetcher,
         ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
+        answers: new AnswerCache(settings.compute.answerCacheMib * 2 ** 20),
       }),
       diagnosticRoutes(settings.maxMthdsFileKib),
     ),

@@ -65,6 +65,8 @@ export interface Load {
   url: string;
   method: 'GET' | 'POST';
   body?: unknown;
+  /** Makes the body of the `n`th request (from 0) instead of sending `body` every time. */
+  freshBody?: (n: number) => unknown;
   seconds: number;
   connections: number;
 }
@@ -75,6 +77,8 @@ export interface Load {
  * @throws Error when an answer is not 2xx or a request fails
  */
 export async function requestRate(load: Load): Promise<number> {
+  let sent = 0;
+  const fresh = load.freshBody;
   const result = await autocannon({
     url: load.url,
     method: load.method,
@@ -82,6 +86,9 @@ export async function requestRate(load: Load): Promise<number> {
     duration: load.seconds,
     headers: { 'content-type': 'application/json' },
     ...(load.body === undefined ? {} : { body: JSON.stringify(load.body) }),
+    ...(fresh
+      ? { requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(fresh(sent++)) }) }] }
+      : {}),
   });
   if (result.errors + result.non2xx > 0)
     throw new Error(`${load.method} ${load.url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);

@@ -43,6 +43,8 @@ interface RouteScenario {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
+  /** Makes the body of the `n`th request, when every request must differ. */
+  freshBody?: (n: number) => unknown;
 }
 
 const ROUTES: RouteScenario[] = [
@@ -53,6 +55,13 @@ const ROUTES: RouteScenario[] = [
     method: 'POST',
     path: '/v1/validate',
     body: { mthds_contents: [chainBundle(10)] },
+  },
+  {
+    name: '/v1/validate 10 generated pipes, a new bundle every request (computed, no cached answer)',
+    target: '—',
+    method: 'POST',
+    path: '/v1/validate',
+    freshBody: (n) => ({ mthds_contents: [chainBundle(10, `load_chain_${n < 0 ? 'warm' : n}`)] }),
   },
   { name: '/v1/execute hello_greeting', target: '≥ 0.50', method: 'POST', path: '/v1/execute', body: HELLO },
   {
@@ -72,10 +81,12 @@ async function routeComparisons(echo: ListeningServer): Promise<Comparison[]> {
       url: `${base}${route.path}`,
       method: route.method,
       body: route.body,
+      ...(route.freshBody ? { freshBody: route.freshBody } : {}),
       seconds: SECONDS,
       connections: CONNECTIONS,
     });
-    if (route.body !== undefined) await postJson(`${service.url}${route.path}`, route.body);
+    const warmBody = route.freshBody ? route.freshBody(-1) : route.body;
+    if (warmBody !== undefined) await postJson(`${service.url}${route.path}`, warmBody);
     const pairs = await interleave(ROUNDS, (side) => requestRate(load(side === 'anchor' ? echo.url : service.url)));
     comparisons.push({ name: `${route.name} vs E`, unit: 'req/s', target: route.target, pairs });
     process.stdout.write(`${comparisonRow(comparisons.at(-1)!)}\n`);

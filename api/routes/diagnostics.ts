@@ -13,6 +13,8 @@ import type { z } from 'zod';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import type { ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import { rawBodyOf, readBody } from '../body/read-body.js';
+import type { Identity } from '../middleware/authenticate.js';
+import { AnswerCache } from '../offload/answer-cache.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import { EXAMPLE_BUNDLE } from '../openapi/examples.js';
@@ -228,9 +230,11 @@ export interface DiagnosticsRouterOptions {
   methodFetcher: MethodFetcher;
   /** The serving model deck's names: `/v1/validate` refuses unknown `model` references with them. */
   models?: ModelReferenceCatalog;
+  /** Where answers are kept by request content (`DIAGNOSTIC_CACHE_MIB`). */
+  answers: AnswerCache;
 }
 
-function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions): RequestHandler {
+function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, deployment: string): RequestHandler {
   return async (req, res) => {
     const request: DiagnosticRequest = {
       route,
@@ -239,9 +243,21 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions): Req
       modes: options.orchestration.modePolicy(),
       ...(options.models ? { models: options.models } : {}),
     };
+    const key = AnswerCache.key({
+      route,
+      owner: (res.locals.identity as Identity).userId,
+      context: `${deployment}${JSON.stringify(request.modes)}`,
+      body: request.body,
+    });
+    const kept = options.answers.get(key);
+    if (kept) {
+      sendEncodedJson(res, 200, kept);
+      return;
+    }
     const signal = clientSignal(res);
     let answer = await options.diagnostics.run('request', request, signal);
-    if ('fetch' in answer) {
+    if ('body' in answer) options.answers.set(key, answer.body);
+    else {
       const fetched = await options.methodFetcher.fetch(answer.fetch.methodRef, answer.fetch.purpose);
       answer = await options.diagnostics.run(
         'request',
@@ -264,8 +280,9 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions): Req
 export function diagnosticsRouter(options: DiagnosticsRouterOptions): Router {
   const router = Router();
   const read = readBody(options.maxBodyBytes, 'typed');
+  const deployment = JSON.stringify([options.maxJsonDepth, options.maxMthdsFileKib, options.models ?? null]);
   for (const [route, { path }] of Object.entries(DIAGNOSTIC_ROUTES) as [DiagnosticRoute, { path: string }][]) {
-    router.post(path, read, handler(route, options));
+    router.post(path, read, handler(route, options, deployment));
   }
   return router;
 }

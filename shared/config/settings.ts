@@ -139,6 +139,7 @@ const ENV_SCHEMA = z.object({
   COMPUTE_TIMEOUT_MS: positiveInt(60000),
   COMPUTE_HEAP_MIB: z.coerce.number().int().min(64).default(1024),
   COMPUTE_IDLE_TIMEOUT_MS: positiveInt(60000),
+  DIAGNOSTIC_CACHE_MIB: nonNegativeInt(32),
   METRICS_ENABLED: booleanFlag(true),
   ADMIN_QUEUES_ENABLED: booleanFlag(true),
   TEMPLATE_MAX_OUTPUT_KIB: positiveInt(1024),
@@ -274,6 +275,8 @@ export interface ComputeSettings {
   timeoutMs: number;
   heapMib: number;
   idleTimeoutMs: number;
+  /** Bytes of the diagnostic routes' answer cache, in MiB (`DIAGNOSTIC_CACHE_MIB`; 0 turns it off). */
+  answerCacheMib: number;
 }
 
 /**
@@ -409,6 +412,7 @@ export function loadSettings(environment: Environment): Settings {
       timeoutMs: env.COMPUTE_TIMEOUT_MS,
       heapMib: env.COMPUTE_HEAP_MIB,
       idleTimeoutMs: env.COMPUTE_IDLE_TIMEOUT_MS,
+      answerCacheMib: env.DIAGNOSTIC_CACHE_MIB,
     },
     metricsEnabled: env.METRICS_ENABLED,
     adminQueuesEnabled: env.ADMIN_QUEUES_ENABLED,

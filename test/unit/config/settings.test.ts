@@ -40,6 +40,7 @@ describe('loadSettings', () => {
         timeoutMs: 60000,
         heapMib: 1024,
         idleTimeoutMs: 60000,
+        answerCacheMib: 32,
       });
     });
 
