@@ -50,7 +50,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     maxAttempts: settings.callbacks.maxAttempts,
     backoffMs: settings.callbacks.backoffMs,
   });
-  const registryConnection = connections.open('producer');
+  const registryConnection = connections.open('producer', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   return {
     runQueue,

@@ -6,6 +6,10 @@
  * requires), reconnecting with backoff. A reader (the dedicated connection of one run event stream, docs/run-events.md)
  * blocks without a command timeout but never reconnects: when its connection drops, its stream ends and the client
  * resumes with `Last-Event-ID`.
+ *
+ * The run registry's and event log's connections auto-pipeline (ioredis `enableAutoPipelining`): the commands of many
+ * runs issued in one event-loop tick leave in one write, instead of one socket write per command. BullMQ's own
+ * connections do not (its blocking commands must not wait behind a pipeline).
  */
 import { Redis, type RedisOptions } from 'ioredis';
 
@@ -35,9 +39,10 @@ const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
  * Open a connection.
  * @param url - `redis://…` or `rediss://…`
  * @param role - producer (fail fast), worker (block and retry) or reader (block, end on the first drop)
+ * @param pipelined - auto-pipeline the commands of one tick (never for a connection that blocks)
  */
-export function openRedis(url: string, role: ConnectionRole): Redis {
-  const options: RedisOptions = { lazyConnect: false, ...ROLE_OPTIONS[role] };
+export function openRedis(url: string, role: ConnectionRole, pipelined = false): Redis {
+  const options: RedisOptions = { lazyConnect: false, ...ROLE_OPTIONS[role], enableAutoPipelining: pipelined };
   const redis = new Redis(url, options);
   redis.on('error', () => undefined);
   return redis;
@@ -58,9 +63,10 @@ export class RedisConnections {
   /**
    * Open one more connection.
    * @param role - producer (fail fast) or worker (block and retry)
+   * @param pipelined - auto-pipeline the commands of one tick (never for a connection that blocks)
    */
-  open(role: ConnectionRole): Redis {
-    const connection = openRedis(this.url, role);
+  open(role: ConnectionRole, pipelined = false): Redis {
+    const connection = openRedis(this.url, role, pipelined);
     this.opened.push(connection);
     return connection;
   }

@@ -10,18 +10,34 @@ import { whenQueueReachable } from '../queue/queue-outage.js';
 import { CLAIM_RUN_ID, READ_OWNED_RECORD } from './run-ownership-scripts.js';
 import type { RunClaim, RunRecord, RunStore } from './run-store.js';
 
+/** The connection with the ownership scripts defined on it (ioredis `defineCommand`: `EVALSHA`, loading on a miss). */
+interface ScriptedRedis extends Redis {
+  mthdsClaimRunId(...keysThenArgs: (string | number)[]): Promise<RunClaim>;
+  mthdsReadOwnedRecord(...keysThenArgs: string[]): Promise<string | null>;
+}
+
 function reachable<T>(call: () => Promise<T>): Promise<T> {
   return whenQueueReachable(call, (reason) => `The run registry (Redis) is unreachable: ${reason}. Retry later.`);
 }
 
 /** Registry of runs of one deployment, in Redis. */
 export class RunRegistry implements RunStore {
+  private readonly scripted: ScriptedRedis;
+
+  /**
+   * @param redis - the registry's connection; the ownership scripts are defined on it
+   * @param keys - the deployment's key names
+   * @param ttlSeconds - record lifetime in seconds
+   */
   constructor(
     private readonly redis: Redis,
     private readonly keys: QueueKeys,
-    /** Record lifetime in seconds. */
     private readonly ttlSeconds: number,
-  ) {}
+  ) {
+    redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 5, lua: CLAIM_RUN_ID });
+    redis.defineCommand('mthdsReadOwnedRecord', { numberOfKeys: 2, lua: READ_OWNED_RECORD });
+    this.scripted = redis as ScriptedRedis;
+  }
 
   /**
    * Claim a run's id for its owner, mark it in flight and store its record, in one atomic Redis script (no
@@ -41,15 +57,13 @@ export class RunRegistry implements RunStore {
         this.keys.events(runId),
         this.keys.progress(runId),
       ];
-      return (await this.redis.eval(
-        CLAIM_RUN_ID,
-        keys.length,
+      return this.scripted.mthdsClaimRunId(
         ...keys,
         record.workflow_id ?? '',
         record.owner,
         this.ttlSeconds,
         JSON.stringify(record),
-      )) as RunClaim;
+      );
     });
   }
 
@@ -131,9 +145,7 @@ export class RunRegistry implements RunStore {
    */
   getOwned(runId: string, owner: string): Promise<RunRecord | undefined> {
     return reachable(async () => {
-      const text = (await this.redis.eval(READ_OWNED_RECORD, 2, this.keys.owner(runId), this.keys.run(runId), owner)) as
-        | string
-        | null;
+      const text = await this.scripted.mthdsReadOwnedRecord(this.keys.owner(runId), this.keys.run(runId), owner);
       return text === null ? undefined : (JSON.parse(text) as RunRecord);
     });
   }

@@ -56,7 +56,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const { settings, logger, metrics } = deps;
   const keys = new QueueKeys(settings.queue.prefix);
   const connections = new RedisConnections(settings.queue.redisUrl);
-  const registryConnection = connections.open('worker');
+  const registryConnection = connections.open('worker', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   const callbacks = new CallbackQueue({
     connection: connections.open('worker'),
