@@ -1,18 +1,8 @@
 import { expect } from 'chai';
-import { SignJWT } from 'jose';
 import request from 'supertest';
+import { JWT_ENVIRONMENT, signTestJwt } from '../helpers/jwt.js';
 import { chainBundle } from '../helpers/large-bundles.js';
 import { buildTestApp } from '../helpers/test-app.js';
-
-const JWT_SECRET = 'a-test-secret-of-reasonable-length-0123456789';
-
-function signJwt(userId: string): Promise<string> {
-  return new SignJWT({ user_id: userId })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt()
-    .setExpirationTime('5m')
-    .sign(new TextEncoder().encode(JWT_SECRET));
-}
 
 /** A validate body no other test sends: its dry run's graph carries the time it was computed. */
 function freshBody(label: string): { mthds_contents: string[] } {
@@ -58,13 +48,13 @@ describe('diagnostic answer cache (DIAGNOSTIC_CACHE_MIB)', () => {
   });
 
   it('should keep answers per caller (AUTH_MODE=jwt), so no caller times another caller’s request', async () => {
-    const app = buildTestApp({ AUTH_MODE: 'jwt', JWT_SECRET_KEY: JWT_SECRET });
+    const app = buildTestApp(JWT_ENVIRONMENT);
     const body = freshBody('callers');
     const ask = async (userId: string) =>
       (
         await request(app)
           .post('/v1/validate')
-          .set('authorization', `Bearer ${await signJwt(userId)}`)
+          .set('authorization', `Bearer ${await signTestJwt({ user_id: userId })}`)
           .send(body)
           .expect(200)
       ).body;

@@ -1,22 +1,9 @@
 import { expect } from 'chai';
-import { SignJWT } from 'jose';
 import request from 'supertest';
+import { TEST_JWT_SECRET as JWT_SECRET, signTestJwt as signJwt } from '../helpers/jwt.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const PROBLEM_JSON = 'application/problem+json';
-const JWT_SECRET = 'a-test-secret-of-reasonable-length-0123456789';
-
-function signJwt(
-  claims: Record<string, unknown>,
-  expiresIn: string | number = '5m',
-  secret = JWT_SECRET,
-): Promise<string> {
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt()
-    .setExpirationTime(expiresIn)
-    .sign(new TextEncoder().encode(secret));
-}
 
 describe('HTTP shell', () => {
   describe('GET /health', () => {

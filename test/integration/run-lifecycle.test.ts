@@ -7,29 +7,24 @@
 import { createServer, type Server } from 'node:http';
 import { expect } from 'chai';
 import type { Express } from 'express';
-import { SignJWT } from 'jose';
 import request from 'supertest';
 import { closeServer } from '../../api/close-server.js';
 import { FILING_BUNDLE, GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
+import { JWT_ENVIRONMENT, signTestJwt } from '../helpers/jwt.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { listenOnLoopback } from '../helpers/raw-http.js';
 import { readEventStream, type SseAnswer } from '../helpers/sse-client.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-const JWT_SECRET = 'a-test-secret-of-reasonable-length-0123456789';
-const JWT = { AUTH_MODE: 'jwt', JWT_SECRET_KEY: JWT_SECRET };
+const JWT = JWT_ENVIRONMENT;
 const greeting = { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } };
 const filing = { mthds_contents: [FILING_BUNDLE], inputs: { name: 'Ada' } };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const EVENT_ID = /^\d+-\d+$/;
 
 function signJwt(userId: string): Promise<string> {
-  return new SignJWT({ user_id: userId })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt()
-    .setExpirationTime('5m')
-    .sign(new TextEncoder().encode(JWT_SECRET));
+  return signTestJwt({ user_id: userId });
 }
 
 /** A deployment under test: its app, listening on loopback, and two callers. */

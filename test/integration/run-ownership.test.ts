@@ -1,21 +1,12 @@
 import { expect } from 'chai';
-import { SignJWT } from 'jose';
 import request from 'supertest';
 import { sample } from '../helpers/corpus.js';
+import { TEST_JWT_SECRET as JWT_SECRET, signTestJwt as signJwt } from '../helpers/jwt.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-const JWT_SECRET = 'a-test-secret-of-reasonable-length-0123456789';
 const hello = { mthds_contents: [sample('hello_greeting')], inputs: { name: 'Ada' } };
-
-function signJwt(claims: Record<string, unknown>): Promise<string> {
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt()
-    .setExpirationTime('5m')
-    .sign(new TextEncoder().encode(JWT_SECRET));
-}
 
 /** A response as the wire shows it, minus the one header that varies on its own (`date`). */
 function wire(response: request.Response): { status: number; headers: Record<string, unknown>; body: unknown } {
