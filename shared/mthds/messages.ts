@@ -187,6 +187,8 @@ export const MESSAGES = {
     p.expected === 'pipe'
       ? `${p.where}, field '${p.field}': '${p.ref}' is not a pipe reference (expected a snake_case pipe code, optionally 'domain.' in front).`
       : `${p.where}, field '${p.field}': '${p.ref}' is not a concept reference (expected a PascalCase code, optionally 'domain.' in front${p.expected === 'concept' ? ' and [] or [N] after' : ', without [] or [N]'}).`,
+  retired_native: (p: { pipe: string; field: string; code: string; instead: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': the native '${p.code}' was removed from the language; use '${p.instead}' instead.`,
   unresolved_concept: (p: { where: string; field: string; ref: string; reason: string }) =>
     `${p.where}, field '${p.field}': ${p.reason}.`,
   unresolved_pipe: (p: { pipe: string; field: string; reason: string }) =>
