@@ -1,6 +1,7 @@
 /**
  * Deterministic, schema-valid placeholder values (the mock content factory of RUNTIME.md §4.2): types, required
- * members, enums and consts, `$ref` into `$defs`, nullable unions, string formats and array bounds are honoured.
+ * members, enums and consts, `$ref` into `$defs`, nullable unions, string formats, a string's first `examples` entry
+ * (how a `pattern`-constrained string, such as a native Time, gets a valid value) and array bounds are honoured.
  */
 import { createHash } from 'node:crypto';
 import type { JsonSchemaObject } from './types.js';
@@ -27,6 +28,8 @@ function firstType(schema: JsonSchemaObject): string | undefined {
 }
 
 function stringValue(schema: JsonSchemaObject, path: string, hash: number): string {
+  const examples = schema['examples'];
+  if (Array.isArray(examples) && typeof examples[0] === 'string') return examples[0];
   switch (schema['format']) {
     case 'date':
       return '2026-01-15';

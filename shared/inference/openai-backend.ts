@@ -17,7 +17,7 @@ import {
 } from '../errors/index.js';
 import { toInferenceError } from './provider-errors.js';
 import { askUntilValid } from './structured-answer.js';
-import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
+import type { ImageRequest, InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the OpenAI-compatible backend. */
 export interface OpenAiBackendOptions {
@@ -53,10 +53,13 @@ function userContent(request: LlmRequest): ChatCompletionMessageParam['content']
 }
 
 /**
- * The image size of an aspect ratio (OpenAI image models take three sizes).
+ * The image size asked of the images API: exact dimensions as `<width>x<height>`; otherwise the size of the aspect
+ * ratio on the OpenAI grid (three sizes), whatever the tier (`0.5k` … `4k`), the grid having one pixel class.
  * @param aspectRatio - the pipe's `aspect_ratio`
+ * @param size - the pipe's `size`
  */
-function imageSize(aspectRatio: string | undefined): '1024x1024' | '1536x1024' | '1024x1536' {
+function imageSize(aspectRatio: string | undefined, size: ImageRequest['size']): string {
+  if (typeof size === 'object') return `${size.width}x${size.height}`;
   if (aspectRatio?.startsWith('landscape')) return '1536x1024';
   if (aspectRatio?.startsWith('portrait')) return '1024x1536';
   return '1024x1024';
@@ -156,7 +159,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
       const model = request.modelId ?? options.model;
       try {
         const response = await (await client()).images.generate(
-          { model, prompt: request.prompt, n: request.count, size: imageSize(request.aspectRatio) },
+          { model, prompt: request.prompt, n: request.count, size: imageSize(request.aspectRatio, request.size) },
           request.signal ? { signal: request.signal } : {},
         );
         const images = (response.data ?? []).map((image) => ({

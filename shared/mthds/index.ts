@@ -24,6 +24,7 @@ export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
 export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
+export { type CombinationFit, parallelCombinationFit } from './library/parallel-combination.js';
 export { type BundleSource, type LibraryLoadResult, type LoadOptions, loadLibrary } from './load-library.js';
 export {
   type CategoryReferences,

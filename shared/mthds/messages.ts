@@ -160,7 +160,21 @@ export const MESSAGES = {
   sub_pipe_batch_pair: (p: { pipe: string; at: string; same: boolean }) =>
     `Pipe '${p.pipe}', ${p.at}: ${p.same ? 'batch_as must differ from batch_over' : 'batch_over and batch_as go together: set both (the list to iterate over and the name of each item) or neither'}.`,
   parallel_output_mode: (p: { pipe: string }) =>
-    `Pipe '${p.pipe}': a PipeParallel needs add_each_output = true or a combined_output concept (or both).`,
+    `Pipe '${p.pipe}': a PipeParallel needs add_each_output = true, a combined_output concept, or an output that holds the branch results (Composite, or a concept whose fields are the results).`,
+  parallel_combined_output_retired: (p: { pipe: string; concept: string }) =>
+    `Pipe '${p.pipe}': combined_output was removed; a PipeParallel combines its branches into its output. Delete combined_output and declare output = "${p.concept}" (a Composite, or a concept whose fields are the branch results).`,
+  parallel_output_multiplicity: (p: { pipe: string; output: string }) =>
+    `Pipe '${p.pipe}': the output '${p.output}' of a PipeParallel is one combination of its branches; it cannot be a list.`,
+  parallel_output_concept: (p: {
+    pipe: string;
+    output: string;
+    missing: string[];
+    unknown: string[];
+    structured: boolean;
+  }) =>
+    p.structured
+      ? `Pipe '${p.pipe}': the output '${p.output}' cannot hold the branch results${p.missing.length > 0 ? `; required fields no branch fills: ${p.missing.join(', ')}` : ''}${p.unknown.length > 0 ? `; results it has no field for: ${p.unknown.join(', ')}` : ''}.`
+      : `Pipe '${p.pipe}': the output '${p.output}' of a PipeParallel must be Composite or a structured concept whose fields are the branch results (${p.unknown.join(', ')}).`,
   parallel_branch_result: (p: { pipe: string; at: string; result: string | undefined }) =>
     `Pipe '${p.pipe}', ${p.at}: ${p.result === undefined ? 'every branch needs a result name' : `result '${p.result}' is already used by another branch; results must be unique`}.`,
   condition_expression: (p: { pipe: string; both: boolean }) =>
@@ -187,6 +201,8 @@ export const MESSAGES = {
     p.expected === 'pipe'
       ? `${p.where}, field '${p.field}': '${p.ref}' is not a pipe reference (expected a snake_case pipe code, optionally 'domain.' in front).`
       : `${p.where}, field '${p.field}': '${p.ref}' is not a concept reference (expected a PascalCase code, optionally 'domain.' in front${p.expected === 'concept' ? ' and [] or [N] after' : ', without [] or [N]'}).`,
+  retired_native: (p: { pipe: string; field: string; code: string; instead: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': the native '${p.code}' was removed from the language; use '${p.instead}' instead.`,
   unresolved_concept: (p: { where: string; field: string; ref: string; reason: string }) =>
     `${p.where}, field '${p.field}': ${p.reason}.`,
   unresolved_pipe: (p: { pipe: string; field: string; reason: string }) =>

@@ -1,5 +1,7 @@
 /**
- * Plain rendering of content, as `$x` / `{{ x }}` print it in templates (RUNTIME.md §2.2.5), and the template
+ * Plain rendering of content, as `$x` / `{{ x }}` print it in templates (RUNTIME.md §2.2.5; a native Date or Time
+ * prints as ISO 8601 at the precision it states: `2025-01-06`, `2025-01-06T09:30:00+02:00`, `09:30:00`;
+ * LANGUAGE-DELTA.md §10), and the template
  * artefacts that carry it: read-only copies of content whose `toString()` is the plain rendering and whose
  * attributes are the content fields.
  */
@@ -95,6 +97,10 @@ function plainItem(nativeRoot: string | null, item: ItemContent, media?: PromptM
     }
     case 'JSON':
       return markdownOf(item['json_obj']);
+    case 'Date':
+      return typeof item['time'] === 'string' ? `${String(item['date'])}T${item['time']}` : String(item['date'] ?? '');
+    case 'Time':
+      return String(item['time'] ?? '');
     default:
       return markdownOf(item);
   }

@@ -58,6 +58,11 @@ export interface ImageRequest {
   prompt: string;
   negativePrompt?: string;
   aspectRatio?: string;
+  /**
+   * The pipe's `size` (0.16): a portable tier (`0.5k`, `1k`, `2k`, `4k`: a pixel class at the aspect ratio, each
+   * provider mapping it to its own grid), or exact pixel dimensions.
+   */
+  size?: string | { width: number; height: number };
   /** Images wanted (≥ 1). */
   count: number;
   signal?: AbortSignal;
@@ -106,9 +111,13 @@ export interface DocumentExtractorPort {
   extractPages(request: {
     pipeCode: string;
     document: { url: string; mime_type?: string | null };
+    /** Web pages: keep the fetched HTML on each page (`raw_html`); PipeExtract `include_raw_html` (0.16). */
+    includeRawHtml?: boolean;
+    /** Web pages: run the page's JavaScript before reading it; PipeExtract `render_js` (0.16). */
+    renderJs?: boolean;
     signal?: AbortSignal;
   }): Promise<{
-    pages: { text: string; pageViewUrl?: string }[];
+    pages: { text: string; pageViewUrl?: string; rawHtml?: string }[];
   }>;
 }
 

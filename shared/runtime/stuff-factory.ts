@@ -2,15 +2,18 @@
  * Building the initial working memory from a run's `inputs` (spec §2.3, RUNTIME.md §1.5).
  *
  * Accepted forms per input name: a string (Text), a list of strings (Text[]), an explicit `{concept, content}`, a list
- * of explicit stuffs, a content object or a list of content objects (typed by the entry pipe's declared input). The
+ * of explicit stuffs, an ISO date / date-time / time string (or a list of them) for an input declared as a native
+ * `Date` or `Time` or a refinement of one (LANGUAGE-DELTA.md §10, `temporal-content.ts`), a content object or a list of content objects (typed by the entry pipe's declared input). The
  * whole `inputs` may also be a working memory `{root, aliases}`. Every content is validated against its concept, and
  * every stuff against the entry pipe's declared input (concept compatibility and multiplicity).
  */
 import { StuffFactoryError } from '../errors/index.js';
 import type { Concept, Library, Pipe, PipeIO } from '../mthds/index.js';
+import { nativeRootOf } from './content-rendering.js';
 import type { ContentValidator } from './content-validator.js';
 import type { IdSource } from './ports.js';
 import type { ItemContent, Stuff, StuffContent } from './stuff.js';
+import { temporalContentOf } from './temporal-content.js';
 import { WorkingMemory } from './working-memory.js';
 
 /** What input binding needs. */
@@ -68,6 +71,25 @@ class InputBinder {
     return this.concept(TEXT_REF);
   }
 
+  /** The declared input's concept when it is shaped like a native Date or Time, with that native's code. */
+  private temporalInput(name: string): { concept: Concept; native: string } | undefined {
+    const declared = this.declared(name);
+    if (!declared) return undefined;
+    const concept = this.concept(declared.conceptRef);
+    const native = nativeRootOf(this.context.library, concept);
+    return native === 'Date' || native === 'Time' ? { concept, native } : undefined;
+  }
+
+  private temporalItem(name: string, temporal: { concept: Concept; native: string }, text: string): ItemContent {
+    const item = temporalContentOf(temporal.native, text);
+    if (item !== undefined) return item;
+    const expected =
+      temporal.native === 'Date' ? 'date or date-time (YYYY-MM-DD[THH:MM:SS[±hh:mm]])' : 'time (HH:MM:SS[±hh:mm])';
+    throw new StuffFactoryError(
+      `Input '${name}': '${text}' is not an ISO 8601 ${expected} for ${temporal.concept.ref}.`,
+    );
+  }
+
   private checkedItem(name: string, concept: Concept, value: unknown): ItemContent {
     if (typeof value === 'string') {
       if (!this.context.library.isTextLike(concept)) {
@@ -119,6 +141,13 @@ class InputBinder {
   }
 
   bind(name: string, value: unknown): Stuff {
+    const temporal = this.temporalInput(name);
+    if (temporal && typeof value === 'string')
+      return this.stuff(name, temporal.concept, { kind: 'item', item: this.temporalItem(name, temporal, value) });
+    if (temporal && Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) {
+      const items = value.map((text) => this.temporalItem(name, temporal, text));
+      return this.stuff(name, temporal.concept, { kind: 'list', items });
+    }
     if (typeof value === 'string')
       return this.stuff(name, this.textConceptFor(name), { kind: 'item', item: { text: value } });
     if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) {

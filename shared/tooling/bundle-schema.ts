@@ -7,7 +7,11 @@
  *   or missing one a single error (the runtime requires `type` too, LANGUAGE.md §6 S2);
  * - the contract-only `PipeSignature` (no `type`; LANGUAGE-DELTA.md §2) and `PipeStructure` (LANGUAGE-DELTA.md §1, in
  *   the pinned 0.16 OpenAPI but not in this schema) are more members of the union, derived from the runtime's
- *   blueprints; a PipeSequence step may also be a binding step `{from, result}` (LANGUAGE-DELTA.md §5).
+ *   blueprints; a PipeSequence step may also be a binding step `{from, result}` (LANGUAGE-DELTA.md §5);
+ * - what the language accepts since this schema was written is added from the runtime's blueprints, so lint agrees
+ *   with validate: the members a pipe blueprint lacks (PipeLLM `templating_style`, PipeImgGen `size`, PipeExtract
+ *   `render_js` and `include_raw_html`, 0.16), `hints` on concepts and structure fields and the field types
+ *   `datetime` and `time` (LANGUAGE-DELTA.md §7); a structure field's unknown keys are refused, as the runtime does.
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §3.14, §9
  */
@@ -15,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
 import { z } from 'zod';
-import { BINDING_STEP, PIPE_SCHEMAS } from '../mthds/parse/blueprint.js';
+import { BINDING_STEP, CONCEPT_BLUEPRINT, CONCEPT_FIELD, PIPE_SCHEMAS } from '../mthds/parse/blueprint.js';
 import { pipeTableKind } from '../mthds/parse/pipe-table-kind.js';
 
 type JsonObject = Record<string, unknown>;
@@ -35,6 +39,30 @@ function derivedSchema(title: string, zodSchema: z.ZodType): JsonObject {
   const schema: JsonObject = { title, ...z.toJSONSchema(zodSchema, { target: 'draft-4', io: 'input' }) };
   delete schema['$schema'];
   return schema;
+}
+
+/**
+ * Add to a reference definition the properties the runtime's blueprint has and it lacks.
+ * @param definition - a definition of the reference schema (modified in place)
+ * @param runtime - the runtime's zod schema of the same blueprint
+ */
+function addMissingProperties(definition: JsonObject, runtime: z.ZodType): void {
+  const properties = definition['properties'] as Record<string, unknown>;
+  const derived = derivedSchema('', runtime)['properties'] as Record<string, unknown>;
+  for (const [key, schema] of Object.entries(derived)) if (!(key in properties)) properties[key] = schema;
+}
+
+/** The reference's concept definitions brought to the runtime's: `hints`, the newer field types, closed fields. */
+function withNewerConceptKeys(definitions: Record<string, JsonObject>): void {
+  addMissingProperties(definitions['ConceptBlueprint']!, CONCEPT_BLUEPRINT);
+  addMissingProperties(definitions['ConceptStructureBlueprint']!, CONCEPT_FIELD);
+  definitions['ConceptStructureBlueprint']!['additionalProperties'] = false;
+  const fieldType = (
+    derivedSchema('', CONCEPT_FIELD)['properties'] as Record<string, { anyOf: { enum?: string[] }[] }>
+  )['type']!;
+  const written = definitions['ConceptStructureBlueprintFieldType']!['enum'] as string[];
+  const added = fieldType.anyOf.find((option) => option.enum)!.enum!.filter((value) => !written.includes(value));
+  definitions['ConceptStructureBlueprintFieldType']!['enum'] = [...written, ...added];
 }
 
 function isObject(value: unknown): value is JsonObject {
@@ -71,8 +99,12 @@ function editorSchema(reference: JsonObject): JsonObject {
     definitions[`${type}Blueprint`] = derivedBlueprint(type);
     pipes.oneOf.push({ $ref: `#/definitions/${type}Blueprint` });
   }
+  withNewerConceptKeys(definitions);
   for (const member of pipes.oneOf) {
-    const definition = definitions[member.$ref.replace('#/definitions/', '')]!;
+    const name = member.$ref.replace('#/definitions/', '');
+    const definition = definitions[name]!;
+    const type = name.replace(/Blueprint$/, '');
+    if (type in PIPE_SCHEMAS) addMissingProperties(definition, PIPE_SCHEMAS[type as keyof typeof PIPE_SCHEMAS]);
     const required = (definition['required'] as string[] | undefined) ?? [];
     definition['required'] = ['type', ...required.filter((key) => key !== 'type')];
   }

@@ -87,6 +87,17 @@ const NATIVE_STRUCTURES: ReadonlyMap<string, Structure> = new Map<string, Struct
       },
     },
   ],
+  [
+    'Date',
+    {
+      date: { type: 'date', description: 'The calendar date, YYYY-MM-DD', required: true },
+      time: { type: 'time', description: 'The time of day, HH:MM:SS with an optional ±hh:mm offset', required: false },
+    },
+  ],
+  [
+    'Time',
+    { time: { type: 'time', description: 'The time of day, HH:MM:SS with an optional ±hh:mm offset', required: true } },
+  ],
   ['JSON', { json_obj: { type: 'dict', description: 'The JSON object', required: true } }],
   [
     'SearchResult',

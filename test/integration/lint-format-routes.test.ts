@@ -49,6 +49,32 @@ describe('POST /v1/lint', () => {
     expect(response.body.diagnostics[0].range).to.include({ start_offset: 13, start_line: 2, start_col: 1 });
   });
 
+  it('should agree with /v1/validate on hints, datetime and time fields and the 0.16 operator options', async () => {
+    const content = [
+      'domain = "agenda"',
+      '[concept.Meeting]',
+      'description = "A meeting"',
+      'hints = { intent = "label" }',
+      '[concept.Meeting.structure]',
+      'starts = { type = "datetime", description = "When it starts", required = true, hints = { intent = "label" } }',
+      'doors = { type = "time", description = "When the doors open" }',
+      '[pipe.announce]',
+      'type = "PipeLLM"',
+      'description = "Announces a meeting"',
+      'inputs = { meeting = "Meeting" }',
+      'output = "Text"',
+      'prompt = "Announce @meeting"',
+      'templating_style = "square_brackets"',
+    ].join('\n');
+    const lint = await request(app).post('/v1/lint').send({ content }).expect(200);
+    expect(lint.body).to.deep.equal({ diagnostics: [] });
+    const validate = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [content] })
+      .expect(200);
+    expect(validate.body.is_valid, JSON.stringify(validate.body.validation_errors)).to.equal(true);
+  });
+
   it('should give a pipe with type = "Nope" one schema diagnostic on the type value', async () => {
     const content = 'domain = "x"\n\n[pipe.p]\ntype        = "Nope"\ndescription = "d"\noutput      = "Text"\n';
     const response = await request(app).post('/v1/lint').send({ content }).expect(200);

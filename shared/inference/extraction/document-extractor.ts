@@ -1,7 +1,9 @@
 /**
  * The embedded, offline document extractor (the default of PipeExtract, like the reference's local
  * `pypdfium2-extract-pdf`): a PDF's text layer, page by page, read with Mozilla's PDF.js (`pdfjs-dist`). A plain-text
- * document is one page of text; an image is one page whose view is the image. Page images and OCR are not produced.
+ * document is one page of text; an HTML web page is one page of its text as served, with its HTML as `rawHtml` when
+ * asked (`includeRawHtml`); its JavaScript is never run (`renderJs` is not honoured: no browser engine); an image is
+ * one page whose view is the image. Page images and OCR are not produced.
  * PDFs are parsed in a worker thread (`pdf-text-pool.ts`).
  * @see RUNTIME.md §2.4
  */
@@ -9,10 +11,14 @@ import { StuffFactoryError } from '../../errors/index.js';
 import { type FetchLimits, fetchDocument } from './fetch-document.js';
 import { pdfPageTextsInWorker } from './pdf-text-pool.js';
 
-/** One extracted page: its text (empty when the page has no text layer) and, for an image document, its view. */
+/**
+ * One extracted page: its text (empty when the page has no text layer), for an image document its view, for a web page
+ * asked with `includeRawHtml` its HTML.
+ */
 export interface ExtractedPage {
   text: string;
   pageViewUrl?: string;
+  rawHtml?: string;
 }
 
 /** What to extract. */
@@ -20,6 +26,10 @@ export interface ExtractRequest {
   pipeCode: string;
   /** The Document or Image content (`url`, optional `mime_type`). */
   document: { url: string; mime_type?: string | null };
+  /** Web pages: keep the fetched HTML as the page's `rawHtml`. */
+  includeRawHtml?: boolean;
+  /** Web pages: run the page's JavaScript first (accepted; this extractor has no browser engine and reads the page as served). */
+  renderJs?: boolean;
   signal?: AbortSignal;
 }
 
@@ -59,8 +69,11 @@ export function createDocumentExtractor(limits: FetchLimits): DocumentExtractor 
         }
       }
       if (type.startsWith('image/')) return { pages: [{ text: '', pageViewUrl: request.document.url }] };
-      if (type.startsWith('text/') || type === '')
-        return { pages: [{ text: Buffer.from(bytes).toString('utf8').trim() }] };
+      if (type.startsWith('text/') || type === '') {
+        const text = Buffer.from(bytes).toString('utf8');
+        const rawHtml = request.includeRawHtml === true && type.startsWith('text/html') ? { rawHtml: text } : {};
+        return { pages: [{ text: text.trim(), ...rawHtml }] };
+      }
       throw new StuffFactoryError(
         `Pipe '${request.pipeCode}': documents of type ${type} cannot be extracted (PDF, text and images can).`,
       );

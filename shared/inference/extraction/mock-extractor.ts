@@ -1,5 +1,6 @@
 /**
- * The dry-run extractor: two placeholder pages per document, without reading the document (RUNTIME.md §4.2).
+ * The dry-run extractor: two placeholder pages per document, without reading the document (RUNTIME.md §4.2); with
+ * `includeRawHtml`, each page carries a placeholder HTML too.
  */
 import type { DocumentExtractor } from './document-extractor.js';
 
@@ -12,9 +13,12 @@ export function createMockExtractor(): DocumentExtractor {
     name: 'mock',
     async extractPages(request) {
       return {
-        pages: Array.from({ length: MOCK_PAGES }, (_, index) => ({
-          text: `[mock extraction] page ${index + 1} of ${request.document.url.slice(0, 80)}`,
-        })),
+        pages: Array.from({ length: MOCK_PAGES }, (_, index) => {
+          const text = `[mock extraction] page ${index + 1} of ${request.document.url.slice(0, 80)}`;
+          return request.includeRawHtml === true
+            ? { text, rawHtml: `<p>[mock extraction] page ${index + 1}</p>` }
+            : { text };
+        }),
       };
     },
   };

@@ -3,10 +3,10 @@
  * feature): their syntax, and the concept and multiplicity a path yields, derived by walking the declared structures.
  *
  * Walk: a `concept` field continues into its `concept_ref`; a list of `item_concept_ref` continues into that concept,
- * crossing a list; `text` (or choices) gives Text, `number`/`integer` Number, `boolean` YesNo, `date` Date, `dict`
- * JSON, a list of scalars that native, crossing a list. Crossing any list, or starting from a list, yields a flat
- * list. Walking into a concept without structure, or naming an unknown field, is unresolved; so is a native this
- * runner does not have (YesNo, Date).
+ * crossing a list; `text` (or choices) gives Text, `number`/`integer` Number, `boolean` YesNo, `date`/`datetime` Date,
+ * `time` Time, `dict` JSON, a list of scalars that native, crossing a list. Crossing any list, or starting from a list,
+ * yields a flat list. Walking into a concept without structure, or naming an unknown field, is unresolved; so is a
+ * native the library does not have.
  */
 import type { Multiplicity } from '../references.js';
 import type { Concept, ConceptField } from './concept.js';
@@ -42,6 +42,8 @@ const SCALAR_NATIVES: Record<string, string> = {
   integer: 'native.Number',
   boolean: 'native.YesNo',
   date: 'native.Date',
+  datetime: 'native.Date',
+  time: 'native.Time',
   dict: 'native.JSON',
 };
 

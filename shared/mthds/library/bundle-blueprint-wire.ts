@@ -4,12 +4,18 @@
  * `PipeSignatureBlueprint` (which admits no `type`) and the `.mthds` text spell it (LANGUAGE-DELTA.md §2). Binding
  * steps of a PipeSequence (LANGUAGE-DELTA.md §5, newer than the pinned 0.16 contract, whose closed `SubPipeBlueprint`
  * requires `pipe` and admits no `from`) are left out of its `steps`; `mthds_contents` still carries them as written.
+ * A PipeParallel's legacy `combined_output` (accepted in compat mode; the closed 0.16 PipeParallelBlueprint has no such
+ * member, LANGUAGE-DELTA.md §9) is left out too.
  */
 import { type PipeBlueprint, pipeSteps } from '../parse/blueprint.js';
 import type { LoadedBundle } from './library.js';
 
 function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
   if (pipe.type === 'PipeSequence') return { ...pipe, steps: pipeSteps(pipe.steps) };
+  if (pipe.type === 'PipeParallel') {
+    const { combined_output: _retired, ...parallel } = pipe;
+    return parallel;
+  }
   if (pipe.type !== 'PipeSignature') return pipe;
   const { type: _signature, ...contract } = pipe;
   return contract;

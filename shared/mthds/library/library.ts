@@ -36,7 +36,7 @@ export interface Library {
   readonly [LIBRARY_BRAND]: true;
   /** The bundles, in submitted order. */
   readonly bundles: readonly LoadedBundle[];
-  /** Every loaded concept plus the 12 natives, by qualified ref. */
+  /** Every loaded concept plus the natives (`natives.ts`), by qualified ref. */
   readonly concepts: ReadonlyMap<string, Concept>;
   /** Every pipe by qualified ref, in declaration order. */
   readonly pipes: ReadonlyMap<string, Pipe>;

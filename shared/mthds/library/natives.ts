@@ -1,6 +1,7 @@
 /**
  * The native concepts (domain `native`, always in scope) and the JSON schema of their content
- * (LANGUAGE.md §2.3, RUNTIME.md §7.2).
+ * (LANGUAGE.md §2.3, RUNTIME.md §7.2, LANGUAGE-DELTA.md §10: `Date`, `Time` and `Composite`; `ImgGenPrompt`, retired
+ * by the newer reference, is kept as the 0.16-era Text-shaped legacy native).
  */
 
 /** The native domain code. */
@@ -58,11 +59,36 @@ const TEXT_AND_IMAGES = {
   },
 };
 
+/**
+ * A wall-clock time as the reference writes it: `HH:MM:SS`, optionally with a UTC offset `±hh:mm` (no fractions, no
+ * `Z`). Hours 00–23, minutes and seconds 00–59.
+ */
+const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([+-]([01][0-9]|2[0-3]):[0-5][0-9])?$';
+const TIME_STRING = { type: 'string', pattern: TIME_PATTERN, examples: ['09:30:00'] };
+const DATE = {
+  type: 'object',
+  properties: {
+    date: { type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD' },
+    time: { anyOf: [{ ...TIME_STRING, description: 'The time of day, HH:MM:SS[±hh:mm]' }, { type: 'null' }] },
+  },
+  required: ['date'],
+  additionalProperties: false,
+};
+const TIME = {
+  type: 'object',
+  properties: { time: { ...TIME_STRING, description: 'The time of day, HH:MM:SS[±hh:mm]' } },
+  required: ['time'],
+  additionalProperties: false,
+};
+
 function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>): Record<string, unknown> {
   return { ...schema, $defs: defs };
 }
 
-/** The 12 natives of the standard (LANGUAGE.md §2.3, `SearchResult` included), keyed by code. */
+/**
+ * The natives, keyed by code: the 12 of the standard (LANGUAGE.md §2.3, `SearchResult` and the legacy `ImgGenPrompt`
+ * included) and the newer reference's `Date`, `Time` and `Composite` (LANGUAGE-DELTA.md §10).
+ */
 export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
   [
     { code: 'Text', description: 'A text', structureClassName: 'TextContent', schema: TEXT },
@@ -138,5 +164,18 @@ export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
       schema: { type: 'object' },
     },
     { code: 'Anything', description: 'Any concept', structureClassName: 'AnythingContent', schema: { type: 'object' } },
+    {
+      code: 'Date',
+      description: 'A calendar date, with an optional time of day',
+      structureClassName: 'DateContent',
+      schema: DATE,
+    },
+    { code: 'Time', description: 'A time of day', structureClassName: 'TimeContent', schema: TIME },
+    {
+      code: 'Composite',
+      description: 'The results of the branches of a PipeParallel, keyed by result name',
+      structureClassName: 'CompositeContent',
+      schema: { type: 'object' },
+    },
   ].map((native) => [native.code, native]),
 );

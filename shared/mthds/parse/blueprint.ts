@@ -111,18 +111,30 @@ export function pipeSteps(steps: readonly SequenceStepBlueprint[]): SubPipeBluep
 
 const common = { description: z.string(), inputs, output: z.string() };
 
+/** How inputs are tagged in a prompt (pipelex-api 0.16 `TagStyle`). */
+const TAG_STYLE = z.enum(['no_tag', 'ticks', 'xml', 'square_brackets']);
+/** A tag style and a text format (pipelex-api 0.16 `TemplatingStyle`; `text_format` defaults to `plain`). */
+const TEMPLATING_STYLE = z.object({
+  tag_style: TAG_STYLE,
+  text_format: nullish(z.enum(['plain', 'markdown', 'html', 'json'])),
+});
+
 /** The table form of a PipeCompose `template` (LANGUAGE.md §3.7; extra keys allowed, as in the schema). */
 export const TEMPLATE_BLUEPRINT = z.object({
   template: z.string(),
   category: z.enum(['basic', 'expression', 'html', 'markdown', 'mermaid', 'llm_prompt', 'img_gen_prompt']),
-  templating_style: nullish(
-    z.object({
-      tag_style: z.enum(['no_tag', 'ticks', 'xml', 'square_brackets']),
-      text_format: nullish(z.enum(['plain', 'markdown', 'html', 'json'])),
-    }),
-  ),
+  templating_style: nullish(TEMPLATING_STYLE),
   extra_context: nullish(z.record(z.string(), z.unknown())),
 });
+
+/**
+ * A PipeImgGen `size` (pipelex-api 0.16): a portable tier at the pipe's aspect ratio (`SizeTier`), or exact pixel
+ * dimensions (`ImageSize`, both > 0).
+ */
+const IMAGE_SIZE = z.union([
+  z.enum(['0.5k', '1k', '2k', '4k']),
+  z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() }),
+]);
 
 /** One value of a PipeCompose `construct` table: fixed, `{from}`, `{template}` or nested (LANGUAGE.md §3.7). */
 export type ConstructValue =
@@ -160,6 +172,8 @@ export const PIPE_SCHEMAS = {
     system_prompt: nullish(z.string()),
     prompt: nullish(z.string()),
     structuring_method: nullish(z.enum(['direct', 'preliminary_text'])),
+    /** The prompt's tag style, or a tag style and text format (0.16); the runtime default is `xml`, `plain`. */
+    templating_style: nullish(z.union([TAG_STYLE, TEMPLATING_STYLE])),
   }),
   PipeFunc: z.strictObject({ type: z.literal('PipeFunc'), ...common, function_name: z.string() }),
   PipeImgGen: z.strictObject({
@@ -185,6 +199,7 @@ export const PIPE_SCHEMAS = {
     seed: nullish(z.union([z.number().int(), z.literal('auto')])),
     background: nullish(z.enum(['transparent', 'opaque', 'auto'])),
     output_format: nullish(z.enum(['png', 'jpeg', 'webp'])),
+    size: nullish(IMAGE_SIZE),
   }),
   PipeExtract: z.strictObject({
     type: z.literal('PipeExtract'),
@@ -194,6 +209,10 @@ export const PIPE_SCHEMAS = {
     page_image_captions: nullish(z.boolean()),
     page_views: nullish(z.boolean()),
     page_views_dpi: nullish(z.number().int()),
+    /** Web-page Documents: render the page's JavaScript before extracting (0.16). */
+    render_js: nullish(z.boolean()),
+    /** Web-page Documents: keep the fetched HTML as `TextAndImages.raw_html` (0.16). */
+    include_raw_html: nullish(z.boolean()),
   }),
   PipeSearch: z.strictObject({
     type: z.literal('PipeSearch'),

@@ -3,13 +3,15 @@
  * feature): a deep copy of the value at a dotted path becomes a fresh stuff of the derived concept; no pipe runs, in a
  * live run as in a dry run. Across lists the values are flattened and empty ones dropped. A single value the path does
  * not reach (an optional field left empty) fails a live run, and is a mock of the derived concept in a dry run. A scalar field becomes the
- * native's content (`{text}`, `{number}`, `{json_obj}`).
+ * native's content (`{text}`, `{number}`, `{json_obj}`; a `date`/`datetime` field's ISO text `{date, time?}`, a `time`
+ * field's `{time}`, see `temporal-content.ts`).
  */
 import { PipeInputError } from '../../errors/index.js';
 import { type Concept, deriveBinding, pathRoot } from '../../mthds/index.js';
 import { mockContent } from '../mock-output.js';
 import type { PipeJob, RunEnvironment } from '../pipe-job.js';
 import type { ItemContent, Stuff } from '../stuff.js';
+import { temporalContentOf } from '../temporal-content.js';
 
 /** How a scalar field's value is wrapped into its native's content. */
 const SCALAR_MEMBER: Record<string, string> = {
@@ -27,6 +29,8 @@ function valuesAt(values: unknown[], segment: string): unknown[] {
 }
 
 function asContent(concept: Concept, value: unknown): ItemContent {
+  const temporal = typeof value === 'string' && concept.isNative ? temporalContentOf(concept.code, value) : undefined;
+  if (temporal !== undefined) return temporal;
   const member = SCALAR_MEMBER[concept.ref];
   const copy = structuredClone(value);
   if (member === undefined || (copy !== null && typeof copy === 'object' && member in copy)) return copy as ItemContent;

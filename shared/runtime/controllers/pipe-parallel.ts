@@ -7,19 +7,43 @@
  * Decision (the reference runner's behaviour, docs/graph-spec.md): with `add_each_output` and no `combined_output`,
  * when the parallel's output name is one of its branch results, that branch's output is the parallel's output, so the
  * name keeps the branch's stuff instead of being overwritten by the combination.
+ *
+ * Without `combined_output` (retired in pipelex-api 0.16, LANGUAGE-DELTA.md §9) the combination is stored under the
+ * declared output: `Composite` holds `{<result>: <content>}` as is; a structured output fitting the branch results gets
+ * each result in its field — a text, number, integer, date, datetime or time field takes the scalar of a Text, Number,
+ * Date or Time result (a list of them, a list of scalars) — and is validated against the concept.
  */
 import { PipeOutputValidationError } from '../../errors/index.js';
-import type { PipeParallelBlueprint } from '../../mthds/index.js';
+import { type ConceptField, type PipeParallelBlueprint, parallelCombinationFit } from '../../mthds/index.js';
+import { contentArtefact, nativeRootOf } from '../content-rendering.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
-import type { ItemContent } from '../stuff.js';
+import type { ItemContent, Stuff } from '../stuff.js';
 import { contentValue } from '../working-memory.js';
+
+const SCALAR_MEMBERS: Record<string, string> = { text: 'text', number: 'number', integer: 'number' };
+const TEMPORAL_FIELDS = new Set(['date', 'datetime', 'time']);
+
+/** A branch result as the value of the structure field that holds it. */
+function fieldValue(field: ConceptField | undefined, stuff: Stuff, nativeRoot: string | null): unknown {
+  const type = field?.type === 'list' ? (field.item_type ?? 'text') : (field?.type ?? 'text');
+  const scalar = (item: ItemContent): unknown => {
+    if (TEMPORAL_FIELDS.has(type) && (nativeRoot === 'Date' || nativeRoot === 'Time'))
+      return String(contentArtefact(nativeRoot, { kind: 'item', item }));
+    const member = SCALAR_MEMBERS[type];
+    return member !== undefined && member in item ? item[member] : item;
+  };
+  if (field?.choices !== undefined || field?.type === 'concept' || field?.item_type === 'concept')
+    return contentValue(stuff);
+  return stuff.content.kind === 'item' ? scalar(stuff.content.item) : stuff.content.items.map(scalar);
+}
 
 /**
  * Run a PipeParallel job.
- * @throws PipeOutputValidationError when the combined output does not match `combined_output`; whatever a branch throws
+ * @throws PipeOutputValidationError when the combination does not match `combined_output` or a structured output;
+ *   whatever a branch throws
  */
 export const runPipeParallel: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeParallelBlueprint;
@@ -45,17 +69,24 @@ export const runPipeParallel: PipeRunner = async (job, environment) => {
       return;
     }
   }
+  const fit = blueprint.combined_output ? undefined : parallelCombinationFit(library, job.pipe);
+  const structured = fit?.fits === true && fit.kind === 'structured' ? fit.fields : undefined;
   const combined: ItemContent = Object.fromEntries(
-    branches.map(({ name, stuff }, index) => [name ?? `branch_${index}`, contentValue(stuff)]),
+    branches.map(({ name, stuff }, index) => [
+      name ?? `branch_${index}`,
+      structured && name !== null
+        ? fieldValue(structured[name], stuff, nativeRootOf(library, stuff.concept))
+        : contentValue(stuff),
+    ]),
   );
   const concept = blueprint.combined_output
     ? library.resolveConcept(blueprint.combined_output, job.pipe.domain_code)
     : outputConceptOf(job, library);
-  if (blueprint.combined_output) {
+  if (blueprint.combined_output || structured) {
     const problems = environment.validator.problems(concept, combined);
     if (problems.length > 0) {
       throw new PipeOutputValidationError(
-        `PipeParallel '${job.pipe.code}': the branch results do not match combined_output ${concept.ref}: ${problems.join('; ')}.`,
+        `PipeParallel '${job.pipe.code}': the branch results do not match ${blueprint.combined_output ? 'combined_output' : 'the output'} ${concept.ref}: ${problems.join('; ')}.`,
       );
     }
   }

@@ -1,9 +1,11 @@
 /**
  * PipeExtract: the pages of a Document (or Image) input, as `Page[]` (RUNTIME.md §2.4, LANGUAGE.md §3.5). Each page's
  * content is `{text_and_images: {text: {text} | null, images: []}, page_view: Image | null}`; an empty page has
- * a null text.
+ * a null text. `include_raw_html` and `render_js` (pipelex-api 0.16) go to the extractor; a page's fetched HTML becomes
+ * `text_and_images.raw_html`.
  */
 import { PipeFeatureNotSupportedError, PipeInputError } from '../../errors/index.js';
+import type { PipeExtractBlueprint } from '../../mthds/index.js';
 import { libraryDocumentUrl } from '../library-document-url.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
@@ -21,6 +23,7 @@ export const runPipeExtract: PipeRunner = async (job, environment) => {
     throw new PipeFeatureNotSupportedError(
       `Pipe '${job.pipe.code}' is a PipeExtract, and this runner has no document extractor.`,
     );
+  const blueprint = job.pipe.blueprint as PipeExtractBlueprint;
   const input = job.pipe.inputs[0]!;
   const stuff = job.memory.get(input.name.split('.')[0]!);
   const documents = stuff.content.kind === 'item' ? [stuff.content.item] : stuff.content.items;
@@ -35,11 +38,17 @@ export const runPipeExtract: PipeRunner = async (job, environment) => {
         url: libraryDocumentUrl(document['url'], mimeType, environment.deps.libraryFiles, job.pipe.code),
         mime_type: mimeType,
       },
+      ...(blueprint.include_raw_html === undefined ? {} : { includeRawHtml: blueprint.include_raw_html }),
+      ...(blueprint.render_js === undefined ? {} : { renderJs: blueprint.render_js }),
       ...(environment.deps.signal ? { signal: environment.deps.signal } : {}),
     });
     for (const page of pages) {
       items.push({
-        text_and_images: { text: page.text === '' ? null : { text: page.text }, images: [] },
+        text_and_images: {
+          text: page.text === '' ? null : { text: page.text },
+          images: [],
+          ...(page.rawHtml === undefined ? {} : { raw_html: page.rawHtml }),
+        },
         page_view: page.pageViewUrl === undefined ? null : { url: page.pageViewUrl },
       });
     }

@@ -1,6 +1,7 @@
 /**
  * PipeImgGen: render the prompt (and negative prompt) and generate `Image` or `Image[N]` (RUNTIME.md §2.5,
- * LANGUAGE.md §3.4). `Image[]` without a count generates one image per the multiplicity rules (variable → 1).
+ * LANGUAGE.md §3.4). `Image[]` without a count generates one image per the multiplicity rules (variable → 1). The
+ * `aspect_ratio` and `size` (a tier or `{width, height}`, pipelex-api 0.16) go to the backend as written.
  */
 import { PipeFeatureNotSupportedError } from '../../errors/index.js';
 import type { PipeImgGenBlueprint } from '../../mthds/index.js';
@@ -38,6 +39,7 @@ export const runPipeImgGen: PipeRunner = async (job, environment) => {
     ...(negativePrompt === undefined ? {} : { negativePrompt }),
     ...(modelRef === undefined ? {} : { modelRef }),
     ...(blueprint.aspect_ratio === undefined ? {} : { aspectRatio: blueprint.aspect_ratio }),
+    ...(blueprint.size === undefined ? {} : { size: blueprint.size }),
     ...(signal ? { signal } : {}),
   });
   const items = images.map((image) => ({ ...image }) as ItemContent);

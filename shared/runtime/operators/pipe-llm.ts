@@ -8,6 +8,7 @@
  * concept's JSON schema, or `{items: [...]}` for `X[]` / `X[N]` outputs, re-asked until valid by the inference port.
  */
 import type { Concept, PipeLLMBlueprint } from '../../mthds/index.js';
+import type { TagStyle, TextFormat } from '../../templating/index.js';
 import { renderJobTemplate } from '../job-template.js';
 import { libraryDocumentUrl } from '../library-document-url.js';
 import { resolveMultiplicity } from '../multiplicity.js';
@@ -67,6 +68,18 @@ async function generateContent(
 }
 
 /**
+ * The prompt's tag style and text format from `templating_style` (pipelex-api 0.16): a tag style alone keeps the
+ * `plain` text format; absent, the renderer's defaults apply (`xml`, `plain`).
+ * @param blueprint - the PipeLLM
+ */
+function templatingStyleOf(blueprint: PipeLLMBlueprint): { tagStyle?: TagStyle; textFormat?: TextFormat } {
+  const style = blueprint.templating_style;
+  if (style === undefined) return {};
+  if (typeof style === 'string') return { tagStyle: style };
+  return { tagStyle: style.tag_style, textFormat: style.text_format ?? 'plain' };
+}
+
+/**
  * Run a PipeLLM job.
  * @throws Jinja2Template* errors (422), LLMCompletion* errors (by category), LLMStructuredOutputError
  * @see RUNTIME.md §2.1, LANGUAGE.md §3.2
@@ -78,12 +91,13 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
   const extras = typeof multiplicity === 'number' ? { _nb_output: multiplicity } : {};
   let registered: PromptAttachment[] = [];
+  const style = templatingStyleOf(blueprint);
   const render = async (template: string) => {
     const rendered = await renderJobTemplate(
       job,
       environment,
       template,
-      { category: 'llm_prompt', media: true },
+      { category: 'llm_prompt', media: true, ...style },
       extras,
       registered,
     );

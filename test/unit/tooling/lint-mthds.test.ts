@@ -103,9 +103,63 @@ describe('lintMthds', () => {
         'domain = "x"\n[concept.B]\ndescription = "b"\n[concept.B.structure]\nf = { type = "weird", description = "f" }\n';
       const [diagnostic] = lintMthds(content);
       expect(diagnostic!.message).to.equal(
-        `'concept.B.structure.f.type' must be one of "text", "list", "dict", "integer", "boolean", "number", "date", "concept"`,
+        `'concept.B.structure.f.type' must be one of "text", "list", "dict", "integer", "boolean", "number", "date", "concept", "datetime", "time"`,
       );
       expect(covered(content, diagnostic!)).to.equal('"weird"');
+    });
+
+    it('should accept what validate accepts since the reference schema was written (hints, datetime and time fields, the 0.16 operator options)', () => {
+      const content = [
+        'domain = "x"',
+        '[concept.B]',
+        'description = "b"',
+        'hints = { intent = "label" }',
+        '[concept.B.structure]',
+        'at = { type = "datetime", description = "when", hints = { intent = "label" } }',
+        'doors = { type = "time", description = "doors" }',
+        '[pipe.p]',
+        'type = "PipeLLM"',
+        'description = "p"',
+        'output = "Text"',
+        'prompt = "hi"',
+        'templating_style = { tag_style = "ticks", text_format = "markdown" }',
+        '[pipe.q]',
+        'type = "PipeImgGen"',
+        'description = "q"',
+        'output = "Image"',
+        'prompt = "a cat"',
+        'size = { width = 512, height = 512 }',
+        '[pipe.r]',
+        'type = "PipeExtract"',
+        'description = "r"',
+        'inputs = { page = "Document" }',
+        'output = "Page[]"',
+        'render_js = true',
+        'include_raw_html = false',
+      ].join('\n');
+      expect(lintMthds(content)).to.deep.equal([]);
+    });
+
+    it('should refuse an unknown structure-field key and a size tier off the list, as validate does', () => {
+      const content = [
+        'domain = "x"',
+        '[concept.B]',
+        'description = "b"',
+        '[concept.B.structure]',
+        'n = { type = "number", description = "n", minimum = 0 }',
+        '[pipe.q]',
+        'type = "PipeImgGen"',
+        'description = "q"',
+        'output = "Image"',
+        'prompt = "a cat"',
+        'size = "8k"',
+      ].join('\n');
+      expect(lintMthds(content).map((diagnostic) => [diagnostic.location, covered(content, diagnostic)])).to.deep.equal(
+        [
+          ['concept.B.structure.n.minimum', 'minimum'],
+          ['pipe.q.size', '"8k"'],
+        ],
+      );
     });
 
     it('should place errors inside arrays of inline tables and in [[array tables]]', () => {

@@ -22,6 +22,8 @@ import { llmPromptVariables } from './llm-prompt-variables.js';
 import { llmReasoningExclusive } from './llm-reasoning-exclusive.js';
 import { modelReferences } from './model-references.js';
 import { parallelBranchResults } from './parallel-branch-results.js';
+import { parallelCombinedOutput } from './parallel-combined-output.js';
+import { parallelOutputConcept } from './parallel-output-concept.js';
 import { parallelOutputMode } from './parallel-output-mode.js';
 import { searchOutput } from './search-output.js';
 import { sequenceSteps } from './sequence-steps.js';
@@ -64,6 +66,8 @@ export const S4_RULES: readonly Rule[] = [
   subPipeBatch,
   parallelOutputMode,
   parallelBranchResults,
+  parallelCombinedOutput,
+  parallelOutputConcept,
   conditionExpression,
   conditionOutcomes,
   batchListName,

@@ -11,6 +11,7 @@ import { pipeConceptRefs } from './pipe-concept-refs.js';
 import { pipeRefs } from './pipe-refs.js';
 import { referenceSyntax } from './reference-syntax.js';
 import { refinementCycles } from './refinement-cycles.js';
+import { retiredNatives } from './retired-natives.js';
 import { structureConceptRefs } from './structure-concept-refs.js';
 import { structureCycles } from './structure-cycles.js';
 
@@ -18,6 +19,7 @@ import { structureCycles } from './structure-cycles.js';
 export const S5_RULES: readonly Rule[] = [
   referenceSyntax,
   pipeConceptRefs,
+  retiredNatives,
   structureConceptRefs,
   pipeRefs,
   packageRefs,

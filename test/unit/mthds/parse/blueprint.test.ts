@@ -61,10 +61,16 @@ const MIRRORS: [string, z.ZodType][] = [
   ['ConceptStructureBlueprint', CONCEPT_FIELD],
 ];
 
-/** Keys the newer reference added beyond the 0.16 schema, accepted on purpose (LANGUAGE-DELTA §7; docs/language.md). */
+/**
+ * Keys beyond `mthds_schema.json`, accepted on purpose: the 0.16 OpenAPI's operator options (LANGUAGE-DELTA §9) and the
+ * newer reference's hints (LANGUAGE-DELTA §7; docs/language.md).
+ */
 const NEWER_KEYS: Record<string, readonly string[]> = {
   ConceptBlueprint: ['hints'],
   ConceptStructureBlueprint: ['hints'],
+  PipeLLMBlueprint: ['templating_style'],
+  PipeImgGenBlueprint: ['size'],
+  PipeExtractBlueprint: ['include_raw_html', 'render_js'],
 };
 
 describe('blueprint schemas (mirror of mthds_schema.json)', () => {
