@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import {
@@ -128,5 +128,38 @@ describe('deploy/Dockerfile and .dockerignore (static)', () => {
       expect(dockerIgnores(ignoreRules, path), path).to.equal(true);
     }
     expect(dockerIgnores(ignoreRules, 'config/README.md')).to.equal(false);
+  });
+});
+
+describe('the production dependencies the image installs', () => {
+  const manifest = JSON.parse(repoFile('package.json')) as { dependencies: Record<string, string> };
+
+  /** Every `.ts` file of a source folder. */
+  function sources(folder: string): string[] {
+    return readdirSync(join(REPO_ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory()) return sources(path);
+      return entry.name.endsWith('.ts') ? [path] : [];
+    });
+  }
+
+  it('should hold every package the compiled code imports (npm ci --omit=dev leaves the others out)', () => {
+    const imported = new Map<string, string>();
+    for (const file of ['api', 'worker', 'shared'].flatMap(sources)) {
+      const text = repoFile(file);
+      const specifiers = [
+        ...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?\sfrom\s+'([^']+)'/gms),
+        ...text.matchAll(/^\s*import\s+'([^']+)'/gm),
+        ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g),
+      ].map((match) => match[1] as string);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        const parts = specifier.split('/');
+        imported.set(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string), file);
+      }
+    }
+    expect(imported.size).to.be.greaterThan(10);
+    for (const [name, file] of imported)
+      expect(manifest.dependencies, `${name} (imported by ${file})`).to.have.property(name);
   });
 });
