@@ -1,6 +1,6 @@
 /**
- * Bull Board, the queue dashboard, mounted at `/admin/queues` behind the API's authentication
- * (`ADMIN_QUEUES_ENABLED=false` turns it off). Failed callback jobs there are the dead-lettered deliveries. Bull Board
+ * Bull Board, the queue dashboard, mounted at `/admin/queues` behind the API's token, which a browser gives as the
+ * password of HTTP Basic (`middleware/admin-auth.ts`); `ADMIN_QUEUES_ENABLED=false` turns it off. Failed callback jobs there are the dead-lettered deliveries. Bull Board
  * is loaded on the dashboard's first request, not at boot: its modules take longer to load than the rest of the API's
  * routes.
  */

@@ -7,7 +7,8 @@
  * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), the
  *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1) and the pages for people: `GET /` (to
  *    `/docs`) and `GET /docs`, the API reference (docs/api.md "API reference")
- * 4. authentication of every `/v1` route, `/metrics` and `/admin/queues` (spec §5)
+ * 4. authentication of every `/v1` route and `/metrics` (spec §5), and of `/admin/queues` (Bearer, or HTTP Basic with
+ *    the token as the password, for browsers: `middleware/admin-auth.ts`)
  * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
  * 6. route handler (a thin call into the core or an orchestrator; the run lifecycle routes read the run store and
@@ -47,6 +48,7 @@ import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { errorPages } from './error-pages.js';
 import { accessLog } from './middleware/access-log.js';
+import { adminAuthenticate } from './middleware/admin-auth.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
@@ -259,7 +261,7 @@ export function createApp(deps: AppDeps): Express {
     if (settings.adminQueuesEnabled) {
       app.use(
         ADMIN_QUEUES_PATH,
-        auth,
+        adminAuthenticate(settings.auth),
         adminQueuesRouter([deps.queueBackend.runQueue.queue, deps.queueBackend.callbackQueue.queue]),
       );
     }

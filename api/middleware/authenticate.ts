@@ -40,7 +40,13 @@ const BEARER = /^bearer\s+(\S+)\s*$/i;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what the pattern refuses
 const UNSAFE_USER_ID = /[/\\:?#[\]@\u0000-\u001f\u007f]/;
 
-function bearerToken(header: string | undefined): string {
+/**
+ * The token of an `Authorization: Bearer <token>` header.
+ * @param header - the `Authorization` header, if any
+ * @returns the token
+ * @throws Unauthenticated (401) when the header is missing or not a bearer token
+ */
+export function bearerToken(header: string | undefined): string {
   const match = header === undefined ? null : BEARER.exec(header);
   if (!match?.[1])
     throw new Unauthenticated('Missing or malformed Authorization header: send `Authorization: Bearer <token>`.');
@@ -77,6 +83,27 @@ async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
   return { userId, storageScopes: granted.data ?? [] };
 }
 
+/** Verifies a presented token and answers who presents it. */
+export type TokenVerifier = (token: string) => Identity | Promise<Identity>;
+
+/**
+ * The token check of a mode that binds a secret: the API key (constant-time comparison) or an HS256 JWT.
+ * @param auth - the validated auth settings of an `api_key` or `jwt` mode
+ * @returns a verifier that throws (or rejects with) Unauthenticated (401) on a wrong or expired token, or a token whose
+ *   `user_id` or `storage_scopes` claim is malformed
+ * @see spec §5
+ */
+export function tokenVerifier(auth: Exclude<AuthSettings, { mode: 'none' }>): TokenVerifier {
+  if (auth.mode === 'api_key') {
+    return (token) => {
+      if (!sameSecret(token, auth.apiKey)) throw new Unauthenticated('Invalid authentication token.');
+      return SINGLE_TENANT;
+    };
+  }
+  const secret = new TextEncoder().encode(auth.jwtSecret);
+  return (token) => verifyJwt(token, secret);
+}
+
 /**
  * Build the authentication middleware for a mode.
  * @param auth - the validated auth settings (a mode that needs a secret always carries it)
@@ -91,17 +118,9 @@ export function authenticate(auth: AuthSettings): RequestHandler {
       next();
     };
   }
-  if (auth.mode === 'api_key') {
-    return (req, res, next) => {
-      const token = bearerToken(req.headers.authorization);
-      if (!sameSecret(token, auth.apiKey)) throw new Unauthenticated('Invalid authentication token.');
-      res.locals.identity = SINGLE_TENANT;
-      next();
-    };
-  }
-  const secret = new TextEncoder().encode(auth.jwtSecret);
+  const verify = tokenVerifier(auth);
   return async (req, res, next) => {
-    res.locals.identity = await verifyJwt(bearerToken(req.headers.authorization), secret);
+    res.locals.identity = await verify(bearerToken(req.headers.authorization));
     next();
   };
 }

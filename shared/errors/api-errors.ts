@@ -2,14 +2,35 @@
  * Errors authored by the HTTP layer's own checks (API-CONTRACT.md §5.3). Their `retryable` is always false and their
  * detail is never redacted.
  */
-import { MthdsError } from './mthds-error.js';
+import { MthdsError, type MthdsErrorOptions } from './mthds-error.js';
 
 /** 400: a request the server cannot act on for a reason other than its schema. */
 export class BadRequest extends MthdsError {}
 /** 400: `/v1/start` on a blocking-only orchestration (spec §4.4). */
 export class StartRequiresAsyncOrchestration extends MthdsError {}
+/** Options of {@link Unauthenticated}. */
+export interface UnauthenticatedOptions extends MthdsErrorOptions {
+  /** The `WWW-Authenticate` challenge sent with the 401 (RFC 9110 §11.6.1); `Bearer` when unset. */
+  challenge?: string;
+}
+
 /** 401: missing, malformed, wrong or expired bearer token (spec §5 rule 3); the detail says which. */
-export class Unauthenticated extends MthdsError {}
+export class Unauthenticated extends MthdsError {
+  /** The `WWW-Authenticate` header value of the problem response. */
+  readonly challenge: string;
+
+  /**
+   * @param message - the detail: what was missing or wrong
+   * @param options - the error options, and the challenge (`Bearer` by default; the admin dashboard adds `Basic`)
+   */
+  constructor(message: string, options: UnauthenticatedOptions = {}) {
+    const { challenge, ...rest } = options;
+    super(message, rest);
+    this.challenge = challenge ?? 'Bearer';
+  }
+}
+/** 403: a state-changing request with browser (HTTP Basic) credentials sent from another site (a forged request). */
+export class CrossOriginRequestRefused extends MthdsError {}
 /** 403: a per-request `orchestration_mode` override the deployment does not allow (spec §1.1). */
 export class OrchestrationModeOverrideForbidden extends MthdsError {}
 /** 404: no such route. Its body never carries a `code` member (API-CONTRACT.md §1.7). */

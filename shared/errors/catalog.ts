@@ -55,6 +55,7 @@ export const ERROR_CATALOG = {
     origin: 'api',
   },
   Unauthenticated: { status: 401, title: 'Unauthenticated', domain: 'input', origin: 'api' },
+  CrossOriginRequestRefused: { status: 403, title: 'Cross-origin request refused', domain: 'input', origin: 'api' },
   OrchestrationModeOverrideForbidden: {
     status: 403,
     title: 'Orchestration mode override forbidden',

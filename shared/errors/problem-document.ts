@@ -5,7 +5,7 @@
  * error_type`, then the classification members. No stack trace is ever rendered.
  */
 
-import { InternalServerError } from './api-errors.js';
+import { InternalServerError, Unauthenticated } from './api-errors.js';
 import { type CatalogEntry, catalogEntry } from './catalog.js';
 import { MthdsError, type ProviderMetadata, type UserAction } from './mthds-error.js';
 
@@ -166,7 +166,7 @@ export function renderProblem(thrown: unknown, context: ProblemContext): Rendere
   const headers: Record<string, string> = {};
   const retryAfter = retryAfterHeader(status, error);
   if (retryAfter !== undefined) headers['Retry-After'] = retryAfter;
-  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  if (status === 401) headers['WWW-Authenticate'] = error instanceof Unauthenticated ? error.challenge : 'Bearer';
   return { status, body, headers };
 }
 
