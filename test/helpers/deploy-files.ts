@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { minimatch } from 'minimatch';
+import { Minimatch } from 'minimatch';
 import YAML from 'yaml';
 
 /** The repository root (the Docker build context). */
@@ -70,25 +70,29 @@ export function execForm(instruction: Instruction | undefined): string[] {
 }
 
 /**
- * Whether Docker leaves `path` out of the build context under these `.dockerignore` rules: the last pattern that
- * matches the path or one of its parent folders decides, `!` patterns re-including.
+ * A `.dockerignore` matcher with Docker's rules: the last pattern that matches a path or one of its parent folders
+ * decides whether the path is left out of the build context, `!` patterns re-including.
  * @param rules - the `.dockerignore` text
- * @param path - a path relative to the context root, `/`-separated
+ * @returns whether Docker leaves a path (relative to the context root, `/`-separated) out
  */
-export function dockerIgnores(rules: string, path: string): boolean {
+export function dockerIgnoreMatcher(rules: string): (path: string) => boolean {
   const patterns = rules
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'));
-  const segments = path.split('/');
-  const candidates = segments.map((_segment, index) => segments.slice(0, index + 1).join('/'));
-  let ignored = false;
-  for (const raw of patterns) {
-    const exclude = !raw.startsWith('!');
-    const pattern = raw.replace(/^!/, '').replace(/^\//, '').replace(/\/$/, '');
-    if (candidates.some((candidate) => minimatch(candidate, pattern, { dot: true }))) ignored = exclude;
-  }
-  return ignored;
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((raw) => ({
+      exclude: !raw.startsWith('!'),
+      matcher: new Minimatch(raw.replace(/^!/, '').replace(/^\//, '').replace(/\/$/, ''), { dot: true }),
+    }));
+  return (path) => {
+    const segments = path.split('/');
+    const candidates = segments.map((_segment, index) => segments.slice(0, index + 1).join('/'));
+    let ignored = false;
+    for (const { exclude, matcher } of patterns) {
+      if (candidates.some((candidate) => matcher.match(candidate))) ignored = exclude;
+    }
+    return ignored;
+  };
 }
 
 /** A Kubernetes object as rendered. */

@@ -44,6 +44,7 @@ interface PodSpec {
 }
 interface Deployment extends K8sObject {
   spec: {
+    replicas?: number;
     selector: { matchLabels: Record<string, string> };
     template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
   };
@@ -183,6 +184,7 @@ describe('Kubernetes manifests (kubectl kustomize, offline)', function () {
         ]);
         expect(hpa.spec['minReplicas'] as number).to.be.at.least(1);
         for (const name of ['mthds-api', 'mthds-worker']) {
+          expect(at().deployment(name).spec.replicas, `${name}: the autoscaler owns the count`).to.equal(undefined);
           const pdb = at().one<K8sObject & { spec: { selector: { matchLabels: Record<string, string> } } }>(
             'PodDisruptionBudget',
             name,
@@ -218,7 +220,12 @@ describe('Kubernetes manifests (kubectl kustomize, offline)', function () {
         expect(byName.get('runs-active')?.metadata['listName']).to.equal(`${queueKey}:active`);
         for (const trigger of scaled.spec.triggers) {
           expect(trigger.type).to.equal('redis');
-          expect(environment[trigger.metadata['addressFromEnv'] as string], trigger.name).to.match(/^[\w.-]+:\d+$/);
+          const address = environment[trigger.metadata['addressFromEnv'] as string] ?? '';
+          expect(address, `${trigger.name}: KEDA resolves it from its own namespace`).to.match(
+            /^[\w-]+(\.[\w-]+)+:\d+$/,
+          );
+          const redis = at().objects.find((object) => object.kind === 'Service' && object.metadata.name === 'redis');
+          if (redis) expect(address).to.equal(`redis.${redis.metadata.namespace}.svc.cluster.local:6379`);
           expect(trigger.authenticationRef.name).to.equal('mthds-redis');
         }
         const activeTarget = Number(byName.get('runs-active')?.metadata['listLength']);
