@@ -31,6 +31,29 @@ export const RUN_JOB = z.strictObject({
 /** A run job's payload. */
 export type RunJob = z.infer<typeof RUN_JOB>;
 
+/**
+ * A run job whose payload was larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`: Redis keeps these few fields (what a failure
+ * is recorded with) and the name of the whole payload, stored under `<storage_scope>/payloads/` (docs/storage.md).
+ */
+const OFFLOADED_RUN_JOB = z.strictObject({
+  pipeline_run_id: RUN_JOB.shape.pipeline_run_id,
+  request_id: z.string(),
+  owner: z.string(),
+  storage_scope: z.string(),
+  pipe_code: z.string().nullable(),
+  callback_urls: z.array(z.string()),
+  created_at: z.number().int(),
+  /** The object name of the whole {@link RUN_JOB} payload under `<storage_scope>/payloads/`. */
+  payload_object: z.string(),
+});
+/** An offloaded run job. */
+export type OffloadedRunJob = z.infer<typeof OFFLOADED_RUN_JOB>;
+
+/** What the run queue carries: a whole payload, or the reference of an offloaded one. */
+export const QUEUED_RUN_JOB = z.union([RUN_JOB, OFFLOADED_RUN_JOB]);
+/** A queued run job. */
+export type QueuedRunJob = z.infer<typeof QUEUED_RUN_JOB>;
+
 /** A completion callback to deliver to one URL (spec §6). */
 export const CALLBACK_JOB = z.strictObject({
   pipeline_run_id: z.string(),
