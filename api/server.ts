@@ -34,7 +34,7 @@ import {
   startWorkerPool,
   type WorkerPool,
 } from '../shared/orchestration/index.js';
-import { closeObjectStore, openObjectStore } from '../shared/storage/index.js';
+import { openObjectStore } from '../shared/storage/index.js';
 import { createApp } from './app.js';
 import { closeServer } from './close-server.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
@@ -53,7 +53,7 @@ function main(): void {
       : undefined;
   if (pool) resources.defer('worker pool', () => pool.close());
   const objectStore = openObjectStore(settings.storage);
-  resources.defer('object store', () => closeObjectStore(objectStore));
+  resources.defer('object store', () => objectStore.close());
   resources.defer('storage sweep', startStorageSweep(objectStore, settings.storage, logger));
   const methods = createMethodFetcher(settings, logger, { metrics });
   if (!queued || pool) resources.defer('clone cache sweep', startCacheSweep(methods.cache, settings, logger));

@@ -101,4 +101,6 @@ export class FsObjectStore implements ObjectStore {
   signedUrl(): Promise<undefined> {
     return Promise.resolve(undefined);
   }
+
+  close(): void {}
 }

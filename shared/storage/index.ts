@@ -1,7 +1,8 @@
 /**
  * Public surface of `shared/storage`: the object store port that keeps run objects under `<storage_scope>/<leaf>/`
- * (spec §2.3; docs/storage.md), its filesystem and S3 backends, and the one place object keys are built and checked.
- * An adapter: it knows neither the runtime's values nor orchestration nor HTTP.
+ * (spec §2.3; docs/storage.md), its filesystem backend and the selection of a backend (the S3 backend,
+ * `s3-object-store.ts`, is loaded with its SDK only when selected), and the one place object keys are built and
+ * checked. An adapter: it knows neither the runtime's values nor orchestration nor HTTP.
  */
 
 export { FsObjectStore } from './fs-object-store.js';
@@ -14,5 +15,4 @@ export {
   type StorageLeaf,
 } from './object-key.js';
 export type { ObjectInfo, ObjectStore, StoredObject } from './object-store.js';
-export { S3ObjectStore, type S3StoreOptions } from './s3-object-store.js';
-export { closeObjectStore, openObjectStore } from './select-object-store.js';
+export { openObjectStore } from './select-object-store.js';

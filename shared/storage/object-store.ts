@@ -46,4 +46,6 @@ export interface ObjectStore {
    * without one (fs: the API serves the object on an authenticated route instead).
    */
   signedUrl(key: ObjectKey, expiresInSeconds: number): Promise<string | undefined>;
+  /** Release what the store holds open (an S3 client's sockets); nothing for a directory. */
+  close(): void;
 }

@@ -113,7 +113,6 @@ export class S3ObjectStore implements ObjectStore {
     return getSignedUrl(this.client, command, { expiresIn: expiresInSeconds });
   }
 
-  /** Close the client's connections. */
   close(): void {
     this.client.destroy();
   }

@@ -9,13 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { StoragePathError, StorageUnavailableError } from '../../shared/errors/index.js';
-import {
-  FsObjectStore,
-  type ObjectInfo,
-  type ObjectKey,
-  type ObjectStore,
-  S3ObjectStore,
-} from '../../shared/storage/index.js';
+import { FsObjectStore, type ObjectInfo, type ObjectKey, type ObjectStore } from '../../shared/storage/index.js';
+import { S3ObjectStore } from '../../shared/storage/s3-object-store.js';
 import { startS3Server } from '../helpers/s3-server.js';
 import { EVIL_NAMES, EVIL_SCOPES } from '../helpers/storage-paths.js';
 

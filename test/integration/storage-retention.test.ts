@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { sweepStorage } from '../../shared/orchestration/index.js';
-import { FsObjectStore, type ObjectKey, type ObjectStore, S3ObjectStore } from '../../shared/storage/index.js';
+import { FsObjectStore, type ObjectKey, type ObjectStore } from '../../shared/storage/index.js';
+import { S3ObjectStore } from '../../shared/storage/s3-object-store.js';
 import { startS3Server } from '../helpers/s3-server.js';
 
 const HOUR_MS = 3_600_000;

@@ -11,7 +11,7 @@ import { createDocumentExtractor } from '../../inference/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '../../runtime/index.js';
-import { closeObjectStore, openObjectStore } from '../../storage/index.js';
+import { openObjectStore } from '../../storage/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
 import { redisRunTracking } from '../redis-run-tracking.js';
@@ -144,7 +144,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       if (redisUp) await settleWithin(callbacks.close(), CLOSE_ALLOWANCE_MS);
       await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
       connections.disconnectAll();
-      closeObjectStore(store);
+      store.close();
     },
   };
 }
