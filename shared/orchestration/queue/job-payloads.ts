@@ -24,6 +24,11 @@ export const RUN_JOB = z.strictObject({
    * Bounded by `MAX_BUNDLE_TOTAL_KIB`, checked by the API before enqueueing.
    */
   library_files: z.record(z.string(), z.base64()).optional(),
+  /**
+   * The same library files once the API wrote them to `<storage_scope>/assets/` (docs/storage.md): bundle-relative
+   * path → object name. A worker reads them back into `library_files` before the run.
+   */
+  library_file_objects: z.record(z.string(), z.string()).optional(),
   /** Where a `method_ref` run's sources came from (fetched once, in the API; workers never refetch). */
   method_provenance: METHOD_PROVENANCE.nullable().default(null),
   created_at: z.number().int(),

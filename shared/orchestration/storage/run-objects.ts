@@ -4,13 +4,17 @@
  *
  * - `results/<run id>.json`: the record of every finished run (state, result or error report, owner), kept beyond the
  *   Redis record's `RUN_RECORD_TTL_SECONDS`;
- * - `assets/<sha256>.<ext>`: what the caller sent inline (large `data:` URLs of inputs);
+ * - `assets/<sha256>.<ext>`: what the caller sent inline (large `data:` URLs of inputs, the library files of a
+ *   `bundle_b64` / `files` bundle);
  * - `generated/<sha256>.<ext>`: media the run made (generated images, large `data:` URLs of its outputs);
  * - `payloads/<run id>.json`: a queue job payload larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`, which Redis then only
  *   references.
  *
  * The scope is never interpreted: it is the prefix, as the API decided it (the request's, else the owner's id).
  */
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import { lookup } from 'mime-types';
 import { StorageObjectNotFoundError } from '../../errors/index.js';
 import type { ObjectKey, ObjectStore } from '../../storage/index.js';
 import { runObjectName } from '../../storage/index.js';
@@ -51,6 +55,13 @@ export function inputNamesOf(inputs: unknown): Set<string> {
 
 function resultKey(scope: string, runId: string): ObjectKey {
   return { scope, leaf: 'results', name: runObjectName(runId, 'json') };
+}
+
+/** The asset name of a library file: its SHA-256 and, when it has a plain one, its extension. */
+function libraryFileName(path: string, bytes: Uint8Array): string {
+  const extension = extname(path).slice(1);
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  return /^[A-Za-z0-9]{1,16}$/.test(extension) ? `${digest}.${extension}` : digest;
 }
 
 function payloadKey(scope: string, runId: string): ObjectKey {
@@ -101,16 +112,21 @@ export class RunObjects {
   }
 
   /**
-   * Prepare a job payload for the queue: large `data:` URLs of its inputs go to `assets/`; then, when the payload is
-   * still larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`, it goes whole to `payloads/<run id>.json` and the queue carries
-   * an {@link OffloadedRunJob}.
+   * Prepare a job payload for the queue: large `data:` URLs of its inputs and its library files go to `assets/`; then,
+   * when the payload is still larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`, it goes whole to `payloads/<run id>.json`
+   * and the queue carries an {@link OffloadedRunJob}.
    * @param job - the whole payload
    * @throws StorageUnavailableError (503) when the store fails
    */
   async offloadJob(job: RunJob): Promise<OffloadedJob> {
     const media = new MediaOffloader(this.store, job.storage_scope, this.options.inlineMediaMaxBytes);
     await media.offload(job.inputs, 'assets');
-    const lighter: RunJob = { ...job, inputs: media.replace(job.inputs) };
+    const { library_files: libraryFiles, ...rest } = job;
+    const lighter: RunJob = {
+      ...rest,
+      inputs: media.replace(job.inputs),
+      ...(libraryFiles ? { library_file_objects: await this.storeLibraryFiles(job.storage_scope, libraryFiles) } : {}),
+    };
     const body = encode(lighter);
     if (body.byteLength <= this.options.payloadOffloadBytes) return { queued: lighter, written: [] };
     const key = payloadKey(job.storage_scope, job.pipeline_run_id);
@@ -128,8 +144,35 @@ export class RunObjects {
     return { queued, written: [key] };
   }
 
+  /** Write a bundle's library files to `assets/`, once per content; returns path → object name. */
+  private async storeLibraryFiles(scope: string, files: Record<string, string>): Promise<Record<string, string>> {
+    const names: Record<string, string> = {};
+    for (const [path, base64] of Object.entries(files)) {
+      const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
+      const name = libraryFileName(path, bytes);
+      await this.store.put({ scope, leaf: 'assets', name }, bytes, lookup(path) || 'application/octet-stream');
+      names[path] = name;
+    }
+    return names;
+  }
+
+  /** Read a job's library files back from `assets/`: path → base64. */
+  private async readLibraryFiles(job: RunJob, names: Record<string, string>): Promise<Record<string, string>> {
+    const files: Record<string, string> = {};
+    for (const [path, name] of Object.entries(names)) {
+      const object = await this.store.get({ scope: job.storage_scope, leaf: 'assets', name });
+      if (!object)
+        throw new StorageObjectNotFoundError(
+          `The library file '${path}' of run '${job.pipeline_run_id}' is no longer stored (STORAGE_RETENTION_ASSETS_HOURS).`,
+        );
+      files[path] = Buffer.from(object.body).toString('base64');
+    }
+    return files;
+  }
+
   /**
-   * The whole payload of a queued job, with its references to `assets/` turned back into `data:` URLs.
+   * The whole payload of a queued job, with its library files read back from `assets/` and its references to
+   * `assets/` turned back into `data:` URLs.
    * @param queued - the job as queued
    * @throws StorageObjectNotFoundError when an offloaded payload is gone (past its retention); StorageUnavailableError
    *   (503) when the store fails; a ZodError for a stored payload that is not a run job
@@ -144,7 +187,12 @@ export class RunObjects {
         );
       job = RUN_JOB.parse(JSON.parse(new TextDecoder().decode(object.body)));
     } else job = queued;
-    return { ...job, inputs: await inlineRefs(job.inputs, this.store, job.storage_scope) };
+    const { library_file_objects: names, ...whole } = job;
+    return {
+      ...whole,
+      inputs: await inlineRefs(job.inputs, this.store, job.storage_scope),
+      ...(names ? { library_files: await this.readLibraryFiles(job, names) } : {}),
+    };
   }
 
   /**

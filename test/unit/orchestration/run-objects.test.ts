@@ -142,6 +142,22 @@ describe('run objects', () => {
     expect(gone).to.be.instanceOf(StorageObjectNotFoundError);
   });
 
+  it('writes a bundle’s library files to assets/ once per content, and reads them back for the worker', async () => {
+    const files = { 'docs/cv.txt': Buffer.from('Grace Hopper').toString('base64'), 'data/raw': 'AAEC' };
+    const whole: RunJob = { ...job({}), library_files: files };
+    const { queued } = await objects.offloadJob(whole);
+    expect(queued).to.not.have.property('library_files');
+    const names = (queued as RunJob).library_file_objects!;
+    expect(names['docs/cv.txt']).to.match(/^[0-9a-f]{64}\.txt$/);
+    expect(names['data/raw']).to.match(/^[0-9a-f]{64}$/);
+    expect((await store.get({ scope: 'alice/x', leaf: 'assets', name: names['docs/cv.txt']! }))?.contentType).to.equal(
+      'text/plain',
+    );
+    expect(await objects.loadJob(queued)).to.deep.equal(whole);
+    await store.delete({ scope: 'alice/x', leaf: 'assets', name: names['data/raw']! });
+    expect(await objects.loadJob(queued).catch((error: unknown) => error)).to.be.instanceOf(StorageObjectNotFoundError);
+  });
+
   it('never reads or resolves a reference to another scope, nor one whose object is gone', async () => {
     await store.put({ scope: 'bob', leaf: 'assets', name: 'secret.png' }, new Uint8Array([1, 2, 3]), 'image/png');
     const foreign = 'mthds-storage:bob/assets/secret.png';
