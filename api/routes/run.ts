@@ -58,6 +58,7 @@ const ACCEPT_PROBLEMS: readonly ProblemSpec[] = [
   'MethodRefNotSupported',
   'ServerBusyError',
   'QueueUnavailableError',
+  'StorageUnavailableError',
 ];
 
 /** `POST /v1/execute`, as the OpenAPI document describes it. */
