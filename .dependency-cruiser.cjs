@@ -5,7 +5,7 @@
  *        ↑
  *   runtime        shared/runtime (ports to what it needs from outside)
  *        ↑
- *   adapters       shared/{inference,bundles,compute,methods,net,config,observability,lifecycle}
+ *   adapters       shared/{inference,bundles,compute,methods,net,config,observability,lifecycle,storage}
  *   wire           shared/wire (the runtime's values in the API's shapes)
  *        ↑
  *   orchestration  shared/orchestration
@@ -16,12 +16,12 @@
  */
 const CORE = '^shared/(errors|templating|mthds|codegen|tooling)/';
 const RUNTIME = '^shared/runtime/';
-const ADAPTERS = '^shared/(inference|bundles|compute|methods|net|config|observability|lifecycle)/';
+const ADAPTERS = '^shared/(inference|bundles|compute|methods|net|config|observability|lifecycle|storage)/';
 const WIRE = '^shared/wire/';
 const ORCHESTRATION = '^shared/orchestration/';
 const HTTP = '^(api|worker)/';
 const INFRASTRUCTURE_PACKAGES =
-  '^node_modules/(express|bullmq|ioredis|openai|@anthropic-ai|@google|undici|piscina|prom-client|pino)/';
+  '^node_modules/(express|bullmq|ioredis|openai|@anthropic-ai|@google|@aws-sdk|undici|piscina|prom-client|pino)/';
 
 /** A rule forbidding `from` to import any of `to`. */
 const above = (name, comment, from, to) => ({

@@ -35,6 +35,7 @@ import {
   type QueueBackend,
   RUN_QUEUE,
   type RunEventLog,
+  RunObjects,
   type RunStore,
 } from '../shared/orchestration/index.js';
 import {
@@ -44,6 +45,7 @@ import {
   randomIdSource,
   type TemplateRenderer,
 } from '../shared/runtime/index.js';
+import { type ObjectStore, openObjectStore } from '../shared/storage/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { errorPages } from './error-pages.js';
@@ -72,6 +74,7 @@ import { READY_ROUTE, readyRouter } from './routes/ready.js';
 import { EXECUTE_ROUTE, runRouter, START_ROUTE } from './routes/run.js';
 import { RUN_EVENTS_ROUTE, runEventsRouter } from './routes/run-events.js';
 import { RUNS_ROUTES, runsRouter } from './routes/runs.js';
+import { STORAGE_OBJECT_ROUTE, storageRouter } from './routes/storage.js';
 import { VERSION_ROUTE, versionRouter } from './routes/version.js';
 
 /** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
@@ -115,6 +118,11 @@ export interface AppDeps {
    * probe. By default none besides it (an app built in-process is ready at once).
    */
   readiness?: Readiness;
+  /**
+   * Where run objects are kept (docs/storage.md); by default the store `STORAGE_BACKEND` selects (the entry point
+   * passes its own, to sweep it and close it on shutdown).
+   */
+  objectStore?: ObjectStore;
 }
 
 /** Where a deployment's runs are recorded: its Redis with a queue backend, else this process's memory. */
@@ -140,6 +148,7 @@ function orchestrators(
   metrics: Metrics,
   diagnostics: DiagnosticsPool,
   runs: RunTracking,
+  objects: RunObjects,
 ): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
   const direct = directOrchestrator({
@@ -154,6 +163,7 @@ function orchestrators(
     events: runs.events,
     docsUrl: deps.settings.errorDocsUrl,
     logger: deps.logger,
+    objects,
   });
   const registered = new Map<string, Orchestrator>([['direct', direct]]);
   if (deps.queueBackend) {
@@ -167,6 +177,7 @@ function orchestrators(
         readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
         now,
         bundles: diagnosticsBundleChecker(diagnostics, deps.modelDeck?.catalog()),
+        objects,
       }),
     );
   }
@@ -186,7 +197,10 @@ export function createApp(deps: AppDeps): Express {
   const apiConfig = deps.apiConfig ?? DIRECT_ONLY;
   const diagnostics = deps.diagnostics ?? new DiagnosticsPool({ compute: settings.compute, metrics });
   const runs = runTracking(deps);
-  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics, runs));
+  const store = deps.objectStore ?? openObjectStore(settings.storage);
+  const objects = new RunObjects(store, settings.storage);
+  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics, runs, objects));
+  const urlTtlSeconds = settings.storage.urlTtlSeconds;
   if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend)
     throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
@@ -237,11 +251,16 @@ export function createApp(deps: AppDeps): Express {
         bundleLimits: settings.bundles,
         methodFetcher,
         diagnostics,
+        store,
+        urlTtlSeconds,
       }),
       [EXECUTE_ROUTE, START_ROUTE],
     ),
   );
-  app.use(routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure }), RUNS_ROUTES));
+  app.use(
+    routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure, objects, urlTtlSeconds }), RUNS_ROUTES),
+  );
+  app.use(routes.describe(storageRouter({ store, urlTtlSeconds }), [STORAGE_OBJECT_ROUTE]));
   app.use(
     routes.describe(
       runEventsRouter({

@@ -6,7 +6,7 @@
  * writes under; a *granted* scope is a prefix a jwt caller's token lists in its `storage_scopes` claim.
  */
 import { RunNotFoundError, StorageOwnershipMismatchError } from '../shared/errors/index.js';
-import type { RunRecord, RunStore } from '../shared/orchestration/index.js';
+import type { RunObjects, RunRecord, RunStore } from '../shared/orchestration/index.js';
 import type { Identity } from './middleware/authenticate.js';
 
 /** Who owns a run and where it writes. */
@@ -66,4 +66,32 @@ export async function readOwnedRun(store: RunStore, runId: string, identity: Ide
   if (!record)
     throw new RunNotFoundError(`No run '${runId}' is known (runs are kept RUN_RECORD_TTL_SECONDS after they finish).`);
   return record;
+}
+
+/**
+ * Read a run on behalf of a caller, from its record or, once the record expired, from the finished run kept in storage
+ * (`<scope>/results/`, docs/storage.md "Results"). The kept run is looked for under `requestedScope`, else under the
+ * caller's own id (the default scope of its runs).
+ * @param store - the run store
+ * @param objects - the run objects in storage
+ * @param runId - the `pipeline_run_id` of the route
+ * @param identity - the authenticated caller
+ * @param requestedScope - the route's `storage_scope` query parameter, shape-checked; absent for the caller's own id
+ * @returns the record (live or kept)
+ * @throws StorageOwnershipMismatchError (403) for a `requestedScope` the caller may not use; RunNotFoundError (404)
+ *   when neither holds a run of the caller with this id; QueueUnavailableError / StorageUnavailableError (503)
+ */
+export async function readOwnedOrKeptRun(
+  store: RunStore,
+  objects: RunObjects,
+  runId: string,
+  identity: Identity,
+  requestedScope: string | undefined,
+): Promise<RunRecord> {
+  const { storageScope } = runOwnership(identity, requestedScope);
+  const live = await store.getOwned(runId, identity.userId);
+  if (live) return live;
+  const kept = await objects.readFinished(storageScope, runId);
+  if (kept?.owner === identity.userId) return kept;
+  throw new RunNotFoundError(`No run '${runId}' is known (runs are kept RUN_RECORD_TTL_SECONDS after they finish).`);
 }

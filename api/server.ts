@@ -7,7 +7,9 @@
  * `PORT` (default 8081). In the default `direct` mode it needs
  * nothing but Node. When the deployment's mode is `bullmq` it connects to Redis and, unless started with
  * `--no-worker` (`npm run start:api`), also runs a worker pool in the same process, so one command serves a single
- * machine. The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers.
+ * machine. The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers;
+ * run storage (`STORAGE_BACKEND`) is swept of objects past their retention every `STORAGE_SWEEP_MINUTES`
+ * (docs/storage.md "Retention").
  * Refuses to start (one line on stderr naming the variable or file, exit status 1) when the configuration is invalid or
  * the address cannot be listened on. Once listening it logs one startup line: version, address, orchestration mode,
  * inference profile (and whether it is the mock), auth mode and, in queue mode, the Redis URL without credentials.
@@ -28,9 +30,11 @@ import {
   openQueueBackend,
   redisUrlForLogs,
   refuseToStart,
+  startStorageSweep,
   startWorkerPool,
   type WorkerPool,
 } from '../shared/orchestration/index.js';
+import { openObjectStore } from '../shared/storage/index.js';
 import { createApp } from './app.js';
 import { closeServer } from './close-server.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
@@ -48,6 +52,9 @@ function main(): void {
       ? startWorkerPool({ settings, logger, metrics, inference, readSecret })
       : undefined;
   if (pool) resources.defer('worker pool', () => pool.close());
+  const objectStore = openObjectStore(settings.storage);
+  resources.defer('object store', () => objectStore.close());
+  resources.defer('storage sweep', startStorageSweep(objectStore, settings.storage, logger));
   const methods = createMethodFetcher(settings, logger, { metrics });
   if (!queued || pool) resources.defer('clone cache sweep', startCacheSweep(methods.cache, settings, logger));
   const templates = new PooledTemplateRenderer(settings.templates);
@@ -70,6 +77,7 @@ function main(): void {
     templates,
     diagnostics,
     readiness,
+    objectStore,
     ...(queueBackend ? { queueBackend } : {}),
   });
   const server = app.listen(settings.port, settings.host, (error?: Error) => {
@@ -89,6 +97,7 @@ function main(): void {
         orchestration_mode: apiConfig.orchestrationMode,
         in_process_worker: pool !== undefined,
         auth_mode: settings.auth.mode,
+        storage_backend: settings.storage.backend,
         ...(redisUrl ? { redis_url: redisUrl, queue_prefix: settings.queue.prefix } : {}),
       },
       `MTHDS runner ${startup.version} listening on http://${settings.host}:${port} (orchestration ${apiConfig.orchestrationMode}, ${inference}, auth ${settings.auth.mode}${redisUrl ? `, redis ${redisUrl}` : ''})`,

@@ -6,13 +6,15 @@
  * the bundle is loaded, as the reference does). Both check the bundle, the pipe and the inputs before they run or
  * enqueue anything, so they refuse the same requests with the same problem documents. The caller must own the
  * `storage_scope` (403), and on `/v1/start` the `pipeline_run_id` (409 when another caller's run holds it;
- * docs/run-ownership.md).
+ * docs/run-ownership.md). A result a worker stored with storage references (its large media moved to storage) is
+ * answered with URLs the caller can fetch in their place (docs/storage.md "Media").
  */
 import { type Request, type Response, Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import type { Orchestrator, RunSubmission } from '../../shared/orchestration/index.js';
+import type { ObjectStore } from '../../shared/storage/index.js';
 import { jsonBody } from '../body/json-body.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
@@ -24,6 +26,7 @@ import { resolveRunSources } from '../run-method.js';
 import { runOwnership } from '../run-ownership.js';
 import { checkCallbackUrls, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
+import { withFetchableUrls } from '../storage-urls.js';
 
 const RUN_BODY: RequestBodySpec = {
   id: 'RunRequest',
@@ -55,6 +58,7 @@ const ACCEPT_PROBLEMS: readonly ProblemSpec[] = [
   'MethodRefNotSupported',
   'ServerBusyError',
   'QueueUnavailableError',
+  'StorageUnavailableError',
 ];
 
 /** `POST /v1/execute`, as the OpenAPI document describes it. */
@@ -129,6 +133,10 @@ export interface RunRouteOptions {
   methodFetcher: MethodFetcher;
   /** Where a large body is decoded (docs/isolation.md "Request bodies"). */
   diagnostics: DiagnosticsPool;
+  /** The object store, which signs the URLs of stored media in results. */
+  store: ObjectStore;
+  /** Lifetime of a presigned URL, in seconds (`STORAGE_URL_TTL_SECONDS`). */
+  urlTtlSeconds: number;
 }
 
 /**
@@ -172,7 +180,8 @@ async function acceptRun(
 
 /**
  * Router serving `POST /v1/execute` and `POST /v1/start`.
- * @param options - body limits, orchestration, callback policy, bundle ceilings, method fetcher, diagnostics pool
+ * @param options - body limits, orchestration, callback policy, bundle ceilings, method fetcher, diagnostics pool,
+ *   object store and URL lifetime
  */
 export function runRouter(options: RunRouteOptions): Router {
   const router = Router();
@@ -180,7 +189,9 @@ export function runRouter(options: RunRouteOptions): Router {
   router.post(EXECUTE_ROUTE.path, body, async (req, res) => {
     const { orchestrator, submission } = await acceptRun(req, res, options, 'blocking');
     res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
-    sendJson(res, 200, await orchestrator.execute(submission, clientSignal(res)));
+    const result = await orchestrator.execute(submission, clientSignal(res));
+    const context = { store: options.store, urlTtlSeconds: options.urlTtlSeconds, req };
+    sendJson(res, 200, await withFetchableUrls(result, submission.storageScope, context));
   });
   router.post(START_ROUTE.path, body, async (req, res) => {
     const { orchestrator, submission } = await acceptRun(req, res, options, 'fire_and_forget');

@@ -5,13 +5,22 @@
  * served"). A run is visible only to its owner: another caller's run answers exactly as an unknown id does
  * (docs/run-ownership.md). The status reports the run's progress (its current pipe and finished pipes); a failed run's
  * status and its 409 on results carry its error report under `error` (docs/run-events.md "Why a run failed").
+ * Once the record expired, both read the finished run kept in storage under its scope (`?storage_scope=`, else the
+ * caller's own id), and a result's stored documents and images are served as URLs the caller can fetch
+ * (docs/storage.md "Results").
  */
-import { Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { disclosedReport, type ErrorDisclosure, RunResultUnavailableError } from '../../shared/errors/index.js';
+import {
+  disclosedReport,
+  type ErrorDisclosure,
+  RunResultUnavailableError,
+  ValidationError,
+} from '../../shared/errors/index.js';
 import {
   type RunError,
   type RunEventLog,
+  type RunObjects,
   type RunProgress,
   type RunRecord,
   type RunStore,
@@ -19,11 +28,20 @@ import {
 } from '../../shared/orchestration/index.js';
 import type { RouteSpec } from '../openapi/route-spec.js';
 import { RUN_PENDING, RUN_READ, RUN_RESULTS } from '../openapi/schemas/run-result.js';
-import { readOwnedRun } from '../run-ownership.js';
+import { STORAGE_SCOPE } from '../requests/storage-scope.js';
+import { readOwnedOrKeptRun } from '../run-ownership.js';
 import { sendJson } from '../send-json.js';
+import { withFetchableUrls } from '../storage-urls.js';
 
 const RUN_ID = z.object({
   runId: z.string().meta({ description: 'The `pipeline_run_id` of a run this caller started.' }),
+});
+
+const RUN_QUERY = z.object({
+  storage_scope: STORAGE_SCOPE.optional().meta({
+    description:
+      'Where to look for the run once its record expired: the `storage_scope` it ran under (default: the caller’s own id; docs/storage.md).',
+  }),
 });
 
 /** `GET /v1/runs/{runId}/status` and `/results`, as the OpenAPI document describes them. */
@@ -37,8 +55,15 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
     description:
       'Where a run stands: `PENDING`, `RUNNING`, `COMPLETED` or `FAILED`, with the error report of a failed run (docs/run-failures.md). Another caller’s run answers as an unknown one (docs/run-ownership.md).',
     params: RUN_ID,
+    query: RUN_QUERY,
     responses: { 200: { description: 'The run’s status.', schema: RUN_READ } },
-    problems: ['RunNotFoundError', 'QueueUnavailableError'],
+    problems: [
+      'ValidationError',
+      'RunNotFoundError',
+      'StorageOwnershipMismatchError',
+      'QueueUnavailableError',
+      'StorageUnavailableError',
+    ],
   },
   {
     method: 'get',
@@ -47,8 +72,9 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
     tag: 'runs',
     summary: 'Run results',
     description:
-      'The result of a completed run; 202 with `Retry-After` while it runs; 409 when it finished without a result.',
+      'The result of a completed run; 202 with `Retry-After` while it runs; 409 when it finished without a result. Kept in storage beyond the run record; stored documents and images are fetchable URLs (docs/storage.md).',
     params: RUN_ID,
+    query: RUN_QUERY,
     responses: {
       200: { description: 'The run completed.', schema: RUN_RESULTS },
       202: {
@@ -57,9 +83,28 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
         headers: ['Retry-After'],
       },
     },
-    problems: ['RunNotFoundError', 'RunResultUnavailableError', 'QueueUnavailableError'],
+    problems: [
+      'ValidationError',
+      'RunNotFoundError',
+      'RunResultUnavailableError',
+      'StorageOwnershipMismatchError',
+      'QueueUnavailableError',
+      'StorageUnavailableError',
+    ],
   },
 ];
+
+/**
+ * The `storage_scope` query parameter of a lifecycle route.
+ * @throws ValidationError (422) for a value that is not one valid storage scope
+ */
+function requestedScope(req: Request): string | undefined {
+  const parsed = RUN_QUERY.safeParse(req.query);
+  if (parsed.success) return parsed.data.storage_scope;
+  throw new ValidationError(
+    parsed.error.issues.map((issue) => `query.${issue.path.map(String).join('.')}: ${issue.message}`).join('; '),
+  );
+}
 
 /** `status` vocabulary of the lifecycle routes (CLIENTS.md §5.1). */
 export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED';
@@ -125,6 +170,10 @@ export interface RunsRouterOptions {
   events: RunEventLog;
   /** `ERROR_DISCLOSURE`: how much of a failed run's error report callers see (spec §7.5). */
   disclosure: ErrorDisclosure;
+  /** Finished runs kept in storage, read once their record expired. */
+  objects: RunObjects;
+  /** Lifetime of a presigned URL in a result, in seconds (`STORAGE_URL_TTL_SECONDS`). */
+  urlTtlSeconds: number;
 }
 
 /**
@@ -132,10 +181,12 @@ export interface RunsRouterOptions {
  * @param options - run store, event log and disclosure mode
  */
 export function runsRouter(options: RunsRouterOptions): Router {
-  const { store, events, disclosure } = options;
+  const { store, events, disclosure, objects } = options;
   const router = Router();
+  const read = (req: Request, res: Response) =>
+    readOwnedOrKeptRun(store, objects, String(req.params['runId']), res.locals.identity, requestedScope(req));
   router.get('/v1/runs/:runId/status', async (req, res) => {
-    const record = await readOwnedRun(store, req.params.runId, res.locals.identity);
+    const record = await read(req, res);
     const error = disclosedRunError(record, disclosure);
     sendJson(res, 200, {
       pipeline_run_id: record.pipeline_run_id,
@@ -152,7 +203,7 @@ export function runsRouter(options: RunsRouterOptions): Router {
     });
   });
   router.get('/v1/runs/:runId/results', async (req, res) => {
-    const record = await readOwnedRun(store, req.params.runId, res.locals.identity);
+    const record = await read(req, res);
     const status = runStatus(record);
     if (status === 'PENDING' || status === 'RUNNING') {
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
@@ -164,12 +215,14 @@ export function runsRouter(options: RunsRouterOptions): Router {
         `Run finished with status ${status}; no result available`,
         disclosedRunError(record, disclosure),
       );
-    sendJson(res, 200, {
+    const body = {
       pipeline_run_id: record.pipeline_run_id,
       main_stuff: mainStuffOf(record),
       graph_spec: record.result.pipe_output.graph_spec,
       pipe_output: record.result.pipe_output,
-    });
+    };
+    const context = { store: objects.store, urlTtlSeconds: options.urlTtlSeconds, req };
+    sendJson(res, 200, await withFetchableUrls(body, record.storage_scope, context));
   });
   return router;
 }

@@ -10,4 +10,5 @@ export {
   loadSettings,
   type Settings,
   SettingsError,
+  type StorageSettings,
 } from './settings.js';

@@ -146,6 +146,28 @@ const ENV_SCHEMA = z.object({
   TEMPLATE_RENDER_TIMEOUT_MS: positiveInt(5000),
   TEMPLATE_RENDER_HEAP_MIB: z.coerce.number().int().min(16).default(256),
   TEMPLATE_RENDER_THREADS: positiveInt(2),
+  STORAGE_BACKEND: trimmedLower(['fs', 's3'], 'fs'),
+  STORAGE_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(process.cwd(), 'var', 'storage')),
+  STORAGE_S3_BUCKET: z.string().trim().optional(),
+  STORAGE_S3_ENDPOINT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || /^https?:\/\//.test(value), 'must be an http:// or https:// URL'),
+  STORAGE_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  STORAGE_S3_FORCE_PATH_STYLE: booleanFlag(false),
+  STORAGE_PAYLOAD_OFFLOAD_KIB: positiveInt(64),
+  STORAGE_INLINE_MEDIA_MAX_BYTES: z.coerce.number().int().min(256).default(16384),
+  STORAGE_URL_TTL_SECONDS: positiveInt(3600),
+  STORAGE_RETENTION_ASSETS_HOURS: nonNegativeInt(168),
+  STORAGE_RETENTION_GENERATED_HOURS: nonNegativeInt(720),
+  STORAGE_RETENTION_RESULTS_HOURS: nonNegativeInt(720),
+  STORAGE_RETENTION_PAYLOADS_HOURS: nonNegativeInt(48),
+  STORAGE_SWEEP_MINUTES: positiveInt(60),
 });
 
 /** Raw environment shape accepted by {@link loadSettings}. */
@@ -264,6 +286,34 @@ export interface Settings {
    * budget of one render in ms, heap of one render thread in MiB, render threads per process.
    */
   templates: { maxOutputKib: number; renderTimeoutMs: number; renderHeapMib: number; renderThreads: number };
+  /** Run storage (docs/storage.md). */
+  storage: StorageSettings;
+}
+
+/**
+ * Run storage (docs/storage.md): the backend and where it keeps objects, what is moved out of Redis and of results
+ * into it, how long signed URLs live, how long each leaf is kept, and how often the sweeper runs.
+ */
+export interface StorageSettings {
+  /** `STORAGE_BACKEND`: `fs` (a directory, the default) or `s3` (an S3-compatible bucket). */
+  backend: 'fs' | 's3';
+  /** `STORAGE_DIR`: the directory of the `fs` backend. */
+  dir: string;
+  /** `STORAGE_S3_*`: the bucket of the `s3` backend (credentials come from the AWS SDK's default chain). */
+  s3: { bucket: string; endpoint?: string; region: string; forcePathStyle: boolean };
+  /** A queue job payload larger than this (bytes of JSON) goes to `payloads/` and Redis keeps a reference. */
+  payloadOffloadBytes: number;
+  /**
+   * A `data:` URL in inputs or results longer than this (characters, at least 256: longer than a graph preview) goes to
+   * `assets/` or `generated/`.
+   */
+  inlineMediaMaxBytes: number;
+  /** Lifetime of a presigned S3 URL handed to a caller, in seconds. */
+  urlTtlSeconds: number;
+  /** How long objects of each leaf are kept after they were written, in hours (0: kept until deleted). */
+  retentionHours: { assets: number; generated: number; results: number; payloads: number };
+  /** Period of the retention sweep, in minutes. */
+  sweepMinutes: number;
 }
 
 /** Bounds of the diagnostics pool (README "Configuration", `COMPUTE_*`). */
@@ -324,6 +374,8 @@ export function loadSettings(environment: Environment): Settings {
   const env = parsed.data;
   const problems: string[] = [];
   const auth = authSettings(env, problems);
+  if (env.STORAGE_BACKEND === 's3' && !env.STORAGE_S3_BUCKET)
+    problems.push('STORAGE_S3_BUCKET: required when STORAGE_BACKEND=s3 (the bucket run objects are kept in)');
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     port: env.PORT,
@@ -421,6 +473,26 @@ export function loadSettings(environment: Environment): Settings {
       renderTimeoutMs: env.TEMPLATE_RENDER_TIMEOUT_MS,
       renderHeapMib: env.TEMPLATE_RENDER_HEAP_MIB,
       renderThreads: env.TEMPLATE_RENDER_THREADS,
+    },
+    storage: {
+      backend: env.STORAGE_BACKEND,
+      dir: env.STORAGE_DIR,
+      s3: {
+        bucket: env.STORAGE_S3_BUCKET ?? '',
+        ...(env.STORAGE_S3_ENDPOINT ? { endpoint: env.STORAGE_S3_ENDPOINT } : {}),
+        region: env.STORAGE_S3_REGION,
+        forcePathStyle: env.STORAGE_S3_FORCE_PATH_STYLE,
+      },
+      payloadOffloadBytes: env.STORAGE_PAYLOAD_OFFLOAD_KIB * 1024,
+      inlineMediaMaxBytes: env.STORAGE_INLINE_MEDIA_MAX_BYTES,
+      urlTtlSeconds: env.STORAGE_URL_TTL_SECONDS,
+      retentionHours: {
+        assets: env.STORAGE_RETENTION_ASSETS_HOURS,
+        generated: env.STORAGE_RETENTION_GENERATED_HOURS,
+        results: env.STORAGE_RETENTION_RESULTS_HOURS,
+        payloads: env.STORAGE_RETENTION_PAYLOADS_HOURS,
+      },
+      sweepMinutes: env.STORAGE_SWEEP_MINUTES,
     },
   };
 }

@@ -153,6 +153,29 @@ export const ERROR_CATALOG = {
     origin: 'api',
     code: 'storage_ownership_mismatch',
   },
+  // Run storage (spec §2.3; docs/storage.md)
+  StoragePathError: {
+    status: 422,
+    title: 'Storage path invalid',
+    domain: 'input',
+    origin: 'api',
+    code: 'storage_path_invalid',
+  },
+  StorageObjectNotFoundError: {
+    status: 404,
+    title: 'Storage object not found',
+    domain: 'input',
+    origin: 'api',
+    code: 'storage_object_not_found',
+  },
+  StorageUnavailableError: {
+    status: 503,
+    title: 'Storage unavailable',
+    domain: 'runtime',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+  },
   PipelineRunIdTakenError: {
     status: 409,
     title: 'Pipeline run id taken',

@@ -37,5 +37,6 @@ export {
   toMthdsError,
 } from './problem-document.js';
 export * from './runtime-errors.js';
+export * from './storage-errors.js';
 export * from './template-errors.js';
 export type { FixOp, SuggestedFix, ValidationErrorCategory, ValidationErrorItem } from './validation-error-item.js';

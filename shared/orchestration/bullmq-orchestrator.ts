@@ -17,6 +17,7 @@ import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orc
 import { type RunQueue, runJobId } from './queue/index.js';
 import type { RunRecord, RunStore } from './registry/index.js';
 import { countingRejections } from './run-rejections.js';
+import type { RunObjects } from './storage/index.js';
 import { acceptedRecord, type RunSubmission, toRunJob } from './submission.js';
 
 /** What the orchestrator needs. */
@@ -31,17 +32,30 @@ export interface BullmqOrchestratorDeps {
   now(): number;
   /** Where the bundles are statically validated before anything is queued, off the event loop. */
   bundles: RunBundleChecker;
+  /** Where large inputs and payloads go instead of Redis (docs/storage.md "Payloads"). */
+  objects: RunObjects;
 }
 
 /**
  * Build the orchestrator.
- * @param deps - queue, registry, metrics, timeout, secret reader and clock
+ * @param deps - queue, registry, metrics, timeout, secret reader, clock, bundle checker and run objects
  */
 export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
-  /** Enqueue the job of a run whose record is stored; on failure drop the record, so no run stays STARTED forever. */
+  /**
+   * Enqueue the job of a run whose record is stored, its large inputs and payload moved to storage first; on failure
+   * drop the record and the payload object, so no run stays STARTED forever.
+   */
   async function enqueue(submission: RunSubmission, created: RunRecord): Promise<void> {
-    await deps.queue.enqueue(toRunJob(submission, Date.parse(created.created_at))).catch(async (error: unknown) => {
-      await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+    const forget = () => deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+    const job = await deps.objects
+      .offloadJob(toRunJob(submission, Date.parse(created.created_at)))
+      .catch(async (error: unknown) => {
+        await forget();
+        throw error;
+      });
+    await deps.queue.enqueue(job.queued).catch(async (error: unknown) => {
+      await forget();
+      await deps.objects.deleteAll(job.written).catch(() => undefined);
       throw error;
     });
   }

@@ -12,6 +12,7 @@ import { type RunEventLog, RunProgressTracker, runError } from './events/index.j
 import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
 import type { RunRecord, RunStore } from './registry/index.js';
 import { countRejection } from './run-rejections.js';
+import { inputNamesOf, type RunObjects } from './storage/index.js';
 import { acceptedRecord, executeSubmission, type RunSubmission } from './submission.js';
 
 /** What the direct orchestrator needs. */
@@ -35,17 +36,30 @@ export interface DirectOrchestratorDeps {
   events: RunEventLog;
   /** Base of error `type_uri`s in reports. */
   docsUrl: string;
-  /** Logs an event append that failed (the run goes on). */
+  /** Logs an event append that failed (the run goes on), and a finished run that could not be kept in storage. */
   logger: Logger;
+  /** Where finished runs are kept beyond their record, under their `storage_scope` (docs/storage.md). */
+  objects: RunObjects;
 }
 
 /**
  * Build the direct orchestrator. The run is checked by the bundle checker (the API's diagnostics threads, off the event
  * loop): what fails the check is refused without a record. The run itself goes on in this thread, its templates
  * rendered in isolated threads (docs/isolation.md).
- * @param deps - the runtime's ports, metrics, bundle checker, run store, event log, docs URL and logger
+ * @param deps - the runtime's ports, metrics, bundle checker, run store, event log, docs URL, logger and run objects
  */
 export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
+  /** The finished record as kept in storage (its media moved there), or as it is when the store fails. */
+  function keep(record: RunRecord, inputs: unknown): Promise<RunRecord> {
+    return deps.objects.saveFinished(record, inputNamesOf(inputs)).catch((error: unknown) => {
+      deps.logger.warn(
+        { err: error, pipeline_run_id: record.pipeline_run_id },
+        'run:result could not be kept in storage; the run record keeps it until RUN_RECORD_TTL_SECONDS',
+      );
+      return record;
+    });
+  }
+
   async function run(submission: RunSubmission, signal: AbortSignal): Promise<RunResult> {
     const library = await deps.bundles.load(submission, signal);
     const runId = submission.pipelineRunId;
@@ -76,18 +90,20 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         },
         library,
       );
-      await deps.runs.finish({ ...running, state: 'COMPLETED', finished_at: result.finished_at, result });
+      await deps.runs.finish(
+        await keep({ ...running, state: 'COMPLETED', finished_at: result.finished_at, result }, submission.inputs),
+      );
       await tracker.finish(null);
       return result;
     } catch (error) {
       const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
       await tracker.flush();
-      await deps.runs.finish({
-        ...running,
-        state: 'FAILED',
-        finished_at: new Date(deps.now()).toISOString(),
-        error: report,
-      });
+      await deps.runs.finish(
+        await keep(
+          { ...running, state: 'FAILED', finished_at: new Date(deps.now()).toISOString(), error: report },
+          submission.inputs,
+        ),
+      );
       await tracker.finish(runError(report));
       throw error;
     }

@@ -9,6 +9,8 @@
  * - `memory/`: run records and events held in this process, for a deployment without Redis;
  * - `workers/`: the worker pool, the run and callback processors, the quarantine of poison runs;
  * - `callbacks/`: signed completion callbacks;
+ * - `storage/`: the objects of runs under their `storage_scope` (results, assets, generated media, payloads) and their
+ *   retention sweep;
  * - the boot of a process (API or worker): settings, logger, inference backend, lifecycle.
  *
  * It imports the runtime and its adapters, never `api/`.
@@ -31,5 +33,6 @@ export {
 export * from './queue/index.js';
 export { openQueueBackend, type QueueBackend } from './queue-backend.js';
 export * from './registry/index.js';
+export * from './storage/index.js';
 export { executeSubmission, type RunSubmission, submissionOfJob, toRunJob } from './submission.js';
 export * from './workers/index.js';

@@ -137,6 +137,7 @@ describe('boot of the real entry points (api/server.ts, worker/main.ts)', functi
         orchestration_mode: 'direct',
         in_process_worker: false,
         auth_mode: 'api_key',
+        storage_backend: 'fs',
         msg: `MTHDS runner 0.1.0 listening on http://127.0.0.1:${port} (orchestration direct, inference auto (MOCK), auth api_key)`,
       });
     });
@@ -165,6 +166,7 @@ describe('boot of the real entry points (api/server.ts, worker/main.ts)', functi
         orchestration_mode: 'bullmq',
         in_process_worker: false,
         auth_mode: 'none',
+        storage_backend: 'fs',
         redis_url: shown,
         queue_prefix: 'boot-test',
         msg: `MTHDS runner 0.1.0 listening on http://127.0.0.1:${port} (orchestration bullmq, inference mock (MOCK), auth none, redis ${shown})`,

@@ -11,12 +11,18 @@ import { type Environment, loadSettings, type Settings } from '../../shared/conf
 
 /** The empty directory, created at first import and removed when the test process exits. */
 export const TEST_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-config-'));
-process.once('exit', () => rmSync(TEST_CONFIG_DIR, { recursive: true, force: true }));
+/** The `STORAGE_DIR` of this test process's services unless a test names its own, removed when the process exits. */
+export const TEST_STORAGE_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-storage-'));
+process.once('exit', () => {
+  rmSync(TEST_CONFIG_DIR, { recursive: true, force: true });
+  rmSync(TEST_STORAGE_DIR, { recursive: true, force: true });
+});
 
 /**
- * Settings as a service would load them from `environment`, in the tests' configuration directory unless it names one.
+ * Settings as a service would load them from `environment`, in the tests' configuration and storage directories unless
+ * it names its own.
  * @param environment - the variables a test sets (defaults apply to the rest)
  */
 export function testSettings(environment: Environment = {}): Settings {
-  return loadSettings({ SERVICE_CONFIG_DIR: TEST_CONFIG_DIR, ...environment });
+  return loadSettings({ SERVICE_CONFIG_DIR: TEST_CONFIG_DIR, STORAGE_DIR: TEST_STORAGE_DIR, ...environment });
 }

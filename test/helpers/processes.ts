@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { TEST_CONFIG_DIR } from './config-dir.js';
+import { TEST_CONFIG_DIR, TEST_STORAGE_DIR } from './config-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -48,6 +48,7 @@ export function spawnService(
       LOG_LEVEL: 'info',
       COMPUTE_WARM_THREADS: '0',
       SERVICE_CONFIG_DIR: TEST_CONFIG_DIR,
+      STORAGE_DIR: TEST_STORAGE_DIR,
       ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -137,6 +138,7 @@ export function runUntilExit(
       LOG_LEVEL: 'info',
       COMPUTE_WARM_THREADS: '0',
       SERVICE_CONFIG_DIR: TEST_CONFIG_DIR,
+      STORAGE_DIR: TEST_STORAGE_DIR,
       ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ import { Metrics } from '../../shared/observability/index.js';
 import { bullmqOrchestrator, openQueueBackend, type QueueBackend } from '../../shared/orchestration/index.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { testRunObjects } from '../helpers/run-objects.js';
 
 const NOW = Date.parse('2026-11-24T10:00:00.000Z');
 
@@ -35,6 +36,7 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
       readSecret: () => undefined,
       now: () => NOW,
       bundles: inThreadBundleChecker(),
+      objects: testRunObjects(),
     });
 
   before(() => {

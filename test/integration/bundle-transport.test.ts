@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
+import { TEST_STORAGE_DIR } from '../helpers/config-dir.js';
 import { corpusText } from '../helpers/corpus.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { pollUntil } from '../helpers/poll.js';
@@ -253,7 +255,11 @@ describe('whole-bundle transports on the run routes (bundle_b64 / files)', funct
         results.body.pipe_output.working_memory.root.main_stuff.content.items[0].text_and_images.text,
       ).to.deep.equal({ text: 'Grace Hopper' });
       const job = await deployment.backend.runQueue.queue.getJob(ack.body.workflow_id);
-      expect(job?.data.library_files).to.deep.equal({ 'docs/cv.txt': Buffer.from('Grace Hopper').toString('base64') });
+      expect(job?.data.library_files).to.equal(undefined);
+      const asset = `${createHash('sha256').update('Grace Hopper').digest('hex')}.txt`;
+      expect(job?.data.library_file_objects).to.deep.equal({ 'docs/cv.txt': asset });
+      const stored = readFileSync(join(TEST_STORAGE_DIR, 'single-tenant', 'assets', asset), 'utf8');
+      expect(stored).to.equal('Grace Hopper');
       expect(job?.data.sources).to.deep.equal([
         { content: corpusText('methods/cv_analyzer/cv_analyzer.mthds'), source: 'cv.mthds' },
       ]);

@@ -65,7 +65,7 @@ function servedRoutes(app: Express): string[] {
   const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
       if (layer.route) {
-        const path = `${prefix}${layer.route.path}`.replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}');
+        const path = `${prefix}${layer.route.path}`.replace(/(.)\/$/, '$1').replace(/[:*](\w+)/g, '{$1}');
         for (const method of Object.keys(layer.route.methods)) {
           if (HTTP_METHODS.has(method)) served.push(`${method} ${path}`);
         }

@@ -18,6 +18,7 @@ import type { InferencePort } from '../../shared/runtime/index.js';
 import { greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { testRunObjects } from '../helpers/run-objects.js';
 
 /** Runs started at once: well above the old default of 8 and the machine's cores, below the default of 256. */
 const RUNS = 64;
@@ -83,6 +84,7 @@ describe('worker concurrency (one worker pool, real Redis)', function () {
       readSecret: () => undefined,
       now: () => Date.now(),
       bundles: inThreadBundleChecker(),
+      objects: testRunObjects(),
     });
     for (let index = 0; index < RUNS; index += 1)
       await orchestrator.start!(

@@ -4,7 +4,15 @@
  */
 
 export { CallbackQueue, type CallbackQueueOptions } from './callback-queue.js';
-export { CALLBACK_JOB, type CallbackJob, RUN_JOB, type RunJob } from './job-payloads.js';
+export {
+  CALLBACK_JOB,
+  type CallbackJob,
+  type OffloadedRunJob,
+  QUEUED_RUN_JOB,
+  type QueuedRunJob,
+  RUN_JOB,
+  type RunJob,
+} from './job-payloads.js';
 export { CALLBACK_QUEUE, QueueKeys, RUN_QUEUE } from './queue-keys.js';
 export { type ConnectionRole, openRedis, RedisConnections } from './redis-connection.js';
 export { RunQueue, type RunQueueOptions, runJobId } from './run-queue.js';

@@ -24,12 +24,40 @@ export const RUN_JOB = z.strictObject({
    * Bounded by `MAX_BUNDLE_TOTAL_KIB`, checked by the API before enqueueing.
    */
   library_files: z.record(z.string(), z.base64()).optional(),
+  /**
+   * The same library files once the API wrote them to `<storage_scope>/assets/` (docs/storage.md): bundle-relative
+   * path → object name. A worker reads them back into `library_files` before the run.
+   */
+  library_file_objects: z.record(z.string(), z.string()).optional(),
   /** Where a `method_ref` run's sources came from (fetched once, in the API; workers never refetch). */
   method_provenance: METHOD_PROVENANCE.nullable().default(null),
   created_at: z.number().int(),
 });
 /** A run job's payload. */
 export type RunJob = z.infer<typeof RUN_JOB>;
+
+/**
+ * A run job whose payload was larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`: Redis keeps these few fields (what a failure
+ * is recorded with) and the name of the whole payload, stored under `<storage_scope>/payloads/` (docs/storage.md).
+ */
+const OFFLOADED_RUN_JOB = z.strictObject({
+  pipeline_run_id: RUN_JOB.shape.pipeline_run_id,
+  request_id: z.string(),
+  owner: z.string(),
+  storage_scope: z.string(),
+  pipe_code: z.string().nullable(),
+  callback_urls: z.array(z.string()),
+  created_at: z.number().int(),
+  /** The object name of the whole {@link RUN_JOB} payload under `<storage_scope>/payloads/`. */
+  payload_object: z.string(),
+});
+/** An offloaded run job. */
+export type OffloadedRunJob = z.infer<typeof OFFLOADED_RUN_JOB>;
+
+/** What the run queue carries: a whole payload, or the reference of an offloaded one. */
+export const QUEUED_RUN_JOB = z.union([RUN_JOB, OFFLOADED_RUN_JOB]);
+/** A queued run job. */
+export type QueuedRunJob = z.infer<typeof QUEUED_RUN_JOB>;
 
 /** A completion callback to deliver to one URL (spec §6). */
 export const CALLBACK_JOB = z.strictObject({

@@ -8,7 +8,7 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
-import { RUN_JOB, type RunJob } from './job-payloads.js';
+import { QUEUED_RUN_JOB, type QueuedRunJob } from './job-payloads.js';
 import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
 import { whenQueueReachable } from './queue-outage.js';
 
@@ -69,13 +69,13 @@ export class RunQueue {
   /**
    * Enqueue a run under its job id ({@link runJobId}); resolves once Redis has stored it. The finished job of an
    * earlier run with the same id (its owner reusing the id, kept for the dashboard) is removed first.
-   * @param job - the payload (validated here)
+   * @param job - the payload, whole or offloaded (validated here)
    * @throws QueueUnavailableError (503) when Redis does not take the job in time or is unreachable;
    *   PipelineManagerAlreadyExistsError (409) when the job of an earlier run with this id is not finished yet (its
    *   worker is still closing it); any other failure (not an outage) unchanged
    */
-  async enqueue(job: RunJob): Promise<void> {
-    const payload = RUN_JOB.parse(job);
+  async enqueue(job: QueuedRunJob): Promise<void> {
+    const payload = QUEUED_RUN_JOB.parse(job);
     const jobId = runJobId(payload.pipeline_run_id);
     const unavailable = (reason: string) =>
       `The run queue (Redis) did not accept the run: ${reason}. Nothing was enqueued; retry later.`;
@@ -104,7 +104,7 @@ export class RunQueue {
    * is released a moment before its worker closes the job, so a job not finished yet is given
    * {@link EARLIER_JOB_CLOSE_MS} to finish.
    */
-  private async replace(jobId: string, payload: RunJob): Promise<void> {
+  private async replace(jobId: string, payload: QueuedRunJob): Promise<void> {
     const earlier = await this.queue.getJob(jobId);
     if (earlier) {
       if (!FINISHED_STATES.has(await earlier.getState())) {

@@ -3,16 +3,17 @@
  * `run:finished` event follows it (docs/run-events.md), each callback URL gets the failure payload, the run id is
  * released and the run is counted: as rejected when a caller error ended it (an input, a template of the bundle), else
  * as finished FAILED. Shared by the run processor and the handler of runs BullMQ failed without running them (stalled
- * twice).
+ * twice). The failed record is also kept in storage (`results/`, docs/storage.md) and an offloaded payload dropped.
  */
 
 import { type ErrorReport, errorFromReport } from '../../errors/index.js';
-import type { Metrics } from '../../observability/index.js';
+import type { Logger, Metrics } from '../../observability/index.js';
 import { failurePayload } from '../callbacks/index.js';
 import { type RunEventLog, runError, runFinishedEvent } from '../events/index.js';
-import type { CallbackQueue, RunJob } from '../queue/index.js';
+import type { CallbackQueue, QueuedRunJob } from '../queue/index.js';
 import type { RunStore } from '../registry/index.js';
 import { countRejection } from '../run-rejections.js';
+import type { RunObjects } from '../storage/index.js';
 
 /** What recording a failure needs. */
 export interface RunFailureDeps {
@@ -21,6 +22,10 @@ export interface RunFailureDeps {
   events: RunEventLog;
   callbacks: CallbackQueue;
   metrics: Metrics;
+  /** Where the failed run is kept beyond its record. */
+  objects: RunObjects;
+  /** Logs a failed run that could not be kept in storage. */
+  logger: Logger;
   /** Clock, in ms since the epoch. */
   now(): number;
 }
@@ -32,13 +37,28 @@ export interface RunFailureDeps {
  * @param report - the error report stored on the record and sent in the event and the callbacks, with its `pipe_code`
  * @throws QueueUnavailableError when Redis cannot be reached
  */
-export async function recordRunFailure(deps: RunFailureDeps, payload: RunJob, report: ErrorReport): Promise<void> {
+export async function recordRunFailure(
+  deps: RunFailureDeps,
+  payload: QueuedRunJob,
+  report: ErrorReport,
+): Promise<void> {
   const runId = payload.pipeline_run_id;
-  await deps.registry.update(runId, {
+  const failed = await deps.registry.update(runId, {
     state: 'FAILED',
     finished_at: new Date(deps.now()).toISOString(),
     error: report,
   });
+  if (failed)
+    await deps.objects
+      .saveFinished(failed, new Set())
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:failure could not be kept in storage'),
+      );
+  await deps.objects
+    .dropPayload(payload)
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:payload could not be dropped from storage'),
+    );
   const finishedPipes = (await deps.events.progress(runId))?.finished_pipes ?? 0;
   await deps.events.append(runId, runFinishedEvent(runId, deps.now(), finishedPipes, runError(report)), {
     current_pipe: null,

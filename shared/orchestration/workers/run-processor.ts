@@ -25,8 +25,9 @@ import type {
 import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
 import { type RunEventLog, RunProgressTracker } from '../events/index.js';
-import { type CallbackQueue, RUN_JOB, type RunJob } from '../queue/index.js';
+import { type CallbackQueue, QUEUED_RUN_JOB, type QueuedRunJob, type RunJob } from '../queue/index.js';
 import type { RunRecord, RunStore } from '../registry/index.js';
+import { inputNamesOf, type RunObjects } from '../storage/index.js';
 import { acceptedRecord, executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
 import { recordRunFailure } from './run-failure.js';
 
@@ -46,6 +47,8 @@ export interface RunProcessorDeps {
   metrics: Metrics;
   /** Base of error `type_uri`s in reports. */
   docsUrl: string;
+  /** Where offloaded payloads are read and finished runs kept (docs/storage.md). */
+  objects: RunObjects;
   /**
    * Run a job in quarantine (a separate process with resource limits), its pipe reports forwarded to `observer`.
    * @throws RunCrashedError when the quarantine process dies; the run's own error otherwise
@@ -66,15 +69,41 @@ export function createRunProcessor(
   deps: RunProcessorDeps,
 ): (job: Job, token?: string, signal?: AbortSignal) => Promise<RunJobOutcome> {
   return (job, _token, signal) => {
-    const parsed = RUN_JOB.safeParse(job.data);
+    const parsed = QUEUED_RUN_JOB.safeParse(job.data);
     if (!parsed.success)
       return Promise.reject(new UnrecoverableError(`invalid run job payload: ${parsed.error.message}`));
-    const payload = parsed.data;
+    const queued = parsed.data;
     return withCrashContext(
-      { request_id: payload.request_id, pipeline_run_id: payload.pipeline_run_id, job_id: job.id ?? null },
-      () => processRun(deps, job, payload, signal),
+      { request_id: queued.request_id, pipeline_run_id: queued.pipeline_run_id, job_id: job.id ?? null },
+      async () => processRun(deps, job, queued, await loadPayload(deps, job, queued), signal),
     );
   };
+}
+
+/**
+ * The whole payload of a queued job (an offloaded one read from storage, its inputs' references inlined). A store
+ * that fails is retried as a transient failure; a payload that is gone fails the run for good.
+ */
+async function loadPayload(deps: RunProcessorDeps, job: Job, queued: QueuedRunJob): Promise<RunJob> {
+  try {
+    return await deps.objects.loadJob(queued);
+  } catch (error) {
+    const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: null };
+    if (report.retryable && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw error;
+    await recordRunFailure(deps, queued, report);
+    throw new UnrecoverableError(`${report.error_type}: ${report.message}`);
+  }
+}
+
+/** A finished record as kept in storage (its media moved there), or as it is when the store fails. */
+function keepFinished(deps: RunProcessorDeps, record: RunRecord, inputs: unknown, log: Logger): Promise<RunRecord> {
+  return deps.objects.saveFinished(record, inputNamesOf(inputs)).catch((error: unknown) => {
+    log.warn(
+      { err: error },
+      'run:result could not be kept in storage; the run record keeps it until RUN_RECORD_TTL_SECONDS',
+    );
+    return record;
+  });
 }
 
 function runInProcess(
@@ -97,6 +126,7 @@ function runInProcess(
 async function processRun(
   deps: RunProcessorDeps,
   job: Job,
+  queued: QueuedRunJob,
   payload: RunJob,
   signal: AbortSignal | undefined,
 ): Promise<RunJobOutcome> {
@@ -134,7 +164,12 @@ async function processRun(
     const result = quarantined
       ? await deps.runQuarantined(payload, tracker, signal)
       : await runInProcess(deps, submission, tracker, signal);
-    const completed: RunRecord = { ...running, state: 'COMPLETED', finished_at: result.finished_at, result };
+    const completed = await keepFinished(
+      deps,
+      { ...running, state: 'COMPLETED', finished_at: result.finished_at, result },
+      payload.inputs,
+      log,
+    );
     if (payload.callback_urls.length === 0) {
       await deps.registry.finish(completed);
       await tracker.finish(null);
@@ -148,6 +183,9 @@ async function processRun(
       );
       await deps.registry.release(runId);
     }
+    await deps.objects
+      .dropPayload(queued)
+      .catch((error: unknown) => log.warn({ err: error }, 'run:payload could not be dropped from storage'));
     deps.metrics.runsFinished.inc({ state: 'COMPLETED' });
     deps.metrics.runDuration.observe({ state: 'COMPLETED' }, (deps.now() - payload.created_at) / 1000);
     log.info('run:completed');
@@ -160,7 +198,7 @@ async function processRun(
       log.warn({ error_type: report.error_type }, `run:retrying after ${report.error_type}: ${report.message}`);
       throw error;
     }
-    await recordRunFailure(deps, payload, report);
+    await recordRunFailure(deps, queued, report);
     log.warn({ error_type: report.error_type, err: error }, `run:failed: ${report.message}`);
     throw new UnrecoverableError(`${report.error_type}: ${report.message}`);
   }

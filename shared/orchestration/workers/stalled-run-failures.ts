@@ -7,15 +7,14 @@
  */
 import type { Job, Worker } from 'bullmq';
 import { RunCrashedError, toErrorReport } from '../../errors/index.js';
-import type { Logger } from '../../observability/index.js';
-import { RUN_JOB } from '../queue/index.js';
+import { QUEUED_RUN_JOB } from '../queue/index.js';
 import { type RunFailureDeps, recordRunFailure } from './run-failure.js';
 
 /** Run states after which nothing more is recorded. */
 const FINISHED_STATES = new Set(['COMPLETED', 'FAILED', 'ERROR', 'CANCELLED']);
 
-async function failStalledRun(job: Job, deps: RunFailureDeps & { logger: Logger; docsUrl: string }): Promise<void> {
-  const parsed = RUN_JOB.safeParse(job.data);
+async function failStalledRun(job: Job, deps: RunFailureDeps & { docsUrl: string }): Promise<void> {
+  const parsed = QUEUED_RUN_JOB.safeParse(job.data);
   if (!parsed.success) return;
   const payload = parsed.data;
   const record = await deps.registry.get(payload.pipeline_run_id);
@@ -45,10 +44,7 @@ async function failStalledRun(job: Job, deps: RunFailureDeps & { logger: Logger;
  * @param worker - the run worker
  * @param deps - registry, callback queue, metrics, clock, logger and the base of error `type_uri`s
  */
-export function failRunsStalledTooOften(
-  worker: Worker,
-  deps: RunFailureDeps & { logger: Logger; docsUrl: string },
-): void {
+export function failRunsStalledTooOften(worker: Worker, deps: RunFailureDeps & { docsUrl: string }): void {
   worker.on('failed', (job) => {
     if (!job?.deferredFailure) return;
     failStalledRun(job, deps).catch((error: unknown) =>

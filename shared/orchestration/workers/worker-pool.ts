@@ -11,9 +11,11 @@ import { createDocumentExtractor } from '../../inference/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '../../runtime/index.js';
+import { openObjectStore } from '../../storage/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
 import { redisRunTracking } from '../redis-run-tracking.js';
+import { RunObjects } from '../storage/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { runInQuarantine } from './run-in-quarantine.js';
 import { createRunProcessor } from './run-processor.js';
@@ -64,6 +66,8 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     maxAttempts: settings.callbacks.maxAttempts,
     backoffMs: settings.callbacks.backoffMs,
   });
+  const store = openObjectStore(settings.storage);
+  const objects = new RunObjects(store, settings.storage);
   const common = {
     prefix: keys.bullPrefix,
     lockDuration: settings.worker.lockDurationMs,
@@ -90,6 +94,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       logger,
       metrics,
       docsUrl: settings.errorDocsUrl,
+      objects,
       runQuarantined: (payload, observer, signal) =>
         runInQuarantine({ settings, payload }, settings.quarantine, observer, signal),
     }),
@@ -124,6 +129,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     now: Date.now,
     logger,
     docsUrl: settings.errorDocsUrl,
+    objects,
   });
   return {
     runWorker,
@@ -138,6 +144,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       if (redisUp) await settleWithin(callbacks.close(), CLOSE_ALLOWANCE_MS);
       await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
       connections.disconnectAll();
+      store.close();
     },
   };
 }

@@ -98,6 +98,47 @@ describe('loadSettings', () => {
     });
   });
 
+  describe('STORAGE_*', () => {
+    it('should default to the filesystem backend under ./var/storage, with the documented thresholds and retention', () => {
+      const { storage } = loadSettings({});
+      expect(storage).to.deep.include({
+        backend: 'fs',
+        dir: `${process.cwd()}/var/storage`,
+        payloadOffloadBytes: 64 * 1024,
+        inlineMediaMaxBytes: 16384,
+        urlTtlSeconds: 3600,
+        retentionHours: { assets: 168, generated: 720, results: 720, payloads: 48 },
+        sweepMinutes: 60,
+      });
+    });
+
+    it('should read the S3 backend settings', () => {
+      const { storage } = loadSettings({
+        STORAGE_BACKEND: ' S3 ',
+        STORAGE_S3_BUCKET: 'runs',
+        STORAGE_S3_ENDPOINT: 'http://minio:9000',
+        STORAGE_S3_REGION: 'eu-west-3',
+        STORAGE_S3_FORCE_PATH_STYLE: 'true',
+      });
+      expect(storage.backend).to.equal('s3');
+      expect(storage.s3).to.deep.equal({
+        bucket: 'runs',
+        endpoint: 'http://minio:9000',
+        region: 'eu-west-3',
+        forcePathStyle: true,
+      });
+    });
+
+    it('should refuse the S3 backend without a bucket, an unknown backend, a bad endpoint and a tiny inline limit', () => {
+      expect(refusal({ STORAGE_BACKEND: 's3' })).to.include('STORAGE_S3_BUCKET: required when STORAGE_BACKEND=s3');
+      expect(refusal({ STORAGE_BACKEND: 'gcs' })).to.include('STORAGE_BACKEND');
+      expect(refusal({ STORAGE_BACKEND: 's3', STORAGE_S3_BUCKET: 'b', STORAGE_S3_ENDPOINT: 'minio:9000' })).to.include(
+        'STORAGE_S3_ENDPOINT',
+      );
+      expect(refusal({ STORAGE_INLINE_MEDIA_MAX_BYTES: '100' })).to.include('STORAGE_INLINE_MEDIA_MAX_BYTES');
+    });
+  });
+
   describe('ERROR_DOCS_URL', () => {
     it("should default to empty: problem types are this server's own /errors/ pages", () => {
       expect(loadSettings({}).errorDocsUrl).to.equal('');

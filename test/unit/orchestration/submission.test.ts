@@ -15,6 +15,7 @@ import {
 } from '../../../shared/orchestration/index.js';
 import { type IdSource, inThreadTemplateRenderer } from '../../../shared/runtime/index.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../../helpers/greeting-bundle.js';
+import { testRunObjects } from '../../helpers/run-objects.js';
 
 const PROVENANCE = {
   address: 'github.com/acme/greet',
@@ -72,6 +73,7 @@ function directDeps() {
     logger: createLogger('silent', 'test'),
     metrics: new Metrics(),
     bundles: inThreadBundleChecker(),
+    objects: testRunObjects(),
   };
 }
 

@@ -1,0 +1,9 @@
+/**
+ * Public surface of `shared/orchestration/storage`: the objects of runs under their `storage_scope` (results, assets,
+ * generated media, offloaded job payloads), the storage references that stand for moved media, and the retention
+ * sweep (spec §2.3; docs/storage.md).
+ */
+
+export { refsIn, replaceRefs } from './media-refs.js';
+export { type SweepOutcome, startStorageSweep, sweepStorage } from './retention-sweep.js';
+export { inputNamesOf, type OffloadedJob, RunObjects, type RunObjectsOptions } from './run-objects.js';

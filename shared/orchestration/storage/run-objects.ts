@@ -1,0 +1,213 @@
+/**
+ * The objects of runs in the object store (spec §2.3; docs/storage.md "Layout"), all under the run's
+ * `storage_scope`:
+ *
+ * - `results/<run id>.json`: the record of every finished run (state, result or error report, owner), kept beyond the
+ *   Redis record's `RUN_RECORD_TTL_SECONDS`;
+ * - `assets/<sha256>.<ext>`: what the caller sent inline (large `data:` URLs of inputs, the library files of a
+ *   `bundle_b64` / `files` bundle);
+ * - `generated/<sha256>.<ext>`: media the run made (generated images, large `data:` URLs of its outputs);
+ * - `payloads/<run id>.json`: a queue job payload larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`, which Redis then only
+ *   references.
+ *
+ * The scope is never interpreted: it is the prefix, as the API decided it (the request's, else the owner's id).
+ */
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import { lookup } from 'mime-types';
+import { StorageObjectNotFoundError } from '../../errors/index.js';
+import type { ObjectKey, ObjectStore } from '../../storage/index.js';
+import { runObjectName } from '../../storage/index.js';
+import { type OffloadedRunJob, type QueuedRunJob, RUN_JOB, type RunJob } from '../queue/index.js';
+import type { RunRecord } from '../registry/index.js';
+import { inlineRefs, MediaOffloader } from './media-refs.js';
+
+/** How much stays inline. */
+export interface RunObjectsOptions {
+  /** A job payload larger than this, in bytes of JSON, goes to `payloads/` (`STORAGE_PAYLOAD_OFFLOAD_KIB`). */
+  payloadOffloadBytes: number;
+  /** A `data:` URL longer than this, in characters, goes to `assets/` or `generated/` (`STORAGE_INLINE_MEDIA_MAX_BYTES`). */
+  inlineMediaMaxBytes: number;
+}
+
+/**
+ * A job as queued, and the payload object written for it (deleted again if it cannot be queued; its content-addressed
+ * assets may be shared with other runs and are left to the retention sweep).
+ */
+export interface OffloadedJob {
+  queued: QueuedRunJob;
+  written: ObjectKey[];
+}
+
+const JSON_TYPE = 'application/json';
+const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+/**
+ * The names of a run's inputs (object form: its keys; working-memory form: the keys of `root`).
+ * @param inputs - the request's `inputs`
+ */
+export function inputNamesOf(inputs: unknown): Set<string> {
+  if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) return new Set();
+  const root = (inputs as Record<string, unknown>)['root'];
+  const named = 'root' in inputs && 'aliases' in inputs && root !== null && typeof root === 'object' ? root : inputs;
+  return new Set(Object.keys(named));
+}
+
+function resultKey(scope: string, runId: string): ObjectKey {
+  return { scope, leaf: 'results', name: runObjectName(runId, 'json') };
+}
+
+/** The asset name of a library file: its SHA-256 and, when it has a plain one, its extension. */
+function libraryFileName(path: string, bytes: Uint8Array): string {
+  const extension = extname(path).slice(1);
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  return /^[A-Za-z0-9]{1,16}$/.test(extension) ? `${digest}.${extension}` : digest;
+}
+
+function payloadKey(scope: string, runId: string): ObjectKey {
+  return { scope, leaf: 'payloads', name: runObjectName(runId, 'json') };
+}
+
+/** Runs' objects in one object store. */
+export class RunObjects {
+  constructor(
+    readonly store: ObjectStore,
+    private readonly options: RunObjectsOptions,
+  ) {}
+
+  /**
+   * Keep a finished run: the large `data:` URLs of its result go to `assets/` (those of its inputs) or `generated/`
+   * (the rest) and are replaced by storage references, then the record goes to `results/<run id>.json`.
+   * @param record - the finished record (COMPLETED with `result`, or FAILED with `error`)
+   * @param inputNames - the names of the run's inputs ({@link inputNamesOf})
+   * @returns the record as stored, with references in place of the moved URLs
+   * @throws StorageUnavailableError (503) when the store fails
+   */
+  async saveFinished(record: RunRecord, inputNames: ReadonlySet<string>): Promise<RunRecord> {
+    const scope = record.storage_scope;
+    let stored = record;
+    if (record.result) {
+      const media = new MediaOffloader(this.store, scope, this.options.inlineMediaMaxBytes);
+      for (const [name, stuff] of Object.entries(record.result.pipe_output.working_memory.root))
+        await media.offload(stuff, inputNames.has(name) ? 'assets' : 'generated');
+      await media.offload(record.result, 'generated');
+      stored = { ...record, result: media.replace(record.result) };
+    }
+    await this.store.put(resultKey(scope, record.pipeline_run_id), encode(stored), JSON_TYPE);
+    return stored;
+  }
+
+  /**
+   * Read a finished run kept in `results/`.
+   * @param scope - the run's `storage_scope`
+   * @param runId - its `pipeline_run_id`
+   * @returns the record, or undefined when none is kept (never finished, or past its retention)
+   * @throws StorageUnavailableError (503) when the store fails
+   */
+  async readFinished(scope: string, runId: string): Promise<RunRecord | undefined> {
+    const object = await this.store.get(resultKey(scope, runId));
+    if (!object) return undefined;
+    const record = JSON.parse(new TextDecoder().decode(object.body)) as RunRecord;
+    return record.pipeline_run_id === runId && record.storage_scope === scope ? record : undefined;
+  }
+
+  /**
+   * Prepare a job payload for the queue: large `data:` URLs of its inputs and its library files go to `assets/`; then,
+   * when the payload is still larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`, it goes whole to `payloads/<run id>.json`
+   * and the queue carries an {@link OffloadedRunJob}.
+   * @param job - the whole payload
+   * @throws StorageUnavailableError (503) when the store fails
+   */
+  async offloadJob(job: RunJob): Promise<OffloadedJob> {
+    const media = new MediaOffloader(this.store, job.storage_scope, this.options.inlineMediaMaxBytes);
+    await media.offload(job.inputs, 'assets');
+    const { library_files: libraryFiles, ...rest } = job;
+    const lighter: RunJob = {
+      ...rest,
+      inputs: media.replace(job.inputs),
+      ...(libraryFiles ? { library_file_objects: await this.storeLibraryFiles(job.storage_scope, libraryFiles) } : {}),
+    };
+    const body = encode(lighter);
+    if (body.byteLength <= this.options.payloadOffloadBytes) return { queued: lighter, written: [] };
+    const key = payloadKey(job.storage_scope, job.pipeline_run_id);
+    await this.store.put(key, body, JSON_TYPE);
+    const queued: OffloadedRunJob = {
+      pipeline_run_id: job.pipeline_run_id,
+      request_id: job.request_id,
+      owner: job.owner,
+      storage_scope: job.storage_scope,
+      pipe_code: job.pipe_code,
+      callback_urls: job.callback_urls,
+      created_at: job.created_at,
+      payload_object: key.name,
+    };
+    return { queued, written: [key] };
+  }
+
+  /** Write a bundle's library files to `assets/`, once per content; returns path → object name. */
+  private async storeLibraryFiles(scope: string, files: Record<string, string>): Promise<Record<string, string>> {
+    const names: Record<string, string> = {};
+    for (const [path, base64] of Object.entries(files)) {
+      const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
+      const name = libraryFileName(path, bytes);
+      await this.store.put({ scope, leaf: 'assets', name }, bytes, lookup(path) || 'application/octet-stream');
+      names[path] = name;
+    }
+    return names;
+  }
+
+  /** Read a job's library files back from `assets/`: path → base64. */
+  private async readLibraryFiles(job: RunJob, names: Record<string, string>): Promise<Record<string, string>> {
+    const files: Record<string, string> = {};
+    for (const [path, name] of Object.entries(names)) {
+      const object = await this.store.get({ scope: job.storage_scope, leaf: 'assets', name });
+      if (!object)
+        throw new StorageObjectNotFoundError(
+          `The library file '${path}' of run '${job.pipeline_run_id}' is no longer stored (STORAGE_RETENTION_ASSETS_HOURS).`,
+        );
+      files[path] = Buffer.from(object.body).toString('base64');
+    }
+    return files;
+  }
+
+  /**
+   * The whole payload of a queued job, with its library files read back from `assets/` and its references to
+   * `assets/` turned back into `data:` URLs.
+   * @param queued - the job as queued
+   * @throws StorageObjectNotFoundError when an offloaded payload is gone (past its retention); StorageUnavailableError
+   *   (503) when the store fails; a ZodError for a stored payload that is not a run job
+   */
+  async loadJob(queued: QueuedRunJob): Promise<RunJob> {
+    let job: RunJob;
+    if ('payload_object' in queued) {
+      const object = await this.store.get(payloadKey(queued.storage_scope, queued.pipeline_run_id));
+      if (!object)
+        throw new StorageObjectNotFoundError(
+          `The payload of run '${queued.pipeline_run_id}' is no longer stored (STORAGE_RETENTION_PAYLOADS_HOURS).`,
+        );
+      job = RUN_JOB.parse(JSON.parse(new TextDecoder().decode(object.body)));
+    } else job = queued;
+    const { library_file_objects: names, ...whole } = job;
+    return {
+      ...whole,
+      inputs: await inlineRefs(job.inputs, this.store, job.storage_scope),
+      ...(names ? { library_files: await this.readLibraryFiles(job, names) } : {}),
+    };
+  }
+
+  /**
+   * Drop the payload of a job that will not run again (it finished, or failed for good).
+   * @param queued - the job as queued
+   */
+  async dropPayload(queued: QueuedRunJob): Promise<void> {
+    if ('payload_object' in queued) await this.store.delete(payloadKey(queued.storage_scope, queued.pipeline_run_id));
+  }
+
+  /**
+   * Delete objects (those of a job that could not be queued).
+   * @param keys - their keys
+   */
+  async deleteAll(keys: readonly ObjectKey[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.store.delete(key)));
+  }
+}

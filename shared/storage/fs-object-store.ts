@@ -1,0 +1,106 @@
+/**
+ * The filesystem backend of the object store (`STORAGE_BACKEND=fs`, the embedded default): one file per object at
+ * `STORAGE_DIR/<scope>/<leaf>/<name>`. Writes are atomic: the bytes go to a temporary file in the same directory,
+ * which is then renamed over the object. Content types follow the name's extension.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { lookup } from 'mime-types';
+import { StoragePathError, StorageUnavailableError } from '../errors/index.js';
+import { type ObjectKey, objectPath, parseObjectPath } from './object-key.js';
+import type { ObjectInfo, ObjectStore, StoredObject } from './object-store.js';
+
+/** Temporary files of writes in progress start with this (never a valid object name: names cannot start with a dot). */
+const TEMP_PREFIX = '.tmp-';
+
+function unavailable(error: unknown): StorageUnavailableError {
+  return new StorageUnavailableError(`The object store (STORAGE_DIR) failed: ${(error as Error).message}`, {
+    cause: error,
+    retryable: true,
+  });
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/** Objects in a directory. */
+export class FsObjectStore implements ObjectStore {
+  readonly backend = 'fs';
+  private readonly root: string;
+
+  /** @param root - the directory (`STORAGE_DIR`); created on the first write */
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /**
+   * The file of a key, checked to lie under the root (the key's patterns already exclude any escape; this is the
+   * second line of defence).
+   * @throws StoragePathError (422) for a key outside its patterns
+   */
+  private fileOf(key: ObjectKey): string {
+    const file = path.resolve(this.root, objectPath(key));
+    if (!file.startsWith(this.root + path.sep)) throw new StoragePathError('object path escapes the storage root');
+    return file;
+  }
+
+  async put(key: ObjectKey, body: Uint8Array, _contentType: string): Promise<void> {
+    const file = this.fileOf(key);
+    const temporary = path.join(path.dirname(file), `${TEMP_PREFIX}${randomUUID()}`);
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(temporary, body);
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw unavailable(error);
+    }
+  }
+
+  async get(key: ObjectKey): Promise<StoredObject | undefined> {
+    const file = this.fileOf(key);
+    try {
+      const body = await readFile(file);
+      return { body: new Uint8Array(body), contentType: lookup(key.name) || 'application/octet-stream' };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw unavailable(error);
+    }
+  }
+
+  async delete(key: ObjectKey): Promise<void> {
+    const file = this.fileOf(key);
+    await rm(file, { force: true }).catch((error: unknown) => {
+      throw unavailable(error);
+    });
+  }
+
+  async *list(): AsyncIterable<ObjectInfo> {
+    let entries: string[];
+    try {
+      entries = await readdir(this.root, { recursive: true });
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw unavailable(error);
+    }
+    for (const entry of entries) {
+      const relative = entry.split(path.sep).join('/');
+      let key: ObjectKey;
+      try {
+        key = parseObjectPath(relative);
+      } catch {
+        continue;
+      }
+      const info = await stat(path.join(this.root, entry)).catch(() => undefined);
+      if (info?.isFile()) yield { key, modifiedAt: info.mtimeMs, size: info.size };
+    }
+  }
+
+  signedUrl(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  close(): void {}
+}
