@@ -119,7 +119,7 @@ export const MESSAGES = {
   }) =>
     `Pipe '${p.pipe}', field '${p.field}': ${p.category} ${p.kind} '${p.name}' was not found in the model deck.${p.suggestions.length > 0 ? ` Did you mean ${quoted(p.suggestions)}?` : ''} Name one of the deck's presets, aliases or waterfalls, or a model handle.`,
   search_output: (p: { pipe: string; output: string }) =>
-    `Pipe '${p.pipe}': a PipeSearch outputs "SearchResult" (or a concept refining it), not "${p.output}".`,
+    `Pipe '${p.pipe}': a PipeSearch outputs "SearchResult" (or a concept refining it), or one object of a structured concept, not "${p.output}".`,
   structure_one_input: (p: { pipe: string; count: number }) =>
     `Pipe '${p.pipe}': a PipeStructure takes exactly one input (the Text to structure), not ${p.count}.`,
   structure_input_text: (p: { pipe: string; input: string; concept: string }) =>
