@@ -1,6 +1,8 @@
 /**
  * The Linkup search backend (the reference's default search provider, RUNTIME.md §2.7, §5.7): `POST {endpoint}/search`
- * with `outputType: "sourcedAnswer"`, depth `standard` or `deep` (from the model spec), dates and domain filters.
+ * with `outputType: "sourcedAnswer"` — or `"structured"` with the request's JSON schema as `structuredOutputSchema`
+ * for a structured search, whose answer is the object itself — depth `standard` or `deep` (from the model spec), dates
+ * and domain filters.
  * It serves searches only.
  */
 import { request as httpRequest } from 'undici';
@@ -42,7 +44,9 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
       const body = {
         q: search.query,
         depth: options.depth,
-        outputType: 'sourcedAnswer',
+        ...(search.jsonSchema === undefined
+          ? { outputType: 'sourcedAnswer' }
+          : { outputType: 'structured', structuredOutputSchema: JSON.stringify(search.jsonSchema) }),
         ...(search.fromDate ? { fromDate: search.fromDate } : {}),
         ...(search.toDate ? { toDate: search.toDate } : {}),
         ...(search.includeDomains ? { includeDomains: search.includeDomains } : {}),
@@ -85,6 +89,9 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
         );
         throw failure(`answered ${response.statusCode}: ${text.slice(0, 200)}`, response.statusCode, headers);
       }
+      const usage = { model: `linkup-${options.depth}`, input_tokens: 0, output_tokens: 0 };
+      if (search.jsonSchema !== undefined)
+        return { result: { answer: '', sources: [] }, object: JSON.parse(text), usage };
       const answer = JSON.parse(text) as LinkupAnswer;
       return {
         result: {
@@ -95,7 +102,7 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
             snippet: source.snippet ?? null,
           })),
         },
-        usage: { model: `linkup-${options.depth}`, input_tokens: 0, output_tokens: 0 },
+        usage,
       };
     },
   };

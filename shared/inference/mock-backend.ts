@@ -81,8 +81,13 @@ export function createMockBackend(options: MockBackendOptions = {}): InferenceBa
           snippet: `Placeholder snippet ${index} for "${query.slice(0, 60)}"`,
         })),
       };
+      const structured =
+        request.jsonSchema === undefined
+          ? {}
+          : { object: mockValueForSchema(request.jsonSchema, `${request.pipeCode}\u0000${query}`) };
       return {
         result,
+        ...structured,
         usage: {
           model: MOCK_MODEL,
           input_tokens: Math.ceil(query.length / 4),

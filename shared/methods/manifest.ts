@@ -1,6 +1,7 @@
 /**
  * The part of a `METHODS.toml` manifest that package location and dependency loading read: the package identity
- * (`address`, `name`), `version`, `main_pipe`, and the `[dependencies]` table of the spec (alias → `{address, version}`).
+ * (`address`, `name`), `version`, `main_pipe`, the `[dependencies]` table of the spec (alias → `{address, version}`)
+ * and the `[exports]` tables (nested by domain path, each level's `pipes` its exported pipe codes), flattened.
  * Other keys are not checked here: the manifest is located, not linted.
  *
  * @see CLIENTS.md §6.1, §6.5; LANGUAGE.md §7.1
@@ -30,6 +31,25 @@ export interface Manifest {
   dependencies: { alias: string; address: string; version: string }[];
   /** `address/name`, or `address` for a manifest without a name. */
   fullAddress: string;
+  /**
+   * `[exports]` flattened: domain path (`legal.contracts`) → exported pipe codes; null without an `[exports]` table.
+   * Malformed levels (a `pipes` that is not a list of strings) are skipped: the manifest is located, not linted.
+   */
+  exports: ReadonlyMap<string, ReadonlySet<string>> | null;
+}
+
+function flattenExports(
+  table: Record<string, unknown>,
+  path: string,
+  into: Map<string, ReadonlySet<string>>,
+): Map<string, ReadonlySet<string>> {
+  for (const [key, value] of Object.entries(table)) {
+    if (key === 'pipes' && Array.isArray(value) && path !== '')
+      into.set(path, new Set(value.filter((code): code is string => typeof code === 'string')));
+    else if (key !== 'pipes' && value !== null && typeof value === 'object' && !Array.isArray(value))
+      flattenExports(value as Record<string, unknown>, path === '' ? key : `${path}.${key}`, into);
+  }
+  return into;
 }
 
 /**
@@ -49,7 +69,7 @@ export function readManifest(text: string): { manifest: Manifest } | { skipped: 
     return {
       skipped: `not a package manifest (${checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})`,
     };
-  const { package: pkg, dependencies } = checked.data;
+  const { package: pkg, dependencies, exports } = checked.data;
   const address = pkg.address.replace(/\/+$/, '');
   return {
     manifest: {
@@ -63,6 +83,10 @@ export function readManifest(text: string): { manifest: Manifest } | { skipped: 
         version: dependency.version,
       })),
       fullAddress: pkg.name ? `${address}/${pkg.name}` : address,
+      exports:
+        exports !== null && typeof exports === 'object' && !Array.isArray(exports)
+          ? flattenExports(exports as Record<string, unknown>, '', new Map())
+          : null,
     },
   };
 }

@@ -72,4 +72,4 @@ export {
   parsePipeRef,
   stripMultiplicity,
 } from './references.js';
-export type { ValidationMode } from './rules/index.js';
+export type { PackageExports, ValidationMode } from './rules/index.js';

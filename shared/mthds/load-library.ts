@@ -13,7 +13,14 @@ import { MESSAGES } from './messages.js';
 import type { ModelReferenceCatalog } from './model-references.js';
 import { checkBlueprint } from './parse/check-blueprint.js';
 import { parseToml } from './parse/parse-toml.js';
-import { LIBRARY_RULES, type Rule, type RuleContext, STRUCTURE_RULES, type ValidationMode } from './rules/index.js';
+import {
+  LIBRARY_RULES,
+  type PackageExports,
+  type Rule,
+  type RuleContext,
+  STRUCTURE_RULES,
+  type ValidationMode,
+} from './rules/index.js';
 
 /** One submitted bundle text and its logical file name (`mthds_sources[i]`, or null when none was sent). */
 export interface BundleSource {
@@ -33,6 +40,11 @@ export interface LoadOptions {
    * (`S4-model-references`), so that validation refuses what a run would fail on. Unchecked when absent.
    */
   models?: ModelReferenceCatalog;
+  /**
+   * The `[exports]` of the loaded packages' manifests (domain path → exported pipe codes): a cross-package reference to
+   * a pipe its domain does not export is an error (`S5-unexported-pipe-refs`). Unchecked when absent.
+   */
+  exports?: PackageExports;
 }
 
 /**
@@ -109,7 +121,13 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
   }
   if (errors.length > 0) return invalid(errors);
   const library = buildLibrary(bundles);
-  const context: RuleContext = { bundles, library, mode, ...(options.models ? { models: options.models } : {}) };
+  const context: RuleContext = {
+    bundles,
+    library,
+    mode,
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.exports ? { exports: options.exports } : {}),
+  };
   const structure = runRules(STRUCTURE_RULES, context);
   if (structure.errors.length > 0) return invalid(structure.errors);
   const checks = runRules(LIBRARY_RULES, context);

@@ -119,7 +119,7 @@ export const MESSAGES = {
   }) =>
     `Pipe '${p.pipe}', field '${p.field}': ${p.category} ${p.kind} '${p.name}' was not found in the model deck.${p.suggestions.length > 0 ? ` Did you mean ${quoted(p.suggestions)}?` : ''} Name one of the deck's presets, aliases or waterfalls, or a model handle.`,
   search_output: (p: { pipe: string; output: string }) =>
-    `Pipe '${p.pipe}': a PipeSearch outputs "SearchResult" (or a concept refining it), not "${p.output}".`,
+    `Pipe '${p.pipe}': a PipeSearch outputs "SearchResult" (or a concept refining it), or one object of a structured concept, not "${p.output}".`,
   structure_one_input: (p: { pipe: string; count: number }) =>
     `Pipe '${p.pipe}': a PipeStructure takes exactly one input (the Text to structure), not ${p.count}.`,
   structure_input_text: (p: { pipe: string; input: string; concept: string }) =>
@@ -209,6 +209,8 @@ export const MESSAGES = {
     `Pipe '${p.pipe}', field '${p.field}': ${p.reason}.`,
   unresolved_package: (p: { pipe: string; field: string; ref: string; packageRef: string }) =>
     `Pipe '${p.pipe}', field '${p.field}': '${p.ref}' calls package '${p.packageRef}', which is not loaded: cross-package references resolve among the bundles of the request (or, for a method_ref, the packages it references, fetched by address). Send that package's bundles too, or run the method by method_ref.`,
+  unexported_pipe: (p: { pipe: string; field: string; ref: string; code: string; domain: string }) =>
+    `Pipe '${p.pipe}', field '${p.field}': '${p.ref}' calls pipe '${p.code}', which is not exported by domain '${p.domain}' of its package. Add it to [exports.${p.domain}] pipes in that package's METHODS.toml, or call an exported pipe.`,
   hint_unknown_key: (p: { where: string; key: string }) =>
     `${p.where}: hint '${p.key}' is not defined by the standard (hint keys: intent); it is kept but means nothing.`,
   hint_unknown_intent: (p: { where: string; word: string; words: readonly string[] }) =>

@@ -86,6 +86,11 @@ export interface SearchRequest {
   includeDomains?: string[];
   excludeDomains?: string[];
   maxResults?: number;
+  /**
+   * A structured search (LANGUAGE-DELTA.md §9): the JSON schema of the object the provider answers with, instead of a
+   * sourced answer, when the pipe's output is not a SearchResult.
+   */
+  jsonSchema?: Record<string, unknown>;
   signal?: AbortSignal;
 }
 
@@ -102,7 +107,8 @@ export interface InferencePort {
   generateText(request: LlmRequest): Promise<{ text: string; usage: TokenUsage }>;
   generateObject(request: ObjectRequest): Promise<{ object: unknown; usage: TokenUsage }>;
   generateImages?(request: ImageRequest): Promise<{ images: GeneratedImage[]; usage: TokenUsage }>;
-  search?(request: SearchRequest): Promise<{ result: SearchAnswer; usage: TokenUsage }>;
+  /** A search: a sourced answer, and with `jsonSchema` the `object` the provider filled (`result` then unused). */
+  search?(request: SearchRequest): Promise<{ result: SearchAnswer; object?: unknown; usage: TokenUsage }>;
 }
 
 /** The document extractor port (PipeExtract, RUNTIME.md §2.4). */

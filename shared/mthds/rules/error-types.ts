@@ -26,6 +26,7 @@ export const VALIDATION_ERROR_TYPES = [
   'unresolved_pipe_dependency',
   'unknown_validation_error',
   'unresolved_package_dependency',
+  'unexported_pipe_dependency',
   'template_private_name',
   'hint_unknown_key',
   'hint_unknown_intent',

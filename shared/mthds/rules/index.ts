@@ -21,4 +21,4 @@ export const LIBRARY_RULES: readonly Rule[] = [...S4_RULES, ...S5_RULES, ...S5B_
 export const ALL_RULES: readonly Rule[] = [...STRUCTURE_RULES, ...LIBRARY_RULES];
 
 export { VALIDATION_ERROR_TYPES, type ValidationErrorType } from './error-types.js';
-export type { Rule, RuleContext, RuleStage, ValidationMode } from './rule.js';
+export type { PackageExports, Rule, RuleContext, RuleStage, ValidationMode } from './rule.js';

@@ -27,7 +27,15 @@ export interface RuleContext {
   readonly mode: ValidationMode;
   /** The names the serving model deck knows; without it, `model` references are not checked (`S4-model-references`). */
   readonly models?: ModelReferenceCatalog;
+  /**
+   * The pipes each package domain exports, for the domains of loaded packages whose manifest has `[exports]` (domain
+   * path → exported pipe codes); a domain absent here exports everything (`S5-unexported-pipe-refs`).
+   */
+  readonly exports?: PackageExports;
 }
+
+/** Exported pipe codes by domain path (a `METHODS.toml` `[exports]` table, flattened; LANGUAGE.md §7.1). */
+export type PackageExports = ReadonlyMap<string, ReadonlySet<string>>;
 
 /** One static rule. */
 export interface Rule {

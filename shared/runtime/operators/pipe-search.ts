@@ -1,13 +1,16 @@
 /**
  * PipeSearch: render the prompt as a search query and store the sourced answer as a SearchResult
- * (RUNTIME.md §2.7, LANGUAGE.md §3.6).
+ * (RUNTIME.md §2.7, LANGUAGE.md §3.6). An output that is not a SearchResult (a structured concept,
+ * LANGUAGE-DELTA.md §9) makes it a structured search: the provider fills an object of the output's schema, which is
+ * validated and stored as the output; a dry run mocks that object.
  */
-import { PipeFeatureNotSupportedError } from '../../errors/index.js';
+import { PipeFeatureNotSupportedError, PipeOutputValidationError } from '../../errors/index.js';
 import type { PipeSearchBlueprint } from '../../mthds/index.js';
 import { renderJobTemplate } from '../job-template.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
+import type { ItemContent } from '../stuff.js';
 import { modelRefOf } from './model-ref.js';
 
 /**
@@ -26,7 +29,10 @@ export const runPipeSearch: PipeRunner = async (job, environment) => {
     tagStyle: 'no_tag',
   });
   const modelRef = modelRefOf(blueprint.model);
-  const { result } = await inference.search({
+  const concept = outputConceptOf(job, environment.library);
+  const searchResult = environment.library.resolveConcept('native.SearchResult');
+  const structured = !environment.library.isCompatible(concept, searchResult);
+  const { result, object } = await inference.search({
     pipeCode: job.pipe.code,
     query,
     ...(modelRef === undefined ? {} : { modelRef }),
@@ -35,9 +41,18 @@ export const runPipeSearch: PipeRunner = async (job, environment) => {
     ...(blueprint.include_domains === undefined ? {} : { includeDomains: blueprint.include_domains }),
     ...(blueprint.exclude_domains === undefined ? {} : { excludeDomains: blueprint.exclude_domains }),
     ...(blueprint.max_results === undefined ? {} : { maxResults: blueprint.max_results }),
+    ...(structured ? { jsonSchema: environment.validator.schemaOf(concept) } : {}),
     ...(signal ? { signal } : {}),
   });
-  const concept = outputConceptOf(job, environment.library);
+  if (structured) {
+    const problems = environment.validator.problems(concept, object);
+    if (problems.length > 0)
+      throw new PipeOutputValidationError(
+        `PipeSearch '${job.pipe.code}': the structured search answer does not match ${concept.ref}: ${problems.join('; ')}.`,
+      );
+    storePipeOutput(job, environment, concept, { kind: 'item', item: object as ItemContent });
+    return;
+  }
   storePipeOutput(job, environment, concept, {
     kind: 'item',
     item: { answer: result.answer, sources: result.sources },

@@ -14,6 +14,7 @@ import { refinementCycles } from './refinement-cycles.js';
 import { retiredNatives } from './retired-natives.js';
 import { structureConceptRefs } from './structure-concept-refs.js';
 import { structureCycles } from './structure-cycles.js';
+import { unexportedPipeRefs } from './unexported-pipe-refs.js';
 
 /** The S5 rules, in order. */
 export const S5_RULES: readonly Rule[] = [
@@ -23,6 +24,7 @@ export const S5_RULES: readonly Rule[] = [
   structureConceptRefs,
   pipeRefs,
   packageRefs,
+  unexportedPipeRefs,
   refinementCycles,
   structureCycles,
   hintUnknownKey,
