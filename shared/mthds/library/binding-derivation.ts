@@ -6,7 +6,7 @@
  * crossing a list; `text` (or choices) gives Text, `number`/`integer` Number, `boolean` YesNo, `date` Date, `dict`
  * JSON, a list of scalars that native, crossing a list. Crossing any list, or starting from a list, yields a flat
  * list. Walking into a concept without structure, or naming an unknown field, is unresolved; so is a native this
- * runner does not have (YesNo, Date).
+ * runner does not have (Date).
  */
 import type { Multiplicity } from '../references.js';
 import type { Concept, ConceptField } from './concept.js';

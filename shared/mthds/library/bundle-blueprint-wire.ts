@@ -4,12 +4,19 @@
  * `PipeSignatureBlueprint` (which admits no `type`) and the `.mthds` text spell it (LANGUAGE-DELTA.md §2). Binding
  * steps of a PipeSequence (LANGUAGE-DELTA.md §5, newer than the pinned 0.16 contract, whose closed `SubPipeBlueprint`
  * requires `pipe` and admits no `from`) are left out of its `steps`; `mthds_contents` still carries them as written.
+ * A PipeJudge (LANGUAGE-DELTA.md §3, newer than 0.16, whose closed pipe union has no `PipeJudgeBlueprint`) is written
+ * as its contract — `description`, `inputs`, `output`, the shape of `PipeSignatureBlueprint` — so the pipe stays
+ * listed without a member the 0.16 schemas forbid.
  */
 import { type PipeBlueprint, pipeSteps } from '../parse/blueprint.js';
 import type { LoadedBundle } from './library.js';
 
 function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
   if (pipe.type === 'PipeSequence') return { ...pipe, steps: pipeSteps(pipe.steps) };
+  if (pipe.type === 'PipeJudge') {
+    const { description, inputs, output } = pipe;
+    return inputs === undefined ? { description, output } : { description, inputs, output };
+  }
   if (pipe.type !== 'PipeSignature') return pipe;
   const { type: _signature, ...contract } = pipe;
   return contract;
@@ -19,7 +26,7 @@ function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
  * Shape a bundle for the wire.
  * @param bundle - a loaded bundle
  * @returns `{source, domain, description, system_prompt, main_pipe, concept, pipe}`; signatures without `type`,
- *   sequences without their binding steps
+ *   sequences without their binding steps, judges as their contract
  */
 export function bundleBlueprintForWire(bundle: Pick<LoadedBundle, 'blueprint' | 'source'>): Record<string, unknown> {
   const { blueprint } = bundle;

@@ -58,11 +58,22 @@ const TEXT_AND_IMAGES = {
   },
 };
 
+/** An optional number between 0 and 1 (a probability or a confidence). */
+const UNIT = { type: ['number', 'null'], minimum: 0, maximum: 1 };
+/** An optional map of keys to numbers between 0 and 1. */
+const UNIT_MAP = {
+  type: ['object', 'null'],
+  additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
+};
+
 function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>): Record<string, unknown> {
   return { ...schema, $defs: defs };
 }
 
-/** The 12 natives of the standard (LANGUAGE.md §2.3, `SearchResult` included), keyed by code. */
+/**
+ * The natives of the standard (LANGUAGE.md §2.3, `SearchResult` included) and the verdict natives `YesNo`, `Choice`,
+ * `Rating` (LANGUAGE-DELTA.md §3: absent members are left out, never synthesised), keyed by code.
+ */
 export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
   [
     { code: 'Text', description: 'A text', structureClassName: 'TextContent', schema: TEXT },
@@ -124,6 +135,38 @@ export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
         },
         { Document: DOCUMENT },
       ),
+    },
+    {
+      code: 'YesNo',
+      description: 'A yes/no verdict, with the probability of yes when known',
+      structureClassName: 'YesNoContent',
+      schema: { type: 'object', properties: { yes_no: { type: 'boolean' }, probability: UNIT }, required: ['yes_no'] },
+    },
+    {
+      code: 'Choice',
+      description: 'The option chosen among declared options, with its confidence when known',
+      structureClassName: 'ChoiceContent',
+      schema: {
+        type: 'object',
+        properties: { choice: { type: 'string' }, confidence: UNIT, probabilities: UNIT_MAP },
+        required: ['choice'],
+      },
+    },
+    {
+      code: 'Rating',
+      description: 'A level on a declared scale (index from 0, low to high), with its label when the scale has labels',
+      structureClassName: 'RatingContent',
+      schema: {
+        type: 'object',
+        properties: {
+          level: { type: 'integer', minimum: 0 },
+          label: { type: ['string', 'null'] },
+          confidence: UNIT,
+          probabilities: UNIT_MAP,
+          position: { type: ['number', 'null'], minimum: 0 },
+        },
+        required: ['level'],
+      },
     },
     {
       code: 'ImgGenPrompt',

@@ -49,7 +49,7 @@ describe('Library', () => {
   describe('when built from two bundles in different domains', () => {
     const lib = library(LEGAL, FINANCE);
 
-    it('should hold every loaded concept and the 12 natives', () => {
+    it('should hold every loaded concept and the 15 natives', () => {
       expect([...lib.concepts.keys()]).to.deep.equal([
         'native.Text',
         'native.Number',
@@ -60,6 +60,9 @@ describe('Library', () => {
         'native.Page',
         'native.JSON',
         'native.SearchResult',
+        'native.YesNo',
+        'native.Choice',
+        'native.Rating',
         'native.ImgGenPrompt',
         'native.Dynamic',
         'native.Anything',

@@ -11,6 +11,7 @@ const CATALOG: ModelReferenceCatalog = {
   img_gen: { presets: ['gen-image'], aliases: ['default-general'], waterfalls: [] },
   extract: { presets: ['extract-testing'], aliases: ['default-text-from-pdf'], waterfalls: [] },
   search: { presets: ['standard'], aliases: ['default-search'], waterfalls: [] },
+  judgment: { presets: [], aliases: ['default-judgment'], waterfalls: [] },
 };
 
 const check = (text: string, models: ModelReferenceCatalog | null = CATALOG) => {
