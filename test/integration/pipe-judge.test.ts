@@ -294,6 +294,38 @@ describe('PipeJudge through an OpenAI-compatible provider', () => {
     });
   });
 
+  it('should attach the images the prompt reads behind [Image N] tokens', async () => {
+    fake.respondWith(() => completion(JSON.stringify({ question: { yes_no: false } })));
+    const bundle = [
+      'domain = "receipts"',
+      'main_pipe = "is_legible"',
+      '[pipe.is_legible]',
+      'type = "PipeJudge"',
+      'description = "Is the receipt legible?"',
+      'inputs = { receipt = "Image" }',
+      'output = "YesNo"',
+      'model = "@default-judgment"',
+      'prompt = "The photo of a receipt: $receipt"',
+      'question = "Can every amount be read?"',
+    ].join('\n');
+    const url = `data:image/png;base64,${Buffer.from('receipt').toString('base64')}`;
+    const response = await request(app())
+      .post('/v1/execute')
+      .send({
+        mthds_contents: [bundle],
+        inputs: { receipt: { concept: 'Image', content: { url, mime_type: 'image/png' } } },
+      })
+      .expect(200);
+    const content = fake.requests[0]!.body.messages![1]!.content as unknown as {
+      type: string;
+      text?: string;
+      image_url?: { url: string };
+    }[];
+    expect(content[0]!.text).to.match(/^<evidence>\nThe photo of a receipt: \[Image 1\]\n<\/evidence>/);
+    expect(content.slice(1)).to.deep.equal([{ type: 'image_url', image_url: { url, detail: 'high' } }]);
+    expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({ yes_no: false });
+  });
+
   it('should offer the options and the scale, and store the choice and the rating with its label', async () => {
     fake.respondWith(() => completion(JSON.stringify({ question: { choice: 'support' } })));
     const routed = await execute('route_message', { message: 'It crashes', product: 'Cloud' }).expect(200);
