@@ -95,6 +95,26 @@ describe('S4-model-references', () => {
     });
   });
 
+  describe('when a PipeJudge names an LLM alias, in a string or a { model, description } table', () => {
+    it('should look it up in the judgment category', () => {
+      const judge = (model: string) =>
+        bundle(
+          'inbox',
+          `[pipe.judge]\ntype = "PipeJudge"\ndescription = "d"\ninputs = { message = "Text" }\noutput = "YesNo"\nprompt = "@message"\nquestion = "Urgent?"\nmodel = ${model}`,
+        );
+      expect(check(judge('"@default-small"')).map((item) => [item.field_path, item.message])).to.deep.equal([
+        [
+          'pipe.judge.model',
+          "Pipe 'judge', field 'model': Judgment alias 'default-small' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+        ],
+      ]);
+      expect(
+        check(judge('{ model = "@default-judgments", description = "d" }')).map((item) => item.field_path),
+      ).to.deep.equal(['pipe.judge.model.model']);
+      expect(check(judge('"@default-judgment"'))).to.deep.equal([]);
+    });
+  });
+
   describe('when every reference is in the deck, a handle, or absent', () => {
     it('should pass', () => {
       for (const model of ['"$vision"', '"preset:testing-text"', '"@default-small"', '"~fallback"', '"gpt-4o"'])
