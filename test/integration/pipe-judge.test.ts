@@ -195,6 +195,59 @@ describe('PipeJudge on /v1/validate', () => {
   });
 });
 
+describe('PipeJudge routed by a PipeCondition', () => {
+  it('should route on the choice key the verdict renders as', async () => {
+    const routing = [
+      '[pipe.answer_message]',
+      'type = "PipeSequence"',
+      'description = "Route, then answer"',
+      'inputs = { message = "Text", product = "Text" }',
+      'output = "Text"',
+      'steps = [{ pipe = "route_message", result = "routing" }, { pipe = "dispatch", result = "answer" }]',
+      '[pipe.dispatch]',
+      'type = "PipeCondition"',
+      'description = "Dispatch on the team"',
+      'inputs = { routing = "Choice" }',
+      'output = "Text"',
+      'expression = "routing.choice"',
+      'outcomes = { billing = "billing_reply", support = "support_reply" }',
+      'default_outcome = "fail"',
+      '[pipe.billing_reply]',
+      'type = "PipeCompose"',
+      'description = "Billing reply"',
+      'inputs = { routing = "Choice" }',
+      'output = "Text"',
+      'template = "Billing answers ({{ routing }})"',
+      '[pipe.support_reply]',
+      'type = "PipeCompose"',
+      'description = "Support reply"',
+      'inputs = { routing = "Choice" }',
+      'output = "Text"',
+      'template = "Support answers ({{ routing }})"',
+    ];
+    const fake = await startFakeOpenAiServer();
+    try {
+      fake.respondWith(() => completion(JSON.stringify({ question: { choice: 'support' } })));
+      const app = buildTestApp({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0' });
+      const bundle = bundleOf('answer_message', CHOICE, routing);
+      const validated = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [bundle] })
+        .expect(200);
+      expect(validated.body.is_valid).to.equal(true);
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], inputs: { message: 'It crashes', product: 'Cloud' } })
+        .expect(200);
+      expect(response.body.pipe_output.working_memory.root.answer.content).to.deep.equal({
+        text: 'Support answers (support)',
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe('PipeJudge under mock inference', () => {
   for (const [label, environment] of [
     ['without a provider key', {}],
