@@ -274,6 +274,13 @@ export const ERROR_CATALOG = {
   PipeStackOverflowError: { status: 500, title: 'Pipe stack overflow', domain: 'runtime', origin: 'runtime' },
   PipeConditionError: { status: 500, title: 'Pipe condition', domain: 'runtime', origin: 'runtime' },
   PipeOutputValidationError: { status: 500, title: 'Pipe output validation', domain: 'runtime', origin: 'runtime' },
+  JudgmentAnswerMismatchError: {
+    status: 500,
+    title: 'Judgment answer mismatch',
+    domain: 'runtime',
+    origin: 'runtime',
+  },
+  JudgmentRefusedError: { status: 422, title: 'Judgment refused', domain: 'input', origin: 'runtime' },
   Jinja2TemplateSyntaxError: {
     status: 422,
     title: 'Jinja 2 template syntax',

@@ -19,6 +19,13 @@ export class PipeSignatureNotExecutableError extends MthdsError {}
 export class PipeStackOverflowError extends MthdsError {}
 /** A PipeCondition whose expression rendered nothing, or whose outcome is `fail`. */
 export class PipeConditionError extends MthdsError {}
+/**
+ * A PipeJudge's judgment model answered outside the questions asked: a missing or extra question, an answer of another
+ * kind, an option not offered, or a level off the scale (LANGUAGE-DELTA.md §3).
+ */
+export class JudgmentAnswerMismatchError extends MthdsError {}
+/** A PipeJudge's judgment model refused to answer a question (LANGUAGE-DELTA.md §3). */
+export class JudgmentRefusedError extends MthdsError {}
 /** A pipe produced content that does not match its declared output concept. */
 export class PipeOutputValidationError extends MthdsError {}
 /** A pipe type or pipe feature this runner cannot execute yet (501; the bundle is valid). */

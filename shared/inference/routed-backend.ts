@@ -144,7 +144,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
       return { ...result, usage: withCost(result.usage, route, choice.handle) };
     },
     async generateObject(request) {
-      const choice = deck.resolve('llm', request.modelRef, 'for_object');
+      const choice = deck.resolve(request.modelCategory ?? 'llm', request.modelRef, 'for_object');
       const route = routeFor('llm', choice.handle);
       const result = await client(route).generateObject({
         ...request,

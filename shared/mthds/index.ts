@@ -22,6 +22,13 @@ export { deriveBinding, pathRoot } from './library/binding-derivation.js';
 export { buildLibrary } from './library/build-library.js';
 export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
+export {
+  isMultiJudge,
+  type JudgeKind,
+  type JudgeQuestion,
+  judgeQuestions,
+  levelParts,
+} from './library/judge-questions.js';
 export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
 export { type CombinationFit, parallelCombinationFit } from './library/parallel-combination.js';
@@ -51,6 +58,7 @@ export type {
   PipeExtractBlueprint,
   PipeFuncBlueprint,
   PipeImgGenBlueprint,
+  PipeJudgeBlueprint,
   PipeLLMBlueprint,
   PipeParallelBlueprint,
   PipeSearchBlueprint,

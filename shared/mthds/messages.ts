@@ -137,6 +137,37 @@ export const MESSAGES = {
     available: readonly string[];
   }) =>
     `Pipe '${p.pipe}', field '${p.field}': the path '${p.path}' does not resolve: '${p.segment}' is not a bindable field of '${p.within}' (fields: ${listOr(p.available)}).`,
+  judge_prompt_empty: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}': a PipeJudge needs a non-empty prompt (the evidence the questions are asked about).`,
+  judge_question_form: (p: { pipe: string; both: boolean }) =>
+    `Pipe '${p.pipe}': a PipeJudge sets exactly one of question (one question) and questions (named questions) (${p.both ? 'both are set' : 'neither is set'}).`,
+  judge_no_questions: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}': the questions table of a PipeJudge needs at least one question ([pipe.${p.pipe}.questions.<name>]).`,
+  judge_question_empty: (p: { pipe: string; field: string }) => `Pipe '${p.pipe}': ${p.field} must not be empty.`,
+  judge_multi_kind_field: (p: { pipe: string; field: string }) =>
+    `Pipe '${p.pipe}': with named questions, '${p.field}' belongs in each question's table (questions.<name>.${p.field}), not on the pipe.`,
+  judge_question_name: (p: { pipe: string; name: string; reason: string }) =>
+    `Pipe '${p.pipe}': question name '${p.name}' is not a valid field name (${p.reason}); the names are the fields of the output concept.`,
+  judge_options_and_levels: (p: { pipe: string; where: string }) =>
+    `Pipe '${p.pipe}': ${p.where} sets both options (a choice) and levels (a rating); keep one.`,
+  judge_yes_no_field: (p: { pipe: string; where: string; field: string; kind: string }) =>
+    `Pipe '${p.pipe}': ${p.where} is a ${p.kind} question; '${p.field}' applies to yes/no questions only.`,
+  judge_options: (p: { pipe: string; field: string; problem: string }) => `Pipe '${p.pipe}': ${p.field}: ${p.problem}.`,
+  judge_levels: (p: { pipe: string; field: string; problem: string }) => `Pipe '${p.pipe}': ${p.field}: ${p.problem}.`,
+  judge_criteria: (p: { pipe: string; field: string }) =>
+    `Pipe '${p.pipe}': ${p.field} must not be empty (criteria describe what a yes and a no mean).`,
+  judge_threshold: (p: { pipe: string; field: string; value: number }) =>
+    `Pipe '${p.pipe}': ${p.field} must be strictly between 0 and 1, not ${p.value}.`,
+  judge_question_media: (p: { pipe: string; field: string; input: string; concept: string }) =>
+    `Pipe '${p.pipe}': ${p.field} reads input '${p.input}' (${p.concept}); a question is plain text, so images and documents belong in the prompt.`,
+  judge_unused_inputs: (p: { pipe: string; names: readonly string[] }) =>
+    `Pipe '${p.pipe}': ${plural(p.names.length, 'input', 'inputs')} ${quoted(p.names)} ${plural(p.names.length, 'is', 'are')} declared but used neither in the prompt nor in a question.`,
+  judge_single_output: (p: { pipe: string; output: string; native: string; reason: string }) =>
+    `Pipe '${p.pipe}': a PipeJudge asking one ${p.reason} question outputs "${p.native}" (or a concept refining it), not "${p.output}".`,
+  judge_multi_output: (p: { pipe: string; output: string; problem: string }) =>
+    `Pipe '${p.pipe}': the output "${p.output}" of a PipeJudge with named questions must be a structured concept with one concept field per question: ${p.problem}.`,
+  judge_model_missing: (p: { pipe: string }) =>
+    `JudgmentModelMissingError: Pipe '${p.pipe}' names no judgment model and the model deck's [judgment] category has no choice_default; set model (e.g. "@default-judgment").`,
   compose_mode: (p: { pipe: string; both: boolean }) =>
     `Pipe '${p.pipe}': a PipeCompose sets exactly one of template and construct (${p.both ? 'both are set' : 'neither is set'}).`,
   compose_single_output: (p: { pipe: string; output: string }) =>

@@ -8,8 +8,8 @@
  */
 import { distance } from 'fastest-levenshtein';
 
-/** The model categories of the deck (RUNTIME.md §5.5). */
-export type ModelCategoryName = 'llm' | 'img_gen' | 'extract' | 'search';
+/** The model categories of the deck (RUNTIME.md §5.5), and the judgment models of PipeJudge (LANGUAGE-DELTA.md §3). */
+export type ModelCategoryName = 'llm' | 'img_gen' | 'extract' | 'search' | 'judgment';
 
 /** What a reference names. */
 export type ModelReferenceKind = 'preset' | 'alias' | 'waterfall' | 'handle';
@@ -26,6 +26,8 @@ export interface CategoryReferences {
   presets: readonly string[];
   aliases: readonly string[];
   waterfalls: readonly string[];
+  /** Whether the category has a default model (`choice_default`, or the LLM `choice_defaults`). */
+  hasDefault?: boolean;
 }
 
 /** The names a model deck knows, per category: plain data, so it crosses thread boundaries. */

@@ -101,6 +101,12 @@ function plainItem(nativeRoot: string | null, item: ItemContent, media?: PromptM
       return typeof item['time'] === 'string' ? `${String(item['date'])}T${item['time']}` : String(item['date'] ?? '');
     case 'Time':
       return String(item['time'] ?? '');
+    case 'YesNo':
+      return item['yes_no'] === true ? 'yes' : 'no';
+    case 'Choice':
+      return String(item['choice'] ?? '');
+    case 'Rating':
+      return typeof item['label'] === 'string' ? item['label'] : pythonScalar(item['level']);
     default:
       return markdownOf(item);
   }
@@ -140,9 +146,17 @@ function nestedArtefact(value: unknown): unknown {
   return value;
 }
 
+/** The verdict natives, whose JSON rendering leaves absent (null) members out (LANGUAGE-DELTA.md §3). */
+const VERDICT_NATIVES: ReadonlySet<string> = new Set(['YesNo', 'Choice', 'Rating']);
+
+function jsonOfItem(nativeRoot: string | null, item: ItemContent): unknown {
+  if (nativeRoot === null || !VERDICT_NATIVES.has(nativeRoot)) return item;
+  return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== null && value !== undefined));
+}
+
 function itemArtefact(nativeRoot: string | null, item: ItemContent, media?: PromptMedia): Record<string, unknown> {
   const artefact = nestedArtefact(item) as Record<string, unknown>;
-  defineRendering(artefact, () => plainItem(nativeRoot, item, media), item);
+  defineRendering(artefact, () => plainItem(nativeRoot, item, media), jsonOfItem(nativeRoot, item));
   return artefact;
 }
 

@@ -19,6 +19,7 @@ import { runPipeCompose } from './operators/pipe-compose.js';
 import { runPipeExtract } from './operators/pipe-extract.js';
 import { runPipeFunc } from './operators/pipe-func.js';
 import { runPipeImgGen } from './operators/pipe-img-gen.js';
+import { runPipeJudge } from './operators/pipe-judge.js';
 import { runPipeLLM } from './operators/pipe-llm.js';
 import { runPipeSearch } from './operators/pipe-search.js';
 import { runPipeStructure } from './operators/pipe-structure.js';
@@ -34,6 +35,7 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
   PipeImgGen: runPipeImgGen,
   PipeSearch: runPipeSearch,
   PipeStructure: runPipeStructure,
+  PipeJudge: runPipeJudge,
   PipeSequence: runPipeSequence,
   PipeParallel: runPipeParallel,
   PipeCondition: runPipeCondition,

@@ -44,6 +44,11 @@ export interface LlmRequest {
 export interface ObjectRequest extends LlmRequest {
   schemaName: string;
   jsonSchema: Record<string, unknown>;
+  /**
+   * The deck category `modelRef` is read in: `judgment` for PipeJudge (LANGUAGE-DELTA.md §3; its models are LLMs
+   * answering in structured output, and no default applies unless the judgment deck has one); `llm` when absent.
+   */
+  modelCategory?: 'llm' | 'judgment';
   /** Problems with a candidate answer, as sentences; empty when valid. */
   validate(value: unknown): string[];
   maxRetries?: number;

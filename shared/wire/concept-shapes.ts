@@ -15,6 +15,14 @@ function text(description: string, required = false): ConceptField {
   return { type: 'text', description, required };
 }
 
+function number(description: string): ConceptField {
+  return { type: 'number', description, required: false };
+}
+
+function probabilities(description: string): ConceptField {
+  return { type: 'dict', key_type: 'text', value_type: 'number', description, required: false };
+}
+
 const TEXT: Structure = { text: text('The text', true) };
 
 /** Fields of each native concept, keyed by code (`Text`, `Page`, …). A native absent here has no fields. */
@@ -110,6 +118,31 @@ const NATIVE_STRUCTURES: ReadonlyMap<string, Structure> = new Map<string, Struct
         description: 'The sources the answer was found in',
         required: true,
       },
+    },
+  ],
+  [
+    'YesNo',
+    {
+      yes_no: { type: 'boolean', description: 'The verdict: true for yes, false for no', required: true },
+      probability: number('The probability that the answer is yes, between 0 and 1'),
+    },
+  ],
+  [
+    'Choice',
+    {
+      choice: text('The key of the option chosen', true),
+      confidence: number('The confidence in the choice, between 0 and 1'),
+      probabilities: probabilities('The probability of each option, by option key'),
+    },
+  ],
+  [
+    'Rating',
+    {
+      level: { type: 'integer', description: 'The level on the scale: its index, from 0 (lowest)', required: true },
+      label: text('The label of the level, when the scale has labels'),
+      confidence: number('The confidence in the level, between 0 and 1'),
+      probabilities: probabilities('The probability of each level, by index written as a string'),
+      position: number('The position on the scale (0 = lowest level), between levels when uncertain'),
     },
   ],
 ]);

@@ -71,6 +71,12 @@ export type CategoryDeck = z.infer<typeof CATEGORY_DECK>;
 export type ModelCategory = 'llm' | 'img_gen' | 'extract' | 'search';
 /** Every category, in listing order. */
 export const MODEL_CATEGORIES: readonly ModelCategory[] = ['extract', 'img_gen', 'llm', 'search'];
+/**
+ * The categories of the deck: the model categories, and `judgment` (the models PipeJudge asks, LANGUAGE-DELTA.md §3),
+ * which `GET /v1/models` does not list (the 0.16 `ModelCategory` enum has no `judgment`).
+ */
+export type DeckCategory = ModelCategory | 'judgment';
+const DECK_CATEGORIES: readonly DeckCategory[] = [...MODEL_CATEGORIES, 'judgment'];
 
 /** The loaded configuration. */
 export interface InferenceConfig {
@@ -78,7 +84,7 @@ export interface InferenceConfig {
   /** Model specs by backend, then by handle (the `[defaults]` table merged into each). */
   models: Record<string, Record<string, ModelSpec>>;
   routing: z.infer<typeof ROUTING>;
-  deck: Record<ModelCategory, CategoryDeck>;
+  deck: Record<DeckCategory, CategoryDeck>;
 }
 
 function substitute(value: unknown, environment: Record<string, string | undefined>): unknown {
@@ -193,10 +199,10 @@ export function loadInferenceConfig(
     }
   }
   const deck = Object.fromEntries(
-    MODEL_CATEGORIES.map((category) => [
+    DECK_CATEGORIES.map((category) => [
       category,
       parsed(CATEGORY_DECK, deckData[category] ?? {}, `deck [${category}]`),
     ]),
-  ) as Record<ModelCategory, CategoryDeck>;
+  ) as Record<DeckCategory, CategoryDeck>;
   return { backends, models, routing, deck };
 }

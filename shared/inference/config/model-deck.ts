@@ -6,7 +6,13 @@
  */
 import { ModelChoiceNotFoundError } from '../../errors/index.js';
 import { type ModelReferenceCatalog, parseModelReference } from '../../mthds/index.js';
-import { type CategoryDeck, type InferenceConfig, MODEL_CATEGORIES, type ModelCategory } from './inference-config.js';
+import {
+  type CategoryDeck,
+  type DeckCategory,
+  type InferenceConfig,
+  MODEL_CATEGORIES,
+  type ModelCategory,
+} from './inference-config.js';
 
 /** A resolved model choice. */
 export interface ModelChoice {
@@ -29,19 +35,19 @@ export class ModelDeck {
   constructor(
     private readonly deck: InferenceConfig['deck'],
     /** Whether a handle can be served now (waterfalls take the first that can). */
-    private readonly isAvailable: (handle: string, category: ModelCategory) => boolean,
+    private readonly isAvailable: (handle: string, category: DeckCategory) => boolean,
   ) {}
 
-  private categoryDeck(category: ModelCategory): CategoryDeck {
+  private categoryDeck(category: DeckCategory): CategoryDeck {
     return this.deck[category];
   }
 
-  private defaultReference(category: ModelCategory, purpose: 'for_text' | 'for_object'): string | undefined {
+  private defaultReference(category: DeckCategory, purpose: 'for_text' | 'for_object'): string | undefined {
     const deck = this.categoryDeck(category);
     return category === 'llm' ? deck.choice_defaults?.[purpose] : deck.choice_default;
   }
 
-  private handleOf(category: ModelCategory, name: string, hops = 0): string {
+  private handleOf(category: DeckCategory, name: string, hops = 0): string {
     if (hops > MAX_ALIAS_HOPS)
       throw new ModelChoiceNotFoundError(
         `Model alias chain '${name}' (${category}) is longer than ${MAX_ALIAS_HOPS} hops or loops.`,
@@ -73,7 +79,7 @@ export class ModelDeck {
     return reference.name;
   }
 
-  private unknown(category: ModelCategory, reference: string): ModelChoiceNotFoundError {
+  private unknown(category: DeckCategory, reference: string): ModelChoiceNotFoundError {
     const deck = this.categoryDeck(category);
     const known = [
       ...Object.keys(deck.presets).map((name) => `$${name}`),
@@ -87,13 +93,13 @@ export class ModelDeck {
 
   /**
    * Resolve a reference.
-   * @param category - the operator's category
+   * @param category - the operator's category (`judgment` for PipeJudge: its references end on LLM handles)
    * @param reference - the pipe's `model`, or undefined for the deck default
    * @param purpose - for LLMs: text or structured output (different defaults)
    * @throws ModelChoiceNotFoundError (422) for an unknown preset, alias or waterfall
    */
   resolve(
-    category: ModelCategory,
+    category: DeckCategory,
     reference: string | undefined,
     purpose: 'for_text' | 'for_object' = 'for_text',
   ): ModelChoice {
@@ -116,17 +122,27 @@ export class ModelDeck {
     return choice;
   }
 
-  /** The names the deck knows per category (presets, aliases, waterfalls), for the static check of bundles. */
+  /**
+   * The names the deck knows per category (presets, aliases, waterfalls) and whether it has a default, for the static
+   * check of bundles; `judgment` included.
+   */
   catalog(): ModelReferenceCatalog {
-    const names = (category: ModelCategory) => {
+    const names = (category: DeckCategory) => {
       const deck = this.categoryDeck(category);
       return {
         presets: Object.keys(deck.presets),
         aliases: Object.keys(deck.aliases),
         waterfalls: Object.keys(deck.waterfalls),
+        hasDefault: this.defaultReference(category, 'for_object') !== undefined,
       };
     };
-    return { llm: names('llm'), img_gen: names('img_gen'), extract: names('extract'), search: names('search') };
+    return {
+      llm: names('llm'),
+      img_gen: names('img_gen'),
+      extract: names('extract'),
+      search: names('search'),
+      judgment: names('judgment'),
+    };
   }
 
   /**

@@ -5,7 +5,9 @@
  * steps of a PipeSequence (LANGUAGE-DELTA.md §5, newer than the pinned 0.16 contract, whose closed `SubPipeBlueprint`
  * requires `pipe` and admits no `from`) are left out of its `steps`; `mthds_contents` still carries them as written.
  * A PipeParallel's legacy `combined_output` (accepted in compat mode; the closed 0.16 PipeParallelBlueprint has no such
- * member, LANGUAGE-DELTA.md §9) is left out too.
+ * member, LANGUAGE-DELTA.md §9) is left out too. A PipeJudge (LANGUAGE-DELTA.md §3, newer than 0.16, whose closed pipe
+ * union has no `PipeJudgeBlueprint`) is written as its contract — `description`, `inputs`, `output`, the shape of
+ * `PipeSignatureBlueprint` — so the pipe stays listed without a member the 0.16 schemas forbid.
  */
 import { type PipeBlueprint, pipeSteps } from '../parse/blueprint.js';
 import type { LoadedBundle } from './library.js';
@@ -16,6 +18,10 @@ function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
     const { combined_output: _retired, ...parallel } = pipe;
     return parallel;
   }
+  if (pipe.type === 'PipeJudge') {
+    const { description, inputs, output } = pipe;
+    return inputs === undefined ? { description, output } : { description, inputs, output };
+  }
   if (pipe.type !== 'PipeSignature') return pipe;
   const { type: _signature, ...contract } = pipe;
   return contract;
@@ -25,7 +31,7 @@ function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
  * Shape a bundle for the wire.
  * @param bundle - a loaded bundle
  * @returns `{source, domain, description, system_prompt, main_pipe, concept, pipe}`; signatures without `type`,
- *   sequences without their binding steps
+ *   sequences without their binding steps, judges as their contract
  */
 export function bundleBlueprintForWire(bundle: Pick<LoadedBundle, 'blueprint' | 'source'>): Record<string, unknown> {
   const { blueprint } = bundle;

@@ -80,6 +80,13 @@ const TIME = {
   required: ['time'],
   additionalProperties: false,
 };
+/** An optional number between 0 and 1 (a probability or a confidence). */
+const UNIT = { type: ['number', 'null'], minimum: 0, maximum: 1 };
+/** An optional map of keys to numbers between 0 and 1. */
+const UNIT_MAP = {
+  type: ['object', 'null'],
+  additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
+};
 
 function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>): Record<string, unknown> {
   return { ...schema, $defs: defs };
@@ -87,7 +94,8 @@ function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>
 
 /**
  * The natives, keyed by code: the 12 of the standard (LANGUAGE.md §2.3, `SearchResult` and the legacy `ImgGenPrompt`
- * included) and the newer reference's `Date`, `Time` and `Composite` (LANGUAGE-DELTA.md §10).
+ * included), the newer reference's `Date`, `Time` and `Composite` (LANGUAGE-DELTA.md §10) and the verdict natives
+ * `YesNo`, `Choice`, `Rating` (LANGUAGE-DELTA.md §3: absent members are left out, never synthesised).
  */
 export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
   [
@@ -150,6 +158,38 @@ export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
         },
         { Document: DOCUMENT },
       ),
+    },
+    {
+      code: 'YesNo',
+      description: 'A yes/no verdict, with the probability of yes when known',
+      structureClassName: 'YesNoContent',
+      schema: { type: 'object', properties: { yes_no: { type: 'boolean' }, probability: UNIT }, required: ['yes_no'] },
+    },
+    {
+      code: 'Choice',
+      description: 'The option chosen among declared options, with its confidence when known',
+      structureClassName: 'ChoiceContent',
+      schema: {
+        type: 'object',
+        properties: { choice: { type: 'string' }, confidence: UNIT, probabilities: UNIT_MAP },
+        required: ['choice'],
+      },
+    },
+    {
+      code: 'Rating',
+      description: 'A level on a declared scale (index from 0, low to high), with its label when the scale has labels',
+      structureClassName: 'RatingContent',
+      schema: {
+        type: 'object',
+        properties: {
+          level: { type: 'integer', minimum: 0 },
+          label: { type: ['string', 'null'] },
+          confidence: UNIT,
+          probabilities: UNIT_MAP,
+          position: { type: ['number', 'null'], minimum: 0 },
+        },
+        required: ['level'],
+      },
     },
     {
       code: 'ImgGenPrompt',

@@ -162,6 +162,28 @@ const CONSTRUCT_VALUE: z.ZodType<ConstructValue> = z.lazy(() =>
 /** The table form of a PipeCompose `template`. */
 export type TemplateBlueprint = z.infer<typeof TEMPLATE_BLUEPRINT>;
 
+/** Inline judgment model settings: a judgment-deck reference and an optional description (LANGUAGE-DELTA.md §3). */
+const JUDGMENT_SETTING = z.strictObject({ model: z.string(), description: nullish(z.string()) });
+
+/** A level of a PipeJudge rating scale: a description, or a table with a label and/or a description. */
+const JUDGE_LEVEL = z.union([
+  z.string(),
+  z.strictObject({ label: nullish(z.string()), description: nullish(z.string()) }),
+]);
+/** A level of a rating scale as written. */
+export type JudgeLevelBlueprint = z.infer<typeof JUDGE_LEVEL>;
+
+/** The kind fields of a PipeJudge question: `options` (choice), `levels` (rating), else yes/no with `criteria`/`threshold`. */
+const JUDGE_KIND_FIELDS = {
+  options: nullish(z.record(z.string(), z.string())),
+  levels: nullish(z.array(JUDGE_LEVEL)),
+  criteria: nullish(z.strictObject({ yes: z.string(), no: z.string() })),
+  threshold: nullish(z.number()),
+};
+
+/** One question of a PipeJudge's multi form (`[pipe.x.questions.<name>]`, LANGUAGE-DELTA.md §3). */
+const JUDGE_QUESTION = z.strictObject({ question: z.string(), ...JUDGE_KIND_FIELDS });
+
 /** Every pipe blueprint schema by `type`. */
 export const PIPE_SCHEMAS = {
   PipeLLM: z.strictObject({
@@ -227,6 +249,15 @@ export const PIPE_SCHEMAS = {
     exclude_domains: nullish(z.array(z.string())),
   }),
   PipeStructure: z.strictObject({ type: z.literal('PipeStructure'), ...common, model: modelField(LLM_SETTING) }),
+  PipeJudge: z.strictObject({
+    type: z.literal('PipeJudge'),
+    ...common,
+    model: modelField(JUDGMENT_SETTING),
+    prompt: z.string(),
+    question: nullish(z.string()),
+    questions: nullish(z.record(z.string(), JUDGE_QUESTION)),
+    ...JUDGE_KIND_FIELDS,
+  }),
   PipeCompose: z.strictObject({
     type: z.literal('PipeCompose'),
     ...common,
@@ -284,10 +315,16 @@ export const PIPE_SCHEMAS = {
   }),
 } as const;
 
-/** Every pipe type (the eleven of the reference's `PipeType` enum plus the contract-only signature). */
+/**
+ * Every pipe type: the eleven of the reference's 0.16 `PipeType` enum, the newer PipeJudge (LANGUAGE-DELTA.md §3), and
+ * the contract-only signature.
+ */
 export type PipeType = keyof typeof PIPE_SCHEMAS;
 
-/** The pipe types a pipe table may name in `type`: the reference's `PipeType` enum (LANGUAGE.md §3.1, LANGUAGE-DELTA.md §1). */
+/**
+ * The pipe types a pipe table may name in `type`: the reference's `PipeType` enum (LANGUAGE.md §3.1, LANGUAGE-DELTA.md
+ * §1) and the newer PipeJudge (LANGUAGE-DELTA.md §3).
+ */
 export const SCHEMA_PIPE_TYPES = Object.keys(PIPE_SCHEMAS).filter((type) => type !== 'PipeSignature') as Exclude<
   PipeType,
   'PipeSignature'
@@ -305,6 +342,8 @@ export type PipeExtractBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeExtract']>
 export type PipeSearchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSearch']>;
 /** A PipeStructure as written (LANGUAGE-DELTA.md §1; reference OpenAPI `PipeStructureBlueprint`). */
 export type PipeStructureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeStructure']>;
+/** A PipeJudge as written (LANGUAGE-DELTA.md §3; newer than the 0.16 contract). */
+export type PipeJudgeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeJudge']>;
 /** A PipeCompose as written (LANGUAGE.md §3.7). */
 export type PipeComposeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCompose']>;
 /** A PipeSequence as written (LANGUAGE.md §3.8). */

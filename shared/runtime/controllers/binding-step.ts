@@ -3,8 +3,8 @@
  * feature): a deep copy of the value at a dotted path becomes a fresh stuff of the derived concept; no pipe runs, in a
  * live run as in a dry run. Across lists the values are flattened and empty ones dropped. A single value the path does
  * not reach (an optional field left empty) fails a live run, and is a mock of the derived concept in a dry run. A scalar field becomes the
- * native's content (`{text}`, `{number}`, `{json_obj}`; a `date`/`datetime` field's ISO text `{date, time?}`, a `time`
- * field's `{time}`, see `temporal-content.ts`).
+ * native's content (`{text}`, `{number}`, `{json_obj}`, `{yes_no}`; a `date`/`datetime` field's ISO text
+ * `{date, time?}`, a `time` field's `{time}`, see `temporal-content.ts`).
  */
 import { PipeInputError } from '../../errors/index.js';
 import { type Concept, deriveBinding, pathRoot } from '../../mthds/index.js';
@@ -18,6 +18,7 @@ const SCALAR_MEMBER: Record<string, string> = {
   'native.Text': 'text',
   'native.Number': 'number',
   'native.JSON': 'json_obj',
+  'native.YesNo': 'yes_no',
 };
 
 function valuesAt(values: unknown[], segment: string): unknown[] {

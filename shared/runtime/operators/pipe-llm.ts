@@ -10,7 +10,6 @@
 import type { Concept, PipeLLMBlueprint } from '../../mthds/index.js';
 import type { TagStyle, TextFormat } from '../../templating/index.js';
 import { renderJobTemplate } from '../job-template.js';
-import { libraryDocumentUrl } from '../library-document-url.js';
 import { resolveMultiplicity } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
@@ -18,6 +17,7 @@ import { storePipeOutput } from '../pipe-output.js';
 import type { LlmRequest } from '../ports.js';
 import type { PromptAttachment } from '../prompt-media.js';
 import type { StuffContent } from '../stuff.js';
+import { promptAttachments } from './prompt-attachments.js';
 import { generateStructured, modelChoice, STRUCTURING_SYSTEM_PROMPT } from './structured-output.js';
 
 /** The rendered prompts and their attachments. */
@@ -108,15 +108,7 @@ export const runPipeLLM: PipeRunner = async (job, environment) => {
   const systemPrompt = systemTemplate === undefined ? undefined : await render(systemTemplate);
   const prompts: PromptParts = { userPrompt: blueprint.prompt === undefined ? '' : await render(blueprint.prompt) };
   if (systemPrompt !== undefined) prompts.systemPrompt = systemPrompt;
-  const attachments = (kind: 'image' | 'document') =>
-    registered
-      .filter((attachment) => attachment.kind === kind)
-      .map(({ url: written, mime_type }) => {
-        const url = libraryDocumentUrl(written, mime_type, environment.deps.libraryFiles, job.pipe.code);
-        return mime_type === undefined ? { url } : { url, mime_type };
-      });
-  if (registered.some((attachment) => attachment.kind === 'image')) prompts.images = attachments('image');
-  if (registered.some((attachment) => attachment.kind === 'document')) prompts.documents = attachments('document');
+  Object.assign(prompts, promptAttachments(registered, environment, job.pipe.code));
   const content = await generateContent(job, environment, concept, prompts, blueprint);
   storePipeOutput(job, environment, concept, content);
 };

@@ -131,6 +131,50 @@ describe('model router', () => {
   });
 });
 
+describe('judgment deck (LANGUAGE-DELTA §3)', () => {
+  const deck = new ModelDeck(config().deck, () => true);
+
+  it('should resolve @default-judgment and the judgment presets onto LLM handles', () => {
+    expect(deck.resolve('judgment', '@default-judgment')).to.deep.equal({ handle: 'gpt-4o-mini' });
+    expect(deck.resolve('judgment', '$judgment-strict')).to.deep.equal({ handle: 'gpt-4o-mini', temperature: 0 });
+    expect(deck.resolve('judgment', 'gpt-4.1')).to.deep.equal({ handle: 'gpt-4.1' });
+  });
+
+  it('should have no default, as the reference kit, and say so when no model is given', () => {
+    expect(deck.catalog().judgment).to.deep.equal({
+      presets: ['judgment-strict'],
+      aliases: ['default-judgment', 'premium-judgment'],
+      waterfalls: [],
+      hasDefault: false,
+    });
+    expect(deck.catalog().llm.hasDefault).to.equal(true);
+    expect(() => deck.resolve('judgment', undefined)).to.throw(
+      ModelChoiceNotFoundError,
+      'No model is given and the judgment deck has no default.',
+    );
+    expect(() => deck.resolve('judgment', '@default-general')).to.throw(ModelChoiceNotFoundError);
+  });
+
+  it('should keep judgment out of the /v1/models listing (not a 0.16 ModelCategory)', () => {
+    const listing = deck.listing();
+    expect(Object.keys(listing.aliases)).to.deep.equal(['extract', 'img_gen', 'llm', 'search']);
+    expect(listing.models.map((model) => model.name)).to.not.include('judgment-strict');
+  });
+
+  it('should take a choice_default from an override deck file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgment-deck-'));
+    try {
+      mkdirSync(join(dir, 'deck'));
+      writeFileSync(join(dir, 'deck', '9_judgment.toml'), '[judgment]\nchoice_default = "@premium-judgment"\n');
+      const overridden = new ModelDeck(loadInferenceConfig(dir, {}).deck, () => true);
+      expect(overridden.resolve('judgment', undefined).handle).to.equal('gpt-4.1');
+      expect(overridden.catalog().judgment.hasDefault).to.equal(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('configuration overrides', () => {
   it('should replace a packaged file and add deck entries from SERVICE_CONFIG_DIR/inference', () => {
     const dir = mkdtempSync(join(tmpdir(), 'inference-config-'));

@@ -51,6 +51,26 @@ describe('content rendering', () => {
     expect(String(artefact)).to.equal('# value: 3\n# passed: True');
   });
 
+  it('should print the verdict natives as yes/no, the option key, and the label else the level', () => {
+    const print = (ref: string, item: Record<string, unknown>) =>
+      String(stuffArtefact(lib, stuff(lib, ref, { kind: 'item', item })));
+    expect(print('native.YesNo', { yes_no: true, probability: 0.9 })).to.equal('yes');
+    expect(print('native.YesNo', { yes_no: false })).to.equal('no');
+    expect(print('native.Choice', { choice: 'billing' })).to.equal('billing');
+    expect(print('native.Rating', { level: 2, label: 'Critical' })).to.equal('Critical');
+    expect(print('native.Rating', { level: 1 })).to.equal('1');
+  });
+
+  it('should render the verdict natives as JSON without their absent members', () => {
+    const artefact = stuffArtefact(
+      lib,
+      stuff(lib, 'native.Rating', { kind: 'item', item: { level: 1, label: null, confidence: null, position: 1.2 } }),
+    );
+    expect(renderTemplate('{{ x | format("json") }} {{ x.level }}', { x: artefact }, { category: 'basic' })).to.equal(
+      '{"level":1,"position":1.2} 1',
+    );
+  });
+
   it('should print a list of texts as bullets and expose items', () => {
     const artefact = stuffArtefact(
       lib,

@@ -210,6 +210,16 @@ describe('lintMthds', () => {
       ]);
     });
 
+    it('should accept a PipeJudge, which the reference schema lacks, and check its closed question tables', () => {
+      const judge = PIPE.replace('PipeLLM', 'PipeJudge').replace('"Text"', '"YesNo"');
+      const valid = `${judge}prompt = "p"\n[pipe.p.questions.urgent]\nquestion = "Urgent?"\nthreshold = 0.7\n`;
+      expect(lintMthds(valid)).to.deep.equal([]);
+      const content = `${judge}prompt = "p"\n[pipe.p.questions.urgent]\nquestion = "Urgent?"\nweight = 2\n`;
+      expect(lintMthds(content).map((diagnostic) => [diagnostic.message, covered(content, diagnostic)])).to.deep.equal([
+        ["Unknown key 'weight' in 'pipe.p.questions.urgent'", 'weight'],
+      ]);
+    });
+
     it('should accept a typeless signature, signature_for optional, and check its fields', () => {
       const signature = 'domain = "x"\n[pipe.s]\ndescription = "d"\noutput = "Text"\nsignature_for = "PipeLLM"\n';
       expect(lintMthds(signature)).to.deep.equal([]);

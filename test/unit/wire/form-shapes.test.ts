@@ -421,6 +421,56 @@ describe('form descriptors and I/O contract schemas (reference shapes)', () => {
     });
   });
 
+  describe('the verdict natives', () => {
+    it('should describe YesNo, Choice and Rating as objects with their fields, the first required', () => {
+      const verdicts = libraryOf(`
+domain = "verdicts"
+[pipe.read_verdicts]
+type = "PipeLLM"
+description = "Read verdicts"
+inputs = { urgent = "YesNo", team = "Choice", severity = "Rating" }
+output = "Text"
+prompt = "Read $urgent $team $severity"
+`);
+      const fields = inputForms(verdicts)['verdicts.read_verdicts']!.fields;
+      const shape = (field: (typeof fields)[number]) => [
+        field.kind,
+        field.concept_ref,
+        field.fields!.map((member) => [member.name, member.kind, member.required]),
+      ];
+      expect(fields.map(shape)).to.deep.equal([
+        [
+          'object',
+          'native.YesNo',
+          [
+            ['yes_no', 'boolean', true],
+            ['probability', 'number', false],
+          ],
+        ],
+        [
+          'object',
+          'native.Choice',
+          [
+            ['choice', 'text', true],
+            ['confidence', 'number', false],
+            ['probabilities', 'object', false],
+          ],
+        ],
+        [
+          'object',
+          'native.Rating',
+          [
+            ['level', 'number', true],
+            ['label', 'text', false],
+            ['confidence', 'number', false],
+            ['probabilities', 'object', false],
+            ['position', 'number', false],
+          ],
+        ],
+      ]);
+    });
+  });
+
   describe('output_form', () => {
     it('should describe a plural output as a list node with its concept, and a refinement with refines', () => {
       const forms = outputForms(crew);

@@ -24,7 +24,11 @@ const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
   'update_forward_refs',
 ]);
 
-function reason(name: string): string | undefined {
+/**
+ * Why a name cannot be a structure field (a leading `_`, `model_*`, a reserved name), or undefined when it can.
+ * @param name - a field name (also a PipeJudge question name, LANGUAGE-DELTA.md §3)
+ */
+export function fieldNameProblem(name: string): string | undefined {
   if (name.startsWith('_')) return `field names must not start with '_'`;
   if (name.startsWith('model_')) return `names starting with 'model_' are reserved`;
   if (RESERVED_FIELD_NAMES.has(name)) return `'${name}' is a reserved name`;
@@ -44,7 +48,7 @@ export const fieldName: Rule = {
       Object.entries(bundle.blueprint.concept).flatMap(([concept, table]) => {
         if (typeof table === 'string' || typeof table.structure !== 'object') return [];
         return Object.keys(table.structure).flatMap((name) => {
-          const why = reason(name);
+          const why = fieldNameProblem(name);
           return why === undefined
             ? []
             : [

@@ -16,6 +16,19 @@ import { extractOutputPages } from './extract-output-pages.js';
 import { extractSingleInput } from './extract-single-input.js';
 import { funcFunctionName } from './func-function-name.js';
 import { imgGenQualitySteps } from './img-gen-quality-steps.js';
+import { judgeCriteria } from './judge-criteria.js';
+import { judgeInputsUsed } from './judge-inputs-used.js';
+import { judgeKindFields } from './judge-kind-fields.js';
+import { judgeLevels } from './judge-levels.js';
+import { judgeModel } from './judge-model.js';
+import { judgeOptions } from './judge-options.js';
+import { judgeOutputMulti } from './judge-output-multi.js';
+import { judgeOutputSingle } from './judge-output-single.js';
+import { judgePrompt } from './judge-prompt.js';
+import { judgeQuestionForm } from './judge-question-form.js';
+import { judgeQuestionMedia } from './judge-question-media.js';
+import { judgeQuestionNames } from './judge-question-names.js';
+import { judgeThreshold } from './judge-threshold.js';
 import { llmInputsUsed } from './llm-inputs-used.js';
 import { llmOutputNotImage } from './llm-output-not-image.js';
 import { llmPromptVariables } from './llm-prompt-variables.js';
@@ -57,6 +70,19 @@ export const S4_RULES: readonly Rule[] = [
   structureSingleInput,
   structureInputText,
   structureOutputNotText,
+  judgePrompt,
+  judgeQuestionForm,
+  judgeQuestionNames,
+  judgeKindFields,
+  judgeOptions,
+  judgeLevels,
+  judgeCriteria,
+  judgeThreshold,
+  judgeQuestionMedia,
+  judgeInputsUsed,
+  judgeOutputSingle,
+  judgeOutputMulti,
+  judgeModel,
   composeMode,
   composeSingleOutput,
   constructFromOrTemplate,

@@ -30,6 +30,7 @@ const MODEL_FIELDS: Readonly<Record<string, { category: ModelCategoryName; field
   PipeImgGen: { category: 'img_gen', fields: ['model'] },
   PipeExtract: { category: 'extract', fields: ['model'] },
   PipeSearch: { category: 'search', fields: ['model'] },
+  PipeJudge: { category: 'judgment', fields: ['model'] },
 };
 
 /** How messages name a category, as the reference does (`LLM preset 'x' was not found in the model deck`). */
@@ -38,6 +39,7 @@ const CATEGORY_LABELS: Readonly<Record<ModelCategoryName, string>> = {
   img_gen: 'Image generation',
   extract: 'Extract',
   search: 'Search',
+  judgment: 'Judgment',
 };
 
 const SIGILS = { preset: '$', alias: '@', waterfall: '~' } as const;

@@ -1,12 +1,14 @@
 /**
  * Where a pipe holds templates (LANGUAGE.md §3.12): PipeLLM `prompt` / `system_prompt`, PipeImgGen `prompt` /
  * `negative_prompt`, PipeSearch `prompt`, PipeCompose `template` and construct `template` fields, PipeCondition
- * `expression_template` (or `expression`, read as `{{ expression }}`); and reading one template's variable roots.
- * @see LANGUAGE.md §3.2, §3.4, §3.6, §3.7, §3.10, §3.12
+ * `expression_template` (or `expression`, read as `{{ expression }}`), PipeJudge `prompt` and question templates
+ * (`question`, `questions.<name>.question`); and reading one template's variable roots.
+ * @see LANGUAGE.md §3.2, §3.4, §3.6, §3.7, §3.10, §3.12, LANGUAGE-DELTA.md §3
  */
 import { MthdsError } from '../../../errors/index.js';
 import { checkTemplate, type TemplateCategory, templateVariables } from '../../../templating/index.js';
 import type { Pipe } from '../../library/concept.js';
+import { judgeQuestions } from '../../library/judge-questions.js';
 
 /** One template of a pipe. */
 export interface TemplateSite {
@@ -61,6 +63,15 @@ export function templateSites(pipe: Pipe): TemplateSite[] {
       ];
     case 'PipeSearch':
       return [{ field: 'prompt', template: blueprint.prompt, category: 'llm_prompt' }];
+    case 'PipeJudge':
+      return [
+        { field: 'prompt', template: blueprint.prompt, category: 'llm_prompt' },
+        ...judgeQuestions(blueprint).map((question) => ({
+          field: `${question.fieldPrefix}question`,
+          template: question.question,
+          category: 'basic' as const,
+        })),
+      ];
     case 'PipeCompose': {
       const sites: TemplateSite[] = [];
       const spec = blueprint.template;

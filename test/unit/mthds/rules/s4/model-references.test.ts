@@ -11,6 +11,7 @@ const CATALOG: ModelReferenceCatalog = {
   img_gen: { presets: ['gen-image'], aliases: ['default-general'], waterfalls: [] },
   extract: { presets: ['extract-testing'], aliases: ['default-text-from-pdf'], waterfalls: [] },
   search: { presets: ['standard'], aliases: ['default-search'], waterfalls: [] },
+  judgment: { presets: [], aliases: ['default-judgment'], waterfalls: [] },
 };
 
 const check = (text: string, models: ModelReferenceCatalog | null = CATALOG) => {
@@ -91,6 +92,26 @@ describe('S4-model-references', () => {
           "Pipe 'look', field 'model': Search preset 'gen-image' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
         ],
       ]);
+    });
+  });
+
+  describe('when a PipeJudge names an LLM alias, in a string or a { model, description } table', () => {
+    it('should look it up in the judgment category', () => {
+      const judge = (model: string) =>
+        bundle(
+          'inbox',
+          `[pipe.judge]\ntype = "PipeJudge"\ndescription = "d"\ninputs = { message = "Text" }\noutput = "YesNo"\nprompt = "@message"\nquestion = "Urgent?"\nmodel = ${model}`,
+        );
+      expect(check(judge('"@default-small"')).map((item) => [item.field_path, item.message])).to.deep.equal([
+        [
+          'pipe.judge.model',
+          "Pipe 'judge', field 'model': Judgment alias 'default-small' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+        ],
+      ]);
+      expect(
+        check(judge('{ model = "@default-judgments", description = "d" }')).map((item) => item.field_path),
+      ).to.deep.equal(['pipe.judge.model.model']);
+      expect(check(judge('"@default-judgment"'))).to.deep.equal([]);
     });
   });
 

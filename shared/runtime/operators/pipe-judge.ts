@@ -1,0 +1,136 @@
+/**
+ * PipeJudge: ask a judgment model closed questions about evidence and store the typed verdicts (LANGUAGE-DELTA.md §3,
+ * a feature newer than the 0.16 contract).
+ *
+ * The `prompt` is rendered as a PipeLLM user prompt (images and documents become attachments with `[Image N]` /
+ * `[Document N]` tokens); each question is rendered as a `basic` template. One structured-output request goes through
+ * the inference port with the model read in the deck's `judgment` category (its names end on LLM handles: the
+ * judgment is emulated by an LLM, so probabilities stay absent and a yes/no `threshold` has nothing to apply to).
+ * The single form stores the verdict native (`YesNo`, `Choice`, `Rating`) under the declared concept; the multi form
+ * stores one verdict per question as the fields of the declared structured concept. A dry run answers with the
+ * reference's deterministic mock after rendering the prompt and questions, and makes no call.
+ */
+import { JudgmentRefusedError } from '../../errors/index.js';
+import {
+  type Concept,
+  isMultiJudge,
+  type JudgeQuestion,
+  judgeQuestions,
+  type Library,
+  type PipeJudgeBlueprint,
+} from '../../mthds/index.js';
+import { renderJobTemplate } from '../job-template.js';
+import { outputConceptOf } from '../output-concept.js';
+import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
+import { storePipeOutput } from '../pipe-output.js';
+import type { PromptAttachment } from '../prompt-media.js';
+import type { ItemContent } from '../stuff.js';
+import {
+  type AskedQuestion,
+  JUDGMENT_SYSTEM_PROMPT,
+  judgmentAnswerSchema,
+  judgmentUserPrompt,
+} from './judgment-request.js';
+import { dryRunVerdict, type JudgeOutcome, readJudgment } from './judgment-verdict.js';
+import { promptAttachments } from './prompt-attachments.js';
+
+/** The judgment-deck reference a `model` field names. */
+function judgmentModelRef(model: PipeJudgeBlueprint['model']): string | undefined {
+  if (model === undefined || typeof model === 'string') return model;
+  return 'raw' in model ? model.raw : model.model;
+}
+
+/** Shape problems of a candidate answer (each question answered by an object), for the port's re-asks. */
+function answerShapeProblems(questions: readonly JudgeQuestion[], value: unknown): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return ['(root) must be an object'];
+  return questions
+    .filter((question) => {
+      const answer = (value as Record<string, unknown>)[question.name];
+      return answer === null || typeof answer !== 'object' || Array.isArray(answer);
+    })
+    .map((question) => `/${question.name} must be an object`);
+}
+
+async function askQuestions(
+  job: PipeJob,
+  environment: RunEnvironment,
+  blueprint: PipeJudgeBlueprint,
+  questions: readonly JudgeQuestion[],
+): Promise<Map<string, JudgeOutcome>> {
+  const evidence = await renderJobTemplate(job, environment, blueprint.prompt, { category: 'llm_prompt', media: true });
+  const registered: readonly PromptAttachment[] = evidence.attachments ?? [];
+  const asked: AskedQuestion[] = [];
+  for (const question of questions) {
+    const rendered = await renderJobTemplate(job, environment, question.question, { category: 'basic' });
+    asked.push({ question, instructions: rendered.text });
+  }
+  if (environment.dryRun)
+    return new Map(
+      questions.map((question): [string, JudgeOutcome] => [question.name, { verdict: dryRunVerdict(question) }]),
+    );
+  const { inference, signal } = environment.deps;
+  const modelRef = judgmentModelRef(blueprint.model);
+  const { object } = await inference.generateObject({
+    pipeCode: job.pipe.code,
+    modelCategory: 'judgment',
+    ...(modelRef === undefined ? {} : { modelRef }),
+    systemPrompt: JUDGMENT_SYSTEM_PROMPT,
+    userPrompt: judgmentUserPrompt(evidence.text, asked),
+    ...promptAttachments(registered, environment, job.pipe.code),
+    schemaName: 'Judgment',
+    jsonSchema: judgmentAnswerSchema(questions),
+    validate: (value) => answerShapeProblems(questions, value),
+    ...(signal ? { signal } : {}),
+  });
+  return readJudgment(job.pipe.code, questions, object);
+}
+
+function refused(pipeCode: string, name: string, reason: string): JudgmentRefusedError {
+  return new JudgmentRefusedError(`PipeJudge '${pipeCode}': the judgment model refused question '${name}': ${reason}`);
+}
+
+/** The multi form's content: one verdict per question; a refused optional field without default is left absent. */
+function multiContent(
+  library: Library,
+  pipeCode: string,
+  concept: Concept,
+  outcomes: Map<string, JudgeOutcome>,
+): ItemContent {
+  const fields = library.ancestry(concept).find((ancestor) => ancestor.structure !== null)?.structure ?? {};
+  const content: ItemContent = {};
+  for (const [name, outcome] of outcomes) {
+    if ('verdict' in outcome) {
+      content[name] = outcome.verdict;
+      continue;
+    }
+    const field = fields[name];
+    if (field === undefined || field.required || field.default_value !== undefined)
+      throw refused(pipeCode, name, outcome.refusal);
+  }
+  return content;
+}
+
+/**
+ * Run a PipeJudge job.
+ * @throws Jinja2Template* errors (422) rendering the prompt or a question, ModelChoiceNotFoundError (422) for a
+ *   judgment model the deck does not know, LLMCompletion* / LLMStructuredOutputError from the call,
+ *   JudgmentAnswerMismatchError (500) for answers out of the questions' kinds, JudgmentRefusedError (422) for a
+ *   refusal the output cannot leave absent
+ * @see LANGUAGE-DELTA.md §3
+ */
+export const runPipeJudge: PipeRunner = async (job, environment) => {
+  const blueprint = job.pipe.blueprint as PipeJudgeBlueprint;
+  const questions = judgeQuestions(blueprint);
+  const concept = outputConceptOf(job, environment.library);
+  const outcomes = await askQuestions(job, environment, blueprint, questions);
+  let item: ItemContent;
+  if (isMultiJudge(blueprint)) item = multiContent(environment.library, job.pipe.code, concept, outcomes);
+  else {
+    const [question] = questions;
+    const outcome = question === undefined ? undefined : outcomes.get(question.name);
+    if (outcome === undefined || !('verdict' in outcome))
+      throw refused(job.pipe.code, 'question', outcome?.refusal ?? 'no answer');
+    item = outcome.verdict;
+  }
+  storePipeOutput(job, environment, concept, { kind: 'item', item });
+};
