@@ -33,7 +33,7 @@ describe('S4-judge-output-multi', () => {
         "no field for question 'impact'.",
       ]);
       expect(
-        problem('Triage', TRIAGE_QUESTIONS.replace(/\[pipe\.judge_message\.questions\.severity\][^]*$/, '')),
+        problem('Triage', TRIAGE_QUESTIONS.replace(/\[pipe\.judge_message\.questions\.severity\][\s\S]*$/, '')),
       ).to.deep.equal(["field 'severity' answers no question."]);
       expect(
         problem(
