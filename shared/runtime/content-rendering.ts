@@ -1,7 +1,8 @@
 /**
  * Plain rendering of content, as `$x` / `{{ x }}` print it in templates (RUNTIME.md §2.2.5; a native Date or Time
  * prints as ISO 8601 at the precision it states: `2025-01-06`, `2025-01-06T09:30:00+02:00`, `09:30:00`;
- * LANGUAGE-DELTA.md §10), and the template
+ * LANGUAGE-DELTA.md §10; a member of a native Composite that is a Number, Date or Time content prints as that native),
+ * and the template
  * artefacts that carry it: read-only copies of content whose `toString()` is the plain rendering and whose
  * attributes are the content fields.
  */
@@ -154,8 +155,23 @@ function jsonOfItem(nativeRoot: string | null, item: ItemContent): unknown {
   return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== null && value !== undefined));
 }
 
+/** The native a Composite member's content is shaped like, read from its keys (its concept is not kept). */
+function compositeMemberRoot(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const keys = Object.keys(value).sort().join(',');
+  if (keys === 'number') return 'Number';
+  if (keys === 'date' || keys === 'date,time') return 'Date';
+  if (keys === 'time') return 'Time';
+  return null;
+}
+
 function itemArtefact(nativeRoot: string | null, item: ItemContent, media?: PromptMedia): Record<string, unknown> {
   const artefact = nestedArtefact(item) as Record<string, unknown>;
+  if (nativeRoot === 'Composite')
+    for (const [key, value] of Object.entries(item)) {
+      const root = compositeMemberRoot(value);
+      if (root !== null) defineRendering(artefact[key] as object, () => plainItem(root, value as ItemContent), value);
+    }
   defineRendering(artefact, () => plainItem(nativeRoot, item, media), jsonOfItem(nativeRoot, item));
   return artefact;
 }
