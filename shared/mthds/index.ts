@@ -22,6 +22,16 @@ export { deriveBinding, pathRoot } from './library/binding-derivation.js';
 export { buildLibrary } from './library/build-library.js';
 export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
+export {
+  chooseDocGenEngine,
+  DOC_GEN_FORMATS,
+  type DocGenEngineChoice,
+  type DocGenFormat,
+  type DocGenFormatFacts,
+  type DocGenSource,
+  docGenSource,
+  templateFileCandidates,
+} from './library/doc-gen.js';
 export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
 export { type BundleSource, type LibraryLoadResult, type LoadOptions, loadLibrary } from './load-library.js';
@@ -47,6 +57,7 @@ export type {
   PipeBlueprint,
   PipeComposeBlueprint,
   PipeConditionBlueprint,
+  PipeDocGenBlueprint,
   PipeExtractBlueprint,
   PipeFuncBlueprint,
   PipeImgGenBlueprint,

@@ -33,6 +33,12 @@ export interface LoadOptions {
    * (`S4-model-references`), so that validation refuses what a run would fail on. Unchecked when absent.
    */
   models?: ModelReferenceCatalog;
+  /**
+   * Where the bundles came from, for PipeDocGen's `template_file` (`S4-doc-gen-template-file-origin`): the
+   * bundle-relative paths of the files sent beside the `.mthds` (zip, file map, method_ref clone), or `null` for
+   * bundles sent as text, which have no directory. Unchecked when absent.
+   */
+  bundleFiles?: readonly string[] | null;
 }
 
 /**
@@ -109,7 +115,13 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
   }
   if (errors.length > 0) return invalid(errors);
   const library = buildLibrary(bundles);
-  const context: RuleContext = { bundles, library, mode, ...(options.models ? { models: options.models } : {}) };
+  const context: RuleContext = {
+    bundles,
+    library,
+    mode,
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.bundleFiles === undefined ? {} : { bundleFiles: options.bundleFiles }),
+  };
   const structure = runRules(STRUCTURE_RULES, context);
   if (structure.errors.length > 0) return invalid(structure.errors);
   const checks = runRules(LIBRARY_RULES, context);

@@ -137,6 +137,33 @@ export const MESSAGES = {
     available: readonly string[];
   }) =>
     `Pipe '${p.pipe}', field '${p.field}': the path '${p.path}' does not resolve: '${p.segment}' is not a bindable field of '${p.within}' (fields: ${listOr(p.available)}).`,
+  doc_gen_output_document: (p: { pipe: string; output: string }) =>
+    `Pipe '${p.pipe}': a PipeDocGen outputs a Document (or a concept refining it), not '${p.output}' (PipeDocGenFactoryError).`,
+  doc_gen_output_single: (p: { pipe: string; output: string }) =>
+    `Pipe '${p.pipe}': a PipeDocGen prints one file; its output '${p.output}' must not be a list (write "Document").`,
+  doc_gen_template_not_pdf: (p: { pipe: string; format: string }) =>
+    `Pipe '${p.pipe}': an HTML template prints a pdf only; a ${p.format} PipeDocGen prints its layout or a template_file (.${p.format}).`,
+  doc_gen_template_exclusive: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}': a PipeDocGen sets at most one of template and template_file, not both.`,
+  doc_gen_pptx_template_file: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}': a pptx PipeDocGen needs a template_file (a .pptx of the bundle); pptx has no layout.`,
+  doc_gen_template_file_path: (p: { pipe: string; path: string; problem: string }) =>
+    `Pipe '${p.pipe}': template_file '${p.path}' ${p.problem}.`,
+  doc_gen_template_file_string: (p: { pipe: string; path: string }) =>
+    `Pipe '${p.pipe}': template_file '${p.path}' cannot be read: this bundle was sent as text (mthds_contents), which has no directory; send the bundle with its files (bundle_b64, files) or as a method_ref, or use a template.`,
+  doc_gen_template_file_missing: (p: { pipe: string; path: string; files: readonly string[] }) =>
+    `Pipe '${p.pipe}': template_file '${p.path}' names no file of the bundle (its files: ${listOr(p.files.slice(0, 20))}).`,
+  doc_gen_engine_missing: (p: { pipe: string; reason: string }) =>
+    `Pipe '${p.pipe}': no doc_gen engine can print it: ${p.reason} (DocGenEngineMissingError).`,
+  doc_gen_field_path: (p: {
+    pipe: string;
+    field: string;
+    path: string;
+    segment: string;
+    concept: string;
+    available: readonly string[];
+  }) =>
+    `Pipe '${p.pipe}', ${p.field}: '${p.path}' reads '${p.segment}', which concept '${p.concept}' does not have (fields: ${listOr(p.available)}).`,
   compose_mode: (p: { pipe: string; both: boolean }) =>
     `Pipe '${p.pipe}': a PipeCompose sets exactly one of template and construct (${p.both ? 'both are set' : 'neither is set'}).`,
   compose_single_output: (p: { pipe: string; output: string }) =>

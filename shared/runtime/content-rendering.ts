@@ -1,9 +1,11 @@
 /**
  * Plain rendering of content, as `$x` / `{{ x }}` print it in templates (RUNTIME.md §2.2.5), and the template
  * artefacts that carry it: read-only copies of content whose `toString()` is the plain rendering and whose
- * attributes are the content fields.
+ * attributes are the content fields. A `Markdown` item prints its source, and in html templates its source converted
+ * to HTML (LANGUAGE-DELTA.md §10).
  */
 import type { Concept, Library } from '../mthds/index.js';
+import { defineHtmlRendering, markdownToHtml } from '../templating/index.js';
 import type { PromptMedia } from './prompt-media.js';
 import type { ItemContent, StuffContent } from './stuff.js';
 
@@ -75,6 +77,7 @@ function plainItem(nativeRoot: string | null, item: ItemContent, media?: PromptM
   if (media && nativeRoot === 'Document') return media.placeholder('document', item);
   switch (nativeRoot) {
     case 'Text':
+    case 'Markdown':
     case 'ImgGenPrompt':
       return String(item['text'] ?? '');
     case 'Number':
@@ -137,6 +140,7 @@ function nestedArtefact(value: unknown): unknown {
 function itemArtefact(nativeRoot: string | null, item: ItemContent, media?: PromptMedia): Record<string, unknown> {
   const artefact = nestedArtefact(item) as Record<string, unknown>;
   defineRendering(artefact, () => plainItem(nativeRoot, item, media), item);
+  if (nativeRoot === 'Markdown') defineHtmlRendering(artefact, () => markdownToHtml(String(item['text'] ?? '')));
   return artefact;
 }
 
@@ -153,7 +157,7 @@ export function contentArtefact(nativeRoot: string | null, content: StuffContent
   if (content.kind === 'item') return itemArtefact(nativeRoot, content.item, media);
   const items = content.items;
   const list = items.map((item) => itemArtefact(nativeRoot, item, media));
-  const textual = nativeRoot === 'Text' || nativeRoot === 'ImgGenPrompt';
+  const textual = nativeRoot === 'Text' || nativeRoot === 'Markdown' || nativeRoot === 'ImgGenPrompt';
   const separator = nativeRoot === 'Image' ? ', ' : '\n';
   const plain = () =>
     media && (nativeRoot === 'Image' || nativeRoot === 'Document')

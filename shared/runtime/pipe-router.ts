@@ -16,6 +16,7 @@ import { asGraphNode, nodeInputs, nodeOutputs } from './graph-node.js';
 import { graphPipeOf } from './graph-registries.js';
 import { mintMockOutput } from './mock-output.js';
 import { runPipeCompose } from './operators/pipe-compose.js';
+import { runPipeDocGen } from './operators/pipe-doc-gen.js';
 import { runPipeExtract } from './operators/pipe-extract.js';
 import { runPipeFunc } from './operators/pipe-func.js';
 import { runPipeImgGen } from './operators/pipe-img-gen.js';
@@ -34,6 +35,7 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
   PipeImgGen: runPipeImgGen,
   PipeSearch: runPipeSearch,
   PipeStructure: runPipeStructure,
+  PipeDocGen: runPipeDocGen,
   PipeSequence: runPipeSequence,
   PipeParallel: runPipeParallel,
   PipeCondition: runPipeCondition,

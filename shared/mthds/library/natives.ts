@@ -14,6 +14,8 @@ export interface NativeConcept {
   structureClassName: string;
   /** JSON schema of one content item (with `$defs` for nested natives). */
   schema: Record<string, unknown>;
+  /** The native it refines (qualified), when it has one: `Markdown` refines `Text` (LANGUAGE-DELTA.md §10). */
+  refines?: string;
 }
 
 const TEXT = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
@@ -62,81 +64,99 @@ function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>
   return { ...schema, $defs: defs };
 }
 
-/** The 12 natives of the standard (LANGUAGE.md §2.3, `SearchResult` included), keyed by code. */
+/**
+ * The natives, keyed by code: the 12 of the standard (LANGUAGE.md §2.3, `SearchResult` included), and `Markdown`
+ * (LANGUAGE-DELTA.md §10, a newer reference native: `{text}`, refining Text; it prints as converted HTML in HTML
+ * templates).
+ */
 export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
-  [
-    { code: 'Text', description: 'A text', structureClassName: 'TextContent', schema: TEXT },
-    {
-      code: 'Number',
-      description: 'A number',
-      structureClassName: 'NumberContent',
-      schema: { type: 'object', properties: { number: { type: 'number' } }, required: ['number'] },
-    },
-    { code: 'Image', description: 'An image', structureClassName: 'ImageContent', schema: IMAGE },
-    { code: 'Document', description: 'A document', structureClassName: 'DocumentContent', schema: DOCUMENT },
-    {
-      code: 'Html',
-      description: 'HTML content',
-      structureClassName: 'HtmlContent',
-      schema: {
-        type: 'object',
-        properties: { inner_html: { type: 'string' }, css_class: { type: 'string' } },
-        required: ['inner_html'],
+  (
+    [
+      { code: 'Text', description: 'A text', structureClassName: 'TextContent', schema: TEXT },
+      {
+        code: 'Markdown',
+        description: 'A text written in Markdown',
+        structureClassName: 'MarkdownContent',
+        schema: TEXT,
+        refines: `${NATIVE_DOMAIN}.Text`,
       },
-    },
-    {
-      code: 'TextAndImages',
-      description: 'A text with images',
-      structureClassName: 'TextAndImagesContent',
-      schema: withDefs(TEXT_AND_IMAGES, { Text: TEXT, Image: IMAGE }),
-    },
-    {
-      code: 'Page',
-      description: 'A page of a document: its text and images, and a view of the page',
-      structureClassName: 'PageContent',
-      schema: withDefs(
-        {
+      {
+        code: 'Number',
+        description: 'A number',
+        structureClassName: 'NumberContent',
+        schema: { type: 'object', properties: { number: { type: 'number' } }, required: ['number'] },
+      },
+      { code: 'Image', description: 'An image', structureClassName: 'ImageContent', schema: IMAGE },
+      { code: 'Document', description: 'A document', structureClassName: 'DocumentContent', schema: DOCUMENT },
+      {
+        code: 'Html',
+        description: 'HTML content',
+        structureClassName: 'HtmlContent',
+        schema: {
           type: 'object',
-          properties: {
-            text_and_images: { $ref: '#/$defs/TextAndImages' },
-            page_view: { anyOf: [{ $ref: '#/$defs/Image' }, { type: 'null' }] },
+          properties: { inner_html: { type: 'string' }, css_class: { type: 'string' } },
+          required: ['inner_html'],
+        },
+      },
+      {
+        code: 'TextAndImages',
+        description: 'A text with images',
+        structureClassName: 'TextAndImagesContent',
+        schema: withDefs(TEXT_AND_IMAGES, { Text: TEXT, Image: IMAGE }),
+      },
+      {
+        code: 'Page',
+        description: 'A page of a document: its text and images, and a view of the page',
+        structureClassName: 'PageContent',
+        schema: withDefs(
+          {
+            type: 'object',
+            properties: {
+              text_and_images: { $ref: '#/$defs/TextAndImages' },
+              page_view: { anyOf: [{ $ref: '#/$defs/Image' }, { type: 'null' }] },
+            },
+            required: ['text_and_images'],
           },
-          required: ['text_and_images'],
-        },
-        { TextAndImages: TEXT_AND_IMAGES, Text: TEXT, Image: IMAGE },
-      ),
-    },
-    {
-      code: 'JSON',
-      description: 'A JSON object',
-      structureClassName: 'JSONContent',
-      schema: { type: 'object', properties: { json_obj: { type: 'object' } }, required: ['json_obj'] },
-    },
-    {
-      code: 'SearchResult',
-      description: 'An answer found on the web, with its sources',
-      structureClassName: 'SearchResultContent',
-      schema: withDefs(
-        {
-          type: 'object',
-          properties: { answer: { type: 'string' }, sources: { type: 'array', items: { $ref: '#/$defs/Document' } } },
-          required: ['answer', 'sources'],
-        },
-        { Document: DOCUMENT },
-      ),
-    },
-    {
-      code: 'ImgGenPrompt',
-      description: 'A prompt to generate an image',
-      structureClassName: 'TextContent',
-      schema: TEXT,
-    },
-    {
-      code: 'Dynamic',
-      description: 'A concept chosen at run time',
-      structureClassName: 'DynamicContent',
-      schema: { type: 'object' },
-    },
-    { code: 'Anything', description: 'Any concept', structureClassName: 'AnythingContent', schema: { type: 'object' } },
-  ].map((native) => [native.code, native]),
+          { TextAndImages: TEXT_AND_IMAGES, Text: TEXT, Image: IMAGE },
+        ),
+      },
+      {
+        code: 'JSON',
+        description: 'A JSON object',
+        structureClassName: 'JSONContent',
+        schema: { type: 'object', properties: { json_obj: { type: 'object' } }, required: ['json_obj'] },
+      },
+      {
+        code: 'SearchResult',
+        description: 'An answer found on the web, with its sources',
+        structureClassName: 'SearchResultContent',
+        schema: withDefs(
+          {
+            type: 'object',
+            properties: { answer: { type: 'string' }, sources: { type: 'array', items: { $ref: '#/$defs/Document' } } },
+            required: ['answer', 'sources'],
+          },
+          { Document: DOCUMENT },
+        ),
+      },
+      {
+        code: 'ImgGenPrompt',
+        description: 'A prompt to generate an image',
+        structureClassName: 'TextContent',
+        schema: TEXT,
+      },
+      {
+        code: 'Dynamic',
+        description: 'A concept chosen at run time',
+        structureClassName: 'DynamicContent',
+        schema: { type: 'object' },
+      },
+      {
+        code: 'Anything',
+        description: 'Any concept',
+        structureClassName: 'AnythingContent',
+        schema: { type: 'object' },
+      },
+    ] as NativeConcept[]
+  ).map((native) => [native.code, native]),
 );

@@ -208,6 +208,15 @@ export const PIPE_SCHEMAS = {
     exclude_domains: nullish(z.array(z.string())),
   }),
   PipeStructure: z.strictObject({ type: z.literal('PipeStructure'), ...common, model: modelField(LLM_SETTING) }),
+  PipeDocGen: z.strictObject({
+    type: z.literal('PipeDocGen'),
+    ...common,
+    format: z.enum(['pdf', 'xlsx', 'docx', 'pptx']),
+    template: nullish(z.string()),
+    template_file: nullish(z.string()),
+    filename: nullish(z.string()),
+    model: nullish(z.string()),
+  }),
   PipeCompose: z.strictObject({
     type: z.literal('PipeCompose'),
     ...common,
@@ -255,6 +264,7 @@ export const PIPE_SCHEMAS = {
         'PipeExtract',
         'PipeSearch',
         'PipeStructure',
+        'PipeDocGen',
         'PipeCompose',
         'PipeSequence',
         'PipeParallel',
@@ -286,6 +296,12 @@ export type PipeExtractBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeExtract']>
 export type PipeSearchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSearch']>;
 /** A PipeStructure as written (LANGUAGE-DELTA.md §1; reference OpenAPI `PipeStructureBlueprint`). */
 export type PipeStructureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeStructure']>;
+/**
+ * A PipeDocGen as written (LANGUAGE-DELTA.md §4, a newer reference operator): prints a pdf, xlsx, docx or pptx file
+ * from its inputs, from a layout, an HTML `template` (pdf) or a `template_file` of the bundle; `model` names a doc_gen
+ * engine.
+ */
+export type PipeDocGenBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeDocGen']>;
 /** A PipeCompose as written (LANGUAGE.md §3.7). */
 export type PipeComposeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCompose']>;
 /** A PipeSequence as written (LANGUAGE.md §3.8). */

@@ -27,6 +27,12 @@ export interface RuleContext {
   readonly mode: ValidationMode;
   /** The names the serving model deck knows; without it, `model` references are not checked (`S4-model-references`). */
   readonly models?: ModelReferenceCatalog;
+  /**
+   * Where the bundles came from, for the rules that read their files (PipeDocGen `template_file`): the bundle-relative
+   * paths of the files beside the `.mthds` (a zip, a file map, a method_ref's directory), `null` when the bundles were
+   * sent as text (no directory), absent when the caller does not say (those rules then do not check).
+   */
+  readonly bundleFiles?: readonly string[] | null;
 }
 
 /** One static rule. */

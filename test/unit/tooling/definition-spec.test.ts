@@ -189,6 +189,7 @@ describe('definition specs', () => {
         'PipeExtract',
         'PipeSearch',
         'PipeStructure',
+        'PipeDocGen',
         'PipeCompose',
         'PipeSequence',
         'PipeParallel',

@@ -49,9 +49,10 @@ describe('Library', () => {
   describe('when built from two bundles in different domains', () => {
     const lib = library(LEGAL, FINANCE);
 
-    it('should hold every loaded concept and the 12 natives', () => {
+    it('should hold every loaded concept and the natives (the 12 of the standard, and Markdown)', () => {
       expect([...lib.concepts.keys()]).to.deep.equal([
         'native.Text',
+        'native.Markdown',
         'native.Number',
         'native.Image',
         'native.Document',

@@ -1,0 +1,89 @@
+/**
+ * The document printer (the runtime's `DocumentPrinterPort`; LANGUAGE-DELTA.md §4): the doc_gen engines this runner
+ * implements, each with a well-kept library, under a time and a size bound.
+ *
+ * | engine | prints | library |
+ * |---|---|---|
+ * | `pdfkit-pdf` | pdf.layout | pdfkit |
+ * | `exceljs-xlsx` | xlsx.layout, xlsx.template_file | exceljs |
+ * | `docx-docx` | docx.layout | docx |
+ * | `docxtemplater-docx` | docx.template_file | docxtemplater + pizzip |
+ * | `chromium-pdf` | pdf.html | none here: `PipeFeatureNotSupportedError` (501) |
+ * | `pptx-template` | pptx.template_file | none here: `PipeFeatureNotSupportedError` (501) |
+ */
+import { PipeDocGenRenderError, PipeFeatureNotSupportedError } from '../errors/index.js';
+import type { DocumentPrinterPort, PrintRequest } from '../runtime/index.js';
+import { printDocxLayout } from './docx-layout.js';
+import { printDocxTemplate } from './docx-template.js';
+import { printPdfLayout } from './pdf-layout.js';
+import { printXlsxLayout } from './xlsx-layout.js';
+import { printXlsxTemplate } from './xlsx-template.js';
+
+/** Longest a print may take, in ms, by default (the engines run on the calling thread between their awaits). */
+const DEFAULT_PRINT_TIMEOUT_MS = 20_000;
+
+type Engine = (request: PrintRequest) => Promise<Uint8Array> | Uint8Array;
+
+const unsupported =
+  (what: string): Engine =>
+  (request) => {
+    throw new PipeFeatureNotSupportedError(
+      `Pipe '${request.pipeCode}': this runner does not print ${what} (engine '${request.engine}'); see docs/document-generation.md for the formats it prints.`,
+    );
+  };
+
+const ENGINES: Readonly<Record<string, Engine>> = {
+  'pdfkit-pdf': printPdfLayout,
+  'exceljs-xlsx': (request) => (request.templateFile ? printXlsxTemplate(request) : printXlsxLayout(request)),
+  'docx-docx': printDocxLayout,
+  'docxtemplater-docx': printDocxTemplate,
+  'chromium-pdf': unsupported('a pdf from an HTML template'),
+  'pptx-template': unsupported('pptx'),
+};
+
+/** Options of {@link createDocumentPrinter}. */
+export interface DocumentPrinterOptions {
+  /** Longest a print may take, in ms ({@link DEFAULT_PRINT_TIMEOUT_MS} by default). */
+  timeoutMs?: number;
+}
+
+function timeBound(request: PrintRequest, timeoutMs: number): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(
+          new PipeDocGenRenderError(
+            `Pipe '${request.pipeCode}': printing took longer than ${timeoutMs} ms and was stopped.`,
+          ),
+        ),
+      timeoutMs,
+    );
+    timer.unref();
+    request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true });
+  });
+}
+
+/**
+ * The printer.
+ * @param options - the time bound
+ * @returns a printer implementing every engine of the doc_gen deck (two of them answer 501)
+ * @example await createDocumentPrinter().print({ pipeCode: 'p', engine: 'pdfkit-pdf', format: 'pdf', title: 'T', data: {}, maxBytes: 1e6 })
+ */
+export function createDocumentPrinter(options: DocumentPrinterOptions = {}): DocumentPrinterPort {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PRINT_TIMEOUT_MS;
+  return {
+    hasEngine: (engine) => Object.hasOwn(ENGINES, engine),
+    async print(request) {
+      request.signal?.throwIfAborted();
+      const engine = ENGINES[request.engine];
+      if (!engine)
+        throw new PipeFeatureNotSupportedError(`Pipe '${request.pipeCode}': no doc_gen engine '${request.engine}'.`);
+      const bytes = await Promise.race([Promise.resolve().then(() => engine(request)), timeBound(request, timeoutMs)]);
+      if (bytes.byteLength > request.maxBytes)
+        throw new PipeDocGenRenderError(
+          `Pipe '${request.pipeCode}': the printed ${request.format} is ${bytes.byteLength} bytes, over the ${request.maxBytes}-byte bound.`,
+        );
+      return bytes;
+    },
+  };
+}
