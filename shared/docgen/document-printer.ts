@@ -47,24 +47,23 @@ export interface DocumentPrinterOptions {
   timeoutMs?: number;
 }
 
+function overTime(request: PrintRequest, timeoutMs: number): PipeDocGenRenderError {
+  return new PipeDocGenRenderError(
+    `Pipe '${request.pipeCode}': printing took longer than ${timeoutMs} ms and was stopped.`,
+  );
+}
+
 function timeBound(request: PrintRequest, timeoutMs: number): Promise<never> {
   return new Promise((_resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(
-          new PipeDocGenRenderError(
-            `Pipe '${request.pipeCode}': printing took longer than ${timeoutMs} ms and was stopped.`,
-          ),
-        ),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => reject(overTime(request, timeoutMs)), timeoutMs);
     timer.unref();
     request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true });
   });
 }
 
 /**
- * The printer.
+ * The printer. A print that outlives the time bound is refused: when the timer fires between the engine's awaits, or
+ * when the engine, having held the thread, finishes late.
  * @param options - the time bound
  * @returns a printer implementing every engine of the doc_gen deck (two of them answer 501)
  * @example await createDocumentPrinter().print({ pipeCode: 'p', engine: 'pdfkit-pdf', format: 'pdf', title: 'T', data: {}, maxBytes: 1e6 })
@@ -78,7 +77,9 @@ export function createDocumentPrinter(options: DocumentPrinterOptions = {}): Doc
       const engine = ENGINES[request.engine];
       if (!engine)
         throw new PipeFeatureNotSupportedError(`Pipe '${request.pipeCode}': no doc_gen engine '${request.engine}'.`);
+      const started = performance.now();
       const bytes = await Promise.race([Promise.resolve().then(() => engine(request)), timeBound(request, timeoutMs)]);
+      if (performance.now() - started > timeoutMs) throw overTime(request, timeoutMs);
       if (bytes.byteLength > request.maxBytes)
         throw new PipeDocGenRenderError(
           `Pipe '${request.pipeCode}': the printed ${request.format} is ${bytes.byteLength} bytes, over the ${request.maxBytes}-byte bound.`,

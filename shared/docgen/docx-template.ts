@@ -65,7 +65,7 @@ export function printDocxTemplate(request: PrintRequest): Uint8Array {
     const missing = undefinedTag(error);
     if (missing)
       throw new PipeDocGenUndefinedValueError(
-        `Pipe '${request.pipeCode}', template_file: '{{ ${missing.tag} }}' names a value its inputs do not have.`,
+        `Pipe '${request.pipeCode}', template_file: '{{ ${missing.tag.trim()} }}' names a value its inputs do not have.`,
         { cause: error },
       );
     const details = (error as { properties?: { errors?: { message?: string }[] } }).properties?.errors

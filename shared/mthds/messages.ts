@@ -150,7 +150,7 @@ export const MESSAGES = {
   doc_gen_template_file_path: (p: { pipe: string; path: string; problem: string }) =>
     `Pipe '${p.pipe}': template_file '${p.path}' ${p.problem}.`,
   doc_gen_template_file_string: (p: { pipe: string; path: string }) =>
-    `Pipe '${p.pipe}': template_file '${p.path}' cannot be read: this bundle was sent as text (mthds_contents), which has no directory; send the bundle with its files (bundle_b64, files) or as a method_ref, or use a template.`,
+    `Pipe '${p.pipe}': template_file '${p.path}' cannot be read: the bundle came without files beside its .mthds (sent as text in mthds_contents, which has no directory, or a package holding no other file); send the bundle with its files (bundle_b64, files) or as a method_ref whose package holds the file, or use a template.`,
   doc_gen_template_file_missing: (p: { pipe: string; path: string; files: readonly string[] }) =>
     `Pipe '${p.pipe}': template_file '${p.path}' names no file of the bundle (its files: ${listOr(p.files.slice(0, 20))}).`,
   doc_gen_engine_missing: (p: { pipe: string; reason: string }) =>

@@ -123,7 +123,7 @@ export interface PrintRequest {
   /** The engine's name (`pdfkit-pdf`, `exceljs-xlsx`, `docx-docx`, `docxtemplater-docx`, `chromium-pdf`, `pptx-template`). */
   engine: string;
   format: 'pdf' | 'xlsx' | 'docx' | 'pptx';
-  /** The layout's title: the humanized name of the single input, else of the pipe code. */
+  /** The layout's title: the humanized name of the single input, else the pipe code. */
   title: string;
   /** The pipe's inputs as plain data, by input name: an item's content object, or a list's array of them. */
   data: Record<string, unknown>;

@@ -190,7 +190,7 @@ describe('PipeDocGen on /v1/validate', () => {
     const fromText = (response.body.validation_errors as { pipe_code: string; message: string }[]).find(
       (item) => item.pipe_code === 'from_text',
     );
-    expect(fromText?.message).to.match(/sent as text \(mthds_contents\), which has no directory/);
+    expect(fromText?.message).to.match(/sent as text in mthds_contents, which has no directory/);
   });
 });
 
@@ -254,6 +254,38 @@ describe('PipeDocGen on /v1/execute (mock inference)', function () {
       .send({ mthds_contents: [MISSING], pipe_code: 'print_missing', inputs: { invoice: INVOICE } });
     expect(response.status, JSON.stringify(response.body)).to.equal(422);
     expect(response.body.error_type).to.equal('PipeDocGenUndefinedValueError');
+  });
+
+  it('should refuse a template_file before the run, as /v1/validate does: sent as text, or missing from the zip', async () => {
+    const bundle = [
+      ...HEADER,
+      ...pipe('fill_docx', {
+        inputs: '{ invoice = "Invoice" }',
+        output: '"Document"',
+        format: '"docx"',
+        template_file: '"templates/invoice.docx"',
+      }),
+    ].join('\n');
+    const asText = await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [bundle], inputs: { invoice: INVOICE }, pipe_code: 'fill_docx' });
+    expect(asText.status).to.equal(422);
+    expect(asText.body.error_type).to.equal('ValidateBundleError');
+    expect(asText.body.validation_errors[0]).to.include({
+      error_type: 'invalid_pipe_field',
+      field_path: 'pipe.fill_docx.template_file',
+    });
+    const zipped = await request(app)
+      .post('/v1/execute')
+      .send({
+        bundle_b64: bundleB64({ 'billing/billing.mthds': bundle, 'billing/templates/other.docx': 'x' }),
+        inputs: { invoice: INVOICE },
+        pipe_code: 'fill_docx',
+      });
+    expect(zipped.status).to.equal(422);
+    expect(zipped.body.validation_errors[0].message).to.equal(
+      "Pipe 'fill_docx': template_file 'templates/invoice.docx' names no file of the bundle (its files: billing/templates/other.docx).",
+    );
   });
 
   it('should fill xlsx and docx template files of a zipped bundle', async () => {

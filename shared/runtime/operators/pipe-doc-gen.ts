@@ -149,12 +149,12 @@ export const runPipeDocGen: PipeRunner = async (job, environment) => {
       throw new DocGenEngineMissingError(
         `Pipe '${job.pipe.code}': this runner has no implementation of doc_gen engine '${choice.engine}'.`,
       );
-    const single = job.pipe.inputs.length === 1 ? job.pipe.inputs[0]!.name : job.pipe.code;
+    const single = job.pipe.inputs.length === 1 ? job.pipe.inputs[0] : undefined;
     const bytes = await printer.print({
       pipeCode: job.pipe.code,
       engine: choice.engine,
       format: blueprint.format,
-      title: humanize(single),
+      title: single === undefined ? job.pipe.code : humanize(single.name),
       data,
       ...(html === undefined ? {} : { html }),
       ...(templateFile === undefined || source === 'html' ? {} : { templateFile }),

@@ -22,7 +22,7 @@ describe('S4-doc-gen-template-file-origin', () => {
           category: 'blueprint_validation',
           error_type: 'invalid_pipe_field',
           message:
-            "Pipe 'print': template_file 'templates/invoice.docx' cannot be read: this bundle was sent as text (mthds_contents), which has no directory; send the bundle with its files (bundle_b64, files) or as a method_ref, or use a template.",
+            "Pipe 'print': template_file 'templates/invoice.docx' cannot be read: the bundle came without files beside its .mthds (sent as text in mthds_contents, which has no directory, or a package holding no other file); send the bundle with its files (bundle_b64, files) or as a method_ref whose package holds the file, or use a template.",
           ...PRINT_ITEM,
           field_path: 'pipe.print.template_file',
           field_name: 'template_file',
