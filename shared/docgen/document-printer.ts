@@ -53,12 +53,27 @@ function overTime(request: PrintRequest, timeoutMs: number): PipeDocGenRenderErr
   );
 }
 
-function timeBound(request: PrintRequest, timeoutMs: number): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    const timer = setTimeout(() => reject(overTime(request, timeoutMs)), timeoutMs);
-    timer.unref();
-    request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true });
+/**
+ * Run an engine under the time bound and the run's abort signal; the timer and the listener are released when it ends.
+ * @throws PipeDocGenRenderError past the bound; the signal's reason when the run is aborted
+ */
+async function bounded(engine: Engine, request: PrintRequest, timeoutMs: number): Promise<Uint8Array> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const bound = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(overTime(request, timeoutMs)), timeoutMs);
+    onAbort = () => reject(request.signal?.reason);
+    request.signal?.addEventListener('abort', onAbort, { once: true });
   });
+  const started = performance.now();
+  try {
+    const bytes = await Promise.race([Promise.resolve().then(() => engine(request)), bound]);
+    if (performance.now() - started > timeoutMs) throw overTime(request, timeoutMs);
+    return bytes;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) request.signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /**
@@ -77,9 +92,7 @@ export function createDocumentPrinter(options: DocumentPrinterOptions = {}): Doc
       const engine = ENGINES[request.engine];
       if (!engine)
         throw new PipeFeatureNotSupportedError(`Pipe '${request.pipeCode}': no doc_gen engine '${request.engine}'.`);
-      const started = performance.now();
-      const bytes = await Promise.race([Promise.resolve().then(() => engine(request)), timeBound(request, timeoutMs)]);
-      if (performance.now() - started > timeoutMs) throw overTime(request, timeoutMs);
+      const bytes = await bounded(engine, request, timeoutMs);
       if (bytes.byteLength > request.maxBytes)
         throw new PipeDocGenRenderError(
           `Pipe '${request.pipeCode}': the printed ${request.format} is ${bytes.byteLength} bytes, over the ${request.maxBytes}-byte bound.`,

@@ -11,7 +11,7 @@ export interface LayoutLine {
   value: string | number | boolean | null;
 }
 
-/** Most lines a layout prints (the rest is dropped and a last line says how many). */
+/** Most lines a layout prints per input (the rest is left out). */
 const MAX_LAYOUT_LINES = 20_000;
 
 /**
