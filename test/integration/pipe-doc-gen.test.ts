@@ -340,3 +340,52 @@ describe('PipeDocGen on /v1/execute (mock inference)', function () {
     expect(xml).to.include('Invoice INV-42').and.to.include('Consulting: 100').and.to.include('Travel: 30.5');
   });
 });
+
+describe('the Markdown native through the run routes (mock inference)', () => {
+  const app = buildTestApp();
+  const bundle = [
+    'domain = "notes"',
+    'main_pipe = "page"',
+    '[pipe.write]',
+    'type = "PipeLLM"',
+    'description = "Writes notes"',
+    'inputs = { topic = "Text" }',
+    'output = "Markdown"',
+    'prompt = "Write about $topic"',
+    '[pipe.show]',
+    'type = "PipeCompose"',
+    'description = "Shows notes as HTML"',
+    'inputs = { notes = "Markdown" }',
+    'output = "Html"',
+    '[pipe.show.template]',
+    'template = "<div>{{ notes }}</div>"',
+    'category = "html"',
+    '[pipe.page]',
+    'type = "PipeSequence"',
+    'description = "Writes then shows"',
+    'inputs = { topic = "Text" }',
+    'output = "Html"',
+    'steps = [{ pipe = "write", result = "notes" }, { pipe = "show" }]',
+  ].join('\n');
+
+  it('should be a text output of PipeLLM, and print as converted HTML in an html template', async () => {
+    const validated = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [bundle] })
+      .expect(200);
+    expect(validated.body.is_valid).to.equal(true);
+    const run = await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [bundle], inputs: { topic: 'tea' } })
+      .expect(200);
+    expect(run.body.pipe_output.working_memory.root.notes.content.text).to.match(/^\[mock inference\]/);
+    const shown = await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [bundle], pipe_code: 'show', inputs: { notes: '# Hi <b>' } })
+      .expect(200);
+    expect(shown.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({
+      inner_html: '<div><h1>Hi &lt;b&gt;</h1>\n</div>',
+      css_class: '',
+    });
+  });
+});
