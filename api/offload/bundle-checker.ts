@@ -25,14 +25,25 @@ function small(sources: readonly { content: string }[]): boolean {
 
 /** Check a run on the calling thread (what the thread operations do). */
 function checkedLibrary(run: RunCheckRequest, models: ModelReferenceCatalog | undefined): Library {
-  const library = loadRunLibrary(run.sources, models);
+  const library = loadRunLibrary(run.sources, models, bundleFilesOf(run));
   checkRunInputs(library, selectRunPipe(library, run.pipeCode), run.inputs);
   return library;
 }
 
+/** The paths of the files sent beside a run's bundles, or null for bundles sent as text. */
+function bundleFilesOf(run: RunCheckRequest): string[] | null {
+  return run.libraryFiles ? run.libraryFiles.paths() : null;
+}
+
 /** The thread operations' input: exactly the check's fields (a submission carries more than a thread needs). */
 function checkInput(run: RunCheckRequest, models: ModelReferenceCatalog | undefined): RunCheckInput {
-  return { sources: run.sources, pipeCode: run.pipeCode, inputs: run.inputs, ...(models ? { models } : {}) };
+  return {
+    sources: run.sources,
+    pipeCode: run.pipeCode,
+    inputs: run.inputs,
+    bundleFiles: bundleFilesOf(run),
+    ...(models ? { models } : {}),
+  };
 }
 
 /**

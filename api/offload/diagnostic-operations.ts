@@ -60,6 +60,8 @@ export interface ValidateInput {
   mode: ValidationMode;
   /** A fetched manifest's `main_pipe`; null for inline bundles. */
   defaultPipe: string | null;
+  /** The paths of a fetched package's files beside its `.mthds`; null for bundles sent as text (no directory). */
+  bundleFiles?: string[] | null;
   /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
   models?: ModelReferenceCatalog;
 }
@@ -118,6 +120,8 @@ export interface RunCheckInput {
   inputs: unknown;
   /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
   models?: ModelReferenceCatalog;
+  /** The paths of the files sent beside the bundles, or null for bundles sent as text (PipeDocGen `template_file`). */
+  bundleFiles?: string[] | null;
 }
 
 const encoder = new TextEncoder();
@@ -197,6 +201,7 @@ export async function validateOperation(input: ValidateInput): Promise<EncodedJs
       views: input.views,
       mode: input.mode,
       defaultPipe: input.defaultPipe,
+      ...(input.bundleFiles === undefined ? {} : { bundleFiles: input.bundleFiles }),
       ...(input.models ? { models: input.models } : {}),
     }),
   );
@@ -360,7 +365,7 @@ export async function formatOperation(input: TextInput): Promise<EncodedJson> {
  *   StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError (422) for inputs the pipe refuses
  */
 function checkedRun(input: RunCheckInput): Library {
-  const library = loadRunLibrary(input.sources, input.models);
+  const library = loadRunLibrary(input.sources, input.models, input.bundleFiles);
   checkRunInputs(library, selectRunPipe(library, input.pipeCode), input.inputs);
   return library;
 }

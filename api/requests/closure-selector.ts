@@ -44,6 +44,8 @@ export interface Closure {
   sources: BundleSource[];
   /** The fetched manifest's `main_pipe` on a `method_ref` request; null otherwise. */
   manifestMainPipe: string | null;
+  /** The bundle-relative paths of the fetched package's files beside its `.mthds` (PipeDocGen `template_file`). */
+  bundleFiles?: string[];
 }
 
 /** A `method_ref` the event loop must fetch before the request can be answered. */

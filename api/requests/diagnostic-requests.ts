@@ -212,6 +212,7 @@ const validate: DiagnosticDefinition = {
           sources: request.fetched.sources,
           ...options,
           defaultPipe: request.fetched.manifestMainPipe,
+          bundleFiles: request.fetched.bundleFiles ?? [],
         }),
       );
     }
@@ -219,7 +220,7 @@ const validate: DiagnosticDefinition = {
       content,
       source: body.mthds_sources?.[index] ?? null,
     }));
-    return answer(validateOperation({ sources, ...options, defaultPipe: null }));
+    return answer(validateOperation({ sources, ...options, defaultPipe: null, bundleFiles: null }));
   },
 };
 

@@ -261,7 +261,14 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
       const fetched = await options.methodFetcher.fetch(answer.fetch.methodRef, answer.fetch.purpose);
       answer = await options.diagnostics.run(
         'request',
-        { ...request, fetched: { sources: fetched.sources, manifestMainPipe: fetched.mainPipe } },
+        {
+          ...request,
+          fetched: {
+            sources: fetched.sources,
+            manifestMainPipe: fetched.mainPipe,
+            bundleFiles: [...fetched.libraryFiles.keys()].sort(),
+          },
+        },
         signal,
       );
     }

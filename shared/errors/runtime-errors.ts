@@ -30,5 +30,14 @@ export class JudgmentRefusedError extends MthdsError {}
 export class PipeOutputValidationError extends MthdsError {}
 /** A pipe type or pipe feature this runner cannot execute yet (501; the bundle is valid). */
 export class PipeFeatureNotSupportedError extends MthdsError {}
+/** A PipeDocGen template or filename read a value its inputs do not have (strict undefined; LANGUAGE-DELTA.md §4). */
+export class PipeDocGenUndefinedValueError extends MthdsError {}
+/**
+ * A PipeDocGen could not print its file: the engine failed on the composed data or template file, the file outgrew
+ * its size bound, or printing outlived its time bound (LANGUAGE-DELTA.md §4).
+ */
+export class PipeDocGenRenderError extends MthdsError {}
+/** A PipeDocGen names a doc_gen engine this process has no implementation of (LANGUAGE-DELTA.md §4). */
+export class DocGenEngineMissingError extends MthdsError {}
 /** A non-MTHDS exception escaped the runtime; its detail is `<Class>: <message>`. */
 export class PipelexUnexpectedError extends MthdsError {}

@@ -11,3 +11,5 @@ export class Jinja2TemplateRenderError extends MthdsError {}
 export class Jinja2TemplateSecurityError extends MthdsError {}
 /** Rendering exceeded its time or output budget. */
 export class Jinja2TemplateBudgetError extends MthdsError {}
+/** A strict render (PipeDocGen's compose stage) printed a value that is undefined. */
+export class Jinja2TemplateUndefinedError extends MthdsError {}

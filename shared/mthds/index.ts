@@ -29,6 +29,16 @@ export {
   judgeQuestions,
   levelParts,
 } from './library/judge-questions.js';
+export {
+  chooseDocGenEngine,
+  DOC_GEN_FORMATS,
+  type DocGenEngineChoice,
+  type DocGenFormat,
+  type DocGenFormatFacts,
+  type DocGenSource,
+  docGenSource,
+  templateFileCandidates,
+} from './library/doc-gen.js';
 export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
 export { type CombinationFit, parallelCombinationFit } from './library/parallel-combination.js';
@@ -55,6 +65,7 @@ export type {
   PipeBlueprint,
   PipeComposeBlueprint,
   PipeConditionBlueprint,
+  PipeDocGenBlueprint,
   PipeExtractBlueprint,
   PipeFuncBlueprint,
   PipeImgGenBlueprint,

@@ -45,6 +45,12 @@ export interface LoadOptions {
    * a pipe its domain does not export is an error (`S5-unexported-pipe-refs`). Unchecked when absent.
    */
   exports?: PackageExports;
+  /**
+   * Where the bundles came from, for PipeDocGen's `template_file` (`S4-doc-gen-template-file-origin`): the
+   * bundle-relative paths of the files sent beside the `.mthds` (zip, file map, method_ref clone), or `null` for
+   * bundles sent as text, which have no directory. Unchecked when absent.
+   */
+  bundleFiles?: readonly string[] | null;
 }
 
 /**
@@ -127,6 +133,7 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
     mode,
     ...(options.models ? { models: options.models } : {}),
     ...(options.exports ? { exports: options.exports } : {}),
+    ...(options.bundleFiles === undefined ? {} : { bundleFiles: options.bundleFiles }),
   };
   const structure = runRules(STRUCTURE_RULES, context);
   if (structure.errors.length > 0) return invalid(structure.errors);

@@ -168,6 +168,33 @@ export const MESSAGES = {
     `Pipe '${p.pipe}': the output "${p.output}" of a PipeJudge with named questions must be a structured concept with one concept field per question: ${p.problem}.`,
   judge_model_missing: (p: { pipe: string }) =>
     `JudgmentModelMissingError: Pipe '${p.pipe}' names no judgment model and the model deck's [judgment] category has no choice_default; set model (e.g. "@default-judgment").`,
+  doc_gen_output_document: (p: { pipe: string; output: string }) =>
+    `Pipe '${p.pipe}': a PipeDocGen outputs a Document (or a concept refining it), not '${p.output}' (PipeDocGenFactoryError).`,
+  doc_gen_output_single: (p: { pipe: string; output: string }) =>
+    `Pipe '${p.pipe}': a PipeDocGen prints one file; its output '${p.output}' must not be a list (write "Document").`,
+  doc_gen_template_not_pdf: (p: { pipe: string; format: string }) =>
+    `Pipe '${p.pipe}': an HTML template prints a pdf only; a ${p.format} PipeDocGen prints its layout or a template_file (.${p.format}).`,
+  doc_gen_template_exclusive: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}': a PipeDocGen sets at most one of template and template_file, not both.`,
+  doc_gen_pptx_template_file: (p: { pipe: string }) =>
+    `Pipe '${p.pipe}': a pptx PipeDocGen needs a template_file (a .pptx of the bundle); pptx has no layout.`,
+  doc_gen_template_file_path: (p: { pipe: string; path: string; problem: string }) =>
+    `Pipe '${p.pipe}': template_file '${p.path}' ${p.problem}.`,
+  doc_gen_template_file_string: (p: { pipe: string; path: string }) =>
+    `Pipe '${p.pipe}': template_file '${p.path}' cannot be read: the bundle came without files beside its .mthds (sent as text in mthds_contents, which has no directory, or a package holding no other file); send the bundle with its files (bundle_b64, files) or as a method_ref whose package holds the file, or use a template.`,
+  doc_gen_template_file_missing: (p: { pipe: string; path: string; files: readonly string[] }) =>
+    `Pipe '${p.pipe}': template_file '${p.path}' names no file of the bundle (its files: ${listOr(p.files.slice(0, 20))}).`,
+  doc_gen_engine_missing: (p: { pipe: string; reason: string }) =>
+    `Pipe '${p.pipe}': no doc_gen engine can print it: ${p.reason} (DocGenEngineMissingError).`,
+  doc_gen_field_path: (p: {
+    pipe: string;
+    field: string;
+    path: string;
+    segment: string;
+    concept: string;
+    available: readonly string[];
+  }) =>
+    `Pipe '${p.pipe}', ${p.field}: '${p.path}' reads '${p.segment}', which concept '${p.concept}' does not have (fields: ${listOr(p.available)}).`,
   compose_mode: (p: { pipe: string; both: boolean }) =>
     `Pipe '${p.pipe}': a PipeCompose sets exactly one of template and construct (${p.both ? 'both are set' : 'neither is set'}).`,
   compose_single_output: (p: { pipe: string; output: string }) =>

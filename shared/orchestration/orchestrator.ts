@@ -46,6 +46,8 @@ export interface RunCheckRequest {
   pipeCode: string | null;
   /** The request's `inputs`, as received. */
   inputs: unknown;
+  /** The files sent beside the bundles (zip, file map, method_ref clone); absent for bundles sent as text. */
+  libraryFiles?: { paths(): string[] };
 }
 
 /**

@@ -4,12 +4,16 @@
  * bundle run, whose outcome is rendered as the run result.
  */
 import { LibraryFiles } from '../bundles/index.js';
+import { createDocumentPrinter } from '../docgen/index.js';
 import type { MethodProvenance } from '../methods/index.js';
 import type { BundleSource, Library } from '../mthds/index.js';
 import { type RuntimeDeps, runBundle } from '../runtime/index.js';
 import { completedRunResult, type RunResult, withProvenance } from '../wire/index.js';
 import type { RunJob } from './queue/index.js';
 import type { RunRecord } from './registry/index.js';
+
+/** The document printer of every run that is not given one (PipeDocGen; it holds no state). */
+const DOCUMENT_PRINTER = createDocumentPrinter();
 
 /** A run as the API hands it to an orchestrator: validated request fields plus correlation facts. */
 export interface RunSubmission {
@@ -105,7 +109,8 @@ export function acceptedRecord(submission: RunSubmission, workflowId: string | n
  * Run a submission to completion in the caller's thread: the runtime's bundle run, rendered as the run result, with
  * the fetch's provenance on a `method_ref` run.
  * @param submission - the run
- * @param deps - the runtime's ports (inference, extractor, templates, ids, clock, abort signal, progress observer)
+ * @param deps - the runtime's ports (inference, extractor, templates, ids, clock, abort signal, progress observer; the
+ *   document printer, {@link createDocumentPrinter}'s by default)
  * @param library - the run's library when the caller already checked the bundles (the API); loaded here otherwise
  * @returns the run result (spec §2.4)
  * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error
@@ -126,7 +131,11 @@ export async function executeSubmission(
       pipelineRunId: submission.pipelineRunId,
       ...(library ? { library } : {}),
     },
-    { ...deps, ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}) },
+    {
+      printer: DOCUMENT_PRINTER,
+      ...deps,
+      ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
+    },
   );
   return withProvenance(
     completedRunResult(finished.outcome, finished.library, finished.graph),

@@ -4,9 +4,11 @@
  * LANGUAGE-DELTA.md §10; a member of a native Composite that is a Number, Date or Time content prints as that native),
  * and the template
  * artefacts that carry it: read-only copies of content whose `toString()` is the plain rendering and whose
- * attributes are the content fields.
+ * attributes are the content fields. A `Markdown` item prints its source, and in html templates its source converted
+ * to HTML (LANGUAGE-DELTA.md §10).
  */
 import type { Concept, Library } from '../mthds/index.js';
+import { defineHtmlRendering, markdownToHtml } from '../templating/index.js';
 import type { PromptMedia } from './prompt-media.js';
 import type { ItemContent, StuffContent } from './stuff.js';
 
@@ -78,6 +80,7 @@ function plainItem(nativeRoot: string | null, item: ItemContent, media?: PromptM
   if (media && nativeRoot === 'Document') return media.placeholder('document', item);
   switch (nativeRoot) {
     case 'Text':
+    case 'Markdown':
     case 'ImgGenPrompt':
       return String(item['text'] ?? '');
     case 'Number':
@@ -173,6 +176,7 @@ function itemArtefact(nativeRoot: string | null, item: ItemContent, media?: Prom
       if (root !== null) defineRendering(artefact[key] as object, () => plainItem(root, value as ItemContent), value);
     }
   defineRendering(artefact, () => plainItem(nativeRoot, item, media), jsonOfItem(nativeRoot, item));
+  if (nativeRoot === 'Markdown') defineHtmlRendering(artefact, () => markdownToHtml(String(item['text'] ?? '')));
   return artefact;
 }
 
@@ -189,7 +193,7 @@ export function contentArtefact(nativeRoot: string | null, content: StuffContent
   if (content.kind === 'item') return itemArtefact(nativeRoot, content.item, media);
   const items = content.items;
   const list = items.map((item) => itemArtefact(nativeRoot, item, media));
-  const textual = nativeRoot === 'Text' || nativeRoot === 'ImgGenPrompt';
+  const textual = nativeRoot === 'Text' || nativeRoot === 'Markdown' || nativeRoot === 'ImgGenPrompt';
   const separator = nativeRoot === 'Image' ? ', ' : '\n';
   const plain = () =>
     media && (nativeRoot === 'Image' || nativeRoot === 'Document')

@@ -34,14 +34,29 @@ export interface BundleRunRequest {
  * @param sources - the run's bundles
  * @param models - the serving model deck's names: an unknown `$preset`, `@alias` or `~waterfall` is refused here, as
  *   `/v1/validate` refuses it (unchecked when absent; one deck per process, so the cache needs no key for it)
+ * @param bundleFiles - where the bundles came from, for PipeDocGen `template_file`: the paths of the files sent beside
+ *   them, or null for bundles sent as text (`LoadOptions.bundleFiles`; unchecked when absent)
  * @throws ValidateBundleError (422) carrying every validation item
  */
-export function loadRunLibrary(sources: BundleSource[], models?: ModelReferenceCatalog): Library {
-  return cachedRunLibrary(sources, () => {
-    const loaded = loadLibrary(sources, { mode: 'compat', ...(models ? { models } : {}) });
-    if (!loaded.ok) throw new ValidateBundleError(loaded.message, loaded.errors);
-    return loaded.library;
-  });
+export function loadRunLibrary(
+  sources: BundleSource[],
+  models?: ModelReferenceCatalog,
+  bundleFiles?: readonly string[] | null,
+): Library {
+  const variant = bundleFiles === undefined ? '' : bundleFiles === null ? 'text' : `files:${bundleFiles.join('\n')}`;
+  return cachedRunLibrary(
+    sources,
+    () => {
+      const loaded = loadLibrary(sources, {
+        mode: 'compat',
+        ...(models ? { models } : {}),
+        ...(bundleFiles === undefined ? {} : { bundleFiles }),
+      });
+      if (!loaded.ok) throw new ValidateBundleError(loaded.message, loaded.errors);
+      return loaded.library;
+    },
+    variant,
+  );
 }
 
 /**
@@ -76,7 +91,7 @@ export interface BundleRunOutcome {
  * @throws ValidateBundleError, PipeNotFoundError, StuffFactoryError (422) and any pipe error
  */
 export async function runBundle(request: BundleRunRequest, deps: RuntimeDeps): Promise<BundleRunOutcome> {
-  const library = request.library ?? loadRunLibrary(request.sources);
+  const library = request.library ?? loadRunLibrary(request.sources, undefined, deps.libraryFiles?.paths() ?? null);
   const pipe = selectRunPipe(library, request.pipeCode);
   const recorder = new GraphRecorder();
   const outcome = await runPipeline(

@@ -19,6 +19,7 @@ export type { PipeFunction } from './operators/pipe-func.js';
 export type { DryRunSupport } from './pipe-job.js';
 export type {
   DocumentExtractorPort,
+  DocumentPrinterPort,
   GeneratedImage,
   IdSource,
   ImageRequest,
@@ -26,6 +27,7 @@ export type {
   LibraryFilesPort,
   LlmRequest,
   ObjectRequest,
+  PrintRequest,
   RuntimeDeps,
   SearchAnswer,
   SearchRequest,

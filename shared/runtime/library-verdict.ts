@@ -84,7 +84,8 @@ function graphSpec(recorder: GraphRecorder, library: Library, pipe: Pipe, create
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `mode`: the static rules' mode (compat by
  *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified); `models`:
- *   the serving model deck's names, to refuse unknown `model` references at load (unchecked when absent)
+ *   the serving model deck's names, to refuse unknown `model` references at load (unchecked when absent);
+ *   `bundleFiles`: where the bundles came from, for PipeDocGen `template_file` (`LoadOptions.bundleFiles`)
  * @returns the verdict; never throws for an invalid bundle
  * @see spec §4.5
  */
@@ -96,11 +97,13 @@ export async function libraryVerdict(
     mode?: ValidationMode;
     defaultPipe?: string | null;
     models?: ModelReferenceCatalog;
+    bundleFiles?: readonly string[] | null;
   },
 ): Promise<LibraryVerdict> {
   const loaded = loadLibrary(sources, {
     mode: options.mode ?? 'compat',
     ...(options.models ? { models: options.models } : {}),
+    ...(options.bundleFiles === undefined ? {} : { bundleFiles: options.bundleFiles }),
   });
   if (!loaded.ok) return { ok: false, errors: loaded.errors, message: loaded.message };
   const { library } = loaded;

@@ -16,6 +16,7 @@ import { asGraphNode, nodeInputs, nodeOutputs } from './graph-node.js';
 import { graphPipeOf } from './graph-registries.js';
 import { mintMockOutput } from './mock-output.js';
 import { runPipeCompose } from './operators/pipe-compose.js';
+import { runPipeDocGen } from './operators/pipe-doc-gen.js';
 import { runPipeExtract } from './operators/pipe-extract.js';
 import { runPipeFunc } from './operators/pipe-func.js';
 import { runPipeImgGen } from './operators/pipe-img-gen.js';
@@ -36,6 +37,7 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
   PipeSearch: runPipeSearch,
   PipeStructure: runPipeStructure,
   PipeJudge: runPipeJudge,
+  PipeDocGen: runPipeDocGen,
   PipeSequence: runPipeSequence,
   PipeParallel: runPipeParallel,
   PipeCondition: runPipeCondition,

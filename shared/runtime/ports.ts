@@ -133,6 +133,43 @@ export interface DocumentExtractorPort {
 }
 
 /**
+ * One file to print (PipeDocGen, LANGUAGE-DELTA.md §4): the engine chosen from the doc_gen deck and what it prints
+ * from. A layout prints `title` and `data`; the `chromium-pdf` engine prints `html`; a template-file engine fills
+ * `templateFile` with `data`.
+ */
+export interface PrintRequest {
+  /** The pipe printing, for errors. */
+  pipeCode: string;
+  /** The engine's name (`pdfkit-pdf`, `exceljs-xlsx`, `docx-docx`, `docxtemplater-docx`, `chromium-pdf`, `pptx-template`). */
+  engine: string;
+  format: 'pdf' | 'xlsx' | 'docx' | 'pptx';
+  /** The layout's title: the humanized name of the single input, else the pipe code. */
+  title: string;
+  /** The pipe's inputs as plain data, by input name: an item's content object, or a list's array of them. */
+  data: Record<string, unknown>;
+  /** The composed HTML (pdf from a `template` or an `.html` `template_file`). */
+  html?: string;
+  /** The bytes of an office `template_file`. */
+  templateFile?: Uint8Array;
+  /** Largest file the print may produce, in bytes. */
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
+/** The document printer port (PipeDocGen's print stage): engines by name, no AI call. */
+export interface DocumentPrinterPort {
+  /** Whether this printer implements an engine (a doc_gen deck engine it lacks answers `DocGenEngineMissingError`). */
+  hasEngine(engine: string): boolean;
+  /**
+   * Print one file.
+   * @returns the file's bytes
+   * @throws PipeDocGenRenderError (422) when the engine fails on the data or template, or the file would be larger
+   *   than `maxBytes`; PipeFeatureNotSupportedError (501) for an engine this deployment cannot run
+   */
+  print(request: PrintRequest): Promise<Uint8Array>;
+}
+
+/**
  * The library files of a submitted bundle (its files other than `.mthds`), read by bundle-relative path
  * (API-CONTRACT.md §8.1). A document `url` without a scheme names one of them.
  */
@@ -154,6 +191,8 @@ export interface RuntimeDeps {
   inference: InferencePort;
   /** Reads documents for PipeExtract; without one, PipeExtract is not supported. */
   extractor?: DocumentExtractorPort;
+  /** Prints PipeDocGen files; without one, a live PipeDocGen fails with `DocGenEngineMissingError`. */
+  printer?: DocumentPrinterPort;
   /** The run's library files, when its bundle came by `bundle_b64` / `files`; documents may name them by path. */
   libraryFiles?: LibraryFilesPort;
   /** Current time in epoch milliseconds. */

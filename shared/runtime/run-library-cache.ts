@@ -25,9 +25,10 @@ const libraries = new LRUCache<string, Entry>({
   sizeCalculation: (entry) => entry.chars + ENTRY_OVERHEAD_CHARS,
 });
 
-/** The SHA-256 of sources in order, each source name and content length-prefixed (hex). */
-function sourcesDigest(sources: readonly BundleSource[]): string {
+/** The SHA-256 of sources in order, each source name and content length-prefixed, then the variant (hex). */
+function sourcesDigest(sources: readonly BundleSource[], variant: string): string {
   const hash = createHash('sha256');
+  hash.update(`${variant.length}:${variant}`);
   for (const { source, content } of sources) {
     const name = source ?? '';
     hash.update(`${name.length}:${name}${content.length}:`);
@@ -40,13 +41,14 @@ function sourcesDigest(sources: readonly BundleSource[]): string {
  * The library of these sources: the kept one, or the one `load` builds (kept for the next run).
  * @param sources - the run's bundle sources, in order
  * @param load - loads and validates the sources
+ * @param variant - what else the verdict depends on (the bundle's files, for PipeDocGen `template_file`); part of the key
  * @throws whatever `load` throws (nothing is kept then)
  */
-export function cachedRunLibrary(sources: readonly BundleSource[], load: () => Library): Library {
+export function cachedRunLibrary(sources: readonly BundleSource[], load: () => Library, variant = ''): Library {
   let chars = 0;
   for (const { content } of sources) chars += content.length;
   if (chars > RUN_LIBRARIES_MAX_CHARS) return load();
-  const key = sourcesDigest(sources);
+  const key = sourcesDigest(sources, variant);
   const kept = libraries.get(key);
   if (kept) return kept.library;
   const library = load();

@@ -68,6 +68,7 @@ export function renderTemplateTask(
   const renderOptions: RenderOptions = { category: options.category };
   if (options.tagStyle !== undefined) renderOptions.tagStyle = options.tagStyle;
   if (options.textFormat !== undefined) renderOptions.textFormat = options.textFormat;
+  if (options.strictUndefined) renderOptions.strictUndefined = true;
   if (task.limits !== undefined) renderOptions.limits = task.limits;
   const text = render(template, templateContext(model, media), renderOptions);
   return media ? { text, attachments: media.all() } : { text };

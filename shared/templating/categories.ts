@@ -1,6 +1,6 @@
 /**
- * Template categories and what each allows (RUNTIME.md §2.2.2): Jinja environment settings and the MTHDS filters
- * available. The standard nunjucks builtins (`length`, `join`, `upper`, `default`, …) are available everywhere.
+ * Template categories and what each allows (RUNTIME.md §2.2.2, LANGUAGE-DELTA.md §11): Jinja environment settings and
+ * the MTHDS filters available (`markdown` in html templates only). The standard nunjucks builtins (`length`, `join`, `upper`, `default`, …) are available everywhere.
  */
 
 /** Where a template is used. */
@@ -14,7 +14,7 @@ export type TemplateCategory =
   | 'img_gen_prompt';
 
 /** The MTHDS filters. */
-export type MthdsFilter = 'format' | 'tag' | 'escape_script_tag' | 'with_images';
+export type MthdsFilter = 'format' | 'tag' | 'escape_script_tag' | 'with_images' | 'markdown';
 
 /** Settings of one category. */
 export interface CategorySettings {
@@ -27,7 +27,7 @@ export interface CategorySettings {
 export const TEMPLATE_CATEGORIES: Readonly<Record<TemplateCategory, CategorySettings>> = {
   basic: { autoescape: false, trimBlocks: false, filters: ['format', 'tag'] },
   expression: { autoescape: false, trimBlocks: false, filters: [] },
-  html: { autoescape: true, trimBlocks: true, filters: ['format', 'tag', 'escape_script_tag'] },
+  html: { autoescape: true, trimBlocks: true, filters: ['format', 'tag', 'escape_script_tag', 'markdown'] },
   markdown: { autoescape: false, trimBlocks: true, filters: ['format', 'tag', 'escape_script_tag'] },
   mermaid: { autoescape: false, trimBlocks: false, filters: [] },
   llm_prompt: { autoescape: false, trimBlocks: false, filters: ['format', 'tag', 'with_images'] },
@@ -35,4 +35,4 @@ export const TEMPLATE_CATEGORIES: Readonly<Record<TemplateCategory, CategorySett
 };
 
 /** Every MTHDS filter name. */
-export const MTHDS_FILTERS: readonly MthdsFilter[] = ['format', 'tag', 'escape_script_tag', 'with_images'];
+export const MTHDS_FILTERS: readonly MthdsFilter[] = ['format', 'tag', 'escape_script_tag', 'with_images', 'markdown'];

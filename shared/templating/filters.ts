@@ -1,7 +1,9 @@
 /**
- * The MTHDS template filters (RUNTIME.md §2.2.3–2.2.4): `format`, `tag`, `escape_script_tag`, `with_images`.
+ * The MTHDS template filters (RUNTIME.md §2.2.3–2.2.4, LANGUAGE-DELTA.md §11): `format`, `tag`, `escape_script_tag`,
+ * `with_images`, `markdown`.
  */
 import { Jinja2TemplateRenderError } from '../errors/index.js';
+import { markdownToHtml } from './markdown.js';
 import { pythonStr } from './python-str.js';
 import { isRenderable, type TextFormat } from './renderable.js';
 
@@ -64,4 +66,15 @@ export function tagFilter(value: unknown, name: unknown, style: TagStyle, defaul
  */
 export function escapeScriptTagFilter(value: unknown): string {
   return (isRenderable(value) ? value.toString() : pythonStr(value ?? '')).replace(/<\/script/gi, '<\\/script');
+}
+
+/**
+ * `markdown()`: the value's plain rendering (a Markdown artefact: its source) converted to HTML; raw HTML of the
+ * source shows as text and only links with a scheme become anchors. Undefined and None render empty.
+ * @param value - the filtered value
+ * @returns the HTML, to be marked safe by the caller (it is already escaped)
+ */
+export function markdownFilter(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return markdownToHtml(isRenderable(value) ? value.toString() : pythonStr(value));
 }

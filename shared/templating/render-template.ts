@@ -7,11 +7,12 @@ import {
   Jinja2TemplateRenderError,
   Jinja2TemplateSecurityError,
   Jinja2TemplateSyntaxError,
+  Jinja2TemplateUndefinedError,
   MthdsError,
 } from '../errors/index.js';
 import { installCappedBuiltins } from './capped-builtins.js';
 import { MTHDS_FILTERS, type MthdsFilter, TEMPLATE_CATEGORIES, type TemplateCategory } from './categories.js';
-import { escapeScriptTagFilter, formatFilter, type TagStyle, tagFilter } from './filters.js';
+import { escapeScriptTagFilter, formatFilter, markdownFilter, type TagStyle, tagFilter } from './filters.js';
 import { installJinjaCompat, JINJA_TESTS } from './jinja-compat.js';
 import { maxOutputChars, outputBudgetError, type TemplateLimits, templateLimits } from './output-budget.js';
 import { isRenderable, type TextFormat } from './renderable.js';
@@ -31,6 +32,11 @@ export interface RenderOptions {
   textFormat?: TextFormat;
   /** The output budget; the process's configured limits (`templateLimits()`) by default. */
   limits?: TemplateLimits;
+  /**
+   * Strict undefined (PipeDocGen's compose stage, LANGUAGE-DELTA.md §4): printing an undefined value throws
+   * `Jinja2TemplateUndefinedError` instead of printing nothing. None prints as `None` either way.
+   */
+  strictUndefined?: boolean;
 }
 
 /** The nunjucks builtin filters templates may use; `random` is excluded so renders stay deterministic. */
@@ -119,7 +125,7 @@ const compiledTemplates = new LRUCache<string, Template>({
 type TemplateSource = (options: RenderOptions, source: string) => Template;
 
 function environmentKey(options: RenderOptions): string {
-  return `${options.category}|${options.tagStyle ?? ''}|${options.textFormat ?? ''}`;
+  return `${options.category}|${options.tagStyle ?? ''}|${options.textFormat ?? ''}|${options.strictUndefined ? 'strict' : ''}`;
 }
 
 const cachedTemplate: TemplateSource = (options, source) => {
@@ -147,13 +153,14 @@ function environmentFor(options: RenderOptions): Environment {
     autoescape: settings.autoescape,
     trimBlocks: settings.trimBlocks,
     lstripBlocks: settings.trimBlocks,
-    throwOnUndefined: false,
+    throwOnUndefined: options.strictUndefined === true,
   });
-  const filters: Record<MthdsFilter, (...args: unknown[]) => string> = {
+  const filters: Record<MthdsFilter, (...args: unknown[]) => unknown> = {
     format: (value, format) => formatFilter(value, format, textFormat),
     tag: (value, name) => tagFilter(value, name, tagStyle, textFormat),
     escape_script_tag: (value) => escapeScriptTagFilter(value),
     with_images: (value) => formatFilter(value, undefined, textFormat),
+    markdown: (value) => new hardenedNunjucks.runtime.SafeString(markdownFilter(value)),
   };
   environment.addGlobal('range', cappedRange);
   installJinjaCompat(environment);
@@ -170,6 +177,7 @@ function environmentFor(options: RenderOptions): Environment {
 
 const WRAPPED_CLASSES: Record<string, new (message: string, options: { cause: unknown }) => MthdsError> = {
   Jinja2TemplateSecurityError,
+  Jinja2TemplateUndefinedError,
   Jinja2TemplateBudgetError,
   Jinja2TemplateRenderError,
 };

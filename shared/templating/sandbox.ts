@@ -15,7 +15,12 @@
  * @see RUNTIME.md §2.2.6
  */
 import nunjucks from 'nunjucks';
-import { Jinja2TemplateBudgetError, Jinja2TemplateSecurityError } from '../errors/index.js';
+import {
+  Jinja2TemplateBudgetError,
+  Jinja2TemplateSecurityError,
+  Jinja2TemplateUndefinedError,
+} from '../errors/index.js';
+import { HTML_RENDERING, hasHtmlRendering } from './markdown.js';
 import {
   DEFAULT_TEMPLATE_LIMITS,
   isPlainStructure,
@@ -82,6 +87,8 @@ interface NunjucksRuntime {
   memberLookup(obj: unknown, val: unknown): unknown;
   contextOrFrameLookup(context: unknown, frame: unknown, name: string): unknown;
   suppressValue(val: unknown, autoescape: boolean): unknown;
+  ensureDefined(val: unknown, lineno: number, colno: number): unknown;
+  SafeString: new (value: string) => unknown;
   Frame: { prototype: { set(name: string, val: unknown, resolveUp?: boolean): void } };
   __mthdsHardened?: boolean;
   __mthdsBudget?: RenderBudget;
@@ -207,7 +214,15 @@ function harden(runtime: NunjucksRuntime): void {
   runtime.suppressValue = (val, autoescape) => {
     checkDeadline();
     checkValueSize(val, 'a printed value', true);
+    if (autoescape && hasHtmlRendering(val)) return new runtime.SafeString(val[HTML_RENDERING]());
     return suppressValue(printable(val), autoescape);
+  };
+  runtime.ensureDefined = (val, lineno) => {
+    if (val === undefined)
+      throw new Jinja2TemplateUndefinedError(
+        `Template render error: line ${lineno + 1} prints a value that is undefined (a missing input, field or key).`,
+      );
+    return val;
   };
   runtime.__mthdsHardened = true;
 }

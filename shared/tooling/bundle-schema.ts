@@ -29,9 +29,9 @@ const REFERENCE = JSON.parse(readFileSync(new URL('./mthds_schema.json', import.
 /**
  * A pipe blueprint the reference schema lacks, as JSON Schema derived from the runtime's blueprint (what a TOML table
  * may hold): the contract-only signature, PipeStructure (in the pinned 0.16 OpenAPI, not in `mthds_schema.json`) and
- * PipeJudge (newer).
+ * PipeJudge (newer) and PipeDocGen (LANGUAGE-DELTA.md §4, newer than both).
  */
-function derivedBlueprint(type: 'PipeSignature' | 'PipeStructure' | 'PipeJudge'): JsonObject {
+function derivedBlueprint(type: 'PipeSignature' | 'PipeStructure' | 'PipeJudge' | 'PipeDocGen'): JsonObject {
   return derivedSchema(`${type}Blueprint`, PIPE_SCHEMAS[type]);
 }
 
@@ -95,7 +95,7 @@ function editorSchema(reference: JsonObject): JsonObject {
   const pipes = (
     (schema['properties'] as JsonObject)['pipe'] as { anyOf: [{ additionalProperties: { oneOf: { $ref: string }[] } }] }
   ).anyOf[0].additionalProperties;
-  for (const type of ['PipeStructure', 'PipeJudge', 'PipeSignature'] as const) {
+  for (const type of ['PipeStructure', 'PipeJudge', 'PipeDocGen', 'PipeSignature'] as const) {
     if (definitions[`${type}Blueprint`] !== undefined) continue;
     definitions[`${type}Blueprint`] = derivedBlueprint(type);
     pipes.oneOf.push({ $ref: `#/definitions/${type}Blueprint` });

@@ -28,6 +28,7 @@ const TEXT: Structure = { text: text('The text', true) };
 /** Fields of each native concept, keyed by code (`Text`, `Page`, …). A native absent here has no fields. */
 const NATIVE_STRUCTURES: ReadonlyMap<string, Structure> = new Map<string, Structure>([
   ['Text', TEXT],
+  ['Markdown', { text: text('The Markdown source', true) }],
   ['ImgGenPrompt', TEXT],
   ['Number', { number: { type: 'number', description: 'The number', required: true } }],
   [

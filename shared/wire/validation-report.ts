@@ -150,7 +150,8 @@ function invalid(errors: ValidationErrorItem[], message: string): InvalidReport 
  *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified) — it sets
  *   `default_pipe_ref` and the pipe `graph_spec` dry-runs; `models`: the serving model deck's names (an unknown
- *   `$preset`, `@alias` or `~waterfall` makes the report invalid; unchecked when absent)
+ *   `$preset`, `@alias` or `~waterfall` makes the report invalid; unchecked when absent); `bundleFiles`: where the
+ *   bundles came from, for PipeDocGen `template_file` (`LoadOptions.bundleFiles`)
  * @returns the valid or invalid report; never throws for an invalid bundle
  * @see spec §4.5
  */
@@ -163,6 +164,7 @@ export async function validationReport(
     mode?: ValidationMode;
     defaultPipe?: string | null;
     models?: ModelReferenceCatalog;
+    bundleFiles?: readonly string[] | null;
   },
 ): Promise<ValidReport | InvalidReport> {
   const verdict = await libraryVerdict(sources, sweep, options);

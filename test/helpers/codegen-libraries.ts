@@ -117,9 +117,9 @@ description = "Every native concept, as the input of a pipe"
 [pipe.use_every_native]
 type = "PipeLLM"
 description = "Read every native"
-inputs = { text = "Text", number = "Number", image = "Image", document = "Document", html = "Html", text_and_images = "TextAndImages", page = "Page", json = "JSON", search_result = "SearchResult", yes_no = "YesNo", choice = "Choice", rating = "Rating", img_gen_prompt = "ImgGenPrompt", dynamic = "Dynamic", anything = "Anything", date = "Date", time = "Time", composite = "Composite" }
+inputs = { text = "Text", markdown = "Markdown", number = "Number", image = "Image", document = "Document", html = "Html", text_and_images = "TextAndImages", page = "Page", json = "JSON", search_result = "SearchResult", yes_no = "YesNo", choice = "Choice", rating = "Rating", img_gen_prompt = "ImgGenPrompt", dynamic = "Dynamic", anything = "Anything", date = "Date", time = "Time", composite = "Composite" }
 output = "Text"
-prompt = "Read $text $number @image @document @html @text_and_images @page @json @search_result $yes_no $choice $rating $img_gen_prompt @dynamic @anything $date $time @composite"
+prompt = "Read $text $markdown $number @image @document @html @text_and_images @page @json @search_result $yes_no $choice $rating $img_gen_prompt @dynamic @anything $date $time @composite"
 `,
     },
   ],

@@ -15,7 +15,7 @@ function nativeConcepts(): Concept[] {
     code: native.code,
     domain_code: NATIVE_DOMAIN,
     description: native.description,
-    refines: null,
+    refines: native.refines ?? null,
     structure: null,
     structure_class_name: native.structureClassName,
     isNative: true,

@@ -15,6 +15,8 @@ export interface NativeConcept {
   structureClassName: string;
   /** JSON schema of one content item (with `$defs` for nested natives). */
   schema: Record<string, unknown>;
+  /** The native it refines (qualified), when it has one: `Markdown` refines `Text` (LANGUAGE-DELTA.md §10). */
+  refines?: string;
 }
 
 const TEXT = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
@@ -94,128 +96,138 @@ function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>
 
 /**
  * The natives, keyed by code: the 12 of the standard (LANGUAGE.md §2.3, `SearchResult` and the legacy `ImgGenPrompt`
- * included), the newer reference's `Date`, `Time` and `Composite` (LANGUAGE-DELTA.md §10) and the verdict natives
- * `YesNo`, `Choice`, `Rating` (LANGUAGE-DELTA.md §3: absent members are left out, never synthesised).
+ * included), the newer reference's `Markdown` (`{text}`, refining Text; it prints as converted HTML in HTML
+ * templates), `Date`, `Time` and `Composite` (LANGUAGE-DELTA.md §10) and the verdict natives `YesNo`, `Choice`,
+ * `Rating` (LANGUAGE-DELTA.md §3: absent members are left out, never synthesised).
  */
 export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
-  [
-    { code: 'Text', description: 'A text', structureClassName: 'TextContent', schema: TEXT },
-    {
-      code: 'Number',
-      description: 'A number',
-      structureClassName: 'NumberContent',
-      schema: { type: 'object', properties: { number: { type: 'number' } }, required: ['number'] },
-    },
-    { code: 'Image', description: 'An image', structureClassName: 'ImageContent', schema: IMAGE },
-    { code: 'Document', description: 'A document', structureClassName: 'DocumentContent', schema: DOCUMENT },
-    {
-      code: 'Html',
-      description: 'HTML content',
-      structureClassName: 'HtmlContent',
-      schema: {
-        type: 'object',
-        properties: { inner_html: { type: 'string' }, css_class: { type: 'string' } },
-        required: ['inner_html'],
+  (
+    [
+      { code: 'Text', description: 'A text', structureClassName: 'TextContent', schema: TEXT },
+      {
+        code: 'Markdown',
+        description: 'A text written in Markdown',
+        structureClassName: 'MarkdownContent',
+        schema: TEXT,
+        refines: `${NATIVE_DOMAIN}.Text`,
       },
-    },
-    {
-      code: 'TextAndImages',
-      description: 'A text with images',
-      structureClassName: 'TextAndImagesContent',
-      schema: withDefs(TEXT_AND_IMAGES, { Text: TEXT, Image: IMAGE }),
-    },
-    {
-      code: 'Page',
-      description: 'A page of a document: its text and images, and a view of the page',
-      structureClassName: 'PageContent',
-      schema: withDefs(
-        {
+      {
+        code: 'Number',
+        description: 'A number',
+        structureClassName: 'NumberContent',
+        schema: { type: 'object', properties: { number: { type: 'number' } }, required: ['number'] },
+      },
+      { code: 'Image', description: 'An image', structureClassName: 'ImageContent', schema: IMAGE },
+      { code: 'Document', description: 'A document', structureClassName: 'DocumentContent', schema: DOCUMENT },
+      {
+        code: 'Html',
+        description: 'HTML content',
+        structureClassName: 'HtmlContent',
+        schema: {
+          type: 'object',
+          properties: { inner_html: { type: 'string' }, css_class: { type: 'string' } },
+          required: ['inner_html'],
+        },
+      },
+      {
+        code: 'TextAndImages',
+        description: 'A text with images',
+        structureClassName: 'TextAndImagesContent',
+        schema: withDefs(TEXT_AND_IMAGES, { Text: TEXT, Image: IMAGE }),
+      },
+      {
+        code: 'Page',
+        description: 'A page of a document: its text and images, and a view of the page',
+        structureClassName: 'PageContent',
+        schema: withDefs(
+          {
+            type: 'object',
+            properties: {
+              text_and_images: { $ref: '#/$defs/TextAndImages' },
+              page_view: { anyOf: [{ $ref: '#/$defs/Image' }, { type: 'null' }] },
+            },
+            required: ['text_and_images'],
+          },
+          { TextAndImages: TEXT_AND_IMAGES, Text: TEXT, Image: IMAGE },
+        ),
+      },
+      {
+        code: 'JSON',
+        description: 'A JSON object',
+        structureClassName: 'JSONContent',
+        schema: { type: 'object', properties: { json_obj: { type: 'object' } }, required: ['json_obj'] },
+      },
+      {
+        code: 'SearchResult',
+        description: 'An answer found on the web, with its sources',
+        structureClassName: 'SearchResultContent',
+        schema: withDefs(
+          {
+            type: 'object',
+            properties: { answer: { type: 'string' }, sources: { type: 'array', items: { $ref: '#/$defs/Document' } } },
+            required: ['answer', 'sources'],
+          },
+          { Document: DOCUMENT },
+        ),
+      },
+      {
+        code: 'YesNo',
+        description: 'A yes/no verdict, with the probability of yes when known',
+        structureClassName: 'YesNoContent',
+        schema: { type: 'object', properties: { yes_no: { type: 'boolean' }, probability: UNIT }, required: ['yes_no'] },
+      },
+      {
+        code: 'Choice',
+        description: 'The option chosen among declared options, with its confidence when known',
+        structureClassName: 'ChoiceContent',
+        schema: {
+          type: 'object',
+          properties: { choice: { type: 'string' }, confidence: UNIT, probabilities: UNIT_MAP },
+          required: ['choice'],
+        },
+      },
+      {
+        code: 'Rating',
+        description: 'A level on a declared scale (index from 0, low to high), with its label when the scale has labels',
+        structureClassName: 'RatingContent',
+        schema: {
           type: 'object',
           properties: {
-            text_and_images: { $ref: '#/$defs/TextAndImages' },
-            page_view: { anyOf: [{ $ref: '#/$defs/Image' }, { type: 'null' }] },
+            level: { type: 'integer', minimum: 0 },
+            label: { type: ['string', 'null'] },
+            confidence: UNIT,
+            probabilities: UNIT_MAP,
+            position: { type: ['number', 'null'], minimum: 0 },
           },
-          required: ['text_and_images'],
+          required: ['level'],
         },
-        { TextAndImages: TEXT_AND_IMAGES, Text: TEXT, Image: IMAGE },
-      ),
-    },
-    {
-      code: 'JSON',
-      description: 'A JSON object',
-      structureClassName: 'JSONContent',
-      schema: { type: 'object', properties: { json_obj: { type: 'object' } }, required: ['json_obj'] },
-    },
-    {
-      code: 'SearchResult',
-      description: 'An answer found on the web, with its sources',
-      structureClassName: 'SearchResultContent',
-      schema: withDefs(
-        {
-          type: 'object',
-          properties: { answer: { type: 'string' }, sources: { type: 'array', items: { $ref: '#/$defs/Document' } } },
-          required: ['answer', 'sources'],
-        },
-        { Document: DOCUMENT },
-      ),
-    },
-    {
-      code: 'YesNo',
-      description: 'A yes/no verdict, with the probability of yes when known',
-      structureClassName: 'YesNoContent',
-      schema: { type: 'object', properties: { yes_no: { type: 'boolean' }, probability: UNIT }, required: ['yes_no'] },
-    },
-    {
-      code: 'Choice',
-      description: 'The option chosen among declared options, with its confidence when known',
-      structureClassName: 'ChoiceContent',
-      schema: {
-        type: 'object',
-        properties: { choice: { type: 'string' }, confidence: UNIT, probabilities: UNIT_MAP },
-        required: ['choice'],
       },
-    },
-    {
-      code: 'Rating',
-      description: 'A level on a declared scale (index from 0, low to high), with its label when the scale has labels',
-      structureClassName: 'RatingContent',
-      schema: {
-        type: 'object',
-        properties: {
-          level: { type: 'integer', minimum: 0 },
-          label: { type: ['string', 'null'] },
-          confidence: UNIT,
-          probabilities: UNIT_MAP,
-          position: { type: ['number', 'null'], minimum: 0 },
-        },
-        required: ['level'],
+      {
+        code: 'ImgGenPrompt',
+        description: 'A prompt to generate an image',
+        structureClassName: 'TextContent',
+        schema: TEXT,
       },
-    },
-    {
-      code: 'ImgGenPrompt',
-      description: 'A prompt to generate an image',
-      structureClassName: 'TextContent',
-      schema: TEXT,
-    },
-    {
-      code: 'Dynamic',
-      description: 'A concept chosen at run time',
-      structureClassName: 'DynamicContent',
-      schema: { type: 'object' },
-    },
-    { code: 'Anything', description: 'Any concept', structureClassName: 'AnythingContent', schema: { type: 'object' } },
-    {
-      code: 'Date',
-      description: 'A calendar date, with an optional time of day',
-      structureClassName: 'DateContent',
-      schema: DATE,
-    },
-    { code: 'Time', description: 'A time of day', structureClassName: 'TimeContent', schema: TIME },
-    {
-      code: 'Composite',
-      description: 'The results of the branches of a PipeParallel, keyed by result name',
-      structureClassName: 'CompositeContent',
-      schema: { type: 'object' },
-    },
-  ].map((native) => [native.code, native]),
+      {
+        code: 'Dynamic',
+        description: 'A concept chosen at run time',
+        structureClassName: 'DynamicContent',
+        schema: { type: 'object' },
+      },
+      { code: 'Anything', description: 'Any concept', structureClassName: 'AnythingContent', schema: { type: 'object' } },
+      {
+        code: 'Date',
+        description: 'A calendar date, with an optional time of day',
+        structureClassName: 'DateContent',
+        schema: DATE,
+      },
+      { code: 'Time', description: 'A time of day', structureClassName: 'TimeContent', schema: TIME },
+      {
+        code: 'Composite',
+        description: 'The results of the branches of a PipeParallel, keyed by result name',
+        structureClassName: 'CompositeContent',
+        schema: { type: 'object' },
+      },
+    ] as NativeConcept[]
+  ).map((native) => [native.code, native]),
 );

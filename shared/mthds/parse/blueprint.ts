@@ -258,6 +258,15 @@ export const PIPE_SCHEMAS = {
     questions: nullish(z.record(z.string(), JUDGE_QUESTION)),
     ...JUDGE_KIND_FIELDS,
   }),
+  PipeDocGen: z.strictObject({
+    type: z.literal('PipeDocGen'),
+    ...common,
+    format: z.enum(['pdf', 'xlsx', 'docx', 'pptx']),
+    template: nullish(z.string()),
+    template_file: nullish(z.string()),
+    filename: nullish(z.string()),
+    model: nullish(z.string()),
+  }),
   PipeCompose: z.strictObject({
     type: z.literal('PipeCompose'),
     ...common,
@@ -305,6 +314,7 @@ export const PIPE_SCHEMAS = {
         'PipeExtract',
         'PipeSearch',
         'PipeStructure',
+        'PipeDocGen',
         'PipeCompose',
         'PipeSequence',
         'PipeParallel',
@@ -344,6 +354,13 @@ export type PipeSearchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSearch']>;
 export type PipeStructureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeStructure']>;
 /** A PipeJudge as written (LANGUAGE-DELTA.md §3; newer than the 0.16 contract). */
 export type PipeJudgeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeJudge']>;
+
+/**
+ * A PipeDocGen as written (LANGUAGE-DELTA.md §4, a newer reference operator): prints a pdf, xlsx, docx or pptx file
+ * from its inputs, from a layout, an HTML `template` (pdf) or a `template_file` of the bundle; `model` names a doc_gen
+ * engine.
+ */
+export type PipeDocGenBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeDocGen']>;
 /** A PipeCompose as written (LANGUAGE.md §3.7). */
 export type PipeComposeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCompose']>;
 /** A PipeSequence as written (LANGUAGE.md §3.8). */

@@ -32,6 +32,12 @@ export interface RuleContext {
    * path → exported pipe codes); a domain absent here exports everything (`S5-unexported-pipe-refs`).
    */
   readonly exports?: PackageExports;
+  /**
+   * Where the bundles came from, for the rules that read their files (PipeDocGen `template_file`): the bundle-relative
+   * paths of the files beside the `.mthds` (a zip, a file map, a method_ref's directory), `null` when the bundles were
+   * sent as text (no directory), absent when the caller does not say (those rules then do not check).
+   */
+  readonly bundleFiles?: readonly string[] | null;
 }
 
 /** Exported pipe codes by domain path (a `METHODS.toml` `[exports]` table, flattened; LANGUAGE.md §7.1). */

@@ -164,7 +164,7 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
         {
           category: 'blueprint_validation',
           message:
-            "Pipe 'mystery', field 'type': 'PipeWizardry' is not a pipe type (allowed: PipeLLM, PipeFunc, PipeImgGen, PipeExtract, PipeSearch, PipeStructure, PipeJudge, PipeCompose, PipeSequence, PipeParallel, PipeCondition, PipeBatch).",
+            "Pipe 'mystery', field 'type': 'PipeWizardry' is not a pipe type (allowed: PipeLLM, PipeFunc, PipeImgGen, PipeExtract, PipeSearch, PipeStructure, PipeJudge, PipeDocGen, PipeCompose, PipeSequence, PipeParallel, PipeCondition, PipeBatch).",
           error_type: 'unknown_pipe_type',
           source: 'invalid/bad_pipe_type.mthds',
           pipe_code: 'mystery',

@@ -190,6 +190,7 @@ describe('definition specs', () => {
         'PipeSearch',
         'PipeStructure',
         'PipeJudge',
+        'PipeDocGen',
         'PipeCompose',
         'PipeSequence',
         'PipeParallel',

@@ -220,6 +220,13 @@ describe('lintMthds', () => {
       ]);
     });
 
+    it('should accept a PipeDocGen, which the reference schema lacks, and check its format', () => {
+      const docGen = PIPE.replace('PipeLLM', 'PipeDocGen').replace('"Text"', '"Document"');
+      expect(lintMthds(`${docGen}format = "pdf"\nfilename = "f"\n`)).to.deep.equal([]);
+      const content = `${docGen}format = "odt"\n`;
+      expect(lintMthds(content).map((diagnostic) => covered(content, diagnostic))).to.deep.equal(['"odt"']);
+    });
+
     it('should accept a typeless signature, signature_for optional, and check its fields', () => {
       const signature = 'domain = "x"\n[pipe.s]\ndescription = "d"\noutput = "Text"\nsignature_for = "PipeLLM"\n';
       expect(lintMthds(signature)).to.deep.equal([]);

@@ -11,6 +11,13 @@ import { composeSingleOutput } from './compose-single-output.js';
 import { conditionExpression } from './condition-expression.js';
 import { conditionOutcomes } from './condition-outcomes.js';
 import { constructFromOrTemplate } from './construct-from-or-template.js';
+import { docGenEngine } from './doc-gen-engine.js';
+import { docGenFieldPaths } from './doc-gen-field-paths.js';
+import { docGenOutput } from './doc-gen-output.js';
+import { docGenOutputSingle } from './doc-gen-output-single.js';
+import { docGenSource } from './doc-gen-source.js';
+import { docGenTemplateFileOrigin } from './doc-gen-template-file-origin.js';
+import { docGenTemplateFilePath } from './doc-gen-template-file-path.js';
 import { extractInputConcept } from './extract-input-concept.js';
 import { extractOutputPages } from './extract-output-pages.js';
 import { extractSingleInput } from './extract-single-input.js';
@@ -83,6 +90,13 @@ export const S4_RULES: readonly Rule[] = [
   judgeOutputSingle,
   judgeOutputMulti,
   judgeModel,
+  docGenOutput,
+  docGenOutputSingle,
+  docGenSource,
+  docGenTemplateFilePath,
+  docGenTemplateFileOrigin,
+  docGenEngine,
+  docGenFieldPaths,
   composeMode,
   composeSingleOutput,
   constructFromOrTemplate,

@@ -2,8 +2,9 @@
  * Where a pipe holds templates (LANGUAGE.md §3.12): PipeLLM `prompt` / `system_prompt`, PipeImgGen `prompt` /
  * `negative_prompt`, PipeSearch `prompt`, PipeCompose `template` and construct `template` fields, PipeCondition
  * `expression_template` (or `expression`, read as `{{ expression }}`), PipeJudge `prompt` and question templates
- * (`question`, `questions.<name>.question`); and reading one template's variable roots.
- * @see LANGUAGE.md §3.2, §3.4, §3.6, §3.7, §3.10, §3.12, LANGUAGE-DELTA.md §3
+ * (`question`, `questions.<name>.question`), PipeDocGen `template` (html) and `filename` (basic); and reading one
+ * template's variable roots.
+ * @see LANGUAGE.md §3.2, §3.4, §3.6, §3.7, §3.10, §3.12, LANGUAGE-DELTA.md §3, §4
  */
 import { MthdsError } from '../../../errors/index.js';
 import { checkTemplate, type TemplateCategory, templateVariables } from '../../../templating/index.js';
@@ -82,6 +83,15 @@ export function templateSites(pipe: Pipe): TemplateSite[] {
         constructSites(value, `construct.${key}`, sites);
       return sites;
     }
+    case 'PipeDocGen':
+      return [
+        ...(blueprint.template === undefined
+          ? []
+          : [{ field: 'template', template: blueprint.template, category: 'html' as const }]),
+        ...(blueprint.filename === undefined
+          ? []
+          : [{ field: 'filename', template: blueprint.filename, category: 'basic' as const }]),
+      ];
     case 'PipeCondition':
       if (blueprint.expression_template !== undefined)
         return [{ field: 'expression_template', template: blueprint.expression_template, category: 'expression' }];

@@ -52,6 +52,7 @@ describe('Library', () => {
     it('should hold every loaded concept and the natives', () => {
       expect([...lib.concepts.keys()]).to.deep.equal([
         'native.Text',
+        'native.Markdown',
         'native.Number',
         'native.Image',
         'native.Document',

@@ -4,7 +4,7 @@ import { parseToml } from '../../../../shared/mthds/parse/parse-toml.js';
 
 const check = (text: string) => checkBlueprint(parseToml(text, 'b.mthds'), 'b.mthds');
 const PIPE_TYPES =
-  'PipeLLM, PipeFunc, PipeImgGen, PipeExtract, PipeSearch, PipeStructure, PipeJudge, PipeCompose, PipeSequence, PipeParallel, PipeCondition, PipeBatch';
+  'PipeLLM, PipeFunc, PipeImgGen, PipeExtract, PipeSearch, PipeStructure, PipeJudge, PipeDocGen, PipeCompose, PipeSequence, PipeParallel, PipeCondition, PipeBatch';
 
 describe('checkBlueprint', () => {
   describe('when the data is empty', () => {

@@ -1,0 +1,26 @@
+/**
+ * The mock document of a PipeDocGen dry run (LANGUAGE-DELTA.md §4): a valid one-page blank PDF (A4), as a `data:`
+ * URL. Built once, with its cross-reference offsets computed.
+ */
+
+function blankPdf(): string {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return body;
+}
+
+/** The blank PDF as a base64 `data:` URL. */
+export const BLANK_PDF_DATA_URL = `data:application/pdf;base64,${Buffer.from(blankPdf(), 'latin1').toString('base64')}`;
