@@ -23,13 +23,6 @@ export { buildLibrary } from './library/build-library.js';
 export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
 export {
-  isMultiJudge,
-  type JudgeKind,
-  type JudgeQuestion,
-  judgeQuestions,
-  levelParts,
-} from './library/judge-questions.js';
-export {
   chooseDocGenEngine,
   DOC_GEN_FORMATS,
   type DocGenEngineChoice,
@@ -39,6 +32,13 @@ export {
   docGenSource,
   templateFileCandidates,
 } from './library/doc-gen.js';
+export {
+  isMultiJudge,
+  type JudgeKind,
+  type JudgeQuestion,
+  judgeQuestions,
+  levelParts,
+} from './library/judge-questions.js';
 export type { Library, LoadedBundle } from './library/library.js';
 export { NATIVE_CONCEPTS } from './library/natives.js';
 export { type CombinationFit, parallelCombinationFit } from './library/parallel-combination.js';

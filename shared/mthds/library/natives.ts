@@ -174,7 +174,11 @@ export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
         code: 'YesNo',
         description: 'A yes/no verdict, with the probability of yes when known',
         structureClassName: 'YesNoContent',
-        schema: { type: 'object', properties: { yes_no: { type: 'boolean' }, probability: UNIT }, required: ['yes_no'] },
+        schema: {
+          type: 'object',
+          properties: { yes_no: { type: 'boolean' }, probability: UNIT },
+          required: ['yes_no'],
+        },
       },
       {
         code: 'Choice',
@@ -188,7 +192,8 @@ export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
       },
       {
         code: 'Rating',
-        description: 'A level on a declared scale (index from 0, low to high), with its label when the scale has labels',
+        description:
+          'A level on a declared scale (index from 0, low to high), with its label when the scale has labels',
         structureClassName: 'RatingContent',
         schema: {
           type: 'object',
@@ -214,7 +219,12 @@ export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
         structureClassName: 'DynamicContent',
         schema: { type: 'object' },
       },
-      { code: 'Anything', description: 'Any concept', structureClassName: 'AnythingContent', schema: { type: 'object' } },
+      {
+        code: 'Anything',
+        description: 'Any concept',
+        structureClassName: 'AnythingContent',
+        schema: { type: 'object' },
+      },
       {
         code: 'Date',
         description: 'A calendar date, with an optional time of day',
