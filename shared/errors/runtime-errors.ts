@@ -19,6 +19,11 @@ export class PipeSignatureNotExecutableError extends MthdsError {}
 export class PipeStackOverflowError extends MthdsError {}
 /** A PipeCondition whose expression rendered nothing, or whose outcome is `fail`. */
 export class PipeConditionError extends MthdsError {}
+/**
+ * A force-marked (`X!`) input was absent when its pipe was about to run; the detail carries the absence's provenance
+ * chain (LANGUAGE-DELTA.md §6).
+ */
+export class OptionalValueAbsentError extends MthdsError {}
 /** A pipe produced content that does not match its declared output concept. */
 export class PipeOutputValidationError extends MthdsError {}
 /** A pipe type or pipe feature this runner cannot execute yet (501; the bundle is valid). */

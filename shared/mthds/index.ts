@@ -67,8 +67,12 @@ export {
   type ConceptRefParts,
   type Multiplicity,
   type PipeRefParts,
+  type Presence,
+  type PresenceSpec,
   parseConceptRef,
   parsePipeRef,
+  splitPresence,
   stripMultiplicity,
 } from './references.js';
 export type { ValidationMode } from './rules/index.js';
+export { type LiftablePipe, liftablePipes } from './rules/s5b/presence-flow.js';

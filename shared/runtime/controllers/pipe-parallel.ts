@@ -7,6 +7,10 @@
  * Decision (the reference runner's behaviour, docs/graph-spec.md): with `add_each_output` and no `combined_output`,
  * when the parallel's output name is one of its branch results, that branch's output is the parallel's output, so the
  * name keeps the branch's stuff instead of being overwritten by the combination.
+ *
+ * Absence (LANGUAGE-DELTA.md §6): a branch whose output resolves absent adds its absence to the parent memory and is
+ * left out of the combination (its field unset: a field a maybe-absent branch feeds cannot be required, which
+ * `S5b-optional-branch-required-field` checks).
  */
 import { PipeOutputValidationError } from '../../errors/index.js';
 import type { PipeParallelBlueprint } from '../../mthds/index.js';
@@ -34,19 +38,21 @@ export const runPipeParallel: PipeRunner = async (job, environment) => {
         outputName,
         params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(branch) },
       });
-      return { name: outputName, stuff: memory.mainStuff()! };
+      return { name: outputName, stuff: memory.mainStuff(), absence: memory.mainAbsence() };
     }),
   );
+  for (const { name, absence } of branches) if (name !== null && absence) job.memory.recordAbsence(absence);
+  const present = branches.flatMap(({ name, stuff }) => (stuff ? [{ name, stuff }] : []));
   if (blueprint.add_each_output) {
-    for (const { name, stuff } of branches) if (name !== null) job.memory.addNewStuff(name, stuff);
-    const named = blueprint.combined_output ? undefined : branches.find(({ name }) => name === job.outputName);
+    for (const { name, stuff } of present) if (name !== null) job.memory.addNewStuff(name, stuff);
+    const named = blueprint.combined_output ? undefined : present.find(({ name }) => name === job.outputName);
     if (named) {
       job.memory.setNewMainStuff(named.stuff, job.outputName);
       return;
     }
   }
   const combined: ItemContent = Object.fromEntries(
-    branches.map(({ name, stuff }, index) => [name ?? `branch_${index}`, contentValue(stuff)]),
+    branches.flatMap(({ name, stuff }, index) => (stuff ? [[name ?? `branch_${index}`, contentValue(stuff)]] : [])),
   );
   const concept = blueprint.combined_output
     ? library.resolveConcept(blueprint.combined_output, job.pipe.domain_code)

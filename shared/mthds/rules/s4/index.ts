@@ -21,6 +21,7 @@ import { llmOutputNotImage } from './llm-output-not-image.js';
 import { llmPromptVariables } from './llm-prompt-variables.js';
 import { llmReasoningExclusive } from './llm-reasoning-exclusive.js';
 import { modelReferences } from './model-references.js';
+import { optionalInputUnguarded } from './optional-input-unguarded.js';
 import { parallelBranchResults } from './parallel-branch-results.js';
 import { parallelOutputMode } from './parallel-output-mode.js';
 import { searchOutput } from './search-output.js';
@@ -43,6 +44,7 @@ export const S4_RULES: readonly Rule[] = [
   llmInputsUsed,
   templateVariables,
   privateNameReads,
+  optionalInputUnguarded,
   llmReasoningExclusive,
   llmOutputNotImage,
   funcFunctionName,
