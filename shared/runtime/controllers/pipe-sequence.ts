@@ -10,6 +10,8 @@
  * `continue`) records the absence under its `result`, and a later step reading it is lifted, runs with it undefined, or
  * fails, by its input's presence marker; the sequence's output is absent when its last step's is (LANGUAGE-DELTA.md §6).
  */
+
+import { PipeInputError } from '../../errors/index.js';
 import { isBindingStep, type PipeSequenceBlueprint, pathRoot, type SubPipeBlueprint } from '../../mthds/index.js';
 import { asGraphNode } from '../graph-node.js';
 import type { GraphPipe } from '../graph-registries.js';
@@ -44,7 +46,10 @@ function bindPrivately(job: PipeJob, environment: RunEnvironment, path: string):
   const base = `_bound_${path.replaceAll('.', '_')}`;
   let name = base;
   for (let count = 2; job.memory.has(name); count += 1) name = `${base}_${count}`;
-  job.memory.addNewStuff(name, boundStuff(job, environment, path, name));
+  const stuff = boundStuff(job, environment, path, name);
+  if (!stuff)
+    throw new PipeInputError(`PipeSequence '${job.pipe.code}', batch over '${path}': the path reaches no value.`);
+  job.memory.addNewStuff(name, stuff);
   return name;
 }
 
@@ -115,7 +120,16 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
         upstream: rootAbsence,
       });
     } else if (isBindingStep(step)) {
-      job.memory.setNewMainStuff(boundStuff(job, environment, step.from, step.result), step.result);
+      const stuff = boundStuff(job, environment, step.from, step.result);
+      if (stuff) job.memory.setNewMainStuff(stuff, step.result);
+      else
+        job.memory.setAbsentMainStuff({
+          variable_name: step.result,
+          kind: 'declared_absent',
+          reason: `the binding path '${step.from}' reaches no value`,
+          producing_pipe: job.pipe.code,
+          upstream: null,
+        });
     } else if (step.batch_over !== undefined && step.batch_as !== undefined) {
       const listName = step.batch_over.includes('.')
         ? bindPrivately(job, environment, step.batch_over)

@@ -17,6 +17,19 @@ inputs = { hint = "Text?" }
 output = "Text[]"
 steps = [{ pipe = "enrich_hint", result = "ideas", multiple_output = true }]
 
+[concept.Card]
+description = "A card"
+
+[concept.Card.structure]
+title = { type = "text", description = "The title" }
+
+[pipe.title_of]
+type = "PipeSequence"
+description = "The title of a card, when it has one"
+inputs = { card = "Card" }
+output = "Text?"
+steps = [{ from = "card.title", result = "title" }]
+
 [pipe.bound_flow]
 type = "PipeSequence"
 description = "A binding of an absent hint"
@@ -70,6 +83,17 @@ describe('the presence gate', () => {
         producing_pipe: 'enrich_hint',
         upstream: memory.absence('hint'),
       },
+    });
+  });
+
+  it('should record a declared absence when a binding path reaches no value', async () => {
+    const { memory } = await runPipe(library, 'title_of', { card: { concept: 'brief.Card', content: {} } });
+    expect(memory.mainAbsence()).to.deep.equal({
+      variable_name: 'title',
+      kind: 'declared_absent',
+      reason: "the binding path 'card.title' reaches no value",
+      producing_pipe: 'title_of',
+      upstream: null,
     });
   });
 });

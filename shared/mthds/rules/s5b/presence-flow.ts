@@ -3,14 +3,15 @@
  * present or maybe-absent. A `?` input is maybe-absent; a plain or `!` input is present (when it is absent the whole
  * pipe is lifted, or fails). A child pipe fed a maybe-absent value on a plain input may be lifted (skipped), and its
  * single output is then maybe-absent (a plural one becomes `[]`); a child declaring a `?` output may resolve it absent.
- * A binding step's result is as present as its root.
+ * A binding step's result is maybe-absent when its root is, or when its path walks a field neither required nor
+ * defaulted.
  *
  * Per controller: whether its output may be absent and why; the `continue` outcome of a PipeCondition; the parallel
  * branches that may be absent; the pipes it may lift (`liftable_pipes` of the valid report); and every value it feeds
  * to a `!` input (for `optional_force_redundant`).
  * @see LANGUAGE-DELTA.md §6
  */
-import { pathRoot } from '../../library/binding-derivation.js';
+import { fieldsOf, pathRoot } from '../../library/binding-derivation.js';
 import type { Pipe } from '../../library/concept.js';
 import type { Library } from '../../library/library.js';
 import { isBindingStep, type SubPipeBlueprint } from '../../parse/blueprint.js';
@@ -54,9 +55,10 @@ export interface ControllerPresence {
   forceFeeds: ForceFeed[];
 }
 
-/** How a child call went: its output's presence. */
+/** How a child call went: its output's presence, and the concept it produces. */
 interface Call {
   origin: string | undefined;
+  conceptRef: string;
 }
 
 function isPlural(multiplicity: Multiplicity): boolean {
@@ -115,26 +117,53 @@ class ControllerWalk {
         skipped_when_absent: skipped,
         absence_source: [...new Set(origins)].join('; '),
       });
-    if (stepPlural(child, step)) return { origin: undefined };
+    const conceptRef = child.output.conceptRef;
+    if (stepPlural(child, step)) return { origin: undefined, conceptRef };
     if (skipped.length > 0)
-      return { origin: `'${child.code}' is skipped when ${skipped.map((name) => `'${name}'`).join(', ')} is absent` };
-    if (child.output.presence === 'optional') return { origin: `'${child.code}' declares an optional output` };
-    return { origin: undefined };
+      return {
+        origin: `'${child.code}' is skipped when ${skipped.map((name) => `'${name}'`).join(', ')} is absent`,
+        conceptRef,
+      };
+    if (child.output.presence === 'optional')
+      return { origin: `'${child.code}' declares an optional output`, conceptRef };
+    return { origin: undefined, conceptRef };
+  }
+
+  /**
+   * Why a binding path may reach no value: it walks a structure field that is neither required nor defaulted.
+   * @returns the reason, or undefined when every field it walks is required or defaulted (or unknown)
+   */
+  private optionalWalk(rootRef: string | undefined, path: string): string | undefined {
+    let concept = rootRef === undefined ? undefined : this.library.findConcept(rootRef, this.controller.domain_code);
+    for (const segment of path.split('.').slice(1)) {
+      const field = concept === undefined ? undefined : fieldsOf(this.library, concept)?.[segment];
+      if (!field || !concept) return undefined;
+      if (!field.required && field.default_value === undefined)
+        return `the binding '${path}' walks the optional field '${segment}' of '${concept.code}'`;
+      const next = field.concept_ref ?? field.item_concept_ref;
+      concept = next === undefined ? undefined : this.library.findConcept(next, concept.domain_code);
+    }
+    return undefined;
   }
 
   sequence(steps: readonly (SubPipeBlueprint | { from: string; result: string })[]): void {
     const slots = this.inputSlots();
+    const concepts = new Map(this.controller.inputs.map((input) => [input.name, input.conceptRef]));
     let last: string | undefined;
     for (const step of steps) {
       if (isBindingStep(step)) {
-        last = slots.get(pathRoot(step.from));
+        const root = pathRoot(step.from);
+        last = slots.get(root) ?? this.optionalWalk(concepts.get(root), step.from);
         slots.set(step.result, last);
         continue;
       }
       const itemSlots = step.batch_as === undefined ? slots : new Map([...slots, [step.batch_as, undefined]]);
       const call = this.call(step.pipe, itemSlots, step);
       last = call?.origin;
-      if (step.result !== undefined) slots.set(step.result, last);
+      if (step.result !== undefined) {
+        slots.set(step.result, last);
+        if (call) concepts.set(step.result, call.conceptRef);
+      }
     }
     this.result.outputOrigin = last;
   }

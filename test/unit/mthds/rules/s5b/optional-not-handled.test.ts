@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { optionalNotHandled } from '../../../../../shared/mthds/rules/s5b/optional-not-handled.js';
-import { runRule } from '../harness.js';
+import { bundle, runRule } from '../harness.js';
 import { briefFlow } from './optional-flow-fixtures.js';
 
 const ENRICH = '{ pipe = "enrich_hint", result = "enriched" }';
@@ -40,6 +40,22 @@ describe('S5b-optional-not-handled', () => {
           briefFlow('Text[]', ['{ pipe = "enrich_hint", result = "enriched", multiple_output = true }']),
         ),
       ).to.deep.equal([]);
+    });
+  });
+
+  describe('when the sequence ends on a binding step walking a field that is not required', () => {
+    const bound = (required: boolean, output: string) =>
+      bundle(
+        'cards',
+        `[concept.Card]\ndescription = "c"\n[concept.Card.structure]\ntitle = { type = "text", description = "t", required = ${required} }\n\n[pipe.title_of]\ntype = "PipeSequence"\ndescription = "d"\ninputs = { card = "Card" }\noutput = "${output}"\nsteps = [{ from = "card.title", result = "title" }]`,
+      );
+
+    it('should refuse a plain output and accept a required field or a `?` output', () => {
+      expect(runRule(optionalNotHandled, bound(false, 'Text')).map((item) => item.message)).to.deep.equal([
+        "Pipe 'title_of': its output 'Text' may be absent (the binding 'card.title' walks the optional field 'title' of 'Card') but is not declared optional. Declare the output 'Text?', force the input that may be absent with '!', or absorb the absence in a step taking it as '?'.",
+      ]);
+      expect(runRule(optionalNotHandled, bound(true, 'Text'))).to.deep.equal([]);
+      expect(runRule(optionalNotHandled, bound(false, 'Text?'))).to.deep.equal([]);
     });
   });
 });
