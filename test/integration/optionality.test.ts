@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { OPTIONAL_BUNDLE } from '../helpers/optional-bundle.js';
+import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 interface Absence {
@@ -200,6 +201,32 @@ describe('optionality over HTTP', () => {
       const body = await run('long_topics', { topics: ['sea', 'tides', 'moon'] });
       const main = body.pipe_output.working_memory.root[body.main_stuff_name ?? 'main_stuff']!;
       expect(main.content).to.deep.equal({ items: [{ text: 'tides' }, { text: 'moon' }] });
+    });
+  });
+
+  describe('POST /v1/execute in queue mode (real Redis, in-process workers)', function () {
+    this.timeout(30000);
+    let deployment: QueueDeployment;
+
+    before(() => {
+      deployment = startQueueDeployment();
+    });
+
+    after(async () => {
+      await deployment.close();
+    });
+
+    it('should carry the absences and the absent main output through the queue', async () => {
+      const response = await request(deployment.app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [OPTIONAL_BUNDLE], pipe_code: 'only_enrich', inputs: {} })
+        .expect(200);
+      expect(response.body).to.deep.include({ state: 'COMPLETED', main_stuff_name: 'enriched', absent: true });
+      expect(response.body.absence).to.deep.equal(ENRICHED_SKIPPED);
+      expect(response.body.pipe_output.working_memory.absences).to.deep.equal({
+        hint: NOT_PROVIDED,
+        enriched: ENRICHED_SKIPPED,
+      });
     });
   });
 });
