@@ -273,6 +273,7 @@ export const ERROR_CATALOG = {
   },
   PipeStackOverflowError: { status: 500, title: 'Pipe stack overflow', domain: 'runtime', origin: 'runtime' },
   PipeConditionError: { status: 500, title: 'Pipe condition', domain: 'runtime', origin: 'runtime' },
+  OptionalValueAbsentError: { status: 500, title: 'Optional value absent', domain: 'runtime', origin: 'runtime' },
   PipeOutputValidationError: { status: 500, title: 'Pipe output validation', domain: 'runtime', origin: 'runtime' },
   JudgmentAnswerMismatchError: {
     status: 500,

@@ -26,6 +26,11 @@ export class PipeConditionError extends MthdsError {}
 export class JudgmentAnswerMismatchError extends MthdsError {}
 /** A PipeJudge's judgment model refused to answer a question (LANGUAGE-DELTA.md §3). */
 export class JudgmentRefusedError extends MthdsError {}
+/**
+ * A force-marked (`X!`) input was absent when its pipe was about to run; the detail carries the absence's provenance
+ * chain (LANGUAGE-DELTA.md §6).
+ */
+export class OptionalValueAbsentError extends MthdsError {}
 /** A pipe produced content that does not match its declared output concept. */
 export class PipeOutputValidationError extends MthdsError {}
 /** A pipe type or pipe feature this runner cannot execute yet (501; the bundle is valid). */

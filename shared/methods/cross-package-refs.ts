@@ -8,14 +8,14 @@
  * @see LANGUAGE.md §5.1, §5.6; CLIENTS.md §6.2
  */
 import { parse } from 'smol-toml';
-import { type BundleSource, parseConceptRef, parsePipeRef } from '../mthds/index.js';
+import { type BundleSource, parseConceptRef, parsePipeRef, splitPresence } from '../mthds/index.js';
 
 /** A package address (`host.tld/owner/repo[/package]`), as opposed to an alias. */
 const PACKAGE_ADDRESS = /^[A-Za-z0-9._-]+\.[A-Za-z0-9._-]+\/[A-Za-z0-9._/-]+$/;
 
 function collect(value: unknown, found: Set<string>): void {
   if (typeof value === 'string') {
-    const packageRef = (parsePipeRef(value) ?? parseConceptRef(value))?.packageRef;
+    const packageRef = (parsePipeRef(value) ?? parseConceptRef(splitPresence(value).ref))?.packageRef;
     if (packageRef !== undefined && PACKAGE_ADDRESS.test(packageRef)) found.add(packageRef);
   } else if (Array.isArray(value)) {
     for (const item of value) collect(item, found);

@@ -87,8 +87,12 @@ export {
   type ConceptRefParts,
   type Multiplicity,
   type PipeRefParts,
+  type Presence,
+  type PresenceSpec,
   parseConceptRef,
   parsePipeRef,
+  splitPresence,
   stripMultiplicity,
 } from './references.js';
 export type { PackageExports, ValidationMode } from './rules/index.js';
+export { type LiftablePipe, liftablePipes } from './rules/s5b/presence-flow.js';

@@ -312,6 +312,25 @@ export const MESSAGES = {
         : plural(p.names.length, 'is not a declared input', 'are not declared inputs')
     }. Add ${plural(p.names.length, 'it', 'them')} to the inputs of '${p.pipe}'.`,
 
+  optional_marker_plural: (p: { pipe: string; slot: string; spec: string; marker: string }) =>
+    `Pipe '${p.pipe}', ${p.slot}: '${p.spec}'. The presence marker '${p.marker}' cannot be combined with multiplicity: a plural slot is never absent — when nothing is found, it is the empty list. Remove the marker (a count of one, 'X[1]${p.marker}', is the single form and may carry it).`,
+  optional_marker_force_output: (p: { pipe: string; spec: string }) =>
+    `Pipe '${p.pipe}', output: '${p.spec}'. The force marker '!' applies to inputs only: a pipe cannot assert its own output into existence. Write '${p.spec.slice(0, -1)}' or '${p.spec.slice(0, -1)}?'.`,
+  optional_marker_concept: (p: { concept: string; field: string; spec: string }) =>
+    `Concept '${p.concept}', ${p.field}: '${p.spec}'. Presence markers ('?', '!') belong to a pipe's inputs and output, never to a concept, its refines or its structure fields. Remove the marker.`,
+  optional_output_required: (p: { pipe: string; output: string; via: string }) =>
+    `Pipe '${p.pipe}' can end on the 'continue' outcome (${p.via}), which produces no value, but its output '${p.output}' is not optional. Declare the output '${p.output}?'.`,
+  optional_not_handled: (p: { pipe: string; output: string; origin: string }) =>
+    `Pipe '${p.pipe}': its output '${p.output}' may be absent (${p.origin}) but is not declared optional. Declare the output '${p.output}?', force the input that may be absent with '!', or absorb the absence in a step taking it as '?'.`,
+  optional_branch_required_field: (p: { pipe: string; branch: string; field: string; origin: string }) =>
+    `Pipe '${p.pipe}': branch '${p.branch}' may be absent (${p.origin}) but feeds the required field '${p.field}' of the output. Make the field not required, or make the branch's value always present.`,
+  optional_input_unguarded: (p: { pipe: string; template: string; name: string }) =>
+    `Pipe '${p.pipe}', ${p.template}: the optional input '${p.name}' is read without a guard. Write @?${p.name}, or read it inside {% if ${p.name} %} … {% endif %} or '… if ${p.name} else …'.`,
+  optional_force_redundant: (p: { pipe: string; input: string; within: string }) =>
+    `Pipe '${p.pipe}', input '${p.input}': the force marker '!' can never fire, since '${p.input}' is always present where '${p.pipe}' runs (${p.within}). Remove the marker.`,
+  input_presence_vacuous: (p: { pipe: string; input: string; concept: string }) =>
+    `Pipe '${p.pipe}', input '${p.input}': the method input must be supplied, but its concept '${p.concept}' declares no required field, so the empty object satisfies it. Mark the input '?', or give the concept a required field.`,
+
   resolve_concept_ambiguous: (p: { ref: string; candidates: readonly string[] }) =>
     `Concept '${p.ref}' is declared in several domains: write ${p.candidates.map((ref) => `'${ref}'`).join(' or ')} instead of the bare name.`,
   resolve_concept_malformed: (p: { ref: string }) =>

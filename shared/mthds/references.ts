@@ -78,6 +78,34 @@ export function stripMultiplicity(ref: string): string {
   return ref.trim().replace(/\[[0-9]*\]$/, '');
 }
 
+/**
+ * The presence of a pipe slot (LANGUAGE-DELTA.md §6): `plain` (`X`: needed; absent → the pipe is lifted), `optional`
+ * (`X?`: the pipe runs with it absent) or `force` (`X!`, inputs only: absent → OptionalValueAbsentError).
+ */
+export type Presence = 'plain' | 'optional' | 'force';
+
+/** A slot spec split into its concept reference (multiplicity kept) and its presence marker. */
+export interface PresenceSpec {
+  /** The spec without its marker, trimmed, e.g. `Text[]`. */
+  ref: string;
+  presence: Presence;
+  /** The marker as written (`?` or `!`), absent for a plain spec. */
+  marker?: '?' | '!';
+}
+
+/**
+ * Split the trailing presence marker off an input or output spec (`Text?`, `legal.Clause!`, `Page[]?`).
+ * @param spec - as written in `inputs`, `output` or an expanded slot's `concept`
+ * @see LANGUAGE-DELTA.md §6
+ */
+export function splitPresence(spec: string): PresenceSpec {
+  const written = spec.trim();
+  const marker = written.at(-1);
+  if (marker === '?') return { ref: written.slice(0, -1).trimEnd(), presence: 'optional', marker };
+  if (marker === '!') return { ref: written.slice(0, -1).trimEnd(), presence: 'force', marker };
+  return { ref: written, presence: 'plain' };
+}
+
 /** Special outcomes of a PipeCondition, never resolved as pipes (LANGUAGE.md §3.10). */
 export const SPECIAL_OUTCOMES: ReadonlySet<string> = new Set(['fail', 'continue']);
 

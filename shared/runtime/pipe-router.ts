@@ -1,6 +1,7 @@
 /**
  * The pipe router: every pipe, operator or controller, runs through it (RUNTIME.md §1.3): push the stack (recursion
- * guard), check the declared inputs are present, dispatch on the pipe type, pop.
+ * guard), gate on the presence of its inputs (a plain input recorded absent lifts the pipe, a `!` one fails it:
+ * LANGUAGE-DELTA.md §6), check the declared inputs are present, dispatch on the pipe type, pop.
  */
 import {
   PipeFeatureNotSupportedError,
@@ -25,6 +26,7 @@ import { runPipeLLM } from './operators/pipe-llm.js';
 import { runPipeSearch } from './operators/pipe-search.js';
 import { runPipeStructure } from './operators/pipe-structure.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
+import { passPresenceGate } from './presence-gate.js';
 import { checkInputsPresent } from './run-inputs.js';
 
 /** The runners this runtime has, by pipe type. */
@@ -51,7 +53,7 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
  * In a dry run a contract-only pipe (PipeSignature) mints a mock of its declared output instead of failing. When the
  * environment records a graph, each run is a node whose children are the pipes it runs. When it reports progress,
  * each run is a step whose nested pipes run in an environment that counts their tokens into it (pipe-progress.ts).
- * @throws PipeStackOverflowError, PipeInputError (422), PipeSignatureNotExecutableError (422),
+ * @throws PipeStackOverflowError, OptionalValueAbsentError, PipeInputError (422), PipeSignatureNotExecutableError (422),
  *   PipeFeatureNotSupportedError (501), and whatever the pipe throws
  */
 export async function routePipe(job: PipeJob, environment: RunEnvironment): Promise<void> {
@@ -108,6 +110,7 @@ async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<voi
     throw new PipeFeatureNotSupportedError(
       `Pipe '${job.pipe.code}' is a ${job.pipe.type}, which this runner cannot execute yet.`,
     );
+  if (!passPresenceGate(job, environment)) return;
   checkInputsPresent(job.pipe, job.memory);
   environment.deps.signal?.throwIfAborted();
   await runner({ ...job, params: { ...job.params, stack } }, environment);

@@ -15,13 +15,20 @@ import type { WorkingMemory } from './working-memory.js';
 const CHECK_IDS: IdSource = { next: () => 'input-check' };
 
 /**
- * Check that a pipe's declared inputs are all in a working memory.
+ * Check that a pipe's declared inputs are all in a working memory: an optional (`?`) input may be missing, and so may
+ * one recorded absent (the presence gate has dealt with it: LANGUAGE-DELTA.md §6).
  * @param pipe - the pipe about to run
  * @param memory - its working memory
  * @throws PipeInputError (422) naming the missing inputs and the available ones
  */
 export function checkInputsPresent(pipe: Pipe, memory: WorkingMemory): void {
-  const missing = pipe.inputs.map((input) => input.name).filter((name) => !memory.has(name.split('.')[0] ?? name));
+  const missing = pipe.inputs
+    .filter((input) => input.presence !== 'optional')
+    .map((input) => input.name)
+    .filter((name) => {
+      const root = name.split('.')[0] ?? name;
+      return !memory.has(root) && memory.absence(root) === undefined;
+    });
   if (missing.length > 0) {
     throw new PipeInputError(
       `Pipe '${pipe.code}' is missing required inputs: ${missing.join(', ')} (available: ${memory.names().join(', ') || 'none'}).`,

@@ -230,11 +230,16 @@ class InputBinder {
  * Build the initial working memory of a run.
  * @param inputs - the request's `inputs` (object, working-memory form, or null/undefined for none)
  * @param context - library, entry pipe, validator and id source
- * @returns a fresh working memory holding one stuff per input
+ * @returns a fresh working memory holding one stuff per input, and a `not_provided` absence per optional (`?`) input
+ *   of the entry pipe left out (LANGUAGE-DELTA.md §6)
  * @throws StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError (all 422) naming the input and the fix
  * @see spec §2.3, RUNTIME.md §1.5
  */
 export function buildWorkingMemory(inputs: unknown, context: StuffFactoryContext): WorkingMemory {
+  return withOmittedOptionals(bindInputs(inputs, context), context);
+}
+
+function bindInputs(inputs: unknown, context: StuffFactoryContext): WorkingMemory {
   if (inputs === null || inputs === undefined) return new WorkingMemory();
   if (!isObject(inputs))
     throw new StuffFactoryError('inputs must be a JSON object mapping input names to values, or {root, aliases}.');
@@ -243,6 +248,22 @@ export function buildWorkingMemory(inputs: unknown, context: StuffFactoryContext
   const memory = new WorkingMemory();
   for (const [name, value] of Object.entries(inputs)) {
     memory.addNewStuff(name, binder.checkAgainstDeclaration(binder.bind(name, value)));
+  }
+  return memory;
+}
+
+/** Record a `not_provided` absence for each optional (`?`) input of the entry pipe the caller left out. */
+function withOmittedOptionals(memory: WorkingMemory, context: StuffFactoryContext): WorkingMemory {
+  for (const input of context.pipe.inputs) {
+    const name = input.name.split('.')[0] ?? input.name;
+    if (input.presence !== 'optional' || memory.has(name)) continue;
+    memory.recordAbsence({
+      variable_name: name,
+      kind: 'not_provided',
+      reason: `the caller did not provide the optional input '${name}'`,
+      producing_pipe: null,
+      upstream: null,
+    });
   }
   return memory;
 }

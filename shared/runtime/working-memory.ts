@@ -3,21 +3,33 @@
  * (RUNTIME.md §1.4).
  */
 import { PipeInputError } from '../errors/index.js';
+import type { AbsenceRecord } from './absence.js';
 import { type ItemContent, type Stuff, type StuffWire, stuffToWire } from './stuff.js';
 
 /** The reserved name of the latest output. */
 const MAIN_STUFF = 'main_stuff';
 
-/** Working memory on the wire (`pipe_output.working_memory`). */
+/**
+ * Working memory on the wire (`pipe_output.working_memory`). `absences` (the reference's `WorkingMemory.absences`) is
+ * present only when a slot was resolved absent.
+ */
 export interface WorkingMemoryWire {
   root: Record<string, StuffWire>;
   aliases: Record<string, string>;
+  absences?: Record<string, AbsenceRecord>;
 }
 
-/** Mutable working memory. Sequence steps share one; parallel branches and batch items get a {@link clone}. */
+/**
+ * Mutable working memory. Sequence steps share one; parallel branches and batch items get a {@link clone}. Besides
+ * its stuffs it records absences (LANGUAGE-DELTA.md §6): a name resolved to no value, with provenance; the latest
+ * output may itself be an absence ({@link mainAbsence}).
+ */
 export class WorkingMemory {
   private readonly root = new Map<string, Stuff>();
   private readonly aliases = new Map<string, string>();
+  private readonly absences = new Map<string, AbsenceRecord>();
+  /** The name of the absence that is the latest output, when the latest output is absent. */
+  private absentMain: string | null = null;
 
   /**
    * Find a stuff by name: `root[name]`, else `root[aliases[name]]`.
@@ -99,6 +111,8 @@ export class WorkingMemory {
    * @param name - the output name; without one the stuff is stored at `root.main_stuff` with no alias
    */
   setNewMainStuff(stuff: Stuff, name: string | null): void {
+    this.absentMain = null;
+    this.absences.delete(name ?? MAIN_STUFF);
     if (name !== null && name !== MAIN_STUFF) {
       this.root.delete(MAIN_STUFF);
       this.root.set(name, stuff);
@@ -116,7 +130,47 @@ export class WorkingMemory {
    * @param stuff - the stuff
    */
   addNewStuff(name: string, stuff: Stuff): void {
+    this.absences.delete(name);
     this.root.set(name, stuff);
+  }
+
+  /**
+   * Record that a name holds no value (an omitted optional input), without touching the latest output.
+   * @param record - the absence; its `variable_name` is the name
+   */
+  recordAbsence(record: AbsenceRecord): void {
+    this.root.delete(record.variable_name);
+    this.absences.set(record.variable_name, record);
+  }
+
+  /**
+   * Make an absence the latest output: a pipe resolved its output to no value (lifted, or `continue`). The previous
+   * main stuff stays under its own name, if it has one, but is no longer the main stuff.
+   * @param record - the absence; its `variable_name` is the output name (`main_stuff` for none)
+   */
+  setAbsentMainStuff(record: AbsenceRecord): void {
+    if (this.aliases.get(MAIN_STUFF) === undefined) this.root.delete(MAIN_STUFF);
+    this.aliases.delete(MAIN_STUFF);
+    this.recordAbsence(record);
+    this.absentMain = record.variable_name;
+  }
+
+  /**
+   * The recorded absence of a name, if the name holds no value for a known reason.
+   * @param name - a stuff name (no dots)
+   */
+  absence(name: string): AbsenceRecord | undefined {
+    return this.find(name) === undefined ? this.absences.get(name) : undefined;
+  }
+
+  /** The absence the latest output resolved to, when it is absent. */
+  mainAbsence(): AbsenceRecord | undefined {
+    return this.absentMain === null ? undefined : this.absences.get(this.absentMain);
+  }
+
+  /** What the latest output is: the main stuff, its absence, or nothing yet (compared by identity to see a change). */
+  mainOutcome(): Stuff | AbsenceRecord | undefined {
+    return this.mainAbsence() ?? this.mainStuff();
   }
 
   /**
@@ -136,6 +190,8 @@ export class WorkingMemory {
       copy.root.set(name, { ...stuff, content: structuredClone(stuff.content) });
     }
     for (const [alias, target] of this.aliases) copy.aliases.set(alias, target);
+    for (const [name, record] of this.absences) copy.absences.set(name, record);
+    copy.absentMain = this.absentMain;
     return copy;
   }
 
@@ -151,10 +207,12 @@ export class WorkingMemory {
 
   /** Serialise for the run result. */
   toWire(): WorkingMemoryWire {
-    return {
+    const wire: WorkingMemoryWire = {
       root: Object.fromEntries([...this.root].map(([name, stuff]) => [name, stuffToWire(stuff)])),
       aliases: Object.fromEntries(this.aliases),
     };
+    if (this.absences.size > 0) wire.absences = Object.fromEntries(this.absences);
+    return wire;
   }
 }
 

@@ -7,6 +7,7 @@ export type { TemplateCategory } from './categories.js';
 export type { TagStyle } from './filters.js';
 export { oversizedLiteralCalls } from './literal-arguments.js';
 export { defineHtmlRendering, markdownToHtml } from './markdown.js';
+export { unguardedOptionalReads } from './optional-guards.js';
 export { configureTemplateLimits, type TemplateLimits, templateLimits } from './output-budget.js';
 export {
   checkTemplate,

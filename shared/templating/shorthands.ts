@@ -13,7 +13,7 @@ const JINJA_REGION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g;
 const SHORTHAND = new RegExp(`(@@|\\$\\$)|(?<![A-Za-z0-9_])(@\\?|@)(${IDENT_PATH})|\\$(${IDENT_PATH})`, 'g');
 const CSS_AT_RULE = /^(?:\s*\(|\s+[A-Za-z0-9_-]+\s*\{)/;
 
-function expandPlainText(text: string): string {
+function expandPlainText(text: string, guardRoots: boolean): string {
   return text.replace(
     SHORTHAND,
     (
@@ -29,7 +29,10 @@ function expandPlainText(text: string): string {
         const after = text.slice(offset + match.length);
         if (atSigil === '@' && CSS_AT_RULE.test(after)) return match;
         const tagged = `{{ ${atPath}|tag("${atPath}") }}`;
-        return atSigil === '@?' ? `{% if ${atPath} %}${tagged}{% endif %}` : tagged;
+        if (atSigil !== '@?') return tagged;
+        const root = atPath.split('.')[0]!;
+        const test = guardRoots && root !== atPath ? `${root} and ${atPath}` : atPath;
+        return `{% if ${test} %}${tagged}{% endif %}`;
       }
       return `{{ ${dollarPath}|format() }}`;
     },
@@ -39,15 +42,18 @@ function expandPlainText(text: string): string {
 /**
  * Expand the shorthands of a template.
  * @param template - template text as written in a bundle
+ * @param options - `guardRoots`: expand `@?x.y` testing `x and x.y`, as the guard lint reads it (an `@?` reads its
+ *   path only once its root is present; LANGUAGE-DELTA.md §6)
  * @returns pure Jinja text
  * @see RUNTIME.md §2.2.1
  */
-export function expandShorthands(template: string): string {
+export function expandShorthands(template: string, options: { guardRoots?: boolean } = {}): string {
+  const guardRoots = options.guardRoots ?? false;
   let result = '';
   let last = 0;
   for (const region of template.matchAll(JINJA_REGION)) {
-    result += expandPlainText(template.slice(last, region.index)) + region[0];
+    result += expandPlainText(template.slice(last, region.index), guardRoots) + region[0];
     last = region.index + region[0].length;
   }
-  return result + expandPlainText(template.slice(last));
+  return result + expandPlainText(template.slice(last), guardRoots);
 }

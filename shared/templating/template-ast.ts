@@ -15,7 +15,8 @@ export interface TemplateVariables {
   paths: string[];
 }
 
-interface AstNode {
+/** A node of the nunjucks AST, read loosely: its type name and its fields by name. */
+export interface AstNode {
   typename: string;
   fields?: string[];
   children?: AstNode[];
@@ -27,7 +28,7 @@ interface AstNode {
  * Names the template engine provides itself; they are never inputs: `loop`, `caller`, and the globals the renderer
  * defines (`range`, `cycler`, `joiner`, `dict`).
  */
-const BUILTIN_NAMES = new Set(['loop', 'range', 'cycler', 'joiner', 'caller', 'dict']);
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set(['loop', 'range', 'cycler', 'joiner', 'caller', 'dict']);
 
 /** Tags that would load other templates: refused (bundles carry no template library). */
 const LOADING_NODES = new Set(['Include', 'Import', 'FromImport', 'Extends']);
@@ -111,7 +112,7 @@ const STRAIGHT_LINE_MAX_NODES = 256;
  * @returns the nunjucks AST root
  * @throws Jinja2TemplateSyntaxError naming line and column
  */
-function parseExpanded(source: string): AstNode {
+export function parseExpanded(source: string): AstNode {
   try {
     return (hardenedNunjucks as unknown as { parser: { parse(source: string): AstNode } }).parser.parse(source);
   } catch (error) {
@@ -132,7 +133,11 @@ function tooDeepToRead(cause: RangeError): Jinja2TemplateSyntaxError {
   );
 }
 
-function lookupPath(node: AstNode): string | undefined {
+/**
+ * The dotted path a name or a chain of literal lookups spells (`a.b["c"]` → `a.b.c`), or undefined for anything else.
+ * @param node - an AST node
+ */
+export function lookupPath(node: AstNode): string | undefined {
   if (node.typename === 'Symbol') return String(node.value);
   if (node.typename !== 'LookupVal') return undefined;
   const base = lookupPath(node['target'] as AstNode);
@@ -142,7 +147,11 @@ function lookupPath(node: AstNode): string | undefined {
   return base;
 }
 
-function boundNames(node: AstNode | undefined): string[] {
+/**
+ * The names a loop target, `{% set %}` target or macro argument list binds.
+ * @param node - the binding node
+ */
+export function boundNames(node: AstNode | undefined): string[] {
   if (!node) return [];
   if (node.typename === 'Symbol') return [String(node.value)];
   return (node.children ?? []).flatMap(boundNames);
@@ -166,7 +175,7 @@ function setTargetMessage(target: AstNode): string {
  * The name of the test on the right of `x is <test>` as written: a name (`defined`), a call (`divisibleby(3)`), or one
  * of the Jinja2 keywords nunjucks parses as a literal (`none`, `true`, `false`).
  */
-function testName(node: AstNode): string {
+export function testName(node: AstNode): string {
   if (node.typename === 'FunCall') return testName(node['name'] as AstNode);
   return node.value === null ? 'none' : String(node.value);
 }

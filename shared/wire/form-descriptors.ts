@@ -5,7 +5,7 @@
  * fields, `number`, `boolean`, `date`, `enum`, `document`, `image`, `object` — structured natives such as `native.Page`
  * included —, `list`, `unknown`); absent members are omitted.
  */
-import type { Concept, ConceptField, Library, Multiplicity, Pipe } from '../mthds/index.js';
+import type { Concept, ConceptField, Library, Multiplicity, Pipe, Presence } from '../mthds/index.js';
 import { conceptAncestry, contentShape } from './concept-shapes.js';
 
 /** One form node. `name` is absent on list items. Members are emitted in this order; absent ones are omitted. */
@@ -28,7 +28,8 @@ export interface FormNode {
   refines?: string[];
   description?: string;
   required: boolean;
-  presence?: 'plain';
+  /** Top-level input nodes only: the input's presence marker (LANGUAGE-DELTA.md §6); an optional one is not required. */
+  presence?: Presence;
   gating?: boolean;
   default_value?: unknown;
   integer?: boolean;
@@ -212,9 +213,11 @@ export function inputForms(library: Library): Record<string, PipeInputFormDescri
     sortedPipes(library).map((pipe) => [
       pipe.ref,
       {
-        fields: pipe.inputs.map((input) =>
-          builder.ioNode(input.name, input.conceptRef, input.multiplicity, pipe.domain_code, true),
-        ),
+        fields: pipe.inputs.map((input) => {
+          const field = builder.ioNode(input.name, input.conceptRef, input.multiplicity, pipe.domain_code, true);
+          if (input.presence === 'plain') return field;
+          return { ...field, required: input.presence !== 'optional', presence: input.presence };
+        }),
       },
     ]),
   );

@@ -8,6 +8,7 @@
  */
 import type { MethodProvenance } from '../methods/index.js';
 import type { Library, Multiplicity } from '../mthds/index.js';
+import type { AbsenceRecord } from '../runtime/absence.js';
 import type { GraphSpec } from '../runtime/graph-spec.js';
 import type { RunOutcome } from '../runtime/run-pipeline.js';
 import type { TokensUsageRecord } from '../runtime/usage-recorder.js';
@@ -51,6 +52,13 @@ export interface RunResult {
   pipe_structures: Record<string, PipeStructure>;
   /** Present only on `method_ref` runs: where the method came from (spec §2.2; API-CONTRACT.md §3.5). */
   method_provenance?: MethodProvenance;
+  /**
+   * Present only when the main output resolved absent, a successful run (LANGUAGE-DELTA.md §6): `true`, with the
+   * absence in {@link absence} (also in `pipe_output.working_memory.absences` under `main_stuff_name`).
+   */
+  absent?: true;
+  /** The absence the main output resolved to, with its provenance; present with {@link absent}. */
+  absence?: AbsenceRecord;
 }
 
 /**
@@ -86,13 +94,14 @@ function pipeStructures(library: Library): Record<string, PipeStructure> {
  * @param graph - its execution graph, when recorded
  */
 export function completedRunResult(outcome: RunOutcome, library: Library, graph: GraphSpec | null): RunResult {
-  return {
+  const absence = outcome.memory.mainAbsence();
+  const result: RunResult = {
     pipeline_run_id: outcome.pipelineRunId,
     state: 'COMPLETED',
     pipeline_state: 'COMPLETED',
     created_at: new Date(outcome.createdAt).toISOString(),
     finished_at: new Date(outcome.finishedAt).toISOString(),
-    main_stuff_name: outcome.memory.mainStuffName(),
+    main_stuff_name: absence?.variable_name ?? outcome.memory.mainStuffName(),
     pipe_output: {
       working_memory: outcome.memory.toWire(),
       pipeline_run_id: outcome.pipelineRunId,
@@ -102,4 +111,5 @@ export function completedRunResult(outcome: RunOutcome, library: Library, graph:
     tokens_usages_backends: outcome.tokensUsages.map((record) => record.backend),
     pipe_structures: pipeStructures(library),
   };
+  return absence ? { ...result, absent: true, absence } : result;
 }

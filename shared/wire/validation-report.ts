@@ -8,8 +8,11 @@ import {
   type BundleSource,
   bundleBlueprintForWire,
   type Library,
+  type LiftablePipe,
+  liftablePipes,
   type ModelReferenceCatalog,
   type Multiplicity,
+  type Presence,
   type ValidationMode,
 } from '../mthds/index.js';
 import { type GraphSpec, libraryVerdict, type SweepDeps, type ValidatedPipe } from '../runtime/index.js';
@@ -30,10 +33,14 @@ export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
  */
 export type OutputMultiplicity = 'single' | 'variable';
 
-/** One input of a pipe contract; `json_schema` as docs/forms.md "I/O contracts" writes it. */
+/**
+ * One input of a pipe contract; `json_schema` as docs/forms.md "I/O contracts" writes it. `optional` is the 0.16
+ * member (true for `X?`), `presence` the newer reference's three-valued one (LANGUAGE-DELTA.md §6).
+ */
 export interface InputContract {
   concept_ref: string;
-  presence: 'plain';
+  optional: boolean;
+  presence: Presence;
   multiplicity: ContractMultiplicity;
   item_count: number | null;
   json_schema: Record<string, unknown>;
@@ -45,7 +52,8 @@ export interface OutputContract {
   multiplicity: OutputMultiplicity;
   /** N for an `X[N]` output, else null. */
   item_count: number | null;
-  optional: false;
+  /** True for an `X?` output (LANGUAGE-DELTA.md §6). */
+  optional: boolean;
   /** One content item, or for a list output the list content `ListContent[<def>]` (docs/forms.md). */
   json_schema: Record<string, unknown>;
 }
@@ -61,6 +69,8 @@ export interface ValidReport {
   is_valid: true;
   bundle_blueprint: Record<string, unknown>;
   pipe_io_contracts: Record<string, PipeIOContract>;
+  /** The pipes a run may skip because a value they need plainly may be absent (LANGUAGE-DELTA.md §6). */
+  liftable_pipes: LiftablePipe[];
   graph_spec: GraphSpec | null;
   validated_pipes: ValidatedPipe[];
   warnings: ValidationErrorItem[];
@@ -111,7 +121,8 @@ function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
     for (const input of pipe.inputs) {
       inputs[input.name] = {
         concept_ref: input.conceptRef,
-        presence: 'plain',
+        optional: input.presence === 'optional',
+        presence: input.presence,
         ...contractMultiplicity(input.multiplicity),
         json_schema: inputContractSchema(
           library,
@@ -125,7 +136,7 @@ function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
       output: {
         concept_ref: pipe.output.conceptRef,
         ...outputMultiplicity(pipe.output.multiplicity),
-        optional: false,
+        optional: pipe.output.presence === 'optional',
         json_schema: outputContractSchema(
           library,
           library.resolveConcept(pipe.output.conceptRef, pipe.domain_code),
@@ -174,6 +185,7 @@ export async function validationReport(
     is_valid: true,
     bundle_blueprint: bundleBlueprintForWire(verdict.primary),
     pipe_io_contracts: pipeIOContracts(verdict.library),
+    liftable_pipes: liftablePipes(verdict.library),
     graph_spec: verdict.graph,
     validated_pipes: verdict.validatedPipes,
     warnings: verdict.warnings,

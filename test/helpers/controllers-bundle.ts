@@ -207,7 +207,7 @@ add_alias_from_expression_to = "decision"
 type = "PipeSequence"
 description = "continue"
 inputs = { ticket = "Ticket" }
-output = "Text"
+output = "Text?"
 steps = [
   { pipe = "say_calm", result = "calm" },
   { pipe = "route_continue", result = "decided" },
@@ -217,7 +217,7 @@ steps = [
 type = "PipeCondition"
 description = "continue"
 inputs = { ticket = "Ticket" }
-output = "Text"
+output = "Text?"
 expression = "ticket.title"
 outcomes = { go = "say_urgent" }
 default_outcome = "continue"

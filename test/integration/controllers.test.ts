@@ -37,7 +37,11 @@ interface RunBody {
   main_stuff_name: string | null;
   pipe_output: {
     pipeline_run_id: string;
-    working_memory: { root: Record<string, WireStuff>; aliases: Record<string, string> };
+    working_memory: {
+      root: Record<string, WireStuff>;
+      aliases: Record<string, string>;
+      absences?: Record<string, unknown>;
+    };
     tokens_usages: unknown[];
   };
 }
@@ -164,11 +168,21 @@ describe('controllers over POST /v1/execute', () => {
       });
     });
 
-    it('should answer main_stuff_name null and the inputs alone when a top-level condition continues', async () => {
+    it('should complete with an absent main output when a top-level condition continues', async () => {
       const body = await run('route_continue', ticketInputs({ title: 'stop', urgent: false }));
-      expect(body.main_stuff_name).to.equal(null);
+      const absence = {
+        variable_name: 'main_stuff',
+        kind: 'declared_absent',
+        reason: "PipeCondition 'route_continue' took the 'continue' outcome (expression: 'stop')",
+        producing_pipe: 'route_continue',
+        upstream: null,
+      };
+      expect(body.state).to.equal('COMPLETED');
+      expect(body.main_stuff_name).to.equal('main_stuff');
+      expect(body).to.deep.include({ absent: true, absence });
       expect(body.pipe_output.working_memory.aliases).to.deep.equal({});
       expect(Object.keys(body.pipe_output.working_memory.root)).to.deep.equal(['ticket']);
+      expect(body.pipe_output.working_memory.absences).to.deep.equal({ main_stuff: absence });
     });
 
     it('should fail cleanly on a None value, naming the pipe', async () => {

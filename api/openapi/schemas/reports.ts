@@ -20,6 +20,8 @@ const PIPE_IO_CONTRACT = z
       z
         .looseObject({
           concept_ref: z.string(),
+          optional: z.boolean(),
+          presence: z.enum(['plain', 'optional', 'force']),
           multiplicity: CONTRACT_MULTIPLICITY,
           item_count: z.number().int().nullable(),
           json_schema: OPEN_OBJECT,
@@ -43,6 +45,19 @@ const VALID_REPORT = z
     is_valid: z.literal(true),
     bundle_blueprint: OPEN_OBJECT.meta({ description: 'The primary bundle as written, with its `source`.' }),
     pipe_io_contracts: z.record(z.string(), PIPE_IO_CONTRACT).meta({ description: 'By qualified pipe ref.' }),
+    liftable_pipes: z.array(
+      z
+        .looseObject({
+          pipe_ref: z.string(),
+          within_pipe_ref: z.string(),
+          skipped_when_absent: z.array(z.string()),
+          absence_source: z.string(),
+        })
+        .meta({
+          id: 'LiftablePipeEntry',
+          description: 'One pipe that may be skipped (lifted) when an optional slot resolves absent.',
+        }),
+    ),
     graph_spec: OPEN_OBJECT.nullable().meta({ description: 'The graph of a dry run of the main pipe, or null.' }),
     validated_pipes: z.array(
       z

@@ -30,10 +30,30 @@ const STUFF = z
   })
   .meta({ id: 'Stuff', description: 'One value of the working memory.' });
 
+const ABSENCE_RECORD = z
+  .object({
+    variable_name: z.string(),
+    kind: z.enum(['declared_absent', 'skipped', 'not_provided']),
+    reason: z.string(),
+    producing_pipe: z.string().nullable(),
+    upstream: z
+      .looseObject({})
+      .nullable()
+      .meta({ description: 'The absence this one chains to (an AbsenceRecord), or null.' }),
+  })
+  .meta({
+    id: 'AbsenceRecord',
+    description: 'A named slot that holds no value, with provenance (docs/language.md "Optionality").',
+  });
+
 const WORKING_MEMORY = z
   .object({
     root: z.record(z.string(), STUFF).meta({ description: 'Every stuff, by name.' }),
     aliases: z.record(z.string(), z.string()).meta({ description: 'Alias → stuff name (`main_stuff` among them).' }),
+    absences: z
+      .record(z.string(), ABSENCE_RECORD)
+      .optional()
+      .meta({ description: 'The names resolved to no value, by name; present only when there is one.' }),
   })
   .meta({ id: 'WorkingMemory', description: 'The working memory of a run.' });
 
@@ -95,6 +115,11 @@ export const RUN_RESULT = z
       .record(z.string(), z.object({ inputs: z.record(z.string(), IO_STRUCTURE), output: IO_STRUCTURE }))
       .meta({ description: 'The declared inputs and output of every pipe of the library.' }),
     method_provenance: METHOD_PROVENANCE.optional(),
+    absent: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Only when the main output resolved absent (a completed run).' }),
+    absence: ABSENCE_RECORD.optional().meta({ description: 'The absent main output, with `absent`.' }),
   })
   .meta({ id: 'PipelexApiExecuteResponse', description: 'A finished run (spec §2.4; docs/api.md "Result").' });
 

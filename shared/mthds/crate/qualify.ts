@@ -3,19 +3,20 @@
  * library from the domain it is written in; a cross-package `x->…` ref and the special outcomes stay as written.
  */
 import type { Library } from '../library/library.js';
-import { SPECIAL_OUTCOMES, stripMultiplicity } from '../references.js';
+import { SPECIAL_OUTCOMES, splitPresence, stripMultiplicity } from '../references.js';
 
 /**
- * A concept reference, qualified, with its multiplicity suffix kept (`Page[]` → `native.Page[]`).
+ * A concept reference, qualified, with its multiplicity suffix and presence marker kept (`Page[]` → `native.Page[]`,
+ * `Text?` → `native.Text?`).
  * @param library - the library the reference resolves in
  * @param ref - as written
  * @param fromDomain - the domain it is written in
  */
 export function qualifyConceptRef(library: Library, ref: string, fromDomain: string): string {
-  const written = ref.trim();
-  if (written.includes('->')) return written;
+  const { ref: written, marker = '' } = splitPresence(ref);
+  if (written.includes('->')) return `${written}${marker}`;
   const bare = stripMultiplicity(written);
-  return `${library.findConcept(written, fromDomain)?.ref ?? bare}${written.slice(bare.length)}`;
+  return `${library.findConcept(written, fromDomain)?.ref ?? bare}${written.slice(bare.length)}${marker}`;
 }
 
 /**

@@ -47,7 +47,12 @@ const SCALAR_NATIVES: Record<string, string> = {
   dict: 'native.JSON',
 };
 
-function fieldsOf(library: Library, concept: Concept): Record<string, ConceptField> | null {
+/**
+ * The structure fields of a concept: its own, else those of the nearest ancestor with a structure; null for none.
+ * @param library - the library (refinements)
+ * @param concept - any concept
+ */
+export function fieldsOf(library: Library, concept: Concept): Record<string, ConceptField> | null {
   return library.ancestry(concept).find((ancestor) => ancestor.structure !== null)?.structure ?? null;
 }
 

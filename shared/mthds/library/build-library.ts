@@ -3,7 +3,7 @@
  * references qualified where they resolve (kept as written where they do not, for the rules to report).
  */
 import type { ConceptBlueprint, ConceptFieldBlueprint } from '../parse/blueprint.js';
-import { parseConceptRef, stripMultiplicity } from '../references.js';
+import { parseConceptRef, splitPresence, stripMultiplicity } from '../references.js';
 import type { Concept, ConceptField, Domain, Pipe, PipeIO } from './concept.js';
 import { type LoadedBundle, MthdsLibrary } from './library.js';
 import { NATIVE_CONCEPTS, NATIVE_DOMAIN } from './natives.js';
@@ -77,18 +77,20 @@ function qualifyConcepts(library: MthdsLibrary, concepts: Concept[]): void {
   }
 }
 
-function pipeIO(library: MthdsLibrary, name: string, raw: string, domain: string): PipeIO {
+function pipeIO(library: MthdsLibrary, name: string, spec: string, domain: string): PipeIO {
+  const { ref: raw, presence } = splitPresence(spec);
   return {
     name,
     conceptRef: qualify(library, raw, domain),
     multiplicity: parseConceptRef(raw)?.multiplicity ?? 'single',
     raw,
+    presence,
   };
 }
 
-function outputOf(library: MthdsLibrary, raw: string, domain: string): Pipe['output'] {
-  const { conceptRef, multiplicity } = pipeIO(library, 'output', raw, domain);
-  return { conceptRef, multiplicity, raw };
+function outputOf(library: MthdsLibrary, spec: string, domain: string): Pipe['output'] {
+  const { conceptRef, multiplicity, raw, presence } = pipeIO(library, 'output', spec, domain);
+  return { conceptRef, multiplicity, raw, presence };
 }
 
 function domainsOf(bundles: readonly LoadedBundle[]): Map<string, Domain> {

@@ -2,7 +2,7 @@
  * Concepts and pipes as the library holds them: names qualified, structure normalised, references parsed.
  */
 import type { PipeBlueprint, PipeType } from '../parse/blueprint.js';
-import type { Multiplicity } from '../references.js';
+import type { Multiplicity, Presence } from '../references.js';
 
 /** A structure field, normalised (LANGUAGE.md §2.2): refs qualified, `required` defaulted to false. */
 export interface ConceptField {
@@ -43,8 +43,10 @@ export interface PipeIO {
   /** Qualified concept ref (cross-package refs kept as written). */
   conceptRef: string;
   multiplicity: Multiplicity;
-  /** As written, e.g. `Document[]`. */
+  /** As written without its presence marker, e.g. `Document[]`. */
   raw: string;
+  /** The slot's presence marker (LANGUAGE-DELTA.md §6): `Text` plain, `Text?` optional, `Text!` force. */
+  presence: Presence;
 }
 
 /** A pipe of the library. */
@@ -57,7 +59,8 @@ export interface Pipe {
   description: string;
   /** In authored order. */
   inputs: PipeIO[];
-  output: { conceptRef: string; multiplicity: Multiplicity; raw: string };
+  /** `raw` is the spec without its marker; `presence` is `optional` for `X?` (an output never forces). */
+  output: { conceptRef: string; multiplicity: Multiplicity; raw: string; presence: Presence };
   /** As written, typed by `type`. */
   blueprint: PipeBlueprint;
   /** The logical file name of the declaring bundle, or null. */

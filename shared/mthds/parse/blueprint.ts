@@ -9,7 +9,14 @@
 import { z } from 'zod';
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
-const inputs = nullish(z.record(z.string(), z.string()));
+/**
+ * An expanded input slot (LANGUAGE-DELTA.md §7): `name = { concept = "X?", hints = { intent = "prose" } }`, only those
+ * two keys. It collapses to its `concept` spec (presence marker included); the hints are non-normative and not kept.
+ */
+const EXPANDED_SLOT = z
+  .strictObject({ concept: z.string(), hints: nullish(z.record(z.string(), z.string())) })
+  .transform((slot) => slot.concept);
+const inputs = nullish(z.record(z.string(), z.union([z.string(), EXPANDED_SLOT])));
 
 /** Inline LLM model settings (LANGUAGE.md §3.2). */
 export const LLM_SETTING = z.strictObject({

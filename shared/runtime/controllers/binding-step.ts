@@ -44,9 +44,10 @@ function asContent(concept: Concept, value: unknown): ItemContent {
  * @param environment - the run environment (library, ids)
  * @param path - `root.field…`
  * @param name - the stuff name to give it
- * @throws PipeInputError when the root is missing, the path does not resolve, or a single value reaches nothing
+ * @returns the stuff, or null when a single value's path reaches nothing (a declared absence: LANGUAGE-DELTA.md §6)
+ * @throws PipeInputError when the root is missing or the path does not resolve
  */
-export function boundStuff(job: PipeJob, environment: RunEnvironment, path: string, name: string): Stuff {
+export function boundStuff(job: PipeJob, environment: RunEnvironment, path: string, name: string): Stuff | null {
   const root = job.memory.find(pathRoot(path));
   const where = `PipeSequence '${job.pipe.code}', binding of '${path}'`;
   if (!root) throw new PipeInputError(`${where}: '${pathRoot(path)}' is not in the working memory.`);
@@ -77,7 +78,7 @@ export function boundStuff(job: PipeJob, environment: RunEnvironment, path: stri
     );
     return { stuffCode: environment.deps.ids.next(), stuffName: name, concept: derived.concept, content };
   }
-  if (item === undefined) throw new PipeInputError(`${where}: the path reaches no value.`);
+  if (item === undefined) return null;
   return {
     stuffCode: environment.deps.ids.next(),
     stuffName: name,

@@ -1,7 +1,7 @@
 /**
  * PipeCondition: render the expression, pick the outcome whose key equals it (else `default_outcome`), and run that
  * pipe on the same working memory (RUNTIME.md §3.4, LANGUAGE.md §3.10). `fail` fails the run; `continue` runs
- * nothing. Values render Python-style, so a boolean expression gives `True` / `False`.
+ * nothing and resolves the output to a `declared_absent` absence (LANGUAGE-DELTA.md §6). Values render Python-style, so a boolean expression gives `True` / `False`.
  *
  * Dry run (RUNTIME.md §3.4): the expression is not evaluated; every outcome pipe (special outcomes aside) runs on the
  * same working memory, sorted by code, so all branches are exercised.
@@ -56,7 +56,16 @@ export const runPipeCondition: PipeRunner = async (job, environment) => {
       `PipeCondition '${job.pipe.code}' failed with outcome: fail. Evaluated expression: '${value}' (outcomes: ${Object.keys(blueprint.outcomes).join(', ')}).`,
     );
   }
-  if (outcome === 'continue') return;
+  if (outcome === 'continue') {
+    job.memory.setAbsentMainStuff({
+      variable_name: job.outputName ?? 'main_stuff',
+      kind: 'declared_absent',
+      reason: `PipeCondition '${job.pipe.code}' took the 'continue' outcome (expression: '${value}')`,
+      producing_pipe: job.pipe.code,
+      upstream: null,
+    });
+    return;
+  }
   await environment.runPipe({
     pipe: library.resolvePipe(outcome, job.pipe.domain_code),
     memory: job.memory,

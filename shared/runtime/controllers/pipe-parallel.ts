@@ -12,6 +12,10 @@
  * declared output: `Composite` holds `{<result>: <content>}` as is; a structured output fitting the branch results gets
  * each result in its field — a text, number, integer, date, datetime or time field takes the scalar of a Text, Number,
  * Date or Time result (a list of them, a list of scalars) — and is validated against the concept.
+ *
+ * Absence (LANGUAGE-DELTA.md §6): a branch whose output resolves absent adds its absence to the parent memory and is
+ * left out of the combination (its field unset: a field a maybe-absent branch feeds cannot be required, which
+ * `S5b-optional-branch-required-field` checks).
  */
 import { PipeOutputValidationError } from '../../errors/index.js';
 import { type ConceptField, type PipeParallelBlueprint, parallelCombinationFit } from '../../mthds/index.js';
@@ -58,12 +62,14 @@ export const runPipeParallel: PipeRunner = async (job, environment) => {
         outputName,
         params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(branch) },
       });
-      return { name: outputName, stuff: memory.mainStuff()! };
+      return { name: outputName, stuff: memory.mainStuff(), absence: memory.mainAbsence() };
     }),
   );
+  for (const { name, absence } of branches) if (name !== null && absence) job.memory.recordAbsence(absence);
+  const present = branches.flatMap(({ name, stuff }) => (stuff ? [{ name, stuff }] : []));
   if (blueprint.add_each_output) {
-    for (const { name, stuff } of branches) if (name !== null) job.memory.addNewStuff(name, stuff);
-    const named = blueprint.combined_output ? undefined : branches.find(({ name }) => name === job.outputName);
+    for (const { name, stuff } of present) if (name !== null) job.memory.addNewStuff(name, stuff);
+    const named = blueprint.combined_output ? undefined : present.find(({ name }) => name === job.outputName);
     if (named) {
       job.memory.setNewMainStuff(named.stuff, job.outputName);
       return;
@@ -72,12 +78,18 @@ export const runPipeParallel: PipeRunner = async (job, environment) => {
   const fit = blueprint.combined_output ? undefined : parallelCombinationFit(library, job.pipe);
   const structured = fit?.fits === true && fit.kind === 'structured' ? fit.fields : undefined;
   const combined: ItemContent = Object.fromEntries(
-    branches.map(({ name, stuff }, index) => [
-      name ?? `branch_${index}`,
-      structured && name !== null
-        ? fieldValue(structured[name], stuff, nativeRootOf(library, stuff.concept))
-        : contentValue(stuff),
-    ]),
+    branches.flatMap(({ name, stuff }, index) =>
+      stuff
+        ? [
+            [
+              name ?? `branch_${index}`,
+              structured && name !== null
+                ? fieldValue(structured[name], stuff, nativeRootOf(library, stuff.concept))
+                : contentValue(stuff),
+            ],
+          ]
+        : [],
+    ),
   );
   const concept = blueprint.combined_output
     ? library.resolveConcept(blueprint.combined_output, job.pipe.domain_code)

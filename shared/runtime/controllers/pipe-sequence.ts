@@ -6,10 +6,13 @@
  * name (a controller child ignores its output name), the main stuff is also published under `result`. The same holds
  * for the sequence's own output name. This is a superset of the reference behaviour. A binding step stores a copy of
  * the value at its path under `result` as the new main stuff; a dotted `batch_over` is bound under a private name
- * first (LANGUAGE-DELTA.md §5; binding-step.ts). A step that outputs nothing (a
- * PipeCondition taking `continue`) publishes nothing: the earlier main stuff is not renamed after it (RUNTIME.md §3.4).
+ * first (LANGUAGE-DELTA.md §5; binding-step.ts). A step whose output resolves absent (lifted, or a PipeCondition taking
+ * `continue`) records the absence under its `result`, and a later step reading it is lifted, runs with it undefined, or
+ * fails, by its input's presence marker; the sequence's output is absent when its last step's is (LANGUAGE-DELTA.md §6).
  */
-import { isBindingStep, type PipeSequenceBlueprint, type SubPipeBlueprint } from '../../mthds/index.js';
+
+import { PipeInputError } from '../../errors/index.js';
+import { isBindingStep, type PipeSequenceBlueprint, pathRoot, type SubPipeBlueprint } from '../../mthds/index.js';
 import { asGraphNode } from '../graph-node.js';
 import type { GraphPipe } from '../graph-registries.js';
 import { ioItem } from '../graph-spec.js';
@@ -25,6 +28,11 @@ import { runBatch } from './run-batch.js';
  * @param name - the wanted output name, or null for none
  */
 function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
+  const absence = memory.mainAbsence();
+  if (absence) {
+    if (name !== null && absence.variable_name !== name) memory.setAbsentMainStuff({ ...absence, variable_name: name });
+    return;
+  }
   const main = memory.mainStuff();
   if (name === null || !main || memory.mainStuffName() === name) return;
   memory.setNewMainStuff(main, name);
@@ -38,7 +46,10 @@ function bindPrivately(job: PipeJob, environment: RunEnvironment, path: string):
   const base = `_bound_${path.replaceAll('.', '_')}`;
   let name = base;
   for (let count = 2; job.memory.has(name); count += 1) name = `${base}_${count}`;
-  job.memory.addNewStuff(name, boundStuff(job, environment, path, name));
+  const stuff = boundStuff(job, environment, path, name);
+  if (!stuff)
+    throw new PipeInputError(`PipeSequence '${job.pipe.code}', batch over '${path}': the path reaches no value.`);
+  job.memory.addNewStuff(name, stuff);
   return name;
 }
 
@@ -95,12 +106,30 @@ async function runInlineBatch(
  */
 export const runPipeSequence: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeSequenceBlueprint;
-  const mainBeforeSequence = job.memory.mainStuff();
+  const mainBeforeSequence = job.memory.mainOutcome();
   for (const step of blueprint.steps) {
     const outputName = step.result ?? null;
-    const mainBeforeStep = job.memory.mainStuff();
-    if (isBindingStep(step)) {
-      job.memory.setNewMainStuff(boundStuff(job, environment, step.from, step.result), step.result);
+    const mainBeforeStep = job.memory.mainOutcome();
+    const rootAbsence = isBindingStep(step) ? job.memory.absence(pathRoot(step.from)) : undefined;
+    if (isBindingStep(step) && rootAbsence) {
+      job.memory.setAbsentMainStuff({
+        variable_name: step.result,
+        kind: 'skipped',
+        reason: `the binding of '${step.from}' was skipped: '${pathRoot(step.from)}' is absent`,
+        producing_pipe: job.pipe.code,
+        upstream: rootAbsence,
+      });
+    } else if (isBindingStep(step)) {
+      const stuff = boundStuff(job, environment, step.from, step.result);
+      if (stuff) job.memory.setNewMainStuff(stuff, step.result);
+      else
+        job.memory.setAbsentMainStuff({
+          variable_name: step.result,
+          kind: 'declared_absent',
+          reason: `the binding path '${step.from}' reaches no value`,
+          producing_pipe: job.pipe.code,
+          upstream: null,
+        });
     } else if (step.batch_over !== undefined && step.batch_as !== undefined) {
       const listName = step.batch_over.includes('.')
         ? bindPrivately(job, environment, step.batch_over)
@@ -114,7 +143,7 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
         params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(step) },
       });
     }
-    if (job.memory.mainStuff() !== mainBeforeStep) publishMainStuffAs(job.memory, outputName);
+    if (job.memory.mainOutcome() !== mainBeforeStep) publishMainStuffAs(job.memory, outputName);
   }
-  if (job.memory.mainStuff() !== mainBeforeSequence) publishMainStuffAs(job.memory, job.outputName);
+  if (job.memory.mainOutcome() !== mainBeforeSequence) publishMainStuffAs(job.memory, job.outputName);
 };

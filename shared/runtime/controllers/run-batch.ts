@@ -2,7 +2,8 @@
  * The batch mechanism shared by PipeBatch and inline `batch_over` / `batch_as` steps (RUNTIME.md §3.5, LANGUAGE.md
  * §4.5): each item of a list stuff runs the branch pipe on its own copy of the working memory, where the item is both
  * a named stuff and the main stuff; at most `batchConcurrency` branches run at once; outputs are collected in input
- * order into one list stuff. An empty list gives an empty list; any branch failure fails the batch.
+ * order into one list stuff. An empty list gives an empty list; any branch failure fails the batch; a branch whose
+ * output resolves absent (lifted) is compacted out of the list (LANGUAGE-DELTA.md §6).
  *
  * Decision (LANGUAGE.md §4.5 ⚠ nested lists): when a branch outputs a list, its items are appended (flattened one
  * level), so a batch of extractions (`Page[]` per document) yields one `Page[]`.
@@ -59,7 +60,7 @@ export async function runBatch(job: PipeJob, environment: RunEnvironment, spec: 
           outputName: null,
           params: { ...job.params, outputMultiplicity: null },
         });
-        return memory.mainStuff()!.content;
+        return memory.mainStuff()?.content ?? { kind: 'list' as const, items: [] };
       }),
     ),
   );

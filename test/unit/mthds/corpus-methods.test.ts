@@ -89,8 +89,16 @@ describe('published methods (corpus/methods)', () => {
       );
       expect({ ref: pipe.ref, inputs: pipe.inputs, output: pipe.output }).to.deep.equal({
         ref: 'documents.extract_text_pages',
-        inputs: [{ name: 'document', conceptRef: 'native.Document', multiplicity: 'single', raw: 'Document' }],
-        output: { conceptRef: 'native.Page', multiplicity: 'variable', raw: 'Page[]' },
+        inputs: [
+          {
+            name: 'document',
+            conceptRef: 'native.Document',
+            multiplicity: 'single',
+            raw: 'Document',
+            presence: 'plain',
+          },
+        ],
+        output: { conceptRef: 'native.Page', multiplicity: 'variable', raw: 'Page[]', presence: 'plain' },
       });
     });
   });

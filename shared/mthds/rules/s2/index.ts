@@ -11,6 +11,7 @@ import { duplicateCodes } from './duplicate-codes.js';
 import { inputNameCasing } from './input-name-casing.js';
 import { mainPipeDefined } from './main-pipe-defined.js';
 import { nativeRedeclaration } from './native-redeclaration.js';
+import { optionalMarkers } from './optional-markers.js';
 import { pipeCodeCasing } from './pipe-code-casing.js';
 import { refinesOrStructure } from './refines-or-structure.js';
 import { reservedDomain } from './reserved-domain.js';
@@ -26,6 +27,7 @@ export const S2_RULES: readonly Rule[] = [
   pipeCodeCasing,
   inputNameCasing,
   dottedInputNames,
+  optionalMarkers,
   strictSnakeCase,
   nativeRedeclaration,
   refinesOrStructure,

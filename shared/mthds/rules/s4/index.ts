@@ -41,6 +41,7 @@ import { llmOutputNotImage } from './llm-output-not-image.js';
 import { llmPromptVariables } from './llm-prompt-variables.js';
 import { llmReasoningExclusive } from './llm-reasoning-exclusive.js';
 import { modelReferences } from './model-references.js';
+import { optionalInputUnguarded } from './optional-input-unguarded.js';
 import { parallelBranchResults } from './parallel-branch-results.js';
 import { parallelCombinedOutput } from './parallel-combined-output.js';
 import { parallelOutputConcept } from './parallel-output-concept.js';
@@ -65,6 +66,7 @@ export const S4_RULES: readonly Rule[] = [
   llmInputsUsed,
   templateVariables,
   privateNameReads,
+  optionalInputUnguarded,
   llmReasoningExclusive,
   llmOutputNotImage,
   funcFunctionName,

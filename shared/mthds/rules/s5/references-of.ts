@@ -6,7 +6,7 @@
 import type { Pipe } from '../../library/concept.js';
 import type { LoadedBundle } from '../../library/library.js';
 import { isBindingStep } from '../../parse/blueprint.js';
-import { SPECIAL_OUTCOMES } from '../../references.js';
+import { SPECIAL_OUTCOMES, splitPresence } from '../../references.js';
 
 /** A reference and the field (path inside the pipe table) it is written in. */
 export interface ReferenceAt {
@@ -41,13 +41,16 @@ export function pipeRefsOf(pipe: Pipe): ReferenceAt[] {
 }
 
 /**
- * The concept references of a pipe: input values, output and `combined_output`.
+ * The concept references of a pipe: input values and output (presence markers split off), and `combined_output`.
  * @param pipe - any pipe
  */
 export function conceptRefsOf(pipe: Pipe): ReferenceAt[] {
   const refs = [
-    ...Object.entries(pipe.blueprint.inputs ?? {}).map(([name, ref]) => ({ field: `inputs.${name}`, ref })),
-    { field: 'output', ref: pipe.blueprint.output },
+    ...Object.entries(pipe.blueprint.inputs ?? {}).map(([name, spec]) => ({
+      field: `inputs.${name}`,
+      ref: splitPresence(spec).ref,
+    })),
+    { field: 'output', ref: splitPresence(pipe.blueprint.output).ref },
   ];
   if (pipe.blueprint.type === 'PipeParallel' && pipe.blueprint.combined_output !== undefined)
     refs.push({ field: 'combined_output', ref: pipe.blueprint.combined_output });

@@ -8,6 +8,11 @@ import { controllerInputs } from './controller-inputs.js';
 import { controllerOutputs } from './controller-outputs.js';
 import { flowConcepts } from './flow-concepts.js';
 import { flowMultiplicity, flowMultiplicityWarning } from './flow-multiplicity.js';
+import { inputPresenceVacuous } from './input-presence-vacuous.js';
+import { optionalBranchRequiredField } from './optional-branch-required-field.js';
+import { optionalForceRedundant } from './optional-force-redundant.js';
+import { optionalNotHandled } from './optional-not-handled.js';
+import { optionalOutputRequired } from './optional-output-required.js';
 import { sequenceInputs } from './sequence-inputs.js';
 import { sequenceOutput } from './sequence-output.js';
 
@@ -21,4 +26,9 @@ export const S5B_RULES: readonly Rule[] = [
   flowConcepts,
   flowMultiplicity,
   flowMultiplicityWarning,
+  optionalOutputRequired,
+  optionalNotHandled,
+  optionalBranchRequiredField,
+  optionalForceRedundant,
+  inputPresenceVacuous,
 ];

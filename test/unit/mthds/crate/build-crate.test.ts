@@ -57,7 +57,7 @@ function_name = "summarize"
 type = "PipeCondition"
 description = "Route"
 inputs = { clause = "legal.Clause" }
-output = "Text"
+output = "Text?"
 expression = "clause"
 outcomes = { short = "summarize", other = "fail" }
 default_outcome = "continue"
@@ -163,7 +163,10 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
         inputs: { summaries: 'legal.ShortSummary[]' },
         output: 'legal.MajorRisk[3]',
       });
-      expect(crate.pipes['legal.route']).to.deep.include({ inputs: { clause: 'legal.Clause' }, output: 'native.Text' });
+      expect(crate.pipes['legal.route']).to.deep.include({
+        inputs: { clause: 'legal.Clause' },
+        output: 'native.Text?',
+      });
     });
 
     it('should qualify step pipe refs, bare and cross-domain, and keep the other step members', () => {
@@ -184,7 +187,7 @@ describe('buildCrate (API-CONTRACT.md §4.6)', () => {
         type: 'PipeCondition',
         description: 'Route',
         inputs: { clause: 'legal.Clause' },
-        output: 'native.Text',
+        output: 'native.Text?',
         expression: 'clause',
         outcomes: { short: 'legal.summarize', other: 'fail' },
         default_outcome: 'continue',

@@ -96,10 +96,16 @@ describe('Library', () => {
         domain_code: 'legal',
         type: 'PipeLLM',
         inputs: [
-          { name: 'clause', conceptRef: 'legal.Clause', multiplicity: 'single', raw: 'Clause' },
-          { name: 'page.page_view', conceptRef: 'native.Image', multiplicity: 'single', raw: 'Image' },
+          { name: 'clause', conceptRef: 'legal.Clause', multiplicity: 'single', raw: 'Clause', presence: 'plain' },
+          {
+            name: 'page.page_view',
+            conceptRef: 'native.Image',
+            multiplicity: 'single',
+            raw: 'Image',
+            presence: 'plain',
+          },
         ],
-        output: { conceptRef: 'legal.Summary', multiplicity: 'variable', raw: 'Summary[]' },
+        output: { conceptRef: 'legal.Summary', multiplicity: 'variable', raw: 'Summary[]', presence: 'plain' },
         source: 'b1.mthds',
       });
       expect([...lib.pipes.keys()]).to.deep.equal(['legal.summarize', 'finance.assess', 'finance.summarize']);

@@ -100,15 +100,23 @@ describe('PipeCondition', () => {
     });
   });
 
-  it('should go on after continue without storing anything under the step result', async () => {
-    const view = memoryView((await runPipe(library, 'maybe', ticketInputs({ title: 'stop', urgent: false }))).memory);
-    expect(view.main).to.equal('calm');
-    expect(view.aliases).to.deep.equal({ main_stuff: 'calm' });
+  it('should record continue as a declared absence under the step result, which ends the sequence absent', async () => {
+    const { memory } = await runPipe(library, 'maybe', ticketInputs({ title: 'stop', urgent: false }));
+    const view = memoryView(memory);
+    expect(view.main).to.equal(null);
+    expect(view.aliases).to.deep.equal({});
     expect(Object.keys(view.root)).to.deep.equal(['ticket', 'calm']);
     expect(view.root['calm']!.content).to.deep.equal(text('calm: stop'));
+    expect(memory.mainAbsence()).to.deep.equal({
+      variable_name: 'decided',
+      kind: 'declared_absent',
+      reason: "PipeCondition 'route_continue' took the 'continue' outcome (expression: 'stop')",
+      producing_pipe: 'route_continue',
+      upstream: null,
+    });
   });
 
-  it('should leave the memory as the inputs when a top-level condition continues (no main stuff)', async () => {
+  it('should leave the inputs and a declared absence as main output when a top-level condition continues', async () => {
     const ticket = { title: 'stop', urgent: false };
     const outcome = await runPipe(library, 'route_continue', ticketInputs(ticket));
     expect(memoryView(outcome.memory)).to.deep.equal({
@@ -117,5 +125,6 @@ describe('PipeCondition', () => {
       root: { ticket: { name: 'ticket', concept: 'ctl.Ticket', content: ticket, code: 's1' } },
     });
     expect(outcome.memory.mainStuff()).to.equal(undefined);
+    expect(outcome.memory.mainAbsence()).to.include({ variable_name: 'main_stuff', kind: 'declared_absent' });
   });
 });
