@@ -39,9 +39,23 @@ export interface ScopeRefusal {
   waitMs: number;
 }
 
-/** Give back points a counter took (a refused consume still counted them). */
-async function giveBack(counter: RateLimiterAbstract, key: string, points: number): Promise<void> {
-  await counter.reward(key, points);
+/**
+ * Margin before a window's end within which points are not given back, in ms: a give-back reaching Redis after the
+ * window expired would open the next window below zero, letting that window take more than its limit.
+ */
+const GIVE_BACK_MARGIN_MS = 250;
+
+/**
+ * Give back points a counter took, while the window they were taken in is surely still open.
+ * @param windowEndsAt - when that window ends, in epoch ms
+ */
+async function giveBack(
+  counter: RateLimiterAbstract,
+  key: string,
+  points: number,
+  windowEndsAt: number,
+): Promise<void> {
+  if (Date.now() + GIVE_BACK_MARGIN_MS < windowEndsAt) await counter.reward(key, points);
 }
 
 /** The counters of one scope. */
@@ -82,7 +96,8 @@ export class ScopeLimiter {
     if (requests) {
       const taken = await this.consume(requests, 'requests', 1);
       if (!(taken instanceof RateLimiterRes)) return taken;
-      undo.push(() => giveBack(requests, this.scope, 1));
+      const windowEndsAt = Date.now() + taken.msBeforeNext;
+      undo.push(() => giveBack(requests, this.scope, 1, windowEndsAt));
     }
     const charged = Math.min(estimatedTokens, this.limits.tokens_per_minute ?? 0);
     let tokenWindowEnd = 0;
@@ -93,7 +108,7 @@ export class ScopeLimiter {
         return taken;
       }
       tokenWindowEnd = Date.now() + taken.msBeforeNext;
-      undo.push(() => giveBack(tokens, this.scope, charged));
+      undo.push(() => giveBack(tokens, this.scope, charged, tokenWindowEnd));
     }
     const slot = await this.takeSlot();
     if (slot === null) {
@@ -109,7 +124,7 @@ export class ScopeLimiter {
         if (!tokens || usedTokens === undefined) return;
         const difference = Math.min(usedTokens, this.limits.tokens_per_minute ?? 0) - charged;
         if (difference > 0) await tokens.penalty(this.scope, difference);
-        else if (difference < 0 && Date.now() < tokenWindowEnd) await tokens.reward(this.scope, -difference);
+        else if (difference < 0) await giveBack(tokens, this.scope, -difference, tokenWindowEnd);
       },
       cancel: async () => {
         await freeSlot();
@@ -118,7 +133,10 @@ export class ScopeLimiter {
     };
   }
 
-  /** Consume points, or say how long until the window has room (giving back what the refused consume counted). */
+  /**
+   * Consume points, or say how long until the window has room. A refused consume still counted its points: a refused
+   * request is left counted (its window is full anyway), refused tokens are given back (a smaller call may still fit).
+   */
   private async consume(
     counter: RateLimiterAbstract,
     reason: ThrottleReason,
@@ -128,7 +146,7 @@ export class ScopeLimiter {
       return await counter.consume(this.scope, points);
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
-      await giveBack(counter, this.scope, points);
+      if (reason === 'tokens') await giveBack(counter, this.scope, points, Date.now() + error.msBeforeNext);
       return { reason, waitMs: Math.max(1, error.msBeforeNext) };
     }
   }
