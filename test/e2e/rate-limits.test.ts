@@ -63,8 +63,8 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
     mkdirSync(join(configDir, 'inference'));
     const backends = readFileSync(PACKAGED_BACKENDS, 'utf8').replace(
-      'api_key = "${OPENAI_API_KEY}"\n',
-      'api_key = "${OPENAI_API_KEY}"\nrate_limits = { max_concurrent = 2 }\n',
+      '[openai]\n',
+      '[openai]\nrate_limits = { max_concurrent = 2 }\n',
     );
     writeFileSync(join(configDir, 'inference', 'backends.toml'), backends);
   });
