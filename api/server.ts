@@ -21,7 +21,7 @@
  * (docs/run-failures.md).
  */
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
-import { loadApiConfig } from '../shared/config/index.js';
+import { loadApiConfig, type Settings } from '../shared/config/index.js';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
 import {
@@ -41,8 +41,14 @@ import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Readiness } from './readiness.js';
 
 function main(): void {
-  const { settings, logger, resources, metrics, backend, inference, startup } = bootProcess('api', process.env);
-  const apiConfig = configurationOrExit(() => loadApiConfig(settings.serviceConfigDir, settings.serviceEnv));
+  const apiConfigOf = (settings: Settings) =>
+    configurationOrExit(() => loadApiConfig(settings.serviceConfigDir, settings.serviceEnv));
+  const { settings, logger, resources, metrics, backend, inference, startup } = bootProcess(
+    'api',
+    process.env,
+    (booted) => apiConfigOf(booted).orchestrationMode !== 'direct',
+  );
+  const apiConfig = apiConfigOf(settings);
   const queued = apiConfig.orchestrationMode !== 'direct';
   const queueBackend = queued ? openQueueBackend(settings) : undefined;
   if (queueBackend) resources.defer('queue backend', () => queueBackend.close());

@@ -14,7 +14,7 @@ import { methodCache, startCacheSweep } from '../shared/methods/index.js';
 import { bootProcess, redisUrlForLogs, refuseToStart, startWorkerPool } from '../shared/orchestration/index.js';
 
 function main(): void {
-  const { settings, logger, resources, metrics, inference, startup } = bootProcess('worker', process.env);
+  const { settings, logger, resources, metrics, inference, startup } = bootProcess('worker', process.env, () => true);
   resources.defer('clone cache sweep', startCacheSweep(methodCache(settings, metrics), settings, logger));
   const pool = startWorkerPool({
     settings,

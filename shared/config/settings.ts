@@ -94,6 +94,7 @@ const ENV_SCHEMA = z.object({
   INFERENCE_PROFILE: z.string().trim().min(1).default('auto'),
   INFERENCE_TIMEOUT_MS: positiveInt(120000),
   INFERENCE_MAX_RETRIES: nonNegativeInt(2),
+  INFERENCE_RATE_LIMIT_WAIT_MS: nonNegativeInt(120000),
   OPENAI_BASE_URL: z.string().url().optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   MOCK_INFERENCE_LATENCY_MS: nonNegativeInt(0),
@@ -229,6 +230,8 @@ export interface Settings {
     maxRetries: number;
     /** Artificial latency of each mock inference call, in ms (holds runs in flight for tests and benchmarks). */
     mockLatencyMs: number;
+    /** Longest a call may wait for its provider rate limits (docs/inference.md "Rate limits"), in ms. */
+    rateLimitWaitMs: number;
   };
   /** Directory of the `api_{SERVICE_ENV}.toml` / `api_override.toml` layers. */
   serviceConfigDir: string;
@@ -415,6 +418,7 @@ export function loadSettings(environment: Environment): Settings {
       timeoutMs: env.INFERENCE_TIMEOUT_MS,
       maxRetries: env.INFERENCE_MAX_RETRIES,
       mockLatencyMs: env.MOCK_INFERENCE_LATENCY_MS,
+      rateLimitWaitMs: env.INFERENCE_RATE_LIMIT_WAIT_MS,
     },
     serviceConfigDir: env.SERVICE_CONFIG_DIR,
     queue: {

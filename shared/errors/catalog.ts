@@ -373,6 +373,14 @@ export const ERROR_CATALOG = {
   ImgGenGenerationError: { status: 500, title: 'Img gen generation', origin: 'runtime' },
   SearchJobFailureError: { status: 500, title: 'Search job failure', origin: 'runtime' },
   LLMStructuredOutputError: { status: 422, title: 'LLM structured output', domain: 'input', origin: 'runtime' },
+  InferenceRateLimitWaitError: {
+    status: 503,
+    title: 'Inference rate limit wait',
+    domain: 'runtime',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+  },
 
   // Outbound requests (docs/outbound-requests.md)
   OutboundRequestRefusedError: {

@@ -84,5 +84,11 @@ export class ImgGenGenerationError extends InferenceError {}
 /** A web search call failed. */
 export class SearchJobFailureError extends InferenceError {}
 
+/**
+ * 503 (retryable, with `Retry-After`): a call waited `INFERENCE_RATE_LIMIT_WAIT_MS` for its provider rate limits or a
+ * paused backend and was not made (docs/inference.md "Rate limits"). Nothing was sent to the provider.
+ */
+export class InferenceRateLimitWaitError extends MthdsError {}
+
 /** A `$preset`, `@alias` or `~waterfall` the model deck does not know, or a waterfall with no servable member (422). */
 export class ModelChoiceNotFoundError extends MthdsError {}

@@ -30,6 +30,8 @@ export interface AnthropicBackendOptions {
   defaultMaxTokens: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md "Rate limits"); the global one by default. */
+  fetch?: typeof fetch;
 }
 
 type Message = Anthropic.Messages.Message;
@@ -95,6 +97,7 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
           baseURL: options.baseUrl ?? null,
           timeout: options.timeoutMs ?? 120_000,
           maxRetries: options.maxRetries ?? 2,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
         }),
     ));
 

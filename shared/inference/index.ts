@@ -23,7 +23,9 @@ export { meteredBackend } from './metered-backend.js';
 export { createMockBackend, type MockBackendOptions } from './mock-backend.js';
 export { mockValueForSchema } from './mock-value.js';
 export { createOpenAiBackend, type OpenAiBackendOptions } from './openai-backend.js';
-export type { RoutedBackend, RoutedBackendOptions } from './routed-backend.js';
+export type { LimiterStore } from './rate-limits/limiter-store.js';
+export { throttleMetrics } from './rate-limits/throttle-metrics.js';
+export type { RateLimitOptions, RoutedBackend, RoutedBackendOptions } from './routed-backend.js';
 export { type InferenceSelection, selectInferenceBackend } from './select-backend.js';
 export type {
   GeneratedImage,

@@ -31,7 +31,8 @@ export interface OpenAiBackendOptions {
   /** Timeout of one call in ms (default 120000). */
   timeoutMs?: number;
   /** SDK retries of a failed call, with its backoff (default 2). */
-  maxRetries?: number;
+  maxRetries?: number /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md "Rate limits"); the global one by default. */;
+  fetch?: typeof fetch;
 }
 
 /**
@@ -125,6 +126,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
           baseURL: options.baseUrl ?? null,
           timeout: options.timeoutMs ?? 120_000,
           maxRetries: options.maxRetries ?? 2,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
         }),
     ));
   const provider = options.provider ?? 'openai';

@@ -13,6 +13,10 @@ import { createGeminiBackend } from './gemini-backend.js';
 import { createLinkupBackend } from './linkup-backend.js';
 import { createMockBackend } from './mock-backend.js';
 import { createOpenAiBackend } from './openai-backend.js';
+import type { ThrottleObserver } from './rate-limits/call-gate.js';
+import type { LimiterStore } from './rate-limits/limiter-store.js';
+import { ProviderThrottle } from './rate-limits/provider-throttle.js';
+import { throttledBackend } from './rate-limits/throttled-backend.js';
 import type { InferenceBackend, TokenUsage } from './types.js';
 
 /** Options of the routed backend. */
@@ -26,6 +30,20 @@ export interface RoutedBackendOptions {
   maxRetries: number;
   /** Artificial latency of the mock, in ms. */
   mockLatencyMs: number;
+  /** Provider rate limits (docs/inference.md "Rate limits"). */
+  rateLimits: RateLimitOptions;
+}
+
+/** Where the rate limits count and how long a call may wait for them. */
+export interface RateLimitOptions {
+  /** Redis (every process of the deployment counts together) or memory (direct mode). */
+  store: LimiterStore;
+  /** Longest a call waits for admission, in ms (`INFERENCE_RATE_LIMIT_WAIT_MS`). */
+  waitMs: number;
+  /** Told of waits, refusals and backend pauses (metrics). */
+  observer?: ThrottleObserver & { paused(backend: string, seconds: number): void };
+  /** Window of the per-minute limits, in whole seconds (60; tests shorten it). */
+  windowSeconds?: number;
 }
 
 /** The routed backend, with its deck and router (for `/v1/models`). */
@@ -64,6 +82,10 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
   const router = new ModelRouter(config, options.profile);
   const deck = new ModelDeck(config.deck, (handle) => router.canServe(handle));
   const clients = new Map<string, InferenceBackend>();
+  const throttle = new ProviderThrottle(config, {
+    ...options.rateLimits,
+    callBoundMs: options.timeoutMs * (options.maxRetries + 1),
+  });
 
   const client = (route: Route): InferenceBackend => {
     const key = `${route.backend}:${route.modelId}`;
@@ -71,6 +93,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
     if (existing) return existing;
     const sdk = sdkOf(route);
     const common = { timeoutMs: options.timeoutMs, maxRetries: options.maxRetries };
+    const pausing = { fetch: throttle.pausingFetch(route.backend) };
     let created: InferenceBackend;
     if (sdk === 'mock') created = createMockBackend({ latencyMs: options.mockLatencyMs });
     else if (sdk === 'openai')
@@ -80,6 +103,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
         model: route.modelId,
         provider: route.backend,
         ...common,
+        ...pausing,
       });
     else if (sdk === 'linkup')
       created = createLinkupBackend({
@@ -95,6 +119,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
         model: route.modelId,
         defaultMaxTokens: route.spec.max_tokens ?? 8192,
         ...common,
+        ...pausing,
       });
     else if (sdk === 'google')
       created = createGeminiBackend({
@@ -107,8 +132,12 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
       throw new PipelexConfigError(
         `Backend '${route.backend}' uses sdk '${sdk}', which this runner does not speak (it speaks: ${[...SPOKEN_SDKS].join(', ')}).`,
       );
-    clients.set(key, created);
-    return created;
+    const limited =
+      sdk === 'mock'
+        ? created
+        : throttledBackend(created, throttle.gate(route), throttle.pauses, route.spec.max_tokens);
+    clients.set(key, limited);
+    return limited;
   };
 
   const routeFor = (category: ModelCategory, handle: string, capability?: 'images' | 'search') =>

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { PipelexConfigError } from '../errors/index.js';
 import { loadInferenceConfig } from './config/inference-config.js';
-import { createRoutedBackend, type RoutedBackend } from './routed-backend.js';
+import { createRoutedBackend, type RateLimitOptions, type RoutedBackend } from './routed-backend.js';
 
 /** The inference part of the settings, plus where the configuration lives. */
 export interface InferenceSelection {
@@ -18,6 +18,8 @@ export interface InferenceSelection {
   maxRetries: number;
   /** Artificial latency of the mock, in ms. */
   mockLatencyMs: number;
+  /** Longest a call waits for its provider rate limits, in ms (`INFERENCE_RATE_LIMIT_WAIT_MS`). */
+  rateLimitWaitMs: number;
 }
 
 /**
@@ -25,6 +27,8 @@ export interface InferenceSelection {
  * @param selection - profile and client limits
  * @param serviceConfigDir - `SERVICE_CONFIG_DIR`; its `inference/` folder overrides the packaged configuration
  * @param environment - variables for `${VAR}` substitution (provider keys, endpoints)
+ * @param rateLimits - where the rate limits count (Redis in queue mode; this process's memory by default) and who is
+ *   told of waits and pauses
  * @throws PipelexConfigError for a malformed configuration (the message names the file) or an unknown profile (it names
  *   `INFERENCE_PROFILE` and the profiles there are)
  */
@@ -32,6 +36,7 @@ export function selectInferenceBackend(
   selection: InferenceSelection,
   serviceConfigDir: string,
   environment: Record<string, string | undefined>,
+  rateLimits: Omit<RateLimitOptions, 'waitMs' | 'windowSeconds'> = { store: { kind: 'memory' } },
 ): RoutedBackend {
   const config = loadInferenceConfig(join(serviceConfigDir, 'inference'), environment);
   if (selection.profile !== 'auto' && !Object.hasOwn(config.routing.profiles, selection.profile)) {
@@ -45,5 +50,6 @@ export function selectInferenceBackend(
     timeoutMs: selection.timeoutMs,
     maxRetries: selection.maxRetries,
     mockLatencyMs: selection.mockLatencyMs,
+    rateLimits: { ...rateLimits, waitMs: selection.rateLimitWaitMs },
   });
 }

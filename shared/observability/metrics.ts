@@ -68,6 +68,31 @@ export class Metrics {
     labelNames: ['backend', 'direction'] as const,
     registers: [this.registry],
   });
+  readonly inferenceRateLimitWait = new Histogram({
+    name: 'mthds_inference_rate_limit_wait_seconds',
+    help: 'Time an inference call waited for its provider rate limits or a paused backend before it was made, by backend and model',
+    labelNames: ['backend', 'model'] as const,
+    buckets: [0, 0.05, 0.25, 1, 5, 15, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+  readonly inferenceThrottledCalls = new Counter({
+    name: 'mthds_inference_throttled_calls_total',
+    help: 'Inference calls that had to wait for a rate limit (reason: requests, tokens, concurrency, paused), by backend, model, reason and outcome (admitted, timed_out)',
+    labelNames: ['backend', 'model', 'reason', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly inferenceBackendPauses = new Counter({
+    name: 'mthds_inference_backend_pauses_total',
+    help: 'Backend pauses this process set after a provider 429 with Retry-After, by backend',
+    labelNames: ['backend'] as const,
+    registers: [this.registry],
+  });
+  readonly inferenceBackendPauseSeconds = new Counter({
+    name: 'mthds_inference_backend_pause_seconds_total',
+    help: 'Seconds of backend pauses this process set after a provider 429 with Retry-After, by backend',
+    labelNames: ['backend'] as const,
+    registers: [this.registry],
+  });
   readonly methodFetches = new Counter({
     name: 'mthds_method_fetches_total',
     help: 'method_ref package fetches, by outcome (cache_hit, cloned, failed); dependencies count as fetches',

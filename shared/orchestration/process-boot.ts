@@ -6,11 +6,18 @@
  */
 import { loadSettings, type Settings, SettingsError } from '../config/index.js';
 import { PipelexConfigError } from '../errors/index.js';
-import { meteredBackend, type RoutedBackend, selectInferenceBackend } from '../inference/index.js';
+import {
+  type LimiterStore,
+  meteredBackend,
+  type RoutedBackend,
+  selectInferenceBackend,
+  throttleMetrics,
+} from '../inference/index.js';
 import { installFatalErrorPolicy, ResourceStack } from '../lifecycle/index.js';
 import { createLogger, type Logger, Metrics } from '../observability/index.js';
 import type { InferencePort } from '../runtime/index.js';
 import { IMPLEMENTATION_VERSION } from '../version.js';
+import { openRedis } from './queue/index.js';
 
 /** A booted process: what both entry points build first. */
 export interface BootedProcess {
@@ -77,16 +84,33 @@ export function configurationOrExit<T>(load: () => T): T {
  * Boot a process from its environment.
  * @param role - `api` or `worker`: the logger's name and the wording of the mock-inference warning
  * @param environment - the process environment (`process.env`)
+ * @param sharesRateLimits - whether the process's provider rate limits count in Redis with every other process of the
+ *   deployment (queue mode: keys under `QUEUE_PREFIX`, on a connection closed with the process) or in its own memory
+ *   (direct mode); docs/inference.md "Rate limits"
  * @returns settings, logger, resources, metrics, the inference backend and the startup facts; refuses to start (exit
  *   status 1) on invalid settings or inference configuration
  */
-export function bootProcess(role: 'api' | 'worker', environment: NodeJS.ProcessEnv): BootedProcess {
+export function bootProcess(
+  role: 'api' | 'worker',
+  environment: NodeJS.ProcessEnv,
+  sharesRateLimits: (settings: Settings) => boolean,
+): BootedProcess {
   const settings = configurationOrExit(() => loadSettings(environment));
   const logger = createLogger(settings.logLevel, role);
   installFatalErrorPolicy(logger);
   const metrics = new Metrics();
+  const resources = new ResourceStack();
+  let store: LimiterStore = { kind: 'memory' };
+  if (sharesRateLimits(settings)) {
+    const client = openRedis(settings.queue.redisUrl, 'producer');
+    resources.defer('rate limit connection', () => client.disconnect());
+    store = { kind: 'redis', client, keyPrefix: settings.queue.prefix };
+  }
   const backend = configurationOrExit(() =>
-    selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment),
+    selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment, {
+      store,
+      observer: throttleMetrics(metrics),
+    }),
   );
   if (backend.isMock) {
     logger.warn(
@@ -100,7 +124,7 @@ export function bootProcess(role: 'api' | 'worker', environment: NodeJS.ProcessE
   return {
     settings,
     logger,
-    resources: new ResourceStack(),
+    resources,
     metrics,
     backend,
     inference: meteredBackend(backend, metrics),

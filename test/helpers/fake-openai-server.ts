@@ -31,6 +31,8 @@ export interface FakeOpenAiServer {
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
   respondWith(handler: (request: RecordedRequest) => FakeReply): void;
+  /** Answer the next requests with these replies, one each (e.g. `providerError(429, …, { 'retry-after': '2' })`). */
+  replyNext(...replies: FakeReply[]): void;
   close(): Promise<void>;
 }
 
@@ -93,5 +95,11 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     unauthorised: providerError(401, 'Incorrect API key provided.'),
     defaultReply,
   });
-  return { baseUrl: `${fake.origin}/v1`, requests: fake.requests, respondWith: fake.respondWith, close: fake.close };
+  return {
+    baseUrl: `${fake.origin}/v1`,
+    requests: fake.requests,
+    respondWith: fake.respondWith,
+    replyNext: fake.replyNext,
+    close: fake.close,
+  };
 }

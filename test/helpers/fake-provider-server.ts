@@ -11,13 +11,19 @@ export interface RecordedProviderRequest<Body> {
   path: string;
   headers: IncomingHttpHeaders;
   body: Body;
+  /** When the request arrived, in epoch ms. */
+  receivedAt: number;
+  /** When its answer was sent, in epoch ms (unset while it is being answered). */
+  answeredAt?: number;
 }
 
-/** What a fake answers: status (200 by default), extra headers, a JSON body. */
+/** What a fake answers: status (200 by default), extra headers, a JSON body, after an optional delay. */
 export interface FakeProviderReply {
   status?: number;
   headers?: Record<string, string>;
   body: unknown;
+  /** Milliseconds to wait before answering (simulated provider latency). */
+  delayMs?: number;
 }
 
 /** A running fake. */
@@ -26,6 +32,11 @@ export interface FakeProviderServer<Body> {
   readonly origin: string;
   readonly requests: RecordedProviderRequest<Body>[];
   respondWith(handler: (request: RecordedProviderRequest<Body>) => FakeProviderReply): void;
+  /**
+   * Answer the next requests with these replies, one each, before the handler answers again.
+   * @param replies - e.g. a 429 with `retry-after`
+   */
+  replyNext(...replies: FakeProviderReply[]): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +54,7 @@ export interface FakeProviderWire<Body> {
 export async function startFakeProviderServer<Body>(wire: FakeProviderWire<Body>): Promise<FakeProviderServer<Body>> {
   const requests: RecordedProviderRequest<Body>[] = [];
   let handler = wire.defaultReply;
+  const next: FakeProviderReply[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -53,11 +65,17 @@ export async function startFakeProviderServer<Body>(wire: FakeProviderWire<Body>
         path: req.url ?? '',
         headers: req.headers,
         body: (text ? JSON.parse(text) : {}) as Body,
+        receivedAt: Date.now(),
       };
       requests.push(recorded);
-      const reply = wire.authorised(req.headers) ? handler(recorded) : wire.unauthorised;
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify(reply.body));
+      const reply = wire.authorised(req.headers) ? (next.shift() ?? handler(recorded)) : wire.unauthorised;
+      const answer = () => {
+        recorded.answeredAt = Date.now();
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+        res.end(JSON.stringify(reply.body));
+      };
+      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -65,8 +83,11 @@ export async function startFakeProviderServer<Body>(wire: FakeProviderWire<Body>
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
-    respondWith(next) {
-      handler = next;
+    respondWith(replacement) {
+      handler = replacement;
+    },
+    replyNext(...replies) {
+      next.push(...replies);
     },
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };

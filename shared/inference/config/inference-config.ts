@@ -16,11 +16,21 @@ import { PipelexConfigError } from '../../errors/index.js';
 /** The packaged defaults directory. */
 const PACKAGED_INFERENCE_DIR = fileURLToPath(new URL('../defaults/', import.meta.url));
 
+/**
+ * Provider rate limits of a backend (all its models together) or of one model (docs/inference.md "Rate limits"); every
+ * key is optional and a missing key sets no limit.
+ */
+const RATE_LIMITS = z.strictObject({
+  requests_per_minute: z.number().int().positive().optional(),
+  tokens_per_minute: z.number().int().positive().optional(),
+  max_concurrent: z.number().int().positive().optional(),
+});
 const BACKEND = z.looseObject({
   display_name: z.string().optional(),
   enabled: z.boolean().default(true),
   endpoint: z.string().optional(),
   api_key: z.string().optional(),
+  rate_limits: RATE_LIMITS.optional(),
 });
 const MODEL_SPEC = z.looseObject({
   model_type: z.enum(['llm', 'img_gen', 'extract', 'search']).optional(),
@@ -29,6 +39,7 @@ const MODEL_SPEC = z.looseObject({
   outputs: z.array(z.string()).optional(),
   costs: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
   max_tokens: z.number().int().positive().optional(),
+  rate_limits: RATE_LIMITS.optional(),
 });
 const PROFILE = z.object({
   description: z.string().optional(),
@@ -57,6 +68,8 @@ const CATEGORY_DECK = z.object({
   waterfalls: z.record(z.string(), z.array(z.string())).default({}),
 });
 
+/** Rate limits of a backend or a model: requests and tokens per minute, calls in flight. */
+export type RateLimits = z.infer<typeof RATE_LIMITS>;
 /** A backend's connection settings. */
 export type BackendConfig = z.infer<typeof BACKEND>;
 /** A model served by a backend. */

@@ -1,0 +1,152 @@
+/**
+ * The gate of one route (a backend and a model): a call is admitted when the backend is not paused and every scope of
+ * the route (the backend's limits, then the model's) has room for it. Calls of a process wait in order (one admission
+ * at a time per route, first come first served) for at most the wait deadline, then fail with the retryable
+ * {@link InferenceRateLimitWaitError}.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import pLimit from 'p-limit';
+import { InferenceRateLimitWaitError } from '../../errors/index.js';
+import type { BackendPauses } from './backend-pauses.js';
+import type { ScopeGrant, ScopeLimiter, ScopeRefusal, ThrottleReason } from './scope-limiter.js';
+
+/** What the gate reports, for metrics. */
+export interface ThrottleObserver {
+  /**
+   * A call was admitted.
+   * @param waitedMs - how long it waited, in ms (0 when nothing held it)
+   * @param reasons - the limits that made it wait
+   */
+  admitted(backend: string, model: string, waitedMs: number, reasons: ReadonlySet<ThrottleReason>): void;
+  /** A call waited the whole deadline and was refused. */
+  timedOut(backend: string, model: string, reason: ThrottleReason): void;
+}
+
+/** Give back everything some grants hold. */
+async function cancelAll(grants: readonly ScopeGrant[]): Promise<void> {
+  for (const grant of grants) await grant.cancel();
+}
+
+/** An admitted call: settle it when it ends. */
+export interface Admission {
+  /**
+   * The call ended.
+   * @param usedTokens - input plus output tokens it used; undefined when it failed
+   */
+  settle(usedTokens: number | undefined): Promise<void>;
+}
+
+/** The gate of one route. */
+export class CallGate {
+  private readonly turns = pLimit(1);
+
+  /**
+   * @param backend - the backend's name
+   * @param model - the provider model id
+   * @param scopes - the backend's limiter, then the model's (either may be absent)
+   * @param pauses - the deployment's backend pauses
+   * @param waitMs - longest a call may wait (`INFERENCE_RATE_LIMIT_WAIT_MS`)
+   * @param observer - told of admissions and refusals
+   */
+  constructor(
+    readonly backend: string,
+    readonly model: string,
+    private readonly scopes: readonly ScopeLimiter[],
+    private readonly pauses: BackendPauses,
+    private readonly waitMs: number,
+    private readonly observer: ThrottleObserver,
+  ) {}
+
+  /**
+   * Wait in order until the call may be made.
+   * @param estimatedTokens - its input plus output token estimate
+   * @returns the admission to settle when the call ends
+   * @throws InferenceRateLimitWaitError when it could not be admitted within the wait deadline
+   */
+  async enter(estimatedTokens: number): Promise<Admission> {
+    const started = Date.now();
+    const deadline = started + this.waitMs;
+    const reasons = new Set<ThrottleReason>();
+    const stop = new AbortController();
+    const turn = this.turns(() =>
+      stop.signal.aborted ? null : this.admit(estimatedTokens, deadline, reasons, stop.signal),
+    );
+    const timer = sleep(this.waitMs, null, { signal: stop.signal }).catch(() => null);
+    let grants: ScopeGrant[] | null;
+    try {
+      grants = await Promise.race([turn, timer]);
+    } finally {
+      stop.abort();
+    }
+    if (grants === null) {
+      turn.then(
+        (late) => cancelAll(late ?? []),
+        () => undefined,
+      );
+      throw this.refusal(reasons, this.waitMs);
+    }
+    const admitted = grants;
+    this.observer.admitted(this.backend, this.model, Date.now() - started, reasons);
+    return {
+      async settle(usedTokens) {
+        for (const grant of admitted) await grant.settle(usedTokens);
+      },
+    };
+  }
+
+  /** Admit the head of the line: try until every scope grants, the deadline passes, or the caller gave up. */
+  private async admit(
+    estimatedTokens: number,
+    deadline: number,
+    reasons: Set<ThrottleReason>,
+    signal: AbortSignal,
+  ): Promise<ScopeGrant[] | null> {
+    for (;;) {
+      const attempt = await this.tryScopes(estimatedTokens);
+      if (Array.isArray(attempt)) return attempt;
+      reasons.add(attempt.reason);
+      const left = deadline - Date.now();
+      if (signal.aborted) return null;
+      if (left <= 0 || (attempt.reason !== 'concurrency' && attempt.waitMs > left))
+        throw this.refusal(reasons, this.waitMs, attempt);
+      await sleep(Math.min(attempt.waitMs, left), undefined, { signal });
+    }
+  }
+
+  /** One try: the pause, then each scope in order (what earlier scopes granted is given back when a later refuses). */
+  private async tryScopes(estimatedTokens: number): Promise<ScopeGrant[] | ScopeRefusal> {
+    const pausedMs = await this.pauses.remainingMs(this.backend);
+    if (pausedMs > 0) return { reason: 'paused', waitMs: pausedMs };
+    const grants: ScopeGrant[] = [];
+    for (const scope of this.scopes) {
+      const result = await scope.tryAcquire(estimatedTokens);
+      if ('reason' in result) {
+        await cancelAll(grants);
+        return result;
+      }
+      grants.push(result);
+    }
+    return grants;
+  }
+
+  private refusal(
+    reasons: ReadonlySet<ThrottleReason>,
+    waitedMs: number,
+    last?: ScopeRefusal,
+  ): InferenceRateLimitWaitError {
+    const reason = last?.reason ?? [...reasons].at(-1) ?? 'requests';
+    this.observer.timedOut(this.backend, this.model, reason);
+    const what = reason === 'paused' ? 'the backend to be unpaused (a provider 429)' : `its ${reason} limit`;
+    return new InferenceRateLimitWaitError(
+      `Backend '${this.backend}', model '${this.model}': the call could not be made within ${waitedMs} ms (INFERENCE_RATE_LIMIT_WAIT_MS) waiting for ${what}; nothing was sent to the provider.`,
+      {
+        errorDomain: 'runtime',
+        retryable: true,
+        retryAfterSeconds: Math.max(1, Math.ceil((last?.waitMs ?? 1000) / 1000)),
+        provider: this.backend,
+        model: this.model,
+        userAction: { kind: 'wait_and_retry', detail: 'The provider rate limits are saturated; retry later.' },
+      },
+    );
+  }
+}

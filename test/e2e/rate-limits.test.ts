@@ -1,0 +1,149 @@
+/**
+ * Cluster-wide provider rate limits across spawned processes (docs/inference.md "Rate limits"): an API and two worker
+ * processes share one real Redis under a unique prefix and call a fake OpenAI-compatible server on 127.0.0.1 that
+ * records when each request arrived and was answered. The packaged `backends.toml` is overridden with a concurrency
+ * limit on the OpenAI backend.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { expect } from 'chai';
+import { sample } from '../helpers/corpus.js';
+import {
+  completion,
+  type FakeOpenAiServer,
+  providerError,
+  startFakeOpenAiServer,
+} from '../helpers/fake-openai-server.js';
+import { pollUntil } from '../helpers/poll.js';
+import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+
+const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
+
+function completedBy(worker: ServiceProcess): number {
+  return worker.logs.filter((line) => line['msg'] === 'run:completed').length;
+}
+
+async function start(baseUrl: string, runId: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/v1/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      pipeline_run_id: runId,
+      mthds_contents: [sample('hello_greeting')],
+      inputs: { name: runId },
+    }),
+    signal: AbortSignal.timeout(30000),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+async function status(baseUrl: string, runId: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/v1/runs/${runId}/status`, { signal: AbortSignal.timeout(5000) }).catch(
+    () => undefined,
+  );
+  if (!response?.ok) return `HTTP ${response?.status ?? 'error'}`;
+  return ((await response.json()) as { status: string }).status;
+}
+
+describe('provider rate limits across spawned workers (real Redis, fake provider)', function () {
+  this.timeout(120000);
+  const started: ServiceProcess[] = [];
+  let prefix: string;
+  let configDir: string;
+  let fake: FakeOpenAiServer;
+
+  beforeEach(async () => {
+    prefix = uniquePrefix();
+    fake = await startFakeOpenAiServer();
+    configDir = mkdtempSync(join(tmpdir(), 'mthds-e2e-rate-limits-'));
+    writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
+    mkdirSync(join(configDir, 'inference'));
+    const backends = readFileSync(PACKAGED_BACKENDS, 'utf8').replace(
+      '[openai]\n',
+      '[openai]\nrate_limits = { max_concurrent = 2 }\n',
+    );
+    writeFileSync(join(configDir, 'inference', 'backends.toml'), backends);
+  });
+
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((service) => service.stop('SIGKILL')));
+    await fake.close();
+    await deletePrefix(prefix).catch(() => undefined);
+    rmSync(configDir, { recursive: true, force: true });
+  });
+
+  const environment = {
+    get value(): Record<string, string> {
+      return {
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        SERVICE_CONFIG_DIR: configDir,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: fake.baseUrl,
+      };
+    },
+  };
+
+  async function deployment(): Promise<{ baseUrl: string; workers: ServiceProcess[] }> {
+    const { api, baseUrl } = await spawnApi(environment.value);
+    started.push(api);
+    const workers = [spawnService('worker', environment.value), spawnService('worker', environment.value)];
+    started.push(...workers);
+    for (const worker of workers) await worker.waitForLog((line) => line['msg'] === 'worker started');
+    return { baseUrl, workers };
+  }
+
+  async function allCompleted(baseUrl: string, ids: string[]): Promise<void> {
+    await pollUntil(
+      async () => (await Promise.all(ids.map((id) => status(baseUrl, id)))).join(','),
+      (states) => states === ids.map(() => 'COMPLETED').join(','),
+      60000,
+      200,
+    );
+  }
+
+  it('should keep the two workers together under the backend concurrency cap', async () => {
+    fake.respondWith(() => ({ ...completion('Hello, slowly.'), delayMs: 300 }));
+    const { baseUrl, workers } = await deployment();
+    const ids = Array.from({ length: 12 }, (_, index) => `capped-${index}`);
+    expect(await Promise.all(ids.map((id) => start(baseUrl, id)))).to.deep.equal(ids.map(() => 202));
+    await allCompleted(baseUrl, ids);
+    expect(fake.requests).to.have.length(12);
+    const edges = fake.requests.flatMap((request) => [
+      { at: request.receivedAt, step: 1 },
+      { at: request.answeredAt!, step: -1 },
+    ]);
+    edges.sort((a, b) => a.at - b.at || a.step - b.step);
+    let inFlight = 0;
+    let most = 0;
+    for (const edge of edges) {
+      inFlight += edge.step;
+      most = Math.max(most, inFlight);
+    }
+    expect(most).to.equal(2);
+    expect(completedBy(workers[0]!) + completedBy(workers[1]!)).to.equal(12);
+  });
+
+  it('should pause the backend for both workers after a 429 with Retry-After: 2', async () => {
+    const { baseUrl } = await deployment();
+    fake.replyNext(providerError(429, 'Rate limit reached.', { 'retry-after': '2' }));
+    expect(await start(baseUrl, 'first')).to.equal(202);
+    await pollUntil(
+      async () => fake.requests[0]?.answeredAt,
+      (answeredAt) => answeredAt !== undefined,
+      30000,
+      5,
+    );
+    const throttledAt = fake.requests[0]!.answeredAt!;
+    await delay(100);
+    const others = ['second', 'third', 'fourth', 'fifth'];
+    expect(await Promise.all(others.map((id) => start(baseUrl, id)))).to.deep.equal(others.map(() => 202));
+    await allCompleted(baseUrl, ['first', ...others]);
+    expect(fake.requests).to.have.length(6);
+    for (const request of fake.requests.slice(1)) expect(request.receivedAt - throttledAt).to.be.at.least(1950);
+  });
+});

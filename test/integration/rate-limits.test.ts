@@ -1,0 +1,231 @@
+/**
+ * Cluster-wide provider rate limits through the real routed backend (docs/inference.md "Rate limits"): several
+ * routed backends — one per simulated worker, each with its own Redis connection — share one real Redis under a
+ * unique key prefix and call a fake OpenAI-compatible server on 127.0.0.1 that records when each request arrived and
+ * was answered. The per-minute window is shortened to 2 s so the tests need not wait a minute.
+ */
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { InferenceRateLimitWaitError } from '../../shared/errors/index.js';
+import type { RateLimits } from '../../shared/inference/config/inference-config.js';
+import { type InferenceConfig, loadInferenceConfig, throttleMetrics } from '../../shared/inference/index.js';
+import { createRoutedBackend, type RoutedBackend } from '../../shared/inference/routed-backend.js';
+import { Metrics } from '../../shared/observability/index.js';
+import {
+  completion,
+  type FakeOpenAiServer,
+  providerError,
+  startFakeOpenAiServer,
+} from '../helpers/fake-openai-server.js';
+import { failureOf } from '../helpers/inference-fixtures.js';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+
+const WINDOW_SECONDS = 2;
+const WINDOW_MS = WINDOW_SECONDS * 1000;
+const MODEL = 'gpt-4o-mini';
+
+/** The largest number of arrivals within any span of `spanMs`. */
+function mostWithin(times: number[], spanMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let first = 0, last = 0; last < sorted.length; last++) {
+    while (sorted[last]! - sorted[first]! >= spanMs) first++;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
+}
+
+/** The largest number of requests the fake was answering at once. */
+function mostInFlight(fake: FakeOpenAiServer): number {
+  const edges = fake.requests.flatMap((request) => [
+    { at: request.receivedAt, step: 1 },
+    { at: request.answeredAt ?? Number.POSITIVE_INFINITY, step: -1 },
+  ]);
+  edges.sort((a, b) => a.at - b.at || a.step - b.step);
+  let current = 0;
+  let most = 0;
+  for (const edge of edges) {
+    current += edge.step;
+    most = Math.max(most, current);
+  }
+  return most;
+}
+
+describe('provider rate limits (real Redis, fake provider)', function () {
+  this.timeout(30000);
+  let fake: FakeOpenAiServer;
+  let prefix: string;
+  const connections: Redis[] = [];
+
+  beforeEach(async () => {
+    fake = await startFakeOpenAiServer();
+    prefix = uniquePrefix();
+  });
+
+  before(async () => {
+    // The SDK is imported on a backend's first call: import it once here, so that no measured call is admitted long
+    // before it reaches the provider.
+    const warm = await startFakeOpenAiServer();
+    await createRoutedBackend({
+      config: loadInferenceConfig(undefined, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: warm.baseUrl }),
+      timeoutMs: 10000,
+      maxRetries: 0,
+      mockLatencyMs: 0,
+      rateLimits: { store: { kind: 'memory' }, waitMs: 1000 },
+    }).generateText({ pipeCode: 'warm', modelRef: MODEL, userPrompt: 'Warm up.' });
+    await warm.close();
+  });
+
+  afterEach(async () => {
+    await fake.close();
+    for (const connection of connections.splice(0)) connection.disconnect();
+    await deletePrefix(prefix);
+  });
+
+  /** The packaged configuration pointed at the fake, with limits on the OpenAI backend and on the model. */
+  function configWith(backendLimits: RateLimits | undefined, modelLimits?: RateLimits): InferenceConfig {
+    const config = loadInferenceConfig(undefined, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl });
+    if (backendLimits) config.backends['openai']!.rate_limits = backendLimits;
+    if (modelLimits) config.models['openai']![MODEL]!.rate_limits = modelLimits;
+    return config;
+  }
+
+  /** One simulated worker: its own routed backend and Redis connection on the shared prefix. */
+  function worker(config: InferenceConfig, waitMs = 20000, metrics?: Metrics): RoutedBackend {
+    const client = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    connections.push(client);
+    return createRoutedBackend({
+      config,
+      timeoutMs: 10000,
+      maxRetries: 2,
+      mockLatencyMs: 0,
+      rateLimits: {
+        store: { kind: 'redis', client, keyPrefix: prefix },
+        waitMs,
+        windowSeconds: WINDOW_SECONDS,
+        ...(metrics ? { observer: throttleMetrics(metrics) } : {}),
+      },
+    });
+  }
+
+  const ask = (backend: RoutedBackend, maxTokens?: number) =>
+    backend.generateText({
+      pipeCode: 'greet',
+      modelRef: MODEL,
+      userPrompt: 'Say hello.',
+      ...(maxTokens === undefined ? {} : { maxTokens }),
+    });
+
+  describe('requests per minute', () => {
+    it('should let three workers together make at most the limit in each window, the rest waiting in order', async () => {
+      const config = configWith({ requests_per_minute: 4 });
+      const workers = [worker(config), worker(config), worker(config)];
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => ask(workers[index % 3]!)));
+      expect(answers).to.have.length(12);
+      const arrivals = fake.requests.map((request) => request.receivedAt);
+      expect(fake.requests).to.have.length(12);
+      expect(mostWithin(arrivals, WINDOW_MS - 200)).to.be.at.most(4);
+      expect(Math.max(...arrivals) - Math.min(...arrivals)).to.be.at.least(2 * WINDOW_MS - 200);
+    });
+
+    it('should apply a model limit on top of a looser backend limit', async () => {
+      const config = configWith({ requests_per_minute: 100 }, { requests_per_minute: 2 });
+      const workers = [worker(config), worker(config)];
+      await Promise.all(Array.from({ length: 4 }, (_, index) => ask(workers[index % 2]!)));
+      const arrivals = fake.requests.map((request) => request.receivedAt);
+      expect(mostWithin(arrivals, WINDOW_MS - 200)).to.be.at.most(2);
+    });
+  });
+
+  describe('tokens per minute', () => {
+    it('should charge the estimate before the call and correct it with the reported usage after', async () => {
+      // Each call is estimated at 3 prompt tokens + 60 output tokens = 63 and uses 18 (the fake reports 11 + 7): the
+      // third call fits only because the first two were corrected down; the fourth waits for the next window.
+      const backend = worker(configWith({ tokens_per_minute: 100 }));
+      const started = Date.now();
+      for (let call = 0; call < 3; call++) await ask(backend, 60);
+      expect(Date.now() - started).to.be.below(WINDOW_MS / 2);
+      await ask(backend, 60);
+      const arrivals = fake.requests.map((request) => request.receivedAt);
+      expect(arrivals[3]! - arrivals[0]!).to.be.at.least(WINDOW_MS - 200);
+    });
+  });
+
+  describe('max concurrent', () => {
+    it('should never let the workers together have more calls in flight than the cap', async () => {
+      fake.respondWith(() => ({ ...completion('slow hello'), delayMs: 250 }));
+      const config = configWith({ max_concurrent: 2 });
+      const workers = [worker(config), worker(config), worker(config)];
+      await Promise.all(Array.from({ length: 9 }, (_, index) => ask(workers[index % 3]!)));
+      expect(fake.requests).to.have.length(9);
+      expect(mostInFlight(fake)).to.equal(2);
+    });
+  });
+
+  describe('a provider 429 with Retry-After', () => {
+    it('should pause the backend for every worker until then, the call being retried after the pause', async () => {
+      const metrics = new Metrics();
+      const config = configWith(undefined);
+      const workers = [worker(config, 20000, metrics), worker(config), worker(config)];
+      fake.replyNext(providerError(429, 'Rate limit reached.', { 'retry-after': '2' }));
+      const first = ask(workers[0]!);
+      while (fake.requests[0]?.answeredAt === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+      const throttledAt = fake.requests[0]!.answeredAt!;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const others = [ask(workers[1]!), ask(workers[2]!), ask(workers[0]!)];
+      const answers = await Promise.all([first, ...others]);
+      expect(answers.map((answer) => answer.text)).to.deep.equal(Array(4).fill('Hello from the fake provider.'));
+      expect(fake.requests).to.have.length(5);
+      for (const request of fake.requests.slice(1)) expect(request.receivedAt - throttledAt).to.be.at.least(1950);
+      const pauses = await metrics.registry.getSingleMetricAsString('mthds_inference_backend_pauses_total');
+      expect(pauses).to.include('mthds_inference_backend_pauses_total{backend="openai"} 1');
+    });
+  });
+
+  describe('the wait deadline', () => {
+    it('should fail a call that cannot be admitted in time with the retryable InferenceRateLimitWaitError', async () => {
+      const metrics = new Metrics();
+      const config = configWith({ requests_per_minute: 1 });
+      const workers = [worker(config, 300, metrics), worker(config, 300, metrics)];
+      await ask(workers[0]!);
+      const started = Date.now();
+      const error = await failureOf(ask(workers[1]!));
+      expect(error).to.be.instanceOf(InferenceRateLimitWaitError);
+      expect(error.error_type).to.equal('InferenceRateLimitWaitError');
+      expect(error.error_domain).to.equal('runtime');
+      expect(error.retryable).to.equal(true);
+      expect(error.retry_after_seconds).to.be.at.least(1);
+      expect(error.message).to.include('INFERENCE_RATE_LIMIT_WAIT_MS');
+      expect(Date.now() - started).to.be.below(1000);
+      expect(fake.requests).to.have.length(1);
+      const throttled = await metrics.registry.getSingleMetricAsString('mthds_inference_throttled_calls_total');
+      expect(throttled).to.match(/reason="requests",outcome="timed_out"\} 1/);
+    });
+
+    it('should fail calls queued behind a slow head at the deadline, counting each wait in process order', async () => {
+      fake.respondWith(() => ({ ...completion('slow hello'), delayMs: 600 }));
+      const backend = worker(configWith({ max_concurrent: 1 }), 400);
+      const results = await Promise.allSettled([ask(backend), ask(backend), ask(backend)]);
+      expect(results.map((result) => result.status)).to.deep.equal(['fulfilled', 'rejected', 'rejected']);
+      for (const result of results.slice(1))
+        expect((result as PromiseRejectedResult).reason).to.be.instanceOf(InferenceRateLimitWaitError);
+      expect(fake.requests).to.have.length(1);
+    });
+  });
+
+  describe('direct mode (in-memory limits)', () => {
+    it('should enforce the same limits in the process memory', async () => {
+      const backend = createRoutedBackend({
+        config: configWith({ requests_per_minute: 2 }),
+        timeoutMs: 10000,
+        maxRetries: 0,
+        mockLatencyMs: 0,
+        rateLimits: { store: { kind: 'memory' }, waitMs: 200, windowSeconds: WINDOW_SECONDS },
+      });
+      await ask(backend);
+      await ask(backend);
+      expect(await failureOf(ask(backend))).to.be.instanceOf(InferenceRateLimitWaitError);
+      expect(fake.requests).to.have.length(2);
+    });
+  });
+});

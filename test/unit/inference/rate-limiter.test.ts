@@ -1,0 +1,120 @@
+/**
+ * The parts of the provider rate limits (docs/inference.md "Rate limits") on short windows: the token estimate,
+ * backend pauses (in memory and in real Redis), a scope's all-or-nothing grants, leased slots that free themselves, and
+ * the in-order admission of a gate.
+ */
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { BackendPauses } from '../../../shared/inference/rate-limits/backend-pauses.js';
+import { CallGate, type ThrottleObserver } from '../../../shared/inference/rate-limits/call-gate.js';
+import type { LimiterStore } from '../../../shared/inference/rate-limits/limiter-store.js';
+import { ScopeLimiter, type ScopeWindows } from '../../../shared/inference/rate-limits/scope-limiter.js';
+import { estimateLlmTokens, estimatePromptTokens } from '../../../shared/inference/rate-limits/token-estimate.js';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
+
+const MEMORY: LimiterStore = { kind: 'memory' };
+const WINDOWS: ScopeWindows = { windowSeconds: 1, leaseSeconds: 1, slotPollMs: 20 };
+const QUIET: ThrottleObserver = { admitted: () => undefined, timedOut: () => undefined };
+
+describe('provider rate limiter', () => {
+  describe('token estimate', () => {
+    it('should count prompt characters at four a token plus the output allowance', () => {
+      const request = { pipeCode: 'p', systemPrompt: 'x'.repeat(10), userPrompt: 'y'.repeat(30) };
+      expect(estimateLlmTokens({ ...request, maxTokens: 100 }, 500)).to.equal(110);
+      expect(estimateLlmTokens(request, 500)).to.equal(510);
+      expect(estimateLlmTokens(request, undefined)).to.equal(1034);
+      expect(estimatePromptTokens({ pipeCode: 'p', query: 'q'.repeat(9) })).to.equal(3);
+    });
+  });
+
+  describe('backend pauses', () => {
+    it('should pause a backend for the Retry-After rounded up, never shortening a longer pause', async () => {
+      const pauses = new BackendPauses(MEMORY);
+      expect(await pauses.remainingMs('openai')).to.equal(0);
+      await pauses.pause('openai', 1.2);
+      expect(await pauses.remainingMs('openai')).to.be.within(1900, 2000);
+      await pauses.pause('openai', 1);
+      expect(await pauses.remainingMs('openai')).to.be.above(1500);
+      expect(await pauses.remainingMs('anthropic')).to.equal(0);
+    });
+
+    it('should share a pause between processes through Redis', async () => {
+      const prefix = uniquePrefix();
+      const clients = [new Redis(TEST_REDIS_URL), new Redis(TEST_REDIS_URL)];
+      try {
+        const [one, two] = clients.map((client) => new BackendPauses({ kind: 'redis', client, keyPrefix: prefix }));
+        const paused: string[] = [];
+        const observed = new BackendPauses({ kind: 'redis', client: clients[0]!, keyPrefix: prefix }, (backend) =>
+          paused.push(backend),
+        );
+        await observed.pause('openai', 2);
+        expect(await two!.remainingMs('openai')).to.be.within(1800, 2000);
+        expect(await one!.remainingMs('openai')).to.be.above(0);
+        expect(paused).to.deep.equal(['openai']);
+      } finally {
+        for (const client of clients) client.disconnect();
+        await deletePrefix(prefix);
+      }
+    });
+  });
+
+  describe('scope limiter', () => {
+    it('should give back refused tokens so that a smaller call still fits the window', async () => {
+      const scope = new ScopeLimiter(MEMORY, 'tokens-scope', { tokens_per_minute: 100 }, WINDOWS);
+      const first = await scope.tryAcquire(70);
+      expect(first).to.have.property('settle');
+      expect(await scope.tryAcquire(50)).to.include({ reason: 'tokens' });
+      expect(await scope.tryAcquire(30)).to.have.property('settle');
+    });
+
+    it('should take nothing when one limit refuses, and give everything back on cancel', async () => {
+      const scope = new ScopeLimiter(MEMORY, 'all-or-none', { requests_per_minute: 2, max_concurrent: 1 }, WINDOWS);
+      const held = await scope.tryAcquire(0);
+      expect(await scope.tryAcquire(0)).to.include({ reason: 'concurrency' });
+      if (!('cancel' in held)) throw new Error('expected a grant');
+      await held.cancel();
+      const again = await scope.tryAcquire(0);
+      expect(again).to.have.property('settle');
+      if (!('settle' in again)) throw new Error('expected a grant');
+      await again.settle(0);
+      const second = await scope.tryAcquire(0);
+      if (!('settle' in second)) throw new Error('the refused try and the cancelled grant should have given back');
+      await second.settle(0);
+      expect(await scope.tryAcquire(0)).to.include({ reason: 'requests' });
+    });
+
+    it('should free a slot whose holder never ends its call once the lease expires', async () => {
+      const scope = new ScopeLimiter(MEMORY, 'leased', { max_concurrent: 1 }, WINDOWS);
+      expect(await scope.tryAcquire(0)).to.have.property('settle');
+      expect(await scope.tryAcquire(0)).to.include({ reason: 'concurrency' });
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await scope.tryAcquire(0)).to.have.property('settle');
+    });
+  });
+
+  describe('call gate', () => {
+    it('should admit the calls of a process in the order they came', async function () {
+      this.timeout(10000);
+      const scope = new ScopeLimiter(MEMORY, 'ordered', { requests_per_minute: 1 }, WINDOWS);
+      const gate = new CallGate('openai', 'gpt', [scope], new BackendPauses(MEMORY), 5000, QUIET);
+      const order: number[] = [];
+      await Promise.all(
+        [0, 1, 2].map(async (index) => {
+          const admission = await gate.enter(0);
+          order.push(index);
+          await admission.settle(0);
+        }),
+      );
+      expect(order).to.deep.equal([0, 1, 2]);
+    });
+
+    it('should wait out a pause before admitting', async () => {
+      const pauses = new BackendPauses(MEMORY);
+      const gate = new CallGate('openai', 'gpt', [], pauses, 5000, QUIET);
+      await pauses.pause('openai', 1);
+      const started = Date.now();
+      await (await gate.enter(0)).settle(0);
+      expect(Date.now() - started).to.be.within(900, 1500);
+    });
+  });
+});
