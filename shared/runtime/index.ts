@@ -18,6 +18,7 @@ export { type LibraryVerdict, libraryVerdict, type SweepDeps } from './library-v
 export type { PipeFunction } from './operators/pipe-func.js';
 export type { DryRunSupport } from './pipe-job.js';
 export type {
+  CallQuote,
   DocumentExtractorPort,
   GeneratedImage,
   IdSource,
@@ -26,6 +27,8 @@ export type {
   LibraryFilesPort,
   LlmRequest,
   ObjectRequest,
+  QuotedCall,
+  QuoteRequest,
   RuntimeDeps,
   SearchAnswer,
   SearchRequest,
@@ -45,5 +48,5 @@ export {
   type TemplateRenderOptions,
   type TemplateRenderTask,
 } from './template-renderer.js';
-export type { TokensUsageRecord } from './usage-recorder.js';
+export type { RunUsageReport, TokensUsageRecord, UsageFigures } from './usage-report.js';
 export { WorkingMemory, type WorkingMemoryWire } from './working-memory.js';
