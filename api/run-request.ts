@@ -49,6 +49,10 @@ export const RUN_REQUEST = z.looseObject({
     .array(z.string())
     .nullish()
     .meta({ description: 'At most 5 public http(s) URLs, sent the result when a started run finishes.' }),
+  max_cost_usd: z.number().positive().max(1_000_000).nullish().meta({
+    description:
+      'Budget of the run in USD (> 0): an inference call that would take the run over it is not made and the run fails with `RunBudgetExceededError` (docs/inference.md "Run budget").',
+  }),
 });
 
 /** A parsed run request. */
@@ -158,5 +162,6 @@ export function toSubmission(
     owner: context.ownership.owner,
     storageScope: context.ownership.storageScope,
     callbackUrls: body.callback_urls ?? [],
+    maxCostUsd: body.max_cost_usd ?? null,
   };
 }

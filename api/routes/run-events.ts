@@ -105,7 +105,8 @@ function disclosedEvent(event: RunEvent, disclosure: ErrorDisclosure): RunEvent 
 function recordedEnd(record: RunRecord, disclosure: ErrorDisclosure): RunEvent {
   const status = runStatus(record) === 'COMPLETED' ? 'COMPLETED' : 'FAILED';
   const at = Date.parse(record.finished_at ?? record.created_at);
-  return runFinishedEvent(record.pipeline_run_id, at, 0, disclosedRunError(record, disclosure) ?? null, status);
+  const error = disclosedRunError(record, disclosure) ?? null;
+  return runFinishedEvent(record.pipeline_run_id, at, 0, error, status, record.result?.usage ?? null);
 }
 
 /**

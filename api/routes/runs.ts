@@ -1,6 +1,7 @@
 /**
  * The run lifecycle routes the MTHDS JS client polls (CLIENTS.md §5): `GET /v1/runs/{id}/status` and
- * `GET /v1/runs/{id}/results`, served from the run store in every orchestration mode (docs/api.md "Run lifecycle").
+ * `GET /v1/runs/{id}/results`, and our `GET /v1/runs/{id}/usage` (the run's usage and cost), served from the run store
+ * in every orchestration mode (docs/api.md "Run lifecycle").
  * An unknown id is a 404 whose problem document carries `code: "run_not_found"` (so clients tell it from "route not
  * served"). A run is visible only to its owner: another caller's run answers exactly as an unknown id does
  * (docs/run-ownership.md). The status reports the run's progress (its current pipe and finished pipes); a failed run's
@@ -26,8 +27,9 @@ import {
   type RunStore,
   runError,
 } from '../../shared/orchestration/index.js';
+import type { RunUsageReport } from '../../shared/runtime/index.js';
 import type { RouteSpec } from '../openapi/route-spec.js';
-import { RUN_PENDING, RUN_READ, RUN_RESULTS } from '../openapi/schemas/run-result.js';
+import { RUN_PENDING, RUN_READ, RUN_RESULTS, RUN_USAGE } from '../openapi/schemas/run-result.js';
 import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 import { readOwnedOrKeptRun } from '../run-ownership.js';
 import { sendJson } from '../send-json.js';
@@ -44,7 +46,7 @@ const RUN_QUERY = z.object({
   }),
 });
 
-/** `GET /v1/runs/{runId}/status` and `/results`, as the OpenAPI document describes them. */
+/** `GET /v1/runs/{runId}/status`, `/results` and `/usage`, as the OpenAPI document describes them. */
 export const RUNS_ROUTES: readonly RouteSpec[] = [
   {
     method: 'get',
@@ -87,6 +89,25 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
       'ValidationError',
       'RunNotFoundError',
       'RunResultUnavailableError',
+      'StorageOwnershipMismatchError',
+      'QueueUnavailableError',
+      'StorageUnavailableError',
+    ],
+  },
+  {
+    method: 'get',
+    path: '/v1/runs/{runId}/usage',
+    operationId: 'get_run_usage_v1_runs__run_id__usage_get',
+    tag: 'runs',
+    summary: 'Run usage and cost',
+    description:
+      'What a run used and cost — tokens, calls and USD in total, by model and by pipe — so far while it runs, final once it ended (docs/run-events.md "Usage and cost"). Another caller’s run answers as an unknown one (docs/run-ownership.md).',
+    params: RUN_ID,
+    query: RUN_QUERY,
+    responses: { 200: { description: 'The run’s usage and cost.', schema: RUN_USAGE } },
+    problems: [
+      'ValidationError',
+      'RunNotFoundError',
       'StorageOwnershipMismatchError',
       'QueueUnavailableError',
       'StorageUnavailableError',
@@ -157,9 +178,22 @@ function mainStuffOf(record: RunRecord): unknown {
     : (content ?? null);
 }
 
-async function progressOf(events: RunEventLog, record: RunRecord): Promise<RunProgress> {
-  const progress = (await events.progress(record.pipeline_run_id)) ?? { current_pipe: null, finished_pipes: 0 };
-  return runEnded(record) ? { ...progress, current_pipe: null } : progress;
+/** A run's progress and usage as the status route reports them. */
+interface ProgressAndUsage {
+  progress: Omit<RunProgress, 'usage'>;
+  /** The completed run's report, else the latest one its events stored; null when none is known. */
+  usage: RunUsageReport | null;
+}
+
+async function progressOf(events: RunEventLog, record: RunRecord): Promise<ProgressAndUsage> {
+  const { usage, ...progress } = (await events.progress(record.pipeline_run_id)) ?? {
+    current_pipe: null,
+    finished_pipes: 0,
+  };
+  return {
+    progress: runEnded(record) ? { ...progress, current_pipe: null } : progress,
+    usage: record.result?.usage ?? usage ?? null,
+  };
 }
 
 /** What the lifecycle routes read. */
@@ -177,7 +211,7 @@ export interface RunsRouterOptions {
 }
 
 /**
- * Router serving the status and results routes.
+ * Router serving the status, results and usage routes.
  * @param options - run store, event log and disclosure mode
  */
 export function runsRouter(options: RunsRouterOptions): Router {
@@ -188,6 +222,7 @@ export function runsRouter(options: RunsRouterOptions): Router {
   router.get('/v1/runs/:runId/status', async (req, res) => {
     const record = await read(req, res);
     const error = disclosedRunError(record, disclosure);
+    const { progress, usage } = await progressOf(events, record);
     sendJson(res, 200, {
       pipeline_run_id: record.pipeline_run_id,
       pipe_code: record.pipe_code,
@@ -198,8 +233,9 @@ export function runsRouter(options: RunsRouterOptions): Router {
       started_at: record.started_at,
       finished_at: record.finished_at,
       degraded: false,
-      progress: await progressOf(events, record),
+      progress,
       ...(error ? { error } : {}),
+      usage,
     });
   });
   router.get('/v1/runs/:runId/results', async (req, res) => {
@@ -220,9 +256,15 @@ export function runsRouter(options: RunsRouterOptions): Router {
       main_stuff: mainStuffOf(record),
       graph_spec: record.result.pipe_output.graph_spec,
       pipe_output: record.result.pipe_output,
+      usage: record.result.usage,
     };
     const context = { store: objects.store, urlTtlSeconds: options.urlTtlSeconds, req };
     sendJson(res, 200, await withFetchableUrls(body, record.storage_scope, context));
+  });
+  router.get('/v1/runs/:runId/usage', async (req, res) => {
+    const record = await read(req, res);
+    const { usage } = await progressOf(events, record);
+    sendJson(res, 200, { pipeline_run_id: record.pipeline_run_id, status: runStatus(record), usage });
   });
   return router;
 }

@@ -348,6 +348,14 @@ export const ERROR_CATALOG = {
     pinned: true,
   },
   PipelexUnexpectedError: { status: 500, title: 'Pipelex unexpected', domain: 'runtime', origin: 'runtime' },
+  RunBudgetExceededError: {
+    status: 422,
+    title: 'Run budget exceeded',
+    domain: 'input',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+  },
 
   ModelChoiceNotFoundError: {
     status: 422,

@@ -46,3 +46,9 @@ export class PipeDocGenRenderError extends MthdsError {}
 export class DocGenEngineMissingError extends MthdsError {}
 /** A non-MTHDS exception escaped the runtime; its detail is `<Class>: <message>`. */
 export class PipelexUnexpectedError extends MthdsError {}
+/**
+ * The run's `max_cost_usd` budget would be exceeded by its next inference call (spent + the call's estimate), or the
+ * model of that call has no price, so the call cannot be checked against the budget (docs/inference.md "Run budget").
+ * Raised before the call, which is not made; never retryable (422, domain `input`).
+ */
+export class RunBudgetExceededError extends MthdsError {}

@@ -1,5 +1,6 @@
 /**
- * A backend decorator that counts inference calls and tokens in the process metrics.
+ * A backend decorator that counts inference calls, tokens and their cost (USD, by serving backend and model) in the
+ * process metrics; it forwards the backend's price quotes.
  */
 import type { Metrics } from '../observability/index.js';
 import type { InferenceBackend, TokenUsage } from './types.js';
@@ -19,6 +20,11 @@ export function meteredBackend(backend: InferenceBackend, metrics: Metrics): Inf
       metrics.inferenceCalls.inc({ backend: backend.name, kind, outcome: 'success' });
       metrics.inferenceTokens.inc({ backend: backend.name, direction: 'input' }, result.usage.input_tokens);
       metrics.inferenceTokens.inc({ backend: backend.name, direction: 'output' }, result.usage.output_tokens);
+      if (typeof result.usage.cost === 'number')
+        metrics.inferenceCost.inc(
+          { backend: result.usage.backend ?? backend.name, model: result.usage.model },
+          result.usage.cost,
+        );
       return result;
     } catch (error) {
       metrics.inferenceCalls.inc({ backend: backend.name, kind, outcome: 'failure' });
@@ -34,5 +40,6 @@ export function meteredBackend(backend: InferenceBackend, metrics: Metrics): Inf
       ? { generateImages: (request) => count('image', () => backend.generateImages!(request)) }
       : {}),
     ...(backend.search ? { search: (request) => count('search', () => backend.search!(request)) } : {}),
+    ...(backend.quote ? { quote: (request) => backend.quote!(request) } : {}),
   };
 }

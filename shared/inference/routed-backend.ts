@@ -17,7 +17,8 @@ import type { ThrottleObserver } from './rate-limits/call-gate.js';
 import type { LimiterStore } from './rate-limits/limiter-store.js';
 import { ProviderThrottle } from './rate-limits/provider-throttle.js';
 import { throttledBackend } from './rate-limits/throttled-backend.js';
-import type { InferenceBackend, TokenUsage } from './types.js';
+import { callCost, quoteOf } from './pricing.js';
+import type { InferenceBackend, QuotedCall, TokenUsage } from './types.js';
 
 /** Options of the routed backend. */
 export interface RoutedBackendOptions {
@@ -66,9 +67,8 @@ function sdkOf(route: Route): string {
   return route.spec.sdk ?? route.backend;
 }
 
-function withCost(usage: TokenUsage, route: Route, handle: string): TokenUsage {
-  const costs = route.spec.costs;
-  const cost = costs ? (usage.input_tokens * costs.input + usage.output_tokens * costs.output) / 1_000_000 : null;
+function withCost(usage: TokenUsage, route: Route, handle: string, call: QuotedCall, images = 0): TokenUsage {
+  const cost = callCost(route.spec.costs, call, usage, images);
   return { ...usage, model: handle, model_id: route.modelId, backend: route.backend, cost };
 }
 
@@ -170,7 +170,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
           : {}),
         ...(request.maxTokens === undefined && choice.maxTokens !== undefined ? { maxTokens: choice.maxTokens } : {}),
       });
-      return { ...result, usage: withCost(result.usage, route, choice.handle) };
+      return { ...result, usage: withCost(result.usage, route, choice.handle, 'text') };
     },
     async generateObject(request) {
       const choice = deck.resolve(request.modelCategory ?? 'llm', request.modelRef, 'for_object');
@@ -183,19 +183,30 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
           : {}),
         ...(request.maxTokens === undefined && choice.maxTokens !== undefined ? { maxTokens: choice.maxTokens } : {}),
       });
-      return { ...result, usage: withCost(result.usage, route, choice.handle) };
+      return { ...result, usage: withCost(result.usage, route, choice.handle, 'object') };
     },
     async generateImages(request) {
       const choice = deck.resolve('img_gen', request.modelRef);
       const route = routeFor('img_gen', choice.handle, 'images');
       const result = await client(route).generateImages!({ ...request, modelId: route.modelId });
-      return { ...result, usage: withCost(result.usage, route, choice.handle) };
+      return { ...result, usage: withCost(result.usage, route, choice.handle, 'images', result.images.length) };
     },
     async search(request) {
       const choice = deck.resolve('search', request.modelRef);
       const route = routeFor('search', choice.handle, 'search');
       const result = await client(route).search!(request);
-      return { ...result, usage: withCost(result.usage, route, choice.handle) };
+      return { ...result, usage: withCost(result.usage, route, choice.handle, 'search') };
+    },
+    quote(request) {
+      if (request.call === 'images' || request.call === 'search') {
+        const category = request.call === 'images' ? 'img_gen' : 'search';
+        const choice = deck.resolve(category, request.modelRef);
+        return quoteOf(routeFor(category, choice.handle, request.call).spec.costs, choice.handle, null);
+      }
+      const choice = deck.resolve('llm', request.modelRef, request.call === 'text' ? 'for_text' : 'for_object');
+      const route = routeFor('llm', choice.handle);
+      const bound = request.maxTokens ?? choice.maxTokens ?? route.spec.max_tokens ?? null;
+      return quoteOf(route.spec.costs, choice.handle, bound);
     },
   };
 }

@@ -5,10 +5,13 @@
 import type { InferencePort, ObjectRequest, TokenUsage } from '../runtime/ports.js';
 
 export type {
+  CallQuote,
   GeneratedImage,
   ImageRequest,
   LlmRequest,
   ObjectRequest,
+  QuotedCall,
+  QuoteRequest,
   SearchAnswer,
   SearchRequest,
   TokenUsage,

@@ -93,6 +93,12 @@ export class Metrics {
     labelNames: ['backend'] as const,
     registers: [this.registry],
   });
+  readonly inferenceCost = new Counter({
+    name: 'mthds_inference_cost_usd_total',
+    help: 'Cost of inference calls in USD, by serving backend and model handle (calls whose model has no price are not counted)',
+    labelNames: ['backend', 'model'] as const,
+    registers: [this.registry],
+  });
   readonly methodFetches = new Counter({
     name: 'mthds_method_fetches_total',
     help: 'method_ref package fetches, by outcome (cache_hit, cloned, failed); dependencies count as fetches',

@@ -34,6 +34,8 @@ export interface RunSubmission {
   callbackUrls: string[];
   /** Where a `method_ref` run's bundles came from; null for inline runs (spec §2.2). */
   methodProvenance: MethodProvenance | null;
+  /** The run's budget in USD (`max_cost_usd`, docs/inference.md "Run budget"); none when absent or null. */
+  maxCostUsd?: number | null;
 }
 
 /**
@@ -57,6 +59,7 @@ export function toRunJob(submission: RunSubmission, createdAt: number): RunJob {
     callback_urls: submission.callbackUrls,
     ...(submission.libraryFiles ? { library_files: submission.libraryFiles.toPayload() } : {}),
     method_provenance: submission.methodProvenance,
+    ...(submission.maxCostUsd ? { max_cost_usd: submission.maxCostUsd } : {}),
     created_at: createdAt,
   };
 }
@@ -80,6 +83,7 @@ export function submissionOfJob(job: RunJob): RunSubmission {
     storageScope: job.storage_scope,
     callbackUrls: job.callback_urls,
     methodProvenance: job.method_provenance,
+    ...(job.max_cost_usd ? { maxCostUsd: job.max_cost_usd } : {}),
   };
 }
 
@@ -129,6 +133,7 @@ export async function executeSubmission(
       outputMultiplicity: submission.outputMultiplicity,
       dynamicOutputConceptRef: submission.dynamicOutputConceptRef,
       pipelineRunId: submission.pipelineRunId,
+      maxCostUsd: submission.maxCostUsd ?? null,
       ...(library ? { library } : {}),
     },
     {

@@ -26,6 +26,8 @@ export interface BundleRunRequest {
    * diagnostics pool and builds the library from the checked bundles); loaded and validated here when absent.
    */
   library?: Library;
+  /** The run's budget in USD (`max_cost_usd`), null or absent for none (run-pipeline.ts). */
+  maxCostUsd?: number | null;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function runBundle(request: BundleRunRequest, deps: RuntimeDeps): P
       outputMultiplicity: request.outputMultiplicity ?? null,
       dynamicOutputConceptRef: request.dynamicOutputConceptRef ?? null,
       pipelineRunId: request.pipelineRunId,
+      maxCostUsd: request.maxCostUsd ?? null,
     },
     deps,
     undefined,

@@ -18,6 +18,7 @@ export { type LibraryVerdict, libraryVerdict, type SweepDeps } from './library-v
 export type { PipeFunction } from './operators/pipe-func.js';
 export type { DryRunSupport } from './pipe-job.js';
 export type {
+  CallQuote,
   DocumentExtractorPort,
   DocumentPrinterPort,
   GeneratedImage,
@@ -28,6 +29,8 @@ export type {
   LlmRequest,
   ObjectRequest,
   PrintRequest,
+  QuotedCall,
+  QuoteRequest,
   RuntimeDeps,
   SearchAnswer,
   SearchRequest,
@@ -47,5 +50,5 @@ export {
   type TemplateRenderOptions,
   type TemplateRenderTask,
 } from './template-renderer.js';
-export type { TokensUsageRecord } from './usage-recorder.js';
+export type { RunUsageReport, TokensUsageRecord, UsageFigures } from './usage-report.js';
 export { WorkingMemory, type WorkingMemoryWire } from './working-memory.js';

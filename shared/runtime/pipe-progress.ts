@@ -7,6 +7,7 @@ import { toMthdsError } from '../errors/index.js';
 import type { Pipe } from '../mthds/index.js';
 import type { InferencePort, TokenUsage } from './ports.js';
 import type { PipeStep, PipeTokenUsage, RunObserver } from './run-observer.js';
+import type { RunUsageReport } from './usage-report.js';
 
 /** One pipe run being reported: its step, the inference port that counts its tokens, and how it ends. */
 export interface PipeSpan {
@@ -37,6 +38,7 @@ function counted(inference: InferencePort, usage: PipeTokenUsage): InferencePort
     generateObject: (request) => count(inference.generateObject(request)),
     ...(inference.generateImages ? { generateImages: (request) => count(inference.generateImages!(request)) } : {}),
     ...(inference.search ? { search: (request) => count(inference.search!(request)) } : {}),
+    ...(inference.quote ? { quote: (request) => inference.quote!(request) } : {}),
   };
 }
 
@@ -53,10 +55,12 @@ export class PipeProgressRecorder {
   /**
    * @param observer - the run's observer
    * @param now - the run's clock, epoch ms
+   * @param runUsage - the run's usage and cost report so far
    */
   constructor(
     private readonly observer: RunObserver,
     private readonly now: () => number,
+    private readonly runUsage: () => RunUsageReport,
   ) {}
 
   /**
@@ -80,7 +84,7 @@ export class PipeProgressRecorder {
     this.observer.pipeProgress({ kind: 'started', step, at: startedAt });
     const ended = () => {
       const at = this.now();
-      return { step, at, durationMs: at - startedAt, usage: { ...usage } };
+      return { step, at, durationMs: at - startedAt, usage: { ...usage }, runUsage: this.runUsage() };
     };
     return {
       step: step.step,

@@ -105,6 +105,33 @@ export interface SearchAnswer {
   sources: { url: string; title?: string | null; snippet?: string | null }[];
 }
 
+/** What kind of inference call a price quote is for. */
+export type QuotedCall = 'text' | 'object' | 'images' | 'search';
+
+/** A call to price before it is made: its kind, the pipe's model reference and its own output-token bound. */
+export interface QuoteRequest {
+  call: QuotedCall;
+  /** The pipe's `model` reference as written; the deck's default for the call kind when absent. */
+  modelRef?: string;
+  /** The call's own output-token bound (an LLM call's `maxTokens`), before the preset's and the model spec's. */
+  maxTokens?: number;
+}
+
+/**
+ * The prices of the model that would serve a call (docs/inference.md "Prices"), in USD: `input` / `output` per million
+ * tokens, `image` per generated image, `search` per search call; null where the model spec has no such price.
+ */
+export interface CallQuote {
+  /** The model handle that would serve the call. */
+  model: string;
+  input: number | null;
+  output: number | null;
+  image: number | null;
+  search: number | null;
+  /** Most output tokens the call may produce (the call's, the preset's, else the model spec's `max_tokens`); null when none is set. */
+  maxOutputTokens: number | null;
+}
+
 /** The inference port (RUNTIME.md §5). Image generation and search are optional capabilities of a backend. */
 export interface InferencePort {
   readonly name: string;
@@ -114,6 +141,12 @@ export interface InferencePort {
   generateImages?(request: ImageRequest): Promise<{ images: GeneratedImage[]; usage: TokenUsage }>;
   /** A search: a sourced answer, and with `jsonSchema` the `object` the provider filled (`result` then unused). */
   search?(request: SearchRequest): Promise<{ result: SearchAnswer; object?: unknown; usage: TokenUsage }>;
+  /**
+   * The prices of the model that would serve a call, without calling it (for a run budget, docs/inference.md
+   * "Run budget"); a backend without prices omits it.
+   * @throws ModelChoiceNotFoundError when the reference resolves to no servable model
+   */
+  quote?(request: QuoteRequest): CallQuote;
 }
 
 /** The document extractor port (PipeExtract, RUNTIME.md §2.4). */

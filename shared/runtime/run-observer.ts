@@ -8,6 +8,7 @@
  * the *parent step* of the pipes it runs.
  */
 import type { PipeType } from '../mthds/index.js';
+import type { RunUsageReport } from './usage-report.js';
 
 /** Tokens spent by the inference calls of one pipe run, its nested pipes included. */
 export interface PipeTokenUsage {
@@ -30,13 +31,23 @@ export interface PipeStep {
 /** A report on one pipe run. Times are epoch milliseconds, durations milliseconds. */
 export type PipeProgress =
   | { kind: 'started'; step: PipeStep; at: number }
-  | { kind: 'finished'; step: PipeStep; at: number; durationMs: number; usage: PipeTokenUsage }
+  | {
+      kind: 'finished';
+      step: PipeStep;
+      at: number;
+      durationMs: number;
+      usage: PipeTokenUsage;
+      /** The run's usage and cost so far, every call of the run up to now counted (usage-report.ts). */
+      runUsage: RunUsageReport;
+    }
   | {
       kind: 'failed';
       step: PipeStep;
       at: number;
       durationMs: number;
       usage: PipeTokenUsage;
+      /** The run's usage and cost so far, likewise. */
+      runUsage: RunUsageReport;
       /**
        * What the pipe threw: its `error_type` and message; a foreign error (not raised on purpose) is the catch-all
        * `InternalServerError` with its fixed message, as on the HTTP path (docs/errors.md "Disclosure").

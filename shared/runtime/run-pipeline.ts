@@ -9,8 +9,10 @@ import type { DryRunSupport, PipeJob, RunEnvironment } from './pipe-job.js';
 import { PipeProgressRecorder } from './pipe-progress.js';
 import { routePipe } from './pipe-router.js';
 import type { RuntimeDeps } from './ports.js';
+import { budgeted } from './run-budget.js';
 import { buildWorkingMemory } from './stuff-factory.js';
-import { recordUsage, type TokensUsageRecord } from './usage-recorder.js';
+import { recordUsage } from './usage-recorder.js';
+import type { RunUsageReport, TokensUsageRecord } from './usage-report.js';
 import type { WorkingMemory } from './working-memory.js';
 
 /** Depth of nested pipes before a run fails (RUNTIME.md §1.1 step 8). */
@@ -26,6 +28,11 @@ export interface RunRequest {
   outputMultiplicity?: boolean | number | null;
   dynamicOutputConceptRef?: string | null;
   pipelineRunId: string;
+  /**
+   * The run's budget in USD (> 0): each inference call is checked against it before it is made (run-budget.ts,
+   * docs/inference.md "Run budget"); no budget when absent or null.
+   */
+  maxCostUsd?: number | null;
 }
 
 /** A finished run. Times are epoch milliseconds. */
@@ -36,6 +43,8 @@ export interface RunOutcome {
   memory: WorkingMemory;
   /** One record per inference call, in call order. */
   tokensUsages: TokensUsageRecord[];
+  /** The run's usage and cost report (usage-report.ts). */
+  usage: RunUsageReport;
 }
 
 /**
@@ -45,7 +54,8 @@ export interface RunOutcome {
  * @param dryRun - present for a dry run: the inputs are ignored and mocked, and `deps` should carry mock backends
  * @param graph - records the execution graph when given
  * @returns the final working memory and timestamps
- * @throws StuffFactoryError and concept errors for bad inputs (422); any pipe error
+ * @throws StuffFactoryError and concept errors for bad inputs (422); RunBudgetExceededError (422) when an inference
+ *   call would exceed `maxCostUsd`; any pipe error
  */
 export async function runPipeline(
   request: RunRequest,
@@ -54,7 +64,8 @@ export async function runPipeline(
   graph?: GraphRecorder,
 ): Promise<RunOutcome> {
   const createdAt = deps.now();
-  const usage = recordUsage(deps.inference, deps.now);
+  const inference = request.maxCostUsd ? budgeted(deps.inference, request.maxCostUsd) : deps.inference;
+  const usage = recordUsage(inference, deps.now);
   const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
   const validator = validatorFor(request.library);
   const environment: RunEnvironment = {
@@ -64,7 +75,7 @@ export async function runPipeline(
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
     ...(dryRun ? { dryRun } : {}),
     ...(graph ? { graph } : {}),
-    ...(deps.observer ? { progress: new PipeProgressRecorder(deps.observer, deps.now) } : {}),
+    ...(deps.observer ? { progress: new PipeProgressRecorder(deps.observer, deps.now, usage.report) } : {}),
     runPipe: (job: PipeJob) => routePipe(job, environment),
   };
   const memory = dryRun
@@ -86,5 +97,6 @@ export async function runPipeline(
     finishedAt: deps.now(),
     memory,
     tokensUsages: usage.records,
+    usage: usage.report(),
   };
 }

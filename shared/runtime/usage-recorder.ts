@@ -3,27 +3,14 @@
  * backend that served it and its cost when the model spec has rates. The run outcome carries the records.
  */
 import type { InferencePort, TokenUsage } from './ports.js';
+import { type RunUsageReport, type TokensUsageRecord, UsageTally } from './usage-report.js';
 
-/** One usage record: the reference's `TokensUsageRecord` (API-CONTRACT.md §3.5) plus `backend`. Times are ISO-8601 UTC. */
-export interface TokensUsageRecord {
-  model_type: 'llm' | 'img_gen' | 'search';
-  inference_model_name: string;
-  inference_model_id: string;
-  pipe_code: string | null;
-  job_category: string | null;
-  unit_job_id: string | null;
-  nb_tokens_by_category: Record<string, number>;
-  cost: number | null;
-  /** The backend that served the call (mock, openai, anthropic, …). */
-  backend: string | null;
-  started_at: string | null;
-  completed_at: string | null;
-}
-
-/** A port that records usage, and the records. */
+/** A port that records usage, the records, and their report. */
 export interface UsageRecorder {
   inference: InferencePort;
   records: TokensUsageRecord[];
+  /** The usage and cost report of the calls recorded so far (usage-report.ts). */
+  report(): RunUsageReport;
 }
 
 /**
@@ -33,6 +20,7 @@ export interface UsageRecorder {
  */
 export function recordUsage(inference: InferencePort, now: () => number): UsageRecorder {
   const records: TokensUsageRecord[] = [];
+  const tally = new UsageTally();
   const recorded = async <T extends { usage: TokenUsage }>(
     modelType: TokensUsageRecord['model_type'],
     jobCategory: string,
@@ -41,7 +29,7 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
   ): Promise<T> => {
     const startedAt = new Date(now()).toISOString();
     const result = await call();
-    records.push({
+    const record: TokensUsageRecord = {
       model_type: modelType,
       inference_model_name: result.usage.model,
       inference_model_id: result.usage.model_id ?? result.usage.model,
@@ -53,11 +41,14 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
       backend: result.usage.backend ?? inference.name,
       started_at: startedAt,
       completed_at: new Date(now()).toISOString(),
-    });
+    };
+    records.push(record);
+    tally.add(record);
     return result;
   };
   return {
     records,
+    report: () => tally.report(),
     inference: {
       name: inference.name,
       isMock: inference.isMock,
@@ -73,6 +64,7 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
       ...(inference.search
         ? { search: (request) => recorded('search', 'search_job', request.pipeCode, () => inference.search!(request)) }
         : {}),
+      ...(inference.quote ? { quote: (request) => inference.quote!(request) } : {}),
     },
   };
 }

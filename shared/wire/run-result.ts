@@ -4,14 +4,15 @@
  *
  * `pipe_output` follows the reference's closed `PipeOutputWire` and `TokensUsageRecord` exactly; the backend that
  * served each inference call, which those schemas have no member for, rides the run result's top level (open in the
- * reference's `PipelexApiExecuteResponse`) as `tokens_usages_backends`.
+ * reference's `PipelexApiExecuteResponse`) as `tokens_usages_backends`, and so does the run's usage and cost report
+ * (`usage`, docs/run-events.md "Usage and cost").
  */
 import type { MethodProvenance } from '../methods/index.js';
 import type { Library, Multiplicity } from '../mthds/index.js';
 import type { AbsenceRecord } from '../runtime/absence.js';
 import type { GraphSpec } from '../runtime/graph-spec.js';
 import type { RunOutcome } from '../runtime/run-pipeline.js';
-import type { TokensUsageRecord } from '../runtime/usage-recorder.js';
+import type { RunUsageReport, TokensUsageRecord } from '../runtime/usage-report.js';
 import type { WorkingMemoryWire } from '../runtime/working-memory.js';
 
 /** Run states (spec §3). */
@@ -49,6 +50,8 @@ export interface RunResult {
   };
   /** The backend that served each inference call (`mock`, `openai`, …), in the order of `pipe_output.tokens_usages`. */
   tokens_usages_backends: (string | null)[];
+  /** The run's usage and cost: totals, by model and by pipe (docs/run-events.md "Usage and cost"). */
+  usage: RunUsageReport;
   pipe_structures: Record<string, PipeStructure>;
   /** Present only on `method_ref` runs: where the method came from (spec §2.2; API-CONTRACT.md §3.5). */
   method_provenance?: MethodProvenance;
@@ -109,6 +112,7 @@ export function completedRunResult(outcome: RunOutcome, library: Library, graph:
       tokens_usages: outcome.tokensUsages.map(({ backend: _served, ...record }) => record),
     },
     tokens_usages_backends: outcome.tokensUsages.map((record) => record.backend),
+    usage: outcome.usage,
     pipe_structures: pipeStructures(library),
   };
   return absence ? { ...result, absent: true, absence } : result;

@@ -83,6 +83,7 @@ describe('POST /v1/execute', () => {
         'main_stuff_name',
         'pipe_output',
         'tokens_usages_backends',
+        'usage',
         'pipe_structures',
       ]);
       expect(body).to.include({ state: 'COMPLETED', pipeline_state: 'COMPLETED', main_stuff_name: 'main_stuff' });

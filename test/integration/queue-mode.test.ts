@@ -234,8 +234,9 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       });
       const [delivery] = await receiver.successes(1);
       const body = JSON.parse(delivery!.body);
-      expect(Object.keys(body)).to.deep.equal(['pipeline_run_id', 'state', 'status', 'error']);
+      expect(Object.keys(body)).to.deep.equal(['pipeline_run_id', 'state', 'status', 'error', 'usage']);
       expect(body).to.include({ pipeline_run_id: runId, state: 'FAILED', status: 'FAILED' });
+      expect(body.usage.total).to.include({ calls: 1, cost_usd: null, unpriced_calls: 1 });
       expect(body.error).to.include({
         error_type: 'PipeFeatureNotSupportedError',
         error_domain: 'config',

@@ -43,6 +43,7 @@ function caller(harness: Harness, token: string) {
     start: (body: object) => request(harness.app).post('/v1/start').set(auth).send(body),
     status: (runId: string) => request(harness.app).get(`/v1/runs/${runId}/status`).set(auth),
     results: (runId: string) => request(harness.app).get(`/v1/runs/${runId}/results`).set(auth),
+    usage: (runId: string) => request(harness.app).get(`/v1/runs/${runId}/usage`).set(auth),
     events: (runId: string, headers: Record<string, string> = {}, stopAfter?: number) =>
       readEventStream(harness.server, `/v1/runs/${runId}/events`, { ...auth, ...headers }, stopAfter),
   };
@@ -80,6 +81,11 @@ async function expectFailedRunExplained(harness: Harness, runId: string): Promis
     code: 'run_result_unavailable',
   });
   expect(results.body.error).to.deep.equal(error);
+  const priced = { calls: 1, cost_usd: null, unpriced_calls: 1 };
+  expect(status.body.usage.total).to.include(priced);
+  expect(status.body.usage.by_pipe.greet_person).to.include(priced);
+  const usage = await alice.usage(runId).expect(200);
+  expect(usage.body).to.deep.equal({ pipeline_run_id: runId, status: 'FAILED', usage: status.body.usage });
   const events = await alice.events(runId);
   expect(events.ended).to.equal(true);
   expect(types(events)).to.deep.equal([
@@ -108,6 +114,7 @@ async function expectFailedRunExplained(harness: Harness, runId: string): Promis
     status: 'FAILED',
     finished_pipes: 1,
     error,
+    usage: status.body.usage,
   });
 }
 
@@ -115,7 +122,7 @@ async function expectFailedRunExplained(harness: Harness, runId: string): Promis
 async function expectHiddenFromBob(harness: Harness, runId: string): Promise<void> {
   const bob = caller(harness, harness.bob);
   const unknown = await bob.status('never-used').expect(404);
-  for (const read of [bob.status(runId), bob.results(runId)]) {
+  for (const read of [bob.status(runId), bob.results(runId), bob.usage(runId)]) {
     const response = await read.expect(404);
     expect(response.body).to.include({ error_type: 'RunNotFoundError', code: 'run_not_found' });
     expect(response.body.detail).to.equal(unknown.body.detail.replace('never-used', runId));
@@ -166,6 +173,7 @@ describe('the run lifecycle over HTTP', function () {
         'finished_at',
         'degraded',
         'progress',
+        'usage',
       ]);
       expect(status.body).to.deep.include({
         pipeline_run_id: runId,
@@ -176,6 +184,7 @@ describe('the run lifecycle over HTTP', function () {
         finished_at: executed.body.finished_at,
         degraded: false,
         progress: { current_pipe: null, finished_pipes: 1 },
+        usage: executed.body.usage,
       });
       const results = await alice.results(runId).expect(200);
       expect(results.body).to.deep.equal({
@@ -183,7 +192,10 @@ describe('the run lifecycle over HTTP', function () {
         main_stuff: executed.body.pipe_output.working_memory.root.main_stuff.content,
         graph_spec: executed.body.pipe_output.graph_spec,
         pipe_output: executed.body.pipe_output,
+        usage: executed.body.usage,
       });
+      const usageRead = await alice.usage(runId).expect(200);
+      expect(usageRead.body).to.deep.equal({ pipeline_run_id: runId, status: 'COMPLETED', usage: executed.body.usage });
       const events = await alice.events(runId);
       expect(events.status).to.equal(200);
       expect(events.headers['content-type']).to.equal('text/event-stream; charset=utf-8');
@@ -212,9 +224,11 @@ describe('the run lifecycle over HTTP', function () {
         output_concept: 'native.Text',
         duration_ms: finished?.['duration_ms'],
         token_usage: { input_tokens: usage.input, output_tokens: usage.output },
+        run_usage: executed.body.usage.total,
       });
       expect(finished?.['duration_ms']).to.be.a('number').and.at.least(0);
       expect(ended).to.include({ type: 'run:finished', status: 'COMPLETED', finished_pipes: 1, error: null });
+      expect(ended?.['usage']).to.deep.equal(executed.body.usage);
     });
 
     it('should show why a failed execute failed through status, results and events', async () => {

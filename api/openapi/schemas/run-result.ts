@@ -1,5 +1,5 @@
 /**
- * Bodies of the run routes (`POST /v1/execute`, `POST /v1/start`, `GET /v1/runs/{run_id}/status` and `/results`) as
+ * Bodies of the run routes (`POST /v1/execute`, `POST /v1/start`, `GET /v1/runs/{run_id}/status`, `/results`, `/usage`) as
  * the OpenAPI document describes them (spec §2.4, §3; docs/api.md "Result"; CLIENTS.md §5). Names and members follow
  * the reference OpenAPI (`PipelexApiExecuteResponse`, `PipelexRunResultStart`, `PipeOutputWire`, `WorkingMemory`,
  * `Stuff`, `Concept`, `TokensUsageRecord`); the lifecycle bodies (`RunRead`, `RunResults`) follow CLIENTS.md §5.
@@ -101,6 +101,28 @@ const METHOD_PROVENANCE = z
   })
   .meta({ id: 'MethodProvenance', description: 'Where a `method_ref` method came from (docs/methods.md).' });
 
+const USAGE_FIGURES = z
+  .object({
+    calls: z.number().int().meta({ description: 'Inference calls made.' }),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    cost_usd: z.number().nullable().meta({
+      description:
+        'USD spent by the priced calls; null when there were calls and none was priced. With `unpriced_calls` > 0 the true cost is unknown.',
+    }),
+    unpriced_calls: z.number().int().meta({ description: 'Calls whose model has no price: their cost is unknown.' }),
+  })
+  .meta({ id: 'UsageFigures', description: 'Usage and cost of a group of inference calls.' });
+
+/** A run's usage and cost report (docs/run-events.md "Usage and cost"). */
+const RUN_USAGE_REPORT = z
+  .object({
+    total: USAGE_FIGURES,
+    by_model: z.record(z.string(), USAGE_FIGURES).meta({ description: 'By model handle.' }),
+    by_pipe: z.record(z.string(), USAGE_FIGURES).meta({ description: 'By the pipe that made the calls.' }),
+  })
+  .meta({ id: 'RunUsageReport', description: 'What a run used and cost (docs/run-events.md "Usage and cost").' });
+
 /** The 200 body of `POST /v1/execute`: a finished run. */
 export const RUN_RESULT = z
   .looseObject({
@@ -120,6 +142,7 @@ export const RUN_RESULT = z
       .optional()
       .meta({ description: 'Only when the main output resolved absent (a completed run).' }),
     absence: ABSENCE_RECORD.optional().meta({ description: 'The absent main output, with `absent`.' }),
+    usage: RUN_USAGE_REPORT,
   })
   .meta({ id: 'PipelexApiExecuteResponse', description: 'A finished run (spec §2.4; docs/api.md "Result").' });
 
@@ -176,6 +199,9 @@ export const RUN_READ = z
     error: ERROR_REPORT.optional().meta({
       description: 'The error report of a failed run, with `retryable` and the failing `pipe_code`.',
     }),
+    usage: RUN_USAGE_REPORT.nullable().meta({
+      description: 'The run’s usage and cost so far (final once it ended); null before any of its pipes ended.',
+    }),
   })
   .meta({ id: 'RunRead', description: 'Where a run stands.' });
 
@@ -189,8 +215,20 @@ export const RUN_RESULTS = z
       .nullable()
       .meta({ description: 'The live graph of the run, as in `pipe_output.graph_spec` (docs/graph-spec.md).' }),
     pipe_output: PIPE_OUTPUT,
+    usage: RUN_USAGE_REPORT,
   })
   .meta({ id: 'RunResults', description: 'The result of a completed run.' });
+
+/** `GET /v1/runs/{run_id}/usage`: a run's usage and cost (docs/api.md "Run lifecycle"). */
+export const RUN_USAGE = z
+  .object({
+    pipeline_run_id: z.string(),
+    status: RUN_STATUS,
+    usage: RUN_USAGE_REPORT.nullable().meta({
+      description: 'So far while the run goes on, final once it ended; null before any of its pipes ended.',
+    }),
+  })
+  .meta({ id: 'RunUsage', description: 'What a run used and cost so far.' });
 
 /** `GET /v1/runs/{run_id}/results` of a run not finished yet. */
 export const RUN_PENDING = z

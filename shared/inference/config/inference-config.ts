@@ -37,7 +37,18 @@ const MODEL_SPEC = z.looseObject({
   model_id: z.string().optional(),
   sdk: z.string().optional(),
   outputs: z.array(z.string()).optional(),
-  costs: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
+  /**
+   * Prices in USD (docs/inference.md "Prices"): `input` / `output` per million tokens, `image` per generated image,
+   * `search` per search call. An absent price is unknown: the call's cost is reported as unknown (null), never 0.
+   */
+  costs: z
+    .strictObject({
+      input: z.number().nonnegative().optional(),
+      output: z.number().nonnegative().optional(),
+      image: z.number().nonnegative().optional(),
+      search: z.number().nonnegative().optional(),
+    })
+    .optional(),
   max_tokens: z.number().int().positive().optional(),
   rate_limits: RATE_LIMITS.optional(),
 });

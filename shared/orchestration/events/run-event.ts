@@ -8,7 +8,7 @@
  * (a transient provider error) has a `run:started` per attempt, and its step numbers restart at 1.
  */
 import type { ErrorReport } from '../../errors/index.js';
-import type { PipeProgress, PipeTokenUsage } from '../../runtime/index.js';
+import type { PipeProgress, PipeTokenUsage, RunUsageReport, UsageFigures } from '../../runtime/index.js';
 
 /**
  * A failed run's error report as the lifecycle routes and events carry it: the report of the error that ended the run
@@ -65,6 +65,8 @@ export interface PipeFinishedEvent extends PipeEventFields {
   duration_ms: number;
   /** Tokens of the inference calls made while it ran, nested pipes included. */
   token_usage: PipeTokenUsage;
+  /** The run's usage and cost so far (its totals: every call of the attempt up to now; docs/run-events.md). */
+  run_usage: UsageFigures;
 }
 
 /** A pipe failed; its controllers fail after it, unless one recovers. */
@@ -72,6 +74,8 @@ export interface PipeFailedEvent extends PipeEventFields {
   type: 'pipe:failed';
   duration_ms: number;
   token_usage: PipeTokenUsage;
+  /** The run's usage and cost so far, likewise. */
+  run_usage: UsageFigures;
   /** What it threw. */
   error: { error_type: string; message: string };
 }
@@ -86,6 +90,11 @@ export interface RunFinishedEvent {
   finished_pipes: number;
   /** Why a FAILED run failed; null on COMPLETED. */
   error: RunError | null;
+  /**
+   * The usage and cost of the run's last attempt: totals, by model and by pipe (docs/run-events.md "Usage and cost");
+   * null when no pipe of it reported (the run failed before its first pipe ended).
+   */
+  usage: RunUsageReport | null;
 }
 
 /** Any event of a run. */
@@ -107,6 +116,8 @@ export interface CurrentPipe {
 export interface RunProgress {
   current_pipe: CurrentPipe | null;
   finished_pipes: number;
+  /** The run's usage and cost so far, as of the last pipe that ended (absent before one has). */
+  usage?: RunUsageReport;
 }
 
 /**
@@ -131,13 +142,20 @@ export function pipeEvent(
     case 'started':
       return { type: 'pipe:started', ...fields };
     case 'finished':
-      return { type: 'pipe:finished', ...fields, duration_ms: progress.durationMs, token_usage: progress.usage };
+      return {
+        type: 'pipe:finished',
+        ...fields,
+        duration_ms: progress.durationMs,
+        token_usage: progress.usage,
+        run_usage: progress.runUsage.total,
+      };
     case 'failed':
       return {
         type: 'pipe:failed',
         ...fields,
         duration_ms: progress.durationMs,
         token_usage: progress.usage,
+        run_usage: progress.runUsage.total,
         error: progress.error,
       };
   }
@@ -150,6 +168,7 @@ export function pipeEvent(
  * @param finishedPipes - pipes of the last attempt that finished
  * @param error - why it failed; null when it completed (or when a failed run's record keeps no report)
  * @param status - how it ended; FAILED when `error` is given, COMPLETED otherwise, unless said
+ * @param usage - the run's usage and cost report, null when unknown
  */
 export function runFinishedEvent(
   runId: string,
@@ -157,6 +176,7 @@ export function runFinishedEvent(
   finishedPipes: number,
   error: RunError | null,
   status: RunFinishedEvent['status'] = error ? 'FAILED' : 'COMPLETED',
+  usage: RunUsageReport | null = null,
 ): RunFinishedEvent {
   return {
     type: 'run:finished',
@@ -165,5 +185,6 @@ export function runFinishedEvent(
     status,
     finished_pipes: finishedPipes,
     error,
+    usage,
   };
 }

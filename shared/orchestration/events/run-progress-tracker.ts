@@ -5,7 +5,7 @@
  * It knows the failing pipe of the attempt: the first pipe that failed, else — when the run died without a pipe
  * failing (its quarantine process was killed) — the pipe that was running: the `pipe_code` of the run's error report.
  */
-import type { PipeProgress, RunObserver } from '../../runtime/index.js';
+import type { PipeProgress, RunObserver, RunUsageReport } from '../../runtime/index.js';
 import {
   type CurrentPipe,
   pipeEvent,
@@ -33,6 +33,7 @@ export class RunProgressTracker implements RunObserver {
   private readonly running = new Map<number, CurrentPipe>();
   private finishedPipes = 0;
   private failedPipe: string | null = null;
+  private usage: RunUsageReport | undefined;
 
   /** @param deps - event log, run id, clock and error sink */
   constructor(private readonly deps: RunProgressTrackerDeps) {}
@@ -43,6 +44,11 @@ export class RunProgressTracker implements RunObserver {
    */
   get failingPipeCode(): string | null {
     return this.failedPipe ?? this.snapshot().current_pipe?.pipe_code ?? null;
+  }
+
+  /** The attempt's usage and cost report as of the last pipe that ended; undefined before one has. */
+  get runUsage(): RunUsageReport | undefined {
+    return this.usage;
   }
 
   /**
@@ -75,6 +81,7 @@ export class RunProgressTracker implements RunObserver {
       });
     } else {
       this.running.delete(step.step);
+      this.usage = progress.runUsage;
       if (progress.kind === 'finished') this.finishedPipes += 1;
       else this.failedPipe ??= step.pipeCode;
     }
@@ -87,7 +94,15 @@ export class RunProgressTracker implements RunObserver {
    */
   finish(error: RunError | null): Promise<void> {
     this.running.clear();
-    this.publish(runFinishedEvent(this.deps.runId, this.deps.now(), this.finishedPipes, error), this.snapshot());
+    const event = runFinishedEvent(
+      this.deps.runId,
+      this.deps.now(),
+      this.finishedPipes,
+      error,
+      error ? 'FAILED' : 'COMPLETED',
+      this.usage ?? null,
+    );
+    this.publish(event, this.snapshot());
     return this.tail;
   }
 
@@ -99,7 +114,7 @@ export class RunProgressTracker implements RunObserver {
   private snapshot(): RunProgress {
     let current: CurrentPipe | null = null;
     for (const pipe of this.running.values()) if (!current || pipe.step > current.step) current = pipe;
-    return { current_pipe: current, finished_pipes: this.finishedPipes };
+    return { current_pipe: current, finished_pipes: this.finishedPipes, ...(this.usage ? { usage: this.usage } : {}) };
   }
 
   private publish(event: RunEvent, progress?: RunProgress): void {

@@ -31,6 +31,8 @@ export const RUN_JOB = z.strictObject({
   library_file_objects: z.record(z.string(), z.string()).optional(),
   /** Where a `method_ref` run's sources came from (fetched once, in the API; workers never refetch). */
   method_provenance: METHOD_PROVENANCE.nullable().default(null),
+  /** The run's budget in USD (docs/inference.md "Run budget"); none when absent. */
+  max_cost_usd: z.number().positive().optional(),
   created_at: z.number().int(),
 });
 /** A run job's payload. */

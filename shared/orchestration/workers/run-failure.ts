@@ -1,6 +1,6 @@
 /**
  * Recording a failed run (spec §6 rules 4–5): the run record becomes FAILED with the error report, the run's terminal
- * `run:finished` event follows it (docs/run-events.md), each callback URL gets the failure payload, the run id is
+ * `run:finished` event follows it with the usage of its last attempt (docs/run-events.md), each callback URL gets the failure payload, the run id is
  * released and the run is counted: as rejected when a caller error ended it (an input, a template of the bundle), else
  * as finished FAILED. Shared by the run processor and the handler of runs BullMQ failed without running them (stalled
  * twice). The failed record is also kept in storage (`results/`, docs/storage.md) and an offloaded payload dropped.
@@ -59,13 +59,16 @@ export async function recordRunFailure(
     .catch((error: unknown) =>
       deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:payload could not be dropped from storage'),
     );
-  const finishedPipes = (await deps.events.progress(runId))?.finished_pipes ?? 0;
-  await deps.events.append(runId, runFinishedEvent(runId, deps.now(), finishedPipes, runError(report)), {
-    current_pipe: null,
-    finished_pipes: finishedPipes,
-  });
+  const progress = await deps.events.progress(runId);
+  const finishedPipes = progress?.finished_pipes ?? 0;
+  const usage = progress?.usage ?? null;
+  await deps.events.append(
+    runId,
+    runFinishedEvent(runId, deps.now(), finishedPipes, runError(report), 'FAILED', usage),
+    { current_pipe: null, finished_pipes: finishedPipes, ...(usage ? { usage } : {}) },
+  );
   if (payload.callback_urls.length > 0) {
-    const body = failurePayload(runId, report);
+    const body = failurePayload(runId, report, usage);
     await deps.callbacks.enqueue(
       payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
     );

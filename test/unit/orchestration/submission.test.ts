@@ -204,6 +204,15 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
         output_concept: 'native.Text',
       };
       const usage = result.pipe_output.tokens_usages[0]!.nb_tokens_by_category;
+      const figures = {
+        calls: 1,
+        input_tokens: usage['input'],
+        output_tokens: usage['output'],
+        cost_usd: null,
+        unpriced_calls: 1,
+      };
+      const report = { total: figures, by_model: { mock: figures }, by_pipe: { greet_person: figures } };
+      expect(result.usage).to.deep.equal(report);
       expect(logged.map((entry) => entry.event)).to.deep.equal([
         { type: 'run:started', pipeline_run_id: 'run-1', at, pipe_code: null, attempt: 1 },
         { type: 'pipe:started', ...pipe },
@@ -212,10 +221,23 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
           ...pipe,
           duration_ms: 0,
           token_usage: { input_tokens: usage['input'], output_tokens: usage['output'] },
+          run_usage: figures,
         },
-        { type: 'run:finished', pipeline_run_id: 'run-1', at, status: 'COMPLETED', finished_pipes: 1, error: null },
+        {
+          type: 'run:finished',
+          pipeline_run_id: 'run-1',
+          at,
+          status: 'COMPLETED',
+          finished_pipes: 1,
+          error: null,
+          usage: report,
+        },
       ]);
-      expect(await deps.events.progress('run-1')).to.deep.equal({ current_pipe: null, finished_pipes: 1 });
+      expect(await deps.events.progress('run-1')).to.deep.equal({
+        current_pipe: null,
+        finished_pipes: 1,
+        usage: report,
+      });
     });
 
     it('should record a run its pipe refuses FAILED, with the error report naming the pipe', async () => {
