@@ -13,11 +13,11 @@ import { createGeminiBackend } from './gemini-backend.js';
 import { createLinkupBackend } from './linkup-backend.js';
 import { createMockBackend } from './mock-backend.js';
 import { createOpenAiBackend } from './openai-backend.js';
+import { callCost, quoteOf } from './pricing.js';
 import type { ThrottleObserver } from './rate-limits/call-gate.js';
 import type { LimiterStore } from './rate-limits/limiter-store.js';
 import { ProviderThrottle } from './rate-limits/provider-throttle.js';
 import { throttledBackend } from './rate-limits/throttled-backend.js';
-import { callCost, quoteOf } from './pricing.js';
 import type { InferenceBackend, QuotedCall, TokenUsage } from './types.js';
 
 /** Options of the routed backend. */
