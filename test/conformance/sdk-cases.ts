@@ -167,7 +167,7 @@ function expectBuildProblem(error: SdkError, route: string, status: number, erro
 }
 
 function expectGreetingResult(result: Record<string, unknown>, runId?: string): void {
-  expect(Object.keys(result)).to.deep.equal(['pipeline_run_id', 'main_stuff', 'graph_spec', 'pipe_output']);
+  expect(Object.keys(result)).to.deep.equal(['pipeline_run_id', 'main_stuff', 'graph_spec', 'pipe_output', 'usage']);
   if (runId) expect(result['pipeline_run_id']).to.equal(runId);
   expect(result['main_stuff']).to.deep.equal({ text: GREETING });
   const output = result['pipe_output'] as { pipeline_run_id: string; graph_spec: unknown };

@@ -65,6 +65,15 @@ async function runStatus(baseUrl: string, runId: string): Promise<Record<string,
     : { status: `HTTP ${response?.status ?? 'error'}` };
 }
 
+/**
+ * The usage a failure callback carries for a run whose worker died: the report of the calls its events recorded
+ * before the death (none may have got out: null).
+ */
+function expectUsageSoFar(usage: unknown): void {
+  if (usage === null) return;
+  expect(usage).to.have.all.keys('total', 'by_model', 'by_pipe');
+}
+
 describe('run failures (spawned API and worker processes, real Redis)', function () {
   this.timeout(180000);
   const started: ServiceProcess[] = [];
@@ -153,12 +162,14 @@ describe('run failures (spawned API and worker processes, real Redis)', function
       ).to.equal(true);
       expect((await fetch(`${baseUrl}/v1/runs/poison/results`)).status).to.equal(409);
       const [delivery] = await receiver.successes(1);
-      expect(JSON.parse(delivery!.body)).to.deep.equal({
+      const { usage, ...callback } = JSON.parse(delivery!.body);
+      expect(callback).to.deep.equal({
         pipeline_run_id: 'poison',
         state: 'FAILED',
         status: 'FAILED',
         error: report,
       });
+      expectUsageSoFar(usage);
 
       expect(
         (
@@ -236,12 +247,14 @@ describe('run failures (spawned API and worker processes, real Redis)', function
         'a run stalled twice is never run again',
       ).to.equal(false);
       const [delivery] = await receiver.successes(1);
-      expect(JSON.parse(delivery!.body)).to.deep.equal({
+      const { usage, ...callback } = JSON.parse(delivery!.body);
+      expect(callback).to.deep.equal({
         pipeline_run_id: 'twice',
         state: 'FAILED',
         status: 'FAILED',
         error: report,
       });
+      expectUsageSoFar(usage);
     });
   });
 });
