@@ -5,8 +5,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
-import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
-import { readTemplate, templateSites } from './template-sites.js';
+import { pipesOfType } from '../rule-item.js';
+import { unusedInputsItems } from './unused-inputs.js';
 
 /** S4 PipeJudge unused inputs (`extraneous_input_variable`). */
 export const judgeInputsUsed: Rule = {
@@ -17,22 +17,7 @@ export const judgeInputsUsed: Rule = {
   error_type: 'extraneous_input_variable',
   see: 'LANGUAGE-DELTA.md §3',
   check: (context) =>
-    pipesOfType(context, 'PipeJudge').flatMap((pipe) => {
-      const used = new Set<string>();
-      for (const site of templateSites(pipe)) {
-        const read = readTemplate(site);
-        if ('error' in read) return [];
-        for (const root of read.roots) used.add(root);
-      }
-      const unused = declaredRoots(pipe)
-        .filter((root) => !used.has(root))
-        .sort();
-      if (unused.length === 0) return [];
-      return [
-        pipeItem(judgeInputsUsed, pipe, MESSAGES.judge_unused_inputs({ pipe: pipe.code, names: unused }), {
-          ...pipeField(pipe, 'inputs'),
-          variable_names: unused,
-        }),
-      ];
-    }),
+    pipesOfType(context, 'PipeJudge').flatMap((pipe) =>
+      unusedInputsItems(judgeInputsUsed, pipe, (names) => MESSAGES.judge_unused_inputs({ pipe: pipe.code, names })),
+    ),
 };

@@ -4,11 +4,10 @@
  * and labels are distinct.
  * @see LANGUAGE-DELTA.md §3
  */
-import { judgeQuestions, levelParts } from '../../library/judge-questions.js';
+import { levelParts } from '../../library/judge-questions.js';
 import { MESSAGES } from '../../messages.js';
 import type { JudgeLevelBlueprint } from '../../parse/blueprint.js';
-import type { Rule } from '../rule.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import { judgeQuestionRule } from './judge-field-rule.js';
 
 function problem(levels: readonly JudgeLevelBlueprint[]): string | undefined {
   if (levels.length < 2) return `a rating scale has at least 2 levels, not ${levels.length}`;
@@ -28,27 +27,9 @@ function problem(levels: readonly JudgeLevelBlueprint[]): string | undefined {
 }
 
 /** S4 PipeJudge rating levels (`invalid_pipe_field`). */
-export const judgeLevels: Rule = {
-  id: 'S4-judge-levels',
-  stage: 'S4',
-  severity: 'error',
-  category: 'blueprint_validation',
-  error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE-DELTA.md §3',
-  check: (context) =>
-    pipesOfType(context, 'PipeJudge').flatMap((pipe) =>
-      judgeQuestions(pipe.blueprint).flatMap((question) => {
-        const why = question.levels === undefined ? undefined : problem(question.levels);
-        if (why === undefined) return [];
-        const field = `${question.fieldPrefix}levels`;
-        return [
-          pipeItem(
-            judgeLevels,
-            pipe,
-            MESSAGES.judge_levels({ pipe: pipe.code, field, problem: why }),
-            pipeField(pipe, field),
-          ),
-        ];
-      }),
-    ),
-};
+export const judgeLevels = judgeQuestionRule('S4-judge-levels', (question, place) => {
+  const why = question.levels === undefined ? undefined : problem(question.levels);
+  if (why === undefined) return [];
+  const field = place.field('levels');
+  return [{ field, message: MESSAGES.judge_levels({ pipe: place.pipe, field, problem: why }) }];
+});

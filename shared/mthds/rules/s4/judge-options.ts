@@ -3,10 +3,8 @@
  * an undescribed option).
  * @see LANGUAGE-DELTA.md §3
  */
-import { judgeQuestions } from '../../library/judge-questions.js';
 import { MESSAGES } from '../../messages.js';
-import type { Rule } from '../rule.js';
-import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
+import { judgeQuestionRule } from './judge-field-rule.js';
 
 function problem(options: Record<string, string>): string | undefined {
   const keys = Object.keys(options);
@@ -16,27 +14,9 @@ function problem(options: Record<string, string>): string | undefined {
 }
 
 /** S4 PipeJudge choice options (`invalid_pipe_field`). */
-export const judgeOptions: Rule = {
-  id: 'S4-judge-options',
-  stage: 'S4',
-  severity: 'error',
-  category: 'blueprint_validation',
-  error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE-DELTA.md §3',
-  check: (context) =>
-    pipesOfType(context, 'PipeJudge').flatMap((pipe) =>
-      judgeQuestions(pipe.blueprint).flatMap((question) => {
-        const why = question.options === undefined ? undefined : problem(question.options);
-        if (why === undefined) return [];
-        const field = `${question.fieldPrefix}options`;
-        return [
-          pipeItem(
-            judgeOptions,
-            pipe,
-            MESSAGES.judge_options({ pipe: pipe.code, field, problem: why }),
-            pipeField(pipe, field),
-          ),
-        ];
-      }),
-    ),
-};
+export const judgeOptions = judgeQuestionRule('S4-judge-options', (question, place) => {
+  const why = question.options === undefined ? undefined : problem(question.options);
+  if (why === undefined) return [];
+  const field = place.field('options');
+  return [{ field, message: MESSAGES.judge_options({ pipe: place.pipe, field, problem: why }) }];
+});

@@ -6,8 +6,8 @@
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
-import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';
-import { readTemplate, templateSites } from './template-sites.js';
+import { pipesOfType } from '../rule-item.js';
+import { unusedInputsItems } from './unused-inputs.js';
 
 /** S4 PipeLLM unused inputs (`extraneous_input_variable`). */
 export const llmInputsUsed: Rule = {
@@ -18,22 +18,7 @@ export const llmInputsUsed: Rule = {
   error_type: 'extraneous_input_variable',
   see: 'LANGUAGE.md §3.2, §6 S4',
   check: (context) =>
-    pipesOfType(context, 'PipeLLM').flatMap((pipe) => {
-      const used = new Set<string>();
-      for (const site of templateSites(pipe)) {
-        const read = readTemplate(site);
-        if ('error' in read) return [];
-        for (const root of read.roots) used.add(root);
-      }
-      const unused = declaredRoots(pipe)
-        .filter((root) => !used.has(root))
-        .sort();
-      if (unused.length === 0) return [];
-      return [
-        pipeItem(llmInputsUsed, pipe, MESSAGES.llm_unused_inputs({ pipe: pipe.code, names: unused }), {
-          ...pipeField(pipe, 'inputs'),
-          variable_names: unused,
-        }),
-      ];
-    }),
+    pipesOfType(context, 'PipeLLM').flatMap((pipe) =>
+      unusedInputsItems(llmInputsUsed, pipe, (names) => MESSAGES.llm_unused_inputs({ pipe: pipe.code, names })),
+    ),
 };
