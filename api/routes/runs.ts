@@ -46,6 +46,15 @@ const RUN_QUERY = z.object({
   }),
 });
 
+/** The problems every lifecycle route may answer: a bad query, an unknown (or foreign) run, a scope, an outage. */
+const READ_PROBLEMS: RouteSpec['problems'] = [
+  'ValidationError',
+  'RunNotFoundError',
+  'StorageOwnershipMismatchError',
+  'QueueUnavailableError',
+  'StorageUnavailableError',
+];
+
 /** `GET /v1/runs/{runId}/status`, `/results` and `/usage`, as the OpenAPI document describes them. */
 export const RUNS_ROUTES: readonly RouteSpec[] = [
   {
@@ -59,13 +68,7 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
     params: RUN_ID,
     query: RUN_QUERY,
     responses: { 200: { description: 'The run’s status.', schema: RUN_READ } },
-    problems: [
-      'ValidationError',
-      'RunNotFoundError',
-      'StorageOwnershipMismatchError',
-      'QueueUnavailableError',
-      'StorageUnavailableError',
-    ],
+    problems: READ_PROBLEMS,
   },
   {
     method: 'get',
@@ -85,14 +88,7 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
         headers: ['Retry-After'],
       },
     },
-    problems: [
-      'ValidationError',
-      'RunNotFoundError',
-      'RunResultUnavailableError',
-      'StorageOwnershipMismatchError',
-      'QueueUnavailableError',
-      'StorageUnavailableError',
-    ],
+    problems: [...READ_PROBLEMS, 'RunResultUnavailableError'],
   },
   {
     method: 'get',
@@ -105,13 +101,7 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
     params: RUN_ID,
     query: RUN_QUERY,
     responses: { 200: { description: 'The run’s usage and cost.', schema: RUN_USAGE } },
-    problems: [
-      'ValidationError',
-      'RunNotFoundError',
-      'StorageOwnershipMismatchError',
-      'QueueUnavailableError',
-      'StorageUnavailableError',
-    ],
+    problems: READ_PROBLEMS,
   },
 ];
 
