@@ -13,11 +13,6 @@
  */
 import { PipeDocGenRenderError, PipeFeatureNotSupportedError } from '../errors/index.js';
 import type { DocumentPrinterPort, PrintRequest } from '../runtime/index.js';
-import { printDocxLayout } from './docx-layout.js';
-import { printDocxTemplate } from './docx-template.js';
-import { printPdfLayout } from './pdf-layout.js';
-import { printXlsxLayout } from './xlsx-layout.js';
-import { printXlsxTemplate } from './xlsx-template.js';
 
 /** Longest a print may take, in ms, by default (the engines run on the calling thread between their awaits). */
 const DEFAULT_PRINT_TIMEOUT_MS = 20_000;
@@ -32,11 +27,18 @@ const unsupported =
     );
   };
 
+/**
+ * The engines by name. Each loads its library on its first print (pdfkit, exceljs, docx and docxtemplater weigh tens
+ * of MB and most deployments never print), within that print's time budget.
+ */
 const ENGINES: Readonly<Record<string, Engine>> = {
-  'pdfkit-pdf': printPdfLayout,
-  'exceljs-xlsx': (request) => (request.templateFile ? printXlsxTemplate(request) : printXlsxLayout(request)),
-  'docx-docx': printDocxLayout,
-  'docxtemplater-docx': printDocxTemplate,
+  'pdfkit-pdf': async (request) => (await import('./pdf-layout.js')).printPdfLayout(request),
+  'exceljs-xlsx': async (request) =>
+    request.templateFile
+      ? (await import('./xlsx-template.js')).printXlsxTemplate(request)
+      : (await import('./xlsx-layout.js')).printXlsxLayout(request),
+  'docx-docx': async (request) => (await import('./docx-layout.js')).printDocxLayout(request),
+  'docxtemplater-docx': async (request) => (await import('./docx-template.js')).printDocxTemplate(request),
   'chromium-pdf': unsupported('a pdf from an HTML template'),
   'pptx-template': unsupported('pptx'),
 };
