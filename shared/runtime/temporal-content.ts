@@ -5,17 +5,15 @@
  * `… 09:30:00+02:00` (`Z` becomes `+00:00`, fractions of a second are dropped); a time `09:30`, `09:30:00` or
  * `09:30:00+02:00` (missing seconds become `:00`). Calendar dates are checked (`2025-02-30` is refused).
  */
+import formats from 'ajv-formats/dist/formats.js';
 import type { ItemContent } from './stuff.js';
 
-const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_FORMAT = formats.fullFormats.date as { validate: (text: string) => boolean };
 const TIME_TEXT = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d+)?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?$/i;
 
+/** A real calendar date `YYYY-MM-DD` (leap years included): ajv-formats' RFC 3339 `full-date` check. */
 function isCalendarDate(text: string): boolean {
-  const match = DATE_TEXT.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return DATE_FORMAT.validate(text);
 }
 
 function normalTime(text: string): string | undefined {
