@@ -17,6 +17,11 @@ export interface RunParams {
   dynamicOutputConceptRef: string | null;
   /** Codes of the pipes currently running, outermost first (recursion guard). */
   stack: readonly string[];
+  /**
+   * The job's position in the run's execution, the same on every attempt of the same submission (step-path.ts): the
+   * run's pipe is `main`; a controller's children extend their parent's path by one segment.
+   */
+  stepPath: string;
   /** Graph node of the controller running this pipe, when a graph is recorded. */
   parentNode?: string;
   /** Progress step of the controller running this pipe, when progress is reported. */

@@ -10,6 +10,7 @@ import { PipeProgressRecorder } from './pipe-progress.js';
 import { routePipe } from './pipe-router.js';
 import type { RuntimeDeps } from './ports.js';
 import { budgeted } from './run-budget.js';
+import { ROOT_STEP_PATH } from './step-path.js';
 import { buildWorkingMemory } from './stuff-factory.js';
 import { recordUsage } from './usage-recorder.js';
 import type { RunUsageReport, TokensUsageRecord } from './usage-report.js';
@@ -89,6 +90,7 @@ export async function runPipeline(
       outputMultiplicity: request.outputMultiplicity ?? null,
       dynamicOutputConceptRef: request.dynamicOutputConceptRef ?? null,
       stack: [],
+      stepPath: ROOT_STEP_PATH,
     },
   });
   return {

@@ -13,6 +13,7 @@ import { PipeConditionError } from '../../errors/index.js';
 import type { PipeConditionBlueprint } from '../../mthds/index.js';
 import { renderJobTemplate } from '../job-template.js';
 import type { PipeRunner } from '../pipe-job.js';
+import { childStepPath } from '../step-path.js';
 
 /**
  * Run a PipeCondition job.
@@ -30,7 +31,11 @@ export const runPipeCondition: PipeRunner = async (job, environment) => {
         pipe: library.resolvePipe(outcome, job.pipe.domain_code),
         memory: job.memory,
         outputName: job.outputName,
-        params: { ...job.params, outputMultiplicity: null },
+        params: {
+          ...job.params,
+          outputMultiplicity: null,
+          stepPath: childStepPath(job.params.stepPath, 'outcome', outcome),
+        },
       });
     }
     return;
@@ -70,6 +75,10 @@ export const runPipeCondition: PipeRunner = async (job, environment) => {
     pipe: library.resolvePipe(outcome, job.pipe.domain_code),
     memory: job.memory,
     outputName: job.outputName,
-    params: { ...job.params, outputMultiplicity: null },
+    params: {
+      ...job.params,
+      outputMultiplicity: null,
+      stepPath: childStepPath(job.params.stepPath, 'outcome', outcome),
+    },
   });
 };

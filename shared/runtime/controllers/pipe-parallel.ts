@@ -24,6 +24,7 @@ import { stepMultiplicityOverride } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
+import { childStepPath } from '../step-path.js';
 import type { ItemContent, Stuff } from '../stuff.js';
 import { contentValue } from '../working-memory.js';
 
@@ -53,14 +54,18 @@ export const runPipeParallel: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeParallelBlueprint;
   const { library } = environment;
   const branches = await Promise.all(
-    blueprint.branches.map(async (branch) => {
+    blueprint.branches.map(async (branch, index) => {
       const memory = job.memory.clone();
       const outputName = branch.result ?? null;
       await environment.runPipe({
         pipe: library.resolvePipe(branch.pipe, job.pipe.domain_code),
         memory,
         outputName,
-        params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(branch) },
+        params: {
+          ...job.params,
+          outputMultiplicity: stepMultiplicityOverride(branch),
+          stepPath: childStepPath(job.params.stepPath, 'branch', index),
+        },
       });
       return { name: outputName, stuff: memory.mainStuff(), absence: memory.mainAbsence() };
     }),

@@ -18,6 +18,7 @@ import type { GraphPipe } from '../graph-registries.js';
 import { ioItem } from '../graph-spec.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
+import { childStepPath } from '../step-path.js';
 import type { WorkingMemory } from '../working-memory.js';
 import { boundStuff } from './binding-step.js';
 import { runBatch } from './run-batch.js';
@@ -107,7 +108,8 @@ async function runInlineBatch(
 export const runPipeSequence: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeSequenceBlueprint;
   const mainBeforeSequence = job.memory.mainOutcome();
-  for (const step of blueprint.steps) {
+  for (const [index, step] of blueprint.steps.entries()) {
+    const stepPath = childStepPath(job.params.stepPath, 'step', index);
     const outputName = step.result ?? null;
     const mainBeforeStep = job.memory.mainOutcome();
     const rootAbsence = isBindingStep(step) ? job.memory.absence(pathRoot(step.from)) : undefined;
@@ -134,13 +136,17 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
       const listName = step.batch_over.includes('.')
         ? bindPrivately(job, environment, step.batch_over)
         : step.batch_over;
-      await runInlineBatch(job, environment, { ...step, batch_over: listName, batch_as: step.batch_as });
+      await runInlineBatch({ ...job, params: { ...job.params, stepPath } }, environment, {
+        ...step,
+        batch_over: listName,
+        batch_as: step.batch_as,
+      });
     } else {
       await environment.runPipe({
         pipe: environment.library.resolvePipe(step.pipe, job.pipe.domain_code),
         memory: job.memory,
         outputName,
-        params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(step) },
+        params: { ...job.params, outputMultiplicity: stepMultiplicityOverride(step), stepPath },
       });
     }
     if (job.memory.mainOutcome() !== mainBeforeStep) publishMainStuffAs(job.memory, outputName);

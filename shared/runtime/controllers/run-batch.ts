@@ -13,6 +13,7 @@ import { PipeInputError } from '../../errors/index.js';
 import type { Concept, Pipe } from '../../mthds/index.js';
 import type { PipeJob, RunEnvironment } from '../pipe-job.js';
 import { DEFAULT_BATCH_CONCURRENCY } from '../ports.js';
+import { childStepPath } from '../step-path.js';
 import { defaultStuffName, type ItemContent } from '../stuff.js';
 
 /** One batch to run. */
@@ -58,7 +59,11 @@ export async function runBatch(job: PipeJob, environment: RunEnvironment, spec: 
           pipe: spec.branch,
           memory,
           outputName: null,
-          params: { ...job.params, outputMultiplicity: null },
+          params: {
+            ...job.params,
+            outputMultiplicity: null,
+            stepPath: childStepPath(job.params.stepPath, 'item', index),
+          },
         });
         return memory.mainStuff()?.content ?? { kind: 'list' as const, items: [] };
       }),
