@@ -30,12 +30,13 @@ import {
   bullmqOrchestrator,
   CALLBACK_QUEUE,
   directOrchestrator,
+  loggedRunObjects,
   memoryRuns,
   type Orchestrator,
   type QueueBackend,
   RUN_QUEUE,
   type RunEventLog,
-  RunObjects,
+  type RunObjects,
   type RunStore,
 } from '../shared/orchestration/index.js';
 import {
@@ -45,7 +46,7 @@ import {
   randomIdSource,
   type TemplateRenderer,
 } from '../shared/runtime/index.js';
-import { type ObjectStore, openObjectStore } from '../shared/storage/index.js';
+import { openObjectStore } from '../shared/storage/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { errorPages } from './error-pages.js';
@@ -119,10 +120,10 @@ export interface AppDeps {
    */
   readiness?: Readiness;
   /**
-   * Where run objects are kept (docs/storage.md); by default the store `STORAGE_BACKEND` selects (the entry point
-   * passes its own, to sweep it and close it on shutdown).
+   * Where run objects are kept (docs/storage.md); by default in the store `STORAGE_BACKEND` selects (the entry point
+   * passes its own, to sweep its store, flush its result writes and close it on shutdown).
    */
-  objectStore?: ObjectStore;
+  runObjects?: RunObjects;
 }
 
 /** Where a deployment's runs are recorded: its Redis with a queue backend, else this process's memory. */
@@ -197,8 +198,8 @@ export function createApp(deps: AppDeps): Express {
   const apiConfig = deps.apiConfig ?? DIRECT_ONLY;
   const diagnostics = deps.diagnostics ?? new DiagnosticsPool({ compute: settings.compute, metrics });
   const runs = runTracking(deps);
-  const store = deps.objectStore ?? openObjectStore(settings.storage);
-  const objects = new RunObjects(store, settings.storage);
+  const objects = deps.runObjects ?? loggedRunObjects(openObjectStore(settings.storage), settings.storage, logger);
+  const store = objects.store;
   const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics, runs, objects));
   const urlTtlSeconds = settings.storage.urlTtlSeconds;
   if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend)

@@ -27,6 +27,7 @@ import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js
 import {
   bootProcess,
   configurationOrExit,
+  loggedRunObjects,
   openQueueBackend,
   redisUrlForLogs,
   refuseToStart,
@@ -59,7 +60,11 @@ function main(): void {
       : undefined;
   if (pool) resources.defer('worker pool', () => pool.close());
   const objectStore = openObjectStore(settings.storage);
-  resources.defer('object store', () => objectStore.close());
+  const runObjects = loggedRunObjects(objectStore, settings.storage, logger);
+  resources.defer('object store', async () => {
+    await runObjects.flush();
+    objectStore.close();
+  });
   resources.defer('storage sweep', startStorageSweep(objectStore, settings.storage, logger));
   const methods = createMethodFetcher(settings, logger, { metrics });
   if (!queued || pool) resources.defer('clone cache sweep', startCacheSweep(methods.cache, settings, logger));
@@ -83,7 +88,7 @@ function main(): void {
     templates,
     diagnostics,
     readiness,
-    objectStore,
+    runObjects,
     ...(queueBackend ? { queueBackend } : {}),
   });
   const server = app.listen(settings.port, settings.host, (error?: Error) => {

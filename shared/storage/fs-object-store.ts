@@ -14,6 +14,9 @@ import type { ObjectInfo, ObjectStore, StoredObject } from './object-store.js';
 /** Temporary files of writes in progress start with this (never a valid object name: names cannot start with a dot). */
 const TEMP_PREFIX = '.tmp-';
 
+/** How many made directories a store remembers before it forgets them all (one per scope and leaf in use). */
+const MAX_REMEMBERED_DIRECTORIES = 4096;
+
 function unavailable(error: unknown): StorageUnavailableError {
   return new StorageUnavailableError(`The object store (STORAGE_DIR) failed: ${(error as Error).message}`, {
     cause: error,
@@ -29,6 +32,8 @@ function isMissing(error: unknown): boolean {
 export class FsObjectStore implements ObjectStore {
   readonly backend = 'fs';
   private readonly root: string;
+  /** Directories this store made (or found made), so writes into them skip `mkdir`. */
+  private readonly madeDirectories = new Set<string>();
 
   /** @param root - the directory (`STORAGE_DIR`); created on the first write */
   constructor(root: string) {
@@ -46,17 +51,33 @@ export class FsObjectStore implements ObjectStore {
     return file;
   }
 
+  /**
+   * Write an object atomically. The directories this store made are remembered, so a write into one skips the
+   * `mkdir`; one removed since (by an operator) is made again when the write finds it missing.
+   */
   async put(key: ObjectKey, body: Uint8Array, _contentType: string): Promise<void> {
     const file = this.fileOf(key);
-    const temporary = path.join(path.dirname(file), `${TEMP_PREFIX}${randomUUID()}`);
+    const directory = path.dirname(file);
+    const temporary = path.join(directory, `${TEMP_PREFIX}${randomUUID()}`);
     try {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(temporary, body);
+      if (!this.madeDirectories.has(directory)) await this.makeDirectory(directory);
+      await writeFile(temporary, body).catch(async (error: unknown) => {
+        if (!isMissing(error)) throw error;
+        await this.makeDirectory(directory);
+        await writeFile(temporary, body);
+      });
       await rename(temporary, file);
     } catch (error) {
       await rm(temporary, { force: true }).catch(() => undefined);
       throw unavailable(error);
     }
+  }
+
+  /** Make a directory (and its parents) and remember it; the memory is dropped whole past 4,096 directories. */
+  private async makeDirectory(directory: string): Promise<void> {
+    await mkdir(directory, { recursive: true });
+    if (this.madeDirectories.size >= MAX_REMEMBERED_DIRECTORIES) this.madeDirectories.clear();
+    this.madeDirectories.add(directory);
   }
 
   async get(key: ObjectKey): Promise<StoredObject | undefined> {

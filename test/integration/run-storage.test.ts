@@ -55,6 +55,14 @@ async function listed(store: ObjectStore): Promise<string[]> {
   return paths.sort();
 }
 
+/** The store's paths once the run's result is written (it is written behind the run's answer). */
+function listedWithResult(store: ObjectStore, resultPath: string): Promise<string[]> {
+  return pollUntil(
+    () => listed(store),
+    (paths) => paths.includes(resultPath),
+  );
+}
+
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const photoName = (size: number, fill = 7) => `${sha256(Buffer.alloc(size, fill))}.png`;
 const docName = (size: number, fill = 7) => `${sha256(Buffer.alloc(size, fill + 1))}.pdf`;
@@ -81,7 +89,7 @@ describe('run storage', function () {
         .expect(200);
       const runId: string = run.body.pipeline_run_id;
       const store = new FsObjectStore(dir);
-      const paths = await listed(store);
+      const paths = await listedWithResult(store, `acme/prod/results/${runId}.json`);
       const generated = paths.filter((path) => path.startsWith('acme/prod/generated/'));
       expect(paths).to.include.members([
         `acme/prod/results/${runId}.json`,
@@ -122,9 +130,8 @@ describe('run storage', function () {
         .post('/v1/execute')
         .send(redrawRequest({ photoBytes: 100, docBytes: 100 }))
         .expect(200);
-      expect(await listed(new FsObjectStore(dir))).to.deep.equal([
-        `single-tenant/results/${run.body.pipeline_run_id}.json`,
-      ]);
+      const resultPath = `single-tenant/results/${run.body.pipeline_run_id}.json`;
+      expect(await listedWithResult(new FsObjectStore(dir), resultPath)).to.deep.equal([resultPath]);
       const results = await request(app).get(`/v1/runs/${run.body.pipeline_run_id}/results`).expect(200);
       expect(results.body.pipe_output.working_memory.root.photo.content.url).to.match(/^data:image\/png;base64,/);
     });
@@ -266,7 +273,7 @@ describe('run storage', function () {
         .send(redrawRequest({ scope: 'acme/prod', photoBytes: 40_000, docBytes: 30_000 }))
         .expect(200);
       const runId: string = run.body.pipeline_run_id;
-      const paths = await listed(store);
+      const paths = await listedWithResult(store, `acme/prod/results/${runId}.json`);
       expect(paths).to.include.members([
         `acme/prod/results/${runId}.json`,
         `acme/prod/assets/${photoName(40_000)}`,
@@ -329,8 +336,7 @@ describe('run storage', function () {
       } finally {
         await pool.close();
       }
-      const paths = await listed(store);
-      expect(paths).to.include('acme/prod/results/big-pdf.json');
+      const paths = await listedWithResult(store, 'acme/prod/results/big-pdf.json');
       expect(paths.filter((path) => path.includes('/payloads/'))).to.deep.equal([]);
     });
 

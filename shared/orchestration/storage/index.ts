@@ -6,4 +6,10 @@
 
 export { refsIn, replaceRefs } from './media-refs.js';
 export { type SweepOutcome, startStorageSweep, sweepStorage } from './retention-sweep.js';
-export { inputNamesOf, type OffloadedJob, RunObjects, type RunObjectsOptions } from './run-objects.js';
+export {
+  inputNamesOf,
+  loggedRunObjects,
+  type OffloadedJob,
+  RunObjects,
+  type RunObjectsOptions,
+} from './run-objects.js';

@@ -16,19 +16,31 @@ import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { lookup } from 'mime-types';
 import { StorageObjectNotFoundError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
 import type { ObjectKey, ObjectStore } from '../../storage/index.js';
-import { runObjectName } from '../../storage/index.js';
+import { objectPath, runObjectName } from '../../storage/index.js';
 import { type OffloadedRunJob, type QueuedRunJob, RUN_JOB, type RunJob } from '../queue/index.js';
 import type { RunRecord } from '../registry/index.js';
 import { inlineRefs, MediaOffloader } from './media-refs.js';
 
-/** How much stays inline. */
+/** How much stays inline, and what a failed background write tells. */
 export interface RunObjectsOptions {
   /** A job payload larger than this, in bytes of JSON, goes to `payloads/` (`STORAGE_PAYLOAD_OFFLOAD_KIB`). */
   payloadOffloadBytes: number;
   /** A `data:` URL longer than this, in characters, goes to `assets/` or `generated/` (`STORAGE_INLINE_MEDIA_MAX_BYTES`). */
   inlineMediaMaxBytes: number;
+  /**
+   * Told of a finished run whose `results/` write failed in the background ({@link RunObjects.saveFinished}); its
+   * Redis record still serves it until `RUN_RECORD_TTL_SECONDS`. Unset: the failure goes unreported.
+   */
+  onResultWriteError?: (error: unknown, runId: string) => void;
 }
+
+/**
+ * How many `results/` writes may be in flight before `saveFinished` waits for one to end (write-behind backpressure:
+ * a slow store slows the runs down instead of growing memory without bound).
+ */
+const MAX_PENDING_RESULT_WRITES = 64;
 
 /**
  * A job as queued, and the payload object written for it (deleted again if it cannot be queued; its content-addressed
@@ -68,8 +80,32 @@ function payloadKey(scope: string, runId: string): ObjectKey {
   return { scope, leaf: 'payloads', name: runObjectName(runId, 'json') };
 }
 
+/**
+ * The run objects of a process in a store, a failed background result write logged as a warning.
+ * @param store - the object store
+ * @param options - the storage settings (`STORAGE_PAYLOAD_OFFLOAD_KIB`, `STORAGE_INLINE_MEDIA_MAX_BYTES`)
+ * @param logger - where a failed result write is logged
+ */
+export function loggedRunObjects(
+  store: ObjectStore,
+  options: Omit<RunObjectsOptions, 'onResultWriteError'>,
+  logger: Logger,
+): RunObjects {
+  return new RunObjects(store, {
+    ...options,
+    onResultWriteError: (error, runId) =>
+      logger.warn(
+        { err: error, pipeline_run_id: runId },
+        'run:result could not be kept in storage; the run record keeps it until RUN_RECORD_TTL_SECONDS',
+      ),
+  });
+}
+
 /** Runs' objects in one object store. */
 export class RunObjects {
+  /** `results/` writes in flight, by object path, with the record each writes (read back by `readFinished`). */
+  private readonly pendingResults = new Map<string, { record: RunRecord; written: Promise<void> }>();
+
   constructor(
     readonly store: ObjectStore,
     private readonly options: RunObjectsOptions,
@@ -77,11 +113,14 @@ export class RunObjects {
 
   /**
    * Keep a finished run: the large `data:` URLs of its result go to `assets/` (those of its inputs) or `generated/`
-   * (the rest) and are replaced by storage references, then the record goes to `results/<run id>.json`.
+   * (the rest) and are replaced by storage references, then the record goes to `results/<run id>.json` in the
+   * background (write-behind, docs/storage.md "Results"): the run's answer does not wait for that write, which this
+   * process's `readFinished` already sees and `flush` awaits. At most 64 such writes are in flight; past that, this
+   * waits for one to end. A failed background write is told to `onResultWriteError`.
    * @param record - the finished record (COMPLETED with `result`, or FAILED with `error`)
    * @param inputNames - the names of the run's inputs ({@link inputNamesOf})
    * @returns the record as stored, with references in place of the moved URLs
-   * @throws StorageUnavailableError (503) when the store fails
+   * @throws StorageUnavailableError (503) when the store fails while moving media
    */
   async saveFinished(record: RunRecord, inputNames: ReadonlySet<string>): Promise<RunRecord> {
     const scope = record.storage_scope;
@@ -93,8 +132,28 @@ export class RunObjects {
       await media.offload(record.result, 'generated');
       stored = { ...record, result: media.replace(record.result) };
     }
-    await this.store.put(resultKey(scope, record.pipeline_run_id), encode(stored), JSON_TYPE);
+    while (this.pendingResults.size >= MAX_PENDING_RESULT_WRITES)
+      await Promise.race([...this.pendingResults.values()].map(({ written }) => written));
+    this.writeBehind(resultKey(scope, record.pipeline_run_id), stored);
     return stored;
+  }
+
+  /** Write a finished record to `results/`, tracked until it ends; a failure goes to `onResultWriteError`. */
+  private writeBehind(key: ObjectKey, record: RunRecord): void {
+    const path = objectPath(key);
+    const written = this.store
+      .put(key, encode(record), JSON_TYPE)
+      .catch((error: unknown) => this.options.onResultWriteError?.(error, record.pipeline_run_id))
+      .finally(() => {
+        if (this.pendingResults.get(path)?.written === written) this.pendingResults.delete(path);
+      });
+    this.pendingResults.set(path, { record, written });
+  }
+
+  /** Wait for every `results/` write in flight to end (shutdown: before the store closes). Never rejects. */
+  async flush(): Promise<void> {
+    while (this.pendingResults.size > 0)
+      await Promise.all([...this.pendingResults.values()].map(({ written }) => written));
   }
 
   /**
@@ -105,7 +164,10 @@ export class RunObjects {
    * @throws StorageUnavailableError (503) when the store fails
    */
   async readFinished(scope: string, runId: string): Promise<RunRecord | undefined> {
-    const object = await this.store.get(resultKey(scope, runId));
+    const key = resultKey(scope, runId);
+    const pending = this.pendingResults.get(objectPath(key));
+    if (pending) return pending.record;
+    const object = await this.store.get(key);
     if (!object) return undefined;
     const record = JSON.parse(new TextDecoder().decode(object.body)) as RunRecord;
     return record.pipeline_run_id === runId && record.storage_scope === scope ? record : undefined;

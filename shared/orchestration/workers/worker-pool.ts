@@ -15,7 +15,7 @@ import { openObjectStore } from '../../storage/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
 import { redisRunTracking } from '../redis-run-tracking.js';
-import { RunObjects } from '../storage/index.js';
+import { loggedRunObjects } from '../storage/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { runInQuarantine } from './run-in-quarantine.js';
 import { createRunProcessor } from './run-processor.js';
@@ -67,7 +67,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     backoffMs: settings.callbacks.backoffMs,
   });
   const store = openObjectStore(settings.storage);
-  const objects = new RunObjects(store, settings.storage);
+  const objects = loggedRunObjects(store, settings.storage, logger);
   const common = {
     prefix: keys.bullPrefix,
     lockDuration: settings.worker.lockDurationMs,
@@ -144,6 +144,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       if (redisUp) await settleWithin(callbacks.close(), CLOSE_ALLOWANCE_MS);
       await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
       connections.disconnectAll();
+      await objects.flush();
       store.close();
     },
   };

@@ -97,6 +97,7 @@ describe('run objects', () => {
       },
     );
     const stored = await objects.saveFinished(record, new Set(['photo']));
+    await objects.flush();
     const text = JSON.stringify(stored);
     expect(text).to.not.include(photo);
     expect(text).to.not.include(drawing);
@@ -112,6 +113,33 @@ describe('run objects', () => {
     expect(refs.size).to.equal(2);
     const html = (stored.result as unknown as { graph_spec: { data_html: string } }).graph_spec.data_html;
     expect(html).to.match(/^&quot;url&quot;: &quot;mthds-storage:alice\/x\/generated\/[0-9a-f]{64}\.png&quot;$/);
+  });
+
+  it('writes the result behind the answer: readable at once, on disk after flush, a failed write reported', async () => {
+    const record = finished({ note: { content: { text: 'hi' } } });
+    const stored = await objects.saveFinished(record, new Set());
+    expect(await objects.readFinished('alice/x', 'run-1')).to.equal(stored);
+    await objects.flush();
+    expect(await paths()).to.deep.equal(['alice/x/results/run-1.json']);
+    expect(await new RunObjects(store, LIMITS).readFinished('alice/x', 'run-1')).to.deep.equal(stored);
+
+    const failures: [string, string][] = [];
+    const failing = new RunObjects(
+      {
+        backend: 'fs',
+        put: () => Promise.reject(new Error('disk full')),
+        get: (key) => store.get(key),
+        delete: (key) => store.delete(key),
+        list: () => store.list(),
+        signedUrl: () => Promise.resolve(undefined),
+        close: () => undefined,
+      },
+      { ...LIMITS, onResultWriteError: (error, runId) => failures.push([(error as Error).message, runId]) },
+    );
+    await failing.saveFinished({ ...record, pipeline_run_id: 'run-2' }, new Set());
+    await failing.flush();
+    expect(failures).to.deep.equal([['disk full', 'run-2']]);
+    expect(await failing.readFinished('alice/x', 'run-2')).to.equal(undefined);
   });
 
   it('offloads a job: large inputs to assets/, a payload still too large to payloads/, and loads it back whole', async () => {
