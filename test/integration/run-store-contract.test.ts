@@ -86,7 +86,7 @@ function contract(name: string, open: () => Promise<Subject>, close: () => Promi
     it('should leave nothing of an abandoned claim', async () => {
       const { store, events } = subject;
       expect(await store.claim(record('a1', 'alice'))).to.equal('claimed');
-      await events.append('a1', started('a1'));
+      await events.append('a1', [started('a1')]);
       await store.abandon('a1');
       expect(await store.get('a1')).to.equal(undefined);
       expect(await collect(events, 'a1')).to.deep.equal([]);
@@ -95,10 +95,10 @@ function contract(name: string, open: () => Promise<Subject>, close: () => Promi
 
     it('should keep events in order with increasing ids, resume after an id, and end at the terminal event', async () => {
       const { events } = subject;
-      await events.append('e1', started('e1'));
-      await events.append('e1', started('e1', 2), { current_pipe: null, finished_pipes: 0 });
-      await events.append('e1', runFinishedEvent('e1', NOW, 0, null));
-      await events.append('e1', started('e1', 3));
+      await events.append('e1', [started('e1')]);
+      await events.append('e1', [started('e1', 2)], { current_pipe: null, finished_pipes: 0 });
+      await events.append('e1', [runFinishedEvent('e1', NOW, 0, null)]);
+      await events.append('e1', [started('e1', 3)]);
       const logged = await collect(events, 'e1');
       expect(logged.map((entry) => entry.event.type)).to.deep.equal(['run:started', 'run:started', 'run:finished']);
       const ids = logged.map((entry) => entry.id);
@@ -114,7 +114,8 @@ function contract(name: string, open: () => Promise<Subject>, close: () => Promi
 
     it(`should keep the last ${MAX_EVENTS} events of a run`, async () => {
       const { events } = subject;
-      for (let attempt = 1; attempt <= MAX_EVENTS + 2; attempt += 1) await events.append('t1', started('t1', attempt));
+      for (let attempt = 1; attempt <= MAX_EVENTS + 2; attempt += 1)
+        await events.append('t1', [started('t1', attempt)]);
       const kept = await collect(events, 't1');
       expect(kept.map((entry) => (entry.event as { attempt: number }).attempt)).to.deep.equal([3, 4, 5, 6, 7]);
     });
@@ -122,7 +123,7 @@ function contract(name: string, open: () => Promise<Subject>, close: () => Promi
     it("should drop a run's events when its owner claims its finished id again", async () => {
       const { store, events } = subject;
       expect(await store.claim(record('r1', 'alice'))).to.equal('claimed');
-      await events.append('r1', started('r1'), { current_pipe: null, finished_pipes: 3 });
+      await events.append('r1', [started('r1')], { current_pipe: null, finished_pipes: 3 });
       await store.finish({ ...record('r1', 'alice'), state: 'COMPLETED' });
       expect(await store.claim(record('r1', 'alice'))).to.equal('claimed');
       expect(await collect(events, 'r1')).to.deep.equal([]);
@@ -138,8 +139,8 @@ function contract(name: string, open: () => Promise<Subject>, close: () => Promi
         for await (const entry of events.follow('w1', { after: null, wait: true, signal: stop.signal }))
           seen.push(entry.event.type);
       })();
-      await events.append('w1', started('w1'));
-      await events.append('w1', runFinishedEvent('w1', NOW, 0, null));
+      await events.append('w1', [started('w1')]);
+      await events.append('w1', [runFinishedEvent('w1', NOW, 0, null)]);
       await following;
       expect(seen).to.deep.equal(['run:started', 'run:finished']);
     });
@@ -208,7 +209,7 @@ describe('the in-memory runs (bounds and lifetime)', () => {
     await store.save(record('old', 'alice'));
     await store.save(record('kept', 'alice'));
     now += 9000;
-    await events.append('kept', started('kept'));
+    await events.append('kept', [started('kept')]);
     now += 1000;
     expect(await store.get('old')).to.equal(undefined);
     expect(await store.getOwned('kept', 'alice')).to.deep.equal(record('kept', 'alice'));
@@ -251,7 +252,7 @@ describe('the in-memory runs (bounds and lifetime)', () => {
       maxEventsPerRun: 5,
       now: clock,
     });
-    await events.append('followed', started('followed'));
+    await events.append('followed', [started('followed')]);
     const seen: string[] = [];
     const stop = new AbortController();
     const following = (async () => {

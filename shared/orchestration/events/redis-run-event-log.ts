@@ -32,6 +32,27 @@ export interface RedisRunEventLogOptions {
   openReader(): Redis;
 }
 
+/** The append connection with the append script defined on it (ioredis `defineCommand`: `EVALSHA`). */
+interface ScriptedRedis extends Redis {
+  mthdsAppendRunEvents(...keysThenArgs: (string | number)[]): Promise<number>;
+}
+
+/**
+ * Append a run's events and store its progress, in one round trip (a script, not a MULTI transaction: one command to
+ * encode and parse instead of three per event).
+ *
+ * KEYS[1] event stream, KEYS[2] progress. ARGV[1] most entries kept (`MAXLEN`), ARGV[2] TTL in seconds, ARGV[3] the
+ * progress's JSON text or empty for none, ARGV[4…] the events' JSON texts, oldest first. Returns the events appended.
+ */
+const APPEND_RUN_EVENTS = `
+for i = 4, #ARGV do
+  redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'event', ARGV[i])
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[2]) end
+return #ARGV - 3
+`;
+
 type StreamEntries = [id: string, fields: string[]][];
 type XReadReply = [key: string, entries: StreamEntries][] | null;
 
@@ -48,20 +69,24 @@ export class RedisRunEventLog implements RunEventLog {
   private readonly readers = new Set<Redis>();
 
   /** @param options - connection, keys, TTL, trim length and the reader factory */
-  constructor(private readonly options: RedisRunEventLogOptions) {}
+  private readonly scripted: ScriptedRedis;
 
-  append(runId: string, event: RunEvent, progress?: RunProgress): Promise<void> {
+  constructor(private readonly options: RedisRunEventLogOptions) {
+    options.redis.defineCommand('mthdsAppendRunEvents', { numberOfKeys: 2, lua: APPEND_RUN_EVENTS });
+    this.scripted = options.redis as ScriptedRedis;
+  }
+
+  append(runId: string, events: readonly RunEvent[], progress?: RunProgress): Promise<void> {
     return reachable(async () => {
-      const { redis, keys, ttlSeconds, maxEventsPerRun } = this.options;
-      const stream = keys.events(runId);
-      const transaction = redis
-        .multi()
-        .xadd(stream, 'MAXLEN', maxEventsPerRun, '*', 'event', JSON.stringify(event))
-        .expire(stream, ttlSeconds);
-      if (progress) transaction.set(keys.progress(runId), JSON.stringify(progress), 'EX', ttlSeconds);
-      const replies = await transaction.exec();
-      const failure = replies?.find(([error]) => error !== null)?.[0];
-      if (failure) throw failure;
+      const { keys, ttlSeconds, maxEventsPerRun } = this.options;
+      await this.scripted.mthdsAppendRunEvents(
+        keys.events(runId),
+        keys.progress(runId),
+        maxEventsPerRun,
+        ttlSeconds,
+        progress ? JSON.stringify(progress) : '',
+        ...events.map((event) => JSON.stringify(event)),
+      );
     });
   }
 

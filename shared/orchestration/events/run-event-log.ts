@@ -30,13 +30,13 @@ export interface FollowOptions {
 /** Where runs' events are appended and read. */
 export interface RunEventLog {
   /**
-   * Append an event to a run's log, and store its progress when given.
+   * Append events to a run's log, in order and at once, and store its progress when given.
    * @param runId - the `pipeline_run_id`
-   * @param event - the event
-   * @param progress - the run's progress after the event
+   * @param events - the events, oldest first (at least one)
+   * @param progress - the run's progress after the last of them
    * @throws QueueUnavailableError (503) when Redis is down
    */
-  append(runId: string, event: RunEvent, progress?: RunProgress): Promise<void>;
+  append(runId: string, events: readonly RunEvent[], progress?: RunProgress): Promise<void>;
   /**
    * The latest progress stored for a run.
    * @returns the progress, or undefined when none was stored (no pipe has run yet) or the run is unknown

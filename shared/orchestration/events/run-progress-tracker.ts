@@ -1,7 +1,7 @@
 /**
  * The observer of one run attempt (the runtime's `RunObserver`): turns its pipe reports into run events and progress
- * and appends them to the run event log in order, one append after the other, without ever holding the run up — a
- * failed append is reported to `onError` and the run goes on (events are best effort; the run record is what counts).
+ * and appends them to the run event log in order, one append after the other (the events published while an append
+ * is in flight go together in the next one), without ever holding the run up — a failed append is reported to `onError` and the run goes on (events are best effort; the run record is what counts).
  * It knows the failing pipe of the attempt: the first pipe that failed, else — when the run died without a pipe
  * failing (its quarantine process was killed) — the pipe that was running: the `pipe_code` of the run's error report.
  */
@@ -29,7 +29,12 @@ export interface RunProgressTrackerDeps {
 
 /** Follows one attempt of a run and publishes its events. */
 export class RunProgressTracker implements RunObserver {
-  private tail: Promise<void> = Promise.resolve();
+  /** Events published while an append is in flight, appended together by the next one. */
+  private queued: RunEvent[] = [];
+  /** The progress after the last queued event that carried one. */
+  private queuedProgress: RunProgress | undefined;
+  /** The appends in flight, until the queue is empty. */
+  private draining: Promise<void> | undefined;
   private readonly running = new Map<number, CurrentPipe>();
   private finishedPipes = 0;
   private failedPipe: string | null = null;
@@ -103,12 +108,12 @@ export class RunProgressTracker implements RunObserver {
       this.usage ?? null,
     );
     this.publish(event, this.snapshot());
-    return this.tail;
+    return this.flush();
   }
 
   /** Wait until every event published so far is appended (or has failed). */
   flush(): Promise<void> {
-    return this.tail;
+    return this.draining ?? Promise.resolve();
   }
 
   private snapshot(): RunProgress {
@@ -118,8 +123,20 @@ export class RunProgressTracker implements RunObserver {
   }
 
   private publish(event: RunEvent, progress?: RunProgress): void {
-    this.tail = this.tail.then(() =>
-      this.deps.events.append(this.deps.runId, event, progress).catch(this.deps.onError),
-    );
+    this.queued.push(event);
+    if (progress) this.queuedProgress = progress;
+    this.draining ??= this.drain();
+  }
+
+  /** Append the queued events, all at once, until none is left (an append failure is reported, the rest goes on). */
+  private async drain(): Promise<void> {
+    while (this.queued.length > 0) {
+      const events = this.queued;
+      const progress = this.queuedProgress;
+      this.queued = [];
+      this.queuedProgress = undefined;
+      await this.deps.events.append(this.deps.runId, events, progress).catch(this.deps.onError);
+    }
+    this.draining = undefined;
   }
 }

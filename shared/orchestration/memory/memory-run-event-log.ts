@@ -25,14 +25,16 @@ export class MemoryRunEventLog implements RunEventLog {
     private readonly maxEventsPerRun: number,
   ) {}
 
-  async append(runId: string, event: RunEvent, progress?: RunProgress): Promise<void> {
+  async append(runId: string, events: readonly RunEvent[], progress?: RunProgress): Promise<void> {
     const now = this.table.now();
     this.table.write(runId, (entry) => {
-      const id = nextId(entry.lastEventId, now);
-      const bytes = JSON.stringify(event).length;
-      entry.lastEventId = id;
-      entry.events.push({ id, event, bytes });
-      entry.eventBytes += bytes;
+      for (const event of events) {
+        const id = nextId(entry.lastEventId, now);
+        const bytes = JSON.stringify(event).length;
+        entry.lastEventId = id;
+        entry.events.push({ id, event, bytes });
+        entry.eventBytes += bytes;
+      }
       for (const dropped of entry.events.splice(0, Math.max(0, entry.events.length - this.maxEventsPerRun)))
         entry.eventBytes -= dropped.bytes;
       if (progress) entry.progress = progress;

@@ -40,3 +40,17 @@ export const READ_OWNED_RECORD = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
 return redis.call('GET', KEYS[2])
 `;
+
+/**
+ * Store a run's record and its owner with one TTL, and free its id when it finished, in one round trip (a script, not
+ * a MULTI transaction: one command to encode and parse instead of four).
+ *
+ * KEYS[1] run record, KEYS[2] owner, KEYS[3] in-flight marker. ARGV[1] the record's JSON text, ARGV[2] owner,
+ * ARGV[3] TTL in seconds, ARGV[4] `1` to free the id (the run finished), else `0`. Returns 1.
+ */
+export const STORE_RUN_RECORD = `
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+if ARGV[4] == '1' then redis.call('DEL', KEYS[3]) end
+return 1
+`;

@@ -7,13 +7,14 @@
 import type { Redis } from 'ioredis';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
-import { CLAIM_RUN_ID, READ_OWNED_RECORD } from './run-ownership-scripts.js';
+import { CLAIM_RUN_ID, READ_OWNED_RECORD, STORE_RUN_RECORD } from './run-ownership-scripts.js';
 import type { RunClaim, RunRecord, RunStore } from './run-store.js';
 
 /** The connection with the ownership scripts defined on it (ioredis `defineCommand`: `EVALSHA`, loading on a miss). */
 interface ScriptedRedis extends Redis {
   mthdsClaimRunId(...keysThenArgs: (string | number)[]): Promise<RunClaim>;
   mthdsReadOwnedRecord(...keysThenArgs: string[]): Promise<string | null>;
+  mthdsStoreRunRecord(...keysThenArgs: (string | number)[]): Promise<number>;
 }
 
 function reachable<T>(call: () => Promise<T>): Promise<T> {
@@ -36,6 +37,7 @@ export class RunRegistry implements RunStore {
   ) {
     redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 5, lua: CLAIM_RUN_ID });
     redis.defineCommand('mthdsReadOwnedRecord', { numberOfKeys: 2, lua: READ_OWNED_RECORD });
+    redis.defineCommand('mthdsStoreRunRecord', { numberOfKeys: 3, lua: STORE_RUN_RECORD });
     this.scripted = redis as ScriptedRedis;
   }
 
@@ -96,13 +98,13 @@ export class RunRegistry implements RunStore {
     return [this.keys.run(runId), this.keys.owner(runId), this.keys.events(runId), this.keys.progress(runId)];
   }
 
-  /** Store a record (replacing any previous one) and its owner, in one transaction, and reset both TTLs. */
+  /** Store a record (replacing any previous one) and its owner, in one script, and reset both TTLs. */
   save(record: RunRecord): Promise<void> {
     return this.store(record, false);
   }
 
   /**
-   * Store a finished run's record (replacing the previous one) and its owner and free its id, in one transaction: what
+   * Store a finished run's record (replacing the previous one) and its owner and free its id, in one script: what
    * {@link save} then {@link release} do, in one round trip.
    * @throws QueueUnavailableError (503) when Redis is down
    */
@@ -113,14 +115,15 @@ export class RunRegistry implements RunStore {
   private store(record: RunRecord, release: boolean): Promise<void> {
     return reachable(async () => {
       const runId = record.pipeline_run_id;
-      const transaction = this.redis
-        .multi()
-        .set(this.keys.run(runId), JSON.stringify(record), 'EX', this.ttlSeconds)
-        .set(this.keys.owner(runId), record.owner, 'EX', this.ttlSeconds);
-      if (release) transaction.del(this.keys.inFlight(runId));
-      const replies = await transaction.exec();
-      const failure = replies?.find(([error]) => error !== null)?.[0];
-      if (failure) throw failure;
+      await this.scripted.mthdsStoreRunRecord(
+        this.keys.run(runId),
+        this.keys.owner(runId),
+        this.keys.inFlight(runId),
+        JSON.stringify(record),
+        record.owner,
+        this.ttlSeconds,
+        release ? '1' : '0',
+      );
     });
   }
 

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { lookup } from 'mime-types';
+import pLimit from 'p-limit';
 import { StorageObjectNotFoundError } from '../../errors/index.js';
 import type { Logger } from '../../observability/index.js';
 import type { ObjectKey, ObjectStore } from '../../storage/index.js';
@@ -36,11 +37,13 @@ export interface RunObjectsOptions {
   onResultWriteError?: (error: unknown, runId: string) => void;
 }
 
+/** How many `results/` writes run at once; the others queue. */
+const RESULT_WRITES_AT_ONCE = 16;
 /**
- * How many `results/` writes may be in flight before `saveFinished` waits for one to end (write-behind backpressure:
- * a slow store slows the runs down instead of growing memory without bound).
+ * How many `results/` writes may queue before `saveFinished` waits for its own (write-behind backpressure: a slow
+ * store slows the runs down instead of growing memory without bound).
  */
-const MAX_PENDING_RESULT_WRITES = 64;
+const MAX_QUEUED_RESULT_WRITES = 256;
 
 /**
  * A job as queued, and the payload object written for it (deleted again if it cannot be queued; its content-addressed
@@ -105,6 +108,7 @@ export function loggedRunObjects(
 export class RunObjects {
   /** `results/` writes in flight, by object path, with the record each writes (read back by `readFinished`). */
   private readonly pendingResults = new Map<string, { record: RunRecord; written: Promise<void> }>();
+  private readonly resultWrites = pLimit(RESULT_WRITES_AT_ONCE);
 
   constructor(
     readonly store: ObjectStore,
@@ -115,8 +119,8 @@ export class RunObjects {
    * Keep a finished run: the large `data:` URLs of its result go to `assets/` (those of its inputs) or `generated/`
    * (the rest) and are replaced by storage references, then the record goes to `results/<run id>.json` in the
    * background (write-behind, docs/storage.md "Results"): the run's answer does not wait for that write, which this
-   * process's `readFinished` already sees and `flush` awaits. At most 64 such writes are in flight; past that, this
-   * waits for one to end. A failed background write is told to `onResultWriteError`.
+   * process's `readFinished` already sees and `flush` awaits. At most 16 such writes run at once; when more than 256
+   * queue behind them, this waits for its own. A failed background write is told to `onResultWriteError`.
    * @param record - the finished record (COMPLETED with `result`, or FAILED with `error`)
    * @param inputNames - the names of the run's inputs ({@link inputNamesOf})
    * @returns the record as stored, with references in place of the moved URLs
@@ -132,22 +136,25 @@ export class RunObjects {
       await media.offload(record.result, 'generated');
       stored = { ...record, result: media.replace(record.result) };
     }
-    while (this.pendingResults.size >= MAX_PENDING_RESULT_WRITES)
-      await Promise.race([...this.pendingResults.values()].map(({ written }) => written));
-    this.writeBehind(resultKey(scope, record.pipeline_run_id), stored);
+    const written = this.writeBehind(resultKey(scope, record.pipeline_run_id), stored);
+    if (this.resultWrites.pendingCount > MAX_QUEUED_RESULT_WRITES) await written;
     return stored;
   }
 
-  /** Write a finished record to `results/`, tracked until it ends; a failure goes to `onResultWriteError`. */
-  private writeBehind(key: ObjectKey, record: RunRecord): void {
+  /**
+   * Write a finished record to `results/` (at most 16 at once), tracked until it ends; a failure goes to
+   * `onResultWriteError`.
+   * @returns the write, never rejecting
+   */
+  private writeBehind(key: ObjectKey, record: RunRecord): Promise<void> {
     const path = objectPath(key);
-    const written = this.store
-      .put(key, encode(record), JSON_TYPE)
+    const written = this.resultWrites(() => this.store.put(key, encode(record), JSON_TYPE))
       .catch((error: unknown) => this.options.onResultWriteError?.(error, record.pipeline_run_id))
       .finally(() => {
         if (this.pendingResults.get(path)?.written === written) this.pendingResults.delete(path);
       });
     this.pendingResults.set(path, { record, written });
+    return written;
   }
 
   /** Wait for every `results/` write in flight to end (shutdown: before the store closes). Never rejects. */

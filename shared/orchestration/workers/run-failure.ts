@@ -64,7 +64,7 @@ export async function recordRunFailure(
   const usage = progress?.usage ?? null;
   await deps.events.append(
     runId,
-    runFinishedEvent(runId, deps.now(), finishedPipes, runError(report), 'FAILED', usage),
+    [runFinishedEvent(runId, deps.now(), finishedPipes, runError(report), 'FAILED', usage)],
     { current_pipe: null, finished_pipes: finishedPipes, ...(usage ? { usage } : {}) },
   );
   if (payload.callback_urls.length > 0) {
