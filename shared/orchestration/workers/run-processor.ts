@@ -146,7 +146,10 @@ async function processRun(
     started_at: new Date(deps.now()).toISOString(),
     ...(quarantined ? { quarantined: true } : {}),
   };
-  await deps.registry.save(running);
+  // the RUNNING record is awaited with the outcome, not before the run: the outcome's record follows it on the same
+  // connection, so Redis stores them in order, and the run does not wait a round trip to begin
+  const savingRunning = deps.registry.save(running);
+  savingRunning.catch(() => undefined);
   const tracker = new RunProgressTracker({
     events: deps.events,
     runId,
@@ -164,6 +167,7 @@ async function processRun(
     const result = quarantined
       ? await deps.runQuarantined(payload, tracker, signal)
       : await runInProcess(deps, submission, tracker, signal);
+    await savingRunning;
     const completed = await keepFinished(
       deps,
       { ...running, state: 'COMPLETED', finished_at: result.finished_at, result },
@@ -171,8 +175,8 @@ async function processRun(
       log,
     );
     if (payload.callback_urls.length === 0) {
-      await deps.registry.finish(completed);
-      await tracker.finish(null);
+      // `run:finished` is sent after the record on the same connection, so it lands after it (docs/run-events.md)
+      await Promise.all([deps.registry.finish(completed), tracker.finish(null)]);
     } else {
       // the record shows COMPLETED before any callback can reach a receiver that reads the run's status
       await deps.registry.save(completed);
