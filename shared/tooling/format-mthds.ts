@@ -5,9 +5,7 @@
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §9, docs/formatting.md (the choice and its measurements)
  */
-import { createHash } from 'node:crypto';
 import type { Taplo, FormatOptions as TaploFormatOptions } from '@taplo/lib';
-import { LRUCache } from 'lru-cache';
 import { PipelexUnexpectedError, ValidationError } from '../errors/index.js';
 import type { Diagnostic } from './diagnostic.js';
 import { type FormatOptions, type ResolvedFormatOptions, resolveFormatOptions } from './format-options.js';
@@ -26,22 +24,6 @@ export interface FormatResult {
 type FormatterOptions = NonNullable<TaploFormatOptions['options']>;
 
 let formatter: Promise<Taplo> | undefined;
-
-/** Most formatted texts kept, in UTF-16 code units (about 2 bytes each): 16 Mi units, 32 MiB. */
-const CACHE_MAX_UNITS = 16 * 1024 * 1024;
-
-/**
- * Formatted texts by the SHA-256 of their source and the resolved options: taplo costs about 2.5 ms per KiB, and
- * editors and CI checks format the same text again and again. A text larger than the whole budget is not kept.
- */
-const formattedTexts = new LRUCache<string, string>({
-  maxSize: CACHE_MAX_UNITS,
-  sizeCalculation: (text, key) => text.length + key.length,
-});
-
-function cacheKey(content: string, options: FormatterOptions): string {
-  return `${createHash('sha256').update(content).digest('hex')}:${JSON.stringify(options)}`;
-}
 
 /**
  * The taplo instance, loaded once. The package is a 35 MB script embedding its WASM module: loading it takes about
@@ -96,9 +78,6 @@ function taploOptions(options: ResolvedFormatOptions): FormatterOptions {
  */
 export async function formatMthds(content: string, given?: FormatOptions | null): Promise<FormatResult> {
   const options = taploOptions(resolveFormatOptions(given));
-  const key = cacheKey(content, options);
-  const cached = formattedTexts.get(key);
-  if (cached !== undefined) return { formatted: cached, changed: cached !== content, diagnostics: [] };
   const checked = checkToml(content, new SourceText(content));
   if ('diagnostic' in checked) return { formatted: content, changed: false, diagnostics: [checked.diagnostic] };
   const instance = await taploFormatter();
@@ -117,6 +96,5 @@ export async function formatMthds(content: string, given?: FormatOptions | null)
       { cause: error },
     );
   }
-  if (result.length + key.length <= CACHE_MAX_UNITS) formattedTexts.set(key, result);
   return { formatted: result, changed: result !== content, diagnostics: [] };
 }
