@@ -13,7 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import {
+  completion,
+  type FakeOpenAiServer,
+  type FakeReply,
+  providerError,
+  type RecordedRequest,
+  startFakeOpenAiServer,
+} from '../helpers/fake-openai-server.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
@@ -74,6 +81,19 @@ input_list_name = "topics"
 input_item_name = "topic"
 `;
 
+/** The user prompt of a request to the fake. */
+function promptOf(request: RecordedRequest): string {
+  return String(request.body.messages?.at(-1)?.content ?? '');
+}
+
+/**
+ * The fake's answer: the request's number (from 1) and the prompt it answers, so a replayed step's output is visibly
+ * the one the provider gave.
+ */
+function answerNamingThePrompt(number: number, request: RecordedRequest): FakeReply {
+  return completion(`answer ${number} to: ${promptOf(request).slice(0, 40)}`);
+}
+
 function completedLines(worker: ServiceProcess, runId: string): Record<string, unknown>[] {
   return worker.logs.filter((line) => line['msg'] === 'run:completed' && line['pipeline_run_id'] === runId);
 }
@@ -97,31 +117,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
   beforeEach(async () => {
     prefix = uniquePrefix();
     fake = await startFakeOpenAiServer();
-    // each answer names the prompt it answers, so a replayed step's output is visibly the one the provider gave
-    fake.respondWith((request) => {
-      const prompt = request.body.messages?.at(-1)?.content ?? '';
-      return {
-        body: {
-          id: 'chatcmpl-fake',
-          object: 'chat.completion',
-          created: 1_760_000_000,
-          model: 'fake-model',
-          choices: [
-            {
-              index: 0,
-              message: {
-                role: 'assistant',
-                content: `answer ${fake.requests.length} to: ${String(prompt).slice(0, 40)}`,
-                refusal: null,
-              },
-              finish_reason: 'stop',
-              logprobs: null,
-            },
-          ],
-          usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
-        },
-      };
-    });
+    fake.respondWith((request) => answerNamingThePrompt(fake.requests.length, request));
     configDir = mkdtempSync(join(tmpdir(), 'mthds-e2e-checkpoints-'));
     writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
     redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
@@ -206,7 +202,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     const body = await results(baseUrl, 'four-steps');
 
     expect(fake.requests, 'steps 1 and 2 are replayed, not called again').to.have.length(4);
-    const prompts = fake.requests.map((request) => String(request.body.messages?.at(-1)?.content ?? ''));
+    const prompts = fake.requests.map(promptOf);
     expect(prompts.map((prompt) => /Draft (\w+)/.exec(prompt)?.[1])).to.deep.equal(['one', 'two', 'three', 'four']);
     expect(prompts[2], 'step 3 reads the replayed output of step 2').to.include('answer 2 to: ');
     expect(completedLines(rescuer, 'four-steps')).to.have.length(1);
@@ -228,7 +224,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     const body = await results(baseUrl, 'twenty-items');
 
     expect(fake.requests, 'the 12 finished items are replayed, not called again').to.have.length(20);
-    const asked = fake.requests.map((request) => /topic \d+/.exec(String(request.body.messages?.at(-1)?.content))?.[0]);
+    const asked = fake.requests.map((request) => /topic \d+/.exec(promptOf(request))?.[0]);
     expect([...asked].sort()).to.deep.equal([...topics].sort());
     expect(completedLines(rescuer, 'twenty-items')[0]).to.include({ quarantined: true, replayed_steps: 12 });
     const items = body['main_stuff'] as { text: string }[] | { items: { text: string }[] };
@@ -237,5 +233,31 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
       texts.map((text) => /topic (\d+)$/.exec(text)?.[1]),
       'outputs in input order',
     ).to.deep.equal(topics.map((_, index) => String(index)));
+  });
+
+  it('should replay the finished steps when a retryable failure is retried in the worker process', async () => {
+    let failed = false;
+    fake.respondWith((request) => {
+      if (!failed && promptOf(request).startsWith('Draft three')) {
+        failed = true;
+        return providerError(503, 'The server is overloaded.');
+      }
+      return answerNamingThePrompt(fake.requests.length, request);
+    });
+    const { api, baseUrl } = await spawnApi(environment());
+    started.push(api);
+    const worker = spawnService('worker', { ...environment(), INFERENCE_MAX_RETRIES: '0' });
+    started.push(worker);
+    await worker.waitForLog((line) => line['msg'] === 'worker started');
+    await startRun(baseUrl, { pipeline_run_id: 'retried', inputs: { topic: 'tea' } });
+    const body = await results(baseUrl, 'retried');
+
+    const asked = fake.requests.map((request) => /Draft (\w+)/.exec(promptOf(request))?.[1]);
+    expect(asked, 'the retry calls only steps 3 and 4').to.deep.equal(['one', 'two', 'three', 'three', 'four']);
+    const retrying = worker.logs.find((line) => String(line['msg']).startsWith('run:retrying'));
+    expect(retrying).to.include({ replayed_steps: 0 });
+    expect(completedLines(worker, 'retried')[0]).to.include({ replayed_steps: 2 });
+    expect(completedLines(worker, 'retried')[0]).to.not.have.property('quarantined', true);
+    expect((body['main_stuff'] as { text: string }).text).to.match(/^answer 5 to: Draft four after answer 4/);
   });
 });
