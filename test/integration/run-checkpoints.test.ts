@@ -79,11 +79,13 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
   });
 
   it('should keep a checkpoint by step path under the run, with the run record’s TTL, and load it back', async () => {
-    const store = checkpoints().forRun(JOB)!;
+    const store = checkpoints().forRun(JOB, true)!;
     expect(await store.load('main/s0')).to.equal(undefined);
     await store.save('main/s0', CHECKPOINT);
     expect(await store.load('main/s0')).to.deep.equal(CHECKPOINT);
-    expect(await checkpoints().forRun(JOB)!.load('main/s0'), 'another attempt reads it').to.deep.equal(CHECKPOINT);
+    expect(await checkpoints().forRun(JOB, true)!.load('main/s0'), 'another attempt reads it').to.deep.equal(
+      CHECKPOINT,
+    );
     expect(await redis.hkeys(`${prefix}:checkpoints:run-ckpt`)).to.deep.equal(['main/s0']);
     const ttl = await redis.ttl(`${prefix}:checkpoints:run-ckpt`);
     expect(ttl).to.be.within(290, 300);
@@ -91,13 +93,13 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
   });
 
   it('should not replay a checkpoint to another submission of the same run id', async () => {
-    await checkpoints().forRun(JOB)!.save('main/s0', CHECKPOINT);
+    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
     for (const other of [
       { ...JOB, inputs: { topic: 'coffee' } },
       { ...JOB, sources: [{ content: 'domain = "e"', source: 'b.mthds' }] },
       { ...JOB, request_id: 'req-2', created_at: JOB.created_at + 1 },
     ])
-      expect(await checkpoints().forRun(other)!.load('main/s0')).to.equal(undefined);
+      expect(await checkpoints().forRun(other, true)!.load('main/s0')).to.equal(undefined);
   });
 
   it('should fingerprint a submission by its content, not by its key order or its callbacks', () => {
@@ -111,20 +113,20 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
   });
 
   it('should not keep a checkpoint larger than the bound, and keep none with a bound of 0', async () => {
-    const store = checkpoints(200).forRun(JOB)!;
+    const store = checkpoints(200).forRun(JOB, true)!;
     await store.save('main/s0', CHECKPOINT);
     expect(await store.load('main/s0')).to.equal(undefined);
     expect(problems).to.have.length(1);
     expect(problems[0]).to.match(
       /^run-ckpt: the checkpoint of step 'main\/s0' \(\d+ bytes\) is larger than STEP_CHECKPOINT_MAX_BYTES \(200\)/,
     );
-    expect(checkpoints(0).forRun(JOB)).to.equal(undefined);
+    expect(checkpoints(0).forRun(JOB, true)).to.equal(undefined);
   });
 
   it('should answer no checkpoint for a stored value that is not one, and say so', async () => {
     await redis.hset(`${prefix}:checkpoints:run-ckpt`, 'main/s0', JSON.stringify({ fingerprint: 'x', checkpoint: 1 }));
     await redis.hset(`${prefix}:checkpoints:run-ckpt`, 'main/s1', '{not json');
-    const store = checkpoints().forRun(JOB)!;
+    const store = checkpoints().forRun(JOB, true)!;
     expect(await store.load('main/s0')).to.equal(undefined);
     expect(await store.load('main/s1')).to.equal(undefined);
     expect(problems).to.deep.equal([
@@ -133,8 +135,16 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
     ]);
   });
 
+  it('should read nothing for a first attempt, and keep what it finishes', async () => {
+    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
+    const first = checkpoints().forRun(JOB, false)!;
+    expect(await first.load('main/s0')).to.equal(undefined);
+    await first.save('main/s1', CHECKPOINT);
+    expect(await checkpoints().forRun(JOB, true)!.load('main/s1')).to.deep.equal(CHECKPOINT);
+  });
+
   it('should drop a run’s checkpoints', async () => {
-    await checkpoints().forRun(JOB)!.save('main/s0', CHECKPOINT);
+    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
     await checkpoints().drop('run-ckpt');
     expect(await redis.exists(`${prefix}:checkpoints:run-ckpt`)).to.equal(0);
   });
@@ -147,7 +157,7 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
         ttlSeconds: 300,
         maxBytes: 1_048_576,
         onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
-      }).forRun(JOB)!;
+      }).forRun(JOB, true)!;
       await store.save('main/s0', CHECKPOINT);
       expect(await store.load('main/s0')).to.equal(undefined);
       expect(problems).to.deep.equal([

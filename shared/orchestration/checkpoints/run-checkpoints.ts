@@ -120,9 +120,11 @@ export class RunCheckpoints {
   /**
    * The checkpoint store of one attempt of a run, bound to its submission's fingerprint.
    * @param job - the whole run job payload
+   * @param retake - whether an earlier attempt of the job ran (a retry, or a retake after its worker died); a first
+   *   attempt reads nothing (no checkpoint of its submission can exist yet), so its steps cost no read
    * @returns the store the runtime reads and writes, or undefined when checkpoints are off (`maxBytes` 0)
    */
-  forRun(job: RunJob): StepCheckpointStore | undefined {
+  forRun(job: RunJob, retake: boolean): StepCheckpointStore | undefined {
     if (this.options.maxBytes === 0) return undefined;
     const key = this.keys.checkpoints(job.pipeline_run_id);
     const fingerprint = submissionFingerprint(job);
@@ -130,6 +132,7 @@ export class RunCheckpoints {
     const onProblem = (message: string, error?: unknown) => this.options.onProblem(job.pipeline_run_id, message, error);
     return {
       load: async (stepPath) => {
+        if (!retake) return undefined;
         try {
           const text = await this.redis.hget(key, stepPath);
           if (text === null) return undefined;

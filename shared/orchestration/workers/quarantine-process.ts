@@ -49,7 +49,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
     maxBytes: settings.checkpoints.maxBytes,
     onProblem: (runId, message, error) =>
       process.stderr.write(`run ${runId}: checkpoint: ${message}${error ? ` (${String(error)})` : ''}\n`),
-  }).forRun(payload);
+  }).forRun(payload, true);
   try {
     const result = await executeSubmission(submissionOfJob(payload), {
       inference: selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env, {

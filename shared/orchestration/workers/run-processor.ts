@@ -116,11 +116,12 @@ function keepFinished(deps: RunProcessorDeps, record: RunRecord, inputs: unknown
 function runInProcess(
   deps: RunProcessorDeps,
   payload: RunJob,
+  retake: boolean,
   submission: RunSubmission,
   observer: RunObserver,
   signal: AbortSignal | undefined,
 ): Promise<RunResult> {
-  const checkpoints = deps.checkpoints.forRun(payload);
+  const checkpoints = deps.checkpoints.forRun(payload, retake);
   return executeSubmission(submission, {
     inference: deps.inference,
     extractor: deps.extractor,
@@ -183,7 +184,7 @@ async function processRun(
   try {
     const result = quarantined
       ? await deps.runQuarantined(payload, observer, signal)
-      : await runInProcess(deps, payload, submission, observer, signal);
+      : await runInProcess(deps, payload, job.attemptsMade > 0, submission, observer, signal);
     const completed = await keepFinished(
       deps,
       { ...running, state: 'COMPLETED', finished_at: result.finished_at, result },
