@@ -221,7 +221,7 @@ async function processRun(
     if (!lastAttempt) {
       log.warn(
         { error_type: report.error_type, replayed_steps: replayedSteps },
-        `run:retrying after ${report.error_type}: ${report.message} (the steps it finished are checkpointed)`,
+        `run:retrying after ${report.error_type}: ${report.message}`,
       );
       throw error;
     }
