@@ -123,6 +123,7 @@ const ENV_SCHEMA = z.object({
   SHUTDOWN_GRACE_MS: nonNegativeInt(10000),
   RUN_QUARANTINE_HEAP_MIB: positiveInt(512),
   RUN_QUARANTINE_TIMEOUT_MS: positiveInt(600000),
+  STEP_CHECKPOINT_MAX_BYTES: nonNegativeInt(1048576),
   CALLBACK_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   CALLBACK_TIMEOUT_MS: positiveInt(10000),
   CALLBACK_MAX_ATTEMPTS: positiveInt(6),
@@ -271,6 +272,11 @@ export interface Settings {
    * (docs/run-failures.md): its V8 heap (old generation) in MiB and the wall-clock bound of the attempt in ms.
    */
   quarantine: { heapMib: number; timeoutMs: number };
+  /**
+   * Step checkpoints of queued runs (docs/checkpoints.md): the largest checkpoint kept, in bytes of JSON (a larger one is
+   * not kept: its step runs again on a retake); 0 keeps none.
+   */
+  checkpoints: { maxBytes: number };
   callbacks: { allowPrivateHosts: boolean; timeoutMs: number; maxAttempts: number; backoffMs: number };
   /** Documents read by PipeExtract: largest size in bytes, fetch timeout in ms, private hosts allowed (tests only). */
   documents: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean; maxRedirects: number };
@@ -447,6 +453,7 @@ export function loadSettings(environment: Environment): Settings {
       heapMib: env.RUN_QUARANTINE_HEAP_MIB,
       timeoutMs: env.RUN_QUARANTINE_TIMEOUT_MS,
     },
+    checkpoints: { maxBytes: env.STEP_CHECKPOINT_MAX_BYTES },
     callbacks: {
       allowPrivateHosts: env.CALLBACK_ALLOW_PRIVATE_HOSTS,
       timeoutMs: env.CALLBACK_TIMEOUT_MS,

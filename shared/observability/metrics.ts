@@ -50,6 +50,11 @@ export class Metrics {
     buckets: [0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
     registers: [this.registry],
   });
+  readonly stepsReplayed = new Counter({
+    name: 'mthds_run_steps_replayed_total',
+    help: 'Pipe steps of retaken runs restored from their step checkpoints instead of running (no inference call made)',
+    registers: [this.registry],
+  });
   readonly callbackDeliveries = new Counter({
     name: 'mthds_callback_deliveries_total',
     help: 'Callback delivery attempts, by outcome (delivered, retried, dead_lettered)',

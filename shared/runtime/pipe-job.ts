@@ -59,8 +59,29 @@ export interface RunEnvironment {
   progress?: PipeProgressRecorder;
   /** Present in a dry run. */
   dryRun?: DryRunSupport;
+  /** Replays finished operators from their checkpoints and checkpoints the others, when the host keeps them. */
+  checkpoints?: StepReplayer;
   /** Runs a child pipe through the router (controllers use it). */
   runPipe(job: PipeJob): Promise<void>;
+}
+
+/**
+ * Runs operators through their step checkpoints (step-checkpoints.ts, docs/checkpoints.md): an operator an earlier
+ * attempt finished is restored from its checkpoint instead of running.
+ */
+export interface StepReplayer {
+  /**
+   * Whether a job's pipe is checkpointed.
+   * @param job - the job
+   */
+  covers(job: PipeJob): boolean;
+  /**
+   * Run a covered job: from its checkpoint when it has a matching one (no inference call), else with `runner`, then
+   * keep its checkpoint.
+   * @returns true when it was replayed from its checkpoint
+   * @throws whatever `runner` throws
+   */
+  run(job: PipeJob, environment: RunEnvironment, runner: PipeRunner): Promise<boolean>;
 }
 
 /** An operator or controller: runs one job and leaves its output as the main stuff of `job.memory`. */

@@ -15,8 +15,11 @@ export interface PipeSpan {
   readonly step: number;
   /** The inference port the pipe and its nested pipes call: the parent's, counting into this span. */
   readonly inference: InferencePort;
-  /** Report the pipe finished. */
-  finish(): void;
+  /**
+   * Report the pipe finished.
+   * @param replayed - true when it was restored from its step checkpoint (no call made; step-checkpoints.ts)
+   */
+  finish(replayed?: boolean): void;
   /**
    * Report the pipe failed.
    * @param error - what it threw
@@ -89,7 +92,8 @@ export class PipeProgressRecorder {
     return {
       step: step.step,
       inference: counted(inference, usage),
-      finish: () => this.observer.pipeProgress({ kind: 'finished', ...ended() }),
+      finish: (replayed) =>
+        this.observer.pipeProgress({ kind: 'finished', ...ended(), ...(replayed ? { replayed: true } : {}) }),
       fail: (error) => this.observer.pipeProgress({ kind: 'failed', ...ended(), error: failureOf(error) }),
     };
   }

@@ -53,30 +53,38 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
  * In a dry run a contract-only pipe (PipeSignature) mints a mock of its declared output instead of failing. When the
  * environment records a graph, each run is a node whose children are the pipes it runs. When it reports progress,
  * each run is a step whose nested pipes run in an environment that counts their tokens into it (pipe-progress.ts).
+ * When the run keeps step checkpoints, an operator an earlier attempt finished is restored from its checkpoint instead
+ * of running (step-checkpoints.ts); its progress step says it was replayed.
  * @throws PipeStackOverflowError, OptionalValueAbsentError, PipeInputError (422), PipeSignatureNotExecutableError (422),
  *   PipeFeatureNotSupportedError (501), and whatever the pipe throws
  */
 export async function routePipe(job: PipeJob, environment: RunEnvironment): Promise<void> {
   const progress = environment.progress;
-  if (!progress) return routeGraphed(job, environment);
+  if (!progress) {
+    await routeGraphed(job, environment);
+    return;
+  }
   const span = progress.start(job.pipe, job.params.parentStep, environment.deps.inference);
   const spanned: RunEnvironment = {
     ...environment,
     deps: { ...environment.deps, inference: span.inference },
     runPipe: (child) => routePipe(child, spanned),
   };
+  let replayed: boolean;
   try {
-    await routeGraphed({ ...job, params: { ...job.params, parentStep: span.step } }, spanned);
+    replayed = await routeGraphed({ ...job, params: { ...job.params, parentStep: span.step } }, spanned);
   } catch (error) {
     span.fail(error);
     throw error;
   }
-  span.finish();
+  span.finish(replayed);
 }
 
-async function routeGraphed(job: PipeJob, environment: RunEnvironment): Promise<void> {
+/** Run a job as a graph node when a graph is recorded; true when it was replayed from its checkpoint. */
+async function routeGraphed(job: PipeJob, environment: RunEnvironment): Promise<boolean> {
   if (!environment.graph) return runRouted(job, environment);
   const mainBefore = job.memory.mainStuff();
+  let replayed = false;
   await asGraphNode(
     environment,
     {
@@ -85,22 +93,27 @@ async function routeGraphed(job: PipeJob, environment: RunEnvironment): Promise<
       inputs: () => nodeInputs(job),
       outputs: () => nodeOutputs(job, mainBefore),
     },
-    (node) =>
-      runRouted(node === undefined ? job : { ...job, params: { ...job.params, parentNode: node } }, environment),
+    async (node) => {
+      replayed = await runRouted(
+        node === undefined ? job : { ...job, params: { ...job.params, parentNode: node } },
+        environment,
+      );
+    },
   );
+  return replayed;
 }
 
-async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<void> {
+/** Run a job: guard, gate, then its runner or its checkpoint; true when it was replayed from its checkpoint. */
+async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<boolean> {
   const stack = [...job.params.stack, job.pipe.code];
   if (stack.length > environment.stackLimit) {
     throw new PipeStackOverflowError(`Pipe stack limit ${environment.stackLimit} exceeded: ${stack.join(' → ')}.`);
   }
   if (job.pipe.type === 'PipeSignature') {
-    if (environment.dryRun)
-      return mintMockOutput(
-        { ...job, params: { ...job.params, stack } },
-        { ...environment, dryRun: environment.dryRun },
-      );
+    if (environment.dryRun) {
+      mintMockOutput({ ...job, params: { ...job.params, stack } }, { ...environment, dryRun: environment.dryRun });
+      return false;
+    }
     throw new PipeSignatureNotExecutableError(
       `Pipe '${job.pipe.code}' is a signature (contract only) and cannot run; implement it with a pipe type first.`,
     );
@@ -110,8 +123,12 @@ async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<voi
     throw new PipeFeatureNotSupportedError(
       `Pipe '${job.pipe.code}' is a ${job.pipe.type}, which this runner cannot execute yet.`,
     );
-  if (!passPresenceGate(job, environment)) return;
+  if (!passPresenceGate(job, environment)) return false;
   checkInputsPresent(job.pipe, job.memory);
   environment.deps.signal?.throwIfAborted();
-  await runner({ ...job, params: { ...job.params, stack } }, environment);
+  const pushed: PipeJob = { ...job, params: { ...job.params, stack } };
+  const { checkpoints } = environment;
+  if (checkpoints?.covers(pushed)) return checkpoints.run(pushed, environment, runner);
+  await runner(pushed, environment);
+  return false;
 }

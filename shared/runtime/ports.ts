@@ -5,6 +5,7 @@
  * The inference port has the shape of `shared/inference`'s `InferenceBackend`, so any backend satisfies it.
  */
 import type { RunObserver } from './run-observer.js';
+import type { StepCheckpointStore } from './step-checkpoint-store.js';
 import type { TemplateRenderer } from './template-renderer.js';
 
 /** Token counts of one inference call. */
@@ -244,6 +245,11 @@ export interface RuntimeDeps {
   templates?: TemplateRenderer;
   /** Follows the run pipe by pipe (live progress, docs/run-events.md); none by default. */
   observer?: RunObserver;
+  /**
+   * Keeps the run's step checkpoints (docs/checkpoints.md): operators an earlier attempt of the same submission finished
+   * are replayed from it; none by default (every step runs). Unused in a dry run.
+   */
+  checkpoints?: StepCheckpointStore;
 }
 
 /** Default bound of concurrent batch branches (RUNTIME.md §3.5 recommends 8–16). */

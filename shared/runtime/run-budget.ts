@@ -81,11 +81,17 @@ export function estimateCallCost(
  * Wrap a port so every call is checked against the run's budget.
  * @param inference - the run's inference port
  * @param maxCostUsd - the budget in USD (> 0)
+ * @param spentElsewhere - USD the run spent outside this port, read at each check: the calls of the steps it replayed
+ *   from their checkpoints (step-checkpoints.ts), made by an earlier attempt; 0 by default
  * @returns the checked port; its calls throw RunBudgetExceededError (422, not retryable) before calling the model
  *   when the call would exceed the budget or its model has no price
  */
-export function budgeted(inference: InferencePort, maxCostUsd: number): InferencePort {
-  let spent = 0;
+export function budgeted(
+  inference: InferencePort,
+  maxCostUsd: number,
+  spentElsewhere: () => number = () => 0,
+): InferencePort {
+  let spentHere = 0;
   let reserved = 0;
   const checked = async <T extends { usage: TokenUsage }>(planned: PlannedCall, call: () => Promise<T>): Promise<T> => {
     const quote = inference.quote?.(planned.quote);
@@ -96,6 +102,7 @@ export function budgeted(inference: InferencePort, maxCostUsd: number): Inferenc
         `The run has a budget (max_cost_usd = ${usd(maxCostUsd)}) but model '${model}' has no price for ${CALL_NAMES[planned.call]} calls, so the call of pipe '${planned.pipeCode}' cannot be checked against it and was not made. Give the model its costs in the inference configuration (docs/inference.md "Prices") or run without max_cost_usd.`,
         { retryable: false, model },
       );
+    const spent = spentHere + spentElsewhere();
     if (spent + reserved + estimate > maxCostUsd)
       throw new RunBudgetExceededError(
         `The run's budget max_cost_usd = ${usd(maxCostUsd)} would be exceeded: ${usd(spent)} spent so far${reserved > 0 ? ` and ${usd(reserved)} reserved by calls under way` : ''}, and the next ${CALL_NAMES[planned.call]} call of pipe '${planned.pipeCode}' to model '${model}' may cost up to ${usd(estimate)} (docs/inference.md "Run budget"). The call was not made. Raise max_cost_usd, or lower the pipe's max_tokens.`,
@@ -104,7 +111,7 @@ export function budgeted(inference: InferencePort, maxCostUsd: number): Inferenc
     reserved += estimate;
     try {
       const result = await call();
-      spent += result.usage.cost ?? estimate;
+      spentHere += result.usage.cost ?? estimate;
       return result;
     } finally {
       reserved -= estimate;

@@ -39,6 +39,11 @@ export type PipeProgress =
       usage: PipeTokenUsage;
       /** The run's usage and cost so far, every call of the run up to now counted (usage-report.ts). */
       runUsage: RunUsageReport;
+      /**
+       * Present (true) when the pipe was not run but restored from the step checkpoint an earlier attempt of the run
+       * left (docs/checkpoints.md): it made no inference call, so its `usage` is zero.
+       */
+      replayed?: true;
     }
   | {
       kind: 'failed';

@@ -10,6 +10,7 @@ import { PipeProgressRecorder } from './pipe-progress.js';
 import { routePipe } from './pipe-router.js';
 import type { RuntimeDeps } from './ports.js';
 import { budgeted } from './run-budget.js';
+import { StepCheckpointing } from './step-checkpoints.js';
 import { ROOT_STEP_PATH } from './step-path.js';
 import { buildWorkingMemory } from './stuff-factory.js';
 import { recordUsage } from './usage-recorder.js';
@@ -51,7 +52,8 @@ export interface RunOutcome {
 /**
  * Run a pipe.
  * @param request - library, pipe, inputs and run parameters
- * @param deps - inference, clock, ids, abort signal
+ * @param deps - inference, clock, ids, abort signal; with `checkpoints`, operators an earlier attempt finished are
+ *   replayed from their checkpoints and the others checkpointed (docs/checkpoints.md; not in a dry run)
  * @param dryRun - present for a dry run: the inputs are ignored and mocked, and `deps` should carry mock backends
  * @param graph - records the execution graph when given
  * @returns the final working memory and timestamps
@@ -65,8 +67,12 @@ export async function runPipeline(
   graph?: GraphRecorder,
 ): Promise<RunOutcome> {
   const createdAt = deps.now();
-  const inference = request.maxCostUsd ? budgeted(deps.inference, request.maxCostUsd) : deps.inference;
+  let checkpoints: StepCheckpointing | undefined;
+  const inference = request.maxCostUsd
+    ? budgeted(deps.inference, request.maxCostUsd, () => checkpoints?.replayedCostUsd ?? 0)
+    : deps.inference;
   const usage = recordUsage(inference, deps.now);
+  if (deps.checkpoints && !dryRun) checkpoints = new StepCheckpointing(deps.checkpoints, usage);
   const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
   const validator = validatorFor(request.library);
   const environment: RunEnvironment = {
@@ -76,6 +82,7 @@ export async function runPipeline(
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
     ...(dryRun ? { dryRun } : {}),
     ...(graph ? { graph } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
     ...(deps.observer ? { progress: new PipeProgressRecorder(deps.observer, deps.now, usage.report) } : {}),
     runPipe: (job: PipeJob) => routePipe(job, environment),
   };

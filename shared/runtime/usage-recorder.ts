@@ -11,16 +11,25 @@ export interface UsageRecorder {
   records: TokensUsageRecord[];
   /** The usage and cost report of the calls recorded so far (usage-report.ts). */
   report(): RunUsageReport;
+  /**
+   * Count calls made by an earlier attempt of the run, whose step this attempt replays from its checkpoint
+   * (step-checkpoints.ts): they join the records and the report as if made now.
+   * @param records - the replayed step's usage records
+   */
+  replay(records: readonly TokensUsageRecord[]): void;
 }
 
 /**
- * Wrap a port so every call is recorded.
- * @param inference - the run's inference port
- * @param now - clock in epoch ms
+ * Wrap a port so every call's usage record goes to `sink` once the call returns.
+ * @param inference - the port to wrap
+ * @param now - clock in epoch ms (the records' `started_at` / `completed_at`)
+ * @param sink - receives each record
  */
-export function recordUsage(inference: InferencePort, now: () => number): UsageRecorder {
-  const records: TokensUsageRecord[] = [];
-  const tally = new UsageTally();
+export function usageRecordingPort(
+  inference: InferencePort,
+  now: () => number,
+  sink: (record: TokensUsageRecord) => void,
+): InferencePort {
   const recorded = async <T extends { usage: TokenUsage }>(
     modelType: TokensUsageRecord['model_type'],
     jobCategory: string,
@@ -29,7 +38,7 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
   ): Promise<T> => {
     const startedAt = new Date(now()).toISOString();
     const result = await call();
-    const record: TokensUsageRecord = {
+    sink({
       model_type: modelType,
       inference_model_name: result.usage.model,
       inference_model_id: result.usage.model_id ?? result.usage.model,
@@ -41,30 +50,45 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
       backend: result.usage.backend ?? inference.name,
       started_at: startedAt,
       completed_at: new Date(now()).toISOString(),
-    };
+    });
+    return result;
+  };
+  return {
+    name: inference.name,
+    isMock: inference.isMock,
+    generateText: (request) => recorded('llm', 'llm_job', request.pipeCode, () => inference.generateText(request)),
+    generateObject: (request) => recorded('llm', 'llm_job', request.pipeCode, () => inference.generateObject(request)),
+    ...(inference.generateImages
+      ? {
+          generateImages: (request) =>
+            recorded('img_gen', 'img_gen_job', request.pipeCode, () => inference.generateImages!(request)),
+        }
+      : {}),
+    ...(inference.search
+      ? { search: (request) => recorded('search', 'search_job', request.pipeCode, () => inference.search!(request)) }
+      : {}),
+    ...(inference.quote ? { quote: (request) => inference.quote!(request) } : {}),
+  };
+}
+
+/**
+ * Wrap a port so every call is recorded.
+ * @param inference - the run's inference port
+ * @param now - clock in epoch ms
+ */
+export function recordUsage(inference: InferencePort, now: () => number): UsageRecorder {
+  const records: TokensUsageRecord[] = [];
+  const tally = new UsageTally();
+  const keep = (record: TokensUsageRecord): void => {
     records.push(record);
     tally.add(record);
-    return result;
   };
   return {
     records,
     report: () => tally.report(),
-    inference: {
-      name: inference.name,
-      isMock: inference.isMock,
-      generateText: (request) => recorded('llm', 'llm_job', request.pipeCode, () => inference.generateText(request)),
-      generateObject: (request) =>
-        recorded('llm', 'llm_job', request.pipeCode, () => inference.generateObject(request)),
-      ...(inference.generateImages
-        ? {
-            generateImages: (request) =>
-              recorded('img_gen', 'img_gen_job', request.pipeCode, () => inference.generateImages!(request)),
-          }
-        : {}),
-      ...(inference.search
-        ? { search: (request) => recorded('search', 'search_job', request.pipeCode, () => inference.search!(request)) }
-        : {}),
-      ...(inference.quote ? { quote: (request) => inference.quote!(request) } : {}),
+    replay: (replayed) => {
+      for (const record of replayed) keep(record);
     },
+    inference: usageRecordingPort(inference, now, keep),
   };
 }

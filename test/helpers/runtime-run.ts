@@ -134,6 +134,10 @@ export interface RunPipeOptions {
   now?: () => number;
   /** The functions PipeFunc may call (none by default). */
   functions?: RuntimeDeps['functions'];
+  /** The run's step checkpoints (none by default). */
+  checkpoints?: RuntimeDeps['checkpoints'];
+  /** Follows the run pipe by pipe (none by default). */
+  observer?: RuntimeDeps['observer'];
 }
 
 /**
@@ -156,6 +160,8 @@ export function runPipe(
     now: options.now ?? steppingClock(),
     ...(options.batchConcurrency === undefined ? {} : { batchConcurrency: options.batchConcurrency }),
     ...(options.functions === undefined ? {} : { functions: options.functions }),
+    ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
   };
   return runPipeline(
     {

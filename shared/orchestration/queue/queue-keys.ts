@@ -56,4 +56,12 @@ export class QueueKeys {
   progress(runId: string): string {
     return `${this.prefix}:progress:${runId}`;
   }
+
+  /**
+   * The step checkpoints of a run (a hash: step path → checkpoint, docs/checkpoints.md), kept as long as its record.
+   * @param runId - a `pipeline_run_id`
+   */
+  checkpoints(runId: string): string {
+    return `${this.prefix}:checkpoints:${runId}`;
+  }
 }

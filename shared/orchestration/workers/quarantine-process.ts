@@ -2,7 +2,8 @@
  * Entry of a quarantine process (forked by `run-in-quarantine.ts`): receives one task over IPC, runs the run job with
  * its own inference backend, document extractor, ids and template limits, built from the settings the way
  * `worker/main.ts` builds them (its provider rate limits count in Redis with the other processes; templates render on
- * this process's own thread: the process is the isolation), sends
+ * this process's own thread: the process is the isolation), replays the steps an earlier attempt checkpointed and
+ * checkpoints those it finishes (docs/checkpoints.md; a checkpoint problem is one line on its stderr), sends
  * its pipe reports as they come (the parent publishes them as run events), then the run result or the error report,
  * and exits. Its heap limit is set by its parent; a run that
  * exhausts it kills only this process. It exits as soon as its parent goes away (IPC disconnect), so it never
@@ -14,7 +15,8 @@ import { createDocumentExtractor, selectInferenceBackend } from '../../inference
 import { type PipeProgress, randomIdSource } from '../../runtime/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import type { RunResult } from '../../wire/index.js';
-import { openRedis, type RunJob } from '../queue/index.js';
+import { RunCheckpoints } from '../checkpoints/index.js';
+import { openRedis, QueueKeys, type RunJob } from '../queue/index.js';
 import { executeSubmission, submissionOfJob } from '../submission.js';
 
 /** What the parent sends the quarantine process (one IPC message, JSON-serialized). */
@@ -41,22 +43,29 @@ function send(message: QuarantineMessage, sent: () => void = () => undefined): v
 async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
   const { settings, payload } = task;
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
-  const rateLimits = openRedis(settings.queue.redisUrl, 'producer');
+  const redis = openRedis(settings.queue.redisUrl, 'producer');
+  const checkpoints = new RunCheckpoints(redis, new QueueKeys(settings.queue.prefix), {
+    ttlSeconds: settings.queue.runRecordTtlSeconds,
+    maxBytes: settings.checkpoints.maxBytes,
+    onProblem: (runId, message, error) =>
+      process.stderr.write(`run ${runId}: checkpoint: ${message}${error ? ` (${String(error)})` : ''}\n`),
+  }).forRun(payload, true);
   try {
     const result = await executeSubmission(submissionOfJob(payload), {
       inference: selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env, {
-        store: { kind: 'redis', client: rateLimits, keyPrefix: settings.queue.prefix },
+        store: { kind: 'redis', client: redis, keyPrefix: settings.queue.prefix },
       }),
       extractor: createDocumentExtractor(settings.documents),
       ids: randomIdSource(),
       now: Date.now,
       observer: { pipeProgress: (progress) => send({ kind: 'progress', progress }) },
+      ...(checkpoints ? { checkpoints } : {}),
     });
     return { kind: 'completed', result };
   } catch (error) {
     return { kind: 'failed', report: toErrorReport(error, settings.errorDocsUrl) };
   } finally {
-    rateLimits.disconnect();
+    redis.disconnect();
   }
 }
 

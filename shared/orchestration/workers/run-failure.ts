@@ -3,12 +3,14 @@
  * `run:finished` event follows it with the usage of its last attempt (docs/run-events.md), each callback URL gets the failure payload, the run id is
  * released and the run is counted: as rejected when a caller error ended it (an input, a template of the bundle), else
  * as finished FAILED. Shared by the run processor and the handler of runs BullMQ failed without running them (stalled
- * twice). The failed record is also kept in storage (`results/`, docs/storage.md) and an offloaded payload dropped.
+ * twice). The failed record is also kept in storage (`results/`, docs/storage.md), an offloaded payload dropped, and
+ * the run's step checkpoints dropped (no attempt follows; docs/checkpoints.md).
  */
 
 import { type ErrorReport, errorFromReport } from '../../errors/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { failurePayload } from '../callbacks/index.js';
+import type { RunCheckpoints } from '../checkpoints/index.js';
 import { type RunEventLog, runError, runFinishedEvent } from '../events/index.js';
 import type { CallbackQueue, QueuedRunJob } from '../queue/index.js';
 import type { RunStore } from '../registry/index.js';
@@ -24,6 +26,8 @@ export interface RunFailureDeps {
   metrics: Metrics;
   /** Where the failed run is kept beyond its record. */
   objects: RunObjects;
+  /** The runs' step checkpoints (a failed run's are dropped). */
+  checkpoints: RunCheckpoints;
   /** Logs a failed run that could not be kept in storage. */
   logger: Logger;
   /** Clock, in ms since the epoch. */
@@ -58,6 +62,11 @@ export async function recordRunFailure(
     .dropPayload(payload)
     .catch((error: unknown) =>
       deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:payload could not be dropped from storage'),
+    );
+  await deps.checkpoints
+    .drop(runId)
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:checkpoints could not be dropped'),
     );
   const progress = await deps.events.progress(runId);
   const finishedPipes = progress?.finished_pipes ?? 0;

@@ -7,6 +7,10 @@
  * Retry policy (STYLE.md rule 19): a retryable failure (a transient provider error) is thrown back to BullMQ, which
  * retries with backoff; any other failure, or the last attempt, records FAILED and ends the job as unrecoverable.
  *
+ * Step checkpoints (docs/checkpoints.md): every attempt, in process or in quarantine, keeps the checkpoint of each
+ * operator it finishes and replays those an earlier attempt of the same submission kept, so a retake (a retryable
+ * failure, a dead worker) makes no inference call for a finished step. A finished run's checkpoints are dropped.
+ *
  * Quarantine (docs/run-failures.md): a job BullMQ retook after its worker process died (`job.stalledCounter > 0`)
  * runs in a quarantine process with resource limits instead of in this process; if that process dies, the run fails
  * with `RunCrashedError` and is never retaken.
@@ -24,6 +28,7 @@ import type {
 } from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
+import type { RunCheckpoints } from '../checkpoints/index.js';
 import { type RunEventLog, RunProgressTracker } from '../events/index.js';
 import { type CallbackQueue, QUEUED_RUN_JOB, type QueuedRunJob, type RunJob } from '../queue/index.js';
 import type { RunRecord, RunStore } from '../registry/index.js';
@@ -49,6 +54,8 @@ export interface RunProcessorDeps {
   docsUrl: string;
   /** Where offloaded payloads are read and finished runs kept (docs/storage.md). */
   objects: RunObjects;
+  /** The runs' step checkpoints (docs/checkpoints.md); an in-process attempt reads and writes them. */
+  checkpoints: RunCheckpoints;
   /**
    * Run a job in quarantine (a separate process with resource limits), its pipe reports forwarded to `observer`.
    * @throws RunCrashedError when the quarantine process dies; the run's own error otherwise
@@ -108,10 +115,13 @@ function keepFinished(deps: RunProcessorDeps, record: RunRecord, inputs: unknown
 
 function runInProcess(
   deps: RunProcessorDeps,
+  payload: RunJob,
+  retake: boolean,
   submission: RunSubmission,
   observer: RunObserver,
   signal: AbortSignal | undefined,
 ): Promise<RunResult> {
+  const checkpoints = deps.checkpoints.forRun(payload, retake);
   return executeSubmission(submission, {
     inference: deps.inference,
     extractor: deps.extractor,
@@ -120,6 +130,7 @@ function runInProcess(
     now: deps.now,
     observer,
     ...(signal ? { signal } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
   });
 }
 
@@ -157,6 +168,16 @@ async function processRun(
     onError: (error) => log.warn({ err: error }, 'run:event could not be stored'),
   });
   tracker.runStarted(payload.pipe_code, job.attemptsMade + 1);
+  let replayedSteps = 0;
+  const observer: RunObserver = {
+    pipeProgress: (progress) => {
+      if (progress.kind === 'finished' && progress.replayed) {
+        replayedSteps += 1;
+        deps.metrics.stepsReplayed.inc();
+      }
+      tracker.pipeProgress(progress);
+    },
+  };
   log.info('run:started');
   if (quarantined)
     log.warn(
@@ -165,8 +186,8 @@ async function processRun(
     );
   try {
     const result = quarantined
-      ? await deps.runQuarantined(payload, tracker, signal)
-      : await runInProcess(deps, submission, tracker, signal);
+      ? await deps.runQuarantined(payload, observer, signal)
+      : await runInProcess(deps, payload, job.attemptsMade > 0, submission, observer, signal);
     await savingRunning;
     const completed = await keepFinished(
       deps,
@@ -187,19 +208,27 @@ async function processRun(
       );
       await deps.registry.release(runId);
     }
-    await deps.objects
-      .dropPayload(queued)
-      .catch((error: unknown) => log.warn({ err: error }, 'run:payload could not be dropped from storage'));
+    await Promise.all([
+      deps.objects
+        .dropPayload(queued)
+        .catch((error: unknown) => log.warn({ err: error }, 'run:payload could not be dropped from storage')),
+      deps.checkpoints
+        .drop(runId)
+        .catch((error: unknown) => log.warn({ err: error }, 'run:checkpoints could not be dropped')),
+    ]);
     deps.metrics.runsFinished.inc({ state: 'COMPLETED' });
     deps.metrics.runDuration.observe({ state: 'COMPLETED' }, (deps.now() - payload.created_at) / 1000);
-    log.info('run:completed');
+    log.info({ replayed_steps: replayedSteps }, 'run:completed');
     return { state: 'COMPLETED' };
   } catch (error) {
     const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
     const lastAttempt = !report.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     await tracker.flush();
     if (!lastAttempt) {
-      log.warn({ error_type: report.error_type }, `run:retrying after ${report.error_type}: ${report.message}`);
+      log.warn(
+        { error_type: report.error_type, replayed_steps: replayedSteps },
+        `run:retrying after ${report.error_type}: ${report.message}`,
+      );
       throw error;
     }
     await recordRunFailure(deps, queued, report);

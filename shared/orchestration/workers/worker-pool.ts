@@ -13,6 +13,7 @@ import type { Logger, Metrics } from '../../observability/index.js';
 import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '../../runtime/index.js';
 import { openObjectStore } from '../../storage/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
+import { RunCheckpoints } from '../checkpoints/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
 import { redisRunTracking } from '../redis-run-tracking.js';
 import { loggedRunObjects } from '../storage/index.js';
@@ -66,6 +67,12 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     maxAttempts: settings.callbacks.maxAttempts,
     backoffMs: settings.callbacks.backoffMs,
   });
+  const checkpoints = new RunCheckpoints(registryConnection, keys, {
+    ttlSeconds: settings.queue.runRecordTtlSeconds,
+    maxBytes: settings.checkpoints.maxBytes,
+    onProblem: (runId, message, error) =>
+      logger.warn({ pipeline_run_id: runId, err: error }, `run:checkpoint: ${message}`),
+  });
   const store = openObjectStore(settings.storage);
   const objects = loggedRunObjects(store, settings.storage, logger);
   const common = {
@@ -95,6 +102,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       metrics,
       docsUrl: settings.errorDocsUrl,
       objects,
+      checkpoints,
       runQuarantined: (payload, observer, signal) =>
         runInQuarantine({ settings, payload }, settings.quarantine, observer, signal),
     }),
@@ -130,6 +138,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     logger,
     docsUrl: settings.errorDocsUrl,
     objects,
+    checkpoints,
   });
   return {
     runWorker,

@@ -1,0 +1,171 @@
+/**
+ * The step checkpoints of queued runs in the real Redis (shared/orchestration/checkpoints, docs/checkpoints.md): kept
+ * by step path in one hash per run with the run record's TTL, replayed only by the same submission, bounded in size,
+ * dropped when the run finishes, and never failing the run when something is wrong.
+ */
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { RunCheckpoints, submissionFingerprint } from '../../shared/orchestration/checkpoints/run-checkpoints.js';
+import { QueueKeys, type RunJob } from '../../shared/orchestration/index.js';
+import type { StepCheckpoint } from '../../shared/runtime/index.js';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+
+const JOB: RunJob = {
+  pipeline_run_id: 'run-ckpt',
+  request_id: 'req-1',
+  owner: 'single-tenant',
+  sources: [{ content: 'domain = "d"', source: 'b.mthds' }],
+  pipe_code: 'four',
+  inputs: { topic: 'tea' },
+  output_name: null,
+  output_multiplicity: null,
+  dynamic_output_concept_ref: null,
+  storage_scope: 'single-tenant',
+  callback_urls: [],
+  method_provenance: null,
+  created_at: 1_760_000_000_000,
+};
+
+const CHECKPOINT: StepCheckpoint = {
+  pipe_code: 'draft_one',
+  inputs_digest: 'ab'.repeat(32),
+  outcome: {
+    kind: 'stuff',
+    stuff_code: 'c1',
+    stuff_name: 'one',
+    concept_ref: 'native.Text',
+    content: { kind: 'item', item: { text: 'a draft' } },
+  },
+  usage: [
+    {
+      model_type: 'llm',
+      inference_model_name: 'gpt-4o-mini',
+      inference_model_id: 'gpt-4o-mini',
+      pipe_code: 'draft_one',
+      job_category: 'llm_job',
+      unit_job_id: null,
+      nb_tokens_by_category: { input: 11, output: 7 },
+      cost: 0.0001,
+      backend: 'openai',
+      started_at: '2026-01-15T12:00:00.000Z',
+      completed_at: '2026-01-15T12:00:01.000Z',
+    },
+  ],
+};
+
+describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
+  let redis: Redis;
+  let prefix: string;
+  let keys: QueueKeys;
+  let problems: string[];
+
+  const checkpoints = (maxBytes = 1_048_576) =>
+    new RunCheckpoints(redis, keys, {
+      ttlSeconds: 300,
+      maxBytes,
+      onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
+    });
+
+  beforeEach(() => {
+    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    prefix = uniquePrefix();
+    keys = new QueueKeys(prefix);
+    problems = [];
+  });
+
+  afterEach(async () => {
+    await deletePrefix(prefix);
+    redis.disconnect();
+  });
+
+  it('should keep a checkpoint by step path under the run, with the run record’s TTL, and load it back', async () => {
+    const store = checkpoints().forRun(JOB, true)!;
+    expect(await store.load('main/s0')).to.equal(undefined);
+    await store.save('main/s0', CHECKPOINT);
+    expect(await store.load('main/s0')).to.deep.equal(CHECKPOINT);
+    expect(await checkpoints().forRun(JOB, true)!.load('main/s0'), 'another attempt reads it').to.deep.equal(
+      CHECKPOINT,
+    );
+    expect(await redis.hkeys(`${prefix}:checkpoints:run-ckpt`)).to.deep.equal(['main/s0']);
+    const ttl = await redis.ttl(`${prefix}:checkpoints:run-ckpt`);
+    expect(ttl).to.be.within(290, 300);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('should not replay a checkpoint to another submission of the same run id', async () => {
+    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
+    for (const other of [
+      { ...JOB, inputs: { topic: 'coffee' } },
+      { ...JOB, sources: [{ content: 'domain = "e"', source: 'b.mthds' }] },
+      { ...JOB, request_id: 'req-2', created_at: JOB.created_at + 1 },
+    ])
+      expect(await checkpoints().forRun(other, true)!.load('main/s0')).to.equal(undefined);
+  });
+
+  it('should fingerprint a submission by its content, not by its key order or its callbacks', () => {
+    const reordered = Object.fromEntries(Object.entries(JOB).reverse()) as RunJob;
+    expect(submissionFingerprint(reordered)).to.equal(submissionFingerprint(JOB));
+    expect(submissionFingerprint({ ...JOB, callback_urls: ['https://example.com/hook'] })).to.equal(
+      submissionFingerprint(JOB),
+    );
+    expect(submissionFingerprint({ ...JOB, output_multiplicity: 3 })).to.not.equal(submissionFingerprint(JOB));
+    expect(submissionFingerprint(JOB)).to.match(/^[0-9a-f]{64}$/);
+  });
+
+  it('should not keep a checkpoint larger than the bound, and keep none with a bound of 0', async () => {
+    const store = checkpoints(200).forRun(JOB, true)!;
+    await store.save('main/s0', CHECKPOINT);
+    expect(await store.load('main/s0')).to.equal(undefined);
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.match(
+      /^run-ckpt: the checkpoint of step 'main\/s0' \(\d+ bytes\) is larger than STEP_CHECKPOINT_MAX_BYTES \(200\)/,
+    );
+    expect(checkpoints(0).forRun(JOB, true)).to.equal(undefined);
+  });
+
+  it('should answer no checkpoint for a stored value that is not one, and say so', async () => {
+    await redis.hset(`${prefix}:checkpoints:run-ckpt`, 'main/s0', JSON.stringify({ fingerprint: 'x', checkpoint: 1 }));
+    await redis.hset(`${prefix}:checkpoints:run-ckpt`, 'main/s1', '{not json');
+    const store = checkpoints().forRun(JOB, true)!;
+    expect(await store.load('main/s0')).to.equal(undefined);
+    expect(await store.load('main/s1')).to.equal(undefined);
+    expect(problems).to.deep.equal([
+      "run-ckpt: the checkpoint of step 'main/s0' is not a valid checkpoint; the step runs again",
+      "run-ckpt: the checkpoint of step 'main/s1' could not be read; the step runs again",
+    ]);
+  });
+
+  it('should read nothing for a first attempt, and keep what it finishes', async () => {
+    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
+    const first = checkpoints().forRun(JOB, false)!;
+    expect(await first.load('main/s0')).to.equal(undefined);
+    await first.save('main/s1', CHECKPOINT);
+    expect(await checkpoints().forRun(JOB, true)!.load('main/s1')).to.deep.equal(CHECKPOINT);
+  });
+
+  it('should drop a run’s checkpoints', async () => {
+    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
+    await checkpoints().drop('run-ckpt');
+    expect(await redis.exists(`${prefix}:checkpoints:run-ckpt`)).to.equal(0);
+  });
+
+  it('should lose a checkpoint, not fail, when Redis cannot be reached', async () => {
+    const unreachable = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, lazyConnect: true });
+    unreachable.on('error', () => undefined);
+    try {
+      const store = new RunCheckpoints(unreachable, keys, {
+        ttlSeconds: 300,
+        maxBytes: 1_048_576,
+        onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
+      }).forRun(JOB, true)!;
+      await store.save('main/s0', CHECKPOINT);
+      expect(await store.load('main/s0')).to.equal(undefined);
+      expect(problems).to.deep.equal([
+        "run-ckpt: the checkpoint of step 'main/s0' could not be kept; the step would run again on a retake",
+        "run-ckpt: the checkpoint of step 'main/s0' could not be read; the step runs again",
+      ]);
+    } finally {
+      unreachable.disconnect();
+    }
+  });
+});
