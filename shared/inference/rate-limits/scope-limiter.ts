@@ -33,6 +33,8 @@ export interface ScopeGrant {
   settle(usedTokens: number | undefined): Promise<void>;
   /** The call will not be made: give back its request, its tokens and its slot. */
   cancel(): Promise<void>;
+  /** The call's request is leaving now: count its request and tokens from now on rather than from its admission. */
+  sent(): Promise<void>;
 }
 
 /** A refusal: which limit, and how long until it may let the call through. */
@@ -42,11 +44,11 @@ export interface ScopeRefusal {
 }
 
 /**
- * How long past its window an admitted call still counts, in ms: the time a call may take between its admission and
- * its arrival at the provider, so that the provider, which counts arrivals, never sees more than the limit in a window
- * either.
+ * How long past its window a call still counts, in ms: the time its request may take from being counted (when it
+ * leaves, or when it was admitted for SDKs whose requests the throttle does not see) to its arrival at the provider,
+ * so that the provider, which counts arrivals, never sees more than the limit in a window either.
  */
-const SEND_ALLOWANCE_MS = 250;
+const SEND_ALLOWANCE_MS = 1000;
 
 /** The counters of one scope. */
 export class ScopeLimiter {
@@ -117,6 +119,9 @@ export class ScopeLimiter {
       cancel: async () => {
         await freeSlot();
         await rollback();
+      },
+      sent: async () => {
+        await Promise.all(taken.map((entry) => entry.restamp()));
       },
     };
   }

@@ -85,3 +85,27 @@ end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('INCRBY', KEYS[2], new - old) end
 return 1
 `;
+
+/**
+ * Move an admitted entry to the current time: its call's request is leaving now, and the provider counts it from its
+ * arrival, not from its admission. An entry already dropped from the log is added back (its call is being made).
+ *
+ * KEYS[1] the log, KEYS[2] the sum of its weights.
+ * ARGV[1] hold in ms, ARGV[2] the entry's member (`<id>|<weight>`).
+ * Sets the entry's score to Redis's current time (adding its weight to the sum when it was dropped), refreshes both
+ * keys' expiry to one hold from now, and returns 1 (0 when it was added back).
+ */
+export const SLIDING_RESTAMP = `${WEIGHT_OF}
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local hold = tonumber(ARGV[1])
+local kept = 1
+if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then
+  kept = 0
+  if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('INCRBY', KEYS[2], weight_of(ARGV[2])) end
+end
+redis.call('ZADD', KEYS[1], now, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], hold)
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], hold) end
+return kept
+`;

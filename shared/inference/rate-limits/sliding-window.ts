@@ -2,14 +2,14 @@
  * Sliding-window limits (docs/inference.md "Rate limits"): a log of the calls admitted within the last hold, each
  * entry weighted (1 for a request, the tokens charged for tokens), that admits a weight only when the log's total plus
  * that weight stays within the limit. Unlike a fixed window, no span of one hold ever holds more than the limit. The log
- * lives in Redis (one Lua script per operation, {@link SLIDING_TAKE} and {@link SLIDING_REWEIGH}: every process
+ * lives in Redis (one Lua script per operation — {@link SLIDING_TAKE}, {@link SLIDING_REWEIGH}, {@link SLIDING_RESTAMP} — every process
  * counts together on Redis's clock) or in this process's memory (direct mode). While Redis fails, a Redis log falls
  * back to a memory log of the same shape (the limits then hold per process) instead of failing calls.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { LimiterStore } from './limiter-store.js';
-import { SLIDING_REWEIGH, SLIDING_TAKE } from './sliding-window-scripts.js';
+import { SLIDING_RESTAMP, SLIDING_REWEIGH, SLIDING_TAKE } from './sliding-window-scripts.js';
 
 /** An admitted weight, counted until it leaves the window. */
 export interface WindowEntry {
@@ -22,6 +22,11 @@ export interface WindowEntry {
   reweigh(weight: number): Promise<void>;
   /** Give it back (its call was not made): the same as reweighing it to 0. */
   remove(): Promise<void>;
+  /**
+   * Move it to now: its call's request is leaving (the provider counts it from its arrival, not from its admission).
+   * An entry already dropped from the window is added back. A move that cannot reach Redis is dropped.
+   */
+  restamp(): Promise<void>;
 }
 
 /** How long until a refused weight fits, in ms (> 0). */
@@ -88,12 +93,21 @@ class MemorySlidingWindow implements SlidingWindow {
     log.sum += weight;
     const owner = log;
     const reweigh = async (next: number) => {
-      if (!owner.entries.includes(entry)) return;
+      const at = owner.entries.indexOf(entry);
+      if (at === -1) return;
       owner.sum += next - entry.weight;
       entry.weight = next;
-      if (next === 0) owner.entries.splice(owner.entries.indexOf(entry), 1);
+      if (next === 0) owner.entries.splice(at, 1);
     };
-    return { reweigh, remove: () => reweigh(0) };
+    const restamp = async () => {
+      if (entry.weight === 0) return;
+      const at = owner.entries.indexOf(entry);
+      if (at === -1) owner.sum += entry.weight;
+      else owner.entries.splice(at, 1);
+      entry.at = performance.now();
+      owner.entries.push(entry);
+    };
+    return { reweigh, remove: () => reweigh(0), restamp };
   }
 }
 
@@ -108,6 +122,7 @@ interface ScriptedRedis extends Redis {
     id: string,
   ): Promise<[number, number]>;
   mthdsSlidingReweigh(log: string, sum: string, member: string, weight: number): Promise<number>;
+  mthdsSlidingRestamp(log: string, sum: string, holdMs: number, member: string): Promise<number>;
 }
 
 /** A sliding log in Redis, insured by a memory log while Redis fails. */
@@ -123,6 +138,7 @@ class RedisSlidingWindow implements SlidingWindow {
   ) {
     client.defineCommand('mthdsSlidingTake', { numberOfKeys: 2, lua: SLIDING_TAKE });
     client.defineCommand('mthdsSlidingReweigh', { numberOfKeys: 2, lua: SLIDING_REWEIGH });
+    client.defineCommand('mthdsSlidingRestamp', { numberOfKeys: 2, lua: SLIDING_RESTAMP });
     this.scripted = client as ScriptedRedis;
   }
 
@@ -146,7 +162,11 @@ class RedisSlidingWindow implements SlidingWindow {
       }
       member = `${id}|${next}`;
     };
-    return { reweigh, remove: () => reweigh(0) };
+    const restamp = async () => {
+      if (member.endsWith('|0')) return;
+      await this.scripted.mthdsSlidingRestamp(log, sum, this.holdMs, member).catch(() => undefined);
+    };
+    return { reweigh, remove: () => reweigh(0), restamp };
   }
 }
 

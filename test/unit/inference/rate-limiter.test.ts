@@ -83,6 +83,16 @@ describe('provider rate limiter', () => {
       expect(await scope.tryAcquire(0)).to.include({ reason: 'requests' });
     });
 
+    it('should count nothing of a refused call and correct the tokens of a settled one', async () => {
+      const scope = new ScopeLimiter(MEMORY, 'corrected', { requests_per_minute: 2, tokens_per_minute: 100 }, WINDOWS);
+      const first = await scope.tryAcquire(80);
+      if (!('settle' in first)) throw new Error('expected a grant');
+      expect(await scope.tryAcquire(50)).to.include({ reason: 'tokens' });
+      await first.settle(20);
+      expect(await scope.tryAcquire(50)).to.have.property('settle');
+      expect(await scope.tryAcquire(1)).to.include({ reason: 'requests' });
+    });
+
     it('should free a slot whose holder never ends its call once the lease expires', async () => {
       const scope = new ScopeLimiter(MEMORY, 'leased', { max_concurrent: 1 }, WINDOWS);
       expect(await scope.tryAcquire(0)).to.have.property('settle');
