@@ -6,7 +6,12 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { BackendPauses } from '../../../shared/inference/rate-limits/backend-pauses.js';
-import { CallGate, type ThrottleObserver } from '../../../shared/inference/rate-limits/call-gate.js';
+import {
+  CallGate,
+  markSent,
+  type ThrottleObserver,
+  withAdmission,
+} from '../../../shared/inference/rate-limits/call-gate.js';
 import type { LimiterStore } from '../../../shared/inference/rate-limits/limiter-store.js';
 import { ScopeLimiter, type ScopeWindows } from '../../../shared/inference/rate-limits/scope-limiter.js';
 import { estimateLlmTokens, estimatePromptTokens } from '../../../shared/inference/rate-limits/token-estimate.js';
@@ -116,6 +121,28 @@ describe('provider rate limiter', () => {
         }),
       );
       expect(order).to.deep.equal([0, 1, 2]);
+    });
+
+    it('should count a call from when its request leaves, marked once from inside the call', async () => {
+      const scope = new ScopeLimiter(MEMORY, 'sent', { requests_per_minute: 1 }, WINDOWS);
+      const control = new ScopeLimiter(MEMORY, 'control', { requests_per_minute: 1 }, WINDOWS);
+      const gate = new CallGate('openai', 'gpt', [scope], new BackendPauses(MEMORY), 5000, QUIET);
+      await markSent();
+      const admission = await gate.enter(0);
+      expect(await control.tryAcquire(0)).to.have.property('settle');
+      const controlTakenBy = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const leftAt = performance.now();
+      await withAdmission(admission, async () => {
+        await markSent();
+        await markSent();
+      });
+      await admission.settle(0);
+      const sentRefusal = await scope.tryAcquire(0);
+      const controlRefusal = await control.tryAcquire(0);
+      if (!('reason' in sentRefusal) || !('reason' in controlRefusal)) throw new Error('expected refusals');
+      // The re-dated entry leaves at least as much later than the control's as it was re-dated after it.
+      expect(sentRefusal.waitMs - controlRefusal.waitMs).to.be.at.least(Math.floor(leftAt - controlTakenBy) - 2);
     });
 
     it('should wait out a pause before admitting', async () => {
