@@ -95,6 +95,7 @@ const ENV_SCHEMA = z.object({
   INFERENCE_TIMEOUT_MS: positiveInt(120000),
   INFERENCE_MAX_RETRIES: nonNegativeInt(2),
   INFERENCE_RATE_LIMIT_WAIT_MS: nonNegativeInt(120000),
+  INFERENCE_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   OPENAI_BASE_URL: z.string().url().optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   MOCK_INFERENCE_LATENCY_MS: nonNegativeInt(0),
@@ -233,6 +234,8 @@ export interface Settings {
     mockLatencyMs: number;
     /** Longest a call may wait for its provider rate limits (docs/inference.md "Rate limits"), in ms. */
     rateLimitWaitMs: number;
+    /** Window of the per-minute provider rate limits, in seconds (60; tests and benchmarks shorten it). */
+    rateLimitWindowSeconds: number;
   };
   /** Directory of the `api_{SERVICE_ENV}.toml` / `api_override.toml` layers. */
   serviceConfigDir: string;
@@ -425,6 +428,7 @@ export function loadSettings(environment: Environment): Settings {
       maxRetries: env.INFERENCE_MAX_RETRIES,
       mockLatencyMs: env.MOCK_INFERENCE_LATENCY_MS,
       rateLimitWaitMs: env.INFERENCE_RATE_LIMIT_WAIT_MS,
+      rateLimitWindowSeconds: env.INFERENCE_RATE_LIMIT_WINDOW_SECONDS,
     },
     serviceConfigDir: env.SERVICE_CONFIG_DIR,
     queue: {

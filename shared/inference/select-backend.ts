@@ -20,6 +20,8 @@ export interface InferenceSelection {
   mockLatencyMs: number;
   /** Longest a call waits for its provider rate limits, in ms (`INFERENCE_RATE_LIMIT_WAIT_MS`). */
   rateLimitWaitMs: number;
+  /** Window of the per-minute rate limits, in seconds (`INFERENCE_RATE_LIMIT_WINDOW_SECONDS`: 60). */
+  rateLimitWindowSeconds: number;
 }
 
 /**
@@ -50,6 +52,6 @@ export function selectInferenceBackend(
     timeoutMs: selection.timeoutMs,
     maxRetries: selection.maxRetries,
     mockLatencyMs: selection.mockLatencyMs,
-    rateLimits: { ...rateLimits, waitMs: selection.rateLimitWaitMs },
+    rateLimits: { ...rateLimits, waitMs: selection.rateLimitWaitMs, windowSeconds: selection.rateLimitWindowSeconds },
   });
 }

@@ -1,8 +1,8 @@
 /**
- * Cluster-wide provider rate limits across spawned processes (docs/inference.md "Rate limits"): an API and two worker
- * processes share one real Redis under a unique prefix and call a fake OpenAI-compatible server on 127.0.0.1 that
- * records when each request arrived and was answered. The packaged `backends.toml` is overridden with a concurrency
- * limit on the OpenAI backend.
+ * Cluster-wide provider rate limits across spawned processes (docs/inference.md "Rate limits"): an API and two or three
+ * worker processes share one real Redis under a unique prefix and call a fake OpenAI-compatible server on 127.0.0.1
+ * that records when each request arrived and was answered. The packaged `backends.toml` is overridden with limits on
+ * the OpenAI backend; the per-minute window is shortened to 2 s (`INFERENCE_RATE_LIMIT_WINDOW_SECONDS`).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,19 @@ import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processe
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
+const WINDOW_SECONDS = 2;
+const WINDOW_MS = WINDOW_SECONDS * 1000;
+
+/** The largest number of arrivals within any span of `spanMs` starting at an arrival. */
+function mostWithin(times: number[], spanMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let first = 0, last = 0; last < sorted.length; last++) {
+    while (sorted[last]! - sorted[first]! >= spanMs) first++;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
+}
 
 function completedBy(worker: ServiceProcess): number {
   return worker.logs.filter((line) => line['msg'] === 'run:completed').length;
@@ -62,12 +75,17 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     configDir = mkdtempSync(join(tmpdir(), 'mthds-e2e-rate-limits-'));
     writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
     mkdirSync(join(configDir, 'inference'));
+    limitOpenAi('{ max_concurrent = 2 }');
+  });
+
+  /** Override the packaged `backends.toml` with these `rate_limits` on the OpenAI backend. */
+  function limitOpenAi(rateLimits: string): void {
     const backends = readFileSync(PACKAGED_BACKENDS, 'utf8').replace(
       '[openai]\n',
-      '[openai]\nrate_limits = { max_concurrent = 2 }\n',
+      `[openai]\nrate_limits = ${rateLimits}\n`,
     );
     writeFileSync(join(configDir, 'inference', 'backends.toml'), backends);
-  });
+  }
 
   afterEach(async () => {
     await Promise.all(started.splice(0).map((service) => service.stop('SIGKILL')));
@@ -88,10 +106,15 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     },
   };
 
-  async function deployment(): Promise<{ baseUrl: string; workers: ServiceProcess[] }> {
-    const { api, baseUrl } = await spawnApi(environment.value);
+  async function deployment(
+    workerCount = 2,
+    extra: Record<string, string> = {},
+  ): Promise<{ baseUrl: string; workers: ServiceProcess[] }> {
+    const { api, baseUrl } = await spawnApi({ ...environment.value, ...extra });
     started.push(api);
-    const workers = [spawnService('worker', environment.value), spawnService('worker', environment.value)];
+    const workers = Array.from({ length: workerCount }, () =>
+      spawnService('worker', { ...environment.value, ...extra }),
+    );
     started.push(...workers);
     for (const worker of workers) await worker.waitForLog((line) => line['msg'] === 'worker started');
     return { baseUrl, workers };
@@ -145,5 +168,32 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     await allCompleted(baseUrl, ['first', ...others]);
     expect(fake.requests).to.have.length(6);
     for (const request of fake.requests.slice(1)) expect(request.receivedAt - throttledAt).to.be.at.least(1950);
+  });
+
+  it('should let three workers pushing 200 runs make at most the limit in any window of the backend', async function () {
+    this.timeout(180000);
+    const limit = 25;
+    limitOpenAi(`{ requests_per_minute = ${limit} }`);
+    const extra = { INFERENCE_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), WORKER_CONCURRENCY: '4' };
+    const { baseUrl } = await deployment(0, extra);
+    // The runs are queued before any worker starts, so this process (which records the arrivals) is idle while the
+    // calls are made. No warm-up: a call counts from the moment its request leaves, after its SDK has loaded.
+    const ids = Array.from({ length: 200 }, (_, index) => `limited-${index}`);
+    expect(await Promise.all(ids.map((id) => start(baseUrl, id)))).to.deep.equal(ids.map(() => 202));
+    const workers = Array.from({ length: 3 }, () => spawnService('worker', { ...environment.value, ...extra }));
+    started.push(...workers);
+    await pollUntil(
+      async () => fake.requests.length,
+      (count) => count >= ids.length,
+      150000,
+      500,
+    );
+    await allCompleted(baseUrl, ids);
+    expect(fake.requests).to.have.length(ids.length);
+    const arrivals = fake.requests.map((request) => request.receivedAt);
+    expect(mostWithin(arrivals, WINDOW_MS)).to.be.at.most(limit);
+    expect(Math.max(...arrivals) - Math.min(...arrivals)).to.be.at.least((ids.length / limit - 1) * WINDOW_MS);
+    for (const worker of workers) expect(completedBy(worker)).to.be.above(0);
+    expect(workers.reduce((total, worker) => total + completedBy(worker), 0)).to.equal(ids.length);
   });
 });

@@ -117,14 +117,14 @@ describe('provider rate limits (real Redis, fake provider)', function () {
     });
 
   describe('requests per minute', () => {
-    it('should let three workers together make at most the limit in each window, the rest waiting in order', async () => {
+    it('should let three workers together make at most the limit in any window, the rest waiting in order', async () => {
       const config = configWith({ requests_per_minute: 4 });
       const workers = [worker(config), worker(config), worker(config)];
       const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => ask(workers[index % 3]!)));
       expect(answers).to.have.length(12);
       const arrivals = fake.requests.map((request) => request.receivedAt);
       expect(fake.requests).to.have.length(12);
-      expect(mostWithin(arrivals, WINDOW_MS - 200)).to.be.at.most(4);
+      expect(mostWithin(arrivals, WINDOW_MS)).to.be.at.most(4);
       expect(Math.max(...arrivals) - Math.min(...arrivals)).to.be.at.least(2 * WINDOW_MS - 200);
     });
 
@@ -133,7 +133,7 @@ describe('provider rate limits (real Redis, fake provider)', function () {
       const workers = [worker(config), worker(config)];
       await Promise.all(Array.from({ length: 4 }, (_, index) => ask(workers[index % 2]!)));
       const arrivals = fake.requests.map((request) => request.receivedAt);
-      expect(mostWithin(arrivals, WINDOW_MS - 200)).to.be.at.most(2);
+      expect(mostWithin(arrivals, WINDOW_MS)).to.be.at.most(2);
     });
   });
 

@@ -4,6 +4,7 @@
  * at a time per route, first come first served) for at most the wait deadline, then fail with the retryable
  * {@link InferenceRateLimitWaitError}.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { InferenceRateLimitWaitError } from '../../errors/index.js';
@@ -27,13 +28,36 @@ async function cancelAll(grants: readonly ScopeGrant[]): Promise<void> {
   for (const grant of grants) await grant.cancel();
 }
 
-/** An admitted call: settle it when it ends. */
+/** An admitted call: mark it sent when its request leaves, settle it when it ends. */
 export interface Admission {
+  /**
+   * The call's first HTTP attempt is leaving: its request and tokens count from now on (the provider counts from the
+   * arrival, and the call may have taken a while to reach the wire: an SDK loading, a busy event loop). Only the first
+   * mark counts; the SDK's retries are not counted again.
+   */
+  sent(): Promise<void>;
   /**
    * The call ended.
    * @param usedTokens - input plus output tokens it used; undefined when it failed
    */
   settle(usedTokens: number | undefined): Promise<void>;
+}
+
+/** The admission of the call whose code is running, for the HTTP layer under its SDK. */
+const currentAdmission = new AsyncLocalStorage<Admission>();
+
+/**
+ * Make a call with its admission as the current one, so that {@link markSent} finds it.
+ * @param admission - the call's admission
+ * @param call - the call
+ */
+export function withAdmission<T>(admission: Admission, call: () => Promise<T>): Promise<T> {
+  return currentAdmission.run(admission, call);
+}
+
+/** The current call's request is leaving (called by the throttle's `fetch` before each HTTP attempt). */
+export async function markSent(): Promise<void> {
+  await currentAdmission.getStore()?.sent();
 }
 
 /** The gate of one route. */
@@ -87,7 +111,12 @@ export class CallGate {
     }
     const admitted = grants;
     this.observer.admitted(this.backend, this.model, Date.now() - started, reasons);
+    let sent: Promise<void> | undefined;
     return {
+      sent() {
+        sent ??= Promise.all(admitted.map((grant) => grant.sent())).then(() => undefined);
+        return sent;
+      },
       async settle(usedTokens) {
         for (const grant of admitted) await grant.settle(usedTokens);
       },

@@ -1,8 +1,9 @@
 /**
  * Where rate-limit counters live (docs/inference.md "Rate limits"): the deployment's Redis, shared by every API and
- * worker process, or this process's memory (direct mode, where one process makes every call). Counters are
- * rate-limiter-flexible limiters; a Redis limiter falls back to an in-memory one of the same shape while Redis fails
- * (its `insuranceLimiter`), so a Redis outage degrades the limits to per-process ones instead of failing calls.
+ * worker process, or this process's memory (direct mode, where one process makes every call). Requests and tokens are
+ * counted in sliding windows (`sliding-window.ts`); concurrency slots and backend pauses are rate-limiter-flexible
+ * counters, made here. A Redis counter falls back to an in-memory one of the same shape while Redis fails (its
+ * `insuranceLimiter`), so a Redis outage degrades the limits to per-process ones instead of failing calls.
  */
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
@@ -11,9 +12,10 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'r
 export type LimiterStore = { kind: 'memory' } | { kind: 'redis'; client: Redis; keyPrefix: string };
 
 /**
- * A fixed-window counter of `points` per `durationSeconds` window (the window starts at its first point).
+ * A fixed-window counter of `points` per `durationSeconds` window (the window starts at its first point): a slot's
+ * lease, a backend's pause.
  * @param store - Redis or memory
- * @param name - what it counts (`requests`, `tokens`, `slots`, `pause`): part of its Redis keys
+ * @param name - what it counts (`slots`, `pause`): part of its Redis keys
  * @param points - points a window holds
  * @param durationSeconds - window length in whole seconds (Redis expiries are whole seconds)
  */

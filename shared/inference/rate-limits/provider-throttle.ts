@@ -9,7 +9,7 @@ import type { InferenceConfig } from '../config/inference-config.js';
 import type { Route } from '../config/model-router.js';
 import { retryAfterSeconds } from '../provider-errors.js';
 import { BackendPauses } from './backend-pauses.js';
-import { CallGate, type ThrottleObserver } from './call-gate.js';
+import { CallGate, markSent, type ThrottleObserver } from './call-gate.js';
 import type { LimiterStore } from './limiter-store.js';
 import { ScopeLimiter, type ScopeWindows } from './scope-limiter.js';
 
@@ -84,7 +84,8 @@ export class ProviderThrottle {
 
   /**
    * A `fetch` for a backend's SDK: each HTTP attempt (the SDK's retries included) waits while the backend is paused
-   * (or until the attempt's own signal aborts it), and a 429 answer with `Retry-After` pauses the backend for every
+   * (or until the attempt's own signal aborts it), marks its call sent (its requests and tokens count from the first
+   * attempt's departure), and a 429 answer with `Retry-After` pauses the backend for every
    * process at once, before the SDK sleeps and retries.
    * @param backend - the backend's name
    */
@@ -93,6 +94,7 @@ export class ProviderThrottle {
       for (let left = await this.pauses.remainingMs(backend); left > 0; left = await this.pauses.remainingMs(backend)) {
         await sleep(left, undefined, init?.signal ? { signal: init.signal } : {});
       }
+      await markSent();
       const response = await fetch(input, init);
       if (response.status === 429) {
         const seconds = retryAfterSeconds(response.headers, Date.now());

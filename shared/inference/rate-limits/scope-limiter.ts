@@ -1,12 +1,14 @@
 /**
- * The limits of one scope — a backend (all its models) or one model of a backend — as rate-limiter-flexible counters:
- * requests per window, tokens per window, and `max_concurrent` leased slots. A slot is a one-point counter whose
- * window is the lease: the call frees it when it ends, and a slot whose process died frees itself when its lease
- * expires. Everything is taken all or none, so a call that must wait holds nothing.
+ * The limits of one scope — a backend (all its models) or one model of a backend: requests and tokens in sliding
+ * windows (no span of one window ever admits more than the limit), and `max_concurrent` leased slots as
+ * rate-limiter-flexible counters. A slot is a one-point counter whose window is the lease: the call frees it when it
+ * ends, and a slot whose process died frees itself when its lease expires. Everything is taken all or none, so a call
+ * that must wait holds nothing.
  */
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimits } from '../config/inference-config.js';
 import { type LimiterStore, windowCounter } from './limiter-store.js';
+import { type SlidingWindow, slidingWindow, type WindowEntry } from './sliding-window.js';
 
 /** Which limit made a call wait. */
 export type ThrottleReason = 'requests' | 'tokens' | 'concurrency' | 'paused';
@@ -31,6 +33,8 @@ export interface ScopeGrant {
   settle(usedTokens: number | undefined): Promise<void>;
   /** The call will not be made: give back its request, its tokens and its slot. */
   cancel(): Promise<void>;
+  /** The call's request is leaving now: count its request and tokens from now on rather than from its admission. */
+  sent(): Promise<void>;
 }
 
 /** A refusal: which limit, and how long until it may let the call through. */
@@ -40,28 +44,16 @@ export interface ScopeRefusal {
 }
 
 /**
- * Margin before a window's end within which points are not given back, in ms: a give-back reaching Redis after the
- * window expired would open the next window below zero, letting that window take more than its limit.
+ * How long past its window a call still counts, in ms: the time its request may take from being counted (when it
+ * leaves, or when it was admitted for SDKs whose requests the throttle does not see) to its arrival at the provider,
+ * so that the provider, which counts arrivals, never sees more than the limit in a window either.
  */
-const GIVE_BACK_MARGIN_MS = 250;
-
-/**
- * Give back points a counter took, while the window they were taken in is surely still open.
- * @param windowEndsAt - when that window ends, in epoch ms
- */
-async function giveBack(
-  counter: RateLimiterAbstract,
-  key: string,
-  points: number,
-  windowEndsAt: number,
-): Promise<void> {
-  if (Date.now() + GIVE_BACK_MARGIN_MS < windowEndsAt) await counter.reward(key, points);
-}
+const SEND_ALLOWANCE_MS = 1000;
 
 /** The counters of one scope. */
 export class ScopeLimiter {
-  private readonly requests: RateLimiterAbstract | undefined;
-  private readonly tokens: RateLimiterAbstract | undefined;
+  private readonly requests: SlidingWindow | undefined;
+  private readonly tokens: SlidingWindow | undefined;
   private readonly slots: RateLimiterAbstract | undefined;
 
   /**
@@ -77,8 +69,9 @@ export class ScopeLimiter {
     private readonly windows: ScopeWindows,
   ) {
     const { requests_per_minute: rpm, tokens_per_minute: tpm, max_concurrent: slots } = limits;
-    this.requests = rpm ? windowCounter(store, 'requests', rpm, windows.windowSeconds) : undefined;
-    this.tokens = tpm ? windowCounter(store, 'tokens', tpm, windows.windowSeconds) : undefined;
+    const holdMs = windows.windowSeconds * 1000 + SEND_ALLOWANCE_MS;
+    this.requests = rpm ? slidingWindow(store, 'requests', rpm, holdMs) : undefined;
+    this.tokens = tpm ? slidingWindow(store, 'tokens', tpm, holdMs) : undefined;
     this.slots = slots ? windowCounter(store, 'slots', 1, windows.leaseSeconds) : undefined;
   }
 
@@ -88,27 +81,26 @@ export class ScopeLimiter {
    * @returns the grant, or which limit refused and how long to wait
    */
   async tryAcquire(estimatedTokens: number): Promise<ScopeGrant | ScopeRefusal> {
-    const undo: (() => Promise<void>)[] = [];
+    const taken: WindowEntry[] = [];
     const rollback = async () => {
-      for (const step of undo) await step();
+      for (const entry of taken) await entry.remove();
     };
-    const { requests, tokens } = this;
-    if (requests) {
-      const taken = await this.consume(requests, 'requests', 1);
-      if (!(taken instanceof RateLimiterRes)) return taken;
-      const windowEndsAt = Date.now() + taken.msBeforeNext;
-      undo.push(() => giveBack(requests, this.scope, 1, windowEndsAt));
+    if (this.requests) {
+      const request = await this.requests.take(this.scope, 1);
+      if ('waitMs' in request) return { reason: 'requests', waitMs: request.waitMs };
+      taken.push(request);
     }
-    const charged = Math.min(estimatedTokens, this.limits.tokens_per_minute ?? 0);
-    let tokenWindowEnd = 0;
-    if (tokens && charged > 0) {
-      const taken = await this.consume(tokens, 'tokens', charged);
-      if (!(taken instanceof RateLimiterRes)) {
+    const { tokens } = this;
+    const charged = tokens ? Math.ceil(Math.min(estimatedTokens, tokens.limit)) : 0;
+    let tokenEntry: WindowEntry | undefined;
+    if (tokens) {
+      const entry = await tokens.take(this.scope, charged);
+      if ('waitMs' in entry) {
         await rollback();
-        return taken;
+        return { reason: 'tokens', waitMs: entry.waitMs };
       }
-      tokenWindowEnd = Date.now() + taken.msBeforeNext;
-      undo.push(() => giveBack(tokens, this.scope, charged, tokenWindowEnd));
+      tokenEntry = entry;
+      taken.push(entry);
     }
     const slot = await this.takeSlot();
     if (slot === null) {
@@ -121,34 +113,17 @@ export class ScopeLimiter {
     return {
       settle: async (usedTokens) => {
         await freeSlot();
-        if (!tokens || usedTokens === undefined) return;
-        const difference = Math.min(usedTokens, this.limits.tokens_per_minute ?? 0) - charged;
-        if (difference > 0) await tokens.penalty(this.scope, difference);
-        else if (difference < 0) await giveBack(tokens, this.scope, -difference, tokenWindowEnd);
+        if (tokenEntry && tokens && usedTokens !== undefined && usedTokens !== charged)
+          await tokenEntry.reweigh(Math.ceil(Math.min(usedTokens, tokens.limit)));
       },
       cancel: async () => {
         await freeSlot();
         await rollback();
       },
+      sent: async () => {
+        await Promise.all(taken.map((entry) => entry.restamp()));
+      },
     };
-  }
-
-  /**
-   * Consume points, or say how long until the window has room. A refused consume still counted its points: a refused
-   * request is left counted (its window is full anyway), refused tokens are given back (a smaller call may still fit).
-   */
-  private async consume(
-    counter: RateLimiterAbstract,
-    reason: ThrottleReason,
-    points: number,
-  ): Promise<RateLimiterRes | ScopeRefusal> {
-    try {
-      return await counter.consume(this.scope, points);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      if (reason === 'tokens') await giveBack(counter, this.scope, points, Date.now() + error.msBeforeNext);
-      return { reason, waitMs: Math.max(1, error.msBeforeNext) };
-    }
   }
 
   /**

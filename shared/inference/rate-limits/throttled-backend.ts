@@ -1,13 +1,14 @@
 /**
  * A backend decorator that makes each call of one route pass its gate (docs/inference.md "Rate limits"): wait in
- * order for the route's limits, make the call, then free its slot and correct its token estimate with the real usage.
+ * order for the route's limits, make the call (as the current admission, so the throttle's `fetch` marks it sent when
+ * its request leaves), then free its slot and correct its token estimate with the real usage.
  * A call that fails with a provider 429 carrying `Retry-After` pauses the backend for every process (for SDKs whose
  * HTTP attempts the throttle does not see; the others pause at the first 429, before the SDK's own retry).
  */
 import { MthdsError } from '../../errors/index.js';
 import type { InferenceBackend, TokenUsage } from '../types.js';
 import type { BackendPauses } from './backend-pauses.js';
-import type { CallGate } from './call-gate.js';
+import { type CallGate, withAdmission } from './call-gate.js';
 import { estimateLlmTokens, estimatePromptTokens } from './token-estimate.js';
 
 /**
@@ -27,7 +28,7 @@ export function throttledBackend(
     const admission = await gate.enter(estimate);
     let result: T;
     try {
-      result = await call();
+      result = await withAdmission(admission, call);
     } catch (error) {
       await admission.settle(undefined);
       const metadata = error instanceof MthdsError ? error.provider_metadata : undefined;

@@ -6,7 +6,12 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { BackendPauses } from '../../../shared/inference/rate-limits/backend-pauses.js';
-import { CallGate, type ThrottleObserver } from '../../../shared/inference/rate-limits/call-gate.js';
+import {
+  CallGate,
+  markSent,
+  type ThrottleObserver,
+  withAdmission,
+} from '../../../shared/inference/rate-limits/call-gate.js';
 import type { LimiterStore } from '../../../shared/inference/rate-limits/limiter-store.js';
 import { ScopeLimiter, type ScopeWindows } from '../../../shared/inference/rate-limits/scope-limiter.js';
 import { estimateLlmTokens, estimatePromptTokens } from '../../../shared/inference/rate-limits/token-estimate.js';
@@ -83,6 +88,16 @@ describe('provider rate limiter', () => {
       expect(await scope.tryAcquire(0)).to.include({ reason: 'requests' });
     });
 
+    it('should count nothing of a refused call and correct the tokens of a settled one', async () => {
+      const scope = new ScopeLimiter(MEMORY, 'corrected', { requests_per_minute: 2, tokens_per_minute: 100 }, WINDOWS);
+      const first = await scope.tryAcquire(80);
+      if (!('settle' in first)) throw new Error('expected a grant');
+      expect(await scope.tryAcquire(50)).to.include({ reason: 'tokens' });
+      await first.settle(20);
+      expect(await scope.tryAcquire(50)).to.have.property('settle');
+      expect(await scope.tryAcquire(1)).to.include({ reason: 'requests' });
+    });
+
     it('should free a slot whose holder never ends its call once the lease expires', async () => {
       const scope = new ScopeLimiter(MEMORY, 'leased', { max_concurrent: 1 }, WINDOWS);
       expect(await scope.tryAcquire(0)).to.have.property('settle');
@@ -106,6 +121,28 @@ describe('provider rate limiter', () => {
         }),
       );
       expect(order).to.deep.equal([0, 1, 2]);
+    });
+
+    it('should count a call from when its request leaves, marked once from inside the call', async () => {
+      const scope = new ScopeLimiter(MEMORY, 'sent', { requests_per_minute: 1 }, WINDOWS);
+      const control = new ScopeLimiter(MEMORY, 'control', { requests_per_minute: 1 }, WINDOWS);
+      const gate = new CallGate('openai', 'gpt', [scope], new BackendPauses(MEMORY), 5000, QUIET);
+      await markSent();
+      const admission = await gate.enter(0);
+      expect(await control.tryAcquire(0)).to.have.property('settle');
+      const controlTakenBy = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const leftAt = performance.now();
+      await withAdmission(admission, async () => {
+        await markSent();
+        await markSent();
+      });
+      await admission.settle(0);
+      const sentRefusal = await scope.tryAcquire(0);
+      const controlRefusal = await control.tryAcquire(0);
+      if (!('reason' in sentRefusal) || !('reason' in controlRefusal)) throw new Error('expected refusals');
+      // The re-dated entry leaves at least as much later than the control's as it was re-dated after it.
+      expect(sentRefusal.waitMs - controlRefusal.waitMs).to.be.at.least(Math.floor(leftAt - controlTakenBy) - 2);
     });
 
     it('should wait out a pause before admitting', async () => {
