@@ -5,8 +5,9 @@
  * finished steps from their checkpoints, so the provider sees each step's call exactly once.
  *
  * How the run is stopped between two steps without a call in flight: the OpenAI backend is limited to N requests per
- * minute (docs/inference.md "Rate limits"), so once N steps have called, the next one waits in the worker for the
- * window to reopen, and the test kills the worker then — after the N steps' checkpoints are in Redis.
+ * window (docs/inference.md "Rate limits"; the window shortened to 12 s by `INFERENCE_RATE_LIMIT_WINDOW_SECONDS`), so
+ * once N steps have called, the next one waits in the worker for the window to reopen, and the test kills the worker
+ * then — after the N steps' checkpoints are in Redis.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -131,7 +132,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     rmSync(configDir, { recursive: true, force: true });
   });
 
-  /** Limit the fake's backend to `perMinute` requests per minute. */
+  /** Limit the fake's backend to `perMinute` requests per window (12 s here). */
   function limitRequests(perMinute: number): void {
     mkdirSync(join(configDir, 'inference'), { recursive: true });
     const backends = readFileSync(PACKAGED_BACKENDS, 'utf8').replace(
@@ -149,6 +150,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     OPENAI_BASE_URL: fake.baseUrl,
     // a dead worker's run is retaken about a second after it died
     WORKER_LOCK_DURATION_MS: '1000',
+    INFERENCE_RATE_LIMIT_WINDOW_SECONDS: '12',
   });
 
   async function startWorker(): Promise<ServiceProcess> {
