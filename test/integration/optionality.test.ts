@@ -188,6 +188,39 @@ describe('optionality over HTTP', () => {
       expect(response.body.detail).to.include('topic');
     });
 
+    it('should run a PipeExtract and a PipeStructure whose optional sole input is absent', async () => {
+      const bundle = [
+        'domain = "scan"',
+        '[concept.Card]',
+        'description = "A filing card"',
+        '[concept.Card.structure]',
+        'title = { type = "text", description = "The title" }',
+        '[pipe.read_scan]',
+        'type = "PipeExtract"',
+        'description = "The pages of a scan, when there is one"',
+        'inputs = { scan = "Document?" }',
+        'output = "Page[]"',
+        '[pipe.maybe_card]',
+        'type = "PipeStructure"',
+        'description = "A card from a note, when there is one"',
+        'inputs = { note = "Text?" }',
+        'output = "Card?"',
+      ].join('\n');
+      const pages = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], pipe_code: 'read_scan', inputs: {} })
+        .expect(200);
+      expect(pages.body.state).to.equal('COMPLETED');
+      const main = pages.body.pipe_output.working_memory.root[pages.body.main_stuff_name];
+      expect(main.content).to.deep.equal({ items: [] });
+      const card = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], pipe_code: 'maybe_card', inputs: {} })
+        .expect(200);
+      expect(card.body).to.include({ state: 'COMPLETED', absent: true });
+      expect(card.body.absence).to.include({ kind: 'declared_absent', producing_pipe: 'maybe_card' });
+    });
+
     it('should leave an absent parallel branch out of the combined output and add its absence', async () => {
       const body = await run('both', { topic: 'tides' });
       const memory = body.pipe_output.working_memory;
