@@ -36,6 +36,7 @@ import {
   type LoadedBundle,
   loadLibrary,
   type ModelReferenceCatalog,
+  type PackageExports,
   type ValidationMode,
 } from '../../shared/mthds/index.js';
 import {
@@ -62,6 +63,8 @@ export interface ValidateInput {
   defaultPipe: string | null;
   /** The paths of a fetched package's files beside its `.mthds`; null for bundles sent as text (no directory). */
   bundleFiles?: string[] | null;
+  /** The fetched packages' `[exports]` (unexported cross-package references are errors); unchecked when absent. */
+  exports?: PackageExports;
   /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
   models?: ModelReferenceCatalog;
 }
@@ -74,6 +77,8 @@ export interface ClosureInput {
   sources: BundleSource[];
   manifestMainPipe: string | null;
   models?: ModelReferenceCatalog;
+  /** A fetched `method_ref`'s `[exports]` (unexported cross-package references are errors); absent for inline files. */
+  exports?: PackageExports;
 }
 
 /** Input of {@link resolveOperation} (spec §4.6). */
@@ -122,6 +127,8 @@ export interface RunCheckInput {
   models?: ModelReferenceCatalog;
   /** The paths of the files sent beside the bundles, or null for bundles sent as text (PipeDocGen `template_file`). */
   bundleFiles?: string[] | null;
+  /** A `method_ref` run's fetched `[exports]` (unexported cross-package references are errors); else absent. */
+  exports?: PackageExports;
 }
 
 const encoder = new TextEncoder();
@@ -179,7 +186,11 @@ function sweepDeps(): SweepDeps {
 }
 
 function closureLibrary(input: ClosureInput, mode: ValidationMode): Library | CrateInvalidReport {
-  const loaded = loadLibrary(input.sources, { mode, ...(input.models ? { models: input.models } : {}) });
+  const loaded = loadLibrary(input.sources, {
+    mode,
+    ...(input.models ? { models: input.models } : {}),
+    ...(input.exports ? { exports: input.exports } : {}),
+  });
   return loaded.ok ? loaded.library : crateInvalidReport(loaded.errors, loaded.message);
 }
 
@@ -202,6 +213,7 @@ export async function validateOperation(input: ValidateInput): Promise<EncodedJs
       mode: input.mode,
       defaultPipe: input.defaultPipe,
       ...(input.bundleFiles === undefined ? {} : { bundleFiles: input.bundleFiles }),
+      ...(input.exports ? { exports: input.exports } : {}),
       ...(input.models ? { models: input.models } : {}),
     }),
   );
@@ -365,7 +377,7 @@ export async function formatOperation(input: TextInput): Promise<EncodedJson> {
  *   StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError (422) for inputs the pipe refuses
  */
 function checkedRun(input: RunCheckInput): Library {
-  const library = loadRunLibrary(input.sources, input.models, input.bundleFiles);
+  const library = loadRunLibrary(input.sources, input.models, input.bundleFiles, input.exports);
   checkRunInputs(library, selectRunPipe(library, input.pipeCode), input.inputs);
   return library;
 }

@@ -213,6 +213,7 @@ const validate: DiagnosticDefinition = {
           ...options,
           defaultPipe: request.fetched.manifestMainPipe,
           bundleFiles: request.fetched.bundleFiles ?? [],
+          ...(request.fetched.exports ? { exports: request.fetched.exports } : {}),
         }),
       );
     }
