@@ -67,6 +67,17 @@ export class GraphRecorder {
   }
 
   /**
+   * Record what an operator reports about its run on its open node (`NodeSpec.execution_data`, an open object in the
+   * 0.16 contract).
+   * @param id - the node id
+   * @param data - plain JSON data
+   */
+  recordExecutionData(id: string, data: Record<string, unknown>): void {
+    const node = this.byId.get(id);
+    if (node) node.execution_data = data;
+  }
+
+  /**
    * Close a node.
    * @param id - the node id
    * @param outputs - the stuffs it wrote (empty when it failed or wrote nothing)

@@ -56,7 +56,8 @@ export interface GraphNode {
   error: GraphError | null;
   tags: Record<string, never>;
   metrics: Record<string, never>;
-  execution_data: Record<string, never>;
+  /** What an operator records about its run (a PipeJudge's rendered questions and raw answers); `{}` otherwise. */
+  execution_data: Record<string, unknown>;
 }
 
 /**

@@ -347,6 +347,25 @@ describe('PipeJudge through an OpenAI-compatible provider', () => {
     });
   });
 
+  it('should record the execution data on its graph node: rendered question, model, raw answer, threshold not applied', async () => {
+    fake.respondWith(() => completion(JSON.stringify({ question: { yes_no: true } })));
+    const response = await execute('judge_is_urgent', { message: 'The server is down' }).expect(200);
+    const node = response.body.pipe_output.graph_spec.nodes[0];
+    expect(node.execution_data).to.deep.equal({
+      rendered_prompt: 'A message from the inbox:\n<message>\nThe server is down\n</message>',
+      rendered_question: 'Does this message need an answer today?',
+      resolved_model: 'gpt-4o-mini',
+      judgment_kind: 'yes_no',
+      answer: { yes_no: true },
+      threshold: 0.7,
+      threshold_applied: false,
+      warnings: [
+        "PipeJudge 'judge_is_urgent', question 'question': threshold 0.7 was not applied: the judgment model gave no probability, so its yes/no stands.",
+      ],
+    });
+    expect(referenceErrors('GraphSpec', response.body.pipe_output.graph_spec)).to.deep.equal([]);
+  });
+
   it('should attach the images the prompt reads behind [Image N] tokens', async () => {
     fake.respondWith(() => completion(JSON.stringify({ question: { yes_no: false } })));
     const bundle = [
@@ -421,6 +440,21 @@ describe('PipeJudge through an OpenAI-compatible provider', () => {
     expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({
       urgent: { yes_no: false },
       team: { choice: 'billing' },
+    });
+    expect(response.body.pipe_output.graph_spec.nodes[0].execution_data).to.deep.equal({
+      rendered_prompt: '<message>\nPlease resend my invoice\n</message>',
+      rendered_questions: {
+        urgent: 'Does it need an answer today?',
+        team: 'Which team should answer?',
+        severity: 'How severe is it?',
+      },
+      resolved_model: 'gpt-4o-mini',
+      judgment_kinds: { urgent: 'yes_no', team: 'choice', severity: 'rating' },
+      answers: {
+        urgent: { yes_no: false },
+        team: { choice: 'billing' },
+        severity: { refusal: 'The message does not say' },
+      },
     });
   });
 
