@@ -13,6 +13,7 @@
  *
  * @see spec §4.5–4.10; API-CONTRACT.md §3.7–3.13
  */
+import { LibraryFiles } from '../../shared/bundles/index.js';
 import {
   buildTypeSet,
   type CodegenTarget,
@@ -26,6 +27,7 @@ import {
   type SelectedPipe,
   selectPipe,
 } from '../../shared/codegen/index.js';
+import { createDocumentPrinter } from '../../shared/docgen/index.js';
 import { createMockExtractor } from '../../shared/inference/extraction/mock-extractor.js';
 import { createMockBackend } from '../../shared/inference/mock-backend.js';
 import { mockValueForSchema } from '../../shared/inference/mock-value.js';
@@ -65,6 +67,8 @@ export interface ValidateInput {
   bundleFiles?: string[] | null;
   /** The fetched packages' `[exports]` (unexported cross-package references are errors); unchecked when absent. */
   exports?: PackageExports;
+  /** A fetched package's files by bundle-relative path: the dry run reads a PipeDocGen `template_file` from them. */
+  libraryFiles?: ReadonlyMap<string, Uint8Array>;
   /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
   models?: ModelReferenceCatalog;
 }
@@ -178,9 +182,23 @@ export type BuildRunnerValidReport = BuildSelection & {
 };
 
 /** The dry-run sweep's backends, built in the thread: mock inference and extraction, random ids, the clock. */
-function sweepDeps(): SweepDeps {
+/** The printer of the dry-run sweeps (stateless). */
+const DOCUMENT_PRINTER = createDocumentPrinter();
+
+/**
+ * The mock backends of a dry-run sweep, with the document printer (its template checkers only run in a dry run) and,
+ * for a fetched package, its files.
+ */
+function sweepDeps(libraryFiles?: ReadonlyMap<string, Uint8Array>): SweepDeps {
   return {
-    deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids: randomIdSource(), now: Date.now },
+    deps: {
+      inference: createMockBackend(),
+      extractor: createMockExtractor(),
+      printer: DOCUMENT_PRINTER,
+      ...(libraryFiles && libraryFiles.size > 0 ? { libraryFiles: new LibraryFiles(libraryFiles) } : {}),
+      ids: randomIdSource(),
+      now: Date.now,
+    },
     dryRun: { mockValue: mockValueForSchema },
   };
 }
@@ -207,7 +225,7 @@ function selection(selected: SelectedPipe): BuildSelection {
  */
 export async function validateOperation(input: ValidateInput): Promise<EncodedJson> {
   return encode(
-    await validationReport(input.sources, sweepDeps(), {
+    await validationReport(input.sources, sweepDeps(input.libraryFiles), {
       allowSignatures: input.allowSignatures,
       views: input.views,
       mode: input.mode,

@@ -48,6 +48,8 @@ export interface Closure {
   bundleFiles?: string[];
   /** The fetched packages' `[exports]` (`S5-unexported-pipe-refs`); absent for inline bundles. */
   exports?: PackageExports;
+  /** The fetched package's files beside its `.mthds`, by bundle-relative path (the dry run's template checks). */
+  libraryFiles?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** A `method_ref` the event loop must fetch before the request can be answered. */

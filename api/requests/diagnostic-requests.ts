@@ -214,6 +214,7 @@ const validate: DiagnosticDefinition = {
           defaultPipe: request.fetched.manifestMainPipe,
           bundleFiles: request.fetched.bundleFiles ?? [],
           ...(request.fetched.exports ? { exports: request.fetched.exports } : {}),
+          ...(request.fetched.libraryFiles ? { libraryFiles: request.fetched.libraryFiles } : {}),
         }),
       );
     }

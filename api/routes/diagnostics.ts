@@ -268,6 +268,7 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
             manifestMainPipe: fetched.mainPipe,
             bundleFiles: [...fetched.libraryFiles.keys()].sort(),
             exports: fetched.exports,
+            libraryFiles: fetched.libraryFiles,
           },
         },
         signal,
