@@ -25,6 +25,7 @@ export async function resolveRunSources(
   return {
     sources: fetched.sources,
     ...(fetched.libraryFiles.size > 0 ? { libraryFiles: new LibraryFiles(fetched.libraryFiles) } : {}),
+    packageExports: fetched.exports,
     pipeCode: body.pipe_code ?? fetched.mainPipe,
     methodProvenance: fetched.provenance,
   };

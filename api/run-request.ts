@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { type BundleLimits, type LibraryFiles, readBundleTransport } from '../shared/bundles/index.js';
 import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/errors/index.js';
 import type { MethodProvenance } from '../shared/methods/index.js';
-import type { BundleSource } from '../shared/mthds/index.js';
+import type { BundleSource, PackageExports } from '../shared/mthds/index.js';
 import { callbackUrlProblem } from '../shared/net/index.js';
 import type { RunSubmission } from '../shared/orchestration/index.js';
 import { parseBody } from './request-schema.js';
@@ -73,6 +73,8 @@ export function parseRunRequest(body: unknown): RunRequestBody {
 export interface RunSources {
   sources: BundleSource[];
   libraryFiles?: LibraryFiles;
+  /** A fetched `method_ref`'s `[exports]` (api/run-method.ts); absent otherwise. */
+  packageExports?: PackageExports;
 }
 
 /**
@@ -151,6 +153,7 @@ export function toSubmission(
   return {
     sources: run.sources,
     ...(run.libraryFiles ? { libraryFiles: run.libraryFiles } : {}),
+    ...(run.packageExports ? { packageExports: run.packageExports } : {}),
     pipeCode: run.pipeCode,
     methodProvenance: run.methodProvenance,
     inputs: body.inputs,

@@ -25,7 +25,7 @@ function small(sources: readonly { content: string }[]): boolean {
 
 /** Check a run on the calling thread (what the thread operations do). */
 function checkedLibrary(run: RunCheckRequest, models: ModelReferenceCatalog | undefined): Library {
-  const library = loadRunLibrary(run.sources, models, bundleFilesOf(run));
+  const library = loadRunLibrary(run.sources, models, bundleFilesOf(run), run.packageExports);
   checkRunInputs(library, selectRunPipe(library, run.pipeCode), run.inputs);
   return library;
 }
@@ -42,6 +42,7 @@ function checkInput(run: RunCheckRequest, models: ModelReferenceCatalog | undefi
     pipeCode: run.pipeCode,
     inputs: run.inputs,
     bundleFiles: bundleFilesOf(run),
+    ...(run.packageExports ? { exports: run.packageExports } : {}),
     ...(models ? { models } : {}),
   };
 }

@@ -13,6 +13,7 @@
  *
  * @see spec §4.5–4.10; API-CONTRACT.md §3.7–3.13
  */
+import { LibraryFiles } from '../../shared/bundles/index.js';
 import {
   buildTypeSet,
   type CodegenTarget,
@@ -26,6 +27,7 @@ import {
   type SelectedPipe,
   selectPipe,
 } from '../../shared/codegen/index.js';
+import { createDocumentPrinter } from '../../shared/docgen/index.js';
 import { createMockExtractor } from '../../shared/inference/extraction/mock-extractor.js';
 import { createMockBackend } from '../../shared/inference/mock-backend.js';
 import { mockValueForSchema } from '../../shared/inference/mock-value.js';
@@ -36,6 +38,7 @@ import {
   type LoadedBundle,
   loadLibrary,
   type ModelReferenceCatalog,
+  type PackageExports,
   type ValidationMode,
 } from '../../shared/mthds/index.js';
 import {
@@ -62,6 +65,10 @@ export interface ValidateInput {
   defaultPipe: string | null;
   /** The paths of a fetched package's files beside its `.mthds`; null for bundles sent as text (no directory). */
   bundleFiles?: string[] | null;
+  /** The fetched packages' `[exports]` (unexported cross-package references are errors); unchecked when absent. */
+  exports?: PackageExports;
+  /** A fetched package's files by bundle-relative path: the dry run reads a PipeDocGen `template_file` from them. */
+  libraryFiles?: ReadonlyMap<string, Uint8Array>;
   /** The serving model deck's names (unknown `model` references are errors); unchecked when absent. */
   models?: ModelReferenceCatalog;
 }
@@ -74,6 +81,8 @@ export interface ClosureInput {
   sources: BundleSource[];
   manifestMainPipe: string | null;
   models?: ModelReferenceCatalog;
+  /** A fetched `method_ref`'s `[exports]` (unexported cross-package references are errors); absent for inline files. */
+  exports?: PackageExports;
 }
 
 /** Input of {@link resolveOperation} (spec §4.6). */
@@ -122,6 +131,8 @@ export interface RunCheckInput {
   models?: ModelReferenceCatalog;
   /** The paths of the files sent beside the bundles, or null for bundles sent as text (PipeDocGen `template_file`). */
   bundleFiles?: string[] | null;
+  /** A `method_ref` run's fetched `[exports]` (unexported cross-package references are errors); else absent. */
+  exports?: PackageExports;
 }
 
 const encoder = new TextEncoder();
@@ -171,15 +182,33 @@ export type BuildRunnerValidReport = BuildSelection & {
 };
 
 /** The dry-run sweep's backends, built in the thread: mock inference and extraction, random ids, the clock. */
-function sweepDeps(): SweepDeps {
+/** The printer of the dry-run sweeps (stateless). */
+const DOCUMENT_PRINTER = createDocumentPrinter();
+
+/**
+ * The mock backends of a dry-run sweep, with the document printer (its template checkers only run in a dry run) and,
+ * for a fetched package, its files.
+ */
+function sweepDeps(libraryFiles?: ReadonlyMap<string, Uint8Array>): SweepDeps {
   return {
-    deps: { inference: createMockBackend(), extractor: createMockExtractor(), ids: randomIdSource(), now: Date.now },
+    deps: {
+      inference: createMockBackend(),
+      extractor: createMockExtractor(),
+      printer: DOCUMENT_PRINTER,
+      ...(libraryFiles && libraryFiles.size > 0 ? { libraryFiles: new LibraryFiles(libraryFiles) } : {}),
+      ids: randomIdSource(),
+      now: Date.now,
+    },
     dryRun: { mockValue: mockValueForSchema },
   };
 }
 
 function closureLibrary(input: ClosureInput, mode: ValidationMode): Library | CrateInvalidReport {
-  const loaded = loadLibrary(input.sources, { mode, ...(input.models ? { models: input.models } : {}) });
+  const loaded = loadLibrary(input.sources, {
+    mode,
+    ...(input.models ? { models: input.models } : {}),
+    ...(input.exports ? { exports: input.exports } : {}),
+  });
   return loaded.ok ? loaded.library : crateInvalidReport(loaded.errors, loaded.message);
 }
 
@@ -196,12 +225,13 @@ function selection(selected: SelectedPipe): BuildSelection {
  */
 export async function validateOperation(input: ValidateInput): Promise<EncodedJson> {
   return encode(
-    await validationReport(input.sources, sweepDeps(), {
+    await validationReport(input.sources, sweepDeps(input.libraryFiles), {
       allowSignatures: input.allowSignatures,
       views: input.views,
       mode: input.mode,
       defaultPipe: input.defaultPipe,
       ...(input.bundleFiles === undefined ? {} : { bundleFiles: input.bundleFiles }),
+      ...(input.exports ? { exports: input.exports } : {}),
       ...(input.models ? { models: input.models } : {}),
     }),
   );
@@ -365,7 +395,7 @@ export async function formatOperation(input: TextInput): Promise<EncodedJson> {
  *   StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError (422) for inputs the pipe refuses
  */
 function checkedRun(input: RunCheckInput): Library {
-  const library = loadRunLibrary(input.sources, input.models, input.bundleFiles);
+  const library = loadRunLibrary(input.sources, input.models, input.bundleFiles, input.exports);
   checkRunInputs(library, selectRunPipe(library, input.pipeCode), input.inputs);
   return library;
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { FetchPurpose } from '../../shared/methods/index.js';
-import type { BundleSource } from '../../shared/mthds/index.js';
+import type { BundleSource, PackageExports } from '../../shared/mthds/index.js';
 import { mthdsContent } from './mthds-content.js';
 
 /**
@@ -46,6 +46,10 @@ export interface Closure {
   manifestMainPipe: string | null;
   /** The bundle-relative paths of the fetched package's files beside its `.mthds` (PipeDocGen `template_file`). */
   bundleFiles?: string[];
+  /** The fetched packages' `[exports]` (`S5-unexported-pipe-refs`); absent for inline bundles. */
+  exports?: PackageExports;
+  /** The fetched package's files beside its `.mthds`, by bundle-relative path (the dry run's template checks). */
+  libraryFiles?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** A `method_ref` the event loop must fetch before the request can be answered. */

@@ -213,6 +213,8 @@ const validate: DiagnosticDefinition = {
           ...options,
           defaultPipe: request.fetched.manifestMainPipe,
           bundleFiles: request.fetched.bundleFiles ?? [],
+          ...(request.fetched.exports ? { exports: request.fetched.exports } : {}),
+          ...(request.fetched.libraryFiles ? { libraryFiles: request.fetched.libraryFiles } : {}),
         }),
       );
     }

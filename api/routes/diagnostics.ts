@@ -267,6 +267,8 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
             sources: fetched.sources,
             manifestMainPipe: fetched.mainPipe,
             bundleFiles: [...fetched.libraryFiles.keys()].sort(),
+            exports: fetched.exports,
+            libraryFiles: fetched.libraryFiles,
           },
         },
         signal,

@@ -2,7 +2,9 @@
  * The inputs template of `POST /v1/build/inputs` (spec §4.8; API-CONTRACT.md §3.10): a static read of a pipe's
  * declared inputs, in authored order, with placeholder contents. Light form: a text-like input is a bare string (a
  * list of strings for a list), any other input its content object (a list of them). Explicit form: every input is
- * `{concept, content}` with the qualified concept ref. A list holds one item, or N for a fixed `[N]`.
+ * `{concept, content}` with the qualified concept ref. A list holds one item, or N for a fixed `[N]`. An input declared
+ * optional (`X?`, LANGUAGE-DELTA.md §6) is in the template too, with a placeholder: the TOML form says it may be left
+ * out.
  */
 import { stringify } from 'smol-toml';
 import type { Library, Pipe } from '../mthds/index.js';
@@ -43,14 +45,21 @@ function isTable(value: unknown): boolean {
   return value !== null && typeof value === 'object';
 }
 
+/** An input's spec as declared, presence marker included, and what an optional one may do. */
+function declaredSpec(input: Pipe['inputs'][number]): string {
+  if (input.presence === 'optional') return `${input.raw}? (optional: may be left out)`;
+  return input.presence === 'force' ? `${input.raw}!` : input.raw;
+}
+
 /**
- * The template as TOML text: one `# <name>: <concept ref as declared>` comment above each input; plain values first,
- * then tables (TOML cannot put a plain key after a table). Empty for a pipe without inputs.
+ * The template as TOML text: one `# <name>: <concept ref as declared>` comment above each input (with its presence
+ * marker; an optional input's comment says it may be left out); plain values first, then tables (TOML cannot put a
+ * plain key after a table). Empty for a pipe without inputs.
  * @param pipe - the selected pipe
  * @param template - the JSON template of {@link inputsTemplate}
  */
 export function inputsTemplateToml(pipe: Pipe, template: Record<string, unknown>): string {
-  const declared = new Map(pipe.inputs.map((input) => [input.name, input.raw]));
+  const declared = new Map(pipe.inputs.map((input) => [input.name, declaredSpec(input)]));
   const names = Object.keys(template);
   const ordered = [
     ...names.filter((name) => !isTable(template[name])),

@@ -2,7 +2,8 @@
  * The runner script of `POST /v1/build/runner` (spec §4.10; API-CONTRACT.md §3.12): a Python script running one pipe
  * through Pipelex, its inputs spelled as `{concept, content}` with placeholder contents built from the
  * `python-structures` classes it imports from `structures/structures.py`. A list output is read with
- * `main_stuff_as_items(item_type=…)`, a single one with `main_stuff_as(content_type=…)`.
+ * `main_stuff_as_items(item_type=…)`, a single one with `main_stuff_as(content_type=…)`. An input declared optional
+ * (`X?`, LANGUAGE-DELTA.md §6) is spelled out too, under a comment saying it may be left out.
  */
 import type { Library, Pipe } from '../mthds/index.js';
 import { outputConcept } from './output-representation.js';
@@ -26,6 +27,9 @@ export function runnerScript(library: Library, types: TypeSet, pipe: Pipe): stri
     const concept = library.resolveConcept(input.conceptRef, pipe.domain_code);
     const expression = pythonConstructor(types, concept.ref, placeholderContent(types, concept.ref), used);
     return [
+      ...(input.presence === 'optional'
+        ? [`            # optional (${input.raw}?): leave it out to run without it`]
+        : []),
       `            ${JSON.stringify(input.name)}: {`,
       `                "concept": ${JSON.stringify(concept.ref)},`,
       `                "content": ${pythonRepeated(input.multiplicity, expression)},`,

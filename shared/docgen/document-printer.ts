@@ -10,9 +10,12 @@
  * | `docxtemplater-docx` | docx.template_file | docxtemplater + pizzip |
  * | `chromium-pdf` | pdf.html | none here: `PipeFeatureNotSupportedError` (501) |
  * | `pptx-template` | pptx.template_file | none here: `PipeFeatureNotSupportedError` (501) |
+ *
+ * `checkTemplate` runs the template checker of `exceljs-xlsx` and `docxtemplater-docx` (the dry run's; the others have
+ * none).
  */
 import { PipeDocGenRenderError, PipeFeatureNotSupportedError } from '../errors/index.js';
-import type { DocumentPrinterPort, PrintRequest } from '../runtime/index.js';
+import type { DocumentPrinterPort, PrintRequest, TemplateCheckRequest } from '../runtime/index.js';
 
 /** Longest a print may take, in ms, by default (the engines run on the calling thread between their awaits). */
 const DEFAULT_PRINT_TIMEOUT_MS = 20_000;
@@ -41,6 +44,12 @@ const ENGINES: Readonly<Record<string, Engine>> = {
   'docxtemplater-docx': async (request) => (await import('./docx-template.js')).printDocxTemplate(request),
   'chromium-pdf': unsupported('a pdf from an HTML template'),
   'pptx-template': unsupported('pptx'),
+};
+
+/** The template checkers of the engines that fill an office `template_file` (loaded on first use, as the engines). */
+const CHECKERS: Readonly<Record<string, (request: TemplateCheckRequest) => Promise<void> | void>> = {
+  'exceljs-xlsx': async (request) => (await import('./xlsx-template.js')).checkXlsxTemplate(request),
+  'docxtemplater-docx': async (request) => (await import('./docx-template.js')).checkDocxTemplate(request),
 };
 
 /** Options of {@link createDocumentPrinter}. */
@@ -100,6 +109,9 @@ export function createDocumentPrinter(options: DocumentPrinterOptions = {}): Doc
           `Pipe '${request.pipeCode}': the printed ${request.format} is ${bytes.byteLength} bytes, over the ${request.maxBytes}-byte bound.`,
         );
       return bytes;
+    },
+    async checkTemplate(request) {
+      await CHECKERS[request.engine]?.(request);
     },
   };
 }

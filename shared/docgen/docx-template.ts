@@ -7,7 +7,7 @@
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
 import { PipeDocGenRenderError, PipeDocGenUndefinedValueError } from '../errors/index.js';
-import type { PrintRequest } from '../runtime/index.js';
+import type { PrintRequest, TemplateCheckRequest } from '../runtime/index.js';
 import { valueAtPath } from './plain-data.js';
 
 /** Raised inside a render for a tag naming nothing; reported as {@link PipeDocGenUndefinedValueError}. */
@@ -48,17 +48,7 @@ function undefinedTag(error: unknown): UndefinedTag | undefined {
  */
 export function printDocxTemplate(request: PrintRequest): Uint8Array {
   try {
-    const zip = new PizZip(request.templateFile ?? new Uint8Array());
-    const document = new Docxtemplater(zip, {
-      delimiters: { start: '{{', end: '}}' },
-      paragraphLoop: true,
-      linebreaks: true,
-      parser,
-      nullGetter: (part) => {
-        if (part.module) return '';
-        throw new UndefinedTag(part.value);
-      },
-    });
+    const document = compiled(request.templateFile);
     document.render(request.data);
     return document.getZip().generate({ type: 'uint8array', compression: 'DEFLATE' });
   } catch (error) {
@@ -68,13 +58,46 @@ export function printDocxTemplate(request: PrintRequest): Uint8Array {
         `Pipe '${request.pipeCode}', template_file: '{{ ${missing.tag.trim()} }}' names a value its inputs do not have.`,
         { cause: error },
       );
-    const details = (error as { properties?: { errors?: { message?: string }[] } }).properties?.errors
-      ?.map((item) => item.message)
-      .filter((message): message is string => typeof message === 'string')
-      .slice(0, 5);
-    throw new PipeDocGenRenderError(
-      `Pipe '${request.pipeCode}': the template_file could not be filled: ${details?.length ? details.join('; ') : error instanceof Error ? error.message : String(error)}.`,
-      { cause: error },
-    );
+    throw renderError(request.pipeCode, 'filled', error);
+  }
+}
+
+/** The template compiled: its zip opened and its tags parsed (throws when either fails). */
+function compiled(templateFile: Uint8Array | undefined): Docxtemplater {
+  return new Docxtemplater(new PizZip(templateFile ?? new Uint8Array()), {
+    delimiters: { start: '{{', end: '}}' },
+    paragraphLoop: true,
+    linebreaks: true,
+    errorLogging: false,
+    parser,
+    nullGetter: (part) => {
+      if (part.module) return '';
+      throw new UndefinedTag(part.value);
+    },
+  });
+}
+
+/** A failure to open, compile or fill the template, with docxtemplater's own messages (at most five). */
+function renderError(pipeCode: string, what: 'read' | 'filled', error: unknown): PipeDocGenRenderError {
+  const details = (error as { properties?: { errors?: { message?: string }[] } }).properties?.errors
+    ?.map((item) => item.message)
+    .filter((message): message is string => typeof message === 'string')
+    .slice(0, 5);
+  return new PipeDocGenRenderError(
+    `Pipe '${pipeCode}': the template_file could not be ${what}: ${details?.length ? details.join('; ') : error instanceof Error ? error.message : String(error)}.`,
+    { cause: error },
+  );
+}
+
+/**
+ * Check the template without filling it: a .docx whose tags parse (the dry run's template checker).
+ * @param request - the pipe and the template's bytes
+ * @throws PipeDocGenRenderError when the template is not a .docx or its tags do not parse
+ */
+export function checkDocxTemplate(request: TemplateCheckRequest): void {
+  try {
+    compiled(request.templateFile);
+  } catch (error) {
+    throw renderError(request.pipeCode, 'read', error);
   }
 }

@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { PipeDocGenRenderError, PipeDocGenUndefinedValueError } from '../errors/index.js';
-import type { PrintRequest } from '../runtime/index.js';
+import type { PrintRequest, TemplateCheckRequest } from '../runtime/index.js';
 import { scalarText, valueAtPath } from './plain-data.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z][\w]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g;
@@ -27,6 +27,28 @@ function typed(value: unknown): string | number | boolean | null {
   return JSON.stringify(value);
 }
 
+/** The template's workbook; a file that is not a readable .xlsx is {@link PipeDocGenRenderError}. */
+async function loadedWorkbook(pipeCode: string, templateFile: Uint8Array | undefined): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(templateFile ?? new Uint8Array()) as unknown as ArrayBuffer);
+  } catch (error) {
+    throw new PipeDocGenRenderError(`Pipe '${pipeCode}': the template_file is not a readable .xlsx workbook.`, {
+      cause: error,
+    });
+  }
+  return workbook;
+}
+
+/**
+ * Check the template without filling it: a readable .xlsx workbook (the dry run's template checker).
+ * @param request - the pipe and the template's bytes
+ * @throws PipeDocGenRenderError when it is not one
+ */
+export async function checkXlsxTemplate(request: TemplateCheckRequest): Promise<void> {
+  await loadedWorkbook(request.pipeCode, request.templateFile);
+}
+
 /**
  * Fill the template.
  * @param request - data and the template's bytes
@@ -35,14 +57,7 @@ function typed(value: unknown): string | number | boolean | null {
  *   naming nothing
  */
 export async function printXlsxTemplate(request: PrintRequest): Promise<Uint8Array> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.from(request.templateFile ?? new Uint8Array()) as unknown as ArrayBuffer);
-  } catch (error) {
-    throw new PipeDocGenRenderError(`Pipe '${request.pipeCode}': the template_file is not a readable .xlsx workbook.`, {
-      cause: error,
-    });
-  }
+  const workbook = await loadedWorkbook(request.pipeCode, request.templateFile);
   workbook.eachSheet((sheet) => {
     sheet.eachRow((row) => {
       row.eachCell((cell) => {

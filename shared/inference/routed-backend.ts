@@ -73,6 +73,18 @@ function withCost(usage: TokenUsage, route: Route, handle: string, call: QuotedC
 }
 
 /**
+ * What each model reads, by handle, for the handles whose spec declares `inputs` (the first backend declaring a
+ * handle wins, in the order the configuration lists the backends).
+ */
+function modelInputs(config: InferenceConfig): Map<string, readonly string[]> {
+  const inputs = new Map<string, readonly string[]>();
+  for (const models of Object.values(config.models))
+    for (const [handle, spec] of Object.entries(models))
+      if (spec.inputs !== undefined && handle !== '*' && !inputs.has(handle)) inputs.set(handle, spec.inputs);
+  return inputs;
+}
+
+/**
  * Create the routed backend.
  * @param options - configuration, profile and client limits
  * @throws PipelexConfigError for an unknown profile
@@ -80,7 +92,7 @@ function withCost(usage: TokenUsage, route: Route, handle: string, call: QuotedC
 export function createRoutedBackend(options: RoutedBackendOptions): RoutedBackend {
   const { config } = options;
   const router = new ModelRouter(config, options.profile);
-  const deck = new ModelDeck(config.deck, (handle) => router.canServe(handle));
+  const deck = new ModelDeck(config.deck, (handle) => router.canServe(handle), modelInputs(config));
   const clients = new Map<string, InferenceBackend>();
   const throttle = new ProviderThrottle(config, {
     ...options.rateLimits,

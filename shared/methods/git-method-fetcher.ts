@@ -26,6 +26,7 @@ import { checkCloneHost, cloneUrl, normalisedCloneUrl } from './clone-target.js'
 import type { CommitResolutions } from './commit-resolutions.js';
 import { referencedPackageAddresses } from './cross-package-refs.js';
 import { type GitOptions, resolveCommit, shallowClone } from './git-remote.js';
+import type { Manifest } from './manifest.js';
 import type { FetchedMethod, FetchPurpose, MethodFetcher } from './method-fetcher.js';
 import { parseMethodRef } from './method-ref.js';
 import { type PackageLimits, readPackage } from './package-files.js';
@@ -119,8 +120,8 @@ export class GitMethodFetcher implements MethodFetcher {
         const scan = await scanManifests(entry.dir, this.options.scanLimits);
         const found = locatePackage(scan, parsed.address);
         const own = await readPackage(found.dir, found.manifest.fullAddress, purpose, this.options.packageLimits);
-        const { sources, outside } = await this.withSiblings(scan, found, own.sources, purpose);
-        return { found, sources, outside, libraryFiles: own.libraryFiles, commitSha: entry.sha };
+        const { sources, outside, manifests } = await this.withSiblings(scan, found, own.sources, purpose);
+        return { found, sources, outside, manifests, libraryFiles: own.libraryFiles, commitSha: entry.sha };
       },
     );
     if (located.commitSha !== resolution.sha) this.options.resolutions.record(url, parsed.tag, located.commitSha);
@@ -136,6 +137,7 @@ export class GitMethodFetcher implements MethodFetcher {
     }
     const { dependencies } = located.found.manifest;
     const pinned = new Set(dependencies.map((dependency) => dependency.address.toLowerCase()));
+    const exports = exportsTable([located.found.manifest, ...located.manifests]);
     const nested = await this.nestedSources(
       [
         ...dependencies.map((dependency) => ({
@@ -148,11 +150,13 @@ export class GitMethodFetcher implements MethodFetcher {
       ],
       purpose,
       [...chain, fullAddress],
+      exports,
     );
     return {
       sources: [...located.sources, ...nested],
       mainPipe: located.found.manifest.mainPipe,
       libraryFiles: located.libraryFiles,
+      exports: sortedExports(exports),
       provenance: {
         address: parsed.address,
         tag: parsed.tag,
@@ -163,14 +167,18 @@ export class GitMethodFetcher implements MethodFetcher {
     };
   }
 
-  /** The package's sources and its siblings' (transitively), and the referenced addresses found outside the clone. */
+  /**
+   * The package's sources and its siblings' (transitively), the siblings' manifests, and the referenced addresses
+   * found outside the clone.
+   */
   private async withSiblings(
     scan: ManifestScan,
     found: FoundPackage,
     own: readonly BundleSource[],
     purpose: FetchPurpose,
-  ): Promise<{ sources: BundleSource[]; outside: string[] }> {
+  ): Promise<{ sources: BundleSource[]; outside: string[]; manifests: Manifest[] }> {
     const loaded = new Set([found.dir]);
+    const manifests: Manifest[] = [];
     const outside = new Map<string, string>();
     const sources = [...own];
     let pending = referencedPackageAddresses(sources);
@@ -185,6 +193,7 @@ export class GitMethodFetcher implements MethodFetcher {
         const sibling = matches.length === 1 ? matches[0]! : locatePackage(scan, address);
         if (loaded.has(sibling.dir)) continue;
         loaded.add(sibling.dir);
+        manifests.push(sibling.manifest);
         const prefix = path.posix.relative(found.relativeDir, sibling.relativeDir);
         const read = await readPackage(sibling.dir, sibling.manifest.fullAddress, purpose, this.options.packageLimits);
         next.push(
@@ -197,25 +206,47 @@ export class GitMethodFetcher implements MethodFetcher {
       sources.push(...next);
       pending = referencedPackageAddresses(next);
     }
-    return { sources, outside: [...outside.values()] };
+    return { sources, outside: [...outside.values()], manifests };
   }
 
   /**
    * Fetch the packages this one depends on — `[dependencies]` at their tag, outside packages by address at HEAD — and
-   * name their sources `<address>/<path>`.
+   * name their sources `<address>/<path>`; their exports are merged into `exports`.
    */
   private async nestedSources(
     packages: readonly { ref: string; address: string }[],
     purpose: FetchPurpose,
     chain: readonly string[],
+    exports: Map<string, Set<string>>,
   ): Promise<BundleSource[]> {
     const sources: BundleSource[] = [];
     for (const { ref, address } of packages) {
       const fetched = await this.fetchAt(ref, purpose, chain);
+      for (const [domain, pipes] of Object.entries(fetched.exports)) mergeExports(exports, domain, pipes);
       sources.push(
         ...fetched.sources.map((source) => ({ content: source.content, source: `${address}/${source.source ?? ''}` })),
       );
     }
     return sources;
   }
+}
+
+/** Add a domain's exported pipes to a merged table. */
+function mergeExports(into: Map<string, Set<string>>, domain: string, pipes: Iterable<string>): void {
+  const merged = into.get(domain) ?? new Set<string>();
+  for (const pipe of pipes) merged.add(pipe);
+  into.set(domain, merged);
+}
+
+/** The merged `[exports]` of manifests (a domain listed by several manifests exports what any of them lists). */
+function exportsTable(manifests: readonly Manifest[]): Map<string, Set<string>> {
+  const table = new Map<string, Set<string>>();
+  for (const manifest of manifests)
+    for (const [domain, pipes] of manifest.exports ?? []) mergeExports(table, domain, pipes);
+  return table;
+}
+
+/** A merged table as plain data, pipes sorted. */
+function sortedExports(table: ReadonlyMap<string, ReadonlySet<string>>): Record<string, string[]> {
+  return Object.fromEntries([...table].map(([domain, pipes]) => [domain, [...pipes].sort()]));
 }

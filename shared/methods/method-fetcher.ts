@@ -4,7 +4,7 @@
  * a stub in tests).
  */
 import { z } from 'zod';
-import type { BundleSource } from '../mthds/index.js';
+import type { BundleSource, PackageExports } from '../mthds/index.js';
 
 /**
  * Where the bundles of a `method_ref` request came from (spec §2.2; API-CONTRACT.md §10.5), as sent on the wire in
@@ -38,6 +38,12 @@ export interface FetchedMethod {
    * run's documents may name (API-CONTRACT.md §10.5); empty for purpose `tooling`.
    */
   libraryFiles: ReadonlyMap<string, Uint8Array>;
+  /**
+   * The `[exports]` of every manifest the fetch loaded (the package, the sibling packages and the dependencies it
+   * calls), flattened: domain path → exported pipe codes, sorted. A domain no manifest lists is absent (it exports
+   * everything). It is what `LoadOptions.exports` takes.
+   */
+  exports: PackageExports;
   provenance: MethodProvenance;
 }
 

@@ -46,6 +46,7 @@ export { type BundleSource, type LibraryLoadResult, type LoadOptions, loadLibrar
 export {
   type CategoryReferences,
   type ModelCategoryName,
+  type ModelInputs,
   type ModelReferenceCatalog,
   type ModelReferenceKind,
   type ParsedModelReference,

@@ -168,6 +168,8 @@ export const MESSAGES = {
     `Pipe '${p.pipe}': the output "${p.output}" of a PipeJudge with named questions must be a structured concept with one concept field per question: ${p.problem}.`,
   judge_model_missing: (p: { pipe: string }) =>
     `JudgmentModelMissingError: Pipe '${p.pipe}' names no judgment model and the model deck's [judgment] category has no choice_default; set model (e.g. "@default-judgment").`,
+  judge_input_capability: (p: { pipe: string; input: string; kind: string; model: string; reads: readonly string[] }) =>
+    `PipeJudgeInputCapabilityError: PipeJudge '${p.pipe}' judges input '${p.input}', which is ${p.kind === 'image' ? 'an' : 'a'} ${p.kind}, and its judgment model '${p.model}' does not read ${p.kind}s: it reads ${p.reads.join(', ')}. Name a judgment model that reads ${p.kind}s, or turn the ${p.kind} into text with a step before this one.`,
   doc_gen_output_document: (p: { pipe: string; output: string }) =>
     `Pipe '${p.pipe}': a PipeDocGen outputs a Document (or a concept refining it), not '${p.output}' (PipeDocGenFactoryError).`,
   doc_gen_output_single: (p: { pipe: string; output: string }) =>

@@ -28,6 +28,18 @@ export interface CategoryReferences {
   waterfalls: readonly string[];
   /** Whether the category has a default model (`choice_default`, or the LLM `choice_defaults`). */
   hasDefault?: boolean;
+  /**
+   * What the model a reference resolves to reads, when its spec says (judgment category, for PipeJudge's input
+   * capability; LANGUAGE-DELTA.md §3): keyed `<kind>:<name>` (`alias:default-judgment`, `preset:x`, `handle:gpt-4o`)
+   * and `default` for the category's default; the resolved handle and its spec `inputs`.
+   */
+  inputs?: Readonly<Record<string, ModelInputs>>;
+}
+
+/** The handle a reference resolves to and what that model reads (`text`, `images`, `pdf`). */
+export interface ModelInputs {
+  model: string;
+  inputs: readonly string[];
 }
 
 /** The names a model deck knows, per category: plain data, so it crosses thread boundaries. */

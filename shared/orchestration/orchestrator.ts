@@ -4,7 +4,7 @@
  * and needs an orchestrator that can.
  */
 import type { MethodProvenance } from '../methods/index.js';
-import type { BundleSource, Library } from '../mthds/index.js';
+import type { BundleSource, Library, PackageExports } from '../mthds/index.js';
 import type { RunResult } from '../wire/index.js';
 import type { RunSubmission } from './submission.js';
 
@@ -48,6 +48,8 @@ export interface RunCheckRequest {
   inputs: unknown;
   /** The files sent beside the bundles (zip, file map, method_ref clone); absent for bundles sent as text. */
   libraryFiles?: { paths(): string[] };
+  /** A `method_ref` run's fetched `[exports]` (unexported cross-package references are refused); else absent. */
+  packageExports?: PackageExports;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { LibraryFiles } from '../bundles/index.js';
 import { createDocumentPrinter } from '../docgen/index.js';
 import type { MethodProvenance } from '../methods/index.js';
-import type { BundleSource, Library } from '../mthds/index.js';
+import type { BundleSource, Library, PackageExports } from '../mthds/index.js';
 import { type RuntimeDeps, runBundle } from '../runtime/index.js';
 import { completedRunResult, type RunResult, withProvenance } from '../wire/index.js';
 import type { RunJob } from './queue/index.js';
@@ -20,6 +20,8 @@ export interface RunSubmission {
   sources: BundleSource[];
   /** Library files of a `bundle_b64` / `files` bundle (documents may name them by path). */
   libraryFiles?: LibraryFiles;
+  /** A `method_ref` run's fetched `[exports]`, checked before the run is accepted (not carried to the worker). */
+  packageExports?: PackageExports;
   pipeCode: string | null;
   inputs: unknown;
   outputName: string | null;

@@ -5,7 +5,14 @@
  * @see spec §2.3–2.4, §4.3; RUNTIME.md §1.1
  */
 import { PipeNotFoundError, ValidateBundleError } from '../errors/index.js';
-import { type BundleSource, type Library, loadLibrary, type ModelReferenceCatalog, type Pipe } from '../mthds/index.js';
+import {
+  type BundleSource,
+  type Library,
+  loadLibrary,
+  type ModelReferenceCatalog,
+  type PackageExports,
+  type Pipe,
+} from '../mthds/index.js';
 import { GraphRecorder } from './graph-recorder.js';
 import type { GraphSpec } from './graph-spec.js';
 import type { RuntimeDeps } from './ports.js';
@@ -38,14 +45,17 @@ export interface BundleRunRequest {
  *   `/v1/validate` refuses it (unchecked when absent; one deck per process, so the cache needs no key for it)
  * @param bundleFiles - where the bundles came from, for PipeDocGen `template_file`: the paths of the files sent beside
  *   them, or null for bundles sent as text (`LoadOptions.bundleFiles`; unchecked when absent)
+ * @param exports - a `method_ref` run's fetched `[exports]` (`LoadOptions.exports`; unchecked when absent)
  * @throws ValidateBundleError (422) carrying every validation item
  */
 export function loadRunLibrary(
   sources: BundleSource[],
   models?: ModelReferenceCatalog,
   bundleFiles?: readonly string[] | null,
+  exports?: PackageExports,
 ): Library {
-  const variant = bundleFiles === undefined ? '' : bundleFiles === null ? 'text' : `files:${bundleFiles.join('\n')}`;
+  const files = bundleFiles === undefined ? '' : bundleFiles === null ? 'text' : `files:${bundleFiles.join('\n')}`;
+  const variant = exports === undefined ? files : `${files}\nexports:${JSON.stringify(exports)}`;
   return cachedRunLibrary(
     sources,
     () => {
@@ -53,6 +63,7 @@ export function loadRunLibrary(
         mode: 'compat',
         ...(models ? { models } : {}),
         ...(bundleFiles === undefined ? {} : { bundleFiles }),
+        ...(exports ? { exports } : {}),
       });
       if (!loaded.ok) throw new ValidateBundleError(loaded.message, loaded.errors);
       return loaded.library;

@@ -1,7 +1,8 @@
 /**
  * Records the execution graph of a run (API-CONTRACT.md §4.5 `GraphSpec`) in the reference runner's shape
  * (docs/graph-spec.md): one node per pipe run with its timing, error and io items (each stuff's digest is its stuff
- * code, so the stuff a pipe writes and the one the next pipe reads connect), `contains` edges from a controller to
+ * code, so the stuff a pipe writes and the one the next pipe reads connect), lifted pipes as `skipped` nodes with
+ * their `skip_reason`, `contains` edges from a controller to
  * the pipes it runs (every outcome of a dry-run condition, every item run of a batch), and, derived when the graph is
  * built, `data` edges from the last node to write a stuff to each node reading it, and `batch_item` /
  * `batch_aggregate` edges between a batch and its item runs.
@@ -54,6 +55,29 @@ export class GraphRecorder {
   }
 
   /**
+   * Mark an open node as skipped (its pipe was lifted); closing it keeps that status.
+   * @param id - the node id
+   * @param reason - the sentence naming the absent input
+   */
+  skip(id: string, reason: string): void {
+    const node = this.byId.get(id);
+    if (!node) return;
+    node.status = 'skipped';
+    node.skip_reason = reason;
+  }
+
+  /**
+   * Record what an operator reports about its run on its open node (`NodeSpec.execution_data`, an open object in the
+   * 0.16 contract).
+   * @param id - the node id
+   * @param data - plain JSON data
+   */
+  recordExecutionData(id: string, data: Record<string, unknown>): void {
+    const node = this.byId.get(id);
+    if (node) node.execution_data = data;
+  }
+
+  /**
    * Close a node.
    * @param id - the node id
    * @param outputs - the stuffs it wrote (empty when it failed or wrote nothing)
@@ -63,7 +87,7 @@ export class GraphRecorder {
   finish(id: string, outputs: GraphIoItem[], at: number, error?: Omit<GraphError, 'stack'>): void {
     const node = this.byId.get(id);
     if (!node) return;
-    node.status = error ? 'failed' : 'succeeded';
+    node.status = error ? 'failed' : node.status === 'skipped' ? 'skipped' : 'succeeded';
     node.io.outputs = outputs;
     node.timing.ended_at = new Date(at).toISOString();
     node.timing.duration = (at - Date.parse(node.timing.started_at)) / 1000;

@@ -44,14 +44,20 @@ export interface GraphNode {
   kind: 'controller' | 'operator';
   pipe_code: string;
   pipe_type: string;
-  /** `canceled`: still running when the graph was built (the reference's teardown status). */
-  status: 'running' | 'succeeded' | 'failed' | 'canceled';
+  /**
+   * `canceled`: still running when the graph was built (the reference's teardown status); `skipped`: lifted because a
+   * plain input was absent (LANGUAGE-DELTA.md §6), a successful outcome.
+   */
+  status: 'running' | 'succeeded' | 'failed' | 'skipped' | 'canceled';
+  /** Set on a `skipped` node only: the sentence naming the absent input (pipelex-api 0.16 `NodeSpec.skip_reason`). */
+  skip_reason?: string;
   timing: GraphTiming;
   io: { inputs: GraphIoItem[]; outputs: GraphIoItem[] };
   error: GraphError | null;
   tags: Record<string, never>;
   metrics: Record<string, never>;
-  execution_data: Record<string, never>;
+  /** What an operator records about its run (a PipeJudge's rendered questions and raw answers); `{}` otherwise. */
+  execution_data: Record<string, unknown>;
 }
 
 /**

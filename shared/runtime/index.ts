@@ -34,6 +34,7 @@ export type {
   RuntimeDeps,
   SearchAnswer,
   SearchRequest,
+  TemplateCheckRequest,
   TokenUsage,
 } from './ports.js';
 export { DEFAULT_BATCH_CONCURRENCY } from './ports.js';

@@ -12,6 +12,7 @@ import {
   type LoadedBundle,
   loadLibrary,
   type ModelReferenceCatalog,
+  type PackageExports,
   type Pipe,
   type ValidationMode,
 } from '../mthds/index.js';
@@ -85,7 +86,8 @@ function graphSpec(recorder: GraphRecorder, library: Library, pipe: Pipe, create
  *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified); `models`:
  *   the serving model deck's names, to refuse unknown `model` references at load (unchecked when absent);
- *   `bundleFiles`: where the bundles came from, for PipeDocGen `template_file` (`LoadOptions.bundleFiles`)
+ *   `bundleFiles`: where the bundles came from, for PipeDocGen `template_file` (`LoadOptions.bundleFiles`);
+ *   `exports`: the fetched packages' `[exports]` (`LoadOptions.exports`)
  * @returns the verdict; never throws for an invalid bundle
  * @see spec §4.5
  */
@@ -98,12 +100,14 @@ export async function libraryVerdict(
     defaultPipe?: string | null;
     models?: ModelReferenceCatalog;
     bundleFiles?: readonly string[] | null;
+    exports?: PackageExports;
   },
 ): Promise<LibraryVerdict> {
   const loaded = loadLibrary(sources, {
     mode: options.mode ?? 'compat',
     ...(options.models ? { models: options.models } : {}),
     ...(options.bundleFiles === undefined ? {} : { bundleFiles: options.bundleFiles }),
+    ...(options.exports ? { exports: options.exports } : {}),
   });
   if (!loaded.ok) return { ok: false, errors: loaded.errors, message: loaded.message };
   const { library } = loaded;

@@ -201,6 +201,20 @@ export interface DocumentPrinterPort {
    *   than `maxBytes`; PipeFeatureNotSupportedError (501) for an engine this deployment cannot run
    */
   print(request: PrintRequest): Promise<Uint8Array>;
+  /**
+   * Check, without printing, that an engine reads an office `template_file` (the reference dry run's template
+   * checker: a docx whose tags parse, an xlsx that is a workbook); an engine without a checker passes.
+   * @param request - the pipe, the engine and the template's bytes
+   * @throws PipeDocGenRenderError (422) when the engine cannot read the template
+   */
+  checkTemplate?(request: TemplateCheckRequest): Promise<void>;
+}
+
+/** What {@link DocumentPrinterPort.checkTemplate} checks. */
+export interface TemplateCheckRequest {
+  pipeCode: string;
+  engine: string;
+  templateFile: Uint8Array;
 }
 
 /**

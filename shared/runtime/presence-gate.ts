@@ -30,19 +30,23 @@ function absentInputs(job: PipeJob, presence: 'plain' | 'force'): AbsentInput[] 
 
 /**
  * Lift (skip) a job: record its output as a `skipped` absence chained to the first absent input, or store `[]` when its
- * output is plural (a list is never absent).
+ * output is plural (a list is never absent). When the run records a graph, the job's own node (the router hands the
+ * job its node as `params.parentNode`, the parent of the pipes it would run) is marked `skipped` with its reason.
  */
 function lift(job: PipeJob, environment: RunEnvironment, absent: AbsentInput[]): void {
+  const names = absent.map((input) => `'${input.name}'`).join(', ');
+  const inputs = `input${absent.length === 1 ? '' : 's'} ${names} ${absent.length === 1 ? 'is' : 'are'} absent`;
+  const node = job.params.parentNode;
+  if (environment.graph && node !== undefined) environment.graph.skip(node, `skipped because ${inputs}`);
   const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
   if (multiplicity === 'variable' || (typeof multiplicity === 'number' && multiplicity > 1)) {
     storePipeOutput(job, environment, outputConceptOf(job, environment.library), { kind: 'list', items: [] });
     return;
   }
-  const names = absent.map((input) => `'${input.name}'`).join(', ');
   job.memory.setAbsentMainStuff({
     variable_name: job.outputName ?? MAIN_STUFF,
     kind: 'skipped',
-    reason: `pipe '${job.pipe.code}' was skipped: its input${absent.length === 1 ? '' : 's'} ${names} ${absent.length === 1 ? 'is' : 'are'} absent`,
+    reason: `pipe '${job.pipe.code}' was skipped: its ${inputs}`,
     producing_pipe: job.pipe.code,
     upstream: absent[0]!.record,
   });

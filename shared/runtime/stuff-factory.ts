@@ -3,7 +3,8 @@
  *
  * Accepted forms per input name: a string (Text), a list of strings (Text[]), an explicit `{concept, content}`, a list
  * of explicit stuffs, an ISO date / date-time / time string (or a list of them) for an input declared as a native
- * `Date` or `Time` or a refinement of one (LANGUAGE-DELTA.md §10, `temporal-content.ts`), a content object or a list of content objects (typed by the entry pipe's declared input). The
+ * `Date` or `Time` or a refinement of one (LANGUAGE-DELTA.md §10, `temporal-content.ts`), a bare number (or list of
+ * numbers) for a `Number` input and a bare boolean (or list) for a `YesNo` input (smart inputs, LANGUAGE-DELTA.md §11), a content object or a list of content objects (typed by the entry pipe's declared input). The
  * whole `inputs` may also be a working memory `{root, aliases}`. Every content is validated against its concept, and
  * every stuff against the entry pipe's declared input (concept compatibility and multiplicity).
  */
@@ -28,6 +29,15 @@ export interface StuffFactoryContext {
 type JsonObject = Record<string, unknown>;
 
 const TEXT_REF = 'native.Text';
+
+/**
+ * Smart inputs (LANGUAGE-DELTA.md §11): the member a bare JSON scalar fills for an input declared as the native it
+ * belongs to, or a refinement of it — a number for `Number`, a boolean for `YesNo`.
+ */
+const SCALAR_MEMBERS: Readonly<Record<string, { type: 'number' | 'boolean'; member: string }>> = {
+  Number: { type: 'number', member: 'number' },
+  YesNo: { type: 'boolean', member: 'yes_no' },
+};
 
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -78,6 +88,24 @@ class InputBinder {
     const concept = this.concept(declared.conceptRef);
     const native = nativeRootOf(this.context.library, concept);
     return native === 'Date' || native === 'Time' ? { concept, native } : undefined;
+  }
+
+  /**
+   * A bare number or boolean (or a non-empty list of them) for an input declared as a `Number` or `YesNo` (or a
+   * refinement), as its content (`{number}`, `{yes_no}`); undefined for any other value or input.
+   */
+  private scalarInput(name: string, value: unknown): Stuff | undefined {
+    const declared = this.declared(name);
+    if (!declared) return undefined;
+    const concept = this.concept(declared.conceptRef);
+    const scalar = SCALAR_MEMBERS[nativeRootOf(this.context.library, concept) ?? ''];
+    if (!scalar) return undefined;
+    const fits = (item: unknown) => typeof item === scalar.type;
+    const wrap = (item: unknown) => ({ [scalar.member]: item });
+    if (fits(value)) return this.stuff(name, concept, this.content(name, concept, wrap(value)));
+    if (Array.isArray(value) && value.length > 0 && value.every(fits))
+      return this.stuff(name, concept, this.content(name, concept, value.map(wrap)));
+    return undefined;
   }
 
   private temporalItem(name: string, temporal: { concept: Concept; native: string }, text: string): ItemContent {
@@ -148,6 +176,8 @@ class InputBinder {
       const items = value.map((text) => this.temporalItem(name, temporal, text));
       return this.stuff(name, temporal.concept, { kind: 'list', items });
     }
+    const scalar = this.scalarInput(name, value);
+    if (scalar) return scalar;
     if (typeof value === 'string')
       return this.stuff(name, this.textConceptFor(name), { kind: 'item', item: { text: value } });
     if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) {
@@ -163,7 +193,7 @@ class InputBinder {
       return this.stuff(name, concept, this.content(name, concept, value));
     }
     throw new StuffFactoryError(
-      `Input '${name}': unsupported value (${value === null ? 'null' : typeof value}); send a string, a list of strings, a content object or {"concept", "content"}.`,
+      `Input '${name}': unsupported value (${value === null ? 'null' : typeof value}); send a string, a list of strings, a content object or {"concept", "content"} (a bare number or boolean only for an input declared Number or YesNo).`,
     );
   }
 

@@ -11,7 +11,8 @@
  * - what the language accepts since this schema was written is added from the runtime's blueprints, so lint agrees
  *   with validate: the members a pipe blueprint lacks (PipeLLM `templating_style`, PipeImgGen `size`, PipeExtract
  *   `render_js` and `include_raw_html`, 0.16), `hints` on concepts and structure fields and the field types
- *   `datetime` and `time` (LANGUAGE-DELTA.md §7); a structure field's unknown keys are refused, as the runtime does.
+ *   `datetime` and `time` (LANGUAGE-DELTA.md §7); a structure field's unknown keys are refused, as the runtime does;
+ *   a pipe's `inputs` may hold expanded slots `{concept, hints}` (LANGUAGE-DELTA.md §7), with no other key.
  *
  * @see API-CONTRACT.md §3.13, LANGUAGE.md §3.14, §9
  */
@@ -51,6 +52,18 @@ function addMissingProperties(definition: JsonObject, runtime: z.ZodType): void 
   const properties = definition['properties'] as Record<string, unknown>;
   const derived = derivedSchema('', runtime)['properties'] as Record<string, unknown>;
   for (const [key, schema] of Object.entries(derived)) if (!(key in properties)) properties[key] = schema;
+}
+
+/**
+ * Let a reference pipe definition's `inputs` hold expanded slots (`name = { concept = "X?", hints = {…} }`,
+ * LANGUAGE-DELTA.md §7), as the runtime's blueprint does: its `inputs` schema replaces the reference's map of strings.
+ * @param definition - a pipe definition of the reference schema (modified in place)
+ * @param runtime - the runtime's zod schema of the same blueprint
+ */
+function withExpandedSlots(definition: JsonObject, runtime: z.ZodType): void {
+  const properties = definition['properties'] as Record<string, unknown>;
+  const derived = derivedSchema('', runtime)['properties'] as Record<string, unknown>;
+  if ('inputs' in properties && derived['inputs'] !== undefined) properties['inputs'] = derived['inputs'];
 }
 
 /** The reference's concept definitions brought to the runtime's: `hints`, the newer field types, closed fields. */
@@ -105,7 +118,11 @@ function editorSchema(reference: JsonObject): JsonObject {
     const name = member.$ref.replace('#/definitions/', '');
     const definition = definitions[name]!;
     const type = name.replace(/Blueprint$/, '');
-    if (type in PIPE_SCHEMAS) addMissingProperties(definition, PIPE_SCHEMAS[type as keyof typeof PIPE_SCHEMAS]);
+    if (type in PIPE_SCHEMAS) {
+      const runtime = PIPE_SCHEMAS[type as keyof typeof PIPE_SCHEMAS];
+      addMissingProperties(definition, runtime);
+      withExpandedSlots(definition, runtime);
+    }
     const required = (definition['required'] as string[] | undefined) ?? [];
     definition['required'] = ['type', ...required.filter((key) => key !== 'type')];
   }

@@ -12,6 +12,7 @@ import {
   liftablePipes,
   type ModelReferenceCatalog,
   type Multiplicity,
+  type PackageExports,
   type Presence,
   type ValidationMode,
 } from '../mthds/index.js';
@@ -162,7 +163,8 @@ function invalid(errors: ValidationErrorItem[], message: string): InvalidReport 
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified) — it sets
  *   `default_pipe_ref` and the pipe `graph_spec` dry-runs; `models`: the serving model deck's names (an unknown
  *   `$preset`, `@alias` or `~waterfall` makes the report invalid; unchecked when absent); `bundleFiles`: where the
- *   bundles came from, for PipeDocGen `template_file` (`LoadOptions.bundleFiles`)
+ *   bundles came from, for PipeDocGen `template_file` (`LoadOptions.bundleFiles`); `exports`: the fetched packages'
+ *   `[exports]` (`LoadOptions.exports`)
  * @returns the valid or invalid report; never throws for an invalid bundle
  * @see spec §4.5
  */
@@ -176,6 +178,7 @@ export async function validationReport(
     defaultPipe?: string | null;
     models?: ModelReferenceCatalog;
     bundleFiles?: readonly string[] | null;
+    exports?: PackageExports;
   },
 ): Promise<ValidReport | InvalidReport> {
   const verdict = await libraryVerdict(sources, sweep, options);

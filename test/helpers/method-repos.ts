@@ -9,6 +9,8 @@
  * - `acme/consumer`: a package whose `[dependencies]` names the documents package of `pipelex/methods` at `v0.1.0`;
  * - `acme/outsider`: a package calling the documents package of `pipelex/methods` by address, with no `[dependencies]`;
  * - `acme/ping` and `acme/pong`: two packages calling each other by address (a cycle);
+ * - `acme/gated`: a package whose `[exports.gated]` lists `greet_publicly` only (not `greet_privately`);
+ *   `acme/caller`: a package calling both by address (`call_public` is its main pipe, `call_private` another);
  * - `acme/reader`: a package extracting a PDF it ships (`docs/contract.pdf`), plus a `requirements.txt`;
  * - `acme/twomains`: a package whose manifest `main_pipe` (`shout`) is not its bundle's (`say_hello`);
  * - `acme/bulky`: a repository holding 4 MiB of incompressible bytes beside a small package (`pkg/`).
@@ -49,6 +51,10 @@ function manifest(name: string, address: string, extra = ''): string {
 const HELLO = `domain = "greeting"\ndescription = "Hello"\nmain_pipe = "say_hello"\n\n[pipe.say_hello]\ntype = "PipeLLM"\ndescription = "Say hello"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Say hello to @name"\n`;
 
 const CONSUMER = `domain = "consumer"\ndescription = "Reads pages through a dependency"\nmain_pipe = "read_pages"\n\n[pipe.read_pages]\ntype = "PipeSequence"\ndescription = "Read pages"\ninputs = { document = "Document" }\noutput = "Page[]"\nsteps = [\n  { pipe = "docs->documents.extract_text_pages", result = "pages" },\n]\n`;
+
+const GATED = `domain = "gated"\nmain_pipe = "greet_publicly"\n\n[pipe.greet_publicly]\ntype = "PipeLLM"\ndescription = "Greet in public"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Greet @name in public"\n\n[pipe.greet_privately]\ntype = "PipeLLM"\ndescription = "Greet in private"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Greet @name in private"\n`;
+
+const CALLER = `domain = "caller"\nmain_pipe = "call_public"\n\n[pipe.call_public]\ntype = "PipeSequence"\ndescription = "Call the exported pipe"\ninputs = { name = "Text" }\noutput = "Text"\nsteps = [{ pipe = "github.com/acme/gated/gated->gated.greet_publicly", result = "answer" }]\n\n[pipe.call_private]\ntype = "PipeSequence"\ndescription = "Call a pipe the package does not export"\ninputs = { name = "Text" }\noutput = "Text"\nsteps = [{ pipe = "github.com/acme/gated/gated->gated.greet_privately", result = "answer" }]\n`;
 
 /** A fresh temp dir. */
 export function tempDir(prefix: string): string {
@@ -202,6 +208,26 @@ export async function startMethodRepos(): Promise<MethodRepos> {
       })
       .commit(self, 'v1.0.0');
   }
+
+  repo('acme', 'gated')
+    .write({
+      'METHODS.toml': manifest(
+        'gated',
+        'github.com/acme/gated',
+        '\n[exports.gated]\npipes = ["greet_publicly"]\n',
+      ).replace('main_pipe = "say_hello"', 'main_pipe = "greet_publicly"'),
+      'gated.mthds': GATED,
+    })
+    .commit('gated', 'v1.0.0');
+  repo('acme', 'caller')
+    .write({
+      'METHODS.toml': manifest('caller', 'github.com/acme/caller').replace(
+        'main_pipe = "say_hello"',
+        'main_pipe = "call_public"',
+      ),
+      'caller.mthds': CALLER,
+    })
+    .commit('caller', 'v1.0.0');
 
   return {
     server,

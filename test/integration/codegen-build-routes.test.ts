@@ -89,6 +89,18 @@ const UNREGISTERED_FUNCTION = [
   },
 ];
 
+/** A pipe with a plain, an optional and a forced input (LANGUAGE-DELTA.md §6), written for these tests. */
+const OPTIONAL_INPUTS = [
+  'domain = "memo"',
+  'main_pipe = "write_memo"',
+  '[pipe.write_memo]',
+  'type = "PipeLLM"',
+  'description = "Writes a memo"',
+  'inputs = { topic = "Text", hint = "Text?", tone = "Text!" }',
+  'output = "Text"',
+  'prompt = "Write a memo on $topic in a $tone tone{% if hint %}, hinting {{ hint.text }}{% endif %}"',
+].join('\n');
+
 describe('codegen and build routes', function () {
   this.timeout(60000);
   const app = buildTestApp();
@@ -228,6 +240,26 @@ describe('codegen and build routes', function () {
       expect(toml.body).to.not.have.property('inputs');
       expect(toml.body.inputs_toml).to.match(/^# cv: Document\n\[cv\]\nconcept = "native.Document"\n/);
       expect(parse(toml.body.inputs_toml)).to.deep.equal(json.body.inputs);
+    });
+
+    it('should keep an optional input in the template, its TOML comment saying it may be left out', async () => {
+      const files = [{ content: OPTIONAL_INPUTS }];
+      const json = await request(app).post('/v1/build/inputs').send({ files }).expect(200);
+      expect(json.body.inputs).to.deep.equal({ topic: 'text_value', hint: 'text_value', tone: 'text_value' });
+      const toml = await request(app).post('/v1/build/inputs').send({ files, format: 'toml' }).expect(200);
+      expect(toml.body.inputs_toml).to.equal(
+        [
+          '# topic: Text',
+          'topic = "text_value"',
+          '',
+          '# hint: Text? (optional: may be left out)',
+          'hint = "text_value"',
+          '',
+          '# tone: Text!',
+          'tone = "text_value"',
+          '',
+        ].join('\n'),
+      );
     });
 
     it('should say so for a pipe without inputs', async () => {
@@ -381,6 +413,17 @@ describe('codegen and build routes', function () {
       expect(response.body.structures.lock_filename).to.equal('codegen.lock');
       expect(response.body.structures.artifacts[0].path).to.equal('structures.py');
       expect(response.body.structures.artifacts[0].content).to.match(/^# >>> pipelex-codegen-stamp >>>\n/);
+    });
+
+    it('should spell out an optional input under a comment saying it may be left out', async () => {
+      const response = await request(app)
+        .post('/v1/build/runner')
+        .send({ files: [{ content: OPTIONAL_INPUTS }] })
+        .expect(200);
+      const lines = (response.body.python_code as string).split('\n');
+      const hint = lines.indexOf('            "hint": {');
+      expect(lines[hint - 1]).to.equal('            # optional (Text?): leave it out to run without it');
+      expect(lines.filter((line) => line.includes('# optional'))).to.have.length(1);
     });
 
     it('should read a list output with main_stuff_as_items', async () => {

@@ -259,6 +259,33 @@ describe('method_ref: methods fetched by address from a git server on 127.0.0.1'
       ]);
     });
 
+    it('should refuse a call to a pipe the fetched package does not export, on validate and on execute', async () => {
+      const item = {
+        category: 'pipe_validation',
+        message:
+          "Pipe 'call_private', field 'steps[0].pipe': 'github.com/acme/gated/gated->gated.greet_privately' calls pipe 'greet_privately', which is not exported by domain 'gated' of its package. Add it to [exports.gated] pipes in that package's METHODS.toml, or call an exported pipe.",
+        error_type: 'unexported_pipe_dependency',
+        source: 'caller.mthds',
+        pipe_code: 'call_private',
+        domain_code: 'caller',
+        field_path: 'pipe.call_private.steps[0].pipe',
+        field_name: 'pipe',
+        missing_pipe_code: 'github.com/acme/gated/gated->gated.greet_privately',
+      };
+      const report = await validate({ method_ref: 'github.com/acme/caller@v1.0.0' }).expect(200);
+      expect(report.body.is_valid).to.equal(false);
+      expect(report.body.validation_errors).to.deep.equal([item]);
+      const run = await execute({ method_ref: 'github.com/acme/caller@v1.0.0', inputs: { name: 'Ada' } }).expect(422);
+      expect(run.body.error_type).to.equal('ValidateBundleError');
+      expect(run.body.validation_errors).to.deep.equal([item]);
+      const { fetcher } = createMethodFetcher(
+        loadSettings(repos.environment(cacheDir)),
+        createLogger('silent', 'test'),
+      );
+      const fetched = await fetcher.fetch('github.com/acme/gated@v1.0.0', 'run');
+      expect(fetched.exports).to.deep.equal({ gated: ['greet_publicly'] });
+    });
+
     it('should refuse packages that call each other by address with 422 MethodFetchError naming the cycle', async () => {
       const response = await validate({ method_ref: 'github.com/acme/ping@v1.0.0' }).expect(422);
       expect(response.body.error_type).to.equal('MethodFetchError');

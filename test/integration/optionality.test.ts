@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { OPTIONAL_BUNDLE } from '../helpers/optional-bundle.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
+import { referenceErrors } from '../helpers/reference-openapi.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 interface Absence {
@@ -186,6 +187,58 @@ describe('optionality over HTTP', () => {
         .send({ mthds_contents: [OPTIONAL_BUNDLE], pipe_code: 'brief_flow', inputs: { hint: 'moon' } })
         .expect(422);
       expect(response.body.detail).to.include('topic');
+    });
+
+    it('should mark a lifted pipe as a skipped node of the graph, with its reason', async () => {
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [OPTIONAL_BUNDLE], pipe_code: 'brief_flow', inputs: { topic: 'tides' } })
+        .expect(200);
+      const graph = response.body.pipe_output.graph_spec;
+      const nodes = graph.nodes as { pipe_code: string; status: string; skip_reason?: string; io: unknown }[];
+      expect(nodes.map((node) => [node.pipe_code, node.status])).to.deep.equal([
+        ['brief_flow', 'succeeded'],
+        ['enrich_hint', 'skipped'],
+        ['write_brief', 'succeeded'],
+      ]);
+      const skipped = nodes[1]!;
+      expect(skipped.skip_reason).to.equal("skipped because input 'hint' is absent");
+      expect(skipped.io).to.deep.equal({ inputs: [], outputs: [] });
+      expect(nodes[0]).to.not.have.property('skip_reason');
+      expect(referenceErrors('GraphSpec', graph)).to.deep.equal([]);
+    });
+
+    it('should run a PipeExtract and a PipeStructure whose optional sole input is absent', async () => {
+      const bundle = [
+        'domain = "scan"',
+        '[concept.Card]',
+        'description = "A filing card"',
+        '[concept.Card.structure]',
+        'title = { type = "text", description = "The title" }',
+        '[pipe.read_scan]',
+        'type = "PipeExtract"',
+        'description = "The pages of a scan, when there is one"',
+        'inputs = { scan = "Document?" }',
+        'output = "Page[]"',
+        '[pipe.maybe_card]',
+        'type = "PipeStructure"',
+        'description = "A card from a note, when there is one"',
+        'inputs = { note = "Text?" }',
+        'output = "Card?"',
+      ].join('\n');
+      const pages = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], pipe_code: 'read_scan', inputs: {} })
+        .expect(200);
+      expect(pages.body.state).to.equal('COMPLETED');
+      const main = pages.body.pipe_output.working_memory.root[pages.body.main_stuff_name];
+      expect(main.content).to.deep.equal({ items: [] });
+      const card = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], pipe_code: 'maybe_card', inputs: {} })
+        .expect(200);
+      expect(card.body).to.include({ state: 'COMPLETED', absent: true });
+      expect(card.body.absence).to.include({ kind: 'declared_absent', producing_pipe: 'maybe_card' });
     });
 
     it('should leave an absent parallel branch out of the combined output and add its absence', async () => {

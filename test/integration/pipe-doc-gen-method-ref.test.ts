@@ -1,7 +1,7 @@
 /**
  * PipeDocGen `template_file` in a package fetched by `method_ref` from a git server on 127.0.0.1 (LANGUAGE-DELTA.md
- * §4): the clone is a directory, so `/v1/validate` accepts a template file it holds and refuses one it lacks, and
- * `/v1/execute` fills it.
+ * §4): the clone is a directory, so `/v1/validate` accepts a template file it holds and refuses one it lacks or whose
+ * tags do not parse (the dry run's template checker), and `/v1/execute` fills it.
  */
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
@@ -53,6 +53,12 @@ describe('PipeDocGen template_file in a method_ref package', function () {
       .write({ 'templates/letter.docx': template })
       .commit('letters', 'v1.0.0');
     repo.write({ 'letters.mthds': bundle('templates/missing.docx') }).commit('missing template', 'v2.0.0');
+    const broken = await Packer.toBuffer(
+      new Document({ sections: [{ children: [new Paragraph('Dear {{ recipient,')] }] }),
+    );
+    repo
+      .write({ 'letters.mthds': bundle('templates/broken.docx'), 'templates/broken.docx': broken })
+      .commit('broken template', 'v3.0.0');
     app = buildTestApp({
       METHOD_REF_CLONE_URL_TEMPLATE: server.template,
       METHOD_REF_ALLOW_PRIVATE_HOSTS: 'true',
@@ -84,6 +90,19 @@ describe('PipeDocGen template_file in a method_ref package', function () {
     });
     expect(invalid.body.validation_errors[0].message).to.match(
       /names no file of the bundle \(its files: .*templates\/letter\.docx/,
+    );
+  });
+
+  it('should refuse a template whose tags do not parse in the dry run, as the engine checker finds it', async () => {
+    const invalid = await request(app)
+      .post('/v1/validate')
+      .send({ method_ref: 'github.com/acme/letters@v3.0.0' })
+      .expect(200);
+    expect(invalid.body.is_valid).to.equal(false);
+    expect(invalid.body.validation_errors).to.have.length(1);
+    expect(invalid.body.validation_errors[0]).to.include({ category: 'dry_run', pipe_code: 'write_letter' });
+    expect(invalid.body.validation_errors[0].message).to.include(
+      "Pipe 'write_letter': the template_file could not be read:",
     );
   });
 

@@ -5,6 +5,9 @@
  * structured-output request it receives (judgment model, evidence and questions, answer schema) and the verdicts
  * stored, refusals and answers out of kind.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { completion, type FakeOpenAiServer, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
@@ -195,6 +198,61 @@ describe('PipeJudge on /v1/validate', () => {
   });
 });
 
+describe('PipeJudge input capability on /v1/validate', () => {
+  let configDir: string;
+  before(() => {
+    configDir = mkdtempSync(join(tmpdir(), 'judge-capability-'));
+    mkdirSync(join(configDir, 'inference', 'backends'), { recursive: true });
+    mkdirSync(join(configDir, 'inference', 'deck'), { recursive: true });
+    writeFileSync(
+      join(configDir, 'inference', 'backends', 'textonly.toml'),
+      '[defaults]\nsdk = "mock"\n\n["text-judge"]\nmodel_type = "llm"\ninputs = ["text"]\n',
+    );
+    writeFileSync(
+      join(configDir, 'inference', 'deck', '9_text_judgment.toml'),
+      '[judgment.aliases]\ntext-judgment = "text-judge"\n',
+    );
+  });
+  after(() => rmSync(configDir, { recursive: true, force: true }));
+
+  it('should refuse an image the judgment model does not read, and accept it for a model that reads images', async () => {
+    const app = buildTestApp({ SERVICE_CONFIG_DIR: configDir });
+    const photo = (model: string) =>
+      bundleOf('judge_photo', [
+        '[pipe.judge_photo]',
+        'type = "PipeJudge"',
+        'description = "Is the photo blurry?"',
+        'inputs = { photo = "Image" }',
+        'output = "YesNo"',
+        `model = "${model}"`,
+        'prompt = "A photo: @photo"',
+        'question = "Is it blurry?"',
+      ]);
+    const refused = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [photo('@text-judgment')] })
+      .expect(200);
+    expect(refused.body.validation_errors).to.deep.equal([
+      {
+        category: 'pipe_validation',
+        message:
+          "PipeJudgeInputCapabilityError: PipeJudge 'judge_photo' judges input 'photo', which is an image, and its judgment model 'text-judge' does not read images: it reads text. Name a judgment model that reads images, or turn the image into text with a step before this one.",
+        error_type: 'unknown_validation_error',
+        source: null,
+        pipe_code: 'judge_photo',
+        domain_code: 'inbox',
+        field_path: 'pipe.judge_photo.inputs.photo',
+        field_name: 'photo',
+      },
+    ]);
+    const accepted = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [photo('@default-judgment')] })
+      .expect(200);
+    expect(accepted.body.is_valid, JSON.stringify(accepted.body.validation_errors)).to.equal(true);
+  });
+});
+
 describe('PipeJudge routed by a PipeCondition', () => {
   it('should route on the choice key the verdict renders as', async () => {
     const routing = [
@@ -347,6 +405,25 @@ describe('PipeJudge through an OpenAI-compatible provider', () => {
     });
   });
 
+  it('should record the execution data on its graph node: rendered question, model, raw answer, threshold not applied', async () => {
+    fake.respondWith(() => completion(JSON.stringify({ question: { yes_no: true } })));
+    const response = await execute('judge_is_urgent', { message: 'The server is down' }).expect(200);
+    const node = response.body.pipe_output.graph_spec.nodes[0];
+    expect(node.execution_data).to.deep.equal({
+      rendered_prompt: 'A message from the inbox:\n<message>\nThe server is down\n</message>',
+      rendered_question: 'Does this message need an answer today?',
+      resolved_model: 'gpt-4o-mini',
+      judgment_kind: 'yes_no',
+      answer: { yes_no: true },
+      threshold: 0.7,
+      threshold_applied: false,
+      warnings: [
+        "PipeJudge 'judge_is_urgent', question 'question': threshold 0.7 was not applied: the judgment model gave no probability, so its yes/no stands.",
+      ],
+    });
+    expect(referenceErrors('GraphSpec', response.body.pipe_output.graph_spec)).to.deep.equal([]);
+  });
+
   it('should attach the images the prompt reads behind [Image N] tokens', async () => {
     fake.respondWith(() => completion(JSON.stringify({ question: { yes_no: false } })));
     const bundle = [
@@ -421,6 +498,21 @@ describe('PipeJudge through an OpenAI-compatible provider', () => {
     expect(response.body.pipe_output.working_memory.root.main_stuff.content).to.deep.equal({
       urgent: { yes_no: false },
       team: { choice: 'billing' },
+    });
+    expect(response.body.pipe_output.graph_spec.nodes[0].execution_data).to.deep.equal({
+      rendered_prompt: '<message>\nPlease resend my invoice\n</message>',
+      rendered_questions: {
+        urgent: 'Does it need an answer today?',
+        team: 'Which team should answer?',
+        severity: 'How severe is it?',
+      },
+      resolved_model: 'gpt-4o-mini',
+      judgment_kinds: { urgent: 'yes_no', team: 'choice', severity: 'rating' },
+      answers: {
+        urgent: { yes_no: false },
+        team: { choice: 'billing' },
+        severity: { refusal: 'The message does not say' },
+      },
     });
   });
 

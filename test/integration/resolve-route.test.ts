@@ -252,6 +252,7 @@ describe('POST /v1/resolve', () => {
             sources: methodClosureFiles('doc_summarizer/bundle.mthds'),
             mainPipe: 'summarize_document',
             libraryFiles: new Map(),
+            exports: {},
             provenance: {
               address: 'github.com/pipelex/methods',
               tag: null,

@@ -38,6 +38,11 @@ const MODEL_SPEC = z.looseObject({
   sdk: z.string().optional(),
   outputs: z.array(z.string()).optional(),
   /**
+   * What the model reads (the reference's spec `inputs`): `text`, `images`, `pdf`. Absent: unknown, so a static check
+   * that needs it (PipeJudge's input capability, LANGUAGE-DELTA.md §3) is left out.
+   */
+  inputs: z.array(z.string()).optional(),
+  /**
    * Prices in USD (docs/inference.md "Prices"): `input` / `output` per million tokens, `image` per generated image,
    * `search` per search call. An absent price is unknown: the call's cost is reported as unknown (null), never 0.
    */

@@ -5,7 +5,7 @@
  * names ({@link ModelDeck.catalog}) let validation refuse them at load.
  */
 import { ModelChoiceNotFoundError } from '../../errors/index.js';
-import { type ModelReferenceCatalog, parseModelReference } from '../../mthds/index.js';
+import { type ModelInputs, type ModelReferenceCatalog, parseModelReference } from '../../mthds/index.js';
 import {
   type CategoryDeck,
   type DeckCategory,
@@ -36,7 +36,38 @@ export class ModelDeck {
     private readonly deck: InferenceConfig['deck'],
     /** Whether a handle can be served now (waterfalls take the first that can). */
     private readonly isAvailable: (handle: string, category: DeckCategory) => boolean,
+    /** What each model reads, by handle, for the handles whose spec declares `inputs`. */
+    private readonly modelInputs: ReadonlyMap<string, readonly string[]> = new Map(),
   ) {}
+
+  /**
+   * What the judgment models read, for PipeJudge's load-time input capability check: each alias, preset and the
+   * default resolved to its handle, and every handle, when the handle's spec declares `inputs`.
+   */
+  private judgmentInputs(): Record<string, ModelInputs> {
+    const deck = this.categoryDeck('judgment');
+    const entries: Record<string, ModelInputs> = {};
+    const add = (key: string, reference: string) => {
+      let handle: string;
+      try {
+        const parsed = parseModelReference(reference);
+        handle =
+          parsed.kind === 'preset'
+            ? this.handleOf('judgment', deck.presets[parsed.name]?.model ?? reference)
+            : this.handleOf('judgment', reference);
+      } catch {
+        return;
+      }
+      const inputs = this.modelInputs.get(handle);
+      if (inputs !== undefined) entries[key] = { model: handle, inputs };
+    };
+    for (const name of Object.keys(deck.aliases)) add(`alias:${name}`, `@${name}`);
+    for (const name of Object.keys(deck.presets)) add(`preset:${name}`, `$${name}`);
+    const fallback = this.defaultReference('judgment', 'for_object');
+    if (fallback !== undefined) add('default', fallback);
+    for (const [handle, inputs] of this.modelInputs) entries[`handle:${handle}`] = { model: handle, inputs };
+    return entries;
+  }
 
   private categoryDeck(category: DeckCategory): CategoryDeck {
     return this.deck[category];
@@ -124,7 +155,7 @@ export class ModelDeck {
 
   /**
    * The names the deck knows per category (presets, aliases, waterfalls) and whether it has a default, for the static
-   * check of bundles; `judgment` included.
+   * check of bundles; `judgment` included, with what its models read (`inputs`, when their specs say).
    */
   catalog(): ModelReferenceCatalog {
     const names = (category: DeckCategory) => {
@@ -141,7 +172,7 @@ export class ModelDeck {
       img_gen: names('img_gen'),
       extract: names('extract'),
       search: names('search'),
-      judgment: names('judgment'),
+      judgment: { ...names('judgment'), inputs: this.judgmentInputs() },
     };
   }
 

@@ -40,8 +40,11 @@ export interface RuleContext {
   readonly bundleFiles?: readonly string[] | null;
 }
 
-/** Exported pipe codes by domain path (a `METHODS.toml` `[exports]` table, flattened; LANGUAGE.md §7.1). */
-export type PackageExports = ReadonlyMap<string, ReadonlySet<string>>;
+/**
+ * Exported pipe codes by domain path (`METHODS.toml` `[exports]` tables, flattened and merged; LANGUAGE.md §7.1). Plain
+ * data, so a fetched package's exports cross threads and queues as they are.
+ */
+export type PackageExports = Readonly<Record<string, readonly string[]>>;
 
 /** One static rule. */
 export interface Rule {

@@ -2,7 +2,8 @@
  * Binding steps of a PipeSequence and dotted `batch_over` at run time (LANGUAGE-DELTA.md §5, a newer reference
  * feature): a deep copy of the value at a dotted path becomes a fresh stuff of the derived concept; no pipe runs, in a
  * live run as in a dry run. Across lists the values are flattened and empty ones dropped. A single value the path does
- * not reach (an optional field left empty) fails a live run, and is a mock of the derived concept in a dry run. A scalar field becomes the
+ * not reach (an optional field left empty) is no stuff in a live run (the caller records the absence), and is a mock of
+ * the derived concept in a dry run. A scalar field becomes the
  * native's content (`{text}`, `{number}`, `{json_obj}`, `{yes_no}`; a `date`/`datetime` field's ISO text
  * `{date, time?}`, a `time` field's `{time}`, see `temporal-content.ts`).
  */

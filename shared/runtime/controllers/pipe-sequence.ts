@@ -6,18 +6,19 @@
  * name (a controller child ignores its output name), the main stuff is also published under `result`. The same holds
  * for the sequence's own output name. This is a superset of the reference behaviour. A binding step stores a copy of
  * the value at its path under `result` as the new main stuff; a dotted `batch_over` is bound under a private name
- * first (LANGUAGE-DELTA.md §5; binding-step.ts). A step whose output resolves absent (lifted, or a PipeCondition taking
+ * first (LANGUAGE-DELTA.md §5; binding-step.ts); when that path reaches no value (its root is recorded absent, or a
+ * single value is not there) the batch step is lifted and its result is the empty list (LANGUAGE-DELTA.md §6). A step whose output resolves absent (lifted, or a PipeCondition taking
  * `continue`) records the absence under its `result`, and a later step reading it is lifted, runs with it undefined, or
  * fails, by its input's presence marker; the sequence's output is absent when its last step's is (LANGUAGE-DELTA.md §6).
  */
 
-import { PipeInputError } from '../../errors/index.js';
 import { isBindingStep, type PipeSequenceBlueprint, pathRoot, type SubPipeBlueprint } from '../../mthds/index.js';
 import { asGraphNode } from '../graph-node.js';
 import type { GraphPipe } from '../graph-registries.js';
 import { ioItem } from '../graph-spec.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
+import { storePipeOutput } from '../pipe-output.js';
 import { childStepPath } from '../step-path.js';
 import type { WorkingMemory } from '../working-memory.js';
 import { boundStuff } from './binding-step.js';
@@ -41,17 +42,30 @@ function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
 
 /**
  * Bind a dotted `batch_over` path under a private name (`_bound_<path with _>`, numbered on a clash).
- * @returns the private name
+ * @returns the private name, or undefined when the path reaches no value: its root is recorded absent, or it ends on a
+ *   single value that is not there (LANGUAGE-DELTA.md §5–6: the private binding is then absent and the batch lifted)
+ * @throws PipeInputError when the root is missing without an absence record, or the path does not resolve
  */
-function bindPrivately(job: PipeJob, environment: RunEnvironment, path: string): string {
+function bindPrivately(job: PipeJob, environment: RunEnvironment, path: string): string | undefined {
+  const root = pathRoot(path);
+  if (!job.memory.has(root) && job.memory.absence(root) !== undefined) return undefined;
   const base = `_bound_${path.replaceAll('.', '_')}`;
   let name = base;
   for (let count = 2; job.memory.has(name); count += 1) name = `${base}_${count}`;
   const stuff = boundStuff(job, environment, path, name);
-  if (!stuff)
-    throw new PipeInputError(`PipeSequence '${job.pipe.code}', batch over '${path}': the path reaches no value.`);
+  if (!stuff) return undefined;
   job.memory.addNewStuff(name, stuff);
   return name;
+}
+
+/**
+ * Lift an inline batch step whose dotted list path reaches no value (LANGUAGE-DELTA.md §6): a batch's output is plural, and a plural
+ * slot is never absent, so its `result` is the empty list of the step pipe's output concept; no branch runs.
+ */
+function liftInlineBatch(job: PipeJob, environment: RunEnvironment, step: SubPipeBlueprint): void {
+  const branch = environment.library.resolvePipe(step.pipe, job.pipe.domain_code);
+  const concept = environment.library.resolveConcept(branch.output.conceptRef, branch.domain_code);
+  storePipeOutput({ ...job, outputName: step.result ?? null }, environment, concept, { kind: 'list', items: [] });
 }
 
 /** An inline batch step: the step pipe runs once per item of `batch_over`, the item bound as `batch_as`. */
@@ -136,11 +150,13 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
       const listName = step.batch_over.includes('.')
         ? bindPrivately(job, environment, step.batch_over)
         : step.batch_over;
-      await runInlineBatch({ ...job, params: { ...job.params, stepPath } }, environment, {
-        ...step,
-        batch_over: listName,
-        batch_as: step.batch_as,
-      });
+      if (listName === undefined) liftInlineBatch(job, environment, step);
+      else
+        await runInlineBatch({ ...job, params: { ...job.params, stepPath } }, environment, {
+          ...step,
+          batch_over: listName,
+          batch_as: step.batch_as,
+        });
     } else {
       await environment.runPipe({
         pipe: environment.library.resolvePipe(step.pipe, job.pipe.domain_code),

@@ -7,7 +7,8 @@
  * port; the bytes are stored as a `data:` URL (as generated images are) in `Document{url, mime_type, filename}`.
  * Bounds: the inputs handed to the engine are at most {@link MAX_PRINT_INPUT_CHARS} characters of JSON and the file at
  * most {@link MAX_DOCUMENT_BYTES} bytes. A dry run composes for real on the mock inputs, checks that a `template_file`
- * is there when the run has bundle files, and mints the blank PDF mock; nothing is printed or stored.
+ * is there when the run has bundle files and that the engine reads it (the printer's template checker), and mints the
+ * blank PDF mock; nothing is printed or stored.
  */
 import {
   DocGenEngineMissingError,
@@ -135,6 +136,8 @@ export const runPipeDocGen: PipeRunner = async (job, environment) => {
     throw new DocGenEngineMissingError(`Pipe '${job.pipe.code}': no doc_gen engine can print it: ${choice.missing}.`);
   const templateFile =
     blueprint.template_file === undefined ? undefined : templateFileBytes(docJob, environment, blueprint.template_file);
+  if (environment.dryRun && templateFile !== undefined && source === 'template_file')
+    await environment.deps.printer?.checkTemplate?.({ pipeCode: job.pipe.code, engine: choice.engine, templateFile });
   const html = await composedHtml(docJob, environment, source, templateFile);
   const rendered =
     blueprint.filename === undefined

@@ -2,7 +2,8 @@
  * PipeExtract: the pages of a Document (or Image) input, as `Page[]` (RUNTIME.md §2.4, LANGUAGE.md §3.5). Each page's
  * content is `{text_and_images: {text: {text} | null, images: []}, page_view: Image | null}`; an empty page has
  * a null text. `include_raw_html` and `render_js` (pipelex-api 0.16) go to the extractor; a page's fetched HTML becomes
- * `text_and_images.raw_html`.
+ * `text_and_images.raw_html`. An input declared optional (`Document?`) and recorded absent runs the pipe with nothing to
+ * read: the output is the empty list, as a plural slot is never absent (LANGUAGE-DELTA.md §6).
  */
 import { PipeFeatureNotSupportedError, PipeInputError } from '../../errors/index.js';
 import type { PipeExtractBlueprint } from '../../mthds/index.js';
@@ -18,14 +19,20 @@ import type { ItemContent } from '../stuff.js';
  *   StuffFactoryError (422) for a document that cannot be read, or a path naming no file of the submitted bundle
  */
 export const runPipeExtract: PipeRunner = async (job, environment) => {
+  const input = job.pipe.inputs[0]!;
+  const root = input.name.split('.')[0]!;
+  const concept = outputConceptOf(job, environment.library);
+  if (input.presence === 'optional' && !job.memory.has(root)) {
+    storePipeOutput(job, environment, concept, { kind: 'list', items: [] });
+    return;
+  }
   const extractor = environment.deps.extractor;
   if (!extractor)
     throw new PipeFeatureNotSupportedError(
       `Pipe '${job.pipe.code}' is a PipeExtract, and this runner has no document extractor.`,
     );
   const blueprint = job.pipe.blueprint as PipeExtractBlueprint;
-  const input = job.pipe.inputs[0]!;
-  const stuff = job.memory.get(input.name.split('.')[0]!);
+  const stuff = job.memory.get(root);
   const documents = stuff.content.kind === 'item' ? [stuff.content.item] : stuff.content.items;
   const items: ItemContent[] = [];
   for (const document of documents) {
@@ -53,6 +60,5 @@ export const runPipeExtract: PipeRunner = async (job, environment) => {
       });
     }
   }
-  const concept = outputConceptOf(job, environment.library);
   storePipeOutput(job, environment, concept, { kind: 'list', items });
 };

@@ -9,6 +9,11 @@
  * The single form stores the verdict native (`YesNo`, `Choice`, `Rating`) under the declared concept; the multi form
  * stores one verdict per question as the fields of the declared structured concept. A dry run answers with the
  * reference's deterministic mock after rendering the prompt and questions, and makes no call.
+ *
+ * A live run records its execution data on its graph node, when the run records a graph (the reference's keys, per
+ * question in the multi form): the rendered prompt and question(s), the model that answered, the kind(s), the raw
+ * answer(s), and for a yes/no question declaring a `threshold` the threshold, `threshold_applied: false` (no
+ * probability to apply it to) and the warning the reference logs in that case.
  */
 import { JudgmentRefusedError } from '../../errors/index.js';
 import {
@@ -51,6 +56,64 @@ function answerShapeProblems(questions: readonly JudgeQuestion[], value: unknown
     .map((question) => `/${question.name} must be an object`);
 }
 
+/** The warning the reference logs when a threshold has no probability to apply to. */
+function thresholdWarning(pipeCode: string, question: JudgeQuestion): string {
+  return `PipeJudge '${pipeCode}', question '${question.name}': threshold ${question.threshold} was not applied: the judgment model gave no probability, so its yes/no stands.`;
+}
+
+/**
+ * The execution data of a live judgment (single form: the reference's keys; multi form: the same keys per question).
+ * @param job - the job
+ * @param evidence - the rendered prompt
+ * @param asked - the rendered questions
+ * @param model - the model handle that answered
+ * @param answers - the raw answer object
+ */
+function judgmentExecutionData(
+  job: PipeJob,
+  evidence: string,
+  asked: readonly AskedQuestion[],
+  model: string,
+  answers: unknown,
+): Record<string, unknown> {
+  const raw = (name: string): unknown =>
+    answers !== null && typeof answers === 'object' ? (answers as Record<string, unknown>)[name] : undefined;
+  const thresholded = asked.filter(({ question }) => question.kind === 'yes_no' && question.threshold !== undefined);
+  const warnings = thresholded.map(({ question }) => thresholdWarning(job.pipe.code, question));
+  const blueprint = job.pipe.blueprint as PipeJudgeBlueprint;
+  if (!isMultiJudge(blueprint)) {
+    const [single] = asked;
+    return {
+      rendered_prompt: evidence,
+      rendered_question: single?.instructions ?? '',
+      resolved_model: model,
+      judgment_kind: single?.question.kind ?? 'yes_no',
+      answer: raw(single?.question.name ?? 'question') ?? null,
+      ...(single?.question.threshold === undefined
+        ? {}
+        : { threshold: single.question.threshold, threshold_applied: false, warnings }),
+    };
+  }
+  const perQuestion = <T>(read: (entry: AskedQuestion) => T): Record<string, T> =>
+    Object.fromEntries(asked.map((entry) => [entry.question.name, read(entry)]));
+  const byName = (read: (entry: AskedQuestion) => unknown): Record<string, unknown> =>
+    Object.fromEntries(thresholded.map((entry) => [entry.question.name, read(entry)]));
+  return {
+    rendered_prompt: evidence,
+    rendered_questions: perQuestion((entry) => entry.instructions),
+    resolved_model: model,
+    judgment_kinds: perQuestion((entry) => entry.question.kind),
+    answers: perQuestion((entry) => raw(entry.question.name) ?? null),
+    ...(thresholded.length === 0
+      ? {}
+      : {
+          thresholds: byName((entry) => entry.question.threshold),
+          threshold_applied: byName(() => false),
+          warnings,
+        }),
+  };
+}
+
 async function askQuestions(
   job: PipeJob,
   environment: RunEnvironment,
@@ -70,7 +133,7 @@ async function askQuestions(
     );
   const { inference, signal } = environment.deps;
   const modelRef = judgmentModelRef(blueprint.model);
-  const { object } = await inference.generateObject({
+  const { object, usage } = await inference.generateObject({
     pipeCode: job.pipe.code,
     modelCategory: 'judgment',
     ...(modelRef === undefined ? {} : { modelRef }),
@@ -82,7 +145,11 @@ async function askQuestions(
     validate: (value) => answerShapeProblems(questions, value),
     ...(signal ? { signal } : {}),
   });
-  return readJudgment(job.pipe.code, questions, object);
+  const outcomes = readJudgment(job.pipe.code, questions, object);
+  const node = job.params.parentNode;
+  if (environment.graph && node !== undefined)
+    environment.graph.recordExecutionData(node, judgmentExecutionData(job, evidence.text, asked, usage.model, object));
+  return outcomes;
 }
 
 function refused(pipeCode: string, name: string, reason: string): JudgmentRefusedError {

@@ -6,6 +6,11 @@
  * it. Model: the pipe's `model`, else the deck's `for_object` default. `X[]` / `X[N]` outputs and the step overrides
  * `nb_output` / `multiple_output` ask for a list, as PipeLLM object mode does. A dry run goes through the same call to
  * the mock backend.
+ *
+ * An input declared optional (`Text?`) and absent (LANGUAGE-DELTA.md §6): the pipe runs with the value undefined. When
+ * its output is declared optional too (`X?`) there is nothing to structure and the output resolves to a
+ * `declared_absent` absence without a call; otherwise the call is made on an empty text, as the structuring template
+ * renders an undefined `text`.
  */
 import type { PipeStructureBlueprint } from '../../mthds/index.js';
 import { renderJobTemplate } from '../job-template.js';
@@ -37,6 +42,22 @@ function structurePrompt(text: string): string {
 export const runPipeStructure: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeStructureBlueprint;
   const input = job.pipe.inputs[0];
+  const root = input?.name.split('.')[0];
+  if (
+    root !== undefined &&
+    input?.presence === 'optional' &&
+    !job.memory.has(root) &&
+    job.pipe.output.presence === 'optional'
+  ) {
+    job.memory.setAbsentMainStuff({
+      variable_name: job.outputName ?? 'main_stuff',
+      kind: 'declared_absent',
+      reason: `PipeStructure '${job.pipe.code}' had no text to structure: its optional input '${input.name}' is absent`,
+      producing_pipe: job.pipe.code,
+      upstream: job.memory.absence(root) ?? null,
+    });
+    return;
+  }
   const text =
     input === undefined
       ? ''

@@ -146,6 +146,7 @@ describe('judgment deck (LANGUAGE-DELTA §3)', () => {
       aliases: ['default-judgment', 'premium-judgment'],
       waterfalls: [],
       hasDefault: false,
+      inputs: {},
     });
     expect(deck.catalog().llm.hasDefault).to.equal(true);
     expect(() => deck.resolve('judgment', undefined)).to.throw(
@@ -153,6 +154,23 @@ describe('judgment deck (LANGUAGE-DELTA §3)', () => {
       'No model is given and the judgment deck has no default.',
     );
     expect(() => deck.resolve('judgment', '@default-general')).to.throw(ModelChoiceNotFoundError);
+  });
+
+  it('should say what each judgment name resolves to and reads, for the models whose spec declares inputs', () => {
+    const reading = new ModelDeck(
+      config().deck,
+      () => true,
+      new Map([
+        ['gpt-4o-mini', ['text', 'images', 'pdf']],
+        ['text-judge', ['text']],
+      ]),
+    );
+    expect(reading.catalog().judgment.inputs).to.deep.equal({
+      'alias:default-judgment': { model: 'gpt-4o-mini', inputs: ['text', 'images', 'pdf'] },
+      'preset:judgment-strict': { model: 'gpt-4o-mini', inputs: ['text', 'images', 'pdf'] },
+      'handle:gpt-4o-mini': { model: 'gpt-4o-mini', inputs: ['text', 'images', 'pdf'] },
+      'handle:text-judge': { model: 'text-judge', inputs: ['text'] },
+    });
   });
 
   it('should keep judgment out of the /v1/models listing (not a 0.16 ModelCategory)', () => {

@@ -162,6 +162,29 @@ describe('lintMthds', () => {
       );
     });
 
+    it('should accept expanded input slots as validate does, and refuse a slot key other than concept and hints', () => {
+      const content = [
+        'domain = "x"',
+        '[pipe.q]',
+        'type = "PipeLLM"',
+        'description = "q"',
+        'output = "Text"',
+        'prompt = "Answer $letter{% if tone %} in a {{ tone.text }} tone{% endif %}"',
+        '[pipe.q.inputs]',
+        'letter = { concept = "Text", hints = { intent = "prose" } }',
+        'tone = { concept = "Text?" }',
+        '[pipe.r]',
+        'type = "PipeCompose"',
+        'description = "r"',
+        'inputs = { note = { concept = "Text", description = "a note" } }',
+        'output = "Text"',
+        'template = "{{ note.text }}"',
+      ].join('\n');
+      expect(lintMthds(content).map((diagnostic) => [diagnostic.location, covered(content, diagnostic)])).to.deep.equal(
+        [['pipe.r.inputs.note.description', 'description']],
+      );
+    });
+
     it('should place errors inside arrays of inline tables and in [[array tables]]', () => {
       const content = `${PIPE.replace('PipeLLM', 'PipeSequence')}steps = [{ pipe = 1, result = "r" }, "oops"]\n`;
       const diagnostics = lintMthds(content);

@@ -24,6 +24,7 @@ import { extractSingleInput } from './extract-single-input.js';
 import { funcFunctionName } from './func-function-name.js';
 import { imgGenQualitySteps } from './img-gen-quality-steps.js';
 import { judgeCriteria } from './judge-criteria.js';
+import { judgeInputCapability } from './judge-input-capability.js';
 import { judgeInputsUsed } from './judge-inputs-used.js';
 import { judgeKindFields } from './judge-kind-fields.js';
 import { judgeLevels } from './judge-levels.js';
@@ -92,6 +93,7 @@ export const S4_RULES: readonly Rule[] = [
   judgeOutputSingle,
   judgeOutputMulti,
   judgeModel,
+  judgeInputCapability,
   docGenOutput,
   docGenOutputSingle,
   docGenSource,

@@ -1,15 +1,20 @@
 /**
- * Where intent hints are written (LANGUAGE-DELTA §7 "hints tables"): a concept's `hints`, and a structure field's.
- * Each site is classified by the value it holds, for the applicability of an `intent` word: text-valued (a concept
- * refining `native.Text` or description-only, a `text` or enum field), number-valued (a concept refining
- * `native.Number`, an `integer` or `number` field), or other. Hints are non-normative: the hint rules only warn.
+ * Where intent hints are written (LANGUAGE-DELTA §7 "hints tables"): a concept's `hints`, a structure field's, and an
+ * expanded input slot's (`name = { concept = "X?", hints = {…} }`, read from the bundle text, as the parsed blueprint
+ * keeps only the slot's concept spec). Each site is classified by the value it holds, for the applicability of an
+ * `intent` word: text-valued (a concept refining `native.Text` or description-only, a `text` or enum field, a slot of
+ * such a concept), number-valued (a concept refining `native.Number`, an `integer` or `number` field), or other (a
+ * list slot among them). Hints are non-normative: the hint rules only warn.
  * @see LANGUAGE-DELTA.md §7
  */
 
 import type { ValidationErrorItem } from '../../../errors/index.js';
+import type { Pipe } from '../../library/concept.js';
 import type { LoadedBundle, MthdsLibrary } from '../../library/library.js';
+import { parseToml } from '../../parse/parse-toml.js';
+import { splitPresence } from '../../references.js';
 import type { Rule } from '../rule.js';
-import { conceptItem } from '../rule-item.js';
+import { conceptItem, pipeItem } from '../rule-item.js';
 
 /** What a hinted site holds. */
 export type HintSiteKind = 'text' | 'number' | 'other';
@@ -22,12 +27,15 @@ export const INTENT_WORDS: Readonly<Record<string, HintSiteKind>> = {
   quantity: 'number',
 };
 
-/** One `hints` table as written. */
+/** One `hints` table as written: on a concept (and one of its structure fields), or on a pipe's input slot. */
 export interface HintSite {
   bundle: LoadedBundle;
-  concept: string;
+  /** The concept code, for a concept's or a field's hints. */
+  concept?: string;
   /** The structure field, for a field's hints. */
   field?: string;
+  /** The pipe and input name, for an expanded input slot's hints. */
+  slot?: { pipe: Pipe; input: string };
   hints: Readonly<Record<string, string>>;
   kind: HintSiteKind;
 }
@@ -41,32 +49,61 @@ function conceptKind(library: MthdsLibrary, domain: string, code: string): HintS
   return library.ancestry(concept).some((ancestor) => ancestor.ref === 'native.Number') ? 'number' : 'other';
 }
 
+function conceptSites(bundle: LoadedBundle, library: MthdsLibrary): HintSite[] {
+  return Object.entries(bundle.blueprint.concept).flatMap(([concept, table]): HintSite[] => {
+    if (typeof table === 'string') return [];
+    const sites: HintSite[] = [];
+    if (table.hints)
+      sites.push({ bundle, concept, hints: table.hints, kind: conceptKind(library, bundle.blueprint.domain, concept) });
+    if (typeof table.structure === 'object')
+      for (const [field, spec] of Object.entries(table.structure)) {
+        if (typeof spec === 'string' || !spec.hints) continue;
+        const kind = spec.type === undefined ? 'text' : (FIELD_KINDS[spec.type] ?? 'other');
+        sites.push({ bundle, concept, field, hints: spec.hints, kind });
+      }
+    return sites;
+  });
+}
+
+/** A plain object (a TOML table), or undefined. */
+function table(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** The slot sites of each bundle text, parsed once per bundle. */
+const SLOT_SITES = new WeakMap<LoadedBundle, HintSite[]>();
+
+function slotSites(bundle: LoadedBundle, library: MthdsLibrary): HintSite[] {
+  const cached = SLOT_SITES.get(bundle);
+  if (cached) return cached;
+  const pipes = table(parseToml(bundle.content, bundle.source)['pipe']) ?? {};
+  const domain = bundle.blueprint.domain;
+  const sites = Object.entries(pipes).flatMap(([code, pipeTable]) =>
+    Object.entries(table(table(pipeTable)?.['inputs']) ?? {}).flatMap(([input, slot]): HintSite[] => {
+      const hints = table(table(slot)?.['hints']);
+      const spec = table(slot)?.['concept'];
+      const pipe = library.findPipe(code, domain);
+      if (!hints || typeof spec !== 'string' || !pipe) return [];
+      const { ref } = splitPresence(spec);
+      const single = !ref.endsWith(']') || ref.endsWith('[1]');
+      const kind = single ? conceptKind(library, domain, ref.replace(/\[\d*\]$/, '')) : 'other';
+      return [{ bundle, slot: { pipe, input }, hints: hints as Record<string, string>, kind }];
+    }),
+  );
+  SLOT_SITES.set(bundle, sites);
+  return sites;
+}
+
 /**
- * Every `hints` table of the bundles, concepts first then their fields, in declaration order.
+ * Every `hints` table of the bundles: per bundle, concepts then their fields, then expanded input slots, in
+ * declaration order.
  * @param bundles - the bundles
  * @param library - the library, for the refinement chains of hinted concepts
  */
 export function hintSites(bundles: readonly LoadedBundle[], library: MthdsLibrary): HintSite[] {
-  return bundles.flatMap((bundle) =>
-    Object.entries(bundle.blueprint.concept).flatMap(([concept, table]): HintSite[] => {
-      if (typeof table === 'string') return [];
-      const sites: HintSite[] = [];
-      if (table.hints)
-        sites.push({
-          bundle,
-          concept,
-          hints: table.hints,
-          kind: conceptKind(library, bundle.blueprint.domain, concept),
-        });
-      if (typeof table.structure === 'object')
-        for (const [field, spec] of Object.entries(table.structure)) {
-          if (typeof spec === 'string' || !spec.hints) continue;
-          const kind = spec.type === undefined ? 'text' : (FIELD_KINDS[spec.type] ?? 'other');
-          sites.push({ bundle, concept, field, hints: spec.hints, kind });
-        }
-      return sites;
-    }),
-  );
+  return bundles.flatMap((bundle) => [...conceptSites(bundle, library), ...slotSites(bundle, library)]);
 }
 
 /**
@@ -77,9 +114,14 @@ export function hintSites(bundles: readonly LoadedBundle[], library: MthdsLibrar
  * @param message - from MESSAGES
  */
 export function hintItem(rule: Rule, site: HintSite, key: string, message: string): ValidationErrorItem {
+  if (site.slot)
+    return pipeItem(rule, site.slot.pipe, message, {
+      field_path: `pipe.${site.slot.pipe.code}.inputs.${site.slot.input}.hints.${key}`,
+      field_name: key,
+    });
   const where =
     site.field === undefined ? `concept.${site.concept}` : `concept.${site.concept}.structure.${site.field}`;
-  return conceptItem(rule, site.bundle, site.concept, message, {
+  return conceptItem(rule, site.bundle, site.concept ?? '', message, {
     field_path: `${where}.hints.${key}`,
     field_name: key,
   });
@@ -90,5 +132,6 @@ export function hintItem(rule: Rule, site: HintSite, key: string, message: strin
  * @param site - the site
  */
 export function siteName(site: HintSite): string {
+  if (site.slot) return `Pipe '${site.slot.pipe.code}', input '${site.slot.input}'`;
   return site.field === undefined ? `Concept '${site.concept}'` : `Concept '${site.concept}', field '${site.field}'`;
 }

@@ -32,9 +32,9 @@ export const unexportedPipeRefs: Rule = {
       pipeRefsOf(pipe).flatMap(({ field, ref }) => {
         const parts = parsePipeRef(ref);
         if (parts?.packageRef === undefined || parts.domain === undefined) return [];
-        const exported = exports.get(parts.domain);
+        const exported = Object.hasOwn(exports, parts.domain) ? exports[parts.domain] : undefined;
         const target = `${parts.domain}.${parts.code}`;
-        if (exported === undefined || exported.has(parts.code) || mainPipes.has(target)) return [];
+        if (exported === undefined || exported.includes(parts.code) || mainPipes.has(target)) return [];
         if (!library.pipes.has(target)) return [];
         const message = MESSAGES.unexported_pipe({
           pipe: pipe.code,

@@ -126,3 +126,63 @@ describe('PipeSequence binding steps', () => {
     expect(summaries.content.kind).to.equal('list');
   });
 });
+
+const ABSENT_BUNDLE = `
+domain = "shelf"
+
+[concept.Sheet]
+description = "A sheet"
+[concept.Sheet.structure]
+body = { type = "text", description = "The text", required = true }
+
+[concept.Binder]
+description = "A binder, maybe empty"
+[concept.Binder.structure]
+pages = { type = "list", item_type = "concept", item_concept_ref = "Sheet", description = "Its pages" }
+
+[pipe.summarize_binder]
+type = "PipeSequence"
+description = "Summarizes every page of a binder, when there is one"
+inputs = { binder = "Binder?" }
+output = "Text[]"
+steps = [{ pipe = "summarize_page", batch_over = "binder.pages", batch_as = "page", result = "summaries" }]
+
+[pipe.summarize_page]
+type = "PipeLLM"
+description = "Summarizes a page"
+inputs = { page = "Sheet" }
+output = "Text"
+prompt = "Summarize $page.body"
+`;
+
+describe('a dotted batch_over that reaches no value (LANGUAGE-DELTA.md §5–6)', () => {
+  const library = libraryOf(ABSENT_BUNDLE);
+
+  it('should lift the batch to an empty result when the root is absent', async () => {
+    const port = recordingPort();
+    const outcome = await runPipe(library, 'summarize_binder', {}, { inference: port });
+    expect(port.calls).to.deep.equal([]);
+    const view = memoryView(outcome.memory);
+    expect(view.main).to.equal('summaries');
+    expect(view.root['summaries']).to.deep.equal({
+      name: 'summaries',
+      concept: 'native.Text',
+      content: { items: [] },
+      code: 's1',
+    });
+    expect(outcome.memory.mainAbsence()).to.equal(undefined);
+    expect(outcome.memory.absence('binder')).to.include({ kind: 'not_provided' });
+  });
+
+  it('should batch over an empty bound list when the field is empty', async () => {
+    const port = recordingPort();
+    const outcome = await runPipe(
+      library,
+      'summarize_binder',
+      { binder: { concept: 'Binder', content: {} } },
+      { inference: port },
+    );
+    expect(port.calls).to.deep.equal([]);
+    expect(memoryView(outcome.memory).root['summaries']?.content).to.deep.equal({ items: [] });
+  });
+});

@@ -14,3 +14,20 @@ export const HINTED = bundle(
     'launched = { type = "date", description = "Launch", hints = { intent = "quantity" } }',
   ].join('\n'),
 );
+
+/** A bundle with intent hints on expanded input slots, right and wrong (LANGUAGE-DELTA §7). */
+export const SLOTTED = bundle(
+  'desk',
+  [
+    '[pipe.draft_reply]',
+    'type = "PipeLLM"',
+    'description = "Drafts a reply"',
+    'output = "Text"',
+    'prompt = "Reply to $letter, at most $budget words{% if tone %} in a {{ tone.text }} tone{% endif %}, tagged @?tags"',
+    '[pipe.draft_reply.inputs]',
+    'letter = { concept = "Text", hints = { intent = "prose" } }',
+    'budget = { concept = "Number", hints = { intent = "label", size = "small" } }',
+    'tone = { concept = "Text?", hints = { intent = "mood" } }',
+    'tags = { concept = "Text[]", hints = { intent = "label" } }',
+  ].join('\n'),
+);

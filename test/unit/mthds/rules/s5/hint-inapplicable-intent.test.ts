@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { hintInapplicableIntent } from '../../../../../shared/mthds/rules/s5/hint-inapplicable-intent.js';
 import { runRule } from '../harness.js';
-import { HINTED } from './hint-fixture.js';
+import { HINTED, SLOTTED } from './hint-fixture.js';
 
 describe('S5-hint-inapplicable-intent', () => {
   it('should warn where a known word does not fit the value of its site, and pass where it does', () => {
@@ -17,6 +17,23 @@ describe('S5-hint-inapplicable-intent', () => {
       [
         'concept.Product.structure.launched.hints.intent',
         "Concept 'Product', field 'launched': intent 'quantity' does not apply to a structured or other value (prose and label fit text, rating and quantity fit numbers); it is ignored.",
+      ],
+    ]);
+  });
+
+  it('should judge an expanded input slot by its concept: a text slot takes prose, a number or list slot no label', () => {
+    expect(
+      runRule(hintInapplicableIntent, SLOTTED).map((item) => [item.pipe_code, item.field_path, item.message]),
+    ).to.deep.equal([
+      [
+        'draft_reply',
+        'pipe.draft_reply.inputs.budget.hints.intent',
+        "Pipe 'draft_reply', input 'budget': intent 'label' does not apply to a number value (prose and label fit text, rating and quantity fit numbers); it is ignored.",
+      ],
+      [
+        'draft_reply',
+        'pipe.draft_reply.inputs.tags.hints.intent',
+        "Pipe 'draft_reply', input 'tags': intent 'label' does not apply to a structured or other value (prose and label fit text, rating and quantity fit numbers); it is ignored.",
       ],
     ]);
   });
