@@ -7,9 +7,18 @@
  */
 import { lookup } from 'mime-types';
 import { StuffFactoryError } from '../errors/index.js';
+import type { RunEnvironment } from './pipe-job.js';
 import type { LibraryFilesPort } from './ports.js';
 
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * The library files a run's pipes read documents from: none in a dry run, whose mock documents name no file.
+ * @param environment - the run environment
+ */
+export function documentFilesOf(environment: RunEnvironment): LibraryFilesPort | undefined {
+  return environment.dryRun ? undefined : environment.deps.libraryFiles;
+}
 
 /**
  * The URL to read a document or image from.

@@ -7,7 +7,7 @@
  */
 import { PipeFeatureNotSupportedError, PipeInputError } from '../../errors/index.js';
 import type { PipeExtractBlueprint } from '../../mthds/index.js';
-import { libraryDocumentUrl } from '../library-document-url.js';
+import { documentFilesOf, libraryDocumentUrl } from '../library-document-url.js';
 import { outputConceptOf } from '../output-concept.js';
 import type { PipeRunner } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
@@ -42,7 +42,7 @@ export const runPipeExtract: PipeRunner = async (job, environment) => {
     const { pages } = await extractor.extractPages({
       pipeCode: job.pipe.code,
       document: {
-        url: libraryDocumentUrl(document['url'], mimeType, environment.deps.libraryFiles, job.pipe.code),
+        url: libraryDocumentUrl(document['url'], mimeType, documentFilesOf(environment), job.pipe.code),
         mime_type: mimeType,
       },
       ...(blueprint.include_raw_html === undefined ? {} : { includeRawHtml: blueprint.include_raw_html }),

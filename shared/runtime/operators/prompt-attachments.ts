@@ -4,7 +4,7 @@
  * Shared by PipeLLM and PipeJudge.
  * @see RUNTIME.md §2.1.5, LANGUAGE-DELTA.md §3
  */
-import { libraryDocumentUrl } from '../library-document-url.js';
+import { documentFilesOf, libraryDocumentUrl } from '../library-document-url.js';
 import type { RunEnvironment } from '../pipe-job.js';
 import type { LlmRequest } from '../ports.js';
 import type { PromptAttachment } from '../prompt-media.js';
@@ -25,7 +25,7 @@ export function promptAttachments(
     registered
       .filter((attachment) => attachment.kind === kind)
       .map(({ url: written, mime_type }) => {
-        const url = libraryDocumentUrl(written, mime_type, environment.deps.libraryFiles, pipeCode);
+        const url = libraryDocumentUrl(written, mime_type, documentFilesOf(environment), pipeCode);
         return mime_type === undefined ? { url } : { url, mime_type };
       });
   const parts: Pick<LlmRequest, 'images' | 'documents'> = {};
