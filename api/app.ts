@@ -164,6 +164,7 @@ function orchestrators(
     docsUrl: deps.settings.errorDocsUrl,
     logger: deps.logger,
     objects,
+    batchConcurrency: deps.settings.fanOut.batchMaxParallel,
   });
   const registered = new Map<string, Orchestrator>([['direct', direct]]);
   if (deps.queueBackend) {

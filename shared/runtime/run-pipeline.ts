@@ -17,7 +17,7 @@ import type { RunUsageReport, TokensUsageRecord } from './usage-report.js';
 import type { WorkingMemory } from './working-memory.js';
 
 /** Depth of nested pipes before a run fails (RUNTIME.md §1.1 step 8). */
-const DEFAULT_PIPE_STACK_LIMIT = 20;
+export const DEFAULT_PIPE_STACK_LIMIT = 20;
 
 /** A run to perform. */
 export interface RunRequest {
@@ -67,8 +67,15 @@ export async function runPipeline(
   const createdAt = deps.now();
   const inference = request.maxCostUsd ? budgeted(deps.inference, request.maxCostUsd) : deps.inference;
   const usage = recordUsage(inference, deps.now);
-  const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
+  // a budget is one ledger of spent and reserved costs: its run's children stay in-process (docs/fan-out.md)
+  const { fanOut, ...local } = deps;
+  const runDeps: RuntimeDeps = {
+    ...local,
+    ...(fanOut && !request.maxCostUsd ? { fanOut } : {}),
+    inference: usage.inference,
+  };
   const validator = validatorFor(request.library);
+  const progress = deps.observer ? new PipeProgressRecorder(deps.observer, deps.now, usage.report) : undefined;
   const environment: RunEnvironment = {
     library: request.library,
     validator,
@@ -76,8 +83,13 @@ export async function runPipeline(
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
     ...(dryRun ? { dryRun } : {}),
     ...(graph ? { graph } : {}),
-    ...(deps.observer ? { progress: new PipeProgressRecorder(deps.observer, deps.now, usage.report) } : {}),
+    ...(progress ? { progress } : {}),
     runPipe: (job: PipeJob) => routePipe(job, environment),
+    absorbChild: (report, params) => {
+      usage.absorb(report.usage);
+      graph?.absorb(report.graph, params.parentNode);
+      progress?.replay(report.progress, params.parentStep);
+    },
   };
   const memory = dryRun
     ? mockInputs(request.pipe, { library: request.library, validator, dryRun }, deps.ids)

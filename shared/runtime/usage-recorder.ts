@@ -11,6 +11,11 @@ export interface UsageRecorder {
   records: TokensUsageRecord[];
   /** The usage and cost report of the calls recorded so far (usage-report.ts). */
   report(): RunUsageReport;
+  /**
+   * Record calls made elsewhere for this run (a fanned-out child's, docs/fan-out.md).
+   * @param records - their records, in call order
+   */
+  absorb(records: readonly TokensUsageRecord[]): void;
 }
 
 /**
@@ -49,6 +54,12 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
   return {
     records,
     report: () => tally.report(),
+    absorb: (absorbed) => {
+      for (const record of absorbed) {
+        records.push(record);
+        tally.add(record);
+      }
+    },
     inference: {
       name: inference.name,
       isMock: inference.isMock,

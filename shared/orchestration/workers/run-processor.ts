@@ -17,6 +17,7 @@ import { withCrashContext } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import type {
   DocumentExtractorPort,
+  FanOutPort,
   IdSource,
   InferencePort,
   RunObserver,
@@ -25,7 +26,7 @@ import type {
 import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
 import { type RunEventLog, RunProgressTracker } from '../events/index.js';
-import { type CallbackQueue, QUEUED_RUN_JOB, type QueuedRunJob, type RunJob } from '../queue/index.js';
+import { type CallbackQueue, type FanOutRun, QUEUED_RUN_JOB, type QueuedRunJob, type RunJob } from '../queue/index.js';
 import type { RunRecord, RunStore } from '../registry/index.js';
 import { inputNamesOf, type RunObjects } from '../storage/index.js';
 import { acceptedRecord, executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
@@ -54,6 +55,13 @@ export interface RunProcessorDeps {
    * @throws RunCrashedError when the quarantine process dies; the run's own error otherwise
    */
   runQuarantined(payload: RunJob, observer: RunObserver, signal?: AbortSignal): Promise<RunResult>;
+  /** Most children of a controller running at once (`BATCH_MAX_PARALLEL`; the runtime's default when absent). */
+  batchConcurrency?: number;
+  /**
+   * The fan-out port of a run (docs/fan-out.md): its batch items and parallel branches run as child jobs; in-process
+   * when absent (`RUN_FAN_OUT=false`, and always in quarantine).
+   */
+  fanOut?(run: FanOutRun): FanOutPort;
 }
 
 /** The outcome a run job returns to BullMQ. */
@@ -111,6 +119,7 @@ function runInProcess(
   submission: RunSubmission,
   observer: RunObserver,
   signal: AbortSignal | undefined,
+  fanOut: FanOutPort | undefined,
 ): Promise<RunResult> {
   return executeSubmission(submission, {
     inference: deps.inference,
@@ -120,6 +129,8 @@ function runInProcess(
     now: deps.now,
     observer,
     ...(signal ? { signal } : {}),
+    ...(deps.batchConcurrency ? { batchConcurrency: deps.batchConcurrency } : {}),
+    ...(fanOut ? { fanOut } : {}),
   });
 }
 
@@ -163,7 +174,18 @@ async function processRun(
   try {
     const result = quarantined
       ? await deps.runQuarantined(payload, tracker, signal)
-      : await runInProcess(deps, submission, tracker, signal);
+      : await runInProcess(
+          deps,
+          submission,
+          tracker,
+          signal,
+          deps.fanOut?.({
+            pipelineRunId: runId,
+            requestId: payload.request_id,
+            runJobId: job.id ?? '',
+            createdAt: payload.created_at,
+          }),
+        );
     const completed = await keepFinished(
       deps,
       { ...running, state: 'COMPLETED', finished_at: result.finished_at, result },

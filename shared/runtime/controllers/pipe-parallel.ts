@@ -1,6 +1,6 @@
 /**
- * PipeParallel: run every branch at once, each on its own copy of the working memory (RUNTIME.md §3.3,
- * LANGUAGE.md §3.9). With `add_each_output`, each branch's output is added to the parent memory under its `result`.
+ * PipeParallel: run every branch at once (at most `batchConcurrency` at a time, in-process or as child jobs elsewhere:
+ * child-jobs.ts), each on its own copy of the working memory (RUNTIME.md §3.3, LANGUAGE.md §3.9). With `add_each_output`, each branch's output is added to the parent memory under its `result`.
  * The parallel's own output combines the branches: a stuff whose fields are the result names, of concept
  * `combined_output` (validated against it) when set, else of the declared output concept (usually `Anything`).
  *
@@ -19,10 +19,11 @@
  */
 import { PipeOutputValidationError } from '../../errors/index.js';
 import { type ConceptField, type PipeParallelBlueprint, parallelCombinationFit } from '../../mthds/index.js';
+import { runChildJobs } from '../child-jobs.js';
 import { contentArtefact, nativeRootOf } from '../content-rendering.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
-import type { PipeRunner } from '../pipe-job.js';
+import type { PipeJob, PipeRunner } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
 import { childStepPath } from '../step-path.js';
 import type { ItemContent, Stuff } from '../stuff.js';
@@ -53,23 +54,22 @@ function fieldValue(field: ConceptField | undefined, stuff: Stuff, nativeRoot: s
 export const runPipeParallel: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeParallelBlueprint;
   const { library } = environment;
-  const branches = await Promise.all(
-    blueprint.branches.map(async (branch, index) => {
-      const memory = job.memory.clone();
-      const outputName = branch.result ?? null;
-      await environment.runPipe({
-        pipe: library.resolvePipe(branch.pipe, job.pipe.domain_code),
-        memory,
-        outputName,
-        params: {
-          ...job.params,
-          outputMultiplicity: stepMultiplicityOverride(branch),
-          stepPath: childStepPath(job.params.stepPath, 'branch', index),
-        },
-      });
-      return { name: outputName, stuff: memory.mainStuff(), absence: memory.mainAbsence() };
-    }),
-  );
+  const jobs: PipeJob[] = blueprint.branches.map((branch, index) => ({
+    pipe: library.resolvePipe(branch.pipe, job.pipe.domain_code),
+    memory: job.memory.clone(),
+    outputName: branch.result ?? null,
+    params: {
+      ...job.params,
+      outputMultiplicity: stepMultiplicityOverride(branch),
+      stepPath: childStepPath(job.params.stepPath, 'branch', index),
+    },
+  }));
+  await runChildJobs(environment, jobs);
+  const branches = jobs.map(({ outputName, memory }) => ({
+    name: outputName,
+    stuff: memory.mainStuff(),
+    absence: memory.mainAbsence(),
+  }));
   for (const { name, absence } of branches) if (name !== null && absence) job.memory.recordAbsence(absence);
   const present = branches.flatMap(({ name, stuff }) => (stuff ? [{ name, stuff }] : []));
   if (blueprint.add_each_output) {
