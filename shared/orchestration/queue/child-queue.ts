@@ -82,17 +82,24 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /** The child queue of one process: adds children, waits for them, and runs the fan-out of each run. */
 export class ChildQueue {
   readonly queue: Queue;
-  private readonly events: QueueEvents;
+  private events: QueueEvents | undefined;
 
-  constructor(options: ChildQueueOptions) {
+  constructor(private readonly options: ChildQueueOptions) {
     this.queue = new Queue(CHILD_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
     this.queue.on('error', () => undefined);
-    this.events = new QueueEvents(CHILD_QUEUE, {
-      connection: options.eventsConnection,
-      prefix: options.keys.bullPrefix,
-      lastEventId: `${Date.now() - EVENTS_REPLAY_MS}-0`,
-    });
-    this.events.on('error', () => undefined);
+  }
+
+  /** The listener of child completions, opened on the first fan-out (before its first child is added). */
+  private finishedEvents(): QueueEvents {
+    if (!this.events) {
+      this.events = new QueueEvents(CHILD_QUEUE, {
+        connection: this.options.eventsConnection,
+        prefix: this.options.keys.bullPrefix,
+        lastEventId: `${Date.now() - EVENTS_REPLAY_MS}-0`,
+      });
+      this.events.on('error', () => undefined);
+    }
+    return this.events;
   }
 
   /**
@@ -108,6 +115,7 @@ export class ChildQueue {
     children: readonly FanOutChild[],
     options: FanOutOptions,
   ): Promise<FanOutOutcome[]> {
+    const events = this.finishedEvents();
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const limit = pLimit(Math.max(1, options.cap));
@@ -115,7 +123,7 @@ export class ChildQueue {
     const tasks = children.map((child, index) =>
       limit(async (): Promise<FanOutOutcome> => {
         signal.throwIfAborted();
-        const result = await this.runChild(run, child, signal, inFlight);
+        const result = await this.runChild(run, child, { events, signal, inFlight });
         if (signal.aborted) throw signal.reason;
         options.onEnded(index, result.report);
         if (!result.ok) throw errorFromReport(result.error);
@@ -137,8 +145,7 @@ export class ChildQueue {
   private async runChild(
     run: FanOutRun,
     child: FanOutChild,
-    signal: AbortSignal,
-    inFlight: Set<Job>,
+    { events, signal, inFlight }: { events: QueueEvents; signal: AbortSignal; inFlight: Set<Job> },
   ): Promise<ChildResult> {
     const jobId = childJobId(run, child.params.stepPath);
     let job = await this.queue.getJob(jobId);
@@ -170,7 +177,7 @@ export class ChildQueue {
     }
     inFlight.add(job);
     try {
-      const value: unknown = await abortable(job.waitUntilFinished(this.events), signal);
+      const value: unknown = await abortable(job.waitUntilFinished(events), signal);
       const result = childResultOf(value);
       if (result) return result;
       throw new Error('its result is not a child result');
@@ -186,6 +193,6 @@ export class ChildQueue {
 
   /** Close the queue and the listener. */
   async close(): Promise<void> {
-    await Promise.allSettled([this.queue.close(), this.events.close()]);
+    await Promise.allSettled([this.queue.close(), this.events?.close()]);
   }
 }
