@@ -193,6 +193,17 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
     expect(comparable(fannedOut)).to.deep.equal(comparable(inProcess));
   });
 
+  it('should keep the children of a run with a budget in its worker (one ledger of costs)', async () => {
+    const { status, body } = await execute(deployment.app, {
+      mthds_contents: [CONTROLLERS_BUNDLE],
+      pipe_code: 'batch_wrap',
+      inputs: { words: ['a', 'b'] },
+      max_cost_usd: 1,
+    });
+    expect(status, JSON.stringify(body)).to.equal(200);
+    expect(childJobs).to.equal(0);
+  });
+
   it('should count the children in the run usage and report their pipes as run events', async () => {
     const { status, body } = await execute(deployment.app, {
       mthds_contents: [CONTROLLERS_BUNDLE],
