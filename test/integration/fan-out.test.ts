@@ -116,9 +116,10 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
   let inFlight: number;
   let mostInFlight: number;
 
-  beforeEach(() => {
+  /** Start the deployment, counting its child jobs and the most in flight at once. */
+  function deploy(environment: Record<string, string> = {}): void {
     deployment = startQueueDeployment({
-      environment: { RUN_FAN_OUT: 'true', BATCH_MAX_PARALLEL: '3', MOCK_INFERENCE_LATENCY_MS: '20' },
+      environment: { RUN_FAN_OUT: 'true', BATCH_MAX_PARALLEL: '3', MOCK_INFERENCE_LATENCY_MS: '20', ...environment },
     });
     childJobs = 0;
     inFlight = 0;
@@ -132,7 +133,9 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
       inFlight -= 1;
       childJobs += 1;
     });
-  });
+  }
+
+  beforeEach(() => deploy());
 
   afterEach(() => deployment.close());
 
@@ -266,6 +269,45 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
       ).to.deep.equal(words.map((word) => ({ kind: 'item', item: { text: `[${word}]` } })));
       expect(reports).to.have.length(3);
       expect(childJobs, 'no child ran again').to.equal(3);
+    } finally {
+      await children.close();
+      for (const connection of connections) connection.disconnect();
+    }
+  });
+
+  it('should run again, on a retake, the child that failed, and reuse the one that finished', async () => {
+    await deployment.close();
+    deploy({ BATCH_MAX_PARALLEL: '1' });
+    const { status } = await execute(deployment.app, {
+      mthds_contents: [CHECKS_BUNDLE],
+      pipe_code: 'check_all',
+      inputs: { tickets: { concept: 'fan.Ticket', content: [{ title: 'known' }, { title: 'odd' }] } },
+    });
+    expect(status).to.equal(500);
+    const ran = childJobs;
+    const keys = new QueueKeys(deployment.settings.queue.prefix);
+    const connections = [openRedis(TEST_REDIS_URL, 'worker'), openRedis(TEST_REDIS_URL, 'worker')];
+    const children = new ChildQueue({ connection: connections[0]!, eventsConnection: connections[1]!, keys });
+    try {
+      const earlier = (await children.queue.getJobs(['completed'])).map((job) => job.data as ChildJob);
+      const byPath = new Map(earlier.map((job) => [job.child.params.stepPath, job]));
+      const first = byPath.get('main/b0')!;
+      const run: FanOutRun = {
+        pipelineRunId: first.pipeline_run_id,
+        requestId: first.request_id,
+        runJobId: first.run_job_id,
+        createdAt: first.created_at,
+      };
+      const retaken = ['main/b0', 'main/b1'].map((path) => byPath.get(path)!.child);
+      const failure = await children
+        .fanOutFor(run)
+        .run(retaken, { cap: 1, onEnded: () => undefined })
+        .then(
+          () => undefined,
+          (error: unknown) => error as { error_type?: string },
+        );
+      expect(failure).to.include({ error_type: 'PipeConditionError' });
+      expect(childJobs - ran, 'only the failed child ran again').to.equal(1);
     } finally {
       await children.close();
       for (const connection of connections) connection.disconnect();
