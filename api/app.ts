@@ -29,6 +29,7 @@ import { Metrics } from '../shared/observability/index.js';
 import {
   bullmqOrchestrator,
   CALLBACK_QUEUE,
+  CHILD_QUEUE,
   directOrchestrator,
   memoryRuns,
   type Orchestrator,
@@ -278,11 +279,18 @@ export function createApp(deps: AppDeps): Express {
   if (deps.queueBackend) {
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());
     metrics.watchQueue(CALLBACK_QUEUE, () => deps.queueBackend!.callbackQueue.counts());
+    metrics.watchQueue(CHILD_QUEUE, () =>
+      deps.queueBackend!.childQueue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
+    );
     if (settings.adminQueuesEnabled) {
       app.use(
         ADMIN_QUEUES_PATH,
         adminAuthenticate(settings.auth),
-        adminQueuesRouter([deps.queueBackend.runQueue.queue, deps.queueBackend.callbackQueue.queue]),
+        adminQueuesRouter([
+          deps.queueBackend.runQueue.queue,
+          deps.queueBackend.callbackQueue.queue,
+          deps.queueBackend.childQueue,
+        ]),
       );
     }
   }
