@@ -81,6 +81,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** The child queue of one process: adds children, waits for them, and runs the fan-out of each run. */
 export class ChildQueue {
+  /** The BullMQ queue of child jobs ({@link CHILD_QUEUE}). */
   readonly queue: Queue;
   private events: QueueEvents | undefined;
 

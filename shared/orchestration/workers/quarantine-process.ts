@@ -50,6 +50,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
       extractor: createDocumentExtractor(settings.documents),
       ids: randomIdSource(),
       now: Date.now,
+      batchConcurrency: settings.fanOut.batchMaxParallel,
       observer: { pipeProgress: (progress) => send({ kind: 'progress', progress }) },
     });
     return { kind: 'completed', result };
