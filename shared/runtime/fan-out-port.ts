@@ -68,11 +68,13 @@ export interface FanOutOptions {
 export interface FanOutPort {
   /**
    * Run children, at most `options.cap` at once.
-   * @param children - the children, in input order
+   * @param count - how many children
+   * @param childAt - the child at an index (from 0, input order); called once, when its turn comes, so that only the
+   *   children in flight hold a copy of the memory
    * @param options - the cap, abort signal and end-of-child listener
    * @returns each child's outcome, in input order
    * @throws the error of the first child that fails (rebuilt from its report; later children are not started and
    *   results of children still in flight are ignored); the signal's reason when it aborts
    */
-  run(children: readonly FanOutChild[], options: FanOutOptions): Promise<FanOutOutcome[]>;
+  run(count: number, childAt: (index: number) => FanOutChild, options: FanOutOptions): Promise<FanOutOutcome[]>;
 }

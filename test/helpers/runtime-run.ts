@@ -140,14 +140,14 @@ function overTheWire<T>(value: T): T {
  */
 function loopbackFanOut(library: Library, deps: RuntimeDeps): FanOutPort {
   return {
-    run(children, options) {
+    run(count, childAt, options) {
       const limit = pLimit(options.cap);
       let failed = false;
       return Promise.all(
-        children.map((child, index) =>
+        Array.from({ length: count }, (_, index) =>
           limit(async (): Promise<FanOutOutcome> => {
             if (failed) throw new Error('not started: an earlier child failed');
-            const result = await runChildPipeline(library, overTheWire<FanOutChild>(child), deps);
+            const result = await runChildPipeline(library, overTheWire<FanOutChild>(childAt(index)), deps);
             if (!failed) options.onEnded(index, overTheWire<FanOutReport>(result.report));
             if (!result.ok) {
               failed = true;

@@ -263,7 +263,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
       const reports: FanOutReport[] = [];
       const outcomes = await children
         .fanOutFor(run)
-        .run(retaken, { cap: 3, onEnded: (_index, report) => reports.push(report) });
+        .run(retaken.length, (index) => retaken[index]!, { cap: 3, onEnded: (_index, report) => reports.push(report) });
       expect(
         outcomes.map((outcome) => (outcome.kind === 'stuff' ? outcome.stuff.content : outcome.kind)),
       ).to.deep.equal(words.map((word) => ({ kind: 'item', item: { text: `[${word}]` } })));
@@ -301,7 +301,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
       const retaken = ['main/b0', 'main/b1'].map((path) => byPath.get(path)!.child);
       const failure = await children
         .fanOutFor(run)
-        .run(retaken, { cap: 1, onEnded: () => undefined })
+        .run(retaken.length, (index) => retaken[index]!, { cap: 1, onEnded: () => undefined })
         .then(
           () => undefined,
           (error: unknown) => error as { error_type?: string },

@@ -108,12 +108,13 @@ export class ChildQueue {
    * @param run - the run's ids
    */
   fanOutFor(run: FanOutRun): FanOutPort {
-    return { run: (children, options) => this.fanOut(run, children, options) };
+    return { run: (count, childAt, options) => this.fanOut(run, count, childAt, options) };
   }
 
   private async fanOut(
     run: FanOutRun,
-    children: readonly FanOutChild[],
+    count: number,
+    childAt: (index: number) => FanOutChild,
     options: FanOutOptions,
   ): Promise<FanOutOutcome[]> {
     const events = this.finishedEvents();
@@ -121,10 +122,10 @@ export class ChildQueue {
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const limit = pLimit(Math.max(1, options.cap));
     const inFlight = new Set<Job>();
-    const tasks = children.map((child, index) =>
+    const tasks = Array.from({ length: count }, (_, index) =>
       limit(async (): Promise<FanOutOutcome> => {
         signal.throwIfAborted();
-        const result = await this.runChild(run, child, { events, signal, inFlight });
+        const result = await this.runChild(run, childAt(index), { events, signal, inFlight });
         if (signal.aborted) throw signal.reason;
         options.onEnded(index, result.report);
         if (!result.ok) throw errorFromReport(result.error);

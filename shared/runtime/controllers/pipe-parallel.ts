@@ -23,7 +23,7 @@ import { runChildJobs } from '../child-jobs.js';
 import { contentArtefact, nativeRootOf } from '../content-rendering.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
-import type { PipeJob, PipeRunner } from '../pipe-job.js';
+import type { PipeRunner } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
 import { childStepPath } from '../step-path.js';
 import type { ItemContent, Stuff } from '../stuff.js';
@@ -54,21 +54,23 @@ function fieldValue(field: ConceptField | undefined, stuff: Stuff, nativeRoot: s
 export const runPipeParallel: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeParallelBlueprint;
   const { library } = environment;
-  const jobs: PipeJob[] = blueprint.branches.map((branch, index) => ({
-    pipe: library.resolvePipe(branch.pipe, job.pipe.domain_code),
-    memory: job.memory.clone(),
-    outputName: branch.result ?? null,
-    params: {
-      ...job.params,
-      outputMultiplicity: stepMultiplicityOverride(branch),
-      stepPath: childStepPath(job.params.stepPath, 'branch', index),
-    },
-  }));
-  await runChildJobs(environment, jobs);
-  const branches = jobs.map(({ outputName, memory }) => ({
-    name: outputName,
-    stuff: memory.mainStuff(),
-    absence: memory.mainAbsence(),
+  const outcomes = await runChildJobs(environment, blueprint.branches.length, (index) => {
+    const branch = blueprint.branches[index]!;
+    return {
+      pipe: library.resolvePipe(branch.pipe, job.pipe.domain_code),
+      memory: job.memory.clone(),
+      outputName: branch.result ?? null,
+      params: {
+        ...job.params,
+        outputMultiplicity: stepMultiplicityOverride(branch),
+        stepPath: childStepPath(job.params.stepPath, 'branch', index),
+      },
+    };
+  });
+  const branches = outcomes.map(({ stuff, absence }, index) => ({
+    name: blueprint.branches[index]!.result ?? null,
+    stuff,
+    absence,
   }));
   for (const { name, absence } of branches) if (name !== null && absence) job.memory.recordAbsence(absence);
   const present = branches.flatMap(({ name, stuff }) => (stuff ? [{ name, stuff }] : []));

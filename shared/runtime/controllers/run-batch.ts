@@ -41,14 +41,15 @@ export async function runBatch(job: PipeJob, environment: RunEnvironment, spec: 
     throw new PipeInputError(`${spec.owner}: the list '${spec.listName}' to batch over is not in the working memory.`);
   if (list.content.kind !== 'list')
     throw new PipeInputError(`${spec.owner}: '${spec.listName}' must hold a list to batch over, but holds one item.`);
-  const jobs: PipeJob[] = list.content.items.map((item, index) => {
+  const { items: listItems } = list.content;
+  const outcomes = await runChildJobs(environment, listItems.length, (index) => {
     const memory = job.memory.clone();
     memory.setNewMainStuff(
       {
         stuffCode: `${list.stuffCode}-branch-${index}`,
         stuffName: spec.itemName,
         concept: spec.itemConcept,
-        content: { kind: 'item', item },
+        content: { kind: 'item', item: listItems[index]! },
       },
       spec.itemName,
     );
@@ -59,8 +60,7 @@ export async function runBatch(job: PipeJob, environment: RunEnvironment, spec: 
       params: { ...job.params, outputMultiplicity: null, stepPath: childStepPath(job.params.stepPath, 'item', index) },
     };
   });
-  await runChildJobs(environment, jobs);
-  const outputs = jobs.map(({ memory }) => memory.mainStuff()?.content ?? { kind: 'list' as const, items: [] });
+  const outputs = outcomes.map(({ stuff }) => stuff?.content ?? { kind: 'list' as const, items: [] });
   const items: ItemContent[] = outputs.flatMap((content) => (content.kind === 'item' ? [content.item] : content.items));
   job.memory.setNewMainStuff(
     {
