@@ -29,6 +29,7 @@ import { Metrics } from '../shared/observability/index.js';
 import {
   bullmqOrchestrator,
   CALLBACK_QUEUE,
+  CHILD_QUEUE,
   directOrchestrator,
   loggedRunObjects,
   memoryRuns,
@@ -165,6 +166,7 @@ function orchestrators(
     docsUrl: deps.settings.errorDocsUrl,
     logger: deps.logger,
     objects,
+    batchConcurrency: deps.settings.fanOut.batchMaxParallel,
   });
   const registered = new Map<string, Orchestrator>([['direct', direct]]);
   if (deps.queueBackend) {
@@ -278,11 +280,18 @@ export function createApp(deps: AppDeps): Express {
   if (deps.queueBackend) {
     metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());
     metrics.watchQueue(CALLBACK_QUEUE, () => deps.queueBackend!.callbackQueue.counts());
+    metrics.watchQueue(CHILD_QUEUE, () =>
+      deps.queueBackend!.childQueue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
+    );
     if (settings.adminQueuesEnabled) {
       app.use(
         ADMIN_QUEUES_PATH,
         adminAuthenticate(settings.auth),
-        adminQueuesRouter([deps.queueBackend.runQueue.queue, deps.queueBackend.callbackQueue.queue]),
+        adminQueuesRouter([
+          deps.queueBackend.runQueue.queue,
+          deps.queueBackend.callbackQueue.queue,
+          deps.queueBackend.childQueue,
+        ]),
       );
     }
   }

@@ -121,6 +121,9 @@ const ENV_SCHEMA = z.object({
   WORKER_LOCK_DURATION_MS: positiveInt(30000),
   WORKER_SHUTDOWN_GRACE_MS: nonNegativeInt(30000),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  BATCH_MAX_PARALLEL: positiveInt(8),
+  RUN_FAN_OUT: booleanFlag(true),
+  WORKER_CHILD_CONCURRENCY: positiveInt(32),
   SHUTDOWN_GRACE_MS: nonNegativeInt(10000),
   RUN_QUARANTINE_HEAP_MIB: positiveInt(512),
   RUN_QUARANTINE_TIMEOUT_MS: positiveInt(600000),
@@ -265,6 +268,12 @@ export interface Settings {
   };
   /** Worker processes: jobs at once, lock (stall detection) in ms, shutdown grace in ms, metrics port (0: off). */
   worker: { concurrency: number; lockDurationMs: number; shutdownGraceMs: number; metricsPort: number };
+  /**
+   * Children of a controller (batch items, parallel branches; docs/fan-out.md): most running at once per controller
+   * of a run, in either mode (`BATCH_MAX_PARALLEL`); whether a queued run's children run as child jobs any worker can
+   * take (`RUN_FAN_OUT`); child jobs a worker process runs at once (`WORKER_CHILD_CONCURRENCY`).
+   */
+  fanOut: { batchMaxParallel: number; enabled: boolean; workerConcurrency: number };
   /**
    * How long the API process lets open HTTP requests finish after SIGTERM / SIGINT before it closes every connection,
    * in ms (docs/run-failures.md "Shutdown").
@@ -451,6 +460,11 @@ export function loadSettings(environment: Environment): Settings {
       lockDurationMs: env.WORKER_LOCK_DURATION_MS,
       shutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS,
       metricsPort: env.WORKER_METRICS_PORT,
+    },
+    fanOut: {
+      batchMaxParallel: env.BATCH_MAX_PARALLEL,
+      enabled: env.RUN_FAN_OUT,
+      workerConcurrency: env.WORKER_CHILD_CONCURRENCY,
     },
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     quarantine: {

@@ -40,6 +40,8 @@ export interface DirectOrchestratorDeps {
   logger: Logger;
   /** Where finished runs are kept beyond their record, under their `storage_scope` (docs/storage.md). */
   objects: RunObjects;
+  /** Most children of a controller running at once (`BATCH_MAX_PARALLEL`; the runtime's default when absent). */
+  batchConcurrency?: number;
 }
 
 /**
@@ -87,6 +89,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
           now: deps.now,
           signal,
           observer: tracker,
+          ...(deps.batchConcurrency ? { batchConcurrency: deps.batchConcurrency } : {}),
         },
         library,
       );

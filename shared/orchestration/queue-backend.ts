@@ -3,10 +3,12 @@
  * and their Redis connections (producers fail fast; the completion-events listener and each event stream's reader
  * block).
  */
+
+import { Queue } from 'bullmq';
 import type { Settings } from '../config/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
 import type { RedisRunEventLog } from './events/index.js';
-import { CallbackQueue, QueueKeys, RedisConnections, RunQueue } from './queue/index.js';
+import { CallbackQueue, CHILD_QUEUE, QueueKeys, RedisConnections, RunQueue } from './queue/index.js';
 import { redisRunTracking } from './redis-run-tracking.js';
 import type { RunRegistry } from './registry/index.js';
 
@@ -14,6 +16,8 @@ import type { RunRegistry } from './registry/index.js';
 export interface QueueBackend {
   readonly runQueue: RunQueue;
   readonly callbackQueue: CallbackQueue;
+  /** The queue of fanned-out runs' child jobs (docs/fan-out.md), for its metrics and the dashboard; the API adds none. */
+  readonly childQueue: Queue;
   readonly registry: RunRegistry;
   /** Runs' events in Redis Streams (docs/run-events.md). */
   readonly events: RedisRunEventLog;
@@ -50,11 +54,14 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     maxAttempts: settings.callbacks.maxAttempts,
     backoffMs: settings.callbacks.backoffMs,
   });
+  const childQueue = new Queue(CHILD_QUEUE, { connection: producer, prefix: keys.bullPrefix });
+  childQueue.on('error', () => undefined);
   const registryConnection = connections.open('producer', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   return {
     runQueue,
     callbackQueue,
+    childQueue,
     registry,
     events,
     async reachable(timeoutMs) {
@@ -70,7 +77,10 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     },
     async close() {
       if (connections.allReady())
-        await settleWithin(Promise.allSettled([runQueue.close(), callbackQueue.close()]), CLOSE_ALLOWANCE_MS);
+        await settleWithin(
+          Promise.allSettled([runQueue.close(), callbackQueue.close(), childQueue.close()]),
+          CLOSE_ALLOWANCE_MS,
+        );
       events.close();
       connections.disconnectAll();
     },

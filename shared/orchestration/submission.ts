@@ -7,7 +7,14 @@ import { LibraryFiles } from '../bundles/index.js';
 import { createDocumentPrinter } from '../docgen/index.js';
 import type { MethodProvenance } from '../methods/index.js';
 import type { BundleSource, Library, PackageExports } from '../mthds/index.js';
-import { type RuntimeDeps, runBundle } from '../runtime/index.js';
+import {
+  type ChildRunResult,
+  type FanOutChild,
+  loadRunLibrary,
+  type RuntimeDeps,
+  runBundle,
+  runChildPipeline,
+} from '../runtime/index.js';
 import { completedRunResult, type RunResult, withProvenance } from '../wire/index.js';
 import type { RunJob } from './queue/index.js';
 import type { RunRecord } from './registry/index.js';
@@ -148,4 +155,27 @@ export async function executeSubmission(
     completedRunResult(finished.outcome, finished.library, finished.graph),
     submission.methodProvenance,
   );
+}
+
+/**
+ * Run one fanned-out child of a submission (docs/fan-out.md) in the caller's thread, with the ports a run of the
+ * submission gets ({@link executeSubmission}): its library (built once per process, `run-library-cache.ts`), its
+ * library files, the document printer.
+ * @param submission - the run the child belongs to
+ * @param child - the child: pipe ref, memory snapshot, output name, params
+ * @param deps - the runtime's ports (its `fanOut` and `observer` are not used: a child's controllers run here)
+ * @returns the child's outcome or error, with its usage, pipe reports and graph
+ * @throws ValidateBundleError (422) when the sources do not load; PipeNotFoundError when the pipe ref names no pipe
+ */
+export function executeChild(
+  submission: RunSubmission,
+  child: FanOutChild,
+  deps: Omit<RuntimeDeps, 'libraryFiles'>,
+): Promise<ChildRunResult> {
+  const library = loadRunLibrary(submission.sources, undefined, submission.libraryFiles?.paths() ?? null);
+  return runChildPipeline(library, child, {
+    printer: DOCUMENT_PRINTER,
+    ...deps,
+    ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
+  });
 }

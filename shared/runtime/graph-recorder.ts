@@ -14,6 +14,17 @@ import type { GraphEdge, GraphEdgeKind, GraphError, GraphIoItem, GraphNode, Grap
 /** The item suffix the batch mechanism gives an item's stuff code (`run-batch.ts`). */
 const BATCH_ITEM = /^(.*)-branch-(\d+)$/;
 
+/**
+ * The nodes a recorder holds, as plain JSON, for another recorder to take in (a fanned-out child's graph joining its
+ * run's, docs/fan-out.md): nodes in start order, `contains` edges, node ids in finish order, and the pipes run.
+ */
+export interface GraphFragment {
+  nodes: GraphNode[];
+  contains: { source: string; target: string }[];
+  finished: string[];
+  pipes: GraphPipe[];
+}
+
 /** Records pipe runs into a graph. */
 export class GraphRecorder {
   private readonly nodes: GraphNode[] = [];
@@ -93,6 +104,40 @@ export class GraphRecorder {
     node.timing.duration = (at - Date.parse(node.timing.started_at)) / 1000;
     if (error) node.error = { ...error, stack: null };
     this.finished.push(id);
+  }
+
+  /** What this recorder holds, as a {@link GraphFragment}. */
+  fragment(): GraphFragment {
+    return {
+      nodes: this.nodes,
+      contains: this.containsEdges,
+      finished: this.finished,
+      pipes: [...this.pipes.values()],
+    };
+  }
+
+  /**
+   * Take in the nodes of another recorder, renumbered after this one's; its top nodes become children of `parent`.
+   * @param fragment - the other recorder's {@link fragment}
+   * @param parent - the node of the controller that ran them, if any
+   */
+  absorb(fragment: GraphFragment, parent: string | undefined): void {
+    const ids = new Map<string, string>();
+    for (const node of fragment.nodes) {
+      const id = `node_${this.nodes.length}`;
+      ids.set(node.id, id);
+      const copy = { ...node, id };
+      this.nodes.push(copy);
+      this.byId.set(id, copy);
+    }
+    const nested = new Set(fragment.contains.map(({ target }) => target));
+    if (parent !== undefined)
+      for (const node of fragment.nodes)
+        if (!nested.has(node.id)) this.containsEdges.push({ source: parent, target: ids.get(node.id)! });
+    for (const { source, target } of fragment.contains)
+      this.containsEdges.push({ source: ids.get(source)!, target: ids.get(target)! });
+    for (const id of fragment.finished) this.finished.push(ids.get(id)!);
+    for (const pipe of fragment.pipes) if (!this.pipes.has(pipe.ref)) this.pipes.set(pipe.ref, pipe);
   }
 
   /**

@@ -5,6 +5,7 @@
  * with `main_stuff` designating the latest output; a *pipe job* is one pipe to run on a working memory.
  */
 
+export { type ChildRunResult, runChildPipeline } from './child-pipeline.js';
 export { dryRunSweep, type SweepOutcome, type ValidatedPipe } from './dry-run-sweep.js';
 export {
   type BundleRunOutcome,
@@ -13,6 +14,15 @@ export {
   runBundle,
   selectRunPipe,
 } from './execute-bundle-run.js';
+export type {
+  FanOutChild,
+  FanOutChildParams,
+  FanOutOptions,
+  FanOutOutcome,
+  FanOutPort,
+  FanOutReport,
+} from './fan-out-port.js';
+export type { GraphFragment } from './graph-recorder.js';
 export type { GraphEdge, GraphIoItem, GraphNode, GraphSpec } from './graph-spec.js';
 export { type LibraryVerdict, libraryVerdict, type SweepDeps } from './library-verdict.js';
 export type { PipeFunction } from './operators/pipe-func.js';
@@ -53,4 +63,9 @@ export {
   type TemplateRenderTask,
 } from './template-renderer.js';
 export type { RunUsageReport, TokensUsageRecord, UsageFigures } from './usage-report.js';
-export { WorkingMemory, type WorkingMemoryWire } from './working-memory.js';
+export {
+  type MemorySnapshot,
+  type StuffSnapshot,
+  WorkingMemory,
+  type WorkingMemoryWire,
+} from './working-memory.js';

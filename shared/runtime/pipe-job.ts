@@ -4,6 +4,7 @@
  */
 import type { Library, Pipe } from '../mthds/index.js';
 import type { ContentValidator } from './content-validator.js';
+import type { FanOutReport } from './fan-out-port.js';
 import type { GraphRecorder } from './graph-recorder.js';
 import type { PipeProgressRecorder } from './pipe-progress.js';
 import type { RuntimeDeps } from './ports.js';
@@ -63,6 +64,12 @@ export interface RunEnvironment {
   checkpoints?: StepReplayer;
   /** Runs a child pipe through the router (controllers use it). */
   runPipe(job: PipeJob): Promise<void>;
+  /**
+   * Takes in what a fanned-out child spent and reported (child-jobs.ts): its usage into the run's usage and the
+   * tokens of every pipe running around it, its pipe reports as steps under `params.parentStep`, its graph nodes
+   * under `params.parentNode`. Set by the run (run-pipeline.ts); absent, the report is dropped.
+   */
+  absorbChild?(report: FanOutReport, params: RunParams): void;
 }
 
 /**

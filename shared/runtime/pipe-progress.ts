@@ -6,7 +6,7 @@
 import { toMthdsError } from '../errors/index.js';
 import type { Pipe } from '../mthds/index.js';
 import type { InferencePort, TokenUsage } from './ports.js';
-import type { PipeStep, PipeTokenUsage, RunObserver } from './run-observer.js';
+import type { PipeProgress, PipeStep, PipeTokenUsage, RunObserver } from './run-observer.js';
 import type { RunUsageReport } from './usage-report.js';
 
 /** One pipe run being reported: its step, the inference port that counts its tokens, and how it ends. */
@@ -25,6 +25,11 @@ export interface PipeSpan {
    * @param error - what it threw
    */
   fail(error: unknown): void;
+  /**
+   * Count tokens spent elsewhere while the pipe ran (a fanned-out child's, docs/fan-out.md).
+   * @param usage - the tokens
+   */
+  count(usage: PipeTokenUsage): void;
 }
 
 function counted(inference: InferencePort, usage: PipeTokenUsage): InferencePort {
@@ -95,6 +100,36 @@ export class PipeProgressRecorder {
       finish: (replayed) =>
         this.observer.pipeProgress({ kind: 'finished', ...ended(), ...(replayed ? { replayed: true } : {}) }),
       fail: (error) => this.observer.pipeProgress({ kind: 'failed', ...ended(), error: failureOf(error) }),
+      count: (spent) => {
+        usage.input_tokens += spent.input_tokens;
+        usage.output_tokens += spent.output_tokens;
+      },
     };
+  }
+
+  /**
+   * Report the pipe runs of a fanned-out child (docs/fan-out.md) as steps of this run: renumbered after the steps so
+   * far, the child's top step under `parentStep`, each end report carrying this run's usage so far; times as the
+   * child reported them.
+   * @param reports - the child's reports, in order, its steps numbered from 1
+   * @param parentStep - the step of the controller that ran the child, undefined for none
+   */
+  replay(reports: readonly PipeProgress[], parentStep: number | undefined): void {
+    const steps = new Map<number, number>();
+    for (const report of reports) {
+      if (report.kind === 'started') {
+        this.steps += 1;
+        steps.set(report.step.step, this.steps);
+      }
+      const step: PipeStep = {
+        ...report.step,
+        step: steps.get(report.step.step) ?? report.step.step,
+        parentStep:
+          report.step.parentStep === null ? (parentStep ?? null) : (steps.get(report.step.parentStep) ?? null),
+      };
+      this.observer.pipeProgress(
+        report.kind === 'started' ? { ...report, step } : { ...report, step, runUsage: this.runUsage() },
+      );
+    }
   }
 }

@@ -69,6 +69,14 @@ export async function routePipe(job: PipeJob, environment: RunEnvironment): Prom
     ...environment,
     deps: { ...environment.deps, inference: span.inference },
     runPipe: (child) => routePipe(child, spanned),
+    absorbChild: (report, params) => {
+      for (const record of report.usage)
+        span.count({
+          input_tokens: record.nb_tokens_by_category['input'] ?? 0,
+          output_tokens: record.nb_tokens_by_category['output'] ?? 0,
+        });
+      environment.absorbChild?.(report, params);
+    },
   };
   let replayed: boolean;
   try {

@@ -4,6 +4,7 @@
  *
  * The inference port has the shape of `shared/inference`'s `InferenceBackend`, so any backend satisfies it.
  */
+import type { FanOutPort } from './fan-out-port.js';
 import type { RunObserver } from './run-observer.js';
 import type { StepCheckpointStore } from './step-checkpoint-store.js';
 import type { TemplateRenderer } from './template-renderer.js';
@@ -253,8 +254,16 @@ export interface RuntimeDeps {
     string,
     (contents: Readonly<Record<string, unknown>>, signal?: AbortSignal) => Promise<unknown>
   >;
-  /** Most batch branches running at once in one batch (default {@link DEFAULT_BATCH_CONCURRENCY}). */
+  /**
+   * Most children (batch items, parallel branches) running at once in one controller (default
+   * {@link DEFAULT_BATCH_CONCURRENCY}; `BATCH_MAX_PARALLEL`), in-process or fanned out.
+   */
   batchConcurrency?: number;
+  /**
+   * Runs the children of a PipeBatch, an inline batch step or a PipeParallel as child jobs elsewhere (docs/fan-out.md);
+   * in-process when absent. Only the run's own pipes fan out: a child's nested controllers run in its process.
+   */
+  fanOut?: FanOutPort;
   /** Renders the run's templates; on the calling thread by default (template-renderer.ts). */
   templates?: TemplateRenderer;
   /** Follows the run pipe by pipe (live progress, docs/run-events.md); none by default. */

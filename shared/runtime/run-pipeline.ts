@@ -18,7 +18,7 @@ import type { RunUsageReport, TokensUsageRecord } from './usage-report.js';
 import type { WorkingMemory } from './working-memory.js';
 
 /** Depth of nested pipes before a run fails (RUNTIME.md §1.1 step 8). */
-const DEFAULT_PIPE_STACK_LIMIT = 20;
+export const DEFAULT_PIPE_STACK_LIMIT = 20;
 
 /** A run to perform. */
 export interface RunRequest {
@@ -73,8 +73,15 @@ export async function runPipeline(
     : deps.inference;
   const usage = recordUsage(inference, deps.now);
   if (deps.checkpoints && !dryRun) checkpoints = new StepCheckpointing(deps.checkpoints, usage);
-  const runDeps: RuntimeDeps = { ...deps, inference: usage.inference };
+  // a budget is one ledger of spent and reserved costs: its run's children stay in-process (docs/fan-out.md)
+  const { fanOut, ...local } = deps;
+  const runDeps: RuntimeDeps = {
+    ...local,
+    ...(fanOut && !request.maxCostUsd ? { fanOut } : {}),
+    inference: usage.inference,
+  };
   const validator = validatorFor(request.library);
+  const progress = deps.observer ? new PipeProgressRecorder(deps.observer, deps.now, usage.report) : undefined;
   const environment: RunEnvironment = {
     library: request.library,
     validator,
@@ -83,8 +90,13 @@ export async function runPipeline(
     ...(dryRun ? { dryRun } : {}),
     ...(graph ? { graph } : {}),
     ...(checkpoints ? { checkpoints } : {}),
-    ...(deps.observer ? { progress: new PipeProgressRecorder(deps.observer, deps.now, usage.report) } : {}),
+    ...(progress ? { progress } : {}),
     runPipe: (job: PipeJob) => routePipe(job, environment),
+    absorbChild: (report, params) => {
+      usage.absorb(report.usage);
+      graph?.absorb(report.graph, params.parentNode);
+      progress?.replay(report.progress, params.parentStep);
+    },
   };
   const memory = dryRun
     ? mockInputs(request.pipe, { library: request.library, validator, dryRun }, deps.ids)

@@ -114,7 +114,7 @@ export class StepCheckpointing implements StepReplayer {
       checkpoint.inputs_digest === digest &&
       this.restore(job, environment, checkpoint.outcome)
     ) {
-      this.usage.replay(checkpoint.usage);
+      this.usage.absorb(checkpoint.usage);
       this.replayedCost += costOf(checkpoint.usage);
       this.replayedSteps += 1;
       return true;

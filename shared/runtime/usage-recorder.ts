@@ -12,11 +12,12 @@ export interface UsageRecorder {
   /** The usage and cost report of the calls recorded so far (usage-report.ts). */
   report(): RunUsageReport;
   /**
-   * Count calls made by an earlier attempt of the run, whose step this attempt replays from its checkpoint
-   * (step-checkpoints.ts): they join the records and the report as if made now.
-   * @param records - the replayed step's usage records
+   * Count calls made elsewhere for this run: a fanned-out child's (docs/fan-out.md), or an earlier attempt's whose
+   * step this attempt replays from its checkpoint (step-checkpoints.ts). They join the records and the report as if
+   * made here.
+   * @param records - their records, in call order
    */
-  replay(records: readonly TokensUsageRecord[]): void;
+  absorb(records: readonly TokensUsageRecord[]): void;
 }
 
 /**
@@ -86,8 +87,8 @@ export function recordUsage(inference: InferencePort, now: () => number): UsageR
   return {
     records,
     report: () => tally.report(),
-    replay: (replayed) => {
-      for (const record of replayed) keep(record);
+    absorb: (absorbed) => {
+      for (const record of absorbed) keep(record);
     },
     inference: usageRecordingPort(inference, now, keep),
   };

@@ -3,8 +3,9 @@
  * (RUNTIME.md §1.4).
  */
 import { PipeInputError } from '../errors/index.js';
+import type { Concept } from '../mthds/index.js';
 import type { AbsenceRecord } from './absence.js';
-import { type ItemContent, type Stuff, type StuffWire, stuffToWire } from './stuff.js';
+import { type ItemContent, type Stuff, type StuffContent, type StuffWire, stuffToWire } from './stuff.js';
 
 /** The reserved name of the latest output. */
 const MAIN_STUFF = 'main_stuff';
@@ -17,6 +18,39 @@ export interface WorkingMemoryWire {
   root: Record<string, StuffWire>;
   aliases: Record<string, string>;
   absences?: Record<string, AbsenceRecord>;
+}
+
+/** A stuff as plain JSON, its concept whole (a snapshot is restored in another process, docs/fan-out.md). */
+export interface StuffSnapshot {
+  stuffCode: string;
+  stuffName: string | null;
+  concept: Concept;
+  content: StuffContent;
+}
+
+/**
+ * A whole working memory as plain JSON, everything {@link WorkingMemory.fromSnapshot} needs to rebuild an equal one:
+ * root stuffs and aliases in insertion order, absences, and the name of the absent latest output.
+ */
+export interface MemorySnapshot {
+  root: [string, StuffSnapshot][];
+  aliases: [string, string][];
+  absences: [string, AbsenceRecord][];
+  absentMain: string | null;
+}
+
+/**
+ * A stuff of a snapshot back as a stuff: its concept is the library's own when `resolveConcept` knows its ref (so
+ * concepts compare by identity as in the process that took the snapshot), else the concept as carried.
+ * @param snapshot - the stuff as plain JSON
+ * @param resolveConcept - the run library's concept lookup (throws on an unknown ref)
+ */
+export function stuffOfSnapshot(snapshot: StuffSnapshot, resolveConcept: (ref: string) => Concept): Stuff {
+  let concept = snapshot.concept;
+  try {
+    concept = resolveConcept(snapshot.concept.ref);
+  } catch {}
+  return { ...snapshot, content: structuredClone(snapshot.content), concept };
 }
 
 /**
@@ -193,6 +227,30 @@ export class WorkingMemory {
     for (const [name, record] of this.absences) copy.absences.set(name, record);
     copy.absentMain = this.absentMain;
     return copy;
+  }
+
+  /** The memory as plain JSON (content copied), for a child job run in another process (docs/fan-out.md). */
+  snapshot(): MemorySnapshot {
+    return {
+      root: [...this.root].map(([name, stuff]) => [name, { ...stuff, content: structuredClone(stuff.content) }]),
+      aliases: [...this.aliases],
+      absences: [...this.absences],
+      absentMain: this.absentMain,
+    };
+  }
+
+  /**
+   * Rebuild a memory from its {@link snapshot}.
+   * @param snapshot - the memory as plain JSON
+   * @param resolveConcept - the run library's concept lookup ({@link stuffOfSnapshot})
+   */
+  static fromSnapshot(snapshot: MemorySnapshot, resolveConcept: (ref: string) => Concept): WorkingMemory {
+    const memory = new WorkingMemory();
+    for (const [name, stuff] of snapshot.root) memory.root.set(name, stuffOfSnapshot(stuff, resolveConcept));
+    for (const [alias, target] of snapshot.aliases) memory.aliases.set(alias, target);
+    for (const [name, record] of snapshot.absences) memory.absences.set(name, record);
+    memory.absentMain = snapshot.absentMain;
+    return memory;
   }
 
   /** The root stuffs in insertion order, with their names. */

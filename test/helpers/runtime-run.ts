@@ -2,15 +2,21 @@
  * Running a pipe through the runtime API (`runPipeline`) with no HTTP: deterministic ids, a fake clock, the mock
  * backend unless the test passes its own port, and a compact view of the final working memory.
  */
+import pLimit from 'p-limit';
 import { createMockBackend } from '../../shared/inference/index.js';
 import type { Library } from '../../shared/mthds/index.js';
 import {
+  type FanOutChild,
+  type FanOutOutcome,
+  type FanOutPort,
+  type FanOutReport,
   type IdSource,
   type InferencePort,
   type LlmRequest,
   type ObjectRequest,
   type RunOutcome,
   type RuntimeDeps,
+  runChildPipeline,
   runPipeline,
   type WorkingMemory,
 } from '../../shared/runtime/index.js';
@@ -121,6 +127,62 @@ export function recordingPort(answers: RecordingAnswers = {}): RecordingPort {
   };
 }
 
+/** A value through JSON and back, as it crosses a queue. */
+function overTheWire<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/**
+ * A fan-out port that runs each child in this process through `runChildPipeline`, its child, outcome and report
+ * through JSON as a queue would carry them, at most `cap` at once; the first failure stops the children not started.
+ * @param library - the run's library
+ * @param deps - the runtime's ports the children run with
+ */
+function loopbackFanOut(library: Library, deps: RuntimeDeps): FanOutPort {
+  return {
+    run(count, childAt, options) {
+      const limit = pLimit(options.cap);
+      let failed = false;
+      return Promise.all(
+        Array.from({ length: count }, (_, index) =>
+          limit(async (): Promise<FanOutOutcome> => {
+            if (failed) throw new Error('not started: an earlier child failed');
+            const result = await runChildPipeline(library, overTheWire<FanOutChild>(childAt(index)), deps);
+            if (!failed) options.onEnded(index, overTheWire<FanOutReport>(result.report));
+            if (!result.ok) {
+              failed = true;
+              throw result.error;
+            }
+            return overTheWire(result.outcome);
+          }),
+        ),
+      );
+    },
+  };
+}
+
+/** Whether {@link runPipe} fans controllers' children out (set by {@link describeOnBothPaths}). */
+let fanningOut = false;
+
+/**
+ * Declare a suite twice: with controllers' children in-process, then fanned out through {@link loopbackFanOut}
+ * (docs/fan-out.md: the semantics must not differ).
+ * @param title - the suite's title
+ * @param body - the suite
+ */
+export function describeOnBothPaths(title: string, body: () => void): void {
+  describe(title, body);
+  describe(`${title} (children fanned out)`, () => {
+    before(() => {
+      fanningOut = true;
+    });
+    after(() => {
+      fanningOut = false;
+    });
+    body();
+  });
+}
+
 /** What a test may change in a {@link runPipe} run. */
 export interface RunPipeOptions {
   /** The inference port (the mock backend by default). */
@@ -163,6 +225,7 @@ export function runPipe(
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
     ...(options.observer === undefined ? {} : { observer: options.observer }),
   };
+  if (fanningOut) deps.fanOut = loopbackFanOut(library, { ...deps });
   return runPipeline(
     {
       library,

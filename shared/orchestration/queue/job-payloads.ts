@@ -3,7 +3,9 @@
  * bundle sources, inputs, the request id and the scope — never live objects.
  */
 import { z } from 'zod';
+import type { ErrorReport } from '../../errors/index.js';
 import { METHOD_PROVENANCE } from '../../methods/index.js';
+import type { FanOutChild, FanOutOutcome, FanOutReport } from '../../runtime/index.js';
 
 /** A run to execute. */
 export const RUN_JOB = z.strictObject({
@@ -71,3 +73,93 @@ export const CALLBACK_JOB = z.strictObject({
 });
 /** A callback job's payload. */
 export type CallbackJob = z.infer<typeof CALLBACK_JOB>;
+
+const STUFF_SNAPSHOT = z.object({
+  stuffCode: z.string(),
+  stuffName: z.string().nullable(),
+  concept: z.looseObject({ ref: z.string(), code: z.string(), domain_code: z.string() }),
+  content: z.union([
+    z.object({ kind: z.literal('item'), item: z.record(z.string(), z.unknown()) }),
+    z.object({ kind: z.literal('list'), items: z.array(z.record(z.string(), z.unknown())) }),
+  ]),
+});
+
+const ABSENCE = z.looseObject({ variable_name: z.string(), kind: z.string(), reason: z.string() });
+
+const MEMORY_SNAPSHOT = z.object({
+  root: z.array(z.tuple([z.string(), STUFF_SNAPSHOT])),
+  aliases: z.array(z.tuple([z.string(), z.string()])),
+  absences: z.array(z.tuple([z.string(), ABSENCE])),
+  absentMain: z.string().nullable(),
+});
+
+/** The shape of a runtime `FanOutChild` (the runtime's types name the concept and absence members in full). */
+const FAN_OUT_CHILD = z.object({
+  pipeRef: z.string().min(1),
+  memory: MEMORY_SNAPSHOT,
+  outputName: z.string().nullable(),
+  params: z.object({
+    outputMultiplicity: z.union([z.boolean(), z.number().int()]).nullable(),
+    dynamicOutputConceptRef: z.string().nullable(),
+    stack: z.array(z.string()),
+    stepPath: z.string().min(1),
+  }),
+});
+
+/**
+ * A fanned-out child of a queued run (docs/fan-out.md): which run it belongs to (its job id in the run queue, whose
+ * payload gives the bundle; `created_at` and `request_id` tell one submission of a run id from another) and the
+ * child itself: the branch pipe, its working memory and parameters.
+ */
+export const CHILD_JOB = z.strictObject({
+  pipeline_run_id: RUN_JOB.shape.pipeline_run_id,
+  request_id: z.string(),
+  run_job_id: z.string().min(1),
+  created_at: z.number().int(),
+  child: FAN_OUT_CHILD,
+});
+/** A child job's payload (its `child` is a runtime `FanOutChild`). */
+export type ChildJob = Omit<z.infer<typeof CHILD_JOB>, 'child'> & { child: FanOutChild };
+
+const FAN_OUT_REPORT = z.object({
+  usage: z.array(z.looseObject({ nb_tokens_by_category: z.record(z.string(), z.number()) })),
+  progress: z.array(z.looseObject({ kind: z.enum(['started', 'finished', 'failed']) })),
+  graph: z.object({
+    nodes: z.array(z.looseObject({ id: z.string() })),
+    contains: z.array(z.object({ source: z.string(), target: z.string() })),
+    finished: z.array(z.string()),
+    pipes: z.array(z.looseObject({ ref: z.string() })),
+  }),
+});
+
+const FAN_OUT_OUTCOME = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('stuff'), name: z.string().nullable(), stuff: STUFF_SNAPSHOT }),
+  z.object({ kind: z.literal('absent'), absence: ABSENCE }),
+  z.object({ kind: z.literal('none') }),
+]);
+
+/**
+ * What a child job returns (its BullMQ return value): the child's outcome, or its failure as an error report, with
+ * its usage, pipe reports and graph either way. A pipe failure is a result, not a failed job: the parent decides.
+ */
+const CHILD_RESULT = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), outcome: FAN_OUT_OUTCOME, report: FAN_OUT_REPORT }),
+  z.object({
+    ok: z.literal(false),
+    error: z.looseObject({ error_type: z.string(), message: z.string(), title: z.string(), type_uri: z.string() }),
+    report: FAN_OUT_REPORT,
+  }),
+]);
+/** A child job's result, typed with the runtime's shapes (validated by {@link CHILD_RESULT}). */
+export type ChildResult =
+  | { ok: true; outcome: FanOutOutcome; report: FanOutReport }
+  | { ok: false; error: ErrorReport; report: FanOutReport };
+
+/**
+ * A child job's return value, checked against {@link CHILD_RESULT}.
+ * @param value - the job's return value
+ * @returns the result, or undefined when the value is not one
+ */
+export function childResultOf(value: unknown): ChildResult | undefined {
+  return CHILD_RESULT.safeParse(value).success ? (value as ChildResult) : undefined;
+}

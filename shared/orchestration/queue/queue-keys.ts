@@ -5,6 +5,8 @@
 
 /** Queue of run jobs. */
 export const RUN_QUEUE = 'runs';
+/** Queue of the child jobs of fanned-out runs (docs/fan-out.md): its own, so waiting parents never hold its slots. */
+export const CHILD_QUEUE = 'run-children';
 /** Queue of completion-callback deliveries. */
 export const CALLBACK_QUEUE = 'callbacks';
 

@@ -58,6 +58,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
       extractor: createDocumentExtractor(settings.documents),
       ids: randomIdSource(),
       now: Date.now,
+      batchConcurrency: settings.fanOut.batchMaxParallel,
       observer: { pipeProgress: (progress) => send({ kind: 'progress', progress }) },
       ...(checkpoints ? { checkpoints } : {}),
     });

@@ -21,6 +21,7 @@ import { withCrashContext } from '../../lifecycle/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import type {
   DocumentExtractorPort,
+  FanOutPort,
   IdSource,
   InferencePort,
   RunObserver,
@@ -30,7 +31,7 @@ import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
 import type { RunCheckpoints } from '../checkpoints/index.js';
 import { type RunEventLog, RunProgressTracker } from '../events/index.js';
-import { type CallbackQueue, QUEUED_RUN_JOB, type QueuedRunJob, type RunJob } from '../queue/index.js';
+import { type CallbackQueue, type FanOutRun, QUEUED_RUN_JOB, type QueuedRunJob, type RunJob } from '../queue/index.js';
 import type { RunRecord, RunStore } from '../registry/index.js';
 import { inputNamesOf, type RunObjects } from '../storage/index.js';
 import { acceptedRecord, executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
@@ -61,6 +62,13 @@ export interface RunProcessorDeps {
    * @throws RunCrashedError when the quarantine process dies; the run's own error otherwise
    */
   runQuarantined(payload: RunJob, observer: RunObserver, signal?: AbortSignal): Promise<RunResult>;
+  /** Most children of a controller running at once (`BATCH_MAX_PARALLEL`; the runtime's default when absent). */
+  batchConcurrency?: number;
+  /**
+   * The fan-out port of a run (docs/fan-out.md): its batch items and parallel branches run as child jobs; in-process
+   * when absent (`RUN_FAN_OUT=false`, and always in quarantine).
+   */
+  fanOut?(run: FanOutRun): FanOutPort;
 }
 
 /** The outcome a run job returns to BullMQ. */
@@ -120,6 +128,7 @@ function runInProcess(
   submission: RunSubmission,
   observer: RunObserver,
   signal: AbortSignal | undefined,
+  fanOut: FanOutPort | undefined,
 ): Promise<RunResult> {
   const checkpoints = deps.checkpoints.forRun(payload, retake);
   return executeSubmission(submission, {
@@ -131,6 +140,8 @@ function runInProcess(
     observer,
     ...(signal ? { signal } : {}),
     ...(checkpoints ? { checkpoints } : {}),
+    ...(deps.batchConcurrency ? { batchConcurrency: deps.batchConcurrency } : {}),
+    ...(fanOut ? { fanOut } : {}),
   });
 }
 
@@ -187,7 +198,20 @@ async function processRun(
   try {
     const result = quarantined
       ? await deps.runQuarantined(payload, observer, signal)
-      : await runInProcess(deps, payload, job.attemptsMade > 0, submission, observer, signal);
+      : await runInProcess(
+          deps,
+          payload,
+          job.attemptsMade > 0,
+          submission,
+          observer,
+          signal,
+          deps.fanOut?.({
+            pipelineRunId: runId,
+            requestId: payload.request_id,
+            runJobId: job.id ?? '',
+            createdAt: payload.created_at,
+          }),
+        );
     await savingRunning;
     const completed = await keepFinished(
       deps,

@@ -1,10 +1,11 @@
 /**
- * The worker pool of one process: a run worker and a callback worker on BullMQ, with stalled-job recovery (a job whose
+ * The worker pool of one process: a run worker, a child worker (the child jobs of fanned-out runs, docs/fan-out.md)
+ * and a callback worker on BullMQ, with stalled-job recovery (a job whose
  * worker died is retaken once its lock expires, at most {@link MAX_STALLED_COUNT} time; a retaken run runs in
  * quarantine, see docs/run-failures.md) and a bounded `close()` that stops intake and lets in-flight runs finish within
  * a grace period.
  */
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { PooledTemplateRenderer } from '../../compute/index.js';
 import type { Settings } from '../../config/index.js';
 import { createDocumentExtractor } from '../../inference/index.js';
@@ -14,10 +15,19 @@ import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '.
 import { openObjectStore } from '../../storage/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import { RunCheckpoints } from '../checkpoints/index.js';
-import { CALLBACK_QUEUE, CallbackQueue, QueueKeys, RedisConnections, RUN_QUEUE } from '../queue/index.js';
+import {
+  CALLBACK_QUEUE,
+  CallbackQueue,
+  CHILD_QUEUE,
+  ChildQueue,
+  QueueKeys,
+  RedisConnections,
+  RUN_QUEUE,
+} from '../queue/index.js';
 import { redisRunTracking } from '../redis-run-tracking.js';
 import { loggedRunObjects } from '../storage/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
+import { createChildProcessor } from './child-processor.js';
 import { runInQuarantine } from './run-in-quarantine.js';
 import { createRunProcessor } from './run-processor.js';
 import { failRunsStalledTooOften } from './stalled-run-failures.js';
@@ -42,6 +52,8 @@ export interface WorkerPoolDeps {
 export interface WorkerPool {
   readonly runWorker: Worker;
   readonly callbackWorker: Worker;
+  /** Takes the child jobs of fanned-out runs (docs/fan-out.md). */
+  readonly childWorker: Worker;
   /**
    * Stop taking jobs; wait up to `WORKER_SHUTDOWN_GRACE_MS` for in-flight jobs (not at all when Redis is unreachable,
    * since they could not record their outcome), then drop the rest (stalled-job recovery retakes them), stop the
@@ -82,11 +94,24 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     maxStalledCount: MAX_STALLED_COUNT,
   };
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
-  // every run in flight may wait on a render at once, one per batch branch: their renders queue, never fail as busy
+  // every run and child in flight may wait on a render at once, one per batch branch: their renders queue, never fail
+  // as busy
   const templates = new PooledTemplateRenderer({
     ...settings.templates,
-    queueMax: settings.worker.concurrency * DEFAULT_BATCH_CONCURRENCY,
+    queueMax:
+      (settings.worker.concurrency + settings.fanOut.workerConcurrency) *
+      Math.max(settings.fanOut.batchMaxParallel, DEFAULT_BATCH_CONCURRENCY),
   });
+  const children = new ChildQueue({
+    connection: connections.open('worker'),
+    eventsConnection: connections.open('worker'),
+    keys,
+  });
+  // where a child reads its run's payload
+  const runs = new Queue(RUN_QUEUE, { connection: connections.open('worker'), prefix: keys.bullPrefix });
+  runs.on('error', () => undefined);
+  const extractor = createDocumentExtractor(settings.documents);
+  const ids = randomIdSource();
   const runWorker = new Worker(
     RUN_QUEUE,
     createRunProcessor({
@@ -94,9 +119,9 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       events,
       callbacks,
       inference: deps.inference,
-      extractor: createDocumentExtractor(settings.documents),
+      extractor,
       templates,
-      ids: randomIdSource(),
+      ids,
       now: Date.now,
       logger,
       metrics,
@@ -105,8 +130,27 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       checkpoints,
       runQuarantined: (payload, observer, signal) =>
         runInQuarantine({ settings, payload }, settings.quarantine, observer, signal),
+      batchConcurrency: settings.fanOut.batchMaxParallel,
+      ...(settings.fanOut.enabled ? { fanOut: (run) => children.fanOutFor(run) } : {}),
     }),
     { ...common, connection: connections.open('worker'), concurrency: settings.worker.concurrency },
+  );
+  const childWorker = new Worker(
+    CHILD_QUEUE,
+    createChildProcessor({
+      runs,
+      objects,
+      inference: deps.inference,
+      extractor,
+      templates,
+      ids,
+      now: Date.now,
+      batchConcurrency: settings.fanOut.batchMaxParallel,
+      checkpoints,
+      logger,
+      docsUrl: settings.errorDocsUrl,
+    }),
+    { ...common, connection: connections.open('worker'), concurrency: settings.fanOut.workerConcurrency },
   );
   const callbackWorker = new Worker(
     CALLBACK_QUEUE,
@@ -120,7 +164,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     }),
     { ...common, connection: connections.open('worker'), concurrency: settings.worker.concurrency },
   );
-  for (const worker of [runWorker, callbackWorker]) {
+  for (const worker of [runWorker, callbackWorker, childWorker]) {
     worker.on('error', (error) => logger.warn({ err: error }, 'worker:error'));
     worker.on('stalled', (jobId) =>
       logger.warn(
@@ -143,14 +187,20 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   return {
     runWorker,
     callbackWorker,
+    childWorker,
     async close() {
       const redisUp = connections.allReady();
-      const drained = Promise.all([runWorker.close(!redisUp), callbackWorker.close(!redisUp)]);
+      const drained = Promise.all([
+        runWorker.close(!redisUp),
+        callbackWorker.close(!redisUp),
+        childWorker.close(!redisUp),
+      ]);
       if (!redisUp)
         logger.warn('worker:Redis is unreachable; in-flight jobs are not awaited (stalled-job recovery retakes them)');
       else if (!(await settleWithin(drained, settings.worker.shutdownGraceMs)))
         logger.warn('worker:grace period over; in-flight jobs are dropped (stalled-job recovery retakes them)');
-      if (redisUp) await settleWithin(callbacks.close(), CLOSE_ALLOWANCE_MS);
+      if (redisUp)
+        await settleWithin(Promise.all([callbacks.close(), children.close(), runs.close()]), CLOSE_ALLOWANCE_MS);
       await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
       connections.disconnectAll();
       await objects.flush();

@@ -1,6 +1,6 @@
 /**
- * PipeParallel: run every branch at once, each on its own copy of the working memory (RUNTIME.md §3.3,
- * LANGUAGE.md §3.9). With `add_each_output`, each branch's output is added to the parent memory under its `result`.
+ * PipeParallel: run every branch at once (at most `batchConcurrency` at a time, in-process or as child jobs elsewhere:
+ * child-jobs.ts), each on its own copy of the working memory (RUNTIME.md §3.3, LANGUAGE.md §3.9). With `add_each_output`, each branch's output is added to the parent memory under its `result`.
  * The parallel's own output combines the branches: a stuff whose fields are the result names, of concept
  * `combined_output` (validated against it) when set, else of the declared output concept (usually `Anything`).
  *
@@ -19,6 +19,7 @@
  */
 import { PipeOutputValidationError } from '../../errors/index.js';
 import { type ConceptField, type PipeParallelBlueprint, parallelCombinationFit } from '../../mthds/index.js';
+import { runChildJobs } from '../child-jobs.js';
 import { contentArtefact, nativeRootOf } from '../content-rendering.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import { outputConceptOf } from '../output-concept.js';
@@ -53,23 +54,24 @@ function fieldValue(field: ConceptField | undefined, stuff: Stuff, nativeRoot: s
 export const runPipeParallel: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeParallelBlueprint;
   const { library } = environment;
-  const branches = await Promise.all(
-    blueprint.branches.map(async (branch, index) => {
-      const memory = job.memory.clone();
-      const outputName = branch.result ?? null;
-      await environment.runPipe({
-        pipe: library.resolvePipe(branch.pipe, job.pipe.domain_code),
-        memory,
-        outputName,
-        params: {
-          ...job.params,
-          outputMultiplicity: stepMultiplicityOverride(branch),
-          stepPath: childStepPath(job.params.stepPath, 'branch', index),
-        },
-      });
-      return { name: outputName, stuff: memory.mainStuff(), absence: memory.mainAbsence() };
-    }),
-  );
+  const outcomes = await runChildJobs(environment, blueprint.branches.length, (index) => {
+    const branch = blueprint.branches[index]!;
+    return {
+      pipe: library.resolvePipe(branch.pipe, job.pipe.domain_code),
+      memory: job.memory.clone(),
+      outputName: branch.result ?? null,
+      params: {
+        ...job.params,
+        outputMultiplicity: stepMultiplicityOverride(branch),
+        stepPath: childStepPath(job.params.stepPath, 'branch', index),
+      },
+    };
+  });
+  const branches = outcomes.map(({ stuff, absence }, index) => ({
+    name: blueprint.branches[index]!.result ?? null,
+    stuff,
+    absence,
+  }));
   for (const { name, absence } of branches) if (name !== null && absence) job.memory.recordAbsence(absence);
   const present = branches.flatMap(({ name, stuff }) => (stuff ? [{ name, stuff }] : []));
   if (blueprint.add_each_output) {

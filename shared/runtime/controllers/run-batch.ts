@@ -1,18 +1,18 @@
 /**
  * The batch mechanism shared by PipeBatch and inline `batch_over` / `batch_as` steps (RUNTIME.md §3.5, LANGUAGE.md
  * §4.5): each item of a list stuff runs the branch pipe on its own copy of the working memory, where the item is both
- * a named stuff and the main stuff; at most `batchConcurrency` branches run at once; outputs are collected in input
+ * a named stuff and the main stuff; at most `batchConcurrency` branches run at once (in-process, or as child jobs
+ * elsewhere: child-jobs.ts); outputs are collected in input
  * order into one list stuff. An empty list gives an empty list; any branch failure fails the batch; a branch whose
  * output resolves absent (lifted) is compacted out of the list (LANGUAGE-DELTA.md §6).
  *
  * Decision (LANGUAGE.md §4.5 ⚠ nested lists): when a branch outputs a list, its items are appended (flattened one
  * level), so a batch of extractions (`Page[]` per document) yields one `Page[]`.
  */
-import pLimit from 'p-limit';
 import { PipeInputError } from '../../errors/index.js';
 import type { Concept, Pipe } from '../../mthds/index.js';
+import { runChildJobs } from '../child-jobs.js';
 import type { PipeJob, RunEnvironment } from '../pipe-job.js';
-import { DEFAULT_BATCH_CONCURRENCY } from '../ports.js';
 import { childStepPath } from '../step-path.js';
 import { defaultStuffName, type ItemContent } from '../stuff.js';
 
@@ -41,34 +41,26 @@ export async function runBatch(job: PipeJob, environment: RunEnvironment, spec: 
     throw new PipeInputError(`${spec.owner}: the list '${spec.listName}' to batch over is not in the working memory.`);
   if (list.content.kind !== 'list')
     throw new PipeInputError(`${spec.owner}: '${spec.listName}' must hold a list to batch over, but holds one item.`);
-  const limit = pLimit(environment.deps.batchConcurrency ?? DEFAULT_BATCH_CONCURRENCY);
-  const outputs = await Promise.all(
-    list.content.items.map((item, index) =>
-      limit(async () => {
-        const memory = job.memory.clone();
-        memory.setNewMainStuff(
-          {
-            stuffCode: `${list.stuffCode}-branch-${index}`,
-            stuffName: spec.itemName,
-            concept: spec.itemConcept,
-            content: { kind: 'item', item },
-          },
-          spec.itemName,
-        );
-        await environment.runPipe({
-          pipe: spec.branch,
-          memory,
-          outputName: null,
-          params: {
-            ...job.params,
-            outputMultiplicity: null,
-            stepPath: childStepPath(job.params.stepPath, 'item', index),
-          },
-        });
-        return memory.mainStuff()?.content ?? { kind: 'list' as const, items: [] };
-      }),
-    ),
-  );
+  const { items: listItems } = list.content;
+  const outcomes = await runChildJobs(environment, listItems.length, (index) => {
+    const memory = job.memory.clone();
+    memory.setNewMainStuff(
+      {
+        stuffCode: `${list.stuffCode}-branch-${index}`,
+        stuffName: spec.itemName,
+        concept: spec.itemConcept,
+        content: { kind: 'item', item: listItems[index]! },
+      },
+      spec.itemName,
+    );
+    return {
+      pipe: spec.branch,
+      memory,
+      outputName: null,
+      params: { ...job.params, outputMultiplicity: null, stepPath: childStepPath(job.params.stepPath, 'item', index) },
+    };
+  });
+  const outputs = outcomes.map(({ stuff }) => stuff?.content ?? { kind: 'list' as const, items: [] });
   const items: ItemContent[] = outputs.flatMap((content) => (content.kind === 'item' ? [content.item] : content.items));
   job.memory.setNewMainStuff(
     {

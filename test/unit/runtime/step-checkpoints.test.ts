@@ -15,7 +15,7 @@ import {
   type StepCheckpointStore,
 } from '../../../shared/runtime/index.js';
 import { libraryOf } from '../../helpers/library.js';
-import { memoryView, recordingPort, runFailure, runPipe } from '../../helpers/runtime-run.js';
+import { describeOnBothPaths, memoryView, recordingPort, runFailure, runPipe } from '../../helpers/runtime-run.js';
 
 const BUNDLE = `
 domain = "ckpt"
@@ -164,7 +164,7 @@ function contents(memory: Awaited<ReturnType<typeof runPipe>>['memory']): Record
   return Object.fromEntries(Object.entries(memoryView(memory).root).map(([name, stuff]) => [name, stuff.content]));
 }
 
-describe('step checkpoints (shared/runtime/step-checkpoints.ts)', () => {
+describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () => {
   const library: Library = libraryOf(BUNDLE);
 
   it('should replay the two finished steps of a four-step sequence and call only for the last two', async () => {

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { libraryOf } from '../../../helpers/library.js';
-import { memoryView, recordingPort, runPipe, text } from '../../../helpers/runtime-run.js';
+import { describeOnBothPaths, memoryView, recordingPort, runPipe, text } from '../../../helpers/runtime-run.js';
 
 const BUNDLE = `
 domain = "rounds"
@@ -61,7 +61,7 @@ prompt = "Summarize $page.body"
 
 const note = (body: string, score: number) => ({ body, score });
 
-describe('PipeSequence binding steps', () => {
+describeOnBothPaths('PipeSequence binding steps', () => {
   const library = libraryOf(BUNDLE);
 
   it('should copy the value at the path under result, with the derived concept, as the main stuff, without inference', async () => {

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { controllersLibrary } from '../../../helpers/controllers-bundle.js';
 import {
+  describeOnBothPaths,
   memoryView,
   type RecordingPort,
   recordingPort,
@@ -49,7 +50,7 @@ async function answerNewestFirst(gate: ReturnType<typeof gatedPort>, bound: numb
   }
 }
 
-describe('PipeBatch', () => {
+describeOnBothPaths('PipeBatch', () => {
   const library = controllersLibrary();
   const words = Array.from({ length: 12 }, (_, index) => `w${index}`);
 

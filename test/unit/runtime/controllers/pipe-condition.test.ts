@@ -5,9 +5,9 @@
 import { expect } from 'chai';
 import { PipeConditionError } from '../../../../shared/errors/index.js';
 import { controllersLibrary, ticketInputs } from '../../../helpers/controllers-bundle.js';
-import { memoryView, runFailure, runPipe, text } from '../../../helpers/runtime-run.js';
+import { describeOnBothPaths, memoryView, runFailure, runPipe, text } from '../../../helpers/runtime-run.js';
 
-describe('PipeCondition', () => {
+describeOnBothPaths('PipeCondition', () => {
   const library = controllersLibrary();
 
   it('should match the outcome key True of a boolean expression rendered Python-style', async () => {

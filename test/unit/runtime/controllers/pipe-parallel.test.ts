@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import { PipeOutputValidationError } from '../../../../shared/errors/index.js';
 import { CONTROLLERS_BUNDLE, controllersLibrary } from '../../../helpers/controllers-bundle.js';
 import { libraryOf } from '../../../helpers/library.js';
-import { memoryView, runFailure, runPipe, text } from '../../../helpers/runtime-run.js';
+import { describeOnBothPaths, memoryView, runFailure, runPipe, text } from '../../../helpers/runtime-run.js';
 
-describe('PipeParallel', () => {
+describeOnBothPaths('PipeParallel', () => {
   const library = controllersLibrary();
   const inputs = { word: 'hi', wrapped: '[pre]' };
 

@@ -8,6 +8,7 @@ import {
   CLOCK_START,
   CLOCK_STEP,
   clockIso,
+  describeOnBothPaths,
   memoryView,
   RECORDING_USAGE,
   recordingPort,
@@ -16,7 +17,7 @@ import {
   texts,
 } from '../../../helpers/runtime-run.js';
 
-describe('PipeSequence', () => {
+describeOnBothPaths('PipeSequence', () => {
   const library = controllersLibrary();
 
   it('should name each step result, let a later step read an earlier one, and output the last step (a refinement of the declared concept)', async () => {

@@ -1,0 +1,200 @@
+/**
+ * Fan-out across workers (docs/fan-out.md): the runtime's fan-out port on BullMQ. The children of a queued run's
+ * PipeBatch or PipeParallel become jobs of their own queue ({@link CHILD_QUEUE}), which every worker process consumes;
+ * the run's job waits for them, at most `cap` in flight, and gathers their results in input order.
+ *
+ * A child's job id is deterministic: the run's job id and a digest of the submission (`created_at`, `request_id`) and
+ * of the child's step path. A parent retaken after a crash or a retryable failure re-attaches to the children of its
+ * earlier attempt: a child that finished well is not run again (its result is used, its usage and events are
+ * reported again for the new attempt), one still waiting or running is waited for, one that failed is run again.
+ *
+ * Waiting uses one `QueueEvents` listener per process and `Job.waitUntilFinished`, rather than BullMQ flows
+ * (`FlowProducer` with `moveToWaitingChildren`): a flow's children are fixed when the flow is added, while a run's
+ * children are known only when its controller runs, at most `cap` of them are in flight at once, and the first
+ * failure must stop the rest; and a flow parent leaves its worker between steps, which the in-memory run cannot.
+ */
+import { createHash } from 'node:crypto';
+import { type Job, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import pLimit from 'p-limit';
+import { errorFromReport, RunCrashedError } from '../../errors/index.js';
+import type { FanOutChild, FanOutOptions, FanOutOutcome, FanOutPort } from '../../runtime/index.js';
+import { CHILD_JOB, type ChildJob, type ChildResult, childResultOf } from './job-payloads.js';
+import { CHILD_QUEUE, type QueueKeys } from './queue-keys.js';
+
+/** How long a finished child job is kept, so a parent retaken within it re-attaches to it, in seconds. */
+const CHILD_KEEP_SECONDS = 3600;
+/** How far back the listener first reads the queue's events, in ms (a clock difference between hosts and Redis). */
+const EVENTS_REPLAY_MS = 5000;
+
+/** The run whose children are fanned out. */
+export interface FanOutRun {
+  pipelineRunId: string;
+  requestId: string;
+  /** The run's job id in the run queue (its payload gives the children the bundle). */
+  runJobId: string;
+  /** When the run was accepted, epoch ms (with `requestId`, tells one submission of a run id from another). */
+  createdAt: number;
+}
+
+/** Options of the child queue. */
+export interface ChildQueueOptions {
+  /** Producer connection. */
+  connection: Redis;
+  /** Blocking connection of the completion listener. */
+  eventsConnection: Redis;
+  keys: QueueKeys;
+}
+
+/**
+ * The deterministic job id of a child.
+ * @param run - the run it belongs to
+ * @param stepPath - its step path
+ * @returns `<run job id>.<24 hex digits>`
+ */
+export function childJobId(run: FanOutRun, stepPath: string): string {
+  const digest = createHash('sha256')
+    .update(`${run.createdAt}\n${run.requestId}\n${stepPath}`)
+    .digest('hex')
+    .slice(0, 24);
+  return `${run.runJobId}.${digest}`;
+}
+
+/** Reject when the signal aborts, else settle as the promise does. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The child queue of one process: adds children, waits for them, and runs the fan-out of each run. */
+export class ChildQueue {
+  /** The BullMQ queue of child jobs ({@link CHILD_QUEUE}). */
+  readonly queue: Queue;
+  private events: QueueEvents | undefined;
+
+  constructor(private readonly options: ChildQueueOptions) {
+    this.queue = new Queue(CHILD_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
+    this.queue.on('error', () => undefined);
+  }
+
+  /** The listener of child completions, opened on the first fan-out (before its first child is added). */
+  private finishedEvents(): QueueEvents {
+    if (!this.events) {
+      this.events = new QueueEvents(CHILD_QUEUE, {
+        connection: this.options.eventsConnection,
+        prefix: this.options.keys.bullPrefix,
+        lastEventId: `${Date.now() - EVENTS_REPLAY_MS}-0`,
+      });
+      this.events.on('error', () => undefined);
+    }
+    return this.events;
+  }
+
+  /**
+   * The fan-out port of one run.
+   * @param run - the run's ids
+   */
+  fanOutFor(run: FanOutRun): FanOutPort {
+    return { run: (count, childAt, options) => this.fanOut(run, count, childAt, options) };
+  }
+
+  private async fanOut(
+    run: FanOutRun,
+    count: number,
+    childAt: (index: number) => FanOutChild,
+    options: FanOutOptions,
+  ): Promise<FanOutOutcome[]> {
+    const events = this.finishedEvents();
+    const stop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const limit = pLimit(Math.max(1, options.cap));
+    const inFlight = new Set<Job>();
+    const tasks = Array.from({ length: count }, (_, index) =>
+      limit(async (): Promise<FanOutOutcome> => {
+        signal.throwIfAborted();
+        const result = await this.runChild(run, childAt(index), { events, signal, inFlight });
+        if (signal.aborted) throw signal.reason;
+        options.onEnded(index, result.report);
+        if (!result.ok) throw errorFromReport(result.error);
+        return result.outcome;
+      }),
+    );
+    try {
+      return await Promise.all(tasks);
+    } catch (error) {
+      stop.abort(error);
+      limit.clearQueue();
+      // children not taken yet are dropped; those running finish on their worker, their results unread
+      for (const job of inFlight) void job.remove().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Add a child (or find the job of an earlier attempt) and wait for its result. */
+  private async runChild(
+    run: FanOutRun,
+    child: FanOutChild,
+    { events, signal, inFlight }: { events: QueueEvents; signal: AbortSignal; inFlight: Set<Job> },
+  ): Promise<ChildResult> {
+    const jobId = childJobId(run, child.params.stepPath);
+    let job = await this.queue.getJob(jobId);
+    if (job) {
+      const state = await job.getState();
+      if (state === 'completed') {
+        const earlier = childResultOf(job.returnvalue);
+        if (earlier?.ok) return earlier;
+      }
+      if (state === 'completed' || state === 'failed') {
+        await job.remove();
+        job = undefined;
+      }
+    }
+    if (!job) {
+      const payload: ChildJob = {
+        pipeline_run_id: run.pipelineRunId,
+        request_id: run.requestId,
+        run_job_id: run.runJobId,
+        created_at: run.createdAt,
+        child,
+      };
+      job = await this.queue.add('child', CHILD_JOB.parse(payload), {
+        jobId,
+        attempts: 1,
+        removeOnComplete: { age: CHILD_KEEP_SECONDS },
+        removeOnFail: { age: CHILD_KEEP_SECONDS },
+      });
+    }
+    inFlight.add(job);
+    try {
+      const value: unknown = await abortable(job.waitUntilFinished(events), signal);
+      const result = childResultOf(value);
+      if (result) return result;
+      throw new Error('its result is not a child result');
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw new RunCrashedError(
+        `The child job of step '${child.params.stepPath}' (pipe '${child.pipeRef}') of run '${run.pipelineRunId}' died instead of finishing: ${(error as Error).message}. Its worker process died twice while running it, or its run's payload was gone.`,
+      );
+    } finally {
+      inFlight.delete(job);
+    }
+  }
+
+  /** Close the queue and the listener. */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.queue.close(), this.events?.close()]);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The child job processor (docs/fan-out.md): run one fanned-out child of a queued run. The bundle comes from the run's
+ * own job payload (read from the run queue, an offloaded one from storage; kept a short while per process, since a
+ * run's children come in numbers), the library from the process's library cache; the child runs through the runtime
+ * with this process's ports. A pipe failure is the job's result, as an error report, so that the parent rethrows it
+ * as the in-process run would; only a child that cannot run at all (its payload invalid, its run's payload gone)
+ * fails the job.
+ */
+import { type Job, type Queue, UnrecoverableError } from 'bullmq';
+import { LRUCache } from 'lru-cache';
+import { toErrorReport } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
+import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../../runtime/index.js';
+import type { RunCheckpoints } from '../checkpoints/index.js';
+import { CHILD_JOB, type ChildJob, type ChildResult, QUEUED_RUN_JOB, type RunJob } from '../queue/index.js';
+import type { RunObjects } from '../storage/index.js';
+import { executeChild, submissionOfJob } from '../submission.js';
+
+/** Run payloads kept per process, and for how long, in ms (the children of one fan-out share one). */
+const PAYLOADS_KEPT = 16;
+const PAYLOAD_KEEP_MS = 60_000;
+
+/** What the processor needs. */
+export interface ChildProcessorDeps {
+  /** The run queue, where a child's run payload is read. */
+  runs: Queue;
+  /** Where an offloaded run payload is read (docs/storage.md). */
+  objects: RunObjects;
+  inference: InferencePort;
+  extractor: DocumentExtractorPort;
+  templates: TemplateRenderer;
+  ids: IdSource;
+  now(): number;
+  /** Most children of a nested controller running at once inside a child (`BATCH_MAX_PARALLEL`). */
+  batchConcurrency: number;
+  /**
+   * The step checkpoints of runs: a child checkpoints its operators under its step path and, as it may be a retake
+   * (its worker died, or its run's retake runs it again), always looks for theirs (docs/checkpoints.md).
+   */
+  checkpoints: RunCheckpoints;
+  logger: Logger;
+  /** Base of error `type_uri`s in reports. */
+  docsUrl: string;
+}
+
+/**
+ * Build the processor.
+ * @param deps - the run queue, run objects, runtime ports, logger
+ */
+export function createChildProcessor(
+  deps: ChildProcessorDeps,
+): (job: Job, token?: string, signal?: AbortSignal) => Promise<ChildResult> {
+  const payloads = new LRUCache<string, Promise<RunJob>>({ max: PAYLOADS_KEPT, ttl: PAYLOAD_KEEP_MS });
+
+  async function readPayload(child: ChildJob): Promise<RunJob> {
+    const runJob = await deps.runs.getJob(child.run_job_id);
+    const queued = QUEUED_RUN_JOB.safeParse(runJob?.data);
+    if (!queued.success || queued.data.created_at !== child.created_at)
+      throw new UnrecoverableError(
+        `the job of run '${child.pipeline_run_id}' is gone (the run ended or was submitted again)`,
+      );
+    return deps.objects.loadJob(queued.data);
+  }
+
+  function payloadOf(child: ChildJob): Promise<RunJob> {
+    const key = `${child.run_job_id}@${child.created_at}`;
+    let payload = payloads.get(key);
+    if (!payload) {
+      payload = readPayload(child);
+      payloads.set(key, payload);
+      payload.catch(() => payloads.delete(key));
+    }
+    return payload;
+  }
+
+  return async (job, _token, signal) => {
+    const parsed = CHILD_JOB.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`invalid child job payload: ${parsed.error.message}`);
+    const child = job.data as ChildJob;
+    const stepPath = child.child.params.stepPath;
+    const log = deps.logger.child({ pipeline_run_id: child.pipeline_run_id, job_id: job.id, step_path: stepPath });
+    const payload = await payloadOf(child);
+    const submission = submissionOfJob(payload);
+    const checkpoints = deps.checkpoints.forRun(payload, true);
+    let result: ChildResult;
+    try {
+      const run = await executeChild(submission, child.child, {
+        ...(checkpoints ? { checkpoints } : {}),
+        inference: deps.inference,
+        extractor: deps.extractor,
+        templates: deps.templates,
+        ids: deps.ids,
+        now: deps.now,
+        batchConcurrency: deps.batchConcurrency,
+        ...(signal ? { signal } : {}),
+      });
+      result = run.ok ? run : { ok: false, error: toErrorReport(run.error, deps.docsUrl), report: run.report };
+    } catch (error) {
+      result = {
+        ok: false,
+        error: toErrorReport(error, deps.docsUrl),
+        report: { usage: [], progress: [], graph: { nodes: [], contains: [], finished: [], pipes: [] } },
+      };
+    }
+    if (result.ok) log.info('child:completed');
+    else log.info({ error_type: result.error.error_type }, `child:failed: ${result.error.message}`);
+    return result;
+  };
+}
