@@ -3,7 +3,8 @@
  * its own inference backend, document extractor, ids and template limits, built from the settings the way
  * `worker/main.ts` builds them (its provider rate limits count in Redis with the other processes; templates render on
  * this process's own thread: the process is the isolation), replays the steps an earlier attempt checkpointed and
- * checkpoints those it finishes (docs/checkpoints.md; a checkpoint problem is one line on its stderr), sends
+ * checkpoints those it finishes (docs/checkpoints.md; a checkpoint problem is one line on its stderr), re-attaches to
+ * the child jobs of its run's first attempt when they fan out (docs/fan-out.md), sends
  * its pipe reports as they come (the parent publishes them as run events), then the run result or the error report,
  * and exits. Its heap limit is set by its parent; a run that
  * exhausts it kills only this process. It exits as soon as its parent goes away (IPC disconnect), so it never
@@ -16,7 +17,7 @@ import { type PipeProgress, randomIdSource } from '../../runtime/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import type { RunResult } from '../../wire/index.js';
 import { RunCheckpoints } from '../checkpoints/index.js';
-import { openRedis, QueueKeys, type RunJob } from '../queue/index.js';
+import { ChildQueue, openRedis, QueueKeys, type RunJob } from '../queue/index.js';
 import { executeSubmission, submissionOfJob } from '../submission.js';
 
 /** What the parent sends the quarantine process (one IPC message, JSON-serialized). */
@@ -25,6 +26,11 @@ export interface QuarantineTask {
   settings: Settings;
   /** The validated run job payload. */
   payload: RunJob;
+  /**
+   * The run's job id, when its children fan out (`RUN_FAN_OUT`): the retake re-attaches to the children its first
+   * attempt added (docs/fan-out.md "Retaken runs"), so none runs twice; without it they run in this process.
+   */
+  runJobId?: string;
 }
 
 /**
@@ -44,12 +50,27 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
   const { settings, payload } = task;
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
   const redis = openRedis(settings.queue.redisUrl, 'producer');
-  const checkpoints = new RunCheckpoints(redis, new QueueKeys(settings.queue.prefix), {
+  const keys = new QueueKeys(settings.queue.prefix);
+  const checkpoints = new RunCheckpoints(redis, keys, {
     ttlSeconds: settings.queue.runRecordTtlSeconds,
     maxBytes: settings.checkpoints.maxBytes,
     onProblem: (runId, message, error) =>
       process.stderr.write(`run ${runId}: checkpoint: ${message}${error ? ` (${String(error)})` : ''}\n`),
   }).forRun(payload, true);
+  const children =
+    task.runJobId === undefined
+      ? undefined
+      : new ChildQueue({
+          connection: openRedis(settings.queue.redisUrl, 'worker'),
+          eventsConnection: openRedis(settings.queue.redisUrl, 'worker'),
+          keys,
+        });
+  const fanOut = children?.fanOutFor({
+    pipelineRunId: payload.pipeline_run_id,
+    requestId: payload.request_id,
+    runJobId: task.runJobId ?? '',
+    createdAt: payload.created_at,
+  });
   try {
     const result = await executeSubmission(submissionOfJob(payload), {
       inference: selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env, {
@@ -61,11 +82,13 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
       batchConcurrency: settings.fanOut.batchMaxParallel,
       observer: { pipeProgress: (progress) => send({ kind: 'progress', progress }) },
       ...(checkpoints ? { checkpoints } : {}),
+      ...(fanOut ? { fanOut } : {}),
     });
     return { kind: 'completed', result };
   } catch (error) {
     return { kind: 'failed', report: toErrorReport(error, settings.errorDocsUrl) };
   } finally {
+    await children?.close();
     redis.disconnect();
   }
 }

@@ -61,7 +61,7 @@ export interface RunProcessorDeps {
    * Run a job in quarantine (a separate process with resource limits), its pipe reports forwarded to `observer`.
    * @throws RunCrashedError when the quarantine process dies; the run's own error otherwise
    */
-  runQuarantined(payload: RunJob, observer: RunObserver, signal?: AbortSignal): Promise<RunResult>;
+  runQuarantined(payload: RunJob, runJobId: string, observer: RunObserver, signal?: AbortSignal): Promise<RunResult>;
   /** Most children of a controller running at once (`BATCH_MAX_PARALLEL`; the runtime's default when absent). */
   batchConcurrency?: number;
   /**
@@ -197,7 +197,7 @@ async function processRun(
     );
   try {
     const result = quarantined
-      ? await deps.runQuarantined(payload, observer, signal)
+      ? await deps.runQuarantined(payload, job.id ?? '', observer, signal)
       : await runInProcess(
           deps,
           payload,

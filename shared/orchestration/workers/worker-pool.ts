@@ -128,8 +128,13 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       docsUrl: settings.errorDocsUrl,
       objects,
       checkpoints,
-      runQuarantined: (payload, observer, signal) =>
-        runInQuarantine({ settings, payload }, settings.quarantine, observer, signal),
+      runQuarantined: (payload, runJobId, observer, signal) =>
+        runInQuarantine(
+          { settings, payload, ...(settings.fanOut.enabled ? { runJobId } : {}) },
+          settings.quarantine,
+          observer,
+          signal,
+        ),
       batchConcurrency: settings.fanOut.batchMaxParallel,
       ...(settings.fanOut.enabled ? { fanOut: (run) => children.fanOutFor(run) } : {}),
     }),
