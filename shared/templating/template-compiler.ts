@@ -10,13 +10,15 @@
  * template gets its own closure over its own table, which evaluates to the strings nunjucks would have written as
  * literals: the output and the errors are nunjucks'.
  *
- * The rest of the compile is nunjucks': its parser (with the environment's lexer options and extensions), its
+ * The rest of the compile is nunjucks': its parser (with the environment's lexer options and extensions; or the tree
+ * `readTemplate` parsed from the same text for the template's checks, when the environment lexes by default), its
  * transformer (with the environment's async filters), and the errors of a failed compile, prettified as
  * `Template.init` does.
  */
 import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 import { hardenedNunjucks } from './sandbox.js';
+import { takeParsedTemplate } from './template-ast.js';
 
 type Environment = InstanceType<typeof hardenedNunjucks.Environment>;
 type Template = InstanceType<typeof hardenedNunjucks.Template>;
@@ -61,7 +63,7 @@ interface NunjucksInternals {
 
 /** The environment's members the compile reads (nunjucks' own `Template._compile` reads the same). */
 interface EnvironmentInternals {
-  opts: { dev?: boolean; throwOnUndefined?: boolean };
+  opts: { dev?: boolean; throwOnUndefined?: boolean; trimBlocks?: boolean; lstripBlocks?: boolean; tags?: object };
   asyncFilters: string[];
   extensionsList: unknown[];
 }
@@ -106,10 +108,18 @@ function tableCompiler(throwOnUndefined: boolean, texts: string[]): NunjucksComp
   return compiler;
 }
 
+/** Whether the environment parses as {@link takeParsedTemplate}'s trees were parsed: default lexer options, no extension. */
+function defaultLexing(environment: EnvironmentInternals): boolean {
+  const { trimBlocks, lstripBlocks, tags } = environment.opts;
+  return !trimBlocks && !lstripBlocks && !tags && environment.extensionsList.length === 0;
+}
+
 function compiledProps(source: string, environment: EnvironmentInternals): TemplateProps {
   const texts: string[] = [];
   const compiler = tableCompiler(environment.opts.throwOnUndefined === true, texts);
-  const ast = internals.parser.parse(source, environment.extensionsList, environment.opts);
+  const ast =
+    (defaultLexing(environment) ? takeParsedTemplate(source) : undefined) ??
+    internals.parser.parse(source, environment.extensionsList, environment.opts);
   compiler.compile(transformer.transform(ast, environment.asyncFilters, undefined));
   const code = compiler.getCode();
   let factory = factories.get(code);
