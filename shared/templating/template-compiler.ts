@@ -12,7 +12,7 @@
  *
  * The rest of the compile is nunjucks': its parser (with the environment's lexer options and extensions; or the tree
  * `readTemplate` parsed from the same text for the template's checks, when the environment lexes by default), its
- * transformer (with the environment's async filters), and the errors of a failed compile, prettified as
+ * transformer (with the environment's async filters; skipped when it would give the tree back unchanged), and the errors of a failed compile, prettified as
  * `Template.init` does.
  */
 import { createRequire } from 'node:module';
@@ -39,6 +39,12 @@ interface CompiledNode {
   value: unknown;
 }
 
+/** A node of the nunjucks AST, as {@link containsBlock} walks it: its fields by name. */
+interface TreeNode {
+  fields: string[];
+  [field: string]: unknown;
+}
+
 /** The nunjucks frame of the compiler: the JavaScript name a template variable is bound to, if any. */
 interface CompilerFrame {
   lookup(name: string): string | undefined;
@@ -57,7 +63,11 @@ interface NunjucksCompiler {
 interface NunjucksInternals {
   compiler: { Compiler: new (name: string | undefined, throwOnUndefined: boolean) => NunjucksCompiler };
   parser: { parse(source: string, extensions: unknown[], options: object): unknown };
-  nodes: { TemplateData: abstract new (...args: never[]) => CompiledNode };
+  nodes: {
+    Node: abstract new (...args: never[]) => TreeNode;
+    Block: abstract new (...args: never[]) => object;
+    TemplateData: abstract new (...args: never[]) => CompiledNode;
+  };
   lib: { _prettifyError(path: string | undefined, withInternals: boolean, error: unknown): Error };
 }
 
@@ -114,13 +124,33 @@ function defaultLexing(environment: EnvironmentInternals): boolean {
   return !trimBlocks && !lstripBlocks && !tags && environment.extensionsList.length === 0;
 }
 
+/** Whether a tree has a `{% block %}` (whose `super()` calls nunjucks' transformer rewrites). */
+function containsBlock(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(containsBlock);
+  if (!(node instanceof internals.nodes.Node)) return false;
+  if (node instanceof internals.nodes.Block) return true;
+  const tree = node as TreeNode;
+  return tree.fields.some((field) => containsBlock(tree[field]));
+}
+
+/**
+ * Whether nunjucks' transformer would give the tree back unchanged, so the compile can skip its three walks of the
+ * tree: it lifts async filters and async extension calls (none without async filters and extensions), converts the
+ * `if` and `for` that hold them (none then), and rewrites `super()` in blocks (none without a block).
+ */
+function transformsToItself(ast: unknown, environment: EnvironmentInternals): boolean {
+  return environment.asyncFilters.length === 0 && environment.extensionsList.length === 0 && !containsBlock(ast);
+}
+
 function compiledProps(source: string, environment: EnvironmentInternals): TemplateProps {
   const texts: string[] = [];
   const compiler = tableCompiler(environment.opts.throwOnUndefined === true, texts);
   const ast =
     (defaultLexing(environment) ? takeParsedTemplate(source) : undefined) ??
     internals.parser.parse(source, environment.extensionsList, environment.opts);
-  compiler.compile(transformer.transform(ast, environment.asyncFilters, undefined));
+  compiler.compile(
+    transformsToItself(ast, environment) ? ast : transformer.transform(ast, environment.asyncFilters, undefined),
+  );
   const code = compiler.getCode();
   let factory = factories.get(code);
   if (!factory) {
