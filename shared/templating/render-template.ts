@@ -19,6 +19,7 @@ import { isRenderable, type TextFormat } from './renderable.js';
 import { cappedRange, hardenedNunjucks, withLoopBudget } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
 import { readTemplate } from './template-ast.js';
+import { compileTemplate } from './template-compiler.js';
 
 /** How to render. */
 export interface RenderOptions {
@@ -139,7 +140,7 @@ const cachedTemplate: TemplateSource = (options, source) => {
       environments.set(environmentName, environment);
     }
     checkTemplate(source, options.category);
-    template = new hardenedNunjucks.Template(expandShorthands(source), environment, undefined, true);
+    template = compileTemplate(expandShorthands(source), environment);
     compiledTemplates.set(key, template);
   }
   return template;

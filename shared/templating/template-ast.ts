@@ -324,6 +324,32 @@ const readings = new LRUCache<string, TemplateReading>({
 });
 
 /**
+ * Characters of template text whose parsed trees wait for the template's compile (a few tens of bytes of tree per
+ * character): a library's static rules read its templates, then its dry runs compile them, and the compile takes the
+ * tree instead of parsing the text again. A tree is taken once; the least recently read are dropped first.
+ */
+const PARSED_MAX_CHARS = 1024 * 1024;
+
+/** Parsed trees by expanded template text, read and not yet compiled. */
+const parsedTrees = new LRUCache<string, AstNode>({
+  maxSize: PARSED_MAX_CHARS,
+  sizeCalculation: (_tree, source) => source.length + READING_OVERHEAD_CHARS,
+});
+
+/**
+ * Take the tree {@link readTemplate} parsed from a text, if it is still kept: the nunjucks parse with the lexer's
+ * default options (no `trimBlocks`, no `lstripBlocks`, the default tags) and no extension. The tree is removed, since
+ * nunjucks' compile transforms it in place.
+ * @param source - the template text with its shorthands expanded
+ * @returns the tree, or undefined when it was never kept, already taken or dropped
+ */
+export function takeParsedTemplate(source: string): AstNode | undefined {
+  const tree = parsedTrees.get(source);
+  if (tree) parsedTrees.delete(source);
+  return tree;
+}
+
+/**
  * Read a parsed template (cached by text; a syntax error is not cached).
  * @param template - template text as written
  * @returns the variable paths, filter and test names, and refused loading tags
@@ -341,6 +367,7 @@ export function readTemplate(template: string): TemplateReading {
     throw error instanceof RangeError ? tooDeepToRead(error) : error;
   }
   readings.set(template, reader);
+  parsedTrees.set(source, ast);
   return reader;
 }
 
