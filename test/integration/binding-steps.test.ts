@@ -158,12 +158,36 @@ interface GraphNodeBody {
 }
 
 describe('a lifted inline batch step in the graph (LANGUAGE-DELTA.md §6)', () => {
-  it('should give the batch a skipped node with its reason, contained by the sequence', async () => {
+  it('should give the batch a skipped node with its reason, and its empty list a skipped note', async () => {
     const response = await request(app)
       .post('/v1/execute')
       .send({ mthds_contents: [BINDER_BUNDLE], inputs: {} })
       .expect(200);
     expect(response.body.state).to.equal('COMPLETED');
+    const memory = response.body.pipe_output.working_memory;
+    expect(memory.root.summaries.content).to.deep.equal({ items: [] });
+    expect(memory.absences).to.deep.equal({
+      binder: {
+        variable_name: 'binder',
+        kind: 'not_provided',
+        reason: "the caller did not provide the optional input 'binder'",
+        producing_pipe: null,
+        upstream: null,
+      },
+      summaries: {
+        variable_name: 'summaries',
+        kind: 'skipped',
+        reason: "the batch of 'summarize_page' over 'binder.pages' was skipped: 'binder' is absent",
+        producing_pipe: 'summarize_binder',
+        upstream: {
+          variable_name: 'binder',
+          kind: 'not_provided',
+          reason: "the caller did not provide the optional input 'binder'",
+          producing_pipe: null,
+          upstream: null,
+        },
+      },
+    });
     const graph = response.body.pipe_output.graph_spec;
     const nodes = graph.nodes as GraphNodeBody[];
     expect(nodes.map((node) => [node.pipe_code, node.pipe_type, node.status, node.skip_reason ?? null])).to.deep.equal([

@@ -208,6 +208,36 @@ describe('optionality over HTTP', () => {
       expect(referenceErrors('GraphSpec', graph)).to.deep.equal([]);
     });
 
+    it('should deliver the empty list of a lifted plural step with its skipped note in absences', async () => {
+      const bundle = `${OPTIONAL_BUNDLE}
+[pipe.idea_list]
+type = "PipeSequence"
+description = "Ideas from the hint, none without one"
+inputs = { hint = "Text?" }
+output = "Text[]"
+steps = [{ pipe = "enrich_hint", result = "ideas", nb_output = 3 }]
+`;
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], pipe_code: 'idea_list', inputs: {} })
+        .expect(200);
+      expect(response.body).to.include({ state: 'COMPLETED', main_stuff_name: 'ideas' });
+      expect(response.body).to.not.have.property('absent');
+      const memory = response.body.pipe_output.working_memory;
+      expect(memory.root.ideas.content).to.deep.equal({ items: [] });
+      expect(memory.absences).to.deep.equal({
+        hint: NOT_PROVIDED,
+        ideas: {
+          variable_name: 'ideas',
+          kind: 'skipped',
+          reason: "pipe 'enrich_hint' was skipped: its input 'hint' is absent",
+          producing_pipe: 'enrich_hint',
+          upstream: NOT_PROVIDED,
+        },
+      });
+      expect(referenceErrors('WorkingMemory', memory)).to.deep.equal([]);
+    });
+
     it('should run a PipeExtract and a PipeStructure whose optional sole input is absent', async () => {
       const bundle = [
         'domain = "scan"',

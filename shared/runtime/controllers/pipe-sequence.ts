@@ -91,8 +91,9 @@ function batchOutputs(job: PipeJob, outputName: string | null, mainBefore: Stuff
 /**
  * Lift an inline batch step whose dotted list path reaches no value (LANGUAGE-DELTA.md §6): a batch's output is plural,
  * and a plural slot is never absent, so its `result` is the empty list of the step pipe's output concept; no branch
- * runs. When the run records a graph, the batch gets its node as a lifted pipe does: `status: "skipped"`, with a
- * `skip_reason` naming the path (presence-gate.ts).
+ * runs. When the root is recorded absent, that skip is kept as a note in the absence ledger beside the empty list, as
+ * for a lifted pipe with a plural output. When the run records a graph, the batch gets its node as a lifted pipe does:
+ * `status: "skipped"`, with a `skip_reason` naming the path (presence-gate.ts).
  */
 async function liftInlineBatch(job: PipeJob, environment: RunEnvironment, step: SubPipeBlueprint): Promise<void> {
   const branch = environment.library.resolvePipe(step.pipe, job.pipe.domain_code);
@@ -110,6 +111,16 @@ async function liftInlineBatch(job: PipeJob, environment: RunEnvironment, step: 
     async (node) => {
       if (node !== undefined) environment.graph?.skip(node, `skipped because input '${step.batch_over}' is absent`);
       storePipeOutput({ ...job, outputName }, environment, concept, { kind: 'list', items: [] });
+      const root = pathRoot(step.batch_over ?? '');
+      const rootAbsence = job.memory.absence(root);
+      if (rootAbsence)
+        job.memory.noteAbsence({
+          variable_name: outputName ?? 'main_stuff',
+          kind: 'skipped',
+          reason: `the batch of '${step.pipe}' over '${step.batch_over}' was skipped: '${root}' is absent`,
+          producing_pipe: job.pipe.code,
+          upstream: rootAbsence,
+        });
     },
   );
 }
