@@ -258,12 +258,12 @@ describe('PipeJudge input capability on /v1/validate', () => {
     );
     writeFileSync(
       join(configDir, 'inference', 'deck', '9_text_judgment.toml'),
-      '[judgment.aliases]\ntext-judgment = "text-judge"\n',
+      '[judgment.aliases]\ntext-judgment = "text-judge"\n\n[judgment.waterfalls]\ntext-first = ["text-judge", "gpt-4o-mini"]\neyes-first = ["gpt-4o-mini", "text-judge"]\n',
     );
   });
   after(() => rmSync(configDir, { recursive: true, force: true }));
 
-  it('should refuse an image the judgment model does not read, and accept it for a model that reads images', async () => {
+  it('should refuse an image the judgment model (or the model a waterfall resolves to) does not read, and accept it for a model that reads images', async () => {
     const app = buildTestApp({ SERVICE_CONFIG_DIR: configDir });
     const photo = (model: string) =>
       bundleOf('judge_photo', [
@@ -298,6 +298,16 @@ describe('PipeJudge input capability on /v1/validate', () => {
       .send({ mthds_contents: [photo('@default-judgment')] })
       .expect(200);
     expect(accepted.body.is_valid, JSON.stringify(accepted.body.validation_errors)).to.equal(true);
+    const cascade = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [photo('~text-first')] })
+      .expect(200);
+    expect(cascade.body.validation_errors).to.deep.equal(refused.body.validation_errors);
+    const eyesFirst = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [photo('~eyes-first')] })
+      .expect(200);
+    expect(eyesFirst.body.is_valid, JSON.stringify(eyesFirst.body.validation_errors)).to.equal(true);
   });
 });
 
