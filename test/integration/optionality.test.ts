@@ -96,6 +96,23 @@ describe('optionality over HTTP', () => {
       expect(contracts['brief.only_enrich'].output).to.include({ optional: true, multiplicity: 'single' });
     });
 
+    it('should describe an optional input in input_form as not required and not gating', async () => {
+      const response = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [OPTIONAL_BUNDLE], views: ['input_form'] })
+        .expect(200);
+      const text = { concept_ref: 'native.Text', description: 'A text' };
+      expect(response.body.input_form['brief.brief_flow']).to.deep.equal({
+        fields: [
+          { kind: 'prose', name: 'topic', ...text, required: true, presence: 'plain', gating: true },
+          { kind: 'prose', name: 'hint', ...text, required: false, presence: 'optional', gating: false },
+        ],
+      });
+      expect(response.body.input_form['brief.insist'].fields).to.deep.equal([
+        { kind: 'prose', name: 'hint', ...text, required: true, presence: 'force', gating: true },
+      ]);
+    });
+
     it('should refuse the marker grammar and an unguarded optional read with their items', async () => {
       const broken = OPTIONAL_BUNDLE.replace(
         'template = "Brief on {{ topic.text }}{% if enriched %}, enriched{% endif %}"',
