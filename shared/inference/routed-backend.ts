@@ -92,7 +92,12 @@ function modelInputs(config: InferenceConfig): Map<string, readonly string[]> {
 export function createRoutedBackend(options: RoutedBackendOptions): RoutedBackend {
   const { config } = options;
   const router = new ModelRouter(config, options.profile);
-  const deck = new ModelDeck(config.deck, (handle) => router.canServe(handle), modelInputs(config));
+  const deck = new ModelDeck(
+    config.deck,
+    (handle) => router.canServe(handle),
+    modelInputs(config),
+    (handle) => router.isEnabled(handle),
+  );
   const clients = new Map<string, InferenceBackend>();
   const throttle = new ProviderThrottle(config, {
     ...options.rateLimits,

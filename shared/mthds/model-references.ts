@@ -30,8 +30,9 @@ export interface CategoryReferences {
   hasDefault?: boolean;
   /**
    * What the model a reference resolves to reads, when its spec says (judgment category, for PipeJudge's input
-   * capability; LANGUAGE-DELTA.md §3): keyed `<kind>:<name>` (`alias:default-judgment`, `preset:x`, `handle:gpt-4o`)
-   * and `default` for the category's default; the resolved handle and its spec `inputs`.
+   * capability; LANGUAGE-DELTA.md §3): keyed `<kind>:<name>` (`alias:default-judgment`, `preset:x`, `waterfall:x`,
+   * `handle:gpt-4o`) and `default` for the category's default; the resolved handle (for a waterfall, its first model
+   * that can be served) and its spec `inputs`.
    */
   inputs?: Readonly<Record<string, ModelInputs>>;
 }

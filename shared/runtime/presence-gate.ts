@@ -1,7 +1,8 @@
 /**
  * The presence gate every pipe passes before it runs (LANGUAGE-DELTA.md §6 "the runtime trichotomy"): for each declared
  * input whose value is a recorded absence, a `!` input fails the run (OptionalValueAbsentError, with provenance), a
- * plain input lifts the pipe (it does not run; its output is recorded `skipped`, or is `[]` when plural), and a `?`
+ * plain input lifts the pipe (it does not run; its output is recorded `skipped`, or is `[]` with a `skipped` note when
+ * plural), and a `?`
  * input lets it run with the value undefined.
  */
 import { OptionalValueAbsentError } from '../errors/index.js';
@@ -29,8 +30,8 @@ function absentInputs(job: PipeJob, presence: 'plain' | 'force'): AbsentInput[] 
 }
 
 /**
- * Lift (skip) a job: record its output as a `skipped` absence chained to the first absent input, or store `[]` when its
- * output is plural (a list is never absent). When the run records a graph, the job's own node (the router hands the
+ * Lift (skip) a job: record its output as a `skipped` absence chained to the first absent input, or, when its output is
+ * plural (a list is never absent), store `[]` with that record kept as a note in the absence ledger. When the run records a graph, the job's own node (the router hands the
  * job its node as `params.parentNode`, the parent of the pipes it would run) is marked `skipped` with its reason.
  */
 function lift(job: PipeJob, environment: RunEnvironment, absent: AbsentInput[]): void {
@@ -38,18 +39,20 @@ function lift(job: PipeJob, environment: RunEnvironment, absent: AbsentInput[]):
   const inputs = `input${absent.length === 1 ? '' : 's'} ${names} ${absent.length === 1 ? 'is' : 'are'} absent`;
   const node = job.params.parentNode;
   if (environment.graph && node !== undefined) environment.graph.skip(node, `skipped because ${inputs}`);
-  const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
-  if (multiplicity === 'variable' || (typeof multiplicity === 'number' && multiplicity > 1)) {
-    storePipeOutput(job, environment, outputConceptOf(job, environment.library), { kind: 'list', items: [] });
-    return;
-  }
-  job.memory.setAbsentMainStuff({
+  const record: AbsenceRecord = {
     variable_name: job.outputName ?? MAIN_STUFF,
     kind: 'skipped',
     reason: `pipe '${job.pipe.code}' was skipped: its ${inputs}`,
     producing_pipe: job.pipe.code,
     upstream: absent[0]!.record,
-  });
+  };
+  const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);
+  if (multiplicity === 'variable' || (typeof multiplicity === 'number' && multiplicity > 1)) {
+    storePipeOutput(job, environment, outputConceptOf(job, environment.library), { kind: 'list', items: [] });
+    job.memory.noteAbsence(record);
+    return;
+  }
+  job.memory.setAbsentMainStuff(record);
 }
 
 /**

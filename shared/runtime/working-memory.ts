@@ -178,6 +178,17 @@ export class WorkingMemory {
   }
 
   /**
+   * Keep a note of an absence beside the value a name holds (the reference's `record_absence` next to a stuff): a lifted
+   * pipe, or batch step, with a plural output stores the empty list, since a plural slot is never absent, and notes
+   * why it is empty (LANGUAGE-DELTA.md §6). The note is on the wire in `absences`; {@link absence} ignores it while the
+   * name holds a value, so a reader of the list is not lifted. Storing a value under the name drops it.
+   * @param record - the absence; its `variable_name` is the name of the value it notes
+   */
+  noteAbsence(record: AbsenceRecord): void {
+    this.absences.set(record.variable_name, record);
+  }
+
+  /**
    * Make an absence the latest output: a pipe resolved its output to no value (lifted, or `continue`). The previous
    * main stuff stays under its own name, if it has one, but is no longer the main stuff.
    * @param record - the absence; its `variable_name` is the output name (`main_stuff` for none)

@@ -28,8 +28,14 @@ export interface FormNode {
   refines?: string[];
   description?: string;
   required: boolean;
-  /** Top-level input nodes only: the input's presence marker (LANGUAGE-DELTA.md §6); an optional one is not required. */
+  /**
+   * Top-level input nodes only: the input's presence marker (LANGUAGE-DELTA.md §6). A plain or force-marked (`!`) input
+   * is required; an optional (`?`) one is not, and never gates (the `mthds-form` standard's `{required: false, presence:
+   * "optional", gating: false}`: a form may run without it, and then omits it).
+   */
   presence?: Presence;
+  /** Top-level input nodes only: whether a form waits for this input before it can run (false for a variable list and
+   * for an optional input). */
   gating?: boolean;
   default_value?: unknown;
   integer?: boolean;
@@ -216,7 +222,8 @@ export function inputForms(library: Library): Record<string, PipeInputFormDescri
         fields: pipe.inputs.map((input) => {
           const field = builder.ioNode(input.name, input.conceptRef, input.multiplicity, pipe.domain_code, true);
           if (input.presence === 'plain') return field;
-          return { ...field, required: input.presence !== 'optional', presence: input.presence };
+          if (input.presence === 'force') return { ...field, presence: input.presence };
+          return { ...field, required: false, presence: input.presence, gating: false };
         }),
       },
     ]),

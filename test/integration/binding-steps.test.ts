@@ -122,3 +122,101 @@ describe('PipeSequence binding steps', () => {
     ]);
   });
 });
+
+const BINDER_BUNDLE = [
+  'domain = "shelf"',
+  'main_pipe = "summarize_binder"',
+  '[concept.Sheet]',
+  'description = "A sheet"',
+  '[concept.Sheet.structure]',
+  'body = { type = "text", description = "The text", required = true }',
+  '[concept.Binder]',
+  'description = "A binder, maybe empty"',
+  '[concept.Binder.structure]',
+  'pages = { type = "list", item_type = "concept", item_concept_ref = "Sheet", description = "Its pages" }',
+  '[pipe.summarize_binder]',
+  'type = "PipeSequence"',
+  'description = "Summarizes every page of a binder, when there is one"',
+  'inputs = { binder = "Binder?" }',
+  'output = "Text[]"',
+  'steps = [{ pipe = "summarize_page", batch_over = "binder.pages", batch_as = "page", result = "summaries" }]',
+  '[pipe.summarize_page]',
+  'type = "PipeLLM"',
+  'description = "Summarizes a page"',
+  'inputs = { page = "Sheet" }',
+  'output = "Text"',
+  'prompt = "Summarize $page.body"',
+].join('\n');
+
+interface GraphNodeBody {
+  id: string;
+  pipe_code: string;
+  pipe_type: string;
+  status: string;
+  skip_reason?: string;
+  io: { inputs: { name: string }[]; outputs: { name: string }[] };
+}
+
+describe('a lifted inline batch step in the graph (LANGUAGE-DELTA.md §6)', () => {
+  it('should give the batch a skipped node with its reason, and its empty list a skipped note', async () => {
+    const response = await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [BINDER_BUNDLE], inputs: {} })
+      .expect(200);
+    expect(response.body.state).to.equal('COMPLETED');
+    const memory = response.body.pipe_output.working_memory;
+    expect(memory.root.summaries.content).to.deep.equal({ items: [] });
+    expect(memory.absences).to.deep.equal({
+      binder: {
+        variable_name: 'binder',
+        kind: 'not_provided',
+        reason: "the caller did not provide the optional input 'binder'",
+        producing_pipe: null,
+        upstream: null,
+      },
+      summaries: {
+        variable_name: 'summaries',
+        kind: 'skipped',
+        reason: "the batch of 'summarize_page' over 'binder.pages' was skipped: 'binder' is absent",
+        producing_pipe: 'summarize_binder',
+        upstream: {
+          variable_name: 'binder',
+          kind: 'not_provided',
+          reason: "the caller did not provide the optional input 'binder'",
+          producing_pipe: null,
+          upstream: null,
+        },
+      },
+    });
+    const graph = response.body.pipe_output.graph_spec;
+    const nodes = graph.nodes as GraphNodeBody[];
+    expect(nodes.map((node) => [node.pipe_code, node.pipe_type, node.status, node.skip_reason ?? null])).to.deep.equal([
+      ['summarize_binder', 'PipeSequence', 'succeeded', null],
+      ['summarize_page_batch', 'PipeBatch', 'skipped', "skipped because input 'binder.pages' is absent"],
+    ]);
+    expect(nodes[1]!.io.inputs).to.deep.equal([]);
+    expect(nodes[1]!.io.outputs.map((item) => item.name)).to.deep.equal(['summaries']);
+    const contains = (graph.edges as { kind: string; source: string; target: string }[]).filter(
+      (edge) => edge.kind === 'contains',
+    );
+    expect(contains.map((edge) => [edge.source, edge.target])).to.deep.equal([[nodes[0]!.id, nodes[1]!.id]]);
+    expect(referenceErrors('GraphSpec', graph)).to.deep.equal([]);
+  });
+
+  it('should give a batch that runs a succeeded node, not a skipped one', async () => {
+    const binder = { concept: 'Binder', content: { pages: [{ body: 'one' }] } };
+    const response = await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [BINDER_BUNDLE], inputs: { binder } })
+      .expect(200);
+    const graph = response.body.pipe_output.graph_spec;
+    const nodes = graph.nodes as GraphNodeBody[];
+    expect(nodes.map((node) => [node.pipe_code, node.status])).to.deep.equal([
+      ['summarize_binder', 'succeeded'],
+      ['summarize_page_batch', 'succeeded'],
+      ['summarize_page', 'succeeded'],
+    ]);
+    expect(nodes[1]).to.not.have.property('skip_reason');
+    expect(referenceErrors('GraphSpec', graph)).to.deep.equal([]);
+  });
+});

@@ -96,6 +96,23 @@ describe('optionality over HTTP', () => {
       expect(contracts['brief.only_enrich'].output).to.include({ optional: true, multiplicity: 'single' });
     });
 
+    it('should describe an optional input in input_form as not required and not gating', async () => {
+      const response = await request(app)
+        .post('/v1/validate')
+        .send({ mthds_contents: [OPTIONAL_BUNDLE], views: ['input_form'] })
+        .expect(200);
+      const text = { concept_ref: 'native.Text', description: 'A text' };
+      expect(response.body.input_form['brief.brief_flow']).to.deep.equal({
+        fields: [
+          { kind: 'prose', name: 'topic', ...text, required: true, presence: 'plain', gating: true },
+          { kind: 'prose', name: 'hint', ...text, required: false, presence: 'optional', gating: false },
+        ],
+      });
+      expect(response.body.input_form['brief.insist'].fields).to.deep.equal([
+        { kind: 'prose', name: 'hint', ...text, required: true, presence: 'force', gating: true },
+      ]);
+    });
+
     it('should refuse the marker grammar and an unguarded optional read with their items', async () => {
       const broken = OPTIONAL_BUNDLE.replace(
         'template = "Brief on {{ topic.text }}{% if enriched %}, enriched{% endif %}"',
@@ -206,6 +223,36 @@ describe('optionality over HTTP', () => {
       expect(skipped.io).to.deep.equal({ inputs: [], outputs: [] });
       expect(nodes[0]).to.not.have.property('skip_reason');
       expect(referenceErrors('GraphSpec', graph)).to.deep.equal([]);
+    });
+
+    it('should deliver the empty list of a lifted plural step with its skipped note in absences', async () => {
+      const bundle = `${OPTIONAL_BUNDLE}
+[pipe.idea_list]
+type = "PipeSequence"
+description = "Ideas from the hint, none without one"
+inputs = { hint = "Text?" }
+output = "Text[]"
+steps = [{ pipe = "enrich_hint", result = "ideas", nb_output = 3 }]
+`;
+      const response = await request(app)
+        .post('/v1/execute')
+        .send({ mthds_contents: [bundle], pipe_code: 'idea_list', inputs: {} })
+        .expect(200);
+      expect(response.body).to.include({ state: 'COMPLETED', main_stuff_name: 'ideas' });
+      expect(response.body).to.not.have.property('absent');
+      const memory = response.body.pipe_output.working_memory;
+      expect(memory.root.ideas.content).to.deep.equal({ items: [] });
+      expect(memory.absences).to.deep.equal({
+        hint: NOT_PROVIDED,
+        ideas: {
+          variable_name: 'ideas',
+          kind: 'skipped',
+          reason: "pipe 'enrich_hint' was skipped: its input 'hint' is absent",
+          producing_pipe: 'enrich_hint',
+          upstream: NOT_PROVIDED,
+        },
+      });
+      expect(referenceErrors('WorkingMemory', memory)).to.deep.equal([]);
     });
 
     it('should run a PipeExtract and a PipeStructure whose optional sole input is absent', async () => {

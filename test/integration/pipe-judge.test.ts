@@ -115,6 +115,54 @@ describe('PipeJudge on /v1/validate', () => {
       severity: { level: 0 },
     });
     expect(response.body.pipe_io_contracts['inbox.triage'].output.json_schema.properties.team).to.be.an('object');
+    expect(node.execution_data).to.deep.equal({
+      rendered_prompt: '<message>\nmock text 981\n</message>',
+      rendered_questions: {
+        urgent: 'Does it need an answer today?',
+        team: 'Which team should answer?',
+        severity: 'How severe is it?',
+      },
+      resolved_model: '@default-judgment',
+      judgment_kinds: { urgent: 'yes_no', team: 'choice', severity: 'rating' },
+      answers: { urgent: { yes_no: true }, team: { choice: 'billing' }, severity: { level: 0 } },
+    });
+    expect(referenceErrors('GraphSpec', response.body.graph_spec)).to.deep.equal([]);
+  });
+
+  it("should record the dry run's execution data of a single question: the mock's raw answer, the threshold without a warning", async () => {
+    const rated = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [bundleOf('rate_severity', RATING)] })
+      .expect(200);
+    expect(rated.body.graph_spec.nodes[0].execution_data).to.deep.include({
+      rendered_question: 'How severe is the problem?',
+      resolved_model: '@default-judgment',
+      judgment_kind: 'rating',
+      answer: { level: 0 },
+    });
+    expect(rated.body.graph_spec.nodes[0].io.outputs[0].data).to.deep.equal({ level: 0, label: 'Minor' });
+    const urgent = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [bundleOf('judge_is_urgent', YES_NO)] })
+      .expect(200);
+    const data = urgent.body.graph_spec.nodes[0].execution_data;
+    expect(Object.keys(data)).to.deep.equal([
+      'rendered_prompt',
+      'rendered_question',
+      'resolved_model',
+      'judgment_kind',
+      'answer',
+      'threshold',
+      'threshold_applied',
+    ]);
+    expect(data).to.deep.include({
+      rendered_question: 'Does this message need an answer today?',
+      judgment_kind: 'yes_no',
+      answer: { yes_no: true },
+      threshold: 0.7,
+      threshold_applied: false,
+    });
+    expect(referenceErrors('GraphSpec', urgent.body.graph_spec)).to.deep.equal([]);
   });
 
   it('should report the rules of PipeJudge with exact items', async () => {
@@ -210,12 +258,12 @@ describe('PipeJudge input capability on /v1/validate', () => {
     );
     writeFileSync(
       join(configDir, 'inference', 'deck', '9_text_judgment.toml'),
-      '[judgment.aliases]\ntext-judgment = "text-judge"\n',
+      '[judgment.aliases]\ntext-judgment = "text-judge"\n\n[judgment.waterfalls]\ntext-first = ["text-judge", "gpt-4o-mini"]\neyes-first = ["gpt-4o-mini", "text-judge"]\n',
     );
   });
   after(() => rmSync(configDir, { recursive: true, force: true }));
 
-  it('should refuse an image the judgment model does not read, and accept it for a model that reads images', async () => {
+  it('should refuse an image the judgment model (or the model a waterfall resolves to) does not read, and accept it for a model that reads images', async () => {
     const app = buildTestApp({ SERVICE_CONFIG_DIR: configDir });
     const photo = (model: string) =>
       bundleOf('judge_photo', [
@@ -250,6 +298,16 @@ describe('PipeJudge input capability on /v1/validate', () => {
       .send({ mthds_contents: [photo('@default-judgment')] })
       .expect(200);
     expect(accepted.body.is_valid, JSON.stringify(accepted.body.validation_errors)).to.equal(true);
+    const cascade = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [photo('~text-first')] })
+      .expect(200);
+    expect(cascade.body.validation_errors).to.deep.equal(refused.body.validation_errors);
+    const eyesFirst = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [photo('~eyes-first')] })
+      .expect(200);
+    expect(eyesFirst.body.is_valid, JSON.stringify(eyesFirst.body.validation_errors)).to.equal(true);
   });
 });
 

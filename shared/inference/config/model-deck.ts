@@ -38,11 +38,19 @@ export class ModelDeck {
     private readonly isAvailable: (handle: string, category: DeckCategory) => boolean,
     /** What each model reads, by handle, for the handles whose spec declares `inputs`. */
     private readonly modelInputs: ReadonlyMap<string, readonly string[]> = new Map(),
+    /**
+     * Whether this boot serves a handle, credentials or not (its backend is enabled): the waterfall member PipeJudge's
+     * load-time capability check judges is the first served one; `isAvailable` when not given.
+     */
+    private readonly isServed: (handle: string, category: DeckCategory) => boolean = isAvailable,
   ) {}
 
   /**
-   * What the judgment models read, for PipeJudge's load-time input capability check: each alias, preset and the
-   * default resolved to its handle, and every handle, when the handle's spec declares `inputs`.
+   * What the judgment models read, for PipeJudge's load-time input capability check: each alias, preset, waterfall and
+   * the default resolved to its handle, and every handle, when the handle's spec declares `inputs`. A waterfall resolves
+   * to the first of its models this boot serves (its backend enabled, credentials or not, as the reference's keyless
+   * boot keeps every enabled backend): the model the reference checks; one serving none is left out, so the run decides
+   * (LANGUAGE-DELTA.md §3).
    */
   private judgmentInputs(): Record<string, ModelInputs> {
     const deck = this.categoryDeck('judgment');
@@ -63,6 +71,16 @@ export class ModelDeck {
     };
     for (const name of Object.keys(deck.aliases)) add(`alias:${name}`, `@${name}`);
     for (const name of Object.keys(deck.presets)) add(`preset:${name}`, `$${name}`);
+    for (const [name, members] of Object.entries(deck.waterfalls)) {
+      const served = members.find((member) => {
+        try {
+          return this.isServed(this.handleOf('judgment', member), 'judgment');
+        } catch {
+          return false;
+        }
+      });
+      if (served !== undefined) add(`waterfall:${name}`, served);
+    }
     const fallback = this.defaultReference('judgment', 'for_object');
     if (fallback !== undefined) add('default', fallback);
     for (const [handle, inputs] of this.modelInputs) entries[`handle:${handle}`] = { model: handle, inputs };

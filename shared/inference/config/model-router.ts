@@ -96,6 +96,14 @@ export class ModelRouter {
     };
   }
 
+  /**
+   * Whether the backend a handle routes to is enabled on this boot, credentials or not (what the reference's deck holds
+   * specs for: a keyless boot keeps every enabled backend); PipeJudge's load-time check resolves waterfalls with it.
+   */
+  isEnabled(handle: string): boolean {
+    return this.config.backends[this.chosenBackend(handle)]?.enabled === true;
+  }
+
   /** Whether a handle could be served now (for waterfalls). */
   canServe(handle: string): boolean {
     return this.isUsable(this.chosenBackend(handle));

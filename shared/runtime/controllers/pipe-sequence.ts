@@ -7,19 +7,27 @@
  * for the sequence's own output name. This is a superset of the reference behaviour. A binding step stores a copy of
  * the value at its path under `result` as the new main stuff; a dotted `batch_over` is bound under a private name
  * first (LANGUAGE-DELTA.md §5; binding-step.ts); when that path reaches no value (its root is recorded absent, or a
- * single value is not there) the batch step is lifted and its result is the empty list (LANGUAGE-DELTA.md §6). A step whose output resolves absent (lifted, or a PipeCondition taking
+ * single value is not there) the batch step is lifted (a skipped graph node) and its result is the empty list
+ * (LANGUAGE-DELTA.md §6). A step whose output resolves absent (lifted, or a PipeCondition taking
  * `continue`) records the absence under its `result`, and a later step reading it is lifted, runs with it undefined, or
  * fails, by its input's presence marker; the sequence's output is absent when its last step's is (LANGUAGE-DELTA.md §6).
  */
 
-import { isBindingStep, type PipeSequenceBlueprint, pathRoot, type SubPipeBlueprint } from '../../mthds/index.js';
+import {
+  isBindingStep,
+  type Pipe,
+  type PipeSequenceBlueprint,
+  pathRoot,
+  type SubPipeBlueprint,
+} from '../../mthds/index.js';
 import { asGraphNode } from '../graph-node.js';
 import type { GraphPipe } from '../graph-registries.js';
-import { ioItem } from '../graph-spec.js';
+import { type GraphIoItem, ioItem } from '../graph-spec.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
 import { childStepPath } from '../step-path.js';
+import type { Stuff } from '../stuff.js';
 import type { WorkingMemory } from '../working-memory.js';
 import { boundStuff } from './binding-step.js';
 import { runBatch } from './run-batch.js';
@@ -59,13 +67,62 @@ function bindPrivately(job: PipeJob, environment: RunEnvironment, path: string):
 }
 
 /**
- * Lift an inline batch step whose dotted list path reaches no value (LANGUAGE-DELTA.md §6): a batch's output is plural, and a plural
- * slot is never absent, so its `result` is the empty list of the step pipe's output concept; no branch runs.
+ * The graph pipe of an inline batch step: a `PipeBatch` named after the step pipe.
+ * @param list - the list it batches over, when there is one (a lifted batch has none)
  */
-function liftInlineBatch(job: PipeJob, environment: RunEnvironment, step: SubPipeBlueprint): void {
+function inlineBatchPipe(job: PipeJob, branch: Pipe, batchOver: string, list: Stuff | undefined): GraphPipe {
+  return {
+    ref: `${job.pipe.domain_code}.${branch.code}_batch`,
+    code: `${branch.code}_batch`,
+    domain_code: job.pipe.domain_code,
+    type: 'PipeBatch',
+    description: `Batch of ${branch.code} over '${batchOver}'`,
+    inputs: list ? [{ name: batchOver, conceptRef: list.concept.ref, multiplicity: 'variable' }] : [],
+    output: { conceptRef: branch.output.conceptRef, multiplicity: 'variable' },
+  };
+}
+
+/** The stuff a batch step wrote under its result, for its graph node: the main stuff when the step changed it. */
+function batchOutputs(job: PipeJob, outputName: string | null, mainBefore: Stuff | undefined): GraphIoItem[] {
+  const main = job.memory.mainStuff();
+  return main && main !== mainBefore ? [ioItem(outputName ?? main.stuffName ?? '', main)] : [];
+}
+
+/**
+ * Lift an inline batch step whose dotted list path reaches no value (LANGUAGE-DELTA.md §6): a batch's output is plural,
+ * and a plural slot is never absent, so its `result` is the empty list of the step pipe's output concept; no branch
+ * runs. When the root is recorded absent, that skip is kept as a note in the absence ledger beside the empty list, as
+ * for a lifted pipe with a plural output. When the run records a graph, the batch gets its node as a lifted pipe does:
+ * `status: "skipped"`, with a `skip_reason` naming the path (presence-gate.ts).
+ */
+async function liftInlineBatch(job: PipeJob, environment: RunEnvironment, step: SubPipeBlueprint): Promise<void> {
   const branch = environment.library.resolvePipe(step.pipe, job.pipe.domain_code);
   const concept = environment.library.resolveConcept(branch.output.conceptRef, branch.domain_code);
-  storePipeOutput({ ...job, outputName: step.result ?? null }, environment, concept, { kind: 'list', items: [] });
+  const outputName = step.result ?? null;
+  const mainBefore = job.memory.mainStuff();
+  await asGraphNode(
+    environment,
+    {
+      pipe: inlineBatchPipe(job, branch, step.batch_over ?? '', undefined),
+      parent: job.params.parentNode,
+      inputs: () => [],
+      outputs: () => batchOutputs(job, outputName, mainBefore),
+    },
+    async (node) => {
+      if (node !== undefined) environment.graph?.skip(node, `skipped because input '${step.batch_over}' is absent`);
+      storePipeOutput({ ...job, outputName }, environment, concept, { kind: 'list', items: [] });
+      const root = pathRoot(step.batch_over ?? '');
+      const rootAbsence = job.memory.absence(root);
+      if (rootAbsence)
+        job.memory.noteAbsence({
+          variable_name: outputName ?? 'main_stuff',
+          kind: 'skipped',
+          reason: `the batch of '${step.pipe}' over '${step.batch_over}' was skipped: '${root}' is absent`,
+          producing_pipe: job.pipe.code,
+          upstream: rootAbsence,
+        });
+    },
+  );
 }
 
 /** An inline batch step: the step pipe runs once per item of `batch_over`, the item bound as `batch_as`. */
@@ -80,25 +137,13 @@ async function runInlineBatch(
   const list = job.memory.find(step.batch_over);
   const outputName = step.result ?? null;
   const mainBefore = job.memory.mainStuff();
-  const batchPipe: GraphPipe = {
-    ref: `${job.pipe.domain_code}.${branch.code}_batch`,
-    code: `${branch.code}_batch`,
-    domain_code: job.pipe.domain_code,
-    type: 'PipeBatch',
-    description: `Batch of ${branch.code} over '${step.batch_over}'`,
-    inputs: list ? [{ name: step.batch_over, conceptRef: list.concept.ref, multiplicity: 'variable' }] : [],
-    output: { conceptRef: branch.output.conceptRef, multiplicity: 'variable' },
-  };
   await asGraphNode(
     environment,
     {
-      pipe: batchPipe,
+      pipe: inlineBatchPipe(job, branch, step.batch_over, list),
       parent: job.params.parentNode,
       inputs: () => (list ? [ioItem(step.batch_over, list)] : []),
-      outputs: () => {
-        const main = job.memory.mainStuff();
-        return main && main !== mainBefore ? [ioItem(outputName ?? main.stuffName ?? '', main)] : [];
-      },
+      outputs: () => batchOutputs(job, outputName, mainBefore),
     },
     (node) =>
       runBatch(node === undefined ? job : { ...job, params: { ...job.params, parentNode: node } }, environment, {
@@ -150,7 +195,8 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
       const listName = step.batch_over.includes('.')
         ? bindPrivately(job, environment, step.batch_over)
         : step.batch_over;
-      if (listName === undefined) liftInlineBatch(job, environment, step);
+      if (listName === undefined)
+        await liftInlineBatch({ ...job, params: { ...job.params, stepPath } }, environment, step);
       else
         await runInlineBatch({ ...job, params: { ...job.params, stepPath } }, environment, {
           ...step,

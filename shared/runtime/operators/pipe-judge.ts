@@ -10,10 +10,12 @@
  * stores one verdict per question as the fields of the declared structured concept. A dry run answers with the
  * reference's deterministic mock after rendering the prompt and questions, and makes no call.
  *
- * A live run records its execution data on its graph node, when the run records a graph (the reference's keys, per
+ * A run records its execution data on its graph node, when the run records a graph (the reference's keys, per
  * question in the multi form): the rendered prompt and question(s), the model that answered, the kind(s), the raw
  * answer(s), and for a yes/no question declaring a `threshold` the threshold, `threshold_applied: false` (no
- * probability to apply it to) and the warning the reference logs in that case.
+ * probability to apply it to) and the warning the reference logs in that case. A dry run records the same keys with
+ * the mock's raw answers, the `model` reference as written as its model (null when the pipe names none: no call
+ * resolves the deck's default), and no warning (the reference logs none in a dry run).
  */
 import { JudgmentRefusedError } from '../../errors/index.js';
 import {
@@ -62,24 +64,27 @@ function thresholdWarning(pipeCode: string, question: JudgeQuestion): string {
 }
 
 /**
- * The execution data of a live judgment (single form: the reference's keys; multi form: the same keys per question).
+ * The execution data of a judgment (single form: the reference's keys; multi form: the same keys per question).
  * @param job - the job
  * @param evidence - the rendered prompt
  * @param asked - the rendered questions
- * @param model - the model handle that answered
- * @param answers - the raw answer object
+ * @param model - the model handle that answered; in a dry run the `model` reference as written, null without one
+ * @param answers - the raw answer object (in a dry run, the deterministic mock's)
+ * @param dryRun - a dry run logs no threshold warning (LANGUAGE-DELTA.md §3), so none is recorded
  */
 function judgmentExecutionData(
   job: PipeJob,
   evidence: string,
   asked: readonly AskedQuestion[],
-  model: string,
+  model: string | null,
   answers: unknown,
+  dryRun: boolean,
 ): Record<string, unknown> {
   const raw = (name: string): unknown =>
     answers !== null && typeof answers === 'object' ? (answers as Record<string, unknown>)[name] : undefined;
   const thresholded = asked.filter(({ question }) => question.kind === 'yes_no' && question.threshold !== undefined);
-  const warnings = thresholded.map(({ question }) => thresholdWarning(job.pipe.code, question));
+  const warnings = dryRun ? undefined : thresholded.map(({ question }) => thresholdWarning(job.pipe.code, question));
+  const warned = warnings === undefined ? {} : { warnings };
   const blueprint = job.pipe.blueprint as PipeJudgeBlueprint;
   if (!isMultiJudge(blueprint)) {
     const [single] = asked;
@@ -91,7 +96,7 @@ function judgmentExecutionData(
       answer: raw(single?.question.name ?? 'question') ?? null,
       ...(single?.question.threshold === undefined
         ? {}
-        : { threshold: single.question.threshold, threshold_applied: false, warnings }),
+        : { threshold: single.question.threshold, threshold_applied: false, ...warned }),
     };
   }
   const perQuestion = <T>(read: (entry: AskedQuestion) => T): Record<string, T> =>
@@ -109,9 +114,15 @@ function judgmentExecutionData(
       : {
           thresholds: byName((entry) => entry.question.threshold),
           threshold_applied: byName(() => false),
-          warnings,
+          ...warned,
         }),
   };
+}
+
+/** The raw answer the dry-run mock stands for: its verdict without the label the runtime copies from the scale. */
+function rawDryRunAnswer(verdict: ItemContent): ItemContent {
+  const { label: _label, ...answer } = verdict;
+  return answer;
 }
 
 async function askQuestions(
@@ -127,12 +138,21 @@ async function askQuestions(
     const rendered = await renderJobTemplate(job, environment, question.question, { category: 'basic' });
     asked.push({ question, instructions: rendered.text });
   }
-  if (environment.dryRun)
-    return new Map(
-      questions.map((question): [string, JudgeOutcome] => [question.name, { verdict: dryRunVerdict(question) }]),
-    );
-  const { inference, signal } = environment.deps;
   const modelRef = judgmentModelRef(blueprint.model);
+  const node = job.params.parentNode;
+  const record = (model: string | null, answers: unknown): void => {
+    if (environment.graph && node !== undefined)
+      environment.graph.recordExecutionData(
+        node,
+        judgmentExecutionData(job, evidence.text, asked, model, answers, environment.dryRun !== undefined),
+      );
+  };
+  if (environment.dryRun) {
+    const verdicts = questions.map((question): [string, ItemContent] => [question.name, dryRunVerdict(question)]);
+    record(modelRef ?? null, Object.fromEntries(verdicts.map(([name, verdict]) => [name, rawDryRunAnswer(verdict)])));
+    return new Map(verdicts.map(([name, verdict]): [string, JudgeOutcome] => [name, { verdict }]));
+  }
+  const { inference, signal } = environment.deps;
   const { object, usage } = await inference.generateObject({
     pipeCode: job.pipe.code,
     modelCategory: 'judgment',
@@ -146,9 +166,7 @@ async function askQuestions(
     ...(signal ? { signal } : {}),
   });
   const outcomes = readJudgment(job.pipe.code, questions, object);
-  const node = job.params.parentNode;
-  if (environment.graph && node !== undefined)
-    environment.graph.recordExecutionData(node, judgmentExecutionData(job, evidence.text, asked, usage.model, object));
+  record(usage.model, object);
   return outcomes;
 }
 

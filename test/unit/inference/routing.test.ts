@@ -173,6 +173,37 @@ describe('judgment deck (LANGUAGE-DELTA §3)', () => {
     });
   });
 
+  it('should resolve a judgment waterfall to its first model this boot serves (enabled, keys or not), and leave out one serving none', () => {
+    const base = config().deck;
+    const deckWith = {
+      ...base,
+      judgment: { ...base.judgment, waterfalls: { cascade: ['text-judge', '@default-judgment'] } },
+    };
+    const specs = new Map([
+      ['gpt-4o-mini', ['text', 'images', 'pdf']],
+      ['text-judge', ['text']],
+    ]);
+    const inputsOf = (canServe: (handle: string) => boolean) =>
+      new ModelDeck(deckWith, canServe, specs).catalog().judgment.inputs?.['waterfall:cascade'];
+    expect(new ModelDeck(deckWith, () => true, specs).catalog().judgment.waterfalls).to.deep.equal(['cascade']);
+    expect(inputsOf(() => true)).to.deep.equal({ model: 'text-judge', inputs: ['text'] });
+    expect(inputsOf((handle) => handle !== 'text-judge')).to.deep.equal({
+      model: 'gpt-4o-mini',
+      inputs: ['text', 'images', 'pdf'],
+    });
+    expect(inputsOf(() => false)).to.equal(undefined);
+    const keyless = new ModelDeck(
+      deckWith,
+      () => false,
+      specs,
+      (handle) => handle !== 'text-judge',
+    );
+    expect(keyless.catalog().judgment.inputs?.['waterfall:cascade']).to.deep.equal({
+      model: 'gpt-4o-mini',
+      inputs: ['text', 'images', 'pdf'],
+    });
+  });
+
   it('should keep judgment out of the /v1/models listing (not a 0.16 ModelCategory)', () => {
     const listing = deck.listing();
     expect(Object.keys(listing.aliases)).to.deep.equal(['extract', 'img_gen', 'llm', 'search']);

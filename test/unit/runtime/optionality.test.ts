@@ -1,6 +1,6 @@
 /**
  * The presence gate of the runtime (LANGUAGE-DELTA.md §6): a plain input recorded absent lifts its pipe (a single output
- * recorded `skipped`, a plural one `[]`), a `?` one lets it run, a `!` one fails it; entry inputs marked `?` may be left
+ * recorded `skipped`, a plural one `[]` with a `skipped` note), a `?` one lets it run, a `!` one fails it; entry inputs marked `?` may be left
  * out; binding steps over an absent root are lifted.
  */
 import { expect } from 'chai';
@@ -16,6 +16,23 @@ description = "A plural step over an absent hint"
 inputs = { hint = "Text?" }
 output = "Text[]"
 steps = [{ pipe = "enrich_hint", result = "ideas", multiple_output = true }]
+
+[pipe.count_ideas]
+type = "PipeCompose"
+description = "Counts the ideas"
+inputs = { ideas = "Text[]" }
+output = "Text"
+template = "{{ ideas | length }} ideas"
+
+[pipe.list_then_count]
+type = "PipeSequence"
+description = "A plural step over an absent hint, then a step reading its list"
+inputs = { hint = "Text?" }
+output = "Text"
+steps = [
+  { pipe = "enrich_hint", result = "ideas", multiple_output = true },
+  { pipe = "count_ideas", result = "count" },
+]
 
 [concept.Card]
 description = "A card"
@@ -46,6 +63,31 @@ describe('the presence gate', () => {
     expect(memory.mainAbsence()).to.equal(undefined);
     expect(memory.mainStuff()?.content).to.deep.equal({ kind: 'list', items: [] });
     expect(memory.mainStuffName()).to.equal('ideas');
+  });
+
+  it('should keep a skipped note beside the empty list of a lifted plural output (LANGUAGE-DELTA.md §6)', async () => {
+    const { memory } = await runPipe(library, 'list_flow', {});
+    expect(memory.toWire().absences?.['ideas']).to.deep.equal({
+      variable_name: 'ideas',
+      kind: 'skipped',
+      reason: "pipe 'enrich_hint' was skipped: its input 'hint' is absent",
+      producing_pipe: 'enrich_hint',
+      upstream: {
+        variable_name: 'hint',
+        kind: 'not_provided',
+        reason: "the caller did not provide the optional input 'hint'",
+        producing_pipe: null,
+        upstream: null,
+      },
+    });
+    expect(memory.absence('ideas')).to.equal(undefined);
+  });
+
+  it('should run a plain reader of that empty list: the note does not lift it', async () => {
+    const { memory } = await runPipe(library, 'list_then_count', {});
+    expect(memory.mainAbsence()).to.equal(undefined);
+    expect(memory.mainStuffName()).to.equal('count');
+    expect(memory.mainStuff()?.content).to.deep.equal({ kind: 'item', item: { text: '0 ideas' } });
   });
 
   it('should record a skipped binding chained to the absent root', async () => {

@@ -3,6 +3,7 @@ import type { Library } from '../../../shared/mthds/index.js';
 import { inputContractSchema, outputContractSchema, propertyTitle } from '../../../shared/wire/contract-schema.js';
 import { inputForms, outputForms } from '../../../shared/wire/form-descriptors.js';
 import { libraryOf } from '../../helpers/library.js';
+import { OPTIONAL_BUNDLE } from '../../helpers/optional-bundle.js';
 
 const CREW = `
 domain      = "crew"
@@ -418,6 +419,39 @@ describe('form descriptors and I/O contract schemas (reference shapes)', () => {
         gating: true,
       });
       expect(fields.filter((field) => field.kind === 'unknown')).to.deep.equal([]);
+    });
+  });
+
+  describe('input_form of optional and force-marked inputs (LANGUAGE-DELTA.md §6)', () => {
+    const brief = libraryOf(OPTIONAL_BUNDLE);
+    const prose = (name: string) => ({
+      kind: 'prose',
+      name,
+      concept_ref: 'native.Text',
+      description: 'A text',
+    });
+
+    it('should make an optional input not required and not gating, a plain one required and gating', () => {
+      const fields = inputForms(brief)['brief.brief_flow']!.fields;
+      expect(fields).to.deep.equal([
+        { ...prose('topic'), required: true, presence: 'plain', gating: true },
+        { ...prose('hint'), required: false, presence: 'optional', gating: false },
+      ]);
+      expect(Object.keys(fields[1]!)).to.deep.equal([
+        'kind',
+        'name',
+        'concept_ref',
+        'description',
+        'required',
+        'presence',
+        'gating',
+      ]);
+    });
+
+    it('should keep a force-marked input required and gating, as a plain one', () => {
+      expect(inputForms(brief)['brief.insist']!.fields).to.deep.equal([
+        { ...prose('hint'), required: true, presence: 'force', gating: true },
+      ]);
     });
   });
 
