@@ -116,7 +116,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
   let inFlight: number;
   let mostInFlight: number;
 
-  /** Start the deployment, counting its child jobs and the most in flight at once. */
+  /** Start the deployment, counting the child jobs its worker takes and the most in flight at once. */
   function deploy(environment: Record<string, string> = {}): void {
     deployment = startQueueDeployment({
       environment: { RUN_FAN_OUT: 'true', BATCH_MAX_PARALLEL: '3', MOCK_INFERENCE_LATENCY_MS: '20', ...environment },
@@ -125,13 +125,14 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
     inFlight = 0;
     mostInFlight = 0;
     const children = deployment.pool!.childWorker;
+    // counted when taken: the worker's own 'completed' event may come after the result reached the parent
     children.on('active', () => {
+      childJobs += 1;
       inFlight += 1;
       mostInFlight = Math.max(mostInFlight, inFlight);
     });
     children.on('completed', () => {
       inFlight -= 1;
-      childJobs += 1;
     });
   }
 

@@ -179,7 +179,7 @@ export class ChildQueue {
     }
     inFlight.add(job);
     try {
-      const value: unknown = await abortable(job.waitUntilFinished(events), signal);
+      const value: unknown = await abortable(this.resultOf(job, events), signal);
       const result = childResultOf(value);
       if (result) return result;
       throw new Error('its result is not a child result');
@@ -191,6 +191,21 @@ export class ChildQueue {
     } finally {
       inFlight.delete(job);
     }
+  }
+
+  /**
+   * The return value of a child job. The listener replays the last seconds of events, which may hold the completion of
+   * an earlier job of the same id (a failed child removed and added again on a retake): after a completion, the job is
+   * read back, and its own return value is taken when it is this one (same `timestamp`) and finished; else the next
+   * completion is awaited, once.
+   * @throws the job's failure (BullMQ's `waitUntilFinished`)
+   */
+  private async resultOf(job: Job, events: QueueEvents): Promise<unknown> {
+    const value: unknown = await job.waitUntilFinished(events);
+    const current = await this.queue.getJob(job.id ?? '');
+    if (!current) return value;
+    if (current.timestamp === job.timestamp && current.finishedOn !== undefined) return current.returnvalue;
+    return job.waitUntilFinished(events);
   }
 
   /** Close the queue and the listener. */
