@@ -16,6 +16,7 @@ import {
   type RoutedBackend,
 } from '../shared/inference/index.js';
 import { createRoutedBackend } from '../shared/inference/routed-backend.js';
+import { mostWithin } from '../test/helpers/arrivals.js';
 import { type FakeOpenAiServer, providerError, startFakeOpenAiServer } from '../test/helpers/fake-openai-server.js';
 import { quantile } from '../test/helpers/raw-http.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
@@ -32,17 +33,6 @@ const WORKERS = 3;
 /** Calls pushed: five windows' worth. */
 const CALLS = LIMIT * 5;
 const MODEL = 'gpt-4o-mini';
-
-/** The largest number of arrivals within any span of `spanMs` starting at an arrival. */
-function mostWithin(times: readonly number[], spanMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let first = 0, last = 0; last < sorted.length; last++) {
-    while (sorted[last]! - sorted[first]! >= spanMs) first++;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
-}
 
 interface Cluster {
   workers: RoutedBackend[];

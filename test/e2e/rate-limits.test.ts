@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
+import { mostWithin } from '../helpers/arrivals.js';
 import { sample } from '../helpers/corpus.js';
 import {
   completion,
@@ -23,17 +24,6 @@ import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js'
 const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
 const WINDOW_SECONDS = 2;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
-
-/** The largest number of arrivals within any span of `spanMs` starting at an arrival. */
-function mostWithin(times: number[], spanMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let first = 0, last = 0; last < sorted.length; last++) {
-    while (sorted[last]! - sorted[first]! >= spanMs) first++;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
-}
 
 function completedBy(worker: ServiceProcess): number {
   return worker.logs.filter((line) => line['msg'] === 'run:completed').length;

@@ -11,6 +11,7 @@ import type { RateLimits } from '../../shared/inference/config/inference-config.
 import { type InferenceConfig, loadInferenceConfig, throttleMetrics } from '../../shared/inference/index.js';
 import { createRoutedBackend, type RoutedBackend } from '../../shared/inference/routed-backend.js';
 import { Metrics } from '../../shared/observability/index.js';
+import { mostWithin } from '../helpers/arrivals.js';
 import {
   completion,
   type FakeOpenAiServer,
@@ -23,17 +24,6 @@ import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js'
 const WINDOW_SECONDS = 2;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
 const MODEL = 'gpt-4o-mini';
-
-/** The largest number of arrivals within any span of `spanMs`. */
-function mostWithin(times: number[], spanMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let first = 0, last = 0; last < sorted.length; last++) {
-    while (sorted[last]! - sorted[first]! >= spanMs) first++;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
-}
 
 /** The largest number of requests the fake was answering at once. */
 function mostInFlight(fake: FakeOpenAiServer): number {
