@@ -10,7 +10,7 @@ import type { RequestHandler, Router } from 'express';
 /** Where the dashboard is served. */
 export const ADMIN_QUEUES_PATH = '/admin/queues';
 
-async function dashboardRouter(queues: Queue[]): Promise<Router> {
+async function dashboardRouter(queues: readonly Queue[]): Promise<Router> {
   const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
     import('@bull-board/api'),
     import('@bull-board/api/bullMQAdapter'),
@@ -27,7 +27,7 @@ async function dashboardRouter(queues: Queue[]): Promise<Router> {
  * @param queues - the queues to show
  * @returns a handler that passes a failure to load the dashboard to the problem handler (500)
  */
-export function adminQueuesRouter(queues: Queue[]): RequestHandler {
+export function adminQueuesRouter(queues: readonly Queue[]): RequestHandler {
   let router: Promise<Router> | undefined;
   return (req, res, next) => {
     router ??= dashboardRouter(queues);

@@ -27,15 +27,11 @@ import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index
 import type { Logger } from '../shared/observability/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import {
-  bullmqOrchestrator,
-  CALLBACK_QUEUE,
-  CHILD_QUEUE,
   directOrchestrator,
   loggedRunObjects,
   memoryRuns,
   type Orchestrator,
   type QueueBackend,
-  RUN_QUEUE,
   type RunEventLog,
   type RunObjects,
   type RunStore,
@@ -172,9 +168,7 @@ function orchestrators(
   if (deps.queueBackend) {
     registered.set(
       'bullmq',
-      bullmqOrchestrator({
-        queue: deps.queueBackend.runQueue,
-        registry: deps.queueBackend.registry,
+      deps.queueBackend.orchestrator({
         metrics,
         executeTimeoutMs: deps.settings.queue.executeTimeoutMs,
         readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
@@ -278,22 +272,9 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
   if (deps.queueBackend) {
-    metrics.watchQueue(RUN_QUEUE, () => deps.queueBackend!.runQueue.counts());
-    metrics.watchQueue(CALLBACK_QUEUE, () => deps.queueBackend!.callbackQueue.counts());
-    metrics.watchQueue(CHILD_QUEUE, () =>
-      deps.queueBackend!.childQueue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
-    );
-    if (settings.adminQueuesEnabled) {
-      app.use(
-        ADMIN_QUEUES_PATH,
-        adminAuthenticate(settings.auth),
-        adminQueuesRouter([
-          deps.queueBackend.runQueue.queue,
-          deps.queueBackend.callbackQueue.queue,
-          deps.queueBackend.childQueue,
-        ]),
-      );
-    }
+    deps.queueBackend.watch(metrics);
+    if (settings.adminQueuesEnabled)
+      app.use(ADMIN_QUEUES_PATH, adminAuthenticate(settings.auth), adminQueuesRouter(deps.queueBackend.queues));
   }
   if (settings.metricsEnabled) app.use(METRICS_PATH, auth, routes.describe(metricsRouter(metrics), [METRICS_ROUTE]));
   app.use(methodNotAllowed);

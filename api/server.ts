@@ -21,18 +21,17 @@
  * (docs/run-failures.md).
  */
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
-import { loadApiConfig, type Settings } from '../shared/config/index.js';
+import { loadApiConfig } from '../shared/config/index.js';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
 import {
   bootProcess,
   configurationOrExit,
+  loadProcessSettings,
   loggedRunObjects,
-  openQueueBackend,
   redisUrlForLogs,
   refuseToStart,
   startStorageSweep,
-  startWorkerPool,
   type WorkerPool,
 } from '../shared/orchestration/index.js';
 import { openObjectStore } from '../shared/storage/index.js';
@@ -41,22 +40,23 @@ import { closeServer } from './close-server.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Readiness } from './readiness.js';
 
-function main(): void {
-  const apiConfigOf = (settings: Settings) =>
-    configurationOrExit(() => loadApiConfig(settings.serviceConfigDir, settings.serviceEnv));
+async function main(): Promise<void> {
+  const configured = loadProcessSettings(process.env);
+  const apiConfig = configurationOrExit(() => loadApiConfig(configured.serviceConfigDir, configured.serviceEnv));
+  const queued = apiConfig.orchestrationMode !== 'direct';
+  const queueMode = queued ? await import('../shared/orchestration/queued.js') : undefined;
   const { settings, logger, resources, metrics, backend, inference, startup } = bootProcess(
     'api',
+    configured,
     process.env,
-    (booted) => apiConfigOf(booted).orchestrationMode !== 'direct',
+    queueMode && (() => queueMode.openRedis(configured.queue.redisUrl, 'producer')),
   );
-  const apiConfig = apiConfigOf(settings);
-  const queued = apiConfig.orchestrationMode !== 'direct';
-  const queueBackend = queued ? openQueueBackend(settings) : undefined;
+  const queueBackend = queueMode?.openQueueBackend(settings);
   if (queueBackend) resources.defer('queue backend', () => queueBackend.close());
   const readSecret = () => process.env['COMPLETION_CALLBACK_SECRET'];
   const pool: WorkerPool | undefined =
-    queued && !process.argv.includes('--no-worker')
-      ? startWorkerPool({ settings, logger, metrics, inference, readSecret })
+    queueMode && !process.argv.includes('--no-worker')
+      ? queueMode.startWorkerPool({ settings, logger, metrics, inference, readSecret })
       : undefined;
   if (pool) resources.defer('worker pool', () => pool.close());
   const objectStore = openObjectStore(settings.storage);
@@ -71,10 +71,16 @@ function main(): void {
   const templates = new PooledTemplateRenderer(settings.templates);
   resources.defer('template render threads', () => templates.close());
   const diagnostics = new DiagnosticsPool({ compute: settings.compute, metrics, keepWarm: true });
-  resources.defer('diagnostics threads', () => diagnostics.close());
+  let closing = false;
+  resources.defer('diagnostics threads', () => {
+    closing = true;
+    return diagnostics.close();
+  });
   const readiness = new Readiness();
   const warming = diagnostics.warm();
-  warming.catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
+  warming.catch((error: unknown) => {
+    if (!closing) logger.error({ err: error }, 'the diagnostics threads failed to load');
+  });
   readiness.track('diagnostics_threads', warming);
   const app = createApp({
     settings,
@@ -119,4 +125,4 @@ function main(): void {
   shutdownOnSignals({ logger, resources, deadlineMs: graceMs + CLOSE_ALLOWANCE_MS });
 }
 
-main();
+await main();

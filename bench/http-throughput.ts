@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { QueueEvents } from 'bullmq';
 import { selectInferenceBackend } from '../shared/inference/index.js';
 import { createLogger, Metrics } from '../shared/observability/index.js';
-import { RUN_QUEUE, startWorkerPool } from '../shared/orchestration/index.js';
+import { RUN_QUEUE, startWorkerPool } from '../shared/orchestration/queued.js';
 import { chainBundle } from '../test/helpers/large-bundles.js';
 import { type QueueDeployment, startQueueDeployment } from '../test/helpers/queue-app.js';
 import { quantile } from '../test/helpers/raw-http.js';

@@ -1,18 +1,38 @@
 // @ts-check
 /**
- * The production build (`npm run build`): compiles `api/`, `worker/` and `shared/` with `tsconfig.build.json` into
- * `dist/`, then copies beside the compiled modules the files they read at run time (every non-TypeScript file of those
- * folders: the packaged `api.toml`, the inference defaults, the bundle schema), `package.json` (the version) and
- * `docs/errors.md` (the served error pages).
+ * The production build (`npm run build`):
+ * 1. compiles `api/`, `worker/` and `shared/` with `tsconfig.build.json` into `dist/` (type-checked; the thread and
+ *    child-process entries — diagnostics, template rendering, PDF text, quarantine — run from this tree);
+ * 2. copies beside the compiled modules the files they read at run time (every non-TypeScript file of those folders:
+ *    the packaged `api.toml`, the inference defaults, the bundle schema), `package.json` (the version) and
+ *    `docs/errors.md` (the served error pages);
+ * 3. bundles the two process entries, `dist/api/server.js` and `dist/worker/main.js`, with esbuild over the compiled
+ *    ones: the project's own modules in one file each plus shared chunks under `dist/chunks/` (modules imported only
+ *    dynamically, such as the queue mode, stay in chunks of their own and load when first imported); packages stay in
+ *    `node_modules`. Loading a few files instead of some 460 modules is most of a fast start (docs/architecture.md
+ *    "Startup"). Every output sits one folder below `dist/`, and each module's `import.meta.url` is rewritten to the
+ *    URL of its compiled twin in the tree, so the files it finds beside itself (`new URL('./api.toml', …)`) and the
+ *    thread entries it names are found there. Names are kept (`keepNames`): error classes derive their `error_type`
+ *    from their class name.
  *
  * With `--if-stale` (the `prestart` scripts) it builds only when `dist/` is missing or older than a source, so
  * `npm start` stays the one command on a fresh clone and costs nothing more once built. Staleness is judged on
  * modification times, folders included, so added and deleted files count too.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -58,7 +78,57 @@ function copyAssets(directory) {
   }
 }
 
-function build() {
+/** The entries bundled, by their output path under `dist/` (without `.js`). */
+const BUNDLED_ENTRIES = { 'api/server': 'api/server.ts', 'worker/main': 'worker/main.ts' };
+
+/**
+ * An esbuild plugin giving each project module the `import.meta.url` of its compiled twin under `dist/`, written
+ * relative to the output file (every output is one folder below `dist/`).
+ * @type {import('esbuild').Plugin}
+ */
+const compiledTwinUrls = {
+  name: 'compiled-twin-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, ({ path }) => {
+      const twin = relative(ROOT, path).replaceAll(sep, '/').replace(/\.ts$/, '.js');
+      if (!SOURCE_DIRS.some((directory) => twin.startsWith(`${directory}/`))) return undefined;
+      const text = readFileSync(path, 'utf8');
+      return {
+        contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(`../${twin}`)}, import.meta.url).href`),
+        loader: 'ts',
+      };
+    });
+  },
+};
+
+async function bundleEntries() {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: BUNDLED_ENTRIES,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    keepNames: true,
+    legalComments: 'none',
+    tsconfig: join(ROOT, 'tsconfig.build.json'),
+    outdir: OUT,
+    chunkNames: 'chunks/[name]-[hash]',
+    allowOverwrite: true,
+    plugins: [compiledTwinUrls],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const misplaced = Object.keys(result.metafile.outputs).filter(
+    (file) => relative(OUT, join(ROOT, file)).split(sep).length !== 2,
+  );
+  if (misplaced.length > 0) throw new Error(`bundle outputs must sit one folder below dist/: ${misplaced.join(', ')}`);
+}
+
+async function build() {
   const started = new Date();
   let tsc;
   try {
@@ -78,8 +148,10 @@ function build() {
   if (result.status !== 0) process.exit(result.status ?? 1);
   for (const directory of SOURCE_DIRS) copyAssets(join(ROOT, directory));
   for (const file of RUNTIME_FILES) cpSync(join(ROOT, file), join(OUT, file));
+  process.stderr.write('Bundling the entries (esbuild)…\n');
+  await bundleEntries();
   writeFileSync(STAMP, '');
   utimesSync(STAMP, started, started);
 }
 
-if (!process.argv.includes('--if-stale') || stale()) build();
+if (!process.argv.includes('--if-stale') || stale()) await build();

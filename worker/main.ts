@@ -11,10 +11,17 @@
 import { createServer } from 'node:http';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { methodCache, startCacheSweep } from '../shared/methods/index.js';
-import { bootProcess, redisUrlForLogs, refuseToStart, startWorkerPool } from '../shared/orchestration/index.js';
+import { bootProcess, loadProcessSettings, redisUrlForLogs, refuseToStart } from '../shared/orchestration/index.js';
+import { openRedis, startWorkerPool } from '../shared/orchestration/queued.js';
 
 function main(): void {
-  const { settings, logger, resources, metrics, inference, startup } = bootProcess('worker', process.env, () => true);
+  const configured = loadProcessSettings(process.env);
+  const { settings, logger, resources, metrics, inference, startup } = bootProcess(
+    'worker',
+    configured,
+    process.env,
+    () => openRedis(configured.queue.redisUrl, 'producer'),
+  );
   resources.defer('clone cache sweep', startCacheSweep(methodCache(settings, metrics), settings, logger));
   const pool = startWorkerPool({
     settings,

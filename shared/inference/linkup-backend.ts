@@ -5,7 +5,7 @@
  * and domain filters.
  * It serves searches only.
  */
-import { request as httpRequest } from 'undici';
+import type { request as httpRequest } from 'undici';
 import { PipelexConfigError, SearchJobFailureError } from '../errors/index.js';
 import { categoryOfStatus, retryAfterSeconds } from './provider-errors.js';
 import type { InferenceBackend } from './types.js';
@@ -70,7 +70,8 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
       };
       let response: Awaited<ReturnType<typeof httpRequest>>;
       try {
-        response = await httpRequest(url, {
+        const { request } = await import('undici');
+        response = await request(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
           body: JSON.stringify(body),

@@ -4,11 +4,11 @@
  * name is resolved by the `lookup` hook, every address checked with {@link resolvedProblem}, and only checked
  * addresses handed to the socket, so a DNS answer that changes between a check and the connection (rebinding) cannot
  * reach a refused address. Because the check sits on the connection, it also holds for every hop of a followed
- * redirect.
+ * redirect. undici is loaded on the first outbound request, not at boot (docs/architecture.md "Startup").
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, type Dispatcher, interceptors } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import { addressProblem, type OutboundPolicy, resolvedProblem } from './destination-policy.js';
 
 /** One resolved address. */
@@ -68,8 +68,12 @@ function lookupHook(policy: OutboundPolicy, resolver: HostResolver) {
   };
 }
 
-function guardedConnector(policy: OutboundPolicy, resolver: HostResolver): buildConnector.connector {
-  const connect = buildConnector({ lookup: lookupHook(policy, resolver) });
+function guardedConnector(
+  policy: OutboundPolicy,
+  resolver: HostResolver,
+  build: typeof buildConnector,
+): buildConnector.connector {
+  const connect = build({ lookup: lookupHook(policy, resolver) });
   return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
     const problem = isIP(host) ? addressProblem(host, policy) : undefined;
@@ -85,8 +89,14 @@ const agents = new WeakMap<HostResolver, Map<string, Dispatcher>>();
  * @param policy - the path's host policy (checked on every connection: literal hosts and resolved addresses)
  * @param resolver - how names resolve; {@link systemResolver} in production
  * @param maxRedirects - redirects followed (0: a 3xx is handed back as it is); each hop's connection is checked
+ * @returns the dispatcher, once undici is loaded
  */
-export function guardedDispatcher(policy: OutboundPolicy, resolver: HostResolver, maxRedirects = 0): Dispatcher {
+export async function guardedDispatcher(
+  policy: OutboundPolicy,
+  resolver: HostResolver,
+  maxRedirects = 0,
+): Promise<Dispatcher> {
+  const { Agent, buildConnector, interceptors } = await import('undici');
   let byPolicy = agents.get(resolver);
   if (!byPolicy) {
     byPolicy = new Map();
@@ -95,7 +105,7 @@ export function guardedDispatcher(policy: OutboundPolicy, resolver: HostResolver
   const key = `${policy.setting}:${policy.allowPrivateHosts}:${maxRedirects}`;
   let dispatcher = byPolicy.get(key);
   if (!dispatcher) {
-    const agent = new Agent({ connect: guardedConnector(policy, resolver) });
+    const agent = new Agent({ connect: guardedConnector(policy, resolver, buildConnector) });
     dispatcher = maxRedirects > 0 ? agent.compose(interceptors.redirect({ maxRedirections: maxRedirects })) : agent;
     byPolicy.set(key, dispatcher);
   }

@@ -8,7 +8,6 @@
  * @see spec §2.3, §6 rule 3; `docs/outbound-requests.md`
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { request } from 'undici';
 import { OutboundRequestRefusedError } from '../errors/index.js';
 import { type OutboundPolicy, outboundUrlProblem } from './destination-policy.js';
 import { guardedDispatcher, type HostResolver, RefusedResolution, systemResolver } from './guarded-dispatcher.js';
@@ -76,9 +75,10 @@ export async function guardedRequest(url: string, options: GuardedRequest): Prom
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
+    const { request } = await import('undici');
     const response = await request(url, {
       method: options.method,
-      dispatcher: guardedDispatcher(
+      dispatcher: await guardedDispatcher(
         options.policy,
         options.resolver ?? systemResolver,
         options.method === 'GET' ? (options.maxRedirects ?? 0) : 0,

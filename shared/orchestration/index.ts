@@ -3,11 +3,12 @@
  *
  * - the orchestrator port and its two backends: `direct` (in the API process) and `bullmq` (queued for workers);
  * - the run submission and its only mappings, into a job payload and into the runtime's run;
- * - `queue/`: the BullMQ queues, job payloads and the one place that opens Redis connections;
+ * - `queued.ts` (imported apart, so `direct` mode never loads BullMQ or ioredis): `queue/`, the BullMQ queues, job
+ *   payloads and the one place that opens Redis connections; the API's queue backend; `workers/`, the worker pool, the
+ *   run and callback processors, the quarantine of poison runs;
  * - `registry/`: the run store port and the run registry (state, results, ownership) in Redis;
  * - `events/`: the runs' live progress — event types, the run event log port on Redis Streams, the progress tracker;
  * - `memory/`: run records and events held in this process, for a deployment without Redis;
- * - `workers/`: the worker pool, the run and callback processors, the quarantine of poison runs;
  * - `callbacks/`: signed completion callbacks;
  * - `storage/`: the objects of runs under their `storage_scope` (results, assets, generated media, payloads) and their
  *   retention sweep;
@@ -16,7 +17,6 @@
  * It imports the runtime and its adapters, never `api/`.
  */
 
-export { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
 export * from './callbacks/index.js';
 export { type DirectOrchestratorDeps, directOrchestrator } from './direct-orchestrator.js';
 export * from './events/index.js';
@@ -26,13 +26,13 @@ export {
   type BootedProcess,
   bootProcess,
   configurationOrExit,
+  loadProcessSettings,
   redisUrlForLogs,
   refuseToStart,
   type StartupFacts,
 } from './process-boot.js';
-export * from './queue/index.js';
-export { openQueueBackend, type QueueBackend } from './queue-backend.js';
+export type { QueueBackend } from './queue-backend.js';
 export * from './registry/index.js';
 export * from './storage/index.js';
 export { executeSubmission, type RunSubmission, submissionOfJob, toRunJob } from './submission.js';
-export * from './workers/index.js';
+export type { WorkerPool, WorkerPoolDeps } from './workers/index.js';

@@ -4,6 +4,7 @@
  * 1), the logger and the fatal-error policy, the resource stack released on shutdown, metrics, the inference backend
  * (loudly labelled when it is the mock), and the facts every startup line gives.
  */
+import type { Redis } from 'ioredis';
 import { loadSettings, type Settings, SettingsError } from '../config/index.js';
 import { PipelexConfigError } from '../errors/index.js';
 import {
@@ -17,7 +18,6 @@ import { installFatalErrorPolicy, ResourceStack } from '../lifecycle/index.js';
 import { createLogger, type Logger, Metrics } from '../observability/index.js';
 import type { InferencePort } from '../runtime/index.js';
 import { IMPLEMENTATION_VERSION } from '../version.js';
-import { openRedis } from './queue/index.js';
 
 /** A booted process: what both entry points build first. */
 export interface BootedProcess {
@@ -81,28 +81,39 @@ export function configurationOrExit<T>(load: () => T): T {
 }
 
 /**
- * Boot a process from its environment.
- * @param role - `api` or `worker`: the logger's name and the wording of the mock-inference warning
+ * Load a process's settings from its environment, or refuse to start (see {@link configurationOrExit}).
  * @param environment - the process environment (`process.env`)
- * @param sharesRateLimits - whether the process's provider rate limits count in Redis with every other process of the
- *   deployment (queue mode: keys under `QUEUE_PREFIX`, on a connection closed with the process) or in its own memory
- *   (direct mode); docs/inference.md "Rate limits"
+ * @returns the settings; exits with status 1 and one line on stderr when they are invalid
+ */
+export function loadProcessSettings(environment: NodeJS.ProcessEnv): Settings {
+  return configurationOrExit(() => loadSettings(environment));
+}
+
+/**
+ * Boot a process from its settings.
+ * @param role - `api` or `worker`: the logger's name and the wording of the mock-inference warning
+ * @param settings - the process's settings ({@link loadProcessSettings})
+ * @param environment - the process environment (`process.env`): provider keys
+ * @param openRateLimitConnection - in queue mode, opens the Redis connection on which the process's provider rate
+ *   limits count with every other process of the deployment (keys under `QUEUE_PREFIX`; closed with the process);
+ *   without it they count in the process's own memory (direct mode); docs/inference.md "Rate limits". Passed by the
+ *   entry point, so a process in direct mode never loads the Redis client.
  * @returns settings, logger, resources, metrics, the inference backend and the startup facts; refuses to start (exit
- *   status 1) on invalid settings or inference configuration
+ *   status 1) on an invalid inference configuration
  */
 export function bootProcess(
   role: 'api' | 'worker',
+  settings: Settings,
   environment: NodeJS.ProcessEnv,
-  sharesRateLimits: (settings: Settings) => boolean,
+  openRateLimitConnection?: () => Redis,
 ): BootedProcess {
-  const settings = configurationOrExit(() => loadSettings(environment));
   const logger = createLogger(settings.logLevel, role);
   installFatalErrorPolicy(logger);
   const metrics = new Metrics();
   const resources = new ResourceStack();
   let store: LimiterStore = { kind: 'memory' };
-  if (sharesRateLimits(settings)) {
-    const client = openRedis(settings.queue.redisUrl, 'producer');
+  if (openRateLimitConnection) {
+    const client = openRateLimitConnection();
     resources.defer('rate limit connection', () => client.disconnect());
     store = { kind: 'redis', client, keyPrefix: settings.queue.prefix };
   }

@@ -1,14 +1,26 @@
 /**
  * The API's handle on the queue backend: the run and callback queues (producers), the run registry, the run event log,
  * and their Redis connections (producers fail fast; the completion-events listener and each event stream's reader
- * block).
+ * block). It also builds the `bullmq` orchestrator and reports its queues, so the API reaches BullMQ only through this
+ * handle (loaded only in queue mode: docs/architecture.md "Startup").
  */
 
 import { Queue } from 'bullmq';
 import type { Settings } from '../config/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
+import type { Metrics } from '../observability/index.js';
+import { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
 import type { RedisRunEventLog } from './events/index.js';
-import { CallbackQueue, CHILD_QUEUE, QueueKeys, RedisConnections, RunQueue } from './queue/index.js';
+import type { Orchestrator } from './orchestrator.js';
+import {
+  CALLBACK_QUEUE,
+  CallbackQueue,
+  CHILD_QUEUE,
+  QueueKeys,
+  RedisConnections,
+  RUN_QUEUE,
+  RunQueue,
+} from './queue/index.js';
 import { redisRunTracking } from './redis-run-tracking.js';
 import type { RunRegistry } from './registry/index.js';
 
@@ -21,6 +33,18 @@ export interface QueueBackend {
   readonly registry: RunRegistry;
   /** Runs' events in Redis Streams (docs/run-events.md). */
   readonly events: RedisRunEventLog;
+  /** The run, callback and child queues, for the queue dashboard (`/admin/queues`). */
+  readonly queues: readonly Queue[];
+  /**
+   * The `bullmq` orchestrator of this backend: runs enqueued on its run queue, recorded in its registry.
+   * @param deps - everything {@link bullmqOrchestrator} needs but the queue and the registry
+   */
+  orchestrator(deps: Omit<BullmqOrchestratorDeps, 'queue' | 'registry'>): Orchestrator;
+  /**
+   * Report the three queues' job counts in `metrics` (`mthds_queue_jobs`).
+   * @param metrics - the process's metrics
+   */
+  watch(metrics: Metrics): void;
   /**
    * Whether Redis answers: every connection is up and a `PING` is answered within `timeoutMs` (`GET /ready`).
    * @param timeoutMs - how long to wait for the answer
@@ -64,6 +88,15 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     childQueue,
     registry,
     events,
+    queues: [runQueue.queue, callbackQueue.queue, childQueue],
+    orchestrator: (deps) => bullmqOrchestrator({ ...deps, queue: runQueue, registry }),
+    watch(metrics) {
+      metrics.watchQueue(RUN_QUEUE, () => runQueue.counts());
+      metrics.watchQueue(CALLBACK_QUEUE, () => callbackQueue.counts());
+      metrics.watchQueue(CHILD_QUEUE, () =>
+        childQueue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
+      );
+    },
     async reachable(timeoutMs) {
       if (!connections.allReady()) return false;
       let answered = false;

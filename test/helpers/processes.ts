@@ -1,6 +1,7 @@
 /**
  * Spawned service processes for end-to-end tests: the API (`api/server.ts --no-worker`) and workers
- * (`worker/main.ts`), each with its own environment (in the tests' empty configuration directory unless it names its
+ * (`worker/main.ts`) from the sources under tsx, or their compiled build (`dist/`, option `compiled`), each with its own
+ * environment (in the tests' empty configuration directory unless it names its
  * own `SERVICE_CONFIG_DIR`), JSON logs captured, and helpers to wait for a log line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -24,23 +25,29 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** How a service is spawned. */
+export interface SpawnOptions {
+  /** Start the API with its in-process worker pool (no `--no-worker`). */
+  inProcessWorker?: boolean;
+  /** Run the compiled build (`dist/api/server.js`, `dist/worker/main.js`; see `scripts/build.mjs`) instead of tsx. */
+  compiled?: boolean;
+}
+
 /**
  * Spawn a service.
  * @param entry - `api` or `worker`
  * @param environment - variables added to the parent's environment
- * @param options - `inProcessWorker`: start the API with its in-process worker pool (no `--no-worker`)
+ * @param options - in-process worker, compiled build
  */
 export function spawnService(
   entry: 'api' | 'worker',
   environment: Record<string, string>,
-  options: { inProcessWorker?: boolean } = {},
+  options: SpawnOptions = {},
 ): ServiceProcess {
-  const args = [
-    '--import',
-    'tsx',
-    entry === 'api' ? 'api/server.ts' : 'worker/main.ts',
-    ...(entry === 'api' && !options.inProcessWorker ? ['--no-worker'] : []),
-  ];
+  const script = options.compiled
+    ? [entry === 'api' ? 'dist/api/server.js' : 'dist/worker/main.js']
+    : ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts'];
+  const args = [...script, ...(entry === 'api' && !options.inProcessWorker ? ['--no-worker'] : [])];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
@@ -103,7 +110,7 @@ export function spawnService(
  */
 export async function spawnApi(
   environment: Record<string, string>,
-  options: { inProcessWorker?: boolean } = {},
+  options: SpawnOptions = {},
 ): Promise<{ api: ServiceProcess; baseUrl: string }> {
   const api = spawnService('api', { ...environment, PORT: '0', HOST: '127.0.0.1' }, options);
   const line = await api.waitForLog(

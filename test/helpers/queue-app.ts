@@ -8,12 +8,8 @@ import { createApp } from '../../api/app.js';
 import type { ApiConfig, Environment, Settings } from '../../shared/config/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
-import {
-  openQueueBackend,
-  type QueueBackend,
-  startWorkerPool,
-  type WorkerPool,
-} from '../../shared/orchestration/index.js';
+import type { QueueBackend, WorkerPool } from '../../shared/orchestration/index.js';
+import { openQueueBackend, startWorkerPool } from '../../shared/orchestration/queued.js';
 import { testSettings } from './config-dir.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from './redis.js';
 import { sharedDiagnostics } from './test-app.js';

@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shared/config/index.js';
 import { Metrics } from '../../shared/observability/index.js';
-import { bullmqOrchestrator, openQueueBackend, type QueueBackend } from '../../shared/orchestration/index.js';
+import type { QueueBackend } from '../../shared/orchestration/index.js';
+import { bullmqOrchestrator, openQueueBackend } from '../../shared/orchestration/queued.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { testRunObjects } from '../helpers/run-objects.js';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { type Environment, loadApiConfig, loadSettings } from '../../shared/config/index.js';
 import { CLOSE_ALLOWANCE_MS } from '../../shared/lifecycle/index.js';
-import { QueueKeys, RUN_QUEUE } from '../../shared/orchestration/index.js';
+import { QueueKeys, RUN_QUEUE } from '../../shared/orchestration/queued.js';
 import { hasKubectl, type K8sObject, kustomize } from '../helpers/deploy-files.js';
 import { pollUntil } from '../helpers/poll.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';

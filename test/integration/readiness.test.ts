@@ -4,7 +4,7 @@ import { createApp } from '../../api/app.js';
 import { Readiness } from '../../api/readiness.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
-import { openQueueBackend } from '../../shared/orchestration/index.js';
+import { openQueueBackend } from '../../shared/orchestration/queued.js';
 import { testSettings } from '../helpers/config-dir.js';
 import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { sharedDiagnostics } from '../helpers/test-app.js';

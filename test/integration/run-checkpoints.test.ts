@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { RunCheckpoints, submissionFingerprint } from '../../shared/orchestration/checkpoints/run-checkpoints.js';
-import { QueueKeys, type RunJob } from '../../shared/orchestration/index.js';
+import { QueueKeys, type RunJob } from '../../shared/orchestration/queued.js';
 import type { StepCheckpoint } from '../../shared/runtime/index.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 

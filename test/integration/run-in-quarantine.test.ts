@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shared/config/index.js';
 import { RunCrashedError } from '../../shared/errors/index.js';
-import type { RunJob } from '../../shared/orchestration/index.js';
+import type { RunJob } from '../../shared/orchestration/queued.js';
 import { runInQuarantine } from '../../shared/orchestration/workers/run-in-quarantine.js';
 import type { PipeProgress } from '../../shared/runtime/index.js';
 import { sample } from '../helpers/corpus.js';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { QueueKeys, type RunRecord, RunRegistry } from '../../shared/orchestration/index.js';
+import { type RunRecord, RunRegistry } from '../../shared/orchestration/index.js';
+import { QueueKeys } from '../../shared/orchestration/queued.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const TTL_SECONDS = 60;

@@ -16,7 +16,7 @@ import { SignJWT } from 'jose';
 import request from 'supertest';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
-import { startWorkerPool } from '../../shared/orchestration/index.js';
+import { startWorkerPool } from '../../shared/orchestration/queued.js';
 import { FsObjectStore, type ObjectInfo, type ObjectStore } from '../../shared/storage/index.js';
 import { S3ObjectStore } from '../../shared/storage/s3-object-store.js';
 import { pollUntil } from '../helpers/poll.js';

@@ -8,8 +8,6 @@ import { Redis } from 'ioredis';
 import {
   type LoggedRunEvent,
   memoryRuns,
-  openRedis,
-  QueueKeys,
   RedisRunEventLog,
   type RunEvent,
   type RunEventLog,
@@ -18,6 +16,7 @@ import {
   type RunStore,
   runFinishedEvent,
 } from '../../shared/orchestration/index.js';
+import { openRedis, QueueKeys } from '../../shared/orchestration/queued.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const NOW = Date.parse('2026-11-25T10:00:00.000Z');

@@ -7,13 +7,8 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shared/config/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
-import {
-  bullmqOrchestrator,
-  openQueueBackend,
-  type QueueBackend,
-  startWorkerPool,
-  type WorkerPool,
-} from '../../shared/orchestration/index.js';
+import type { QueueBackend, WorkerPool } from '../../shared/orchestration/index.js';
+import { bullmqOrchestrator, openQueueBackend, startWorkerPool } from '../../shared/orchestration/queued.js';
 import type { InferencePort } from '../../shared/runtime/index.js';
 import { greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';

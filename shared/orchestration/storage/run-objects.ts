@@ -20,7 +20,7 @@ import { StorageObjectNotFoundError } from '../../errors/index.js';
 import type { Logger } from '../../observability/index.js';
 import type { ObjectKey, ObjectStore } from '../../storage/index.js';
 import { objectPath, runObjectName } from '../../storage/index.js';
-import { type OffloadedRunJob, type QueuedRunJob, RUN_JOB, type RunJob } from '../queue/index.js';
+import { type OffloadedRunJob, type QueuedRunJob, RUN_JOB, type RunJob } from '../queue/job-payloads.js';
 import type { RunRecord } from '../registry/index.js';
 import { inlineRefs, MediaOffloader } from './media-refs.js';
 

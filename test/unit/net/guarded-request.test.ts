@@ -101,7 +101,7 @@ describe('guardedRequest', function () {
 
   describe('the connection check', () => {
     it('should refuse a literal loopback host at connect time even when the URL check is bypassed (switch off)', async () => {
-      const dispatcher = guardedDispatcher(
+      const dispatcher = await guardedDispatcher(
         { allowPrivateHosts: false, setting: 'DOCUMENT_ALLOW_PRIVATE_HOSTS' },
         testResolver,
       );

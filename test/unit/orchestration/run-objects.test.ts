@@ -7,14 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { StorageObjectNotFoundError } from '../../../shared/errors/index.js';
-import {
-  inputNamesOf,
-  type RunJob,
-  RunObjects,
-  type RunRecord,
-  refsIn,
-  replaceRefs,
-} from '../../../shared/orchestration/index.js';
+import { inputNamesOf, RunObjects, type RunRecord, refsIn, replaceRefs } from '../../../shared/orchestration/index.js';
+import type { RunJob } from '../../../shared/orchestration/queued.js';
 import { FsObjectStore } from '../../../shared/storage/index.js';
 import type { RunResult } from '../../../shared/wire/index.js';
 

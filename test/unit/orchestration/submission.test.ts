@@ -8,11 +8,11 @@ import {
   executeSubmission,
   type LoggedRunEvent,
   memoryRuns,
-  RUN_JOB,
   type RunSubmission,
   submissionOfJob,
   toRunJob,
 } from '../../../shared/orchestration/index.js';
+import { RUN_JOB } from '../../../shared/orchestration/queued.js';
 import { type IdSource, inThreadTemplateRenderer } from '../../../shared/runtime/index.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../../helpers/greeting-bundle.js';
 import { testRunObjects } from '../../helpers/run-objects.js';

@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { ReplyError } from 'ioredis';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
 import { QueueUnavailableError } from '../../../shared/errors/index.js';
-import { openRedis, QueueKeys, RunRegistry } from '../../../shared/orchestration/index.js';
+import { RunRegistry } from '../../../shared/orchestration/index.js';
 import { isQueueOutage, whenQueueReachable } from '../../../shared/orchestration/queue/queue-outage.js';
+import { openRedis, QueueKeys } from '../../../shared/orchestration/queued.js';
 import { TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
 
 function refused(): NodeJS.ErrnoException {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { runJobId } from '../../../shared/orchestration/index.js';
+import { runJobId } from '../../../shared/orchestration/queued.js';
 
 describe('runJobId', () => {
   it('should be the pipeline_run_id itself when BullMQ takes it', () => {

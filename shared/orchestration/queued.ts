@@ -1,0 +1,14 @@
+/**
+ * Public surface of the queue mode of `shared/orchestration` (spec §1.1 `bullmq`, §4.3–4.4): the BullMQ queues and
+ * job payloads, the one place that opens Redis connections, the API's queue backend and the worker pool with its
+ * processors.
+ *
+ * Kept apart from the mode-agnostic barrel (`index.ts`) so that a process in `direct` mode never loads BullMQ or
+ * ioredis: the API imports this module only once its deployment runs queued (docs/architecture.md "Startup"); the
+ * worker entry always does.
+ */
+
+export { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
+export * from './queue/index.js';
+export { openQueueBackend, type QueueBackend } from './queue-backend.js';
+export * from './workers/index.js';
