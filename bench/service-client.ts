@@ -7,9 +7,12 @@ import { selectInferenceBackend } from '../shared/inference/index.js';
 import { createLogger } from '../shared/observability/index.js';
 import { type ListeningServer, listen } from './anchors.js';
 
-/** Start the API in this process on 127.0.0.1 in direct mode, on mock inference, with the default settings. */
-export function startDirectService(): Promise<ListeningServer> {
-  const environment = { INFERENCE_PROFILE: 'mock', LOG_LEVEL: 'silent' };
+/**
+ * Start the API in this process on 127.0.0.1 in direct mode, on mock inference, with the default settings.
+ * @param overrides - environment variables set on top (e.g. the `method_ref` clone URL template)
+ */
+export function startDirectService(overrides: Record<string, string> = {}): Promise<ListeningServer> {
+  const environment = { ...overrides, INFERENCE_PROFILE: 'mock', LOG_LEVEL: 'silent' };
   const settings = loadSettings(environment);
   const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
   const app = createApp({ settings, logger: createLogger('silent', 'bench'), inference, modelDeck: inference.deck });

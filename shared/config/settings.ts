@@ -59,6 +59,7 @@ const ENV_SCHEMA = z.object({
   MAX_METHOD_CACHE_TOTAL_KIB: positiveInt(524288),
   MAX_METHOD_CACHE_AGE_HOURS: positiveInt(24),
   METHOD_CACHE_SWEEP_MINUTES: positiveInt(10),
+  METHOD_PACKAGE_MEMORY_KIB: nonNegativeInt(32768),
   METHOD_REF_ALLOWED_HOSTS: z
     .string()
     .default('github.com,gitlab.com,bitbucket.org,codeberg.org')
@@ -204,8 +205,18 @@ export interface Settings {
    * the path `/errors/<kebab-name>/` of this server, which serves its own error pages there.
    */
   errorDocsUrl: string;
-  /** The clone cache of `method_ref` fetches: directory, eviction limits, and the period of its sweep in minutes. */
-  methodCache: { dir: string; maxClones: number; maxTotalKib: number; maxAgeHours: number; sweepMinutes: number };
+  /**
+   * The clone cache of `method_ref` fetches: directory, eviction limits, the period of its sweep in minutes, and the
+   * KiB of located packages each process keeps in memory (`METHOD_PACKAGE_MEMORY_KIB`, 0: none).
+   */
+  methodCache: {
+    dir: string;
+    maxClones: number;
+    maxTotalKib: number;
+    maxAgeHours: number;
+    sweepMinutes: number;
+    packageMemoryKib: number;
+  };
   /**
    * Where `method_ref` fetches may go: the allowed code hosts (lower case), the clone URL template (`{host}`, `{owner}`,
    * `{repo}`), whether private and loopback clone hosts are allowed (development and tests only), the bound of one
@@ -416,6 +427,7 @@ export function loadSettings(environment: Environment): Settings {
       maxTotalKib: env.MAX_METHOD_CACHE_TOTAL_KIB,
       maxAgeHours: env.MAX_METHOD_CACHE_AGE_HOURS,
       sweepMinutes: env.METHOD_CACHE_SWEEP_MINUTES,
+      packageMemoryKib: env.METHOD_PACKAGE_MEMORY_KIB,
     },
     methodRef: {
       allowedHosts: env.METHOD_REF_ALLOWED_HOSTS,

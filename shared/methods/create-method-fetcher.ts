@@ -8,6 +8,7 @@ import type { Logger, Metrics } from '../observability/index.js';
 import { CloneCache } from './clone-cache.js';
 import { CommitResolutions } from './commit-resolutions.js';
 import { type FetchOutcome, GitMethodFetcher } from './git-method-fetcher.js';
+import { LocatedPackages } from './located-packages.js';
 
 /**
  * The clone cache the settings describe (`METHOD_CACHE_DIR` and the `MAX_METHOD_CACHE_*` limits).
@@ -58,6 +59,7 @@ export function createMethodFetcher(
     gitTimeoutMs: settings.methodRef.gitTimeoutMs,
     maxCloneKib: settings.methodCache.maxTotalKib,
     cache,
+    packages: new LocatedPackages(settings.methodCache.packageMemoryKib),
     resolutions: new CommitResolutions(
       { tagSeconds: settings.methodRef.resolveTtlSeconds, headSeconds: settings.methodRef.headResolveTtlSeconds },
       now,

@@ -12,7 +12,8 @@
  * only when the commit is resolved again or cloned. When the host cannot be reached, an expired resolution is served
  * with a warning (stale-if-error).
  * Dependencies and outside packages nest at most {@link MAX_DEPENDENCY_DEPTH} levels; a cycle is refused.
- * Package location, bounds and gates run on every request, cache hits included.
+ * What was located in a clone entry is kept in memory per (commit, address, purpose) ({@link LocatedPackages}), so a
+ * hit reads nothing from disk; bounds and gates are deterministic for a commit, so their verdict is the same.
  *
  * @see spec §2.2; API-CONTRACT.md §10.3–10.5; CLIENTS.md §6.5
  */
@@ -27,8 +28,9 @@ import type { CommitResolutions } from './commit-resolutions.js';
 import { referencedPackageAddresses } from './cross-package-refs.js';
 import { type GitOptions, resolveCommit, shallowClone } from './git-remote.js';
 import type { Manifest } from './manifest.js';
+import type { LocatedPackage, LocatedPackages } from './located-packages.js';
 import type { FetchedMethod, FetchPurpose, MethodFetcher } from './method-fetcher.js';
-import { parseMethodRef } from './method-ref.js';
+import { type MethodRef, parseMethodRef } from './method-ref.js';
 import { type PackageLimits, readPackage } from './package-files.js';
 import {
   type FoundPackage,
@@ -54,6 +56,8 @@ export interface GitMethodFetcherOptions {
   /** Largest clone, in KiB (`MAX_METHOD_CACHE_TOTAL_KIB`: a bigger repository could not stay in the cache). */
   maxCloneKib: number;
   cache: CloneCache;
+  /** The packages located lately, kept in memory (`METHOD_PACKAGE_MEMORY_KIB`). */
+  packages: LocatedPackages;
   /** Which commit each (repository, ref) named lately: a fresh one spares the SSRF check and `git ls-remote`. */
   resolutions: CommitResolutions;
   /** Where the stale-if-error warning goes. */
@@ -117,11 +121,9 @@ export class GitMethodFetcher implements MethodFetcher {
       async (staging) => shallowClone(url, parsed.tag, staging, parsed.raw, await git()),
       async (entry) => {
         this.options.observe?.(entry.cloned ? 'cloned' : 'cache_hit');
-        const scan = await scanManifests(entry.dir, this.options.scanLimits);
-        const found = locatePackage(scan, parsed.address);
-        const own = await readPackage(found.dir, found.manifest.fullAddress, purpose, this.options.packageLimits);
-        const { sources, outside, manifests } = await this.withSiblings(scan, found, own.sources, purpose);
-        return { found, sources, outside, manifests, libraryFiles: own.libraryFiles, commitSha: entry.sha };
+        return this.options.packages.get(entry.sha, parsed.address, purpose, () =>
+          this.locate(entry.dir, entry.sha, parsed, purpose),
+        );
       },
     );
     if (located.commitSha !== resolution.sha) this.options.resolutions.record(url, parsed.tag, located.commitSha);
@@ -165,6 +167,20 @@ export class GitMethodFetcher implements MethodFetcher {
         package_version: located.found.manifest.version,
       },
     };
+  }
+
+  /** Scan a clone entry's manifests, locate the requested package and read it with its siblings. */
+  private async locate(
+    dir: string,
+    commitSha: string,
+    parsed: MethodRef,
+    purpose: FetchPurpose,
+  ): Promise<LocatedPackage> {
+    const scan = await scanManifests(dir, this.options.scanLimits);
+    const found = locatePackage(scan, parsed.address);
+    const own = await readPackage(found.dir, found.manifest.fullAddress, purpose, this.options.packageLimits);
+    const { sources, outside, manifests } = await this.withSiblings(scan, found, own.sources, purpose);
+    return { found, sources, outside, manifests, libraryFiles: own.libraryFiles, commitSha };
   }
 
   /**

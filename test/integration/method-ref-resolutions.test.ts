@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { loadSettings } from '../../shared/config/index.js';
@@ -39,7 +40,7 @@ describe('method_ref resolution cache: commits reused within their TTL, stale-if
   /** The stale-if-error warnings logged so far (the METHOD_REF_ALLOW_PRIVATE_HOSTS one left out). */
   const staleWarnings = () => warnings.filter((line) => 'method_ref' in line);
   /** A fetcher of its own (empty resolution cache), on the test clock, its warnings collected. */
-  const fetcher = (git: GitServer = server): MethodFetcher => {
+  const fetcher = (git: GitServer = server, overrides: Record<string, string> = {}): MethodFetcher => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
     const settings = loadSettings({
       METHOD_REF_CLONE_URL_TEMPLATE: git.template,
@@ -48,6 +49,7 @@ describe('method_ref resolution cache: commits reused within their TTL, stale-if
       METHOD_GIT_TIMEOUT_MS: '10000',
       METHOD_REF_RESOLVE_TTL_SECONDS: '300',
       METHOD_REF_HEAD_RESOLVE_TTL_SECONDS: '30',
+      ...overrides,
     });
     return createMethodFetcher(settings, logger, { now: () => clock }).fetcher;
   };
@@ -162,5 +164,42 @@ describe('method_ref resolution cache: commits reused within their TTL, stale-if
     expect(failure).to.be.instanceOf(MethodFetchError);
     expect((failure as Error).message).to.include('not found');
     expect((failure as Error).cause).to.not.be.instanceOf(GitHostUnavailable);
+  });
+
+  describe('located packages kept in memory (METHOD_PACKAGE_MEMORY_KIB)', () => {
+    /** Replace the cached clone's bundle text on disk, behind the cache's back. */
+    const rewriteCachedBundle = (commit: string) =>
+      writeFileSync(join(cacheDir, commit, 'hello.mthds'), HELLO.replace('Say hello to', 'Whisper to'));
+    const prompt = async (methods: MethodFetcher) =>
+      (await methods.fetch(`${ADDRESS}@v1`, 'run')).sources.map((source) => source.content).join('');
+
+    it('should serve a hit from memory: nothing of the clone entry is read again', async () => {
+      const methods = fetcher();
+      expect(await prompt(methods)).to.include('Say hello to');
+      rewriteCachedBundle(v1);
+      expect(await prompt(methods)).to.include('Say hello to');
+      expect(await prompt(fetcher())).to.include('Whisper to');
+    });
+
+    it('should read the entry on every hit with METHOD_PACKAGE_MEMORY_KIB=0', async () => {
+      const methods = fetcher(server, { METHOD_PACKAGE_MEMORY_KIB: '0' });
+      expect(await prompt(methods)).to.include('Say hello to');
+      rewriteCachedBundle(v1);
+      expect(await prompt(methods)).to.include('Whisper to');
+    });
+
+    it('should keep a package apart per purpose and never keep a refusal', async () => {
+      const methods = fetcher(server, { SERVICE_MAX_FETCHED_PACKAGE_TOTAL_KIB: '1' });
+      await methods.fetch(`${ADDRESS}@v1`, 'run');
+      writeFileSync(join(cacheDir, v1, 'padding.mthds'), `# ${'x'.repeat(2048)}\n`);
+      const refusal = () =>
+        methods.fetch(`${ADDRESS}@v1`, 'tooling').then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(await refusal()).to.have.property('name', 'MethodPackageTooLargeError');
+      expect(await refusal()).to.have.property('name', 'MethodPackageTooLargeError');
+      expect(await prompt(methods)).to.include('Say hello to');
+    });
   });
 });
