@@ -27,8 +27,8 @@ import { checkCloneHost, cloneUrl, normalisedCloneUrl } from './clone-target.js'
 import type { CommitResolutions } from './commit-resolutions.js';
 import { referencedPackageAddresses } from './cross-package-refs.js';
 import { type GitOptions, resolveCommit, shallowClone } from './git-remote.js';
-import type { Manifest } from './manifest.js';
 import type { LocatedPackage, LocatedPackages } from './located-packages.js';
+import type { Manifest } from './manifest.js';
 import type { FetchedMethod, FetchPurpose, MethodFetcher } from './method-fetcher.js';
 import { type MethodRef, parseMethodRef } from './method-ref.js';
 import { type PackageLimits, readPackage } from './package-files.js';

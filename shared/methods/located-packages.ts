@@ -43,7 +43,9 @@ export class LocatedPackages {
   /** @param maxKib - the most this process keeps, in KiB (string texts counted at 2 bytes a character); 0: none */
   constructor(maxKib: number) {
     this.kept =
-      maxKib > 0 ? new LRUCache<string, LocatedPackage>({ maxSize: maxKib * 1024, sizeCalculation: sizeOf }) : undefined;
+      maxKib > 0
+        ? new LRUCache<string, LocatedPackage>({ maxSize: maxKib * 1024, sizeCalculation: sizeOf })
+        : undefined;
   }
 
   /**
