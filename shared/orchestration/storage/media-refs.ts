@@ -102,20 +102,30 @@ function mapStrings(value: unknown, replace: (text: string) => string | undefine
   return value;
 }
 
+/** Whether any string of a value (plain JSON) passes `test`; the walk stops at the first that does. */
+function someString(value: unknown, test: (text: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (someString(item, test)) return true;
+    return false;
+  }
+  for (const key in value) if (someString((value as Record<string, unknown>)[key], test)) return true;
+  return false;
+}
+
 /**
- * Every string of a JSON value that satisfies a test.
+ * Every string of a JSON value that satisfies a test, in the order a depth-first walk meets them.
  * @param value - plain JSON
  * @param test - which strings
+ * @param found - where they are gathered (a new set by default; the walk's own recursion passes it down)
  */
-function collectStrings(value: unknown, test: (text: string) => boolean): Set<string> {
-  const found = new Set<string>();
-  const visit = (item: unknown): void => {
-    if (typeof item === 'string') {
-      if (test(item)) found.add(item);
-    } else if (Array.isArray(item)) item.forEach(visit);
-    else if (item !== null && typeof item === 'object') Object.values(item).forEach(visit);
-  };
-  visit(value);
+function collectStrings(value: unknown, test: (text: string) => boolean, found = new Set<string>()): Set<string> {
+  if (typeof value === 'string') {
+    if (test(value)) found.add(value);
+  } else if (Array.isArray(value)) for (const item of value) collectStrings(item, test, found);
+  else if (value !== null && typeof value === 'object')
+    for (const key in value) collectStrings((value as Record<string, unknown>)[key], test, found);
   return found;
 }
 
@@ -138,10 +148,23 @@ export class MediaOffloader {
     private readonly maxInlineLength: number,
   ) {}
 
+  /** Whether a string may hold a `data:` URL longer than the inline limit (it is longer, and holds `data:`). */
+  private readonly mayHoldLargeUrl = (text: string): boolean =>
+    text.length > this.maxInlineLength && text.includes('data:');
+
+  /**
+   * Whether a value may hold a large `data:` URL: false means {@link offload} would move nothing from it, so a caller
+   * may skip the offload and the {@link replace} (one walk that stops at the first candidate, instead of those walks).
+   * @param value - plain JSON
+   */
+  mayHoldLargeUrls(value: unknown): boolean {
+    return someString(value, this.mayHoldLargeUrl);
+  }
+
   /** The large `data:` URLs in a value's strings, whole or embedded. */
   private largeUrls(value: unknown): Set<string> {
     const found = new Set<string>();
-    for (const text of collectStrings(value, (item) => item.length > this.maxInlineLength && item.includes('data:')))
+    for (const text of collectStrings(value, this.mayHoldLargeUrl))
       for (const match of text.matchAll(EMBEDDED_DATA_URL))
         if (match[0].length > this.maxInlineLength) found.add(match[0]);
     return found;

@@ -129,8 +129,8 @@ export class RunObjects {
   async saveFinished(record: RunRecord, inputNames: ReadonlySet<string>): Promise<RunRecord> {
     const scope = record.storage_scope;
     let stored = record;
-    if (record.result) {
-      const media = new MediaOffloader(this.store, scope, this.options.inlineMediaMaxBytes);
+    const media = new MediaOffloader(this.store, scope, this.options.inlineMediaMaxBytes);
+    if (record.result && media.mayHoldLargeUrls(record.result)) {
       for (const [name, stuff] of Object.entries(record.result.pipe_output.working_memory.root))
         await media.offload(stuff, inputNames.has(name) ? 'assets' : 'generated');
       await media.offload(record.result, 'generated');
