@@ -3,9 +3,10 @@
  * with `outputType: "sourcedAnswer"` — or `"structured"` with the request's JSON schema as `structuredOutputSchema`
  * for a structured search, whose answer is the object itself — depth `standard` or `deep` (from the model spec), dates
  * and domain filters.
- * It serves searches only.
+ * It serves searches only. Its request goes through the rate limits' pausing `fetch` like the SDK-based backends', so
+ * it counts from when it leaves and a 429 with `Retry-After` pauses the backend for every process (docs/inference.md
+ * "Rate limits").
  */
-import type { request as httpRequest } from 'undici';
 import { PipelexConfigError, SearchJobFailureError } from '../errors/index.js';
 import { categoryOfStatus, retryAfterSeconds } from './provider-errors.js';
 import type { InferenceBackend } from './types.js';
@@ -18,6 +19,8 @@ export interface LinkupBackendOptions {
   /** `standard` or `deep`. */
   depth: string;
   timeoutMs: number;
+  /** The `fetch` of the request (the rate limits' pausing fetch); the global one by default. */
+  fetch?: typeof fetch;
 }
 
 interface LinkupAnswer {
@@ -27,7 +30,7 @@ interface LinkupAnswer {
 
 /**
  * Create the backend.
- * @param options - key, endpoint, depth and timeout
+ * @param options - key, endpoint, depth, timeout and `fetch`
  */
 export function createLinkupBackend(options: LinkupBackendOptions): InferenceBackend {
   const refuse = () =>
@@ -68,10 +71,9 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
           },
         });
       };
-      let response: Awaited<ReturnType<typeof httpRequest>>;
+      let response: Response;
       try {
-        const { request } = await import('undici');
-        response = await request(url, {
+        response = await (options.fetch ?? fetch)(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
           body: JSON.stringify(body),
@@ -81,15 +83,9 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
         if ((error as Error).name === 'AbortError' && search.signal?.aborted) throw error;
         throw failure(`could not be reached: ${(error as Error).message}`);
       }
-      const text = await response.body.text();
-      if (response.statusCode !== 200) {
-        const headers = new Headers(
-          Object.entries(response.headers).flatMap(([key, value]) =>
-            typeof value === 'string' ? [[key, value] as [string, string]] : [],
-          ),
-        );
-        throw failure(`answered ${response.statusCode}: ${text.slice(0, 200)}`, response.statusCode, headers);
-      }
+      const text = await response.text();
+      if (response.status !== 200)
+        throw failure(`answered ${response.status}: ${text.slice(0, 200)}`, response.status, response.headers);
       const usage = { model: `linkup-${options.depth}`, input_tokens: 0, output_tokens: 0 };
       if (search.jsonSchema !== undefined)
         return { result: { answer: '', sources: [] }, object: JSON.parse(text), usage };

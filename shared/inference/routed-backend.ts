@@ -128,6 +128,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
         ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}),
         depth: String(route.spec['depth'] ?? 'standard'),
         timeoutMs: options.timeoutMs,
+        ...pausing,
       });
     else if (sdk === 'anthropic')
       created = createAnthropicBackend({

@@ -4,6 +4,8 @@
  * unique key prefix and call a fake OpenAI-compatible server on 127.0.0.1 that records when each request arrived and
  * was answered. The per-minute window is shortened to 2 s so the tests need not wait a minute.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { InferenceRateLimitWaitError } from '../../shared/errors/index.js';
@@ -169,6 +171,39 @@ describe('provider rate limits (real Redis, fake provider)', function () {
       for (const request of fake.requests.slice(1)) expect(request.receivedAt - throttledAt).to.be.at.least(1950);
       const pauses = await metrics.registry.getSingleMetricAsString('mthds_inference_backend_pauses_total');
       expect(pauses).to.include('mthds_inference_backend_pauses_total{backend="openai"} 1');
+    });
+  });
+
+  describe('a Linkup 429 with Retry-After (the search backend goes through the same pausing fetch)', () => {
+    it('should pause Linkup for every worker until then', async () => {
+      const arrivals: number[] = [];
+      const linkup = createServer((req, res) => {
+        arrivals.push(Date.now());
+        req.resume().on('end', () => {
+          if (arrivals.length === 1) res.writeHead(429, { 'retry-after': '2' }).end('{"error":"slow down"}');
+          else res.writeHead(200, { 'content-type': 'application/json' }).end('{"answer":"Tides.","sources":[]}');
+        });
+      });
+      await new Promise<void>((resolve) => linkup.listen(0, '127.0.0.1', resolve));
+      try {
+        const config = loadInferenceConfig(undefined, {
+          LINKUP_API_KEY: 'lk',
+          LINKUP_BASE_URL: `http://127.0.0.1:${(linkup.address() as AddressInfo).port}/v1`,
+        });
+        const workers = [worker(config), worker(config)];
+        const search = (backend: RoutedBackend) => backend.search!({ pipeCode: 'news', query: 'tides' });
+        const throttled = await search(workers[0]!).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(throttled).to.have.property('name', 'SearchJobFailureError');
+        const answers = await Promise.all([search(workers[1]!), search(workers[0]!)]);
+        expect(answers.map((answer) => answer.result.answer)).to.deep.equal(['Tides.', 'Tides.']);
+        expect(arrivals).to.have.length(3);
+        for (const arrival of arrivals.slice(1)) expect(arrival - arrivals[0]!).to.be.at.least(1950);
+      } finally {
+        await new Promise<void>((resolve) => linkup.close(() => resolve()));
+      }
     });
   });
 
