@@ -29,6 +29,8 @@ export interface GeminiBackendOptions {
   timeoutMs?: number;
   /** Retries of a failed call, with the SDK's exponential backoff (default 2). */
   maxRetries?: number;
+  /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md "Rate limits"); the global one by default. */
+  fetch?: typeof fetch;
 }
 
 /** Finish reasons of a refused answer (values of the SDK's `FinishReason`). */
@@ -107,6 +109,7 @@ export function createGeminiBackend(options: GeminiBackendOptions): InferenceBac
             ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
             timeout: options.timeoutMs ?? 120_000,
             retryOptions: { attempts: (options.maxRetries ?? 2) + 1 },
+            ...(options.fetch ? { fetch: options.fetch } : {}),
           },
         }),
     ));

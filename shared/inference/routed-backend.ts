@@ -145,6 +145,7 @@ export function createRoutedBackend(options: RoutedBackendOptions): RoutedBacken
         ...(route.config.endpoint ? { baseUrl: route.config.endpoint } : {}),
         model: route.modelId,
         ...common,
+        ...pausing,
       });
     else
       throw new PipelexConfigError(

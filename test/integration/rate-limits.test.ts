@@ -14,6 +14,7 @@ import { type InferenceConfig, loadInferenceConfig, throttleMetrics } from '../.
 import { createRoutedBackend, type RoutedBackend } from '../../shared/inference/routed-backend.js';
 import { Metrics } from '../../shared/observability/index.js';
 import { mostWithin } from '../helpers/arrivals.js';
+import { googleError, startFakeGeminiServer } from '../helpers/fake-gemini-server.js';
 import {
   completion,
   type FakeOpenAiServer,
@@ -203,6 +204,30 @@ describe('provider rate limits (real Redis, fake provider)', function () {
         for (const arrival of arrivals.slice(1)) expect(arrival - arrivals[0]!).to.be.at.least(1950);
       } finally {
         await new Promise<void>((resolve) => linkup.close(() => resolve()));
+      }
+    });
+  });
+
+  describe('a Gemini 429 with Retry-After (the SDK is given the same pausing fetch)', () => {
+    it('should pause Gemini for every worker until then, the SDK retry waiting it out', async () => {
+      const gemini = await startFakeGeminiServer();
+      try {
+        const config = loadInferenceConfig(undefined, { GEMINI_API_KEY: 'gk', GEMINI_BASE_URL: gemini.origin });
+        const workers = [worker(config), worker(config)];
+        const ask = (backend: RoutedBackend) =>
+          backend.generateText({ pipeCode: 'greet', modelRef: 'gemini-flash-latest', userPrompt: 'Say hello.' });
+        gemini.replyNext({ ...googleError(429, 'RESOURCE_EXHAUSTED'), headers: { 'retry-after': '2' } });
+        const first = ask(workers[0]!);
+        while (gemini.requests[0]?.answeredAt === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+        const throttledAt = gemini.requests[0]!.answeredAt!;
+        const answers = await Promise.all([first, ask(workers[1]!)]);
+        expect(answers.map((answer) => answer.text)).to.deep.equal(
+          Array(2).fill('Hello from the fake Gemini provider.'),
+        );
+        expect(gemini.requests).to.have.length(3);
+        for (const request of gemini.requests.slice(1)) expect(request.receivedAt - throttledAt).to.be.at.least(1950);
+      } finally {
+        await gemini.close();
       }
     });
   });
