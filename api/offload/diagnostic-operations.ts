@@ -135,19 +135,14 @@ export interface RunCheckInput {
   exports?: PackageExports;
 }
 
+const encoder = new TextEncoder();
+
 /**
- * A 200 body as the bytes `sendJson` would send. `Buffer.write` encodes a one-byte (Latin-1) string, what
- * `JSON.stringify` gives for ASCII content, about ten times faster than `TextEncoder` (a validate report of 2,000 pipes
- * is 10 MB). The bytes get an `ArrayBuffer` of their own: a small `Buffer` shares the process's pool of small buffers,
- * which the answer's structured clone to the event loop would copy whole.
+ * A 200 body as the bytes `sendJson` would send.
  * @param body - any JSON value
- * @returns a plain `Uint8Array` (no `Buffer` prototype) over the UTF-8 bytes
  */
 export function encodeJson(body: unknown): EncodedJson {
-  const text = JSON.stringify(body);
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
-  bytes.write(text, 'utf8');
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return encoder.encode(JSON.stringify(body));
 }
 
 const encode = encodeJson;
