@@ -3,14 +3,15 @@
  * members, enums and consts, `$ref` into `$defs`, nullable unions, string formats, a string's first `examples` entry
  * (how a `pattern`-constrained string, such as a native Time, gets a valid value) and array bounds are honoured.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { JsonSchemaObject } from './types.js';
 
 const DEFAULT_ARRAY_LENGTH = 2;
 const MAX_DEPTH = 12;
 
+/** The first 32 bits of the SHA-256 of the seed and the value's path: what makes a placeholder value vary. */
 function hashOf(seed: string, path: string): number {
-  return createHash('sha256').update(`${seed}\u0000${path}`).digest().readUInt32BE(0);
+  return hash('sha256', `${seed}\u0000${path}`, 'buffer').readUInt32BE(0);
 }
 
 function resolveRef(root: JsonSchemaObject, schema: JsonSchemaObject): JsonSchemaObject {
@@ -27,7 +28,7 @@ function firstType(schema: JsonSchemaObject): string | undefined {
   return typeof type === 'string' ? type : undefined;
 }
 
-function stringValue(schema: JsonSchemaObject, path: string, hash: number): string {
+function stringValue(schema: JsonSchemaObject, seed: string, path: string): string {
   const examples = schema['examples'];
   if (Array.isArray(examples) && typeof examples[0] === 'string') return examples[0];
   switch (schema['format']) {
@@ -37,10 +38,10 @@ function stringValue(schema: JsonSchemaObject, path: string, hash: number): stri
       return '2026-01-15T12:00:00Z';
     case 'uri':
     case 'url':
-      return `https://example.com/mock/${hash % 1000}`;
+      return `https://example.com/mock/${hashOf(seed, path) % 1000}`;
     default: {
       const minLength = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
-      const text = `mock ${path || 'value'} ${hash % 1000}`;
+      const text = `mock ${path || 'value'} ${hashOf(seed, path) % 1000}`;
       return text.length >= minLength ? text : text.padEnd(minLength, 'x');
     }
   }
@@ -54,11 +55,15 @@ function numberValue(schema: JsonSchemaObject, hash: number, integer: boolean): 
   return integer ? (Math.ceil(value) > maximum ? Math.floor(value) : Math.ceil(value)) : Math.round(value * 100) / 100;
 }
 
+/**
+ * The placeholder value of a schema at a path. The hash of the seed and path is computed only where a value uses it
+ * (an enum member, a number, a boolean, a string), never for an object or an array.
+ */
 function valueFor(root: JsonSchemaObject, raw: JsonSchemaObject, seed: string, path: string, depth: number): unknown {
   const schema = resolveRef(root, raw);
-  const hash = hashOf(seed, path);
   if ('const' in schema) return schema['const'];
-  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return schema['enum'][hash % schema['enum'].length];
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0)
+    return schema['enum'][hashOf(seed, path) % schema['enum'].length];
   const union = (schema['anyOf'] ?? schema['oneOf']) as JsonSchemaObject[] | undefined;
   if (Array.isArray(union) && union.length > 0) {
     const nonNull = union.find((option) => resolveRef(root, option)['type'] !== 'null') ?? union[0]!;
@@ -83,15 +88,15 @@ function valueFor(root: JsonSchemaObject, raw: JsonSchemaObject, seed: string, p
       return Array.from({ length }, (_, index) => valueFor(root, items, seed, `${path}[${index}]`, depth + 1));
     }
     case 'integer':
-      return numberValue(schema, hash, true);
+      return numberValue(schema, hashOf(seed, path), true);
     case 'number':
-      return numberValue(schema, hash, false);
+      return numberValue(schema, hashOf(seed, path), false);
     case 'boolean':
-      return hash % 2 === 0;
+      return hashOf(seed, path) % 2 === 0;
     case 'null':
       return null;
     default:
-      return stringValue(schema, path, hash);
+      return stringValue(schema, seed, path);
   }
 }
 

@@ -112,6 +112,7 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
   if (sources.length === 0) return invalid([{ category: 'blueprint_validation', message: MESSAGES.no_bundle() }]);
   const errors: ValidationErrorItem[] = [];
   const bundles: LoadedBundle[] = [];
+  const tables = new Map<LoadedBundle, Record<string, unknown>>();
   for (const { content, source } of sources) {
     let data: Record<string, unknown>;
     try {
@@ -122,8 +123,11 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
       continue;
     }
     const checked = checkBlueprint(data, source);
-    if (checked.blueprint) bundles.push({ blueprint: checked.blueprint, source, content });
-    else appendAll(errors, checked.items);
+    if (checked.blueprint) {
+      const bundle: LoadedBundle = { blueprint: checked.blueprint, source, content };
+      bundles.push(bundle);
+      tables.set(bundle, data);
+    } else appendAll(errors, checked.items);
   }
   if (errors.length > 0) return invalid(errors);
   const library = buildLibrary(bundles);
@@ -131,6 +135,7 @@ export function loadLibrary(sources: readonly BundleSource[], options: LoadOptio
     bundles,
     library,
     mode,
+    tables,
     ...(options.models ? { models: options.models } : {}),
     ...(options.exports ? { exports: options.exports } : {}),
     ...(options.bundleFiles === undefined ? {} : { bundleFiles: options.bundleFiles }),

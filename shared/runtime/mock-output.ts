@@ -14,6 +14,26 @@ import { WorkingMemory } from './working-memory.js';
 const MOCK_LIST_LENGTH = 2;
 
 /**
+ * The item schemas of the concepts mocked, by validator (one per library) then concept ref: a dry-run sweep mocks the
+ * same few concepts for every pipe it runs, and the placeholder source only reads the schema.
+ */
+const MOCK_SCHEMAS = new WeakMap<ContentValidator, Map<string, Record<string, unknown>>>();
+
+function mockSchema(validator: ContentValidator, concept: Concept): Record<string, unknown> {
+  let schemas = MOCK_SCHEMAS.get(validator);
+  if (!schemas) {
+    schemas = new Map();
+    MOCK_SCHEMAS.set(validator, schemas);
+  }
+  let schema = schemas.get(concept.ref);
+  if (!schema) {
+    schema = validator.schemaOf(concept);
+    schemas.set(concept.ref, schema);
+  }
+  return schema;
+}
+
+/**
  * Placeholder content of a concept.
  * @param dry - the placeholder source
  * @param validator - gives the concept's schema
@@ -28,7 +48,7 @@ export function mockContent(
   multiplicity: Multiplicity,
   seed: string,
 ): StuffContent {
-  const schema = validator.schemaOf(concept);
+  const schema = mockSchema(validator, concept);
   const item = (index: number) => dry.mockValue(schema, `${seed}#${index}`) as ItemContent;
   if (multiplicity === 'single') return { kind: 'item', item: item(0) };
   const count = typeof multiplicity === 'number' ? multiplicity : MOCK_LIST_LENGTH;

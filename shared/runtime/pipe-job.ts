@@ -43,8 +43,11 @@ export interface PipeJob {
  * inference is the mock backend, contract-only pipes mint a mock output, and conditions run every outcome.
  */
 export interface DryRunSupport {
-  /** A placeholder value valid against a JSON schema, the same for the same seed. */
-  mockValue(schema: Record<string, unknown>, seed: string): unknown;
+  /**
+   * A placeholder value valid against a JSON schema, the same for the same seed. The schema is shared between calls
+   * (one per concept of the library): it is read, never changed.
+   */
+  mockValue(schema: Readonly<Record<string, unknown>>, seed: string): unknown;
 }
 
 /** What stays the same for every pipe of one run. */

@@ -7,12 +7,12 @@ import { Jinja2TemplateSyntaxError } from '../errors/index.js';
 import { ALLOWED_PRIVATE, hardenedNunjucks } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
 
-/** The free variables of a template. */
+/** The free variables of a template (shared between the callers reading the same template: never mutated). */
 export interface TemplateVariables {
   /** First segments of the paths, sorted and unique. */
-  roots: string[];
+  readonly roots: readonly string[];
   /** Full dotted paths as used (`a.b.c`), sorted and unique. */
-  paths: string[];
+  readonly paths: readonly string[];
 }
 
 /** A node of the nunjucks AST, read loosely: its type name and its fields by name. */
@@ -372,6 +372,12 @@ export function readTemplate(template: string): TemplateReading {
 }
 
 /**
+ * The sorted variables of each kept reading: the static rules and every render of a template ask for them (the rules
+ * several times per template), and they live as long as the reading.
+ */
+const variablesRead = new WeakMap<TemplateReading, TemplateVariables>();
+
+/**
  * The free variables of a template: shorthand roots plus the undeclared names of the Jinja AST (loop variables,
  * `{% set %}` targets from their statement on, macro arguments, `loop`, `caller` and the engine's globals excluded).
  * Only the left side of a test is read (`x is defined` reads `x`, never `defined`), plus a test's call arguments
@@ -381,8 +387,14 @@ export function readTemplate(template: string): TemplateReading {
  * @see LANGUAGE.md §3.12, LANGUAGE-DELTA.md §6 "`is defined` / variable extraction"
  */
 export function templateVariables(template: string): TemplateVariables {
-  const paths = [...readTemplate(template).paths].sort();
-  return { roots: [...new Set(paths.map((path) => path.split('.')[0]!))].sort(), paths };
+  const reading = readTemplate(template);
+  let variables = variablesRead.get(reading);
+  if (!variables) {
+    const paths = [...reading.paths].sort();
+    variables = { roots: [...new Set(paths.map((path) => path.split('.')[0]!))].sort(), paths };
+    variablesRead.set(reading, variables);
+  }
+  return variables;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ValidationErrorItem } from '../errors/index.js';
 import {
   type BundleSource,
   bundleBlueprintForWire,
+  type Concept,
   type Library,
   type LiftablePipe,
   liftablePipes,
@@ -112,11 +113,44 @@ function outputMultiplicity(multiplicity: Multiplicity): {
 }
 
 /**
+ * The contract schemas of one report, each built once: a schema is a function of the concept, the multiplicity and
+ * the side (input or output), and a library's pipes share a few concepts. Contracts of the same concept and
+ * multiplicity hold the same (never mutated) schema object, which serialises as a copy would.
+ */
+class ContractSchemas {
+  private readonly built = new Map<string, Record<string, unknown>>();
+
+  constructor(private readonly library: Library) {}
+
+  input(concept: Concept, multiplicity: Multiplicity): Record<string, unknown> {
+    return this.once(`input|${multiplicity}|${concept.ref}`, () =>
+      inputContractSchema(this.library, concept, multiplicity),
+    );
+  }
+
+  output(concept: Concept, multiplicity: Multiplicity): Record<string, unknown> {
+    return this.once(`output|${multiplicity}|${concept.ref}`, () =>
+      outputContractSchema(this.library, concept, multiplicity),
+    );
+  }
+
+  private once(key: string, build: () => Record<string, unknown>): Record<string, unknown> {
+    let schema = this.built.get(key);
+    if (!schema) {
+      schema = build();
+      this.built.set(key, schema);
+    }
+    return schema;
+  }
+}
+
+/**
  * The I/O contract of every pipe, keyed by qualified ref (signatures included).
  * @param library - a valid library
  */
 function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
   const contracts: Record<string, PipeIOContract> = {};
+  const schemas = new ContractSchemas(library);
   for (const pipe of [...library.pipes.values()].sort((a, b) => a.ref.localeCompare(b.ref))) {
     const inputs: Record<string, InputContract> = {};
     for (const input of pipe.inputs) {
@@ -125,11 +159,7 @@ function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
         optional: input.presence === 'optional',
         presence: input.presence,
         ...contractMultiplicity(input.multiplicity),
-        json_schema: inputContractSchema(
-          library,
-          library.resolveConcept(input.conceptRef, pipe.domain_code),
-          input.multiplicity,
-        ),
+        json_schema: schemas.input(library.resolveConcept(input.conceptRef, pipe.domain_code), input.multiplicity),
       };
     }
     contracts[pipe.ref] = {
@@ -138,8 +168,7 @@ function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
         concept_ref: pipe.output.conceptRef,
         ...outputMultiplicity(pipe.output.multiplicity),
         optional: pipe.output.presence === 'optional',
-        json_schema: outputContractSchema(
-          library,
+        json_schema: schemas.output(
           library.resolveConcept(pipe.output.conceptRef, pipe.domain_code),
           pipe.output.multiplicity,
         ),

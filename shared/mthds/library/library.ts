@@ -115,6 +115,23 @@ function byCode<T extends { code: string }>(items: Iterable<T>): ReadonlyMap<str
 }
 
 /**
+ * The lookups of one domain in a memo of lookups by domain ('' for none) then by ref as written, made on first ask.
+ * @param memo - the memo
+ * @param fromDomain - the domain the references are written in
+ */
+function lookupsFrom<T>(
+  memo: Map<string, Map<string, Lookup<T>>>,
+  fromDomain: string | undefined,
+): Map<string, Lookup<T>> {
+  let byRef = memo.get(fromDomain ?? '');
+  if (!byRef) {
+    byRef = new Map();
+    memo.set(fromDomain ?? '', byRef);
+  }
+  return byRef;
+}
+
+/**
  * The library implementation. The loader builds it before the rules run (references kept as written when they do not
  * resolve) and hands it out typed as {@link Library} once the rules pass.
  */
@@ -124,6 +141,12 @@ export class MthdsLibrary implements Library {
   /** Concepts and pipes by bare code, in declaration order, built on the first bare lookup another domain answers. */
   private conceptsByCode: ReadonlyMap<string, Concept[]> | undefined;
   private pipesByCode: ReadonlyMap<string, Pipe[]> | undefined;
+  /**
+   * Lookups answered, by the domain the reference was written in ('' for none) then by ref as written: the rules, the
+   * dry run and the report look the same refs up once per pipe or more, and the library does not change.
+   */
+  private readonly conceptLookups = new Map<string, Map<string, Lookup<Concept>>>();
+  private readonly pipeLookups = new Map<string, Map<string, Lookup<Pipe>>>();
 
   constructor(
     readonly bundles: readonly LoadedBundle[],
@@ -139,6 +162,17 @@ export class MthdsLibrary implements Library {
    * @returns the concept, the candidates of an ambiguous bare code, or `missing` (also for a malformed ref)
    */
   lookupConcept(ref: string, fromDomain?: string): Lookup<Concept> {
+    const lookups = lookupsFrom(this.conceptLookups, fromDomain);
+    let lookup = lookups.get(ref);
+    if (!lookup) {
+      lookup = this.lookupConceptOnce(ref, fromDomain);
+      lookups.set(ref, lookup);
+    }
+    return lookup;
+  }
+
+  /** {@link lookupConcept}, without its memo. */
+  private lookupConceptOnce(ref: string, fromDomain: string | undefined): Lookup<Concept> {
     const parts = parseConceptRef(stripMultiplicity(ref));
     if (!parts) return { missing: true };
     if (parts.domain !== undefined) {
@@ -193,6 +227,17 @@ export class MthdsLibrary implements Library {
    * @returns the pipe, the candidates of a bare code declared by several other domains, or `missing`
    */
   lookupPipe(ref: string, fromDomain?: string): Lookup<Pipe> {
+    const lookups = lookupsFrom(this.pipeLookups, fromDomain);
+    let lookup = lookups.get(ref);
+    if (!lookup) {
+      lookup = this.lookupPipeOnce(ref, fromDomain);
+      lookups.set(ref, lookup);
+    }
+    return lookup;
+  }
+
+  /** {@link lookupPipe}, without its memo. */
+  private lookupPipeOnce(ref: string, fromDomain: string | undefined): Lookup<Pipe> {
     const parts = parsePipeRef(ref);
     if (!parts) return { missing: true };
     if (parts.domain !== undefined) {

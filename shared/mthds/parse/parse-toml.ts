@@ -53,5 +53,28 @@ export function parseToml(content: string, source: string | null): Record<string
     const message = MESSAGES.toml_syntax({ source, line: error.line, column: error.column, reason });
     throw new MthdsParserError(message, { source, line: error.line, column: error.column }, { cause: error });
   }
-  return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+  return jsonData(data) as Record<string, unknown>;
+}
+
+/**
+ * The JSON data a parsed TOML value stands for: what `JSON.parse(JSON.stringify(value))` gives, in one walk and
+ * without the text. Tables (smol-toml makes them without a prototype) become plain objects, a `__proto__` key staying
+ * an own member; dates and times become the strings their `toJSON` gives; a non-finite float becomes null and `-0`
+ * becomes 0, as JSON writes them.
+ * @param value - a value smol-toml parsed (a table, an array, a string, a number, a boolean or a `TomlDate`)
+ */
+function jsonData(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) ? value + 0 : null;
+  if (typeof value !== 'object' || value === null) return value;
+  if (value instanceof Date) return value.toJSON();
+  if (Array.isArray(value)) return value.map((item: unknown) => jsonData(item));
+  const table = value as Record<string, unknown>;
+  const data: Record<string, unknown> = {};
+  for (const key of Object.keys(table)) {
+    const member = jsonData(table[key]);
+    if (key === '__proto__')
+      Object.defineProperty(data, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else data[key] = member;
+  }
+  return data;
 }

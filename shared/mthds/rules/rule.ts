@@ -38,6 +38,12 @@ export interface RuleContext {
    * sent as text (no directory), absent when the caller does not say (those rules then do not check).
    */
   readonly bundleFiles?: readonly string[] | null;
+  /**
+   * The TOML data each bundle was parsed from (S1), by bundle, when the loader has it: the rules that read what the
+   * blueprint drops (an expanded input slot's `hints`) read it instead of parsing the bundle's text again. A bundle
+   * absent here is parsed from its `content`.
+   */
+  readonly tables?: ReadonlyMap<LoadedBundle, Readonly<Record<string, unknown>>>;
 }
 
 /**

@@ -108,7 +108,7 @@ export function templateSites(pipe: Pipe): TemplateSite[] {
  * @param site - the template
  * @returns the roots, or the reason the template is invalid (the templating module's message)
  */
-export function readTemplate(site: TemplateSite): { roots: string[] } | { error: string } {
+export function readTemplate(site: TemplateSite): { roots: readonly string[] } | { error: string } {
   try {
     checkTemplate(site.template, site.category);
     return { roots: templateVariables(site.template).roots };

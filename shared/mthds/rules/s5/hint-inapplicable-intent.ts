@@ -17,8 +17,8 @@ export const hintInapplicableIntent: Rule = {
   category: 'blueprint_validation',
   error_type: 'hint_inapplicable_intent',
   see: 'LANGUAGE-DELTA.md §7',
-  check: ({ bundles, library }) =>
-    hintSites(bundles, library).flatMap((site) => {
+  check: (context) =>
+    hintSites(context).flatMap((site) => {
       const word = site.hints['intent'];
       if (word === undefined || !Object.hasOwn(INTENT_WORDS, word) || INTENT_WORDS[word] === site.kind) return [];
       const message = MESSAGES.hint_inapplicable_intent({ where: siteName(site), word, kind: KIND_WORDS[site.kind] });

@@ -13,7 +13,7 @@ import type { Pipe } from '../../library/concept.js';
 import type { LoadedBundle, MthdsLibrary } from '../../library/library.js';
 import { parseToml } from '../../parse/parse-toml.js';
 import { splitPresence } from '../../references.js';
-import type { Rule } from '../rule.js';
+import type { Rule, RuleContext } from '../rule.js';
 import { conceptItem, pipeItem } from '../rule-item.js';
 
 /** What a hinted site holds. */
@@ -72,26 +72,32 @@ function table(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** The slot sites of each bundle text, parsed once per bundle. */
+/** The slot sites of each bundle text, read once per bundle. */
 const SLOT_SITES = new WeakMap<LoadedBundle, HintSite[]>();
 
-function slotSites(bundle: LoadedBundle, library: MthdsLibrary): HintSite[] {
+function slotSites(bundle: LoadedBundle, context: RuleContext): HintSite[] {
   const cached = SLOT_SITES.get(bundle);
   if (cached) return cached;
-  const pipes = table(parseToml(bundle.content, bundle.source)['pipe']) ?? {};
+  const { library } = context;
+  const data = context.tables?.get(bundle) ?? parseToml(bundle.content, bundle.source);
+  const pipes = table(data['pipe']) ?? {};
   const domain = bundle.blueprint.domain;
-  const sites = Object.entries(pipes).flatMap(([code, pipeTable]) =>
-    Object.entries(table(table(pipeTable)?.['inputs']) ?? {}).flatMap(([input, slot]): HintSite[] => {
+  const sites: HintSite[] = [];
+  for (const [code, pipeTable] of Object.entries(pipes)) {
+    const inputs = table(table(pipeTable)?.['inputs']);
+    if (!inputs) continue;
+    for (const [input, slot] of Object.entries(inputs)) {
       const hints = table(table(slot)?.['hints']);
       const spec = table(slot)?.['concept'];
+      if (!hints || typeof spec !== 'string') continue;
       const pipe = library.findPipe(code, domain);
-      if (!hints || typeof spec !== 'string' || !pipe) return [];
+      if (!pipe) continue;
       const { ref } = splitPresence(spec);
       const single = !ref.endsWith(']') || ref.endsWith('[1]');
       const kind = single ? conceptKind(library, domain, ref.replace(/\[\d*\]$/, '')) : 'other';
-      return [{ bundle, slot: { pipe, input }, hints: hints as Record<string, string>, kind }];
-    }),
-  );
+      sites.push({ bundle, slot: { pipe, input }, hints: hints as Record<string, string>, kind });
+    }
+  }
   SLOT_SITES.set(bundle, sites);
   return sites;
 }
@@ -99,11 +105,11 @@ function slotSites(bundle: LoadedBundle, library: MthdsLibrary): HintSite[] {
 /**
  * Every `hints` table of the bundles: per bundle, concepts then their fields, then expanded input slots, in
  * declaration order.
- * @param bundles - the bundles
- * @param library - the library, for the refinement chains of hinted concepts
+ * @param context - the bundles, the library (for the refinement chains of hinted concepts) and the TOML data the
+ *   bundles were parsed from (an input slot's `hints` is read from it, else from the bundle's text)
  */
-export function hintSites(bundles: readonly LoadedBundle[], library: MthdsLibrary): HintSite[] {
-  return bundles.flatMap((bundle) => [...conceptSites(bundle, library), ...slotSites(bundle, library)]);
+export function hintSites(context: RuleContext): HintSite[] {
+  return context.bundles.flatMap((bundle) => [...conceptSites(bundle, context.library), ...slotSites(bundle, context)]);
 }
 
 /**

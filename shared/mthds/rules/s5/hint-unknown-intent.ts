@@ -15,8 +15,8 @@ export const hintUnknownIntent: Rule = {
   category: 'blueprint_validation',
   error_type: 'hint_unknown_intent',
   see: 'LANGUAGE-DELTA.md §7',
-  check: ({ bundles, library }) =>
-    hintSites(bundles, library).flatMap((site) => {
+  check: (context) =>
+    hintSites(context).flatMap((site) => {
       const word = site.hints['intent'];
       if (word === undefined || Object.hasOwn(INTENT_WORDS, word)) return [];
       const message = MESSAGES.hint_unknown_intent({ where: siteName(site), word, words: Object.keys(INTENT_WORDS) });

@@ -15,8 +15,8 @@ export const hintUnknownKey: Rule = {
   category: 'blueprint_validation',
   error_type: 'hint_unknown_key',
   see: 'LANGUAGE-DELTA.md §7',
-  check: ({ bundles, library }) =>
-    hintSites(bundles, library).flatMap((site) =>
+  check: (context) =>
+    hintSites(context).flatMap((site) =>
       Object.keys(site.hints)
         .filter((key) => key !== 'intent')
         .sort()
