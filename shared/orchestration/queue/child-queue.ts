@@ -8,7 +8,9 @@
  * earlier attempt: a child that finished well is not run again (its result is used, its usage and events are
  * reported again for the new attempt), one still waiting or running is waited for, one that failed is run again. A
  * run's first attempt has no earlier children: it adds each child without looking for one, and takes its result from
- * the child's completion event, one Redis round trip per child (the add) besides the listener's.
+ * the child's completion event, one Redis round trip per child (the add) besides the listener's. The children added
+ * in one turn of the event loop (a fan-out's first `cap`, those freed by completions read together) are added in one
+ * `Queue.addBulk`: one round trip for all.
  *
  * Waiting uses one `QueueEvents` listener per process, rather than BullMQ flows
  * (`FlowProducer` with `moveToWaitingChildren`): a flow's children are fixed when the flow is added, while a run's
@@ -128,11 +130,22 @@ function finishedValue(events: QueueEvents, jobId: string, signal: AbortSignal):
   });
 }
 
+/** A child job waiting for the next `addBulk`. */
+interface PendingAdd {
+  /** Its payload, checked against `CHILD_JOB`. */
+  data: unknown;
+  jobId: string;
+  resolve(job: Job): void;
+  reject(error: unknown): void;
+}
+
 /** The child queue of one process: adds children, waits for them, and runs the fan-out of each run. */
 export class ChildQueue {
   /** The BullMQ queue of child jobs ({@link CHILD_QUEUE}). */
   readonly queue: Queue;
   private events: QueueEvents | undefined;
+  /** Children to add at the end of this turn of the event loop. */
+  private pending: PendingAdd[] = [];
 
   constructor(private readonly options: ChildQueueOptions) {
     this.queue = new Queue(CHILD_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
@@ -249,7 +262,7 @@ export class ChildQueue {
     }
   }
 
-  /** Add a child's job. */
+  /** Add a child's job, with the others added in this turn of the event loop. */
   private add(run: FanOutRun, child: FanOutChild, jobId: string): Promise<Job> {
     const payload: ChildJob = {
       pipeline_run_id: run.pipelineRunId,
@@ -259,12 +272,37 @@ export class ChildQueue {
       first_attempt: !run.retake,
       child,
     };
-    return this.queue.add('child', CHILD_JOB.parse(payload), {
-      jobId,
-      attempts: 1,
-      removeOnComplete: { age: CHILD_KEEP_SECONDS },
-      removeOnFail: { age: CHILD_KEEP_SECONDS },
+    const data = CHILD_JOB.parse(payload);
+    return new Promise<Job>((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.addPending());
+      this.pending.push({ data, jobId, resolve, reject });
     });
+  }
+
+  /** Add the pending children in one `addBulk` (one transaction); each add settles with its job or the failure. */
+  private addPending(): void {
+    const batch = this.pending.splice(0);
+    this.queue
+      .addBulk(
+        batch.map(({ data, jobId }) => ({
+          name: 'child',
+          data,
+          opts: {
+            jobId,
+            attempts: 1,
+            removeOnComplete: { age: CHILD_KEEP_SECONDS },
+            removeOnFail: { age: CHILD_KEEP_SECONDS },
+          },
+        })),
+      )
+      .then(
+        (jobs) => {
+          for (const [index, add] of batch.entries()) add.resolve(jobs[index]!);
+        },
+        (error: unknown) => {
+          for (const add of batch) add.reject(error);
+        },
+      );
   }
 
   /**
