@@ -252,6 +252,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
         requestId: earlier.request_id,
         runJobId: earlier.run_job_id,
         createdAt: earlier.created_at,
+        retake: true,
       };
       const stepPaths = words.map((_, index) => `main/b${index}`);
       for (const stepPath of stepPaths) expect(await children.queue.getJob(childJobId(run, stepPath))).to.exist;
@@ -298,6 +299,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
         requestId: first.request_id,
         runJobId: first.run_job_id,
         createdAt: first.created_at,
+        retake: true,
       };
       const retaken = ['main/b0', 'main/b1'].map((path) => byPath.get(path)!.child);
       const failure = await children

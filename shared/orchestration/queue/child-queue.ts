@@ -6,14 +6,19 @@
  * A child's job id is deterministic: the run's job id and a digest of the submission (`created_at`, `request_id`) and
  * of the child's step path. A parent retaken after a crash or a retryable failure re-attaches to the children of its
  * earlier attempt: a child that finished well is not run again (its result is used, its usage and events are
- * reported again for the new attempt), one still waiting or running is waited for, one that failed is run again.
+ * reported again for the new attempt), one still waiting or running is waited for, one that failed is run again. A
+ * run's first attempt has no earlier children: it adds each child without looking for one, and takes its result from
+ * the child's completion event, one Redis round trip per child (the add) besides the listener's. The children added
+ * in one turn of the event loop (a fan-out's first `cap`, those freed by completions read together) are added in one
+ * `Queue.addBulk`: one round trip for all.
  *
- * Waiting uses one `QueueEvents` listener per process and `Job.waitUntilFinished`, rather than BullMQ flows
+ * Waiting uses one `QueueEvents` listener per process, rather than BullMQ flows
  * (`FlowProducer` with `moveToWaitingChildren`): a flow's children are fixed when the flow is added, while a run's
  * children are known only when its controller runs, at most `cap` of them are in flight at once, and the first
  * failure must stop the rest; and a flow parent leaves its worker between steps, which the in-memory run cannot.
  */
 import { createHash } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import pLimit from 'p-limit';
@@ -35,6 +40,11 @@ export interface FanOutRun {
   runJobId: string;
   /** When the run was accepted, epoch ms (with `requestId`, tells one submission of a run id from another). */
   createdAt: number;
+  /**
+   * An attempt after the run's first (a retry, a quarantined retake): children of an earlier attempt may exist, to
+   * re-attach to, and their step checkpoints, to replay. False only when no earlier attempt of this submission ran.
+   */
+  retake: boolean;
 }
 
 /** Options of the child queue. */
@@ -79,11 +89,63 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/**
+ * The return value of a job from its completion event, as BullMQ's `Job.waitUntilFinished` takes it, without its
+ * read of the job's state: the listener must be listening from before the job was added.
+ * @param events - the queue's listener
+ * @param jobId - the job's id
+ * @param signal - stops listening (the promise then rejects with its reason)
+ * @throws Error with the job's failure reason when it failed
+ */
+function finishedValue(events: QueueEvents, jobId: string, signal: AbortSignal): Promise<unknown> {
+  // BullMQ types only the listener's queue-wide events, not the per-job ones it also emits (`completed:<job id>`)
+  const emitter = events as unknown as EventEmitter;
+  return new Promise<unknown>((resolve, reject) => {
+    const completed = `completed:${jobId}`;
+    const failed = `failed:${jobId}`;
+    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
+      stop();
+      resolve(returnvalue);
+    };
+    const onFailed = ({ failedReason }: { failedReason: string }) => {
+      stop();
+      reject(new Error(failedReason));
+    };
+    const onAbort = () => {
+      stop();
+      reject(signal.reason);
+    };
+    const stop = () => {
+      emitter.off(completed, onCompleted);
+      emitter.off(failed, onFailed);
+      signal.removeEventListener('abort', onAbort);
+    };
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    emitter.on(completed, onCompleted);
+    emitter.on(failed, onFailed);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A child job waiting for the next `addBulk`. */
+interface PendingAdd {
+  /** Its payload, checked against `CHILD_JOB`. */
+  data: unknown;
+  jobId: string;
+  resolve(job: Job): void;
+  reject(error: unknown): void;
+}
+
 /** The child queue of one process: adds children, waits for them, and runs the fan-out of each run. */
 export class ChildQueue {
   /** The BullMQ queue of child jobs ({@link CHILD_QUEUE}). */
   readonly queue: Queue;
   private events: QueueEvents | undefined;
+  /** Children to add at the end of this turn of the event loop. */
+  private pending: PendingAdd[] = [];
 
   constructor(private readonly options: ChildQueueOptions) {
     this.queue = new Queue(CHILD_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
@@ -150,6 +212,7 @@ export class ChildQueue {
     { events, signal, inFlight }: { events: QueueEvents; signal: AbortSignal; inFlight: Set<Job> },
   ): Promise<ChildResult> {
     const jobId = childJobId(run, child.params.stepPath);
+    if (!run.retake) return this.runFreshChild(run, child, jobId, { events, signal, inFlight });
     let job = await this.queue.getJob(jobId);
     if (job) {
       const state = await job.getState();
@@ -162,25 +225,98 @@ export class ChildQueue {
         job = undefined;
       }
     }
-    if (!job) {
-      const payload: ChildJob = {
-        pipeline_run_id: run.pipelineRunId,
-        request_id: run.requestId,
-        run_job_id: run.runJobId,
-        created_at: run.createdAt,
-        child,
-      };
-      job = await this.queue.add('child', CHILD_JOB.parse(payload), {
-        jobId,
-        attempts: 1,
-        removeOnComplete: { age: CHILD_KEEP_SECONDS },
-        removeOnFail: { age: CHILD_KEEP_SECONDS },
-      });
-    }
+    if (!job) job = await this.add(run, child, jobId);
     inFlight.add(job);
     try {
-      const value: unknown = await abortable(this.resultOf(job, events), signal);
-      const result = childResultOf(value);
+      return await this.settled(run, child, abortable(this.resultOf(job, events), signal), signal);
+    } finally {
+      inFlight.delete(job);
+    }
+  }
+
+  /**
+   * Run a child of a run's first attempt: no job of its id can exist yet, so it is added without a lookup, and its
+   * listener is set before the add, so its completion event (which carries its return value) cannot be missed and
+   * needs no read of the job.
+   */
+  private async runFreshChild(
+    run: FanOutRun,
+    child: FanOutChild,
+    jobId: string,
+    { events, signal, inFlight }: { events: QueueEvents; signal: AbortSignal; inFlight: Set<Job> },
+  ): Promise<ChildResult> {
+    const finished = new AbortController();
+    const value = finishedValue(events, jobId, AbortSignal.any([signal, finished.signal]));
+    value.catch(() => undefined);
+    try {
+      await events.waitUntilReady();
+      const job = await this.add(run, child, jobId);
+      inFlight.add(job);
+      try {
+        return await this.settled(run, child, value, signal);
+      } finally {
+        inFlight.delete(job);
+      }
+    } finally {
+      finished.abort();
+    }
+  }
+
+  /** Add a child's job, with the others added in this turn of the event loop. */
+  private add(run: FanOutRun, child: FanOutChild, jobId: string): Promise<Job> {
+    const payload: ChildJob = {
+      pipeline_run_id: run.pipelineRunId,
+      request_id: run.requestId,
+      run_job_id: run.runJobId,
+      created_at: run.createdAt,
+      first_attempt: !run.retake,
+      child,
+    };
+    const data = CHILD_JOB.parse(payload);
+    return new Promise<Job>((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.addPending());
+      this.pending.push({ data, jobId, resolve, reject });
+    });
+  }
+
+  /** Add the pending children in one `addBulk` (one transaction); each add settles with its job or the failure. */
+  private addPending(): void {
+    const batch = this.pending.splice(0);
+    this.queue
+      .addBulk(
+        batch.map(({ data, jobId }) => ({
+          name: 'child',
+          data,
+          opts: {
+            jobId,
+            attempts: 1,
+            removeOnComplete: { age: CHILD_KEEP_SECONDS },
+            removeOnFail: { age: CHILD_KEEP_SECONDS },
+          },
+        })),
+      )
+      .then(
+        (jobs) => {
+          for (const [index, add] of batch.entries()) add.resolve(jobs[index]!);
+        },
+        (error: unknown) => {
+          for (const add of batch) add.reject(error);
+        },
+      );
+  }
+
+  /**
+   * A child's result from its job's return value.
+   * @throws the signal's reason when it aborted; RunCrashedError when the job failed or returned no child result
+   */
+  private async settled(
+    run: FanOutRun,
+    child: FanOutChild,
+    value: Promise<unknown>,
+    signal: AbortSignal,
+  ): Promise<ChildResult> {
+    try {
+      const result = childResultOf(await value);
       if (result) return result;
       throw new Error('its result is not a child result');
     } catch (error) {
@@ -188,8 +324,6 @@ export class ChildQueue {
       throw new RunCrashedError(
         `The child job of step '${child.params.stepPath}' (pipe '${child.pipeRef}') of run '${run.pipelineRunId}' died instead of finishing: ${(error as Error).message}. Its worker process died twice while running it, or its run's payload was gone.`,
       );
-    } finally {
-      inFlight.delete(job);
     }
   }
 

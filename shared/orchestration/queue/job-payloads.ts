@@ -109,13 +109,16 @@ const FAN_OUT_CHILD = z.object({
 /**
  * A fanned-out child of a queued run (docs/fan-out.md): which run it belongs to (its job id in the run queue, whose
  * payload gives the bundle; `created_at` and `request_id` tell one submission of a run id from another) and the
- * child itself: the branch pipe, its working memory and parameters.
+ * child itself: the branch pipe, its working memory and parameters. `first_attempt` is true when the child belongs to
+ * its run's first attempt, which left no step checkpoints to replay: the child then looks for none unless it is itself
+ * retaken (its worker died); absent, it always looks (docs/checkpoints.md).
  */
 export const CHILD_JOB = z.strictObject({
   pipeline_run_id: RUN_JOB.shape.pipeline_run_id,
   request_id: z.string(),
   run_job_id: z.string().min(1),
   created_at: z.number().int(),
+  first_attempt: z.boolean().optional(),
   child: FAN_OUT_CHILD,
 });
 /** A child job's payload (its `child` is a runtime `FanOutChild`). */

@@ -1,8 +1,9 @@
 /**
  * The child job processor (docs/fan-out.md): run one fanned-out child of a queued run. The bundle comes from the run's
- * own job payload (read from the run queue, an offloaded one from storage; kept a short while per process, since a
- * run's children come in numbers), the library from the process's library cache; the child runs through the runtime
- * with this process's ports. A pipe failure is the job's result, as an error report, so that the parent rethrows it
+ * own job payload (read from the run queue, an offloaded one from storage; kept a short while per process with what
+ * each child would otherwise rebuild from it — the submission and the run's checkpoint stores, whose fingerprint
+ * digests the whole payload — since a run's children come in numbers), the library from the process's library cache;
+ * the child runs through the runtime with this process's ports. A pipe failure is the job's result, as an error report, so that the parent rethrows it
  * as the in-process run would; only a child that cannot run at all (its payload invalid, its run's payload gone)
  * fails the job.
  */
@@ -10,15 +11,28 @@ import { type Job, type Queue, UnrecoverableError } from 'bullmq';
 import { LRUCache } from 'lru-cache';
 import { toErrorReport } from '../../errors/index.js';
 import type { Logger } from '../../observability/index.js';
-import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../../runtime/index.js';
+import type {
+  DocumentExtractorPort,
+  IdSource,
+  InferencePort,
+  StepCheckpointStore,
+  TemplateRenderer,
+} from '../../runtime/index.js';
 import type { RunCheckpoints } from '../checkpoints/index.js';
-import { CHILD_JOB, type ChildJob, type ChildResult, QUEUED_RUN_JOB, type RunJob } from '../queue/index.js';
+import { CHILD_JOB, type ChildJob, type ChildResult, QUEUED_RUN_JOB } from '../queue/index.js';
 import type { RunObjects } from '../storage/index.js';
-import { executeChild, submissionOfJob } from '../submission.js';
+import { executeChild, type RunSubmission, submissionOfJob } from '../submission.js';
 
 /** Run payloads kept per process, and for how long, in ms (the children of one fan-out share one). */
 const PAYLOADS_KEPT = 16;
 const PAYLOAD_KEEP_MS = 60_000;
+
+/** What the children of one run share in a process: built once from the run's payload. */
+interface RunContext {
+  submission: RunSubmission;
+  /** The run's checkpoint store (`RunCheckpoints.forRun`), made once per value of `retake`. */
+  checkpoints(retake: boolean): StepCheckpointStore | undefined;
+}
 
 /** What the processor needs. */
 export interface ChildProcessorDeps {
@@ -50,27 +64,35 @@ export interface ChildProcessorDeps {
 export function createChildProcessor(
   deps: ChildProcessorDeps,
 ): (job: Job, token?: string, signal?: AbortSignal) => Promise<ChildResult> {
-  const payloads = new LRUCache<string, Promise<RunJob>>({ max: PAYLOADS_KEPT, ttl: PAYLOAD_KEEP_MS });
+  const contexts = new LRUCache<string, Promise<RunContext>>({ max: PAYLOADS_KEPT, ttl: PAYLOAD_KEEP_MS });
 
-  async function readPayload(child: ChildJob): Promise<RunJob> {
+  async function readContext(child: ChildJob): Promise<RunContext> {
     const runJob = await deps.runs.getJob(child.run_job_id);
     const queued = QUEUED_RUN_JOB.safeParse(runJob?.data);
     if (!queued.success || queued.data.created_at !== child.created_at)
       throw new UnrecoverableError(
         `the job of run '${child.pipeline_run_id}' is gone (the run ended or was submitted again)`,
       );
-    return deps.objects.loadJob(queued.data);
+    const payload = await deps.objects.loadJob(queued.data);
+    const stores = new Map<boolean, StepCheckpointStore | undefined>();
+    return {
+      submission: submissionOfJob(payload),
+      checkpoints(retake) {
+        if (!stores.has(retake)) stores.set(retake, deps.checkpoints.forRun(payload, retake));
+        return stores.get(retake);
+      },
+    };
   }
 
-  function payloadOf(child: ChildJob): Promise<RunJob> {
+  function contextOf(child: ChildJob): Promise<RunContext> {
     const key = `${child.run_job_id}@${child.created_at}`;
-    let payload = payloads.get(key);
-    if (!payload) {
-      payload = readPayload(child);
-      payloads.set(key, payload);
-      payload.catch(() => payloads.delete(key));
+    let context = contexts.get(key);
+    if (!context) {
+      context = readContext(child);
+      contexts.set(key, context);
+      context.catch(() => contexts.delete(key));
     }
-    return payload;
+    return context;
   }
 
   return async (job, _token, signal) => {
@@ -79,9 +101,10 @@ export function createChildProcessor(
     const child = job.data as ChildJob;
     const stepPath = child.child.params.stepPath;
     const log = deps.logger.child({ pipeline_run_id: child.pipeline_run_id, job_id: job.id, step_path: stepPath });
-    const payload = await payloadOf(child);
-    const submission = submissionOfJob(payload);
-    const checkpoints = deps.checkpoints.forRun(payload, true);
+    const context = await contextOf(child);
+    const submission = context.submission;
+    // a child of a run's first attempt, taken for the first time, has no checkpoints to replay
+    const checkpoints = context.checkpoints(!(child.first_attempt === true && job.stalledCounter === 0));
     let result: ChildResult;
     try {
       const run = await executeChild(submission, child.child, {

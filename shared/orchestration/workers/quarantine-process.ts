@@ -70,6 +70,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
     requestId: payload.request_id,
     runJobId: task.runJobId ?? '',
     createdAt: payload.created_at,
+    retake: true,
   });
   try {
     const result = await executeSubmission(submissionOfJob(payload), {

@@ -210,6 +210,7 @@ async function processRun(
             requestId: payload.request_id,
             runJobId: job.id ?? '',
             createdAt: payload.created_at,
+            retake: job.attemptsMade > 0,
           }),
         );
     await savingRunning;

@@ -7,7 +7,13 @@ import { CHILD_JOB, type ChildJob, childJobId, type FanOutRun } from '../../../s
 import { WorkingMemory } from '../../../shared/runtime/index.js';
 import { controllersLibrary } from '../../helpers/controllers-bundle.js';
 
-const RUN: FanOutRun = { pipelineRunId: 'run-1', requestId: 'req-1', runJobId: 'run-1', createdAt: 1_760_000_000_000 };
+const RUN: FanOutRun = {
+  pipelineRunId: 'run-1',
+  requestId: 'req-1',
+  runJobId: 'run-1',
+  createdAt: 1_760_000_000_000,
+  retake: false,
+};
 
 describe('child jobs', () => {
   describe('childJobId', () => {
