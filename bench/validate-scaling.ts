@@ -4,7 +4,9 @@
  * N pipes from `scalingBundle` (a long PipeSequence whose steps read earlier results, plus independent pipes), each
  * validate on templates no earlier one compiled (the cost of a new bundle). Prints the median milliseconds per
  * validate and its ratio to the 10-pipe time; linear scaling keeps the ratio near N / 10. Writes
- * `bench/validate-scaling.md`. Nothing here is asserted: timings are machine-dependent.
+ * `bench/validate-scaling.md`. Nothing here is asserted: timings are machine-dependent. `npm run bench` runs it with
+ * `--max-semi-space-size=64`, the young generation of the diagnostics threads that run the route
+ * (`api/offload/diagnostics-pool.ts`).
  */
 import { writeFileSync } from 'node:fs';
 import { type ValidateInput, validateOperation } from '../api/offload/diagnostic-operations.js';
