@@ -115,20 +115,29 @@ function byCode<T extends { code: string }>(items: Iterable<T>): ReadonlyMap<str
 }
 
 /**
- * The lookups of one domain in a memo of lookups by domain ('' for none) then by ref as written, made on first ask.
- * @param memo - the memo
- * @param fromDomain - the domain the references are written in
+ * A lookup's memoized answer, in a memo by domain ('' for none) then by ref as written, made on first ask.
+ * @param memo - the library's memo of one kind of lookup (filled here)
+ * @param fromDomain - the domain the reference is written in
+ * @param ref - the reference as written
+ * @param lookUp - finds the answer the first time
  */
-function lookupsFrom<T>(
+function memoized<T>(
   memo: Map<string, Map<string, Lookup<T>>>,
   fromDomain: string | undefined,
-): Map<string, Lookup<T>> {
+  ref: string,
+  lookUp: () => Lookup<T>,
+): Lookup<T> {
   let byRef = memo.get(fromDomain ?? '');
   if (!byRef) {
     byRef = new Map();
     memo.set(fromDomain ?? '', byRef);
   }
-  return byRef;
+  let lookup = byRef.get(ref);
+  if (!lookup) {
+    lookup = lookUp();
+    byRef.set(ref, lookup);
+  }
+  return lookup;
 }
 
 /**
@@ -162,13 +171,7 @@ export class MthdsLibrary implements Library {
    * @returns the concept, the candidates of an ambiguous bare code, or `missing` (also for a malformed ref)
    */
   lookupConcept(ref: string, fromDomain?: string): Lookup<Concept> {
-    const lookups = lookupsFrom(this.conceptLookups, fromDomain);
-    let lookup = lookups.get(ref);
-    if (!lookup) {
-      lookup = this.lookupConceptOnce(ref, fromDomain);
-      lookups.set(ref, lookup);
-    }
-    return lookup;
+    return memoized(this.conceptLookups, fromDomain, ref, () => this.lookupConceptOnce(ref, fromDomain));
   }
 
   /** {@link lookupConcept}, without its memo. */
@@ -227,13 +230,7 @@ export class MthdsLibrary implements Library {
    * @returns the pipe, the candidates of a bare code declared by several other domains, or `missing`
    */
   lookupPipe(ref: string, fromDomain?: string): Lookup<Pipe> {
-    const lookups = lookupsFrom(this.pipeLookups, fromDomain);
-    let lookup = lookups.get(ref);
-    if (!lookup) {
-      lookup = this.lookupPipeOnce(ref, fromDomain);
-      lookups.set(ref, lookup);
-    }
-    return lookup;
+    return memoized(this.pipeLookups, fromDomain, ref, () => this.lookupPipeOnce(ref, fromDomain));
   }
 
   /** {@link lookupPipe}, without its memo. */
