@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
+import { draftsBundle } from '../helpers/drafts-bundle.js';
 import {
   completion,
   type FakeOpenAiServer,
@@ -28,59 +29,7 @@ import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js'
 
 const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
 
-const BUNDLE = `
-domain = "drafts"
-main_pipe = "four"
-
-[pipe.four]
-type = "PipeSequence"
-description = "Four drafts, each reading the previous one"
-inputs = { topic = "Text" }
-output = "Text"
-steps = [
-  { pipe = "draft_one", result = "one" },
-  { pipe = "draft_two", result = "two" },
-  { pipe = "draft_three", result = "three" },
-  { pipe = "draft_four", result = "four" },
-]
-
-[pipe.draft_one]
-type = "PipeLLM"
-description = "First draft"
-inputs = { topic = "Text" }
-output = "Text"
-prompt = "Draft one on $topic"
-
-[pipe.draft_two]
-type = "PipeLLM"
-description = "Second draft"
-inputs = { one = "Text" }
-output = "Text"
-prompt = "Draft two after $one"
-
-[pipe.draft_three]
-type = "PipeLLM"
-description = "Third draft"
-inputs = { two = "Text" }
-output = "Text"
-prompt = "Draft three after $two"
-
-[pipe.draft_four]
-type = "PipeLLM"
-description = "Fourth draft"
-inputs = { three = "Text" }
-output = "Text"
-prompt = "Draft four after $three"
-
-[pipe.each]
-type = "PipeBatch"
-description = "A draft per topic"
-inputs = { topics = "Text[]" }
-output = "Text[]"
-branch_pipe_code = "draft_one"
-input_list_name = "topics"
-input_item_name = "topic"
-`;
+const BUNDLE = draftsBundle('drafts');
 
 /** The user prompt of a request to the fake. */
 function promptOf(request: RecordedRequest): string {

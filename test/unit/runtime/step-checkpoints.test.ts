@@ -14,61 +14,13 @@ import {
   type StepCheckpoint,
   type StepCheckpointStore,
 } from '../../../shared/runtime/index.js';
+import { draftsBundle } from '../../helpers/drafts-bundle.js';
 import { libraryOf } from '../../helpers/library.js';
 import { describeOnBothPaths, memoryView, recordingPort, runFailure, runPipe } from '../../helpers/runtime-run.js';
 
-const BUNDLE = `
-domain = "ckpt"
-
-[pipe.four]
-type = "PipeSequence"
-description = "Four drafts, each reading the previous one"
-inputs = { topic = "Text" }
-output = "Text"
-steps = [
-  { pipe = "draft_one", result = "one" },
-  { pipe = "draft_two", result = "two" },
-  { pipe = "draft_three", result = "three" },
-  { pipe = "draft_four", result = "four" },
-]
-
-[pipe.draft_one]
-type = "PipeLLM"
-description = "First draft"
-inputs = { topic = "Text" }
-output = "Text"
-prompt = "one on $topic"
-
-[pipe.draft_two]
-type = "PipeLLM"
-description = "Second draft"
-inputs = { one = "Text" }
-output = "Text"
-prompt = "two after $one"
-
-[pipe.draft_three]
-type = "PipeLLM"
-description = "Third draft"
-inputs = { two = "Text" }
-output = "Text"
-prompt = "three after $two"
-
-[pipe.draft_four]
-type = "PipeLLM"
-description = "Fourth draft"
-inputs = { three = "Text" }
-output = "Text"
-prompt = "four after $three"
-
-[pipe.each]
-type = "PipeBatch"
-description = "A draft per topic"
-inputs = { topics = "Text[]" }
-output = "Text[]"
-branch_pipe_code = "draft_one"
-input_list_name = "topics"
-input_item_name = "topic"
-
+const BUNDLE = draftsBundle(
+  'ckpt',
+  `
 [pipe.both]
 type = "PipeParallel"
 description = "Two drafts at once"
@@ -122,7 +74,8 @@ description = "Enriches the hint"
 inputs = { hint = "Text" }
 output = "Text"
 prompt = "enrich $hint"
-`;
+`,
+);
 
 /** The checkpoint store of one run, in memory (JSON copies, as a real store keeps them). */
 class MemoryCheckpoints implements StepCheckpointStore {
@@ -198,7 +151,9 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
     expect(again.calls).to.deep.equal([]);
     expect(replayed.memory.mainStuff()?.content).to.deep.equal({
       kind: 'item',
-      item: { text: 'draft_four: four after draft_three: three after draft_two: two after draft_one: one on tea' },
+      item: {
+        text: 'draft_four: Draft four after draft_three: Draft three after draft_two: Draft two after draft_one: Draft one on tea',
+      },
     });
   });
 
@@ -213,10 +168,10 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
 
     const second = drafts();
     const retaken = await runPipe(library, 'each', { topics }, { inference: second, checkpoints: store });
-    expect(second.calls.map((call) => call.request.userPrompt)).to.deep.equal(['one on d', 'one on e']);
+    expect(second.calls.map((call) => call.request.userPrompt)).to.deep.equal(['Draft one on d', 'Draft one on e']);
     expect(retaken.memory.mainStuff()?.content).to.deep.equal({
       kind: 'list',
-      items: topics.map((topic) => ({ text: `draft_one: one on ${topic}` })),
+      items: topics.map((topic) => ({ text: `draft_one: Draft one on ${topic}` })),
     });
   });
 
@@ -247,7 +202,7 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
       { inference: second, checkpoints: store },
     );
     expect(pipesCalled(second)).to.deep.equal(['draft_four']);
-    expect(contents(retaken.memory)['three']).to.deep.equal({ text: 'draft_one: one on tea' });
+    expect(contents(retaken.memory)['three']).to.deep.equal({ text: 'draft_one: Draft one on tea' });
   });
 
   it('should lift a step over an absent input again (no checkpoint) and replay the rest', async () => {
@@ -284,10 +239,12 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
     expect(pipesCalled(other)).to.deep.equal(['draft_one', 'draft_two', 'draft_three', 'draft_four']);
     expect(coffee.memory.mainStuff()?.content).to.deep.equal({
       kind: 'item',
-      item: { text: 'draft_four: four after draft_three: three after draft_two: two after draft_one: one on coffee' },
+      item: {
+        text: 'draft_four: Draft four after draft_three: Draft three after draft_two: Draft two after draft_one: Draft one on coffee',
+      },
     });
     expect(store.at('main/s0').outcome).to.deep.include({ kind: 'stuff' });
-    expect(JSON.stringify(store.at('main/s0').outcome)).to.include('one on coffee');
+    expect(JSON.stringify(store.at('main/s0').outcome)).to.include('Draft one on coffee');
   });
 
   it('should run a step again when its checkpoint names another pipe or a concept the library lacks', async () => {
