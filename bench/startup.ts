@@ -2,7 +2,7 @@
  * Startup (`npm run bench`; docs/architecture.md "Startup"): the time from spawning the production start,
  * `node dist/api/server.js`, to the first `200` of `GET /health`, in `direct` mode and in queue mode (`--no-worker`, on
  * the Redis of `TEST_REDIS_URL` under a unique prefix), against anchor **E** started the same way (a bare Express 5
- * server with `express.json()`, from a script of its own). Interleaved rounds (`BENCH_STARTUP_ROUNDS`, default 7);
+ * server with `express.json()`, evaluated by a process of its own). Interleaved rounds (`BENCH_STARTUP_ROUNDS`, default 7);
  * medians with their spread. The build is refreshed first (`scripts/build.mjs --if-stale`). Target: ≤ 1 s (issue 13).
  * Writes `bench/startup.md`.
  */
@@ -14,6 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
+import { median } from './comparison.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_STARTUP_ROUNDS'] ?? 7);
@@ -60,24 +61,17 @@ async function timeToHealth(scenario: Scenario): Promise<number> {
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 async function main(): Promise<void> {
   const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('the build failed');
   const work = mkdtempSync(join(tmpdir(), 'mthds-bench-startup-'));
-  const anchorScript = join(ROOT, 'bench', '.startup-anchor.tmp.mjs');
-  writeFileSync(anchorScript, ECHO_ANCHOR);
   const queueConfig = join(work, 'queue');
   const prefix = uniquePrefix();
   mkdirSync(queueConfig);
   writeFileSync(join(queueConfig, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
   const storage = { STORAGE_DIR: join(work, 'storage'), METHOD_CACHE_DIR: join(work, 'methods') };
   const scenarios: Scenario[] = [
-    { name: 'anchor E: bare Express 5', args: [anchorScript], environment: {} },
+    { name: 'anchor E: bare Express 5', args: ['--input-type=module', '--eval', ECHO_ANCHOR], environment: {} },
     { name: 'API, direct mode', args: ['dist/api/server.js'], environment: storage },
     {
       name: 'API, queue mode (--no-worker)',
@@ -91,7 +85,6 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++)
       for (const scenario of scenarios) times.get(scenario.name)!.push(await timeToHealth(scenario));
   } finally {
-    rmSync(anchorScript, { force: true });
     rmSync(work, { recursive: true, force: true });
     await deletePrefix(prefix).catch(() => undefined);
   }
