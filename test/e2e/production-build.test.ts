@@ -64,7 +64,7 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
       expect(packages.has(name), `${name} in ${[...packages].join(', ')}`).to.equal(false);
   });
 
-  it('should serve validate and execute, with error types named as in the sources', async () => {
+  it('should serve validate and execute, a failed run naming its error type', async () => {
     const { api, baseUrl } = await spawnApi({}, { compiled: true });
     started.push(api);
     expect((await fetch(`${baseUrl}/health`)).status).to.equal(200);
