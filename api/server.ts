@@ -71,16 +71,10 @@ async function main(): Promise<void> {
   const templates = new PooledTemplateRenderer(settings.templates);
   resources.defer('template render threads', () => templates.close());
   const diagnostics = new DiagnosticsPool({ compute: settings.compute, metrics, keepWarm: true });
-  let closing = false;
-  resources.defer('diagnostics threads', () => {
-    closing = true;
-    return diagnostics.close();
-  });
+  resources.defer('diagnostics threads', () => diagnostics.close());
   const readiness = new Readiness();
   const warming = diagnostics.warm();
-  warming.catch((error: unknown) => {
-    if (!closing) logger.error({ err: error }, 'the diagnostics threads failed to load');
-  });
+  warming.catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
   readiness.track('diagnostics_threads', warming);
   const app = createApp({
     settings,

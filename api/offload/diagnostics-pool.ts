@@ -53,6 +53,8 @@ export class DiagnosticsPool {
   private readonly pool: IsolatedPool;
   /** Threads {@link warm} loads: the warm ones of a kept-warm pool, every thread otherwise. */
   private readonly warmCount: number;
+  /** Set once {@link close} is called. */
+  private closing = false;
 
   /**
    * @param options - settings, metrics and warmth
@@ -99,11 +101,16 @@ export class DiagnosticsPool {
 
   /**
    * Load each thread's lazy dependencies (the formatter) ahead of the first request: one warm-up per thread, at once
-   * (`COMPUTE_WARM_THREADS` of them on a kept-warm pool, none when it is 0).
-   * @throws whatever a thread's warm-up throws
+   * (`COMPUTE_WARM_THREADS` of them on a kept-warm pool, none when it is 0). A warm-up cut short by {@link close}
+   * (a shutdown during boot) just ends.
+   * @throws whatever a thread's warm-up throws while the pool is open
    */
   async warm(): Promise<void> {
-    await Promise.all(Array.from({ length: this.warmCount }, () => this.run('warm', undefined)));
+    try {
+      await Promise.all(Array.from({ length: this.warmCount }, () => this.run('warm', undefined)));
+    } catch (error) {
+      if (!this.closing) throw error;
+    }
   }
 
   /** Threads alive, tasks running and tasks waiting. */
@@ -113,6 +120,7 @@ export class DiagnosticsPool {
 
   /** Stop every thread; tasks in flight are rejected. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.pool.close();
   }
 }
