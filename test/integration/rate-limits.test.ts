@@ -175,6 +175,29 @@ describe('provider rate limits (real Redis, fake provider)', function () {
     });
   });
 
+  describe('a burst of calls on a backend without limits', () => {
+    it('should make them at once, reading the backend pause in shared lookups rather than once per call', async () => {
+      fake.respondWith(() => ({ ...completion('hello'), delayMs: 200 }));
+      const backend = worker(configWith(undefined));
+      await ask(backend);
+      const observer = new Redis(TEST_REDIS_URL);
+      const monitor = await observer.monitor();
+      connections.push(monitor, observer);
+      const pauseReads: string[] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (args[1] === `${prefix}:ratelimit:pause:openai`) pauseReads.push(String(args[0]).toLowerCase());
+      });
+      const before = fake.requests.length;
+      await Promise.all(Array.from({ length: 10 }, () => ask(backend)));
+      const burst = fake.requests.slice(before).map((request) => request.receivedAt);
+      expect(burst).to.have.length(10);
+      // no turn: the ten calls do not wait for one another's admission, so they overlap in the provider
+      expect(Math.max(...burst) - Math.min(...burst)).to.be.below(200);
+      // each call reads the pause twice (its admission, its HTTP attempt): 20 reads without the shared lookups
+      expect(pauseReads.filter((command) => command === 'get').length).to.be.within(2, 6);
+    });
+  });
+
   describe('a Linkup 429 with Retry-After (the search backend goes through the same pausing fetch)', () => {
     it('should pause Linkup for every worker until then', async () => {
       const arrivals: number[] = [];

@@ -8,6 +8,8 @@ import { type LimiterStore, windowCounter } from './limiter-store.js';
 /** The pauses of every backend of a deployment. */
 export class BackendPauses {
   private readonly blocks: RateLimiterAbstract;
+  /** The lookup of each backend's pause under way: the calls that ask meanwhile share it. */
+  private readonly lookups = new Map<string, Promise<number>>();
 
   /**
    * @param store - Redis (shared pauses) or memory
@@ -33,12 +35,21 @@ export class BackendPauses {
   }
 
   /**
-   * How long a backend stays paused.
+   * How long a backend stays paused. Calls asking while a lookup of the same backend is under way share its answer
+   * (one Redis round trip for a burst of calls, not one each).
    * @param backend - the backend's name
    * @returns milliseconds left, 0 when it is not paused
    */
-  async remainingMs(backend: string): Promise<number> {
-    const state = await this.blocks.get(backend);
-    return state && state.consumedPoints > this.blocks.points ? Math.max(0, state.msBeforeNext) : 0;
+  remainingMs(backend: string): Promise<number> {
+    let lookup = this.lookups.get(backend);
+    if (!lookup) {
+      lookup = this.blocks
+        .get(backend)
+        .then((state) => (state && state.consumedPoints > this.blocks.points ? Math.max(0, state.msBeforeNext) : 0));
+      this.lookups.set(backend, lookup);
+      const forget = () => this.lookups.delete(backend);
+      lookup.then(forget, forget);
+    }
+    return lookup;
   }
 }

@@ -2,7 +2,7 @@
  * The gate of one route (a backend and a model): a call is admitted when the backend is not paused and every scope of
  * the route (the backend's limits, then the model's) has room for it. Calls of a process wait in order (one admission
  * at a time per route, first come first served) for at most the wait deadline, then fail with the retryable
- * {@link InferenceRateLimitWaitError}.
+ * {@link InferenceRateLimitWaitError}. A route without limits waits only for its backend's pause, without a turn.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -92,9 +92,9 @@ export class CallGate {
     const deadline = started + this.waitMs;
     const reasons = new Set<ThrottleReason>();
     const stop = new AbortController();
-    const turn = this.turns(() =>
-      stop.signal.aborted ? null : this.admit(estimatedTokens, deadline, reasons, stop.signal),
-    );
+    const admit = () => (stop.signal.aborted ? null : this.admit(estimatedTokens, deadline, reasons, stop.signal));
+    // without limits only the backend's pause can hold a call: nothing to take in order, so no turn to wait for
+    const turn = this.scopes.length === 0 ? Promise.resolve().then(admit) : this.turns(admit);
     const timer = sleep(this.waitMs, null, { signal: stop.signal }).catch(() => null);
     let grants: ScopeGrant[] | null;
     try {
