@@ -14,6 +14,7 @@ import { routePipe } from './pipe-router.js';
 import type { RuntimeDeps } from './ports.js';
 import type { PipeProgress } from './run-observer.js';
 import { DEFAULT_PIPE_STACK_LIMIT } from './run-pipeline.js';
+import { runSignal } from './run-signal.js';
 import { StepCheckpointing } from './step-checkpoints.js';
 import { recordUsage } from './usage-recorder.js';
 import { WorkingMemory } from './working-memory.js';
@@ -60,7 +61,7 @@ export async function runChildPipeline(
   const environment: RunEnvironment = {
     library,
     validator: validatorFor(library),
-    deps: { ...local, inference: usage.inference },
+    deps: { ...local, ...(deps.signal ? { signal: runSignal(deps.signal) } : {}), inference: usage.inference },
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
     graph,
     ...(checkpoints ? { checkpoints } : {}),

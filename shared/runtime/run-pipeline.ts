@@ -10,6 +10,7 @@ import { PipeProgressRecorder } from './pipe-progress.js';
 import { routePipe } from './pipe-router.js';
 import type { RuntimeDeps } from './ports.js';
 import { budgeted } from './run-budget.js';
+import { runSignal } from './run-signal.js';
 import { StepCheckpointing } from './step-checkpoints.js';
 import { ROOT_STEP_PATH } from './step-path.js';
 import { buildWorkingMemory } from './stuff-factory.js';
@@ -78,6 +79,7 @@ export async function runPipeline(
   const runDeps: RuntimeDeps = {
     ...local,
     ...(fanOut && !request.maxCostUsd ? { fanOut } : {}),
+    ...(deps.signal ? { signal: runSignal(deps.signal) } : {}),
     inference: usage.inference,
   };
   const validator = validatorFor(request.library);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
 import { corpusJson, sample } from '../helpers/corpus.js';
 import {
   completion,
@@ -390,6 +391,27 @@ describe('POST /v1/execute', () => {
 
     afterEach(async () => {
       await fake.close();
+    });
+
+    it('should run a batch wider than 10 calls at once without a MaxListenersExceededWarning on the run signal', async () => {
+      fake.respondWith(() => ({ ...completion('echo'), delayMs: 100 }));
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+      process.on('warning', onWarning);
+      try {
+        const words = Array.from({ length: 24 }, (_, index) => `word-${index}`);
+        const response = await request(buildTestApp({ ...environment(), BATCH_MAX_PARALLEL: '24' }))
+          .post('/v1/execute')
+          .send({ mthds_contents: [CONTROLLERS_BUNDLE], pipe_code: 'batch_echo', inputs: { words } })
+          .expect(200);
+        expect(response.body.pipe_output.working_memory.root.main_stuff.content.items).to.have.length(24);
+        const arrivals = fake.requests.map((call) => call.receivedAt);
+        expect(Math.max(...arrivals) - Math.min(...arrivals)).to.be.below(100);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(warnings).to.deep.equal([]);
+      } finally {
+        process.off('warning', onWarning);
+      }
     });
 
     it('should send the rendered prompt with the input and return the provider text', async () => {
