@@ -23,6 +23,18 @@ export interface ThrottleObserver {
   timedOut(backend: string, model: string, reason: ThrottleReason): void;
 }
 
+/**
+ * How recent the gate's lookup of the backend's pause must be for a call's first HTTP attempt to leave without looking
+ * again, in ms. An attempt made later (an SDK loading on its first call, a busy event loop) looks again.
+ */
+const PAUSE_CHECK_FRESH_MS = 10;
+
+/** What an admission was granted: each scope's grant, and when the backend was last found unpaused (epoch ms). */
+interface Granted {
+  grants: ScopeGrant[];
+  pauseCheckedAt: number;
+}
+
 /** Give back everything some grants hold. */
 async function cancelAll(grants: readonly ScopeGrant[]): Promise<void> {
   for (const grant of grants) await grant.cancel();
@@ -36,6 +48,11 @@ export interface Admission {
    * mark counts; the SDK's retries are not counted again.
    */
   sent(): Promise<void>;
+  /**
+   * Whether the call's next HTTP attempt must look up the backend's pause before it leaves: false only for its first
+   * attempt, made within {@link PAUSE_CHECK_FRESH_MS} of the gate finding the backend unpaused.
+   */
+  pauseCheckNeeded(): boolean;
   /**
    * The call ended.
    * @param usedTokens - input plus output tokens it used; undefined when it failed
@@ -53,6 +70,13 @@ const currentAdmission = new AsyncLocalStorage<Admission>();
  */
 export function withAdmission<T>(admission: Admission, call: () => Promise<T>): Promise<T> {
   return currentAdmission.run(admission, call);
+}
+
+/**
+ * Whether the current call's HTTP attempt must look up the backend's pause first (true outside any admission).
+ */
+export function pauseCheckNeeded(): boolean {
+  return currentAdmission.getStore()?.pauseCheckNeeded() ?? true;
 }
 
 /** The current call's request is leaving (called by the throttle's `fetch` before each HTTP attempt). */
@@ -96,23 +120,24 @@ export class CallGate {
     // without limits only the backend's pause can hold a call: nothing to take in order, so no turn to wait for
     const turn = this.scopes.length === 0 ? Promise.resolve().then(admit) : this.turns(admit);
     const timer = sleep(this.waitMs, null, { signal: stop.signal }).catch(() => null);
-    let grants: ScopeGrant[] | null;
+    let granted: Granted | null;
     try {
-      grants = await Promise.race([turn, timer]);
+      granted = await Promise.race([turn, timer]);
     } finally {
       stop.abort();
     }
-    if (grants === null) {
+    if (granted === null) {
       turn.then(
-        (late) => cancelAll(late ?? []),
+        (late) => cancelAll(late?.grants ?? []),
         () => undefined,
       );
       throw this.refusal(reasons, this.waitMs);
     }
-    const admitted = grants;
+    const { grants: admitted, pauseCheckedAt } = granted;
     this.observer.admitted(this.backend, this.model, Date.now() - started, reasons);
     let sent: Promise<void> | undefined;
     return {
+      pauseCheckNeeded: () => sent !== undefined || Date.now() - pauseCheckedAt > PAUSE_CHECK_FRESH_MS,
       sent() {
         sent ??= Promise.all(admitted.map((grant) => grant.sent())).then(() => undefined);
         return sent;
@@ -129,10 +154,10 @@ export class CallGate {
     deadline: number,
     reasons: Set<ThrottleReason>,
     signal: AbortSignal,
-  ): Promise<ScopeGrant[] | null> {
+  ): Promise<Granted | null> {
     for (;;) {
       const attempt = await this.tryScopes(estimatedTokens);
-      if (Array.isArray(attempt)) return attempt;
+      if ('grants' in attempt) return attempt;
       reasons.add(attempt.reason);
       const left = deadline - Date.now();
       if (signal.aborted) return null;
@@ -143,7 +168,8 @@ export class CallGate {
   }
 
   /** One try: the pause, then each scope in order (what earlier scopes granted is given back when a later refuses). */
-  private async tryScopes(estimatedTokens: number): Promise<ScopeGrant[] | ScopeRefusal> {
+  private async tryScopes(estimatedTokens: number): Promise<Granted | ScopeRefusal> {
+    const pauseCheckedAt = Date.now();
     const pausedMs = await this.pauses.remainingMs(this.backend);
     if (pausedMs > 0) return { reason: 'paused', waitMs: pausedMs };
     const grants: ScopeGrant[] = [];
@@ -155,7 +181,7 @@ export class CallGate {
       }
       grants.push(result);
     }
-    return grants;
+    return { grants, pauseCheckedAt };
   }
 
   private refusal(

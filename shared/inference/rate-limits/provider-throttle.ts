@@ -9,7 +9,7 @@ import type { InferenceConfig } from '../config/inference-config.js';
 import type { Route } from '../config/model-router.js';
 import { retryAfterSeconds } from '../provider-errors.js';
 import { BackendPauses } from './backend-pauses.js';
-import { CallGate, markSent, type ThrottleObserver } from './call-gate.js';
+import { CallGate, markSent, pauseCheckNeeded, type ThrottleObserver } from './call-gate.js';
 import type { LimiterStore } from './limiter-store.js';
 import { ScopeLimiter, type ScopeWindows } from './scope-limiter.js';
 
@@ -84,15 +84,17 @@ export class ProviderThrottle {
 
   /**
    * A `fetch` for a backend's SDK: each HTTP attempt (the SDK's retries included) waits while the backend is paused
-   * (or until the attempt's own signal aborts it), marks its call sent (its requests and tokens count from the first
+   * (or until the attempt's own signal aborts it) — a call's first attempt leaving right after its gate found the
+   * backend unpaused does not look again — marks its call sent (its requests and tokens count from the first
    * attempt's departure), and a 429 answer with `Retry-After` pauses the backend for every
    * process at once, before the SDK sleeps and retries.
    * @param backend - the backend's name
    */
   pausingFetch(backend: string): typeof fetch {
     return async (input, init) => {
-      for (let left = await this.pauses.remainingMs(backend); left > 0; left = await this.pauses.remainingMs(backend)) {
-        await sleep(left, undefined, init?.signal ? { signal: init.signal } : {});
+      if (pauseCheckNeeded()) {
+        for (let left = await this.pauses.remainingMs(backend); left > 0; left = await this.pauses.remainingMs(backend))
+          await sleep(left, undefined, init?.signal ? { signal: init.signal } : {});
       }
       await markSent();
       const response = await fetch(input, init);

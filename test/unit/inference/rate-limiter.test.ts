@@ -9,6 +9,7 @@ import { BackendPauses } from '../../../shared/inference/rate-limits/backend-pau
 import {
   CallGate,
   markSent,
+  pauseCheckNeeded,
   type ThrottleObserver,
   withAdmission,
 } from '../../../shared/inference/rate-limits/call-gate.js';
@@ -143,6 +144,21 @@ describe('provider rate limiter', () => {
       if (!('reason' in sentRefusal) || !('reason' in controlRefusal)) throw new Error('expected refusals');
       // The re-dated entry leaves at least as much later than the control's as it was re-dated after it.
       expect(sentRefusal.waitMs - controlRefusal.waitMs).to.be.at.least(Math.floor(leftAt - controlTakenBy) - 2);
+    });
+
+    it("should spare a call's first attempt a second pause lookup only right after its admission", async () => {
+      const gate = new CallGate('openai', 'gpt', [], new BackendPauses(MEMORY), 5000, QUIET);
+      expect(pauseCheckNeeded(), 'outside any admission').to.equal(true);
+      const fresh = await gate.enter(0);
+      const seen = await withAdmission(fresh, async () => {
+        const first = pauseCheckNeeded();
+        await markSent();
+        return [first, pauseCheckNeeded()];
+      });
+      expect(seen, 'first attempt, then a retry').to.deep.equal([false, true]);
+      const late = await gate.enter(0);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await withAdmission(late, async () => pauseCheckNeeded()), 'first attempt 30 ms later').to.equal(true);
     });
 
     it('should wait out a pause before admitting', async () => {
