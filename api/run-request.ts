@@ -160,7 +160,9 @@ export function toSubmission(
     outputName: body.output_name ?? null,
     outputMultiplicity: body.output_multiplicity ?? null,
     dynamicOutputConceptRef: body.dynamic_output_concept_ref ?? null,
-    pipelineRunId: context.honourRunId && body.pipeline_run_id ? body.pipeline_run_id : randomUUID(),
+    ...(context.honourRunId && body.pipeline_run_id
+      ? { pipelineRunId: body.pipeline_run_id }
+      : { pipelineRunId: randomUUID(), runIdGenerated: true }),
     requestId: context.requestId,
     owner: context.ownership.owner,
     storageScope: context.ownership.storageScope,

@@ -53,11 +53,13 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         await forget();
         throw error;
       });
-    await deps.queue.enqueue(job.queued).catch(async (error: unknown) => {
-      await forget();
-      await deps.objects.deleteAll(job.written).catch(() => undefined);
-      throw error;
-    });
+    await deps.queue
+      .enqueue(job.queued, { fresh: submission.runIdGenerated === true })
+      .catch(async (error: unknown) => {
+        await forget();
+        await deps.objects.deleteAll(job.written).catch(() => undefined);
+        throw error;
+      });
   }
 
   return {

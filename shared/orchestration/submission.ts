@@ -35,6 +35,11 @@ export interface RunSubmission {
   outputMultiplicity: boolean | number | null;
   dynamicOutputConceptRef: string | null;
   pipelineRunId: string;
+  /**
+   * The run id was generated for this run (the caller named none): no earlier run holds it, so no earlier job of the
+   * same id is looked for when it is queued.
+   */
+  runIdGenerated?: boolean;
   requestId: string;
   /** The caller's own id, owner of the run (docs/run-ownership.md). */
   owner: string;

@@ -70,11 +70,13 @@ export class RunQueue {
    * Enqueue a run under its job id ({@link runJobId}); resolves once Redis has stored it. The finished job of an
    * earlier run with the same id (its owner reusing the id, kept for the dashboard) is removed first.
    * @param job - the payload, whole or offloaded (validated here)
+   * @param options - `fresh`: the run id was generated for this run, so no earlier job is looked for (one Redis round
+   *   trip fewer before the acknowledgement)
    * @throws QueueUnavailableError (503) when Redis does not take the job in time or is unreachable;
    *   PipelineManagerAlreadyExistsError (409) when the job of an earlier run with this id is not finished yet (its
    *   worker is still closing it); any other failure (not an outage) unchanged
    */
-  async enqueue(job: QueuedRunJob): Promise<void> {
+  async enqueue(job: QueuedRunJob, options: { fresh?: boolean } = {}): Promise<void> {
     const payload = QUEUED_RUN_JOB.parse(job);
     const jobId = runJobId(payload.pipeline_run_id);
     const unavailable = (reason: string) =>
@@ -82,7 +84,7 @@ export class RunQueue {
     await whenQueueReachable(
       () =>
         Promise.race([
-          this.replace(jobId, payload),
+          options.fresh ? this.add(jobId, payload) : this.replace(jobId, payload),
           new Promise((_, reject) =>
             setTimeout(
               () =>
@@ -117,6 +119,11 @@ export class RunQueue {
       }
       await earlier.remove();
     }
+    await this.add(jobId, payload);
+  }
+
+  /** Add a run's job. */
+  private async add(jobId: string, payload: QueuedRunJob): Promise<void> {
     await this.queue.add('run', payload, {
       jobId,
       attempts: this.options.maxAttempts,
