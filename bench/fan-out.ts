@@ -4,7 +4,8 @@
  * Redis of `TEST_REDIS_URL` (a unique prefix, deleted after). With `BATCH_MAX_PARALLEL=20` and
  * `WORKER_CHILD_CONCURRENCY=10` per worker, the ideal time is ⌈40 ÷ min(20, 2 × 10)⌉ × 200 ms = 400 ms; the target is
  * ≤ 1.3 × that (issue 17). Also measured: the same batch with `RUN_FAN_OUT=false` (items in the run's worker, same cap).
- * Each run is timed from its result (`finished_at` − `created_at`) and by the client (the blocking `/v1/execute`).
+ * Each run is timed from its result (`finished_at` − `created_at`) and by the client (the blocking `/v1/execute`). The
+ * services run from the production build (`dist/`, as `npm start` runs them; refreshed first when stale).
  * Writes `bench/fan-out.md`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { completion, startFakeOpenAiServer } from '../test/helpers/fake-openai-s
 import { type ServiceProcess, spawnApi, spawnService } from '../test/helpers/processes.js';
 import { quantile } from '../test/helpers/raw-http.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
+import { ensureProductionBuild } from './production-build.js';
 import { postJson } from './service-client.js';
 
 const ITEMS = 40;
@@ -22,7 +24,7 @@ const LATENCY_MS = 200;
 const CAP = 20;
 const CHILD_SLOTS = 10;
 const WORKERS = 2;
-const ROUNDS = Number(process.env['BENCH_FAN_OUT_ROUNDS'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_FAN_OUT_ROUNDS'] ?? 9);
 const IDEAL_MS = Math.ceil(ITEMS / Math.min(CAP, WORKERS * CHILD_SLOTS)) * LATENCY_MS;
 
 interface Scenario {
@@ -54,9 +56,9 @@ async function measure(scenario: Scenario, providerUrl: string): Promise<Measure
   };
   const started: ServiceProcess[] = [];
   try {
-    const { api, baseUrl } = await spawnApi(environment);
+    const { api, baseUrl } = await spawnApi(environment, { compiled: true });
     started.push(api);
-    const workers = Array.from({ length: WORKERS }, () => spawnService('worker', environment));
+    const workers = Array.from({ length: WORKERS }, () => spawnService('worker', environment, { compiled: true }));
     started.push(...workers);
     for (const worker of workers) await worker.waitForLog((line) => line['msg'] === 'worker started');
     const words = Array.from({ length: ITEMS }, (_, index) => `word-${index}`);
@@ -83,6 +85,7 @@ async function measure(scenario: Scenario, providerUrl: string): Promise<Measure
 }
 
 async function main(): Promise<void> {
+  ensureProductionBuild();
   const fake = await startFakeOpenAiServer();
   fake.respondWith(() => ({ ...completion('echo'), delayMs: LATENCY_MS }));
   const rows: string[] = [];
@@ -106,7 +109,7 @@ async function main(): Promise<void> {
     `# Fan-out across workers (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
     '',
     `A ${ITEMS}-item PipeBatch over a PipeLLM, each call answered after ${LATENCY_MS} ms by a fake provider on 127.0.0.1;`,
-    `spawned API and ${WORKERS} spawned workers, BATCH_MAX_PARALLEL=${CAP}, WORKER_CHILD_CONCURRENCY=${CHILD_SLOTS}. Ideal`,
+    `spawned API and ${WORKERS} spawned workers (the production build), BATCH_MAX_PARALLEL=${CAP}, WORKER_CHILD_CONCURRENCY=${CHILD_SLOTS}. Ideal`,
     `time for these caps: ${IDEAL_MS} ms; target ≤ 1.3 × ideal. Median of ${ROUNDS} runs after one warm-up; run time =`,
     `the result's finished_at − created_at, client time = the blocking /v1/execute. Load average of the host when done:`,
     `${loadavg()[0]!.toFixed(2)} (1 min), on ${availableParallelism()} cores: the processes share them with whatever else runs.`,

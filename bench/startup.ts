@@ -6,17 +6,16 @@
  * medians with their spread. The build is refreshed first (`scripts/build.mjs --if-stale`). Target: ≤ 1 s (issue 13).
  * Writes `bench/startup.md`.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
 import { median } from './comparison.js';
+import { ensureProductionBuild, ROOT } from './production-build.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_STARTUP_ROUNDS'] ?? 7);
 const TARGET_MS = 1000;
 
@@ -62,8 +61,7 @@ async function timeToHealth(scenario: Scenario): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('the build failed');
+  ensureProductionBuild();
   const work = mkdtempSync(join(tmpdir(), 'mthds-bench-startup-'));
   const queueConfig = join(work, 'queue');
   const prefix = uniquePrefix();
