@@ -25,6 +25,7 @@ const CAP = 20;
 const CHILD_SLOTS = 10;
 const WORKERS = 2;
 const ROUNDS = Number(process.env['BENCH_FAN_OUT_ROUNDS'] ?? 9);
+const WARM_UP = 2;
 const IDEAL_MS = Math.ceil(ITEMS / Math.min(CAP, WORKERS * CHILD_SLOTS)) * LATENCY_MS;
 
 interface Scenario {
@@ -39,7 +40,7 @@ interface Measured {
   perWorker: number[];
 }
 
-/** Run the scenario's batch `ROUNDS` times after one warm-up. */
+/** Run the scenario's batch `ROUNDS` times after `WARM_UP` runs (the first runs still compile and load lazily). */
 async function measure(scenario: Scenario, providerUrl: string): Promise<Measured> {
   const prefix = uniquePrefix();
   const configDir = mkdtempSync(join(tmpdir(), 'mthds-bench-fan-out-'));
@@ -64,12 +65,12 @@ async function measure(scenario: Scenario, providerUrl: string): Promise<Measure
     const words = Array.from({ length: ITEMS }, (_, index) => `word-${index}`);
     const body = { mthds_contents: [CONTROLLERS_BUNDLE], pipe_code: 'batch_echo', inputs: { words } };
     const measured: Measured = { runMs: [], clientMs: [], perWorker: workers.map(() => 0) };
-    for (let round = 0; round <= ROUNDS; round += 1) {
+    for (let round = 0; round < WARM_UP + ROUNDS; round += 1) {
       const before = workers.map((worker) => worker.logs.filter((line) => line['msg'] === 'child:completed').length);
       const sent = performance.now();
       const result = await postJson(`${baseUrl}/v1/execute`, body);
       const clientMs = performance.now() - sent;
-      if (round === 0) continue;
+      if (round < WARM_UP) continue;
       measured.clientMs.push(clientMs);
       measured.runMs.push(Date.parse(String(result['finished_at'])) - Date.parse(String(result['created_at'])));
       for (const [index, worker] of workers.entries())
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     '',
     `A ${ITEMS}-item PipeBatch over a PipeLLM, each call answered after ${LATENCY_MS} ms by a fake provider on 127.0.0.1;`,
     `spawned API and ${WORKERS} spawned workers (the production build), BATCH_MAX_PARALLEL=${CAP}, WORKER_CHILD_CONCURRENCY=${CHILD_SLOTS}. Ideal`,
-    `time for these caps: ${IDEAL_MS} ms; target ≤ 1.3 × ideal. Median of ${ROUNDS} runs after one warm-up; run time =`,
+    `time for these caps: ${IDEAL_MS} ms; target ≤ 1.3 × ideal. Median of ${ROUNDS} runs after ${WARM_UP} warm-up runs; run time =`,
     `the result's finished_at − created_at, client time = the blocking /v1/execute. Load average of the host when done:`,
     `${loadavg()[0]!.toFixed(2)} (1 min), on ${availableParallelism()} cores: the processes share them with whatever else runs.`,
     '',
