@@ -180,13 +180,14 @@ describe('provider rate limits (real Redis, fake provider)', function () {
       fake.respondWith(() => ({ ...completion('hello'), delayMs: 200 }));
       const backend = worker(configWith(undefined));
       await ask(backend);
-      const observer = new Redis(TEST_REDIS_URL);
-      const monitor = await observer.monitor();
-      connections.push(monitor, observer);
+      // the commands the worker's own connection sends that read the backend's pause
+      const client = connections.at(-1)!;
+      const send = client.sendCommand.bind(client);
       const pauseReads: string[] = [];
-      monitor.on('monitor', (_time: string, args: string[]) => {
-        if (args[1] === `${prefix}:ratelimit:pause:openai`) pauseReads.push(String(args[0]).toLowerCase());
-      });
+      client.sendCommand = (command, stream) => {
+        if (command.args[0] === `${prefix}:ratelimit:pause:openai`) pauseReads.push(command.name);
+        return send(command, stream);
+      };
       const before = fake.requests.length;
       await Promise.all(Array.from({ length: 10 }, () => ask(backend)));
       const burst = fake.requests.slice(before).map((request) => request.receivedAt);
