@@ -8,9 +8,9 @@
  * services run from the production build (`dist/`, as `npm start` runs them; refreshed first when stale).
  * Writes `bench/fan-out.md`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { QUEUE_CONFIG_DIR } from '../test/helpers/config-dir.js';
 import { CONTROLLERS_BUNDLE } from '../test/helpers/controllers-bundle.js';
 import { completion, startFakeOpenAiServer } from '../test/helpers/fake-openai-server.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../test/helpers/processes.js';
@@ -43,12 +43,10 @@ interface Measured {
 /** Run the scenario's batch `ROUNDS` times after `WARM_UP` runs (the first runs still compile and load lazily). */
 async function measure(scenario: Scenario, providerUrl: string): Promise<Measured> {
   const prefix = uniquePrefix();
-  const configDir = mkdtempSync(join(tmpdir(), 'mthds-bench-fan-out-'));
-  writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
   const environment = {
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: prefix,
-    SERVICE_CONFIG_DIR: configDir,
+    SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
     OPENAI_API_KEY: 'sk-bench',
     OPENAI_BASE_URL: providerUrl,
     RUN_FAN_OUT: String(scenario.fanOut),
@@ -81,7 +79,6 @@ async function measure(scenario: Scenario, providerUrl: string): Promise<Measure
   } finally {
     await Promise.all(started.map((service) => service.stop('SIGKILL')));
     await deletePrefix(prefix).catch(() => undefined);
-    rmSync(configDir, { recursive: true, force: true });
   }
 }
 

@@ -7,10 +7,11 @@
  * Writes `bench/startup.md`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { QUEUE_CONFIG_DIR } from '../test/helpers/config-dir.js';
 import { freePort } from '../test/helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
 import { median } from './comparison.js';
@@ -63,10 +64,7 @@ async function timeToHealth(scenario: Scenario): Promise<number> {
 async function main(): Promise<void> {
   ensureProductionBuild();
   const work = mkdtempSync(join(tmpdir(), 'mthds-bench-startup-'));
-  const queueConfig = join(work, 'queue');
   const prefix = uniquePrefix();
-  mkdirSync(queueConfig);
-  writeFileSync(join(queueConfig, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
   const storage = { STORAGE_DIR: join(work, 'storage'), METHOD_CACHE_DIR: join(work, 'methods') };
   const scenarios: Scenario[] = [
     { name: 'anchor E: bare Express 5', args: ['--input-type=module', '--eval', ECHO_ANCHOR], environment: {} },
@@ -74,7 +72,12 @@ async function main(): Promise<void> {
     {
       name: 'API, queue mode (--no-worker)',
       args: ['dist/api/server.js', '--no-worker'],
-      environment: { ...storage, SERVICE_CONFIG_DIR: queueConfig, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix },
+      environment: {
+        ...storage,
+        SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: prefix,
+      },
     },
   ];
   const times = new Map<string, number[]>(scenarios.map((scenario) => [scenario.name, []]));

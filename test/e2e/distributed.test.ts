@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
+import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
@@ -47,22 +48,18 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
   this.timeout(120000);
   const started: ServiceProcess[] = [];
   let prefix: string;
-  let configDir: string;
 
   beforeEach(() => {
     prefix = uniquePrefix();
-    configDir = mkdtempSync(join(tmpdir(), 'mthds-e2e-config-'));
-    writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
   });
 
   afterEach(async () => {
     await Promise.all(started.splice(0).map((service) => service.stop('SIGKILL')));
     await deletePrefix(prefix).catch(() => undefined);
-    rmSync(configDir, { recursive: true, force: true });
   });
 
   function environment(extra: Record<string, string> = {}): Record<string, string> {
-    return { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: configDir, ...extra };
+    return { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR, ...extra };
   }
 
   async function startApi(extra: Record<string, string> = {}): Promise<string> {

@@ -4,10 +4,8 @@
  * each prompt with its echo after 200 ms. The items are child jobs both workers take; the outputs come back in input
  * order. Speed is measured by `bench/fan-out.ts`, never asserted here.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
+import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
 import {
   type ChatRequestBody,
@@ -39,29 +37,25 @@ describe('fan-out across spawned workers (real Redis, fake provider)', function 
   this.timeout(120000);
   const started: ServiceProcess[] = [];
   let prefix: string;
-  let configDir: string;
   let fake: FakeOpenAiServer;
 
   beforeEach(async () => {
     prefix = uniquePrefix();
     fake = await startFakeOpenAiServer();
     fake.respondWith((request) => ({ ...completion(`echo ${userText(request.body)}`), delayMs: LATENCY_MS }));
-    configDir = mkdtempSync(join(tmpdir(), 'mthds-e2e-fan-out-'));
-    writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
   });
 
   afterEach(async () => {
     await Promise.all(started.splice(0).map((service) => service.stop('SIGKILL')));
     await fake.close();
     await deletePrefix(prefix).catch(() => undefined);
-    rmSync(configDir, { recursive: true, force: true });
   });
 
   it('should run the items of a 40-item batch on both workers and answer their outputs in input order', async () => {
     const environment = {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
-      SERVICE_CONFIG_DIR: configDir,
+      SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
       OPENAI_API_KEY: 'sk-test',
       OPENAI_BASE_URL: fake.baseUrl,
       RUN_FAN_OUT: 'true',

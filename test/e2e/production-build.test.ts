@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { FILING_BUNDLE, GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
@@ -82,21 +82,17 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
 
   describe('in queue mode', () => {
     let prefix: string;
-    let configDir: string;
 
     beforeEach(() => {
       prefix = uniquePrefix();
-      configDir = mkdtempSync(join(tmpdir(), 'mthds-production-build-'));
-      writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
     });
 
     afterEach(async () => {
-      rmSync(configDir, { recursive: true, force: true });
       await deletePrefix(prefix).catch(() => undefined);
     });
 
     it('should run a started run on a compiled worker', async () => {
-      const environment = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: configDir };
+      const environment = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR };
       const { api, baseUrl } = await spawnApi(environment, { compiled: true });
       started.push(api);
       const worker = spawnService('worker', environment, { compiled: true });

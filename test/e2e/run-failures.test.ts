@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
+import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
@@ -78,13 +76,10 @@ describe('run failures (spawned API and worker processes, real Redis)', function
   this.timeout(180000);
   const started: ServiceProcess[] = [];
   let prefix: string;
-  let configDir: string;
   let receiver: CallbackReceiver;
 
   beforeEach(async () => {
     prefix = uniquePrefix();
-    configDir = mkdtempSync(join(tmpdir(), 'mthds-e2e-config-'));
-    writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
     receiver = await startCallbackReceiver([200]);
   });
 
@@ -92,14 +87,13 @@ describe('run failures (spawned API and worker processes, real Redis)', function
     await Promise.all(started.splice(0).map((service) => service.stop('SIGKILL')));
     await receiver.close();
     await deletePrefix(prefix).catch(() => undefined);
-    rmSync(configDir, { recursive: true, force: true });
   });
 
   function environment(extra: Record<string, string> = {}): Record<string, string> {
     return {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
-      SERVICE_CONFIG_DIR: configDir,
+      SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
       COMPLETION_CALLBACK_SECRET: 'e2e-secret',
       CALLBACK_ALLOW_PRIVATE_HOSTS: 'true',
       ...extra,

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
+import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
@@ -52,14 +50,6 @@ describe('shutdown on SIGTERM (spawned processes)', function () {
   const started: ServiceProcess[] = [];
   const agents: Agent[] = [];
   let prefix: string;
-  let bullmqConfig: string;
-
-  before(() => {
-    bullmqConfig = mkdtempSync(join(tmpdir(), 'mthds-e2e-config-'));
-    writeFileSync(join(bullmqConfig, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
-  });
-
-  after(() => rmSync(bullmqConfig, { recursive: true, force: true }));
 
   beforeEach(() => {
     prefix = uniquePrefix();
@@ -79,7 +69,7 @@ describe('shutdown on SIGTERM (spawned processes)', function () {
         ...grace,
         REDIS_URL: redisUrl,
         QUEUE_PREFIX: prefix,
-        ...(mode === 'bullmq' ? { SERVICE_CONFIG_DIR: bullmqConfig } : {}),
+        ...(mode === 'bullmq' ? { SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR } : {}),
       },
       { inProcessWorker: mode === 'bullmq' },
     );

@@ -4,7 +4,7 @@
  * `inference/` override) reaches a test. Every helper that builds settings or spawns a service uses it unless the test
  * names its own directory.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Environment, loadSettings, type Settings } from '../../shared/config/index.js';
@@ -13,9 +13,15 @@ import { type Environment, loadSettings, type Settings } from '../../shared/conf
 export const TEST_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-config-'));
 /** The `STORAGE_DIR` of this test process's services unless a test names its own, removed when the process exits. */
 export const TEST_STORAGE_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-storage-'));
+/**
+ * The `SERVICE_CONFIG_DIR` of queue-mode services: its `api_override.toml` sets `orchestration_mode = "bullmq"` and
+ * nothing else. Services only read it, so every test of the process shares it; removed when the process exits.
+ */
+export const QUEUE_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-queue-config-'));
+writeFileSync(join(QUEUE_CONFIG_DIR, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
 process.once('exit', () => {
-  rmSync(TEST_CONFIG_DIR, { recursive: true, force: true });
-  rmSync(TEST_STORAGE_DIR, { recursive: true, force: true });
+  for (const directory of [TEST_CONFIG_DIR, TEST_STORAGE_DIR, QUEUE_CONFIG_DIR])
+    rmSync(directory, { recursive: true, force: true });
 });
 
 /**

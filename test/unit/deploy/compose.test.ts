@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import YAML from 'yaml';
 import { loadApiConfig, loadSettings } from '../../../shared/config/index.js';
 import { CLOSE_ALLOWANCE_MS } from '../../../shared/lifecycle/index.js';
+import { QUEUE_CONFIG_DIR } from '../../helpers/config-dir.js';
 import { REPO_ROOT, repoFile } from '../../helpers/deploy-files.js';
 
 interface Healthcheck {
@@ -147,19 +146,13 @@ describe('deploy/docker-compose.yml (static)', () => {
       }
       return resolved;
     };
-    const configDir = mkdtempSync(join(tmpdir(), 'compose-config-'));
-    try {
-      writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
-      const worker = loadSettings({ ...environment('worker'), SERVICE_CONFIG_DIR: configDir });
-      const grace = seconds(services['worker']?.stop_grace_period ?? '10s') * 1000;
-      expect(grace).to.be.at.least(worker.worker.shutdownGraceMs + CLOSE_ALLOWANCE_MS);
-      expect(worker.worker.metricsPort).to.be.greaterThan(0);
-      const api = loadSettings({ ...environment('api'), SERVICE_CONFIG_DIR: configDir });
-      expect(api.auth.mode).to.equal('api_key');
-      const apiGrace = seconds(services['api']?.stop_grace_period ?? '10s') * 1000;
-      expect(apiGrace).to.be.at.least(api.shutdownGraceMs + CLOSE_ALLOWANCE_MS);
-    } finally {
-      rmSync(configDir, { recursive: true, force: true });
-    }
+    const worker = loadSettings({ ...environment('worker'), SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR });
+    const grace = seconds(services['worker']?.stop_grace_period ?? '10s') * 1000;
+    expect(grace).to.be.at.least(worker.worker.shutdownGraceMs + CLOSE_ALLOWANCE_MS);
+    expect(worker.worker.metricsPort).to.be.greaterThan(0);
+    const api = loadSettings({ ...environment('api'), SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR });
+    expect(api.auth.mode).to.equal('api_key');
+    const apiGrace = seconds(services['api']?.stop_grace_period ?? '10s') * 1000;
+    expect(apiGrace).to.be.at.least(api.shutdownGraceMs + CLOSE_ALLOWANCE_MS);
   });
 });
