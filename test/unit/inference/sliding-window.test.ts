@@ -54,13 +54,22 @@ async function refused(window: SlidingWindow, scope: string, weight = 1): Promis
 }
 
 /**
- * The most admissions that surely happened within one span of `holdMs`: those that started no earlier than one of
- * them started and ended less than a hold after it.
+ * The resolution of the Redis windows' clock (`TIME` floored to the millisecond; the memory windows' clock is finer):
+ * an entry stamped T may have been taken up to 1 ms after T, so two entries one hold apart on that clock may be up to
+ * 1 ms less than a hold apart in real time.
+ */
+const CLOCK_RESOLUTION_MS = 1;
+
+/**
+ * The most admissions that surely happened within one span of `holdMs` on the windows' millisecond clock: those that
+ * started no earlier than one of them started and ended less than a hold (less the clock's resolution) after it.
  */
 function mostSurelyWithin(taken: readonly Taken[], holdMs: number): number {
   let most = 0;
   for (const first of taken) {
-    const inside = taken.filter((other) => other.before >= first.before && other.after < first.before + holdMs);
+    const inside = taken.filter(
+      (other) => other.before >= first.before && other.after < first.before + holdMs - CLOCK_RESOLUTION_MS,
+    );
     most = Math.max(most, inside.length);
   }
   return most;
