@@ -1,10 +1,14 @@
 /**
  * The anchors the benchmark compares the service with, measured in the same run on the same machine:
- * **E**, a bare Express 5 server whose only route echoes a JSON body (`express.json()`), and **Q**, raw BullMQ on the
- * same Redis (add, process with a no-op worker, completed).
+ * **E**, a bare Express 5 server whose only route echoes a JSON body (`express.json()`), **E+S**, the same server
+ * keeping each answer in a file as the service keeps every finished run, and **Q**, raw BullMQ on the same Redis (add,
+ * process with a no-op worker, completed).
  */
+import { randomUUID } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import express from 'express';
@@ -31,18 +35,48 @@ export async function listen(server: Server): Promise<ListeningServer> {
 
 /**
  * Start anchor E: Express 5 with `express.json()` (limit 64 MiB) echoing every POSTed body on any path, and answering
- * any GET with `{}`.
+ * any GET with `{}`. With `keepIn`, anchor E+S: before answering, each echoed body is kept in a file of that directory
+ * the way the service's filesystem store keeps a finished run in `results/` (written to a temporary file, renamed into
+ * place; docs/storage.md).
+ * @param keepIn - an existing directory, for E+S; the caller removes it
  */
-export function startEchoAnchor(): Promise<ListeningServer> {
+export function startEchoAnchor(keepIn?: string): Promise<ListeningServer> {
   const app = express();
   app.use(express.json({ limit: '64mb' }));
-  app.post('/{*path}', (req, res) => {
+  app.post('/{*path}', async (req, res) => {
+    if (keepIn !== undefined) {
+      const name = randomUUID();
+      await writeFile(join(keepIn, `.tmp-${name}`), JSON.stringify(req.body));
+      await rename(join(keepIn, `.tmp-${name}`), join(keepIn, `${name}.json`));
+    }
     res.json(req.body);
   });
   app.get('/{*path}', (_req, res) => {
     res.json({});
   });
   return listen(app.listen(0, '127.0.0.1'));
+}
+
+/**
+ * POST a JSON body `count` times, one request at a time, with the client the service's trips use (`fetch`).
+ * @param url - the route's full URL
+ * @param body - the request body
+ * @param count - requests
+ * @returns each round trip in ms
+ */
+export async function httpRoundTrips(url: string, body: unknown, count: number): Promise<number[]> {
+  const trips: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const started = performance.now();
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await answer.arrayBuffer();
+    trips.push(performance.now() - started);
+  }
+  return trips;
 }
 
 /** Anchor Q: raw BullMQ on one queue of its own. */

@@ -10,6 +10,17 @@ export interface Pair {
   anchor: number;
 }
 
+/**
+ * What stops a target, measured in the same rounds as its comparison: the best ratio the scenario's own anchors allow
+ * on this machine (e.g. an Express route can answer no faster than E, so no `/v1/start` reaches more than E/Q of Q).
+ */
+export interface Wall {
+  /** What the figure is, in words a reader of `bench/results.md` can check against the code. */
+  what: string;
+  /** The figure of each round. */
+  values: number[];
+}
+
 /** A finished comparison. */
 export interface Comparison {
   name: string;
@@ -18,6 +29,8 @@ export interface Comparison {
   /** The issue's target for the ratio, e.g. `≥ 0.50`. */
   target: string;
   pairs: Pair[];
+  /** The wall in the way of the target, where one was measured. */
+  wall?: Wall;
 }
 
 /**
@@ -58,6 +71,29 @@ export function comparisonRow(comparison: Comparison): string {
   const subject = median(comparison.pairs.map((pair) => pair.subject));
   const anchor = median(comparison.pairs.map((pair) => pair.anchor));
   return `| ${comparison.name} | ${figure(subject)} ${comparison.unit} | ${figure(anchor)} ${comparison.unit} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}) | ${comparison.target} |`;
+}
+
+/**
+ * A Markdown row of the walls table: the comparison, its median ratio, what stops it and the wall's median figure
+ * with its min–max spread.
+ * @param comparison - a finished comparison with a wall
+ */
+export function wallRow(comparison: Comparison & { wall: Wall }): string {
+  const { values, what } = comparison.wall;
+  const ratio = median(comparison.pairs.map(({ subject, anchor }) => subject / anchor));
+  return `| ${comparison.name} | ${ratio.toFixed(3)} | ${comparison.target} | ${what} | ${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)}) |`;
+}
+
+/**
+ * Run `work` and measure how busy this process's event loop was meanwhile (Node's `eventLoopUtilization`).
+ * @param work - the measured work
+ * @returns its value, and the share of the wall-clock time the main thread spent running code (1 = never idle: the
+ *   work is bound by that thread's CPU)
+ */
+export async function withLoopUtilization<T>(work: () => Promise<T>): Promise<{ value: T; utilization: number }> {
+  const before = performance.eventLoopUtilization();
+  const value = await work();
+  return { value, utilization: performance.eventLoopUtilization(before).utilization };
 }
 
 /** One HTTP load: `connections` clients for `seconds`. */
