@@ -5,13 +5,12 @@
  * process with a no-op worker, completed).
  */
 import { randomUUID } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import express from 'express';
+import { FsObjectStore, runObjectName } from '../shared/storage/index.js';
 
 /** A server listening on 127.0.0.1. */
 export interface ListeningServer {
@@ -35,19 +34,18 @@ export async function listen(server: Server): Promise<ListeningServer> {
 
 /**
  * Start anchor E: Express 5 with `express.json()` (limit 64 MiB) echoing every POSTed body on any path, and answering
- * any GET with `{}`. With `keepIn`, anchor E+S: before answering, each echoed body is kept in a file of that directory
- * the way the service's filesystem store keeps a finished run in `results/` (written to a temporary file, renamed into
- * place; docs/storage.md).
- * @param keepIn - an existing directory, for E+S; the caller removes it
+ * any GET with `{}`. With `keepIn`, anchor E+S: before answering, each echoed body is kept as an object of the
+ * service's own filesystem store rooted there, as a finished run is kept in `results/` (docs/storage.md).
+ * @param keepIn - a directory, for E+S; the caller removes it
  */
 export function startEchoAnchor(keepIn?: string): Promise<ListeningServer> {
+  const store = keepIn === undefined ? undefined : new FsObjectStore(keepIn);
   const app = express();
   app.use(express.json({ limit: '64mb' }));
   app.post('/{*path}', async (req, res) => {
-    if (keepIn !== undefined) {
-      const name = randomUUID();
-      await writeFile(join(keepIn, `.tmp-${name}`), JSON.stringify(req.body));
-      await rename(join(keepIn, `.tmp-${name}`), join(keepIn, `${name}.json`));
+    if (store) {
+      const key = { scope: 'anchor', leaf: 'results' as const, name: runObjectName(randomUUID(), 'json') };
+      await store.put(key, new TextEncoder().encode(JSON.stringify(req.body)), 'application/json');
     }
     res.json(req.body);
   });

@@ -128,7 +128,7 @@ async function routeComparisons(echo: ListeningServer, keeping: ListeningServer)
     });
     const wall: Wall | undefined = route.keepsAnswers
       ? {
-          what: 'E+S / E: E keeping each answer in a file (write, rename), as the service keeps every finished run in `results/`',
+          what: 'E+S / E: E keeping each answer as an object of the service’s own filesystem store, as the service keeps every finished run in `results/`',
           values: keptRates.map((rate, round) => rate / pairs[round]!.anchor),
         }
       : undefined;

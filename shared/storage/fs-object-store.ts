@@ -4,8 +4,10 @@
  * which is then renamed over the object. Content types follow the name's extension.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rename as renameFile, writeFile as writeWholeFile } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { lookup } from 'mime-types';
 import { StoragePathError, StorageUnavailableError } from '../errors/index.js';
 import { type ObjectKey, objectPath, parseObjectPath } from './object-key.js';
@@ -13,6 +15,14 @@ import type { ObjectInfo, ObjectStore, StoredObject } from './object-store.js';
 
 /** Temporary files of writes in progress start with this (never a valid object name: names cannot start with a dot). */
 const TEMP_PREFIX = '.tmp-';
+
+/**
+ * The write of every object goes through the callback API of `node:fs`: on Node 20 a `fs/promises` write opens a
+ * `FileHandle` object per file and spends about twice the event-loop time per write and rename (each finished run
+ * keeps one object, so this is on every run's path).
+ */
+const writeFile = promisify(writeWholeFile);
+const rename = promisify(renameFile);
 
 /** How many made directories a store remembers before it forgets them all (one per scope and leaf in use). */
 const MAX_REMEMBERED_DIRECTORIES = 4096;
