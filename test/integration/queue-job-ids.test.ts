@@ -107,4 +107,34 @@ describe('run job ids (Bull Board lists runs by pipeline_run_id)', function () {
     });
     expect(await waiting!.getState()).to.equal('waiting');
   });
+
+  it('should disarm the enqueue deadline once Redis took the job (no timer left behind per run)', async () => {
+    await deployment.close();
+    deployment = startQueueDeployment({ workers: false });
+    // the deadline of one enqueue (ENQUEUE_TIMEOUT_MS of run-queue.ts); timers of that length still armed after the
+    // acknowledgement would each fire later and build a QueueUnavailableError nobody reads
+    const deadlineMs = 5000;
+    const armed = new Set<unknown>();
+    const { setTimeout: set, clearTimeout: clear } = globalThis;
+    globalThis.setTimeout = ((handler: () => void, delay?: number) => {
+      const timer = set(handler, delay);
+      if (delay === deadlineMs) armed.add(timer);
+      return timer;
+    }) as typeof setTimeout;
+    globalThis.clearTimeout = ((timer?: NodeJS.Timeout) => {
+      armed.delete(timer);
+      clear(timer);
+    }) as typeof clearTimeout;
+    try {
+      await request(deployment.app).post('/v1/start').send(hello).expect(202);
+      await request(deployment.app)
+        .post('/v1/start')
+        .send({ ...hello, pipeline_run_id: 'named-run' })
+        .expect(202);
+    } finally {
+      globalThis.setTimeout = set;
+      globalThis.clearTimeout = clear;
+    }
+    expect(armed.size).to.equal(0);
+  });
 });

@@ -81,12 +81,13 @@ export class RunQueue {
     const jobId = runJobId(payload.pipeline_run_id);
     const unavailable = (reason: string) =>
       `The run queue (Redis) did not accept the run: ${reason}. Nothing was enqueued; retry later.`;
-    await whenQueueReachable(
-      () =>
-        Promise.race([
+    await whenQueueReachable(async () => {
+      let overdue: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
           options.fresh ? this.add(jobId, payload) : this.replace(jobId, payload),
-          new Promise((_, reject) =>
-            setTimeout(
+          new Promise((_, reject) => {
+            overdue = setTimeout(
               () =>
                 reject(
                   new QueueUnavailableError(unavailable(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`), {
@@ -94,11 +95,13 @@ export class RunQueue {
                   }),
                 ),
               ENQUEUE_TIMEOUT_MS,
-            ).unref(),
-          ),
-        ]),
-      unavailable,
-    );
+            ).unref();
+          }),
+        ]);
+      } finally {
+        clearTimeout(overdue);
+      }
+    }, unavailable);
   }
 
   /**
