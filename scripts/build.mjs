@@ -8,9 +8,10 @@
  *    `docs/errors.md` (the served error pages);
  * 3. bundles the two process entries, `dist/api/server.js` and `dist/worker/main.js`, with esbuild over the compiled
  *    ones: the project's own modules in one file each plus shared chunks under `dist/chunks/` (modules imported only
- *    dynamically, such as the queue mode, stay in chunks of their own and load when first imported); packages stay in
- *    `node_modules`. Loading a few files instead of some 460 modules is most of a fast start (docs/architecture.md
- *    "Startup"). Every output sits one folder below `dist/`, and each module's `import.meta.url` is rewritten to the
+ *    dynamically, such as the queue mode, stay in chunks of their own and load when first imported), together with the
+ *    packages of {@link BUNDLED_PACKAGES} and everything they import; every other package stays in `node_modules`.
+ *    Loading a few files instead of some 460 modules and a few thousand package files is most of a fast start
+ *    (docs/architecture.md "Startup"). Every output sits one folder below `dist/`, and each module's `import.meta.url` is rewritten to the
  *    URL of its compiled twin in the tree, so the files it finds beside itself (`new URL('./api.toml', …)`) and the
  *    thread entries it names are found there. Names are kept (`keepNames`): error classes derive their `error_type`
  *    from their class name.
@@ -78,6 +79,72 @@ function copyAssets(directory) {
   }
 }
 
+/**
+ * The packages bundled into the entries with what they import: those both entries load before they serve, pure
+ * JavaScript that finds no file of its own at run time (by `__dirname`, a path or a worker script). Any other package
+ * stays in `node_modules`: the queue stack (BullMQ reads its Lua scripts from its folder), the thread pool (piscina
+ * starts its worker script by path), the logger (pino's transports are worker scripts), git (simple-git), and the
+ * packages loaded on first use (provider SDKs, undici, the formatter, document engines, the S3 client, Bull Board).
+ * `test/e2e/production-build.test.ts` serves every route family from the build.
+ */
+const BUNDLED_PACKAGES = new Set([
+  '@lezer/python',
+  'ajv',
+  'ajv-draft-04',
+  'ajv-formats',
+  'canonicalize',
+  'content-type',
+  'express',
+  'fastest-levenshtein',
+  'ipaddr.js',
+  'jose',
+  'lru-cache',
+  'markdown-it',
+  'mime-types',
+  'nunjucks',
+  'p-limit',
+  'prom-client',
+  'proper-lockfile',
+  'rate-limiter-flexible',
+  'smol-toml',
+  'toml-eslint-parser',
+  'yauzl',
+  'zod',
+  'zod-openapi',
+]);
+
+/**
+ * The package a bare import specifier names (`@scope/name/sub` → `@scope/name`, `name/sub` → `name`).
+ * @param {string} specifier
+ */
+function packageOf(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/**
+ * An esbuild plugin bundling the packages of {@link BUNDLED_PACKAGES} and whatever they import; every other package
+ * import of the project's modules stays external. Node's builtins stay external either way.
+ * @type {import('esbuild').Plugin}
+ */
+const bundledPackages = {
+  name: 'bundled-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+      const insideBundledPackage = importer.split(sep).includes('node_modules');
+      if (insideBundledPackage || BUNDLED_PACKAGES.has(packageOf(path))) return undefined;
+      return { path, external: true };
+    });
+  },
+};
+
+/**
+ * Bundled CommonJS packages `require` Node's builtins; an ES module has no `require` of its own, so each output file
+ * makes one.
+ */
+const REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
 /** The entries bundled, by their output path under `dist/` (without `.js`). */
 const BUNDLED_ENTRIES = { 'api/server': 'api/server.ts', 'worker/main': 'worker/main.ts' };
 
@@ -111,14 +178,14 @@ async function bundleEntries() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     keepNames: true,
+    banner: { js: REQUIRE_BANNER },
     legalComments: 'none',
     tsconfig: join(ROOT, 'tsconfig.build.json'),
     outdir: OUT,
     chunkNames: 'chunks/[name]-[hash]',
     allowOverwrite: true,
-    plugins: [compiledTwinUrls],
+    plugins: [bundledPackages, compiledTwinUrls],
     metafile: true,
     logLevel: 'warning',
   });

@@ -35,6 +35,31 @@ function packagesLoadedAtStart(entry: string): Set<string> {
   return packages;
 }
 
+/** A concept with a structure: its mock output is checked against its JSON schema (ajv) in the API process. */
+const STRUCTURED_BUNDLE = `domain = "build_check"
+main_pipe = "summarise"
+
+[concept.Summary]
+description = "A short summary of a topic"
+
+[concept.Summary.structure]
+title = "The title"
+points = { type = "list", item_type = "text", description = "Key points" }
+
+[pipe.summarise]
+type = "PipeLLM"
+description = "Summarise a topic"
+inputs = { topic = "Text" }
+output = "Summary"
+prompt = "Summarise $topic"
+`;
+
+/** GET a path: its status, content type and text. */
+async function get(baseUrl: string, path: string): Promise<{ status: number; type: string; text: string }> {
+  const response = await fetch(`${baseUrl}${path}`, { redirect: 'manual' });
+  return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+}
+
 async function post(baseUrl: string, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
@@ -59,9 +84,20 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
 
   it('should not load the queue stack or the HTTP client before the API serves in direct mode', () => {
     const packages = packagesLoadedAtStart(join(ROOT, 'dist/api/server.js'));
-    expect(packages.has('express'), [...packages].join(', ')).to.equal(true);
+    expect(packages.has('piscina'), [...packages].join(', ')).to.equal(true);
     for (const name of LAZY_PACKAGES)
       expect(packages.has(name), `${name} in ${[...packages].join(', ')}`).to.equal(false);
+  });
+
+  it('should load the packages it bundles from the entry, not from node_modules', () => {
+    for (const entry of ['dist/api/server.js', 'dist/worker/main.js']) {
+      const packages = [...packagesLoadedAtStart(join(ROOT, entry))].sort();
+      expect(packages, entry).to.deep.equal(
+        entry === 'dist/api/server.js'
+          ? ['pino', 'piscina', 'simple-git']
+          : ['bullmq', 'ioredis', 'pino', 'piscina', 'simple-git'],
+      );
+    }
   });
 
   it('should serve validate and execute, a failed run naming its error type', async () => {
@@ -78,6 +114,41 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
     expect(greeted.body).to.have.property('pipeline_state', 'COMPLETED');
     const failed = await post(baseUrl, '/v1/execute', { mthds_contents: [FILING_BUNDLE], inputs: { name: 'Ada' } });
     expect(JSON.stringify(failed.body)).to.include('"error_type":"PipeFeatureNotSupportedError"');
+  });
+
+  it('should serve every route family from the packages bundled into the entry (scripts/build.mjs)', async () => {
+    const { api, baseUrl } = await spawnApi({}, { compiled: true });
+    started.push(api);
+    const structured = await post(baseUrl, '/v1/execute', {
+      mthds_contents: [STRUCTURED_BUNDLE],
+      inputs: { topic: 'tides' },
+    });
+    expect(structured.status, JSON.stringify(structured.body)).to.equal(200);
+    const summary = (structured.body as { pipe_output: { working_memory: { root: Record<string, unknown> } } })
+      .pipe_output.working_memory.root['main_stuff'] as { content: { title: string; points: string[] } };
+    expect(summary.content.title).to.be.a('string');
+    expect(summary.content.points).to.be.an('array');
+    const metrics = await get(baseUrl, '/metrics');
+    expect(metrics.status).to.equal(200);
+    expect(metrics.text).to.match(/^mthds_runs_started_total\{mode="direct",delivery="blocking"\} 1$/m);
+    const openApi = await get(baseUrl, '/v1/openapi.json');
+    expect(openApi.status).to.equal(200);
+    expect(JSON.parse(openApi.text)).to.have.nested.property(
+      'paths./v1/execute.post.operationId',
+      'execute_v1_execute_post',
+    );
+    const docs = await get(baseUrl, '/docs');
+    expect([docs.status, docs.type]).to.deep.equal([200, 'text/html; charset=utf-8']);
+    const errorPage = await get(baseUrl, '/errors/validation-error/');
+    expect([errorPage.status, errorPage.type]).to.deep.equal([200, 'text/html; charset=utf-8']);
+    const formatted = await post(baseUrl, '/v1/format', { content: 'domain="a"\n' });
+    expect(formatted.body).to.deep.equal({ formatted: 'domain = "a"\n', changed: true, diagnostics: [] });
+    const refused = await fetch(`${baseUrl}/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"mthds_contents": [',
+    });
+    expect([refused.status, refused.headers.get('content-type')]).to.deep.equal([422, 'application/problem+json']);
   });
 
   describe('in queue mode', () => {
@@ -107,6 +178,13 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
         30000,
       );
       expect(status.state).to.equal('COMPLETED');
+      const board = await get(baseUrl, '/admin/queues');
+      expect([board.status, board.type]).to.deep.equal([200, 'text/html; charset=utf-8']);
+      const queues = await get(baseUrl, '/admin/queues/api/queues');
+      expect(queues.status, queues.text).to.equal(200);
+      expect((JSON.parse(queues.text) as { queues: { name: string }[] }).queues.map((queue) => queue.name)).to.include(
+        'runs',
+      );
     });
   });
 });
