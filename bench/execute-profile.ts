@@ -81,26 +81,36 @@ async function startProfiled(work: string): Promise<{ base: string; child: Child
 const SOCKET_NATIVES = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'shutdown']);
 const FILE_NATIVES = new Set(['openFileHandle', 'open', 'rename', 'close', 'fstat', 'stat', 'lstat', 'read', 'write']);
 
-/** Where a frame's code lives: a Node module family, a package, the service's own code or V8's own work. */
-function placeOf(url: string, functionName: string): string {
+/** The package of a path inside `node_modules` (or of a bundled module's source path), if it is one. */
+function packageIn(path: string): string | undefined {
+  return /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+}
+
+/**
+ * Where a frame's code lives: a Node module family, a package (loaded from `node_modules` or bundled into the build),
+ * the service's own code or V8's own work.
+ */
+function placeOf(
+  { url, functionName, lineNumber }: CpuProfile['nodes'][number]['callFrame'],
+  sources: BundleSources,
+): string {
   if (url === '') {
     if (SOCKET_NATIVES.has(functionName)) return 'Node HTTP and sockets';
     if (FILE_NATIVES.has(functionName)) return 'Node file system';
     return functionName.startsWith('(') ? functionName : 'V8 and Node natives';
   }
-  const packageName = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-  if (packageName) return `package ${packageName}`;
   if (url.startsWith('node:')) {
     if (/^node:(_http|net|internal\/(streams|stream_base|http))/.test(url)) return 'Node HTTP and sockets';
     if (/^node:(fs|internal\/fs)/.test(url)) return 'Node file system';
     return `Node ${url.replace(/^node:(internal\/)?/, '')}`;
   }
-  return 'the service';
+  const packageName = packageIn(url) ?? packageIn(sources.sourceOf(url, lineNumber));
+  return packageName ? `package ${packageName}` : 'the service';
 }
 
 /**
- * The source module of a line of the production bundle: esbuild opens each bundled module with a `// <path>.ts`
- * comment, so the last one above the line names it.
+ * The source module of a line of the production bundle: esbuild opens each bundled module with a comment naming its
+ * path (`// shared/…/x.ts`, `// node_modules/express/lib/express.js`), so the last one above the line names it.
  */
 class BundleSources {
   private readonly starts = new Map<string, Array<{ line: number; source: string }>>();
@@ -110,7 +120,7 @@ class BundleSources {
     if (!starts) {
       const lines = url.startsWith('file:') ? readFileSync(new URL(url), 'utf8').split('\n') : [];
       starts = lines.flatMap((text, index) =>
-        /^\/\/ [\w./-]+\.ts$/.test(text) ? [{ line: index, source: text.slice(3) }] : [],
+        /^\/\/ [\w@./-]+\.(ts|c?js|mjs|json)$/.test(text) ? [{ line: index, source: text.slice(3) }] : [],
       );
       this.starts.set(url, starts);
     }
@@ -132,16 +142,16 @@ function summarise(profile: CpuProfile): { places: Map<string, number>; function
   const functions = new Map<string, number>();
   let busy = 0;
   for (const [id, time] of self) {
-    const { url, functionName } = nodes.get(id)!.callFrame;
-    if (functionName === '(idle)') continue;
+    const frame = nodes.get(id)!.callFrame;
+    if (frame.functionName === '(idle)') continue;
     busy += time;
-    const place = placeOf(url, functionName);
+    const place = placeOf(frame, sources);
     places.set(place, (places.get(place) ?? 0) + time);
     const counted = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
-      const frame = nodes.get(at)!.callFrame;
-      if (placeOf(frame.url, frame.functionName) !== 'the service' || frame.functionName === '') continue;
-      const name = `${frame.functionName} (${sources.sourceOf(frame.url, frame.lineNumber)})`;
+      const caller = nodes.get(at)!.callFrame;
+      if (placeOf(caller, sources) !== 'the service' || caller.functionName === '') continue;
+      const name = `${caller.functionName} (${sources.sourceOf(caller.url, caller.lineNumber)})`;
       if (counted.has(name)) continue;
       counted.add(name);
       functions.set(name, (functions.get(name) ?? 0) + time);
