@@ -116,9 +116,9 @@ describe('run job ids (Bull Board lists runs by pipeline_run_id)', function () {
     const deadlineMs = 5000;
     const armed = new Set<unknown>();
     const { setTimeout: set, clearTimeout: clear } = globalThis;
-    globalThis.setTimeout = ((handler: () => void, delay?: number) => {
-      const timer = set(handler, delay);
-      if (delay === deadlineMs) armed.add(timer);
+    globalThis.setTimeout = ((...timerArgs: Parameters<typeof setTimeout>) => {
+      const timer = set(...timerArgs);
+      if (timerArgs[1] === deadlineMs) armed.add(timer);
       return timer;
     }) as typeof setTimeout;
     globalThis.clearTimeout = ((timer?: NodeJS.Timeout) => {
