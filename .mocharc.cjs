@@ -33,9 +33,15 @@ if (!existsSync(SHARED_MATERIAL)) {
   );
 }
 
+/**
+ * Test files named on the command line (`npx mocha test/unit/x.test.ts`) run alone; mocha would otherwise add them to
+ * the configured spec and run the whole suite.
+ */
+const namedFiles = process.argv.slice(2).some((argument) => /\.test\.ts$/.test(argument));
+
 module.exports = {
   'node-option': ['import=tsx'],
-  spec: ['test/**/*.test.ts'],
+  spec: namedFiles ? [] : ['test/**/*.test.ts'],
   ignore,
   recursive: true,
   timeout: 20000,

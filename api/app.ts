@@ -7,8 +7,9 @@
  * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), the
  *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1) and the pages for people: `GET /` (to
  *    `/docs`) and `GET /docs`, the API reference (docs/api.md "API reference")
- * 4. authentication of every `/v1` route and `/metrics` (spec §5), and of `/admin/queues` (Bearer, or HTTP Basic with
- *    the token as the password, for browsers: `middleware/admin-auth.ts`)
+ * 4. authentication of every `/v1` route (spec §5); the operator routes `/admin/*` and `/metrics` need the operator
+ *    credential, never a tenant's (Bearer, or on `/admin/*` HTTP Basic with it as the password, for browsers:
+ *    `middleware/operator-auth.ts`)
  * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
  * 6. route handler (a thin call into the core or an orchestrator; the run lifecycle routes read the run store and
@@ -48,11 +49,11 @@ import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import { errorPages } from './error-pages.js';
 import { accessLog } from './middleware/access-log.js';
-import { adminAuthenticate } from './middleware/admin-auth.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
+import { operatorAuthenticate } from './middleware/operator-auth.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
 import { AnswerCache } from './offload/answer-cache.js';
@@ -163,6 +164,7 @@ function orchestrators(
     logger: deps.logger,
     objects,
     batchConcurrency: deps.settings.fanOut.batchMaxParallel,
+    maxPipes: deps.settings.runMaxPipes,
   });
   const registered = new Map<string, Orchestrator>([['direct', direct]]);
   if (deps.queueBackend) {
@@ -201,7 +203,7 @@ export function createApp(deps: AppDeps): Express {
   if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend)
     throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
-  const bodyLimits = { maxBodyBytes, maxJsonDepth: settings.maxJsonDepth };
+  const bodyLimits = { maxBodyBytes, maxJsonDepth: settings.maxJsonDepth, maxJsonValues: settings.maxJsonValues };
   const allowPrivateCallbackHosts = settings.callbacks.allowPrivateHosts;
   const app = express();
   app.disable('x-powered-by');
@@ -271,12 +273,22 @@ export function createApp(deps: AppDeps): Express {
       [RUN_EVENTS_ROUTE],
     ),
   );
+  const operators = { auth: settings.auth, operatorApiKey: settings.operatorApiKey };
+  app.use('/admin', operatorAuthenticate({ ...operators, browser: true }));
   if (deps.queueBackend) {
     deps.queueBackend.watch(metrics);
     if (settings.adminQueuesEnabled)
-      app.use(ADMIN_QUEUES_PATH, adminAuthenticate(settings.auth), adminQueuesRouter(deps.queueBackend.queues));
+      app.use(
+        ADMIN_QUEUES_PATH,
+        adminQueuesRouter(deps.queueBackend.queues, { readOnly: settings.adminQueuesReadOnly }),
+      );
   }
-  if (settings.metricsEnabled) app.use(METRICS_PATH, auth, routes.describe(metricsRouter(metrics), [METRICS_ROUTE]));
+  if (settings.metricsEnabled)
+    app.use(
+      METRICS_PATH,
+      operatorAuthenticate({ ...operators, browser: false }),
+      routes.describe(metricsRouter(metrics), [METRICS_ROUTE]),
+    );
   app.use(methodNotAllowed);
   app.use(routeNotFound);
   app.use(problemHandler({ docsUrl: settings.errorDocsUrl, disclosure: settings.errorDisclosure, logger }));

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { type BundleLimits, type LibraryFiles, readBundleTransport } from '../shared/bundles/index.js';
 import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/errors/index.js';
 import type { MethodProvenance } from '../shared/methods/index.js';
-import type { BundleSource, PackageExports } from '../shared/mthds/index.js';
+import { type BundleSource, MAX_MULTIPLICITY, type PackageExports } from '../shared/mthds/index.js';
 import { callbackUrlProblem } from '../shared/net/index.js';
 import type { RunSubmission } from '../shared/orchestration/index.js';
 import { parseBody } from './request-schema.js';
@@ -17,6 +17,9 @@ import type { RunOwnership } from './run-ownership.js';
 
 /** At most this many completion webhooks per run. */
 const MAX_CALLBACK_URLS = 5;
+
+/** What an `output_multiplicity` out of range is told (docs/limits.md "Multiplicity"). */
+const MULTIPLICITY_RANGE = `must be true, false or a count from 1 to ${MAX_MULTIPLICITY} (MAX_MULTIPLICITY)`;
 
 /**
  * The run request schema of `/v1/execute` and `/v1/start` (and the OpenAPI document's `RunRequest`); unknown members
@@ -32,9 +35,11 @@ export const RUN_REQUEST = z.looseObject({
     .meta({ description: 'Input name → value (docs/api.md "Inputs"), or a whole working memory.' }),
   output_name: z.string().nullish().meta({ description: 'Name of the final output (default `main_stuff`).' }),
   output_multiplicity: z
-    .union([z.boolean(), z.number().int()])
+    .union([z.boolean(), z.number().int().min(1, MULTIPLICITY_RANGE).max(MAX_MULTIPLICITY, MULTIPLICITY_RANGE)])
     .nullish()
-    .meta({ description: "`true`, `false` or N: overrides the multiplicity of the pipe's output." }),
+    .meta({
+      description: `\`true\`, \`false\` or N (1 to ${MAX_MULTIPLICITY}, docs/limits.md "Multiplicity"): overrides the multiplicity of the pipe's output.`,
+    }),
   dynamic_output_concept_ref: z.string().nullish().meta({ description: 'Concept of a `native.Dynamic` output.' }),
   bundle_b64: z.string().nullish().meta({ description: 'A whole bundle as a base64 zip (docs/bundles.md).' }),
   files: z

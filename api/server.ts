@@ -7,7 +7,8 @@
  * `PORT` (default 8081). In the default `direct` mode it needs
  * nothing but Node. When the deployment's mode is `bullmq` it connects to Redis and, unless started with
  * `--no-worker` (`npm run start:api`), also runs a worker pool in the same process, so one command serves a single
- * machine. The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers;
+ * machine. Its HTTP server caps connections (in all and per client address) and bounds the time to receive a request
+ * (`HTTP_*`, docs/limits.md "Connections"). The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers;
  * run storage (`STORAGE_BACKEND`) is swept of objects past their retention every `STORAGE_SWEEP_MINUTES`
  * (docs/storage.md "Retention").
  * Refuses to start (one line on stderr naming the variable or file, exit status 1) when the configuration is invalid or
@@ -37,6 +38,7 @@ import {
 import { openObjectStore } from '../shared/storage/index.js';
 import { createApp } from './app.js';
 import { closeServer } from './close-server.js';
+import { createHttpServer } from './http-server.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { Readiness } from './readiness.js';
 
@@ -91,11 +93,16 @@ async function main(): Promise<void> {
     runObjects,
     ...(queueBackend ? { queueBackend } : {}),
   });
-  const server = app.listen(settings.port, settings.host, (error?: Error) => {
-    if (error)
-      refuseToStart(
-        `Cannot listen on ${settings.host}:${settings.port} (HOST, PORT): ${error.message}; refusing to start`,
-      );
+  const server = createHttpServer(app, settings.http, (reason) => metrics.httpConnectionsRefused.inc({ reason }));
+  const cannotListen = (error: Error) =>
+    refuseToStart(
+      `Cannot listen on ${settings.host}:${settings.port} (HOST, PORT): ${error.message}; refusing to start`,
+    );
+  server.once('error', cannotListen);
+  server.listen(settings.port, settings.host, () => {
+    // once listening, an error of the server (a connection it could not accept) is logged; the server goes on
+    server.off('error', cannotListen);
+    server.on('error', (error) => logger.error({ err: error }, 'http:server error'));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
     const redisUrl = queued ? redisUrlForLogs(settings.queue.redisUrl) : undefined;

@@ -3,7 +3,12 @@
  *
  * Every failure is 401 `Unauthenticated` with `WWW-Authenticate: Bearer`; the detail says whether the header was
  * missing, the token wrong, or the token expired. The caller's identity lands in `res.locals.identity`: its own id
- * (the owner of the runs it starts) and the storage scopes it may use (docs/run-ownership.md).
+ * (the owner of the runs it starts), the storage scopes it may use, and whether its token grants the operator role
+ * (docs/run-ownership.md).
+ *
+ * A JWT's `user_id` must be one path-safe segment (the storage-scope segment rule: `[A-Za-z0-9_-]`, at most
+ * {@link MAX_USER_ID_LENGTH} characters), checked here and nowhere else, before any other claim: a token whose
+ * `user_id` holds a space, a homoglyph or any other character is a 401 naming it, never a run that fails later.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
@@ -11,6 +16,7 @@ import { type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { AuthSettings } from '../../shared/config/index.js';
 import { Unauthenticated } from '../../shared/errors/index.js';
+import { STORAGE_SEGMENT_PATTERN } from '../../shared/storage/object-key.js';
 import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 
 /** Who is calling (API-CONTRACT.md §6 "Tenancy"; docs/run-ownership.md). */
@@ -25,10 +31,25 @@ export interface Identity {
    * deployment principal; for a `jwt` caller, the prefixes its token's `storage_scopes` claim grants (none without it).
    */
   storageScopes: 'any' | readonly string[];
+  /** Whether the caller's JWT lists the `operator` role in its `roles` claim (docs/run-ownership.md "Operators"). */
+  operator: boolean;
 }
 
 /** The identity of every caller when authentication binds none: the deployment principal, which owns every scope. */
-const SINGLE_TENANT: Identity = { userId: 'single-tenant', storageScopes: 'any' };
+const SINGLE_TENANT: Identity = { userId: 'single-tenant', storageScopes: 'any', operator: false };
+
+/** Longest JWT `user_id`, in characters: it is a storage-scope segment and a part of object paths. */
+const MAX_USER_ID_LENGTH = 128;
+
+/** The role a JWT's `roles` claim lists to make its bearer an operator (docs/run-ownership.md "Operators"). */
+export const OPERATOR_ROLE = 'operator';
+
+/** Most roles a token's `roles` claim may list, and the longest role. */
+const MAX_ROLES = 32;
+const MAX_ROLE_LENGTH = 64;
+
+/** The `roles` claim: the roles the token's issuer grants its bearer. */
+const ROLES_CLAIM = z.array(z.string().min(1).max(MAX_ROLE_LENGTH)).max(MAX_ROLES).optional();
 
 /** Most storage-scope prefixes a token's `storage_scopes` claim may list. */
 const MAX_GRANTED_SCOPES = 64;
@@ -37,8 +58,8 @@ const MAX_GRANTED_SCOPES = 64;
 const STORAGE_SCOPES_CLAIM = z.array(STORAGE_SCOPE).max(MAX_GRANTED_SCOPES).optional();
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what the pattern refuses
-const UNSAFE_USER_ID = /[/\\:?#[\]@\u0000-\u001f\u007f]/;
+/** The first character of a string outside one storage-scope segment. */
+const NOT_IN_SEGMENT = /[^A-Za-z0-9_-]/u;
 
 /**
  * The token of an `Authorization: Bearer <token>` header.
@@ -53,7 +74,13 @@ export function bearerToken(header: string | undefined): string {
   return match[1];
 }
 
-function sameSecret(presented: string, expected: string): boolean {
+/**
+ * Whether a presented secret is the expected one, compared in constant time (SHA-256 digests of both, so neither
+ * length nor content shows in the timing).
+ * @param presented - what the caller sent
+ * @param expected - the configured secret
+ */
+export function sameSecret(presented: string, expected: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
   return timingSafeEqual(digest(presented), digest(expected));
 }
@@ -68,8 +95,11 @@ async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
   }
   const userId = payload['user_id'];
   if (userId === undefined || userId === '') throw new Unauthenticated('Invalid token: missing user_id claim.');
-  if (typeof userId !== 'string' || userId === '.' || userId === '..' || UNSAFE_USER_ID.test(userId)) {
-    throw new Unauthenticated('Invalid token: user_id claim must be a single path-safe segment.');
+  const problem = typeof userId === 'string' ? userIdProblem(userId) : 'is not a string';
+  if (typeof userId !== 'string' || problem !== undefined) {
+    throw new Unauthenticated(
+      `Invalid token: user_id claim ${problem}; it must be one path-safe segment of 1 to ${MAX_USER_ID_LENGTH} characters A-Z, a-z, 0-9, '_' or '-' (it names the caller's storage scope).`,
+    );
   }
   if (userId === SINGLE_TENANT.userId) {
     throw new Unauthenticated(`Invalid token: user_id claim must not be the reserved '${SINGLE_TENANT.userId}' value.`);
@@ -80,7 +110,26 @@ async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
       `Invalid token: storage_scopes claim must be a list of at most ${MAX_GRANTED_SCOPES} storage scopes (1 to 3 path-safe segments each).`,
     );
   }
-  return { userId, storageScopes: granted.data ?? [] };
+  const roles = ROLES_CLAIM.safeParse(payload['roles']);
+  if (!roles.success) {
+    throw new Unauthenticated(
+      `Invalid token: roles claim must be a list of at most ${MAX_ROLES} role names (1 to ${MAX_ROLE_LENGTH} characters each).`,
+    );
+  }
+  return { userId, storageScopes: granted.data ?? [], operator: roles.data?.includes(OPERATOR_ROLE) ?? false };
+}
+
+/**
+ * What is wrong with a `user_id` claim, against the one rule (one storage-scope segment, at most
+ * {@link MAX_USER_ID_LENGTH} characters).
+ * @returns a clause naming the problem (the offending character as a code point), or undefined when it is valid
+ */
+function userIdProblem(userId: string): string | undefined {
+  if (userId.length > MAX_USER_ID_LENGTH) return `has ${userId.length} characters`;
+  if (STORAGE_SEGMENT_PATTERN.test(userId)) return undefined;
+  const match = NOT_IN_SEGMENT.exec(userId);
+  const codePoint = (match?.[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `holds U+${codePoint} at index ${match?.index ?? 0}`;
 }
 
 /** Verifies a presented token and answers who presents it. */
@@ -90,7 +139,7 @@ export type TokenVerifier = (token: string) => Identity | Promise<Identity>;
  * The token check of a mode that binds a secret: the API key (constant-time comparison) or an HS256 JWT.
  * @param auth - the validated auth settings of an `api_key` or `jwt` mode
  * @returns a verifier that throws (or rejects with) Unauthenticated (401) on a wrong or expired token, or a token whose
- *   `user_id` or `storage_scopes` claim is malformed
+ *   `user_id`, `storage_scopes` or `roles` claim is malformed
  * @see spec §5
  */
 export function tokenVerifier(auth: Exclude<AuthSettings, { mode: 'none' }>): TokenVerifier {
@@ -108,7 +157,7 @@ export function tokenVerifier(auth: Exclude<AuthSettings, { mode: 'none' }>): To
  * Build the authentication middleware for a mode.
  * @param auth - the validated auth settings (a mode that needs a secret always carries it)
  * @throws Unauthenticated (401) through `next` on a missing, malformed, wrong or expired token, or a token whose
- *   `user_id` or `storage_scopes` claim is malformed
+ *   `user_id`, `storage_scopes` or `roles` claim is malformed
  * @see spec §5
  */
 export function authenticate(auth: AuthSettings): RequestHandler {

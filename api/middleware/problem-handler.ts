@@ -3,7 +3,13 @@
  * cause); the caller never sees a stack trace. If rendering itself fails, a minimal 500 document is still sent.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { type ErrorDisclosure, NotFound, renderProblem, toMthdsError } from '../../shared/errors/index.js';
+import {
+  type ErrorDisclosure,
+  NotFound,
+  renderProblem,
+  toMthdsError,
+  ValidationError,
+} from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/observability/index.js';
 import { sendJson } from '../send-json.js';
 
@@ -26,12 +32,33 @@ export const routeNotFound: RequestHandler = (req, _res, next) => {
   );
 };
 
+/** The message the router gives the `URIError` of a path parameter it cannot decode. */
+const UNDECODABLE_PARAM = /^Failed to decode param '(.*)'$/s;
+
+/**
+ * The 422 of a path parameter that is not percent-encoded UTF-8 (`%ED%A0%80`, a surrogate; `%E0%A4`, a cut
+ * sequence): the router's `URIError` (status 400) names the raw parameter. No decoded parameter can hold a lone
+ * surrogate, so a run id, scope or name that reaches a handler is always Unicode text (docs/limits.md "Lone
+ * surrogates").
+ * @param thrown - what the request failed with
+ * @returns the ValidationError to answer instead, or undefined for any other failure
+ */
+function undecodableParam(thrown: unknown): ValidationError | undefined {
+  if (!(thrown instanceof URIError) || (thrown as { status?: unknown }).status !== 400) return undefined;
+  const raw = UNDECODABLE_PARAM.exec(thrown.message)?.[1];
+  if (raw === undefined) return undefined;
+  return new ValidationError(
+    `path: the parameter '${raw.slice(0, 200)}' is not percent-encoded UTF-8 text; percent-encode the UTF-8 bytes of each character (a lone surrogate has none)`,
+  );
+}
+
 /**
  * Build the error handler.
  * @param options - docs base URL, disclosure mode, logger
  */
 export function problemHandler(options: ProblemHandlerOptions): ErrorRequestHandler {
-  return (thrown: unknown, req, res, _next) => {
+  return (failure: unknown, req, res, _next) => {
+    const thrown = undecodableParam(failure) ?? failure;
     const requestId = typeof res.locals.requestId === 'string' ? res.locals.requestId : 'unknown';
     try {
       const problem = renderProblem(thrown, {

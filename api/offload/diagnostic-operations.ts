@@ -27,10 +27,11 @@ import {
   type SelectedPipe,
   selectPipe,
 } from '../../shared/codegen/index.js';
+import { reserveHeap } from '../../shared/compute/index.js';
 import { createDocumentPrinter } from '../../shared/docgen/index.js';
 import { createMockExtractor } from '../../shared/inference/extraction/mock-extractor.js';
 import { createMockBackend } from '../../shared/inference/mock-backend.js';
-import { mockValueForSchema } from '../../shared/inference/mock-value.js';
+import { mockValuesForSchema } from '../../shared/inference/mock-value.js';
 import {
   type BundleSource,
   buildCrate,
@@ -138,11 +139,17 @@ export interface RunCheckInput {
 const encoder = new TextEncoder();
 
 /**
- * A 200 body as the bytes `sendJson` would send.
+ * A 200 body as the bytes `sendJson` would send. `JSON.stringify` grows its text in small parts, but encoding it
+ * first copies it whole onto the heap (up to 2 bytes a character), the one allocation an answer makes at once: it is
+ * reserved first, so an answer the thread's heap cannot hold stops the task with the memory limit (422), never the
+ * process (docs/isolation.md).
  * @param body - any JSON value
+ * @throws HeapReservationRefused (answered as the pool's memory limit) when the heap cannot hold the encoding
  */
 export function encodeJson(body: unknown): EncodedJson {
-  return encoder.encode(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  reserveHeap(2 * text.length);
+  return encoder.encode(text);
 }
 
 const encode = encodeJson;
@@ -199,7 +206,7 @@ function sweepDeps(libraryFiles?: ReadonlyMap<string, Uint8Array>): SweepDeps {
       ids: randomIdSource(),
       now: Date.now,
     },
-    dryRun: { mockValue: mockValueForSchema },
+    dryRun: { mockValues: mockValuesForSchema },
   };
 }
 

@@ -90,13 +90,22 @@ export class DiagnosticsPool {
    * @param op - the operation (`thread-operations.ts`)
    * @param input - its structured-clonable input
    * @param signal - aborts it (the client went away); its thread is stopped if it runs
+   * @param transfer - buffers of the input moved to the thread instead of copied (unusable here afterwards)
    * @returns the operation's value
    * @throws the operation's typed error, rebuilt with its exact problem document (e.g. `ValidateBundleError` 422);
    *   ServerBusyError (503, `Retry-After`) when the threads and the wait queue are full or the wait outlived
    *   `COMPUTE_QUEUE_DEADLINE_MS`; ComputeBudgetExceededError (422) past `COMPUTE_TIMEOUT_MS` or `COMPUTE_HEAP_MIB`
    */
-  run<K extends ThreadOperation>(op: K, input: OperationInput<K>, signal?: AbortSignal): Promise<OperationOutput<K>> {
-    return this.pool.run<OperationOutput<K>>(op, input, signal ? { signal } : {});
+  run<K extends ThreadOperation>(
+    op: K,
+    input: OperationInput<K>,
+    signal?: AbortSignal,
+    transfer?: readonly ArrayBuffer[],
+  ): Promise<OperationOutput<K>> {
+    return this.pool.run<OperationOutput<K>>(op, input, {
+      ...(signal ? { signal } : {}),
+      ...(transfer ? { transfer } : {}),
+    });
   }
 
   /**

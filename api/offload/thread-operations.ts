@@ -3,13 +3,15 @@
  * loop may ask a thread for.
  */
 import { type BodyKind, decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
+import type { JsonLimits } from '../body/json-scan.js';
 import { answerDiagnostic } from '../requests/diagnostic-requests.js';
 import { checkRunOperation, loadRunOperation, warmOperation } from './diagnostic-operations.js';
 
 /** Input of the `decodeJson` operation: a large run-route body (`body/json-body.ts`). */
 export interface DecodeJsonInput {
   body: RawJsonBody;
-  maxJsonDepth: number;
+  /** `MAX_JSON_DEPTH` and `MAX_JSON_VALUES`. */
+  limits: JsonLimits;
   kind: BodyKind;
 }
 
@@ -18,7 +20,7 @@ export const THREAD_OPERATIONS = {
   /** A diagnostic route's request, answered whole (`requests/diagnostic-requests.ts`). */
   request: answerDiagnostic,
   /** A large JSON body decoded off the event loop. */
-  decodeJson: (input: DecodeJsonInput): unknown => decodeJsonBody(input.body, input.maxJsonDepth, input.kind),
+  decodeJson: (input: DecodeJsonInput): unknown => decodeJsonBody(input.body, input.limits, input.kind),
   /** The static verdict of a run's bundles. */
   checkRun: checkRunOperation,
   /** The static verdict of a run's bundles, answering the checked bundles. */

@@ -15,6 +15,7 @@ import { CODEGEN_TARGETS } from '../../shared/codegen/index.js';
 import type { ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import { FORMAT_OPTIONS } from '../../shared/tooling/index.js';
 import { decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
+import type { JsonLimits } from '../body/json-scan.js';
 import { buildConceptOperation, buildPipeSpecOperation } from '../offload/definition-operations.js';
 import {
   buildInputsOperation,
@@ -56,8 +57,8 @@ export interface DiagnosticRequest {
   route: DiagnosticRoute;
   /** The undecoded body; undefined when the request has none. */
   body: RawJsonBody | undefined;
-  /** `MAX_JSON_DEPTH` and `MAX_MTHDS_FILE_KIB`. */
-  limits: { maxJsonDepth: number; maxMthdsFileKib: number };
+  /** `MAX_JSON_DEPTH`, `MAX_JSON_VALUES` and `MAX_MTHDS_FILE_KIB`. */
+  limits: JsonLimits & { maxMthdsFileKib: number };
   /** The orchestration modes the deployment accepts (`/v1/validate` checks its `orchestration_mode`). */
   modes: ModePolicy;
   /** The package of the request's `method_ref`, on the second asking. */
@@ -345,11 +346,12 @@ export type DiagnosticRoute = keyof typeof DIAGNOSTIC_ROUTES;
  * Answer a diagnostic request (in a diagnostics thread).
  * @param request - the route, its raw body, limits, mode policy and any fetched package
  * @returns the route's 200 body, encoded, or the `method_ref` to fetch and ask again with
- * @throws the route's typed errors with their problem documents: ValidationError (422) for a malformed, too deep or
- *   schema-failing body; OrchestrationModeOverrideForbidden (403) and MissingOrchestratorError
- *   (500) from `/v1/validate`'s mode check; the operations' own errors (e.g. PipeNotFoundError 422)
+ * @throws the route's typed errors with their problem documents: ValidationError (422) for a malformed, too deep,
+ *   too large (`MAX_JSON_VALUES`) or schema-failing body and for one holding a lone UTF-16 surrogate;
+ *   OrchestrationModeOverrideForbidden (403) and MissingOrchestratorError (500) from `/v1/validate`'s mode check; the
+ *   operations' own errors (e.g. PipeNotFoundError 422)
  */
 export async function answerDiagnostic(request: DiagnosticRequest): Promise<DiagnosticAnswer> {
-  const value = decodeJsonBody(request.body, request.limits.maxJsonDepth, 'typed');
+  const value = decodeJsonBody(request.body, request.limits, 'typed');
   return DIAGNOSTIC_ROUTES[request.route].handle(value, request);
 }

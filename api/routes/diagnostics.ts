@@ -220,6 +220,8 @@ export interface DiagnosticsRouterOptions {
   maxBodyBytes: number;
   /** `MAX_JSON_DEPTH`, the deepest JSON body accepted. */
   maxJsonDepth: number;
+  /** `MAX_JSON_VALUES`, the most values a JSON body may hold. */
+  maxJsonValues: number;
   /** `MAX_MTHDS_FILE_KIB`, the ceiling of each `.mthds` text. */
   maxMthdsFileKib: number;
   /** The deployment's orchestration (`/v1/validate` refuses a forbidden or unregistered `orchestration_mode`). */
@@ -239,7 +241,11 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
     const request: DiagnosticRequest = {
       route,
       body: rawBodyOf(req.body),
-      limits: { maxJsonDepth: options.maxJsonDepth, maxMthdsFileKib: options.maxMthdsFileKib },
+      limits: {
+        maxJsonDepth: options.maxJsonDepth,
+        maxJsonValues: options.maxJsonValues,
+        maxMthdsFileKib: options.maxMthdsFileKib,
+      },
       modes: options.orchestration.modePolicy(),
       ...(options.models ? { models: options.models } : {}),
     };
@@ -289,7 +295,12 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
 export function diagnosticsRouter(options: DiagnosticsRouterOptions): Router {
   const router = Router();
   const read = readBody(options.maxBodyBytes, 'typed');
-  const deployment = JSON.stringify([options.maxJsonDepth, options.maxMthdsFileKib, options.models ?? null]);
+  const deployment = JSON.stringify([
+    options.maxJsonDepth,
+    options.maxJsonValues,
+    options.maxMthdsFileKib,
+    options.models ?? null,
+  ]);
   for (const [route, { path }] of Object.entries(DIAGNOSTIC_ROUTES) as [DiagnosticRoute, { path: string }][]) {
     router.post(path, read, handler(route, options, deployment));
   }

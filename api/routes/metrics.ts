@@ -1,6 +1,6 @@
 /**
- * `GET /metrics`: Prometheus text exposition of the process metrics, behind the same authentication as `/v1` and
- * switchable off with `METRICS_ENABLED=false`.
+ * `GET /metrics`: Prometheus text exposition of the process metrics, behind the operator credential
+ * (`middleware/operator-auth.ts`; a tenant's is refused) and switchable off with `METRICS_ENABLED=false`.
  */
 import { Router } from 'express';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ export const METRICS_ROUTE: RouteSpec = {
   tag: 'observability',
   summary: 'Prometheus metrics',
   description:
-    'The process metrics in the Prometheus text exposition format, behind the same authentication as `/v1` (docs/metrics.md). Served unless `METRICS_ENABLED=false`.',
+    'The process metrics in the Prometheus text exposition format (docs/metrics.md), for operators: it needs the operator credential (`OPERATOR_API_KEY`, or a JWT whose `roles` claim lists `operator`), and a tenant credential gets 403 `OperatorCredentialRequired` (docs/run-ownership.md "Operators"). Served unless `METRICS_ENABLED=false`.',
   responses: {
     200: {
       description: 'The metrics.',
@@ -26,7 +26,7 @@ export const METRICS_ROUTE: RouteSpec = {
       schema: z.string(),
     },
   },
-  problems: [],
+  problems: ['OperatorCredentialRequired'],
 };
 
 /**

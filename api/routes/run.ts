@@ -125,6 +125,8 @@ export interface RunRouteOptions {
   maxBodyBytes: number;
   /** `MAX_JSON_DEPTH`, the deepest JSON body accepted. */
   maxJsonDepth: number;
+  /** `MAX_JSON_VALUES`, the most values a JSON body may hold. */
+  maxJsonValues: number;
   orchestration: Orchestration;
   allowPrivateCallbackHosts: boolean;
   /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */

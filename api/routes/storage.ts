@@ -31,6 +31,7 @@ export const STORAGE_OBJECT_ROUTE: RouteSpec = {
     302: { description: 'A presigned URL of the object (S3 backend).' },
   },
   problems: [
+    'ValidationError',
     'StoragePathError',
     'StorageOwnershipMismatchError',
     'StorageObjectNotFoundError',

@@ -2,6 +2,8 @@
  * Public surface of `shared/compute`: bounded worker-thread pools that run work on caller input off the event loop,
  * under hard time, memory and queue limits (docs/isolation.md).
  */
+
+export { reserveHeap } from './heap-headroom.js';
 export {
   ABANDON_GRACE_MS,
   type ExceededLimit,

@@ -77,6 +77,11 @@ export interface RunOptions {
    * discarded) before its thread is stopped, so a short task does not cost the pool a warm thread.
    */
   signal?: AbortSignal;
+  /**
+   * Buffers of the input moved to the thread instead of copied (they are unusable here afterwards): a copy of a
+   * 100 MiB body would hold the event loop for tens of ms.
+   */
+  transfer?: readonly ArrayBuffer[];
 }
 
 /**
@@ -145,7 +150,10 @@ export class IsolatedPool {
     this.inFlight += 1;
     let grace: NodeJS.Timeout | undefined;
     const task = (
-      this.pool.run(message, { signal: AbortSignal.any([watchdog.signal, abandon.signal]) }) as Promise<TaskAnswer>
+      this.pool.run(message, {
+        signal: AbortSignal.any([watchdog.signal, abandon.signal]),
+        ...(options.transfer ? { transferList: [...options.transfer] } : {}),
+      }) as Promise<TaskAnswer>
     )
       .catch((error: unknown) => {
         // a task that started only fails when its thread stopped (a limit, or abandoned past the grace)
@@ -178,8 +186,10 @@ export class IsolatedPool {
     } catch (error) {
       throw this.failure(error, watchdog.verdict, caller);
     }
-    if (!answer.ok) throw errorFromReport(answer.report);
-    return answer.value as T;
+    if (answer.ok) return answer.value as T;
+    if ('limit' in answer)
+      throw this.budgetError({ kind: 'memory', value: this.options.heapMib, setting: this.options.heapSetting });
+    throw errorFromReport(answer.report);
   }
 
   /** Start a thread in place of one that was stopped, so the tasks queued behind it run now. */

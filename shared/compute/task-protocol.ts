@@ -16,8 +16,14 @@ export interface TaskMessage {
   started: SharedArrayBuffer;
 }
 
-/** What a thread answers. */
-export type TaskAnswer = { ok: true; value: unknown } | { ok: false; report: ErrorReport };
+/**
+ * What a thread answers: a value, an error report, or `limit: 'memory'` when the task stopped before an allocation its
+ * heap could not hold (heap-headroom.ts), which the pool reports as its memory limit.
+ */
+export type TaskAnswer =
+  | { ok: true; value: unknown }
+  | { ok: false; report: ErrorReport }
+  | { ok: false; limit: 'memory' };
 
 /** Bytes of {@link TaskMessage.started}. */
 export const STARTED_BYTES = 16;

@@ -7,6 +7,7 @@ export {
   type AuthSettings,
   type ComputeSettings,
   type Environment,
+  type HttpServerSettings,
   loadSettings,
   type Settings,
   SettingsError,

@@ -35,15 +35,22 @@ const booleanFlag = (fallback: boolean) =>
 const ENV_SCHEMA = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().default('0.0.0.0'),
+  HTTP_MAX_CONNECTIONS: positiveInt(4096),
+  HTTP_MAX_CONNECTIONS_PER_IP: nonNegativeInt(256),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(300000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5000),
   LOG_LEVEL: trimmedLower(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   AUTH_MODE: trimmedLower(['none', 'api_key', 'jwt'], 'none'),
   API_KEY: optionalSecret,
   JWT_SECRET_KEY: optionalSecret,
+  OPERATOR_API_KEY: optionalSecret,
   SERVICE_ENV: z.string().trim().min(1).default('dev'),
   SERVICE_GATEWAY_API_KEY: optionalSecret,
   MAX_REQUEST_BODY_MIB: positiveInt(100),
   MAX_MTHDS_FILE_KIB: positiveInt(1024),
   MAX_JSON_DEPTH: positiveInt(64),
+  MAX_JSON_VALUES: positiveInt(100000),
   ERROR_DISCLOSURE: trimmedLower(['verbose', 'strict'], 'verbose'),
   ERROR_DOCS_URL: z
     .string()
@@ -123,11 +130,13 @@ const ENV_SCHEMA = z.object({
   WORKER_SHUTDOWN_GRACE_MS: nonNegativeInt(30000),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   BATCH_MAX_PARALLEL: positiveInt(8),
+  RUN_MAX_PIPES: positiveInt(10000),
   RUN_FAN_OUT: booleanFlag(true),
   WORKER_CHILD_CONCURRENCY: positiveInt(32),
   SHUTDOWN_GRACE_MS: nonNegativeInt(10000),
   RUN_QUARANTINE_HEAP_MIB: positiveInt(512),
   RUN_QUARANTINE_TIMEOUT_MS: positiveInt(600000),
+  RUN_QUARANTINE_CONCURRENCY: positiveInt(1),
   STEP_CHECKPOINT_MAX_BYTES: nonNegativeInt(1048576),
   CALLBACK_ALLOW_PRIVATE_HOSTS: booleanFlag(false),
   CALLBACK_TIMEOUT_MS: positiveInt(10000),
@@ -149,6 +158,7 @@ const ENV_SCHEMA = z.object({
   DIAGNOSTIC_CACHE_MIB: nonNegativeInt(32),
   METRICS_ENABLED: booleanFlag(true),
   ADMIN_QUEUES_ENABLED: booleanFlag(true),
+  ADMIN_QUEUES_READ_ONLY: booleanFlag(true),
   TEMPLATE_MAX_OUTPUT_KIB: positiveInt(1024),
   TEMPLATE_RENDER_TIMEOUT_MS: positiveInt(5000),
   TEMPLATE_RENDER_HEAP_MIB: z.coerce.number().int().min(16).default(256),
@@ -187,8 +197,16 @@ export type AuthSettings = { mode: 'none' } | { mode: 'api_key'; apiKey: string 
 export interface Settings {
   port: number;
   host: string;
+  /** Connection caps and time bounds of the API's HTTP server (docs/limits.md "Connections"). */
+  http: HttpServerSettings;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   auth: AuthSettings;
+  /**
+   * `OPERATOR_API_KEY`: the operator credential of `/admin/*` and `/metrics`, distinct from every tenant credential
+   * (docs/run-ownership.md "Operators"); unset, only a `jwt` token with the `operator` role is one, and with
+   * `AUTH_MODE=none` the operator routes are open like every route.
+   */
+  operatorApiKey: string | undefined;
   serviceEnv: string;
   gatewayApiKey: string | undefined;
   maxRequestBodyMib: number;
@@ -199,6 +217,11 @@ export interface Settings {
    * handler runs (spec §8, docs/limits.md).
    */
   maxJsonDepth: number;
+  /**
+   * Most values a JSON request body may hold: each string (object keys included), number, `true`, `false`, `null`,
+   * array and object counts one; a body holding more is a 422 before it is parsed (docs/limits.md "JSON values").
+   */
+  maxJsonValues: number;
   errorDisclosure: 'verbose' | 'strict';
   /**
    * Base of problem `type` URIs (`{docs_url}`, spec §7.1), without a trailing slash. Empty by default: a `type` is then
@@ -286,15 +309,21 @@ export interface Settings {
    */
   fanOut: { batchMaxParallel: number; enabled: boolean; workerConcurrency: number };
   /**
+   * Most pipes one run starts, operators and controllers, its fanned-out children's included (`RUN_MAX_PIPES`,
+   * docs/limits.md "Pipes per run"): past it the run fails with `RunPipeBudgetExceededError`.
+   */
+  runMaxPipes: number;
+  /**
    * How long the API process lets open HTTP requests finish after SIGTERM / SIGINT before it closes every connection,
    * in ms (docs/run-failures.md "Shutdown").
    */
   shutdownGraceMs: number;
   /**
    * Limits of the quarantine process that runs the one retake of a run whose worker process died
-   * (docs/run-failures.md): its V8 heap (old generation) in MiB and the wall-clock bound of the attempt in ms.
+   * (docs/run-failures.md): its V8 heap (old generation) in MiB, the wall-clock bound of the attempt in ms, and the
+   * most quarantine processes one worker process runs at once (`RUN_QUARANTINE_CONCURRENCY`; further retakes wait).
    */
-  quarantine: { heapMib: number; timeoutMs: number };
+  quarantine: { heapMib: number; timeoutMs: number; concurrency: number };
   /**
    * Step checkpoints of queued runs (docs/checkpoints.md): the largest checkpoint kept, in bytes of JSON (a larger one is
    * not kept: its step runs again on a retake); 0 keeps none.
@@ -313,6 +342,8 @@ export interface Settings {
   compute: ComputeSettings;
   metricsEnabled: boolean;
   adminQueuesEnabled: boolean;
+  /** `ADMIN_QUEUES_READ_ONLY`: the queue dashboard shows the queues and refuses every change to them. */
+  adminQueuesReadOnly: boolean;
   /**
    * Template renders (docs/isolation.md "Templates"): largest rendered text in KiB of characters, hard wall-clock
    * budget of one render in ms, heap of one render thread in MiB, render threads per process.
@@ -346,6 +377,20 @@ export interface StorageSettings {
   retentionHours: { assets: number; generated: number; results: number; payloads: number };
   /** Period of the retention sweep, in minutes. */
   sweepMinutes: number;
+}
+
+/**
+ * Connection caps and time bounds of the API's HTTP server (docs/limits.md "Connections"), all times in ms: most
+ * connections open at once (`HTTP_MAX_CONNECTIONS`; one more is closed at once), most from one client address
+ * (`HTTP_MAX_CONNECTIONS_PER_IP`, 0: no per-address cap), longest wait for a request's headers and for the whole
+ * request (answered 408 and closed past them), and how long an idle keep-alive connection is kept.
+ */
+export interface HttpServerSettings {
+  maxConnections: number;
+  maxConnectionsPerIp: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 /** Bounds of the diagnostics pool (README "Configuration", `COMPUTE_*`). */
@@ -391,6 +436,41 @@ function authSettings(env: z.infer<typeof ENV_SCHEMA>, problems: string[]): Auth
   }
 }
 
+/** Fewest characters of `OPERATOR_API_KEY` (`openssl rand -hex 32` gives 64). */
+const MIN_OPERATOR_KEY_LENGTH = 16;
+
+/**
+ * Heap a diagnostics thread needs per MiB of request body: a body decoded in a thread is its text (up to 2 bytes a
+ * byte) and then its value (as much again), each one allocation when the body is one long string.
+ */
+const THREAD_HEAP_PER_BODY_MIB = 4;
+/** Heap a diagnostics thread needs beside a body: its modules and the formatter, in MiB. */
+const THREAD_HEAP_BASE_MIB = 64;
+
+/**
+ * A diagnostics thread's heap must hold the largest body it decodes at once (docs/isolation.md "Why a thread's heap
+ * limit can stop the process"): one allocation past the heap limit aborts the process, not the thread.
+ */
+function threadHeapProblems(env: z.infer<typeof ENV_SCHEMA>, problems: string[]): void {
+  const needed = THREAD_HEAP_PER_BODY_MIB * env.MAX_REQUEST_BODY_MIB + THREAD_HEAP_BASE_MIB;
+  if (env.COMPUTE_HEAP_MIB < needed)
+    problems.push(
+      `COMPUTE_HEAP_MIB: must be at least ${needed} (${THREAD_HEAP_PER_BODY_MIB} × MAX_REQUEST_BODY_MIB + ${THREAD_HEAP_BASE_MIB}): a diagnostics thread decodes a whole body at once, and an allocation its heap cannot hold stops the process, not the thread`,
+    );
+}
+
+/** The operator key's problems: too short, or equal to a tenant credential or to the JWT signing secret. */
+function operatorKeyProblems(env: z.infer<typeof ENV_SCHEMA>, problems: string[]): void {
+  const key = env.OPERATOR_API_KEY;
+  if (key === undefined) return;
+  if (key.length < MIN_OPERATOR_KEY_LENGTH)
+    problems.push(`OPERATOR_API_KEY: must be at least ${MIN_OPERATOR_KEY_LENGTH} characters (openssl rand -hex 32)`);
+  if (key === env.API_KEY || key === env.JWT_SECRET_KEY)
+    problems.push(
+      'OPERATOR_API_KEY: must differ from API_KEY and JWT_SECRET_KEY (the operator credential is never a tenant credential or a signing secret)',
+    );
+}
+
 /**
  * Read and validate the settings.
  * @param environment - usually `process.env`; tests pass their own
@@ -406,19 +486,34 @@ export function loadSettings(environment: Environment): Settings {
   const env = parsed.data;
   const problems: string[] = [];
   const auth = authSettings(env, problems);
+  operatorKeyProblems(env, problems);
+  threadHeapProblems(env, problems);
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS)
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request`,
+    );
   if (env.STORAGE_BACKEND === 's3' && !env.STORAGE_S3_BUCKET)
     problems.push('STORAGE_S3_BUCKET: required when STORAGE_BACKEND=s3 (the bucket run objects are kept in)');
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     port: env.PORT,
     host: env.HOST,
+    http: {
+      maxConnections: env.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerIp: env.HTTP_MAX_CONNECTIONS_PER_IP,
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     logLevel: env.LOG_LEVEL,
     auth,
+    operatorApiKey: env.OPERATOR_API_KEY,
     serviceEnv: env.SERVICE_ENV,
     gatewayApiKey: env.SERVICE_GATEWAY_API_KEY,
     maxRequestBodyMib: env.MAX_REQUEST_BODY_MIB,
     maxMthdsFileKib: env.MAX_MTHDS_FILE_KIB,
     maxJsonDepth: env.MAX_JSON_DEPTH,
+    maxJsonValues: env.MAX_JSON_VALUES,
     errorDisclosure: env.ERROR_DISCLOSURE,
     errorDocsUrl: env.ERROR_DOCS_URL,
     methodCache: {
@@ -478,10 +573,12 @@ export function loadSettings(environment: Environment): Settings {
       enabled: env.RUN_FAN_OUT,
       workerConcurrency: env.WORKER_CHILD_CONCURRENCY,
     },
+    runMaxPipes: env.RUN_MAX_PIPES,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     quarantine: {
       heapMib: env.RUN_QUARANTINE_HEAP_MIB,
       timeoutMs: env.RUN_QUARANTINE_TIMEOUT_MS,
+      concurrency: env.RUN_QUARANTINE_CONCURRENCY,
     },
     checkpoints: { maxBytes: env.STEP_CHECKPOINT_MAX_BYTES },
     callbacks: {
@@ -509,6 +606,7 @@ export function loadSettings(environment: Environment): Settings {
     },
     metricsEnabled: env.METRICS_ENABLED,
     adminQueuesEnabled: env.ADMIN_QUEUES_ENABLED,
+    adminQueuesReadOnly: env.ADMIN_QUEUES_READ_ONLY,
     templates: {
       maxOutputKib: env.TEMPLATE_MAX_OUTPUT_KIB,
       renderTimeoutMs: env.TEMPLATE_RENDER_TIMEOUT_MS,

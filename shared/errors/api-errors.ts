@@ -31,6 +31,13 @@ export class Unauthenticated extends MthdsError {
 }
 /** 403: a state-changing request with browser (HTTP Basic) credentials sent from another site (a forged request). */
 export class CrossOriginRequestRefused extends MthdsError {}
+/**
+ * 403: a valid tenant credential (the API key, a JWT without the `operator` role) on an operator route (`/admin/*`,
+ * `/metrics`), which needs the operator credential (docs/run-ownership.md "Operators").
+ */
+export class OperatorCredentialRequired extends MthdsError {}
+/** 403: a state-changing request to the queue dashboard while it is read-only (`ADMIN_QUEUES_READ_ONLY=true`). */
+export class QueueDashboardReadOnly extends MthdsError {}
 /** 403: a per-request `orchestration_mode` override the deployment does not allow (spec §1.1). */
 export class OrchestrationModeOverrideForbidden extends MthdsError {}
 /** 404: no such route. Its body never carries a `code` member (API-CONTRACT.md §1.7). */

@@ -13,7 +13,8 @@ export class ServerBusyError extends MthdsError {}
 
 /**
  * 422: a task on caller input outgrew its isolated thread — its wall-clock budget or its heap limit — and the thread
- * was stopped. The detail names the limit and its setting; a smaller request fits.
+ * was stopped, or a dry run ran more pipes than it may (docs/limits.md "Dry runs"). The detail names the limit and its
+ * setting; a smaller request fits.
  */
 export class ComputeBudgetExceededError extends MthdsError {}
 

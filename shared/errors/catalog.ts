@@ -56,6 +56,8 @@ export const ERROR_CATALOG = {
   },
   Unauthenticated: { status: 401, title: 'Unauthenticated', domain: 'input', origin: 'api' },
   CrossOriginRequestRefused: { status: 403, title: 'Cross-origin request refused', domain: 'input', origin: 'api' },
+  OperatorCredentialRequired: { status: 403, title: 'Operator credential required', domain: 'input', origin: 'api' },
+  QueueDashboardReadOnly: { status: 403, title: 'Queue dashboard read-only', domain: 'input', origin: 'api' },
   OrchestrationModeOverrideForbidden: {
     status: 403,
     title: 'Orchestration mode override forbidden',
@@ -119,6 +121,7 @@ export const ERROR_CATALOG = {
     pinned: true,
   },
   CallbackDeliveryError: { status: 500, title: 'Callback delivery', domain: 'runtime', origin: 'runtime' },
+  QueueJobRefusedError: { status: 500, title: 'Queue job refused', domain: 'runtime', origin: 'runtime' },
 
   // Capacity of the isolated worker-thread pools (docs/isolation.md; spec §7.2, §8)
   ServerBusyError: {
@@ -351,6 +354,14 @@ export const ERROR_CATALOG = {
   RunBudgetExceededError: {
     status: 422,
     title: 'Run budget exceeded',
+    domain: 'input',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+  },
+  RunPipeBudgetExceededError: {
+    status: 422,
+    title: 'Run pipe budget exceeded',
     domain: 'input',
     origin: 'runtime',
     callerFacing: true,

@@ -13,3 +13,8 @@ export class QueueUnavailableError extends MthdsError {}
 export class RunTimeoutError extends MthdsError {}
 /** A completion callback could not be delivered (worker side; recorded on the delivery job). */
 export class CallbackDeliveryError extends MthdsError {}
+/**
+ * A queue job a worker refuses to act on (worker side; recorded on the job, never on a run): its seal does not verify,
+ * or its run is not the one accepted under its id (docs/run-ownership.md "Queue jobs").
+ */
+export class QueueJobRefusedError extends MthdsError {}

@@ -52,3 +52,8 @@ export class PipelexUnexpectedError extends MthdsError {}
  * Raised before the call, which is not made; never retryable (422, domain `input`).
  */
 export class RunBudgetExceededError extends MthdsError {}
+/**
+ * The run would start more pipes than one run may (`RUN_MAX_PIPES`, docs/limits.md "Pipes per run"): batches over
+ * lists multiplied them. Raised as the pipe past the bound is about to start; never retryable (422, domain `input`).
+ */
+export class RunPipeBudgetExceededError extends MthdsError {}

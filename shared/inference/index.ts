@@ -21,7 +21,7 @@ export type { FetchLimits } from './extraction/fetch-document.js';
 export { createGeminiBackend, type GeminiBackendOptions } from './gemini-backend.js';
 export { meteredBackend } from './metered-backend.js';
 export { createMockBackend, type MockBackendOptions } from './mock-backend.js';
-export { mockValueForSchema } from './mock-value.js';
+export { MOCK_MAX_OUTPUT_TOKENS, mockValueForSchema, mockValuesForSchema } from './mock-value.js';
 export { createOpenAiBackend, type OpenAiBackendOptions } from './openai-backend.js';
 export type { LimiterStore } from './rate-limits/limiter-store.js';
 export { throttleMetrics } from './rate-limits/throttle-metrics.js';

@@ -86,6 +86,7 @@ export { isBindingStep, pipeSteps } from './parse/blueprint.js';
 export { parseBundle } from './parse/parse-bundle.js';
 export {
   type ConceptRefParts,
+  MAX_MULTIPLICITY,
   type Multiplicity,
   type PipeRefParts,
   type Presence,

@@ -217,6 +217,8 @@ export const MESSAGES = {
   sequence_no_steps: (p: { pipe: string }) => `Pipe '${p.pipe}': a PipeSequence needs at least one step in steps.`,
   sub_pipe_output_override: (p: { pipe: string; at: string }) =>
     `Pipe '${p.pipe}', ${p.at}: set nb_output or multiple_output, not both.`,
+  multiplicity_out_of_range: (p: { pipe: string; field: string; written: string; max: number }) =>
+    `Pipe '${p.pipe}', ${p.field}: '${p.written}' asks for a count outside 1 to ${p.max.toLocaleString('en-US')} (MAX_MULTIPLICITY). Ask for at most ${p.max.toLocaleString('en-US')} items, or for a variable list ('[]').`,
   sub_pipe_batch_pair: (p: { pipe: string; at: string; same: boolean }) =>
     `Pipe '${p.pipe}', ${p.at}: ${p.same ? 'batch_as must differ from batch_over' : 'batch_over and batch_as go together: set both (the list to iterate over and the name of each item) or neither'}.`,
   parallel_output_mode: (p: { pipe: string }) =>
@@ -281,6 +283,10 @@ export const MESSAGES = {
     `Concept '${p.ref}' refines itself through ${p.chain.join(' → ')}: refinement must not loop. Break the cycle.`,
   concept_ref_cycle: (p: { ref: string; chain: readonly string[] }) =>
     `Concept '${p.ref}' contains itself through ${p.chain.join(' → ')}: structures must not nest in a loop. Break the cycle.`,
+  concept_too_deep: (p: { concept: string; depth: number; chain: readonly string[]; max: number }) =>
+    `Concept '${p.concept}' nests ${p.depth} concepts deep (${p.chain.join(' → ')}${p.chain.length < p.depth ? ' → …' : ''}), over ${p.max} (MAX_CONCEPT_DEPTH): a chain of concepts, each naming the next through a structure field or refines, is at most ${p.max} long. Flatten the structure.`,
+  concept_too_many_fields: (p: { concept: string; fields: number; max: number }) =>
+    `Concept '${p.concept}' expands to ${p.fields >= Number.MAX_SAFE_INTEGER ? 'at least ' : ''}${p.fields.toLocaleString('en-US')} fields (each nested concept's fields counted where it is used), over ${p.max.toLocaleString('en-US')} (MAX_CONCEPT_FIELDS). Use fewer or smaller nested concepts.`,
 
   flow_concept: (p: { pipe: string; at: string; input: string; expected: string; origin: string; produced: string }) =>
     `Pipe '${p.pipe}', ${p.at}: input '${p.input}' expects '${p.expected}', but ${p.origin} holds '${p.produced}', which is neither that concept nor a refinement of it.`,

@@ -6,6 +6,13 @@
 /** How many items: `X` single, `X[]` variable, `X[N]` exactly N. */
 export type Multiplicity = 'single' | 'variable' | number;
 
+/**
+ * The largest fixed count of items a bundle or a run may ask for: `X[N]`, a step's `nb_output`, a run's
+ * `output_multiplicity` (docs/limits.md "Multiplicity"). A language limit, so that no count a caller writes decides
+ * how many items are built before anything checks it (the real bundles of the corpus ask for 5 at most).
+ */
+export const MAX_MULTIPLICITY = 1000;
+
 /** The parts of a concept reference. */
 export interface ConceptRefParts {
   /** Left of `->`: a dependency alias or a package address. */

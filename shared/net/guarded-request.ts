@@ -2,8 +2,9 @@
  * The one way the service sends an HTTP request on a caller's behalf (documents fetched by URL, completion callbacks):
  * the URL is checked before connecting ({@link outboundUrlProblem}), every connection is checked again at connect time
  * (literal hosts, and names on their resolved addresses: {@link guardedDispatcher}), redirects are followed only when
- * the caller of this function allows some (each hop's connection passes the same check), and the exchange is bounded
- * in time (connect, headers and body) and in response size.
+ * the caller of this function allows some (each hop's URL passes the same URL rule, then its connection the same
+ * connect-time check, as the first), and the exchange is bounded in time (connect, headers and body) and in response
+ * size.
  *
  * @see spec §2.3, §6 rule 3; `docs/outbound-requests.md`
  */
@@ -58,13 +59,18 @@ async function readBounded(
   return Buffer.concat(chunks);
 }
 
+/** Why a dispatched request was refused, as a clause of the caller's refusal: a redirect hop is named. */
+function refusal(error: RefusedResolution): string {
+  return error.url === undefined ? error.problem : `its redirect to ${error.url.slice(0, 200)} ${error.problem}`;
+}
+
 /**
  * Send a request through the SSRF guard.
  * @param url - an http(s) URL
  * @param options - method, body, policy and bounds
  * @returns the status, headers and bounded body
- * @throws OutboundRequestRefusedError (422) when the URL or a resolved address is refused; the detail names the
- *   address class and the setting that governs it
+ * @throws OutboundRequestRefusedError (422) when the URL, a redirect's `Location` or a resolved address is refused;
+ *   the detail names the address class and the setting that governs it (and the redirect's URL)
  * @throws Error (not an MthdsError; the caller words it) when no answer came within `timeoutMs`, the connection
  *   failed, or `signal` aborted
  */
@@ -93,7 +99,7 @@ export async function guardedRequest(url: string, options: GuardedRequest): Prom
     return { statusCode: response.statusCode, headers: response.headers, body };
   } catch (error) {
     if (error instanceof RefusedResolution)
-      throw new OutboundRequestRefusedError(`${options.subject} ${url.slice(0, 200)} is refused: ${error.problem}.`, {
+      throw new OutboundRequestRefusedError(`${options.subject} ${url.slice(0, 200)} is refused: ${refusal(error)}.`, {
         cause: error,
       });
     throw new Error(timeout.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message, {

@@ -25,6 +25,12 @@ export class Metrics {
     labelNames: ['route', 'method'] as const,
     registers: [this.registry],
   });
+  readonly httpConnectionsRefused = new Counter({
+    name: 'mthds_http_connections_refused_total',
+    help: 'Connections the API closed at a connection cap, by reason (per_ip, total: new ones; evicted: older ones that had sent no request)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
   readonly runsStarted = new Counter({
     name: 'mthds_runs_started_total',
     help: 'Runs accepted, by orchestration mode and delivery',
@@ -59,6 +65,12 @@ export class Metrics {
     name: 'mthds_callback_deliveries_total',
     help: 'Callback delivery attempts, by outcome (delivered, retried, dead_lettered)',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly queueJobsRefused = new Counter({
+    name: 'mthds_queue_jobs_refused_total',
+    help: 'Queue jobs a worker refused to act on, by queue and reason (seal, not_accepted, finished)',
+    labelNames: ['queue', 'reason'] as const,
     registers: [this.registry],
   });
   readonly inferenceCalls = new Counter({

@@ -42,6 +42,8 @@ export interface DirectOrchestratorDeps {
   objects: RunObjects;
   /** Most children of a controller running at once (`BATCH_MAX_PARALLEL`; the runtime's default when absent). */
   batchConcurrency?: number;
+  /** Most pipes one run starts (`RUN_MAX_PIPES`; the runtime's default when absent). */
+  maxPipes?: number;
 }
 
 /**
@@ -90,6 +92,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
           signal,
           observer: tracker,
           ...(deps.batchConcurrency ? { batchConcurrency: deps.batchConcurrency } : {}),
+          ...(deps.maxPipes ? { maxPipes: deps.maxPipes } : {}),
         },
         library,
       );

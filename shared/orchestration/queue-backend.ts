@@ -16,6 +16,7 @@ import {
   CALLBACK_QUEUE,
   CallbackQueue,
   CHILD_QUEUE,
+  JobSeals,
   QueueKeys,
   RedisConnections,
   RUN_QUEUE,
@@ -65,16 +66,19 @@ export function openQueueBackend(settings: Settings): QueueBackend {
   const keys = new QueueKeys(settings.queue.prefix);
   const connections = new RedisConnections(settings.queue.redisUrl);
   const producer = connections.open('producer');
+  const seals = new JobSeals(producer, keys);
   const runQueue = new RunQueue({
     connection: producer,
     eventsConnection: () => connections.open('worker'),
     keys,
+    seals,
     maxAttempts: settings.queue.runMaxAttempts,
     keepSeconds: settings.queue.runRecordTtlSeconds,
   });
   const callbackQueue = new CallbackQueue({
     connection: producer,
     keys,
+    seals,
     maxAttempts: settings.callbacks.maxAttempts,
     backoffMs: settings.callbacks.backoffMs,
   });

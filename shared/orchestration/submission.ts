@@ -16,7 +16,7 @@ import {
   runChildPipeline,
 } from '../runtime/index.js';
 import { completedRunResult, type RunResult, withProvenance } from '../wire/index.js';
-import type { RunJob } from './queue/index.js';
+import type { QueuedRunJob, RunJob } from './queue/index.js';
 import type { RunRecord } from './registry/index.js';
 
 /** The document printer of every run that is not given one (PipeDocGen; it holds no state). */
@@ -103,12 +103,17 @@ export function submissionOfJob(job: RunJob): RunSubmission {
 
 /**
  * The registry record of a run the API just accepted (state `STARTED`): what the API stores, and what a worker rebuilds
- * from the job to write each later state without reading the record first.
- * @param submission - the run
+ * from the job (whose admission checks it against the stored one) to write each later state without reading the
+ * record first.
+ * @param submission - the run: its id, pipe, owner, scope and request id
  * @param workflowId - its workflow id (the BullMQ job id); null for a run in the API process (direct mode)
  * @param createdAt - when it was accepted, epoch ms
  */
-export function acceptedRecord(submission: RunSubmission, workflowId: string | null, createdAt: number): RunRecord {
+export function acceptedRecord(
+  submission: Pick<RunSubmission, 'pipelineRunId' | 'pipeCode' | 'owner' | 'storageScope' | 'requestId'>,
+  workflowId: string | null,
+  createdAt: number,
+): RunRecord {
   return {
     pipeline_run_id: submission.pipelineRunId,
     workflow_id: workflowId,
@@ -121,6 +126,27 @@ export function acceptedRecord(submission: RunSubmission, workflowId: string | n
     started_at: null,
     finished_at: null,
   };
+}
+
+/**
+ * The accepted record of a queued job's run, rebuilt from the job as the API wrote it ({@link acceptedRecord}): what a
+ * worker compares with the record kept under the run's id before it acts on the job (docs/run-ownership.md "Queue
+ * jobs").
+ * @param job - the job's payload, whole or offloaded
+ * @param jobId - the job's BullMQ id (the run's `workflow_id`)
+ */
+export function acceptedRecordOfJob(job: QueuedRunJob, jobId: string): RunRecord {
+  return acceptedRecord(
+    {
+      pipelineRunId: job.pipeline_run_id,
+      pipeCode: job.pipe_code,
+      owner: job.owner,
+      storageScope: job.storage_scope,
+      requestId: job.request_id,
+    },
+    jobId,
+    job.created_at,
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
  * gave a fan-out port — as child jobs elsewhere (docs/fan-out.md). Either way a child's job (and its copy of the
  * memory) is made only when its turn comes, and what is kept of it is its latest output, all a controller reads back;
  * the first failure fails the whole (as `Promise.all` does) and no child starts after it. A fanned-out child's usage,
- * pipe reports and graph nodes join the run's.
+ * pipe reports, graph nodes and pipe count join the run's.
  */
 import pLimit from 'p-limit';
 import type { AbsenceRecord } from './absence.js';
@@ -20,8 +20,8 @@ export interface ChildOutcome {
   absence: AbsenceRecord | undefined;
 }
 
-/** A child job as the fan-out port carries it. */
-function childOf(job: PipeJob): FanOutChild {
+/** A child job as the fan-out port carries it, with the run's pipe count as it stands. */
+function childOf(job: PipeJob, environment: RunEnvironment): FanOutChild {
   return {
     pipeRef: job.pipe.ref,
     memory: job.memory.snapshot(),
@@ -32,6 +32,7 @@ function childOf(job: PipeJob): FanOutChild {
       stack: [...job.params.stack],
       stepPath: job.params.stepPath,
     },
+    pipes: environment.pipes.share(),
   };
 }
 
@@ -51,7 +52,8 @@ function outcomeOf(outcome: FanOutOutcome, environment: RunEnvironment): ChildOu
  * @param count - how many children
  * @param jobAt - the child at an index (from 0, input order), on its own memory; called once, when its turn comes
  * @returns each child's outcome, in input order
- * @throws whatever the first failing child throws; the run's abort reason
+ * @throws whatever the first failing child throws; RunPipeBudgetExceededError when a fanned-out child's pipes take
+ *   the run past its bound; the run's abort reason
  */
 export async function runChildJobs(
   environment: RunEnvironment,
@@ -86,7 +88,7 @@ export async function runChildJobs(
     (index) => {
       const job = jobAt(index);
       params[index] = job.params;
-      return childOf(job);
+      return childOf(job, environment);
     },
     {
       cap,
@@ -94,6 +96,7 @@ export async function runChildJobs(
       onEnded: (index, report) => {
         const childParams = params[index];
         if (childParams) environment.absorbChild?.(report, childParams);
+        environment.pipes.absorb(report.pipes);
       },
     },
   );

@@ -6,6 +6,7 @@
  */
 import type { AbsenceRecord } from './absence.js';
 import type { GraphFragment } from './graph-recorder.js';
+import type { PipeCount } from './pipe-budget.js';
 import type { PipeProgress } from './run-observer.js';
 import type { TokensUsageRecord } from './usage-report.js';
 import type { MemorySnapshot, StuffSnapshot } from './working-memory.js';
@@ -28,6 +29,8 @@ export interface FanOutChild {
   /** Where the branch stores its output; null for `main_stuff`. */
   outputName: string | null;
   params: FanOutChildParams;
+  /** The run's pipe bound and the pipes it had started when the child was handed out (pipe-budget.ts). */
+  pipes: PipeCount;
 }
 
 /**
@@ -47,6 +50,8 @@ export interface FanOutReport {
   progress: PipeProgress[];
   /** The child's graph nodes, its own pipe's node at the top (graph-recorder.ts). */
   graph: GraphFragment;
+  /** Pipes the child started, its own included: they join the run's count (pipe-budget.ts). */
+  pipes: number;
 }
 
 /** How to run one set of children. */
@@ -60,6 +65,8 @@ export interface FanOutOptions {
    * settles; never after it settled.
    * @param index - the child's index in the list given to `run`
    * @param report - its usage and pipe reports
+   * @throws RunPipeBudgetExceededError when the child's pipes take the run past its bound: the fan-out then stops and
+   *   rejects with it, as with the error of a failing child
    */
   onEnded(index: number, report: FanOutReport): void;
 }
@@ -74,7 +81,8 @@ export interface FanOutPort {
    * @param options - the cap, abort signal and end-of-child listener
    * @returns each child's outcome, in input order
    * @throws the error of the first child that fails (rebuilt from its report; later children are not started and
-   *   results of children still in flight are ignored); the signal's reason when it aborts
+   *   results of children still in flight are ignored), or that `options.onEnded` throws, likewise; the signal's
+   *   reason when it aborts
    */
   run(count: number, childAt: (index: number) => FanOutChild, options: FanOutOptions): Promise<FanOutOutcome[]>;
 }

@@ -49,10 +49,10 @@ export function mockContent(
   seed: string,
 ): StuffContent {
   const schema = mockSchema(validator, concept);
-  const item = (index: number) => dry.mockValue(schema, `${seed}#${index}`) as ItemContent;
-  if (multiplicity === 'single') return { kind: 'item', item: item(0) };
-  const count = typeof multiplicity === 'number' ? multiplicity : MOCK_LIST_LENGTH;
-  return { kind: 'list', items: Array.from({ length: count }, (_, index) => item(index)) };
+  const count = multiplicity === 'single' ? 1 : typeof multiplicity === 'number' ? multiplicity : MOCK_LIST_LENGTH;
+  const seeds = Array.from({ length: count }, (_, index) => `${seed}#${index}`);
+  const items = dry.mockValues(schema, seeds) as ItemContent[];
+  return multiplicity === 'single' ? { kind: 'item', item: items[0]! } : { kind: 'list', items };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Library, Pipe } from '../mthds/index.js';
 import type { ContentValidator } from './content-validator.js';
 import type { FanOutReport } from './fan-out-port.js';
 import type { GraphRecorder } from './graph-recorder.js';
+import type { PipeBudget } from './pipe-budget.js';
 import type { PipeProgressRecorder } from './pipe-progress.js';
 import type { RuntimeDeps } from './ports.js';
 import type { WorkingMemory } from './working-memory.js';
@@ -44,10 +45,12 @@ export interface PipeJob {
  */
 export interface DryRunSupport {
   /**
-   * A placeholder value valid against a JSON schema, the same for the same seed. The schema is shared between calls
-   * (one per concept of the library): it is read, never changed.
+   * Placeholder values valid against a JSON schema, one per seed, the same for the same seed: one mock output (the
+   * items of a list together), bounded in size like a provider's completion. The schema is shared between calls (one
+   * per concept of the library): it is read, never changed.
+   * @throws the placeholder source's size error (LLMCompletionTruncatedError, 422) past its maximum output
    */
-  mockValue(schema: Readonly<Record<string, unknown>>, seed: string): unknown;
+  mockValues(schema: Readonly<Record<string, unknown>>, seeds: readonly string[]): unknown[];
 }
 
 /** What stays the same for every pipe of one run. */
@@ -57,6 +60,8 @@ export interface RunEnvironment {
   deps: RuntimeDeps;
   /** Maximum depth of nested pipes (RUNTIME.md §1.3; default 20). */
   stackLimit: number;
+  /** Counts the pipes the run starts against its bound (pipe-budget.ts); the router counts each as it starts. */
+  pipes: PipeBudget;
   /** Records the execution graph, when asked. */
   graph?: GraphRecorder;
   /** Reports pipe runs to the run's observer, when the host gave one. */

@@ -1,8 +1,15 @@
 /**
- * The pipe router: every pipe, operator or controller, runs through it (RUNTIME.md §1.3): push the stack (recursion
- * guard), gate on the presence of its inputs (a plain input recorded absent lifts the pipe, a `!` one fails it:
- * LANGUAGE-DELTA.md §6), check the declared inputs are present, dispatch on the pipe type, pop.
+ * The pipe router: every pipe, operator or controller, runs through it (RUNTIME.md §1.3): count it against the run's
+ * pipe bound (pipe-budget.ts), push the stack (recursion guard), gate on the presence of its inputs (a plain input
+ * recorded absent lifts the pipe, a `!` one fails it: LANGUAGE-DELTA.md §6), check the declared inputs are present,
+ * dispatch on the pipe type, pop.
+ *
+ * Each pipe starts on a turn of the event loop of its own (docs/isolation.md "Runs"): most steps do no I/O of their
+ * own (a straight-line template renders on the calling thread, mock inference answers at once), so without that a
+ * long sequence, batch or recursion would run as one chain of microtasks and hold the loop from its first step to its
+ * last — `/health`, other requests, a client's disconnect and the run's own abort would all wait for it.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   PipeFeatureNotSupportedError,
   PipeSignatureNotExecutableError,
@@ -55,10 +62,12 @@ const RUNNERS: Partial<Record<PipeType, PipeRunner>> = {
  * each run is a step whose nested pipes run in an environment that counts their tokens into it (pipe-progress.ts).
  * When the run keeps step checkpoints, an operator an earlier attempt finished is restored from its checkpoint instead
  * of running (step-checkpoints.ts); its progress step says it was replayed.
- * @throws PipeStackOverflowError, OptionalValueAbsentError, PipeInputError (422), PipeSignatureNotExecutableError (422),
- *   PipeFeatureNotSupportedError (501), and whatever the pipe throws
+ * @throws RunPipeBudgetExceededError (422; ComputeBudgetExceededError in a dry run) when the run has started as many
+ *   pipes as it may, PipeStackOverflowError, OptionalValueAbsentError, PipeInputError (422),
+ *   PipeSignatureNotExecutableError (422), PipeFeatureNotSupportedError (501), and whatever the pipe throws
  */
 export async function routePipe(job: PipeJob, environment: RunEnvironment): Promise<void> {
+  environment.pipes.start();
   const progress = environment.progress;
   if (!progress) {
     await routeGraphed(job, environment);
@@ -113,6 +122,7 @@ async function routeGraphed(job: PipeJob, environment: RunEnvironment): Promise<
 
 /** Run a job: guard, gate, then its runner or its checkpoint; true when it was replayed from its checkpoint. */
 async function runRouted(job: PipeJob, environment: RunEnvironment): Promise<boolean> {
+  await nextTurn();
   const stack = [...job.params.stack, job.pipe.code];
   if (stack.length > environment.stackLimit) {
     throw new PipeStackOverflowError(`Pipe stack limit ${environment.stackLimit} exceeded: ${stack.join(' → ')}.`);

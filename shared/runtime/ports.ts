@@ -260,6 +260,11 @@ export interface RuntimeDeps {
    */
   batchConcurrency?: number;
   /**
+   * Most pipes one run starts, its fanned-out children's included (`RUN_MAX_PIPES`, docs/limits.md "Pipes per run";
+   * default 10,000, pipe-budget.ts). Unused in a dry run, which has its own bound.
+   */
+  maxPipes?: number;
+  /**
    * Runs the children of a PipeBatch, an inline batch step or a PipeParallel as child jobs elsewhere (docs/fan-out.md);
    * in-process when absent. Only the run's own pipes fan out: a child's nested controllers run in its process.
    */

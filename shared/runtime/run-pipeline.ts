@@ -5,6 +5,7 @@ import type { Library, Pipe } from '../mthds/index.js';
 import { validatorFor } from './content-validator.js';
 import type { GraphRecorder } from './graph-recorder.js';
 import { mockInputs } from './mock-output.js';
+import { DEFAULT_RUN_MAX_PIPES, PipeBudget } from './pipe-budget.js';
 import type { DryRunSupport, PipeJob, RunEnvironment } from './pipe-job.js';
 import { PipeProgressRecorder } from './pipe-progress.js';
 import { routePipe } from './pipe-router.js';
@@ -59,7 +60,9 @@ export interface RunOutcome {
  * @param graph - records the execution graph when given
  * @returns the final working memory and timestamps
  * @throws StuffFactoryError and concept errors for bad inputs (422); RunBudgetExceededError (422) when an inference
- *   call would exceed `maxCostUsd`; any pipe error
+ *   call would exceed `maxCostUsd`; RunPipeBudgetExceededError (422) when the run would start more than
+ *   `deps.maxPipes` pipes (ComputeBudgetExceededError when a dry run would run more than 10,000: pipe-budget.ts); any
+ *   pipe error
  */
 export async function runPipeline(
   request: RunRequest,
@@ -89,6 +92,7 @@ export async function runPipeline(
     validator,
     deps: runDeps,
     stackLimit: DEFAULT_PIPE_STACK_LIMIT,
+    pipes: dryRun ? PipeBudget.dryRun() : PipeBudget.live({ max: deps.maxPipes ?? DEFAULT_RUN_MAX_PIPES, started: 0 }),
     ...(dryRun ? { dryRun } : {}),
     ...(graph ? { graph } : {}),
     ...(checkpoints ? { checkpoints } : {}),

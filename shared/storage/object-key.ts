@@ -13,6 +13,8 @@ const STORAGE_LEAVES = ['assets', 'generated', 'results', 'payloads'] as const;
 /** One leaf: `assets`, `generated`, `results` or `payloads`. */
 export type StorageLeaf = (typeof STORAGE_LEAVES)[number];
 
+/** One path-safe segment of a `storage_scope`: `[A-Za-z0-9_-]`, at least one (a JWT `user_id` is one, too). */
+export const STORAGE_SEGMENT_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** A valid `storage_scope`: 1 to 3 segments of `[A-Za-z0-9_-]` separated by `/` (spec §2.3). */
 export const STORAGE_SCOPE_PATTERN = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+){0,2}$/;
 /** A valid object name: one segment of at most 200 `[A-Za-z0-9._-]`, not starting with a dot. */

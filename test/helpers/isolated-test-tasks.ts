@@ -1,9 +1,9 @@
 /**
  * Worker module for the isolated-pool tests: operations that answer (their input, or the thread's id), fail with a
- * typed error, sleep, spin, or eat memory.
+ * typed error, sleep, spin, eat memory, or reserve heap for an allocation.
  */
 import { threadId } from 'node:worker_threads';
-import { isolatedTaskHandler } from '../../shared/compute/index.js';
+import { isolatedTaskHandler, reserveHeap } from '../../shared/compute/index.js';
 import { Jinja2TemplateSyntaxError } from '../../shared/errors/index.js';
 
 export default isolatedTaskHandler({
@@ -18,6 +18,10 @@ export default isolatedTaskHandler({
     }
   },
   sleep: (ms: number) => new Promise((resolve) => setTimeout(() => resolve(ms), ms)),
+  reserve: (mib: number) => {
+    reserveHeap(mib * 1024 * 1024);
+    return threadId;
+  },
   grow: () => {
     const hoard: string[] = [];
     for (let index = 0; ; index += 1) hoard.push(`${index}`.repeat(1024));

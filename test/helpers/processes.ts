@@ -31,13 +31,18 @@ export interface SpawnOptions {
   inProcessWorker?: boolean;
   /** Run the compiled build (`dist/api/server.js`, `dist/worker/main.js`; see `scripts/build.mjs`) instead of tsx. */
   compiled?: boolean;
+  /**
+   * The process's limit of open descriptors, soft and hard (`ulimit -n`; Node raises its soft limit to the hard one at
+   * start, so both are set). The system's when absent.
+   */
+  maxOpenFiles?: number;
 }
 
 /**
  * Spawn a service.
  * @param entry - `api` or `worker`
  * @param environment - variables added to the parent's environment
- * @param options - in-process worker, compiled build
+ * @param options - in-process worker, compiled build, descriptor limit
  */
 export function spawnService(
   entry: 'api' | 'worker',
@@ -48,7 +53,11 @@ export function spawnService(
     ? [entry === 'api' ? 'dist/api/server.js' : 'dist/worker/main.js']
     : ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts'];
   const args = [...script, ...(entry === 'api' && !options.inProcessWorker ? ['--no-worker'] : [])];
-  const child = spawn(process.execPath, args, {
+  // bash sets the limit, then becomes node (exec): the child's pid is node's
+  const limited = options.maxOpenFiles
+    ? ['-c', `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`, process.execPath, ...args]
+    : undefined;
+  const child = spawn(limited ? 'bash' : process.execPath, limited ?? args, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -7,6 +7,7 @@ import { closeServer } from '../../api/close-server.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 
 const API_KEY = 'dashboard-test-key-0123456789';
+const OPERATOR_KEY = 'dashboard-operator-key-0123456789';
 const JWT_SECRET = 'a-dashboard-test-secret-of-reasonable-length';
 const PAUSE = '/admin/queues/api/queues/runs/pause';
 const RESUME = '/admin/queues/api/queues/runs/resume';
@@ -45,7 +46,9 @@ describe('queue dashboard authentication for browsers (real HTTP, real Redis)', 
   });
 
   describe('with AUTH_MODE=api_key', () => {
-    beforeEach(() => open({ AUTH_MODE: 'api_key', API_KEY }));
+    beforeEach(() =>
+      open({ AUTH_MODE: 'api_key', API_KEY, OPERATOR_API_KEY: OPERATOR_KEY, ADMIN_QUEUES_READ_ONLY: 'false' }),
+    );
 
     it('should challenge a browser with Basic (and Bearer) when no credentials are sent', async () => {
       const answer = await send('GET', '/admin/queues/');
@@ -56,14 +59,14 @@ describe('queue dashboard authentication for browsers (real HTTP, real Redis)', 
       expect(JSON.parse(answer.body)).to.include({ error_type: 'Unauthenticated', status: 401 });
     });
 
-    it('should serve the dashboard to Basic credentials whose password is the API key, whatever the user name', async () => {
+    it('should serve the dashboard to Basic credentials whose password is the operator key, whatever the user name', async () => {
       for (const user of ['admin', '', 'someone else']) {
-        const answer = await send('GET', '/admin/queues/', { authorization: basic(user, API_KEY) });
+        const answer = await send('GET', '/admin/queues/', { authorization: basic(user, OPERATOR_KEY) });
         expect(answer.status, user).to.equal(200);
         expect(answer.headers['content-type']).to.match(/^text\/html/);
       }
       const api = await send('GET', '/admin/queues/api/queues?activeQueue=runs', {
-        authorization: basic('a', API_KEY),
+        authorization: basic('a', OPERATOR_KEY),
       });
       expect(api.status).to.equal(200);
       expect(JSON.parse(api.body).queues.map((queue: { name: string }) => queue.name)).to.include('runs');
@@ -77,20 +80,29 @@ describe('queue dashboard authentication for browsers (real HTTP, real Redis)', 
       }
     });
 
-    it('should still take the Bearer token', async () => {
-      expect((await send('GET', '/admin/queues/', { authorization: `Bearer ${API_KEY}` })).status).to.equal(200);
+    it('should still take the operator key as a Bearer token', async () => {
+      expect((await send('GET', '/admin/queues/', { authorization: `Bearer ${OPERATOR_KEY}` })).status).to.equal(200);
+    });
+
+    it('should refuse the API key, a tenant credential, with 403 OperatorCredentialRequired', async () => {
+      for (const authorization of [basic('admin', API_KEY), `Bearer ${API_KEY}`]) {
+        const answer = await send('GET', '/admin/queues/', { authorization });
+        expect(answer.status, authorization).to.equal(403);
+        expect(JSON.parse(answer.body)).to.include({ error_type: 'OperatorCredentialRequired', status: 403 });
+      }
     });
 
     it('should not take Basic credentials anywhere but the dashboard', async () => {
       const answer = await send('GET', '/v1/version', { authorization: basic('admin', API_KEY) });
       expect(answer.status).to.equal(401);
       expect(answer.headers['www-authenticate']).to.equal('Bearer');
-      expect((await send('GET', '/metrics', { authorization: basic('admin', API_KEY) })).status).to.equal(401);
+      expect((await send('GET', '/metrics', { authorization: basic('admin', OPERATOR_KEY) })).status).to.equal(401);
+      expect((await send('GET', '/metrics', { authorization: `Bearer ${OPERATOR_KEY}` })).status).to.equal(200);
     });
 
     it('should let the dashboard itself change a queue, and refuse the same request forged by another site', async () => {
       const queue = deployment.backend.runQueue.queue;
-      const credentials = { authorization: basic('admin', API_KEY) };
+      const credentials = { authorization: basic('admin', OPERATOR_KEY) };
       const forgeries: Record<string, string>[] = [
         { origin: 'https://evil.example' },
         { origin: 'null' },
@@ -110,7 +122,7 @@ describe('queue dashboard authentication for browsers (real HTTP, real Redis)', 
       expect(scripted.status).to.equal(200);
       expect(await queue.isPaused()).to.equal(false);
       const bearerFromElsewhere = await send('PUT', PAUSE, {
-        authorization: `Bearer ${API_KEY}`,
+        authorization: `Bearer ${OPERATOR_KEY}`,
         origin: 'https://x.example',
       });
       expect(bearerFromElsewhere.status).to.equal(200);
@@ -120,8 +132,8 @@ describe('queue dashboard authentication for browsers (real HTTP, real Redis)', 
   describe('with AUTH_MODE=jwt', () => {
     beforeEach(() => open({ AUTH_MODE: 'jwt', JWT_SECRET_KEY: JWT_SECRET }));
 
-    it('should take a valid JWT as the Basic password and refuse an invalid one', async () => {
-      const token = await new SignJWT({ user_id: 'operator' })
+    it('should take a valid operator JWT as the Basic password and refuse an invalid one', async () => {
+      const token = await new SignJWT({ user_id: 'operator', roles: ['operator'] })
         .setProtectedHeader({ alg: 'HS256' })
         .setExpirationTime('5m')
         .sign(new TextEncoder().encode(JWT_SECRET));

@@ -49,7 +49,7 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
   });
 
   describe('when a run is started', () => {
-    it('should record it STARTED under its owner and enqueue exactly its job payload', async () => {
+    it('should record it STARTED under its owner and enqueue exactly its job payload, sealed', async () => {
       const ack = await orchestrator().start!(submission());
       expect(ack).to.include({
         pipeline_run_id: 'run-1',
@@ -82,7 +82,9 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
         callback_urls: [],
         method_provenance: null,
         created_at: NOW,
+        seal: job?.data.seal,
       });
+      expect(job?.data.seal).to.match(/^[0-9a-f]{64}$/);
     });
 
     it('should refuse the same id while that run is in flight (409), and another owner always (409 run_id_taken)', async () => {

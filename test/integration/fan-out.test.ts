@@ -13,6 +13,7 @@ import {
   ChildQueue,
   childJobId,
   type FanOutRun,
+  JobSeals,
   openRedis,
   QueueKeys,
 } from '../../shared/orchestration/queue/index.js';
@@ -243,7 +244,12 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
     expect(childJobs).to.equal(3);
     const keys = new QueueKeys(deployment.settings.queue.prefix);
     const connections = [openRedis(TEST_REDIS_URL, 'worker'), openRedis(TEST_REDIS_URL, 'worker')];
-    const children = new ChildQueue({ connection: connections[0]!, eventsConnection: connections[1]!, keys });
+    const children = new ChildQueue({
+      connection: connections[0]!,
+      eventsConnection: connections[1]!,
+      keys,
+      seals: new JobSeals(connections[0]!, keys),
+    });
     try {
       const [finished] = await children.queue.getJobs(['completed']);
       const earlier = finished!.data as ChildJob;
@@ -261,6 +267,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
         memory: { root: [], aliases: [], absences: [], absentMain: null },
         outputName: null,
         params: { outputMultiplicity: null, dynamicOutputConceptRef: null, stack: ['batch_wrap'], stepPath },
+        pipes: { max: 10_000, started: 1 },
       }));
       const reports: FanOutReport[] = [];
       const outcomes = await children
@@ -289,7 +296,12 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
     const ran = childJobs;
     const keys = new QueueKeys(deployment.settings.queue.prefix);
     const connections = [openRedis(TEST_REDIS_URL, 'worker'), openRedis(TEST_REDIS_URL, 'worker')];
-    const children = new ChildQueue({ connection: connections[0]!, eventsConnection: connections[1]!, keys });
+    const children = new ChildQueue({
+      connection: connections[0]!,
+      eventsConnection: connections[1]!,
+      keys,
+      seals: new JobSeals(connections[0]!, keys),
+    });
     try {
       const earlier = (await children.queue.getJobs(['completed'])).map((job) => job.data as ChildJob);
       const byPath = new Map(earlier.map((job) => [job.child.params.stepPath, job]));

@@ -96,7 +96,8 @@ describe('run job ids (Bull Board lists runs by pipeline_run_id)', function () {
       .send({ ...hello, pipeline_run_id: 'never-finished' })
       .expect(202);
     const waiting = await deployment.backend.runQueue.queue.getJob('never-finished');
-    const refusal = await deployment.backend.runQueue.enqueue(waiting!.data).then(
+    const { seal: _seal, ...payload } = waiting!.data;
+    const refusal = await deployment.backend.runQueue.enqueue(payload).then(
       () => undefined,
       (error: unknown) => error,
     );

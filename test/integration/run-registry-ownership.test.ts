@@ -104,7 +104,7 @@ describe('RunRegistry ownership (real Redis)', () => {
 
     it('should keep the owner through updates and drop it with the record', async () => {
       await registry.save(recordOf('run', 'alice'));
-      await registry.update('run', { state: 'COMPLETED' });
+      await registry.finishOnce({ ...recordOf('run', 'alice'), state: 'COMPLETED' }, { release: false });
       expect(await registry.getOwned('run', 'alice')).to.include({ state: 'COMPLETED', owner: 'alice' });
       await registry.forget('run');
       expect(await redis.exists(keys.run('run'), keys.owner('run'))).to.equal(0);

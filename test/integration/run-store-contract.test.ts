@@ -78,8 +78,27 @@ function contract(name: string, open: () => Promise<Subject>, close: () => Promi
       expect(await store.getOwned('o1', 'alice')).to.deep.equal(record('o1', 'alice'));
       expect(await store.getOwned('o1', 'bob')).to.equal(undefined);
       expect(await store.getOwned('never', 'alice')).to.equal(undefined);
-      expect(await store.update('o1', { state: 'RUNNING' })).to.deep.include({ state: 'RUNNING', owner: 'alice' });
-      expect(await store.get('o1')).to.deep.include({ state: 'RUNNING' });
+      await store.save({ ...record('o1', 'alice'), state: 'RUNNING' });
+      expect(await store.getOwned('o1', 'alice')).to.deep.include({ state: 'RUNNING', owner: 'alice' });
+    });
+
+    it("should record a run's end once: a second end, or the end of an earlier submission of the id, is refused", async () => {
+      const { store } = subject;
+      expect(await store.claim(record('f1', 'alice'))).to.equal('claimed');
+      const running = { ...record('f1', 'alice'), state: 'RUNNING' as const };
+      await store.save(running);
+      const completed = { ...running, state: 'COMPLETED' as const, finished_at: new Date(NOW).toISOString() };
+      const failed = { ...running, state: 'FAILED' as const, finished_at: new Date(NOW).toISOString() };
+      expect(await store.finishOnce(completed, { release: true })).to.equal('recorded');
+      expect(await store.finishOnce(failed, { release: true })).to.equal('already_finished');
+      expect(await store.get('f1')).to.deep.equal(completed);
+      const later = { ...record('f1', 'alice'), request_id: 'req-2' };
+      expect(await store.claim(later), 'the first end freed the id').to.equal('claimed');
+      expect(await store.finishOnce(failed, { release: false }), 'an earlier submission').to.equal('already_finished');
+      expect(await store.get('f1')).to.deep.equal(later);
+      expect(await store.finishOnce({ ...record('gone', 'alice'), state: 'FAILED' }, { release: false })).to.equal(
+        'recorded',
+      );
     });
 
     it('should leave nothing of an abandoned claim', async () => {
@@ -117,6 +136,20 @@ function contract(name: string, open: () => Promise<Subject>, close: () => Promi
         await events.append('t1', [started('t1', attempt)]);
       const kept = await collect(events, 't1');
       expect(kept.map((entry) => (entry.event as { attempt: number }).attempt)).to.deep.equal([3, 4, 5, 6, 7]);
+    });
+
+    it(`should keep the last ${MAX_EVENTS} events across many appends, and resume from a dropped id with the oldest kept`, async () => {
+      const { events } = subject;
+      await events.append('m1', [started('m1', 1)]);
+      const [first] = await collect(events, 'm1');
+      for (let attempt = 2; attempt <= 10 * MAX_EVENTS; attempt += 1)
+        await events.append('m1', [started('m1', attempt)]);
+      const attempts = (logged: { event: unknown }[]) =>
+        logged.map((entry) => (entry.event as { attempt: number }).attempt);
+      const kept = await collect(events, 'm1');
+      expect(attempts(kept)).to.deep.equal([46, 47, 48, 49, 50]);
+      expect(attempts(await collect(events, 'm1', first!.id))).to.deep.equal([46, 47, 48, 49, 50]);
+      expect(attempts(await collect(events, 'm1', kept[2]!.id))).to.deep.equal([49, 50]);
     });
 
     it("should drop a run's events when its owner claims its finished id again", async () => {
@@ -221,7 +254,7 @@ describe('the in-memory runs (bounds and lifetime)', () => {
     const { store } = memoryRuns({ ttlSeconds: 60, maxRuns: 2, maxBytes: 1 << 20, maxEventsPerRun: 5, now: clock });
     await store.save(record('first', 'alice'));
     await store.save(record('second', 'alice'));
-    await store.update('first', { state: 'RUNNING' });
+    await store.save({ ...record('first', 'alice'), state: 'RUNNING' });
     await store.save(record('third', 'alice'));
     expect(await store.get('second')).to.equal(undefined);
     expect(await store.get('first')).to.deep.include({ state: 'RUNNING' });

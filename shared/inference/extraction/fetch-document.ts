@@ -1,6 +1,7 @@
 /**
  * Reading a document's bytes from its `url`: a `data:` URL (decoded in place) or an http(s) URL (fetched through the
- * SSRF guard of `shared/net`, bounded in size and time, redirects not followed). Other schemes are refused.
+ * SSRF guard of `shared/net`, bounded in size and time, up to `DOCUMENT_MAX_REDIRECTS` redirects followed, each hop
+ * checked as the first). Other schemes are refused.
  * @see docs/outbound-requests.md
  */
 import { OutboundRequestRefusedError, StuffFactoryError } from '../../errors/index.js';
@@ -21,7 +22,7 @@ export interface FetchLimits {
   timeoutMs: number;
   /** `DOCUMENT_ALLOW_PRIVATE_HOSTS`: also accept loopback and private hosts (development and tests only; never cloud metadata). */
   allowPrivateHosts: boolean;
-  /** `DOCUMENT_MAX_REDIRECTS`: redirects followed, each hop's connection checked by the same guard. */
+  /** `DOCUMENT_MAX_REDIRECTS`: redirects followed, each hop's URL and connection checked by the same guard. */
   maxRedirects: number;
   /** How host names resolve; the system resolver by default (tests map names without DNS). */
   resolver?: HostResolver;

@@ -56,6 +56,8 @@ export const VALIDATION_ERROR_TYPES = [
   'invalid_reference',
   'binding_step_invalid',
   'binding_path_unresolved',
+  'multiplicity_out_of_range',
+  'concept_structure_too_large',
 ] as const;
 
 /** One `error_type` of the language core. */

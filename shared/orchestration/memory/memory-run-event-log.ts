@@ -3,10 +3,14 @@
  * the semantics of the Redis Streams log — ids `<ms>-<seq>` increasing within a run, at most `RUN_EVENTS_MAX_PER_RUN`
  * events kept per run (oldest dropped), kept as long as the run's record. A waiting follower is woken by each append
  * (and by the run's entry being dropped, which ends it).
+ *
+ * The kept events are the last `RUN_EVENTS_MAX_PER_RUN` of the entry's array; the dropped ones before them leave it
+ * in one cut once they are a quarter of the bound, so an append costs the same however long the run (a cut per append
+ * made a 20,000-step run's appends quadratic), and their size leaves the table's count the moment they are dropped.
  */
 import type { RunEvent, RunProgress } from '../events/run-event.js';
 import { compareEventIds, type FollowOptions, type LoggedRunEvent, type RunEventLog } from '../events/run-event-log.js';
-import type { MemoryRunTable } from './memory-run-table.js';
+import type { MemoryLoggedEvent, MemoryRunTable } from './memory-run-table.js';
 
 function nextId(last: string | undefined, now: number): string {
   if (last === undefined) return `${now}-0`;
@@ -27,6 +31,7 @@ export class MemoryRunEventLog implements RunEventLog {
 
   async append(runId: string, events: readonly RunEvent[], progress?: RunProgress): Promise<void> {
     const now = this.table.now();
+    const max = this.maxEventsPerRun;
     this.table.write(runId, (entry) => {
       for (const event of events) {
         const id = nextId(entry.lastEventId, now);
@@ -34,11 +39,28 @@ export class MemoryRunEventLog implements RunEventLog {
         entry.lastEventId = id;
         entry.events.push({ id, event, bytes });
         entry.eventBytes += bytes;
+        const leaving = entry.events[entry.events.length - 1 - max];
+        if (leaving) entry.eventBytes -= leaving.bytes;
       }
-      for (const dropped of entry.events.splice(0, Math.max(0, entry.events.length - this.maxEventsPerRun)))
-        entry.eventBytes -= dropped.bytes;
+      if (entry.events.length > max + Math.ceil(max / 4)) entry.events.splice(0, entry.events.length - max);
       if (progress) entry.progress = progress;
     });
+  }
+
+  /**
+   * The kept events after a cursor, found by bisection (ids increase along the array).
+   * @param events - a run's events, the kept ones last
+   * @param cursor - an event id, `0-0` for all
+   */
+  private keptAfter(events: readonly MemoryLoggedEvent[], cursor: string): MemoryLoggedEvent[] {
+    let low = Math.max(0, events.length - this.maxEventsPerRun);
+    let high = events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareEventIds((events[middle] as MemoryLoggedEvent).id, cursor) > 0) high = middle;
+      else low = middle + 1;
+    }
+    return events.slice(low);
   }
 
   async progress(runId: string): Promise<RunProgress | undefined> {
@@ -51,7 +73,7 @@ export class MemoryRunEventLog implements RunEventLog {
     while (!signal.aborted) {
       const entry = this.table.get(runId);
       if (!entry) return;
-      const pending = entry.events.filter((logged) => compareEventIds(logged.id, cursor) > 0);
+      const pending = this.keptAfter(entry.events, cursor);
       if (pending.length === 0) {
         if (!options.wait) return;
         await new Promise<void>((resolve) => {

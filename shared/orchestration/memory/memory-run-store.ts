@@ -4,7 +4,15 @@
  * `RUN_RECORD_TTL_SECONDS` after its last update — in one process, within the table's bounds.
  * Records are stored as given and handed out as stored: callers treat them as values and never mutate them.
  */
-import type { RunClaim, RunRecord, RunStore } from '../registry/run-store.js';
+import {
+  admissionOf,
+  finishes,
+  type RunAdmission,
+  type RunClaim,
+  type RunFinish,
+  type RunRecord,
+  type RunStore,
+} from '../registry/run-store.js';
 import type { MemoryRunEntry, MemoryRunTable } from './memory-run-table.js';
 
 function setRecord(entry: MemoryRunEntry, record: RunRecord): void {
@@ -45,6 +53,13 @@ export class MemoryRunStore implements RunStore {
     );
   }
 
+  async admit(running: RunRecord): Promise<RunAdmission> {
+    const entry = this.table.get(running.pipeline_run_id);
+    const admission = admissionOf(entry?.owner === running.owner ? entry.record : undefined, running);
+    if (admission === 'admitted') await this.save(running);
+    return admission;
+  }
+
   async save(record: RunRecord): Promise<void> {
     this.table.write(record.pipeline_run_id, (entry) => setRecord(entry, record));
   }
@@ -65,11 +80,9 @@ export class MemoryRunStore implements RunStore {
     return entry?.owner === owner ? entry.record : undefined;
   }
 
-  async update(runId: string, change: Partial<RunRecord>): Promise<RunRecord | undefined> {
-    const record = this.table.get(runId)?.record;
-    if (!record) return undefined;
-    const updated = { ...record, ...change };
-    await this.save(updated);
-    return updated;
+  async finishOnce(finished: RunRecord, options: { release: boolean }): Promise<RunFinish> {
+    if (!finishes(this.table.get(finished.pipeline_run_id)?.record, finished)) return 'already_finished';
+    await (options.release ? this.finish(finished) : this.save(finished));
+    return 'recorded';
   }
 }

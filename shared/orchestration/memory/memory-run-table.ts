@@ -23,7 +23,10 @@ export interface MemoryRunEntry {
   recordBytes: number;
   owner: string | undefined;
   inFlight: boolean;
-  /** Its events in order, at most the log's bound. */
+  /**
+   * Its events in order: the last `RUN_EVENTS_MAX_PER_RUN` are kept, after at most a quarter as many dropped ones
+   * waiting to be cut (`memory-run-event-log.ts`).
+   */
   events: MemoryLoggedEvent[];
   /** Total length of the events' JSON texts. */
   eventBytes: number;

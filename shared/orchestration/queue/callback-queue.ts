@@ -1,16 +1,20 @@
 /**
- * The producer side of the callback queue: one delivery job per callback URL, retried with exponential backoff and
- * jitter; a job that exhausts its attempts stays in the failed set, the dead-letter state (spec §6).
+ * The producer side of the callback queue: one delivery job per callback URL, sealed (the worker signs only what the
+ * service queued: docs/run-ownership.md "Queue jobs"), retried with exponential backoff and jitter; a job that
+ * exhausts its attempts stays in the failed set, the dead-letter state (spec §6).
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { CALLBACK_JOB, type CallbackJob } from './job-payloads.js';
+import type { JobSeals } from './job-seals.js';
 import { CALLBACK_QUEUE, type QueueKeys } from './queue-keys.js';
 
 /** Options of the callback queue. */
 export interface CallbackQueueOptions {
   connection: Redis;
   keys: QueueKeys;
+  /** Seals each delivery job. */
+  seals: JobSeals;
   /** Delivery attempts before dead-lettering. */
   maxAttempts: number;
   /** First backoff delay in ms (doubles each attempt, ±50 % jitter). */
@@ -30,14 +34,17 @@ export class CallbackQueue {
   }
 
   /**
-   * Enqueue one delivery per URL.
+   * Enqueue one delivery per URL, sealed.
    * @param jobs - payloads (validated here)
    */
   async enqueue(jobs: CallbackJob[]): Promise<void> {
+    const sealed = await Promise.all(
+      jobs.map((job) => this.options.seals.seal(CALLBACK_QUEUE, CALLBACK_JOB.parse(job))),
+    );
     await this.queue.addBulk(
-      jobs.map((job) => ({
+      sealed.map((data) => ({
         name: 'callback',
-        data: CALLBACK_JOB.parse(job),
+        data,
         opts: {
           attempts: this.options.maxAttempts,
           backoff: { type: 'exponential', delay: this.options.backoffMs, jitter: 0.5 },

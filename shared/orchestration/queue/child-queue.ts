@@ -25,6 +25,7 @@ import pLimit from 'p-limit';
 import { errorFromReport, RunCrashedError } from '../../errors/index.js';
 import type { FanOutChild, FanOutOptions, FanOutOutcome, FanOutPort } from '../../runtime/index.js';
 import { CHILD_JOB, type ChildJob, type ChildResult, childResultOf } from './job-payloads.js';
+import type { JobSeals } from './job-seals.js';
 import { CHILD_QUEUE, type QueueKeys } from './queue-keys.js';
 
 /** How long a finished child job is kept, so a parent retaken within it re-attaches to it, in seconds. */
@@ -54,6 +55,8 @@ export interface ChildQueueOptions {
   /** Blocking connection of the completion listener. */
   eventsConnection: Redis;
   keys: QueueKeys;
+  /** Seals each child job: a worker runs only the children a run's own worker added (docs/run-ownership.md). */
+  seals: JobSeals;
 }
 
 /**
@@ -262,8 +265,8 @@ export class ChildQueue {
     }
   }
 
-  /** Add a child's job, with the others added in this turn of the event loop. */
-  private add(run: FanOutRun, child: FanOutChild, jobId: string): Promise<Job> {
+  /** Add a child's job, sealed, with the others added in this turn of the event loop. */
+  private async add(run: FanOutRun, child: FanOutChild, jobId: string): Promise<Job> {
     const payload: ChildJob = {
       pipeline_run_id: run.pipelineRunId,
       request_id: run.requestId,
@@ -272,7 +275,7 @@ export class ChildQueue {
       first_attempt: !run.retake,
       child,
     };
-    const data = CHILD_JOB.parse(payload);
+    const data = await this.options.seals.seal(CHILD_QUEUE, CHILD_JOB.parse(payload));
     return new Promise<Job>((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.addPending());
       this.pending.push({ data, jobId, resolve, reject });

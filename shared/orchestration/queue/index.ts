@@ -17,6 +17,7 @@ export {
   RUN_JOB,
   type RunJob,
 } from './job-payloads.js';
+export { JobSeals, type Sealed } from './job-seals.js';
 export { CALLBACK_QUEUE, CHILD_QUEUE, QueueKeys, RUN_QUEUE } from './queue-keys.js';
 export { type ConnectionRole, openRedis, RedisConnections } from './redis-connection.js';
 export { RunQueue, type RunQueueOptions, runJobId } from './run-queue.js';

@@ -104,12 +104,14 @@ const FAN_OUT_CHILD = z.object({
     stack: z.array(z.string()),
     stepPath: z.string().min(1),
   }),
+  pipes: z.object({ max: z.number().int().positive(), started: z.number().int().nonnegative() }),
 });
 
 /**
  * A fanned-out child of a queued run (docs/fan-out.md): which run it belongs to (its job id in the run queue, whose
  * payload gives the bundle; `created_at` and `request_id` tell one submission of a run id from another) and the
- * child itself: the branch pipe, its working memory and parameters. `first_attempt` is true when the child belongs to
+ * child itself: the branch pipe, its working memory and parameters, and its run's pipe bound and count (the child's
+ * pipes count on from it: docs/limits.md "Pipes per run"). `first_attempt` is true when the child belongs to
  * its run's first attempt, which left no step checkpoints to replay: the child then looks for none unless it is itself
  * retaken (its worker died); absent, it always looks (docs/checkpoints.md).
  */
@@ -133,6 +135,7 @@ const FAN_OUT_REPORT = z.object({
     finished: z.array(z.string()),
     pipes: z.array(z.looseObject({ ref: z.string() })),
   }),
+  pipes: z.number().int().nonnegative(),
 });
 
 const FAN_OUT_OUTCOME = z.discriminatedUnion('kind', [
@@ -143,7 +146,7 @@ const FAN_OUT_OUTCOME = z.discriminatedUnion('kind', [
 
 /**
  * What a child job returns (its BullMQ return value): the child's outcome, or its failure as an error report, with
- * its usage, pipe reports and graph either way. A pipe failure is a result, not a failed job: the parent decides.
+ * its usage, pipe reports, graph and the number of pipes it started either way. A pipe failure is a result, not a failed job: the parent decides.
  */
 const CHILD_RESULT = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), outcome: FAN_OUT_OUTCOME, report: FAN_OUT_REPORT }),

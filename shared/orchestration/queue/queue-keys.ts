@@ -19,6 +19,11 @@ export class QueueKeys {
     return `${this.prefix}:bull`;
   }
 
+  /** The key that seals the deployment's queue jobs (`job-seals.ts`; docs/run-ownership.md "Queue jobs"). */
+  get sealKey(): string {
+    return `${this.prefix}:job-seal-key`;
+  }
+
   /**
    * The run record (state, timestamps, result or error).
    * @param runId - a `pipeline_run_id`

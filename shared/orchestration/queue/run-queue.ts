@@ -9,6 +9,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob } from './job-payloads.js';
+import type { JobSeals } from './job-seals.js';
 import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
 import { whenQueueReachable } from './queue-outage.js';
 
@@ -19,6 +20,8 @@ export interface RunQueueOptions {
   /** Blocking connection for completion events (lazily used). */
   eventsConnection: () => Redis;
   keys: QueueKeys;
+  /** Seals each run job, so workers act only on the runs the API accepted (docs/run-ownership.md "Queue jobs"). */
+  seals: JobSeals;
   /** Attempts of a run whose failure is retryable. */
   maxAttempts: number;
   /** How long finished jobs stay in BullMQ (dashboards), in seconds. */
@@ -67,8 +70,8 @@ export class RunQueue {
   }
 
   /**
-   * Enqueue a run under its job id ({@link runJobId}); resolves once Redis has stored it. The finished job of an
-   * earlier run with the same id (its owner reusing the id, kept for the dashboard) is removed first.
+   * Enqueue a run under its job id ({@link runJobId}), sealed; resolves once Redis has stored it. The finished job of
+   * an earlier run with the same id (its owner reusing the id, kept for the dashboard) is removed first.
    * @param job - the payload, whole or offloaded (validated here)
    * @param options - `fresh`: the run id was generated for this run, so no earlier job is looked for (one Redis round
    *   trip fewer before the acknowledgement)
@@ -125,9 +128,9 @@ export class RunQueue {
     await this.add(jobId, payload);
   }
 
-  /** Add a run's job. */
+  /** Add a run's job, sealed. */
   private async add(jobId: string, payload: QueuedRunJob): Promise<void> {
-    await this.queue.add('run', payload, {
+    await this.queue.add('run', await this.options.seals.seal(RUN_QUEUE, payload), {
       jobId,
       attempts: this.options.maxAttempts,
       backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },

@@ -4,4 +4,4 @@
  */
 
 export { RunRegistry } from './run-registry.js';
-export type { RunClaim, RunRecord, RunStore } from './run-store.js';
+export { admissionOf, type RunClaim, type RunFinish, type RunRecord, type RunStore } from './run-store.js';

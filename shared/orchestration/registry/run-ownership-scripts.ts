@@ -31,6 +31,32 @@ return 'claimed'
 `;
 
 /**
+ * Admit a queued run's job: mark the run RUNNING only when the job is the one accepted under its id, in one round trip
+ * (the write of the RUNNING record a worker makes anyway; docs/run-ownership.md "Queue jobs").
+ *
+ * KEYS[1] owner, KEYS[2] run record. ARGV[1] the job's owner, ARGV[2] the RUNNING record's JSON text (built from the
+ * job), ARGV[3] TTL in seconds.
+ * Returns `not_accepted` when no record is kept for the id, or its owner, job id (`workflow_id`), `storage_scope`,
+ * `request_id` or `created_at` is not the job's (a job added or copied outside the API, a submission replaced since);
+ * `finished` when the run already finished (a job added again, or retaken after its run ended); else stores the
+ * RUNNING record and the owner with one TTL and returns `admitted`.
+ */
+export const ADMIT_RUN_JOB = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'not_accepted' end
+local text = redis.call('GET', KEYS[2])
+if not text then return 'not_accepted' end
+local held = cjson.decode(text)
+local running = cjson.decode(ARGV[2])
+for _, field in ipairs({'workflow_id', 'owner', 'storage_scope', 'request_id', 'created_at'}) do
+  if held[field] ~= running[field] then return 'not_accepted' end
+end
+if held.state ~= 'STARTED' and held.state ~= 'RUNNING' then return 'finished' end
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 'admitted'
+`;
+
+/**
  * Read a record for one owner.
  *
  * KEYS[1] owner, KEYS[2] run record. ARGV[1] the reading owner.

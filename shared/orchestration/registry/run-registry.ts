@@ -7,14 +7,17 @@
 import type { Redis } from 'ioredis';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
-import { CLAIM_RUN_ID, READ_OWNED_RECORD, STORE_RUN_RECORD } from './run-ownership-scripts.js';
-import type { RunClaim, RunRecord, RunStore } from './run-store.js';
+import { FINISH_RUN_ONCE } from './run-finish-script.js';
+import { ADMIT_RUN_JOB, CLAIM_RUN_ID, READ_OWNED_RECORD, STORE_RUN_RECORD } from './run-ownership-scripts.js';
+import type { RunAdmission, RunClaim, RunFinish, RunRecord, RunStore } from './run-store.js';
 
 /** The connection with the ownership scripts defined on it (ioredis `defineCommand`: `EVALSHA`, loading on a miss). */
 interface ScriptedRedis extends Redis {
   mthdsClaimRunId(...keysThenArgs: (string | number)[]): Promise<RunClaim>;
   mthdsReadOwnedRecord(...keysThenArgs: string[]): Promise<string | null>;
   mthdsStoreRunRecord(...keysThenArgs: (string | number)[]): Promise<number>;
+  mthdsAdmitRunJob(...keysThenArgs: (string | number)[]): Promise<RunAdmission>;
+  mthdsFinishRunOnce(...keysThenArgs: (string | number)[]): Promise<RunFinish>;
 }
 
 function reachable<T>(call: () => Promise<T>): Promise<T> {
@@ -38,6 +41,8 @@ export class RunRegistry implements RunStore {
     redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 5, lua: CLAIM_RUN_ID });
     redis.defineCommand('mthdsReadOwnedRecord', { numberOfKeys: 2, lua: READ_OWNED_RECORD });
     redis.defineCommand('mthdsStoreRunRecord', { numberOfKeys: 3, lua: STORE_RUN_RECORD });
+    redis.defineCommand('mthdsAdmitRunJob', { numberOfKeys: 2, lua: ADMIT_RUN_JOB });
+    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 3, lua: FINISH_RUN_ONCE });
     this.scripted = redis as ScriptedRedis;
   }
 
@@ -98,6 +103,26 @@ export class RunRegistry implements RunStore {
     return [this.keys.run(runId), this.keys.owner(runId), this.keys.events(runId), this.keys.progress(runId)];
   }
 
+  /**
+   * Admit a queued run's job in one atomic Redis script: the RUNNING record and its owner are stored only when the
+   * record kept for the id is the job's run and has not finished (docs/run-ownership.md "Queue jobs").
+   * @param running - the RUNNING record built from the job
+   * @returns `admitted`, `not_accepted` or `finished` (see {@link RunStore.admit})
+   * @throws QueueUnavailableError (503) when Redis is down
+   */
+  admit(running: RunRecord): Promise<RunAdmission> {
+    return reachable(async () => {
+      const runId = running.pipeline_run_id;
+      return this.scripted.mthdsAdmitRunJob(
+        this.keys.owner(runId),
+        this.keys.run(runId),
+        running.owner,
+        JSON.stringify(running),
+        this.ttlSeconds,
+      );
+    });
+  }
+
   /** Store a record (replacing any previous one) and its owner, in one script, and reset both TTLs. */
   save(record: RunRecord): Promise<void> {
     return this.store(record, false);
@@ -154,14 +179,27 @@ export class RunRegistry implements RunStore {
   }
 
   /**
-   * Update a record with a change, keeping the rest.
-   * @returns the updated record, or undefined when the run is unknown
+   * Record a run's end unless it already ended: the check of the kept record and the write are one Redis script, so
+   * the first of two parties finishing one run wins (docs/run-failures.md "A run finishes once").
+   * @param finished - the finished record (COMPLETED or FAILED)
+   * @param options - `release`: also free the run id
+   * @returns `recorded`, or `already_finished` (nothing written; see {@link RunStore.finishOnce})
+   * @throws QueueUnavailableError (503) when Redis is down
    */
-  async update(runId: string, change: Partial<RunRecord>): Promise<RunRecord | undefined> {
-    const record = await this.get(runId);
-    if (!record) return undefined;
-    const updated = { ...record, ...change };
-    await this.save(updated);
-    return updated;
+  finishOnce(finished: RunRecord, options: { release: boolean }): Promise<RunFinish> {
+    return reachable(async () => {
+      const runId = finished.pipeline_run_id;
+      return this.scripted.mthdsFinishRunOnce(
+        this.keys.run(runId),
+        this.keys.owner(runId),
+        this.keys.inFlight(runId),
+        JSON.stringify(finished),
+        finished.owner,
+        this.ttlSeconds,
+        options.release ? '1' : '0',
+        finished.created_at,
+        finished.request_id,
+      );
+    });
   }
 }

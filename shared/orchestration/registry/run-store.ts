@@ -32,6 +32,39 @@ export interface RunRecord {
 /** What a claim of a run id answers. */
 export type RunClaim = 'claimed' | 'in_flight' | 'taken';
 
+/** What the admission of a queued run's job answers (docs/run-ownership.md "Queue jobs"). */
+export type RunAdmission = 'admitted' | 'not_accepted' | 'finished';
+
+/** A run record's fields that tell the accepted run of an id: any other job under the id is not admitted. */
+const ACCEPTED_FIELDS = ['workflow_id', 'owner', 'storage_scope', 'request_id', 'created_at'] as const;
+
+/**
+ * The admission of a job, decided on the record kept for its run id (the in-memory store's rule; the Redis registry
+ * decides the same in its script).
+ * @param held - the record kept for the id, if any
+ * @param running - the RUNNING record the job would write
+ */
+export function admissionOf(held: RunRecord | undefined, running: RunRecord): RunAdmission {
+  if (!held || ACCEPTED_FIELDS.some((field) => held[field] !== running[field])) return 'not_accepted';
+  return held.state === 'STARTED' || held.state === 'RUNNING' ? 'admitted' : 'finished';
+}
+
+/** What finishing a run answers: its end was recorded, or the run had already ended (nothing written). */
+export type RunFinish = 'recorded' | 'already_finished';
+
+/**
+ * Whether a finished record may replace the record kept for its id (the in-memory store's rule; the Redis registry
+ * decides the same in its script): only while the kept record is the same submission (its `created_at` and
+ * `request_id`) and has not finished, or when no record is kept (expired).
+ * @param held - the record kept for the id, if any
+ * @param finished - the finished record
+ */
+export function finishes(held: RunRecord | undefined, finished: RunRecord): boolean {
+  if (!held) return true;
+  if (held.created_at !== finished.created_at || held.request_id !== finished.request_id) return false;
+  return held.state === 'STARTED' || held.state === 'RUNNING';
+}
+
 /** Where run records are stored. Every method may throw QueueUnavailableError (503) when its Redis is down. */
 export interface RunStore {
   /**
@@ -48,6 +81,13 @@ export interface RunStore {
   release(runId: string): Promise<void>;
   /** Drop a record, its owner, events and progress (a run that was never enqueued). */
   forget(runId: string): Promise<void>;
+  /**
+   * Admit a queued run's job: store its RUNNING record only when the job is the run accepted under its id (same
+   * owner, job id, `storage_scope`, `request_id` and `created_at` as the record kept) and the run has not finished.
+   * @param running - the RUNNING record built from the job
+   * @returns `admitted` (stored); `not_accepted` (no such record kept, or another run's); `finished`
+   */
+  admit(running: RunRecord): Promise<RunAdmission>;
   /** Store a record (replacing any previous one) and its owner, and reset their lifetime. */
   save(record: RunRecord): Promise<void>;
   /** Store a finished run's record and free its id: {@link RunStore.save} then {@link RunStore.release}, at once. */
@@ -65,8 +105,13 @@ export interface RunStore {
    */
   getOwned(runId: string, owner: string): Promise<RunRecord | undefined>;
   /**
-   * Update a record with a change, keeping the rest.
-   * @returns the updated record, or undefined when the run is unknown
+   * Record a run's end unless it already ended, in one atomic step (docs/run-failures.md "A run finishes once"): the
+   * finished record replaces the kept one only while that one is the same submission and has not finished; of two
+   * parties finishing one run, the first wins.
+   * @param finished - the finished record (COMPLETED or FAILED)
+   * @param options - `release`: also free the run id
+   * @returns `recorded`; `already_finished` when the kept record is finished or is a later submission's (nothing is
+   *   written, and the caller must not act on the end: no events, callbacks or counts)
    */
-  update(runId: string, change: Partial<RunRecord>): Promise<RunRecord | undefined>;
+  finishOnce(finished: RunRecord, options: { release: boolean }): Promise<RunFinish>;
 }

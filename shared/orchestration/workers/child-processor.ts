@@ -5,12 +5,13 @@
  * digests the whole payload — since a run's children come in numbers), the library from the process's library cache;
  * the child runs through the runtime with this process's ports. A pipe failure is the job's result, as an error report, so that the parent rethrows it
  * as the in-process run would; only a child that cannot run at all (its payload invalid, its run's payload gone)
- * fails the job.
+ * fails the job. A child job, and the run job it reads its bundle from, must carry a valid seal (docs/run-ownership.md
+ * "Queue jobs"): any other child job is refused before it runs or writes a checkpoint.
  */
 import { type Job, type Queue, UnrecoverableError } from 'bullmq';
 import { LRUCache } from 'lru-cache';
 import { toErrorReport } from '../../errors/index.js';
-import type { Logger } from '../../observability/index.js';
+import type { Logger, Metrics } from '../../observability/index.js';
 import type {
   DocumentExtractorPort,
   IdSource,
@@ -19,9 +20,18 @@ import type {
   TemplateRenderer,
 } from '../../runtime/index.js';
 import type { RunCheckpoints } from '../checkpoints/index.js';
-import { CHILD_JOB, type ChildJob, type ChildResult, QUEUED_RUN_JOB } from '../queue/index.js';
+import {
+  CHILD_JOB,
+  CHILD_QUEUE,
+  type ChildJob,
+  type ChildResult,
+  type JobSeals,
+  QUEUED_RUN_JOB,
+  RUN_QUEUE,
+} from '../queue/index.js';
 import type { RunObjects } from '../storage/index.js';
 import { executeChild, type RunSubmission, submissionOfJob } from '../submission.js';
+import { refuseJob } from './job-refusal.js';
 
 /** Run payloads kept per process, and for how long, in ms (the children of one fan-out share one). */
 const PAYLOADS_KEPT = 16;
@@ -38,6 +48,8 @@ interface RunContext {
 export interface ChildProcessorDeps {
   /** The run queue, where a child's run payload is read. */
   runs: Queue;
+  /** Verifies the seals of child jobs and of the run jobs they read. */
+  seals: JobSeals;
   /** Where an offloaded run payload is read (docs/storage.md). */
   objects: RunObjects;
   inference: InferencePort;
@@ -53,6 +65,8 @@ export interface ChildProcessorDeps {
    */
   checkpoints: RunCheckpoints;
   logger: Logger;
+  /** Counts refused jobs. */
+  metrics: Metrics;
   /** Base of error `type_uri`s in reports. */
   docsUrl: string;
 }
@@ -68,10 +82,10 @@ export function createChildProcessor(
 
   async function readContext(child: ChildJob): Promise<RunContext> {
     const runJob = await deps.runs.getJob(child.run_job_id);
-    const queued = QUEUED_RUN_JOB.safeParse(runJob?.data);
+    const queued = QUEUED_RUN_JOB.safeParse(runJob ? await deps.seals.open(RUN_QUEUE, runJob.data) : undefined);
     if (!queued.success || queued.data.created_at !== child.created_at)
       throw new UnrecoverableError(
-        `the job of run '${child.pipeline_run_id}' is gone (the run ended or was submitted again)`,
+        `the job of run '${child.pipeline_run_id}' is gone (the run ended or was submitted again) or carries no valid seal`,
       );
     const payload = await deps.objects.loadJob(queued.data);
     const stores = new Map<boolean, StepCheckpointStore | undefined>();
@@ -96,9 +110,11 @@ export function createChildProcessor(
   }
 
   return async (job, _token, signal) => {
-    const parsed = CHILD_JOB.safeParse(job.data);
+    const opened = await deps.seals.open(CHILD_QUEUE, job.data);
+    if (!opened) throw refuseJob(deps, CHILD_QUEUE, job, 'seal');
+    const parsed = CHILD_JOB.safeParse(opened);
     if (!parsed.success) throw new UnrecoverableError(`invalid child job payload: ${parsed.error.message}`);
-    const child = job.data as ChildJob;
+    const child = opened as ChildJob;
     const stepPath = child.child.params.stepPath;
     const log = deps.logger.child({ pipeline_run_id: child.pipeline_run_id, job_id: job.id, step_path: stepPath });
     const context = await contextOf(child);
@@ -122,7 +138,7 @@ export function createChildProcessor(
       result = {
         ok: false,
         error: toErrorReport(error, deps.docsUrl),
-        report: { usage: [], progress: [], graph: { nodes: [], contains: [], finished: [], pipes: [] } },
+        report: { usage: [], progress: [], graph: { nodes: [], contains: [], finished: [], pipes: [] }, pipes: 0 },
       };
     }
     if (result.ok) log.info('child:completed');

@@ -1,14 +1,15 @@
 /**
- * Entry of a quarantine process (forked by `run-in-quarantine.ts`): receives one task over IPC, runs the run job with
+ * Entry of a quarantine process (forked by `run-in-quarantine.ts`): receives tasks over IPC, one at a time, and runs
+ * each run job with
  * its own inference backend, document extractor, ids and template limits, built from the settings the way
  * `worker/main.ts` builds them (its provider rate limits count in Redis with the other processes; templates render on
  * this process's own thread: the process is the isolation), replays the steps an earlier attempt checkpointed and
  * checkpoints those it finishes (docs/checkpoints.md; a checkpoint problem is one line on its stderr), re-attaches to
  * the child jobs of its run's first attempt when they fan out (docs/fan-out.md), sends
- * its pipe reports as they come (the parent publishes them as run events), then the run result or the error report,
- * and exits. Its heap limit is set by its parent; a run that
- * exhausts it kills only this process. It exits as soon as its parent goes away (IPC disconnect), so it never
- * outlives the worker that started it.
+ * its pipe reports as they come (the parent publishes them as run events), then the run result or the error report
+ * with the heap it holds after the run (the parent reuses it for another retake only while that is low). Its heap
+ * limit is set by its parent; a run that exhausts it kills only this process. It exits as soon as its parent goes away
+ * (IPC disconnect), so it never outlives the worker that started it.
  */
 import type { Settings } from '../../config/index.js';
 import { type ErrorReport, toErrorReport } from '../../errors/index.js';
@@ -17,7 +18,7 @@ import { type PipeProgress, randomIdSource } from '../../runtime/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import type { RunResult } from '../../wire/index.js';
 import { RunCheckpoints } from '../checkpoints/index.js';
-import { ChildQueue, openRedis, QueueKeys, type RunJob } from '../queue/index.js';
+import { ChildQueue, JobSeals, openRedis, QueueKeys, type RunJob } from '../queue/index.js';
 import { executeSubmission, submissionOfJob } from '../submission.js';
 
 /** What the parent sends the quarantine process (one IPC message, JSON-serialized). */
@@ -33,20 +34,22 @@ export interface QuarantineTask {
   runJobId?: string;
 }
 
+/** The answer of a task: the result, or the run's own failure as an error report. */
+type QuarantineAnswer = { kind: 'completed'; result: RunResult } | { kind: 'failed'; report: ErrorReport };
+
 /**
- * What the quarantine process sends back: each pipe report as it comes, then the result, or the run's own failure as
- * an error report.
+ * What the quarantine process sends back: each pipe report as it comes, then the answer with the bytes of heap the
+ * process holds after the run.
  */
 export type QuarantineMessage =
   | { kind: 'progress'; progress: PipeProgress }
-  | { kind: 'completed'; result: RunResult }
-  | { kind: 'failed'; report: ErrorReport };
+  | (QuarantineAnswer & { heapUsedBytes: number });
 
-function send(message: QuarantineMessage, sent: () => void = () => undefined): void {
-  process.send?.(message, sent);
+function send(message: QuarantineMessage): void {
+  process.send?.(message);
 }
 
-async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
+async function runTask(task: QuarantineTask): Promise<QuarantineAnswer> {
   const { settings, payload } = task;
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
   const redis = openRedis(settings.queue.redisUrl, 'producer');
@@ -64,6 +67,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
           connection: openRedis(settings.queue.redisUrl, 'worker'),
           eventsConnection: openRedis(settings.queue.redisUrl, 'worker'),
           keys,
+          seals: new JobSeals(redis, keys),
         });
   const fanOut = children?.fanOutFor({
     pipelineRunId: payload.pipeline_run_id,
@@ -81,6 +85,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
       ids: randomIdSource(),
       now: Date.now,
       batchConcurrency: settings.fanOut.batchMaxParallel,
+      maxPipes: settings.runMaxPipes,
       observer: { pipeProgress: (progress) => send({ kind: 'progress', progress }) },
       ...(checkpoints ? { checkpoints } : {}),
       ...(fanOut ? { fanOut } : {}),
@@ -95,6 +100,6 @@ async function runTask(task: QuarantineTask): Promise<QuarantineMessage> {
 }
 
 process.once('disconnect', () => process.exit(1));
-process.once('message', (task: QuarantineTask) => {
-  void runTask(task).then((message) => send(message, () => process.exit(0)));
+process.on('message', (task: QuarantineTask) => {
+  void runTask(task).then((answer) => send({ ...answer, heapUsedBytes: process.memoryUsage().heapUsed }));
 });

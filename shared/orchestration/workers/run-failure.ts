@@ -4,7 +4,8 @@
  * released and the run is counted: as rejected when a caller error ended it (an input, a template of the bundle), else
  * as finished FAILED. Shared by the run processor and the handler of runs BullMQ failed without running them (stalled
  * twice). The failed record is also kept in storage (`results/`, docs/storage.md), an offloaded payload dropped, and
- * the run's step checkpoints dropped (no attempt follows; docs/checkpoints.md).
+ * the run's step checkpoints dropped (no attempt follows; docs/checkpoints.md). A run that already ended (its other
+ * party finished it first) is left as it is: nothing is written, published, sent or counted.
  */
 
 import { type ErrorReport, errorFromReport } from '../../errors/index.js';
@@ -35,23 +36,29 @@ export interface RunFailureDeps {
 }
 
 /**
- * Record a run as FAILED, publish its terminal event, enqueue its failure callbacks and release its id.
+ * Record a run as FAILED, publish its terminal event, enqueue its failure callbacks and release its id — unless the
+ * run already ended: the FAILED record is written only if the kept record has not finished, in one atomic step
+ * (docs/run-failures.md "A run finishes once"), and a run that already ended is left exactly as it is.
  * @param deps - registry, event log, callback queue, metrics and clock
  * @param payload - the run's job payload (run id, request id, callback URLs, creation time in ms)
  * @param report - the error report stored on the record and sent in the event and the callbacks, with its `pipe_code`
+ * @returns true when the failure was recorded; false when the run had already ended (nothing done)
  * @throws QueueUnavailableError when Redis cannot be reached
  */
 export async function recordRunFailure(
   deps: RunFailureDeps,
   payload: QueuedRunJob,
   report: ErrorReport,
-): Promise<void> {
+): Promise<boolean> {
   const runId = payload.pipeline_run_id;
-  const failed = await deps.registry.update(runId, {
-    state: 'FAILED',
+  const kept = await deps.registry.get(runId);
+  const failed = kept && {
+    ...kept,
+    state: 'FAILED' as const,
     finished_at: new Date(deps.now()).toISOString(),
     error: report,
-  });
+  };
+  if (failed && (await deps.registry.finishOnce(failed, { release: false })) === 'already_finished') return false;
   if (failed)
     await deps.objects
       .saveFinished(failed, new Set())
@@ -83,7 +90,8 @@ export async function recordRunFailure(
     );
   }
   await deps.registry.release(runId);
-  if (countRejection(deps.metrics, 'bullmq', errorFromReport(report))) return;
+  if (countRejection(deps.metrics, 'bullmq', errorFromReport(report))) return true;
   deps.metrics.runsFinished.inc({ state: 'FAILED' });
   deps.metrics.runDuration.observe({ state: 'FAILED' }, (deps.now() - payload.created_at) / 1000);
+  return true;
 }

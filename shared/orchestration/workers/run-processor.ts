@@ -6,10 +6,16 @@
  *
  * Retry policy (STYLE.md rule 19): a retryable failure (a transient provider error) is thrown back to BullMQ, which
  * retries with backoff; any other failure, or the last attempt, records FAILED and ends the job as unrecoverable.
+ * A run finishes once (docs/run-failures.md): its end is written only if the run has not ended yet, in one atomic
+ * step, so an attempt whose job was failed meanwhile (its worker lost the lock) leaves that end as it is.
  *
  * Step checkpoints (docs/checkpoints.md): every attempt, in process or in quarantine, keeps the checkpoint of each
  * operator it finishes and replays those an earlier attempt of the same submission kept, so a retake (a retryable
  * failure, a dead worker) makes no inference call for a finished step. A finished run's checkpoints are dropped.
+ *
+ * Admission (docs/run-ownership.md "Queue jobs"): a job is acted on only when its seal verifies and its run is the one
+ * the API accepted under its id and has not finished; the RUNNING record is written by the same script that checks
+ * this, before anything else (payload, events, run). Any other job is refused: nothing is run, recorded or delivered.
  *
  * Quarantine (docs/run-failures.md): a job BullMQ retook after its worker process died (`job.stalledCounter > 0`)
  * runs in a quarantine process with resource limits instead of in this process; if that process dies, the run fails
@@ -31,10 +37,19 @@ import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
 import type { RunCheckpoints } from '../checkpoints/index.js';
 import { type RunEventLog, RunProgressTracker } from '../events/index.js';
-import { type CallbackQueue, type FanOutRun, QUEUED_RUN_JOB, type QueuedRunJob, type RunJob } from '../queue/index.js';
+import {
+  type CallbackQueue,
+  type FanOutRun,
+  type JobSeals,
+  QUEUED_RUN_JOB,
+  type QueuedRunJob,
+  RUN_QUEUE,
+  type RunJob,
+} from '../queue/index.js';
 import type { RunRecord, RunStore } from '../registry/index.js';
 import { inputNamesOf, type RunObjects } from '../storage/index.js';
-import { acceptedRecord, executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
+import { acceptedRecordOfJob, executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
+import { refuseJob } from './job-refusal.js';
 import { recordRunFailure } from './run-failure.js';
 
 /** What the processor needs. */
@@ -43,6 +58,8 @@ export interface RunProcessorDeps {
   /** Where each attempt's events go (docs/run-events.md). */
   events: RunEventLog;
   callbacks: CallbackQueue;
+  /** Verifies the seal of each job before it is acted on (docs/run-ownership.md "Queue jobs"). */
+  seals: JobSeals;
   inference: InferencePort;
   extractor: DocumentExtractorPort;
   /** Renders the runs' templates (in isolated threads, docs/isolation.md "Templates"). */
@@ -64,6 +81,8 @@ export interface RunProcessorDeps {
   runQuarantined(payload: RunJob, runJobId: string, observer: RunObserver, signal?: AbortSignal): Promise<RunResult>;
   /** Most children of a controller running at once (`BATCH_MAX_PARALLEL`; the runtime's default when absent). */
   batchConcurrency?: number;
+  /** Most pipes one run starts, its children's included (`RUN_MAX_PIPES`; the runtime's default when absent). */
+  maxPipes?: number;
   /**
    * The fan-out port of a run (docs/fan-out.md): its batch items and parallel branches run as child jobs; in-process
    * when absent (`RUN_FAN_OUT=false`, and always in quarantine).
@@ -83,16 +102,38 @@ export interface RunJobOutcome {
 export function createRunProcessor(
   deps: RunProcessorDeps,
 ): (job: Job, token?: string, signal?: AbortSignal) => Promise<RunJobOutcome> {
-  return (job, _token, signal) => {
-    const parsed = QUEUED_RUN_JOB.safeParse(job.data);
-    if (!parsed.success)
-      return Promise.reject(new UnrecoverableError(`invalid run job payload: ${parsed.error.message}`));
+  return async (job, _token, signal) => {
+    const opened = await deps.seals.open(RUN_QUEUE, job.data);
+    if (!opened) throw refuseJob(deps, RUN_QUEUE, job, 'seal');
+    const parsed = QUEUED_RUN_JOB.safeParse(opened);
+    if (!parsed.success) throw new UnrecoverableError(`invalid run job payload: ${parsed.error.message}`);
     const queued = parsed.data;
     return withCrashContext(
       { request_id: queued.request_id, pipeline_run_id: queued.pipeline_run_id, job_id: job.id ?? null },
-      async () => processRun(deps, job, queued, await loadPayload(deps, job, queued), signal),
+      async () => {
+        const running = await admit(deps, job, queued);
+        return processRun(deps, job, queued, running, await loadPayload(deps, job, queued), signal);
+      },
     );
   };
+}
+
+/**
+ * Admit a job: its RUNNING record is stored when the job is the run accepted under its id and the run has not
+ * finished (one script), else the job is refused.
+ * @returns the RUNNING record
+ * @throws UnrecoverableError (QueueJobRefusedError) when the job is refused
+ */
+async function admit(deps: RunProcessorDeps, job: Job, queued: QueuedRunJob): Promise<RunRecord> {
+  const running: RunRecord = {
+    ...acceptedRecordOfJob(queued, job.id ?? ''),
+    state: 'RUNNING',
+    started_at: new Date(deps.now()).toISOString(),
+    ...(job.stalledCounter > 0 ? { quarantined: true } : {}),
+  };
+  const admission = await deps.registry.admit(running);
+  if (admission !== 'admitted') throw refuseJob(deps, RUN_QUEUE, job, admission);
+  return running;
 }
 
 /**
@@ -108,6 +149,20 @@ async function loadPayload(deps: RunProcessorDeps, job: Job, queued: QueuedRunJo
     await recordRunFailure(deps, queued, report);
     throw new UnrecoverableError(`${report.error_type}: ${report.message}`);
   }
+}
+
+/** Logged by an attempt that reaches a run's end after the run already ended (docs/run-failures.md). */
+const ALREADY_ENDED =
+  'run:already ended: its job was failed while this attempt went on (its worker lost the job lock), and the end recorded first stands';
+
+/**
+ * An attempt that completed after its run had already ended: the run's end stays as recorded, and the copy kept in
+ * storage, which this attempt had just replaced with its own, is written back from the record.
+ */
+async function keepEndAsRecorded(deps: RunProcessorDeps, runId: string, inputs: unknown, log: Logger): Promise<void> {
+  log.warn(`${ALREADY_ENDED}; this attempt's result is dropped`);
+  const recorded = await deps.registry.get(runId);
+  if (recorded) await keepFinished(deps, recorded, inputs, log);
 }
 
 /** A finished record as kept in storage (its media moved there), or as it is when the store fails. */
@@ -141,6 +196,7 @@ function runInProcess(
     ...(signal ? { signal } : {}),
     ...(checkpoints ? { checkpoints } : {}),
     ...(deps.batchConcurrency ? { batchConcurrency: deps.batchConcurrency } : {}),
+    ...(deps.maxPipes ? { maxPipes: deps.maxPipes } : {}),
     ...(fanOut ? { fanOut } : {}),
   });
 }
@@ -149,6 +205,7 @@ async function processRun(
   deps: RunProcessorDeps,
   job: Job,
   queued: QueuedRunJob,
+  running: RunRecord,
   payload: RunJob,
   signal: AbortSignal | undefined,
 ): Promise<RunJobOutcome> {
@@ -162,16 +219,6 @@ async function processRun(
     attempt: job.attemptsMade + 1,
     quarantined,
   });
-  const running: RunRecord = {
-    ...acceptedRecord(submission, job.id ?? '', payload.created_at),
-    state: 'RUNNING',
-    started_at: new Date(deps.now()).toISOString(),
-    ...(quarantined ? { quarantined: true } : {}),
-  };
-  // the RUNNING record is awaited with the outcome, not before the run: the outcome's record follows it on the same
-  // connection, so Redis stores them in order, and the run does not wait a round trip to begin
-  const savingRunning = deps.registry.save(running);
-  savingRunning.catch(() => undefined);
   const tracker = new RunProgressTracker({
     events: deps.events,
     runId,
@@ -213,20 +260,21 @@ async function processRun(
             retake: job.attemptsMade > 0,
           }),
         );
-    await savingRunning;
     const completed = await keepFinished(
       deps,
       { ...running, state: 'COMPLETED', finished_at: result.finished_at, result },
       payload.inputs,
       log,
     );
-    if (payload.callback_urls.length === 0) {
-      // `run:finished` is sent after the record on the same connection, so it lands after it (docs/run-events.md)
-      await Promise.all([deps.registry.finish(completed), tracker.finish(null)]);
-    } else {
-      // the record shows COMPLETED before any callback can reach a receiver that reads the run's status
-      await deps.registry.save(completed);
-      await tracker.finish(null);
+    // the record shows COMPLETED before `run:finished` and before any callback can reach a receiver that reads the
+    // run's status; the id is freed with it, or after the callbacks are enqueued
+    const finish = await deps.registry.finishOnce(completed, { release: payload.callback_urls.length === 0 });
+    if (finish === 'already_finished') {
+      await keepEndAsRecorded(deps, runId, payload.inputs, log);
+      return { state: 'COMPLETED' };
+    }
+    await tracker.finish(null);
+    if (payload.callback_urls.length > 0) {
       const body = successPayload(result);
       await deps.callbacks.enqueue(
         payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
@@ -256,8 +304,9 @@ async function processRun(
       );
       throw error;
     }
-    await recordRunFailure(deps, queued, report);
-    log.warn({ error_type: report.error_type, err: error }, `run:failed: ${report.message}`);
+    if (await recordRunFailure(deps, queued, report))
+      log.warn({ error_type: report.error_type, err: error }, `run:failed: ${report.message}`);
+    else log.warn({ error_type: report.error_type }, `${ALREADY_ENDED}; this attempt's failure is not recorded`);
     throw new UnrecoverableError(`${report.error_type}: ${report.message}`);
   }
 }

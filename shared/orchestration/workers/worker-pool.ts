@@ -20,6 +20,7 @@ import {
   CallbackQueue,
   CHILD_QUEUE,
   ChildQueue,
+  JobSeals,
   QueueKeys,
   RedisConnections,
   RUN_QUEUE,
@@ -28,7 +29,7 @@ import { redisRunTracking } from '../redis-run-tracking.js';
 import { loggedRunObjects } from '../storage/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { createChildProcessor } from './child-processor.js';
-import { runInQuarantine } from './run-in-quarantine.js';
+import { QuarantinePool } from './run-in-quarantine.js';
 import { createRunProcessor } from './run-processor.js';
 import { failRunsStalledTooOften } from './stalled-run-failures.js';
 
@@ -73,9 +74,11 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const connections = new RedisConnections(settings.queue.redisUrl);
   const registryConnection = connections.open('worker', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
+  const seals = new JobSeals(registryConnection, keys);
   const callbacks = new CallbackQueue({
     connection: connections.open('worker'),
     keys,
+    seals,
     maxAttempts: settings.callbacks.maxAttempts,
     backoffMs: settings.callbacks.backoffMs,
   });
@@ -106,11 +109,14 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     connection: connections.open('worker'),
     eventsConnection: connections.open('worker'),
     keys,
+    seals,
   });
   // where a child reads its run's payload
   const runs = new Queue(RUN_QUEUE, { connection: connections.open('worker'), prefix: keys.bullPrefix });
   runs.on('error', () => undefined);
   const extractor = createDocumentExtractor(settings.documents);
+  // the retakes of runs whose worker died, RUN_QUARANTINE_CONCURRENCY at a time (docs/run-failures.md)
+  const quarantines = new QuarantinePool(settings.quarantine);
   const ids = randomIdSource();
   const runWorker = new Worker(
     RUN_QUEUE,
@@ -118,6 +124,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       registry,
       events,
       callbacks,
+      seals,
       inference: deps.inference,
       extractor,
       templates,
@@ -129,13 +136,9 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       objects,
       checkpoints,
       runQuarantined: (payload, runJobId, observer, signal) =>
-        runInQuarantine(
-          { settings, payload, ...(settings.fanOut.enabled ? { runJobId } : {}) },
-          settings.quarantine,
-          observer,
-          signal,
-        ),
+        quarantines.run({ settings, payload, ...(settings.fanOut.enabled ? { runJobId } : {}) }, observer, signal),
       batchConcurrency: settings.fanOut.batchMaxParallel,
+      maxPipes: settings.runMaxPipes,
       ...(settings.fanOut.enabled ? { fanOut: (run) => children.fanOutFor(run) } : {}),
     }),
     { ...common, connection: connections.open('worker'), concurrency: settings.worker.concurrency },
@@ -144,6 +147,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     CHILD_QUEUE,
     createChildProcessor({
       runs,
+      seals,
       objects,
       inference: deps.inference,
       extractor,
@@ -153,6 +157,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       batchConcurrency: settings.fanOut.batchMaxParallel,
       checkpoints,
       logger,
+      metrics,
       docsUrl: settings.errorDocsUrl,
     }),
     { ...common, connection: connections.open('worker'), concurrency: settings.fanOut.workerConcurrency },
@@ -161,6 +166,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     CALLBACK_QUEUE,
     createCallbackProcessor({
       readSecret: deps.readSecret,
+      seals,
       now: Date.now,
       timeoutMs: settings.callbacks.timeoutMs,
       allowPrivateHosts: settings.callbacks.allowPrivateHosts,
@@ -188,6 +194,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     docsUrl: settings.errorDocsUrl,
     objects,
     checkpoints,
+    seals,
   });
   return {
     runWorker,
@@ -207,6 +214,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       if (redisUp)
         await settleWithin(Promise.all([callbacks.close(), children.close(), runs.close()]), CLOSE_ALLOWANCE_MS);
       await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
+      quarantines.close();
       connections.disconnectAll();
       await objects.flush();
       store.close();

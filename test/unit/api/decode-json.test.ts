@@ -1,12 +1,14 @@
 import { expect } from 'chai';
 import { decodeJsonBody, type RawJsonBody } from '../../../api/body/decode-json.js';
+import type { JsonLimits } from '../../../api/body/json-scan.js';
 import { InvalidJSON, ValidationError } from '../../../shared/errors/index.js';
 
 const utf8 = (text: string, charset = 'utf-8'): RawJsonBody => ({ bytes: Buffer.from(text, 'utf8'), charset });
+const LIMITS: JsonLimits = { maxJsonDepth: 64, maxJsonValues: 100_000 };
 
-function failure(body: RawJsonBody, kind: 'run' | 'typed', maxDepth = 64): Error {
+function failure(body: RawJsonBody, kind: 'run' | 'typed', limits: Partial<JsonLimits> = {}): Error {
   try {
-    decodeJsonBody(body, maxDepth, kind);
+    decodeJsonBody(body, { ...LIMITS, ...limits }, kind);
   } catch (error) {
     return error as Error;
   }
@@ -16,20 +18,20 @@ function failure(body: RawJsonBody, kind: 'run' | 'typed', maxDepth = 64): Error
 describe('decodeJsonBody (docs/isolation.md "Request bodies")', () => {
   describe('when the body is well-formed', () => {
     it('should parse any JSON value at the top level', () => {
-      expect(decodeJsonBody(utf8('{"a":[1,"x"]}'), 64, 'typed')).to.deep.equal({ a: [1, 'x'] });
-      expect(decodeJsonBody(utf8('"text"'), 64, 'typed')).to.equal('text');
+      expect(decodeJsonBody(utf8('{"a":[1,"x"]}'), LIMITS, 'typed')).to.deep.equal({ a: [1, 'x'] });
+      expect(decodeJsonBody(utf8('"text"'), LIMITS, 'typed')).to.equal('text');
     });
 
     it('should read an empty body as {} and an absent one as undefined', () => {
-      expect(decodeJsonBody(utf8(''), 64, 'run')).to.deep.equal({});
-      expect(decodeJsonBody(undefined, 64, 'run')).to.equal(undefined);
+      expect(decodeJsonBody(utf8(''), LIMITS, 'run')).to.deep.equal({});
+      expect(decodeJsonBody(undefined, LIMITS, 'run')).to.equal(undefined);
     });
 
     it('should decode a UTF-16 body and strip a UTF-8 byte order mark', () => {
       expect(
-        decodeJsonBody({ bytes: Buffer.from('{"é":"ü"}', 'utf16le'), charset: 'utf-16le' }, 64, 'typed'),
+        decodeJsonBody({ bytes: Buffer.from('{"é":"ü"}', 'utf16le'), charset: 'utf-16le' }, LIMITS, 'typed'),
       ).to.deep.equal({ é: 'ü' });
-      expect(decodeJsonBody(utf8('\uFEFF{"a":1}'), 64, 'typed')).to.deep.equal({ a: 1 });
+      expect(decodeJsonBody(utf8('\uFEFF{"a":1}'), LIMITS, 'typed')).to.deep.equal({ a: 1 });
     });
   });
 
@@ -53,9 +55,59 @@ describe('decodeJsonBody (docs/isolation.md "Request bodies")', () => {
     });
 
     it('should refuse nesting past the limit before parsing, in UTF-16 too', () => {
-      expect(failure(utf8('[[[1]]]'), 'typed', 2).message).to.equal('JSON nesting depth exceeds 2 (MAX_JSON_DEPTH)');
+      expect(failure(utf8('[[[1]]]'), 'typed', { maxJsonDepth: 2 }).message).to.equal(
+        'JSON nesting depth exceeds 2 (MAX_JSON_DEPTH)',
+      );
       const deep = { bytes: Buffer.from('[[[1]]]', 'utf16le'), charset: 'utf-16le' };
-      expect(failure(deep, 'run', 2)).to.be.instanceOf(InvalidJSON);
+      expect(failure(deep, 'run', { maxJsonDepth: 2 })).to.be.instanceOf(InvalidJSON);
+    });
+
+    it('should refuse more values than the limit before parsing, in UTF-16 too', () => {
+      const detail =
+        'JSON body holds more than 3 values (MAX_JSON_VALUES); each string, object key, number, true, false, null, array and object counts one';
+      const typed = failure(utf8('{"a":[1,2'), 'typed', { maxJsonValues: 3 });
+      expect(typed).to.be.instanceOf(ValidationError);
+      expect(typed.message).to.equal(detail);
+      const wide = { bytes: Buffer.from('[1,2,3,4]', 'utf16le'), charset: 'utf-16le' };
+      const run = failure(wide, 'run', { maxJsonValues: 3 });
+      expect(run).to.be.instanceOf(InvalidJSON);
+      expect(run.message).to.equal(detail);
+    });
+  });
+
+  describe('when a string holds a lone surrogate', () => {
+    const detail = (where: string, surrogate: string) =>
+      `${where} holds a lone UTF-16 surrogate (${surrogate}), which is not Unicode text: escape a character outside the Basic Multilingual Plane as a high and low surrogate pair (\\uD83D\\uDE00), or send it unescaped`;
+
+    it('should refuse it with a ValidationError naming the path of the value, on either kind of route', () => {
+      for (const kind of ['run', 'typed'] as const) {
+        const error = failure(utf8('{"inputs":{"list":["ok","a\\udc00"]}}'), kind);
+        expect(error).to.be.instanceOf(ValidationError);
+        expect(error.message).to.equal(detail('body.inputs.list.1: the string', '\\uDC00'));
+      }
+    });
+
+    it('should name the object whose key holds it, and the body itself for a top-level string', () => {
+      expect(failure(utf8('{"inputs":{"\\ud800":1}}'), 'run').message).to.equal(
+        detail('body.inputs: an object key', '\\uD800'),
+      );
+      expect(failure(utf8('"\\ud800"'), 'typed').message).to.equal(detail('body: the string', '\\uD800'));
+    });
+
+    it('should cut a long key of the path at 64 characters, never inside a surrogate pair', () => {
+      const key = `${'k'.repeat(63)}😀${'k'.repeat(100)}`;
+      const error = failure(utf8(`{${JSON.stringify(key)}:{"a":"\\ud800"}}`), 'run');
+      expect(error.message).to.equal(detail(`body.${'k'.repeat(63)}….a: the string`, '\\uD800'));
+    });
+
+    it('should find it in a UTF-16 body', () => {
+      const body = { bytes: Buffer.from('{"name":"\\udbff"}', 'utf16le'), charset: 'utf-16le' };
+      expect(failure(body, 'run').message).to.equal(detail('body.name: the string', '\\uDBFF'));
+    });
+
+    it('should accept pairs, and a lone escape a later duplicate key replaced', () => {
+      expect(decodeJsonBody(utf8('{"e":"\\ud83d\\ude00"}'), LIMITS, 'run')).to.deep.equal({ e: '😀' });
+      expect(decodeJsonBody(utf8('{"a":"\\ud800","a":"x"}'), LIMITS, 'run')).to.deep.equal({ a: 'x' });
     });
   });
 });

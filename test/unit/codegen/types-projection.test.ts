@@ -7,7 +7,7 @@ import { parse } from 'smol-toml';
 import { CODEGEN_TARGETS, generateTypes, type StampedProjection } from '../../../shared/codegen/generate-types.js';
 import { contentHash } from '../../../shared/codegen/stamp.js';
 import { buildTypeSet } from '../../../shared/codegen/type-model.js';
-import { mockValueForSchema } from '../../../shared/inference/index.js';
+import { mockValuesForSchema } from '../../../shared/inference/index.js';
 import { type Library, loadLibrary, NATIVE_CONCEPTS } from '../../../shared/mthds/index.js';
 import { ContentValidator } from '../../../shared/runtime/content-validator.js';
 import { mockContent } from '../../../shared/runtime/mock-output.js';
@@ -45,7 +45,7 @@ function mockCases(library: Library): MockCase[] {
     .filter((typed) => typed.shape.kind !== 'open')
     .flatMap((typed) => {
       const content = mockContent(
-        { mockValue: mockValueForSchema },
+        { mockValues: mockValuesForSchema },
         validator,
         library.concepts.get(typed.ref)!,
         'single',

@@ -80,6 +80,17 @@ describe('IsolatedPool (worker threads with hard limits)', function () {
     expect(await isolated.run('echo', 'alive')).to.equal('alive');
   });
 
+  it('should refuse an allocation its heap cannot hold with the memory limit, keeping the thread', async () => {
+    const isolated = open({ heapMib: 32, timeoutMs: 20000 });
+    const thread = await isolated.run<number>('reserve', 1);
+    const error = await rejection(isolated.run('reserve', 256));
+    expect(error).to.be.instanceOf(ComputeBudgetExceededError);
+    expect((error as Error).message).to.equal(
+      'The test needed more than 32 MiB of memory (TEST_HEAP_MIB) and was stopped; send a smaller or simpler request.',
+    );
+    expect(await isolated.run('thread', null)).to.equal(thread);
+  });
+
   it('should report a limit with the pool-specific error when one is given', async () => {
     const isolated = open({
       timeoutMs: 200,

@@ -44,6 +44,34 @@ describe('loadSettings', () => {
       });
     });
 
+    it('should cap connections and bound request heads by default, and run one quarantine at a time', () => {
+      const settings = loadSettings({});
+      expect(settings.http).to.deep.equal({
+        maxConnections: 4096,
+        maxConnectionsPerIp: 256,
+        headersTimeoutMs: 10000,
+        requestTimeoutMs: 300000,
+        keepAliveTimeoutMs: 5000,
+      });
+      expect(settings.quarantine).to.deep.equal({ heapMib: 512, timeoutMs: 600000, concurrency: 1 });
+    });
+
+    it('should refuse HTTP_HEADERS_TIMEOUT_MS above HTTP_REQUEST_TIMEOUT_MS, and a zero connection cap', () => {
+      expect(refusal({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' })).to.include(
+        'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (10000)',
+      );
+      expect(refusal({ HTTP_MAX_CONNECTIONS: '0' })).to.include('HTTP_MAX_CONNECTIONS');
+      expect(refusal({ RUN_QUARANTINE_CONCURRENCY: '0' })).to.include('RUN_QUARANTINE_CONCURRENCY');
+      expect(loadSettings({ HTTP_MAX_CONNECTIONS_PER_IP: '0' }).http.maxConnectionsPerIp).to.equal(0);
+    });
+
+    it('should refuse a COMPUTE_HEAP_MIB that cannot hold a body of MAX_REQUEST_BODY_MIB decoded at once', () => {
+      expect(refusal({ MAX_REQUEST_BODY_MIB: '100', COMPUTE_HEAP_MIB: '256' })).to.include(
+        'COMPUTE_HEAP_MIB: must be at least 464 (4 × MAX_REQUEST_BODY_MIB + 64)',
+      );
+      expect(loadSettings({ MAX_REQUEST_BODY_MIB: '16', COMPUTE_HEAP_MIB: '128' }).compute.heapMib).to.equal(128);
+    });
+
     it('should keep COMPUTE_WARM_THREADS within COMPUTE_THREADS', () => {
       expect(loadSettings({ COMPUTE_THREADS: '2', COMPUTE_WARM_THREADS: '8' }).compute).to.include({
         threads: 2,

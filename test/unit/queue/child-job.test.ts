@@ -70,6 +70,7 @@ describe('child jobs', () => {
             stack: ['batch_wrap'],
             stepPath: 'main/b0',
           },
+          pipes: { max: 10_000, started: 1 },
         },
       };
       const carried = JSON.parse(JSON.stringify(CHILD_JOB.parse(payload))) as ChildJob;

@@ -317,7 +317,7 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
     const store = new MemoryCheckpoints();
     const deps = { inference: drafts(), ids: { next: () => 'x' }, now: Date.now, checkpoints: store };
     await runPipeline({ library, pipe: library.resolvePipe('four'), inputs: {}, pipelineRunId: 'dry' }, deps, {
-      mockValue: () => ({ text: 'mock' }),
+      mockValues: (_schema, seeds) => seeds.map(() => ({ text: 'mock' })),
     });
     expect(store.kept.size).to.equal(0);
   });

@@ -10,6 +10,7 @@ import { dottedInputNames } from './dotted-input-names.js';
 import { duplicateCodes } from './duplicate-codes.js';
 import { inputNameCasing } from './input-name-casing.js';
 import { mainPipeDefined } from './main-pipe-defined.js';
+import { multiplicityRange } from './multiplicity-range.js';
 import { nativeRedeclaration } from './native-redeclaration.js';
 import { optionalMarkers } from './optional-markers.js';
 import { pipeCodeCasing } from './pipe-code-casing.js';
@@ -28,6 +29,7 @@ export const S2_RULES: readonly Rule[] = [
   inputNameCasing,
   dottedInputNames,
   optionalMarkers,
+  multiplicityRange,
   strictSnakeCase,
   nativeRedeclaration,
   refinesOrStructure,

@@ -3,6 +3,7 @@
  * @see LANGUAGE.md §6 S3
  */
 import type { Rule } from '../rule.js';
+import { conceptExtent } from './concept-extent.js';
 import { defaultValue } from './default-value.js';
 import { dictTypes } from './dict-types.js';
 import { fieldConceptRefs } from './field-concept-refs.js';
@@ -18,4 +19,5 @@ export const S3_RULES: readonly Rule[] = [
   fieldConceptRefs,
   defaultValue,
   requiredWithDefault,
+  conceptExtent,
 ];

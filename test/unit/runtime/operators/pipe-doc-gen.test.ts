@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { LibraryFiles } from '../../../../shared/bundles/index.js';
-import { createMockBackend, mockValueForSchema } from '../../../../shared/inference/index.js';
+import { createMockBackend, mockValuesForSchema } from '../../../../shared/inference/index.js';
 import {
   type DocumentPrinterPort,
   type PrintRequest,
@@ -77,7 +77,7 @@ async function run(pipeCode: string, inputs: unknown, deps: Partial<RuntimeDeps>
   const outcome = await runPipeline(
     { library, pipe: library.resolvePipe(pipeCode), inputs, pipelineRunId: 'run-1' },
     { inference: createMockBackend(), ids: randomIdSource(), now: Date.now, ...deps },
-    dry ? { mockValue: mockValueForSchema } : undefined,
+    dry ? { mockValues: mockValuesForSchema } : undefined,
   );
   const main = outcome.memory.mainStuff();
   if (main?.content.kind !== 'item') throw new Error('expected one document');

@@ -1,0 +1,26 @@
+/**
+ * The Lua script that records a run's end at most once (docs/run-failures.md "A run finishes once"). Two parties can
+ * reach the end of one run: the attempt that ran it, and the worker that fails its job after a second stall (the
+ * attempt's worker lost its lock while the attempt went on). The check of the kept record and the write are one
+ * command, so whichever writes first is the run's end and the other's write is refused — never a FAILED report over a
+ * COMPLETED run, nor a second set of callbacks.
+ *
+ * KEYS[1] run record, KEYS[2] owner, KEYS[3] in-flight marker. ARGV[1] the finished record's JSON text, ARGV[2] its
+ * owner, ARGV[3] TTL in seconds, ARGV[4] `1` to free the id, else `0`, ARGV[5] and ARGV[6] the run's `created_at` and
+ * `request_id` (which submission of the id it is).
+ * Returns `already_finished`, writing nothing, when the record kept is finished (any state but STARTED and RUNNING)
+ * or is another submission's (a later run of the id); else stores the record and its owner with one TTL, frees the id
+ * when asked, and returns `recorded`. A record that is gone (expired) is written.
+ */
+export const FINISH_RUN_ONCE = `
+local text = redis.call('GET', KEYS[1])
+if text then
+  local held = cjson.decode(text)
+  if held.created_at ~= ARGV[5] or held.request_id ~= ARGV[6] then return 'already_finished' end
+  if held.state ~= 'STARTED' and held.state ~= 'RUNNING' then return 'already_finished' end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+if ARGV[4] == '1' then redis.call('DEL', KEYS[3]) end
+return 'recorded'
+`;
