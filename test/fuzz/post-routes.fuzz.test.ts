@@ -1,14 +1,16 @@
 /**
- * Fuzz campaign over every POST route (fast-check, fixed seed): arbitrary JSON bodies and mutated valid bodies (corpus
- * bundles with deep dotted keys, deep inline tables and arrays, long strings, huge arrays, deep `inputs`, wrong
- * types, unicode and template snippets), each kept under the body and file limits.
+ * Fuzz campaign over every POST route (fast-check, fixed seed): arbitrary JSON bodies and mutated valid bodies (the
+ * project's own bundles, and the corpus's where `../shared` is present, with deep dotted keys, deep inline tables and
+ * arrays, long strings, huge arrays, deep `inputs`, wrong types, unicode and template snippets, and the hostile
+ * families of the hardening campaign: fixed multiplicities up to 2^53, deep concept chains, long sequences, lone UTF-16
+ * surrogates, bodies of many small values, run parameters out of range), each kept under the body and file limits.
  *
  * Every answer must be a documented status: no 5xx but the intended ones of docs/errors.md "Intended 5xx"; every
  * error is `application/problem+json` with an `error_type` and no stack frame, file path or engine message. Between
  * bodies, `/health` must answer quickly and the process RSS must not grow by more than 1 GiB over the campaign. The
  * status histogram of each route is printed once at the end.
  *
- * `FUZZ_RUNS` sets the bodies per route (100 by default, about a minute in all; 1500 for the long run), `FUZZ_SEED`
+ * `FUZZ_RUNS` sets the bodies per route (1,000 by default, as `npm test` runs it), `FUZZ_SEED`
  * the seed.
  */
 import { expect } from 'chai';
@@ -16,11 +18,15 @@ import type { Express } from 'express';
 import fc from 'fast-check';
 import request from 'supertest';
 import { warmFormatter } from '../../shared/tooling/index.js';
-import { corpusSampleFiles, sample } from '../helpers/corpus.js';
+import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
+import { corpusSamplesIfPresent } from '../helpers/corpus-samples.js';
+import { draftsBundle } from '../helpers/drafts-bundle.js';
+import { FILING_BUNDLE, GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
+import { OPTIONAL_BUNDLE } from '../helpers/optional-bundle.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-const RUNS = Number(process.env['FUZZ_RUNS'] ?? 100);
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 1000);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261122);
 /** The 5xx a route may answer by design (docs/errors.md "Intended 5xx"); Redis is up, so no 503 here. */
 const INTENDED_5XX = new Set([
@@ -36,8 +42,21 @@ const MAX_HEALTH_MS = 2000;
  * process with every suite that ran before it, whose modules and apps stay loaded.
  */
 const MAX_RSS_GROWTH_BYTES = 1024 ** 3;
+/**
+ * The deployment fuzzed: the defaults, but for the ceilings of what a process may keep (diagnostics thread heap, run
+ * records in memory) sized so that reaching all of them stays within {@link MAX_RSS_GROWTH_BYTES}; every body of the
+ * campaign fits them.
+ */
+const FUZZ_DEPLOYMENT = { MAX_REQUEST_BODY_MIB: '16', COMPUTE_HEAP_MIB: '256', RUN_RECORDS_MAX_IN_MEMORY_MIB: '64' };
 
-const BUNDLES = corpusSampleFiles().map((file) => sample(file.replace(/\.mthds$/, '')));
+const BUNDLES = [
+  GREETING_BUNDLE,
+  FILING_BUNDLE,
+  CONTROLLERS_BUNDLE,
+  OPTIONAL_BUNDLE,
+  draftsBundle('drafts'),
+  ...corpusSamplesIfPresent('fuzz'),
+];
 
 /** Nested JSON as text, so no deep value is ever built here. */
 function nestedJson(depth: number, open: string, close: string): string {
@@ -56,6 +75,56 @@ const TEMPLATE_SNIPPETS = [
   '@name $name {{ name.a.b.c }}',
 ];
 
+/** A count a caller may pick: small, around the documented bounds, absurd (up to 2^53), or negative. */
+const hostileCount: fc.Arbitrary<number> = fc.oneof(
+  fc.integer({ min: 0, max: 20 }),
+  fc.integer({ min: 900, max: 1100 }),
+  fc.constantFrom(10_000, 1_000_000, 999_999_999, 2 ** 32, 2 ** 53),
+  fc.integer({ min: -5, max: -1 }),
+);
+
+/** A lone UTF-16 surrogate, high or low. */
+const loneSurrogate: fc.Arbitrary<string> = fc
+  .integer({ min: 0xd800, max: 0xdfff })
+  .map((code) => String.fromCharCode(code));
+
+/** A short string, sometimes carrying a lone surrogate. */
+const hostileString: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.tuple(fc.string({ maxLength: 10 }), loneSurrogate).map(([text, surrogate]) => `${text}${surrogate}`),
+);
+
+/** Concepts `FuzzC1` … `FuzzC<depth>`, each with a field of the next, and a pipe `fuzz_chain` that outputs the first. */
+function conceptChain(depth: number): string {
+  const concepts = Array.from({ length: depth }, (_, index) => {
+    const level = index + 1;
+    const field =
+      level < depth
+        ? `next = { type = "concept", concept_ref = "FuzzC${level + 1}", description = "n" }`
+        : 'leaf = { type = "text", description = "l" }';
+    return `[concept.FuzzC${level}]\ndescription = "c"\n[concept.FuzzC${level}.structure]\n${field}\n`;
+  });
+  return `${concepts.join('\n')}\n[pipe.fuzz_chain]\ntype = "PipeLLM"\ndescription = "d"\noutput = "FuzzC1"\nprompt = "Make one."\n`;
+}
+
+/** A sequence `fuzz_sequence` of `length` steps, each a PipeLLM `fuzz_step`. */
+function longSequence(length: number): string {
+  const steps = Array.from({ length }, (_, index) => `  { pipe = "fuzz_step", result = "r${index}" },`);
+  return [
+    '[pipe.fuzz_sequence]',
+    'type = "PipeSequence"',
+    'description = "d"',
+    'output = "Text"',
+    `steps = [\n${steps.join('\n')}\n]`,
+    '[pipe.fuzz_step]',
+    'type = "PipeLLM"',
+    'description = "d"',
+    'output = "Text"',
+    'prompt = "Go."',
+    '',
+  ].join('\n');
+}
+
 /** One mutation of a bundle text. */
 const mutation: fc.Arbitrary<(text: string) => string> = fc.oneof(
   fc.integer({ min: 1, max: 12_000 }).map((segments) => (text: string) => `${text}\n${'a.'.repeat(segments)}b = 1\n`),
@@ -66,15 +135,15 @@ const mutation: fc.Arbitrary<(text: string) => string> = fc.oneof(
   fc
     .integer({ min: 1, max: 6000 })
     .map((depth) => (text: string) => `${'[t.'.repeat(1)}${'t.'.repeat(depth)}t]\n${text}`),
-  fc.tuple(fc.integer({ min: 1000, max: 220_000 }), fc.constantFrom('"', "'", '"""', "'''")).map(
+  fc.tuple(fc.integer({ min: 1000, max: 120_000 }), fc.constantFrom('"', "'", '"""', "'''")).map(
     ([length, quote]) =>
       (text: string) =>
         `${text}\nextra = ${quote}${'x'.repeat(length)}${quote}\n`,
   ),
   fc
-    .integer({ min: 1000, max: 220_000 })
+    .integer({ min: 1000, max: 120_000 })
     .map((length) => (text: string) => text.replace(/(prompt|description)(\s*)= "/, `$1$2= "${'p'.repeat(length)}`)),
-  fc.integer({ min: 1000, max: 200_000 }).map((length) => (text: string) => `${text}\nextra = ${'1'.repeat(length)}\n`),
+  fc.integer({ min: 1000, max: 120_000 }).map((length) => (text: string) => `${text}\nextra = ${'1'.repeat(length)}\n`),
   fc.integer({ min: 100, max: 5000 }).map((count) => (text: string) => `${text}\nextra = [${'1,'.repeat(count)}1]\n`),
   fc
     .constantFrom('output = 42', 'inputs = "Text"', 'type = ["PipeLLM"]', 'main_pipe = {}', 'domain = 1979-05-27')
@@ -95,6 +164,19 @@ const mutation: fc.Arbitrary<(text: string) => string> = fc.oneof(
       (snippet) => (text: string) =>
         text.replace(/(prompt|template)(\s*)= "/, `$1$2= "${snippet.replaceAll('"', '\\"')}`),
     ),
+  hostileCount.map(
+    (count) => (text: string) => text.replace(/^(output\s*=\s*")([^"[]+)(\[\d*\])?"/m, `$1$2[${count}]"`),
+  ),
+  hostileCount.map(
+    (count) => (text: string) => text.replace(/\{ *pipe *= *"([^"]+)"/, `{ nb_output = ${count}, pipe = "$1"`),
+  ),
+  fc.integer({ min: 1, max: 400 }).map((depth) => (text: string) => `${text}\n${conceptChain(depth)}`),
+  fc.integer({ min: 1, max: 2000 }).map((length) => (text: string) => `${text}\n${longSequence(length)}`),
+  fc.tuple(loneSurrogate, fc.nat()).map(
+    ([surrogate, at]) =>
+      (text: string) =>
+        `${text.slice(0, at % (text.length + 1))}${surrogate}${text.slice(at % (text.length + 1))}`,
+  ),
 );
 
 /** A bundle text: a corpus bundle, possibly mutated once or twice. */
@@ -110,7 +192,44 @@ const inputsText: fc.Arbitrary<string> = fc.oneof(
   fc
     .string({ unit: 'grapheme', maxLength: 60 })
     .map((name) => JSON.stringify({ name, text: { content: name }, 'name.with.dots': [name] })),
+  fc.tuple(hostileString, hostileString).map(([key, value]) => JSON.stringify({ name: value, [key]: value })),
+  fc.integer({ min: 1, max: 50_000 }).map((count) => `{"name":"n","extra":[${'"a",'.repeat(count)}"a"]}`),
+  fc
+    .integer({ min: 1, max: 20_000 })
+    .map((count) => `{"name":"n","extra":{${Array.from({ length: count }, (_, key) => `"k${key}":0`).join(',')}}}`),
 );
+
+/**
+ * A run body of the project's own bundles that the runtime gets to see: the greeting (sometimes with a fixed
+ * multiplicity), a concept chain or a sequence, with hostile names, run ids and `output_multiplicity`.
+ */
+const runBodyText: fc.Arbitrary<string> = fc
+  .record(
+    {
+      bundle: fc.oneof(
+        fc.constant(GREETING_BUNDLE),
+        hostileCount.map((count) => GREETING_BUNDLE.replace('output = "Text"', `output = "Text[${count}]"`)),
+        fc
+          .integer({ min: 1, max: 400 })
+          .map((depth) => `domain = "chain"\nmain_pipe = "fuzz_chain"\n${conceptChain(depth)}`),
+        fc
+          .integer({ min: 1, max: 300 })
+          .map((length) => `domain = "sequence"\nmain_pipe = "fuzz_sequence"\n${longSequence(length)}`),
+      ),
+      name: fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 20 }) }, { weight: 1, arbitrary: hostileString }),
+      output_multiplicity: fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 1, max: 1000 }) },
+        { weight: 1, arbitrary: hostileCount },
+        { weight: 1, arbitrary: fc.boolean() },
+        { weight: 1, arbitrary: fc.double() },
+      ),
+      pipeline_run_id: hostileString,
+    },
+    { requiredKeys: ['bundle', 'name'] },
+  )
+  .map(({ bundle, name, ...parameters }) =>
+    JSON.stringify({ mthds_contents: [bundle], inputs: { name }, ...parameters }),
+  );
 
 /** Builds a route's body text from a bundle text and inputs text. */
 type BodyShape = (bundle: string, inputs: string) => string;
@@ -134,7 +253,7 @@ const SHAPES: Record<string, BodyShape> = {
 };
 
 /** A body for a route: arbitrary JSON (sometimes with the route's own keys but wrong types) or a mutated valid body. */
-function bodyFor(shape: BodyShape): fc.Arbitrary<string> {
+function bodyFor(shape: BodyShape, runRoute: boolean): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 8 }).map((value) => JSON.stringify(value)) },
     {
@@ -162,11 +281,14 @@ function bodyFor(shape: BodyShape): fc.Arbitrary<string> {
         .map((value) => JSON.stringify(value)),
     },
     { weight: 6, arbitrary: fc.tuple(bundleText, inputsText).map(([bundle, inputs]) => shape(bundle, inputs)) },
+    ...(runRoute ? [{ weight: 4, arbitrary: runBodyText }] : []),
   );
 }
 
 interface Campaign {
   histogram: Map<string, Map<string, number>>;
+  /** The process RSS after each route's bodies, in bytes. */
+  rssAfter: Map<string, number>;
   slowestHealthMs: number;
   peakRssBytes: number;
   /** The process RSS when the campaign began, in bytes. */
@@ -193,6 +315,19 @@ function checkAnswer(route: string, response: request.Response): void {
   }
 }
 
+/** Longest failure report, in characters: a counterexample may be a bundle of hundreds of KiB. */
+const MAX_REPORT_CHARS = 4000;
+
+/** fast-check's report of a failed property, its counterexample cut to {@link MAX_REPORT_CHARS}. */
+function throwShortReport(details: fc.RunDetails<[string]>): void {
+  if (!details.failed) return;
+  const report = fc.defaultReportMessage(details) ?? 'property failed';
+  const cut =
+    report.length > MAX_REPORT_CHARS ? `${report.slice(0, MAX_REPORT_CHARS)}… (${report.length} characters)` : report;
+  const cause = details.errorInstance instanceof Error ? `\nCaused by: ${details.errorInstance.message}` : '';
+  throw new Error(`${cut}${cause}`);
+}
+
 async function checkHealth(app: Express, campaign: Campaign): Promise<void> {
   const started = performance.now();
   await request(app).get('/health').expect(200);
@@ -206,12 +341,18 @@ async function checkHealth(app: Express, campaign: Campaign): Promise<void> {
 
 describe('fuzz: every POST route answers a documented status (fast-check)', function () {
   this.timeout(0);
-  const campaign: Campaign = { histogram: new Map(), slowestHealthMs: 0, peakRssBytes: 0, startRssBytes: 0 };
-  const direct = buildTestApp();
+  const campaign: Campaign = {
+    histogram: new Map(),
+    rssAfter: new Map(),
+    slowestHealthMs: 0,
+    peakRssBytes: 0,
+    startRssBytes: 0,
+  };
+  const direct = buildTestApp(FUZZ_DEPLOYMENT);
   let queue: QueueDeployment;
 
   before(async () => {
-    queue = startQueueDeployment({ workers: false });
+    queue = startQueueDeployment({ workers: false, environment: FUZZ_DEPLOYMENT });
     await warmFormatter();
     campaign.startRssBytes = process.memoryUsage().rss;
   });
@@ -223,7 +364,7 @@ describe('fuzz: every POST route answers a documented status (fast-check)', func
         `  ${route.padEnd(19)} ${[...byStatus]
           .sort()
           .map(([status, count]) => `${status}×${count}`)
-          .join('  ')}`,
+          .join('  ')}  (RSS after: ${((campaign.rssAfter.get(route) ?? 0) / 1024 ** 2).toFixed(0)} MiB)`,
     );
     console.log(
       `\n  fuzz histogram (seed ${SEED}, ${RUNS} bodies per route; slowest /health ${campaign.slowestHealthMs.toFixed(0)} ms, peak RSS ${(campaign.peakRssBytes / 1024 ** 2).toFixed(0)} MiB from ${(campaign.startRssBytes / 1024 ** 2).toFixed(0)} MiB)\n${rows.join('\n')}\n`,
@@ -234,14 +375,15 @@ describe('fuzz: every POST route answers a documented status (fast-check)', func
     it(`should answer ${route} with documented statuses only`, async () => {
       const app = () => (route === '/v1/start' ? queue.app : direct);
       await fc.assert(
-        fc.asyncProperty(bodyFor(shape), async (text) => {
+        fc.asyncProperty(bodyFor(shape, route === '/v1/execute' || route === '/v1/start'), async (text) => {
           const response = await request(app()).post(route).set('Content-Type', 'application/json').send(text);
           record(campaign, route, response.status);
           checkAnswer(route, response);
           await checkHealth(app(), campaign);
         }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+        { seed: SEED, numRuns: RUNS, endOnFailure: true, reporter: throwShortReport },
       );
+      campaign.rssAfter.set(route, process.memoryUsage().rss);
     });
   }
 });
