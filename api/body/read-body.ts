@@ -2,6 +2,11 @@
  * Reading a request body off the socket, undecoded: its media type checked (415), `Content-Encoding` undone, the size
  * capped (413), the charset noted. Reading is I/O, so it never holds the event loop; decoding is left to
  * {@link decodeJsonBody}, on the event loop or in a diagnostics thread (docs/isolation.md "Request bodies").
+ *
+ * A body sent as it is (no `Content-Encoding`, or `identity`) with a `Content-Length` within the limit — what JSON
+ * clients send — is copied into one buffer of that length as its chunks arrive, each copy well under a millisecond.
+ * Any other body (compressed, chunked, or over the limit) goes through `express.raw`, which joins the chunks at the
+ * end: one copy of the whole body on the event loop (about 90 ms for 90 MiB on the 2-core reference machine).
  */
 
 import { parse as parseContentType } from 'content-type';
@@ -47,6 +52,45 @@ function unsupportedMediaType(req: Request): UnsupportedMediaType | undefined {
   );
 }
 
+/** The length of a body sent as it is with a `Content-Length` within `maxBodyBytes`, else undefined. */
+function plainBodyLength(req: Request, maxBodyBytes: number): number | undefined {
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+  const header = req.headers['content-length'];
+  if ((encoding !== undefined && encoding !== 'identity') || header === undefined || !/^\d{1,15}$/.test(header))
+    return undefined;
+  const length = Number(header);
+  return length <= maxBodyBytes ? length : undefined;
+}
+
+/**
+ * Read `length` bytes of a request into a buffer of their own, chunk by chunk as they arrive. `done` is called once,
+ * from the event that settles the read, so that a client leaving half-way is answered (and logged) before its
+ * response closes, as `express.raw` does.
+ * @param done - called with the bytes, whose `ArrayBuffer` holds nothing else (so it can be moved to a thread), or
+ *   with an Error when the request ends short of `length`, is aborted or its connection fails
+ */
+function readPlainBody(req: Request, length: number, done: (error: Error | undefined, bytes?: Buffer) => void): void {
+  const bytes = Buffer.allocUnsafeSlow(length);
+  let received = 0;
+  let settled = false;
+  const settle = (error: Error | undefined) => {
+    if (settled) return;
+    settled = true;
+    if (error) done(error);
+    else done(undefined, bytes);
+  };
+  req.on('data', (chunk: Buffer) => {
+    const room = Math.min(chunk.length, length - received);
+    chunk.copy(bytes, received, 0, room);
+    received += room;
+  });
+  req.once('end', () =>
+    settle(received === length ? undefined : new Error('request size did not match content length')),
+  );
+  req.once('aborted', () => settle(new Error('request aborted')));
+  req.once('error', settle);
+}
+
 /**
  * The raw body a {@link readBody} middleware left on the request.
  * @param body - `req.body` after {@link readBody}
@@ -73,6 +117,18 @@ export function readBody(maxBodyBytes: number, kind: BodyKind): RequestHandler {
     const refusal = unsupportedMediaType(req);
     if (refusal) {
       next(refusal);
+      return;
+    }
+    const length = plainBodyLength(req, maxBodyBytes);
+    if (length !== undefined) {
+      readPlainBody(req, length, (error, bytes) => {
+        if (error || !bytes) {
+          next(malformedBodyError(kind, error?.message ?? 'unreadable body'));
+          return;
+        }
+        req.body = { bytes, charset: charsetOf(req.headers['content-type']) } satisfies RawJsonBody;
+        next();
+      });
       return;
     }
     read(req, res, (error?: unknown) => {
