@@ -67,6 +67,12 @@ module.exports = {
       WIRE,
       [ORCHESTRATION, HTTP],
     ),
+    above(
+      'wire-shapes-stay-in-wire',
+      'The language core and the runtime return domain values; shared/wire alone maps them to wire shapes.',
+      '^shared/(runtime|mthds)/',
+      WIRE,
+    ),
     above('orchestration-below-http', 'Orchestration never imports api/ or worker/.', ORCHESTRATION, HTTP),
     above('worker-not-api', 'The worker entry does not import the API.', '^worker/', '^api/'),
   ],

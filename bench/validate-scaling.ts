@@ -9,7 +9,7 @@
  * (`api/offload/diagnostics-pool.ts`).
  */
 import { writeFileSync } from 'node:fs';
-import { type ValidateInput, validateOperation } from '../api/offload/diagnostic-operations.js';
+import { type ValidateInput, validateOperation } from '../api/offload/validate-operation.js';
 import { scalingBundle } from '../test/helpers/large-bundles.js';
 import { quantile } from '../test/helpers/raw-http.js';
 

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { RawJsonBody } from '../body/decode-json.js';
-import type { EncodedJson } from './diagnostic-operations.js';
+import type { EncodedJson } from './encode-json.js';
 
 /** Bytes an entry costs beyond its answer: the key and the cache's own bookkeeping, about. */
 const ENTRY_OVERHEAD_BYTES = 256;

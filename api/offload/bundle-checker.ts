@@ -11,8 +11,8 @@
 import { buildLibrary, type Library, type ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import type { RunBundleChecker, RunCheckRequest } from '../../shared/orchestration/index.js';
 import { checkRunInputs, loadRunLibrary, selectRunPipe } from '../../shared/runtime/index.js';
-import type { RunCheckInput } from './diagnostic-operations.js';
 import type { DiagnosticsPool } from './diagnostics-pool.js';
+import type { RunCheckInput } from './run-check.js';
 
 /** Largest total of bundle text, in characters, whose static check runs on the calling thread (16 Ki). */
 const INLINE_CHECK_MAX_CHARS = 16 * 1024;

@@ -5,7 +5,7 @@
  * @see docs/codegen.md "Definition specs"
  */
 import { conceptDefinition, pipeDefinition } from '../../shared/tooling/index.js';
-import { type EncodedJson, encodeJson } from './diagnostic-operations.js';
+import { type EncodedJson, encodeJson } from './encode-json.js';
 
 /**
  * `{success: true, concept_code, toml}` for a concept spec.

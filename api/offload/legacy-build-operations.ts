@@ -9,13 +9,8 @@
 import type { CrateInvalidReport } from '../../shared/codegen/index.js';
 import { ValidateBundleError } from '../../shared/errors/index.js';
 import type { BundleSource } from '../../shared/mthds/index.js';
-import {
-  buildInputsReport,
-  buildOutputReport,
-  buildRunnerReport,
-  type EncodedJson,
-  encodeJson,
-} from './diagnostic-operations.js';
+import { buildInputsReport, buildOutputReport, buildRunnerReport } from './build-operations.js';
+import { type EncodedJson, encodeJson } from './encode-json.js';
 
 /** A legacy build request: the bundles and the pipe code. */
 export interface LegacyBuildInput {

@@ -5,7 +5,8 @@
 import { type BodyKind, decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
 import type { JsonLimits } from '../body/json-scan.js';
 import { answerDiagnostic } from '../requests/diagnostic-requests.js';
-import { checkRunOperation, loadRunOperation, warmOperation } from './diagnostic-operations.js';
+import { checkRunOperation, loadRunOperation } from './run-check.js';
+import { warmOperation } from './text-operations.js';
 
 /** Input of the `decodeJson` operation: a large run-route body (`body/json-body.ts`). */
 export interface DecodeJsonInput {

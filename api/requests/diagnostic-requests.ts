@@ -4,7 +4,7 @@
  * of its bytes (docs/isolation.md "Request bodies"). A `method_ref` is the one thing a thread cannot do (the clone
  * cache is the process's): the thread names it, the event loop fetches it and asks again with the package.
  *
- * Each route's schema and rules are here, by route; the work itself is in `offload/diagnostic-operations.ts` (the
+ * Each route's schema and rules are here, by route; the work itself is in `offload/` by route family (the
  * build routes' legacy envelope in `offload/legacy-build-operations.ts`, the agent routes in
  * `offload/definition-operations.ts`).
  *
@@ -16,24 +16,18 @@ import type { ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import { FORMAT_OPTIONS } from '../../shared/tooling/index.js';
 import { decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
 import type { JsonLimits } from '../body/json-scan.js';
+import { buildInputsOperation, buildOutputOperation, buildRunnerOperation } from '../offload/build-operations.js';
+import type { ClosureInput } from '../offload/closure-library.js';
 import { buildConceptOperation, buildPipeSpecOperation } from '../offload/definition-operations.js';
-import {
-  buildInputsOperation,
-  buildOutputOperation,
-  buildRunnerOperation,
-  type ClosureInput,
-  codegenOperation,
-  type EncodedJson,
-  formatOperation,
-  lintOperation,
-  resolveOperation,
-  validateOperation,
-} from '../offload/diagnostic-operations.js';
+import type { EncodedJson } from '../offload/encode-json.js';
 import {
   legacyBuildInputsOperation,
   legacyBuildOutputOperation,
   legacyBuildRunnerOperation,
 } from '../offload/legacy-build-operations.js';
+import { codegenOperation, resolveOperation } from '../offload/library-operations.js';
+import { formatOperation, lintOperation } from '../offload/text-operations.js';
+import { validateOperation } from '../offload/validate-operation.js';
 import { checkOrchestrationMode, type ModePolicy } from '../orchestration.js';
 import { parseBody } from '../request-schema.js';
 import {

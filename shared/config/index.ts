@@ -9,6 +9,7 @@ export {
   type Environment,
   type HttpServerSettings,
   loadSettings,
+  SETTING_VARIABLES,
   type Settings,
   SettingsError,
   type StorageSettings,

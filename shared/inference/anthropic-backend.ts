@@ -1,24 +1,15 @@
 /**
  * The Anthropic backend (Messages API through the official SDK). Structured output is a forced tool whose input
- * schema is the concept's JSON schema; an answer that fails validation is re-asked with the problems as the tool
- * result (RUNTIME.md §2.1.6, §5.7). `max_tokens` is required by the API.
+ * schema is the concept's JSON schema; the shared structured-output loop (`structured-answer.ts`) re-asks an answer
+ * that fails validation with the problems as the tool result (RUNTIME.md §2.1.6, §5.7). `max_tokens` is required by
+ * the API.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import {
-  LLMCompletionError,
-  LLMCompletionRefusedError,
-  LLMCompletionTruncatedError,
-  LLMStructuredOutputError,
-} from '../errors/index.js';
+import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
 import { parseBase64DataUrl } from './data-url.js';
 import { toInferenceError } from './provider-errors.js';
-import {
-  DEFAULT_STRUCTURED_RETRIES,
-  type InferenceBackend,
-  type LlmRequest,
-  type ObjectRequest,
-  type TokenUsage,
-} from './types.js';
+import { askUntilValid } from './structured-answer.js';
+import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the Anthropic backend. */
 export interface AnthropicBackendOptions {
@@ -145,51 +136,44 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
       return { text, usage: usageOf(message, model) };
     },
-    async generateObject(request: ObjectRequest) {
+    generateObject(request: ObjectRequest) {
       const model = request.modelId ?? options.model;
-      const name = request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+      const tool = {
+        name: request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64),
+        schema: request.jsonSchema,
+      };
       const messages: MessageParam[] = [{ role: 'user', content: userContent(request) }];
-      const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
-      const usage: TokenUsage = { model, input_tokens: 0, output_tokens: 0 };
-      let problems: string[] = [];
-      for (let attempt = 1; attempt <= attempts; attempt += 1) {
-        const message = await send(request, messages, { name, schema: request.jsonSchema });
-        checkStop(message, model, request.pipeCode);
-        usage.input_tokens += message.usage.input_tokens;
-        usage.output_tokens += message.usage.output_tokens;
-        const call = message.content.find(
-          (block): block is Anthropic.Messages.ToolUseBlock => block.type === 'tool_use',
-        );
-        if (!call)
-          throw new LLMCompletionError(
-            `Pipe '${request.pipeCode}': the model answered without calling the ${name} tool.`,
-            { category: 'AMBIGUOUS', model, provider: 'anthropic' },
+      return askUntilValid(request, 'anthropic', model, {
+        async ask() {
+          const message = await send(request, messages, tool);
+          checkStop(message, model, request.pipeCode);
+          const call = message.content.find(
+            (block): block is Anthropic.Messages.ToolUseBlock => block.type === 'tool_use',
           );
-        problems = request.validate(call.input);
-        if (problems.length === 0) return { object: call.input, usage };
-        messages.push(
-          { role: 'assistant', content: message.content },
-          {
-            role: 'user',
-            content: [
-              {
-                type: 'tool_result',
-                tool_use_id: call.id,
-                is_error: true,
-                content: `The object does not match the schema:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nCall the tool again with a corrected object.`,
-              },
-            ],
-          },
-        );
-      }
-      throw new LLMStructuredOutputError(
-        `Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`,
-        {
-          category: 'CONTENT',
-          model,
-          provider: 'anthropic',
+          if (!call)
+            throw new LLMCompletionError(
+              `Pipe '${request.pipeCode}': the model answered without calling the ${tool.name} tool.`,
+              { category: 'AMBIGUOUS', model, provider: 'anthropic' },
+            );
+          return { object: call.input, usage: usageOf(message, model), content: message.content, toolUseId: call.id };
         },
-      );
+        reject(answer, problems) {
+          messages.push(
+            { role: 'assistant', content: answer.content },
+            {
+              role: 'user',
+              content: [
+                {
+                  type: 'tool_result',
+                  tool_use_id: answer.toolUseId,
+                  is_error: true,
+                  content: `The object does not match the schema:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nCall the tool again with a corrected object.`,
+                },
+              ],
+            },
+          );
+        },
+      });
     },
   };
 }

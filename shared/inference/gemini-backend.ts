@@ -15,7 +15,7 @@ import type {
 import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
 import { parseBase64DataUrl } from './data-url.js';
 import { toGeminiError } from './gemini-errors.js';
-import { askUntilValid } from './structured-answer.js';
+import { askUntilValid, correctionPrompt } from './structured-answer.js';
 import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the Gemini backend. */
@@ -142,8 +142,11 @@ export function createGeminiBackend(options: GeminiBackendOptions): InferenceBac
       const contents = [userTurn(request)];
       return askUntilValid(request, 'google', request.modelId ?? options.model, {
         ask: () => generate(request, contents, request.jsonSchema),
-        reject: (answer, correction) =>
-          contents.push({ role: 'model', parts: [{ text: answer }] }, { role: 'user', parts: [{ text: correction }] }),
+        reject: (answer, problems) =>
+          contents.push(
+            { role: 'model', parts: [{ text: answer.text }] },
+            { role: 'user', parts: [{ text: correctionPrompt(request.schemaName, problems) }] },
+          ),
       });
     },
   };

@@ -16,7 +16,7 @@ import {
   LLMCompletionTruncatedError,
 } from '../errors/index.js';
 import { toInferenceError } from './provider-errors.js';
-import { askUntilValid } from './structured-answer.js';
+import { askUntilValid, correctionPrompt } from './structured-answer.js';
 import type { ImageRequest, InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the OpenAI-compatible backend. */
@@ -193,8 +193,11 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
       };
       return askUntilValid(request, provider, request.modelId ?? options.model, {
         ask: () => complete(request, messages, responseFormat),
-        reject: (answer, correction) =>
-          messages.push({ role: 'assistant', content: answer }, { role: 'user', content: correction }),
+        reject: (answer, problems) =>
+          messages.push(
+            { role: 'assistant', content: answer.text },
+            { role: 'user', content: correctionPrompt(request.schemaName, problems) },
+          ),
       });
     },
   };

@@ -1,6 +1,7 @@
 /**
- * The structured-output loop (RUNTIME.md §2.1.6) of backends that answer JSON as text (OpenAI-compatible, Gemini):
- * ask, parse, validate against the concept's schema, and re-ask with the problems listed, up to the request's retries.
+ * The structured-output loop (RUNTIME.md §2.1.6) of every backend: ask, read the answer (JSON text to parse, as
+ * OpenAI-compatible servers and Gemini give it, or the object a forced tool call carried, as Anthropic gives it),
+ * validate it against the concept's schema, and re-ask with the problems listed, up to the request's retries.
  */
 import { LLMStructuredOutputError } from '../errors/index.js';
 import { DEFAULT_STRUCTURED_RETRIES, type ObjectGeneration, type ObjectRequest, type TokenUsage } from './types.js';
@@ -13,16 +14,24 @@ function parseJsonAnswer(text: string): { value?: unknown; problem?: string } {
   }
 }
 
-function correctionPrompt(schemaName: string, problems: readonly string[]): string {
+/**
+ * The correction of a text answer: the problems listed, then the request to answer again with JSON only.
+ * @param schemaName - the concept's schema name
+ * @param problems - what is wrong with the answer
+ */
+export function correctionPrompt(schemaName: string, problems: readonly string[]): string {
   return `Your answer does not match the required JSON schema "${schemaName}":\n${problems.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with JSON only, fixing these problems.`;
 }
 
+/** One answer and its usage: the JSON text the model wrote, or the object its forced tool call carried (decoded). */
+export type StructuredAnswer = { text: string; usage: TokenUsage } | { object: unknown; usage: TokenUsage };
+
 /** How one backend asks, and how it records a rejected answer before asking again. */
-export interface StructuredConversation {
-  /** Ask (again) with the conversation so far; the answer text and its usage. */
-  ask(): Promise<{ text: string; usage: TokenUsage }>;
-  /** Append the rejected answer and the correction to the conversation. */
-  reject(answer: string, correction: string): void;
+export interface StructuredConversation<Answer extends StructuredAnswer> {
+  /** Ask (again) with the conversation so far. */
+  ask(): Promise<Answer>;
+  /** Append the rejected answer and a correction listing `problems` to the conversation. */
+  reject(answer: Answer, problems: readonly string[]): void;
 }
 
 /**
@@ -33,11 +42,11 @@ export interface StructuredConversation {
  * @param conversation - the backend's way of asking
  * @throws LLMStructuredOutputError (category CONTENT) when no attempt matches; whatever `ask` throws
  */
-export async function askUntilValid(
+export async function askUntilValid<Answer extends StructuredAnswer>(
   request: ObjectRequest,
   provider: string,
   model: string,
-  conversation: StructuredConversation,
+  conversation: StructuredConversation<Answer>,
 ): Promise<ObjectGeneration> {
   const attempts = (request.maxRetries ?? DEFAULT_STRUCTURED_RETRIES) + 1;
   const usage: TokenUsage = { model, input_tokens: 0, output_tokens: 0 };
@@ -47,10 +56,10 @@ export async function askUntilValid(
     usage.model = answer.usage.model;
     usage.input_tokens += answer.usage.input_tokens;
     usage.output_tokens += answer.usage.output_tokens;
-    const parsed = parseJsonAnswer(answer.text);
+    const parsed = 'object' in answer ? { value: answer.object } : parseJsonAnswer(answer.text);
     problems = parsed.problem !== undefined ? [parsed.problem] : request.validate(parsed.value);
     if (problems.length === 0) return { object: parsed.value, usage };
-    conversation.reject(answer.text, correctionPrompt(request.schemaName, problems));
+    conversation.reject(answer, problems);
   }
   throw new LLMStructuredOutputError(
     `Pipe '${request.pipeCode}': the model's output never matched ${request.schemaName} after ${attempts} attempts: ${problems.join('; ')}.`,

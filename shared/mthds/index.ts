@@ -20,7 +20,6 @@ export {
 } from './crate/index.js';
 export { deriveBinding, pathRoot } from './library/binding-derivation.js';
 export { buildLibrary } from './library/build-library.js';
-export { bundleBlueprintForWire } from './library/bundle-blueprint-wire.js';
 export type { Concept, ConceptField, Domain, Pipe, PipeIO } from './library/concept.js';
 export {
   chooseDocGenEngine,

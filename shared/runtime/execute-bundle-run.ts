@@ -13,8 +13,7 @@ import {
   type PackageExports,
   type Pipe,
 } from '../mthds/index.js';
-import { GraphRecorder } from './graph-recorder.js';
-import type { GraphSpec } from './graph-spec.js';
+import { GraphRecorder, type RunGraph } from './graph-recorder.js';
 import type { RuntimeDeps } from './ports.js';
 import { cachedRunLibrary } from './run-library-cache.js';
 import { type RunOutcome, runPipeline } from './run-pipeline.js';
@@ -92,8 +91,8 @@ export function selectRunPipe(library: Library, pipeCode: string | null | undefi
 export interface BundleRunOutcome {
   outcome: RunOutcome;
   library: Library;
-  /** The run's execution graph (docs/graph-spec.md), its id the run's id. */
-  graph: GraphSpec;
+  /** The run's recorded execution graph (docs/graph-spec.md), its id the run's id. */
+  graph: RunGraph;
 }
 
 /**
@@ -122,11 +121,9 @@ export async function runBundle(request: BundleRunRequest, deps: RuntimeDeps): P
     undefined,
     recorder,
   );
-  const graph = recorder.toSpec(
-    library,
-    { domain: pipe.domain_code, main_pipe: pipe.code },
-    new Date(outcome.createdAt).toISOString(),
-    outcome.pipelineRunId,
-  );
+  const graph = recorder.graph(outcome.pipelineRunId, outcome.createdAt, {
+    domain: pipe.domain_code,
+    mainPipe: pipe.code,
+  });
   return { outcome, library, graph };
 }

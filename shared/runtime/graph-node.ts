@@ -2,8 +2,8 @@
  * Running a pipe as one node of the recorded graph (graph-recorder.ts): the stuffs it reads, the stuffs it writes,
  * its timing and its failure.
  */
+import type { NodeStuff } from './graph-recorder.js';
 import type { GraphPipe } from './graph-registries.js';
-import { type GraphIoItem, ioItem } from './graph-spec.js';
 import type { PipeJob, RunEnvironment } from './pipe-job.js';
 import { defaultStuffName, type Stuff } from './stuff.js';
 
@@ -11,12 +11,12 @@ import { defaultStuffName, type Stuff } from './stuff.js';
  * The stuffs a job's pipe reads: each declared input's root name (`doc` for `doc.title`), once.
  * @param job - the job
  */
-export function nodeInputs(job: PipeJob): GraphIoItem[] {
-  const items = new Map<string, GraphIoItem>();
+export function nodeInputs(job: PipeJob): NodeStuff[] {
+  const items = new Map<string, NodeStuff>();
   for (const input of job.pipe.inputs) {
     const root = input.name.split('.')[0] ?? input.name;
     const stuff = job.memory.find(root);
-    if (stuff && !items.has(root)) items.set(root, ioItem(root, stuff));
+    if (stuff && !items.has(root)) items.set(root, { name: root, stuff });
   }
   return [...items.values()];
 }
@@ -27,20 +27,20 @@ export function nodeInputs(job: PipeJob): GraphIoItem[] {
  * @param job - the job, after its run
  * @param mainBefore - the main stuff before the run
  */
-export function nodeOutputs(job: PipeJob, mainBefore: Stuff | undefined): GraphIoItem[] {
+export function nodeOutputs(job: PipeJob, mainBefore: Stuff | undefined): NodeStuff[] {
   const main = job.memory.mainStuff();
   const mainItem =
     main && main !== mainBefore
-      ? [ioItem(job.outputName ?? main.stuffName ?? defaultStuffName(main.concept.code), main)]
+      ? [{ name: job.outputName ?? main.stuffName ?? defaultStuffName(main.concept.code), stuff: main }]
       : [];
   const blueprint = job.pipe.blueprint;
   if (blueprint.type !== 'PipeParallel' || blueprint.add_each_output !== true) return mainItem;
   const branches = blueprint.branches.flatMap((branch) => {
     const stuff = branch.result === undefined ? undefined : job.memory.find(branch.result);
-    return stuff && branch.result !== undefined ? [ioItem(branch.result, stuff)] : [];
+    return stuff && branch.result !== undefined ? [{ name: branch.result, stuff }] : [];
   });
-  const digests = new Set(branches.map((item) => item.digest));
-  const combined = blueprint.combined_output ? mainItem.filter((item) => !digests.has(item.digest)) : [];
+  const digests = new Set(branches.map((item) => item.stuff.stuffCode));
+  const combined = blueprint.combined_output ? mainItem.filter((item) => !digests.has(item.stuff.stuffCode)) : [];
   return [...branches, ...combined];
 }
 
@@ -53,7 +53,7 @@ export function nodeOutputs(job: PipeJob, mainBefore: Stuff | undefined): GraphI
  */
 export async function asGraphNode(
   environment: RunEnvironment,
-  node: { pipe: GraphPipe; parent: string | undefined; inputs: () => GraphIoItem[]; outputs: () => GraphIoItem[] },
+  node: { pipe: GraphPipe; parent: string | undefined; inputs: () => NodeStuff[]; outputs: () => NodeStuff[] },
   run: (nodeId: string | undefined) => Promise<void>,
 ): Promise<void> {
   const { graph } = environment;
@@ -65,7 +65,7 @@ export async function asGraphNode(
   } catch (error) {
     const failure = error as { error_type?: string; message?: string };
     graph.finish(id, [], now(), {
-      error_type: failure.error_type ?? 'Error',
+      errorType: failure.error_type ?? 'Error',
       message: failure.message ?? String(error),
     });
     throw error;

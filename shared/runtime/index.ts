@@ -23,7 +23,6 @@ export type {
   FanOutReport,
 } from './fan-out-port.js';
 export type { GraphFragment } from './graph-recorder.js';
-export type { GraphEdge, GraphIoItem, GraphNode, GraphSpec } from './graph-spec.js';
 export { type LibraryVerdict, libraryVerdict, type SweepDeps } from './library-verdict.js';
 export type { PipeFunction } from './operators/pipe-func.js';
 export type { DryRunSupport } from './pipe-job.js';
@@ -54,7 +53,7 @@ export { checkRunInputs } from './run-inputs.js';
 export type { PipeProgress, PipeStep, PipeTokenUsage, RunObserver } from './run-observer.js';
 export { type RunOutcome, type RunRequest, runPipeline } from './run-pipeline.js';
 export type { StepCheckpoint, StepCheckpointStore, StepOutcome } from './step-checkpoint-store.js';
-export type { Stuff, StuffWire } from './stuff.js';
+export type { Stuff } from './stuff.js';
 export {
   inThreadTemplateRenderer,
   type RenderedTemplate,
@@ -63,9 +62,4 @@ export {
   type TemplateRenderTask,
 } from './template-renderer.js';
 export type { RunUsageReport, TokensUsageRecord, UsageFigures } from './usage-report.js';
-export {
-  type MemorySnapshot,
-  type StuffSnapshot,
-  WorkingMemory,
-  type WorkingMemoryWire,
-} from './working-memory.js';
+export { type MemorySnapshot, type StuffSnapshot, WorkingMemory } from './working-memory.js';

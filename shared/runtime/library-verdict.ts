@@ -17,8 +17,7 @@ import {
   type ValidationMode,
 } from '../mthds/index.js';
 import { dryRunSweep, type ValidatedPipe } from './dry-run-sweep.js';
-import { GraphRecorder } from './graph-recorder.js';
-import type { GraphSpec } from './graph-spec.js';
+import { GraphRecorder, type RunGraph } from './graph-recorder.js';
 import type { DryRunSupport } from './pipe-job.js';
 import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
@@ -50,16 +49,16 @@ export interface ValidVerdict {
   pendingSignatures: string[];
   /** The pipe a selector-less run would execute, if any. */
   defaultPipe: Pipe | undefined;
-  /** The graph of the default pipe's dry run (partial when that dry run fails); null without a default pipe. */
-  graph: GraphSpec | null;
+  /** The recorded graph of the default pipe's dry run (partial when that dry run fails); null without a default pipe. */
+  graph: RunGraph | null;
 }
 
 /** The verdict on a library. */
 export type LibraryVerdict = InvalidVerdict | ValidVerdict;
 
-async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps): Promise<GraphSpec> {
+async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps): Promise<RunGraph> {
   const recorder = new GraphRecorder();
-  const createdAt = new Date(sweep.deps.now()).toISOString();
+  const createdAt = sweep.deps.now();
   try {
     await runPipeline(
       { library, pipe, inputs: null, pipelineRunId: `graph-${pipe.ref}` },
@@ -70,11 +69,11 @@ async function defaultPipeGraph(library: Library, pipe: Pipe, sweep: SweepDeps):
   } catch {
     // The failed node carries the error; the graph shows how far the dry run got.
   }
-  return graphSpec(recorder, library, pipe, createdAt);
+  return namedGraph(recorder, pipe, createdAt);
 }
 
-function graphSpec(recorder: GraphRecorder, library: Library, pipe: Pipe, createdAt: string): GraphSpec {
-  return recorder.toSpec(library, { domain: pipe.domain_code, main_pipe: pipe.code }, createdAt, `dry-run:${pipe.ref}`);
+function namedGraph(recorder: GraphRecorder, pipe: Pipe, createdAt: number): RunGraph {
+  return recorder.graph(`dry-run:${pipe.ref}`, createdAt, { domain: pipe.domain_code, mainPipe: pipe.code });
 }
 
 /**
@@ -120,7 +119,7 @@ export async function libraryVerdict(
       : library.pipes.get(`${primary.blueprint.domain}.${bundleMain}`);
   const batch: SweepDeps = { ...sweep, deps: withTemplateBatch(sweep.deps) };
   const recorder = new GraphRecorder();
-  const createdAt = new Date(batch.deps.now()).toISOString();
+  const createdAt = batch.deps.now();
   const swept = await dryRunSweep(library, batch.deps, batch.dryRun, {
     ...options,
     ...(defaultPipe ? { record: { pipe: defaultPipe, graph: recorder } } : {}),
@@ -131,10 +130,10 @@ export async function libraryVerdict(
       errors: swept.errors,
       message: `Dry run error(s): ${swept.errors.map((item) => item.message).join(' | ')}`,
     };
-  let graph: GraphSpec | null = null;
+  let graph: RunGraph | null = null;
   if (defaultPipe)
     graph = swept.recorded
-      ? graphSpec(recorder, library, defaultPipe, createdAt)
+      ? namedGraph(recorder, defaultPipe, createdAt)
       : await defaultPipeGraph(library, defaultPipe, batch);
   return {
     ok: true,

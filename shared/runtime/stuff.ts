@@ -20,50 +20,6 @@ export interface Stuff {
   content: StuffContent;
 }
 
-/** The concept as the wire shows it inside a stuff (RUNTIME.md §7.1). */
-export interface ConceptWire {
-  code: string;
-  domain_code: string;
-  description: string;
-  structure_class_name: string;
-  refines: string | null;
-}
-
-/** A stuff on the wire. */
-export interface StuffWire {
-  stuff_code: string;
-  stuff_name: string | null;
-  concept: ConceptWire;
-  content: ItemContent | { items: ItemContent[] };
-}
-
-/**
- * Serialise a stuff for `pipe_output.working_memory.root`.
- * @param stuff - the stuff
- */
-export function stuffToWire(stuff: Stuff): StuffWire {
-  return {
-    stuff_code: stuff.stuffCode,
-    stuff_name: stuff.stuffName,
-    concept: conceptToWire(stuff.concept),
-    content: stuff.content.kind === 'item' ? stuff.content.item : { items: stuff.content.items },
-  };
-}
-
-/**
- * The wire form of a concept.
- * @param concept - a library concept
- */
-export function conceptToWire(concept: Concept): ConceptWire {
-  return {
-    code: concept.code,
-    domain_code: concept.domain_code,
-    description: concept.description,
-    structure_class_name: concept.structure_class_name,
-    refines: concept.refines,
-  };
-}
-
 /**
  * The default stuff name for an output of a concept: snake_case of its code (`ProductReview` → `product_review`).
  * @param conceptCode - a PascalCase concept code

@@ -5,20 +5,10 @@
 import { PipeInputError } from '../errors/index.js';
 import type { Concept } from '../mthds/index.js';
 import type { AbsenceRecord } from './absence.js';
-import { type ItemContent, type Stuff, type StuffContent, type StuffWire, stuffToWire } from './stuff.js';
+import type { ItemContent, Stuff, StuffContent } from './stuff.js';
 
 /** The reserved name of the latest output. */
 const MAIN_STUFF = 'main_stuff';
-
-/**
- * Working memory on the wire (`pipe_output.working_memory`). `absences` (the reference's `WorkingMemory.absences`) is
- * present only when a slot was resolved absent.
- */
-export interface WorkingMemoryWire {
-  root: Record<string, StuffWire>;
-  aliases: Record<string, string>;
-  absences?: Record<string, AbsenceRecord>;
-}
 
 /** A stuff as plain JSON, its concept whole (a snapshot is restored in another process, docs/fan-out.md). */
 export interface StuffSnapshot {
@@ -274,14 +264,9 @@ export class WorkingMemory {
     return [...this.aliases.entries()];
   }
 
-  /** Serialise for the run result. */
-  toWire(): WorkingMemoryWire {
-    const wire: WorkingMemoryWire = {
-      root: Object.fromEntries([...this.root].map(([name, stuff]) => [name, stuffToWire(stuff)])),
-      aliases: Object.fromEntries(this.aliases),
-    };
-    if (this.absences.size > 0) wire.absences = Object.fromEntries(this.absences);
-    return wire;
+  /** The recorded absences (a name resolved to no value, or a note beside an empty list), in insertion order. */
+  absenceEntries(): [string, AbsenceRecord][] {
+    return [...this.absences.entries()];
   }
 }
 

@@ -26,6 +26,8 @@ export interface S3StoreOptions {
   region: string;
   /** Address the bucket in the path (`endpoint/bucket/key`) rather than as a subdomain; most non-AWS services need it. */
   forcePathStyle: boolean;
+  /** Clock that dates presigned URLs, epoch ms; `Date.now` by default (tests sign with a clock set back). */
+  now?: () => number;
 }
 
 function unavailable(error: unknown): StorageUnavailableError {
@@ -44,10 +46,12 @@ export class S3ObjectStore implements ObjectStore {
   readonly backend = 's3';
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly now: () => number;
 
   /** @param options - bucket, endpoint, region and addressing style */
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
+    this.now = options.now ?? Date.now;
     this.client = new S3Client({
       region: options.region,
       forcePathStyle: options.forcePathStyle,
@@ -110,7 +114,7 @@ export class S3ObjectStore implements ObjectStore {
 
   signedUrl(key: ObjectKey, expiresInSeconds: number): Promise<string> {
     const command = new GetObjectCommand({ Bucket: this.bucket, Key: objectPath(key) });
-    return getSignedUrl(this.client, command, { expiresIn: expiresInSeconds });
+    return getSignedUrl(this.client, command, { expiresIn: expiresInSeconds, signingDate: new Date(this.now()) });
   }
 
   close(): void {

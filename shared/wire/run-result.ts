@@ -10,10 +10,12 @@
 import type { MethodProvenance } from '../methods/index.js';
 import type { Library, Multiplicity } from '../mthds/index.js';
 import type { AbsenceRecord } from '../runtime/absence.js';
-import type { GraphSpec } from '../runtime/graph-spec.js';
+import type { RunGraph } from '../runtime/graph-recorder.js';
 import type { RunOutcome } from '../runtime/run-pipeline.js';
 import type { RunUsageReport, TokensUsageRecord } from '../runtime/usage-report.js';
-import type { WorkingMemoryWire } from '../runtime/working-memory.js';
+import type { GraphSpec } from './graph-shapes.js';
+import { graphSpec } from './graph-spec.js';
+import { type WorkingMemoryWire, workingMemoryToWire } from './working-memory.js';
 
 /** Run states (spec §3). */
 export type RunState = 'STARTED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'ERROR';
@@ -94,9 +96,9 @@ function pipeStructures(library: Library): Record<string, PipeStructure> {
  * Build the wire result of a completed run.
  * @param outcome - the finished run
  * @param library - its library
- * @param graph - its execution graph, when recorded
+ * @param graph - its recorded execution graph, when recorded
  */
-export function completedRunResult(outcome: RunOutcome, library: Library, graph: GraphSpec | null): RunResult {
+export function completedRunResult(outcome: RunOutcome, library: Library, graph: RunGraph | null): RunResult {
   const absence = outcome.memory.mainAbsence();
   const result: RunResult = {
     pipeline_run_id: outcome.pipelineRunId,
@@ -106,9 +108,9 @@ export function completedRunResult(outcome: RunOutcome, library: Library, graph:
     finished_at: new Date(outcome.finishedAt).toISOString(),
     main_stuff_name: absence?.variable_name ?? outcome.memory.mainStuffName(),
     pipe_output: {
-      working_memory: outcome.memory.toWire(),
+      working_memory: workingMemoryToWire(outcome.memory),
       pipeline_run_id: outcome.pipelineRunId,
-      graph_spec: graph,
+      graph_spec: graph && graphSpec(graph, library),
       tokens_usages: outcome.tokensUsages.map(({ backend: _served, ...record }) => record),
     },
     tokens_usages_backends: outcome.tokensUsages.map((record) => record.backend),

@@ -6,7 +6,6 @@
 import type { ValidationErrorItem } from '../errors/index.js';
 import {
   type BundleSource,
-  bundleBlueprintForWire,
   type Concept,
   type Library,
   type LiftablePipe,
@@ -17,7 +16,8 @@ import {
   type Presence,
   type ValidationMode,
 } from '../mthds/index.js';
-import { type GraphSpec, libraryVerdict, type SweepDeps, type ValidatedPipe } from '../runtime/index.js';
+import { libraryVerdict, type SweepDeps, type ValidatedPipe } from '../runtime/index.js';
+import { bundleBlueprintForWire } from './bundle-blueprint.js';
 import { inputContractSchema, outputContractSchema } from './contract-schema.js';
 import {
   inputForms,
@@ -25,6 +25,8 @@ import {
   type PipeInputFormDescriptor,
   type PipeOutputFormDescriptor,
 } from './form-descriptors.js';
+import type { GraphSpec } from './graph-shapes.js';
+import { graphSpec } from './graph-spec.js';
 
 /** Multiplicity as the input contracts spell it. */
 export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
@@ -218,7 +220,7 @@ export async function validationReport(
     bundle_blueprint: bundleBlueprintForWire(verdict.primary),
     pipe_io_contracts: pipeIOContracts(verdict.library),
     liftable_pipes: liftablePipes(verdict.library),
-    graph_spec: verdict.graph,
+    graph_spec: verdict.graph && graphSpec(verdict.graph, verdict.library),
     validated_pipes: verdict.validatedPipes,
     warnings: verdict.warnings,
     pending_signatures: verdict.pendingSignatures,

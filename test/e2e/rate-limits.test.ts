@@ -7,8 +7,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import { mostWithin } from '../helpers/arrivals.js';
 import { sample } from '../helpers/corpus.js';
 import {
@@ -152,7 +152,18 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
       5,
     );
     const throttledAt = fake.requests[0]!.answeredAt!;
-    await delay(100);
+    // the other runs start once the worker that saw the 429 has set the pause in Redis
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      await pollUntil(
+        () => redis.keys(`${prefix}:ratelimit:pause*`),
+        (keys) => keys.length > 0,
+        30000,
+        5,
+      );
+    } finally {
+      redis.disconnect();
+    }
     const others = ['second', 'third', 'fourth', 'fifth'];
     expect(await Promise.all(others.map((id) => start(baseUrl, id)))).to.deep.equal(others.map(() => 202));
     await allCompleted(baseUrl, ['first', ...others]);

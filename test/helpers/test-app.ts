@@ -45,11 +45,13 @@ export function sharedDiagnostics(environment: Environment = {}): DiagnosticsPoo
  * @param environment - variables to set (defaults apply to the rest)
  * @param inference - the backend runs call; by default the one the settings select (mock without `OPENAI_API_KEY`)
  * @param templates - renders the runs' templates; by default the render thread pool, as `npm start` wires it
+ * @param now - the clock of the app's runs and run records, epoch ms; `Date.now` by default
  */
 export function buildTestApp(
   environment: Environment = {},
   inference?: InferencePort,
   templates?: TemplateRenderer,
+  now?: () => number,
 ): Express {
   const settings = testSettings(environment);
   const routed = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
@@ -60,6 +62,7 @@ export function buildTestApp(
     modelDeck: routed.deck,
     diagnostics: sharedDiagnostics(environment),
     ...(templates ? { templates } : {}),
+    ...(now ? { now } : {}),
   });
 }
 

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { createApp } from '../../api/app.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { testSettings } from '../helpers/config-dir.js';
+import { pollUntil } from '../helpers/poll.js';
 import { sharedDiagnostics } from '../helpers/test-app.js';
 
 /** An app whose log lines are kept, parsed, in `lines`. */
@@ -65,19 +66,19 @@ describe('access log', () => {
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const { port } = server.address() as { port: number };
-    const logged = new Promise<void>((resolve) => {
-      const poll = () => (accessLines(lines).length > 0 ? resolve() : setTimeout(poll, 10));
-      poll();
-    });
+    const received = new Promise((resolve) => server.once('request', resolve));
     const socket = connect(port, '127.0.0.1');
     try {
       await new Promise((resolve) => socket.once('connect', resolve));
       socket.write(
         'POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nX-Request-ID: access-4\r\n\r\n{"mthds_contents":',
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await received;
       socket.destroy();
-      await logged;
+      await pollUntil(
+        async () => accessLines(lines).length,
+        (count) => count > 0,
+      );
     } finally {
       socket.destroy();
       server.close();

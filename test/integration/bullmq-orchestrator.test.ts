@@ -8,6 +8,7 @@ import { Metrics } from '../../shared/observability/index.js';
 import type { QueueBackend } from '../../shared/orchestration/index.js';
 import { bullmqOrchestrator, openQueueBackend } from '../../shared/orchestration/queued.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
+import { problemFor } from '../helpers/problem.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { testRunObjects } from '../helpers/run-objects.js';
 
@@ -88,11 +89,16 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
     });
 
     it('should refuse the same id while that run is in flight (409), and another owner always (409 run_id_taken)', async () => {
-      expect(await failureOf(orchestrator().start!(submission()))).to.include({
+      expect(problemFor(await failureOf(orchestrator().start!(submission())))).to.include({
+        status: 409,
         error_type: 'PipelineManagerAlreadyExistsError',
+        code: 'run_id_in_flight',
       });
-      expect(await failureOf(orchestrator().start!(submission({ owner: 'bob', storageScope: 'bob' })))).to.include({
+      const otherOwner = await failureOf(orchestrator().start!(submission({ owner: 'bob', storageScope: 'bob' })));
+      expect(problemFor(otherOwner)).to.include({
+        status: 409,
         error_type: 'PipelineRunIdTakenError',
+        code: 'run_id_taken',
       });
     });
   });

@@ -8,6 +8,7 @@ import { createMockBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
 import { sample } from '../helpers/corpus.js';
 import { chainBundle, paddedBundle } from '../helpers/large-bundles.js';
+import { pollUntil } from '../helpers/poll.js';
 import { listenOnLoopback, quantile, rawRequest } from '../helpers/raw-http.js';
 
 /** A listening app on its own diagnostics pool, closed after the suite. */
@@ -45,11 +46,12 @@ async function deploy(environment: Environment): Promise<Deployment> {
 const json = (body: unknown) => Buffer.from(JSON.stringify(body));
 
 async function until(condition: () => boolean, timeoutMs = 60000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await pollUntil(
+    async () => condition(),
+    (met) => met,
+    timeoutMs,
+    5,
+  );
 }
 
 describe('the diagnostics pool (docs/isolation.md)', function () {

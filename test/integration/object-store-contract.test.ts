@@ -11,11 +11,19 @@ import { expect } from 'chai';
 import { StoragePathError, StorageUnavailableError } from '../../shared/errors/index.js';
 import { FsObjectStore, type ObjectInfo, type ObjectKey, type ObjectStore } from '../../shared/storage/index.js';
 import { S3ObjectStore } from '../../shared/storage/s3-object-store.js';
+import { problemFor } from '../helpers/problem.js';
 import { startS3Server } from '../helpers/s3-server.js';
 import { EVIL_NAMES, EVIL_SCOPES } from '../helpers/storage-paths.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (body: Uint8Array) => new TextDecoder().decode(body);
+
+/** An outage as the caller sees it: a 503 problem, with the error marked retryable. */
+function expectUnavailable(error: unknown): void {
+  expect(error).to.be.instanceOf(StorageUnavailableError);
+  expect((error as StorageUnavailableError).retryable).to.equal(true);
+  expect(problemFor(error)).to.include({ status: 503, error_type: 'StorageUnavailableError', retryable: true });
+}
 
 async function listAll(store: ObjectStore): Promise<ObjectInfo[]> {
   const all: ObjectInfo[] = [];
@@ -176,19 +184,20 @@ describe('object store: filesystem only', () => {
     const error = await new FsObjectStore(root)
       .put({ scope: 'acme', leaf: 'assets', name: 'a.bin' }, bytes('x'), 'application/octet-stream')
       .catch((thrown: unknown) => thrown);
-    expect(error).to.be.instanceOf(StorageUnavailableError);
-    expect((error as StorageUnavailableError).retryable).to.equal(true);
+    expectUnavailable(error);
   });
 });
 
 describe('object store: S3 only', () => {
   it('hands out presigned URLs that fetch the object without credentials, until they expire', async () => {
     const server = await startS3Server();
+    let clockSetBackMs = 0;
     const store = new S3ObjectStore({
       bucket: server.bucket,
       endpoint: server.endpoint,
       region: 'us-east-1',
       forcePathStyle: true,
+      now: () => Date.now() - clockSetBackMs,
     });
     try {
       const key: ObjectKey = { scope: 'acme/prod', leaf: 'generated', name: 'img-1.png' };
@@ -199,9 +208,13 @@ describe('object store: S3 only', () => {
       expect(answer.status).to.equal(200);
       expect(answer.headers.get('content-type')).to.equal('image/png');
       expect(await answer.text()).to.equal('not really a png');
-      const expired = await store.signedUrl(key, 1);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
-      expect((await fetch(expired)).status).to.equal(403);
+      clockSetBackMs = 61_000;
+      const expired = await store.signedUrl(key, 60);
+      const refused = await fetch(expired);
+      expect(refused.status).to.equal(403);
+      expect(await refused.text()).to.include('Request has expired');
+      clockSetBackMs = 50_000;
+      expect((await fetch(await store.signedUrl(key, 60))).status, 'signed 50 s ago for 60 s').to.equal(200);
     } finally {
       store.close();
       await server.close();
@@ -219,7 +232,7 @@ describe('object store: S3 only', () => {
       const error = await store
         .get({ scope: 'acme', leaf: 'results', name: 'r.json' })
         .catch((thrown: unknown) => thrown);
-      expect(error).to.be.instanceOf(StorageUnavailableError);
+      expectUnavailable(error);
     } finally {
       store.close();
     }

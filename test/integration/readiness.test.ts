@@ -6,6 +6,7 @@ import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger } from '../../shared/observability/index.js';
 import { openQueueBackend } from '../../shared/orchestration/queued.js';
 import { testSettings } from '../helpers/config-dir.js';
+import { pollUntil } from '../helpers/poll.js';
 import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { sharedDiagnostics } from '../helpers/test-app.js';
 
@@ -94,12 +95,10 @@ describe('GET /ready (readiness)', () => {
       const backend = openQueueBackend(settings);
       try {
         const app = build(backend);
-        let response = await request(app).get('/ready');
-        for (let attempt = 0; response.status !== 200 && attempt < 50; attempt += 1) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          response = await request(app).get('/ready');
-        }
-        expect(response.status).to.equal(200);
+        const response = await pollUntil(
+          () => request(app).get('/ready'),
+          (answer) => answer.status === 200,
+        );
         expect(response.body).to.deep.equal({ status: 'ready', checks: { redis: 'ok' } });
       } finally {
         await backend.close();

@@ -19,6 +19,7 @@ import { createLogger, Metrics } from '../../shared/observability/index.js';
 import { startWorkerPool } from '../../shared/orchestration/queued.js';
 import { FsObjectStore, type ObjectInfo, type ObjectStore } from '../../shared/storage/index.js';
 import { S3ObjectStore } from '../../shared/storage/s3-object-store.js';
+import { AdvancingClock } from '../helpers/advancing-clock.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { listenOnLoopback, rawRequest } from '../helpers/raw-http.js';
@@ -137,14 +138,20 @@ describe('run storage', function () {
     });
 
     it('serves the results from storage once the run record expired', async () => {
-      const app = buildTestApp({ STORAGE_DIR: dir, RUN_RECORD_TTL_SECONDS: '1', ...SMALL_MEDIA });
+      const clock = new AdvancingClock();
+      const app = buildTestApp(
+        { STORAGE_DIR: dir, RUN_RECORD_TTL_SECONDS: '1', ...SMALL_MEDIA },
+        undefined,
+        undefined,
+        clock.now,
+      );
       const run = await request(app)
         .post('/v1/execute')
         .send(redrawRequest({ scope: 'acme/prod', photoBytes: 2000, docBytes: 2000 }))
         .expect(200);
       const runId: string = run.body.pipeline_run_id;
       const live = await request(app).get(`/v1/runs/${runId}/results`).expect(200);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      clock.advance(2000);
       await request(app).get(`/v1/runs/${runId}/results`).expect(404);
       const kept = await request(app).get(`/v1/runs/${runId}/results?storage_scope=acme/prod`).expect(200);
       const withoutOrigin = (body: unknown) => JSON.stringify(body).replace(/http:\/\/127\.0\.0\.1:\d+\//g, '/');
@@ -193,13 +200,19 @@ describe('run storage', function () {
     });
 
     it('in jwt mode: answers 403 for a scope the caller does not own, on results and on objects', async () => {
-      const app = buildTestApp({
-        STORAGE_DIR: dir,
-        AUTH_MODE: 'jwt',
-        JWT_SECRET_KEY: JWT_SECRET,
-        RUN_RECORD_TTL_SECONDS: '1',
-        ...SMALL_MEDIA,
-      });
+      const clock = new AdvancingClock();
+      const app = buildTestApp(
+        {
+          STORAGE_DIR: dir,
+          AUTH_MODE: 'jwt',
+          JWT_SECRET_KEY: JWT_SECRET,
+          RUN_RECORD_TTL_SECONDS: '1',
+          ...SMALL_MEDIA,
+        },
+        undefined,
+        undefined,
+        clock.now,
+      );
       const alice = await signJwt({ user_id: 'alice' });
       const bob = await signJwt({ user_id: 'bob' });
       const carol = await signJwt({ user_id: 'carol', storage_scopes: ['alice/shared'] });
@@ -230,7 +243,8 @@ describe('run storage', function () {
       await request(app).get(imagePath).set('Authorization', `Bearer ${carol}`).expect(200);
       await request(app).get(imagePath).expect(401);
 
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      clock.advance(2000);
+      await request(app).get(`/v1/runs/${runId}/results`).set('Authorization', `Bearer ${alice}`).expect(404);
       await request(app)
         .get(`/v1/runs/${runId}/results?storage_scope=alice/shared`)
         .set('Authorization', `Bearer ${bob}`)

@@ -4,12 +4,12 @@
  * document is one page of text; an HTML web page is one page of its text as served, with its HTML as `rawHtml` when
  * asked (`includeRawHtml`); its JavaScript is never run (`renderJs` is not honoured: no browser engine); an image is
  * one page whose view is the image. Page images and OCR are not produced.
- * PDFs are parsed in a worker thread (`pdf-text-pool.ts`).
+ * PDFs are parsed in an isolated worker thread under a heap and a time bound (`pdf-text-pool.ts`).
  * @see RUNTIME.md §2.4
  */
-import { StuffFactoryError } from '../../errors/index.js';
+import { ComputeBudgetExceededError, ServerBusyError, StuffFactoryError } from '../../errors/index.js';
 import { type FetchLimits, fetchDocument } from './fetch-document.js';
-import { pdfPageTextsInWorker } from './pdf-text-pool.js';
+import { type PdfTextBounds, PdfTextPool, pdfTextBounds } from './pdf-text-pool.js';
 
 /**
  * One extracted page: its text (empty when the page has no text layer), for an image document its view, for a web page
@@ -38,7 +38,9 @@ export interface DocumentExtractor {
   readonly name: string;
   /**
    * Extract a document's pages in order.
-   * @throws StuffFactoryError (422) for a document that cannot be fetched or read
+   * @throws StuffFactoryError (422) for a document that cannot be fetched or read; ComputeBudgetExceededError (422)
+   *   for a PDF whose text extraction outgrew its heap or time bound; ServerBusyError (503, retryable) when too many
+   *   PDFs wait for a thread
    */
   extractPages(request: ExtractRequest): Promise<{ pages: ExtractedPage[] }>;
 }
@@ -50,8 +52,13 @@ function isPdf(bytes: Uint8Array, mimeType: string): boolean {
 /**
  * Create the embedded extractor.
  * @param limits - document size, fetch timeout and host policy
+ * @param pdfBounds - heap and time of one PDF's text extraction; derived from `limits.maxBytes` by default
  */
-export function createDocumentExtractor(limits: FetchLimits): DocumentExtractor {
+export function createDocumentExtractor(
+  limits: FetchLimits,
+  pdfBounds: PdfTextBounds = pdfTextBounds(limits.maxBytes),
+): DocumentExtractor {
+  const pdfTexts = new PdfTextPool(pdfBounds);
   return {
     name: 'pdfjs-text',
     async extractPages(request) {
@@ -59,9 +66,11 @@ export function createDocumentExtractor(limits: FetchLimits): DocumentExtractor 
       const type = (request.document.mime_type ?? mimeType ?? '').toLowerCase();
       if (isPdf(bytes, type)) {
         try {
-          return { pages: (await pdfPageTextsInWorker(bytes, request.signal)).map((text) => ({ text })) };
+          return { pages: (await pdfTexts.pageTexts(bytes, request.signal)).map((text) => ({ text })) };
         } catch (error) {
-          if (request.signal?.aborted) throw error;
+          if (request.signal?.aborted || error instanceof ServerBusyError) throw error;
+          if (error instanceof ComputeBudgetExceededError)
+            throw new ComputeBudgetExceededError(`Pipe '${request.pipeCode}': ${error.message}`, { cause: error });
           throw new StuffFactoryError(
             `Pipe '${request.pipeCode}': the document is not a readable PDF (${(error as Error).message}).`,
             { cause: error },

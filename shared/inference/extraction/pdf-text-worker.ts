@@ -1,12 +1,13 @@
 /**
- * Worker-thread entry of the embedded PDF text extractor (run by the pool of `pdf-text-pool.ts`). PDF.js's Node build
- * installs core-js polyfills that replace process-wide natives (`JSON.parse`, `JSON.stringify`,
- * `Array.prototype.push`, `Function.prototype.toString`, …); loading it only here keeps those replacements out of the
- * server's own thread, and keeps CPU-heavy PDF parsing off its event loop.
+ * Worker module of the PDF text pool (`pdf-text-pool.ts`): one operation, `pageTexts`. PDF.js's Node build installs
+ * core-js polyfills that replace process-wide natives (`JSON.parse`, `JSON.stringify`, `Array.prototype.push`,
+ * `Function.prototype.toString`, …); loading it only here keeps those replacements out of the server's own thread, and
+ * keeps CPU-heavy PDF parsing off its event loop, under the pool's heap and time bounds (docs/isolation.md "PDF text").
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { isolatedTaskHandler } from '../../compute/isolated-task.js';
 
 const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
@@ -16,7 +17,7 @@ const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('p
  * @returns each page's text, trimmed (empty for a page without a text layer)
  * @throws whatever PDF.js throws for bytes that are not a readable PDF
  */
-export default async function pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
+async function pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
   const pdf = await getDocument({
     data: bytes,
     standardFontDataUrl: STANDARD_FONTS,
@@ -40,3 +41,5 @@ export default async function pdfPageTexts(bytes: Uint8Array): Promise<string[]>
     await pdf.destroy();
   }
 }
+
+export default isolatedTaskHandler({ pageTexts: pdfPageTexts });

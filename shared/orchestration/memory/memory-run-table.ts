@@ -3,10 +3,12 @@
  * docs/api.md "Run lifecycle"): one entry per run id — record, owner, in-flight flag, events, progress — kept
  * `RUN_RECORD_TTL_SECONDS` after its last write, as Redis keeps its keys; at most `RUN_RECORDS_MAX_IN_MEMORY` entries
  * and `RUN_RECORDS_MAX_IN_MEMORY_MIB` of records and events (measured as their JSON text): a write beyond either drops
- * the least recently written runs. Entries are ordered by their last write, so the expired and the evicted are always
- * at the front; nothing runs on a timer.
+ * the least recently written runs. An lru-cache holds the entries, ordered by their last write (a read never moves
+ * one), so the expired are always the first evicted; an expired entry is dropped when it is next read or evicted,
+ * nothing runs on a timer.
  */
 
+import { LRUCache } from 'lru-cache';
 import type { RunProgress } from '../events/run-event.js';
 import type { LoggedRunEvent } from '../events/run-event-log.js';
 import type { RunRecord } from '../registry/run-store.js';
@@ -35,8 +37,6 @@ export interface MemoryRunEntry {
   lastEventId: string | undefined;
   /** Called after every change of the entry and when it is dropped (followers waiting for events). */
   readonly listeners: Set<() => void>;
-  /** When it expires, epoch ms. */
-  expiresAt: number;
 }
 
 /** Bounds and clock of a table. */
@@ -51,13 +51,33 @@ export interface MemoryRunTableOptions {
   now(): number;
 }
 
+function notify(entry: MemoryRunEntry): void {
+  for (const listener of [...entry.listeners]) listener();
+}
+
 /** The table of runs held in this process. */
 export class MemoryRunTable {
-  private readonly entries = new Map<string, MemoryRunEntry>();
-  private bytes = 0;
+  private readonly runs: LRUCache<string, MemoryRunEntry>;
 
-  /** @param options - TTL, bound and clock */
-  constructor(private readonly options: MemoryRunTableOptions) {}
+  /** @param options - TTL, bounds and clock */
+  constructor(private readonly options: MemoryRunTableOptions) {
+    const { maxBytes } = options;
+    this.runs = new LRUCache<string, MemoryRunEntry>({
+      max: options.maxRuns,
+      maxSize: maxBytes,
+      // lru-cache sizes are positive; an entry larger than the whole budget counts as all of it, so that writing it
+      // drops every other run but keeps this one
+      sizeCalculation: (entry) => Math.min(maxBytes, Math.max(1, entry.recordBytes + entry.eventBytes)),
+      // lru-cache expires an entry once its age exceeds `ttl`; a run expires when its age reaches the TTL (integer ms)
+      ttl: options.ttlSeconds * 1000 - 1,
+      ttlResolution: 0,
+      perf: { now: options.now },
+      // replacing an entry by its next version is no drop
+      dispose: (entry, _runId, reason) => {
+        if (reason !== 'set') notify(entry);
+      },
+    });
+  }
 
   /** The clock of the table, epoch ms. */
   now(): number {
@@ -69,64 +89,39 @@ export class MemoryRunTable {
    * @returns the entry, or undefined when the run is unknown or expired (an expired one is dropped)
    */
   get(runId: string): MemoryRunEntry | undefined {
-    const entry = this.entries.get(runId);
-    if (entry && entry.expiresAt <= this.options.now()) {
-      this.drop(runId, entry);
-      return undefined;
-    }
+    const entry = this.runs.peek(runId);
+    if (entry === undefined) this.runs.delete(runId);
     return entry;
   }
 
   /**
    * Change a run's entry, created when absent: it moves to the back, its lifetime starts again, its size is counted
-   * anew, the expired entries and those beyond the bounds are dropped from the front (never the one written), and its
-   * listeners are told.
+   * anew, the runs beyond the bounds are dropped from the front (never the one written), and its listeners are told.
    * @param runId - the `pipeline_run_id`
    * @param change - sets the entry's contents, keeping `recordBytes` and `eventBytes` true
    */
   write(runId: string, change: (entry: MemoryRunEntry) => void): void {
-    const now = this.options.now();
-    const entry = this.get(runId) ?? {
-      record: undefined,
-      recordBytes: 0,
-      owner: undefined,
-      inFlight: false,
-      events: [],
-      eventBytes: 0,
-      progress: undefined,
-      lastEventId: undefined,
-      listeners: new Set<() => void>(),
-      expiresAt: 0,
+    // a new object each time: lru-cache sizes an entry again only when its value changes
+    const entry: MemoryRunEntry = {
+      ...(this.get(runId) ?? {
+        record: undefined,
+        recordBytes: 0,
+        owner: undefined,
+        inFlight: false,
+        events: [],
+        eventBytes: 0,
+        progress: undefined,
+        lastEventId: undefined,
+        listeners: new Set<() => void>(),
+      }),
     };
-    this.detach(runId, entry);
     change(entry);
-    entry.expiresAt = now + this.options.ttlSeconds * 1000;
-    this.entries.set(runId, entry);
-    this.bytes += entry.recordBytes + entry.eventBytes;
-    for (const [id, oldest] of this.entries) {
-      const within = this.entries.size <= this.options.maxRuns && this.bytes <= this.options.maxBytes;
-      if (id === runId || (oldest.expiresAt > now && within)) break;
-      this.drop(id, oldest);
-    }
-    this.notify(entry);
+    this.runs.set(runId, entry);
+    notify(entry);
   }
 
   /** Drop a run's entry (its followers end). */
   delete(runId: string): void {
-    const entry = this.entries.get(runId);
-    if (entry) this.drop(runId, entry);
-  }
-
-  private notify(entry: MemoryRunEntry): void {
-    for (const listener of [...entry.listeners]) listener();
-  }
-
-  private detach(runId: string, entry: MemoryRunEntry): void {
-    if (this.entries.delete(runId)) this.bytes -= entry.recordBytes + entry.eventBytes;
-  }
-
-  private drop(runId: string, entry: MemoryRunEntry): void {
-    this.detach(runId, entry);
-    this.notify(entry);
+    this.runs.delete(runId);
   }
 }

@@ -21,8 +21,8 @@ import {
   type SubPipeBlueprint,
 } from '../../mthds/index.js';
 import { asGraphNode } from '../graph-node.js';
+import type { NodeStuff } from '../graph-recorder.js';
 import type { GraphPipe } from '../graph-registries.js';
-import { type GraphIoItem, ioItem } from '../graph-spec.js';
 import { stepMultiplicityOverride } from '../multiplicity.js';
 import type { PipeJob, PipeRunner, RunEnvironment } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
@@ -83,9 +83,9 @@ function inlineBatchPipe(job: PipeJob, branch: Pipe, batchOver: string, list: St
 }
 
 /** The stuff a batch step wrote under its result, for its graph node: the main stuff when the step changed it. */
-function batchOutputs(job: PipeJob, outputName: string | null, mainBefore: Stuff | undefined): GraphIoItem[] {
+function batchOutputs(job: PipeJob, outputName: string | null, mainBefore: Stuff | undefined): NodeStuff[] {
   const main = job.memory.mainStuff();
-  return main && main !== mainBefore ? [ioItem(outputName ?? main.stuffName ?? '', main)] : [];
+  return main && main !== mainBefore ? [{ name: outputName ?? main.stuffName ?? '', stuff: main }] : [];
 }
 
 /**
@@ -142,7 +142,7 @@ async function runInlineBatch(
     {
       pipe: inlineBatchPipe(job, branch, step.batch_over, list),
       parent: job.params.parentNode,
-      inputs: () => (list ? [ioItem(step.batch_over, list)] : []),
+      inputs: () => (list ? [{ name: step.batch_over, stuff: list }] : []),
       outputs: () => batchOutputs(job, outputName, mainBefore),
     },
     (node) =>

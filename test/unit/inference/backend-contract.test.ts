@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MthdsError } from '../../../shared/errors/index.js';
 import {
   createAnthropicBackend,
   createGeminiBackend,
@@ -33,8 +34,11 @@ function objectRequest(signal?: AbortSignal): ObjectRequest {
   };
 }
 
-/** The suite every backend passes (STYLE.md rule 27). */
-function contract(name: string, makeBackend: () => InferenceBackend): void {
+/**
+ * The suite every backend passes (STYLE.md rule 27).
+ * @param requestsSent - how many requests the backend's provider has received so far (none for the mock)
+ */
+function contract(name: string, makeBackend: () => InferenceBackend, requestsSent: () => number = () => 0): void {
   describe(`${name} backend contract`, () => {
     it('should generate text with usage', async () => {
       const result = await makeBackend().generateText({
@@ -52,9 +56,10 @@ function contract(name: string, makeBackend: () => InferenceBackend): void {
       expect(objectRequest().validate(result.object)).to.deep.equal([]);
     });
 
-    it('should reject an aborted request', async () => {
+    it('should reject an aborted request with the abort itself, sending nothing', async () => {
       const controller = new AbortController();
       controller.abort();
+      const sentBefore = requestsSent();
       let failure: unknown;
       try {
         await makeBackend().generateText({ pipeCode: 'greet', userPrompt: 'x', signal: controller.signal });
@@ -62,6 +67,15 @@ function contract(name: string, makeBackend: () => InferenceBackend): void {
         failure = error;
       }
       expect(failure).to.be.instanceOf(Error);
+      // the SDK's abort as it is (DOMException AbortError, or the OpenAI / Anthropic SDK's APIUserAbortError), never an
+      // inference error a caller would retry
+      const abort = failure as Error;
+      expect(abort.name === 'AbortError' ? abort.name : abort.constructor.name).to.be.oneOf([
+        'AbortError',
+        'APIUserAbortError',
+      ]);
+      expect(failure).to.not.be.instanceOf(MthdsError);
+      expect(requestsSent(), 'requests the provider received').to.equal(sentBefore);
     });
   });
 }
@@ -71,18 +85,22 @@ contract('mock', () => createMockBackend());
 /** A provider backend against its fake server: the fake runs for the contract's tests and is closed after them. */
 function providerContract(
   name: string,
-  startFake: () => Promise<{ baseUrl: string; close(): Promise<void> }>,
+  startFake: () => Promise<{ baseUrl: string; requests: readonly unknown[]; close(): Promise<void> }>,
   makeBackend: (baseUrl: string) => InferenceBackend,
 ): void {
   describe(`${name} backend against its fake provider`, () => {
-    let fake: { baseUrl: string; close(): Promise<void> };
+    let fake: { baseUrl: string; requests: readonly unknown[]; close(): Promise<void> };
     before(async () => {
       fake = await startFake();
     });
     after(async () => {
       await fake.close();
     });
-    contract(name, () => makeBackend(fake.baseUrl));
+    contract(
+      name,
+      () => makeBackend(fake.baseUrl),
+      () => fake.requests.length,
+    );
   });
 }
 
@@ -96,7 +114,7 @@ providerContract(
   'gemini',
   async () => {
     const fake = await startFakeGeminiServer();
-    return { baseUrl: fake.origin, close: () => fake.close() };
+    return { baseUrl: fake.origin, requests: fake.requests, close: () => fake.close() };
   },
   (baseUrl) => createGeminiBackend({ apiKey: 'k', baseUrl, model: 'gemini-fake', maxRetries: 0 }),
 );

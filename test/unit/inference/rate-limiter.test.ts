@@ -3,6 +3,7 @@
  * backend pauses (in memory and in real Redis), a scope's all-or-nothing grants, leased slots that free themselves, and
  * the in-order admission of a gate.
  */
+import type { Clock } from '@sinonjs/fake-timers';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { BackendPauses } from '../../../shared/inference/rate-limits/backend-pauses.js';
@@ -16,13 +17,27 @@ import {
 import type { LimiterStore } from '../../../shared/inference/rate-limits/limiter-store.js';
 import { ScopeLimiter, type ScopeWindows } from '../../../shared/inference/rate-limits/scope-limiter.js';
 import { estimateLlmTokens, estimatePromptTokens } from '../../../shared/inference/rate-limits/token-estimate.js';
+import { installFakeClock, uninstallFakeClock } from '../../helpers/fake-clock.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
 
 const MEMORY: LimiterStore = { kind: 'memory' };
 const WINDOWS: ScopeWindows = { windowSeconds: 1, leaseSeconds: 1, slotPollMs: 20 };
+/** How long an entry of {@link WINDOWS} counts: its window and the scope limiter's 1 s allowance for the send. */
+const HOLD_MS = 2000;
 const QUIET: ThrottleObserver = { admitted: () => undefined, timedOut: () => undefined };
 
 describe('provider rate limiter', () => {
+  /** The memory limiters' time, moved by the tests (installed before each test builds its limiters). */
+  let clock: Clock | undefined;
+  const fakeTime = (): Clock => {
+    clock = installFakeClock();
+    return clock;
+  };
+  afterEach(() => {
+    if (clock) uninstallFakeClock(clock);
+    clock = undefined;
+  });
+
   describe('token estimate', () => {
     it('should count prompt characters at four a token plus the output allowance', () => {
       const request = { pipeCode: 'p', systemPrompt: 'x'.repeat(10), userPrompt: 'y'.repeat(30) };
@@ -35,13 +50,17 @@ describe('provider rate limiter', () => {
 
   describe('backend pauses', () => {
     it('should pause a backend for the Retry-After rounded up, never shortening a longer pause', async () => {
+      const time = fakeTime();
       const pauses = new BackendPauses(MEMORY);
       expect(await pauses.remainingMs('openai')).to.equal(0);
       await pauses.pause('openai', 1.2);
-      expect(await pauses.remainingMs('openai')).to.be.within(1900, 2000);
+      expect(await pauses.remainingMs('openai')).to.equal(2000);
+      await time.tickAsync(500);
       await pauses.pause('openai', 1);
-      expect(await pauses.remainingMs('openai')).to.be.above(1500);
+      expect(await pauses.remainingMs('openai')).to.equal(1500);
       expect(await pauses.remainingMs('anthropic')).to.equal(0);
+      await time.tickAsync(1500);
+      expect(await pauses.remainingMs('openai')).to.equal(0);
     });
 
     it('should share a pause between processes through Redis', async () => {
@@ -53,8 +72,12 @@ describe('provider rate limiter', () => {
         const observed = new BackendPauses({ kind: 'redis', client: clients[0]!, keyPrefix: prefix }, (backend) =>
           paused.push(backend),
         );
+        const pausedBy = performance.now();
         await observed.pause('openai', 2);
-        expect(await two!.remainingMs('openai')).to.be.within(1800, 2000);
+        const remaining = await two!.remainingMs('openai');
+        // Redis counts the pause on its own clock: at most the 2 s set, less at most the time since it was set
+        expect(remaining).to.be.at.most(2000);
+        expect(remaining).to.be.at.least(2000 - Math.ceil(performance.now() - pausedBy) - 1);
         expect(await one!.remainingMs('openai')).to.be.above(0);
         expect(paused).to.deep.equal(['openai']);
       } finally {
@@ -100,40 +123,48 @@ describe('provider rate limiter', () => {
     });
 
     it('should free a slot whose holder never ends its call once the lease expires', async () => {
+      const time = fakeTime();
       const scope = new ScopeLimiter(MEMORY, 'leased', { max_concurrent: 1 }, WINDOWS);
       expect(await scope.tryAcquire(0)).to.have.property('settle');
       expect(await scope.tryAcquire(0)).to.include({ reason: 'concurrency' });
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await time.tickAsync(999);
+      expect(await scope.tryAcquire(0), 'within the lease').to.include({ reason: 'concurrency' });
+      await time.tickAsync(1);
       expect(await scope.tryAcquire(0)).to.have.property('settle');
     });
   });
 
   describe('call gate', () => {
-    it('should admit the calls of a process in the order they came', async function () {
-      this.timeout(10000);
+    it('should admit the calls of a process in the order they came, one per window', async () => {
+      const time = fakeTime();
       const scope = new ScopeLimiter(MEMORY, 'ordered', { requests_per_minute: 1 }, WINDOWS);
       const gate = new CallGate('openai', 'gpt', [scope], new BackendPauses(MEMORY), 5000, QUIET);
       const order: number[] = [];
-      await Promise.all(
+      const admitted = Promise.all(
         [0, 1, 2].map(async (index) => {
           const admission = await gate.enter(0);
           order.push(index);
           await admission.settle(0);
         }),
       );
+      await time.tickAsync(HOLD_MS - 1);
+      expect(order, 'while the first counts').to.deep.equal([0]);
+      await time.tickAsync(1);
+      expect(order, 'once the first left the window').to.deep.equal([0, 1]);
+      await time.tickAsync(HOLD_MS);
+      await admitted;
       expect(order).to.deep.equal([0, 1, 2]);
     });
 
     it('should count a call from when its request leaves, marked once from inside the call', async () => {
+      const time = fakeTime();
       const scope = new ScopeLimiter(MEMORY, 'sent', { requests_per_minute: 1 }, WINDOWS);
       const control = new ScopeLimiter(MEMORY, 'control', { requests_per_minute: 1 }, WINDOWS);
       const gate = new CallGate('openai', 'gpt', [scope], new BackendPauses(MEMORY), 5000, QUIET);
       await markSent();
       const admission = await gate.enter(0);
       expect(await control.tryAcquire(0)).to.have.property('settle');
-      const controlTakenBy = performance.now();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const leftAt = performance.now();
+      await time.tickAsync(300);
       await withAdmission(admission, async () => {
         await markSent();
         await markSent();
@@ -142,11 +173,13 @@ describe('provider rate limiter', () => {
       const sentRefusal = await scope.tryAcquire(0);
       const controlRefusal = await control.tryAcquire(0);
       if (!('reason' in sentRefusal) || !('reason' in controlRefusal)) throw new Error('expected refusals');
-      // The re-dated entry leaves at least as much later than the control's as it was re-dated after it.
-      expect(sentRefusal.waitMs - controlRefusal.waitMs).to.be.at.least(Math.floor(leftAt - controlTakenBy) - 2);
+      // The re-dated entry leaves as much later than the control's as it was re-dated after it, once.
+      expect(controlRefusal.waitMs).to.equal(HOLD_MS - 300);
+      expect(sentRefusal.waitMs).to.equal(HOLD_MS);
     });
 
     it("should spare a call's first attempt a second pause lookup only right after its admission", async () => {
+      const time = fakeTime();
       const gate = new CallGate('openai', 'gpt', [], new BackendPauses(MEMORY), 5000, QUIET);
       expect(pauseCheckNeeded(), 'outside any admission').to.equal(true);
       const fresh = await gate.enter(0);
@@ -157,17 +190,28 @@ describe('provider rate limiter', () => {
       });
       expect(seen, 'first attempt, then a retry').to.deep.equal([false, true]);
       const late = await gate.enter(0);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      expect(await withAdmission(late, async () => pauseCheckNeeded()), 'first attempt 30 ms later').to.equal(true);
+      expect(await withAdmission(late, async () => pauseCheckNeeded()), 'first attempt at once').to.equal(false);
+      const later = await gate.enter(0);
+      await time.tickAsync(11);
+      expect(await withAdmission(later, async () => pauseCheckNeeded()), 'first attempt 11 ms later').to.equal(true);
     });
 
     it('should wait out a pause before admitting', async () => {
+      const time = fakeTime();
       const pauses = new BackendPauses(MEMORY);
-      const gate = new CallGate('openai', 'gpt', [], pauses, 5000, QUIET);
+      const waits: number[] = [];
+      const observer: ThrottleObserver = {
+        admitted: (_backend, _model, waitedMs) => waits.push(waitedMs),
+        timedOut: () => undefined,
+      };
+      const gate = new CallGate('openai', 'gpt', [], pauses, 5000, observer);
       await pauses.pause('openai', 1);
-      const started = Date.now();
-      await (await gate.enter(0)).settle(0);
-      expect(Date.now() - started).to.be.within(900, 1500);
+      const admission = gate.enter(0);
+      await time.tickAsync(999);
+      expect(waits, 'while paused').to.deep.equal([]);
+      await time.tickAsync(1);
+      await (await admission).settle(0);
+      expect(waits).to.deep.equal([1000]);
     });
   });
 });

@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { OutboundRequestRefusedError } from '../../../shared/errors/index.js';
 import { guardedDispatcher, RefusedResolution } from '../../../shared/net/guarded-dispatcher.js';
 import { type GuardedRequest, guardedRequest, type OutboundPolicy } from '../../../shared/net/index.js';
+import { problemFor } from '../../helpers/problem.js';
 import { type RequestSink, SINK_SECRET, startRequestSink } from '../../helpers/request-sink.js';
 import {
   ALWAYS_REFUSED_SPELLINGS,
@@ -73,6 +74,7 @@ describe('guardedRequest', function () {
     it('should be a 422 input error that names the class and the setting', async () => {
       const error = await refusal(get(`http://0x7f000001:${sink.port}/metrics`, false));
       expect(error).to.include({ error_type: 'OutboundRequestRefusedError', error_domain: 'input' });
+      expect(problemFor(error)).to.include({ status: 422, error_type: 'OutboundRequestRefusedError' });
       expect(error.message).to.equal(
         `The test URL http://0x7f000001:${sink.port}/metrics is refused: it targets 127.0.0.1, a non-public address (loopback): only public destinations are accepted while TEST_ALLOW_PRIVATE_HOSTS is off (it is for development and tests only).`,
       );

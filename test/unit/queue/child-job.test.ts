@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { CHILD_JOB, type ChildJob, childJobId, type FanOutRun } from '../../../shared/orchestration/queue/index.js';
 import { WorkingMemory } from '../../../shared/runtime/index.js';
+import { workingMemoryToWire } from '../../../shared/wire/working-memory.js';
 import { controllersLibrary } from '../../helpers/controllers-bundle.js';
 
 const RUN: FanOutRun = {
@@ -75,7 +76,7 @@ describe('child jobs', () => {
       };
       const carried = JSON.parse(JSON.stringify(CHILD_JOB.parse(payload))) as ChildJob;
       const rebuilt = WorkingMemory.fromSnapshot(carried.child.memory, (ref) => library.resolveConcept(ref));
-      expect(rebuilt.toWire()).to.deep.equal(memory.toWire());
+      expect(workingMemoryToWire(rebuilt)).to.deep.equal(workingMemoryToWire(memory));
       expect(rebuilt.mainStuffName()).to.equal('words');
       expect(rebuilt.find('word')!.concept, 'the library concept itself').to.equal(text);
       expect(rebuilt.absence('gone')).to.deep.include({ kind: 'not_provided' });

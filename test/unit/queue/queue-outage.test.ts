@@ -5,6 +5,7 @@ import { QueueUnavailableError } from '../../../shared/errors/index.js';
 import { RunRegistry } from '../../../shared/orchestration/index.js';
 import { isQueueOutage, whenQueueReachable } from '../../../shared/orchestration/queue/queue-outage.js';
 import { openRedis, QueueKeys } from '../../../shared/orchestration/queued.js';
+import { problemFor } from '../../helpers/problem.js';
 import { TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
 
 function refused(): NodeJS.ErrnoException {
@@ -55,6 +56,7 @@ describe('queue outage classification', () => {
         retryable: true,
         message: 'down: connect ECONNREFUSED 127.0.0.1:1',
       });
+      expect(problemFor(failure)).to.include({ status: 503, error_type: 'QueueUnavailableError', retryable: true });
     });
 
     it('should rethrow any other error unchanged', async () => {

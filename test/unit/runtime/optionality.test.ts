@@ -67,7 +67,7 @@ describe('the presence gate', () => {
 
   it('should keep a skipped note beside the empty list of a lifted plural output (LANGUAGE-DELTA.md §6)', async () => {
     const { memory } = await runPipe(library, 'list_flow', {});
-    expect(memory.toWire().absences?.['ideas']).to.deep.equal({
+    expect(Object.fromEntries(memory.absenceEntries())['ideas']).to.deep.equal({
       variable_name: 'ideas',
       kind: 'skipped',
       reason: "pipe 'enrich_hint' was skipped: its input 'hint' is absent",
@@ -110,7 +110,7 @@ describe('the presence gate', () => {
 
   it('should chain a skip on a skipped value to its cause', async () => {
     const { memory } = await runPipe(library, 'only_enrich', {});
-    expect(memory.toWire().absences).to.deep.equal({
+    expect(Object.fromEntries(memory.absenceEntries())).to.deep.equal({
       hint: {
         variable_name: 'hint',
         kind: 'not_provided',

@@ -25,7 +25,7 @@ describe('WorkingMemory', () => {
       memory.setNewMainStuff(textStuff('a', 'first'), 'summary');
       expect(memory.mainStuffName()).to.equal('summary');
       expect(memory.get('main_stuff').stuffCode).to.equal('a');
-      expect(memory.toWire().aliases).to.deep.equal({ main_stuff: 'summary' });
+      expect(memory.aliasEntries()).to.deep.equal([['main_stuff', 'summary']]);
     });
   });
 
@@ -35,8 +35,8 @@ describe('WorkingMemory', () => {
       memory.setNewMainStuff(textStuff('a', 'first'), 'summary');
       memory.setNewMainStuff(textStuff('b', 'second'), null);
       expect(memory.mainStuffName()).to.equal('main_stuff');
-      expect(memory.toWire().aliases).to.deep.equal({});
-      expect(Object.keys(memory.toWire().root)).to.deep.equal(['summary', 'main_stuff']);
+      expect(memory.aliasEntries()).to.deep.equal([]);
+      expect(memory.entries().map(([name]) => name)).to.deep.equal(['summary', 'main_stuff']);
     });
   });
 
@@ -57,7 +57,7 @@ describe('WorkingMemory', () => {
     const copy = memory.clone();
     const copied = copy.get('t').content;
     if (copied.kind === 'item') copied.item['text'] = 'changed';
-    expect(memory.toWire().root['t']!.content).to.deep.equal({ text: 'original' });
+    expect(memory.get('t').content).to.deep.equal({ kind: 'item', item: { text: 'original' } });
   });
 
   it('should name the known stuffs when one is missing', () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { bundleBlueprintForWire, parseBundle } from '../../../../shared/mthds/index.js';
-import { sample } from '../../../helpers/corpus.js';
+import { parseBundle } from '../../../shared/mthds/index.js';
+import { bundleBlueprintForWire } from '../../../shared/wire/bundle-blueprint.js';
+import { sample } from '../../helpers/corpus.js';
 
 describe('bundleBlueprintForWire', () => {
   describe('when the header leaves members out', () => {

@@ -3,7 +3,7 @@
  */
 import { expect } from 'chai';
 import type { Concept } from '../../../shared/mthds/index.js';
-import { ioItem } from '../../../shared/runtime/graph-spec.js';
+import { ioItem } from '../../../shared/wire/graph-spec.js';
 
 const concept = (code: string, domain: string): Concept => ({
   ref: `${domain}.${code}`,

@@ -1,9 +1,7 @@
 /**
- * The execution graph's wire shapes (API-CONTRACT.md §4.5 `GraphSpec`), in the shape of the reference runner's
- * `GraphSpec` (pipelex, as read by Pipelex/mthds-ui 0.5.1 `src/graph/types.ts`; docs/graph-spec.md).
+ * The execution graph's wire shapes: the reference runner's `GraphSpec` (pipelex, as read by Pipelex/mthds-ui 0.5.1
+ * `src/graph/types.ts`; docs/graph-spec.md). `graph-spec.ts` builds one from a recorded graph.
  */
-import type { Stuff } from './stuff.js';
-import { contentValue } from './working-memory.js';
 
 /** One stuff a node read or wrote. `digest` is the stuff code: the same stuff has the same digest across nodes. */
 export interface GraphIoItem {
@@ -121,59 +119,4 @@ export interface GraphSpec {
   meta: Record<string, never>;
   pipe_registry: Record<string, GraphPipeEntry>;
   concept_registry: Record<string, GraphConceptEntry>;
-}
-
-const PREVIEW_CHARS = 200;
-
-/** Characters of `data_text` and `data_html` at most: renderings of `data`, cut so a large stuff is not tripled. */
-const RENDERING_CHARS = 65_536;
-
-function cut(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-function textOf(stuff: Stuff): string {
-  const value = contentValue(stuff);
-  if (!Array.isArray(value) && typeof value['text'] === 'string' && Object.keys(value).length === 1)
-    return value['text'];
-  return JSON.stringify(value, null, 2);
-}
-
-/** The renderings of each stuff, made once however many nodes read it (stuffs are replaced, never mutated). */
-const renderings = new WeakMap<Stuff, { preview: string; data_text: string; data_html: string }>();
-
-function renderingsOf(stuff: Stuff): { preview: string; data_text: string; data_html: string } {
-  let rendered = renderings.get(stuff);
-  if (!rendered) {
-    const text = textOf(stuff);
-    const dataText = cut(text, RENDERING_CHARS);
-    rendered = { preview: cut(text, PREVIEW_CHARS), data_text: dataText, data_html: escapeHtml(dataText) };
-    renderings.set(stuff, rendered);
-  }
-  return rendered;
-}
-
-/**
- * A stuff as a node's io item.
- * @param name - the name the node knows it by
- * @param stuff - the stuff
- */
-export function ioItem(name: string, stuff: Stuff): GraphIoItem {
-  const { preview, data_text, data_html } = renderingsOf(stuff);
-  return {
-    name,
-    concept: stuff.concept.code,
-    content_type: null,
-    preview,
-    size: stuff.content.kind === 'list' ? stuff.content.items.length : null,
-    digest: stuff.stuffCode,
-    data: stuff.content.kind === 'item' ? stuff.content.item : { items: stuff.content.items },
-    data_text,
-    data_html,
-    extra: {},
-  };
 }

@@ -9,8 +9,7 @@
  * union has no `PipeJudgeBlueprint`) is written as its contract — `description`, `inputs`, `output`, the shape of
  * `PipeSignatureBlueprint` — so the pipe stays listed without a member the 0.16 schemas forbid.
  */
-import { type PipeBlueprint, pipeSteps } from '../parse/blueprint.js';
-import type { LoadedBundle } from './library.js';
+import { type LoadedBundle, type PipeBlueprint, pipeSteps } from '../mthds/index.js';
 
 function pipeForWire(pipe: PipeBlueprint): Record<string, unknown> {
   if (pipe.type === 'PipeSequence') return { ...pipe, steps: pipeSteps(pipe.steps) };
