@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { ComputeBudgetExceededError, catalogEntry, toErrorReport } from '../../shared/errors/index.js';
 import { createDocumentExtractor, type DocumentExtractor } from '../../shared/inference/index.js';
+import { assemblePdf } from '../../shared/runtime/operators/blank-pdf.js';
 import { failureOf } from '../helpers/inference-fixtures.js';
 
 const LIMITS = { maxBytes: 50 * 1024 * 1024, timeoutMs: 30000, allowPrivateHosts: false, maxRedirects: 3 };
@@ -26,22 +27,12 @@ const SMALL_PDF = readFileSync(
  * never one large allocation, which would stop the process rather than the thread (docs/isolation.md).
  */
 function heavyPdf(count: number): Buffer {
-  const objects = [
+  const pdf = assemblePdf([
     `<< /Type /Catalog /Pages 2 0 R /Heavy [${'<< /A 1 >> '.repeat(count)}] >>`,
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  ]);
+  return Buffer.from(pdf, 'latin1');
 }
 
 const dataUrl = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`;

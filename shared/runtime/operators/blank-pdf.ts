@@ -3,12 +3,13 @@
  * URL. Built once, with its cross-reference offsets computed.
  */
 
-function blankPdf(): string {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> >>',
-  ];
+/**
+ * A PDF file of the given objects, numbered from 1 in order (the first must be the catalog), with its cross-reference
+ * table and trailer.
+ * @param objects - each object's dictionary text, e.g. `<< /Type /Catalog /Pages 2 0 R >>`
+ * @returns the file as a latin-1 string
+ */
+export function assemblePdf(objects: readonly string[]): string {
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((object, index) => {
@@ -20,6 +21,14 @@ function blankPdf(): string {
   for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return body;
+}
+
+function blankPdf(): string {
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> >>',
+  ]);
 }
 
 /** The blank PDF as a base64 `data:` URL. */
