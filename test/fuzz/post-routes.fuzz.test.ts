@@ -39,12 +39,15 @@ const LEAKS = /\n\s+at |\bat [\w.<>]+ \(|node_modules|\/work\/|\.ts:\d+|Maximum 
 const MAX_HEALTH_MS = 2000;
 /**
  * Most the process RSS may grow over the campaign, in bytes. Growth, not an absolute ceiling: the campaign shares its
- * process with every suite that ran before it, whose modules and apps stay loaded.
+ * process with every suite that ran before it, whose modules and apps stay loaded. What the fuzzed deployment may keep
+ * by design adds up to about 1.2 GiB ({@link FUZZ_DEPLOYMENT}: a 256 MiB diagnostics thread and its formatter's WASM
+ * memory, which never shrinks (about 300 MiB after the longest texts), two 256 MiB template render threads, 64 MiB
+ * of run records, the 32 MiB answer cache); a leak of 100 KiB per body would pass 1.5 GiB over the 12,000 bodies.
  */
-const MAX_RSS_GROWTH_BYTES = 1024 ** 3;
+const MAX_RSS_GROWTH_BYTES = 1.5 * 1024 ** 3;
 /**
  * The deployment fuzzed: the defaults, but for the ceilings of what a process may keep (diagnostics thread heap, run
- * records in memory) sized so that reaching all of them stays within {@link MAX_RSS_GROWTH_BYTES}; every body of the
+ * records in memory) sized down so that their sum stays within {@link MAX_RSS_GROWTH_BYTES}; every body of the
  * campaign fits them.
  */
 const FUZZ_DEPLOYMENT = { MAX_REQUEST_BODY_MIB: '16', COMPUTE_HEAP_MIB: '256', RUN_RECORDS_MAX_IN_MEMORY_MIB: '64' };
