@@ -1,7 +1,7 @@
 /**
  * The Anthropic backend (Messages API through the official SDK). Structured output is a forced tool whose input
  * schema is the concept's JSON schema; the shared structured-output loop (`structured-answer.ts`) re-asks an answer
- * that fails validation with the problems as the tool result (RUNTIME.md §2.1.6, §5.7). `max_tokens` is required by
+ * that fails validation with the problems as the tool result (docs/inference.md). `max_tokens` is required by
  * the API.
  */
 import type Anthropic from '@anthropic-ai/sdk';

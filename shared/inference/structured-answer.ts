@@ -1,5 +1,5 @@
 /**
- * The structured-output loop (RUNTIME.md §2.1.6) of every backend: ask, read the answer (JSON text to parse, as
+ * The structured-output loop (docs/inference.md) of every backend: ask, read the answer (JSON text to parse, as
  * OpenAI-compatible servers and Gemini give it, or the object a forced tool call carried, as Anthropic gives it),
  * validate it against the concept's schema, and re-ask with the problems listed, up to the request's retries.
  */

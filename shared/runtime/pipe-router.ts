@@ -1,7 +1,7 @@
 /**
- * The pipe router: every pipe, operator or controller, runs through it (RUNTIME.md §1.3): count it against the run's
+ * The pipe router: every pipe, operator or controller, runs through it (docs/runtime.md): count it against the run's
  * pipe bound (pipe-budget.ts), push the stack (recursion guard), gate on the presence of its inputs (a plain input
- * recorded absent lifts the pipe, a `!` one fails it: LANGUAGE-DELTA.md §6), check the declared inputs are present,
+ * recorded absent lifts the pipe, a `!` one fails it: docs/language.md), check the declared inputs are present,
  * dispatch on the pipe type, pop.
  *
  * Each pipe starts on a turn of the event loop of its own (docs/isolation.md "Runs"): most steps do no I/O of their

@@ -1,6 +1,6 @@
 /**
  * Public surface of `shared/wire`: the runtime's domain values rendered in the shapes the API and the callbacks send
- * (spec §2.4–2.5; API-CONTRACT.md §3.5, §3.7) — run results with their working memory and execution graph, validation
+ * (spec §2.4–2.5; docs/api.md) — run results with their working memory and execution graph, validation
  * reports with their I/O contracts, the build routes' answers, form descriptors. It imports the language core and the
  * runtime, never orchestration or HTTP; neither of those imports it (docs/architecture.md).
  */

@@ -35,7 +35,7 @@ function objectRequest(signal?: AbortSignal): ObjectRequest {
 }
 
 /**
- * The suite every backend passes (STYLE.md rule 27).
+ * The suite every backend passes.
  * @param requestsSent - how many requests the backend's provider has received so far (none for the mock)
  */
 function contract(name: string, makeBackend: () => InferenceBackend, requestsSent: () => number = () => 0): void {

@@ -2,7 +2,7 @@
  * S2: every fixed count a bundle writes is between 1 and {@link MAX_MULTIPLICITY}: the `[N]` of a pipe's inputs,
  * output and `combined_output`, and a step's or branch's `nb_output`. Checked before anything is built from a count
  * (mock lists of a dry run, structured-output schemas, inputs templates).
- * @see docs/limits.md "Multiplicity", LANGUAGE.md §3.1, §4.4
+ * @see docs/limits.md "Multiplicity"
  */
 import { MESSAGES } from '../../messages.js';
 import { MAX_MULTIPLICITY, parseConceptRef } from '../../references.js';
@@ -20,7 +20,7 @@ export const multiplicityRange: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'multiplicity_out_of_range',
-  see: 'LANGUAGE.md §3.1, §4.4; docs/limits.md "Multiplicity"',
+  see: 'docs/limits.md "Multiplicity"',
   check: (context) =>
     pipesOf(context).flatMap((pipe) => {
       const written = conceptRefsOf(pipe).flatMap(({ field, ref }) => {
