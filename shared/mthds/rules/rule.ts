@@ -63,7 +63,7 @@ export interface Rule {
   readonly category: Extract<ValidationErrorCategory, 'blueprint_validation' | 'pipe_validation'>;
   /** The `error_type` of the items the rule emits. */
   readonly error_type?: ValidationErrorType;
-  /** Where the rule is written down, e.g. `LANGUAGE.md §6 S4 PipeLLM` or `docs/limits.md "Multiplicity"`. */
+  /** Where the rule is written down: a section of the language rules, or a page of docs/ (`docs/limits.md "Multiplicity"`). */
   readonly see: string;
   /**
    * Run the rule.
