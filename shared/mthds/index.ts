@@ -95,5 +95,5 @@ export {
   splitPresence,
   stripMultiplicity,
 } from './references.js';
+export { type LiftablePipe, liftablePipes } from './rules/data-flow/presence-flow.js';
 export type { PackageExports, ValidationMode } from './rules/index.js';
-export { type LiftablePipe, liftablePipes } from './rules/s5b/presence-flow.js';

@@ -4,12 +4,13 @@
  * stage's `index.ts`.
  * @see LANGUAGE.md §6
  */
+
+import { S5B_RULES } from './data-flow/index.js';
+import { S2_RULES } from './declarations/index.js';
+import { S4_RULES } from './pipes/index.js';
+import { S5_RULES } from './references/index.js';
 import type { Rule } from './rule.js';
-import { S2_RULES } from './s2/index.js';
-import { S3_RULES } from './s3/index.js';
-import { S4_RULES } from './s4/index.js';
-import { S5_RULES } from './s5/index.js';
-import { S5B_RULES } from './s5b/index.js';
+import { S3_RULES } from './structures/index.js';
 
 /** Rules of the bundle structure (S2–S3). */
 export const STRUCTURE_RULES: readonly Rule[] = [...S2_RULES, ...S3_RULES];
