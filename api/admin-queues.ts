@@ -8,7 +8,7 @@
  * and every request but `GET` and `HEAD` is refused here first with 403 `QueueDashboardReadOnly`, so no route of the
  * dashboard, present or added by a later Bull Board, can change a queue. Even with writes allowed, a job the
  * dashboard adds or edits cannot act as a run's owner: workers run only sealed jobs of accepted runs
- * (docs/run-ownership.md "Queue jobs").
+ * (docs/run-ownership.md#queue-jobs).
  */
 import type { Queue } from 'bullmq';
 import type { RequestHandler, Router } from 'express';

@@ -1,17 +1,18 @@
 /**
  * The Express application factory. Returns an app without listening, so tests drive it in-process.
  *
- * Request lifecycle, in order (STYLE.md rule 20):
+ * Request lifecycle, in order (CONTRIBUTING.md#13-thin-routes-checked-at-the-edge):
  * 1. request id (`X-Request-ID` on every response, spec §7.4), the access log line and request metrics
  * 2. body-size guard on the declared length (413, spec §8), before routing and auth
  * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), the
  *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1) and the pages for people: `GET /` (to
- *    `/docs`) and `GET /docs`, the API reference (docs/api.md "API reference")
+ *    `/docs`) and `GET /docs`, the API reference (docs/api.md#api-reference-docs-and-get-v1openapijson)
  * 4. authentication of every `/v1` route (spec §5); the operator routes `/admin/*` and `/metrics` need the operator
  *    credential, never a tenant's (Bearer, or on `/admin/*` HTTP Basic with it as the password, for browsers:
  *    `middleware/operator-auth.ts`)
- * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a diagnostics thread for the
- *    diagnostic routes and for large run bodies (docs/isolation.md "Request bodies")
+ * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a
+ * diagnostics thread for the
+ *    diagnostic routes and for large run bodies (docs/isolation.md#request-bodies)
  * 6. route handler (a thin call into the core or an orchestrator; the run lifecycle routes read the run store and
  *    event log: Redis with a queue backend, this process's memory without)
  * 7. known path, other method → 405 problem with `Allow`; unknown route → 404 problem without a `code` member
@@ -108,7 +109,7 @@ export interface AppDeps {
    */
   templates?: TemplateRenderer;
   /**
-   * Where the diagnostic and tooling routes compute (docs/isolation.md "Diagnostics pool"); its owner closes it. By
+   * Where the diagnostic and tooling routes compute (docs/isolation.md#diagnostics-pool); its owner closes it. By
    * default one is built from `settings.compute` whose threads start on demand and leave when idle.
    */
   diagnostics?: DiagnosticsPool;

@@ -1,5 +1,6 @@
 /**
- * Closing the HTTP server on shutdown (docs/run-failures.md "Shutdown"): stop accepting connections, close idle
+ * Closing the HTTP server on shutdown (docs/run-failures.md#shutdown-and-grace-periods): stop accepting connections,
+ * close idle
  * keep-alive connections at once, let requests in progress finish within the grace period, then close every
  * connection.
  */

@@ -35,7 +35,10 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-/** Markdown of a table cell as HTML: text escaped, code spans kept, links reduced to their text (they are repo-relative). */
+/**
+ * Markdown of a table cell as HTML: text escaped, code spans kept, links reduced to their text (they are
+ * repo-relative).
+ */
 function inlineHtml(markdown: string): string {
   return markdown
     .split(/(`[^`]*`)/)

@@ -1,5 +1,5 @@
 /**
- * The API's HTTP server, with its connection caps and time bounds (docs/limits.md "Connections"). A process has a
+ * The API's HTTP server, with its connection caps and time bounds (docs/limits.md#connections). A process has a
  * bounded number of descriptors, and every connection holds one whether or not it ever sends a request, so:
  *
  * - at most `HTTP_MAX_CONNECTIONS_PER_IP` connections are open from one client address: one more is closed as it

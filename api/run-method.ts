@@ -1,15 +1,15 @@
 /**
- * The sources of a run request, `method_ref` included (spec §2.2–2.3; API-CONTRACT.md §3.5 processing order, step
- * 4): the source rules first ({@link runSources}), then, for a `method_ref`, the fetch. `pipe_code` overrides the
- * manifest's `main_pipe`; the package's other files become the run's library files (documents may name them by
- * path); the fetch's provenance travels with the run to its result.
+ * The sources of a run request, `method_ref` included (spec §2.2–2.3; docs/api.md#post-v1execute processing order, step
+ * 4): its bundle ({@link runSources}; the source rules are the request schema's), or, for a `method_ref`, the fetch.
+ * `pipe_code` overrides the manifest's `main_pipe`; the package's other files become the run's library files
+ * (documents may name them by path); the fetch's provenance travels with the run to its result.
  */
 import { type BundleLimits, LibraryFiles } from '../shared/bundles/index.js';
 import type { MethodFetcher } from '../shared/methods/index.js';
 import { type ResolvedRunSources, type RunRequestBody, runSources } from './run-request.js';
 
 /**
- * Apply the source rules and fetch a `method_ref`.
+ * Read a run's bundle, or fetch its `method_ref`.
  * @param body - a parsed run request
  * @param options - the ceilings of a submitted bundle, and the deployment's method fetcher
  * @throws what {@link runSources} throws; whatever {@link MethodFetcher.fetch} throws (501 for a registry form,

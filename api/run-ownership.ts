@@ -59,7 +59,7 @@ export function runOwnership(identity: Identity, requested: string | null | unde
  * @returns the record
  * @throws RunNotFoundError (404, code `run_not_found`) for an unknown or expired id and for another owner's run;
  *   QueueUnavailableError (503) when the store's Redis is down
- * @see docs/run-ownership.md "Visibility"
+ * @see docs/run-ownership.md#visibility
  */
 export async function readOwnedRun(store: RunStore, runId: string, identity: Identity): Promise<RunRecord> {
   const record = await store.getOwned(runId, identity.userId);
@@ -70,7 +70,8 @@ export async function readOwnedRun(store: RunStore, runId: string, identity: Ide
 
 /**
  * Read a run on behalf of a caller, from its record or, once the record expired, from the finished run kept in storage
- * (`<scope>/results/`, docs/storage.md "Results"). The kept run is looked for under `requestedScope`, else under the
+ * (`<scope>/results/`, docs/storage.md#results-beyond-the-run-record). The kept run is looked for under
+ * `requestedScope`, else under the
  * caller's own id (the default scope of its runs).
  * @param store - the run store
  * @param objects - the run objects in storage

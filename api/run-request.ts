@@ -1,5 +1,5 @@
 /**
- * The run request of `/v1/execute` and `/v1/start` (spec §2.3; API-CONTRACT.md §3.5): its schema, and the source
+ * The run request of `/v1/execute` and `/v1/start` (spec §2.3; docs/api.md#post-v1execute): its schema, and the source
  * rules that decide which bundle a run uses.
  */
 
@@ -11,67 +11,129 @@ import type { MethodProvenance } from '../shared/methods/index.js';
 import { type BundleSource, MAX_MULTIPLICITY, type PackageExports } from '../shared/mthds/index.js';
 import { callbackUrlProblem } from '../shared/net/index.js';
 import type { RunSubmission } from '../shared/orchestration/index.js';
-import { parseBody } from './request-schema.js';
+import { parseRequest, refuseAs } from './request-schema.js';
 import { STORAGE_SCOPE } from './requests/storage-scope.js';
 import type { RunOwnership } from './run-ownership.js';
 
 /** At most this many completion webhooks per run. */
 const MAX_CALLBACK_URLS = 5;
 
-/** What an `output_multiplicity` out of range is told (docs/limits.md "Multiplicity"). */
+/** What an `output_multiplicity` out of range is told (docs/limits.md#multiplicity). */
 const MULTIPLICITY_RANGE = `must be true, false or a count from 1 to ${MAX_MULTIPLICITY} (MAX_MULTIPLICITY)`;
 
+/** The members of a run request that name its bundle. */
+interface SourceMembers {
+  mthds_contents?: string[] | null | undefined;
+  mthds_content?: string | null | undefined;
+  bundle_b64?: string | null | undefined;
+  files?: Record<string, string> | null | undefined;
+  method_ref?: string | null | undefined;
+}
+
+/** The inline bundles of a run request: `mthds_contents`, else the legacy `mthds_content`, else none. */
+function inlineContents(body: SourceMembers): string[] {
+  return body.mthds_contents ?? (body.mthds_content ? [body.mthds_content] : []);
+}
+
 /**
- * The run request schema of `/v1/execute` and `/v1/start` (and the OpenAPI document's `RunRequest`); unknown members
- * are kept (and ignored). The source rules across members are {@link runSources}'.
+ * The source rules (spec §2.2–2.3, docs/api.md#post-v1execute): a run's bundle comes one way — inline
+ * `mthds_contents`, a whole bundle (`bundle_b64` / `files`) or a `method_ref` — and some way. The first rule broken
+ * answers, a 422 ValidationError.
  */
-export const RUN_REQUEST = z.looseObject({
-  pipe_code: z.string().nullish().meta({ description: "The pipe to run; default: the bundle's `main_pipe`." }),
-  mthds_contents: z.array(z.string()).nullish().meta({ description: 'The bundles (`.mthds` texts), loaded together.' }),
-  mthds_content: z.string().nullish().meta({ description: 'Legacy: one bundle, when `mthds_contents` is absent.' }),
-  inputs: z
-    .unknown()
-    .optional()
-    .meta({ description: 'Input name → value (docs/api.md "Inputs"), or a whole working memory.' }),
-  output_name: z.string().nullish().meta({ description: 'Name of the final output (default `main_stuff`).' }),
-  output_multiplicity: z
-    .union([z.boolean(), z.number().int().min(1, MULTIPLICITY_RANGE).max(MAX_MULTIPLICITY, MULTIPLICITY_RANGE)])
-    .nullish()
-    .meta({
-      description: `\`true\`, \`false\` or N (1 to ${MAX_MULTIPLICITY}, docs/limits.md "Multiplicity"): overrides the multiplicity of the pipe's output.`,
+function checkSources(body: SourceMembers, context: z.RefinementCtx): void {
+  const contents = inlineContents(body);
+  const hasBundle = Boolean(body.bundle_b64) || Boolean(body.files);
+  if (hasBundle && contents.length > 0)
+    refuseAs(
+      context,
+      ValidationError,
+      'A method bundle (bundle_b64 / files) and inline mthds_contents are mutually exclusive; send one or the other.',
+    );
+  else if (body.method_ref && contents.length > 0)
+    refuseAs(
+      context,
+      ValidationError,
+      'method_ref and inline mthds_contents are mutually exclusive; send one or the other.',
+    );
+  else if (body.method_ref && hasBundle)
+    refuseAs(
+      context,
+      ValidationError,
+      'method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.',
+    );
+  else if (!body.method_ref && !hasBundle && contents.length === 0)
+    refuseAs(
+      context,
+      ValidationError,
+      'pipe_code and mthds_contents cannot both be empty. This server keeps no library between requests: send the bundle text in mthds_contents (and pipe_code to pick a pipe other than its main_pipe).',
+    );
+}
+
+/**
+ * The run request schema of `/v1/execute` and `/v1/start` (and the OpenAPI document's `RunRequest`), the source rules
+ * across members included; unknown members are kept (and ignored).
+ */
+export const RUN_REQUEST = z
+  .looseObject({
+    pipe_code: z.string().nullish().meta({ description: "The pipe to run; default: the bundle's `main_pipe`." }),
+    mthds_contents: z
+      .array(z.string())
+      .nullish()
+      .meta({ description: 'The bundles (`.mthds` texts), loaded together.' }),
+    mthds_content: z.string().nullish().meta({ description: 'Legacy: one bundle, when `mthds_contents` is absent.' }),
+    inputs: z
+      .unknown()
+      .optional()
+      .meta({ description: 'Input name → value (docs/api.md#inputs), or a whole working memory.' }),
+    output_name: z.string().nullish().meta({ description: 'Name of the final output (default `main_stuff`).' }),
+    output_multiplicity: z
+      .union([z.boolean(), z.number().int().min(1, MULTIPLICITY_RANGE).max(MAX_MULTIPLICITY, MULTIPLICITY_RANGE)])
+      .nullish()
+      .meta({
+        description: `\`true\`, \`false\` or N (1 to ${MAX_MULTIPLICITY}, docs/limits.md#multiplicity): overrides the multiplicity of the pipe's output.`,
+      }),
+    dynamic_output_concept_ref: z.string().nullish().meta({ description: 'Concept of a `native.Dynamic` output.' }),
+    bundle_b64: z.string().nullish().meta({ description: 'A whole bundle as a base64 zip (docs/bundles.md).' }),
+    files: z
+      .record(z.string(), z.string())
+      .nullish()
+      .meta({ description: 'A whole bundle as relative path → text (docs/bundles.md).' }),
+    method_ref: z.string().min(1).max(512).nullish().meta({ description: 'A method by address (docs/methods.md).' }),
+    orchestration_mode: z.string().nullish().meta({ description: "The deployment's mode; another is 403." }),
+    storage_scope: STORAGE_SCOPE.nullish().meta({ description: '1–3 path-safe segments (docs/run-ownership.md).' }),
+    pipeline_run_id: z.string().min(1).max(128).nullish().meta({ description: 'Honoured by `/v1/start` only.' }),
+    callback_urls: z
+      .array(z.string())
+      .superRefine((urls, context) => {
+        if (urls.length > MAX_CALLBACK_URLS)
+          refuseAs(
+            context,
+            InvalidCallbackUrls,
+            `callback_urls: at most ${MAX_CALLBACK_URLS} URLs are accepted, got ${urls.length}.`,
+          );
+      })
+      .nullish()
+      .meta({ description: 'At most 5 public http(s) URLs, sent the result when a started run finishes.' }),
+    max_cost_usd: z.number().positive().max(1_000_000).nullish().meta({
+      description:
+        'Budget of the run in USD (> 0): an inference call that would take the run over it is not made and the run fails with `RunBudgetExceededError` (docs/inference.md#run-budget).',
     }),
-  dynamic_output_concept_ref: z.string().nullish().meta({ description: 'Concept of a `native.Dynamic` output.' }),
-  bundle_b64: z.string().nullish().meta({ description: 'A whole bundle as a base64 zip (docs/bundles.md).' }),
-  files: z
-    .record(z.string(), z.string())
-    .nullish()
-    .meta({ description: 'A whole bundle as relative path → text (docs/bundles.md).' }),
-  method_ref: z.string().min(1).max(512).nullish().meta({ description: 'A method by address (docs/methods.md).' }),
-  orchestration_mode: z.string().nullish().meta({ description: "The deployment's mode; another is 403." }),
-  storage_scope: STORAGE_SCOPE.nullish().meta({ description: '1–3 path-safe segments (docs/run-ownership.md).' }),
-  pipeline_run_id: z.string().min(1).max(128).nullish().meta({ description: 'Honoured by `/v1/start` only.' }),
-  callback_urls: z
-    .array(z.string())
-    .nullish()
-    .meta({ description: 'At most 5 public http(s) URLs, sent the result when a started run finishes.' }),
-  max_cost_usd: z.number().positive().max(1_000_000).nullish().meta({
-    description:
-      'Budget of the run in USD (> 0): an inference call that would take the run over it is not made and the run fails with `RunBudgetExceededError` (docs/inference.md "Run budget").',
-  }),
-});
+  })
+  .superRefine(checkSources);
 
 /** A parsed run request. */
 export type RunRequestBody = z.infer<typeof RUN_REQUEST>;
 
 /**
  * Parse a run body: it must be a JSON object, then match the schema.
- * @throws InvalidJSON (422) for a non-object body; ValidationError (422) naming each bad field
+ * @throws InvalidJSON (422) for a non-object body; ValidationError (422) naming each bad field, or for sources that
+ *   break the source rules; InvalidCallbackUrls (422) for more than 5 `callback_urls`
  */
 export function parseRunRequest(body: unknown): RunRequestBody {
   if (body === undefined) throw new InvalidJSON('Request body is empty: send a JSON object.');
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new InvalidJSON('Request body must be a JSON object');
-  return parseBody(RUN_REQUEST, body);
+  return parseRequest(RUN_REQUEST, body);
 }
 
 /** What a run executes: its bundle sources and, for a `bundle_b64` / `files` bundle, its library files. */
@@ -92,50 +154,30 @@ export interface ResolvedRunSources extends RunSources {
 }
 
 /**
- * Apply the source rules and return the bundle sources of the run.
+ * The bundle sources of a run whose request passed {@link RUN_REQUEST} (and so its source rules).
  * @param body - a parsed run request
  * @param bundleLimits - ceilings of a `bundle_b64` / `files` bundle
  * @returns the bundles to load, with the library files of a submitted bundle (no bundles for a `method_ref`, whose
  *   bundles come from the fetch: api/run-method.ts)
- * @throws ValidationError (422) for conflicting or missing sources; for a submitted bundle, InvalidBundle (422),
- *   InvalidBase64 (400), PayloadTooLarge (413), CustomCodeRequiresSandbox (403)
- * @see spec §2.2–2.3, API-CONTRACT.md §3.5 "Source rules", §8.1
+ * @throws for a submitted bundle, InvalidBundle (422), InvalidBase64 (400), PayloadTooLarge (413),
+ *   CustomCodeRequiresSandbox (403)
+ * @see spec §2.2–2.3, docs/api.md#post-v1execute, docs/bundles.md#whole-bundle-transports
  */
 export async function runSources(body: RunRequestBody, bundleLimits: BundleLimits): Promise<RunSources> {
-  const contents = body.mthds_contents ?? (body.mthds_content ? [body.mthds_content] : []);
-  const hasBundle = Boolean(body.bundle_b64) || Boolean(body.files);
-  if (hasBundle && contents.length > 0) {
-    throw new ValidationError(
-      'A method bundle (bundle_b64 / files) and inline mthds_contents are mutually exclusive; send one or the other.',
-    );
-  }
-  if (body.method_ref && contents.length > 0) {
-    throw new ValidationError('method_ref and inline mthds_contents are mutually exclusive; send one or the other.');
-  }
-  if (body.method_ref && hasBundle) {
-    throw new ValidationError(
-      'method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.',
-    );
-  }
   if (body.method_ref) return { sources: [] };
-  if (hasBundle) return readBundleTransport(body, bundleLimits);
-  if (contents.length === 0) {
-    throw new ValidationError(
-      'pipe_code and mthds_contents cannot both be empty. This server keeps no library between requests: send the bundle text in mthds_contents (and pipe_code to pick a pipe other than its main_pipe).',
-    );
-  }
-  return { sources: contents.map((content) => ({ content, source: null })) };
+  if (body.bundle_b64 || body.files) return readBundleTransport(body, bundleLimits);
+  return { sources: inlineContents(body).map((content) => ({ content, source: null })) };
 }
 
 /**
- * Check `callback_urls` (spec §2.3, §6 rule 3; API-CONTRACT.md §8.2).
+ * Check `callback_urls` (spec §2.3, §6 rule 3; docs/bundles.md#request-extras) against the deployment's host policy
+ * (their
+ * count is {@link RUN_REQUEST}'s).
  * @param urls - the request's URLs
  * @param allowPrivateHosts - `CALLBACK_ALLOW_PRIVATE_HOSTS`
  * @throws InvalidCallbackUrls (422) naming each refused URL and why
  */
 export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): void {
-  if (urls.length > MAX_CALLBACK_URLS)
-    throw new InvalidCallbackUrls(`callback_urls: at most ${MAX_CALLBACK_URLS} URLs are accepted, got ${urls.length}.`);
   const problems = urls.flatMap((url, index) => {
     const problem = callbackUrlProblem(url, allowPrivateHosts);
     return problem === undefined ? [] : [`callback_urls.${index} (${url}) ${problem}`];

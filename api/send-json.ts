@@ -1,6 +1,6 @@
 /**
  * Send a JSON body with an exact content type and no `charset` parameter, as the reference does
- * (API-CONTRACT.md §1.3): `application/json` for successes, `application/problem+json` for errors.
+ * (docs/api.md#json-and-content-types): `application/json` for successes, `application/problem+json` for errors.
  */
 import type { Response } from 'express';
 

@@ -8,9 +8,10 @@
  * nothing but Node. When the deployment's mode is `bullmq` it connects to Redis and, unless started with
  * `--no-worker` (`npm run start:api`), also runs a worker pool in the same process, so one command serves a single
  * machine. Its HTTP server caps connections (in all and per client address) and bounds the time to receive a request
- * (`HTTP_*`, docs/limits.md "Connections"). The `method_ref` clone cache is swept periodically in direct mode and whenever this process runs workers;
+ * (`HTTP_*`, docs/limits.md#connections). The `method_ref` clone cache is swept periodically in direct mode and
+ * whenever this process runs workers;
  * run storage (`STORAGE_BACKEND`) is swept of objects past their retention every `STORAGE_SWEEP_MINUTES`
- * (docs/storage.md "Retention").
+ * (docs/storage.md#retention).
  * Refuses to start (one line on stderr naming the variable or file, exit status 1) when the configuration is invalid or
  * the address cannot be listened on. Once listening it logs one startup line: version, address, orchestration mode,
  * inference profile (and whether it is the mock), auth mode and, in queue mode, the Redis URL without credentials.

@@ -1,5 +1,5 @@
 /**
- * Storage references in served values (docs/storage.md "Media"): a run value holds `mthds-storage:<scope>/<leaf>/<name>`
+ * Storage references in served values (docs/storage.md#media): a run value holds `mthds-storage:<scope>/<leaf>/<name>`
  * where a large document or image was moved to storage; a caller gets a URL it can fetch in its place — a presigned
  * URL on the S3 backend (valid `STORAGE_URL_TTL_SECONDS`), the authenticated route `GET /v1/storage/<path>` of this
  * server on the filesystem backend — never a path on the server's disk. Only references under the run's own scope

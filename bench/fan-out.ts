@@ -3,7 +3,8 @@
  * a fake OpenAI-compatible server on 127.0.0.1 after 200 ms, run through a spawned API and two spawned workers on the
  * Redis of `TEST_REDIS_URL` (a unique prefix, deleted after). With `BATCH_MAX_PARALLEL=20` and
  * `WORKER_CHILD_CONCURRENCY=10` per worker, the ideal time is ⌈40 ÷ min(20, 2 × 10)⌉ × 200 ms = 400 ms; the target is
- * ≤ 1.3 × that (issue 17). Also measured: the same batch with `RUN_FAN_OUT=false` (items in the run's worker, same cap).
+ * ≤ 1.3 × that (issue 17). Also measured: the same batch with `RUN_FAN_OUT=false` (items in the run's worker, same
+ * cap).
  * Each run is timed from its result (`finished_at` − `created_at`) and by the client (the blocking `/v1/execute`). The
  * services run from the production build (`dist/`, as `npm start` runs them; refreshed first when stale).
  * Writes `bench/fan-out.md`.

@@ -1,9 +1,11 @@
 /**
  * Memory over many runs (`npm run bench`; issue #13): this process's RSS and heap once warm (after `WARM_RUNS` runs)
  * and after `BENCH_MEMORY_RUNS` (default 10,000) more runs of hello_greeting on mock inference, in direct mode
- * (`/v1/execute`) and in queue mode (`/v1/start` with the worker pool in this process, each run awaited until COMPLETED).
+ * (`/v1/execute`) and in queue mode (`/v1/start` with the worker pool in this process, each run awaited until
+ * COMPLETED).
  * Each reading is settled: the load stops, then a garbage collection runs every second (`--expose-gc`) for
- * `SETTLE_SECONDS`, so that V8 has returned the heap it grew for the load (its memory reducer works on an idle isolate);
+ * `SETTLE_SECONDS`, so that V8 has returned the heap it grew for the load (its memory reducer works on an idle
+ * isolate);
  * what is left is what the process retains. The peak RSS under load is reported beside it. Writes `bench/memory.md`.
  * Needs Redis and the corpus beside the repository.
  */

@@ -1,5 +1,5 @@
 /**
- * Cluster-wide provider rate limits (`npm run bench`; docs/inference.md "Rate limits"): three simulated workers — each
+ * Cluster-wide provider rate limits (`npm run bench`; docs/inference.md#rate-limits): three simulated workers — each
  * its own routed backend and Redis connection on one prefix — push calls through an OpenAI backend limited to
  * `BENCH_RATE_LIMIT` requests per window (a window shortened to 2 s) against a fake OpenAI-compatible server on
  * 127.0.0.1 that records when each call arrived. Reports the most calls the provider saw in any window against the

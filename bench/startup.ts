@@ -1,8 +1,9 @@
 /**
- * Startup (`npm run bench`; docs/architecture.md "Startup"): the time from spawning the production start,
+ * Startup (`npm run bench`; docs/architecture.md#startup): the time from spawning the production start,
  * `node dist/api/server.js`, to the first `200` of `GET /health`, in `direct` mode and in queue mode (`--no-worker`, on
  * the Redis of `TEST_REDIS_URL` under a unique prefix), against anchor **E** started the same way (a bare Express 5
- * server with `express.json()`, evaluated by a process of its own). Interleaved rounds (`BENCH_STARTUP_ROUNDS`, default 7);
+ * server with `express.json()`, evaluated by a process of its own). Interleaved rounds (`BENCH_STARTUP_ROUNDS`, default
+ * 7);
  * medians with their spread. The build is refreshed first (`scripts/build.mjs --if-stale`). Target: ≤ 1 s (issue 13).
  * Writes `bench/startup.md`.
  */

@@ -11,7 +11,7 @@
  *    dynamically, such as the queue mode, stay in chunks of their own and load when first imported), together with the
  *    packages of {@link BUNDLED_PACKAGES} and everything they import; every other package stays in `node_modules`.
  *    Loading a few files instead of some 460 modules and a few thousand package files is most of a fast start
- *    (docs/architecture.md "Startup"). Every output sits one folder below `dist/`, and each module's `import.meta.url`
+ *    (docs/architecture.md#startup). Every output sits one folder below `dist/`, and each module's `import.meta.url`
  *    is rewritten to the URL of its compiled twin in the tree, so the files it finds beside itself
  *    (`new URL('./api.toml', …)`) and the thread entries it names are found there. Names are kept (`keepNames`): error
  *    classes derive their `error_type` from their class name.

@@ -12,7 +12,7 @@ import { type JsonLimits, scanJson } from './json-scan.js';
 
 /**
  * Which error a malformed body gives: the run routes answer `InvalidJSON`, typed-body routes `ValidationError`
- * (API-CONTRACT.md §1.8, §3.5).
+ * (docs/api.md#request-validation, docs/api.md#post-v1execute).
  */
 export type BodyKind = 'run' | 'typed';
 
@@ -104,7 +104,7 @@ function printedSegment(segment: string | number): string | number {
   return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }
 
-/** The 422 of a body holding a lone surrogate, naming where (docs/limits.md "Lone surrogates"). */
+/** The 422 of a body holding a lone surrogate, naming where (docs/limits.md#lone-surrogates). */
 function loneSurrogateError(site: SurrogateSite): ValidationError {
   const path = ['body', ...site.path].map(printedSegment).join('.');
   const spelled = `\\u${site.surrogate.charCodeAt(0).toString(16).toUpperCase()}`;

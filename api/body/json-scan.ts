@@ -1,5 +1,5 @@
 /**
- * The pre-scan of a raw JSON body, before it is parsed (spec §8, docs/limits.md "JSON depth", "JSON values", "Lone
+ * The pre-scan of a raw JSON body, before it is parsed (spec §8, docs/limits.md#json-depth, "JSON values", "Lone
  * surrogates"): its nesting depth, how many values it holds, and whether a string escapes a lone UTF-16 surrogate.
  *
  * Why a scan of the raw bytes: it is one tight loop over bytes the body parser already holds, it stops at the first

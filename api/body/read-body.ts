@@ -1,7 +1,7 @@
 /**
  * Reading a request body off the socket, undecoded: its media type checked (415), `Content-Encoding` undone, the size
  * capped (413), the charset noted. Reading is I/O, so it never holds the event loop; decoding is left to
- * {@link decodeJsonBody}, on the event loop or in a diagnostics thread (docs/isolation.md "Request bodies").
+ * {@link decodeJsonBody}, on the event loop or in a diagnostics thread (docs/isolation.md#request-bodies).
  *
  * A body sent as it is (no `Content-Encoding`, or `identity`) with a `Content-Length` within the limit — what JSON
  * clients send — is copied into one buffer of that length as its chunks arrive, each copy well under a millisecond.

@@ -1,5 +1,5 @@
 /**
- * The access log: one `info` line per request once its response is over (README.md "Logs"), on the process logger.
+ * The access log: one `info` line per request once its response is over (README.md#logs), on the process logger.
  * The path is logged without its query string, so nothing a caller puts there (a token, an id) reaches the logs.
  */
 import type { RequestHandler } from 'express';

@@ -19,7 +19,7 @@ import { Unauthenticated } from '../../shared/errors/index.js';
 import { STORAGE_SEGMENT_PATTERN } from '../../shared/storage/object-key.js';
 import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 
-/** Who is calling (API-CONTRACT.md §6 "Tenancy"; docs/run-ownership.md). */
+/** Who is calling (docs/api.md#authentication; docs/run-ownership.md). */
 export interface Identity {
   /**
    * The caller's own id (spec §2.3), owner of the runs it starts: the token's `user_id` claim in `jwt` mode,
@@ -31,7 +31,7 @@ export interface Identity {
    * deployment principal; for a `jwt` caller, the prefixes its token's `storage_scopes` claim grants (none without it).
    */
   storageScopes: 'any' | readonly string[];
-  /** Whether the caller's JWT lists the `operator` role in its `roles` claim (docs/run-ownership.md "Operators"). */
+  /** Whether the caller's JWT lists the `operator` role in its `roles` claim (docs/run-ownership.md#operators). */
   operator: boolean;
 }
 
@@ -41,7 +41,7 @@ const SINGLE_TENANT: Identity = { userId: 'single-tenant', storageScopes: 'any',
 /** Longest JWT `user_id`, in characters: it is a storage-scope segment and a part of object paths. */
 const MAX_USER_ID_LENGTH = 128;
 
-/** The role a JWT's `roles` claim lists to make its bearer an operator (docs/run-ownership.md "Operators"). */
+/** The role a JWT's `roles` claim lists to make its bearer an operator (docs/run-ownership.md#operators). */
 export const OPERATOR_ROLE = 'operator';
 
 /** Most roles a token's `roles` claim may list, and the longest role. */

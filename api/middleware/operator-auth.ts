@@ -14,7 +14,7 @@
  * A browser attaches Basic credentials to every request to the path, including requests another site makes it send,
  * so a state-changing request (any method but `GET`, `HEAD`, `OPTIONS`) with them must come from the dashboard itself:
  * one whose `Sec-Fetch-Site` names another site, or whose `Origin` is not this host, is refused with 403
- * `CrossOriginRequestRefused` (deploy/README.md "The queue dashboard in a browser").
+ * `CrossOriginRequestRefused` (deploy/README.md#the-queue-dashboard-in-a-browser).
  */
 import type { Request, RequestHandler } from 'express';
 import type { AuthSettings } from '../../shared/config/index.js';

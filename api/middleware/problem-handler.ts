@@ -22,7 +22,7 @@ export interface ProblemHandlerOptions {
 
 /**
  * The 404 for unknown routes, pointing to where the served routes are listed. Its body never has a `code` member, so
- * SDK clients read it as "route not served" (API-CONTRACT.md §1.7).
+ * SDK clients read it as "route not served" (docs/api.md#unknown-routes-and-methods).
  */
 export const routeNotFound: RequestHandler = (req, _res, next) => {
   next(

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { withCrashContext } from '../../shared/lifecycle/index.js';
 
-/** Inbound ids are kept when they are 1–128 characters of `[A-Za-z0-9_-]` (API-CONTRACT.md §1.4). */
+/** Inbound ids are kept when they are 1–128 characters of `[A-Za-z0-9_-]` (docs/api.md#request-ids). */
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**

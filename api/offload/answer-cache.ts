@@ -1,5 +1,5 @@
 /**
- * The diagnostic routes' answers by content (docs/isolation.md "Answer cache"): validate, resolve, codegen, build,
+ * The diagnostic routes' answers by content (docs/isolation.md#answer-cache): validate, resolve, codegen, build,
  * lint and format answer a pure function of the request body and the deployment, so the same body from the same
  * caller is answered from the cache without a thread. Only 200 answers of inline requests are kept (a `method_ref`
  * names a package whose tag may move); errors are computed every time.

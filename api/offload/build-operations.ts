@@ -5,7 +5,6 @@
  */
 import {
   buildTypeSet,
-  type CrateInvalidReport,
   generateTypes,
   inputsTemplate,
   inputsTemplateToml,
@@ -21,6 +20,7 @@ import {
   buildInputsValidReport,
   buildOutputValidReport,
   buildRunnerValidReport,
+  type CrateInvalidReport,
   dryRunInvalidReport,
 } from '../../shared/wire/index.js';
 import { type ClosureInput, closureLibrary } from './closure-library.js';

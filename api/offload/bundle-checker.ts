@@ -1,5 +1,5 @@
 /**
- * The run bundle checker of the API (docs/isolation.md "Diagnostics pool"): the diagnostics pool loads and statically
+ * The run bundle checker of the API (docs/isolation.md#diagnostics-pool): the diagnostics pool loads and statically
  * validates a run's bundles (a verdict that takes seconds on the largest legal bundle) and checks its inputs against
  * the selected pipe, as the run will bind them; the caller's thread only
  * rebuilds the library from the checked bundles, without parsing the texts or re-running the rules. Bundles of at most

@@ -2,7 +2,6 @@
  * The library of a resolve, codegen or build request: its closure loaded, or the `CrateInvalidReport` of its
  * validation items.
  */
-import { type CrateInvalidReport, crateInvalidReport } from '../../shared/codegen/index.js';
 import {
   type BundleSource,
   type Library,
@@ -11,6 +10,7 @@ import {
   type PackageExports,
   type ValidationMode,
 } from '../../shared/mthds/index.js';
+import { type CrateInvalidReport, crateInvalidReport } from '../../shared/wire/index.js';
 
 /**
  * The closure of a resolve, codegen or build request: its bundles, the fetched manifest's `main_pipe` (or null), and

@@ -1,8 +1,9 @@
 /**
- * The agent routes `POST /v1/build/concept` and `POST /v1/build/pipe-spec` (the reference's 0.16 routes; API-CONTRACT.md
- * §3.14): a concept or pipe spec written as `.mthds` TOML, answered as `BuildConceptResponse` / `BuildPipeSpecResponse`.
+ * The agent routes `POST /v1/build/concept` and `POST /v1/build/pipe-spec` (the reference's 0.16 routes; docs/api.md
+ * §3.14): a concept or pipe spec written as `.mthds` TOML, answered as `BuildConceptResponse` /
+ * `BuildPipeSpecResponse`.
  *
- * @see docs/codegen.md "Definition specs"
+ * @see docs/codegen.md#definition-specs
  */
 import { conceptDefinition, pipeDefinition } from '../../shared/tooling/index.js';
 import { type EncodedJson, encodeJson } from './encode-json.js';

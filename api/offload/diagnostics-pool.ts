@@ -1,7 +1,7 @@
 /**
  * The diagnostics pool: the isolated worker threads in which the CPU-heavy work of the diagnostic and tooling routes
  * runs (validate and its dry run, resolve, codegen, build inputs/output/runner, lint, format) and the static verdict
- * of a run's bundles, so that no request can hold the event loop (docs/isolation.md "Diagnostics pool").
+ * of a run's bundles, so that no request can hold the event loop (docs/isolation.md#diagnostics-pool).
  *
  * Bounds come from the `COMPUTE_*` settings: threads, wait queue and its deadline (503 `ServerBusyError` with
  * `Retry-After`), time budget and heap of one request (422 `ComputeBudgetExceededError` naming the setting).
@@ -17,7 +17,8 @@ import type { THREAD_OPERATIONS, ThreadOperation } from './thread-operations.js'
 
 /**
  * The young generation of a diagnostics thread, in MiB (64 MiB semi-spaces): a large validate allocates mostly
- * short-lived data, and a 2,000-pipe `/v1/validate` took about 15 % less time with it than with 32 MiB (docs/isolation.md
+ * short-lived data, and a 2,000-pipe `/v1/validate` took about 15 % less time with it than with 32 MiB
+ * (docs/isolation.md
  * "Memory of a warm thread").
  */
 const DIAGNOSTICS_YOUNG_GENERATION_MIB = 192;

@@ -1,9 +1,10 @@
 /**
- * The worker module of the diagnostics pool (docs/isolation.md "Diagnostics pool"): the operations of
+ * The worker module of the diagnostics pool (docs/isolation.md#diagnostics-pool): the operations of
  * `thread-operations.ts`, answered across the thread boundary.
  *
  * Node 20 does not carry tsx's ESM hooks (`--import tsx`) into worker threads, and piscina's CommonJS load of this
- * module cannot `require` ESM-only dependencies of the operations (`canonicalize`). So the thread, when it runs from the
+ * module cannot `require` ESM-only dependencies of the operations (`canonicalize`). So the thread, when it runs from
+ * the
  * sources, registers tsx's ESM hooks itself (the compiled `dist/` needs none), then imports the task handler and the
  * operations as ES modules — both, so that the errors the operations throw and the handler that reports them come
  * from one instance of `shared/errors`.

@@ -1,14 +1,15 @@
 /**
  * The build routes' answers to the legacy envelope `{mthds_contents, pipe_code}` (`requests/legacy-build-envelope.ts`),
- * in the shapes the official JS SDK 0.10 reads (CLIENTS.md §3): the spec's verdict of the same closure and pipe,
+ * in the shapes the official JS SDK 0.10 reads (docs/codegen.md#legacy-envelope-mthds_contents-pipe_code): the spec's
+ * verdict of the same closure and pipe,
  * reshaped. Like the reference's legacy routes, an invalid closure is a 422 `ValidateBundleError` problem (with its
  * `validation_errors`) rather than a 200 invalid verdict, which the SDK would take for the answer.
  *
- * @see spec §4.8–4.10; docs/codegen.md "Legacy envelope"
+ * @see spec §4.8–4.10; docs/codegen.md#legacy-envelope-mthds_contents-pipe_code
  */
-import type { CrateInvalidReport } from '../../shared/codegen/index.js';
 import { ValidateBundleError } from '../../shared/errors/index.js';
 import type { BundleSource } from '../../shared/mthds/index.js';
+import type { CrateInvalidReport } from '../../shared/wire/index.js';
 import { buildInputsReport, buildOutputReport, buildRunnerReport } from './build-operations.js';
 import { type EncodedJson, encodeJson } from './encode-json.js';
 

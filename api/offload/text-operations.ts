@@ -1,5 +1,6 @@
 /**
- * `POST /v1/lint` and `POST /v1/format` in a diagnostics thread (docs/api.md, docs/formatting.md): one `.mthds` text in, its
+ * `POST /v1/lint` and `POST /v1/format` in a diagnostics thread (docs/api.md, docs/formatting.md): one `.mthds` text
+ * in, its
  * diagnostics (and its formatted text) out.
  */
 import { type FormatOptions, formatMthds, lintMthds, warmFormatter } from '../../shared/tooling/index.js';

@@ -22,7 +22,9 @@ export const BEARER_SCHEME = 'bearerAuth';
 
 /** What of the deployment the document says. */
 export interface OpenApiOptions {
-  /** The authentication mode (spec §5): with `api_key` or `jwt`, authenticated routes carry the bearer scheme and 401. */
+  /**
+   * The authentication mode (spec §5): with `api_key` or `jwt`, authenticated routes carry the bearer scheme and 401.
+   */
   auth: AuthSettings['mode'];
 }
 
@@ -30,9 +32,9 @@ export interface OpenApiOptions {
 const TAGS: Record<string, string> = {
   health: 'Probes and the service banner, outside `/v1` and outside authentication.',
   discovery: 'What this server is and serves: version handshake, this document.',
-  run: 'Running methods (docs/api.md "POST /v1/execute").',
+  run: 'Running methods (docs/api.md#post-v1execute).',
   runs: 'The run lifecycle: status and results of a run.',
-  validate: 'Static validation and the dry-run sweep (docs/api.md "POST /v1/validate").',
+  validate: 'Static validation and the dry-run sweep (docs/api.md#post-v1validate).',
   resolve: 'The resolved crate of a closure (docs/crate.md).',
   codegen: 'Typed projections of a closure (docs/codegen.md).',
   build: 'Inputs templates, output representations and runner scripts (docs/codegen.md).',
@@ -155,7 +157,7 @@ function infoDescription(auth: OpenApiOptions['auth']): string {
  * @param options - the authentication mode
  * @returns an OpenAPI 3.1.0 document, JSON-serialisable
  * @throws Error when two routes claim the same method and path, or two request bodies the same schema name
- * @see spec §4, §5, §7; docs/api.md "OpenAPI document and reference page"
+ * @see spec §4, §5, §7; docs/api.md#api-reference-docs-and-get-v1openapijson
  */
 export function openApiDocument(routes: readonly RouteSpec[], options: OpenApiOptions): oas31.OpenAPIObject {
   const paths: Record<string, Partial<Record<RouteSpec['method'], ZodOpenApiOperationObject>>> = {};

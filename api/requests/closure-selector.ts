@@ -1,5 +1,5 @@
 /**
- * The closure selector of the resolve, codegen and build routes (spec §2.1; API-CONTRACT.md §3.8): exactly one of
+ * The closure selector of the resolve, codegen and build routes (spec §2.1; docs/crate.md): exactly one of
  * `files` (inline bundles) or `method_ref` (a package fetched by the event loop, then handed back to the thread).
  */
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { mthdsContent } from './mthds-content.js';
 
 /**
  * `validation_mode` of the diagnostic routes (an extension of this runner): `compat` (default) or `strict`
- * (docs/language.md "Strict and compat modes").
+ * (docs/language.md#strict-and-compat-modes).
  */
 export const VALIDATION_MODE = z.enum(['compat', 'strict']).nullish();
 

@@ -3,7 +3,7 @@
  * (`{pipe_type, spec}`), the reference's 0.16 `BuildConceptRequest` and `BuildPipeSpecRequest`: `spec` is a JSON object
  * of at most {@link MAX_SPEC_KIB} KiB, `pipe_type` 1–128 characters.
  *
- * @see API-CONTRACT.md §3.14, §11 (`MAX_AGENT_SPEC_KIB`)
+ * @see docs/codegen.md#definition-specs, docs/limits.md (`MAX_AGENT_SPEC_KIB`)
  */
 import { z } from 'zod';
 

@@ -1,14 +1,16 @@
 /**
  * The diagnostic and tooling routes as requests a diagnostics thread answers whole: the JSON body is decoded, checked
  * against the route's schema and answered in the thread, so a 16 MiB request costs the event loop only the reading
- * of its bytes (docs/isolation.md "Request bodies"). A `method_ref` is the one thing a thread cannot do (the clone
+ * of its bytes (docs/isolation.md#request-bodies). A `method_ref` is the one thing a thread cannot do (the clone
  * cache is the process's): the thread names it, the event loop fetches it and asks again with the package.
  *
  * Each route's schema and rules are here, by route; the work itself is in `offload/` by route family (the
  * build routes' legacy envelope in `offload/legacy-build-operations.ts`, the agent routes in
  * `offload/definition-operations.ts`).
  *
- * @see spec §4.5–4.10; API-CONTRACT.md §3.7–3.14
+ * @see spec §4.5–4.10; docs/api.md#post-v1validate, docs/crate.md, docs/codegen.md#post-v1codegen,
+ * docs/codegen.md#post-v1buildinputs, docs/codegen.md#post-v1buildoutput, docs/codegen.md#post-v1buildrunner,
+ * docs/api.md#post-v1lint, docs/codegen.md#definition-specs
  */
 import { z } from 'zod';
 import { CODEGEN_TARGETS } from '../../shared/codegen/index.js';
@@ -29,7 +31,7 @@ import { codegenOperation, resolveOperation } from '../offload/library-operation
 import { formatOperation, lintOperation } from '../offload/text-operations.js';
 import { validateOperation } from '../offload/validate-operation.js';
 import { checkOrchestrationMode, type ModePolicy } from '../orchestration.js';
-import { parseBody } from '../request-schema.js';
+import { parseRequest } from '../request-schema.js';
 import {
   type Closure,
   type ClosureSelector,
@@ -119,7 +121,7 @@ function closureRoute<T extends z.ZodRawShape>(
   return {
     schema,
     handle: async (value, request) => {
-      const body = parseBody(schema(request.limits.maxMthdsFileKib), value);
+      const body = parseRequest(schema(request.limits.maxMthdsFileKib), value);
       const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
       if ('methodRef' in closure) return { fetch: closure };
       return answer(operate(body, request.models ? { ...closure, models: request.models } : closure));
@@ -187,12 +189,12 @@ const validateSchema = perFileLimit((maxMthdsFileKib) =>
 /**
  * `POST /v1/validate` (spec §4.5): static validation and the dry-run sweep. Unknown members (e.g. `render`) are
  * accepted and ignored; a forbidden or unregistered `orchestration_mode` is refused before the verdict; a
- * `method_ref` package's manifest `main_pipe` is the default pipe (API-CONTRACT.md §10.5).
+ * `method_ref` package's manifest `main_pipe` is the default pipe (docs/methods.md#shaping-and-gates).
  */
 const validate: DiagnosticDefinition = {
   schema: validateSchema,
   handle: async (value, request) => {
-    const body = parseBody(validateSchema(request.limits.maxMthdsFileKib), value);
+    const body = parseRequest(validateSchema(request.limits.maxMthdsFileKib), value);
     checkOrchestrationMode(body.orchestration_mode, request.modes);
     const options = {
       allowSignatures: body.allow_signatures ?? false,
@@ -222,14 +224,17 @@ const validate: DiagnosticDefinition = {
 };
 
 /**
- * `POST /v1/resolve` (spec §4.6; API-CONTRACT.md §3.8): `ResolveValidReport` `{is_valid: true, crate, message}` or
+ * `POST /v1/resolve` (spec §4.6; docs/crate.md): `ResolveValidReport` `{is_valid: true, crate, message}` or
  * `CrateInvalidReport`; static (no dry-run sweep).
  */
 const resolve = closureRoute({ validation_mode: VALIDATION_MODE }, (body, closure) =>
   resolveOperation({ ...closure, mode: body.validation_mode ?? 'compat' }),
 );
 
-/** `POST /v1/codegen` (spec §4.7; API-CONTRACT.md §3.9): the `types` projection; `pipe_ref` is refused with `types`. */
+/**
+ * `POST /v1/codegen` (spec §4.7; docs/codegen.md#post-v1codegen): the `types` projection; `pipe_ref` is refused with
+ * `types`.
+ */
 const codegen = closureRoute(
   { kind: z.enum(['types']), target: z.enum(CODEGEN_TARGETS), pipe_ref: z.string().max(512).nullish() },
   (body, closure) => codegenOperation({ ...closure, kind: body.kind, target: body.target }),
@@ -243,7 +248,7 @@ const codegen = closureRoute(
   },
 );
 
-/** `POST /v1/build/inputs` (spec §4.8; API-CONTRACT.md §3.10), and its legacy envelope. */
+/** `POST /v1/build/inputs` (spec §4.8; docs/codegen.md#post-v1buildinputs), and its legacy envelope. */
 const buildInputs = withLegacyEnvelope(
   closureRoute(
     { pipe_ref: PIPE_REF, format: z.enum(['json', 'toml']).default('json'), explicit: z.boolean().default(false) },
@@ -258,7 +263,7 @@ const buildInputs = withLegacyEnvelope(
   (value, maxKib) => legacyBuildInputsOperation(legacyBuildRequest(value, maxKib)),
 );
 
-/** `POST /v1/build/output` (spec §4.9; API-CONTRACT.md §3.11), and its legacy envelope. */
+/** `POST /v1/build/output` (spec §4.9; docs/codegen.md#post-v1buildoutput), and its legacy envelope. */
 const buildOutput = withLegacyEnvelope(
   closureRoute(
     { pipe_ref: PIPE_REF, format: z.enum(['schema', 'json', 'python']).default('schema') },
@@ -268,7 +273,8 @@ const buildOutput = withLegacyEnvelope(
 );
 
 /**
- * `POST /v1/build/runner` (spec §4.10; API-CONTRACT.md §3.12): the dry-run sweep scoped to the pipe, then its script;
+ * `POST /v1/build/runner` (spec §4.10; docs/codegen.md#post-v1buildrunner): the dry-run sweep scoped to the pipe, then
+ * its script;
  * and its legacy envelope.
  */
 const buildRunner = withLegacyEnvelope(
@@ -278,17 +284,17 @@ const buildRunner = withLegacyEnvelope(
   (value, maxKib) => legacyBuildRunnerOperation(legacyBuildRequest(value, maxKib)),
 );
 
-/** `POST /v1/build/concept` (API-CONTRACT.md §3.14): a concept spec as TOML. */
+/** `POST /v1/build/concept` (docs/codegen.md#definition-specs): a concept spec as TOML. */
 const buildConcept: DiagnosticDefinition = {
   schema: () => BUILD_CONCEPT_REQUEST,
-  handle: async (value) => answer(buildConceptOperation(parseBody(BUILD_CONCEPT_REQUEST, value).spec)),
+  handle: async (value) => answer(buildConceptOperation(parseRequest(BUILD_CONCEPT_REQUEST, value).spec)),
 };
 
-/** `POST /v1/build/pipe-spec` (API-CONTRACT.md §3.14): a pipe spec as TOML. */
+/** `POST /v1/build/pipe-spec` (docs/codegen.md#definition-specs): a pipe spec as TOML. */
 const buildPipeSpec: DiagnosticDefinition = {
   schema: () => BUILD_PIPE_SPEC_REQUEST,
   handle: async (value) => {
-    const body = parseBody(BUILD_PIPE_SPEC_REQUEST, value);
+    const body = parseRequest(BUILD_PIPE_SPEC_REQUEST, value);
     return answer(buildPipeSpecOperation(body.pipe_type, body.spec));
   },
 };
@@ -297,11 +303,11 @@ const lintSchema = perFileLimit((maxMthdsFileKib) =>
   z.object({ content: mthdsContent(maxMthdsFileKib), source: z.string().max(1024).nullish() }),
 );
 
-/** `POST /v1/lint` (API-CONTRACT.md §3.13): 200 `{diagnostics}` for any text. */
+/** `POST /v1/lint` (docs/api.md#post-v1lint): 200 `{diagnostics}` for any text. */
 const lint: DiagnosticDefinition = {
   schema: lintSchema,
   handle: async (value, request) => {
-    const body = parseBody(lintSchema(request.limits.maxMthdsFileKib), value);
+    const body = parseRequest(lintSchema(request.limits.maxMthdsFileKib), value);
     return answer(lintOperation({ content: body.content }));
   },
 };
@@ -310,11 +316,11 @@ const formatSchema = perFileLimit((maxMthdsFileKib) =>
   z.object({ content: mthdsContent(maxMthdsFileKib), options: FORMAT_OPTIONS.nullish() }),
 );
 
-/** `POST /v1/format` (API-CONTRACT.md §3.13): 200 `{formatted, changed, diagnostics}`; a bad option is 422. */
+/** `POST /v1/format` (docs/api.md#post-v1lint): 200 `{formatted, changed, diagnostics}`; a bad option is 422. */
 const format: DiagnosticDefinition = {
   schema: formatSchema,
   handle: async (value, request) => {
-    const body = parseBody(formatSchema(request.limits.maxMthdsFileKib), value);
+    const body = parseRequest(formatSchema(request.limits.maxMthdsFileKib), value);
     return answer(formatOperation({ content: body.content, options: body.options ?? null }));
   },
 };

@@ -5,12 +5,13 @@
  * compatibility alias and answered in the shapes the SDK reads (`offload/legacy-build-operations.ts`); every other body
  * is the spec's request.
  *
- * @see CLIENTS.md §3; docs/codegen.md "Legacy envelope"
+ * @see docs/codegen.md#legacy-envelope-mthds_contents-pipe_code;
+ * docs/codegen.md#legacy-envelope-mthds_contents-pipe_code
  */
 import { z } from 'zod';
 import { ValidationError } from '../../shared/errors/index.js';
 import type { LegacyBuildInput } from '../offload/legacy-build-operations.js';
-import { parseBody } from '../request-schema.js';
+import { parseRequest } from '../request-schema.js';
 import { mthdsContent } from './mthds-content.js';
 
 /** Members of the spec's request that the legacy envelope cannot be combined with. */
@@ -19,7 +20,8 @@ const SELECTOR_MEMBERS = ['files', 'method_ref', 'pipe_ref'] as const;
 /**
  * Whether a body is the legacy envelope: a JSON object with an `mthds_contents` member.
  * @param value - the decoded body
- * @throws ValidationError (422) when it also carries a member of the spec's selector (`files`, `method_ref`, `pipe_ref`)
+ * @throws ValidationError (422) when it also carries a member of the spec's selector (`files`, `method_ref`,
+ * `pipe_ref`)
  */
 export function isLegacyBuildEnvelope(value: unknown): boolean {
   if (value === null || typeof value !== 'object' || !Object.hasOwn(value, 'mthds_contents')) return false;
@@ -46,7 +48,7 @@ function legacySchema(maxMthdsFileKib: number) {
  * @throws ValidationError (422) naming each offending member
  */
 export function legacyBuildRequest(value: unknown, maxMthdsFileKib: number): LegacyBuildInput {
-  const body = parseBody(legacySchema(maxMthdsFileKib), value);
+  const body = parseRequest(legacySchema(maxMthdsFileKib), value);
   return { sources: body.mthds_contents.map((content) => ({ content, source: null })), pipeCode: body.pipe_code };
 }
 
@@ -60,7 +62,7 @@ export function legacyBuildOutputRequest(
   value: unknown,
   maxMthdsFileKib: number,
 ): LegacyBuildInput & { format: 'schema' | 'json' | 'python' } {
-  const body = parseBody(
+  const body = parseRequest(
     legacySchema(maxMthdsFileKib).extend({ format: z.enum(['schema', 'json', 'python']).default('schema') }),
     value,
   );

@@ -3,7 +3,7 @@
  * `mthds_contents[]` of `/v1/validate`): at most `MAX_MTHDS_FILE_KIB` KiB of
  * UTF-8.
  *
- * @see API-CONTRACT.md §3.13, §11
+ * @see docs/api.md#post-v1lint, docs/limits.md
  */
 import { z } from 'zod';
 

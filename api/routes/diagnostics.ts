@@ -1,11 +1,14 @@
 /**
- * The diagnostic and tooling routes (spec §4.5–4.10; API-CONTRACT.md §3.7–3.14): `/v1/validate`, `/v1/resolve`,
+ * The diagnostic and tooling routes (spec §4.5–4.10; docs/api.md#post-v1validate, docs/crate.md,
+ * docs/codegen.md#post-v1codegen, docs/codegen.md#post-v1buildinputs, docs/codegen.md#post-v1buildoutput,
+ * docs/codegen.md#post-v1buildrunner, docs/api.md#post-v1lint, docs/codegen.md#definition-specs): `/v1/validate`,
+ * `/v1/resolve`,
  * `/v1/codegen`, `/v1/build/{inputs,output,runner}` (with their legacy envelope), `/v1/lint`, `/v1/format`, and the
  * agent routes `/v1/build/{concept,pipe-spec}`. Any verdict, valid or invalid, is 200; non-2xx only when no verdict
  * could be produced.
  *
  * The event loop only reads each body and sends the answer: decoding, the schema, the verdict and its serialisation
- * run in the diagnostics pool (`requests/diagnostic-requests.ts`; docs/isolation.md "Request bodies"). The loop's
+ * run in the diagnostics pool (`requests/diagnostic-requests.ts`; docs/isolation.md#request-bodies). The loop's
  * one other task is the git fetch of a `method_ref`, between the thread's two askings.
  */
 import { type RequestHandler, Router } from 'express';
@@ -90,7 +93,7 @@ const DIAGNOSTIC_DOCS: Record<DiagnosticRoute, DiagnosticDoc> = {
     tag: 'validate',
     summary: 'Validate Mthds',
     description:
-      'Static validation of the bundles, then a dry run of every pipe (mock inputs, mock inference). An invalid bundle is a 200 verdict, never an error (docs/api.md "POST /v1/validate").',
+      'Static validation of the bundles, then a dry run of every pipe (mock inputs, mock inference). An invalid bundle is a 200 verdict, never an error (docs/api.md#post-v1validate).',
     protocol: true,
     bodyId: 'ValidateRequest',
     example: { mthds_contents: [EXAMPLE_BUNDLE] },
@@ -152,7 +155,7 @@ const DIAGNOSTIC_DOCS: Record<DiagnosticRoute, DiagnosticDoc> = {
     tag: 'agent',
     summary: 'Build Concept',
     description:
-      'A concept definition spec (the concept table as written in a bundle, with its `concept_code`) as TOML; checked against the bundle schema, not against a library (docs/codegen.md "Definition specs").',
+      'A concept definition spec (the concept table as written in a bundle, with its `concept_code`) as TOML; checked against the bundle schema, not against a library (docs/codegen.md#definition-specs).',
     bodyId: 'BuildConceptRequest',
     example: { spec: { concept_code: 'Greeting', description: 'A greeting', refines: 'Text' } },
     verdict: BUILD_CONCEPT_RESPONSE,
@@ -163,7 +166,7 @@ const DIAGNOSTIC_DOCS: Record<DiagnosticRoute, DiagnosticDoc> = {
     tag: 'agent',
     summary: 'Build Pipe Spec',
     description:
-      'A pipe definition spec (the pipe table as written in a bundle, with its `pipe_code`) as TOML; checked against the bundle schema, not against a library (docs/codegen.md "Definition specs").',
+      'A pipe definition spec (the pipe table as written in a bundle, with its `pipe_code`) as TOML; checked against the bundle schema, not against a library (docs/codegen.md#definition-specs).',
     bodyId: 'BuildPipeSpecRequest',
     example: {
       pipe_type: 'PipeLLM',
@@ -176,7 +179,7 @@ const DIAGNOSTIC_DOCS: Record<DiagnosticRoute, DiagnosticDoc> = {
     operationId: 'lint_mthds_v1_lint_post',
     tag: 'tools',
     summary: 'Lint Mthds',
-    description: 'The diagnostics of one `.mthds` text; a malformed text is a 200 (docs/formatting.md "Lint").',
+    description: 'The diagnostics of one `.mthds` text; a malformed text is a 200 (docs/formatting.md#lint).',
     bodyId: 'LintRequest',
     example: { content: EXAMPLE_BUNDLE },
     verdict: LINT_RESPONSE,

@@ -18,7 +18,7 @@ export const METRICS_ROUTE: RouteSpec = {
   tag: 'observability',
   summary: 'Prometheus metrics',
   description:
-    'The process metrics in the Prometheus text exposition format (docs/metrics.md), for operators: it needs the operator credential (`OPERATOR_API_KEY`, or a JWT whose `roles` claim lists `operator`), and a tenant credential gets 403 `OperatorCredentialRequired` (docs/run-ownership.md "Operators"). Served unless `METRICS_ENABLED=false`.',
+    'The process metrics in the Prometheus text exposition format (docs/metrics.md), for operators: it needs the operator credential (`OPERATOR_API_KEY`, or a JWT whose `roles` claim lists `operator`), and a tenant credential gets 403 `OperatorCredentialRequired` (docs/run-ownership.md#operators). Served unless `METRICS_ENABLED=false`.',
   responses: {
     200: {
       description: 'The metrics.',

@@ -1,5 +1,6 @@
 /**
- * `GET /v1/models` (spec §4.2; API-CONTRACT.md §3.4): the model deck — presets as `models`, and aliases and waterfalls
+ * `GET /v1/models` (spec §4.2; docs/api.md#get-v1models): the model deck — presets as `models`, and aliases and
+ * waterfalls
  * keyed by category — optionally for one `type` (`llm`, `extract`, `img_gen`, `search`).
  */
 import { Router } from 'express';
@@ -8,7 +9,34 @@ import { InvalidModelCategory, ValidationError } from '../../shared/errors/index
 import { MODEL_CATEGORIES, type ModelCategory, type ModelDeck } from '../../shared/inference/index.js';
 import type { RouteSpec } from '../openapi/route-spec.js';
 import { MODEL_DECK } from '../openapi/schemas/service.js';
+import { parseRequest, refuseAs } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
+
+/**
+ * `type`: one model category. A repeated parameter (an array) is a ValidationError, a value that is not a category
+ * `InvalidModelCategory` (the reference's answer); the document shows the categories.
+ */
+const MODEL_TYPE = z
+  .unknown()
+  .superRefine((type, context) => {
+    if (Array.isArray(type)) refuseAs(context, ValidationError, 'The `type` query parameter accepts a single value');
+    else if (!MODEL_CATEGORIES.includes(type as ModelCategory))
+      refuseAs(
+        context,
+        InvalidModelCategory,
+        `Invalid model category. Valid values: ${[...MODEL_CATEGORIES].sort().join(', ')}`,
+      );
+  })
+  .transform((type) => type as ModelCategory);
+
+/** The query of `GET /v1/models`: what the handler parses and the document shows. */
+const MODELS_QUERY = z.object({
+  type: MODEL_TYPE.optional().meta({
+    description: 'Only this category (one value).',
+    type: 'string',
+    enum: [...MODEL_CATEGORIES],
+  }),
+});
 
 /** `GET /v1/models`, as the OpenAPI document describes it. */
 export const MODELS_ROUTE: RouteSpec = {
@@ -19,9 +47,7 @@ export const MODELS_ROUTE: RouteSpec = {
   summary: 'Get Models',
   description: 'The model deck: presets as `models`, aliases and waterfalls by category (docs/inference.md).',
   protocol: true,
-  query: z.object({
-    type: z.enum(MODEL_CATEGORIES).optional().meta({ description: 'Only this category (one value).' }),
-  }),
+  query: MODELS_QUERY,
   responses: { 200: { description: 'The model deck.', schema: MODEL_DECK } },
   problems: ['InvalidModelCategory', 'ValidationError'],
 };
@@ -33,14 +59,7 @@ export const MODELS_ROUTE: RouteSpec = {
 export function modelsRouter(deck: ModelDeck): Router {
   const router = Router();
   router.get(MODELS_ROUTE.path, (req, res) => {
-    const type = req.query['type'];
-    if (Array.isArray(type)) throw new ValidationError('The `type` query parameter accepts a single value');
-    if (type !== undefined && !MODEL_CATEGORIES.includes(type as ModelCategory)) {
-      throw new InvalidModelCategory(
-        `Invalid model category. Valid values: ${[...MODEL_CATEGORIES].sort().join(', ')}`,
-      );
-    }
-    sendJson(res, 200, deck.listing(type as ModelCategory | undefined));
+    sendJson(res, 200, deck.listing(parseRequest(MODELS_QUERY, req.query, 'query').type));
   });
   return router;
 }

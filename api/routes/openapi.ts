@@ -1,7 +1,7 @@
 /**
  * `GET /v1/openapi.json`: the OpenAPI 3.1 document of this deployment, generated from the routes the app mounts
  * (api/openapi/). Behind authentication like every `/v1` route (spec §5); the `/docs` page asks for a token to read
- * it when authentication is on (docs/api.md "API reference").
+ * it when authentication is on (docs/api.md#api-reference-docs-and-get-v1openapijson).
  */
 import { Router } from 'express';
 import { z } from 'zod';

@@ -18,7 +18,7 @@ export const READY_ROUTE: RouteSpec = {
   tag: 'health',
   summary: 'Readiness probe',
   description:
-    'Whether the process is warm (its diagnostics threads loaded) and, in queue mode, Redis answers; outside `/v1` and outside authentication. Route traffic on it (docs/api.md "GET /health and GET /ready").',
+    'Whether the process is warm (its diagnostics threads loaded) and, in queue mode, Redis answers; outside `/v1` and outside authentication. Route traffic on it (docs/api.md#get-health-and-get-ready).',
   public: true,
   responses: { 200: { description: 'Ready: every check passed.', schema: READY_RESPONSE } },
   problems: ['ServiceNotReadyError'],

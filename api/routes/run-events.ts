@@ -7,19 +7,13 @@
  * is left to send after a `Last-Event-ID`, it answers 204 (which tells an `EventSource` not to reconnect), and when its
  * log lacks the terminal event, one is sent built from the run record, without an id.
  *
- * Bounds (docs/run-events.md "Limits"): at most `RUN_EVENT_STREAMS_MAX` streams open at once in this process (503
+ * Bounds (docs/run-events.md#limits): at most `RUN_EVENT_STREAMS_MAX` streams open at once in this process (503
  * `ServerBusyError` beyond), a heartbeat comment every `RUN_EVENT_STREAM_HEARTBEAT_MS`, and a stream that sent no
  * event for `RUN_EVENT_STREAM_IDLE_MS` ends.
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import {
-  disclosedMessage,
-  disclosedReport,
-  type ErrorDisclosure,
-  ServerBusyError,
-  ValidationError,
-} from '../../shared/errors/index.js';
+import { disclosedMessage, disclosedReport, type ErrorDisclosure, ServerBusyError } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/observability/index.js';
 import {
   type LoggedRunEvent,
@@ -32,6 +26,7 @@ import {
   runFinishedEvent,
 } from '../../shared/orchestration/index.js';
 import type { RouteSpec } from '../openapi/route-spec.js';
+import { parseRequest } from '../request-schema.js';
 import { readOwnedRun } from '../run-ownership.js';
 import { SseStream } from '../sse-stream.js';
 import { disclosedRunError, runEnded, runStatus } from './runs.js';
@@ -85,9 +80,7 @@ export interface RunEventsRouterOptions {
 
 function lastEventId(header: string | undefined): string | null {
   if (header === undefined) return null;
-  const parsed = LAST_EVENT_ID.safeParse(header);
-  if (!parsed.success) throw new ValidationError(`header.Last-Event-ID: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
+  return parseRequest(LAST_EVENT_ID, header, 'header.Last-Event-ID');
 }
 
 /** An event as a caller may see it: error messages disclosed as `ERROR_DISCLOSURE` says. */

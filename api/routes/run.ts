@@ -7,7 +7,7 @@
  * enqueue anything, so they refuse the same requests with the same problem documents. The caller must own the
  * `storage_scope` (403), and on `/v1/start` the `pipeline_run_id` (409 when another caller's run holds it;
  * docs/run-ownership.md). A result a worker stored with storage references (its large media moved to storage) is
- * answered with URLs the caller can fetch in their place (docs/storage.md "Media").
+ * answered with URLs the caller can fetch in their place (docs/storage.md#media).
  */
 import { type Request, type Response, Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
@@ -69,7 +69,7 @@ export const EXECUTE_ROUTE: RouteSpec = {
   tag: 'run',
   summary: 'Execute',
   description:
-    'Run a pipe and answer when the run has finished: in this process (`direct`) or on the workers (`bullmq`), by the deployment’s orchestration mode. The bundle comes inline (`mthds_contents`), as a whole bundle (`bundle_b64` / `files`) or by address (`method_ref`); see docs/api.md "POST /v1/execute".',
+    'Run a pipe and answer when the run has finished: in this process (`direct`) or on the workers (`bullmq`), by the deployment’s orchestration mode. The bundle comes inline (`mthds_contents`), as a whole bundle (`bundle_b64` / `files`) or by address (`method_ref`); see docs/api.md#post-v1execute.',
   protocol: true,
   body: RUN_BODY,
   responses: { 200: { description: 'The finished run.', schema: RUN_RESULT } },
@@ -133,7 +133,7 @@ export interface RunRouteOptions {
   bundleLimits: BundleLimits;
   /** Fetches `method_ref` packages (a registry form answers 501). */
   methodFetcher: MethodFetcher;
-  /** Where a large body is decoded (docs/isolation.md "Request bodies"). */
+  /** Where a large body is decoded (docs/isolation.md#request-bodies). */
   diagnostics: DiagnosticsPool;
   /** The object store, which signs the URLs of stored media in results. */
   store: ObjectStore;
@@ -143,7 +143,7 @@ export interface RunRouteOptions {
 
 /**
  * The header naming the run a `/v1/execute` request became, on its answer whether the run completed or failed, so a
- * caller can read a failed run's status and events (docs/api.md "Run lifecycle").
+ * caller can read a failed run's status and events (docs/api.md#run-lifecycle).
  */
 const RUN_ID_HEADER = 'X-Pipeline-Run-Id';
 
@@ -151,8 +151,10 @@ const RUN_ID_HEADER = 'X-Pipeline-Run-Id';
 type Delivery = 'blocking' | 'fire_and_forget';
 
 /**
- * The one path from a run request to its submission (API-CONTRACT.md §3.5 processing order): schema, callback URLs,
- * ownership, orchestrator, (for `/v1/start`) its async capability, then the sources.
+ * The one path from a run request to its submission (docs/api.md#post-v1execute processing order): schema (the source
+ * rules
+ * and the count of callback URLs included), callback URLs, ownership, orchestrator, (for `/v1/start`) its async
+ * capability, then the sources' bundle or fetch.
  * @throws the request's 4xx problems (422 schema, 422 InvalidCallbackUrls, 403 StorageOwnershipMismatchError,
  *   403 OrchestrationModeOverrideForbidden, 400 StartRequiresAsyncOrchestration) and the source rules' and fetch's
  */

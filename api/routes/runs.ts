@@ -1,23 +1,18 @@
 /**
- * The run lifecycle routes the MTHDS JS client polls (CLIENTS.md §5): `GET /v1/runs/{id}/status` and
+ * The run lifecycle routes the MTHDS JS client polls (docs/api.md#run-lifecycle): `GET /v1/runs/{id}/status` and
  * `GET /v1/runs/{id}/results`, and our `GET /v1/runs/{id}/usage` (the run's usage and cost), served from the run store
- * in every orchestration mode (docs/api.md "Run lifecycle").
+ * in every orchestration mode (docs/api.md#run-lifecycle).
  * An unknown id is a 404 whose problem document carries `code: "run_not_found"` (so clients tell it from "route not
  * served"). A run is visible only to its owner: another caller's run answers exactly as an unknown id does
  * (docs/run-ownership.md). The status reports the run's progress (its current pipe and finished pipes); a failed run's
- * status and its 409 on results carry its error report under `error` (docs/run-events.md "Why a run failed").
+ * status and its 409 on results carry its error report under `error` (docs/run-events.md#why-a-run-failed).
  * Once the record expired, both read the finished run kept in storage under its scope (`?storage_scope=`, else the
  * caller's own id), and a result's stored documents and images are served as URLs the caller can fetch
- * (docs/storage.md "Results").
+ * (docs/storage.md#results-beyond-the-run-record).
  */
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import {
-  disclosedReport,
-  type ErrorDisclosure,
-  RunResultUnavailableError,
-  ValidationError,
-} from '../../shared/errors/index.js';
+import { disclosedReport, type ErrorDisclosure, RunResultUnavailableError } from '../../shared/errors/index.js';
 import {
   type RunError,
   type RunEventLog,
@@ -27,9 +22,10 @@ import {
   type RunStore,
   runError,
 } from '../../shared/orchestration/index.js';
-import type { RunUsageReport } from '../../shared/runtime/index.js';
+import type { RunUsageReport } from '../../shared/wire/index.js';
 import type { RouteSpec } from '../openapi/route-spec.js';
 import { RUN_PENDING, RUN_READ, RUN_RESULTS, RUN_USAGE } from '../openapi/schemas/run-result.js';
+import { parseRequest } from '../request-schema.js';
 import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 import { readOwnedOrKeptRun } from '../run-ownership.js';
 import { sendJson } from '../send-json.js';
@@ -97,7 +93,7 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
     tag: 'runs',
     summary: 'Run usage and cost',
     description:
-      'What a run used and cost — tokens, calls and USD in total, by model and by pipe — so far while it runs, final once it ended (docs/run-events.md "Usage and cost"). Another caller’s run answers as an unknown one (docs/run-ownership.md).',
+      'What a run used and cost — tokens, calls and USD in total, by model and by pipe — so far while it runs, final once it ended (docs/run-events.md#usage-and-cost). Another caller’s run answers as an unknown one (docs/run-ownership.md).',
     params: RUN_ID,
     query: RUN_QUERY,
     responses: { 200: { description: 'The run’s usage and cost.', schema: RUN_USAGE } },
@@ -110,14 +106,10 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
  * @throws ValidationError (422) for a value that is not one valid storage scope
  */
 function requestedScope(req: Request): string | undefined {
-  const parsed = RUN_QUERY.safeParse(req.query);
-  if (parsed.success) return parsed.data.storage_scope;
-  throw new ValidationError(
-    parsed.error.issues.map((issue) => `query.${issue.path.map(String).join('.')}: ${issue.message}`).join('; '),
-  );
+  return parseRequest(RUN_QUERY, req.query, 'query').storage_scope;
 }
 
-/** `status` vocabulary of the lifecycle routes (CLIENTS.md §5.1). */
+/** `status` vocabulary of the lifecycle routes (docs/api.md#run-lifecycle). */
 export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED';
 
 /** Seconds a poller should wait before asking again for an unfinished run. */

@@ -1,6 +1,6 @@
 /**
  * `GET /v1/storage/{scope}/{leaf}/{name}`: a stored document or image of a run (`assets/` or `generated/`), for the
- * callers that may use its scope (docs/storage.md "Reading objects"; the scope rule of docs/run-ownership.md). On the
+ * callers that may use its scope (docs/storage.md#reading-objects; the scope rule of docs/run-ownership.md). On the
  * filesystem backend it answers the bytes; on the S3 backend it redirects (302) to a presigned URL. Paths are checked
  * before anything is read: traversal, absolute, percent-encoded and Unicode forms are 422 `StoragePathError`, a scope
  * the caller may not use is 403 `StorageOwnershipMismatchError`.

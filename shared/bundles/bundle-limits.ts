@@ -1,7 +1,7 @@
 /**
  * The ceilings of a submitted bundle (`bundle_b64` / `files`) and the shape both transports read into.
  *
- * @see API-CONTRACT.md §8.1, §11 (`MAX_BUNDLE_FILES` / `MAX_BUNDLE_TOTAL_KIB`); spec §2.3
+ * @see docs/bundles.md#whole-bundle-transports, docs/limits.md (`MAX_BUNDLE_FILES` / `MAX_BUNDLE_TOTAL_KIB`); spec §2.3
  */
 
 /** Ceilings of one submitted bundle. */
@@ -19,7 +19,7 @@ export interface BundleFile {
 }
 
 /**
- * The 413 detail for a bundle over its file-count ceiling (API-CONTRACT.md §8.1 wording).
+ * The 413 detail for a bundle over its file-count ceiling (docs/bundles.md#whole-bundle-transports wording).
  * @param limits - the ceilings
  * @param count - files counted so far
  */
@@ -28,7 +28,7 @@ export function tooManyFilesDetail(limits: BundleLimits, count: number): string 
 }
 
 /**
- * The 413 detail for a bundle over its decompressed-size ceiling (API-CONTRACT.md §8.1 wording).
+ * The 413 detail for a bundle over its decompressed-size ceiling (docs/bundles.md#whole-bundle-transports wording).
  * @param limits - the ceilings
  */
 export function tooLargeDetail(limits: BundleLimits): string {
@@ -36,7 +36,8 @@ export function tooLargeDetail(limits: BundleLimits): string {
 }
 
 /**
- * The 413 detail for a `bundle_b64` longer than the size ceiling allows, checked before decoding (API-CONTRACT.md §8.1).
+ * The 413 detail for a `bundle_b64` longer than the size ceiling allows, checked before decoding
+ * (docs/bundles.md#whole-bundle-transports).
  * @param limits - the ceilings
  */
 export function encodedTooLargeDetail(limits: BundleLimits): string {

@@ -4,7 +4,7 @@
  * character, an absolute path, any `..` segment, and a name with no file name (ending in `/` or `/.`). `.` and empty
  * segments are normalised away (`./a//b.mthds` → `a/b.mthds`).
  *
- * @see API-CONTRACT.md §8.1 "Entry names"
+ * @see docs/bundles.md#whole-bundle-transports
  */
 import { posix } from 'node:path';
 import { InvalidBundle } from '../errors/index.js';
@@ -18,7 +18,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * @param why - the rule it breaks, a clause without the final full stop (`it is encrypted`)
  * @param cause - the underlying failure, when there is one
  * @returns the InvalidBundle to throw
- * @see API-CONTRACT.md §8.1
+ * @see docs/bundles.md#whole-bundle-transports
  */
 export function refusedEntry(name: string, why: string, cause?: unknown): InvalidBundle {
   const detail = `Bundle entry ${JSON.stringify(name.slice(0, 200))} is refused: ${why}.`;

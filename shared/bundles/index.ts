@@ -1,6 +1,6 @@
 /**
  * Public surface of `shared/bundles`: whole-bundle transports of the run routes (`bundle_b64` / `files`) and the
- * library files a run reads documents from (spec §2.3; API-CONTRACT.md §8.1).
+ * library files a run reads documents from (spec §2.3; docs/bundles.md#whole-bundle-transports).
  */
 export type { BundleFile, BundleLimits } from './bundle-limits.js';
 export { LibraryFiles } from './library-files.js';

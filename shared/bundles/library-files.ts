@@ -6,7 +6,7 @@
  * In queue mode the files travel in the run job payload as base64 ({@link LibraryFiles.toPayload}); their size is
  * bounded by `MAX_BUNDLE_TOTAL_KIB`, checked before the run is enqueued.
  *
- * @see API-CONTRACT.md §8.1 "Other files …"; RUNTIME.md §2.4 (local paths of documents)
+ * @see docs/bundles.md#whole-bundle-transports; docs/runtime.md#pipeextract (local paths of documents)
  */
 import type { LibraryFilesPort } from '../runtime/index.js';
 import { normalisedEntryPath } from './entry-name.js';

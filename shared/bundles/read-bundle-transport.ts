@@ -2,7 +2,8 @@
  * The whole-bundle transports of the run routes: `bundle_b64` (a base64 zip) or `files` (`{relative_path: text}`),
  * mutually exclusive, read in memory under the bundle ceilings and split into sources and library files.
  *
- * @see spec §2.3; API-CONTRACT.md §8.1, §13 row 11
+ * @see spec §2.3; docs/bundles.md#whole-bundle-transports, docs/conformance.md#differences-from-the-reference-runner
+ * row 11
  */
 import { InvalidBundle, PayloadTooLarge } from '../errors/index.js';
 import { type BundleLimits, encodedTooLargeDetail } from './bundle-limits.js';

@@ -2,7 +2,7 @@
  * Reading the `files` transport of the run routes: a `{relative_path: text}` map (not the tooling routes' `files[]`).
  * Each text is stored as its UTF-8 bytes.
  *
- * @see API-CONTRACT.md §8.1; spec §2.3
+ * @see docs/bundles.md#whole-bundle-transports; spec §2.3
  */
 import { PayloadTooLarge } from '../errors/index.js';
 import { type BundleFile, type BundleLimits, tooLargeDetail, tooManyFilesDetail } from './bundle-limits.js';

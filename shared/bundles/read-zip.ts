@@ -3,12 +3,13 @@
  * attributes, so symlinks can be refused, decodes names without trusting them, and checks every inflated stream
  * against the size its header declares).
  *
- * Order of checks (API-CONTRACT.md §8.1): the central directory is read first without inflating anything — corrupt
+ * Order of checks (docs/bundles.md#whole-bundle-transports): the central directory is read first without inflating
+ * anything — corrupt
  * archive (422), file count (413), entry names, symlinks and other non-regular entries, encryption (422), declared
  * decompressed total (413) — then each entry is inflated with its declared size as the bound (yauzl fails a stream
  * that yields more) and its CRC-32 checked (422 on either). Nothing touches the disk. Directory entries are skipped.
  *
- * @see API-CONTRACT.md §8.1; spec §2.3
+ * @see docs/bundles.md#whole-bundle-transports; spec §2.3
  */
 import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';

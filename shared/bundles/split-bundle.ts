@@ -5,7 +5,7 @@
  * (nothing is ever installed). `METHODS.toml` is not consulted: like the reference, the default pipe is the bundles'
  * own `main_pipe`.
  *
- * @see API-CONTRACT.md §8.1 "Python and file splitting"; spec §2.3
+ * @see docs/bundles.md#whole-bundle-transports; spec §2.3
  */
 import { posix } from 'node:path';
 import { CustomCodeRequiresSandbox, InvalidBundle } from '../errors/index.js';

@@ -2,7 +2,7 @@
  * Strict base64 decoding of `bundle_b64`: the standard alphabet, padded to a multiple of four, no whitespace — the
  * reference decodes with validation on, and Node's own decoder silently skips bad characters.
  *
- * @see API-CONTRACT.md §8.1 "Decoding"
+ * @see docs/bundles.md#whole-bundle-transports
  */
 import { InvalidBase64 } from '../errors/index.js';
 

@@ -3,7 +3,8 @@
  * `python-structures` (`structures.py`, `StructuredContent` classes for a Pipelex host, with a plain-pydantic stand-in
  * for `StructuredContent` where Pipelex is not installed). One class per emitted concept, named as in the type model.
  *
- * Mapping: text/date/datetime/time → `str` (they travel as ISO strings), integer → `int`, number → `float`, boolean → `bool`,
+ * Mapping: text/date/datetime/time → `str` (they travel as ISO strings), integer → `int`, number → `float`, boolean →
+ * `bool`,
  * choices → `Literal[…]`, list → `List[…]`, dict → `Dict[str, …]`, concept → the concept's class, a native's inline
  * object (`Image.size`) → a `BaseModel` nested in its class (`ImageContent.Size`); an optional field is
  * `Optional[…]` defaulting to None or its `default_value`. A refinement subclasses its parent (a refinement of `Text`
@@ -157,7 +158,7 @@ const STRUCTURED_CONTENT_IMPORT = [
  * @param types - the library's type model
  * @param target - `python-pydantic` or `python-structures`
  * @returns Python 3.9+ source needing pydantic 2
- * @see spec §4.7, LANGUAGE.md §2.2, RUNTIME.md §7.2–7.3
+ * @see spec §4.7, docs/concepts.md#structure-fields, docs/runtime.md#native-contents
  */
 export function emitPython(types: TypeSet, target: PythonTarget): string {
   const root = target === 'python-pydantic' ? 'BaseModel' : 'StructuredContent';

@@ -4,8 +4,10 @@
  * schema parses the runtime's content as it travels. Each schema body is `z.lazy`, so declaration order is free and
  * reference cycles type-check under `tsc --strict`.
  *
- * Mapping: text/date/datetime/time → `string`, integer → `number` (`.int()`), number, boolean, choices → `z.enum`, list → array,
- * dict → `z.record(z.string(), …)`, a native's inline object (`Image.size`) → an inline `z.object`, concept → the concept's
+ * Mapping: text/date/datetime/time → `string`, integer → `number` (`.int()`), number, boolean, choices → `z.enum`, list
+ * → array,
+ * dict → `z.record(z.string(), …)`, a native's inline object (`Image.size`) → an inline `z.object`, concept → the
+ * concept's
  * schema; an optional field is `.nullish()` (absent or
  * null), a default becomes `.default(…)`; a declared concept's object is strict (no unknown keys), a native's is not.
  */
@@ -131,7 +133,7 @@ function conceptBlock(types: TypeSet, concept: TypedConcept): string {
  * Emit the `types.ts` body (unstamped).
  * @param types - the library's type model
  * @returns TypeScript source importing `zod` (v4)
- * @see spec §4.7, LANGUAGE.md §2.2, RUNTIME.md §7.2–7.3
+ * @see spec §4.7, docs/concepts.md#structure-fields, docs/runtime.md#native-contents
  */
 export function emitTsZod(types: TypeSet): string {
   const blocks = types.concepts.map((concept) => conceptBlock(types, concept));

@@ -1,5 +1,6 @@
 /**
- * The `types` projection of `POST /v1/codegen` (spec §4.7; API-CONTRACT.md §3.9, §4.7): the library's concept set
+ * The `types` projection of `POST /v1/codegen` (spec §4.7; docs/codegen.md#post-v1codegen,
+ * docs/codegen.md#stamp-and-lock): the library's concept set
  * emitted for one target, each artifact stamped with the fingerprint of the library's crate (the one `/v1/resolve`
  * answers), plus the lock recording the stamping. The same library gives the same
  * bytes whatever the order of its submitted files.
@@ -39,7 +40,7 @@ export interface StampedProjection {
  * @param types - the library's type model when the caller already built it (`/v1/build/runner`); built here otherwise
  * @returns the artifacts (one file: `types.ts`, `models.py` or `structures.py`), the lock text and its file name, the
  *   crate fingerprint and engine version written in both
- * @see spec §4.7 rules 2–4, API-CONTRACT.md §4.7
+ * @see spec §4.7 rules 2–4, docs/codegen.md#stamp-and-lock
  */
 export function generateTypes(
   library: Library,

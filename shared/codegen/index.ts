@@ -7,7 +7,6 @@
  * the stamping of an artifact set.
  */
 
-export { type CrateInvalidReport, crateInvalidReport } from './crate-invalid-report.js';
 export {
   CODEGEN_TARGETS,
   type CodegenTarget,

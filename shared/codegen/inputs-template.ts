@@ -1,9 +1,11 @@
 /**
- * The inputs template of `POST /v1/build/inputs` (spec §4.8; API-CONTRACT.md §3.10): a static read of a pipe's
+ * The inputs template of `POST /v1/build/inputs` (spec §4.8; docs/codegen.md#post-v1buildinputs): a static read of a
+ * pipe's
  * declared inputs, in authored order, with placeholder contents. Light form: a text-like input is a bare string (a
  * list of strings for a list), any other input its content object (a list of them). Explicit form: every input is
  * `{concept, content}` with the qualified concept ref. A list holds one item, or N for a fixed `[N]`. An input declared
- * optional (`X?`, LANGUAGE-DELTA.md §6) is in the template too, with a placeholder: the TOML form says it may be left
+ * optional (`X?`, docs/language.md#optionality-presence-markers-and-absences) is in the template too, with a
+ * placeholder: the TOML form says it may be left
  * out.
  */
 import { stringify } from 'smol-toml';

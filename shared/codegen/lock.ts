@@ -1,5 +1,6 @@
 /**
- * `codegen.lock` (API-CONTRACT.md §4.7; spec §4.7 rule 4, §9 rule 5): the set-level record of a stamping, a fixed
+ * `codegen.lock` (docs/codegen.md#stamp-and-lock; spec §4.7 rule 4, §9 rule 5): the set-level record of a stamping, a
+ * fixed
  * header line then TOML with `crate_fingerprint`, `engine_version` and one `[[artifacts]]` table (`path`,
  * `content_hash`) per artifact, sorted by path.
  */

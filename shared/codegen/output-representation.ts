@@ -1,5 +1,6 @@
 /**
- * The output representation of `POST /v1/build/output` (spec §4.9; API-CONTRACT.md §3.11): the pipe's declared output
+ * The output representation of `POST /v1/build/output` (spec §4.9; docs/codegen.md#post-v1buildoutput): the pipe's
+ * declared output
  * as `{concept, content}` where content is the JSON schema (`schema`) or a placeholder value (`json`), or as a Python
  * constructor expression of the `python-structures` classes (`python`). A list output is an array (of N items for
  * `[N]`). An output of `native.Anything` / `native.Dynamic` takes the concept its controller fixes (the last step

@@ -1,5 +1,6 @@
 /**
- * Placeholder contents of the build templates (spec §4.8–4.10; API-CONTRACT.md §3.10–3.12), read from the type model:
+ * Placeholder contents of the build templates (spec §4.8–4.10; docs/codegen.md#post-v1buildinputs,
+ * docs/codegen.md#post-v1buildoutput, docs/codegen.md#post-v1buildrunner), read from the type model:
  * a text is `<field>_value` (so a Text is `{"text": "text_value"}`), a date `2026-01-01`, a number 0, a boolean false,
  * an enum its first choice, a list one item, a dict empty, a nested concept its own placeholder; a field's
  * `default_value` wins. A declared concept lists every field; a native lists only its required ones. The same values

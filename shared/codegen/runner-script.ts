@@ -1,9 +1,11 @@
 /**
- * The runner script of `POST /v1/build/runner` (spec §4.10; API-CONTRACT.md §3.12): a Python script running one pipe
+ * The runner script of `POST /v1/build/runner` (spec §4.10; docs/codegen.md#post-v1buildrunner): a Python script
+ * running one pipe
  * through Pipelex, its inputs spelled as `{concept, content}` with placeholder contents built from the
  * `python-structures` classes it imports from `structures/structures.py`. A list output is read with
  * `main_stuff_as_items(item_type=…)`, a single one with `main_stuff_as(content_type=…)`. An input declared optional
- * (`X?`, LANGUAGE-DELTA.md §6) is spelled out too, under a comment saying it may be left out.
+ * (`X?`, docs/language.md#optionality-presence-markers-and-absences) is spelled out too, under a comment saying it may
+ * be left out.
  */
 import type { Library, Pipe } from '../mthds/index.js';
 import { outputConcept } from './output-representation.js';

@@ -1,5 +1,6 @@
 /**
- * Choosing the pipe of a build route (spec §4.8; API-CONTRACT.md §3.10): the request's `pipe_ref`, else the fetched
+ * Choosing the pipe of a build route (spec §4.8; docs/codegen.md#post-v1buildinputs): the request's `pipe_ref`, else
+ * the fetched
  * manifest's `main_pipe` (a `method_ref` request), else the closure's single declared `main_pipe`. A bare code
  * resolves across domains; the answer echoes the qualified ref.
  */

@@ -1,5 +1,6 @@
 /**
- * The codegen stamp (API-CONTRACT.md §4.7; spec §4.7 rule 3): a comment block prepended to every artifact recording
+ * The codegen stamp (docs/codegen.md#stamp-and-lock; spec §4.7 rule 3): a comment block prepended to every artifact
+ * recording
  * the crate fingerprint, the engine version, the projection, the options and the SHA-256 of the body below it, so a
  * lone file can testify about itself and a hand edit under the stamp is detectable offline.
  */

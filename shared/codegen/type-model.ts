@@ -1,6 +1,8 @@
 /**
- * The language-neutral type model the `types` projections are emitted from (spec §4.7; LANGUAGE.md §2.2–2.4;
- * RUNTIME.md §7.2–7.3): one {@link TypedConcept} per emitted concept, in dependency order, each with a unique type name.
+ * The language-neutral type model the `types` projections are emitted from (spec §4.7;
+ * docs/concepts.md#structure-fields, docs/concepts.md#native-concepts, docs/concepts.md#refinement-and-compatibility;
+ * docs/runtime.md#native-contents): one {@link TypedConcept} per emitted concept, in dependency order, each with a
+ * unique type name.
  *
  * Which concepts: every concept declared by the library, plus the natives that a declared concept or a pipe's input or
  * output refers to (transitively through native shapes). Natives take their runtime class names (`TextContent`, …)
@@ -9,8 +11,10 @@
  *
  * Shapes: a concept with a structure is a `struct` of its fields; a concept that refines another is an `alias` of its
  * parent (a refinement of `Text` is Text-shaped); a description-only concept is an alias of `Text` (it behaves as
- * text, RUNTIME.md §7.1); `Dynamic` and `Anything` are `open` objects. Field types follow the content schema of
- * `library/content-schema.ts`: a date is its ISO string, a list without `item_type` holds texts, a dict has string keys.
+ * text, docs/runtime.md#stuffs-on-the-wire); `Dynamic` and `Anything` are `open` objects. Field types follow the
+ * content schema of
+ * `library/content-schema.ts`: a date is its ISO string, a list without `item_type` holds texts, a dict has string
+ * keys.
  */
 import { type Concept, type ConceptField, type Library, NATIVE_CONCEPTS } from '../mthds/index.js';
 
@@ -128,7 +132,8 @@ function schemaType(schema: JsonSchema, name: string): FieldType {
 const TEXT_CLASS = NATIVE_CONCEPTS.get('Text')!.structureClassName;
 
 /**
- * The native shapes, read from the JSON schemas of `natives.ts` (RUNTIME.md §7.2), by native code: a native sharing
+ * The native shapes, read from the JSON schemas of `natives.ts` (docs/runtime.md#native-contents), by native code: a
+ * native sharing
  * Text's runtime class (`ImgGenPrompt`) is an alias of Text, a schema without properties is open.
  */
 const NATIVE_SHAPES: ReadonlyMap<string, TypedShape> = new Map(
@@ -278,7 +283,8 @@ function coveredRefs(library: Library): Set<string> {
  * @returns the concepts in dependency order (natives in the order of `natives.ts` first, then declared concepts by
  *   qualified ref, each after its dependencies; a field-reference cycle is cut where it closes, an alias always comes
  *   after its target) and the name lookup
- * @see spec §4.7, LANGUAGE.md §2.2–2.4, RUNTIME.md §7.2–7.3
+ * @see spec §4.7, docs/concepts.md#structure-fields, docs/concepts.md#native-concepts,
+ * docs/concepts.md#refinement-and-compatibility, docs/runtime.md#native-contents
  */
 export function buildTypeSet(library: Library): TypeSet {
   const covered = coveredRefs(library);

@@ -1,5 +1,5 @@
 /**
- * Heap headroom of an isolated thread (docs/isolation.md "Why a thread's heap limit can stop the process"): V8 stops
+ * Heap headroom of an isolated thread (docs/isolation.md#why-a-threads-heap-limit-can-stop-the-process): V8 stops
  * a thread that outgrows its `resourceLimits` only while the heap grows by allocations smaller than the 16 MiB Node
  * adds past the limit to let the thread stop; a single allocation that takes the heap further aborts the whole
  * process. A task about to make one large allocation it can size beforehand (flattening a serialised answer into

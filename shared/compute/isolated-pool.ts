@@ -9,10 +9,12 @@
  * - queue: at most `maxQueue` tasks wait for a thread, and none waits longer than `queueDeadlineMs`; past either,
  *   the caller gets {@link ServerBusyError} (503, `Retry-After`).
  * A stopped thread is replaced on demand. Threads leave after `idleTimeoutMs` without work and never keep the process
- * alive.
+ * alive. A thread that fails with no task of its own to fail is counted and logged at the site
+ * `compute-pool:<label>` (docs/metrics.md#swallowed-errors), never left to crash the process.
  */
 import { Piscina } from 'piscina';
 import { ComputeBudgetExceededError, errorFromReport, type MthdsError, ServerBusyError } from '../errors/index.js';
+import { swallowedErrors } from '../observability/index.js';
 import { READY_OP, STARTED_BYTES, startStamp, type TaskAnswer, type TaskMessage } from './task-protocol.js';
 
 /** A limit a task ran into. */
@@ -127,6 +129,9 @@ export class IsolatedPool {
         stackSizeMb: STACK_MIB,
       },
     });
+    // piscina emits 'error' when a thread fails with no task to reject; unheard, it would end the process
+    const site = `compute-pool:${options.label.toLowerCase().replace(/\s+/g, '-')}`;
+    this.pool.on('error', (error: unknown) => swallowedErrors.report(site, error));
   }
 
   /**
@@ -136,7 +141,8 @@ export class IsolatedPool {
    * @param options - an abort signal
    * @returns the operation's value
    * @throws the operation's own error, rebuilt from its report (same `error_type`, status and detail);
-   *   {@link ServerBusyError} (503) when `maxThreads + maxQueue` tasks are already in flight or the wait for a thread outlived `queueDeadlineMs`;
+   *   {@link ServerBusyError} (503) when `maxThreads + maxQueue` tasks are already in flight or the wait for a thread
+   * outlived `queueDeadlineMs`;
    *   the pool's budget error (by default {@link ComputeBudgetExceededError}, 422) when the task outlived its time
    *   budget or its heap; the signal's reason when the caller aborted
    */

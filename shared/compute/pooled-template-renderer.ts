@@ -1,6 +1,6 @@
 /**
  * A {@link TemplateRenderer} that renders templates in an {@link IsolatedPool} of worker threads, so a template that
- * never yields or allocates without bound costs one thread, never the process (docs/isolation.md "Templates").
+ * never yields or allocates without bound costs one thread, never the process (docs/isolation.md#templates).
  * Threads stay warm for {@link IDLE_TIMEOUT_MS} after their last render.
  *
  * A straight-line template (no loop, `{% set %}`, macro or call; linear filters; a bounded number of nodes) of at most
@@ -38,7 +38,10 @@ export interface TemplateRenderPoolSettings {
   queueMax?: number;
 }
 
-/** How long an idle render thread stays, in ms: renders come in bursts (one per pipe), so threads stay warm between them. */
+/**
+ * How long an idle render thread stays, in ms: renders come in bursts (one per pipe), so threads stay warm between
+ * them.
+ */
 const IDLE_TIMEOUT_MS = 60_000;
 /** Renders that may wait for a thread by default (one run renders one template at a time per batch branch). */
 const DEFAULT_RENDER_QUEUE_MAX = 1000;
@@ -48,7 +51,10 @@ const QUEUE_DEADLINE_MS = 60_000;
 const RETRY_AFTER_SECONDS = 5;
 /** Longest straight-line template rendered on the calling thread, in characters (4 Ki). */
 const INLINE_TEMPLATE_MAX_CHARS = 4 * 1024;
-/** Largest render model a template rendered on the calling thread may read, in characters (32 Ki; see `renderModelWithin`). */
+/**
+ * Largest render model a template rendered on the calling thread may read, in characters (32 Ki; see
+ * `renderModelWithin`).
+ */
 const INLINE_MODEL_MAX_CHARS = 32 * 1024;
 
 function rendersInline(template: string, model: RenderModel): boolean {

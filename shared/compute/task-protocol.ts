@@ -2,7 +2,7 @@
  * The message format between an {@link IsolatedPool} and its worker threads: a task names an operation and carries
  * its input plus a small shared buffer in which the thread stamps when it began (so the pool tells time spent waiting
  * for a thread from time spent running); the answer is a value or an error report (errors cross the thread boundary
- * as data and are rebuilt on the other side, STYLE.md rule 18).
+ * as data and are rebuilt on the other side, CONTRIBUTING.md#11-errors-cross-boundaries-as-data).
  */
 import type { ErrorReport } from '../errors/index.js';
 

@@ -2,14 +2,15 @@
  * Deployment settings read from the environment once at start-up (spec §1.1), validated into one typed object.
  *
  * {@link SETTINGS_TABLE} is the one place a variable is written: its name, its schema (which holds its default) and
- * where its value lands in {@link Settings}; the `Settings` type and {@link loadSettings} are derived from it, and a test
- * checks README.md "Configuration" against it. To add a variable, add one `env(...)` entry where its setting belongs
+ * where its value lands in {@link Settings}; the `Settings` type and {@link loadSettings} are derived from it, and a
+ * test
+ * checks README.md#configuration against it. To add a variable, add one `env(...)` entry where its setting belongs
  * and one README row.
  *
  * An invalid value refuses to boot with a message that names the variable. `COMPLETION_CALLBACK_SECRET` is
  * deliberately absent: the spec says it is read lazily, only when a signature is computed.
  *
- * @see spec §1.1, §5 (auth), §7.5 (disclosure), README.md "Configuration"
+ * @see spec §1.1, §5 (auth), §7.5 (disclosure), README.md#configuration
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -73,7 +74,7 @@ const SETTINGS_TABLE = {
   port: env('PORT', portNumber(8081)),
   host: env('HOST', z.string().default('0.0.0.0')),
   /**
-   * Connection caps and time bounds of the API's HTTP server (docs/limits.md "Connections"), all times in ms: most
+   * Connection caps and time bounds of the API's HTTP server (docs/limits.md#connections), all times in ms: most
    * connections open at once (one more is closed at once), most from one client address (0: no per-address cap),
    * longest wait for a request's headers and for the whole request (answered 408 and closed past them), and how long
    * an idle keep-alive connection is kept.
@@ -94,14 +95,14 @@ const SETTINGS_TABLE = {
   },
   /**
    * `OPERATOR_API_KEY`: the operator credential of `/admin/*` and `/metrics`, distinct from every tenant credential
-   * (docs/run-ownership.md "Operators"); unset, only a `jwt` token with the `operator` role is one, and with
+   * (docs/run-ownership.md#operators); unset, only a `jwt` token with the `operator` role is one, and with
    * `AUTH_MODE=none` the operator routes are open like every route.
    */
   operatorApiKey: env('OPERATOR_API_KEY', optionalSecret),
   serviceEnv: env('SERVICE_ENV', z.string().trim().min(1).default('dev')),
   gatewayApiKey: env('SERVICE_GATEWAY_API_KEY', optionalSecret),
   maxRequestBodyMib: env('MAX_REQUEST_BODY_MIB', positiveInt(100)),
-  /** Largest `.mthds` text accepted inline (lint and format `content`), in KiB of UTF-8 (API-CONTRACT.md §11). */
+  /** Largest `.mthds` text accepted inline (lint and format `content`), in KiB of UTF-8 (docs/limits.md). */
   maxMthdsFileKib: env('MAX_MTHDS_FILE_KIB', positiveInt(1024)),
   /**
    * Deepest nesting of arrays and objects in a JSON request body (`{}` is depth 1); a deeper body is a 422 before any
@@ -110,7 +111,7 @@ const SETTINGS_TABLE = {
   maxJsonDepth: env('MAX_JSON_DEPTH', positiveInt(64)),
   /**
    * Most values a JSON request body may hold: each string (object keys included), number, `true`, `false`, `null`,
-   * array and object counts one; a body holding more is a 422 before it is parsed (docs/limits.md "JSON values").
+   * array and object counts one; a body holding more is a 422 before it is parsed (docs/limits.md#json-values).
    */
   maxJsonValues: env('MAX_JSON_VALUES', positiveInt(100000)),
   errorDisclosure: env('ERROR_DISCLOSURE', trimmedLower(['verbose', 'strict'], 'verbose')),
@@ -143,10 +144,11 @@ const SETTINGS_TABLE = {
     packageMemoryKib: env('METHOD_PACKAGE_MEMORY_KIB', nonNegativeInt(32768)),
   },
   /**
-   * Where `method_ref` fetches may go: the allowed code hosts (lower case), the clone URL template (`{host}`, `{owner}`,
+   * Where `method_ref` fetches may go: the allowed code hosts (lower case), the clone URL template (`{host}`,
+   * `{owner}`,
    * `{repo}`), whether private and loopback clone hosts are allowed (development and tests only), the bound of one
    * git command in ms, and how long a resolved commit is reused without `git ls-remote`, in seconds, for a tag and for
-   * HEAD (0: resolve on every request; docs/methods.md "Resolution cache").
+   * HEAD (0: resolve on every request; docs/methods.md#resolution-cache).
    */
   methodRef: {
     allowedHosts: env(
@@ -201,7 +203,7 @@ const SETTINGS_TABLE = {
     maxRetries: env('INFERENCE_MAX_RETRIES', nonNegativeInt(2)),
     /** Artificial latency of each mock inference call, in ms (holds runs in flight for tests and benchmarks). */
     mockLatencyMs: env('MOCK_INFERENCE_LATENCY_MS', nonNegativeInt(0)),
-    /** Longest a call may wait for its provider rate limits (docs/inference.md "Rate limits"), in ms. */
+    /** Longest a call may wait for its provider rate limits (docs/inference.md#rate-limits), in ms. */
     rateLimitWaitMs: env('INFERENCE_RATE_LIMIT_WAIT_MS', nonNegativeInt(120000)),
     /** Window of the per-minute provider rate limits, in seconds (60; tests and benchmarks shorten it). */
     rateLimitWindowSeconds: env('INFERENCE_RATE_LIMIT_WINDOW_SECONDS', positiveInt(60)),
@@ -232,7 +234,7 @@ const SETTINGS_TABLE = {
     runMaxAttempts: env('RUN_MAX_ATTEMPTS', positiveInt(3)),
   },
   /**
-   * The run lifecycle (docs/run-events.md, docs/api.md "Run lifecycle"): most runs kept in memory by a deployment
+   * The run lifecycle (docs/run-events.md, docs/api.md#run-lifecycle): most runs kept in memory by a deployment
    * without Redis, and most bytes of their records and events (as JSON text), most events kept per run, most event
    * streams open at once in one API process, how long an event stream may go without an event before it is closed in
    * ms, and the period of its heartbeat comments in ms.
@@ -269,7 +271,7 @@ const SETTINGS_TABLE = {
   runMaxPipes: env('RUN_MAX_PIPES', positiveInt(10000)),
   /**
    * How long the API process lets open HTTP requests finish after SIGTERM / SIGINT before it closes every connection,
-   * in ms (docs/run-failures.md "Shutdown").
+   * in ms (docs/run-failures.md#shutdown-and-grace-periods).
    */
   shutdownGraceMs: env('SHUTDOWN_GRACE_MS', nonNegativeInt(10000)),
   /**
@@ -283,7 +285,8 @@ const SETTINGS_TABLE = {
     concurrency: env('RUN_QUARANTINE_CONCURRENCY', positiveInt(1)),
   },
   /**
-   * Step checkpoints of queued runs (docs/checkpoints.md): the largest checkpoint kept, in bytes of JSON (a larger one is
+   * Step checkpoints of queued runs (docs/checkpoints.md): the largest checkpoint kept, in bytes of JSON (a larger one
+   * is
    * not kept: its step runs again on a retake); 0 keeps none.
    */
   checkpoints: { maxBytes: env('STEP_CHECKPOINT_MAX_BYTES', nonNegativeInt(1048576)) },
@@ -300,13 +303,16 @@ const SETTINGS_TABLE = {
     allowPrivateHosts: env('DOCUMENT_ALLOW_PRIVATE_HOSTS', booleanFlag(false)),
     maxRedirects: env('DOCUMENT_MAX_REDIRECTS', nonNegativeInt(3)),
   },
-  /** Whole-bundle transports (`bundle_b64` / `files`, API-CONTRACT.md §8.1): most files, most decompressed bytes. */
+  /**
+   * Whole-bundle transports (`bundle_b64` / `files`, docs/bundles.md#whole-bundle-transports): most files, most
+   * decompressed bytes.
+   */
   bundles: {
     maxFiles: env('MAX_BUNDLE_FILES', positiveInt(128)),
     maxTotalBytes: env('MAX_BUNDLE_TOTAL_KIB', positiveInt(8192), (kib) => kib * KIB),
   },
   /**
-   * The diagnostics pool (docs/isolation.md "Diagnostics pool"): threads at most, threads kept warm (at most
+   * The diagnostics pool (docs/isolation.md#diagnostics-pool): threads at most, threads kept warm (at most
    * `threads`; unset, all of them), requests that may wait beyond the busy threads, longest wait in ms, time budget of
    * one request in ms, heap of one thread in MiB, how long a thread beyond the warm ones stays idle in ms, and the MiB
    * of the diagnostic routes' answer cache (0 turns it off).
@@ -326,7 +332,7 @@ const SETTINGS_TABLE = {
   /** `ADMIN_QUEUES_READ_ONLY`: the queue dashboard shows the queues and refuses every change to them. */
   adminQueuesReadOnly: env('ADMIN_QUEUES_READ_ONLY', booleanFlag(true)),
   /**
-   * Template renders (docs/isolation.md "Templates"): largest rendered text in KiB of characters, hard wall-clock
+   * Template renders (docs/isolation.md#templates): largest rendered text in KiB of characters, hard wall-clock
    * budget of one render in ms, heap of one render thread in MiB, render threads per process.
    */
   templates: {
@@ -408,7 +414,7 @@ type TableSettings = Resolved<typeof SETTINGS_TABLE>;
 
 /**
  * Every variable {@link loadSettings} reads, in table order, each with its schema (`schema.parse(undefined)` is its
- * default): what README.md "Configuration" documents.
+ * default): what README.md#configuration documents.
  */
 export const SETTING_VARIABLES: readonly Pick<Variable<unknown>, 'name' | 'schema'>[] = [
   ...variablesOf(SETTINGS_TABLE),
@@ -438,13 +444,15 @@ export type StorageSettings = Replace<
   { s3: Replace<TableSettings['storage']['s3'], { endpoint?: string }> }
 >;
 
-/** Connection caps and time bounds of the API's HTTP server (docs/limits.md "Connections"), all times in ms. */
+/** Connection caps and time bounds of the API's HTTP server (docs/limits.md#connections), all times in ms. */
 export type HttpServerSettings = TableSettings['http'];
 
 /** Bounds of the diagnostics pool (README "Configuration", `COMPUTE_*`); `warmThreads` is at most `threads`. */
 export type ComputeSettings = Replace<TableSettings['compute'], { warmThreads: number }>;
 
-/** The validated settings: {@link SETTINGS_TABLE} resolved, with the authentication mode and its secret as one value. */
+/**
+ * The validated settings: {@link SETTINGS_TABLE} resolved, with the authentication mode and its secret as one value.
+ */
 export type Settings = Replace<
   TableSettings,
   { auth: AuthSettings; compute: ComputeSettings; storage: StorageSettings }
@@ -453,7 +461,7 @@ export type Settings = Replace<
 /**
  * Thrown when the configuration cannot make valid settings. The message is one line naming every offending variable or
  * file, `Invalid configuration, refusing to start: <VARIABLE>: <problem>; …`: what a process prints before it exits
- * with status 1 (README.md "Configuration").
+ * with status 1 (README.md#configuration).
  */
 export class SettingsError extends Error {
   /** @param problems - one entry per problem, each starting with the variable or file it concerns */

@@ -1,5 +1,6 @@
 /**
- * The document printer (the runtime's `DocumentPrinterPort`; LANGUAGE-DELTA.md §4): the doc_gen engines this runner
+ * The document printer (the runtime's `DocumentPrinterPort`; docs/document-generation.md): the doc_gen engines this
+ * runner
  * implements, each with a well-kept library, under a time and a size bound.
  *
  * | engine | prints | library |
@@ -92,7 +93,8 @@ async function bounded(engine: Engine, request: PrintRequest, timeoutMs: number)
  * when the engine, having held the thread, finishes late.
  * @param options - the time bound
  * @returns a printer implementing every engine of the doc_gen deck (two of them answer 501)
- * @example await createDocumentPrinter().print({ pipeCode: 'p', engine: 'pdfkit-pdf', format: 'pdf', title: 'T', data: {}, maxBytes: 1e6 })
+ * @example await createDocumentPrinter().print({ pipeCode: 'p', engine: 'pdfkit-pdf', format: 'pdf', title: 'T', data:
+ * {}, maxBytes: 1e6 })
  */
 export function createDocumentPrinter(options: DocumentPrinterOptions = {}): DocumentPrinterPort {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PRINT_TIMEOUT_MS;

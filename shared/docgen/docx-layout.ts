@@ -1,5 +1,6 @@
 /**
- * The `docx-docx` engine (docx.layout; LANGUAGE-DELTA.md §4): a Word document of the title, then each input under
+ * The `docx-docx` engine (docx.layout; docs/document-generation.md): a Word document of the title, then each input
+ * under
  * its humanized name, laid out as labelled, indented paragraphs.
  */
 import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';

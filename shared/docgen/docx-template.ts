@@ -1,5 +1,6 @@
 /**
- * The `docxtemplater-docx` engine (docx.template_file; LANGUAGE-DELTA.md §4): a Word template filled by docxtemplater
+ * The `docxtemplater-docx` engine (docx.template_file; docs/document-generation.md): a Word template filled by
+ * docxtemplater
  * with the inputs as plain data. Tags use `{{ }}` delimiters: `{{ invoice.number }}` (dotted paths; a text content
  * gives its text), loops and conditions `{{#invoice.lines}}…{{/invoice.lines}}`, inverted `{{^x}}…{{/x}}`. A tag
  * naming nothing is `PipeDocGenUndefinedValueError` (strict undefined, as the compose stage).

@@ -1,5 +1,5 @@
 /**
- * The `pdfkit-pdf` engine (pdf.layout; LANGUAGE-DELTA.md §4): an A4 PDF of the title, then each input under its
+ * The `pdfkit-pdf` engine (pdf.layout; docs/document-generation.md): an A4 PDF of the title, then each input under its
  * humanized name, laid out as labelled lines. Standard fonts (Helvetica): characters outside Windows-1252 print as
  * the font's fallback glyph.
  */

@@ -1,6 +1,6 @@
 /**
  * Reading a PipeDocGen's plain input data (contents as JSON) for the engines: values at dotted paths, scalars as
- * text, and a value laid out as labelled lines (LANGUAGE-DELTA.md §4).
+ * text, and a value laid out as labelled lines (docs/document-generation.md).
  */
 
 /** One line of a layout: its depth, an optional label, its text, and the scalar it shows (null for a heading). */

@@ -1,5 +1,6 @@
 /**
- * The `exceljs-xlsx` engine's layout (xlsx.layout; LANGUAGE-DELTA.md §4): one worksheet per input, named after it. A
+ * The `exceljs-xlsx` engine's layout (xlsx.layout; docs/document-generation.md): one worksheet per input, named after
+ * it. A
  * list of structured items is a table (a header row of the fields, one row per item); anything else is a column of
  * labels and a column of values, one row per layout line.
  */

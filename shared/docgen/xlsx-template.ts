@@ -1,5 +1,6 @@
 /**
- * The `exceljs-xlsx` engine's template filling (xlsx.template_file; LANGUAGE-DELTA.md §4): every text cell of the
+ * The `exceljs-xlsx` engine's template filling (xlsx.template_file; docs/document-generation.md): every text cell of
+ * the
  * workbook holding `{{ path }}` placeholders gets them replaced by the values at those dotted paths of the inputs
  * (`{{ invoice.total }}`; a text content gives its text). A cell that is exactly one placeholder takes the value's
  * type (a number stays a number). No other template syntax: nothing in a workbook is executed.

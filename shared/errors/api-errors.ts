@@ -1,5 +1,5 @@
 /**
- * Errors authored by the HTTP layer's own checks (API-CONTRACT.md §5.3). Their `retryable` is always false and their
+ * Errors authored by the HTTP layer's own checks (docs/errors.md#catalog). Their `retryable` is always false and their
  * detail is never redacted.
  */
 import { MthdsError, type MthdsErrorOptions } from './mthds-error.js';
@@ -33,14 +33,14 @@ export class Unauthenticated extends MthdsError {
 export class CrossOriginRequestRefused extends MthdsError {}
 /**
  * 403: a valid tenant credential (the API key, a JWT without the `operator` role) on an operator route (`/admin/*`,
- * `/metrics`), which needs the operator credential (docs/run-ownership.md "Operators").
+ * `/metrics`), which needs the operator credential (docs/run-ownership.md#operators).
  */
 export class OperatorCredentialRequired extends MthdsError {}
 /** 403: a state-changing request to the queue dashboard while it is read-only (`ADMIN_QUEUES_READ_ONLY=true`). */
 export class QueueDashboardReadOnly extends MthdsError {}
 /** 403: a per-request `orchestration_mode` override the deployment does not allow (spec §1.1). */
 export class OrchestrationModeOverrideForbidden extends MthdsError {}
-/** 404: no such route. Its body never carries a `code` member (API-CONTRACT.md §1.7). */
+/** 404: no such route. Its body never carries a `code` member (docs/api.md#unknown-routes-and-methods). */
 export class NotFound extends MthdsError {}
 /** 405: the route exists with another method. */
 export class MethodNotAllowed extends MthdsError {}
@@ -60,11 +60,12 @@ export class InternalServerError extends MthdsError {}
 export class MethodRefNotSupported extends MthdsError {}
 /** 422: `callback_urls` (or another run extra) fails its rules (spec §2.3, §6 rule 3). */
 export class InvalidCallbackUrls extends MthdsError {}
-/** 404: no run with this id is known (code `run_not_found`; CLIENTS.md §5.3). */
+/** 404: no run with this id is known (code `run_not_found`; docs/api.md#run-lifecycle). */
 export class RunNotFoundError extends MthdsError {}
 /**
- * 409: the run finished without a result (code `run_result_unavailable`; CLIENTS.md §5.3). A failed run's problem
- * document carries its error report under `error` (docs/run-events.md "Why a run failed").
+ * 409: the run finished without a result (code `run_result_unavailable`; docs/api.md#run-lifecycle). A failed run's
+ * problem
+ * document carries its error report under `error` (docs/run-events.md#why-a-run-failed).
  */
 export class RunResultUnavailableError extends MthdsError {
   /**

@@ -43,6 +43,6 @@ export class ValidateBundleError extends MthdsError {
 
 /**
  * 403: a method package or bundle ships custom Python (`.py`); running it needs a sandbox-hosted deployment, which this
- * runner is not (spec §2.2–2.3; API-CONTRACT.md §8.1, §10.5).
+ * runner is not (spec §2.2–2.3; docs/bundles.md#whole-bundle-transports, docs/methods.md#shaping-and-gates).
  */
 export class CustomCodeRequiresSandbox extends MthdsError {}

@@ -13,7 +13,7 @@ export class ServerBusyError extends MthdsError {}
 
 /**
  * 422: a task on caller input outgrew its isolated thread — its wall-clock budget or its heap limit — and the thread
- * was stopped, or a dry run ran more pipes than it may (docs/limits.md "Dry runs"). The detail names the limit and its
+ * was stopped, or a dry run ran more pipes than it may (docs/limits.md#dry-runs). The detail names the limit and its
  * setting; a smaller request fits.
  */
 export class ComputeBudgetExceededError extends MthdsError {}

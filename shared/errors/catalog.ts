@@ -1,10 +1,12 @@
 /**
  * The error catalog: every `error_type` this service can emit, with its HTTP status, title, domain and provenance.
  *
- * One table keeps the wire honest (STYLE.md rule 17): the problem renderer reads status and title from here, a test
+ * One table keeps the wire honest (CONTRIBUTING.md#10-one-error-catalog-checked-both-ways): the problem renderer reads
+ * status and title from here, a test
  * checks that every error class has an entry and every entry a class, and `docs/errors.md` lists the same names.
  *
- * @see spec §7.1 (envelope), §7.2 (status mapping), API-CONTRACT.md §5.2–5.3 (titles, statuses)
+ * @see spec §7.1 (envelope), §7.2 (status mapping), docs/errors.md#error-pages, docs/errors.md#catalog (titles,
+ * statuses)
  */
 
 /** Where an error class says the fault lies (spec §7.1 `error_domain`). */
@@ -22,7 +24,7 @@ export type ErrorOrigin = 'api' | 'runtime';
 export interface CatalogEntry {
   /** HTTP status of the problem document. */
   readonly status: number;
-  /** Short human title (API-CONTRACT.md §5.2). */
+  /** Short human title (docs/errors.md#error-pages). */
   readonly title: string;
   /** Domain, absent for domain-less errors (which render as 500). */
   readonly domain?: ErrorDomain;
@@ -39,14 +41,14 @@ export interface CatalogEntry {
   readonly strictDetail?: string;
   /**
    * Machine-readable `code` member of the problem document (an RFC 7807 extension). The run-lifecycle routes carry
-   * one so SDK clients can tell "unknown run" from "route not served" (CLIENTS.md §5.3).
+   * one so SDK clients can tell "unknown run" from "route not served" (docs/api.md#run-lifecycle).
    */
   readonly code?: string;
 }
 
 /** The catalog itself, keyed by `error_type` (the class name). */
 export const ERROR_CATALOG = {
-  // API-authored (API-CONTRACT.md §5.3)
+  // API-authored (docs/errors.md#catalog)
   BadRequest: { status: 400, title: 'Bad request', domain: 'input', origin: 'api' },
   StartRequiresAsyncOrchestration: {
     status: 400,
@@ -199,7 +201,7 @@ export const ERROR_CATALOG = {
     callerFacing: true,
   },
 
-  // Methods by address (spec §2.2, §7.2; API-CONTRACT.md §10.6)
+  // Methods by address (spec §2.2, §7.2; docs/methods.md#errors)
   MethodRefParseError: {
     status: 422,
     title: 'Method ref parse',
@@ -249,7 +251,7 @@ export const ERROR_CATALOG = {
     pinned: true,
   },
 
-  // Runtime (RUNTIME.md §6.3)
+  // Runtime (docs/errors.md#catalog)
   PipeNotFoundError: { status: 422, title: 'Pipe not found', domain: 'input', origin: 'runtime', callerFacing: true },
   ConceptNotFoundError: {
     status: 422,
@@ -385,7 +387,7 @@ export const ERROR_CATALOG = {
   },
   PipelexConfigError: { status: 500, title: 'Pipelex config', domain: 'config', origin: 'runtime' },
 
-  // Inference (RUNTIME.md §6.2); the status comes from the category and provider metadata
+  // Inference (docs/errors.md#inference-error-categories); the status comes from the category and provider metadata
   LLMCompletionError: { status: 500, title: 'LLM completion', origin: 'runtime' },
   LLMCompletionTruncatedError: { status: 422, title: 'LLM completion truncated', domain: 'input', origin: 'runtime' },
   LLMCompletionRefusedError: { status: 422, title: 'LLM completion refused', domain: 'input', origin: 'runtime' },

@@ -1,7 +1,8 @@
 /**
  * The error report: an error as plain JSON, so it can cross process boundaries (job results, the run registry,
- * callback payloads) and be rebuilt into an error that renders the same problem document (STYLE.md rule 18).
- * @see spec §6 rules 4–5, API-CONTRACT.md §9
+ * callback payloads) and be rebuilt into an error that renders the same problem document
+ * (CONTRIBUTING.md#11-errors-cross-boundaries-as-data).
+ * @see spec §6 rules 4–5, docs/api.md#completion-callbacks
  */
 import { catalogEntry, type ErrorType } from './catalog.js';
 import { MthdsError, type ProviderMetadata, type UserAction } from './mthds-error.js';

@@ -1,5 +1,5 @@
 /**
- * Inference failures, classified by category (RUNTIME.md §6.2).
+ * Inference failures, classified by category (docs/errors.md#inference-error-categories).
  */
 
 import type { ErrorDomain } from './catalog.js';
@@ -62,7 +62,8 @@ function categoryOptions(options: InferenceErrorOptions): MthdsErrorOptions {
 }
 
 /**
- * Base of the inference failures: the category decides domain, retryable and user action (RUNTIME.md §6.2). Each
+ * Base of the inference failures: the category decides domain, retryable and user action
+ * (docs/errors.md#inference-error-categories). Each
  * subclass is its own `error_type`.
  */
 abstract class InferenceError extends MthdsError {
@@ -86,7 +87,7 @@ export class SearchJobFailureError extends InferenceError {}
 
 /**
  * 503 (retryable, with `Retry-After`): a call waited `INFERENCE_RATE_LIMIT_WAIT_MS` for its provider rate limits or a
- * paused backend and was not made (docs/inference.md "Rate limits"). Nothing was sent to the provider.
+ * paused backend and was not made (docs/inference.md#rate-limits). Nothing was sent to the provider.
  */
 export class InferenceRateLimitWaitError extends MthdsError {}
 

@@ -1,14 +1,15 @@
 /**
  * The base class of every error this service raises on purpose.
  *
- * Glossary: `error_type` is the stable wire name (the class name), `error_domain` says who must act (`input`: the caller,
+ * Glossary: `error_type` is the stable wire name (the class name), `error_domain` says who must act (`input`: the
+ * caller,
  * `config`/`runtime`: the deployment), `retryable` says whether the same request may succeed later.
  *
- * @see spec §7.1, STYLE.md rule 16
+ * @see spec §7.1, CONTRIBUTING.md#9-typed-errors
  */
 import { catalogEntry, type ErrorDomain, type ErrorType } from './catalog.js';
 
-/** What a caller can do about an error (API-CONTRACT.md §5.1). */
+/** What a caller can do about an error (docs/errors.md#errors). */
 export interface UserAction {
   kind:
     | 'wait_and_retry'
@@ -21,7 +22,7 @@ export interface UserAction {
   detail: string;
 }
 
-/** Metadata of a failed upstream inference call (API-CONTRACT.md §5.1). Stripped under strict disclosure. */
+/** Metadata of a failed upstream inference call (docs/errors.md#errors). Stripped under strict disclosure. */
 export interface ProviderMetadata {
   provider: string;
   sdk_exception_type: string;
@@ -68,7 +69,9 @@ export class MthdsError extends Error {
   readonly model: string | undefined;
   readonly provider: string | undefined;
   readonly provider_metadata: ProviderMetadata | undefined;
-  /** Seconds to wait before retrying, when the service itself knows (a saturated pool); see {@link MthdsErrorOptions}. */
+  /**
+   * Seconds to wait before retrying, when the service itself knows (a saturated pool); see {@link MthdsErrorOptions}.
+   */
   readonly retry_after_seconds: number | undefined;
 
   constructor(message: string, options: MthdsErrorOptions = {}) {

@@ -15,6 +15,6 @@ export class RunTimeoutError extends MthdsError {}
 export class CallbackDeliveryError extends MthdsError {}
 /**
  * A queue job a worker refuses to act on (worker side; recorded on the job, never on a run): its seal does not verify,
- * or its run is not the one accepted under its id (docs/run-ownership.md "Queue jobs").
+ * or its run is not the one accepted under its id (docs/run-ownership.md#queue-jobs).
  */
 export class QueueJobRefusedError extends MthdsError {}

@@ -1,7 +1,7 @@
 /**
  * Rendering of any thrown value as an RFC 7807 problem document (spec §7).
  *
- * Member order follows the reference (API-CONTRACT.md §5.1): `type, title, status, detail, instance, request_id,
+ * Member order follows the reference (docs/errors.md#errors): `type, title, status, detail, instance, request_id,
  * error_type`, then the classification members. No stack trace is ever rendered.
  */
 
@@ -52,12 +52,14 @@ export interface RenderedProblem {
 
 const STRICT_RUNTIME_DETAIL = 'An internal error occurred.';
 
-/** The `detail` of the catch-all 500 (an error that is not an {@link MthdsError}), in every disclosure mode (spec §7.5). */
+/**
+ * The `detail` of the catch-all 500 (an error that is not an {@link MthdsError}), in every disclosure mode (spec §7.5).
+ */
 export const CATCH_ALL_DETAIL = 'An unexpected error occurred. The request id is included for support.';
 
 /**
  * Kebab-case of a class name, as the `type` URI needs it (`InvalidJSON` → `invalid-json`,
- * `LLMCompletionError` → `llm-completion-error`). API-CONTRACT.md §5.2.
+ * `LLMCompletionError` → `llm-completion-error`). docs/errors.md#error-pages.
  * @param name - a PascalCase class name
  */
 export function kebabErrorName(name: string): string {
@@ -71,7 +73,7 @@ export function kebabErrorName(name: string): string {
  * Normalise any thrown value into an {@link MthdsError}. A foreign error (a `RangeError`, a `TypeError`, a library's
  * own error) becomes the catch-all `InternalServerError` whose message is the fixed {@link CATCH_ALL_DETAIL} in every
  * disclosure mode, and whose cause is the original: engine and library messages ("Maximum call stack size exceeded")
- * describe this server's internals, not the request, so they go to the server log only (docs/errors.md "Disclosure").
+ * describe this server's internals, not the request, so they go to the server log only (docs/errors.md#disclosure).
  * @param error - anything thrown
  * @see spec §7.5
  */

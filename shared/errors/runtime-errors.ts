@@ -1,5 +1,5 @@
 /**
- * Errors raised while building or running a pipeline (RUNTIME.md §6.3).
+ * Errors raised while building or running a pipeline (docs/errors.md#catalog).
  */
 import { MthdsError } from './mthds-error.js';
 
@@ -21,39 +21,42 @@ export class PipeStackOverflowError extends MthdsError {}
 export class PipeConditionError extends MthdsError {}
 /**
  * A PipeJudge's judgment model answered outside the questions asked: a missing or extra question, an answer of another
- * kind, an option not offered, or a level off the scale (LANGUAGE-DELTA.md §3).
+ * kind, an option not offered, or a level off the scale (docs/language.md#pipejudge).
  */
 export class JudgmentAnswerMismatchError extends MthdsError {}
-/** A PipeJudge's judgment model refused to answer a question (LANGUAGE-DELTA.md §3). */
+/** A PipeJudge's judgment model refused to answer a question (docs/language.md#pipejudge). */
 export class JudgmentRefusedError extends MthdsError {}
 /**
  * A force-marked (`X!`) input was absent when its pipe was about to run; the detail carries the absence's provenance
- * chain (LANGUAGE-DELTA.md §6).
+ * chain (docs/language.md#optionality-presence-markers-and-absences).
  */
 export class OptionalValueAbsentError extends MthdsError {}
 /** A pipe produced content that does not match its declared output concept. */
 export class PipeOutputValidationError extends MthdsError {}
 /** A pipe type or pipe feature this runner cannot execute yet (501; the bundle is valid). */
 export class PipeFeatureNotSupportedError extends MthdsError {}
-/** A PipeDocGen template or filename read a value its inputs do not have (strict undefined; LANGUAGE-DELTA.md §4). */
+/**
+ * A PipeDocGen template or filename read a value its inputs do not have (strict undefined;
+ * docs/document-generation.md).
+ */
 export class PipeDocGenUndefinedValueError extends MthdsError {}
 /**
  * A PipeDocGen could not print its file: the engine failed on the composed data or template file, the file outgrew
- * its size bound, or printing outlived its time bound (LANGUAGE-DELTA.md §4).
+ * its size bound, or printing outlived its time bound (docs/document-generation.md).
  */
 export class PipeDocGenRenderError extends MthdsError {}
-/** A PipeDocGen names a doc_gen engine this process has no implementation of (LANGUAGE-DELTA.md §4). */
+/** A PipeDocGen names a doc_gen engine this process has no implementation of (docs/document-generation.md). */
 export class DocGenEngineMissingError extends MthdsError {}
 /** A non-MTHDS exception escaped the runtime; its detail is `<Class>: <message>`. */
 export class PipelexUnexpectedError extends MthdsError {}
 /**
  * The run's `max_cost_usd` budget would be exceeded by its next inference call (spent + the call's estimate), or the
- * model of that call has no price, so the call cannot be checked against the budget (docs/inference.md "Run budget").
+ * model of that call has no price, so the call cannot be checked against the budget (docs/inference.md#run-budget).
  * Raised before the call, which is not made; never retryable (422, domain `input`).
  */
 export class RunBudgetExceededError extends MthdsError {}
 /**
- * The run would start more pipes than one run may (`RUN_MAX_PIPES`, docs/limits.md "Pipes per run"): batches over
+ * The run would start more pipes than one run may (`RUN_MAX_PIPES`, docs/limits.md#pipes-per-run): batches over
  * lists multiplied them. Raised as the pipe past the bound is about to start; never retryable (422, domain `input`).
  */
 export class RunPipeBudgetExceededError extends MthdsError {}

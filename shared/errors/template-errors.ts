@@ -1,5 +1,6 @@
 /**
- * Template failures (RUNTIME.md §2.2.6). All are input-domain: the bundle author can fix them.
+ * Template failures (docs/template-rendering.md#sandbox-and-budget). All are input-domain: the bundle author can fix
+ * them.
  */
 import { MthdsError } from './mthds-error.js';
 

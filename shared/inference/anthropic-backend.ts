@@ -21,7 +21,7 @@ export interface AnthropicBackendOptions {
   defaultMaxTokens: number;
   timeoutMs?: number;
   maxRetries?: number;
-  /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md "Rate limits"); the global one by default. */
+  /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md#rate-limits); the global one by default. */
   fetch?: typeof fetch;
 }
 
@@ -40,7 +40,8 @@ function checkStop(message: Message, model: string, pipeCode: string): void {
 }
 
 /**
- * The user message blocks: image and document blocks first, then the text (RUNTIME.md §2.1.5, §5.7). `data:` URLs
+ * The user message blocks: image and document blocks first, then the text (docs/runtime.md#images-and-documents,
+ * docs/inference.md#provider-wire-formats). `data:` URLs
  * are sent as base64 sources, http(s) URLs as URL sources.
  */
 function userContent(request: LlmRequest): MessageParam['content'] {

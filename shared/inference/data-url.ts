@@ -1,5 +1,6 @@
 /**
- * Base64 `data:` URLs as the provider wires send them inline (images and documents; RUNTIME.md §5.7).
+ * Base64 `data:` URLs as the provider wires send them inline (images and documents;
+ * docs/inference.md#provider-wire-formats).
  */
 
 const BASE64_DATA_URL = /^data:([^;,]+);base64,(.*)$/s;

@@ -1,8 +1,10 @@
 /**
  * The Google Gemini backend (native `generateContent` wire through the official `@google/genai` SDK; sdk `google` of
- * RUNTIME.md §5.2). Structured output uses `responseMimeType: application/json` with `responseJsonSchema`, and an
- * answer that fails validation is re-asked with the problems listed (RUNTIME.md §2.1.6). Images and documents given as
- * `data:` URLs travel inline; http(s) URLs as file references (RUNTIME.md §5.7).
+ * docs/inference.md#backends). Structured output uses `responseMimeType: application/json` with `responseJsonSchema`,
+ * and an
+ * answer that fails validation is re-asked with the problems listed (docs/runtime.md#structured-output). Images and
+ * documents given as
+ * `data:` URLs travel inline; http(s) URLs as file references (docs/inference.md#provider-wire-formats).
  */
 import type {
   Content,
@@ -29,7 +31,7 @@ export interface GeminiBackendOptions {
   timeoutMs?: number;
   /** Retries of a failed call, with the SDK's exponential backoff (default 2). */
   maxRetries?: number;
-  /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md "Rate limits"); the global one by default. */
+  /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md#rate-limits); the global one by default. */
   fetch?: typeof fetch;
 }
 
@@ -48,7 +50,7 @@ function mediaPart(url: string, fallbackMime: string): Part {
   return { fileData: { fileUri: url, mimeType: fallbackMime } };
 }
 
-/** The user turn: images, then documents, then the prompt text (RUNTIME.md §2.1.5). */
+/** The user turn: images, then documents, then the prompt text (docs/runtime.md#images-and-documents). */
 function userTurn(request: LlmRequest): Content {
   const parts: Part[] = [
     ...(request.images ?? []).map((image) => mediaPart(image.url, image.mime_type ?? 'image/png')),

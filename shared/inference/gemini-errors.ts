@@ -1,5 +1,6 @@
 /**
- * Classification of Gemini API failures (RUNTIME.md §6.2). The `@google/genai` SDK throws `ApiError` with the HTTP
+ * Classification of Gemini API failures (docs/errors.md#inference-error-categories). The `@google/genai` SDK throws
+ * `ApiError` with the HTTP
  * status and, as its message, the JSON error body (`{error: {code, message, status, details}}`); a rate limit carries
  * its wait as a `google.rpc.RetryInfo` detail (`retryDelay: "30s"`) rather than a `Retry-After` header.
  */

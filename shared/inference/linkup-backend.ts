@@ -1,5 +1,6 @@
 /**
- * The Linkup search backend (the reference's default search provider, RUNTIME.md §2.7, §5.7): `POST {endpoint}/search`
+ * The Linkup search backend (the reference's default search provider, docs/runtime.md#pipesearch,
+ * docs/inference.md#provider-wire-formats): `POST {endpoint}/search`
  * with `outputType: "sourcedAnswer"` — or `"structured"` with the request's JSON schema as `structuredOutputSchema`
  * for a structured search, whose answer is the object itself — depth `standard` or `deep` (from the model spec), dates
  * and domain filters.

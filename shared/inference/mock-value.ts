@@ -1,5 +1,6 @@
 /**
- * Deterministic, schema-valid placeholder values (the mock content factory of RUNTIME.md §4.2): types, required
+ * Deterministic, schema-valid placeholder values (the mock content factory of docs/runtime.md#mock-outputs): types,
+ * required
  * members, enums and consts, `$ref` into `$defs`, nullable unions, string formats, a string's first `examples` entry
  * (how a `pattern`-constrained string, such as a native Time, gets a valid value) and array bounds are honoured.
  *

@@ -1,7 +1,7 @@
 /**
  * The OpenAI-compatible backend (Chat Completions through the official SDK): OpenAI itself, or any compatible
  * server through `baseUrl` (Ollama, vLLM, LM Studio). Structured output uses `response_format: json_schema`, and an
- * answer that fails validation is re-asked with the problems listed (RUNTIME.md §2.1.6).
+ * answer that fails validation is re-asked with the problems listed (docs/runtime.md#structured-output).
  */
 import type OpenAI from 'openai';
 import type {
@@ -31,13 +31,15 @@ export interface OpenAiBackendOptions {
   /** Timeout of one call in ms (default 120000). */
   timeoutMs?: number;
   /** SDK retries of a failed call, with its backoff (default 2). */
-  maxRetries?: number /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md "Rate limits"); the global one by default. */;
+  maxRetries?: number;
+  /** The SDK's `fetch` (the rate limits' pausing fetch: docs/inference.md#rate-limits); the global one by default. */
   fetch?: typeof fetch;
 }
 
 /**
  * The user message: plain text, or text then attachments — images as `image_url` parts (detail high), documents given
- * as `data:` URLs as `file` parts, other documents as a text line with their URL (RUNTIME.md §2.1.5, §5.7).
+ * as `data:` URLs as `file` parts, other documents as a text line with their URL (docs/runtime.md#images-and-documents,
+ * docs/inference.md#provider-wire-formats).
  */
 function userContent(request: LlmRequest): ChatCompletionMessageParam['content'] {
   const images = request.images ?? [];

@@ -1,5 +1,5 @@
 /**
- * Prices of inference calls from the model specs' `costs` (docs/inference.md "Prices"): what a finished call cost, and
+ * Prices of inference calls from the model specs' `costs` (docs/inference.md#prices): what a finished call cost, and
  * the prices a run budget checks a call against before it is made. All amounts are USD; token prices are per million
  * tokens, `image` per generated image, `search` per search call.
  */

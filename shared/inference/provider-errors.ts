@@ -1,5 +1,6 @@
 /**
- * Classification of provider failures into inference errors (RUNTIME.md §6.2): the HTTP status decides the category
+ * Classification of provider failures into inference errors (docs/errors.md#inference-error-categories): the HTTP
+ * status decides the category
  * (429 and ≥500 transient, 402 capacity, 401/403/404 configuration, 400 content), network failures are transient, and
  * `provider_metadata` keeps what the provider said, including its `Retry-After` hint.
  */

@@ -2,7 +2,9 @@
  * The configured inference backend: each call's `model` reference goes through the model deck (preset, alias,
  * waterfall → handle and settings), then the routing profile (handle → backend and provider model name), then the
  * backend's SDK client (OpenAI-compatible, Anthropic, or the mock). Usage is reported under the handle, with the
- * provider model id, the backend and the cost when the model spec has rates (RUNTIME.md §5.4–5.8).
+ * provider model id, the backend and the cost when the model spec has rates (docs/inference.md#routing-profiles,
+ * docs/inference.md#the-model-deck, docs/inference.md#from-a-pipes-model-to-a-call,
+ * docs/inference.md#provider-wire-formats, docs/inference.md#token-usage-and-cost).
  */
 import { PipelexConfigError } from '../errors/index.js';
 import { createAnthropicBackend } from './anthropic-backend.js';
@@ -31,7 +33,7 @@ export interface RoutedBackendOptions {
   maxRetries: number;
   /** Artificial latency of the mock, in ms. */
   mockLatencyMs: number;
-  /** Provider rate limits (docs/inference.md "Rate limits"). */
+  /** Provider rate limits (docs/inference.md#rate-limits). */
   rateLimits: RateLimitOptions;
 }
 

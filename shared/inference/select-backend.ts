@@ -1,7 +1,7 @@
 /**
  * Choosing the inference backend from settings: the routed backend of the inference configuration, under the profile
  * `INFERENCE_PROFILE` names (`auto`: the configuration's active profile; `mock`: everything offline; or any profile of
- * `routing_profiles.toml`). README.md "Inference".
+ * `routing_profiles.toml`). README.md#inference.
  */
 import { join } from 'node:path';
 import { PipelexConfigError } from '../errors/index.js';

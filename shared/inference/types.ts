@@ -1,6 +1,6 @@
 /**
  * The inference interface a backend implements: the runtime's inference port (`shared/runtime/ports.ts`, the single
- * definition), named here from the adapter side (RUNTIME.md §5).
+ * definition), named here from the adapter side (docs/inference.md).
  */
 import type { InferencePort, ObjectRequest, TokenUsage } from '../runtime/ports.js';
 
@@ -35,5 +35,5 @@ export type JsonSchemaObject = ObjectRequest['jsonSchema'];
 /** An inference backend: the runtime's inference port. */
 export type InferenceBackend = InferencePort;
 
-/** Default number of re-asks after an invalid structured answer (RUNTIME.md §2.1.6). */
+/** Default number of re-asks after an invalid structured answer (docs/runtime.md#structured-output). */
 export const DEFAULT_STRUCTURED_RETRIES = 3;

@@ -1,5 +1,5 @@
 /**
- * The fatal-error policy of the service's processes (docs/run-failures.md "Uncaught errors"): an exception or promise
+ * The fatal-error policy of the service's processes (docs/run-failures.md#uncaught-errors): an exception or promise
  * rejection nothing handled means the process is in an unknown state, so it is logged at `fatal` level with the
  * request or run it was working for (when the crash context knows it) and the process exits with status 1 at once.
  * The supervisor (Docker, Kubernetes, systemd) restarts it; runs it held are retaken by stalled-job recovery, in

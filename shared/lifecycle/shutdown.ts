@@ -1,5 +1,6 @@
 /**
- * Shutdown on SIGTERM / SIGINT with a hard deadline (docs/run-failures.md "Shutdown"). The first signal releases the
+ * Shutdown on SIGTERM / SIGINT with a hard deadline (docs/run-failures.md#shutdown-and-grace-periods). The first signal
+ * releases the
  * process's {@link ResourceStack}; the process exits with status 0 when everything closed, 1 when a release failed.
  * Whatever happens (Redis down, a connection that never ends), the process has exited `deadlineMs` after the signal,
  * with status 1. A second signal exits at once with status 1.

@@ -1,5 +1,6 @@
 /**
- * The clone cache of `method_ref` fetches (spec §1.1; API-CONTRACT.md §10.3): one directory per resolved commit id,
+ * The clone cache of `method_ref` fetches (spec §1.1; docs/methods.md#fetching-and-the-clone-cache): one directory per
+ * resolved commit id,
  * `<root>/<sha>`, shared by every API and worker process of one host.
  *
  * Safety across processes: a clone is made in `<root>/.staging/<uuid>` and renamed into place atomically, so no

@@ -6,9 +6,10 @@
  * The host is resolved and checked before git runs, and git is then pinned to the checked address
  * (`http.curloptResolve`, curl's `--resolve`), so a DNS answer that changes between the check and the connection
  * (rebinding) cannot send git elsewhere. Git is given the WHATWG-normalised URL ({@link normalisedCloneUrl}), so an
- * IP literal reaches git in the dotted form that was checked. Transports are restricted to the template's http(s) scheme.
+ * IP literal reaches git in the dotted form that was checked. Transports are restricted to the template's http(s)
+ * scheme.
  *
- * @see spec §2.2; API-CONTRACT.md §10.3; CLIENTS.md §6.5 step 3; docs/outbound-requests.md
+ * @see spec §2.2; docs/methods.md#fetching-and-the-clone-cache; docs/methods.md#grammar; docs/outbound-requests.md
  */
 import { isIP } from 'node:net';
 import { MethodFetchError } from '../errors/index.js';

@@ -1,5 +1,5 @@
 /**
- * The resolution cache of `method_ref` fetches (spec §2.2; docs/methods.md "Resolution cache"): which commit a
+ * The resolution cache of `method_ref` fetches (spec §2.2; docs/methods.md#resolution-cache): which commit a
  * repository's tag or HEAD named when `git ls-remote` last answered, kept in process memory so that a clone-cache hit
  * needs no network at all.
  *
@@ -28,7 +28,8 @@ export interface ResolutionTtls {
 
 /**
  * The commit a reference names, and how it was obtained: `cached` (a fresh resolution, no network), `resolved` (by
- * `git ls-remote` just now), or `stale` (an expired resolution standing in for a host that could not be reached; `error`
+ * `git ls-remote` just now), or `stale` (an expired resolution standing in for a host that could not be reached;
+ * `error`
  * is that failure, for the warning).
  */
 export type CommitResolution =
@@ -46,7 +47,9 @@ interface Remembered {
 /** Asks the host which commit a ref names (the `context` of a fetch). */
 type Resolve = () => Promise<string>;
 
-/** The key of a (repository, ref): the clone URL and the ref `git ls-remote` asks for (a tag named `HEAD` stays apart). */
+/**
+ * The key of a (repository, ref): the clone URL and the ref `git ls-remote` asks for (a tag named `HEAD` stays apart).
+ */
 function keyOf(url: string, tag: string | null): string {
   return `${url} ${tag === null ? 'HEAD' : `refs/tags/${tag}`}`;
 }

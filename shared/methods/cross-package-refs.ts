@@ -1,11 +1,12 @@
 /**
  * The package addresses a bundle's cross-package references name: the left side of `<address>->domain.code` when it
- * is an address (`host.tld/owner/repo/package`, the form real bundles use; LANGUAGE.md §5.6). Found by walking every
+ * is an address (`host.tld/owner/repo/package`, the form real bundles use;
+ * docs/namespaces.md#cross-package-references). Found by walking every
  * string value of the parsed TOML whose whole text is such a reference (a step's `pipe`, an input's concept…), so
  * prose that merely contains an arrow never counts. A text that does not parse yields nothing here (the library load
  * reports it).
  *
- * @see LANGUAGE.md §5.1, §5.6; CLIENTS.md §6.2
+ * @see docs/namespaces.md#reference-syntax, docs/namespaces.md#cross-package-references; docs/namespaces.md#visibility
  */
 import { parse } from 'smol-toml';
 import { type BundleSource, parseConceptRef, parsePipeRef, splitPresence } from '../mthds/index.js';

@@ -2,7 +2,8 @@
  * The {@link MethodFetcher} of this service: parse the reference, SSRF-check the clone host, resolve the commit with
  * `git ls-remote`, take the clone from the cache (cloning on a miss), locate the package by manifest identity, read it
  * with its bounds and gates, and load the packages it depends on:
- * - cross-package references whose address names a package found in the same clone load that sibling package (its sources are named by their path relative to the requested package, e.g. `../documents/x.mthds`);
+ * - cross-package references whose address names a package found in the same clone load that sibling package (its
+ * sources are named by their path relative to the requested package, e.g. `../documents/x.mthds`);
  * - the manifest's `[dependencies]` (alias → `{address, version}`, the version naming a tag; a compat extension, the
  *   standard dropped the table) are fetched through the same machinery, and their sources named `<address>/<path>`;
  * - any other address-form reference, to a package outside the clone, is fetched by that address at the default
@@ -15,7 +16,8 @@
  * What was located in a clone entry is kept in memory per (commit, address, purpose) ({@link LocatedPackages}), so a
  * hit reads nothing from disk; bounds and gates are deterministic for a commit, so their verdict is the same.
  *
- * @see spec §2.2; API-CONTRACT.md §10.3–10.5; CLIENTS.md §6.5
+ * @see spec §2.2; docs/methods.md#fetching-and-the-clone-cache, docs/methods.md#locating-the-package,
+ * docs/methods.md#shaping-and-gates; docs/methods.md#grammar
  */
 import path from 'node:path';
 import { MethodFetchError } from '../errors/index.js';
@@ -64,7 +66,10 @@ export interface GitMethodFetcherOptions {
   logger: Logger;
   scanLimits: ScanLimits;
   packageLimits: PackageLimits;
-  /** Told how each package came (from the cache or by a clone; dependencies included), or that a request's fetch failed (metrics). */
+  /**
+   * Told how each package came (from the cache or by a clone; dependencies included), or that a request's fetch failed
+   * (metrics).
+   */
   observe?: (outcome: FetchOutcome) => void;
 }
 

@@ -3,9 +3,10 @@
  * `git ls-remote`, then a shallow clone at that tag. Every command runs with restricted transports (only the clone
  * URL's http(s) scheme), no credential prompts or helpers, no redirects, no user or system git configuration, the
  * connection pinned to the checked address when there is one, an overall time bound, and (for a clone) a size bound
- * measured on disk while it downloads. Failures become `MethodFetchError` with a detail that says which step failed and why.
+ * measured on disk while it downloads. Failures become `MethodFetchError` with a detail that says which step failed and
+ * why.
  *
- * @see API-CONTRACT.md §10.3; CLIENTS.md §6.5 step 4
+ * @see docs/methods.md#fetching-and-the-clone-cache; docs/methods.md#grammar
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';

@@ -4,7 +4,7 @@
  * error, a clone host name that did not resolve); any other `MethodFetchError` is the host's (or this server's) final
  * word. Only the first kind lets an expired commit resolution stand in (stale-if-error, docs/methods.md).
  *
- * @see spec §2.2; API-CONTRACT.md §10.3
+ * @see spec §2.2; docs/methods.md#fetching-and-the-clone-cache
  */
 import { MethodFetchError } from '../errors/index.js';
 

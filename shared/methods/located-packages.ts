@@ -1,6 +1,7 @@
 /**
  * The packages this process located lately in the clone cache, kept in memory: a `method_ref` hit then reads nothing
- * from disk (docs/methods.md "Clone cache"). A clone entry never changes once renamed into place, so what was located
+ * from disk (docs/methods.md#fetching-and-the-clone-cache). A clone entry never changes once renamed into place, so
+ * what was located
  * in it — sources, library files, the manifests of its siblings, the addresses it reaches outside the clone — is a
  * function of the commit, the address and the purpose (the Python gate) under this process's fixed limits.
  *

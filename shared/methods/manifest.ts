@@ -4,7 +4,7 @@
  * and the `[exports]` tables (nested by domain path, each level's `pipes` its exported pipe codes), flattened.
  * Other keys are not checked here: the manifest is located, not linted.
  *
- * @see CLIENTS.md §6.1, §6.5; LANGUAGE.md §7.1
+ * @see docs/packages.md, docs/methods.md#grammar; docs/packages.md
  */
 import { parse } from 'smol-toml';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The seam between the routes and method packages fetched by address (`method_ref`, spec §2.2; API-CONTRACT.md §10).
+ * The seam between the routes and method packages fetched by address (`method_ref`, spec §2.2; docs/methods.md).
  * Routes depend on the {@link MethodFetcher} interface only (the git fetcher of `git-method-fetcher.ts` in production,
  * a stub in tests).
  */
@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { BundleSource, PackageExports } from '../mthds/index.js';
 
 /**
- * Where the bundles of a `method_ref` request came from (spec §2.2; API-CONTRACT.md §10.5), as sent on the wire in
+ * Where the bundles of a `method_ref` request came from (spec §2.2; docs/methods.md#shaping-and-gates), as sent on the
+ * wire in
  * `method_provenance`: the full package address, the tag (null for a bare address at HEAD), the resolved commit id,
  * and the manifest's package name and version.
  */
@@ -24,18 +25,21 @@ export type MethodProvenance = z.infer<typeof METHOD_PROVENANCE>;
 
 /**
  * What a route does with the package: `run` (run routes and `/v1/validate`: custom Python is refused) or `tooling`
- * (resolve, codegen, build: only the `.mthds` files are read; API-CONTRACT.md §10.5).
+ * (resolve, codegen, build: only the `.mthds` files are read; docs/methods.md#shaping-and-gates).
  */
 export type FetchPurpose = 'run' | 'tooling';
 
-/** A located method package: its `.mthds` bundles (sources are package-relative paths), manifest main pipe and provenance. */
+/**
+ * A located method package: its `.mthds` bundles (sources are package-relative paths), manifest main pipe and
+ * provenance.
+ */
 export interface FetchedMethod {
   sources: BundleSource[];
   /** The manifest's `main_pipe`, when it declares one. */
   mainPipe: string | null;
   /**
    * The package's other files (not `.mthds`, `METHODS.toml` nor `requirements.txt`) by package-relative path, which a
-   * run's documents may name (API-CONTRACT.md §10.5); empty for purpose `tooling`.
+   * run's documents may name (docs/methods.md#shaping-and-gates); empty for purpose `tooling`.
    */
   libraryFiles: ReadonlyMap<string, Uint8Array>;
   /**

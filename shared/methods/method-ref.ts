@@ -1,6 +1,7 @@
 /**
- * The `method_ref` grammar: `{repo_host}/<owner>/<repo>[/<selector>][@<tag>]` (spec §2.2; API-CONTRACT.md §10.1–10.2;
- * CLIENTS.md §6.5). A reference without a host segment (registry form) is reserved: 501 `MethodRefNotSupported`.
+ * The `method_ref` grammar: `{repo_host}/<owner>/<repo>[/<selector>][@<tag>]` (spec §2.2; docs/methods.md#grammar;
+ * docs/methods.md#grammar). A reference without a host segment (registry form) is reserved: 501
+ * `MethodRefNotSupported`.
  * A reference that looks like an address but is malformed, or names a host the deployment does not fetch from, is
  * 422 `MethodRefParseError`.
  */
@@ -47,7 +48,7 @@ function tagProblem(tag: string): string | undefined {
  * @returns the parsed reference
  * @throws MethodRefNotSupported (501) for a registry form (no `host.tld/` first segment)
  * @throws MethodRefParseError (422) for an empty, malformed or not-allowed-host reference; the detail says which
- * @see spec §2.2; API-CONTRACT.md §10.1–10.2
+ * @see spec §2.2; docs/methods.md#grammar
  * @example parseMethodRef('github.com/pipelex/methods/cv_analyzer@v0.1.0', ['github.com']).tag === 'v0.1.0'
  */
 export function parseMethodRef(input: string, allowedHosts: readonly string[]): MethodRef {

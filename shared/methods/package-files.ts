@@ -1,5 +1,6 @@
 /**
- * Reading a located package (API-CONTRACT.md §10.4 bounds, §10.5 shaping and gates): the package directory, `.git`
+ * Reading a located package (docs/methods.md#locating-the-package bounds, §10.5 shaping and gates): the package
+ * directory, `.git`
  * and `__pycache__` skipped and nested packages (sub-directories with their own `METHODS.toml`) left out, is bounded by
  * `SERVICE_MAX_FETCHED_PACKAGE_FILES` / `_TOTAL_KIB`; on purpose `run`, Python is gated (structure classes: 403
  * `MethodStructuresRefusedError`; any other `.py`: 403 `CustomCodeRequiresSandbox`); the `.mthds` files, in sorted

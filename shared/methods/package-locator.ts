@@ -1,5 +1,6 @@
 /**
- * Locating a package in a fetched repository by manifest identity (API-CONTRACT.md §10.4; CLIENTS.md §6.5 step 5).
+ * Locating a package in a fetched repository by manifest identity (docs/methods.md#locating-the-package;
+ * docs/methods.md#grammar).
  *
  * Scan: walk the clone without following symlinked directories, pruning `.git`; collect every `METHODS.toml`, sorted
  * by path; more than `SERVICE_MAX_SCANNED_MANIFESTS` is `MethodPackageTooLargeError`. A manifest is skipped, with its

@@ -4,7 +4,8 @@
  * does). The text is parsed with the Lezer Python grammar, so comments and strings never count; nothing is imported
  * or executed.
  *
- * @see spec §2.2 (structure classes are always refused); API-CONTRACT.md §8.1, §10.5
+ * @see spec §2.2 (structure classes are always refused); docs/bundles.md#whole-bundle-transports,
+ * docs/methods.md#shaping-and-gates
  */
 
 import type { SyntaxNode } from '@lezer/common';

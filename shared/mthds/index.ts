@@ -5,7 +5,8 @@
  * written, typed (nothing resolved); the *library* is every concept and pipe of the bundles of one request, validated,
  * with references resolved. Stages: parse (S1 TOML, S2 schemas) → validate (rules S2–S5b → items) → library.
  *
- * @see LANGUAGE.md §1–6, spec §2.3, §2.5–2.6
+ * @see docs/bundle-format.md, docs/concepts.md, docs/language.md, docs/namespaces.md, docs/rules.md, spec §2.3,
+ * §2.5–2.6
  */
 
 export {

@@ -4,7 +4,7 @@
  * rules (S4–S5b). Every problem becomes a validation item; error items make the verdict invalid, warning items ride
  * along a valid one.
  *
- * @see spec §2.5–2.6, LANGUAGE.md §6, API-CONTRACT.md §3.7, §4.1
+ * @see spec §2.5–2.6, docs/rules.md, docs/api.md#post-v1validate, docs/api.md#validation-items
  */
 import { MthdsParserError, type ValidationErrorItem } from '../errors/index.js';
 import { buildLibrary } from './library/build-library.js';
@@ -68,7 +68,7 @@ const QUOTED_IN_MESSAGE = 5;
 /**
  * Most error (or warning) items a verdict carries; the verdict message still counts every error ("(and N more)").
  * Sixteen 1 MiB files can hold millions of faults: listing them all would make a verdict of hundreds of MB.
- * @see docs/limits.md "Validation items"
+ * @see docs/api.md#validation-items
  */
 const MAX_REPORTED_ITEMS = 1000;
 
@@ -90,7 +90,9 @@ function runRules(
   return { errors, warnings };
 }
 
-/** Append items one by one: `push(...items)` passes one call argument per item and overflows the stack past ~100,000. */
+/**
+ * Append items one by one: `push(...items)` passes one call argument per item and overflows the stack past ~100,000.
+ */
 function appendAll(target: ValidationErrorItem[], items: readonly ValidationErrorItem[]): void {
   for (const item of items) target.push(item);
 }
@@ -102,7 +104,7 @@ function appendAll(target: ValidationErrorItem[], items: readonly ValidationErro
  * @returns `{ok: true, library, warnings}`, or `{ok: false, errors, message}` where each TOML or parse failure is one
  *   `blueprint_validation` item without `source` or `error_type` (spec §2.6 residual), and every other item follows
  *   spec §2.6 (`source` is the bundle's `source`)
- * @see spec §2.5–2.6, LANGUAGE.md §6
+ * @see spec §2.5–2.6, docs/rules.md
  * @example
  * const loaded = loadLibrary([{ content: text, source: 'hello.mthds' }]);
  * if (loaded.ok) loaded.library.mainPipe();

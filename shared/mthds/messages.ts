@@ -1,9 +1,10 @@
 /**
- * The wording of every validation message of the language core, keyed by a stable message code (STYLE.md rules 13
- * and 15): each message says where (bundle, concept or pipe, and field), what is wrong (the offending value) and what
+ * The wording of every validation message of the language core, keyed by a stable message code
+ * (CONTRIBUTING.md#7-messages-come-from-one-table): each message says where (bundle, concept or pipe, and field), what
+ * is wrong (the offending value) and what
  * is allowed. Contract tests that compare wording read it from here.
  *
- * @see LANGUAGE.md §6, spec §2.6
+ * @see docs/rules.md, spec §2.6
  */
 
 const quoted = (names: readonly string[]): string => names.map((name) => `'${name}'`).join(', ');

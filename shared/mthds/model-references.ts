@@ -1,14 +1,19 @@
 /**
- * Model references as pipes write them in `model` (RUNTIME.md §5.6 step 1): `$name` or `preset:name` (a preset),
+ * Model references as pipes write them in `model` (docs/inference.md#from-a-pipes-model-to-a-call): `$name` or
+ * `preset:name` (a preset),
  * `@name` or `alias:name` (an alias), `~name` or `waterfall:name` (a waterfall), anything else (or `handle:name`) a
  * model handle. The categories a pipe type's `model` is read in, and the names a model deck knows per category (the
  * data the static check of `model` fields compares against; the deck itself lives with the inference adapters).
  *
- * @see RUNTIME.md §5.5–5.6, LANGUAGE-DELTA.md §8
+ * @see docs/inference.md#the-model-deck, docs/inference.md#from-a-pipes-model-to-a-call,
+ * docs/language.md#model-references-and-the-deck
  */
 import { distance } from 'fastest-levenshtein';
 
-/** The model categories of the deck (RUNTIME.md §5.5), and the judgment models of PipeJudge (LANGUAGE-DELTA.md §3). */
+/**
+ * The model categories of the deck (docs/inference.md#the-model-deck), and the judgment models of PipeJudge
+ * (docs/language.md#pipejudge).
+ */
 export type ModelCategoryName = 'llm' | 'img_gen' | 'extract' | 'search' | 'judgment';
 
 /** What a reference names. */
@@ -30,7 +35,8 @@ export interface CategoryReferences {
   hasDefault?: boolean;
   /**
    * What the model a reference resolves to reads, when its spec says (judgment category, for PipeJudge's input
-   * capability; LANGUAGE-DELTA.md §3): keyed `<kind>:<name>` (`alias:default-judgment`, `preset:x`, `waterfall:x`,
+   * capability; docs/language.md#pipejudge): keyed `<kind>:<name>` (`alias:default-judgment`, `preset:x`,
+   * `waterfall:x`,
    * `handle:gpt-4o`) and `default` for the category's default; the resolved handle (for a waterfall, its first model
    * that can be served) and its spec `inputs`.
    */

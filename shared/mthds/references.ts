@@ -1,6 +1,7 @@
 /**
  * Reference strings: concept refs with multiplicity (`Code`, `domain.Code`, `alias->domain.Code`, `X[]`, `X[N]`) and
- * pipe refs, plus the naming rules of codes (LANGUAGE.md §1.3, §3.1, §5.1).
+ * pipe refs, plus the naming rules of codes (docs/bundle-format.md#naming, docs/pipes.md#common-fields,
+ * docs/namespaces.md#reference-syntax).
  */
 
 /** How many items: `X` single, `X[]` variable, `X[N]` exactly N. */
@@ -8,7 +9,7 @@ export type Multiplicity = 'single' | 'variable' | number;
 
 /**
  * The largest fixed count of items a bundle or a run may ask for: `X[N]`, a step's `nb_output`, a run's
- * `output_multiplicity` (docs/limits.md "Multiplicity"). A language limit, so that no count a caller writes decides
+ * `output_multiplicity` (docs/limits.md#multiplicity). A language limit, so that no count a caller writes decides
  * how many items are built before anything checks it (the real bundles of the corpus ask for 5 at most).
  */
 export const MAX_MULTIPLICITY = 1000;
@@ -30,7 +31,7 @@ export interface PipeRefParts {
   code: string;
 }
 
-/** Domain code: snake segments joined by dots (LANGUAGE.md §1.3). */
+/** Domain code: snake segments joined by dots (docs/bundle-format.md#naming). */
 export const DOMAIN_CODE = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*$/;
 /** Concept code: PascalCase. */
 export const CONCEPT_CODE = /^[A-Z][A-Za-z0-9]*$/;
@@ -47,7 +48,7 @@ const PIPE_REF = /^(?:(?<pkg>\S+?)->)?(?:(?<dom>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9
  * Parse a concept reference.
  * @param ref - e.g. `Text`, `native.Text[]`, `legal.Clause[3]`, `docs->documents.Page`
  * @returns the parts, or undefined when malformed
- * @see LANGUAGE.md §3.1
+ * @see docs/pipes.md#common-fields
  */
 export function parseConceptRef(ref: string): ConceptRefParts | undefined {
   const groups = CONCEPT_REF.exec(ref.trim())?.groups;
@@ -66,7 +67,7 @@ export function parseConceptRef(ref: string): ConceptRefParts | undefined {
  * Parse a pipe reference.
  * @param ref - e.g. `summarize`, `legal.summarize`, `github.com/o/r/pkg->docs.extract`
  * @returns the parts, or undefined when malformed
- * @see LANGUAGE.md §5.1
+ * @see docs/namespaces.md#reference-syntax
  */
 export function parsePipeRef(ref: string): PipeRefParts | undefined {
   const groups = PIPE_REF.exec(ref.trim())?.groups;
@@ -86,7 +87,8 @@ export function stripMultiplicity(ref: string): string {
 }
 
 /**
- * The presence of a pipe slot (LANGUAGE-DELTA.md §6): `plain` (`X`: needed; absent → the pipe is lifted), `optional`
+ * The presence of a pipe slot (docs/language.md#optionality-presence-markers-and-absences): `plain` (`X`: needed;
+ * absent → the pipe is lifted), `optional`
  * (`X?`: the pipe runs with it absent) or `force` (`X!`, inputs only: absent → OptionalValueAbsentError).
  */
 export type Presence = 'plain' | 'optional' | 'force';
@@ -103,7 +105,7 @@ export interface PresenceSpec {
 /**
  * Split the trailing presence marker off an input or output spec (`Text?`, `legal.Clause!`, `Page[]?`).
  * @param spec - as written in `inputs`, `output` or an expanded slot's `concept`
- * @see LANGUAGE-DELTA.md §6
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 export function splitPresence(spec: string): PresenceSpec {
   const written = spec.trim();
@@ -113,7 +115,7 @@ export function splitPresence(spec: string): PresenceSpec {
   return { ref: written, presence: 'plain' };
 }
 
-/** Special outcomes of a PipeCondition, never resolved as pipes (LANGUAGE.md §3.10). */
+/** Special outcomes of a PipeCondition, never resolved as pipes (docs/pipes.md#pipecondition). */
 export const SPECIAL_OUTCOMES: ReadonlySet<string> = new Set(['fail', 'continue']);
 
 /**

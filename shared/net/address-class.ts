@@ -12,7 +12,8 @@ import ipaddr from 'ipaddr.js';
 /**
  * The class of a destination address:
  * - `public`: global unicast, the only class accepted by default;
- * - `loopback`, `private` (RFC 1918), `uniqueLocal` (fc00::/7): accepted only when an `*_ALLOW_PRIVATE_HOSTS` switch is on;
+ * - `loopback`, `private` (RFC 1918), `uniqueLocal` (fc00::/7): accepted only when an `*_ALLOW_PRIVATE_HOSTS` switch is
+ * on;
  * - every other class is refused in every mode.
  */
 export type AddressClass =
@@ -29,7 +30,8 @@ export type AddressClass =
   | 'reserved';
 
 /**
- * Cloud-metadata endpoints (CIDR): AWS/GCP/Azure/OpenStack/DigitalOcean/Oracle 169.254.169.254, AWS DNS 169.254.169.253,
+ * Cloud-metadata endpoints (CIDR): AWS/GCP/Azure/OpenStack/DigitalOcean/Oracle 169.254.169.254, AWS DNS
+ * 169.254.169.253,
  * ECS task metadata 169.254.170.2 and 169.254.170.23, AWS IMDS over IPv6 fd00:ec2::254 (and its DNS fd00:ec2::253),
  * Alibaba 100.100.100.200, Oracle's legacy 192.0.0.192.
  */

@@ -1,5 +1,6 @@
 /**
- * The SSRF rules of every outbound request made on a caller's behalf (spec §2.3, §6 rule 3; `docs/outbound-requests.md`):
+ * The SSRF rules of every outbound request made on a caller's behalf (spec §2.3, §6 rule 3;
+ * `docs/outbound-requests.md`):
  * only http(s) URLs without credentials, whose host is a public address or a name that resolves only to public
  * addresses. An `*_ALLOW_PRIVATE_HOSTS` switch (development and tests) also accepts loopback, private (RFC 1918) and
  * unique-local destinations, and `localhost` names; cloud-metadata addresses and names, and every other non-public

@@ -10,7 +10,7 @@
  *   with {@link resolvedProblem}, and only checked addresses handed to the socket, so a DNS answer that changes between
  *   a check and the connection (rebinding) cannot reach a refused address.
  *
- * undici is loaded on the first outbound request, not at boot (docs/architecture.md "Startup").
+ * undici is loaded on the first outbound request, not at boot (docs/architecture.md#startup).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -41,7 +41,8 @@ export const systemResolver: HostResolver = (host) => dnsLookup(host, { all: tru
 export class RefusedResolution extends Error {
   /**
    * @param problem - why: a clause that completes "… is refused: " (e.g. `its host 'x.test' resolves to 127.0.0.1, …`)
-   *   when `url` is absent; with `url`, a clause that completes "<url> " (e.g. `targets 'metadata', a cloud-metadata …`)
+   *   when `url` is absent; with `url`, a clause that completes "<url> " (e.g.
+   * `targets 'metadata', a cloud-metadata …`)
    * @param url - the dispatched URL the URL rule refused (the caller's, or a redirect's `Location`)
    */
   constructor(

@@ -1,5 +1,6 @@
 /**
- * Structured logging (pino). Server logs are always verbose (spec §7.5): full messages and causes, never sent to callers.
+ * Structured logging (pino). Server logs are always verbose (spec §7.5): full messages and causes, never sent to
+ * callers.
  */
 import { type Logger, pino } from 'pino';
 

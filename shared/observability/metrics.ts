@@ -1,8 +1,11 @@
 /**
  * Prometheus metrics (prom-client): HTTP requests, runs (finished apart from rejected by a caller error), queue depths,
- * callback deliveries, inference calls and tokens. One {@link Metrics} per process; the API serves it at `/metrics`, a worker on its own port when configured.
+ * callback deliveries, inference calls and tokens, and the errors handled by carrying on (`swallowed-errors.ts`: one
+ * counter per process, registered in every registry). One {@link Metrics} per process; the API serves it at
+ * `/metrics`, a worker on its own port when configured.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { swallowedErrorsCounter } from './swallowed-errors.js';
 
 /** Something that can count jobs by state. */
 export type JobCounter = () => Promise<Record<string, number>>;
@@ -138,6 +141,7 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'mthds_process_' });
+    this.registry.registerMetric(swallowedErrorsCounter);
     const queues = this.queues;
     new Gauge({
       name: 'mthds_queue_jobs',

@@ -1,7 +1,8 @@
 /**
  * The `bullmq` orchestrator: checks the run in the API (an invalid bundle, or inputs its pipe refuses, is a 422 before
  * anything is queued), records the run in the registry under its owner and enqueues it for the workers; a run a caller
- * error refuses here (its bundle, its inputs, its run id) is counted in `mthds_runs_rejected_total`. `/v1/execute` then waits for the
+ * error refuses here (its bundle, its inputs, its run id) is counted in `mthds_runs_rejected_total`. `/v1/execute` then
+ * waits for the
  * worker's outcome (bounded by `EXECUTE_TIMEOUT_MS`); `/v1/start` answers at once with the acknowledgement.
  */
 import {
@@ -32,7 +33,7 @@ export interface BullmqOrchestratorDeps {
   now(): number;
   /** Where the bundles are statically validated before anything is queued, off the event loop. */
   bundles: RunBundleChecker;
-  /** Where large inputs and payloads go instead of Redis (docs/storage.md "Payloads"). */
+  /** Where large inputs and payloads go instead of Redis (docs/storage.md#layout). */
   objects: RunObjects;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
  * `StartRequiresAsyncOrchestration` on it (spec §4.4). Each run it accepts gets a run record and events, as a queued
- * run does (docs/api.md "Run lifecycle"): `RUNNING` once its check passed, then `COMPLETED` with its result or
+ * run does (docs/api.md#run-lifecycle): `RUNNING` once its check passed, then `COMPLETED` with its result or
  * `FAILED` with its error report, so `GET /v1/runs/{id}/status`, `/results` and `/events` serve it.
  */
 import { toErrorReport } from '../errors/index.js';

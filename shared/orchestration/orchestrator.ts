@@ -8,7 +8,7 @@ import type { BundleSource, Library, PackageExports } from '../mthds/index.js';
 import type { RunResult } from '../wire/index.js';
 import type { RunSubmission } from './submission.js';
 
-/** The 202 acknowledgement of `/v1/start` (API-CONTRACT.md §3.6; spec §2.4). */
+/** The 202 acknowledgement of `/v1/start` (docs/api.md#post-v1start; spec §2.4). */
 export interface StartAcknowledgement {
   pipeline_run_id: string;
   created_at: string;
@@ -19,7 +19,7 @@ export interface StartAcknowledgement {
   main_stuff_name: null;
   pipe_output: null;
   pipe_structures: null;
-  /** The fetch's provenance on a `method_ref` run, null otherwise (API-CONTRACT.md §3.6). */
+  /** The fetch's provenance on a `method_ref` run, null otherwise (docs/api.md#post-v1start). */
   method_provenance: MethodProvenance | null;
 }
 
@@ -55,7 +55,7 @@ export interface RunCheckRequest {
 /**
  * Where a run is checked before it runs or is queued — its bundles loaded and statically validated, its pipe selected,
  * its inputs bound to that pipe as the run will bind them — in the API's diagnostics threads, off the event loop
- * (docs/isolation.md "Diagnostics pool"). `/v1/start` and `/v1/execute` refuse alike what fails it (spec §4.3–4.4).
+ * (docs/isolation.md#diagnostics-pool). `/v1/start` and `/v1/execute` refuse alike what fails it (spec §4.3–4.4).
  */
 export interface RunBundleChecker {
   /**

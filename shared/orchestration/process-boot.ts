@@ -15,7 +15,7 @@ import {
   throttleMetrics,
 } from '../inference/index.js';
 import { installFatalErrorPolicy, ResourceStack } from '../lifecycle/index.js';
-import { createLogger, type Logger, Metrics } from '../observability/index.js';
+import { createLogger, type Logger, Metrics, swallowedErrors } from '../observability/index.js';
 import type { InferencePort } from '../runtime/index.js';
 import { IMPLEMENTATION_VERSION } from '../version.js';
 
@@ -34,7 +34,7 @@ export interface BootedProcess {
   startup: StartupFacts;
 }
 
-/** The facts of a startup line common to the API and the worker (README.md "Logs"). */
+/** The facts of a startup line common to the API and the worker (README.md#logs). */
 export interface StartupFacts {
   /** The runner's version (package.json). */
   version: string;
@@ -45,7 +45,7 @@ export interface StartupFacts {
 }
 
 /**
- * Refuse to start: one line on stderr, exit status 1 (README.md "Configuration").
+ * Refuse to start: one line on stderr, exit status 1 (README.md#configuration).
  * @param line - what is wrong and, where there is one, the variable or file to change
  */
 export function refuseToStart(line: string): never {
@@ -96,7 +96,7 @@ export function loadProcessSettings(environment: NodeJS.ProcessEnv): Settings {
  * @param environment - the process environment (`process.env`): provider keys
  * @param openRateLimitConnection - in queue mode, opens the Redis connection on which the process's provider rate
  *   limits count with every other process of the deployment (keys under `QUEUE_PREFIX`; closed with the process);
- *   without it they count in the process's own memory (direct mode); docs/inference.md "Rate limits". Passed by the
+ *   without it they count in the process's own memory (direct mode); docs/inference.md#rate-limits. Passed by the
  *   entry point, so a process in direct mode never loads the Redis client.
  * @returns settings, logger, resources, metrics, the inference backend and the startup facts; refuses to start (exit
  *   status 1) on an invalid inference configuration
@@ -109,6 +109,7 @@ export function bootProcess(
 ): BootedProcess {
   const logger = createLogger(settings.logLevel, role);
   installFatalErrorPolicy(logger);
+  swallowedErrors.useLogger(logger);
   const metrics = new Metrics();
   const resources = new ResourceStack();
   let store: LimiterStore = { kind: 'memory' };

@@ -2,13 +2,13 @@
  * The API's handle on the queue backend: the run and callback queues (producers), the run registry, the run event log,
  * and their Redis connections (producers fail fast; the completion-events listener and each event stream's reader
  * block). It also builds the `bullmq` orchestrator and reports its queues, so the API reaches BullMQ only through this
- * handle (loaded only in queue mode: docs/architecture.md "Startup").
+ * handle (loaded only in queue mode: docs/architecture.md#startup).
  */
 
 import { Queue } from 'bullmq';
 import type { Settings } from '../config/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
-import type { Metrics } from '../observability/index.js';
+import { type Metrics, swallowedErrors } from '../observability/index.js';
 import { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
 import type { RedisRunEventLog } from './events/index.js';
 import type { Orchestrator } from './orchestrator.js';
@@ -29,7 +29,9 @@ import type { RunRegistry } from './registry/index.js';
 export interface QueueBackend {
   readonly runQueue: RunQueue;
   readonly callbackQueue: CallbackQueue;
-  /** The queue of fanned-out runs' child jobs (docs/fan-out.md), for its metrics and the dashboard; the API adds none. */
+  /**
+   * The queue of fanned-out runs' child jobs (docs/fan-out.md), for its metrics and the dashboard; the API adds none.
+   */
   readonly childQueue: Queue;
   readonly registry: RunRegistry;
   /** Runs' events in Redis Streams (docs/run-events.md). */
@@ -83,7 +85,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     backoffMs: settings.callbacks.backoffMs,
   });
   const childQueue = new Queue(CHILD_QUEUE, { connection: producer, prefix: keys.bullPrefix });
-  childQueue.on('error', () => undefined);
+  childQueue.on('error', (error) => swallowedErrors.report('queue-backend:child-queue', error));
   const registryConnection = connections.open('producer', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   return {

@@ -4,7 +4,7 @@
  * processors.
  *
  * Kept apart from the mode-agnostic barrel (`index.ts`) so that a process in `direct` mode never loads BullMQ or
- * ioredis: the API imports this module only once its deployment runs queued (docs/architecture.md "Startup"); the
+ * ioredis: the API imports this module only once its deployment runs queued (docs/architecture.md#startup); the
  * worker entry always does.
  */
 

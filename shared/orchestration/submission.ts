@@ -48,7 +48,7 @@ export interface RunSubmission {
   callbackUrls: string[];
   /** Where a `method_ref` run's bundles came from; null for inline runs (spec §2.2). */
   methodProvenance: MethodProvenance | null;
-  /** The run's budget in USD (`max_cost_usd`, docs/inference.md "Run budget"); none when absent or null. */
+  /** The run's budget in USD (`max_cost_usd`, docs/inference.md#run-budget); none when absent or null. */
   maxCostUsd?: number | null;
 }
 

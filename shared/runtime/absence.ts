@@ -1,6 +1,8 @@
 /**
- * Absences (LANGUAGE-DELTA.md §6): a named slot that holds no value is a recorded fact with provenance — who produced
- * it, why, and which upstream absence it chains to. The reference's `AbsenceRecord`, member for member.
+ * Absences (docs/language.md#optionality-presence-markers-and-absences): a named slot that holds no value is a recorded
+ * fact with provenance — who produced
+ * it, why, and which upstream absence it chains to. On the wire it is the reference's `AbsenceRecord`
+ * (`shared/wire/absence-record.ts`).
  */
 
 /**
@@ -10,26 +12,27 @@
  */
 export type AbsenceKind = 'declared_absent' | 'skipped' | 'not_provided';
 
-/** One recorded absence (`pipe_output.working_memory.absences[<name>]` on the wire). */
-export interface AbsenceRecord {
-  variable_name: string;
+/** One recorded absence. */
+export interface Absence {
+  /** The name of the slot that holds no value (`main_stuff` for the latest output). */
+  variableName: string;
   kind: AbsenceKind;
   reason: string;
   /** The code of the pipe that resolved the slot absent; null for a caller's omission. */
-  producing_pipe: string | null;
+  producingPipe: string | null;
   /** The absence this one chains to (a skip's cause), or null. */
-  upstream: AbsenceRecord | null;
+  upstream: Absence | null;
 }
 
 /**
  * The provenance chain of an absence, outermost first, for error details: `'a' skipped (…) ← 'b' not provided (…)`.
  * @param record - an absence
  */
-export function absenceChain(record: AbsenceRecord): string {
+export function absenceChain(record: Absence): string {
   const links: string[] = [];
-  for (let link: AbsenceRecord | null = record; link !== null; link = link.upstream)
+  for (let link: Absence | null = record; link !== null; link = link.upstream)
     links.push(
-      `'${link.variable_name}' ${link.kind.replace('_', ' ')}${link.producing_pipe === null ? '' : ` by '${link.producing_pipe}'`} (${link.reason})`,
+      `'${link.variableName}' ${link.kind.replace('_', ' ')}${link.producingPipe === null ? '' : ` by '${link.producingPipe}'`} (${link.reason})`,
     );
   return links.join(' ← ');
 }

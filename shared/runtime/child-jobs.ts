@@ -1,5 +1,6 @@
 /**
- * Running a controller's children (the items of a batch, the branches of a PipeParallel; RUNTIME.md §3.3, §3.5): at
+ * Running a controller's children (the items of a batch, the branches of a PipeParallel; docs/runtime.md#pipeparallel,
+ * docs/runtime.md#pipebatch): at
  * most `batchConcurrency` at once, each on its own working memory, in-process through the router, or — when the host
  * gave a fan-out port — as child jobs elsewhere (docs/fan-out.md). Either way a child's job (and its copy of the
  * memory) is made only when its turn comes, and what is kept of it is its latest output, all a controller reads back;
@@ -7,7 +8,7 @@
  * pipe reports, graph nodes and pipe count join the run's.
  */
 import pLimit from 'p-limit';
-import type { AbsenceRecord } from './absence.js';
+import type { Absence } from './absence.js';
 import type { FanOutChild, FanOutOutcome } from './fan-out-port.js';
 import type { PipeJob, RunEnvironment } from './pipe-job.js';
 import { DEFAULT_BATCH_CONCURRENCY } from './ports.js';
@@ -17,7 +18,7 @@ import { stuffOfSnapshot } from './working-memory.js';
 /** What a child left as its latest output: its main stuff, or the absence its output resolved to, or neither. */
 export interface ChildOutcome {
   stuff: Stuff | undefined;
-  absence: AbsenceRecord | undefined;
+  absence: Absence | undefined;
 }
 
 /** A child job as the fan-out port carries it, with the run's pipe count as it stands. */

@@ -70,12 +70,12 @@ export async function runChildPipeline(
     pipes,
     graph,
     ...(checkpoints ? { checkpoints } : {}),
-    progress: new PipeProgressRecorder({ pipeProgress: (progress) => reports.push(progress) }, deps.now, usage.report),
+    progress: new PipeProgressRecorder({ pipeProgress: (progress) => reports.push(progress) }, deps.now, usage.summary),
     runPipe: (job: PipeJob) => routePipe(job, environment),
   };
   const memory = WorkingMemory.fromSnapshot(child.memory, (ref) => library.resolveConcept(ref));
   const report = (): FanOutReport => ({
-    usage: usage.records,
+    usage: usage.calls,
     progress: reports,
     graph: graph.fragment(),
     pipes: pipes.counted,

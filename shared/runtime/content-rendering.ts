@@ -1,11 +1,13 @@
 /**
- * Plain rendering of content, as `$x` / `{{ x }}` print it in templates (RUNTIME.md §2.2.5; a native Date or Time
+ * Plain rendering of content, as `$x` / `{{ x }}` print it in templates (docs/template-rendering.md#plain-rendering; a
+ * native Date or Time
  * prints as ISO 8601 at the precision it states: `2025-01-06`, `2025-01-06T09:30:00+02:00`, `09:30:00`;
- * LANGUAGE-DELTA.md §10; a member of a native Composite that is a Number, Date or Time content prints as that native),
+ * docs/concepts.md#native-concepts; a member of a native Composite that is a Number, Date or Time content prints as
+ * that native),
  * and the template
  * artefacts that carry it: read-only copies of content whose `toString()` is the plain rendering and whose
  * attributes are the content fields. A `Markdown` item prints its source, and in html templates its source converted
- * to HTML (LANGUAGE-DELTA.md §10).
+ * to HTML (docs/concepts.md#native-concepts).
  */
 import type { Concept, Library } from '../mthds/index.js';
 import { defineHtmlRendering, markdownToHtml } from '../templating/index.js';
@@ -150,7 +152,7 @@ function nestedArtefact(value: unknown): unknown {
   return value;
 }
 
-/** The verdict natives, whose JSON rendering leaves absent (null) members out (LANGUAGE-DELTA.md §3). */
+/** The verdict natives, whose JSON rendering leaves absent (null) members out (docs/language.md#pipejudge). */
 const VERDICT_NATIVES: ReadonlySet<string> = new Set(['YesNo', 'Choice', 'Rating']);
 
 function jsonOfItem(nativeRoot: string | null, item: ItemContent): unknown {
@@ -187,7 +189,8 @@ function itemArtefact(nativeRoot: string | null, item: ItemContent, media?: Prom
  * @param content - the stuff's content
  * @param media - in a PipeLLM prompt: Images and Documents render as `[Image N]` / `[Document N]` and are registered
  *   as attachments (a list of images renders as `[Image 1], [Image 2]`, of documents one per line)
- * @see RUNTIME.md §1.6, §2.1.5, §2.2.5
+ * @see docs/runtime.md#template-context, docs/runtime.md#images-and-documents,
+ * docs/template-rendering.md#plain-rendering
  */
 export function contentArtefact(nativeRoot: string | null, content: StuffContent, media?: PromptMedia): unknown {
   if (content.kind === 'item') return itemArtefact(nativeRoot, content.item, media);

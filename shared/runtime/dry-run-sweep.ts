@@ -1,10 +1,12 @@
 /**
- * The dry-run sweep of `/v1/validate` (RUNTIME.md §4.5, LANGUAGE.md §8.3): every pipe of a valid library runs once on
+ * The dry-run sweep of `/v1/validate` (docs/runtime.md#the-validation-sweep, docs/language.md#the-validation-dry-run):
+ * every pipe of a valid library runs once on
  * mock inputs with mock inference, so failures that static rules cannot see (templates that do not render with real
  * content shapes, constructs that do not fit their concept, unregistered functions) surface as `dry_run` items.
  *
  * Statuses: SUCCESS or FAILURE (the contract's SKIPPED, once given to a pipe calling a package absent from the request,
- * is never produced: such a library is refused by `S5-package-refs`, LANGUAGE-DELTA.md §11). Contract-only pipes (PipeSignature) are listed only when `allow_signatures` is set (then they mint a mock output).
+ * is never produced: such a library is refused by `S5-package-refs`, docs/namespaces.md#cross-package-references).
+ * Contract-only pipes (PipeSignature) are listed only when `allow_signatures` is set (then they mint a mock output).
  */
 import { toMthdsError, type ValidationErrorItem } from '../errors/index.js';
 import type { Library, Pipe } from '../mthds/index.js';
@@ -14,7 +16,7 @@ import type { RuntimeDeps } from './ports.js';
 import { runPipeline } from './run-pipeline.js';
 import { withTemplateBatch } from './template-batch.js';
 
-/** One swept pipe (API-CONTRACT.md §4.3 `validated_pipes`). */
+/** One swept pipe (docs/api.md#valid-report `validated_pipes`). */
 export interface ValidatedPipe {
   pipe_ref: string;
   status: 'SUCCESS' | 'FAILURE';

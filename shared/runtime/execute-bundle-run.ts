@@ -2,7 +2,7 @@
  * One blocking run of inline bundle sources: load and validate the library, pick the pipe, run it.
  * Shared by the API's direct orchestration and the queue workers.
  *
- * @see spec §2.3–2.4, §4.3; RUNTIME.md §1.1
+ * @see spec §2.3–2.4, §4.3; docs/runtime.md#starting-a-run
  */
 import { PipeNotFoundError, ValidateBundleError } from '../errors/index.js';
 import {
@@ -87,7 +87,10 @@ export function selectRunPipe(library: Library, pipeCode: string | null | undefi
   return main;
 }
 
-/** A finished bundle run: the run's outcome, the library it ran in and its live graph (rendered by `shared/wire`'s run result). */
+/**
+ * A finished bundle run: the run's outcome, the library it ran in and its live graph (rendered by `shared/wire`'s run
+ * result).
+ */
 export interface BundleRunOutcome {
   outcome: RunOutcome;
   library: Library;

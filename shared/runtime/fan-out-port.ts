@@ -1,14 +1,15 @@
 /**
- * The fan-out port (STYLE.md rule 3; docs/fan-out.md): how a host runs the children of a PipeBatch or a PipeParallel
+ * The fan-out port (CONTRIBUTING.md#3-the-runtime-reaches-out-through-ports; docs/fan-out.md): how a host runs the
+ * children of a PipeBatch or a PipeParallel
  * somewhere else than in the run's own process — as child jobs any worker can take. The runtime hands it the children
  * as plain JSON (the branch pipe's ref, a snapshot of the branch's working memory, its output name and run
  * parameters) and gets back each child's main outcome; without the port, children run in-process.
  */
-import type { AbsenceRecord } from './absence.js';
+import type { Absence } from './absence.js';
 import type { GraphFragment } from './graph-recorder.js';
 import type { PipeCount } from './pipe-budget.js';
 import type { PipeProgress } from './run-observer.js';
-import type { TokensUsageRecord } from './usage-report.js';
+import type { InferenceCall } from './usage-report.js';
 import type { MemorySnapshot, StuffSnapshot } from './working-memory.js';
 
 /** The run parameters a child carries (pipe-job.ts `RunParams` without the host-local graph node and progress step). */
@@ -39,13 +40,13 @@ export interface FanOutChild {
  */
 export type FanOutOutcome =
   | { kind: 'stuff'; name: string | null; stuff: StuffSnapshot }
-  | { kind: 'absent'; absence: AbsenceRecord }
+  | { kind: 'absent'; absence: Absence }
   | { kind: 'none' };
 
 /** What a child's run spent and reported, success or failure: merged into the parent run's usage and events. */
 export interface FanOutReport {
-  /** One record per inference call of the child, in call order. */
-  usage: TokensUsageRecord[];
+  /** The inference calls of the child, in call order. */
+  usage: InferenceCall[];
   /** The child's pipe reports, its own pipe's steps numbered from 1 with no parent step. */
   progress: PipeProgress[];
   /** The child's graph nodes, its own pipe's node at the top (graph-recorder.ts). */

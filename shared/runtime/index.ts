@@ -61,5 +61,5 @@ export {
   type TemplateRenderOptions,
   type TemplateRenderTask,
 } from './template-renderer.js';
-export type { RunUsageReport, TokensUsageRecord, UsageFigures } from './usage-report.js';
+export type { InferenceCall, UsageSummary, UsageTotals } from './usage-report.js';
 export { type MemorySnapshot, type StuffSnapshot, WorkingMemory } from './working-memory.js';

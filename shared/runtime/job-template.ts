@@ -1,7 +1,7 @@
 /**
  * Rendering one template of a pipe job: build its render model from the job's working memory and hand it to the
  * run's template renderer (template-renderer.ts).
- * @see RUNTIME.md §2.2
+ * @see docs/template-rendering.md
  */
 import type { PipeJob, RunEnvironment } from './pipe-job.js';
 import type { PromptAttachment } from './prompt-media.js';

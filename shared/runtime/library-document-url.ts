@@ -3,7 +3,8 @@
  * `inputs/cv.pdf`, as the corpus's sample inputs write it) is read from the run's library files and handed on as a
  * `data:` URL, so every extractor and provider wire reads it like any other. URLs with a scheme are left as they are.
  *
- * @see RUNTIME.md §2.4 ("URL, storage URI, or local path"); API-CONTRACT.md §8.1; LANGUAGE.md §2 (`Document.url`)
+ * @see docs/runtime.md#pipeextract ("URL, storage URI, or local path"); docs/bundles.md#whole-bundle-transports;
+ * docs/concepts.md (`Document.url`)
  */
 import { lookup } from 'mime-types';
 import { StuffFactoryError } from '../errors/index.js';

@@ -3,7 +3,8 @@
  * inputs; a failing pipe makes the verdict invalid. The default pipe (the primary bundle's `main_pipe`, or the one
  * the caller names) records its graph during its sweep run; when the sweep does not run it (a contract-only pipe, a
  * pipe calling an absent package) it is dry-run once more for its graph (null without a default pipe; when that dry run
- * fails, the graph shows the nodes it ran, the failed ones with their error). `shared/wire`'s validation report renders the verdict.
+ * fails, the graph shows the nodes it ran, the failed ones with their error). `shared/wire`'s validation report renders
+ * the verdict.
  */
 import type { ValidationErrorItem } from '../errors/index.js';
 import {
@@ -49,7 +50,9 @@ export interface ValidVerdict {
   pendingSignatures: string[];
   /** The pipe a selector-less run would execute, if any. */
   defaultPipe: Pipe | undefined;
-  /** The recorded graph of the default pipe's dry run (partial when that dry run fails); null without a default pipe. */
+  /**
+   * The recorded graph of the default pipe's dry run (partial when that dry run fails); null without a default pipe.
+   */
   graph: RunGraph | null;
 }
 
@@ -82,7 +85,7 @@ function namedGraph(recorder: GraphRecorder, pipe: Pipe, createdAt: number): Run
  * @param sweep - mock backends for the sweep; without a template renderer, the sweep and the graph's dry run share one
  *   templating batch (each template compiles once)
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `mode`: the static rules' mode (compat by
- *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
+ *   default; docs/language.md#strict-and-compat-modes); `defaultPipe`: the pipe a selector-less run would execute
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified); `models`:
  *   the serving model deck's names, to refuse unknown `model` references at load (unchecked when absent);
  *   `bundleFiles`: where the bundles came from, for PipeDocGen `template_file` (`LoadOptions.bundleFiles`);

@@ -1,5 +1,6 @@
 /**
- * Mock outputs and inputs of dry runs (RUNTIME.md §4.2–4.3): schema-valid placeholder content of a concept, one item
+ * Mock outputs and inputs of dry runs (docs/runtime.md#mock-outputs, docs/runtime.md#dry-run): schema-valid placeholder
+ * content of a concept, one item
  * for `X`, two for `X[]`, N for `X[N]`.
  */
 import type { Concept, Multiplicity, Pipe } from '../mthds/index.js';

@@ -1,5 +1,6 @@
 /**
- * Multiplicity resolution, shared by PipeLLM and sub-pipe steps (RUNTIME.md §2.1.7, LANGUAGE.md §4.4).
+ * Multiplicity resolution, shared by PipeLLM and sub-pipe steps (docs/runtime.md#multiplicity,
+ * docs/data-flow.md#multiplicity-overrides).
  */
 import type { Multiplicity } from '../mthds/index.js';
 

@@ -1,6 +1,6 @@
 /**
  * The concept a pipe's output takes: the declared one, or for `native.Dynamic` the run's
- * `dynamic_output_concept_ref` (Text when none is given). RUNTIME.md §2.1.1 step 1.
+ * `dynamic_output_concept_ref` (Text when none is given). docs/runtime.md#generation-mode.
  */
 import type { Concept, Library } from '../mthds/index.js';
 import type { PipeJob } from './pipe-job.js';

@@ -1,5 +1,5 @@
 /**
- * The bound on the pipes one run starts (docs/limits.md "Pipes per run"), and the dry run's own ("Dry runs"). Batches
+ * The bound on the pipes one run starts (docs/limits.md#pipes-per-run), and the dry run's own ("Dry runs"). Batches
  * over lists multiply the pipes a run starts (a batch over 1,000 items whose branch batches over 1,000 more starts a
  * million), and with them its time, its cost and all it keeps (working memories, events, graph nodes, usage records).
  * The router counts every pipe as it starts (pipe-router.ts), in-process children included. A fanned-out child
@@ -53,7 +53,7 @@ export class PipeBudget {
       count.started,
       (max) =>
         new RunPipeBudgetExceededError(
-          `The run would start more than ${max.toLocaleString('en-US')} pipes, the most one run may start (RUN_MAX_PIPES): batches over lists multiply the pipes a run starts. Nest fewer batches or batch over shorter lists (docs/limits.md "Pipes per run").`,
+          `The run would start more than ${max.toLocaleString('en-US')} pipes, the most one run may start (RUN_MAX_PIPES): batches over lists multiply the pipes a run starts. Nest fewer batches or batch over shorter lists (docs/limits.md#pipes-per-run).`,
           { retryable: false },
         ),
     );

@@ -1,6 +1,6 @@
 /**
  * The unit of execution handed to every pipe: the pipe, the working memory it reads and writes, where its output
- * goes, and the run parameters (RUNTIME.md §1.1 steps 8–10, §1.2).
+ * goes, and the run parameters (docs/runtime.md#starting-a-run steps 8–10, §1.2).
  */
 import type { Library, Pipe } from '../mthds/index.js';
 import type { ContentValidator } from './content-validator.js';
@@ -11,9 +11,14 @@ import type { PipeProgressRecorder } from './pipe-progress.js';
 import type { RuntimeDeps } from './ports.js';
 import type { WorkingMemory } from './working-memory.js';
 
-/** Run parameters that matter to semantics (RUNTIME.md §1.2). Children get a copy, never the parent's object. */
+/**
+ * Run parameters that matter to semantics (docs/runtime.md#run-parameters). Children get a copy, never the parent's
+ * object.
+ */
 export interface RunParams {
-  /** Multiplicity override aimed at the pipe about to run (`nb_output` / `multiple_output` / run `output_multiplicity`). */
+  /**
+   * Multiplicity override aimed at the pipe about to run (`nb_output` / `multiple_output` / run `output_multiplicity`).
+   */
   outputMultiplicity: boolean | number | null;
   /** Concrete concept for pipes whose output is `native.Dynamic`. */
   dynamicOutputConceptRef: string | null;
@@ -34,13 +39,14 @@ export interface RunParams {
 export interface PipeJob {
   pipe: Pipe;
   memory: WorkingMemory;
-  /** Name the output is stored under; null stores it at `main_stuff` (RUNTIME.md §1.8). */
+  /** Name the output is stored under; null stores it at `main_stuff` (docs/runtime.md#output-naming). */
   outputName: string | null;
   params: RunParams;
 }
 
 /**
- * What a dry run needs (RUNTIME.md §4): a source of schema-valid placeholder values. In a dry run, inputs are mocks,
+ * What a dry run needs (docs/runtime.md#dry-run): a source of schema-valid placeholder values. In a dry run, inputs are
+ * mocks,
  * inference is the mock backend, contract-only pipes mint a mock output, and conditions run every outcome.
  */
 export interface DryRunSupport {
@@ -58,7 +64,7 @@ export interface RunEnvironment {
   library: Library;
   validator: ContentValidator;
   deps: RuntimeDeps;
-  /** Maximum depth of nested pipes (RUNTIME.md §1.3; default 20). */
+  /** Maximum depth of nested pipes (docs/runtime.md#per-pipe-lifecycle; default 20). */
   stackLimit: number;
   /** Counts the pipes the run starts against its bound (pipe-budget.ts); the router counts each as it starts. */
   pipes: PipeBudget;

@@ -1,5 +1,6 @@
 /**
- * Where a pipe's output goes (RUNTIME.md §1.4 `make_stuff`, §1.8): a new stuff with a fresh code, named by the job's
+ * Where a pipe's output goes (docs/runtime.md#working-memory `make_stuff`, §1.8): a new stuff with a fresh code, named
+ * by the job's
  * output name or else the snake_case of its concept code, stored as the working memory's new main stuff.
  */
 import type { Concept } from '../mthds/index.js';

@@ -7,7 +7,7 @@ import { toMthdsError } from '../errors/index.js';
 import type { Pipe } from '../mthds/index.js';
 import type { InferencePort, TokenUsage } from './ports.js';
 import type { PipeProgress, PipeStep, PipeTokenUsage, RunObserver } from './run-observer.js';
-import type { RunUsageReport } from './usage-report.js';
+import type { UsageSummary } from './usage-report.js';
 
 /** One pipe run being reported: its step, the inference port that counts its tokens, and how it ends. */
 export interface PipeSpan {
@@ -35,8 +35,8 @@ export interface PipeSpan {
 function counted(inference: InferencePort, usage: PipeTokenUsage): InferencePort {
   const count = async <T extends { usage: TokenUsage }>(call: Promise<T>): Promise<T> => {
     const result = await call;
-    usage.input_tokens += result.usage.input_tokens;
-    usage.output_tokens += result.usage.output_tokens;
+    usage.inputTokens += result.usage.input_tokens;
+    usage.outputTokens += result.usage.output_tokens;
     return result;
   };
   return {
@@ -68,7 +68,7 @@ export class PipeProgressRecorder {
   constructor(
     private readonly observer: RunObserver,
     private readonly now: () => number,
-    private readonly runUsage: () => RunUsageReport,
+    private readonly runUsage: () => UsageSummary,
   ) {}
 
   /**
@@ -88,7 +88,7 @@ export class PipeProgressRecorder {
       outputConcept: pipe.output.conceptRef,
     };
     const startedAt = this.now();
-    const usage: PipeTokenUsage = { input_tokens: 0, output_tokens: 0 };
+    const usage: PipeTokenUsage = { inputTokens: 0, outputTokens: 0 };
     this.observer.pipeProgress({ kind: 'started', step, at: startedAt });
     const ended = () => {
       const at = this.now();
@@ -101,8 +101,8 @@ export class PipeProgressRecorder {
         this.observer.pipeProgress({ kind: 'finished', ...ended(), ...(replayed ? { replayed: true } : {}) }),
       fail: (error) => this.observer.pipeProgress({ kind: 'failed', ...ended(), error: failureOf(error) }),
       count: (spent) => {
-        usage.input_tokens += spent.input_tokens;
-        usage.output_tokens += spent.output_tokens;
+        usage.inputTokens += spent.inputTokens;
+        usage.outputTokens += spent.outputTokens;
       },
     };
   }

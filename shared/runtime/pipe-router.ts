@@ -4,7 +4,7 @@
  * recorded absent lifts the pipe, a `!` one fails it: docs/language.md), check the declared inputs are present,
  * dispatch on the pipe type, pop.
  *
- * Each pipe starts on a turn of the event loop of its own (docs/isolation.md "Runs"): most steps do no I/O of their
+ * Each pipe starts on a turn of the event loop of its own (docs/isolation.md#runs): most steps do no I/O of their
  * own (a straight-line template renders on the calling thread, mock inference answers at once), so without that a
  * long sequence, batch or recursion would run as one chain of microtasks and hold the loop from its first step to its
  * last — `/health`, other requests, a client's disconnect and the run's own abort would all wait for it.
@@ -79,11 +79,7 @@ export async function routePipe(job: PipeJob, environment: RunEnvironment): Prom
     deps: { ...environment.deps, inference: span.inference },
     runPipe: (child) => routePipe(child, spanned),
     absorbChild: (report, params) => {
-      for (const record of report.usage)
-        span.count({
-          input_tokens: record.nb_tokens_by_category['input'] ?? 0,
-          output_tokens: record.nb_tokens_by_category['output'] ?? 0,
-        });
+      for (const call of report.usage) span.count({ inputTokens: call.inputTokens, outputTokens: call.outputTokens });
       environment.absorbChild?.(report, params);
     },
   };

@@ -1,5 +1,6 @@
 /**
- * Ports the runtime is given by its host (STYLE.md rule 3): inference, clock, ids and the template renderer. The
+ * Ports the runtime is given by its host (CONTRIBUTING.md#3-the-runtime-reaches-out-through-ports): inference, clock,
+ * ids and the template renderer. The
  * runtime imports no adapter; `api/` and `worker/` wire real ones, tests pass their own.
  *
  * The inference port has the shape of `shared/inference`'s `InferenceBackend`, so any backend satisfies it.
@@ -47,7 +48,7 @@ export interface ObjectRequest extends LlmRequest {
   schemaName: string;
   jsonSchema: Record<string, unknown>;
   /**
-   * The deck category `modelRef` is read in: `judgment` for PipeJudge (LANGUAGE-DELTA.md §3; its models are LLMs
+   * The deck category `modelRef` is read in: `judgment` for PipeJudge (docs/language.md#pipejudge; its models are LLMs
    * answering in structured output, and no default applies unless the judgment deck has one); `llm` when absent.
    */
   modelCategory?: 'llm' | 'judgment';
@@ -56,7 +57,7 @@ export interface ObjectRequest extends LlmRequest {
   maxRetries?: number;
 }
 
-/** An image generation call (PipeImgGen, RUNTIME.md §2.5). */
+/** An image generation call (PipeImgGen, docs/runtime.md#pipeimggen). */
 export interface ImageRequest {
   pipeCode: string;
   modelRef?: string;
@@ -83,7 +84,7 @@ export interface GeneratedImage {
   source_negative_prompt?: string | null;
 }
 
-/** A web search call (PipeSearch, RUNTIME.md §2.7). */
+/** A web search call (PipeSearch, docs/runtime.md#pipesearch). */
 export interface SearchRequest {
   pipeCode: string;
   modelRef?: string;
@@ -94,7 +95,7 @@ export interface SearchRequest {
   excludeDomains?: string[];
   maxResults?: number;
   /**
-   * A structured search (LANGUAGE-DELTA.md §9): the JSON schema of the object the provider answers with, instead of a
+   * A structured search (docs/pipes.md): the JSON schema of the object the provider answers with, instead of a
    * sourced answer, when the pipe's output is not a SearchResult.
    */
   jsonSchema?: Record<string, unknown>;
@@ -120,7 +121,7 @@ export interface QuoteRequest {
 }
 
 /**
- * The prices of the model that would serve a call (docs/inference.md "Prices"), in USD: `input` / `output` per million
+ * The prices of the model that would serve a call (docs/inference.md#prices), in USD: `input` / `output` per million
  * tokens, `image` per generated image, `search` per search call; null where the model spec has no such price.
  */
 export interface CallQuote {
@@ -130,11 +131,14 @@ export interface CallQuote {
   output: number | null;
   image: number | null;
   search: number | null;
-  /** Most output tokens the call may produce (the call's, the preset's, else the model spec's `max_tokens`); null when none is set. */
+  /**
+   * Most output tokens the call may produce (the call's, the preset's, else the model spec's `max_tokens`); null when
+   * none is set.
+   */
   maxOutputTokens: number | null;
 }
 
-/** The inference port (RUNTIME.md §5). Image generation and search are optional capabilities of a backend. */
+/** The inference port (docs/inference.md). Image generation and search are optional capabilities of a backend. */
 export interface InferencePort {
   readonly name: string;
   readonly isMock: boolean;
@@ -151,7 +155,7 @@ export interface InferencePort {
   quote?(request: QuoteRequest): CallQuote;
 }
 
-/** The document extractor port (PipeExtract, RUNTIME.md §2.4). */
+/** The document extractor port (PipeExtract, docs/runtime.md#pipeextract). */
 export interface DocumentExtractorPort {
   readonly name: string;
   extractPages(request: {
@@ -168,14 +172,18 @@ export interface DocumentExtractorPort {
 }
 
 /**
- * One file to print (PipeDocGen, LANGUAGE-DELTA.md §4): the engine chosen from the doc_gen deck and what it prints
+ * One file to print (PipeDocGen, docs/document-generation.md): the engine chosen from the doc_gen deck and what it
+ * prints
  * from. A layout prints `title` and `data`; the `chromium-pdf` engine prints `html`; a template-file engine fills
  * `templateFile` with `data`.
  */
 export interface PrintRequest {
   /** The pipe printing, for errors. */
   pipeCode: string;
-  /** The engine's name (`pdfkit-pdf`, `exceljs-xlsx`, `docx-docx`, `docxtemplater-docx`, `chromium-pdf`, `pptx-template`). */
+  /**
+   * The engine's name (`pdfkit-pdf`, `exceljs-xlsx`, `docx-docx`, `docxtemplater-docx`, `chromium-pdf`,
+   * `pptx-template`).
+   */
   engine: string;
   format: 'pdf' | 'xlsx' | 'docx' | 'pptx';
   /** The layout's title: the humanized name of the single input, else the pipe code. */
@@ -220,7 +228,7 @@ export interface TemplateCheckRequest {
 
 /**
  * The library files of a submitted bundle (its files other than `.mthds`), read by bundle-relative path
- * (API-CONTRACT.md §8.1). A document `url` without a scheme names one of them.
+ * (docs/bundles.md#whole-bundle-transports). A document `url` without a scheme names one of them.
  */
 export interface LibraryFilesPort {
   /** The bytes at `path` (`./` allowed), or undefined when the bundle has no such file; never reads outside it. */
@@ -260,7 +268,7 @@ export interface RuntimeDeps {
    */
   batchConcurrency?: number;
   /**
-   * Most pipes one run starts, its fanned-out children's included (`RUN_MAX_PIPES`, docs/limits.md "Pipes per run";
+   * Most pipes one run starts, its fanned-out children's included (`RUN_MAX_PIPES`, docs/limits.md#pipes-per-run;
    * default 10,000, pipe-budget.ts). Unused in a dry run, which has its own bound.
    */
   maxPipes?: number;
@@ -274,11 +282,12 @@ export interface RuntimeDeps {
   /** Follows the run pipe by pipe (live progress, docs/run-events.md); none by default. */
   observer?: RunObserver;
   /**
-   * Keeps the run's step checkpoints (docs/checkpoints.md): operators an earlier attempt of the same submission finished
+   * Keeps the run's step checkpoints (docs/checkpoints.md): operators an earlier attempt of the same submission
+   * finished
    * are replayed from it; none by default (every step runs). Unused in a dry run.
    */
   checkpoints?: StepCheckpointStore;
 }
 
-/** Default bound of concurrent batch branches (RUNTIME.md §3.5 recommends 8–16). */
+/** Default bound of concurrent batch branches (docs/runtime.md#pipebatch recommends 8–16). */
 export const DEFAULT_BATCH_CONCURRENCY = 8;

@@ -1,12 +1,13 @@
 /**
- * The presence gate every pipe passes before it runs (LANGUAGE-DELTA.md §6 "the runtime trichotomy"): for each declared
+ * The presence gate every pipe passes before it runs (docs/language.md#optionality-presence-markers-and-absences): for
+ * each declared
  * input whose value is a recorded absence, a `!` input fails the run (OptionalValueAbsentError, with provenance), a
  * plain input lifts the pipe (it does not run; its output is recorded `skipped`, or is `[]` with a `skipped` note when
  * plural), and a `?`
  * input lets it run with the value undefined.
  */
 import { OptionalValueAbsentError } from '../errors/index.js';
-import { type AbsenceRecord, absenceChain } from './absence.js';
+import { type Absence, absenceChain } from './absence.js';
 import { resolveMultiplicity } from './multiplicity.js';
 import { outputConceptOf } from './output-concept.js';
 import type { PipeJob, RunEnvironment } from './pipe-job.js';
@@ -18,7 +19,7 @@ const MAIN_STUFF = 'main_stuff';
 /** A declared input whose value is absent. */
 interface AbsentInput {
   name: string;
-  record: AbsenceRecord;
+  record: Absence;
 }
 
 function absentInputs(job: PipeJob, presence: 'plain' | 'force'): AbsentInput[] {
@@ -31,7 +32,8 @@ function absentInputs(job: PipeJob, presence: 'plain' | 'force'): AbsentInput[] 
 
 /**
  * Lift (skip) a job: record its output as a `skipped` absence chained to the first absent input, or, when its output is
- * plural (a list is never absent), store `[]` with that record kept as a note in the absence ledger. When the run records a graph, the job's own node (the router hands the
+ * plural (a list is never absent), store `[]` with that record kept as a note in the absence ledger. When the run
+ * records a graph, the job's own node (the router hands the
  * job its node as `params.parentNode`, the parent of the pipes it would run) is marked `skipped` with its reason.
  */
 function lift(job: PipeJob, environment: RunEnvironment, absent: AbsentInput[]): void {
@@ -39,11 +41,11 @@ function lift(job: PipeJob, environment: RunEnvironment, absent: AbsentInput[]):
   const inputs = `input${absent.length === 1 ? '' : 's'} ${names} ${absent.length === 1 ? 'is' : 'are'} absent`;
   const node = job.params.parentNode;
   if (environment.graph && node !== undefined) environment.graph.skip(node, `skipped because ${inputs}`);
-  const record: AbsenceRecord = {
-    variable_name: job.outputName ?? MAIN_STUFF,
+  const record: Absence = {
+    variableName: job.outputName ?? MAIN_STUFF,
     kind: 'skipped',
     reason: `pipe '${job.pipe.code}' was skipped: its ${inputs}`,
-    producing_pipe: job.pipe.code,
+    producingPipe: job.pipe.code,
     upstream: absent[0]!.record,
   };
   const multiplicity = resolveMultiplicity(job.pipe.output.multiplicity, job.params.outputMultiplicity);

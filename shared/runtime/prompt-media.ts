@@ -1,5 +1,6 @@
 /**
- * The media of a prompt (RUNTIME.md §2.1.5): Image and Document contents referenced in a PipeLLM's templates are
+ * The media of a prompt (docs/runtime.md#images-and-documents): Image and Document contents referenced in a PipeLLM's
+ * templates are
  * registered in order of first use (the system prompt first), replaced in the text by `[Image N]` / `[Document N]`
  * placeholders, and sent to the model as attachments. Only referenced media are sent; the same URL gets one number.
  */

@@ -1,5 +1,6 @@
 /**
- * The production {@link IdSource}: short random ids for stuff codes (RUNTIME.md §1.4 uses 5-character shortuuids).
+ * The production {@link IdSource}: short random ids for stuff codes (docs/runtime.md#working-memory uses 5-character
+ * shortuuids).
  * Tests inject a deterministic source instead.
  */
 import { randomFillSync } from 'node:crypto';

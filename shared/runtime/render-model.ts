@@ -1,10 +1,10 @@
 /**
  * The render model: the data a template render needs, as plain structured-clonable values, so a render can run in
- * another thread (docs/isolation.md "Templates"). It holds only the working-memory names the template reads
+ * another thread (docs/isolation.md#templates). It holds only the working-memory names the template reads
  * (`templateVariables`), each as its native root and content, plus the run extras and the prompt's attachments so
  * far. Artefacts (objects that render themselves) are rebuilt from it where the template renders
  * (template-context.ts).
- * @see RUNTIME.md §1.6, §2.1.5, §2.2
+ * @see docs/runtime.md#template-context, docs/runtime.md#images-and-documents, docs/template-rendering.md
  */
 import type { Library } from '../mthds/index.js';
 import { templateVariables } from '../templating/index.js';
@@ -26,9 +26,14 @@ export interface RenderModel {
   stuffs: Record<string, RenderStuff>;
   /** Aliases read by the template, to the name of a stuff of {@link RenderModel.stuffs}. */
   aliases: Record<string, string>;
-  /** Run parameters and operator extras (`_nb_output`, `extra_context` entries); they shadow stuffs of the same name. */
+  /**
+   * Run parameters and operator extras (`_nb_output`, `extra_context` entries); they shadow stuffs of the same name.
+   */
   extras: Record<string, unknown>;
-  /** In a PipeLLM prompt: the attachments registered by earlier renders of the same prompt (RUNTIME.md §2.1.5). */
+  /**
+   * In a PipeLLM prompt: the attachments registered by earlier renders of the same prompt
+   * (docs/runtime.md#images-and-documents).
+   */
   attachments?: PromptAttachment[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * The run budget (`max_cost_usd`, docs/inference.md "Run budget"): an inference-port decorator that checks each call
+ * The run budget (`max_cost_usd`, docs/inference.md#run-budget): an inference-port decorator that checks each call
  * before it is made. A call goes ahead only when the cost spent so far, plus the estimates of the calls under way,
  * plus this call's estimate stay within the budget; otherwise, or when the serving model has no price for the call,
  * the call is not made and the run stops with {@link RunBudgetExceededError}.
@@ -99,13 +99,13 @@ export function budgeted(
     const model = quote?.model ?? planned.quote.modelRef ?? 'the default model';
     if (estimate === null)
       throw new RunBudgetExceededError(
-        `The run has a budget (max_cost_usd = ${usd(maxCostUsd)}) but model '${model}' has no price for ${CALL_NAMES[planned.call]} calls, so the call of pipe '${planned.pipeCode}' cannot be checked against it and was not made. Give the model its costs in the inference configuration (docs/inference.md "Prices") or run without max_cost_usd.`,
+        `The run has a budget (max_cost_usd = ${usd(maxCostUsd)}) but model '${model}' has no price for ${CALL_NAMES[planned.call]} calls, so the call of pipe '${planned.pipeCode}' cannot be checked against it and was not made. Give the model its costs in the inference configuration (docs/inference.md#prices) or run without max_cost_usd.`,
         { retryable: false, model },
       );
     const spent = spentHere + spentElsewhere();
     if (spent + reserved + estimate > maxCostUsd)
       throw new RunBudgetExceededError(
-        `The run's budget max_cost_usd = ${usd(maxCostUsd)} would be exceeded: ${usd(spent)} spent so far${reserved > 0 ? ` and ${usd(reserved)} reserved by calls under way` : ''}, and the next ${CALL_NAMES[planned.call]} call of pipe '${planned.pipeCode}' to model '${model}' may cost up to ${usd(estimate)} (docs/inference.md "Run budget"). The call was not made. Raise max_cost_usd, or lower the pipe's max_tokens.`,
+        `The run's budget max_cost_usd = ${usd(maxCostUsd)} would be exceeded: ${usd(spent)} spent so far${reserved > 0 ? ` and ${usd(reserved)} reserved by calls under way` : ''}, and the next ${CALL_NAMES[planned.call]} call of pipe '${planned.pipeCode}' to model '${model}' may cost up to ${usd(estimate)} (docs/inference.md#run-budget). The call was not made. Raise max_cost_usd, or lower the pipe's max_tokens.`,
         { retryable: false, model },
       );
     reserved += estimate;

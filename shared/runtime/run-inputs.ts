@@ -16,7 +16,8 @@ const CHECK_IDS: IdSource = { next: () => 'input-check' };
 
 /**
  * Check that a pipe's declared inputs are all in a working memory: an optional (`?`) input may be missing, and so may
- * one recorded absent (the presence gate has dealt with it: LANGUAGE-DELTA.md §6).
+ * one recorded absent (the presence gate has dealt with it:
+ * docs/language.md#optionality-presence-markers-and-absences).
  * @param pipe - the pipe about to run
  * @param memory - its working memory
  * @throws PipeInputError (422) naming the missing inputs and the available ones
@@ -42,7 +43,7 @@ export function checkInputsPresent(pipe: Pipe, memory: WorkingMemory): void {
  * @param pipe - its entry pipe
  * @param inputs - the request's `inputs`, as received
  * @throws StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError, PipeInputError (all 422)
- * @see spec §2.3, RUNTIME.md §1.5
+ * @see spec §2.3, docs/runtime.md#initial-working-memory
  */
 export function checkRunInputs(library: Library, pipe: Pipe, inputs: unknown): void {
   const memory = buildWorkingMemory(inputs, { library, pipe, validator: validatorFor(library), ids: CHECK_IDS });

@@ -41,7 +41,8 @@ function sourcesDigest(sources: readonly BundleSource[], variant: string): strin
  * The library of these sources: the kept one, or the one `load` builds (kept for the next run).
  * @param sources - the run's bundle sources, in order
  * @param load - loads and validates the sources
- * @param variant - what else the verdict depends on (the bundle's files, for PipeDocGen `template_file`); part of the key
+ * @param variant - what else the verdict depends on (the bundle's files, for PipeDocGen `template_file`); part of the
+ * key
  * @throws whatever `load` throws (nothing is kept then)
  */
 export function cachedRunLibrary(sources: readonly BundleSource[], load: () => Library, variant = ''): Library {

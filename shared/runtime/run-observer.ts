@@ -1,5 +1,6 @@
 /**
- * The run observer port (STYLE.md rule 3): how a host follows a run pipe by pipe, for live progress
+ * The run observer port (CONTRIBUTING.md#3-the-runtime-reaches-out-through-ports): how a host follows a run pipe by
+ * pipe, for live progress
  * (docs/run-events.md). The runtime reports each pipe run — operator or controller, nested or not — as it starts and
  * as it ends; the host turns the reports into events and progress however it publishes them. Reports are plain data
  * (they cross processes as JSON).
@@ -8,12 +9,12 @@
  * the *parent step* of the pipes it runs.
  */
 import type { PipeType } from '../mthds/index.js';
-import type { RunUsageReport } from './usage-report.js';
+import type { UsageSummary } from './usage-report.js';
 
 /** Tokens spent by the inference calls of one pipe run, its nested pipes included. */
 export interface PipeTokenUsage {
-  input_tokens: number;
-  output_tokens: number;
+  inputTokens: number;
+  outputTokens: number;
 }
 
 /** Which pipe run a report is about. */
@@ -38,7 +39,7 @@ export type PipeProgress =
       durationMs: number;
       usage: PipeTokenUsage;
       /** The run's usage and cost so far, every call of the run up to now counted (usage-report.ts). */
-      runUsage: RunUsageReport;
+      runUsage: UsageSummary;
       /**
        * Present (true) when the pipe was not run but restored from the step checkpoint an earlier attempt of the run
        * left (docs/checkpoints.md): it made no inference call, so its `usage` is zero.
@@ -52,10 +53,10 @@ export type PipeProgress =
       durationMs: number;
       usage: PipeTokenUsage;
       /** The run's usage and cost so far, likewise. */
-      runUsage: RunUsageReport;
+      runUsage: UsageSummary;
       /**
        * What the pipe threw: its `error_type` and message; a foreign error (not raised on purpose) is the catch-all
-       * `InternalServerError` with its fixed message, as on the HTTP path (docs/errors.md "Disclosure").
+       * `InternalServerError` with its fixed message, as on the HTTP path (docs/errors.md#disclosure).
        */
       error: { error_type: string; message: string };
     };

@@ -1,5 +1,6 @@
 /**
- * Running a pipe of a library on caller inputs, from a fresh working memory to the final one (RUNTIME.md §1.1).
+ * Running a pipe of a library on caller inputs, from a fresh working memory to the final one
+ * (docs/runtime.md#starting-a-run).
  */
 import type { Library, Pipe } from '../mthds/index.js';
 import { validatorFor } from './content-validator.js';
@@ -16,10 +17,10 @@ import { StepCheckpointing } from './step-checkpoints.js';
 import { ROOT_STEP_PATH } from './step-path.js';
 import { buildWorkingMemory } from './stuff-factory.js';
 import { recordUsage } from './usage-recorder.js';
-import type { RunUsageReport, TokensUsageRecord } from './usage-report.js';
+import type { InferenceCall, UsageSummary } from './usage-report.js';
 import type { WorkingMemory } from './working-memory.js';
 
-/** Depth of nested pipes before a run fails (RUNTIME.md §1.1 step 8). */
+/** Depth of nested pipes before a run fails (docs/runtime.md#starting-a-run). */
 export const DEFAULT_PIPE_STACK_LIMIT = 20;
 
 /** A run to perform. */
@@ -34,7 +35,7 @@ export interface RunRequest {
   pipelineRunId: string;
   /**
    * The run's budget in USD (> 0): each inference call is checked against it before it is made (run-budget.ts,
-   * docs/inference.md "Run budget"); no budget when absent or null.
+   * docs/inference.md#run-budget); no budget when absent or null.
    */
   maxCostUsd?: number | null;
 }
@@ -45,10 +46,10 @@ export interface RunOutcome {
   createdAt: number;
   finishedAt: number;
   memory: WorkingMemory;
-  /** One record per inference call, in call order. */
-  tokensUsages: TokensUsageRecord[];
-  /** The run's usage and cost report (usage-report.ts). */
-  usage: RunUsageReport;
+  /** The run's inference calls, in call order. */
+  inferenceCalls: InferenceCall[];
+  /** The run's usage and cost summary (usage-report.ts). */
+  usage: UsageSummary;
 }
 
 /**
@@ -86,7 +87,7 @@ export async function runPipeline(
     inference: usage.inference,
   };
   const validator = validatorFor(request.library);
-  const progress = deps.observer ? new PipeProgressRecorder(deps.observer, deps.now, usage.report) : undefined;
+  const progress = deps.observer ? new PipeProgressRecorder(deps.observer, deps.now, usage.summary) : undefined;
   const environment: RunEnvironment = {
     library: request.library,
     validator,
@@ -123,7 +124,7 @@ export async function runPipeline(
     createdAt,
     finishedAt: deps.now(),
     memory,
-    tokensUsages: usage.records,
-    usage: usage.report(),
+    inferenceCalls: usage.calls,
+    usage: usage.summary(),
   };
 }

@@ -2,9 +2,9 @@
  * The step checkpoint store port and what it keeps (docs/checkpoints.md; the runtime's use of it is
  * step-checkpoints.ts). Checkpoints are plain JSON: they cross processes and outlive the attempt that made them.
  */
-import type { AbsenceRecord } from './absence.js';
+import type { Absence } from './absence.js';
 import type { StuffContent } from './stuff.js';
-import type { TokensUsageRecord } from './usage-report.js';
+import type { InferenceCall } from './usage-report.js';
 
 /**
  * What a finished step left as its job's latest output: a stuff (its code, name, concept ref and content, plain JSON),
@@ -12,7 +12,7 @@ import type { TokensUsageRecord } from './usage-report.js';
  */
 export type StepOutcome =
   | { kind: 'stuff'; stuff_code: string; stuff_name: string | null; concept_ref: string; content: StuffContent }
-  | { kind: 'absent'; absence: AbsenceRecord };
+  | { kind: 'absent'; absence: Absence };
 
 /** The durable record of one finished step (plain JSON: it crosses processes). */
 export interface StepCheckpoint {
@@ -21,8 +21,8 @@ export interface StepCheckpoint {
   /** SHA-256 (hex) of what the step read: its declared inputs (content or absence) and its run parameters. */
   inputs_digest: string;
   outcome: StepOutcome;
-  /** The usage records of the inference calls the step made, in call order (empty for a step that made none). */
-  usage: TokensUsageRecord[];
+  /** The inference calls the step made, in call order (empty for a step that made none). */
+  usage: InferenceCall[];
 }
 
 /**

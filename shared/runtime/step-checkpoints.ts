@@ -8,7 +8,7 @@
  * A checkpoint replays only where it was made: the same pipe, at the same step path, reading the same inputs (a digest
  * of its declared inputs' contents and its run parameters); otherwise the operator runs again and its checkpoint is
  * replaced. The host binds a store to one submission (its fingerprint), so another bundle or other inputs never replay.
- * A replayed step's usage records join the run's usage report and its cost counts against the run's budget.
+ * A replayed step's inference calls join the run's usage summary and their cost counts against the run's budget.
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
@@ -16,7 +16,7 @@ import type { PipeType } from '../mthds/index.js';
 import type { PipeJob, PipeRunner, RunEnvironment, StepReplayer } from './pipe-job.js';
 import type { StepCheckpointStore, StepOutcome } from './step-checkpoint-store.js';
 import { type UsageRecorder, usageRecordingPort } from './usage-recorder.js';
-import type { TokensUsageRecord } from './usage-report.js';
+import type { InferenceCall } from './usage-report.js';
 
 /** The pipe types whose runs are checkpointed: the operators (a controller runs again on a retake). */
 const CHECKPOINTED: ReadonlySet<PipeType> = new Set<PipeType>([
@@ -57,8 +57,8 @@ function inputsDigest(job: PipeJob): string {
     .digest('hex');
 }
 
-function costOf(records: readonly TokensUsageRecord[]): number {
-  return records.reduce((sum, record) => sum + (record.cost ?? 0), 0);
+function costOf(calls: readonly InferenceCall[]): number {
+  return calls.reduce((sum, call) => sum + (call.costUsd ?? 0), 0);
 }
 
 /**
@@ -71,7 +71,7 @@ export class StepCheckpointing implements StepReplayer {
 
   /**
    * @param store - the run's checkpoint store
-   * @param usage - the run's usage recorder (a replayed step's records join it)
+   * @param usage - the run's usage recorder (a replayed step's calls join it)
    */
   constructor(
     private readonly store: StepCheckpointStore,
@@ -119,15 +119,13 @@ export class StepCheckpointing implements StepReplayer {
       this.replayedSteps += 1;
       return true;
     }
-    const records: TokensUsageRecord[] = [];
-    const inference = usageRecordingPort(environment.deps.inference, environment.deps.now, (record) =>
-      records.push(record),
-    );
+    const calls: InferenceCall[] = [];
+    const inference = usageRecordingPort(environment.deps.inference, environment.deps.now, (call) => calls.push(call));
     const before = job.memory.mainOutcome();
     await runner(job, { ...environment, deps: { ...environment.deps, inference } });
     const outcome = outcomeOf(job, before);
     if (outcome)
-      await this.store.save(stepPath, { pipe_code: job.pipe.code, inputs_digest: digest, outcome, usage: records });
+      await this.store.save(stepPath, { pipe_code: job.pipe.code, inputs_digest: digest, outcome, usage: calls });
     return false;
   }
 

@@ -1,10 +1,13 @@
 /**
- * Building the initial working memory from a run's `inputs` (spec §2.3, RUNTIME.md §1.5).
+ * Building the initial working memory from a run's `inputs` (spec §2.3, docs/runtime.md#initial-working-memory).
  *
  * Accepted forms per input name: a string (Text), a list of strings (Text[]), an explicit `{concept, content}`, a list
  * of explicit stuffs, an ISO date / date-time / time string (or a list of them) for an input declared as a native
- * `Date` or `Time` or a refinement of one (LANGUAGE-DELTA.md §10, `temporal-content.ts`), a bare number (or list of
- * numbers) for a `Number` input and a bare boolean (or list) for a `YesNo` input (smart inputs, LANGUAGE-DELTA.md §11), a content object or a list of content objects (typed by the entry pipe's declared input). The
+ * `Date` or `Time` or a refinement of one (docs/concepts.md#native-concepts, `temporal-content.ts`), a bare number (or
+ * list of
+ * numbers) for a `Number` input and a bare boolean (or list) for a `YesNo` input (smart inputs,
+ * docs/namespaces.md#cross-package-references), a content object or a list of content objects (typed by the entry
+ * pipe's declared input). The
  * whole `inputs` may also be a working memory `{root, aliases}`. Every content is validated against its concept, and
  * every stuff against the entry pipe's declared input (concept compatibility and multiplicity).
  */
@@ -31,7 +34,8 @@ type JsonObject = Record<string, unknown>;
 const TEXT_REF = 'native.Text';
 
 /**
- * Smart inputs (LANGUAGE-DELTA.md §11): the member a bare JSON scalar fills for an input declared as the native it
+ * Smart inputs (docs/namespaces.md#cross-package-references): the member a bare JSON scalar fills for an input declared
+ * as the native it
  * belongs to, or a refinement of it — a number for `Number`, a boolean for `YesNo`.
  */
 const SCALAR_MEMBERS: Readonly<Record<string, { type: 'number' | 'boolean'; member: string }>> = {
@@ -67,7 +71,10 @@ class InputBinder {
     return this.context.pipe.inputs.find((input) => input.name === name);
   }
 
-  /** A concept named by the caller: bare names resolve among natives, then in the single loaded domain declaring them (spec §2.3). */
+  /**
+   * A concept named by the caller: bare names resolve among natives, then in the single loaded domain declaring them
+   * (spec §2.3).
+   */
   private concept(ref: string): Concept {
     return this.context.library.resolveConcept(ref);
   }
@@ -261,9 +268,9 @@ class InputBinder {
  * @param inputs - the request's `inputs` (object, working-memory form, or null/undefined for none)
  * @param context - library, entry pipe, validator and id source
  * @returns a fresh working memory holding one stuff per input, and a `not_provided` absence per optional (`?`) input
- *   of the entry pipe left out (LANGUAGE-DELTA.md §6)
+ *   of the entry pipe left out (docs/language.md#optionality-presence-markers-and-absences)
  * @throws StuffFactoryError, ConceptNotFoundError, ConceptAmbiguityError (all 422) naming the input and the fix
- * @see spec §2.3, RUNTIME.md §1.5
+ * @see spec §2.3, docs/runtime.md#initial-working-memory
  */
 export function buildWorkingMemory(inputs: unknown, context: StuffFactoryContext): WorkingMemory {
   return withOmittedOptionals(bindInputs(inputs, context), context);
@@ -288,10 +295,10 @@ function withOmittedOptionals(memory: WorkingMemory, context: StuffFactoryContex
     const name = input.name.split('.')[0] ?? input.name;
     if (input.presence !== 'optional' || memory.has(name)) continue;
     memory.recordAbsence({
-      variable_name: name,
+      variableName: name,
       kind: 'not_provided',
       reason: `the caller did not provide the optional input '${name}'`,
-      producing_pipe: null,
+      producingPipe: null,
       upstream: null,
     });
   }

@@ -1,5 +1,6 @@
 /**
- * Stuff: one named piece of content in the working memory, typed by a concept (RUNTIME.md §1.4, §7.1).
+ * Stuff: one named piece of content in the working memory, typed by a concept (docs/runtime.md#working-memory,
+ * docs/runtime.md#stuffs-on-the-wire).
  *
  * Content is plain JSON. A single item is one object (`{text: "…"}` for Text); a list is `{items: [...]}` whose
  * concept is the item concept (multiplicity is carried by the content, not the concept).
@@ -23,7 +24,7 @@ export interface Stuff {
 /**
  * The default stuff name for an output of a concept: snake_case of its code (`ProductReview` → `product_review`).
  * @param conceptCode - a PascalCase concept code
- * @see RUNTIME.md §1.4 `make_stuff`
+ * @see docs/runtime.md#working-memory `make_stuff`
  */
 export function defaultStuffName(conceptCode: string): string {
   return conceptCode

@@ -1,7 +1,7 @@
 /**
  * One templating batch for a batch of runs on one library (a dry-run sweep and the default pipe's graph): each of the
  * library's templates compiles once for the whole batch, however many templates the library has.
- * @see RUNTIME.md §2.2
+ * @see docs/template-rendering.md
  */
 import { templateBatch } from '../templating/index.js';
 import type { RuntimeDeps } from './ports.js';

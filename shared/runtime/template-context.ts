@@ -1,6 +1,6 @@
 /**
  * The render context of a template, rebuilt from its render model: one artefact per stuff name and alias, plus run
- * parameters such as `_nb_output` (RUNTIME.md §1.6).
+ * parameters such as `_nb_output` (docs/runtime.md#template-context).
  */
 import { contentArtefact } from './content-rendering.js';
 import type { PromptMedia } from './prompt-media.js';

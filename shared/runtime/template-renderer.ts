@@ -1,11 +1,12 @@
 /**
- * The template renderer port (STYLE.md rule 3; docs/isolation.md "Templates"): every template a run renders —
+ * The template renderer port (CONTRIBUTING.md#3-the-runtime-reaches-out-through-ports; docs/isolation.md#templates):
+ * every template a run renders —
  * PipeLLM prompts, PipeCompose templates and construct fields, PipeCondition expressions, PipeSearch and PipeImgGen
  * prompts — goes through it, as a template plus its serializable {@link RenderModel}. The host decides where the
  * render runs: {@link inThreadTemplateRenderer} renders on the calling thread (the default, for threads that are
  * already isolated and for tests); the API and the queue workers inject a renderer that runs each render in a thread
  * with hard time and heap limits.
- * @see RUNTIME.md §2.2
+ * @see docs/template-rendering.md
  */
 import { type RenderOptions, renderTemplate, type TemplateBatch, type TemplateLimits } from '../templating/index.js';
 import { type PromptAttachment, PromptMedia } from './prompt-media.js';

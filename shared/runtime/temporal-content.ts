@@ -1,7 +1,8 @@
 /**
  * The content of the natives `Date` (`{date: "YYYY-MM-DD", time?: "HH:MM:SS[±hh:mm]"}`) and `Time`
  * (`{time: "HH:MM:SS[±hh:mm]"}`) made from an ISO 8601 text, the JSON form of a TOML date, date-time or time literal
- * (LANGUAGE-DELTA.md §10): a local date `2025-01-06`; a date-time `2025-01-06T09:30:00`, `…T09:30:00.250Z` or
+ * (docs/concepts.md#native-concepts): a local date `2025-01-06`; a date-time `2025-01-06T09:30:00`, `…T09:30:00.250Z`
+ * or
  * `… 09:30:00+02:00` (`Z` becomes `+00:00`, fractions of a second are dropped); a time `09:30`, `09:30:00` or
  * `09:30:00+02:00` (missing seconds become `:00`). Calendar dates are checked (`2025-02-30` is refused).
  */

@@ -1,56 +1,57 @@
 /**
- * Token usage of a run: an inference-port decorator that records one record per call (RUNTIME.md §5.8), with the
+ * Token usage of a run: an inference-port decorator that records one record per call
+ * (docs/inference.md#token-usage-and-cost), with the
  * backend that served it and its cost when the model spec has rates. The run outcome carries the records.
  */
 import type { InferencePort, TokenUsage } from './ports.js';
-import { type RunUsageReport, type TokensUsageRecord, UsageTally } from './usage-report.js';
+import { type InferenceCall, type UsageSummary, UsageTally } from './usage-report.js';
 
-/** A port that records usage, the records, and their report. */
+/** A port that records usage, the calls it recorded, and their summary. */
 export interface UsageRecorder {
   inference: InferencePort;
-  records: TokensUsageRecord[];
-  /** The usage and cost report of the calls recorded so far (usage-report.ts). */
-  report(): RunUsageReport;
+  calls: InferenceCall[];
+  /** The usage and cost summary of the calls recorded so far (usage-report.ts). */
+  summary(): UsageSummary;
   /**
    * Count calls made elsewhere for this run: a fanned-out child's (docs/fan-out.md), or an earlier attempt's whose
-   * step this attempt replays from its checkpoint (step-checkpoints.ts). They join the records and the report as if
+   * step this attempt replays from its checkpoint (step-checkpoints.ts). They join the calls and the summary as if
    * made here.
-   * @param records - their records, in call order
+   * @param calls - the calls, in call order
    */
-  absorb(records: readonly TokensUsageRecord[]): void;
+  absorb(calls: readonly InferenceCall[]): void;
 }
 
 /**
- * Wrap a port so every call's usage record goes to `sink` once the call returns.
+ * Wrap a port so every call goes to `sink` once it returns.
  * @param inference - the port to wrap
- * @param now - clock in epoch ms (the records' `started_at` / `completed_at`)
- * @param sink - receives each record
+ * @param now - clock in epoch ms (the calls' `startedAt` / `completedAt`)
+ * @param sink - receives each call
  */
 export function usageRecordingPort(
   inference: InferencePort,
   now: () => number,
-  sink: (record: TokensUsageRecord) => void,
+  sink: (call: InferenceCall) => void,
 ): InferencePort {
   const recorded = async <T extends { usage: TokenUsage }>(
-    modelType: TokensUsageRecord['model_type'],
+    modelType: InferenceCall['modelType'],
     jobCategory: string,
     pipeCode: string,
     call: () => Promise<T>,
   ): Promise<T> => {
-    const startedAt = new Date(now()).toISOString();
+    const startedAt = now();
     const result = await call();
     sink({
-      model_type: modelType,
-      inference_model_name: result.usage.model,
-      inference_model_id: result.usage.model_id ?? result.usage.model,
-      pipe_code: pipeCode,
-      job_category: jobCategory,
-      unit_job_id: null,
-      nb_tokens_by_category: { input: result.usage.input_tokens, output: result.usage.output_tokens },
-      cost: result.usage.cost ?? null,
+      modelType,
+      modelName: result.usage.model,
+      modelId: result.usage.model_id ?? result.usage.model,
+      pipeCode,
+      jobCategory,
+      inputTokens: result.usage.input_tokens,
+      outputTokens: result.usage.output_tokens,
+      costUsd: result.usage.cost ?? null,
       backend: result.usage.backend ?? inference.name,
-      started_at: startedAt,
-      completed_at: new Date(now()).toISOString(),
+      startedAt,
+      completedAt: now(),
     });
     return result;
   };
@@ -78,17 +79,17 @@ export function usageRecordingPort(
  * @param now - clock in epoch ms
  */
 export function recordUsage(inference: InferencePort, now: () => number): UsageRecorder {
-  const records: TokensUsageRecord[] = [];
+  const calls: InferenceCall[] = [];
   const tally = new UsageTally();
-  const keep = (record: TokensUsageRecord): void => {
-    records.push(record);
-    tally.add(record);
+  const keep = (call: InferenceCall): void => {
+    calls.push(call);
+    tally.add(call);
   };
   return {
-    records,
-    report: () => tally.report(),
+    calls,
+    summary: () => tally.summary(),
     absorb: (absorbed) => {
-      for (const record of absorbed) keep(record);
+      for (const call of absorbed) keep(call);
     },
     inference: usageRecordingPort(inference, now, keep),
   };

@@ -1,10 +1,10 @@
 /**
  * The working memory of a run: named stuffs plus aliases, with `main_stuff` designating the latest output
- * (RUNTIME.md §1.4).
+ * (docs/runtime.md#working-memory).
  */
 import { PipeInputError } from '../errors/index.js';
 import type { Concept } from '../mthds/index.js';
-import type { AbsenceRecord } from './absence.js';
+import type { Absence } from './absence.js';
 import type { ItemContent, Stuff, StuffContent } from './stuff.js';
 
 /** The reserved name of the latest output. */
@@ -25,7 +25,7 @@ export interface StuffSnapshot {
 export interface MemorySnapshot {
   root: [string, StuffSnapshot][];
   aliases: [string, string][];
-  absences: [string, AbsenceRecord][];
+  absences: [string, Absence][];
   absentMain: string | null;
 }
 
@@ -45,13 +45,14 @@ export function stuffOfSnapshot(snapshot: StuffSnapshot, resolveConcept: (ref: s
 
 /**
  * Mutable working memory. Sequence steps share one; parallel branches and batch items get a {@link clone}. Besides
- * its stuffs it records absences (LANGUAGE-DELTA.md §6): a name resolved to no value, with provenance; the latest
+ * its stuffs it records absences (docs/language.md#optionality-presence-markers-and-absences): a name resolved to no
+ * value, with provenance; the latest
  * output may itself be an absence ({@link mainAbsence}).
  */
 export class WorkingMemory {
   private readonly root = new Map<string, Stuff>();
   private readonly aliases = new Map<string, string>();
-  private readonly absences = new Map<string, AbsenceRecord>();
+  private readonly absences = new Map<string, Absence>();
   /** The name of the absence that is the latest output, when the latest output is absent. */
   private absentMain: string | null = null;
 
@@ -121,7 +122,7 @@ export class WorkingMemory {
 
   /**
    * The name the main stuff is stored under: the alias target, else `main_stuff` when stored directly, else null.
-   * @see RUNTIME.md §1.9
+   * @see docs/runtime.md#the-run-result
    */
   mainStuffName(): string | null {
     const alias = this.aliases.get(MAIN_STUFF);
@@ -160,51 +161,53 @@ export class WorkingMemory {
 
   /**
    * Record that a name holds no value (an omitted optional input), without touching the latest output.
-   * @param record - the absence; its `variable_name` is the name
+   * @param record - the absence; its `variableName` is the name
    */
-  recordAbsence(record: AbsenceRecord): void {
-    this.root.delete(record.variable_name);
-    this.absences.set(record.variable_name, record);
+  recordAbsence(record: Absence): void {
+    this.root.delete(record.variableName);
+    this.absences.set(record.variableName, record);
   }
 
   /**
-   * Keep a note of an absence beside the value a name holds (the reference's `record_absence` next to a stuff): a lifted
+   * Keep a note of an absence beside the value a name holds (the reference's `record_absence` next to a stuff): a
+   * lifted
    * pipe, or batch step, with a plural output stores the empty list, since a plural slot is never absent, and notes
-   * why it is empty (LANGUAGE-DELTA.md §6). The note is on the wire in `absences`; {@link absence} ignores it while the
+   * why it is empty (docs/language.md#optionality-presence-markers-and-absences). The note is on the wire in
+   * `absences`; {@link absence} ignores it while the
    * name holds a value, so a reader of the list is not lifted. Storing a value under the name drops it.
-   * @param record - the absence; its `variable_name` is the name of the value it notes
+   * @param record - the absence; its `variableName` is the name of the value it notes
    */
-  noteAbsence(record: AbsenceRecord): void {
-    this.absences.set(record.variable_name, record);
+  noteAbsence(record: Absence): void {
+    this.absences.set(record.variableName, record);
   }
 
   /**
    * Make an absence the latest output: a pipe resolved its output to no value (lifted, or `continue`). The previous
    * main stuff stays under its own name, if it has one, but is no longer the main stuff.
-   * @param record - the absence; its `variable_name` is the output name (`main_stuff` for none)
+   * @param record - the absence; its `variableName` is the output name (`main_stuff` for none)
    */
-  setAbsentMainStuff(record: AbsenceRecord): void {
+  setAbsentMainStuff(record: Absence): void {
     if (this.aliases.get(MAIN_STUFF) === undefined) this.root.delete(MAIN_STUFF);
     this.aliases.delete(MAIN_STUFF);
     this.recordAbsence(record);
-    this.absentMain = record.variable_name;
+    this.absentMain = record.variableName;
   }
 
   /**
    * The recorded absence of a name, if the name holds no value for a known reason.
    * @param name - a stuff name (no dots)
    */
-  absence(name: string): AbsenceRecord | undefined {
+  absence(name: string): Absence | undefined {
     return this.find(name) === undefined ? this.absences.get(name) : undefined;
   }
 
   /** The absence the latest output resolved to, when it is absent. */
-  mainAbsence(): AbsenceRecord | undefined {
+  mainAbsence(): Absence | undefined {
     return this.absentMain === null ? undefined : this.absences.get(this.absentMain);
   }
 
   /** What the latest output is: the main stuff, its absence, or nothing yet (compared by identity to see a change). */
-  mainOutcome(): Stuff | AbsenceRecord | undefined {
+  mainOutcome(): Stuff | Absence | undefined {
     return this.mainAbsence() ?? this.mainStuff();
   }
 
@@ -265,7 +268,7 @@ export class WorkingMemory {
   }
 
   /** The recorded absences (a name resolved to no value, or a note beside an empty list), in insertion order. */
-  absenceEntries(): [string, AbsenceRecord][] {
+  absenceEntries(): [string, Absence][] {
     return [...this.absences.entries()];
   }
 }

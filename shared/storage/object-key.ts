@@ -1,5 +1,5 @@
 /**
- * Object keys of run storage (spec §2.3 `storage_scope`; docs/storage.md "Layout"): `<scope>/<leaf>/<name>`, where the
+ * Object keys of run storage (spec §2.3 `storage_scope`; docs/storage.md#layout): `<scope>/<leaf>/<name>`, where the
  * scope is the run's `storage_scope` (1–3 path-safe segments, never interpreted), the leaf one of the runtime's own
  * leaves and the name one path-safe segment. Keys are built and parsed only here, and only from values that match
  * these patterns, so no scope or object name can escape its prefix: traversal (`..`), absolute paths, separators,

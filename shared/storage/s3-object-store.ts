@@ -24,7 +24,9 @@ export interface S3StoreOptions {
   /** The service's URL for a non-AWS service (e.g. `http://minio:9000`); AWS's own endpoint when absent. */
   endpoint?: string;
   region: string;
-  /** Address the bucket in the path (`endpoint/bucket/key`) rather than as a subdomain; most non-AWS services need it. */
+  /**
+   * Address the bucket in the path (`endpoint/bucket/key`) rather than as a subdomain; most non-AWS services need it.
+   */
   forcePathStyle: boolean;
   /** Clock that dates presigned URLs, epoch ms; `Date.now` by default (tests sign with a clock set back). */
   now?: () => number;

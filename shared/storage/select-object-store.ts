@@ -1,5 +1,5 @@
 /**
- * The object store a deployment's settings select (`STORAGE_BACKEND`; docs/storage.md "Backends"). The S3 backend and
+ * The object store a deployment's settings select (`STORAGE_BACKEND`; docs/storage.md#backends). The S3 backend and
  * the AWS SDK behind it are loaded on the store's first use, so a filesystem deployment never loads them.
  */
 import type { StorageSettings } from '../config/index.js';

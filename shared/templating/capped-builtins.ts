@@ -1,5 +1,5 @@
 /**
- * The nunjucks builtins that can grow output, bounded by the render's output budget (docs/isolation.md "Templates").
+ * The nunjucks builtins that can grow output, bounded by the render's output budget (docs/isolation.md#templates).
  * Each check runs before the builtin, from O(1) lengths and caller numbers, so a refused call allocates nothing:
  *
  * - `center(w)`, `indent(w)`: the width times the lines it pads;
@@ -9,7 +9,8 @@
  * - every other builtin that turns text into text (`title`, `capitalize`, `upper`, `escape`, `urlize`, `list`,
  *   `dump`, …): the input's length before, the result's after.
  *
- * `range()` is capped separately (sandbox.ts); `~` / `+` concatenation is checked where its result is stored or printed.
+ * `range()` is capped separately (sandbox.ts); `~` / `+` concatenation is checked where its result is stored or
+ * printed.
  */
 
 import { joinedLength, maxOutputChars, outputBudgetError, printedLength, textLength } from './output-budget.js';

@@ -1,6 +1,8 @@
 /**
- * Template categories and what each allows (RUNTIME.md §2.2.2, LANGUAGE-DELTA.md §11): Jinja environment settings and
- * the MTHDS filters available (`markdown` in html templates only). The standard nunjucks builtins (`length`, `join`, `upper`, `default`, …) are available everywhere.
+ * Template categories and what each allows (docs/template-rendering.md#categories, docs/templates.md#categories): Jinja
+ * environment settings and
+ * the MTHDS filters available (`markdown` in html templates only). The standard nunjucks builtins (`length`, `join`,
+ * `upper`, `default`, …) are available everywhere.
  */
 
 /** Where a template is used. */
@@ -23,7 +25,7 @@ export interface CategorySettings {
   filters: readonly MthdsFilter[];
 }
 
-/** The table of RUNTIME.md §2.2.2. */
+/** The table of docs/template-rendering.md#categories. */
 export const TEMPLATE_CATEGORIES: Readonly<Record<TemplateCategory, CategorySettings>> = {
   basic: { autoescape: false, trimBlocks: false, filters: ['format', 'tag'] },
   expression: { autoescape: false, trimBlocks: false, filters: [] },

@@ -1,5 +1,6 @@
 /**
- * The MTHDS template filters (RUNTIME.md §2.2.3–2.2.4, LANGUAGE-DELTA.md §11): `format`, `tag`, `escape_script_tag`,
+ * The MTHDS template filters (docs/template-rendering.md#the-tag-filter, docs/template-rendering.md#the-format-filter,
+ * docs/templates.md#filters): `format`, `tag`, `escape_script_tag`,
  * `with_images`, `markdown`.
  */
 import { Jinja2TemplateRenderError } from '../errors/index.js';
@@ -7,7 +8,7 @@ import { markdownToHtml } from './markdown.js';
 import { pythonStr } from './python-str.js';
 import { isRenderable, type TextFormat } from './renderable.js';
 
-/** How `tag` delimits a value (LANGUAGE.md §3.12). */
+/** How `tag` delimits a value (docs/templates.md). */
 export type TagStyle = 'no_tag' | 'ticks' | 'xml' | 'square_brackets';
 
 const TEXT_FORMATS: readonly TextFormat[] = ['plain', 'markdown', 'html', 'json'];

@@ -2,7 +2,7 @@
  * What Jinja2 gives templates that nunjucks lacks: the named tests nunjucks has no entry for (`x is true`,
  * `x is integer`, `x is in(list)`, …) and the `dict(a=1)` global. The reference renders with Jinja2, so a template
  * that works there works here; a test Jinja2 does not know is refused when the template is checked.
- * @see LANGUAGE-DELTA.md §6 "`is defined` / variable extraction"
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 
 import { isRenderable } from './renderable.js';

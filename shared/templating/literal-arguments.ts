@@ -1,5 +1,5 @@
 /**
- * Static reading of the growing builtins' literal arguments (LANGUAGE.md §6 S4 "Templates"; docs/isolation.md
+ * Static reading of the growing builtins' literal arguments (docs/rules.md#pipes-s4; docs/isolation.md
  * "Templates"): `center(1000000000)` is over the output budget whatever the content, so validation refuses it before
  * any run. The calls are collected by the template's (cached) reading.
  */

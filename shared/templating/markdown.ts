@@ -1,5 +1,6 @@
 /**
- * Markdown to HTML for templates (LANGUAGE-DELTA.md §10–11): the `markdown` filter of html templates and the HTML
+ * Markdown to HTML for templates (docs/concepts.md#native-concepts, docs/templates.md#filters): the `markdown` filter
+ * of html templates and the HTML
  * rendering of `Markdown` content. Raw HTML in the source is shown as text, never passed through; a link becomes an
  * anchor only when its URL has a scheme (`https:`, `mailto:`…), and never for `javascript:`, `vbscript:`, `file:` or
  * non-image `data:` URLs (markdown-it's own refusal).

@@ -1,5 +1,6 @@
 /**
- * The guard analysis of optional inputs in a template (LANGUAGE-DELTA.md §6 "Guard lint"): which of the given names the
+ * The guard analysis of optional inputs in a template (docs/language.md#optionality-presence-markers-and-absences):
+ * which of the given names the
  * template reads where the value may be absent.
  *
  * Guards: `@?x` (it expands to `{% if x %}…`); the body of `{% if x %}`, `{% if x is defined %}`, or an `and` holding
@@ -140,7 +141,7 @@ class GuardWalker {
  * @param optional - the names of the pipe's optional (`?`) inputs
  * @returns those read unguarded, sorted
  * @throws Jinja2TemplateSyntaxError
- * @see LANGUAGE-DELTA.md §6 "Guard lint"
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 export function unguardedOptionalReads(template: string, optional: ReadonlySet<string>): string[] {
   if (optional.size === 0) return [];

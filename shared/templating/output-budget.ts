@@ -1,5 +1,6 @@
 /**
- * The output budget of a render (RUNTIME.md §2.2.6, docs/isolation.md "Templates"): no render may produce, print,
+ * The output budget of a render (docs/template-rendering.md#sandbox-and-budget, docs/isolation.md#templates): no render
+ * may produce, print,
  * store in a variable or ask a builtin for more than `TEMPLATE_MAX_OUTPUT_KIB` KiB of text. Sizes are in characters
  * (UTF-16 code units, what `.length` counts; 1 KiB = 1024 characters), so a string is measured in O(1) even when V8
  * holds it as an unflattened concatenation.
@@ -11,7 +12,9 @@ import { Jinja2TemplateBudgetError } from '../errors/index.js';
 
 /** The limits of one render. */
 export interface TemplateLimits {
-  /** Largest text a render may produce, print or hold in one value, in KiB of characters (`TEMPLATE_MAX_OUTPUT_KIB`). */
+  /**
+   * Largest text a render may produce, print or hold in one value, in KiB of characters (`TEMPLATE_MAX_OUTPUT_KIB`).
+   */
   maxOutputKib: number;
 }
 
@@ -19,7 +22,7 @@ export interface TemplateLimits {
  * Default limits: 1024 KiB, about 256k tokens — beyond the prompt of most models. It also keeps every single
  * uninterruptible allocation of a capped builtin (e.g. `list` of a 1 Mi-character text: an 8 MiB array) under the
  * 16 MiB Node grants a worker past its heap limit to stop cleanly; far larger ones can abort the whole process
- * instead of the thread (docs/isolation.md "Templates").
+ * instead of the thread (docs/isolation.md#templates).
  */
 export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = { maxOutputKib: 1024 };
 

@@ -1,5 +1,6 @@
 /**
- * Python `str()` rendering of values, so templates print what the reference runtime prints (RUNTIME.md §1.6):
+ * Python `str()` rendering of values, so templates print what the reference runtime prints
+ * (docs/runtime.md#template-context):
  * `True`, `False`, `None`, lists as `['a', 1]`, dicts as `{'k': 'v'}`.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Checking and rendering templates with Jinja2 semantics (hardened nunjucks; RUNTIME.md §2.2).
+ * Checking and rendering templates with Jinja2 semantics (hardened nunjucks; docs/template-rendering.md).
  */
 import { LRUCache } from 'lru-cache';
 import {
@@ -26,7 +26,7 @@ export interface RenderOptions {
   category: TemplateCategory;
   /**
    * Delimiters of `tag` / `@x`. Default `xml`: the reference's configured default for prompts, never derived from the
-   * model (RUNTIME.md §2.2.3).
+   * model (docs/template-rendering.md#the-tag-filter).
    */
   tagStyle?: TagStyle;
   /** Default format of `format` / `$x`. Default `plain`. */
@@ -34,7 +34,7 @@ export interface RenderOptions {
   /** The output budget; the process's configured limits (`templateLimits()`) by default. */
   limits?: TemplateLimits;
   /**
-   * Strict undefined (PipeDocGen's compose stage, LANGUAGE-DELTA.md §4): printing an undefined value throws
+   * Strict undefined (PipeDocGen's compose stage, docs/document-generation.md): printing an undefined value throws
    * `Jinja2TemplateUndefinedError` instead of printing nothing. None prints as `None` either way.
    */
   strictUndefined?: boolean;
@@ -53,7 +53,7 @@ const BUILTIN_FILTERS = new Set(
  * @param template - template text as written
  * @param category - where it is used
  * @throws Jinja2TemplateSyntaxError naming the offending filter, test or tag
- * @see LANGUAGE.md §6 S4 "Templates"
+ * @see docs/rules.md#pipes-s4
  */
 export function checkTemplate(template: string, category: TemplateCategory): void {
   const reader = readTemplate(template);
@@ -79,7 +79,9 @@ export function checkTemplate(template: string, category: TemplateCategory): voi
   }
 }
 
-/** Builtin filters that work on strings: a content artefact is given to them as its plain rendering (Jinja2's `str()`). */
+/**
+ * Builtin filters that work on strings: a content artefact is given to them as its plain rendering (Jinja2's `str()`).
+ */
 const STRING_FILTERS = [
   'capitalize',
   'center',
@@ -112,7 +114,10 @@ type Template = InstanceType<typeof hardenedNunjucks.Template>;
  * compiled again on every validate).
  */
 const COMPILED_TEMPLATES_MAX_BYTES = 32 * 1024 * 1024;
-/** Estimated bytes of one compiled template: a fixed part, plus a part per character of its text (measured: about 4.6 KiB for 80 characters). */
+/**
+ * Estimated bytes of one compiled template: a fixed part, plus a part per character of its text (measured: about 4.6
+ * KiB for 80 characters).
+ */
 const compiledBytes = (text: string) => 4096 + 32 * text.length;
 
 const environments = new Map<string, Environment>();
@@ -224,7 +229,7 @@ function renderWith(
  * @returns the rendered text
  * @throws Jinja2TemplateSyntaxError, Jinja2TemplateRenderError, Jinja2TemplateSecurityError, Jinja2TemplateBudgetError
  *   (all 422; the budget error names `TEMPLATE_MAX_OUTPUT_KIB` when the output budget is the one exceeded)
- * @see RUNTIME.md §2.2
+ * @see docs/template-rendering.md
  */
 export function renderTemplate(template: string, context: Record<string, unknown>, options: RenderOptions): string {
   return renderWith(cachedTemplate, template, context, options);

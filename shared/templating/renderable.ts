@@ -1,6 +1,7 @@
 /**
  * Content objects in a render context: their `toString()` is the plain rendering (what `{{ x }}` prints) and
- * `renderAs(format)` serves the `format` filter (RUNTIME.md §2.2.4–2.2.5).
+ * `renderAs(format)` serves the `format` filter (docs/template-rendering.md#the-format-filter,
+ * docs/template-rendering.md#plain-rendering).
  */
 
 /** Text formats of the `format` filter. */

@@ -1,6 +1,7 @@
 /**
- * Hardening of nunjucks, which is not sandboxed (DEPENDENCIES.md: `"".constructor.constructor("return process")()`
- * escapes). Templates come from strangers' repositories, so every member and name lookup goes through a guard:
+ * Hardening of nunjucks, which is not sandboxed (a template can reach `"".constructor.constructor("return process")()`
+ * otherwise; docs/template-rendering.md#sandbox-and-budget). Templates come from strangers' repositories, so every
+ * member and name lookup goes through a guard:
  * `constructor`, `__proto__`, `prototype`, the legacy accessor helpers and any `_`-prefixed attribute other than the
  * artefact metadata are refused with `Jinja2TemplateSecurityError`. Values print Python-style (`True`, `None`).
  *
@@ -9,10 +10,10 @@
  * {@link MAX_RANGE_LENGTH} items (nunjucks has no `while`, so loops are the only unbounded
  * construct; runaway recursion ends in a stack overflow, reported as a render error), and no printed value nor
  * `{% set %}` variable may be longer than the output budget (output-budget.ts; measured before anything flattens it).
- * These checks cooperate with the template; the hard bounds are the render threads' (docs/isolation.md "Templates").
+ * These checks cooperate with the template; the hard bounds are the render threads' (docs/isolation.md#templates).
  *
  * The patch is applied once, at module load, to nunjucks' shared runtime object; it keeps ordinary lookups identical.
- * @see RUNTIME.md §2.2.6
+ * @see docs/template-rendering.md#sandbox-and-budget
  */
 import nunjucks from 'nunjucks';
 import {
@@ -46,7 +47,7 @@ const BLOCKED_NAMES = new Set([
   'bind',
 ]);
 
-/** The only `_`-prefixed attributes allowed (artefact metadata, RUNTIME.md §2.2.6). */
+/** The only `_`-prefixed attributes allowed (artefact metadata, docs/template-rendering.md#sandbox-and-budget). */
 export const ALLOWED_PRIVATE: ReadonlySet<string> = new Set([
   '_stuff_name',
   '_stuff_code',

@@ -1,5 +1,6 @@
 /**
- * The MTHDS template shorthands, expanded before Jinja parsing (LANGUAGE.md §3.12, RUNTIME.md §2.2.1):
+ * The MTHDS template shorthands, expanded before Jinja parsing (docs/templates.md,
+ * docs/template-rendering.md#shorthand-expansion):
  * `$x` → `{{ x|format() }}`, `@x` → `{{ x|tag("x") }}`, `@?x` → `{% if x %}{{ x|tag("x") }}{% endif %}`.
  *
  * Rules: `@@` and `$$` are escapes for a literal `@` / `$`; `@x` and `@?x` need a non-word character before them (so
@@ -43,9 +44,9 @@ function expandPlainText(text: string, guardRoots: boolean): string {
  * Expand the shorthands of a template.
  * @param template - template text as written in a bundle
  * @param options - `guardRoots`: expand `@?x.y` testing `x and x.y`, as the guard lint reads it (an `@?` reads its
- *   path only once its root is present; LANGUAGE-DELTA.md §6)
+ *   path only once its root is present; docs/language.md#optionality-presence-markers-and-absences)
  * @returns pure Jinja text
- * @see RUNTIME.md §2.2.1
+ * @see docs/template-rendering.md#shorthand-expansion
  */
 export function expandShorthands(template: string, options: { guardRoots?: boolean } = {}): string {
   const guardRoots = options.guardRoots ?? false;

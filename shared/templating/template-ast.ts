@@ -1,6 +1,6 @@
 /**
  * Reading a template's Jinja AST (nunjucks parser): its free variables and the filters it uses. Validation uses the
- * variables to check prompts against declared inputs (LANGUAGE.md §3.12 "Variable extraction").
+ * variables to check prompts against declared inputs (docs/templates.md).
  */
 import { LRUCache } from 'lru-cache';
 import { Jinja2TemplateSyntaxError } from '../errors/index.js';
@@ -67,7 +67,9 @@ const STRAIGHT_LINE_NODES = new Set([
   'Pos',
 ]);
 
-/** Filters whose result is at most a constant plus a constant multiple of their input (the MTHDS filters among them). */
+/**
+ * Filters whose result is at most a constant plus a constant multiple of their input (the MTHDS filters among them).
+ */
 const LINEAR_FILTERS = new Set([
   'format',
   'tag',
@@ -263,7 +265,9 @@ class AstReader {
     }
   }
 
-  /** Record the `_`-prefixed attributes a lookup chain reads with a dot (a bracketed key is data, left to the render). */
+  /**
+   * Record the `_`-prefixed attributes a lookup chain reads with a dot (a bracketed key is data, left to the render).
+   */
   private readPrivateNames(node: AstNode): void {
     for (let link = node; link.typename === 'LookupVal'; link = link['target'] as AstNode) {
       const key = link['val'] as AstNode;
@@ -302,7 +306,7 @@ export interface TemplateReading {
   /**
    * True for a straight-line template: at most {@link STRAIGHT_LINE_MAX_NODES} nodes, none a loop, `{% set %}`, macro,
    * call or block, and only filters whose result is linear in their input. Its render costs a small multiple of the
-   * size of what it reads, so it may render on a thread that must not be held (docs/isolation.md "Templates").
+   * size of what it reads, so it may render on a thread that must not be held (docs/isolation.md#templates).
    */
   readonly straightLine: boolean;
 }
@@ -317,7 +321,10 @@ const READINGS_MAX_CHARS = 16 * 1024 * 1024;
 /** Characters an entry counts beyond its text, so that very short templates are bounded too. */
 const READING_OVERHEAD_CHARS = 64;
 
-/** Readings kept, by template text (the least recently used dropped first): static rules and renders read the same templates. */
+/**
+ * Readings kept, by template text (the least recently used dropped first): static rules and renders read the same
+ * templates.
+ */
 const readings = new LRUCache<string, TemplateReading>({
   maxSize: READINGS_MAX_CHARS,
   sizeCalculation: (_reading, template) => template.length + READING_OVERHEAD_CHARS,
@@ -384,7 +391,7 @@ const variablesRead = new WeakMap<TemplateReading, TemplateVariables>();
  * (`x is divisibleby(n)` reads `n`); keyword argument names (`default(x, boolean=true)`) are not variables.
  * @param template - template text as written (shorthands allowed)
  * @throws Jinja2TemplateSyntaxError
- * @see LANGUAGE.md §3.12, LANGUAGE-DELTA.md §6 "`is defined` / variable extraction"
+ * @see docs/templates.md, docs/language.md#optionality-presence-markers-and-absences
  */
 export function templateVariables(template: string): TemplateVariables {
   const reading = readTemplate(template);
@@ -414,7 +421,7 @@ export function isStraightLine(template: string): boolean {
  * @param template - template text as written (shorthands allowed)
  * @returns the names, sorted and unique
  * @throws Jinja2TemplateSyntaxError
- * @see LANGUAGE-DELTA.md §11 "Private-name lint"
+ * @see docs/templates.md#categories
  */
 export function templatePrivateNames(template: string): string[] {
   return [...readTemplate(template).privateNames].sort();

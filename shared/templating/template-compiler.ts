@@ -12,7 +12,8 @@
  *
  * The rest of the compile is nunjucks': its parser (with the environment's lexer options and extensions; or the tree
  * `readTemplate` parsed from the same text for the template's checks, when the environment lexes by default), its
- * transformer (with the environment's async filters; skipped when it would give the tree back unchanged), and the errors of a failed compile, prettified as
+ * transformer (with the environment's async filters; skipped when it would give the tree back unchanged), and the
+ * errors of a failed compile, prettified as
  * `Template.init` does.
  */
 import { createRequire } from 'node:module';
@@ -101,7 +102,9 @@ const factories = new LRUCache<string, PropsFactory>({
   sizeCalculation: (_factory, code) => code.length,
 });
 
-/** nunjucks' compiler, emitting the texts of `TemplateData` nodes and the names of looked-up variables as `texts$[i]`. */
+/**
+ * nunjucks' compiler, emitting the texts of `TemplateData` nodes and the names of looked-up variables as `texts$[i]`.
+ */
 function tableCompiler(throwOnUndefined: boolean, texts: string[]): NunjucksCompiler {
   const compiler = new internals.compiler.Compiler(undefined, throwOnUndefined);
   const compileLiteral = compiler.compileLiteral;
@@ -118,7 +121,10 @@ function tableCompiler(throwOnUndefined: boolean, texts: string[]): NunjucksComp
   return compiler;
 }
 
-/** Whether the environment parses as {@link takeParsedTemplate}'s trees were parsed: default lexer options, no extension. */
+/**
+ * Whether the environment parses as {@link takeParsedTemplate}'s trees were parsed: default lexer options, no
+ * extension.
+ */
 function defaultLexing(environment: EnvironmentInternals): boolean {
   const { trimBlocks, lstripBlocks, tags } = environment.opts;
   return !trimBlocks && !lstripBlocks && !tags && environment.extensionsList.length === 0;

@@ -3,18 +3,22 @@
  * compiled for editor diagnostics. Three transformations are applied in memory, none of which changes what a TOML
  * document may contain:
  * - a `{"type": "null"}` alternative is dropped (TOML has no null), so an optional field reports only its own errors;
- * - a pipe's `type` is the discriminator of the pipe union: a known type reports that blueprint's errors only, an unknown
- *   or missing one a single error (the runtime requires `type` too, LANGUAGE.md §6 S2);
- * - the contract-only `PipeSignature` (no `type`; LANGUAGE-DELTA.md §2) and `PipeStructure` (LANGUAGE-DELTA.md §1, in
+ * - a pipe's `type` is the discriminator of the pipe union: a known type reports that blueprint's errors only, an
+ * unknown
+ *   or missing one a single error (the runtime requires `type` too, docs/rules.md#declarations-s2);
+ * - the contract-only `PipeSignature` (no `type`; docs/pipes.md#pipesignature) and `PipeStructure`
+ * (docs/pipes.md#pipestructure, in
  *   the pinned 0.16 OpenAPI but not in this schema) are more members of the union, derived from the runtime's
- *   blueprints; a PipeSequence step may also be a binding step `{from, result}` (LANGUAGE-DELTA.md §5);
+ *   blueprints; a PipeSequence step may also be a binding step `{from, result}` (docs/data-flow.md#binding-steps);
  * - what the language accepts since this schema was written is added from the runtime's blueprints, so lint agrees
  *   with validate: the members a pipe blueprint lacks (PipeLLM `templating_style`, PipeImgGen `size`, PipeExtract
  *   `render_js` and `include_raw_html`, 0.16), `hints` on concepts and structure fields and the field types
- *   `datetime` and `time` (LANGUAGE-DELTA.md §7); a structure field's unknown keys are refused, as the runtime does;
- *   a pipe's `inputs` may hold expanded slots `{concept, hints}` (LANGUAGE-DELTA.md §7), with no other key.
+ *   `datetime` and `time` (docs/concepts.md#structure-fields); a structure field's unknown keys are refused, as the
+ * runtime does;
+ *   a pipe's `inputs` may hold expanded slots `{concept, hints}` (docs/concepts.md#structure-fields), with no other
+ * key.
  *
- * @see API-CONTRACT.md §3.13, LANGUAGE.md §3.14, §9
+ * @see docs/api.md#post-v1lint, docs/pipes.md#pipesignature, docs/formatting.md
  */
 import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -30,7 +34,7 @@ const REFERENCE = JSON.parse(readFileSync(new URL('./mthds_schema.json', import.
 /**
  * A pipe blueprint the reference schema lacks, as JSON Schema derived from the runtime's blueprint (what a TOML table
  * may hold): the contract-only signature, PipeStructure (in the pinned 0.16 OpenAPI, not in `mthds_schema.json`) and
- * PipeJudge (newer) and PipeDocGen (LANGUAGE-DELTA.md §4, newer than both).
+ * PipeJudge (newer) and PipeDocGen (docs/document-generation.md, newer than both).
  */
 function derivedBlueprint(type: 'PipeSignature' | 'PipeStructure' | 'PipeJudge' | 'PipeDocGen'): JsonObject {
   return derivedSchema(`${type}Blueprint`, PIPE_SCHEMAS[type]);
@@ -56,7 +60,8 @@ function addMissingProperties(definition: JsonObject, runtime: z.ZodType): void 
 
 /**
  * Let a reference pipe definition's `inputs` hold expanded slots (`name = { concept = "X?", hints = {…} }`,
- * LANGUAGE-DELTA.md §7), as the runtime's blueprint does: its `inputs` schema replaces the reference's map of strings.
+ * docs/concepts.md#structure-fields), as the runtime's blueprint does: its `inputs` schema replaces the reference's map
+ * of strings.
  * @param definition - a pipe definition of the reference schema (modified in place)
  * @param runtime - the runtime's zod schema of the same blueprint
  */
@@ -149,7 +154,8 @@ export function bundleSchemaValidator(): ValidateFunction {
 }
 
 /**
- * The bundle data as the schema sees it: a signature table (no `type`, only the signature keys; LANGUAGE-DELTA.md §2)
+ * The bundle data as the schema sees it: a signature table (no `type`, only the signature keys;
+ * docs/pipes.md#pipesignature)
  * is tagged `PipeSignature`, the union's internal tag for it. A written `type = "PipeSignature"` (the retired tag) is
  * checked as a signature too; the caller reports the tag itself.
  * @param data - the parsed TOML document (JSON values)

@@ -1,6 +1,7 @@
 /**
  * Definition specs, the bodies of the agent routes `POST /v1/build/concept` and `POST /v1/build/pipe-spec` (the
- * reference's 0.16 `BuildConceptRequest` / `BuildPipeSpecRequest`; API-CONTRACT.md §3.14): one concept or pipe table
+ * reference's 0.16 `BuildConceptRequest` / `BuildPipeSpecRequest`; docs/codegen.md#definition-specs): one concept or
+ * pipe table
  * of a `.mthds` file given as JSON, with its code beside its members. A spec is checked against the blueprint schemas
  * (the schema part of stage S2, as `/v1/validate` checks a bundle) and written as TOML ready to paste into a bundle.
  *
@@ -8,7 +9,7 @@
  * `/v1/validate` for those. The aliases agents commonly write, which the reference accepts, are read as their canonical
  * member when that member is absent (and dropped when it is present).
  *
- * @see LANGUAGE.md §2–3, §6 S2
+ * @see docs/concepts.md, docs/language.md, docs/rules.md#declarations-s2
  */
 import { ValidationError } from '../errors/index.js';
 import { MESSAGES } from '../mthds/messages.js';
@@ -27,7 +28,10 @@ const OUTPUT_ALIASES = ['output_concept', 'output_type'];
 const PROMPT_ALIASES = ['prompt_template'];
 const EXPRESSION_ALIASES = ['jinja2_expression_template'];
 
-/** The pipe types a spec may name: the eleven of the reference's `PipeType`, and `PipeSignature` for a contract-only pipe. */
+/**
+ * The pipe types a spec may name: the eleven of the reference's `PipeType`, and `PipeSignature` for a contract-only
+ * pipe.
+ */
 export const SPEC_PIPE_TYPES = Object.keys(PIPE_SCHEMAS) as PipeType[];
 
 /** A concept spec as TOML. */

@@ -1,10 +1,11 @@
 /**
  * One concept or pipe definition written as the TOML of a `.mthds` file, in the layout the corpus uses: a
  * `[concept.<Code>]` or `[pipe.<code>]` table whose values are inline (`inputs = { text = "Text" }`; steps and branches
- * as an array of inline tables, one per line), plus, for a concept, its structure as a `[concept.<Code>.structure]` sub-table with one line per
+ * as an array of inline tables, one per line), plus, for a concept, its structure as a `[concept.<Code>.structure]`
+ * sub-table with one line per
  * field. Scalars are written by smol-toml, so strings carry TOML's escapes.
  *
- * @see LANGUAGE.md §1–3
+ * @see docs/bundle-format.md, docs/concepts.md, docs/language.md
  */
 import { stringify } from 'smol-toml';
 

@@ -1,7 +1,7 @@
 /**
  * The editor diagnostic of `/v1/lint` and `/v1/format`, and the text positions it carries.
  *
- * @see API-CONTRACT.md §3.13 (Diagnostic, Range)
+ * @see docs/api.md#post-v1lint (Diagnostic, Range)
  */
 
 /** What found the problem: the TOML grammar, TOML's key rules (a key defined twice), or the bundle schema. */
@@ -21,7 +21,7 @@ export interface Range {
 }
 
 /**
- * One problem of a `.mthds` text (every member always present, API-CONTRACT.md §3.13).
+ * One problem of a `.mthds` text (every member always present, docs/api.md#post-v1lint).
  * `location` is the dotted TOML key path of the offending key or value (e.g. `pipe.summarize.type`), or null when the
  * problem is not at a key (a syntax error).
  */

@@ -3,7 +3,7 @@
  * `=` aligned within a block of single-line entries, comments kept, arrays expanded past the column width, one
  * trailing newline. Idempotent. A text that is not valid TOML is returned unchanged with its diagnostic.
  *
- * @see API-CONTRACT.md §3.13, LANGUAGE.md §9, docs/formatting.md (the choice and its measurements)
+ * @see docs/api.md#post-v1lint, docs/formatting.md, docs/formatting.md (the choice and its measurements)
  */
 import type { Taplo, FormatOptions as TaploFormatOptions } from '@taplo/lib';
 import { PipelexUnexpectedError, ValidationError } from '../errors/index.js';

@@ -1,9 +1,10 @@
 /**
  * The options of `/v1/format`: the taplo `[formatting]` keys of `.pipelex/plxt.toml` that the embedded formatter
- * implements, snake_case on the wire. Defaults are the `.mthds` rule of the published configuration (LANGUAGE.md §9),
+ * implements, snake_case on the wire. Defaults are the `.mthds` rule of the published configuration
+ * (docs/formatting.md),
  * the style of every published bundle.
  *
- * @see API-CONTRACT.md §3.13 (options), LANGUAGE.md §9, docs/formatting.md
+ * @see docs/api.md#post-v1lint (options), docs/formatting.md, docs/formatting.md
  */
 import { z } from 'zod';
 

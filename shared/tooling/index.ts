@@ -1,7 +1,7 @@
 /**
  * Public surface of `shared/tooling`: the editor tools of one `.mthds` text, lint and format, and the agent tools that
  * write one concept or pipe definition from its JSON spec.
- * @see API-CONTRACT.md §3.13–3.14
+ * @see docs/api.md#post-v1lint, docs/codegen.md#definition-specs
  */
 export {
   type ConceptDefinition,

@@ -2,7 +2,7 @@
  * `lint`: every problem an editor can show for one `.mthds` text, offline: TOML syntax, TOML key rules, then the
  * embedded bundle schema. Semantic validation of the library (references, data flow) is `/v1/validate`'s job.
  *
- * @see API-CONTRACT.md §3.13, LANGUAGE.md §9
+ * @see docs/api.md#post-v1lint, docs/formatting.md
  */
 import type { Diagnostic } from './diagnostic.js';
 import { schemaDiagnostics } from './schema-diagnostics.js';

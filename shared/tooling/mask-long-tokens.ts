@@ -7,7 +7,7 @@
  * Only the editor routes use the copy, for positions (syntax errors, key ranges); the data always comes from the
  * original text (smol-toml), so nothing a caller sees is read from a masked token.
  *
- * @see API-CONTRACT.md §3.13, shared/mthds/parse/toml-scan.ts
+ * @see docs/api.md#post-v1lint, shared/mthds/parse/toml-scan.ts
  */
 import type { LongToken } from '../mthds/parse/toml-scan.js';
 

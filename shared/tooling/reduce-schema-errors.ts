@@ -9,7 +9,7 @@
  * - Otherwise the type mismatches are dropped and the alternative whose shape fits best is kept: the fewest
  *   `required`/`additionalProperties` errors on the value itself, then the fewest errors.
  *
- * @see API-CONTRACT.md §3.13 (schema diagnostics)
+ * @see docs/api.md#post-v1lint (schema diagnostics)
  */
 import type { SchemaError } from './bundle-schema.js';
 

@@ -2,7 +2,7 @@
  * Schema diagnostics of `/v1/lint`: the bundle data checked against the embedded bundle schema, each error placed on
  * the key or value it is about.
  *
- * @see API-CONTRACT.md §3.13, LANGUAGE.md §9 (what lint checks: types, enums, unknown keys, required keys)
+ * @see docs/api.md#post-v1lint, docs/formatting.md (what lint checks: types, enums, unknown keys, required keys)
  */
 
 import { MESSAGES } from '../mthds/messages.js';
@@ -57,7 +57,7 @@ function valueAt(data: unknown, path: readonly Segment[]): unknown {
   return current;
 }
 
-/** The subjects of the retired `type = "PipeSignature"` tags (LANGUAGE-DELTA.md §2), placed on the value. */
+/** The subjects of the retired `type = "PipeSignature"` tags (docs/pipes.md#pipesignature), placed on the value. */
 function retiredTagSubjects(data: Record<string, unknown>): Subject[] {
   const pipes = data['pipe'];
   if (pipes === null || typeof pipes !== 'object' || Array.isArray(pipes)) return [];

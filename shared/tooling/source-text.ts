@@ -2,7 +2,7 @@
  * Position arithmetic over one text: JavaScript string indices (UTF-16 code units, what the TOML parser reports) to
  * the byte offsets, lines and columns of a {@link Range}.
  *
- * @see API-CONTRACT.md §3.13 (Range)
+ * @see docs/api.md#post-v1lint (Range)
  */
 import type { Range } from './diagnostic.js';
 

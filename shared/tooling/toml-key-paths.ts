@@ -2,7 +2,7 @@
  * Where each value of a TOML document was written: a map from the JSON pointer of a value (the `instancePath` of a
  * JSON-schema error, e.g. `/pipe/summarize/type`) to the spans of its key and of its value in the text.
  *
- * @see API-CONTRACT.md §3.13 (schema diagnostics carry the range of the offending key or value)
+ * @see docs/api.md#post-v1lint (schema diagnostics carry the range of the offending key or value)
  */
 import type { AST } from 'toml-eslint-parser';
 

@@ -3,7 +3,7 @@
  * (an AST with source ranges), then by smol-toml (the parser the runtime uses), so a clean result means the runtime
  * reads the file too.
  *
- * @see API-CONTRACT.md §3.13, LANGUAGE.md §6 S1
+ * @see docs/api.md#post-v1lint, docs/rules.md
  */
 import { type AST, ParseError, parseTOML } from 'toml-eslint-parser';
 import { MthdsParserError } from '../errors/index.js';

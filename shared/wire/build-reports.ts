@@ -1,17 +1,25 @@
 /**
- * The valid answers of the crate, codegen and build routes (spec §4.6–4.10; docs/codegen.md) as the wire carries
- * them, with their messages: `POST /v1/resolve`, `/v1/codegen`, `/v1/build/inputs`, `/v1/build/output` and
- * `/v1/build/runner`. Their invalid answer is the codegen's `CrateInvalidReport`.
+ * The answers of the crate, codegen and build routes (spec §4.6–4.10; docs/codegen.md) as the wire carries them, with
+ * their messages: `POST /v1/resolve`, `/v1/codegen`, `/v1/build/inputs`, `/v1/build/output` and `/v1/build/runner`;
+ * valid, or the `CrateInvalidReport` they share.
  */
-import {
-  type CodegenTarget,
-  type CrateInvalidReport,
-  crateInvalidReport,
-  type SelectedPipe,
-  type StampedProjection,
-} from '../codegen/index.js';
+import type { CodegenTarget, SelectedPipe, StampedProjection } from '../codegen/index.js';
 import type { ValidationErrorItem } from '../errors/index.js';
 import type { Crate } from '../mthds/index.js';
+
+/**
+ * The invalid arm of the resolve, codegen and build routes (docs/crate.md, docs/codegen.md#post-v1codegen,
+ * docs/codegen.md#post-v1buildinputs, docs/codegen.md#post-v1buildoutput, docs/codegen.md#post-v1buildrunner; spec
+ * §4.6–4.10):
+ * `CrateInvalidReport` `{is_valid: false, validation_errors, message}`, with no `pending_signatures` and no
+ * `is_runnable`.
+ */
+export interface CrateInvalidReport {
+  is_valid: false;
+  /** Never empty. */
+  validation_errors: ValidationErrorItem[];
+  message: string;
+}
 
 /** The pipe a build route projected: `pipe_ref`, and `requested_pipe_ref` when the request named it. */
 interface BuildSelection {
@@ -61,6 +69,15 @@ export type BuildRunnerValidReport = BuildSelection & {
   structures: RunnerStructures;
   message: string;
 };
+
+/**
+ * The invalid answer of a closure route.
+ * @param errors - the validation items (static rules or dry-run failures)
+ * @param message - the verdict message
+ */
+export function crateInvalidReport(errors: ValidationErrorItem[], message: string): CrateInvalidReport {
+  return { is_valid: false, validation_errors: errors, message };
+}
 
 function selection(selected: SelectedPipe): BuildSelection {
   return selected.requestedPipeRef === undefined

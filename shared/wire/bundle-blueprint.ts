@@ -1,11 +1,13 @@
 /**
- * The `bundle_blueprint` member of a ValidReport (API-CONTRACT.md §4.3): the bundle as written, with `source`, and
+ * The `bundle_blueprint` member of a ValidReport (docs/api.md#valid-report): the bundle as written, with `source`, and
  * absent header members as null. A contract-only pipe is written without `type`, as the reference's
- * `PipeSignatureBlueprint` (which admits no `type`) and the `.mthds` text spell it (LANGUAGE-DELTA.md §2). Binding
- * steps of a PipeSequence (LANGUAGE-DELTA.md §5, newer than the pinned 0.16 contract, whose closed `SubPipeBlueprint`
+ * `PipeSignatureBlueprint` (which admits no `type`) and the `.mthds` text spell it (docs/pipes.md#pipesignature).
+ * Binding
+ * steps of a PipeSequence (docs/data-flow.md#binding-steps, newer than the pinned 0.16 contract, whose closed
+ * `SubPipeBlueprint`
  * requires `pipe` and admits no `from`) are left out of its `steps`; `mthds_contents` still carries them as written.
  * A PipeParallel's legacy `combined_output` (accepted in compat mode; the closed 0.16 PipeParallelBlueprint has no such
- * member, LANGUAGE-DELTA.md §9) is left out too. A PipeJudge (LANGUAGE-DELTA.md §3, newer than 0.16, whose closed pipe
+ * member, docs/pipes.md) is left out too. A PipeJudge (docs/language.md#pipejudge, newer than 0.16, whose closed pipe
  * union has no `PipeJudgeBlueprint`) is written as its contract — `description`, `inputs`, `output`, the shape of
  * `PipeSignatureBlueprint` — so the pipe stays listed without a member the 0.16 schemas forbid.
  */

@@ -168,7 +168,7 @@ export function conceptAncestry(library: Library, concept: Concept): Concept[] {
 /**
  * The concept whose fields a concept's content has, and those fields: the nearest of the concept and its ancestors
  * that is native or declares a structure; a concept with neither (description-only) has `native.Text`'s shape
- * (LANGUAGE.md §2.2).
+ * (docs/concepts.md#structure-fields).
  * @param library - the library the concept belongs to
  * @param concept - any concept of the library
  * @returns the shaping concept (a native or a structured concept) and its fields

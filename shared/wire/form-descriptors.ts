@@ -1,5 +1,6 @@
 /**
- * Form descriptors of `/v1/validate` `views` (API-CONTRACT.md §4.4): for each pipe, the fields a form needs to collect
+ * Form descriptors of `/v1/validate` `views` (docs/forms.md#form-descriptors): for each pipe, the fields a form needs
+ * to collect
  * its inputs (`input_form`) and to show its output (`output_form`), in the shapes the reference runner serves to
  * `Pipelex/mthds-form` (docs/forms.md). Nodes are discriminated on `kind` (`prose` for text concepts, `text` for text
  * fields, `number`, `boolean`, `date`, `enum`, `document`, `image`, `object` — structured natives such as `native.Page`
@@ -29,8 +30,10 @@ export interface FormNode {
   description?: string;
   required: boolean;
   /**
-   * Top-level input nodes only: the input's presence marker (LANGUAGE-DELTA.md §6). A plain or force-marked (`!`) input
-   * is required; an optional (`?`) one is not, and never gates (the `mthds-form` standard's `{required: false, presence:
+   * Top-level input nodes only: the input's presence marker
+   * (docs/language.md#optionality-presence-markers-and-absences). A plain or force-marked (`!`) input
+   * is required; an optional (`?`) one is not, and never gates (the `mthds-form` standard's
+   * `{required: false, presence:
    * "optional", gating: false}`: a form may run without it, and then omits it).
    */
   presence?: Presence;

@@ -44,7 +44,7 @@ export interface GraphNode {
   pipe_type: string;
   /**
    * `canceled`: still running when the graph was built (the reference's teardown status); `skipped`: lifted because a
-   * plain input was absent (LANGUAGE-DELTA.md §6), a successful outcome.
+   * plain input was absent (docs/language.md#optionality-presence-markers-and-absences), a successful outcome.
    */
   status: 'running' | 'succeeded' | 'failed' | 'skipped' | 'canceled';
   /** Set on a `skipped` node only: the sentence naming the absent input (pipelex-api 0.16 `NodeSpec.skip_reason`). */

@@ -1,10 +1,12 @@
 /**
  * Public surface of `shared/wire`: the runtime's domain values rendered in the shapes the API and the callbacks send
- * (spec §2.4–2.5; docs/api.md) — run results with their working memory and execution graph, validation
- * reports with their I/O contracts, the build routes' answers, form descriptors. It imports the language core and the
+ * (spec §2.4–2.5; docs/api.md) — run results with their working memory, absence records and execution graph, usage
+ * records and reports, validation reports with their I/O contracts, the crate, codegen and build routes' answers, form
+ * descriptors — and read back where checkpoints and child jobs keep them as JSON. It imports the language core and the
  * runtime, never orchestration or HTTP; neither of those imports it (docs/architecture.md).
  */
 
+export { type AbsenceRecord, absenceOf, absenceRecord } from './absence-record.js';
 export {
   type BuildInputsValidReport,
   type BuildOutputValidReport,
@@ -12,10 +14,25 @@ export {
   buildInputsValidReport,
   buildOutputValidReport,
   buildRunnerValidReport,
+  type CrateInvalidReport,
   codegenValidReport,
+  crateInvalidReport,
   dryRunInvalidReport,
   resolveValidReport,
 } from './build-reports.js';
 export type { FormNode, PipeInputFormDescriptor, PipeOutputFormDescriptor } from './form-descriptors.js';
 export { completedRunResult, type PipeStructure, type RunResult, type RunState, withProvenance } from './run-result.js';
+export {
+  inferenceCallOf,
+  pipeTokenUsageOf,
+  type RunUsageReport,
+  runUsageReport,
+  type TokenCounts,
+  type TokensUsageRecord,
+  tokenCounts,
+  tokensUsageRecord,
+  type UsageFigures,
+  usageFigures,
+  usageSummaryOf,
+} from './usage.js';
 export { type InvalidReport, type PipeIOContract, type ValidReport, validationReport } from './validation-report.js';

@@ -1,20 +1,20 @@
 /**
- * The run result of `POST /v1/execute` (spec §2.4; API-CONTRACT.md §3.5): state, timestamps, the final working
+ * The run result of `POST /v1/execute` (spec §2.4; docs/api.md#post-v1execute): state, timestamps, the final working
  * memory, its token usage and the pipe structures of the library.
  *
  * `pipe_output` follows the reference's closed `PipeOutputWire` and `TokensUsageRecord` exactly; the backend that
  * served each inference call, which those schemas have no member for, rides the run result's top level (open in the
  * reference's `PipelexApiExecuteResponse`) as `tokens_usages_backends`, and so does the run's usage and cost report
- * (`usage`, docs/run-events.md "Usage and cost").
+ * (`usage`, docs/run-events.md#usage-and-cost).
  */
 import type { MethodProvenance } from '../methods/index.js';
 import type { Library, Multiplicity } from '../mthds/index.js';
-import type { AbsenceRecord } from '../runtime/absence.js';
 import type { RunGraph } from '../runtime/graph-recorder.js';
 import type { RunOutcome } from '../runtime/run-pipeline.js';
-import type { RunUsageReport, TokensUsageRecord } from '../runtime/usage-report.js';
+import { type AbsenceRecord, absenceRecord } from './absence-record.js';
 import type { GraphSpec } from './graph-shapes.js';
 import { graphSpec } from './graph-spec.js';
+import { type RunUsageReport, runUsageReport, type TokensUsageWire, tokensUsageRecord } from './usage.js';
 import { type WorkingMemoryWire, workingMemoryToWire } from './working-memory.js';
 
 /** Run states (spec §3). */
@@ -31,9 +31,6 @@ export interface PipeStructure {
   inputs: Record<string, IOStructure>;
   output: IOStructure;
 }
-
-/** One `pipe_output.tokens_usages` record: the reference's `TokensUsageRecord`, member for member. */
-export type TokensUsageWire = Omit<TokensUsageRecord, 'backend'>;
 
 /** The 200 body of a finished run. `state` and `pipeline_state` carry the same value (spec §2.4 and the reference). */
 export interface RunResult {
@@ -52,13 +49,14 @@ export interface RunResult {
   };
   /** The backend that served each inference call (`mock`, `openai`, …), in the order of `pipe_output.tokens_usages`. */
   tokens_usages_backends: (string | null)[];
-  /** The run's usage and cost: totals, by model and by pipe (docs/run-events.md "Usage and cost"). */
+  /** The run's usage and cost: totals, by model and by pipe (docs/run-events.md#usage-and-cost). */
   usage: RunUsageReport;
   pipe_structures: Record<string, PipeStructure>;
-  /** Present only on `method_ref` runs: where the method came from (spec §2.2; API-CONTRACT.md §3.5). */
+  /** Present only on `method_ref` runs: where the method came from (spec §2.2; docs/api.md#post-v1execute). */
   method_provenance?: MethodProvenance;
   /**
-   * Present only when the main output resolved absent, a successful run (LANGUAGE-DELTA.md §6): `true`, with the
+   * Present only when the main output resolved absent, a successful run
+   * (docs/language.md#optionality-presence-markers-and-absences): `true`, with the
    * absence in {@link absence} (also in `pipe_output.working_memory.absences` under `main_stuff_name`).
    */
   absent?: true;
@@ -106,16 +104,19 @@ export function completedRunResult(outcome: RunOutcome, library: Library, graph:
     pipeline_state: 'COMPLETED',
     created_at: new Date(outcome.createdAt).toISOString(),
     finished_at: new Date(outcome.finishedAt).toISOString(),
-    main_stuff_name: absence?.variable_name ?? outcome.memory.mainStuffName(),
+    main_stuff_name: absence?.variableName ?? outcome.memory.mainStuffName(),
     pipe_output: {
       working_memory: workingMemoryToWire(outcome.memory),
       pipeline_run_id: outcome.pipelineRunId,
       graph_spec: graph && graphSpec(graph, library),
-      tokens_usages: outcome.tokensUsages.map(({ backend: _served, ...record }) => record),
+      tokens_usages: outcome.inferenceCalls.map((call) => {
+        const { backend: _served, ...record } = tokensUsageRecord(call);
+        return record;
+      }),
     },
-    tokens_usages_backends: outcome.tokensUsages.map((record) => record.backend),
-    usage: outcome.usage,
+    tokens_usages_backends: outcome.inferenceCalls.map((call) => call.backend),
+    usage: runUsageReport(outcome.usage),
     pipe_structures: pipeStructures(library),
   };
-  return absence ? { ...result, absent: true, absence } : result;
+  return absence ? { ...result, absent: true, absence: absenceRecord(absence) } : result;
 }

@@ -1,5 +1,6 @@
 /**
- * The verdict of `POST /v1/validate` as the wire carries it (spec §2.5, §4.5; API-CONTRACT.md §3.7, §4.3): a
+ * The verdict of `POST /v1/validate` as the wire carries it (spec §2.5, §4.5; docs/api.md#post-v1validate,
+ * docs/api.md#valid-report): a
  * `ValidReport` with the library's static artefacts, or an `InvalidReport` with the validation items. The verdict
  * itself (static validation, the dry-run sweep, the default pipe's graph) is the runtime's `libraryVerdict`.
  */
@@ -38,8 +39,9 @@ export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
 export type OutputMultiplicity = 'single' | 'variable';
 
 /**
- * One input of a pipe contract; `json_schema` as docs/forms.md "I/O contracts" writes it. `optional` is the 0.16
- * member (true for `X?`), `presence` the newer reference's three-valued one (LANGUAGE-DELTA.md §6).
+ * One input of a pipe contract; `json_schema` as docs/forms.md#io-contracts writes it. `optional` is the 0.16
+ * member (true for `X?`), `presence` the newer reference's three-valued one
+ * (docs/language.md#optionality-presence-markers-and-absences).
  */
 export interface InputContract {
   concept_ref: string;
@@ -56,7 +58,7 @@ export interface OutputContract {
   multiplicity: OutputMultiplicity;
   /** N for an `X[N]` output, else null. */
   item_count: number | null;
-  /** True for an `X?` output (LANGUAGE-DELTA.md §6). */
+  /** True for an `X?` output (docs/language.md#optionality-presence-markers-and-absences). */
   optional: boolean;
   /** One content item, or for a list output the list content `ListContent[<def>]` (docs/forms.md). */
   json_schema: Record<string, unknown>;
@@ -73,7 +75,10 @@ export interface ValidReport {
   is_valid: true;
   bundle_blueprint: Record<string, unknown>;
   pipe_io_contracts: Record<string, PipeIOContract>;
-  /** The pipes a run may skip because a value they need plainly may be absent (LANGUAGE-DELTA.md §6). */
+  /**
+   * The pipes a run may skip because a value they need plainly may be absent
+   * (docs/language.md#optionality-presence-markers-and-absences).
+   */
   liftable_pipes: LiftablePipe[];
   graph_spec: GraphSpec | null;
   validated_pipes: ValidatedPipe[];
@@ -190,7 +195,7 @@ function invalid(errors: ValidationErrorItem[], message: string): InvalidReport 
  * @param sweep - mock backends for the sweep
  * @param options - `allowSignatures`: also mock-run contract-only pipes; `views`: opt-in `input_form` / `output_form`
  *   (unknown tokens are ignored; without a token the member is absent); `mode`: the static rules' mode (compat by
- *   default; docs/language.md "Strict and compat modes"); `defaultPipe`: the pipe a selector-less run would execute
+ *   default; docs/language.md#strict-and-compat-modes); `defaultPipe`: the pipe a selector-less run would execute
  *   when something other than the bundles names it (a fetched manifest's `main_pipe`, bare or qualified) — it sets
  *   `default_pipe_ref` and the pipe `graph_spec` dry-runs; `models`: the serving model deck's names (an unknown
  *   `$preset`, `@alias` or `~waterfall` makes the report invalid; unchecked when absent); `bundleFiles`: where the

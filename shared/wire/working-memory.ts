@@ -3,9 +3,9 @@
  * `WorkingMemory`): root stuffs by name, aliases, and the absences when a slot was resolved absent.
  */
 import type { Concept } from '../mthds/index.js';
-import type { AbsenceRecord } from '../runtime/absence.js';
 import type { ItemContent, Stuff } from '../runtime/stuff.js';
 import type { WorkingMemory } from '../runtime/working-memory.js';
+import { type AbsenceRecord, absenceRecord } from './absence-record.js';
 
 /** The concept as the wire shows it inside a stuff and in a graph's registries. */
 export interface ConceptWire {
@@ -68,6 +68,7 @@ export function workingMemoryToWire(memory: WorkingMemory): WorkingMemoryWire {
     aliases: Object.fromEntries(memory.aliasEntries()),
   };
   const absences = memory.absenceEntries();
-  if (absences.length > 0) wire.absences = Object.fromEntries(absences);
+  if (absences.length > 0)
+    wire.absences = Object.fromEntries(absences.map(([name, absence]) => [name, absenceRecord(absence)]));
   return wire;
 }

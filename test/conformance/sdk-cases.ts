@@ -155,7 +155,7 @@ function expectApiError(error: SdkError, status: number, errorType: string): voi
   expect(error.serverMessage).to.equal(problemOf(error)['detail']);
 }
 
-/** A build helper's plain `Error` (CLIENTS.md §1.4): `API POST <url> failed (<status>): <problem document>`. */
+/** A build helper's plain `Error` (docs/errors.md): `API POST <url> failed (<status>): <problem document>`. */
 function expectBuildProblem(error: SdkError, route: string, status: number, errorType: string): void {
   expect(error.name).to.equal('Error');
   const match = /^API POST http:\/\/127\.0\.0\.1:\d+(\/v1\/build\/[a-z-]+) failed \((\d+)\): (.*)$/s.exec(
@@ -203,7 +203,9 @@ async function failedGate(client: MthdsClient): Promise<string> {
   return runId;
 }
 
-/** What passing means for a command the CLI refuses with its API runner: that it ran (it exits 1 before any request). */
+/**
+ * What passing means for a command the CLI refuses with its API runner: that it ran (it exits 1 before any request).
+ */
 function exitsZero(outcome: Outcome): void {
   const run = exited(outcome);
   expect(run.code, run.stdout + run.stderr).to.equal(0);

@@ -5,7 +5,7 @@
  * finished steps from their checkpoints, so the provider sees each step's call exactly once.
  *
  * How the run is stopped between two steps without a call in flight: the OpenAI backend is limited to N requests per
- * window (docs/inference.md "Rate limits"; the window shortened to 12 s by `INFERENCE_RATE_LIMIT_WINDOW_SECONDS`), so
+ * window (docs/inference.md#rate-limits; the window shortened to 12 s by `INFERENCE_RATE_LIMIT_WINDOW_SECONDS`), so
  * once N steps have called, the next one waits in the worker for the window to reopen, and the test kills the worker
  * then — after the N steps' checkpoints are in Redis.
  */
@@ -175,7 +175,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     const body = await results(baseUrl, 'twenty-items');
 
     // the items fan out (RUN_FAN_OUT, the default): the retake re-attaches to the 12 finished child jobs and reuses
-    // their results; the other children are retaken by the rescuer (docs/fan-out.md "Retaken runs")
+    // their results; the other children are retaken by the rescuer (docs/fan-out.md#retaken-runs)
     expect(fake.requests, 'the 12 finished items are not called again').to.have.length(20);
     const asked = fake.requests.map((request) => /topic \d+/.exec(promptOf(request))?.[0]);
     expect([...asked].sort()).to.deep.equal([...topics].sort());

@@ -3,7 +3,6 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
@@ -227,16 +226,16 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
         if ((await post(baseUrl, '/v1/start', hello(id))).status === 202) acknowledged.push(id);
       }
       await stopRedis();
-      const startedAt = Date.now();
+      // a request during the outage must not hang: it is answered, where a hanging one would meet post()'s deadline
       const during = await post(baseUrl, '/v1/start', hello('during'));
       expect(during.status, JSON.stringify(during.body)).to.equal(503);
       expect(during.body).to.include({ error_type: 'QueueUnavailableError', retryable: true });
-      expect(Date.now() - startedAt, 'a request during the outage must not hang').to.be.below(20000);
       expect((await fetch(`${baseUrl}/health`)).status).to.equal(200);
-      await delay(200);
       await startRedis();
+      // a new id for each try: a refused try may still have left its id behind
+      let tries = 0;
       const after = await pollUntil(
-        () => post(baseUrl, '/v1/start', hello(`after-${Date.now()}`)),
+        () => post(baseUrl, '/v1/start', hello(`after-${++tries}`)),
         (response) => response.status === 202,
         30000,
         250,

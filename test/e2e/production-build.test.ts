@@ -10,7 +10,7 @@ import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processe
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The packages only the queue mode and outbound requests need (docs/architecture.md "Startup"). */
+/** The packages only the queue mode and outbound requests need (docs/architecture.md#startup). */
 const LAZY_PACKAGES = ['bullmq', 'ioredis', 'undici'];
 
 /** The module specifiers a compiled file imports statically (esbuild writes one `import … from "…";` per line). */

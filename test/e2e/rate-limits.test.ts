@@ -1,5 +1,5 @@
 /**
- * Cluster-wide provider rate limits across spawned processes (docs/inference.md "Rate limits"): an API and two or three
+ * Cluster-wide provider rate limits across spawned processes (docs/inference.md#rate-limits): an API and two or three
  * worker processes share one real Redis under a unique prefix and call a fake OpenAI-compatible server on 127.0.0.1
  * that records when each request arrived and was answered. The packaged `backends.toml` is overridden with limits on
  * the OpenAI backend; the per-minute window is shortened to 2 s (`INFERENCE_RATE_LIMIT_WINDOW_SECONDS`).

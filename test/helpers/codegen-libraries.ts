@@ -128,7 +128,8 @@ prompt = "Read $text $markdown $number @image @document @html @text_and_images @
 /**
  * Every valid library of the corpus, the natives library and the edge library.
  * @returns single bundles (samples, and methods that call no other package), methods with the documents package they
- *   call (alone they are invalid: LANGUAGE-DELTA.md §11), {@link NATIVES_LIBRARY}, and {@link EDGE_LIBRARY} (last)
+ *   call (alone they are invalid: docs/namespaces.md#cross-package-references), {@link NATIVES_LIBRARY}, and {@link
+ * EDGE_LIBRARY} (last)
  */
 export function codegenLibraries(): NamedLibrary[] {
   const singles = [

@@ -17,13 +17,35 @@ export interface RecordedProviderRequest<Body> {
   answeredAt?: number;
 }
 
-/** What a fake answers: status (200 by default), extra headers, a JSON body, after an optional delay. */
+/** What a fake answers: status (200 by default), extra headers, a JSON body, after an optional wait. */
 export interface FakeProviderReply {
   status?: number;
   headers?: Record<string, string>;
   body: unknown;
+  /** Answer only once this settles (see {@link arrivalGate}), then after `delayMs` if set. */
+  after?: Promise<unknown>;
   /** Milliseconds to wait before answering (simulated provider latency). */
   delayMs?: number;
+}
+
+/**
+ * A gate that opens once `count` calls have passed it: give each request's reply `after: gate()`, and no request is
+ * answered before `count` of them are in flight at once. Calls that never all come leave every request unanswered
+ * (the test then fails on its own deadline).
+ * @param count - the requests to wait for
+ * @returns pass the gate: counts one request, resolves once `count` have
+ */
+export function arrivalGate(count: number): () => Promise<void> {
+  let passed = 0;
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return () => {
+    passed += 1;
+    if (passed === count) open();
+    return opened;
+  };
 }
 
 /** A running fake. */
@@ -74,8 +96,12 @@ export async function startFakeProviderServer<Body>(wire: FakeProviderWire<Body>
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(JSON.stringify(reply.body));
       };
-      if (reply.delayMs) setTimeout(answer, reply.delayMs);
-      else answer();
+      const answerInTime = () => {
+        if (reply.delayMs) setTimeout(answer, reply.delayMs);
+        else answer();
+      };
+      if (reply.after) void reply.after.then(answerInTime, answerInTime);
+      else answerInTime();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,5 @@
 /**
- * Generators of the largest legal requests, for the responsiveness tests (docs/isolation.md "Diagnostics pool"): a
+ * Generators of the largest legal requests, for the responsiveness tests (docs/isolation.md#diagnostics-pool): a
  * bundle of many pipes (a PipeSequence chaining PipeLLM and PipeCompose steps) and ~1 MiB `.mthds` texts.
  */
 
@@ -61,7 +61,8 @@ export function chainBundle(pipes: number, domain = 'load_chain'): string {
  * A valid bundle of `pipes` pipes shaped like a large real method, for the validate scaling benchmark: a structured
  * concept; one PipeSequence (the `main_pipe`) of steps alternating PipeLLM and PipeCompose, each step reading the
  * seed and the two previous results, truncated so texts keep their size (every step renders against a working memory
- * that grew by one stuff per step); and about a quarter of the pipes independent of the sequence (PipeLLM with structured output and PipeCompose
+ * that grew by one stuff per step); and about a quarter of the pipes independent of the sequence (PipeLLM with
+ * structured output and PipeCompose
  * reading its fields). Every template names the domain, so bundles of different domains share no template.
  * @param pipes - pipes in the bundle, at least 2
  * @param domain - the bundle's domain code

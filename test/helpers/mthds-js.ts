@@ -3,7 +3,7 @@
  * into the project. Found through `MTHDS_JS_DIR`, else `../shared/clients/mthds-js` beside the repository; suites using
  * it skip with a message where it is absent (and the mocha configuration leaves them out where `../shared` is).
  *
- * @see ../shared/clients/mthds-js/README.md, CLIENTS.md
+ * @see ../shared/clients/mthds-js/README.md, docs/conformance.md
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,7 +15,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the SDK is looked for: `MTHDS_JS_DIR`, else `../shared/clients/mthds-js`. */
 const MTHDS_JS_DIR = resolve(ROOT, process.env['MTHDS_JS_DIR'] ?? '../shared/clients/mthds-js');
 
-/** The SDK's build helpers, as `dist/index.js` exports them on `MthdsApiClient` (CLIENTS.md §3). */
+/**
+ * The SDK's build helpers, as `dist/index.js` exports them on `MthdsApiClient`
+ * (docs/codegen.md#legacy-envelope-mthds_contents-pipe_code).
+ */
 export interface MthdsBuildClient {
   buildInputs(request: { mthds_contents: string[]; pipe_code: string }): Promise<unknown>;
   buildOutput(request: { mthds_contents: string[]; pipe_code: string; format?: string }): Promise<unknown>;
@@ -24,12 +27,14 @@ export interface MthdsBuildClient {
   pipeSpec(request: { pipe_type: string; spec: Record<string, unknown> }): Promise<Record<string, unknown>>;
 }
 
-/** The options of `execute`, `start` and `startAndWaitForResult` (the SDK's `RunOptions`, CLIENTS.md §2.4). */
+/**
+ * The options of `execute`, `start` and `startAndWaitForResult` (the SDK's `RunOptions`, docs/api.md#post-v1execute).
+ */
 export interface MthdsRunOptions {
   pipe_code?: string;
   mthds_contents?: string[];
   inputs?: Record<string, unknown>;
-  /** Extension members, merged into the body at the top level (CLIENTS.md §4). */
+  /** Extension members, merged into the body at the top level (docs/bundles.md#request-extras). */
   extra?: Record<string, unknown>;
 }
 
@@ -41,7 +46,7 @@ export interface MthdsPollOptions {
 
 /**
  * Every public method of the SDK's `MthdsApiClient` (its own and those `BaseRunner` gives it), bodies as the SDK
- * returns them: unchecked JSON (CLIENTS.md §1.4), so typed loosely here and asserted by the tests.
+ * returns them: unchecked JSON (docs/errors.md), so typed loosely here and asserted by the tests.
  */
 export interface MthdsClient extends MthdsBuildClient {
   health(): Promise<Record<string, unknown>>;

@@ -1,5 +1,6 @@
 /**
- * The optionality fixture (LANGUAGE-DELTA.md §6), written for these tests: a brief enriched when the caller gives a
+ * The optionality fixture (docs/language.md#optionality-presence-markers-and-absences), written for these tests: a
+ * brief enriched when the caller gives a
  * hint, with one pipe per controller's behaviour under absence.
  */
 

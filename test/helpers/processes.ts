@@ -1,6 +1,7 @@
 /**
  * Spawned service processes for end-to-end tests: the API (`api/server.ts --no-worker`) and workers
- * (`worker/main.ts`) from the sources under tsx, or their compiled build (`dist/`, option `compiled`), each with its own
+ * (`worker/main.ts`) from the sources under tsx, or their compiled build (`dist/`, option `compiled`), each with its
+ * own
  * environment (in the tests' empty configuration directory unless it names its
  * own `SERVICE_CONFIG_DIR`), JSON logs captured, and helpers to wait for a log line.
  */

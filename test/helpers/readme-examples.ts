@@ -1,7 +1,8 @@
 /**
  * The examples of a README, read from its fenced blocks as a reader would paste them: the `curl` commands of its `bash`
  * blocks (shell quoting and line continuations undone) with the answer the README shows for each — the comment lines
- * that follow it (`# 202 {…}`: an optional status, then a JSON skeleton, see `json-skeleton.ts`), or a `json` block that
+ * that follow it (`# 202 {…}`: an optional status, then a JSON skeleton, see `json-skeleton.ts`), or a `json` block
+ * that
  * follows the `bash` block (the answer of its last command) — and its `js` blocks.
  */
 

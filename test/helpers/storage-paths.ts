@@ -1,5 +1,5 @@
 /**
- * Scopes and object names that try to leave their storage prefix (docs/storage.md "Path safety"): traversal, absolute
+ * Scopes and object names that try to leave their storage prefix (docs/storage.md#path-safety): traversal, absolute
  * paths, separators, percent-encoded forms and Unicode forms that normalise (NFKC) or look like `.`, `/` or `..`.
  */
 

@@ -5,7 +5,10 @@
  */
 import { type ZipOptions, zipSync } from 'fflate';
 
-/** One entry: its bytes or text, optionally with zip options (attributes such as `{ os: 3, attrs: mode << 16 }`, or `level`). */
+/**
+ * One entry: its bytes or text, optionally with zip options (attributes such as `{ os: 3, attrs: mode << 16 }`, or
+ * `level`).
+ */
 export type ZipEntry = Uint8Array | string | [Uint8Array | string, ZipOptions];
 
 const bytesOf = (data: Uint8Array | string) =>

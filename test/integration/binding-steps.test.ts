@@ -1,5 +1,6 @@
 /**
- * PipeSequence binding steps and dotted `batch_over` end to end (LANGUAGE-DELTA.md §5): `/v1/validate` of valid and
+ * PipeSequence binding steps and dotted `batch_over` end to end (docs/data-flow.md#binding-steps): `/v1/validate` of
+ * valid and
  * invalid bundles (exact items; the 0.16 wire without binding steps) and `/v1/execute` on the mock.
  */
 import { expect } from 'chai';
@@ -157,7 +158,7 @@ interface GraphNodeBody {
   io: { inputs: { name: string }[]; outputs: { name: string }[] };
 }
 
-describe('a lifted inline batch step in the graph (LANGUAGE-DELTA.md §6)', () => {
+describe('a lifted inline batch step in the graph (docs/language.md#optionality-presence-markers-and-absences)', () => {
   it('should give the batch a skipped node with its reason, and its empty list a skipped note', async () => {
     const response = await request(app)
       .post('/v1/execute')

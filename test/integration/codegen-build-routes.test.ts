@@ -89,7 +89,10 @@ const UNREGISTERED_FUNCTION = [
   },
 ];
 
-/** A pipe with a plain, an optional and a forced input (LANGUAGE-DELTA.md §6), written for these tests. */
+/**
+ * A pipe with a plain, an optional and a forced input (docs/language.md#optionality-presence-markers-and-absences),
+ * written for these tests.
+ */
 const OPTIONAL_INPUTS = [
   'domain = "memo"',
   'main_pipe = "write_memo"',

@@ -1,5 +1,6 @@
 /**
- * Controllers over HTTP (issue #4; RUNTIME.md §3, docs/runtime.md): what only the route shows. One run per controller
+ * Controllers over HTTP (issue #4; docs/runtime.md#controllers, docs/runtime.md): what only the route shows. One run
+ * per controller
  * checks the wire shape of the result (`main_stuff_name`, `pipe_output.working_memory` stuffs and aliases, timestamps,
  * request `output_name`), and each runtime failure checks its problem document (status, `error_type`, `detail`).
  * The controller semantics themselves (exact working memory, batch bound, memory copies…) are unit-tested through

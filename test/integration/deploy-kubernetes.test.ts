@@ -11,7 +11,7 @@ import { hasKubectl, type K8sObject, kustomize } from '../helpers/deploy-files.j
 import { pollUntil } from '../helpers/poll.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
-/** RSS of the compiled processes measured idle (deploy/README.md "Sizing"), in MiB. */
+/** RSS of the compiled processes measured idle (deploy/deploy/README.md#sizing), in MiB. */
 const MEASURED_RSS_MIB = { api: 346, worker: 129 };
 
 interface Probe {

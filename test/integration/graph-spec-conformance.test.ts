@@ -125,7 +125,8 @@ function digestRelations(spec: Spec): string[] {
 }
 
 /**
- * Differences left as they are (docs/graph-spec.md "Differences"): in a dry run a PipeCondition runs every outcome and
+ * Differences left as they are (docs/graph-spec.md#remaining-differences-and-why): in a dry run a PipeCondition runs
+ * every outcome and
  * stands for the last one run; we run them sorted by pipe code, and the reference's order for `pipeline_30` (True/False
  * outcomes of an expression template) is another, so that condition and its sequence show the other branch's concept.
  */

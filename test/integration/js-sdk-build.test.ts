@@ -1,6 +1,7 @@
 /**
  * The official MTHDS JS SDK's build helpers and `mthds build` commands, unchanged, against this server on a real port:
- * the legacy envelope of the build routes and the agent routes (docs/codegen.md "Legacy envelope", "Definition specs").
+ * the legacy envelope of the build routes and the agent routes
+ * (docs/codegen.md#legacy-envelope-mthds_contents-pipe_code, "Definition specs").
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';

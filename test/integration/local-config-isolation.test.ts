@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { TEST_CONFIG_DIR, testSettings } from '../helpers/config-dir.js';
+import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { type ServiceProcess, spawnApi } from '../helpers/processes.js';
 
 const LOCAL_OVERRIDE = fileURLToPath(new URL('../../config/api_override.toml', import.meta.url));
@@ -43,8 +44,9 @@ describe('local config overrides and the tests', function () {
     const refusal = await fetch(`${spawned.baseUrl}/v1/start`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: '{}',
+      body: JSON.stringify({ mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } }),
     });
-    expect(((await refusal.json()) as { error_type: string }).error_type).to.equal('StartRequiresAsyncOrchestration');
+    const refusalBody = (await refusal.json()) as { error_type: string; detail: string };
+    expect(refusalBody, refusalBody.detail).to.include({ error_type: 'StartRequiresAsyncOrchestration' });
   });
 });

@@ -27,7 +27,8 @@ interface OpenApi {
 
 /**
  * Routes the app serves that are pages for people, not API routes, so not in the document: the API reference page
- * and its files, the error pages (docs/errors.md "Error pages") and Bull Board (docs/api.md "API reference").
+ * and its files, the error pages (docs/errors.md#error-pages) and Bull Board
+ * (docs/api.md#api-reference-docs-and-get-v1openapijson).
  */
 const PAGES = /^get \/docs(\/|$)|^\w+ \/admin\/queues(\/|$)|^get \/errors(\/|$)/;
 

@@ -1,5 +1,5 @@
 /**
- * The smaller operator options of pipelex-api 0.16 (LANGUAGE-DELTA.md §9) end to end: PipeLLM `templating_style`
+ * The smaller operator options of pipelex-api 0.16 (docs/pipes.md) end to end: PipeLLM `templating_style`
  * (the prompt the fake OpenAI server receives), PipeImgGen `size` (the images request), PipeExtract
  * `include_raw_html` and `render_js` (a web page's HTML on the page), and their blueprint rules on /v1/validate.
  */

@@ -1,5 +1,6 @@
 /**
- * Optionality over HTTP (LANGUAGE-DELTA.md §6): `/v1/validate` reports the liftable pipes and the optional contracts;
+ * Optionality over HTTP (docs/language.md#optionality-presence-markers-and-absences): `/v1/validate` reports the
+ * liftable pipes and the optional contracts;
  * `/v1/execute` (mock inference) omits `?` entry inputs, lifts plain consumers, fails on `!`, completes with an absent
  * main output, and each controller handles absence.
  */

@@ -1,5 +1,5 @@
 /**
- * PipeParallel without `combined_output` (pipelex-api 0.16, LANGUAGE-DELTA.md §9) end to end: a Composite or
+ * PipeParallel without `combined_output` (pipelex-api 0.16, docs/pipes.md#pipeparallel) end to end: a Composite or
  * structured output receives the branch results on /v1/execute (mock inference), the strict rules on /v1/validate,
  * and the legacy `combined_output` accepted in compat mode but kept off the 0.16 `bundle_blueprint`.
  */

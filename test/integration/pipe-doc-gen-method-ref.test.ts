@@ -1,5 +1,6 @@
 /**
- * PipeDocGen `template_file` in a package fetched by `method_ref` from a git server on 127.0.0.1 (LANGUAGE-DELTA.md
+ * PipeDocGen `template_file` in a package fetched by `method_ref` from a git server on 127.0.0.1
+ * (docs/language.md#newer-reference-features
  * §4): the clone is a directory, so `/v1/validate` accepts a template file it holds and refuses one it lacks or whose
  * tags do not parse (the dry run's template checker), and `/v1/execute` fills it.
  */

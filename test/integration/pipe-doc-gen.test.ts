@@ -1,5 +1,6 @@
 /**
- * PipeDocGen end to end (LANGUAGE-DELTA.md §4): `/v1/validate` of valid and invalid bundles (dry run with the blank
+ * PipeDocGen end to end (docs/document-generation.md): `/v1/validate` of valid and invalid bundles (dry run with the
+ * blank
  * PDF mock, exact validation items), and `/v1/execute` under mock inference printing real pdf, xlsx and docx files —
  * from layouts and from template files of a zipped bundle — whose bytes are read back with the libraries that wrote
  * them.

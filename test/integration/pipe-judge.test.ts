@@ -1,5 +1,6 @@
 /**
- * PipeJudge end to end (LANGUAGE-DELTA.md §3): `/v1/validate` of the three question kinds and the multi form (dry run
+ * PipeJudge end to end (docs/language.md#pipejudge): `/v1/validate` of the three question kinds and the multi form (dry
+ * run
  * on the deterministic mock, the pipe kept on the 0.16 wire as its contract, exact validation items), `/v1/execute`
  * under mock inference and `INFERENCE_PROFILE=mock`, and against the fake OpenAI-compatible server: the one
  * structured-output request it receives (judgment model, evidence and questions, answer schema) and the verdicts

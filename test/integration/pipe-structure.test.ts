@@ -1,5 +1,6 @@
 /**
- * PipeStructure end to end (LANGUAGE-DELTA.md §1): `/v1/validate` of valid and invalid bundles (dry run on the mock,
+ * PipeStructure end to end (docs/pipes.md#pipestructure): `/v1/validate` of valid and invalid bundles (dry run on the
+ * mock,
  * exact validation items), and `/v1/execute` against the fake OpenAI-compatible server: the request it receives (model,
  * structuring prompt around the input text, JSON schema of the output concept) and the structured output stored.
  */

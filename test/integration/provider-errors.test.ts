@@ -1,5 +1,6 @@
 /**
- * Provider failure classification over HTTP (RUNTIME.md §6.2, docs/errors.md): a fake OpenAI-compatible server on
+ * Provider failure classification over HTTP (docs/errors.md#inference-error-categories, docs/errors.md): a fake
+ * OpenAI-compatible server on
  * 127.0.0.1 answers each failure status; the problem document carries the category, domain, retryable flag and
  * user action the catalog gives, the model and provider, and the provider metadata, reduced under strict disclosure.
  */

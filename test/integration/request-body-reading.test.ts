@@ -1,5 +1,5 @@
 /**
- * How a request body is read off the socket (api/body/read-body.ts, docs/isolation.md "Request bodies"): a plain body
+ * How a request body is read off the socket (api/body/read-body.ts, docs/isolation.md#request-bodies): a plain body
  * with a `Content-Length` is copied chunk by chunk into one buffer of that length; a compressed or chunked body goes
  * through `express.raw`. Both give the same answer; a body its client abandons half-way costs nothing but itself.
  */

@@ -38,20 +38,37 @@ const CHECKPOINT: StepCheckpoint = {
   },
   usage: [
     {
-      model_type: 'llm',
-      inference_model_name: 'gpt-4o-mini',
-      inference_model_id: 'gpt-4o-mini',
-      pipe_code: 'draft_one',
-      job_category: 'llm_job',
-      unit_job_id: null,
-      nb_tokens_by_category: { input: 11, output: 7 },
-      cost: 0.0001,
+      modelType: 'llm',
+      modelName: 'gpt-4o-mini',
+      modelId: 'gpt-4o-mini',
+      pipeCode: 'draft_one',
+      jobCategory: 'llm_job',
+      inputTokens: 11,
+      outputTokens: 7,
+      costUsd: 0.0001,
       backend: 'openai',
-      started_at: '2026-01-15T12:00:00.000Z',
-      completed_at: '2026-01-15T12:00:01.000Z',
+      startedAt: Date.parse('2026-01-15T12:00:00.000Z'),
+      completedAt: Date.parse('2026-01-15T12:00:01.000Z'),
     },
   ],
 };
+
+/** {@link CHECKPOINT}'s calls as a checkpoint keeps them: the wire's usage records (as kept before the wire layer). */
+const KEPT_USAGE = [
+  {
+    model_type: 'llm',
+    inference_model_name: 'gpt-4o-mini',
+    inference_model_id: 'gpt-4o-mini',
+    pipe_code: 'draft_one',
+    job_category: 'llm_job',
+    unit_job_id: null,
+    nb_tokens_by_category: { input: 11, output: 7 },
+    cost: 0.0001,
+    backend: 'openai',
+    started_at: '2026-01-15T12:00:00.000Z',
+    completed_at: '2026-01-15T12:00:01.000Z',
+  },
+];
 
 describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
   let redis: Redis;
@@ -81,15 +98,61 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
   it('should keep a checkpoint by step path under the run, with the run record’s TTL, and load it back', async () => {
     const store = checkpoints().forRun(JOB, true)!;
     expect(await store.load('main/s0')).to.equal(undefined);
+    const savedBy = performance.now();
     await store.save('main/s0', CHECKPOINT);
     expect(await store.load('main/s0')).to.deep.equal(CHECKPOINT);
     expect(await checkpoints().forRun(JOB, true)!.load('main/s0'), 'another attempt reads it').to.deep.equal(
       CHECKPOINT,
     );
     expect(await redis.hkeys(`${prefix}:checkpoints:run-ckpt`)).to.deep.equal(['main/s0']);
+    // set to the record's 300 s at the save: at most that, less at most the time since (Redis rounds to the second)
     const ttl = await redis.ttl(`${prefix}:checkpoints:run-ckpt`);
-    expect(ttl).to.be.within(290, 300);
+    expect(ttl).to.be.at.most(300);
+    expect(ttl).to.be.at.least(300 - Math.ceil((performance.now() - savedBy) / 1000) - 1);
     expect(problems).to.deep.equal([]);
+  });
+
+  it('should keep the calls as usage records, and load a checkpoint kept in that form by an earlier release', async () => {
+    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
+    const kept = JSON.parse((await redis.hget(`${prefix}:checkpoints:run-ckpt`, 'main/s0'))!);
+    expect(kept.checkpoint.usage).to.deep.equal(KEPT_USAGE);
+    const earlier = { fingerprint: submissionFingerprint(JOB), checkpoint: { ...CHECKPOINT, usage: KEPT_USAGE } };
+    await redis.hset(`${prefix}:checkpoints:run-ckpt`, 'main/s1', JSON.stringify(earlier));
+    expect(await checkpoints().forRun(JOB, true)!.load('main/s1')).to.deep.equal(CHECKPOINT);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('should keep an absent outcome as an absence record, and load one kept so', async () => {
+    const absence = {
+      variableName: 'four',
+      kind: 'skipped' as const,
+      reason: 'its input is absent',
+      producingPipe: 'draft_four',
+      upstream: {
+        variableName: 'hint',
+        kind: 'not_provided' as const,
+        reason: 'omitted',
+        producingPipe: null,
+        upstream: null,
+      },
+    };
+    const absent: StepCheckpoint = { ...CHECKPOINT, outcome: { kind: 'absent', absence } };
+    await checkpoints().forRun(JOB, true)!.save('main/s3', absent);
+    const kept = JSON.parse((await redis.hget(`${prefix}:checkpoints:run-ckpt`, 'main/s3'))!);
+    expect(kept.checkpoint.outcome.absence).to.deep.equal({
+      variable_name: 'four',
+      kind: 'skipped',
+      reason: 'its input is absent',
+      producing_pipe: 'draft_four',
+      upstream: {
+        variable_name: 'hint',
+        kind: 'not_provided',
+        reason: 'omitted',
+        producing_pipe: null,
+        upstream: null,
+      },
+    });
+    expect(await checkpoints().forRun(JOB, true)!.load('main/s3')).to.deep.equal(absent);
   });
 
   it('should not replay a checkpoint to another submission of the same run id', async () => {

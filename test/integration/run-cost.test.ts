@@ -1,5 +1,5 @@
 /**
- * Cost per run over real HTTP, in direct and queue mode (docs/inference.md "Prices" and "Run budget", docs/run-events.md
+ * Cost per run over real HTTP, in direct and queue mode (docs/inference.md#prices and #run-budget, docs/run-events.md
  * "Usage and cost"): a fake OpenAI-compatible server on 127.0.0.1 answers every call with 1000 input and 2500 output
  * tokens, so each call of `gpt-4o-mini` (0.15 / 0.6 USD per million tokens) costs 0.00165 USD. A run reports its usage
  * and cost on its result, status, results, events and `GET /v1/runs/{id}/usage` (to its owner only), the process
@@ -157,7 +157,7 @@ describe('cost per run over HTTP', function () {
         retryable: false,
       });
       expect(refused.body.detail).to.match(
-        /^The run's budget max_cost_usd = 0\.005 USD would be exceeded: 0\.0033 USD spent so far, and the next LLM call of pipe 'polish' to model 'gpt-4o-mini' may cost up to 0\.002458\d* USD \(docs\/inference\.md "Run budget"\)\. The call was not made\./,
+        /^The run's budget max_cost_usd = 0\.005 USD would be exceeded: 0\.0033 USD spent so far, and the next LLM call of pipe 'polish' to model 'gpt-4o-mini' may cost up to 0\.002458\d* USD \(docs\/inference\.md#run-budget\)\. The call was not made\./,
       );
       const runId = refused.headers['x-pipeline-run-id'] as string;
       const read = await request(app).get(`/v1/runs/${runId}/usage`).expect(200);

@@ -1,5 +1,5 @@
 /**
- * The run lifecycle in both orchestration modes, over real HTTP on port 0 (docs/api.md "Run lifecycle",
+ * The run lifecycle in both orchestration modes, over real HTTP on port 0 (docs/api.md#run-lifecycle,
  * docs/run-events.md): every run gets a record and events; status, results and events serve its owner only; a failed
  * run says why through all three; `/v1/start` refuses up front what `/v1/execute` refuses; event streams end after the
  * terminal event, resume after `Last-Event-ID`, and are bounded.

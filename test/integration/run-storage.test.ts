@@ -1,7 +1,8 @@
 /**
  * Run storage under `storage_scope` (spec §2.3, §7.2; docs/storage.md), end to end over real HTTP: a run writes its
  * result under `<scope>/results/`, its large inputs under `<scope>/assets/` and its generated media under
- * `<scope>/generated/`, on the filesystem backend (direct mode) and on the S3 backend (queue mode, real Redis, s3rver on
+ * `<scope>/generated/`, on the filesystem backend (direct mode) and on the S3 backend (queue mode, real Redis, s3rver
+ * on
  * 127.0.0.1, an in-process worker); results outlive the run record and link their media by URLs the caller can fetch;
  * another owner's read is 403; a queued run's large payload leaves Redis; every path escape is refused.
  */

@@ -1,5 +1,6 @@
 /**
- * One contract for both run stores and event logs (STYLE.md rule 27): the Redis registry and event log (real Redis,
+ * One contract for both run stores and event logs (CONTRIBUTING.md#20-tests-mirror-the-source): the Redis registry and
+ * event log (real Redis,
  * a prefix of its own) and the in-memory ones of a deployment without Redis must answer alike. Then what only the
  * in-memory table has: its lifetime and its bounds, on a clock of the test's own.
  */

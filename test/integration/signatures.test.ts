@@ -1,5 +1,6 @@
 /**
- * Typeless signatures (LANGUAGE-DELTA.md §2, pipelex-api 0.16 `PipeSignatureBlueprint`): `signature_for` optional,
+ * Typeless signatures (docs/pipes.md#pipesignature, pipelex-api 0.16 `PipeSignatureBlueprint`): `signature_for`
+ * optional,
  * the retired `type = "PipeSignature"` refused as `unknown_pipe_type`, stray keys without a type refused as
  * `missing_pipe_type`, and multi-file reconciliation of a signature with its implementation, through `/v1/validate`
  * and `/v1/execute` on the mock.

@@ -1,5 +1,6 @@
 /**
- * Smart inputs over HTTP (LANGUAGE-DELTA.md §11): `/v1/execute` takes a bare number for a `Number` input and a bare
+ * Smart inputs over HTTP (docs/data-flow.md#caller-inputs): `/v1/execute` takes a bare number for a `Number` input and
+ * a bare
  * boolean for a `YesNo` input, as the light form of `/v1/build/inputs` suggests, and refuses a scalar the declared
  * concept does not take with its 422 before the run starts.
  */

@@ -1,5 +1,5 @@
 /**
- * The retention sweep of run storage (docs/storage.md "Retention"), on both backends: an object older than its leaf's
+ * The retention sweep of run storage (docs/storage.md#retention), on both backends: an object older than its leaf's
  * retention is deleted, a younger one or one of a leaf kept forever (0) stays. The sweep is asked at a later time
  * instead of ageing the objects, so the same test runs against the filesystem and against s3rver.
  */

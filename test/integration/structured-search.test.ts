@@ -1,5 +1,6 @@
 /**
- * Structured PipeSearch (LANGUAGE-DELTA.md §9): an output that is not a SearchResult makes the provider fill an object
+ * Structured PipeSearch (docs/pipes.md#pipesearch): an output that is not a SearchResult makes the provider fill an
+ * object
  * of the output concept's schema — on the mock (validate, execute) and through the Linkup API (the request it
  * receives: `outputType: "structured"` with the schema).
  */

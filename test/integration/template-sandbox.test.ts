@@ -1,5 +1,6 @@
 /**
- * The template sandbox over HTTP (issue #4, RUNTIME.md §2.2.6, docs/runtime.md "Template budget"): escape attempts
+ * The template sandbox over HTTP (issue #4, docs/template-rendering.md#sandbox-and-budget,
+ * docs/template-rendering.md#sandbox-and-budget): escape attempts
  * and runaway loops in a PipeCompose template or a PipeLLM prompt end in a clean problem document (no stack trace,
  * nothing of the process leaked), the server keeps serving, and /v1/validate reports them as dry-run items. Private
  * names are read with brackets here: a dotted read (`name._secret`) is already refused at load by

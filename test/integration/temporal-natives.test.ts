@@ -1,5 +1,6 @@
 /**
- * The natives Date, Time and Composite end to end (LANGUAGE-DELTA.md §10): caller ISO strings become Date / Time
+ * The natives Date, Time and Composite end to end (docs/concepts.md#native-concepts): caller ISO strings become Date /
+ * Time
  * content, templates print them at the precision they state, binding steps derive them from date, datetime and time
  * fields, mock outputs are schema-valid, and the I/O contracts describe them.
  */

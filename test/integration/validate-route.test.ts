@@ -126,7 +126,7 @@ describe('POST /v1/validate', () => {
       );
     });
 
-    it('should refuse a bundle calling a package absent from the request (LANGUAGE-DELTA.md §11)', async () => {
+    it('should refuse a bundle calling a package absent from the request (docs/namespaces.md#cross-package-references)', async () => {
       const response = await validate({ mthds_contents: [corpusText('methods/doc_summarizer/bundle.mthds')] }).expect(
         200,
       );

@@ -1,6 +1,6 @@
 /**
  * Runs waiting on inference do not hold scarce slots: one worker process with the default `WORKER_CONCURRENCY` keeps
- * far more runs in flight than it has cores (docs/runtime.md "Worker concurrency"). Real Redis under a prefix of its
+ * far more runs in flight than it has cores (docs/runtime.md#worker-concurrency). Real Redis under a prefix of its
  * own; the inference port holds every call until the test releases them, so what is observed is how many runs wait
  * on inference at once — no clock involved.
  */

@@ -2,8 +2,9 @@
  * Regression of issue 29, finding 2 (tenant takeover through `/admin/queues`): with `AUTH_MODE=jwt` any tenant's token
  * opened the queue dashboard and `/metrics`, read every run's job data and changed the queues. Now the operator routes
  * need the operator credential (`OPERATOR_API_KEY`, or a JWT whose `roles` claim lists `operator`), a tenant's
- * credential gets 403 `OperatorCredentialRequired`, and the dashboard is read-only unless `ADMIN_QUEUES_READ_ONLY=false`
- * (docs/run-ownership.md "Operators", deploy/README.md "The queue dashboard in a browser").
+ * credential gets 403 `OperatorCredentialRequired`, and the dashboard is read-only unless
+ * `ADMIN_QUEUES_READ_ONLY=false`
+ * (docs/run-ownership.md#operators, deploy/README.md#the-queue-dashboard-in-a-browser).
  */
 import { expect } from 'chai';
 import request from 'supertest';

@@ -8,7 +8,7 @@
  *
  * The depth and the expanded size of a concept are now language limits (`MAX_CONCEPT_DEPTH`, `MAX_CONCEPT_FIELDS`),
  * measured without recursion by the structure rule `S3-concept-extent` before any of those walks runs: one positioned
- * item at the head of the chain, on every route that reads a bundle (docs/limits.md "Concept structures").
+ * item at the head of the chain, on every route that reads a bundle (docs/limits.md#concept-structures).
  */
 import { expect } from 'chai';
 import type { Express } from 'express';

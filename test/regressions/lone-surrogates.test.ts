@@ -5,7 +5,7 @@
  * could never be polled (no URL carries it). Every string of a body, keys included, is now checked where the body is
  * decoded: one holding a lone surrogate is a 422 `ValidationError` naming its JSON path, before anything runs or is
  * enqueued; a path parameter that is not percent-encoded UTF-8 (`%ED%A0%80`) is a 422 instead of a 500
- * (docs/limits.md "Lone surrogates").
+ * (docs/limits.md#lone-surrogates).
  */
 import { expect } from 'chai';
 import request from 'supertest';

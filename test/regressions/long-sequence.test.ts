@@ -3,7 +3,7 @@
  * for 1.9 s. Its steps do no I/O of their own (a straight-line template renders on the calling thread, mock inference
  * answers at once), so the whole run was one chain of microtasks: nothing else, not `/health`, not the client's
  * disconnect, ran until its last step. Each pipe now starts on a turn of the event loop of its own (the pipe router;
- * docs/isolation.md "Runs").
+ * docs/isolation.md#runs).
  *
  * The test watches the mechanism, not the clock: a renderer counts the renders made without the event loop turning
  * in between (each render schedules a reset on the next turn), and `/health` is asked once the run is under way.

@@ -4,7 +4,7 @@
  * 12.6 s), in direct and in queue mode, because every walk over the decoded value (the structured clone back from the
  * decoding thread, the input binding, the run record, the answer) ran on the event loop and was bounded by bytes only.
  * The number of values of a body is now bounded too (`MAX_JSON_VALUES`), counted in the linear pre-scan of the raw
- * bytes that measures `MAX_JSON_DEPTH`, before anything is parsed (docs/limits.md "JSON values").
+ * bytes that measures `MAX_JSON_DEPTH`, before anything is parsed (docs/limits.md#json-values).
  */
 import { expect } from 'chai';
 import request from 'supertest';

@@ -123,7 +123,8 @@ describe('regression: a mass retake (issue 29, finding 5)', function () {
     );
     await doomed.stop('SIGKILL');
 
-    // the rescuer's defaults but for a small heap (a tight bound) and a lock short enough to find the dead worker's runs
+    // the rescuer's defaults but for a small heap (a tight bound) and a lock short enough to find the dead worker's
+    // runs
     // stalled on a second check soon, long enough that a machine busy with other tests does not make it lose one
     const rescuer = spawnService(
       'worker',

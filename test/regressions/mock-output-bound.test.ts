@@ -7,7 +7,7 @@
  * The run request now takes `output_multiplicity` from 1 to `MAX_MULTIPLICITY` (422 at the edge, before the run), a
  * bundle's `Text[N]` is bounded by the same language limit, and the mock answers like a provider with a maximum
  * output: what a schema asks beyond `MOCK_MAX_OUTPUT_TOKENS` stops with `LLMCompletionTruncatedError`, checked before
- * the items are built (docs/limits.md "Multiplicity", "Mock inference"). A real API process, so that a build without
+ * the items are built (docs/limits.md#multiplicity, "Mock inference"). A real API process, so that a build without
  * the bounds fails by dying rather than taking the test runner with it.
  */
 import { expect } from 'chai';

@@ -1,5 +1,6 @@
 /**
- * Regression of issue 29, finding 1 (critical — a 300-byte request kills the API): `POST /v1/validate` of a bundle whose
+ * Regression of issue 29, finding 1 (critical — a 300-byte request kills the API): `POST /v1/validate` of a bundle
+ * whose
  * pipe outputs `Text[999999999]` got no answer, and 22–33 s later the process died ("JavaScript heap out of memory" in
  * a diagnostics thread); `Text[10000000]` answered 422 after 17 s, `Text[1000000]` a 39 MB verdict. The dry run asked
  * mock inference for 999,999,999 items, which built them in one array: past ~10^8 elements V8 keeps such an array as

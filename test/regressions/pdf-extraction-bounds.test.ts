@@ -2,7 +2,7 @@
  * Regression of issue 30, item 4 (PDF text extraction ran without bounds): PipeExtract parsed PDFs in a bare piscina
  * pool whose threads had no heap limit and no time budget, so a PDF that made PDF.js grow or parse for ever held a
  * thread, and the process's memory, as long as it liked. Extraction now runs in an `IsolatedPool` whose heap and time
- * bounds follow from `DOCUMENT_MAX_MIB` (docs/isolation.md "PDF text"): past either, the thread is stopped and the
+ * bounds follow from `DOCUMENT_MAX_MIB` (docs/isolation.md#pdf-text): past either, the thread is stopped and the
  * extraction fails with a typed 422 `ComputeBudgetExceededError` naming the pipe, and the next PDF gets a fresh thread.
  * The bounds are shrunk here so that a modest PDF outgrows them.
  */

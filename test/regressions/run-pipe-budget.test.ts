@@ -7,7 +7,7 @@
  *
  * Every pipe of a run is now counted as it starts, by the router, against `RUN_MAX_PIPES`; a fanned-out child carries
  * the run's count to its worker and hands back the pipes it started, so a queued run's children share the count
- * (docs/limits.md "Pipes per run"). Past the bound the run fails with `RunPipeBudgetExceededError`, recorded as any
+ * (docs/limits.md#pipes-per-run). Past the bound the run fails with `RunPipeBudgetExceededError`, recorded as any
  * run failure. The bundle below starts 1 + 2 × (2 + 30) = 65 pipes for two words.
  */
 import { expect } from 'chai';
@@ -61,7 +61,7 @@ const EXCEEDED = {
   title: 'Run pipe budget exceeded',
   status: 422,
   detail:
-    'The run would start more than 50 pipes, the most one run may start (RUN_MAX_PIPES): batches over lists multiply the pipes a run starts. Nest fewer batches or batch over shorter lists (docs/limits.md "Pipes per run").',
+    'The run would start more than 50 pipes, the most one run may start (RUN_MAX_PIPES): batches over lists multiply the pipes a run starts. Nest fewer batches or batch over shorter lists (docs/limits.md#pipes-per-run).',
   error_type: 'RunPipeBudgetExceededError',
   error_domain: 'input',
   retryable: false,

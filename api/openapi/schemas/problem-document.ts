@@ -64,7 +64,9 @@ const SUGGESTED_FIX = z
     description: 'A structured fix of a validation item (spec §2.7; docs/suggested-fixes.md).',
   });
 
-/** One validation item of a verdict or of a `ValidateBundleError` (spec §2.6): absent members are omitted, never null. */
+/**
+ * One validation item of a verdict or of a `ValidateBundleError` (spec §2.6): absent members are omitted, never null.
+ */
 export const VALIDATION_ERROR_ITEM = z
   .object({
     category: z.enum(['blueprint_validation', 'pipe_factory', 'pipe_validation', 'dry_run']),
@@ -93,7 +95,7 @@ export const PROBLEM_DOCUMENT = z
     detail: z.string(),
     instance: z.string().meta({ description: 'The request path.' }),
     request_id: z.string().meta({ description: 'The `X-Request-ID` of the response.' }),
-    error_type: z.string().meta({ description: 'Stable class name of the error (docs/errors.md "Catalog").' }),
+    error_type: z.string().meta({ description: 'Stable class name of the error (docs/errors.md#catalog).' }),
     code: z
       .string()
       .optional()

@@ -73,7 +73,7 @@ const VALID_REPORT = z
     input_form: z.record(z.string(), OPEN_OBJECT).optional().meta({ description: 'With `views: ["input_form"]`.' }),
     output_form: z.record(z.string(), OPEN_OBJECT).optional().meta({ description: 'With `views: ["output_form"]`.' }),
   })
-  .meta({ id: 'ValidReport', description: 'The bundle is valid (docs/api.md "POST /v1/validate").' });
+  .meta({ id: 'ValidReport', description: 'The bundle is valid (docs/api.md#post-v1validate).' });
 
 const INVALID_REPORT = z
   .looseObject({
@@ -193,7 +193,7 @@ const DIAGNOSTIC = z
     location: z.string().nullable().meta({ description: 'Dotted key path of the offending key or value.' }),
     range: RANGE.nullable(),
   })
-  .meta({ id: 'Diagnostic', description: 'One lint diagnostic (docs/formatting.md "Lint").' });
+  .meta({ id: 'Diagnostic', description: 'One lint diagnostic (docs/formatting.md#lint).' });
 
 /** `POST /v1/lint`. */
 export const LINT_RESPONSE = z

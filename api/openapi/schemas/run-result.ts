@@ -1,8 +1,11 @@
 /**
- * Bodies of the run routes (`POST /v1/execute`, `POST /v1/start`, `GET /v1/runs/{run_id}/status`, `/results`, `/usage`) as
- * the OpenAPI document describes them (spec §2.4, §3; docs/api.md "Result"; CLIENTS.md §5). Names and members follow
+ * Bodies of the run routes (`POST /v1/execute`, `POST /v1/start`, `GET /v1/runs/{run_id}/status`, `/results`, `/usage`)
+ * as
+ * the OpenAPI document describes them (spec §2.4, §3; docs/api.md#result; docs/api.md#run-lifecycle). Names and members
+ * follow
  * the reference OpenAPI (`PipelexApiExecuteResponse`, `PipelexRunResultStart`, `PipeOutputWire`, `WorkingMemory`,
- * `Stuff`, `Concept`, `TokensUsageRecord`); the lifecycle bodies (`RunRead`, `RunResults`) follow CLIENTS.md §5.
+ * `Stuff`, `Concept`, `TokensUsageRecord`); the lifecycle bodies (`RunRead`, `RunResults`) follow
+ * docs/api.md#run-lifecycle.
  */
 import { z } from 'zod';
 import { VALIDATION_ERROR_ITEM } from './problem-document.js';
@@ -43,7 +46,8 @@ const ABSENCE_RECORD = z
   })
   .meta({
     id: 'AbsenceRecord',
-    description: 'A named slot that holds no value, with provenance (docs/language.md "Optionality").',
+    description:
+      'A named slot that holds no value, with provenance (docs/language.md#optionality-presence-markers-and-absences).',
   });
 
 const WORKING_MEMORY = z
@@ -114,14 +118,14 @@ const USAGE_FIGURES = z
   })
   .meta({ id: 'UsageFigures', description: 'Usage and cost of a group of inference calls.' });
 
-/** A run's usage and cost report (docs/run-events.md "Usage and cost"). */
+/** A run's usage and cost report (docs/run-events.md#usage-and-cost). */
 const RUN_USAGE_REPORT = z
   .object({
     total: USAGE_FIGURES,
     by_model: z.record(z.string(), USAGE_FIGURES).meta({ description: 'By model handle.' }),
     by_pipe: z.record(z.string(), USAGE_FIGURES).meta({ description: 'By the pipe that made the calls.' }),
   })
-  .meta({ id: 'RunUsageReport', description: 'What a run used and cost (docs/run-events.md "Usage and cost").' });
+  .meta({ id: 'RunUsageReport', description: 'What a run used and cost (docs/run-events.md#usage-and-cost).' });
 
 /** The 200 body of `POST /v1/execute`: a finished run. */
 export const RUN_RESULT = z
@@ -144,7 +148,7 @@ export const RUN_RESULT = z
     absence: ABSENCE_RECORD.optional().meta({ description: 'The absent main output, with `absent`.' }),
     usage: RUN_USAGE_REPORT,
   })
-  .meta({ id: 'PipelexApiExecuteResponse', description: 'A finished run (spec §2.4; docs/api.md "Result").' });
+  .meta({ id: 'PipelexApiExecuteResponse', description: 'A finished run (spec §2.4; docs/api.md#result).' });
 
 /** The 202 body of `POST /v1/start`: the run is enqueued. */
 export const RUN_START = z
@@ -178,7 +182,7 @@ const ERROR_REPORT = z
   })
   .meta({ id: 'ErrorReport', description: 'Why a run failed (docs/run-failures.md).' });
 
-/** `GET /v1/runs/{run_id}/status` (CLIENTS.md §5.1). */
+/** `GET /v1/runs/{run_id}/status` (docs/api.md#run-lifecycle). */
 export const RUN_READ = z
   .looseObject({
     pipeline_run_id: z.string(),
@@ -205,7 +209,7 @@ export const RUN_READ = z
   })
   .meta({ id: 'RunRead', description: 'Where a run stands.' });
 
-/** `GET /v1/runs/{run_id}/results` of a finished run (CLIENTS.md §5.2). */
+/** `GET /v1/runs/{run_id}/results` of a finished run (docs/api.md#run-lifecycle). */
 export const RUN_RESULTS = z
   .looseObject({
     pipeline_run_id: z.string(),
@@ -219,7 +223,7 @@ export const RUN_RESULTS = z
   })
   .meta({ id: 'RunResults', description: 'The result of a completed run.' });
 
-/** `GET /v1/runs/{run_id}/usage`: a run's usage and cost (docs/api.md "Run lifecycle"). */
+/** `GET /v1/runs/{run_id}/usage`: a run's usage and cost (docs/api.md#run-lifecycle). */
 export const RUN_USAGE = z
   .object({
     pipeline_run_id: z.string(),

@@ -20,7 +20,7 @@ export const HEALTH_RESPONSE = z
   .object({ status: z.literal('ok'), message: z.string() })
   .meta({ id: 'HealthResponse', description: 'Liveness: the process is serving.' });
 
-/** `GET /ready` (docs/api.md "GET /health and GET /ready"). */
+/** `GET /ready` (docs/api.md#get-health-and-get-ready). */
 export const READY_RESPONSE = z
   .object({
     status: z.literal('ready'),
@@ -30,7 +30,7 @@ export const READY_RESPONSE = z
   })
   .meta({ id: 'ReadyResponse', description: 'Readiness: the process is warm and its dependencies answer.' });
 
-/** `GET /v1/version` (spec §2.11; API-CONTRACT.md §3.3). */
+/** `GET /v1/version` (spec §2.11; docs/api.md#get-v1version). */
 export const VERSION_INFO = z
   .looseObject({
     protocol_version: z.string().meta({ description: 'The MTHDS protocol version implemented.' }),

@@ -1,5 +1,7 @@
 /**
- * The inference configuration, in the reference runtime's file layout (RUNTIME.md §5.1–5.5): `backends.toml`,
+ * The inference configuration, in the reference runtime's file layout (docs/inference.md#configuration-files,
+ * docs/inference.md#backends, docs/inference.md#model-specs, docs/inference.md#routing-profiles,
+ * docs/inference.md#the-model-deck): `backends.toml`,
  * `backends/<name>.toml` (model specs), `routing_profiles.toml` and `deck/*.toml` (model deck). The packaged
  * defaults (`shared/inference/defaults/`) are overridden file by file by `<SERVICE_CONFIG_DIR>/inference/`: a file
  * present there replaces the packaged file of the same name whole; deck files are read in name order and merged
@@ -17,7 +19,7 @@ import { PipelexConfigError } from '../../errors/index.js';
 const PACKAGED_INFERENCE_DIR = fileURLToPath(new URL('../defaults/', import.meta.url));
 
 /**
- * Provider rate limits of a backend (all its models together) or of one model (docs/inference.md "Rate limits"); every
+ * Provider rate limits of a backend (all its models together) or of one model (docs/inference.md#rate-limits); every
  * key is optional and a missing key sets no limit.
  */
 const RATE_LIMITS = z.strictObject({
@@ -39,11 +41,11 @@ const MODEL_SPEC = z.looseObject({
   outputs: z.array(z.string()).optional(),
   /**
    * What the model reads (the reference's spec `inputs`): `text`, `images`, `pdf`. Absent: unknown, so a static check
-   * that needs it (PipeJudge's input capability, LANGUAGE-DELTA.md §3) is left out.
+   * that needs it (PipeJudge's input capability, docs/language.md#pipejudge) is left out.
    */
   inputs: z.array(z.string()).optional(),
   /**
-   * Prices in USD (docs/inference.md "Prices"): `input` / `output` per million tokens, `image` per generated image,
+   * Prices in USD (docs/inference.md#prices): `input` / `output` per million tokens, `image` per generated image,
    * `search` per search call. An absent price is unknown: the call's cost is reported as unknown (null), never 0.
    */
   costs: z
@@ -96,12 +98,13 @@ export type RoutingProfile = z.infer<typeof PROFILE>;
 export type Preset = z.infer<typeof PRESET>;
 /** The deck of one category. */
 export type CategoryDeck = z.infer<typeof CATEGORY_DECK>;
-/** Model categories (RUNTIME.md §5.5). */
+/** Model categories (docs/inference.md#the-model-deck). */
 export type ModelCategory = 'llm' | 'img_gen' | 'extract' | 'search';
 /** Every category, in listing order. */
 export const MODEL_CATEGORIES: readonly ModelCategory[] = ['extract', 'img_gen', 'llm', 'search'];
 /**
- * The categories of the deck: the model categories, and `judgment` (the models PipeJudge asks, LANGUAGE-DELTA.md §3),
+ * The categories of the deck: the model categories, and `judgment` (the models PipeJudge asks,
+ * docs/language.md#pipejudge),
  * which `GET /v1/models` does not list (the 0.16 `ModelCategory` enum has no `judgment`).
  */
 export type DeckCategory = ModelCategory | 'judgment';

@@ -1,5 +1,6 @@
 /**
- * The model deck (RUNTIME.md §5.5–5.6): turns a pipe's `model` reference — `$preset` (or `preset:name`), `@alias`
+ * The model deck (docs/inference.md#the-model-deck, docs/inference.md#from-a-pipes-model-to-a-call): turns a pipe's
+ * `model` reference — `$preset` (or `preset:name`), `@alias`
  * (`alias:name`), `~waterfall` (`waterfall:name`) or a handle (`handle:name`) — into a model handle plus settings, per
  * category. Unknown presets, aliases and waterfalls are bundle errors (422 `ModelChoiceNotFoundError`); the deck's
  * names ({@link ModelDeck.catalog}) let validation refuse them at load.
@@ -21,7 +22,7 @@ export interface ModelChoice {
   maxTokens?: number;
 }
 
-/** `GET /v1/models` body (API-CONTRACT.md §3.4). */
+/** `GET /v1/models` body (docs/api.md#get-v1models). */
 export interface ModelDeckListing {
   models: { name: string; type: ModelCategory; description?: string }[];
   aliases: Partial<Record<ModelCategory, Record<string, string>>>;
@@ -47,10 +48,11 @@ export class ModelDeck {
 
   /**
    * What the judgment models read, for PipeJudge's load-time input capability check: each alias, preset, waterfall and
-   * the default resolved to its handle, and every handle, when the handle's spec declares `inputs`. A waterfall resolves
+   * the default resolved to its handle, and every handle, when the handle's spec declares `inputs`. A waterfall
+   * resolves
    * to the first of its models this boot serves (its backend enabled, credentials or not, as the reference's keyless
    * boot keeps every enabled backend): the model the reference checks; one serving none is left out, so the run decides
-   * (LANGUAGE-DELTA.md §3).
+   * (docs/language.md#pipejudge).
    */
   private judgmentInputs(): Record<string, ModelInputs> {
     const deck = this.categoryDeck('judgment');

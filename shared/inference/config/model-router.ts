@@ -1,5 +1,6 @@
 /**
- * Routing a model handle to a backend (RUNTIME.md §5.4): the active profile's exact routes, then its glob patterns,
+ * Routing a model handle to a backend (docs/inference.md#routing-profiles): the active profile's exact routes, then its
+ * glob patterns,
  * then its default. A profile with a `fallback` (the packaged `auto`) sends a call whose backend is disabled or lacks
  * credentials to the fallback; any other profile refuses it with `EnvVarNotFoundError` (500).
  */

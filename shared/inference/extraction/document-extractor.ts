@@ -5,7 +5,7 @@
  * asked (`includeRawHtml`); its JavaScript is never run (`renderJs` is not honoured: no browser engine); an image is
  * one page whose view is the image. Page images and OCR are not produced.
  * PDFs are parsed in an isolated worker thread under a heap and a time bound (`pdf-text-pool.ts`).
- * @see RUNTIME.md §2.4
+ * @see docs/runtime.md#pipeextract
  */
 import { ComputeBudgetExceededError, ServerBusyError, StuffFactoryError } from '../../errors/index.js';
 import { type FetchLimits, fetchDocument } from './fetch-document.js';
@@ -28,7 +28,10 @@ export interface ExtractRequest {
   document: { url: string; mime_type?: string | null };
   /** Web pages: keep the fetched HTML as the page's `rawHtml`. */
   includeRawHtml?: boolean;
-  /** Web pages: run the page's JavaScript first (accepted; this extractor has no browser engine and reads the page as served). */
+  /**
+   * Web pages: run the page's JavaScript first (accepted; this extractor has no browser engine and reads the page as
+   * served).
+   */
   renderJs?: boolean;
   signal?: AbortSignal;
 }

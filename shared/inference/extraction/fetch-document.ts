@@ -20,7 +20,10 @@ export interface FetchLimits {
   maxBytes: number;
   /** Timeout of one fetch, in ms. */
   timeoutMs: number;
-  /** `DOCUMENT_ALLOW_PRIVATE_HOSTS`: also accept loopback and private hosts (development and tests only; never cloud metadata). */
+  /**
+   * `DOCUMENT_ALLOW_PRIVATE_HOSTS`: also accept loopback and private hosts (development and tests only; never cloud
+   * metadata).
+   */
   allowPrivateHosts: boolean;
   /** `DOCUMENT_MAX_REDIRECTS`: redirects followed, each hop's URL and connection checked by the same guard. */
   maxRedirects: number;
@@ -80,7 +83,8 @@ async function fromHttp(url: string, limits: FetchLimits, signal: AbortSignal | 
  * @param signal - aborts the fetch
  * @throws OutboundRequestRefusedError (422) for a loopback, private, link-local, cloud-metadata or other non-public
  *   destination, named in the URL or resolved at connect time
- * @throws StuffFactoryError (422) for a refused scheme, a failed fetch, more redirects than `maxRedirects`, a non-200 answer, or an oversize document
+ * @throws StuffFactoryError (422) for a refused scheme, a failed fetch, more redirects than `maxRedirects`, a non-200
+ * answer, or an oversize document
  */
 export async function fetchDocument(url: string, limits: FetchLimits, signal?: AbortSignal): Promise<DocumentBytes> {
   if (url.startsWith('data:')) return fromDataUrl(url, limits);

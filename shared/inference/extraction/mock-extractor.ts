@@ -1,5 +1,6 @@
 /**
- * The dry-run extractor: two placeholder pages per document, without reading the document (RUNTIME.md §4.2); with
+ * The dry-run extractor: two placeholder pages per document, without reading the document
+ * (docs/runtime.md#mock-outputs); with
  * `includeRawHtml`, each page carries a placeholder HTML too.
  */
 import type { DocumentExtractor } from './document-extractor.js';

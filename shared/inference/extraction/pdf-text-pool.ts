@@ -1,6 +1,6 @@
 /**
  * The PDF text pool: an {@link IsolatedPool} whose threads run PDF.js (`pdf-text-worker.ts`), so that a PDF that parses
- * for ever or grows without bound costs one thread, never the process (docs/isolation.md "PDF text"). Its heap and
+ * for ever or grows without bound costs one thread, never the process (docs/isolation.md#pdf-text). Its heap and
  * time bounds follow from `DOCUMENT_MAX_MIB` ({@link pdfTextBounds}); threads start on the first PDF, leave after a
  * minute idle and never keep the process alive.
  */
@@ -19,7 +19,10 @@ export interface PdfTextBounds {
 
 /** Heap every thread gets besides the document's share, in MiB: PDF.js itself and the standard fonts. */
 const BASE_HEAP_MIB = 256;
-/** Heap per MiB of the largest document: the largest single value PDF.js builds from one (a string as long as the document, 2 bytes a character) fits with room. */
+/**
+ * Heap per MiB of the largest document: the largest single value PDF.js builds from one (a string as long as the
+ * document, 2 bytes a character) fits with room.
+ */
 const HEAP_MIB_PER_DOCUMENT_MIB = 4;
 /** Time every PDF gets besides its share, in ms. */
 const BASE_TIMEOUT_MS = 30_000;

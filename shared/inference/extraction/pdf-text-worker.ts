@@ -2,7 +2,7 @@
  * Worker module of the PDF text pool (`pdf-text-pool.ts`): one operation, `pageTexts`. PDF.js's Node build installs
  * core-js polyfills that replace process-wide natives (`JSON.parse`, `JSON.stringify`, `Array.prototype.push`,
  * `Function.prototype.toString`, …); loading it only here keeps those replacements out of the server's own thread, and
- * keeps CPU-heavy PDF parsing off its event loop, under the pool's heap and time bounds (docs/isolation.md "PDF text").
+ * keeps CPU-heavy PDF parsing off its event loop, under the pool's heap and time bounds (docs/isolation.md#pdf-text).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Where rate-limit counters live (docs/inference.md "Rate limits"): the deployment's Redis, shared by every API and
+ * Where rate-limit counters live (docs/inference.md#rate-limits): the deployment's Redis, shared by every API and
  * worker process, or this process's memory (direct mode, where one process makes every call). Requests and tokens are
  * counted in sliding windows (`sliding-window.ts`); concurrency slots and backend pauses are rate-limiter-flexible
  * counters, made here. A Redis counter falls back to an in-memory one of the same shape while Redis fails (its

@@ -1,5 +1,5 @@
 /**
- * Cluster-wide provider rate limits (docs/inference.md "Rate limits"): the gates of a deployment's routes, built from
+ * Cluster-wide provider rate limits (docs/inference.md#rate-limits): the gates of a deployment's routes, built from
  * the `rate_limits` of `backends.toml` (a backend's calls together) and of each model spec (that model's calls), over
  * one store — Redis, so every API and worker process counts together, or memory in direct mode — and the backend
  * pauses a provider's 429 with `Retry-After` sets.
@@ -17,7 +17,9 @@ import { ScopeLimiter, type ScopeWindows } from './scope-limiter.js';
 const MINUTE_SECONDS = 60;
 /** How often a call waiting for a concurrency slot asks again, in ms. */
 const SLOT_POLL_MS = 50;
-/** Added to a slot's lease beyond its call's own bound (the SDK's retry backoff honours `Retry-After` up to a minute). */
+/**
+ * Added to a slot's lease beyond its call's own bound (the SDK's retry backoff honours `Retry-After` up to a minute).
+ */
 const LEASE_ALLOWANCE_SECONDS = 60;
 
 /** How the throttle is set up. */

@@ -1,12 +1,13 @@
 /**
- * The Lua scripts of the sliding-window rate limits in Redis (docs/inference.md "Rate limits"), one per operation in
+ * The Lua scripts of the sliding-window rate limits in Redis (docs/inference.md#rate-limits), one per operation in
  * BullMQ's style: each runs as one command, so no two processes can interleave a check and an add.
  *
  * One limit of one scope is a sliding log of two keys sharing a hash tag: a sorted set whose members are the admitted
  * calls, `<entry id>|<weight>` (1 for a request, the tokens charged for tokens), scored by their admission time in ms,
  * and a string holding the sum of their weights (so a take costs O(log n) plus the entries it drops, not a scan).
  * Both expire together one hold after the last take. The clock is Redis `TIME`, never the caller's, so processes with
- * skewed clocks agree on every entry's age (Redis ≥ 5 replicates a script's effects, so `TIME` before a write is legal).
+ * skewed clocks agree on every entry's age (Redis ≥ 5 replicates a script's effects, so `TIME` before a write is
+ * legal).
  *
  * An entry counts while it is younger than the hold (the window, plus the allowance for the time between a call's
  * admission and its arrival at the provider): at most `limit` weight is ever admitted within any span of one hold.

@@ -1,8 +1,10 @@
 /**
- * Sliding-window limits (docs/inference.md "Rate limits"): a log of the calls admitted within the last hold, each
+ * Sliding-window limits (docs/inference.md#rate-limits): a log of the calls admitted within the last hold, each
  * entry weighted (1 for a request, the tokens charged for tokens), that admits a weight only when the log's total plus
- * that weight stays within the limit. Unlike a fixed window, no span of one hold ever holds more than the limit. The log
- * lives in Redis (one Lua script per operation — {@link SLIDING_TAKE}, {@link SLIDING_REWEIGH}, {@link SLIDING_RESTAMP} — every process
+ * that weight stays within the limit. Unlike a fixed window, no span of one hold ever holds more than the limit. The
+ * log
+ * lives in Redis (one Lua script per operation — {@link SLIDING_TAKE}, {@link SLIDING_REWEIGH}, {@link SLIDING_RESTAMP}
+ * — every process
  * counts together on Redis's clock) or in this process's memory (direct mode). While Redis fails, a Redis log falls
  * back to a memory log of the same shape (the limits then hold per process) instead of failing calls.
  */
@@ -111,7 +113,9 @@ class MemorySlidingWindow implements SlidingWindow {
   }
 }
 
-/** The connection with the sliding-window scripts defined on it (ioredis `defineCommand`: `EVALSHA`, loading on a miss). */
+/**
+ * The connection with the sliding-window scripts defined on it (ioredis `defineCommand`: `EVALSHA`, loading on a miss).
+ */
 interface ScriptedRedis extends Redis {
   mthdsSlidingTake(
     log: string,

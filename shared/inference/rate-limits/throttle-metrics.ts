@@ -1,5 +1,5 @@
 /**
- * The rate limits' observer that records them in the process metrics (docs/metrics.md "Inference rate limits").
+ * The rate limits' observer that records them in the process metrics (docs/metrics.md).
  */
 import type { Metrics } from '../../observability/index.js';
 import type { RateLimitOptions } from '../routed-backend.js';

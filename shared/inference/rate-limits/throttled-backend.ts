@@ -1,5 +1,5 @@
 /**
- * A backend decorator that makes each call of one route pass its gate (docs/inference.md "Rate limits"): wait in
+ * A backend decorator that makes each call of one route pass its gate (docs/inference.md#rate-limits): wait in
  * order for the route's limits, make the call (as the current admission, so the throttle's `fetch` marks it sent when
  * its request leaves), then free its slot and correct its token estimate with the real usage.
  * A call that fails with a provider 429 carrying `Retry-After` pauses the backend for every process (for SDKs whose

@@ -1,5 +1,5 @@
 /**
- * The token estimate a call is charged before it is made (docs/inference.md "Rate limits"): its prompt text at four
+ * The token estimate a call is charged before it is made (docs/inference.md#rate-limits): its prompt text at four
  * characters a token, plus its output allowance (`max_tokens`, else {@link DEFAULT_OUTPUT_TOKENS}). Attachments are not
  * counted. After the call the estimate is replaced by the usage the provider reported.
  */

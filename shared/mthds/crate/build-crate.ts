@@ -1,5 +1,5 @@
 /**
- * Building the crate of a validated library (spec §2.8, §4.6; API-CONTRACT.md §4.6).
+ * Building the crate of a validated library (spec §2.8, §4.6; docs/crate.md#crate-shape).
  */
 import type { Library } from '../library/library.js';
 import { compact, sortedMap } from './compact.js';
@@ -29,7 +29,7 @@ function conceptRefsOf(concepts: Iterable<CrateConcept>, pipes: Iterable<CratePi
  * (except where the header facts of a domain split across files disagree: the first file's win, as in the library).
  * @param library - a library returned by `loadLibrary`
  * @returns the crate, JSON-serialisable as is (the wire form of `POST /v1/resolve`)
- * @see spec §2.8, §4.6; API-CONTRACT.md §4.6; docs/crate.md
+ * @see spec §2.8, §4.6; docs/crate.md#crate-shape; docs/crate.md
  * @example
  * const loaded = loadLibrary(files);
  * if (loaded.ok) console.log(buildCrate(loaded.library).fingerprint);

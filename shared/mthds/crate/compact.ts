@@ -20,7 +20,7 @@ export function compact<T>(value: T): T {
 
 /**
  * Compare two strings by UTF-16 code units (not locale): the key and path order of crates, stamps and locks
- * (API-CONTRACT.md §4.6–4.7).
+ * (docs/crate.md#crate-shape, docs/codegen.md#stamp-and-lock).
  * @returns negative, zero or positive, as `Array.prototype.sort` expects
  */
 export function compareCodeUnits(a: string, b: string): number {
@@ -28,7 +28,7 @@ export function compareCodeUnits(a: string, b: string): number {
 }
 
 /**
- * A map with its keys in ascending UTF-16 code unit order (the top-level maps of a crate, API-CONTRACT.md §4.6).
+ * A map with its keys in ascending UTF-16 code unit order (the top-level maps of a crate, docs/crate.md#crate-shape).
  * @param entries - the map's entries, in any order
  */
 export function sortedMap<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {

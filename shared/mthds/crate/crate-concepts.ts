@@ -1,5 +1,6 @@
 /**
- * The `concepts` member of a crate (API-CONTRACT.md §4.6; LANGUAGE.md §2.4): declared concepts with refinement
+ * The `concepts` member of a crate (docs/crate.md#crate-shape; docs/concepts.md#refinement-and-compatibility): declared
+ * concepts with refinement
  * flattened into the effective structure, and every referenced native materialized.
  */
 import type { Concept, ConceptField } from '../library/concept.js';
@@ -84,7 +85,7 @@ function ancestry(library: Library, concept: Concept): Concept[] {
  * loaded (the reference as written, e.g. a cross-package one).
  * @param library - the library the concept belongs to
  * @param concept - a declared (non-native) concept
- * @see API-CONTRACT.md §4.6, LANGUAGE.md §2.4
+ * @see docs/crate.md#crate-shape, docs/concepts.md#refinement-and-compatibility
  */
 export function crateConcept(library: Library, concept: Concept): CrateConcept {
   const chain = ancestry(library, concept);

@@ -1,5 +1,5 @@
 /**
- * The `pipes` member of a crate (API-CONTRACT.md §4.6): each pipe's blueprint with its references qualified.
+ * The `pipes` member of a crate (docs/crate.md#crate-shape): each pipe's blueprint with its references qualified.
  */
 import type { Pipe } from '../library/concept.js';
 import type { Library } from '../library/library.js';
@@ -19,7 +19,7 @@ function subPipes<T extends SequenceStepBlueprint>(library: Library, steps: T[],
  * @param library - the library the pipe belongs to
  * @param pipe - the pipe
  * @returns the blueprint, absent members dropped, references qualified (see {@link CratePipe})
- * @see API-CONTRACT.md §4.6
+ * @see docs/crate.md#crate-shape
  */
 export function cratePipe(library: Library, pipe: Pipe): CratePipe {
   const domain = pipe.domain_code;

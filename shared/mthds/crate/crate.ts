@@ -1,5 +1,5 @@
 /**
- * The crate: the canonical JSON encoding of a normalized library (spec §2.8, §4.6; API-CONTRACT.md §4.6), as
+ * The crate: the canonical JSON encoding of a normalized library (spec §2.8, §4.6; docs/crate.md#crate-shape), as
  * `POST /v1/resolve` returns it and code generators consume it.
  *
  * Glossary: *qualified* means `domain.Code` (concept) or `domain.pipe_code` (pipe); natives are `native.<Code>`.
@@ -8,11 +8,13 @@
  */
 import type { PipeBlueprint } from '../parse/blueprint.js';
 
-/** The MTHDS standard version a crate declares in `mthds_version` (API-CONTRACT.md §4.6: `MTHDS_STANDARD_VERSION`). */
+/**
+ * The MTHDS standard version a crate declares in `mthds_version` (docs/crate.md#crate-shape: `MTHDS_STANDARD_VERSION`).
+ */
 export const MTHDS_STANDARD_VERSION = '1.0.0';
 
 /**
- * A structure field of a crate concept, members in this order; absent members are omitted (API-CONTRACT.md §4.6).
+ * A structure field of a crate concept, members in this order; absent members are omitted (docs/crate.md#crate-shape).
  * `concept_ref` / `item_concept_ref` are qualified (a cross-package `alias->domain.Code` stays as written).
  */
 export interface CrateField {
@@ -29,7 +31,7 @@ export interface CrateField {
 }
 
 /**
- * A crate concept (API-CONTRACT.md §4.6): the description, the effective structure (own or inherited through
+ * A crate concept (docs/crate.md#crate-shape): the description, the effective structure (own or inherited through
  * `refines`), and `refines` only when the refinement chain ends at a native (or at a cross-package concept that is not
  * loaded, kept as written). A string-shorthand concept is a description-only object; a native is `{description}`.
  */
@@ -57,7 +59,7 @@ export interface CrateDomain {
   main_pipe?: string;
 }
 
-/** The semantic part of a crate: what the fingerprint covers (API-CONTRACT.md §4.6). */
+/** The semantic part of a crate: what the fingerprint covers (docs/crate.md#crate-shape). */
 export interface CrateSemantics {
   concepts: Record<string, CrateConcept>;
   pipes: Record<string, CratePipe>;
@@ -65,7 +67,7 @@ export interface CrateSemantics {
 }
 
 /**
- * A crate (spec §2.8; API-CONTRACT.md §4.6). Members in this order; every map key-sorted (UTF-16 code unit order).
+ * A crate (spec §2.8; docs/crate.md#crate-shape). Members in this order; every map key-sorted (UTF-16 code unit order).
  * - `concepts`: qualified ref → concept, the declared ones plus every referenced native.
  * - `pipes`: qualified ref → pipe.
  * - `domains`: domain code → domain.

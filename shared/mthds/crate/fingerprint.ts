@@ -1,5 +1,5 @@
 /**
- * The crate fingerprint (API-CONTRACT.md §4.6): SHA-256 over the UTF-8 bytes of the RFC 8785 canonical JSON (keys
+ * The crate fingerprint (docs/crate.md#crate-shape): SHA-256 over the UTF-8 bytes of the RFC 8785 canonical JSON (keys
  * sorted at every level, no whitespace, non-ASCII written literally) of `{concepts, pipes, domains}`.
  */
 import { createHash } from 'node:crypto';
@@ -12,7 +12,7 @@ import type { CrateSemantics } from './crate.js';
  * @param semantics - the crate's `concepts`, `pipes` and `domains`
  * @returns 64 lowercase hex characters
  * @throws Error when a member cannot be encoded as JSON (a non-finite number; never for a loaded library)
- * @see API-CONTRACT.md §4.6, spec §2.8
+ * @see docs/crate.md#crate-shape, spec §2.8
  */
 export function crateFingerprint(semantics: CrateSemantics): string {
   const { concepts, pipes, domains } = semantics;

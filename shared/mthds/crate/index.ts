@@ -1,5 +1,5 @@
 /**
- * The crate of a library (spec §2.8, §4.6; API-CONTRACT.md §4.6): build it and compute its fingerprint.
+ * The crate of a library (spec §2.8, §4.6; docs/crate.md#crate-shape): build it and compute its fingerprint.
  */
 export { buildCrate } from './build-crate.js';
 export { compareCodeUnits } from './compact.js';

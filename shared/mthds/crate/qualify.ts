@@ -1,5 +1,6 @@
 /**
- * Qualifying the references a crate carries (API-CONTRACT.md §4.6; LANGUAGE.md §5.3): each resolves through the
+ * Qualifying the references a crate carries (docs/crate.md#crate-shape; docs/namespaces.md#resolution-order): each
+ * resolves through the
  * library from the domain it is written in; a cross-package `x->…` ref and the special outcomes stay as written.
  */
 import type { Library } from '../library/library.js';

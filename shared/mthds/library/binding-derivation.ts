@@ -1,5 +1,6 @@
 /**
- * Binding paths of PipeSequence binding steps and dotted `batch_over` (LANGUAGE-DELTA.md §5, a newer reference
+ * Binding paths of PipeSequence binding steps and dotted `batch_over` (docs/data-flow.md#binding-steps, a newer
+ * reference
  * feature): their syntax, and the concept and multiplicity a path yields, derived by walking the declared structures.
  *
  * Walk: a `concept` field continues into its `concept_ref`; a list of `item_concept_ref` continues into that concept,

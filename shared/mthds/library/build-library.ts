@@ -109,7 +109,8 @@ function domainsOf(bundles: readonly LoadedBundle[]): Map<string, Domain> {
 
 /**
  * Build the library of checked bundles. Duplicates keep the first declaration (the duplicate rule reports them), except
- * that a concrete pipe replaces a signature of the same code and contract, in either order (LANGUAGE-DELTA.md §2).
+ * that a concrete pipe replaces a signature of the same code and contract, in either order
+ * (docs/pipes.md#pipesignature).
  * @param bundles - bundles whose blueprints passed the schema check
  */
 export function buildLibrary(bundles: readonly LoadedBundle[]): MthdsLibrary {

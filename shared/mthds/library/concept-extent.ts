@@ -1,5 +1,5 @@
 /**
- * How far a concept's structure reaches (docs/limits.md "Concept structures"): its depth, the longest chain of concepts
+ * How far a concept's structure reaches (docs/limits.md#concept-structures): its depth, the longest chain of concepts
  * from it where each names the next through a structure field (`concept_ref`, `item_concept_ref`) or `refines`, and
  * its expanded size, the number of fields of its structure with every nested concept's fields counted where it is used.
  *

@@ -4,7 +4,7 @@
 import type { PipeBlueprint, PipeType } from '../parse/blueprint.js';
 import type { Multiplicity, Presence } from '../references.js';
 
-/** A structure field, normalised (LANGUAGE.md §2.2): refs qualified, `required` defaulted to false. */
+/** A structure field, normalised (docs/concepts.md#structure-fields): refs qualified, `required` defaulted to false. */
 export interface ConceptField {
   /** Absent for an enum field (choices only). */
   type?: 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'list' | 'dict' | 'concept';
@@ -32,7 +32,7 @@ export interface Concept {
   refines: string | null;
   /** The concept's own inline structure, or null. */
   structure: Record<string, ConceptField> | null;
-  /** RUNTIME.md §7.1 rule. */
+  /** docs/runtime.md#stuffs-on-the-wire rule. */
   structure_class_name: string;
   isNative: boolean;
 }
@@ -45,7 +45,10 @@ export interface PipeIO {
   multiplicity: Multiplicity;
   /** As written without its presence marker, e.g. `Document[]`. */
   raw: string;
-  /** The slot's presence marker (LANGUAGE-DELTA.md §6): `Text` plain, `Text?` optional, `Text!` force. */
+  /**
+   * The slot's presence marker (docs/language.md#optionality-presence-markers-and-absences): `Text` plain, `Text?`
+   * optional, `Text!` force.
+   */
   presence: Presence;
 }
 

@@ -1,6 +1,7 @@
 /**
  * JSON schemas of concept content (draft 2020-12), used for structured LLM output, input validation and I/O
- * contracts. Mapping of LANGUAGE.md §2.2: text → string, integer, number, boolean, date/datetime/time → ISO string, list → array
+ * contracts. Mapping of docs/concepts.md#structure-fields: text → string, integer, number, boolean, date/datetime/time
+ * → ISO string, list → array
  * (items from `item_type`, text when absent), dict → object (values from `value_type`), concept → `$ref`, choices →
  * enum. Required fields are listed in `required`; optional ones are nullable. Refinement takes the parent's shape;
  * a description-only concept is Text-shaped. Nested concepts live under `$defs` (cycles become `$ref` loops).

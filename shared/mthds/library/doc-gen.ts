@@ -1,5 +1,6 @@
 /**
- * PipeDocGen's language facts (LANGUAGE-DELTA.md §4, a newer reference operator): the formats and what each prints,
+ * PipeDocGen's language facts (docs/document-generation.md, a newer reference operator): the formats and what each
+ * prints,
  * the source a pipe prints from (a layout, an HTML `template`, a `template_file` of the bundle), and the doc_gen deck
  * that names the engine of each (format, source) pair.
  *

@@ -1,5 +1,6 @@
 /**
- * The questions of a PipeJudge and their kinds (LANGUAGE-DELTA.md §3): a pipe asks one `question` (single form) or a
+ * The questions of a PipeJudge and their kinds (docs/language.md#pipejudge): a pipe asks one `question` (single form)
+ * or a
  * table of named `questions` (multi form). A question with `options` is a choice, with `levels` a rating, with neither
  * a yes/no; each kind's verdict is its native (`Choice`, `Rating`, `YesNo`).
  */

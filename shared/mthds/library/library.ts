@@ -1,14 +1,17 @@
 /**
- * The library: every concept and pipe of the bundles of one request, with namespace resolution (LANGUAGE.md §5,
- * spec §2.3), refinement (LANGUAGE.md §2.4) and content schemas.
+ * The library: every concept and pipe of the bundles of one request, with namespace resolution (docs/namespaces.md,
+ * spec §2.3), refinement (docs/concepts.md#refinement-and-compatibility) and content schemas.
  *
  * Glossary: a *qualified ref* is `domain.Code` (concept) or `domain.pipe_code` (pipe); natives live in domain `native`.
- * A *cross-package ref* has `<alias or address>->` in front; this runtime loads bundles, not packages, so it resolves the
- * part after `->` among the loaded bundles when its domain is there, and leaves it unresolved otherwise (LANGUAGE.md
+ * A *cross-package ref* has `<alias or address>->` in front; this runtime loads bundles, not packages, so it resolves
+ * the
+ * part after `->` among the loaded bundles when its domain is there, and leaves it unresolved otherwise
+ * (docs/language.md
  * §5.6; the rule `S5-package-refs` refuses a pipe reference into a package that is not loaded).
  *
  * Only {@link loadLibrary} hands out a {@link Library}: the interface carries a brand symbol that the public barrel
- * does not export, so no caller can pass an unchecked object where a validated library is expected (STYLE.md rule 10).
+ * does not export, so no caller can pass an unchecked object where a validated library is expected
+ * (CONTRIBUTING.md#6-validated-values-have-their-own-type).
  */
 import { ConceptAmbiguityError, ConceptNotFoundError, PipeNotFoundError } from '../../errors/index.js';
 import { MESSAGES } from '../messages.js';
@@ -30,7 +33,7 @@ const LIBRARY_BRAND: unique symbol = Symbol('mthds.Library');
 
 /**
  * A validated library (the public contract; see the module comment).
- * @see LANGUAGE.md §2.4, §5; spec §2.3
+ * @see docs/concepts.md#refinement-and-compatibility, docs/namespaces.md; spec §2.3
  */
 export interface Library {
   readonly [LIBRARY_BRAND]: true;
@@ -55,8 +58,10 @@ export interface Library {
    */
   resolveConcept(ref: string, fromDomain?: string): Concept;
   /**
-   * Resolve a pipe reference (LANGUAGE.md §5.3): a qualified ref names its domain; a bare code resolves in `fromDomain`,
-   * then as the one pipe of that code in the library (the package-wide fallback of LANGUAGE.md §5.6).
+   * Resolve a pipe reference (docs/namespaces.md#resolution-order): a qualified ref names its domain; a bare code
+   * resolves in `fromDomain`,
+   * then as the one pipe of that code in the library (the package-wide fallback of
+   * docs/namespaces.md#cross-package-references).
    * @param ref - `pipe_code`, `domain.pipe_code` or `<package>->domain.pipe_code`
    * @param fromDomain - the domain the reference is written in, when there is one
    * @throws PipeNotFoundError when nothing (or more than one pipe) matches; the message says what to write instead
@@ -77,7 +82,8 @@ export interface Library {
   mainPipe(): Pipe | undefined;
   /**
    * Whether content of concept `actual` may be used where `expected` is declared: the same concept, `expected` is
-   * `Anything`, or `expected` is an ancestor of `actual` through `refines` (LANGUAGE.md §2.4).
+   * `Anything`, or `expected` is an ancestor of `actual` through `refines`
+   * (docs/concepts.md#refinement-and-compatibility).
    */
   isCompatible(actual: Concept, expected: Concept): boolean;
   /**
@@ -92,7 +98,7 @@ export interface Library {
   isTextLike(concept: Concept): boolean;
   /**
    * The self-contained JSON schema (draft 2020-12, nested concepts under `$defs`) of ONE content item of a concept.
-   * @see LANGUAGE.md §2.2 (mapping), §2.3 and RUNTIME.md §7.2 (natives)
+   * @see docs/concepts.md#structure-fields (mapping), §2.3 and docs/runtime.md#native-contents (natives)
    */
   contentSchema(concept: Concept): Record<string, unknown>;
 }

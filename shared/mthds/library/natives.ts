@@ -1,6 +1,7 @@
 /**
  * The native concepts (domain `native`, always in scope) and the JSON schema of their content
- * (LANGUAGE.md §2.3, RUNTIME.md §7.2, LANGUAGE-DELTA.md §10: `Date`, `Time` and `Composite`; `ImgGenPrompt`, retired
+ * (docs/concepts.md#native-concepts, docs/runtime.md#native-contents, docs/concepts.md#native-concepts: `Date`, `Time`
+ * and `Composite`; `ImgGenPrompt`, retired
  * by the newer reference, is kept as the 0.16-era Text-shaped legacy native).
  */
 
@@ -15,7 +16,9 @@ export interface NativeConcept {
   structureClassName: string;
   /** JSON schema of one content item (with `$defs` for nested natives). */
   schema: Record<string, unknown>;
-  /** The native it refines (qualified), when it has one: `Markdown` refines `Text` (LANGUAGE-DELTA.md §10). */
+  /**
+   * The native it refines (qualified), when it has one: `Markdown` refines `Text` (docs/concepts.md#native-concepts).
+   */
   refines?: string;
 }
 
@@ -95,10 +98,12 @@ function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>
 }
 
 /**
- * The natives, keyed by code: the 12 of the standard (LANGUAGE.md §2.3, `SearchResult` and the legacy `ImgGenPrompt`
+ * The natives, keyed by code: the 12 of the standard (docs/concepts.md#native-concepts, `SearchResult` and the legacy
+ * `ImgGenPrompt`
  * included), the newer reference's `Markdown` (`{text}`, refining Text; it prints as converted HTML in HTML
- * templates), `Date`, `Time` and `Composite` (LANGUAGE-DELTA.md §10) and the verdict natives `YesNo`, `Choice`,
- * `Rating` (LANGUAGE-DELTA.md §3: absent members are left out, never synthesised).
+ * templates), `Date`, `Time` and `Composite` (docs/concepts.md#native-concepts) and the verdict natives `YesNo`,
+ * `Choice`,
+ * `Rating` (docs/language.md#pipejudge: absent members are left out, never synthesised).
  */
 export const NATIVE_CONCEPTS: ReadonlyMap<string, NativeConcept> = new Map(
   (

@@ -1,5 +1,5 @@
 /**
- * How a PipeParallel's declared output receives the combination of its branches (LANGUAGE-DELTA.md §9, the 0.16
+ * How a PipeParallel's declared output receives the combination of its branches (docs/pipes.md#pipeparallel, the 0.16
  * PipeParallelBlueprint without `combined_output`): the output is the native `Composite` (or a refinement), an open
  * object `{<result>: <content>}`; or a structured concept whose required fields are all branch results and whose
  * fields include every branch result. Anything else cannot hold the combination.

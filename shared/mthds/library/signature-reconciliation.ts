@@ -1,5 +1,6 @@
 /**
- * Multi-file signature reconciliation (LANGUAGE-DELTA.md §2, an exception to LANGUAGE.md §5.5): a domain may span
+ * Multi-file signature reconciliation (docs/pipes.md#pipesignature, an exception to docs/namespaces.md#conflicts): a
+ * domain may span
  * files, and a contract-only signature and a concrete pipe of the same code in one domain are one pipe — the concrete
  * one — when their contracts (`inputs` and `output`, as written) match, in either load order.
  */

@@ -1,16 +1,18 @@
 /**
  * Bundle blueprints: the `.mthds` data as written, typed. Each schema mirrors `mthds_schema.json` (every field of every
  * blueprint; `additionalProperties: false` where the schema says so). A pipe table without `type` holding only
- * `description`, `inputs`, `output` and optionally `signature_for` is a contract-only signature (LANGUAGE-DELTA.md §2,
+ * `description`, `inputs`, `output` and optionally `signature_for` is a contract-only signature
+ * (docs/pipes.md#pipesignature,
  * pipelex-api 0.16 `PipeSignatureBlueprint`); it is typed `PipeSignature` here, never on the wire.
  *
- * @see LANGUAGE.md §1–3, ../shared/reference/mthds_schema.json
+ * @see docs/bundle-format.md, docs/concepts.md, docs/language.md, ../shared/reference/mthds_schema.json
  */
 import { z } from 'zod';
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
 /**
- * An expanded input slot (LANGUAGE-DELTA.md §7): `name = { concept = "X?", hints = { intent = "prose" } }`, only those
+ * An expanded input slot (docs/concepts.md#structure-fields):
+ * `name = { concept = "X?", hints = { intent = "prose" } }`, only those
  * two keys. It collapses to its `concept` spec (presence marker included); the hints are non-normative and not kept.
  */
 const EXPANDED_SLOT = z
@@ -18,7 +20,7 @@ const EXPANDED_SLOT = z
   .transform((slot) => slot.concept);
 const inputs = nullish(z.record(z.string(), z.union([z.string(), EXPANDED_SLOT])));
 
-/** Inline LLM model settings (LANGUAGE.md §3.2). */
+/** Inline LLM model settings (docs/pipes.md#pipellm). */
 export const LLM_SETTING = z.strictObject({
   model: z.string(),
   temperature: z.number().min(0).max(1),
@@ -32,14 +34,17 @@ export const LLM_SETTING = z.strictObject({
 /** Inline LLM model settings. */
 export type LLMSetting = z.infer<typeof LLM_SETTING>;
 
-/** The serialised model reference object the schema also admits in `model` (LANGUAGE.md §3.13). */
+/**
+ * The serialised model reference object the schema also admits in `model`
+ * (docs/language.md#model-references-and-the-deck).
+ */
 export const MODEL_REFERENCE = z.object({
   kind: z.enum(['preset', 'alias', 'waterfall', 'handle']),
   name: z.string(),
   raw: z.string(),
 });
 
-/** Inline image-generation model settings (LANGUAGE.md §3.4). */
+/** Inline image-generation model settings (docs/pipes.md#pipeimggen). */
 export const IMG_GEN_SETTING = z.strictObject({
   model: z.string(),
   quality: nullish(z.enum(['low', 'medium', 'high'])),
@@ -50,7 +55,7 @@ export const IMG_GEN_SETTING = z.strictObject({
   description: nullish(z.string()),
 });
 
-/** Inline extraction model settings (LANGUAGE.md §3.5). */
+/** Inline extraction model settings (docs/pipes.md#pipeextract). */
 export const EXTRACT_SETTING = z.strictObject({
   model: z.string(),
   max_nb_images: nullish(z.number().int().nonnegative()),
@@ -58,7 +63,7 @@ export const EXTRACT_SETTING = z.strictObject({
   description: nullish(z.string()),
 });
 
-/** Inline search model settings (LANGUAGE.md §3.6). */
+/** Inline search model settings (docs/pipes.md#pipesearch). */
 export const SEARCH_SETTING = z.strictObject({
   model: z.string(),
   include_images: nullish(z.boolean()),
@@ -78,7 +83,7 @@ export type ModelReference = z.infer<typeof MODEL_REFERENCE>;
 
 const modelField = <T extends z.ZodType>(setting: T) => nullish(z.union([z.string(), setting, MODEL_REFERENCE]));
 
-/** A step of a sequence or a branch of a parallel (LANGUAGE.md §3.8). */
+/** A step of a sequence or a branch of a parallel (docs/pipes.md#pipesequence). */
 export const SUB_PIPE = z.strictObject({
   pipe: z.string(),
   result: nullish(z.string()),
@@ -92,7 +97,7 @@ export type SubPipeBlueprint = z.infer<typeof SUB_PIPE>;
 
 /**
  * A binding step of a PipeSequence: the value at a dotted path (`root.field…`) copied under `result`, no pipe run
- * (LANGUAGE-DELTA.md §5, a newer reference feature; not on the 0.16 wire).
+ * (docs/data-flow.md#binding-steps, a newer reference feature; not on the 0.16 wire).
  */
 export const BINDING_STEP = z.strictObject({ from: z.string(), result: z.string() });
 /** A binding step. */
@@ -126,7 +131,7 @@ const TEMPLATING_STYLE = z.object({
   text_format: nullish(z.enum(['plain', 'markdown', 'html', 'json'])),
 });
 
-/** The table form of a PipeCompose `template` (LANGUAGE.md §3.7; extra keys allowed, as in the schema). */
+/** The table form of a PipeCompose `template` (docs/pipes.md#pipecompose; extra keys allowed, as in the schema). */
 export const TEMPLATE_BLUEPRINT = z.object({
   template: z.string(),
   category: z.enum(['basic', 'expression', 'html', 'markdown', 'mermaid', 'llm_prompt', 'img_gen_prompt']),
@@ -143,7 +148,9 @@ const IMAGE_SIZE = z.union([
   z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() }),
 ]);
 
-/** One value of a PipeCompose `construct` table: fixed, `{from}`, `{template}` or nested (LANGUAGE.md §3.7). */
+/**
+ * One value of a PipeCompose `construct` table: fixed, `{from}`, `{template}` or nested (docs/pipes.md#pipecompose).
+ */
 export type ConstructValue =
   | string
   | number
@@ -169,7 +176,9 @@ const CONSTRUCT_VALUE: z.ZodType<ConstructValue> = z.lazy(() =>
 /** The table form of a PipeCompose `template`. */
 export type TemplateBlueprint = z.infer<typeof TEMPLATE_BLUEPRINT>;
 
-/** Inline judgment model settings: a judgment-deck reference and an optional description (LANGUAGE-DELTA.md §3). */
+/**
+ * Inline judgment model settings: a judgment-deck reference and an optional description (docs/language.md#pipejudge).
+ */
 const JUDGMENT_SETTING = z.strictObject({ model: z.string(), description: nullish(z.string()) });
 
 /** A level of a PipeJudge rating scale: a description, or a table with a label and/or a description. */
@@ -180,7 +189,10 @@ const JUDGE_LEVEL = z.union([
 /** A level of a rating scale as written. */
 export type JudgeLevelBlueprint = z.infer<typeof JUDGE_LEVEL>;
 
-/** The kind fields of a PipeJudge question: `options` (choice), `levels` (rating), else yes/no with `criteria`/`threshold`. */
+/**
+ * The kind fields of a PipeJudge question: `options` (choice), `levels` (rating), else yes/no with
+ * `criteria`/`threshold`.
+ */
 const JUDGE_KIND_FIELDS = {
   options: nullish(z.record(z.string(), z.string())),
   levels: nullish(z.array(JUDGE_LEVEL)),
@@ -188,7 +200,7 @@ const JUDGE_KIND_FIELDS = {
   threshold: nullish(z.number()),
 };
 
-/** One question of a PipeJudge's multi form (`[pipe.x.questions.<name>]`, LANGUAGE-DELTA.md §3). */
+/** One question of a PipeJudge's multi form (`[pipe.x.questions.<name>]`, docs/language.md#pipejudge). */
 const JUDGE_QUESTION = z.strictObject({ question: z.string(), ...JUDGE_KIND_FIELDS });
 
 /** Every pipe blueprint schema by `type`. */
@@ -333,57 +345,60 @@ export const PIPE_SCHEMAS = {
 } as const;
 
 /**
- * Every pipe type: the eleven of the reference's 0.16 `PipeType` enum, the newer PipeJudge (LANGUAGE-DELTA.md §3), and
+ * Every pipe type: the eleven of the reference's 0.16 `PipeType` enum, the newer PipeJudge
+ * (docs/language.md#pipejudge), and
  * the contract-only signature.
  */
 export type PipeType = keyof typeof PIPE_SCHEMAS;
 
 /**
- * The pipe types a pipe table may name in `type`: the reference's `PipeType` enum (LANGUAGE.md §3.1, LANGUAGE-DELTA.md
- * §1) and the newer PipeJudge (LANGUAGE-DELTA.md §3).
+ * The pipe types a pipe table may name in `type`: the reference's `PipeType` enum (docs/pipes.md#common-fields,
+ * docs/language.md#newer-reference-features
+ * §1) and the newer PipeJudge (docs/language.md#pipejudge).
  */
 export const SCHEMA_PIPE_TYPES = Object.keys(PIPE_SCHEMAS).filter((type) => type !== 'PipeSignature') as Exclude<
   PipeType,
   'PipeSignature'
 >[];
 
-/** A PipeLLM as written (LANGUAGE.md §3.2). */
+/** A PipeLLM as written (docs/pipes.md#pipellm). */
 export type PipeLLMBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeLLM']>;
-/** A PipeFunc as written (LANGUAGE.md §3.3). */
+/** A PipeFunc as written (docs/pipes.md#pipefunc). */
 export type PipeFuncBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeFunc']>;
-/** A PipeImgGen as written (LANGUAGE.md §3.4). */
+/** A PipeImgGen as written (docs/pipes.md#pipeimggen). */
 export type PipeImgGenBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeImgGen']>;
-/** A PipeExtract as written (LANGUAGE.md §3.5). */
+/** A PipeExtract as written (docs/pipes.md#pipeextract). */
 export type PipeExtractBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeExtract']>;
-/** A PipeSearch as written (LANGUAGE.md §3.6). */
+/** A PipeSearch as written (docs/pipes.md#pipesearch). */
 export type PipeSearchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSearch']>;
-/** A PipeStructure as written (LANGUAGE-DELTA.md §1; reference OpenAPI `PipeStructureBlueprint`). */
+/** A PipeStructure as written (docs/pipes.md#pipestructure; reference OpenAPI `PipeStructureBlueprint`). */
 export type PipeStructureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeStructure']>;
-/** A PipeJudge as written (LANGUAGE-DELTA.md §3; newer than the 0.16 contract). */
+/** A PipeJudge as written (docs/language.md#pipejudge; newer than the 0.16 contract). */
 export type PipeJudgeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeJudge']>;
 
 /**
- * A PipeDocGen as written (LANGUAGE-DELTA.md §4, a newer reference operator): prints a pdf, xlsx, docx or pptx file
+ * A PipeDocGen as written (docs/document-generation.md, a newer reference operator): prints a pdf, xlsx, docx or pptx
+ * file
  * from its inputs, from a layout, an HTML `template` (pdf) or a `template_file` of the bundle; `model` names a doc_gen
  * engine.
  */
 export type PipeDocGenBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeDocGen']>;
-/** A PipeCompose as written (LANGUAGE.md §3.7). */
+/** A PipeCompose as written (docs/pipes.md#pipecompose). */
 export type PipeComposeBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCompose']>;
-/** A PipeSequence as written (LANGUAGE.md §3.8). */
+/** A PipeSequence as written (docs/pipes.md#pipesequence). */
 export type PipeSequenceBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSequence']>;
-/** A PipeParallel as written (LANGUAGE.md §3.9). */
+/** A PipeParallel as written (docs/pipes.md#pipeparallel). */
 export type PipeParallelBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeParallel']>;
-/** A PipeCondition as written (LANGUAGE.md §3.10). */
+/** A PipeCondition as written (docs/pipes.md#pipecondition). */
 export type PipeConditionBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeCondition']>;
-/** A PipeBatch as written (LANGUAGE.md §3.11). */
+/** A PipeBatch as written (docs/pipes.md#pipebatch). */
 export type PipeBatchBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeBatch']>;
-/** A contract-only signature (no `type`; `signature_for` optional; LANGUAGE-DELTA.md §2). */
+/** A contract-only signature (no `type`; `signature_for` optional; docs/pipes.md#pipesignature). */
 export type PipeSignatureBlueprint = z.infer<(typeof PIPE_SCHEMAS)['PipeSignature']>;
 /** Any pipe blueprint, discriminated on `type`. */
 export type PipeBlueprint = { [T in PipeType]: z.infer<(typeof PIPE_SCHEMAS)[T]> }[PipeType];
 
-/** A structure field written as a table (LANGUAGE.md §2.2). Unknown keys are refused. */
+/** A structure field written as a table (docs/concepts.md#structure-fields). Unknown keys are refused. */
 export const CONCEPT_FIELD = z.strictObject({
   description: z.string(),
   type: nullish(
@@ -403,7 +418,7 @@ export const CONCEPT_FIELD = z.strictObject({
 /** A structure field as written (table form). */
 export type ConceptFieldBlueprint = z.infer<typeof CONCEPT_FIELD>;
 
-/** A `[concept.Code]` table (LANGUAGE.md §2.1). */
+/** A `[concept.Code]` table (docs/concepts.md#declaring-a-concept). */
 export const CONCEPT_BLUEPRINT = z.strictObject({
   description: z.string(),
   structure: nullish(z.union([z.string(), z.record(z.string(), z.union([z.string(), CONCEPT_FIELD]))])),
@@ -414,7 +429,7 @@ export const CONCEPT_BLUEPRINT = z.strictObject({
 /** A concept table as written. */
 export type ConceptBlueprint = z.infer<typeof CONCEPT_BLUEPRINT>;
 
-/** The bundle header (LANGUAGE.md §1.2); `concept` and `pipe` are validated entry by entry. */
+/** The bundle header (docs/bundle-format.md#header); `concept` and `pipe` are validated entry by entry. */
 export const BUNDLE_HEADER = z.strictObject({
   domain: z.string(),
   description: nullish(z.string()),

@@ -1,8 +1,10 @@
 /**
- * The schema part of stage S2 (LANGUAGE.md §6): TOML data → typed blueprint, or one validation item per field that
- * breaks `mthds_schema.json` (unknown keys, wrong types, missing fields, values outside an enum, an unknown pipe `type`).
+ * The schema part of stage S2 (docs/rules.md): TOML data → typed blueprint, or one validation item per field that
+ * breaks `mthds_schema.json` (unknown keys, wrong types, missing fields, values outside an enum, an unknown pipe
+ * `type`).
  *
- * @see LANGUAGE.md §1.1, §3.1, §6 S2; ../shared/reference/mthds_schema.json
+ * @see docs/bundle-format.md#file, docs/pipes.md#common-fields, docs/rules.md#declarations-s2;
+ * ../shared/reference/mthds_schema.json
  */
 import type { z } from 'zod';
 import type { ValidationErrorItem } from '../../errors/index.js';
@@ -270,8 +272,8 @@ function checkPipe(
  *   `extra_forbidden` for unknown keys, `missing`, `invalid_type`, `enum`, `value_error`). Empty data gives the single
  *   residual item (no `source`, no `error_type`) of spec §2.6. A table without `type` is a signature when it holds
  *   only the signature keys, else `missing_pipe_type` naming the other keys; `type = "PipeSignature"` (the retired
- *   tag) is `unknown_pipe_type` with a migration message (LANGUAGE-DELTA.md §2).
- * @see LANGUAGE.md §6 S2, spec §2.6
+ *   tag) is `unknown_pipe_type` with a migration message (docs/pipes.md#pipesignature).
+ * @see docs/rules.md#declarations-s2, spec §2.6
  */
 export function checkBlueprint(data: Record<string, unknown>, source: string | null): BlueprintCheck {
   if (Object.keys(data).length === 0)

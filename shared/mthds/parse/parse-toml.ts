@@ -1,9 +1,9 @@
 /**
- * Stage S1 (LANGUAGE.md §6): `.mthds` text → TOML data. Duplicate keys and every other TOML error are syntax errors
+ * Stage S1 (docs/rules.md): `.mthds` text → TOML data. Duplicate keys and every other TOML error are syntax errors
  * with a 1-based line and column; so is a text nesting deeper than {@link MAX_TOML_DEPTH}, refused by a linear
  * pre-scan before smol-toml (or any code walking the data: the rules, `JSON.stringify`, the crate fingerprint) sees it.
  *
- * @see LANGUAGE.md §1.1, §6 S1, docs/limits.md "TOML depth"
+ * @see docs/bundle-format.md#file, docs/rules.md, docs/limits.md#toml-depth
  */
 import { parse, TomlError } from 'smol-toml';
 import { MthdsParserError } from '../../errors/index.js';

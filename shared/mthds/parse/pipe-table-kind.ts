@@ -1,5 +1,5 @@
 /**
- * What a `[pipe.x]` table is, decided before type dispatch (LANGUAGE-DELTA.md §2, pipelex-api 0.16
+ * What a `[pipe.x]` table is, decided before type dispatch (docs/pipes.md#pipesignature, pipelex-api 0.16
  * `PipeSignatureBlueprint`, which has no `type`):
  * 1. a `type` naming a pipe type → that pipe type;
  * 2. no `type`, and only the keys a signature holds (`description`, `inputs`, `output`, `signature_for`) → a

@@ -1,5 +1,5 @@
 /**
- * A linear, iterative pre-scan of a `.mthds` text, run before any TOML parser sees it (docs/limits.md "TOML depth").
+ * A linear, iterative pre-scan of a `.mthds` text, run before any TOML parser sees it (docs/limits.md#toml-depth).
  *
  * It is a lexical scan, not a parser: it knows strings (the four TOML kinds), comments, `[table]` / `[[array]]`
  * headers, dots between key segments, and the brackets of inline tables and arrays — enough to measure how deep the
@@ -13,7 +13,7 @@
  * number with `String.fromCodePoint(...codePoints)`: one call argument per character, a stack overflow past about
  * 100,000 characters (shared/tooling/mask-long-tokens.ts hides them from it).
  *
- * @see LANGUAGE.md §6 S1, spec §8
+ * @see docs/rules.md, spec §8
  */
 
 /** Deepest nesting of a `.mthds` text, in tables and arrays from the root table (depth 1). A language limit. */

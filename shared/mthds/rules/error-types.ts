@@ -1,11 +1,11 @@
 /**
- * The `error_type` values a validation item of the language core may carry (spec §2.6, API-CONTRACT.md §4.1).
+ * The `error_type` values a validation item of the language core may carry (spec §2.6, docs/api.md#validation-items).
  *
  * The reference's `PipeValidationErrorType` and `PipeFactoryErrorType` come first (an unknown pipe `type` is the
  * reference's `unknown_pipe_type`), then the schema-check types (named after the Pydantic error types the reference
  * surfaces), then the types of this runtime's own rules for checks the reference reports without a subtype.
  *
- * @see spec §2.6, API-CONTRACT.md §4.1
+ * @see spec §2.6, docs/api.md#validation-items
  */
 
 /** Every `error_type` the language core emits, as a constant list. */

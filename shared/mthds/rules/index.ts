@@ -1,8 +1,8 @@
 /**
- * The static rules of the language core by stage (LANGUAGE.md §6): the structure rules (S2–S3) need no resolution and
+ * The static rules of the language core by stage (docs/rules.md): the structure rules (S2–S3) need no resolution and
  * run first; the library rules (S4–S5b) run once the structure is sound. A new rule is one module and one line in its
  * stage's `index.ts`.
- * @see LANGUAGE.md §6
+ * @see docs/rules.md
  */
 
 import { S5B_RULES } from './data-flow/index.js';

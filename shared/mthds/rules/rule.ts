@@ -1,8 +1,9 @@
 /**
- * The shape of a static validation rule (STYLE.md rule 11): one rule per module under `rules/<stage>/`, each stage's
+ * The shape of a static validation rule (CONTRIBUTING.md#5-one-rule-per-module): one rule per module under
+ * `rules/<stage>/`, each stage's
  * `index.ts` listing its rules in order of enforcement.
  *
- * @see LANGUAGE.md §6
+ * @see docs/rules.md
  */
 import type { ValidationErrorCategory, ValidationErrorItem } from '../../errors/index.js';
 import type { LoadedBundle, MthdsLibrary } from '../library/library.js';
@@ -10,19 +11,22 @@ import type { ModelReferenceCatalog } from '../model-references.js';
 import type { ValidationErrorType } from './error-types.js';
 
 /**
- * `strict`: the standard as written. `compat` (the default): also what published bundles rely on (LANGUAGE.md §2.2 ⚠
+ * `strict`: the standard as written. `compat` (the default): also what published bundles rely on
+ * (docs/concepts.md#structure-fields
  * `type = "text"` with `choices`, §4.2 multiplicity leniency, §5.6 bare pipe codes across domains).
  */
 export type ValidationMode = 'strict' | 'compat';
 
-/** A stage of LANGUAGE.md §6 that has rules (S1 is the TOML parse, done before any rule). */
+/** A stage of docs/rules.md that has rules (S1 is the TOML parse, done before any rule). */
 export type RuleStage = 'S2' | 'S3' | 'S4' | 'S5' | 'S5b';
 
 /** What every rule can read. */
 export interface RuleContext {
   /** The bundles of the request, in submitted order, as written. */
   readonly bundles: readonly LoadedBundle[];
-  /** The library built from the bundles; references that do not resolve are kept as written, for the rules to report. */
+  /**
+   * The library built from the bundles; references that do not resolve are kept as written, for the rules to report.
+   */
   readonly library: MthdsLibrary;
   readonly mode: ValidationMode;
   /** The names the serving model deck knows; without it, `model` references are not checked (`S4-model-references`). */
@@ -47,14 +51,17 @@ export interface RuleContext {
 }
 
 /**
- * Exported pipe codes by domain path (`METHODS.toml` `[exports]` tables, flattened and merged; LANGUAGE.md §7.1). Plain
+ * Exported pipe codes by domain path (`METHODS.toml` `[exports]` tables, flattened and merged; docs/packages.md). Plain
  * data, so a fetched package's exports cross threads and queues as they are.
  */
 export type PackageExports = Readonly<Record<string, readonly string[]>>;
 
 /** One static rule. */
 export interface Rule {
-  /** Stable id: the stage and a slug (`S4-llm-prompt-variables`), or the data-flow id of LANGUAGE.md §6 S5b (`V-C1`). */
+  /**
+   * Stable id: the stage and a slug (`S4-llm-prompt-variables`), or the data-flow id of docs/rules.md#data-flow-s5b
+   * (`V-C1`).
+   */
   readonly id: string;
   readonly stage: RuleStage;
   /** `error` items make the verdict invalid; `warning` items are advisories of a valid verdict. */
@@ -63,7 +70,7 @@ export interface Rule {
   readonly category: Extract<ValidationErrorCategory, 'blueprint_validation' | 'pipe_validation'>;
   /** The `error_type` of the items the rule emits. */
   readonly error_type?: ValidationErrorType;
-  /** Where the rule is written down: a section of the language rules, or a page of docs/ (`docs/limits.md "Multiplicity"`). */
+  /** The rule's entry in the rule reference: `docs/rules.md#<id lower-cased>`, e.g. `docs/rules.md#v-m1-compat`. */
   readonly see: string;
   /**
    * Run the rule.

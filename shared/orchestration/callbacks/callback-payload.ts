@@ -1,11 +1,11 @@
 /**
- * Bodies of completion callbacks (spec §6 rules 1, 4, 5): on success the run result plus `status` (its `usage` included);
+ * Bodies of completion callbacks (spec §6 rules 1, 4, 5): on success the run result plus `status` (its `usage`
+ * included);
  * on failure the raw error report under `error` with `pipeline_run_id`, `state`, `status` and the run's `usage` — no
  * problem-document envelope.
  */
 import type { ErrorReport } from '../../errors/index.js';
-import type { RunUsageReport } from '../../runtime/index.js';
-import type { RunResult } from '../../wire/index.js';
+import type { RunResult, RunUsageReport } from '../../wire/index.js';
 
 /**
  * Body of a successful run's callback.
@@ -19,7 +19,7 @@ export function successPayload(result: RunResult): string {
  * Body of a failed run's callback.
  * @param runId - the `pipeline_run_id`
  * @param error - the error report
- * @param usage - the usage and cost of the run's last attempt (docs/run-events.md "Usage and cost"), null when unknown
+ * @param usage - the usage and cost of the run's last attempt (docs/run-events.md#usage-and-cost), null when unknown
  */
 export function failurePayload(runId: string, error: ErrorReport, usage: RunUsageReport | null): string {
   return JSON.stringify({ pipeline_run_id: runId, state: 'FAILED', status: 'FAILED', error, usage });

@@ -15,6 +15,7 @@ import canonicalize from 'canonicalize';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { StepCheckpoint, StepCheckpointStore } from '../../runtime/index.js';
+import { type AbsenceRecord, absenceOf, absenceRecord, inferenceCallOf, tokensUsageRecord } from '../../wire/index.js';
 import type { RunJob } from '../queue/job-payloads.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 
@@ -42,7 +43,7 @@ export function submissionFingerprint(job: RunJob): string {
     .digest('hex');
 }
 
-const ABSENCE: z.ZodType<Extract<StepCheckpoint['outcome'], { kind: 'absent' }>['absence']> = z.lazy(() =>
+const ABSENCE: z.ZodType<AbsenceRecord> = z.lazy(() =>
   z.object({
     variable_name: z.string(),
     kind: z.enum(['declared_absent', 'skipped', 'not_provided']),
@@ -54,7 +55,11 @@ const ABSENCE: z.ZodType<Extract<StepCheckpoint['outcome'], { kind: 'absent' }>[
 
 const ITEM = z.record(z.string(), z.unknown());
 
-/** A checkpoint as kept: the runtime's checkpoint and the fingerprint of the submission that made it. */
+/**
+ * A checkpoint as kept: the runtime's checkpoint, its inference calls as usage records and an absent outcome as an
+ * absence record (the wire's `TokensUsageRecord` with its `backend`, and `AbsenceRecord`: the JSON checkpoints have
+ * always kept), and the fingerprint of the submission that made it.
+ */
 const KEPT_CHECKPOINT = z.object({
   fingerprint: z.string(),
   checkpoint: z.object({
@@ -90,6 +95,27 @@ const KEPT_CHECKPOINT = z.object({
     ),
   }),
 });
+
+/** A checkpoint as {@link KEPT_CHECKPOINT} keeps it. */
+type KeptCheckpoint = z.infer<typeof KEPT_CHECKPOINT>['checkpoint'];
+
+function keptCheckpoint(checkpoint: StepCheckpoint): KeptCheckpoint {
+  const { outcome } = checkpoint;
+  return {
+    ...checkpoint,
+    outcome: outcome.kind === 'absent' ? { kind: 'absent', absence: absenceRecord(outcome.absence) } : outcome,
+    usage: checkpoint.usage.map(tokensUsageRecord),
+  };
+}
+
+function checkpointOf(kept: KeptCheckpoint): StepCheckpoint {
+  const { outcome } = kept;
+  return {
+    ...kept,
+    outcome: outcome.kind === 'absent' ? { kind: 'absent', absence: absenceOf(outcome.absence) } : outcome,
+    usage: kept.usage.map(inferenceCallOf),
+  };
+}
 
 /** What {@link RunCheckpoints} is built with. */
 export interface RunCheckpointsOptions {
@@ -141,14 +167,14 @@ export class RunCheckpoints {
             onProblem(`the checkpoint of step '${stepPath}' is not a valid checkpoint; the step runs again`);
             return undefined;
           }
-          return kept.data.fingerprint === fingerprint ? kept.data.checkpoint : undefined;
+          return kept.data.fingerprint === fingerprint ? checkpointOf(kept.data.checkpoint) : undefined;
         } catch (error) {
           onProblem(`the checkpoint of step '${stepPath}' could not be read; the step runs again`, error);
           return undefined;
         }
       },
       save: async (stepPath, checkpoint) => {
-        const text = JSON.stringify({ fingerprint, checkpoint });
+        const text = JSON.stringify({ fingerprint, checkpoint: keptCheckpoint(checkpoint) });
         const bytes = Buffer.byteLength(text);
         if (bytes > maxBytes) {
           onProblem(

@@ -1,6 +1,7 @@
 /**
  * The events of one run (docs/run-events.md), as `GET /v1/runs/{id}/events` streams them and the run event log keeps
- * them, and the progress the status route reports. Event names are `noun:verb` (STYLE.md rule 24); every event is
+ * them, and the progress the status route reports. Event names are `noun:verb` (CONTRIBUTING.md#17-typed-events); every
+ * event is
  * plain JSON with its `type`, the `pipeline_run_id` and the time `at` (ISO-8601 UTC).
  *
  * Order within one attempt: `run:started`, then each pipe's `pipe:started` before its nested pipes' events and its own
@@ -8,7 +9,14 @@
  * (a transient provider error) has a `run:started` per attempt, and its step numbers restart at 1.
  */
 import type { ErrorReport } from '../../errors/index.js';
-import type { PipeProgress, PipeTokenUsage, RunUsageReport, UsageFigures } from '../../runtime/index.js';
+import type { PipeProgress } from '../../runtime/index.js';
+import {
+  type RunUsageReport,
+  type TokenCounts,
+  tokenCounts,
+  type UsageFigures,
+  usageFigures,
+} from '../../wire/index.js';
 
 /**
  * A failed run's error report as the lifecycle routes and events carry it: the report of the error that ended the run
@@ -64,7 +72,7 @@ export interface PipeFinishedEvent extends PipeEventFields {
   /** Wall-clock duration in ms. */
   duration_ms: number;
   /** Tokens of the inference calls made while it ran, nested pipes included. */
-  token_usage: PipeTokenUsage;
+  token_usage: TokenCounts;
   /** The run's usage and cost so far (its totals: every call of the attempt up to now; docs/run-events.md). */
   run_usage: UsageFigures;
 }
@@ -73,7 +81,7 @@ export interface PipeFinishedEvent extends PipeEventFields {
 export interface PipeFailedEvent extends PipeEventFields {
   type: 'pipe:failed';
   duration_ms: number;
-  token_usage: PipeTokenUsage;
+  token_usage: TokenCounts;
   /** The run's usage and cost so far, likewise. */
   run_usage: UsageFigures;
   /** What it threw. */
@@ -91,7 +99,7 @@ export interface RunFinishedEvent {
   /** Why a FAILED run failed; null on COMPLETED. */
   error: RunError | null;
   /**
-   * The usage and cost of the run's last attempt: totals, by model and by pipe (docs/run-events.md "Usage and cost");
+   * The usage and cost of the run's last attempt: totals, by model and by pipe (docs/run-events.md#usage-and-cost);
    * null when no pipe of it reported (the run failed before its first pipe ended).
    */
   usage: RunUsageReport | null;
@@ -146,16 +154,16 @@ export function pipeEvent(
         type: 'pipe:finished',
         ...fields,
         duration_ms: progress.durationMs,
-        token_usage: progress.usage,
-        run_usage: progress.runUsage.total,
+        token_usage: tokenCounts(progress.usage),
+        run_usage: usageFigures(progress.runUsage.total),
       };
     case 'failed':
       return {
         type: 'pipe:failed',
         ...fields,
         duration_ms: progress.durationMs,
-        token_usage: progress.usage,
-        run_usage: progress.runUsage.total,
+        token_usage: tokenCounts(progress.usage),
+        run_usage: usageFigures(progress.runUsage.total),
         error: progress.error,
       };
   }

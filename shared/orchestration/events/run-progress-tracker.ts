@@ -1,11 +1,13 @@
 /**
  * The observer of one run attempt (the runtime's `RunObserver`): turns its pipe reports into run events and progress
  * and appends them to the run event log in order, one append after the other (the events published while an append
- * is in flight go together in the next one), without ever holding the run up — a failed append is reported to `onError` and the run goes on (events are best effort; the run record is what counts).
+ * is in flight go together in the next one), without ever holding the run up — a failed append is reported to `onError`
+ * and the run goes on (events are best effort; the run record is what counts).
  * It knows the failing pipe of the attempt: the first pipe that failed, else — when the run died without a pipe
  * failing (its quarantine process was killed) — the pipe that was running: the `pipe_code` of the run's error report.
  */
-import type { PipeProgress, RunObserver, RunUsageReport } from '../../runtime/index.js';
+import type { PipeProgress, RunObserver } from '../../runtime/index.js';
+import { type RunUsageReport, runUsageReport } from '../../wire/index.js';
 import {
   type CurrentPipe,
   pipeEvent,
@@ -86,7 +88,7 @@ export class RunProgressTracker implements RunObserver {
       });
     } else {
       this.running.delete(step.step);
-      this.usage = progress.runUsage;
+      this.usage = runUsageReport(progress.runUsage);
       if (progress.kind === 'finished') this.finishedPipes += 1;
       else this.failedPipe ??= step.pipeCode;
     }

@@ -1,6 +1,6 @@
 /**
  * The bounded in-memory table behind the in-memory run store and event log (direct mode without Redis,
- * docs/api.md "Run lifecycle"): one entry per run id — record, owner, in-flight flag, events, progress — kept
+ * docs/api.md#run-lifecycle): one entry per run id — record, owner, in-flight flag, events, progress — kept
  * `RUN_RECORD_TTL_SECONDS` after its last write, as Redis keeps its keys; at most `RUN_RECORDS_MAX_IN_MEMORY` entries
  * and `RUN_RECORDS_MAX_IN_MEMORY_MIB` of records and events (measured as their JSON text): a write beyond either drops
  * the least recently written runs. An lru-cache holds the entries, ordered by their last write (a read never moves

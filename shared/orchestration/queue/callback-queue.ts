@@ -1,10 +1,11 @@
 /**
  * The producer side of the callback queue: one delivery job per callback URL, sealed (the worker signs only what the
- * service queued: docs/run-ownership.md "Queue jobs"), retried with exponential backoff and jitter; a job that
+ * service queued: docs/run-ownership.md#queue-jobs), retried with exponential backoff and jitter; a job that
  * exhausts its attempts stays in the failed set, the dead-letter state (spec §6).
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { swallowedErrors } from '../../observability/index.js';
 import { CALLBACK_JOB, type CallbackJob } from './job-payloads.js';
 import type { JobSeals } from './job-seals.js';
 import { CALLBACK_QUEUE, type QueueKeys } from './queue-keys.js';
@@ -30,7 +31,8 @@ export class CallbackQueue {
 
   constructor(private readonly options: CallbackQueueOptions) {
     this.queue = new Queue(CALLBACK_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
-    this.queue.on('error', () => undefined);
+    // its connection's failures, relayed (docs/metrics.md#swallowed-errors)
+    this.queue.on('error', (error) => swallowedErrors.report('callback-queue', error));
   }
 
   /**

@@ -23,8 +23,9 @@ import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 import { errorFromReport, RunCrashedError } from '../../errors/index.js';
+import { swallowedErrors } from '../../observability/index.js';
 import type { FanOutChild, FanOutOptions, FanOutOutcome, FanOutPort } from '../../runtime/index.js';
-import { CHILD_JOB, type ChildJob, type ChildResult, childResultOf } from './job-payloads.js';
+import { type ChildJob, type ChildResult, childJobPayload, childResultOf } from './job-payloads.js';
 import type { JobSeals } from './job-seals.js';
 import { CHILD_QUEUE, type QueueKeys } from './queue-keys.js';
 
@@ -152,7 +153,8 @@ export class ChildQueue {
 
   constructor(private readonly options: ChildQueueOptions) {
     this.queue = new Queue(CHILD_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
-    this.queue.on('error', () => undefined);
+    // its connections' failures, relayed (docs/metrics.md#swallowed-errors)
+    this.queue.on('error', (error) => swallowedErrors.report('child-queue', error));
   }
 
   /** The listener of child completions, opened on the first fan-out (before its first child is added). */
@@ -163,7 +165,7 @@ export class ChildQueue {
         prefix: this.options.keys.bullPrefix,
         lastEventId: `${Date.now() - EVENTS_REPLAY_MS}-0`,
       });
-      this.events.on('error', () => undefined);
+      this.events.on('error', (error) => swallowedErrors.report('child-queue:events', error));
     }
     return this.events;
   }
@@ -275,7 +277,7 @@ export class ChildQueue {
       first_attempt: !run.retake,
       child,
     };
-    const data = await this.options.seals.seal(CHILD_QUEUE, CHILD_JOB.parse(payload));
+    const data = await this.options.seals.seal(CHILD_QUEUE, childJobPayload(payload));
     return new Promise<Job>((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.addPending());
       this.pending.push({ data, jobId, resolve, reject });

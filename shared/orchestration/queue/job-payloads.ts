@@ -1,11 +1,26 @@
 /**
- * Job payloads: plain JSON validated on enqueue and again when a worker takes the job (STYLE.md rule 22). They carry
+ * Job payloads: plain JSON validated on enqueue and again when a worker takes the job
+ * (CONTRIBUTING.md#15-job-payloads-are-plain-json). They carry
  * bundle sources, inputs, the request id and the scope — never live objects.
  */
 import { z } from 'zod';
 import type { ErrorReport } from '../../errors/index.js';
 import { METHOD_PROVENANCE } from '../../methods/index.js';
-import type { FanOutChild, FanOutOutcome, FanOutReport } from '../../runtime/index.js';
+import type { FanOutChild, FanOutOutcome, FanOutReport, PipeProgress } from '../../runtime/index.js';
+import {
+  type AbsenceRecord,
+  absenceOf,
+  absenceRecord,
+  inferenceCallOf,
+  pipeTokenUsageOf,
+  type RunUsageReport,
+  runUsageReport,
+  type TokenCounts,
+  type TokensUsageRecord,
+  tokenCounts,
+  tokensUsageRecord,
+  usageSummaryOf,
+} from '../../wire/index.js';
 
 /** A run to execute. */
 export const RUN_JOB = z.strictObject({
@@ -22,7 +37,8 @@ export const RUN_JOB = z.strictObject({
   storage_scope: z.string(),
   callback_urls: z.array(z.string()),
   /**
-   * Library files of a `bundle_b64` / `files` bundle: bundle-relative path → base64 bytes (API-CONTRACT.md §8.1).
+   * Library files of a `bundle_b64` / `files` bundle: bundle-relative path → base64 bytes
+   * (docs/bundles.md#whole-bundle-transports).
    * Bounded by `MAX_BUNDLE_TOTAL_KIB`, checked by the API before enqueueing.
    */
   library_files: z.record(z.string(), z.base64()).optional(),
@@ -33,7 +49,7 @@ export const RUN_JOB = z.strictObject({
   library_file_objects: z.record(z.string(), z.string()).optional(),
   /** Where a `method_ref` run's sources came from (fetched once, in the API; workers never refetch). */
   method_provenance: METHOD_PROVENANCE.nullable().default(null),
-  /** The run's budget in USD (docs/inference.md "Run budget"); none when absent. */
+  /** The run's budget in USD (docs/inference.md#run-budget); none when absent. */
   max_cost_usd: z.number().positive().optional(),
   created_at: z.number().int(),
 });
@@ -111,7 +127,7 @@ const FAN_OUT_CHILD = z.object({
  * A fanned-out child of a queued run (docs/fan-out.md): which run it belongs to (its job id in the run queue, whose
  * payload gives the bundle; `created_at` and `request_id` tell one submission of a run id from another) and the
  * child itself: the branch pipe, its working memory and parameters, and its run's pipe bound and count (the child's
- * pipes count on from it: docs/limits.md "Pipes per run"). `first_attempt` is true when the child belongs to
+ * pipes count on from it: docs/limits.md#pipes-per-run). `first_attempt` is true when the child belongs to
  * its run's first attempt, which left no step checkpoints to replay: the child then looks for none unless it is itself
  * retaken (its worker died); absent, it always looks (docs/checkpoints.md).
  */
@@ -123,12 +139,71 @@ export const CHILD_JOB = z.strictObject({
   first_attempt: z.boolean().optional(),
   child: FAN_OUT_CHILD,
 });
-/** A child job's payload (its `child` is a runtime `FanOutChild`). */
+/** A child job (its `child` is a runtime `FanOutChild`). */
 export type ChildJob = Omit<z.infer<typeof CHILD_JOB>, 'child'> & { child: FanOutChild };
+
+/** A child as its job's payload keeps it: its memory's absences as absence records (the wire's `AbsenceRecord`). */
+type KeptChild = Omit<FanOutChild, 'memory'> & {
+  memory: Omit<FanOutChild['memory'], 'absences'> & { absences: [string, AbsenceRecord][] };
+};
+
+/** A child job's payload, as {@link CHILD_JOB} checks it: the JSON child jobs have always carried. */
+export type ChildJobPayload = Omit<ChildJob, 'child'> & { child: KeptChild };
+
+/**
+ * The payload of a child job, checked against {@link CHILD_JOB}.
+ * @param job - the child job
+ * @throws ZodError when it does not match (a programming error)
+ */
+export function childJobPayload(job: ChildJob): ChildJobPayload {
+  const { memory } = job.child;
+  const child: KeptChild = {
+    ...job.child,
+    memory: { ...memory, absences: memory.absences.map(([name, absence]) => [name, absenceRecord(absence)]) },
+  };
+  return CHILD_JOB.parse({ ...job, child }) as unknown as ChildJobPayload;
+}
+
+/**
+ * The child job a payload carries (the inverse of {@link childJobPayload}).
+ * @param payload - a payload that passed {@link CHILD_JOB}
+ */
+export function childJobOf(payload: ChildJobPayload): ChildJob {
+  const { memory } = payload.child;
+  return {
+    ...payload,
+    child: {
+      ...payload.child,
+      memory: { ...memory, absences: memory.absences.map(([name, record]) => [name, absenceOf(record)]) },
+    },
+  };
+}
+
+const USAGE_FIGURES = z.looseObject({
+  calls: z.number(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cost_usd: z.number().nullable(),
+  unpriced_calls: z.number(),
+});
+
+/** A pipe report as kept: an ended pipe's tokens and the run's usage report in their wire shapes. */
+const KEPT_PROGRESS = z.union([
+  z.looseObject({ kind: z.literal('started') }),
+  z.looseObject({
+    kind: z.enum(['finished', 'failed']),
+    usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),
+    runUsage: z.looseObject({
+      total: USAGE_FIGURES,
+      by_model: z.record(z.string(), USAGE_FIGURES),
+      by_pipe: z.record(z.string(), USAGE_FIGURES),
+    }),
+  }),
+]);
 
 const FAN_OUT_REPORT = z.object({
   usage: z.array(z.looseObject({ nb_tokens_by_category: z.record(z.string(), z.number()) })),
-  progress: z.array(z.looseObject({ kind: z.enum(['started', 'finished', 'failed']) })),
+  progress: z.array(KEPT_PROGRESS),
   graph: z.object({
     nodes: z.array(z.looseObject({ id: z.string() })),
     contains: z.array(z.object({ source: z.string(), target: z.string() })),
@@ -146,7 +221,8 @@ const FAN_OUT_OUTCOME = z.discriminatedUnion('kind', [
 
 /**
  * What a child job returns (its BullMQ return value): the child's outcome, or its failure as an error report, with
- * its usage, pipe reports, graph and the number of pipes it started either way. A pipe failure is a result, not a failed job: the parent decides.
+ * its usage, pipe reports, graph and the number of pipes it started either way. A pipe failure is a result, not a
+ * failed job: the parent decides.
  */
 const CHILD_RESULT = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), outcome: FAN_OUT_OUTCOME, report: FAN_OUT_REPORT }),
@@ -161,11 +237,79 @@ export type ChildResult =
   | { ok: true; outcome: FanOutOutcome; report: FanOutReport }
   | { ok: false; error: ErrorReport; report: FanOutReport };
 
+/** A pipe report as a child job's return value keeps it: its token counts and usage report in their wire shapes. */
+type KeptProgress<P extends PipeProgress = PipeProgress> = P extends { runUsage: unknown }
+  ? Omit<P, 'usage' | 'runUsage'> & { usage: TokenCounts; runUsage: RunUsageReport }
+  : P;
+
+/** A fan-out report as a child job's return value keeps it: usage records and pipe reports in their wire shapes. */
+type KeptReport = Omit<FanOutReport, 'usage' | 'progress'> & { usage: TokensUsageRecord[]; progress: KeptProgress[] };
+
+/** A child's outcome as its job's return value keeps it: an absence as an absence record. */
+type KeptOutcome = Exclude<FanOutOutcome, { kind: 'absent' }> | { kind: 'absent'; absence: AbsenceRecord };
+
+/**
+ * A child job's return value: its {@link ChildResult} with the usage and an absent outcome in the wire shapes, the
+ * JSON child jobs have always returned, so that a run retaken across an upgrade still reads its children's results
+ * (docs/fan-out.md).
+ */
+export type ChildResultValue =
+  | { ok: true; outcome: KeptOutcome; report: KeptReport }
+  | { ok: false; error: ErrorReport; report: KeptReport };
+
+function keptReport(report: FanOutReport): KeptReport {
+  return {
+    ...report,
+    usage: report.usage.map(tokensUsageRecord),
+    progress: report.progress.map(
+      (progress): KeptProgress =>
+        progress.kind === 'started'
+          ? progress
+          : { ...progress, usage: tokenCounts(progress.usage), runUsage: runUsageReport(progress.runUsage) },
+    ),
+  };
+}
+
+function reportOf(kept: KeptReport): FanOutReport {
+  return {
+    ...kept,
+    usage: kept.usage.map(inferenceCallOf),
+    progress: kept.progress.map(
+      (progress): PipeProgress =>
+        progress.kind === 'started'
+          ? progress
+          : { ...progress, usage: pipeTokenUsageOf(progress.usage), runUsage: usageSummaryOf(progress.runUsage) },
+    ),
+  };
+}
+
+/**
+ * The return value of a child job.
+ * @param result - the child's result
+ */
+export function childResultValue(result: ChildResult): ChildResultValue {
+  if (!result.ok) return { ...result, report: keptReport(result.report) };
+  const { outcome } = result;
+  return {
+    ok: true,
+    outcome: outcome.kind === 'absent' ? { kind: 'absent', absence: absenceRecord(outcome.absence) } : outcome,
+    report: keptReport(result.report),
+  };
+}
+
 /**
  * A child job's return value, checked against {@link CHILD_RESULT}.
  * @param value - the job's return value
  * @returns the result, or undefined when the value is not one
  */
 export function childResultOf(value: unknown): ChildResult | undefined {
-  return CHILD_RESULT.safeParse(value).success ? (value as ChildResult) : undefined;
+  if (!CHILD_RESULT.safeParse(value).success) return undefined;
+  const kept = value as ChildResultValue;
+  if (!kept.ok) return { ...kept, report: reportOf(kept.report) };
+  const { outcome } = kept;
+  return {
+    ok: true,
+    outcome: outcome.kind === 'absent' ? { kind: 'absent', absence: absenceOf(outcome.absence) } : outcome,
+    report: reportOf(kept.report),
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Seals of queue jobs (docs/run-ownership.md "Queue jobs"). Whoever can reach a queue through BullMQ's API — the
+ * Seals of queue jobs (docs/run-ownership.md#queue-jobs). Whoever can reach a queue through BullMQ's API — the
  * queue dashboard with writes allowed, a script with a `Queue` — can add a job or edit a job's data; a job's data is
  * therefore never trusted by itself. Each job the service adds (a run by the API, a child or a callback by a worker)
  * carries a `seal`: HMAC-SHA256, under the deployment's seal key, of its queue's name and its payload's JSON text. A

@@ -1,5 +1,6 @@
 /**
- * The one place Redis names are built (STYLE.md rule 8): queue names, the BullMQ prefix and the run registry keys.
+ * The one place Redis names are built (CONTRIBUTING.md#8-one-place-for-redis-names): queue names, the BullMQ prefix and
+ * the run registry keys.
  * Every key starts with the deployment's `QUEUE_PREFIX`, so several deployments and test runs share one Redis.
  */
 
@@ -19,7 +20,7 @@ export class QueueKeys {
     return `${this.prefix}:bull`;
   }
 
-  /** The key that seals the deployment's queue jobs (`job-seals.ts`; docs/run-ownership.md "Queue jobs"). */
+  /** The key that seals the deployment's queue jobs (`job-seals.ts`; docs/run-ownership.md#queue-jobs). */
   get sealKey(): string {
     return `${this.prefix}:job-seal-key`;
   }

@@ -7,7 +7,7 @@
  * `RangeError` from `JSON.stringify` of a deep value, a `TypeError`, a `WRONGTYPE` reply — is a fault of this request
  * or of this server, which retrying cannot fix: it is rethrown as it is and renders as the catch-all 500.
  *
- * @see spec §7.2 (503 only when the queue is unreachable), docs/errors.md "Intended 5xx"
+ * @see spec §7.2 (503 only when the queue is unreachable), docs/errors.md#intended-5xx
  */
 import { QueueUnavailableError } from '../../errors/index.js';
 
@@ -51,7 +51,8 @@ export function isQueueOutage(error: unknown): boolean {
 /**
  * Run a Redis call, turning an outage (and only an outage) into a 503.
  * @param call - the Redis or BullMQ call
- * @param describe - the detail of the 503, given the outage's message (e.g. "The run registry (Redis) is unreachable: …")
+ * @param describe - the detail of the 503, given the outage's message (e.g. "The run registry (Redis) is unreachable:
+ * …")
  * @returns what the call returns
  * @throws QueueUnavailableError (503, `retryable: true`) when {@link isQueueOutage} says so; any other error unchanged
  */

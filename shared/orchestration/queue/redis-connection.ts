@@ -2,7 +2,8 @@
  * Redis connections for BullMQ and the run registry (ioredis).
  *
  * Producers (the API) fail fast while Redis is down — one retry per command and a command timeout — so a request gets
- * a 503 problem instead of hanging; commands sent while the connection is being (re)established wait for it. Workers block on Redis and retry forever (`maxRetriesPerRequest: null`, as BullMQ
+ * a 503 problem instead of hanging; commands sent while the connection is being (re)established wait for it. Workers
+ * block on Redis and retry forever (`maxRetriesPerRequest: null`, as BullMQ
  * requires), reconnecting with backoff. A reader (the dedicated connection of one run event stream, docs/run-events.md)
  * blocks without a command timeout but never reconnects: when its connection drops, its stream ends and the client
  * resumes with `Last-Event-ID`.
@@ -10,8 +11,12 @@
  * The run registry's and event log's connections auto-pipeline (ioredis `enableAutoPipelining`): the commands of many
  * runs issued in one event-loop tick leave in one write, instead of one socket write per command. BullMQ's own
  * connections do not (its blocking commands must not wait behind a pipeline).
+ *
+ * A connection's errors (each failed reconnection among them) are counted and logged at the site `redis:<role>`, its
+ * outage ending when it is ready again (docs/metrics.md#swallowed-errors).
  */
 import { Redis, type RedisOptions } from 'ioredis';
+import { swallowedErrors } from '../../observability/index.js';
 
 /** Who uses the connection. */
 export type ConnectionRole = 'producer' | 'worker' | 'reader';
@@ -44,7 +49,9 @@ const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
 export function openRedis(url: string, role: ConnectionRole, pipelined = false): Redis {
   const options: RedisOptions = { lazyConnect: false, ...ROLE_OPTIONS[role], enableAutoPipelining: pipelined };
   const redis = new Redis(url, options);
-  redis.on('error', () => undefined);
+  const site = `redis:${role}`;
+  redis.on('error', (error) => swallowedErrors.report(site, error));
+  redis.on('ready', () => swallowedErrors.recovered(site));
   return redis;
 }
 

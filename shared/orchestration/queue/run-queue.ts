@@ -8,6 +8,7 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
+import { swallowedErrors } from '../../observability/index.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob } from './job-payloads.js';
 import type { JobSeals } from './job-seals.js';
 import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
@@ -20,7 +21,7 @@ export interface RunQueueOptions {
   /** Blocking connection for completion events (lazily used). */
   eventsConnection: () => Redis;
   keys: QueueKeys;
-  /** Seals each run job, so workers act only on the runs the API accepted (docs/run-ownership.md "Queue jobs"). */
+  /** Seals each run job, so workers act only on the runs the API accepted (docs/run-ownership.md#queue-jobs). */
   seals: JobSeals;
   /** Attempts of a run whose failure is retryable. */
   maxAttempts: number;
@@ -35,7 +36,9 @@ const ENQUEUE_TIMEOUT_MS = 5000;
  */
 const EVENTS_REPLAY_MS = 60_000;
 
-/** How long the job of an earlier run with the same id may take to finish before a new run's enqueue gives up, in ms. */
+/**
+ * How long the job of an earlier run with the same id may take to finish before a new run's enqueue gives up, in ms.
+ */
 const EARLIER_JOB_CLOSE_MS = 2000;
 
 /** States of a job that no worker will touch again (`unknown`: removed meanwhile). */
@@ -66,7 +69,8 @@ export class RunQueue {
 
   constructor(private readonly options: RunQueueOptions) {
     this.queue = new Queue(RUN_QUEUE, { connection: options.connection, prefix: options.keys.bullPrefix });
-    this.queue.on('error', () => undefined);
+    // its connection's failures, relayed (docs/metrics.md#swallowed-errors); an enqueue reports its own as a 503
+    this.queue.on('error', (error) => swallowedErrors.report('run-queue', error));
   }
 
   /**
@@ -169,7 +173,7 @@ export class RunQueue {
         prefix: this.options.keys.bullPrefix,
         lastEventId: `${Date.now() - EVENTS_REPLAY_MS}-0`,
       });
-      this.events.on('error', () => undefined);
+      this.events.on('error', (error) => swallowedErrors.report('run-queue:events', error));
     }
     return this.events;
   }

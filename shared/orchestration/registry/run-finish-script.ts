@@ -1,5 +1,5 @@
 /**
- * The Lua script that records a run's end at most once (docs/run-failures.md "A run finishes once"). Two parties can
+ * The Lua script that records a run's end at most once (docs/run-failures.md#a-run-finishes-once). Two parties can
  * reach the end of one run: the attempt that ran it, and the worker that fails its job after a second stall (the
  * attempt's worker lost its lock while the attempt went on). The check of the kept record and the write are one
  * command, so whichever writes first is the run's end and the other's write is refused — never a FAILED report over a

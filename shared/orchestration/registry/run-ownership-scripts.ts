@@ -32,7 +32,7 @@ return 'claimed'
 
 /**
  * Admit a queued run's job: mark the run RUNNING only when the job is the one accepted under its id, in one round trip
- * (the write of the RUNNING record a worker makes anyway; docs/run-ownership.md "Queue jobs").
+ * (the write of the RUNNING record a worker makes anyway; docs/run-ownership.md#queue-jobs).
  *
  * KEYS[1] owner, KEYS[2] run record. ARGV[1] the job's owner, ARGV[2] the RUNNING record's JSON text (built from the
  * job), ARGV[3] TTL in seconds.

@@ -105,7 +105,7 @@ export class RunRegistry implements RunStore {
 
   /**
    * Admit a queued run's job in one atomic Redis script: the RUNNING record and its owner are stored only when the
-   * record kept for the id is the job's run and has not finished (docs/run-ownership.md "Queue jobs").
+   * record kept for the id is the job's run and has not finished (docs/run-ownership.md#queue-jobs).
    * @param running - the RUNNING record built from the job
    * @returns `admitted`, `not_accepted` or `finished` (see {@link RunStore.admit})
    * @throws QueueUnavailableError (503) when Redis is down
@@ -180,7 +180,7 @@ export class RunRegistry implements RunStore {
 
   /**
    * Record a run's end unless it already ended: the check of the kept record and the write are one Redis script, so
-   * the first of two parties finishing one run wins (docs/run-failures.md "A run finishes once").
+   * the first of two parties finishing one run wins (docs/run-failures.md#a-run-finishes-once).
    * @param finished - the finished record (COMPLETED or FAILED)
    * @param options - `release`: also free the run id
    * @returns `recorded`, or `already_finished` (nothing written; see {@link RunStore.finishOnce})

@@ -1,5 +1,5 @@
 /**
- * The run store port: where run records live (docs/run-ownership.md, docs/api.md "Run lifecycle"). Two
+ * The run store port: where run records live (docs/run-ownership.md, docs/api.md#run-lifecycle). Two
  * implementations behind it: the run registry in Redis (any deployment with a queue backend) and a bounded in-memory
  * store (direct mode without Redis). Both keep a record `RUN_RECORD_TTL_SECONDS` after its last update and check the
  * owner on every claim and every read.
@@ -14,7 +14,10 @@ export interface RunRecord {
   workflow_id: string | null;
   state: RunState;
   pipe_code: string | null;
-  /** Who may read the run and reuse its id: the caller's `user_id` (jwt) or `single-tenant` (spec §5; docs/run-ownership.md). */
+  /**
+   * Who may read the run and reuse its id: the caller's `user_id` (jwt) or `single-tenant` (spec §5;
+   * docs/run-ownership.md).
+   */
   owner: string;
   /** The effective `storage_scope`: as requested, else the owner's id (spec §2.3). */
   storage_scope: string;
@@ -32,7 +35,7 @@ export interface RunRecord {
 /** What a claim of a run id answers. */
 export type RunClaim = 'claimed' | 'in_flight' | 'taken';
 
-/** What the admission of a queued run's job answers (docs/run-ownership.md "Queue jobs"). */
+/** What the admission of a queued run's job answers (docs/run-ownership.md#queue-jobs). */
 export type RunAdmission = 'admitted' | 'not_accepted' | 'finished';
 
 /** A run record's fields that tell the accepted run of an id: any other job under the id is not admitted. */
@@ -105,7 +108,7 @@ export interface RunStore {
    */
   getOwned(runId: string, owner: string): Promise<RunRecord | undefined>;
   /**
-   * Record a run's end unless it already ended, in one atomic step (docs/run-failures.md "A run finishes once"): the
+   * Record a run's end unless it already ended, in one atomic step (docs/run-failures.md#a-run-finishes-once): the
    * finished record replaces the kept one only while that one is the same submission and has not finished; of two
    * parties finishing one run, the first wins.
    * @param finished - the finished record (COMPLETED or FAILED)

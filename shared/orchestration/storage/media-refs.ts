@@ -1,5 +1,5 @@
 /**
- * Media in run values (docs/storage.md "Media"): `data:` URLs larger than `STORAGE_INLINE_MEDIA_MAX_BYTES` are moved to
+ * Media in run values (docs/storage.md#media): `data:` URLs larger than `STORAGE_INLINE_MEDIA_MAX_BYTES` are moved to
  * the object store and replaced by a storage reference `mthds-storage:<scope>/<leaf>/<name>`, so Redis records, job
  * payloads and stored results hold references, not megabytes. The API turns a reference into a URL the caller can
  * fetch; a worker turns its run's references back into `data:` URLs before the runtime sees them. A reference counts

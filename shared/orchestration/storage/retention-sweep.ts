@@ -1,5 +1,5 @@
 /**
- * The retention sweep of run storage (docs/storage.md "Retention"): every `STORAGE_SWEEP_MINUTES`, each object older
+ * The retention sweep of run storage (docs/storage.md#retention): every `STORAGE_SWEEP_MINUTES`, each object older
  * than its leaf's retention (`STORAGE_RETENTION_<LEAF>_HOURS`; 0 keeps the leaf's objects) is deleted. Age is counted
  * from the object's last write. The API process runs it; several processes sweeping one store is harmless.
  */

@@ -1,5 +1,5 @@
 /**
- * The objects of runs in the object store (spec §2.3; docs/storage.md "Layout"), all under the run's
+ * The objects of runs in the object store (spec §2.3; docs/storage.md#layout), all under the run's
  * `storage_scope`:
  *
  * - `results/<run id>.json`: the record of every finished run (state, result or error report, owner), kept beyond the
@@ -28,7 +28,10 @@ import { inlineRefs, MediaOffloader } from './media-refs.js';
 export interface RunObjectsOptions {
   /** A job payload larger than this, in bytes of JSON, goes to `payloads/` (`STORAGE_PAYLOAD_OFFLOAD_KIB`). */
   payloadOffloadBytes: number;
-  /** A `data:` URL longer than this, in characters, goes to `assets/` or `generated/` (`STORAGE_INLINE_MEDIA_MAX_BYTES`). */
+  /**
+   * A `data:` URL longer than this, in characters, goes to `assets/` or `generated/`
+   * (`STORAGE_INLINE_MEDIA_MAX_BYTES`).
+   */
   inlineMediaMaxBytes: number;
   /**
    * Told of a finished run whose `results/` write failed in the background ({@link RunObjects.saveFinished}); its
@@ -118,7 +121,8 @@ export class RunObjects {
   /**
    * Keep a finished run: the large `data:` URLs of its result go to `assets/` (those of its inputs) or `generated/`
    * (the rest) and are replaced by storage references, then the record goes to `results/<run id>.json` in the
-   * background (write-behind, docs/storage.md "Results"): the run's answer does not wait for that write, which this
+   * background (write-behind, docs/storage.md#results-beyond-the-run-record): the run's answer does not wait for that
+   * write, which this
    * process's `readFinished` already sees and `flush` awaits. At most 16 such writes run at once; when more than 256
    * queue behind them, this waits for its own. A failed background write is told to `onResultWriteError`.
    * @param record - the finished record (COMPLETED with `result`, or FAILED with `error`)

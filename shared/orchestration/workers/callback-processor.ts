@@ -1,11 +1,12 @@
 /**
  * The callback job processor: one signed POST per attempt, only for a job whose seal verifies (the service queued it
- * as it is: docs/run-ownership.md "Queue jobs"; any other is refused and nothing is signed). A failed attempt is thrown back to BullMQ, which retries
+ * as it is: docs/run-ownership.md#queue-jobs; any other is refused and nothing is signed). A failed attempt is thrown
+ * back to BullMQ, which retries
  * with exponential backoff and jitter; after the last attempt the job stays failed (dead-lettered) and is counted.
  * The secret is read when a signature is computed (spec §1.1); without it the delivery cannot be signed and is
  * dead-lettered at once. So is a delivery whose failure is not retryable (its destination refused by the SSRF guard
  * at connect time): it ends unrecoverable after that one attempt, its reason kept as the job's failed reason
- * (docs/outbound-requests.md "Errors").
+ * (docs/outbound-requests.md#errors).
  */
 import { type Job, UnrecoverableError } from 'bullmq';
 import { MthdsError } from '../../errors/index.js';

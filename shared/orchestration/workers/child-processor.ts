@@ -3,7 +3,8 @@
  * own job payload (read from the run queue, an offloaded one from storage; kept a short while per process with what
  * each child would otherwise rebuild from it — the submission and the run's checkpoint stores, whose fingerprint
  * digests the whole payload — since a run's children come in numbers), the library from the process's library cache;
- * the child runs through the runtime with this process's ports. A pipe failure is the job's result, as an error report, so that the parent rethrows it
+ * the child runs through the runtime with this process's ports. A pipe failure is the job's result, as an error report,
+ * so that the parent rethrows it
  * as the in-process run would; only a child that cannot run at all (its payload invalid, its run's payload gone)
  * fails the job. A child job, and the run job it reads its bundle from, must carry a valid seal (docs/run-ownership.md
  * "Queue jobs"): any other child job is refused before it runs or writes a checkpoint.
@@ -24,7 +25,11 @@ import {
   CHILD_JOB,
   CHILD_QUEUE,
   type ChildJob,
+  type ChildJobPayload,
   type ChildResult,
+  type ChildResultValue,
+  childJobOf,
+  childResultValue,
   type JobSeals,
   QUEUED_RUN_JOB,
   RUN_QUEUE,
@@ -77,7 +82,7 @@ export interface ChildProcessorDeps {
  */
 export function createChildProcessor(
   deps: ChildProcessorDeps,
-): (job: Job, token?: string, signal?: AbortSignal) => Promise<ChildResult> {
+): (job: Job, token?: string, signal?: AbortSignal) => Promise<ChildResultValue> {
   const contexts = new LRUCache<string, Promise<RunContext>>({ max: PAYLOADS_KEPT, ttl: PAYLOAD_KEEP_MS });
 
   async function readContext(child: ChildJob): Promise<RunContext> {
@@ -114,7 +119,7 @@ export function createChildProcessor(
     if (!opened) throw refuseJob(deps, CHILD_QUEUE, job, 'seal');
     const parsed = CHILD_JOB.safeParse(opened);
     if (!parsed.success) throw new UnrecoverableError(`invalid child job payload: ${parsed.error.message}`);
-    const child = opened as ChildJob;
+    const child = childJobOf(opened as ChildJobPayload);
     const stepPath = child.child.params.stepPath;
     const log = deps.logger.child({ pipeline_run_id: child.pipeline_run_id, job_id: job.id, step_path: stepPath });
     const context = await contextOf(child);
@@ -143,6 +148,6 @@ export function createChildProcessor(
     }
     if (result.ok) log.info('child:completed');
     else log.info({ error_type: result.error.error_type }, `child:failed: ${result.error.message}`);
-    return result;
+    return childResultValue(result);
   };
 }

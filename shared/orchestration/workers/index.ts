@@ -1,5 +1,6 @@
 /**
- * Public surface of `shared/orchestration/workers`: the queue workers (run and callback processors in a pool). The `worker/` entry
+ * Public surface of `shared/orchestration/workers`: the queue workers (run and callback processors in a pool). The
+ * `worker/` entry
  * runs them in their own process; `npm start` runs them inside the API process for a single machine.
  */
 

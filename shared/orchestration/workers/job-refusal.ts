@@ -1,5 +1,5 @@
 /**
- * Refusing a queue job (docs/run-ownership.md "Queue jobs"): a job whose seal does not verify, or a run job that is not
+ * Refusing a queue job (docs/run-ownership.md#queue-jobs): a job whose seal does not verify, or a run job that is not
  * the run accepted under its id, or whose run already finished, is ended for good without acting on it — nothing is
  * run, recorded, stored or delivered, and no callback is signed. The refusal is logged and counted
  * (`mthds_queue_jobs_refused_total`), and the job fails with a {@link QueueJobRefusedError} as its reason.

@@ -29,7 +29,7 @@ export interface QuarantineTask {
   payload: RunJob;
   /**
    * The run's job id, when its children fan out (`RUN_FAN_OUT`): the retake re-attaches to the children its first
-   * attempt added (docs/fan-out.md "Retaken runs"), so none runs twice; without it they run in this process.
+   * attempt added (docs/fan-out.md#retaken-runs), so none runs twice; without it they run in this process.
    */
   runJobId?: string;
 }

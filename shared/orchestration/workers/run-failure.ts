@@ -1,6 +1,7 @@
 /**
  * Recording a failed run (spec §6 rules 4–5): the run record becomes FAILED with the error report, the run's terminal
- * `run:finished` event follows it with the usage of its last attempt (docs/run-events.md), each callback URL gets the failure payload, the run id is
+ * `run:finished` event follows it with the usage of its last attempt (docs/run-events.md), each callback URL gets the
+ * failure payload, the run id is
  * released and the run is counted: as rejected when a caller error ended it (an input, a template of the bundle), else
  * as finished FAILED. Shared by the run processor and the handler of runs BullMQ failed without running them (stalled
  * twice). The failed record is also kept in storage (`results/`, docs/storage.md), an offloaded payload dropped, and
@@ -38,7 +39,7 @@ export interface RunFailureDeps {
 /**
  * Record a run as FAILED, publish its terminal event, enqueue its failure callbacks and release its id — unless the
  * run already ended: the FAILED record is written only if the kept record has not finished, in one atomic step
- * (docs/run-failures.md "A run finishes once"), and a run that already ended is left exactly as it is.
+ * (docs/run-failures.md#a-run-finishes-once), and a run that already ended is left exactly as it is.
  * @param deps - registry, event log, callback queue, metrics and clock
  * @param payload - the run's job payload (run id, request id, callback URLs, creation time in ms)
  * @param report - the error report stored on the record and sent in the event and the callbacks, with its `pipe_code`

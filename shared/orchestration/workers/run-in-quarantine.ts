@@ -20,6 +20,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { Settings } from '../../config/index.js';
 import { errorFromReport, RunCrashedError } from '../../errors/index.js';
 import { loaderOptions, siblingModule } from '../../lifecycle/index.js';
+import { swallowedErrors } from '../../observability/index.js';
 import type { RunObserver } from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
 import type { QuarantineMessage, QuarantineTask } from './quarantine-process.js';
@@ -130,7 +131,9 @@ export class QuarantinePool {
       const index = this.idle.indexOf(quarantine);
       if (index >= 0) this.idle.splice(index, 1);
     });
-    child.on('error', () => undefined);
+    // a failed kill or message, at any time; one during a retake also fails that retake
+    // (docs/metrics.md#swallowed-errors)
+    child.on('error', (error) => swallowedErrors.report('quarantine:process', error));
     return quarantine;
   }
 

@@ -1,10 +1,12 @@
 /**
  * The run job processor: validate the payload, run the bundle, record the outcome in the run registry, free the run
- * id and enqueue the completion callbacks (STYLE.md rule 23: parse, build deps, call the runtime, map the outcome).
+ * id and enqueue the completion callbacks (CONTRIBUTING.md#16-thin-processors: parse, build deps, call the runtime, map
+ * the outcome).
  * Each attempt publishes its events to the run event log (`run:started`, the pipes' events, and on the last attempt
  * `run:finished` after the record; docs/run-events.md).
  *
- * Retry policy (STYLE.md rule 19): a retryable failure (a transient provider error) is thrown back to BullMQ, which
+ * Retry policy (CONTRIBUTING.md#12-retries-follow-retryable): a retryable failure (a transient provider error) is
+ * thrown back to BullMQ, which
  * retries with backoff; any other failure, or the last attempt, records FAILED and ends the job as unrecoverable.
  * A run finishes once (docs/run-failures.md): its end is written only if the run has not ended yet, in one atomic
  * step, so an attempt whose job was failed meanwhile (its worker lost the lock) leaves that end as it is.
@@ -13,7 +15,7 @@
  * operator it finishes and replays those an earlier attempt of the same submission kept, so a retake (a retryable
  * failure, a dead worker) makes no inference call for a finished step. A finished run's checkpoints are dropped.
  *
- * Admission (docs/run-ownership.md "Queue jobs"): a job is acted on only when its seal verifies and its run is the one
+ * Admission (docs/run-ownership.md#queue-jobs): a job is acted on only when its seal verifies and its run is the one
  * the API accepted under its id and has not finished; the RUNNING record is written by the same script that checks
  * this, before anything else (payload, events, run). Any other job is refused: nothing is run, recorded or delivered.
  *
@@ -58,11 +60,11 @@ export interface RunProcessorDeps {
   /** Where each attempt's events go (docs/run-events.md). */
   events: RunEventLog;
   callbacks: CallbackQueue;
-  /** Verifies the seal of each job before it is acted on (docs/run-ownership.md "Queue jobs"). */
+  /** Verifies the seal of each job before it is acted on (docs/run-ownership.md#queue-jobs). */
   seals: JobSeals;
   inference: InferencePort;
   extractor: DocumentExtractorPort;
-  /** Renders the runs' templates (in isolated threads, docs/isolation.md "Templates"). */
+  /** Renders the runs' templates (in isolated threads, docs/isolation.md#templates). */
   templates: TemplateRenderer;
   ids: IdSource;
   now(): number;

@@ -4,7 +4,7 @@
  * with a deferred failure, and our processor never runs. This listener gives such a run the same end as any failed
  * run: FAILED with a `RunCrashedError` report naming the pipe that was running when its process last died,
  * failure callbacks, run id released (docs/run-failures.md). Only for a sealed job of the run accepted under its id
- * that has not finished (docs/run-ownership.md "Queue jobs"): any other job is left as it is.
+ * that has not finished (docs/run-ownership.md#queue-jobs): any other job is left as it is.
  */
 import type { Job, Worker } from 'bullmq';
 import { RunCrashedError, toErrorReport } from '../../errors/index.js';
@@ -51,7 +51,7 @@ async function failStalledRun(job: Job, deps: StalledRunDeps): Promise<void> {
 /**
  * Listen for run jobs the worker fails on BullMQ's deferred failure (stalled too often) and record them FAILED.
  * Idempotent: a run whose record is already finished, or finishes while this is recorded, is left alone
- * (docs/run-failures.md "A run finishes once").
+ * (docs/run-failures.md#a-run-finishes-once).
  * @param worker - the run worker
  * @param deps - registry, callback queue, metrics, clock, logger, the base of error `type_uri`s and the job seals
  */

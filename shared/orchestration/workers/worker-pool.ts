@@ -10,7 +10,7 @@ import { PooledTemplateRenderer } from '../../compute/index.js';
 import type { Settings } from '../../config/index.js';
 import { createDocumentExtractor } from '../../inference/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../../lifecycle/index.js';
-import type { Logger, Metrics } from '../../observability/index.js';
+import { type Logger, type Metrics, swallowedErrors } from '../../observability/index.js';
 import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '../../runtime/index.js';
 import { openObjectStore } from '../../storage/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
@@ -113,7 +113,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   });
   // where a child reads its run's payload
   const runs = new Queue(RUN_QUEUE, { connection: connections.open('worker'), prefix: keys.bullPrefix });
-  runs.on('error', () => undefined);
+  runs.on('error', (error) => swallowedErrors.report('worker-pool:run-reader', error));
   const extractor = createDocumentExtractor(settings.documents);
   // the retakes of runs whose worker died, RUN_QUARANTINE_CONCURRENCY at a time (docs/run-failures.md)
   const quarantines = new QuarantinePool(settings.quarantine);

@@ -1,5 +1,6 @@
 /**
- * Binding steps of a PipeSequence and dotted `batch_over` at run time (LANGUAGE-DELTA.md §5, a newer reference
+ * Binding steps of a PipeSequence and dotted `batch_over` at run time (docs/data-flow.md#binding-steps, a newer
+ * reference
  * feature): a deep copy of the value at a dotted path becomes a fresh stuff of the derived concept; no pipe runs, in a
  * live run as in a dry run. Across lists the values are flattened and empty ones dropped. A single value the path does
  * not reach (an optional field left empty) is no stuff in a live run (the caller records the absence), and is a mock of
@@ -45,7 +46,8 @@ function asContent(concept: Concept, value: unknown): ItemContent {
  * @param environment - the run environment (library, ids)
  * @param path - `root.field…`
  * @param name - the stuff name to give it
- * @returns the stuff, or null when a single value's path reaches nothing (a declared absence: LANGUAGE-DELTA.md §6)
+ * @returns the stuff, or null when a single value's path reaches nothing (a declared absence:
+ * docs/language.md#optionality-presence-markers-and-absences)
  * @throws PipeInputError when the root is missing or the path does not resolve
  */
 export function boundStuff(job: PipeJob, environment: RunEnvironment, path: string, name: string): Stuff | null {

@@ -1,6 +1,6 @@
 /**
  * PipeBatch: run `branch_pipe_code` once per item of `input_list_name`, the item bound as `input_item_name`
- * (RUNTIME.md §3.5, LANGUAGE.md §3.11).
+ * (docs/runtime.md#pipebatch, docs/pipes.md#pipebatch).
  */
 import type { PipeBatchBlueprint } from '../../mthds/index.js';
 import { outputConceptOf } from '../output-concept.js';

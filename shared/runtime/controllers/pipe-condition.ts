@@ -1,12 +1,16 @@
 /**
  * PipeCondition: render the expression, pick the outcome whose key equals it (else `default_outcome`), and run that
- * pipe on the same working memory (RUNTIME.md §3.4, LANGUAGE.md §3.10). `fail` fails the run; `continue` runs
- * nothing and resolves the output to a `declared_absent` absence (LANGUAGE-DELTA.md §6). Values render Python-style, so a boolean expression gives `True` / `False`.
+ * pipe on the same working memory (docs/runtime.md#pipecondition, docs/pipes.md#pipecondition). `fail` fails the run;
+ * `continue` runs
+ * nothing and resolves the output to a `declared_absent` absence
+ * (docs/language.md#optionality-presence-markers-and-absences). Values render Python-style, so a boolean expression
+ * gives `True` / `False`.
  *
- * Dry run (RUNTIME.md §3.4): the expression is not evaluated; every outcome pipe (special outcomes aside) runs on the
+ * Dry run (docs/runtime.md#pipecondition): the expression is not evaluated; every outcome pipe (special outcomes aside)
+ * runs on the
  * same working memory, sorted by code, so all branches are exercised.
  *
- * Decisions (RUNTIME.md ⚠): the rendered value is trimmed; `add_alias_from_expression_to` stores the evaluated value
+ * Decisions (docs/runtime.md): the rendered value is trimmed; `add_alias_from_expression_to` stores the evaluated value
  * as a Text stuff under that name (the spec's reading, not the reference's alias quirk).
  */
 import { PipeConditionError } from '../../errors/index.js';
@@ -63,10 +67,10 @@ export const runPipeCondition: PipeRunner = async (job, environment) => {
   }
   if (outcome === 'continue') {
     job.memory.setAbsentMainStuff({
-      variable_name: job.outputName ?? 'main_stuff',
+      variableName: job.outputName ?? 'main_stuff',
       kind: 'declared_absent',
       reason: `PipeCondition '${job.pipe.code}' took the 'continue' outcome (expression: '${value}')`,
-      producing_pipe: job.pipe.code,
+      producingPipe: job.pipe.code,
       upstream: null,
     });
     return;

@@ -1,6 +1,8 @@
 /**
  * PipeParallel: run every branch at once (at most `batchConcurrency` at a time, in-process or as child jobs elsewhere:
- * child-jobs.ts), each on its own copy of the working memory (RUNTIME.md §3.3, LANGUAGE.md §3.9). With `add_each_output`, each branch's output is added to the parent memory under its `result`.
+ * child-jobs.ts), each on its own copy of the working memory (docs/runtime.md#pipeparallel,
+ * docs/pipes.md#pipeparallel). With `add_each_output`, each branch's output is added to the parent memory under its
+ * `result`.
  * The parallel's own output combines the branches: a stuff whose fields are the result names, of concept
  * `combined_output` (validated against it) when set, else of the declared output concept (usually `Anything`).
  *
@@ -8,12 +10,14 @@
  * when the parallel's output name is one of its branch results, that branch's output is the parallel's output, so the
  * name keeps the branch's stuff instead of being overwritten by the combination.
  *
- * Without `combined_output` (retired in pipelex-api 0.16, LANGUAGE-DELTA.md §9) the combination is stored under the
+ * Without `combined_output` (retired in pipelex-api 0.16, docs/pipes.md#pipeparallel) the combination is stored under
+ * the
  * declared output: `Composite` holds `{<result>: <content>}` as is; a structured output fitting the branch results gets
  * each result in its field — a text, number, integer, date, datetime or time field takes the scalar of a Text, Number,
  * Date or Time result (a list of them, a list of scalars) — and is validated against the concept.
  *
- * Absence (LANGUAGE-DELTA.md §6): a branch whose output resolves absent adds its absence to the parent memory and is
+ * Absence (docs/language.md#optionality-presence-markers-and-absences): a branch whose output resolves absent adds its
+ * absence to the parent memory and is
  * left out of the combination (its field unset: a field a maybe-absent branch feeds cannot be required, which
  * `S5b-optional-branch-required-field` checks).
  */

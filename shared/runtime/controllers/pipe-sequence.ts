@@ -1,16 +1,21 @@
 /**
  * PipeSequence: run the steps in order on one shared working memory; each step's output is stored under its
- * `result` and becomes the main stuff; the sequence's output is the last step's (RUNTIME.md §3.1–3.2).
+ * `result` and becomes the main stuff; the sequence's output is the last step's (docs/runtime.md#pipesequence,
+ * docs/runtime.md#controllers).
  *
- * Decision (RUNTIME.md §3.1 ⚠): after a step, when its `result` is set but the main stuff is stored under another
+ * Decision (docs/runtime.md#pipesequence): after a step, when its `result` is set but the main stuff is stored under
+ * another
  * name (a controller child ignores its output name), the main stuff is also published under `result`. The same holds
  * for the sequence's own output name. This is a superset of the reference behaviour. A binding step stores a copy of
  * the value at its path under `result` as the new main stuff; a dotted `batch_over` is bound under a private name
- * first (LANGUAGE-DELTA.md §5; binding-step.ts); when that path reaches no value (its root is recorded absent, or a
+ * first (docs/data-flow.md#binding-steps; binding-step.ts); when that path reaches no value (its root is recorded
+ * absent, or a
  * single value is not there) the batch step is lifted (a skipped graph node) and its result is the empty list
- * (LANGUAGE-DELTA.md §6). A step whose output resolves absent (lifted, or a PipeCondition taking
+ * (docs/language.md#optionality-presence-markers-and-absences). A step whose output resolves absent (lifted, or a
+ * PipeCondition taking
  * `continue`) records the absence under its `result`, and a later step reading it is lifted, runs with it undefined, or
- * fails, by its input's presence marker; the sequence's output is absent when its last step's is (LANGUAGE-DELTA.md §6).
+ * fails, by its input's presence marker; the sequence's output is absent when its last step's is
+ * (docs/language.md#optionality-presence-markers-and-absences).
  */
 
 import {
@@ -40,7 +45,7 @@ import { runBatch } from './run-batch.js';
 function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
   const absence = memory.mainAbsence();
   if (absence) {
-    if (name !== null && absence.variable_name !== name) memory.setAbsentMainStuff({ ...absence, variable_name: name });
+    if (name !== null && absence.variableName !== name) memory.setAbsentMainStuff({ ...absence, variableName: name });
     return;
   }
   const main = memory.mainStuff();
@@ -51,7 +56,8 @@ function publishMainStuffAs(memory: WorkingMemory, name: string | null): void {
 /**
  * Bind a dotted `batch_over` path under a private name (`_bound_<path with _>`, numbered on a clash).
  * @returns the private name, or undefined when the path reaches no value: its root is recorded absent, or it ends on a
- *   single value that is not there (LANGUAGE-DELTA.md §5–6: the private binding is then absent and the batch lifted)
+ *   single value that is not there (docs/data-flow.md#binding-steps,
+ * docs/language.md#optionality-presence-markers-and-absences: the private binding is then absent and the batch lifted)
  * @throws PipeInputError when the root is missing without an absence record, or the path does not resolve
  */
 function bindPrivately(job: PipeJob, environment: RunEnvironment, path: string): string | undefined {
@@ -89,7 +95,8 @@ function batchOutputs(job: PipeJob, outputName: string | null, mainBefore: Stuff
 }
 
 /**
- * Lift an inline batch step whose dotted list path reaches no value (LANGUAGE-DELTA.md §6): a batch's output is plural,
+ * Lift an inline batch step whose dotted list path reaches no value
+ * (docs/language.md#optionality-presence-markers-and-absences): a batch's output is plural,
  * and a plural slot is never absent, so its `result` is the empty list of the step pipe's output concept; no branch
  * runs. When the root is recorded absent, that skip is kept as a note in the absence ledger beside the empty list, as
  * for a lifted pipe with a plural output. When the run records a graph, the batch gets its node as a lifted pipe does:
@@ -115,10 +122,10 @@ async function liftInlineBatch(job: PipeJob, environment: RunEnvironment, step: 
       const rootAbsence = job.memory.absence(root);
       if (rootAbsence)
         job.memory.noteAbsence({
-          variable_name: outputName ?? 'main_stuff',
+          variableName: outputName ?? 'main_stuff',
           kind: 'skipped',
           reason: `the batch of '${step.pipe}' over '${step.batch_over}' was skipped: '${root}' is absent`,
-          producing_pipe: job.pipe.code,
+          producingPipe: job.pipe.code,
           upstream: rootAbsence,
         });
     },
@@ -174,10 +181,10 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
     const rootAbsence = isBindingStep(step) ? job.memory.absence(pathRoot(step.from)) : undefined;
     if (isBindingStep(step) && rootAbsence) {
       job.memory.setAbsentMainStuff({
-        variable_name: step.result,
+        variableName: step.result,
         kind: 'skipped',
         reason: `the binding of '${step.from}' was skipped: '${pathRoot(step.from)}' is absent`,
-        producing_pipe: job.pipe.code,
+        producingPipe: job.pipe.code,
         upstream: rootAbsence,
       });
     } else if (isBindingStep(step)) {
@@ -185,10 +192,10 @@ export const runPipeSequence: PipeRunner = async (job, environment) => {
       if (stuff) job.memory.setNewMainStuff(stuff, step.result);
       else
         job.memory.setAbsentMainStuff({
-          variable_name: step.result,
+          variableName: step.result,
           kind: 'declared_absent',
           reason: `the binding path '${step.from}' reaches no value`,
-          producing_pipe: job.pipe.code,
+          producingPipe: job.pipe.code,
           upstream: null,
         });
     } else if (step.batch_over !== undefined && step.batch_as !== undefined) {

@@ -1,12 +1,15 @@
 /**
- * The batch mechanism shared by PipeBatch and inline `batch_over` / `batch_as` steps (RUNTIME.md §3.5, LANGUAGE.md
+ * The batch mechanism shared by PipeBatch and inline `batch_over` / `batch_as` steps (docs/runtime.md#pipebatch,
+ * docs/language.md
  * §4.5): each item of a list stuff runs the branch pipe on its own copy of the working memory, where the item is both
  * a named stuff and the main stuff; at most `batchConcurrency` branches run at once (in-process, or as child jobs
  * elsewhere: child-jobs.ts); outputs are collected in input
  * order into one list stuff. An empty list gives an empty list; any branch failure fails the batch; a branch whose
- * output resolves absent (lifted) is compacted out of the list (LANGUAGE-DELTA.md §6).
+ * output resolves absent (lifted) is compacted out of the list
+ * (docs/language.md#optionality-presence-markers-and-absences).
  *
- * Decision (LANGUAGE.md §4.5 ⚠ nested lists): when a branch outputs a list, its items are appended (flattened one
+ * Decision (docs/data-flow.md#batching nested lists): when a branch outputs a list, its items are appended (flattened
+ * one
  * level), so a batch of extractions (`Page[]` per document) yields one `Page[]`.
  */
 import { PipeInputError } from '../../errors/index.js';

@@ -1,5 +1,6 @@
 /**
- * The mock document of a PipeDocGen dry run (LANGUAGE-DELTA.md §4): a valid one-page blank PDF (A4), as a `data:`
+ * The mock document of a PipeDocGen dry run (docs/document-generation.md): a valid one-page blank PDF (A4), as a
+ * `data:`
  * URL. Built once, with its cross-reference offsets computed.
  */
 

@@ -1,5 +1,6 @@
 /**
- * The file name of a printed document (LANGUAGE-DELTA.md §4): the rendered `filename` (else the pipe code) with every
+ * The file name of a printed document (docs/document-generation.md): the rendered `filename` (else the pipe code) with
+ * every
  * run of characters outside `[A-Za-z0-9_.-]` replaced by one `-`, the stem cut to {@link MAX_STEM_CHARS} characters,
  * and the format's suffix appended once (a name already ending with it keeps one).
  */

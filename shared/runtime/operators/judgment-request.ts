@@ -1,5 +1,6 @@
 /**
- * The one judgment request of a PipeJudge (LANGUAGE-DELTA.md §3), emulated with an LLM structured-output call: the
+ * The one judgment request of a PipeJudge (docs/language.md#pipejudge), emulated with an LLM structured-output call:
+ * the
  * evidence (the rendered prompt) and the rendered questions keyed by name (`question` in the single form), each as a
  * neutral question kind — yes/no `{instructions, criteria?}`, choice `{instructions, options}`, rating
  * `{instructions, levels}` — and the JSON schema of the answer: per question, the kind's answer (`{yes_no}`,

@@ -1,5 +1,6 @@
 /**
- * Reading the answers of a judgment call into verdicts (LANGUAGE-DELTA.md §3): each question's answer must be of its
+ * Reading the answers of a judgment call into verdicts (docs/language.md#pipejudge): each question's answer must be of
+ * its
  * kind — a boolean `yes_no`, an offered `choice` key, a `level` on the scale — or a refusal. A verdict is the content
  * of its native: `YesNo {yes_no}`, `Choice {choice}`, `Rating {level, label?}` (the label copied from the declared
  * scale); nothing absent is synthesised (no probability, confidence or position from an LLM emulation).
@@ -76,7 +77,8 @@ export function readJudgment(
 }
 
 /**
- * The verdict of a dry run (LANGUAGE-DELTA.md §3, the reference's deterministic mock): yes; the first declared option;
+ * The verdict of a dry run (docs/language.md#pipejudge, the reference's deterministic mock): yes; the first declared
+ * option;
  * level 0 (with its label); nothing uncertain; never a refusal.
  * @param question - the question as declared
  */

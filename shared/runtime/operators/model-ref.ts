@@ -1,6 +1,6 @@
 /**
  * The model reference of an operator's `model` field: the string as written, or the `model` of an inline setting
- * table (LANGUAGE.md §3.13).
+ * table (docs/language.md#model-references-and-the-deck).
  */
 
 /**

@@ -1,6 +1,7 @@
 /**
- * PipeCompose: build output without an LLM, from a template (text) or a construct (structured) (RUNTIME.md §2.3,
- * LANGUAGE.md §3.7).
+ * PipeCompose: build output without an LLM, from a template (text) or a construct (structured)
+ * (docs/runtime.md#pipecompose,
+ * docs/pipes.md#pipecompose).
  */
 import { PipeOutputValidationError } from '../../errors/index.js';
 import type { Concept, PipeComposeBlueprint } from '../../mthds/index.js';

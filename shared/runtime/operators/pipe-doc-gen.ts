@@ -1,5 +1,6 @@
 /**
- * PipeDocGen: print a pdf, xlsx, docx or pptx file from the pipe's inputs, with no AI call (LANGUAGE-DELTA.md §4).
+ * PipeDocGen: print a pdf, xlsx, docx or pptx file from the pipe's inputs, with no AI call
+ * (docs/document-generation.md).
  *
  * Compose stage (pure, strict undefined): render the HTML `template` (or an `.html` `template_file`) in the html
  * category and the `filename` in the basic category; a value the inputs lack is `PipeDocGenUndefinedValueError`.
@@ -124,7 +125,7 @@ async function composedHtml(
  * @throws PipeDocGenUndefinedValueError, Jinja2Template* errors (422) composing; PipeDocGenRenderError (422) printing;
  *   DocGenEngineMissingError (500) when no engine or printer serves the pipe; PipeFeatureNotSupportedError (501) for
  *   an engine this deployment cannot run
- * @see LANGUAGE-DELTA.md §4
+ * @see docs/document-generation.md
  */
 export const runPipeDocGen: PipeRunner = async (job, environment) => {
   const docJob = job as DocGenJob;

@@ -1,9 +1,12 @@
 /**
- * PipeExtract: the pages of a Document (or Image) input, as `Page[]` (RUNTIME.md §2.4, LANGUAGE.md §3.5). Each page's
+ * PipeExtract: the pages of a Document (or Image) input, as `Page[]` (docs/runtime.md#pipeextract,
+ * docs/pipes.md#pipeextract). Each page's
  * content is `{text_and_images: {text: {text} | null, images: []}, page_view: Image | null}`; an empty page has
  * a null text. `include_raw_html` and `render_js` (pipelex-api 0.16) go to the extractor; a page's fetched HTML becomes
- * `text_and_images.raw_html`. An input declared optional (`Document?`) and recorded absent runs the pipe with nothing to
- * read: the output is the empty list, as a plural slot is never absent (LANGUAGE-DELTA.md §6).
+ * `text_and_images.raw_html`. An input declared optional (`Document?`) and recorded absent runs the pipe with nothing
+ * to
+ * read: the output is the empty list, as a plural slot is never absent
+ * (docs/language.md#optionality-presence-markers-and-absences).
  */
 import { PipeFeatureNotSupportedError, PipeInputError } from '../../errors/index.js';
 import type { PipeExtractBlueprint } from '../../mthds/index.js';

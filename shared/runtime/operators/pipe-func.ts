@@ -1,5 +1,6 @@
 /**
- * PipeFunc: call a function registered in the runtime by its `function_name` (RUNTIME.md §2.6). Code is never loaded
+ * PipeFunc: call a function registered in the runtime by its `function_name` (docs/runtime.md#pipefunc). Code is never
+ * loaded
  * from a bundle: a name the registry does not hold fails (and makes the bundle invalid in the dry-run sweep). A
  * function receives the working memory's contents by name and returns a content object, a list of them, or a
  * string (a Text); the result takes the pipe's declared output concept and is validated against it.

@@ -1,6 +1,7 @@
 /**
- * PipeImgGen: render the prompt (and negative prompt) and generate `Image` or `Image[N]` (RUNTIME.md §2.5,
- * LANGUAGE.md §3.4). `Image[]` without a count generates one image per the multiplicity rules (variable → 1). The
+ * PipeImgGen: render the prompt (and negative prompt) and generate `Image` or `Image[N]` (docs/runtime.md#pipeimggen,
+ * docs/pipes.md#pipeimggen). `Image[]` without a count generates one image per the multiplicity rules (variable → 1).
+ * The
  * `aspect_ratio` and `size` (a tier or `{width, height}`, pipelex-api 0.16) go to the backend as written.
  */
 import { PipeFeatureNotSupportedError } from '../../errors/index.js';
@@ -15,7 +16,8 @@ import { modelRefOf } from './model-ref.js';
 
 /**
  * Run a PipeImgGen job.
- * @throws PipeFeatureNotSupportedError (501) when the inference backend cannot generate images; template and provider errors
+ * @throws PipeFeatureNotSupportedError (501) when the inference backend cannot generate images; template and provider
+ * errors
  */
 export const runPipeImgGen: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeImgGenBlueprint;

@@ -1,5 +1,6 @@
 /**
- * PipeJudge: ask a judgment model closed questions about evidence and store the typed verdicts (LANGUAGE-DELTA.md §3,
+ * PipeJudge: ask a judgment model closed questions about evidence and store the typed verdicts
+ * (docs/language.md#pipejudge,
  * a feature newer than the 0.16 contract).
  *
  * The `prompt` is rendered as a PipeLLM user prompt (images and documents become attachments with `[Image N]` /
@@ -70,7 +71,7 @@ function thresholdWarning(pipeCode: string, question: JudgeQuestion): string {
  * @param asked - the rendered questions
  * @param model - the model handle that answered; in a dry run the `model` reference as written, null without one
  * @param answers - the raw answer object (in a dry run, the deterministic mock's)
- * @param dryRun - a dry run logs no threshold warning (LANGUAGE-DELTA.md §3), so none is recorded
+ * @param dryRun - a dry run logs no threshold warning (docs/language.md#pipejudge), so none is recorded
  */
 function judgmentExecutionData(
   job: PipeJob,
@@ -201,7 +202,7 @@ function multiContent(
  *   judgment model the deck does not know, LLMCompletion* / LLMStructuredOutputError from the call,
  *   JudgmentAnswerMismatchError (500) for answers out of the questions' kinds, JudgmentRefusedError (422) for a
  *   refusal the output cannot leave absent
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 export const runPipeJudge: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeJudgeBlueprint;

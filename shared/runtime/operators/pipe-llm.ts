@@ -1,8 +1,9 @@
 /**
- * PipeLLM: render the prompts, call the model, store text or structured output (RUNTIME.md §2.1).
+ * PipeLLM: render the prompts, call the model, store text or structured output (docs/runtime.md#pipellm).
  *
  * Object mode uses `model_to_structure` when set, else `model`. With `structuring_method = "preliminary_text"` the
- * model first drafts free text (with `model`), then a second call structures the draft (RUNTIME.md §2.1.8).
+ * model first drafts free text (with `model`), then a second call structures the draft
+ * (docs/runtime.md#structuring-method).
  *
  * Text mode when the output concept is text-like and single; otherwise object mode: one object valid against the
  * concept's JSON schema, or `{items: [...]}` for `X[]` / `X[N]` outputs, re-asked until valid by the inference port.
@@ -27,7 +28,8 @@ const DRAFT_INSTRUCTION =
   '\n\n---\nAnswer in clear markdown prose; your answer will be turned into a structured object afterwards.';
 
 /**
- * The prompts of the structuring call of `structuring_method = "preliminary_text"` (RUNTIME.md §2.1.8): the draft
+ * The prompts of the structuring call of `structuring_method = "preliminary_text"`
+ * (docs/runtime.md#structuring-method): the draft
  * is wrapped in a tag and the model is asked not to invent anything.
  */
 function structuringPrompts(draft: string): PromptParts {
@@ -82,7 +84,7 @@ function templatingStyleOf(blueprint: PipeLLMBlueprint): { tagStyle?: TagStyle; 
 /**
  * Run a PipeLLM job.
  * @throws Jinja2Template* errors (422), LLMCompletion* errors (by category), LLMStructuredOutputError
- * @see RUNTIME.md §2.1, LANGUAGE.md §3.2
+ * @see docs/runtime.md#pipellm, docs/pipes.md#pipellm
  */
 export const runPipeLLM: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeLLMBlueprint;

@@ -1,7 +1,7 @@
 /**
  * PipeSearch: render the prompt as a search query and store the sourced answer as a SearchResult
- * (RUNTIME.md §2.7, LANGUAGE.md §3.6). An output that is not a SearchResult (a structured concept,
- * LANGUAGE-DELTA.md §9) makes it a structured search: the provider fills an object of the output's schema, which is
+ * (docs/runtime.md#pipesearch, docs/pipes.md#pipesearch). An output that is not a SearchResult (a structured concept,
+ * docs/pipes.md#pipesearch) makes it a structured search: the provider fills an object of the output's schema, which is
  * validated and stored as the output; a dry run mocks that object.
  */
 import { PipeFeatureNotSupportedError, PipeOutputValidationError } from '../../errors/index.js';

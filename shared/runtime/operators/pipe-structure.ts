@@ -1,13 +1,15 @@
 /**
  * PipeStructure: turn its one text input into structured content of the output concept with one structured-output
- * LLM call (LANGUAGE-DELTA.md §1, reference `pipe_operators/structure`, pipelex-api 0.16).
+ * LLM call (docs/pipes.md#pipestructure, reference `pipe_operators/structure`, pipelex-api 0.16).
  *
- * The input is rendered as text; the prompt is the structuring prompt of RUNTIME.md §2.1.8 ([NEW] wording) around
+ * The input is rendered as text; the prompt is the structuring prompt of docs/runtime.md#structuring-method ([NEW]
+ * wording) around
  * it. Model: the pipe's `model`, else the deck's `for_object` default. `X[]` / `X[N]` outputs and the step overrides
  * `nb_output` / `multiple_output` ask for a list, as PipeLLM object mode does. A dry run goes through the same call to
  * the mock backend.
  *
- * An input declared optional (`Text?`) and absent (LANGUAGE-DELTA.md §6): the pipe runs with the value undefined. When
+ * An input declared optional (`Text?`) and absent (docs/language.md#optionality-presence-markers-and-absences): the
+ * pipe runs with the value undefined. When
  * its output is declared optional too (`X?`) there is nothing to structure and the output resolves to a
  * `declared_absent` absence without a call; otherwise the call is made on an empty text, as the structuring template
  * renders an undefined `text`.
@@ -20,7 +22,7 @@ import type { PipeRunner } from '../pipe-job.js';
 import { storePipeOutput } from '../pipe-output.js';
 import { generateStructured, modelChoice, STRUCTURING_SYSTEM_PROMPT } from './structured-output.js';
 
-/** The instruction put before the text (RUNTIME.md §2.1.8 [NEW]). */
+/** The instruction put before the text (docs/runtime.md#structuring-method [NEW]). */
 const STRUCTURING_INSTRUCTION =
   'Read the following text carefully and produce the requested structured output from it.';
 
@@ -37,7 +39,7 @@ function structurePrompt(text: string): string {
  * Run a PipeStructure job.
  * @throws Jinja2Template* errors (422) rendering the input, LLMCompletion* errors (by category),
  *   LLMStructuredOutputError
- * @see LANGUAGE-DELTA.md §1
+ * @see docs/pipes.md#pipestructure
  */
 export const runPipeStructure: PipeRunner = async (job, environment) => {
   const blueprint = job.pipe.blueprint as PipeStructureBlueprint;
@@ -50,10 +52,10 @@ export const runPipeStructure: PipeRunner = async (job, environment) => {
     job.pipe.output.presence === 'optional'
   ) {
     job.memory.setAbsentMainStuff({
-      variable_name: job.outputName ?? 'main_stuff',
+      variableName: job.outputName ?? 'main_stuff',
       kind: 'declared_absent',
       reason: `PipeStructure '${job.pipe.code}' had no text to structure: its optional input '${input.name}' is absent`,
-      producing_pipe: job.pipe.code,
+      producingPipe: job.pipe.code,
       upstream: job.memory.absence(root) ?? null,
     });
     return;

@@ -2,7 +2,7 @@
  * The attachments of a rendered LLM prompt as the inference port takes them: the images and documents the prompt
  * registered (in `[Image N]` / `[Document N]` order), with bundle-relative URLs read from the run's library files.
  * Shared by PipeLLM and PipeJudge.
- * @see RUNTIME.md §2.1.5, LANGUAGE-DELTA.md §3
+ * @see docs/runtime.md#images-and-documents, docs/language.md#pipejudge
  */
 import { documentFilesOf, libraryDocumentUrl } from '../library-document-url.js';
 import type { RunEnvironment } from '../pipe-job.js';

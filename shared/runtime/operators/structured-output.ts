@@ -2,14 +2,14 @@
  * Structured output of the LLM operators (PipeLLM object mode, PipeStructure): one object valid against the output
  * concept's JSON schema, or `{items: [...]}` for `X[]` / `X[N]` outputs, re-asked until valid by the inference port.
  *
- * @see RUNTIME.md §2.1, LANGUAGE-DELTA.md §1
+ * @see docs/runtime.md#pipellm, docs/pipes.md#pipestructure
  */
 import type { Concept, LLMSetting, ModelReference, Multiplicity } from '../../mthds/index.js';
 import type { RunEnvironment } from '../pipe-job.js';
 import type { LlmRequest } from '../ports.js';
 import type { ItemContent, StuffContent } from '../stuff.js';
 
-/** The system prompt of every structuring call (RUNTIME.md §2.1.8). */
+/** The system prompt of every structuring call (docs/runtime.md#structuring-method). */
 export const STRUCTURING_SYSTEM_PROMPT =
   'You are a data modeling expert specialized in extracting structure from text.';
 

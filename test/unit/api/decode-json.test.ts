@@ -15,7 +15,7 @@ function failure(body: RawJsonBody, kind: 'run' | 'typed', limits: Partial<JsonL
   throw new Error('the body was accepted');
 }
 
-describe('decodeJsonBody (docs/isolation.md "Request bodies")', () => {
+describe('decodeJsonBody (docs/isolation.md#request-bodies)', () => {
   describe('when the body is well-formed', () => {
     it('should parse any JSON value at the top level', () => {
       expect(decodeJsonBody(utf8('{"a":[1,"x"]}'), LIMITS, 'typed')).to.deep.equal({ a: [1, 'x'] });

@@ -28,7 +28,7 @@ function violations(folder: string, forbidden: (specifier: string) => boolean, p
   );
 }
 
-describe('import boundaries (STYLE.md rule 2)', () => {
+describe('import boundaries (CONTRIBUTING.md#1-layers-point-down)', () => {
   it('should keep shared/ free of api/ and worker/ imports', () => {
     expect(
       violations('shared', (specifier) => /(^|\/)(api|worker)\//.test(specifier) && specifier.startsWith('..')),

@@ -1,3 +1,4 @@
+import type { Clock } from '@sinonjs/fake-timers';
 import { expect } from 'chai';
 import { ABANDON_GRACE_MS, IsolatedPool, type IsolatedPoolOptions } from '../../../shared/compute/index.js';
 import {
@@ -7,6 +8,7 @@ import {
   renderProblem,
   ServerBusyError,
 } from '../../../shared/errors/index.js';
+import { installFakeClock, uninstallFakeClock } from '../../helpers/fake-clock.js';
 import { pollUntil } from '../../helpers/poll.js';
 
 const WORKER = new URL('../../helpers/isolated-test-tasks.ts', import.meta.url);
@@ -26,6 +28,26 @@ function pool(overrides: Partial<IsolatedPoolOptions> = {}): IsolatedPool {
     retryAfterSeconds: 2,
     ...overrides,
   });
+}
+
+/**
+ * The test's side of a task's gate (`isolated-test-tasks.ts`): learn that the task runs, and release a `hold` task.
+ */
+class TaskGate {
+  /** The gate, passed to the task as its input. */
+  readonly buffer = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+  private readonly cells = new Int32Array(this.buffer);
+
+  /** Resolves once the task runs in its thread: checked at each turn of the event loop, so it needs no timer. */
+  async started(): Promise<void> {
+    while (Atomics.load(this.cells, 0) !== 1) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Let a `hold` task return. */
+  release(): void {
+    Atomics.store(this.cells, 1, 1);
+    Atomics.notify(this.cells, 1);
+  }
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -135,35 +157,55 @@ describe('IsolatedPool (worker threads with hard limits)', function () {
         ),
       (warm) => warm,
     );
-    const running = isolated.run('sleep', 1200);
+    const gate = new TaskGate();
+    const running = isolated.run('hold', gate.buffer);
     const error = await rejection(isolated.run('echo', 'late'));
     expect(error).to.be.instanceOf(ServerBusyError);
     expect((error as Error).message).to.equal(
       'The server is busy: no test thread came free within 400 ms. Retry in 2 s.',
     );
-    expect(await running).to.equal(1200);
+    gate.release();
+    expect(await running).to.equal('released');
   });
 
   describe('when the caller abandons a task (the client went away)', () => {
+    // the grace is a timer of this process: fake (from before the pool starts, so that every timer of the pool is),
+    // so a task ends within it or outlives it as the test says
+    let clock: Clock | undefined;
+    afterEach(() => {
+      if (clock) uninstallFakeClock(clock);
+      clock = undefined;
+    });
+
     it('should answer the caller at once with its reason and stop a task still running after the grace', async () => {
+      clock = installFakeClock();
       const isolated = open({ timeoutMs: 10_000 });
       const before = await isolated.run<number>('thread', null);
+      const gate = new TaskGate();
       const controller = new AbortController();
       const reason = new Error('client went away');
-      setTimeout(() => controller.abort(reason), 100);
-      expect(await rejection(isolated.run('spin', null, { signal: controller.signal }))).to.equal(reason);
+      const spinning = isolated.run('spin', gate.buffer, { signal: controller.signal });
+      await gate.started();
+      controller.abort(reason);
+      expect(await rejection(spinning)).to.equal(reason);
+      await clock.tickAsync(ABANDON_GRACE_MS);
       expect(await isolated.run('echo', 'next')).to.equal('next');
       expect(await isolated.run<number>('thread', null)).to.not.equal(before);
     });
 
     it('should let a running task that ends within the grace finish on its thread, which stays warm', async () => {
+      clock = installFakeClock();
       const isolated = open({ timeoutMs: 10_000 });
       const before = await isolated.run<number>('thread', null);
+      const gate = new TaskGate();
       const controller = new AbortController();
       const reason = new Error('client went away');
-      const abandoned = isolated.run('sleep', ABANDON_GRACE_MS / 4, { signal: controller.signal });
-      setTimeout(() => controller.abort(reason), ABANDON_GRACE_MS / 10);
+      const abandoned = isolated.run('hold', gate.buffer, { signal: controller.signal });
+      await gate.started();
+      controller.abort(reason);
       expect(await rejection(abandoned)).to.equal(reason);
+      await clock.tickAsync(ABANDON_GRACE_MS - 1);
+      gate.release();
       expect(await isolated.run<number>('thread', null)).to.equal(before);
     });
 

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { SETTING_VARIABLES } from '../../../shared/config/index.js';
 
 /**
- * Variables README.md "Configuration" documents that `loadSettings` does not read: each is read where it is used.
+ * Variables README.md#configuration documents that `loadSettings` does not read: each is read where it is used.
  * A row may name them beside the table's own variables.
  */
 const READ_ELSEWHERE = new Set([
@@ -53,7 +53,7 @@ const tableNames = SETTING_VARIABLES.map((variable) => variable.name);
 const rows = readmeRows();
 const readmeNames = rows.flatMap((row) => row.variables);
 
-describe('README.md "Configuration" against the settings table', () => {
+describe('README.md#configuration against the settings table', () => {
   it('should find the table and name each variable of the settings table once', () => {
     expect(rows.length).to.be.greaterThan(40);
     expect(new Set(tableNames).size).to.equal(tableNames.length);

@@ -13,7 +13,10 @@ import {
   type Stage,
 } from '../../helpers/deploy-files.js';
 
-/** Checked without a container runtime: what each stage copies, installs and runs (test/e2e/docker-image.test.ts builds and runs it where Docker is). */
+/**
+ * Checked without a container runtime: what each stage copies, installs and runs (test/e2e/docker-image.test.ts builds
+ * and runs it where Docker is).
+ */
 describe('deploy/Dockerfile and .dockerignore (static)', () => {
   const dockerfile: Dockerfile = parseDockerfile(repoFile('deploy/Dockerfile'));
   const dockerIgnores = dockerIgnoreMatcher(repoFile('.dockerignore'));

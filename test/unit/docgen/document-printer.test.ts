@@ -1,5 +1,6 @@
 /**
- * The document printer's engines on their own (LANGUAGE-DELTA.md §4): real pdf, xlsx and docx bytes read back, the
+ * The document printer's engines on their own (docs/document-generation.md): real pdf, xlsx and docx bytes read back,
+ * the
  * template engines' placeholders and strictness, the size and time bounds, and the engines that answer 501.
  */
 import { expect } from 'chai';

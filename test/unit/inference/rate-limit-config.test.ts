@@ -1,5 +1,5 @@
 /**
- * The `rate_limits` keys of the inference configuration (docs/inference.md "Rate limits"): read from `backends.toml`
+ * The `rate_limits` keys of the inference configuration (docs/inference.md#rate-limits): read from `backends.toml`
  * and from model specs, validated at load.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -43,7 +43,7 @@ describe('model deck (packaged defaults)', () => {
     expect(deck.resolve('llm', 'handle:gpt-4.1').handle).to.equal('gpt-4.1');
   });
 
-  it('should serve the presets of the reference deck (LANGUAGE-DELTA.md §8)', () => {
+  it('should serve the presets of the reference deck (docs/language.md#model-references-and-the-deck)', () => {
     expect(deck.resolve('llm', '$vision')).to.deep.equal({ handle: 'gpt-4.1', temperature: 0.5 });
     expect(deck.resolve('llm', '$testing-text')).to.deep.equal({ handle: 'gpt-4o-mini', temperature: 0.5 });
     expect(deck.resolve('llm', '$img-gen-prompting')).to.deep.equal({ handle: 'gpt-4.1', temperature: 0.7 });

@@ -1,5 +1,6 @@
 /**
- * The shutdown deadline of `shutdownOnSignals` (docs/run-failures.md "Shutdown") on a fake clock: a release that never
+ * The shutdown deadline of `shutdownOnSignals` (docs/run-failures.md#shutdown-and-grace-periods) on a fake clock: a
+ * release that never
  * ends is cut off exactly at the deadline with status 1, a clean release exits 0 and cancels the deadline, and a second
  * signal exits at once. The spawned processes of test/e2e/shutdown.test.ts show the entry points wire it.
  */

@@ -147,15 +147,20 @@ describe('CloneCache', () => {
   it('should make one clone for concurrent requests of one commit', async () => {
     const store = cache({});
     let produced = 0;
+    // the clone stays under way until every request has been made
+    let allAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => {
+      allAsked = resolve;
+    });
     const produce = async (staging: string) => {
       produced += 1;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await asked;
       mkdirSync(staging);
       return sha(7);
     };
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => store.use(sha(7), produce, async (entry) => entry.sha)),
-    );
+    const requests = Array.from({ length: 20 }, () => store.use(sha(7), produce, async (entry) => entry.sha));
+    allAsked();
+    const results = await Promise.all(requests);
     expect(results).to.deep.equal(Array(20).fill(sha(7)));
     expect(produced).to.equal(1);
   });

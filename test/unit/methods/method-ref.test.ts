@@ -13,7 +13,7 @@ function failure(ref: string): Error {
   return expect.fail(`${ref} should not parse`);
 }
 
-describe('parseMethodRef (spec §2.2; API-CONTRACT.md §10.1)', () => {
+describe('parseMethodRef (spec §2.2; docs/methods.md#grammar)', () => {
   it('should parse host, owner, repo, selector and tag', () => {
     expect(parseMethodRef('github.com/pipelex/methods/cv_analyzer@v0.1.0', HOSTS)).to.deep.equal({
       raw: 'github.com/pipelex/methods/cv_analyzer@v0.1.0',

@@ -40,7 +40,7 @@ describe('published methods (corpus/methods)', () => {
   }
 
   for (const file of bundles.filter(callsDocuments)) {
-    describe(`when loading ${file} alone, without the documents package it calls (LANGUAGE-DELTA.md §11)`, () => {
+    describe(`when loading ${file} alone, without the documents package it calls (docs/namespaces.md#cross-package-references)`, () => {
       it('should be invalid with one unresolved_package_dependency item, on the first reference', () => {
         const result = loadLibrary([{ content: corpusText(`methods/${file}`), source: file }]);
         const items = result.ok ? [] : result.errors;

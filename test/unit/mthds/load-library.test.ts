@@ -1,10 +1,37 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import GithubSlugger from 'github-slugger';
+import MarkdownIt from 'markdown-it';
 import { type LibraryLoadResult, loadLibrary } from '../../../shared/mthds/index.js';
 import { ALL_RULES, VALIDATION_ERROR_TYPES } from '../../../shared/mthds/rules/index.js';
 import { sample } from '../../helpers/corpus.js';
 
 const GREETING =
   'domain = "shop"\n[pipe.greet]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Hi $name"';
+
+/**
+ * The rule headings of docs/rules.md (its level-3 headings), each with its anchor, slugged as GitHub does over all
+ * the page's headings in order.
+ */
+function ruleHeadings(): Map<string, string> {
+  const text = readFileSync(new URL('../../../docs/rules.md', import.meta.url), 'utf8');
+  const tokens = new MarkdownIt().parse(text, {});
+  const slugger = new GithubSlugger();
+  const headings = new Map<string, string>();
+  tokens.forEach((token, index) => {
+    if (token.type !== 'heading_open') return;
+    const title = (tokens[index + 1]?.children ?? [])
+      .filter((child) => child.type === 'text' || child.type === 'code_inline')
+      .map((child) => child.content)
+      .join('');
+    const anchor = slugger.slug(title);
+    if (token.tag === 'h3') {
+      expect(headings.has(title), `docs/rules.md: '${title}' is a heading twice`).to.equal(false);
+      headings.set(title, anchor);
+    }
+  });
+  return headings;
+}
 
 function errors(result: LibraryLoadResult): { category: string; error_type?: string; source?: string | null }[] {
   if (result.ok) throw new Error('expected an invalid verdict');
@@ -130,9 +157,9 @@ describe('loadLibrary', () => {
   });
 });
 
-describe('the rule list (STYLE.md rule 11)', () => {
+describe('the rule list (CONTRIBUTING.md#5-one-rule-per-module)', () => {
   describe('when listing every rule', () => {
-    it('should have unique ids, known error types and a reference to the language rules or to docs/', () => {
+    it('should have unique ids and known error types', () => {
       const ids = ALL_RULES.map((rule) => rule.id);
       expect(new Set(ids).size).to.equal(ids.length);
       expect(
@@ -141,10 +168,16 @@ describe('the rule list (STYLE.md rule 11)', () => {
             rule.error_type !== undefined && !(VALIDATION_ERROR_TYPES as readonly string[]).includes(rule.error_type),
         ),
       ).to.deep.equal([]);
+    });
+
+    it('should link each rule to its own heading of docs/rules.md, which has one heading per rule and no other', () => {
+      const headings = ruleHeadings();
+      expect([...headings.keys()].sort()).to.deep.equal(ALL_RULES.map((rule) => rule.id).sort());
       expect(
-        ALL_RULES.filter((rule) => !/^(LANGUAGE(-DELTA)?\.md §|docs\/[a-z-]+\.md)/.test(rule.see)).map(
-          (rule) => rule.id,
-        ),
+        ALL_RULES.filter((rule) => rule.see !== `docs/rules.md#${headings.get(rule.id)}`).map((rule) => [
+          rule.id,
+          rule.see,
+        ]),
       ).to.deep.equal([]);
     });
 

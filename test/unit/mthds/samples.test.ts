@@ -9,7 +9,7 @@ function errorsOf(result: LibraryLoadResult): unknown[] {
   return result.errors;
 }
 
-describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
+describe('sample bundles (docs/conformance.md#sample-bundles verdicts)', () => {
   for (const name of [
     'hello_greeting',
     'cv_job_match',
@@ -26,7 +26,7 @@ describe('sample bundles (API-CONTRACT.md §15 verdicts)', () => {
   }
 
   describe('when loading batch_candidate_screening', () => {
-    it('should be valid, warning about the Page[] fed to Page inputs (LANGUAGE.md §4.2 leniency)', () => {
+    it('should be valid, warning about the Page[] fed to Page inputs (docs/data-flow.md#binding-inputs leniency)', () => {
       const result = load('batch_candidate_screening');
       if (!result.ok) throw new Error(result.message);
       expect(result.warnings).to.deep.equal([

@@ -1,10 +1,20 @@
 /**
- * Child jobs of fanned-out runs (docs/fan-out.md): their deterministic ids, and their payload, whose working memory
- * snapshot crosses the queue as JSON and comes back as an equal memory.
+ * Child jobs of fanned-out runs (docs/fan-out.md): their deterministic ids, their payload, whose working memory
+ * snapshot crosses the queue as JSON and comes back as an equal memory, and their results; absences and usage cross in
+ * the wire's shapes.
  */
 import { expect } from 'chai';
 import { CHILD_JOB, type ChildJob, childJobId, type FanOutRun } from '../../../shared/orchestration/queue/index.js';
-import { WorkingMemory } from '../../../shared/runtime/index.js';
+import {
+  type ChildJobPayload,
+  type ChildResult,
+  childJobOf,
+  childJobPayload,
+  childResultOf,
+  childResultValue,
+} from '../../../shared/orchestration/queue/job-payloads.js';
+import { type FanOutReport, WorkingMemory } from '../../../shared/runtime/index.js';
+import { summarizeUsage } from '../../../shared/runtime/usage-report.js';
 import { workingMemoryToWire } from '../../../shared/wire/working-memory.js';
 import { controllersLibrary } from '../../helpers/controllers-bundle.js';
 
@@ -50,10 +60,10 @@ describe('child jobs', () => {
         'words',
       );
       memory.recordAbsence({
-        variable_name: 'gone',
+        variableName: 'gone',
         kind: 'not_provided',
         reason: 'omitted',
-        producing_pipe: null,
+        producingPipe: null,
         upstream: null,
       });
       const payload: ChildJob = {
@@ -74,7 +84,18 @@ describe('child jobs', () => {
           pipes: { max: 10_000, started: 1 },
         },
       };
-      const carried = JSON.parse(JSON.stringify(CHILD_JOB.parse(payload))) as ChildJob;
+      const kept = JSON.parse(JSON.stringify(childJobPayload(payload))) as ChildJobPayload;
+      expect(
+        kept.child.memory.absences,
+        'absences as the wire’s AbsenceRecord, as child jobs always carried them',
+      ).to.deep.equal([
+        [
+          'gone',
+          { variable_name: 'gone', kind: 'not_provided', reason: 'omitted', producing_pipe: null, upstream: null },
+        ],
+      ]);
+      expect(CHILD_JOB.safeParse(kept).success).to.equal(true);
+      const carried = childJobOf(kept);
       const rebuilt = WorkingMemory.fromSnapshot(carried.child.memory, (ref) => library.resolveConcept(ref));
       expect(workingMemoryToWire(rebuilt)).to.deep.equal(workingMemoryToWire(memory));
       expect(rebuilt.mainStuffName()).to.equal('words');
@@ -96,6 +117,112 @@ describe('child jobs', () => {
         },
       });
       expect(parsed.success).to.equal(false);
+    });
+  });
+
+  describe('child results', () => {
+    const call = {
+      modelType: 'llm' as const,
+      modelName: 'gpt-4o-mini',
+      modelId: 'gpt-4o-mini',
+      pipeCode: 'echo',
+      jobCategory: 'llm_job',
+      inputTokens: 3,
+      outputTokens: 4,
+      costUsd: 0.25,
+      backend: 'openai',
+      startedAt: 1_760_000_000_000,
+      completedAt: 1_760_000_000_500,
+    };
+    const step = {
+      step: 1,
+      parentStep: null,
+      pipeCode: 'echo',
+      pipeType: 'PipeLLM' as const,
+      outputConcept: 'native.Text',
+    };
+    const report: FanOutReport = {
+      usage: [call],
+      progress: [
+        { kind: 'started', step, at: 1_760_000_000_000 },
+        {
+          kind: 'finished',
+          step,
+          at: 1_760_000_000_600,
+          durationMs: 600,
+          usage: { inputTokens: 3, outputTokens: 4 },
+          runUsage: summarizeUsage([call]),
+        },
+      ],
+      graph: { nodes: [], contains: [], finished: [], pipes: [] },
+      pipes: 1,
+    };
+    const result: ChildResult = { ok: true, outcome: { kind: 'none' }, report };
+
+    it('should carry a child’s usage through JSON and back', () => {
+      expect(childResultOf(JSON.parse(JSON.stringify(childResultValue(result))))).to.deep.equal(result);
+    });
+
+    it('should carry an absent outcome as an absence record, its chain included, and back', () => {
+      const absent: ChildResult = {
+        ok: true,
+        outcome: {
+          kind: 'absent',
+          absence: {
+            variableName: 'main_stuff',
+            kind: 'skipped',
+            reason: 'its input is absent',
+            producingPipe: 'echo',
+            upstream: {
+              variableName: 'hint',
+              kind: 'not_provided',
+              reason: 'omitted',
+              producingPipe: null,
+              upstream: null,
+            },
+          },
+        },
+        report,
+      };
+      const value = JSON.parse(JSON.stringify(childResultValue(absent)));
+      expect(value.outcome.absence).to.deep.equal({
+        variable_name: 'main_stuff',
+        kind: 'skipped',
+        reason: 'its input is absent',
+        producing_pipe: 'echo',
+        upstream: {
+          variable_name: 'hint',
+          kind: 'not_provided',
+          reason: 'omitted',
+          producing_pipe: null,
+          upstream: null,
+        },
+      });
+      expect(childResultOf(value)).to.deep.equal(absent);
+    });
+
+    it('should refuse a return value whose ended pipe report has no usage report', () => {
+      const value = JSON.parse(JSON.stringify(childResultValue(result)));
+      delete value.report.progress[1].runUsage;
+      expect(childResultOf(value)).to.equal(undefined);
+    });
+
+    it('should return its usage in the wire’s shapes, as child jobs returned it before the wire layer', () => {
+      const value = JSON.parse(JSON.stringify(childResultValue(result)));
+      expect(value.report.usage[0]).to.deep.include({
+        inference_model_name: 'gpt-4o-mini',
+        nb_tokens_by_category: { input: 3, output: 4 },
+        cost: 0.25,
+        started_at: '2025-10-09T08:53:20.000Z',
+      });
+      expect(value.report.progress[1].usage).to.deep.equal({ input_tokens: 3, output_tokens: 4 });
+      expect(value.report.progress[1].runUsage.total).to.deep.equal({
+        calls: 1,
+        input_tokens: 3,
+        output_tokens: 4,
+        cost_usd: 0.25,
+        unpriced_calls: 0,
+      });
     });
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { resolveMultiplicity, stepMultiplicityOverride } from '../../../shared/runtime/multiplicity.js';
 
-describe('resolveMultiplicity (RUNTIME.md §2.1.7)', () => {
+describe('resolveMultiplicity (docs/runtime.md#multiplicity)', () => {
   const cases: [
     Parameters<typeof resolveMultiplicity>[0],
     Parameters<typeof resolveMultiplicity>[1],

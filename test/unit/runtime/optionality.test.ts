@@ -1,6 +1,8 @@
 /**
- * The presence gate of the runtime (LANGUAGE-DELTA.md §6): a plain input recorded absent lifts its pipe (a single output
- * recorded `skipped`, a plural one `[]` with a `skipped` note), a `?` one lets it run, a `!` one fails it; entry inputs marked `?` may be left
+ * The presence gate of the runtime (docs/language.md#optionality-presence-markers-and-absences): a plain input recorded
+ * absent lifts its pipe (a single output
+ * recorded `skipped`, a plural one `[]` with a `skipped` note), a `?` one lets it run, a `!` one fails it; entry inputs
+ * marked `?` may be left
  * out; binding steps over an absent root are lifted.
  */
 import { expect } from 'chai';
@@ -65,18 +67,18 @@ describe('the presence gate', () => {
     expect(memory.mainStuffName()).to.equal('ideas');
   });
 
-  it('should keep a skipped note beside the empty list of a lifted plural output (LANGUAGE-DELTA.md §6)', async () => {
+  it('should keep a skipped note beside the empty list of a lifted plural output (docs/language.md#optionality-presence-markers-and-absences)', async () => {
     const { memory } = await runPipe(library, 'list_flow', {});
     expect(Object.fromEntries(memory.absenceEntries())['ideas']).to.deep.equal({
-      variable_name: 'ideas',
+      variableName: 'ideas',
       kind: 'skipped',
       reason: "pipe 'enrich_hint' was skipped: its input 'hint' is absent",
-      producing_pipe: 'enrich_hint',
+      producingPipe: 'enrich_hint',
       upstream: {
-        variable_name: 'hint',
+        variableName: 'hint',
         kind: 'not_provided',
         reason: "the caller did not provide the optional input 'hint'",
-        producing_pipe: null,
+        producingPipe: null,
         upstream: null,
       },
     });
@@ -93,11 +95,11 @@ describe('the presence gate', () => {
   it('should record a skipped binding chained to the absent root', async () => {
     const { memory } = await runPipe(library, 'bound_flow', {});
     expect(memory.mainAbsence()).to.deep.include({
-      variable_name: 'copied',
+      variableName: 'copied',
       kind: 'skipped',
-      producing_pipe: 'bound_flow',
+      producingPipe: 'bound_flow',
     });
-    expect(memory.mainAbsence()?.upstream).to.include({ variable_name: 'hint', kind: 'not_provided' });
+    expect(memory.mainAbsence()?.upstream).to.include({ variableName: 'hint', kind: 'not_provided' });
   });
 
   it('should fail a forced input with the provenance chain', async () => {
@@ -112,17 +114,17 @@ describe('the presence gate', () => {
     const { memory } = await runPipe(library, 'only_enrich', {});
     expect(Object.fromEntries(memory.absenceEntries())).to.deep.equal({
       hint: {
-        variable_name: 'hint',
+        variableName: 'hint',
         kind: 'not_provided',
         reason: "the caller did not provide the optional input 'hint'",
-        producing_pipe: null,
+        producingPipe: null,
         upstream: null,
       },
       enriched: {
-        variable_name: 'enriched',
+        variableName: 'enriched',
         kind: 'skipped',
         reason: "pipe 'enrich_hint' was skipped: its input 'hint' is absent",
-        producing_pipe: 'enrich_hint',
+        producingPipe: 'enrich_hint',
         upstream: memory.absence('hint'),
       },
     });
@@ -131,10 +133,10 @@ describe('the presence gate', () => {
   it('should record a declared absence when a binding path reaches no value', async () => {
     const { memory } = await runPipe(library, 'title_of', { card: { concept: 'brief.Card', content: {} } });
     expect(memory.mainAbsence()).to.deep.equal({
-      variable_name: 'title',
+      variableName: 'title',
       kind: 'declared_absent',
       reason: "the binding path 'card.title' reaches no value",
-      producing_pipe: 'title_of',
+      producingPipe: 'title_of',
       upstream: null,
     });
   });

@@ -85,7 +85,7 @@ describe('the run budget (shared/runtime/run-budget.ts)', () => {
       expect(refused).to.be.instanceOf(RunBudgetExceededError);
       expect(refused).to.include({ error_type: 'RunBudgetExceededError', error_domain: 'input', retryable: false });
       expect(refused.message).to.equal(
-        "The run's budget max_cost_usd = 0.02 USD would be exceeded: 0.012 USD spent so far, and the next LLM call of pipe 'four' to model 'priced' may cost up to 0.010001 USD (docs/inference.md \"Run budget\"). The call was not made. Raise max_cost_usd, or lower the pipe's max_tokens.",
+        "The run's budget max_cost_usd = 0.02 USD would be exceeded: 0.012 USD spent so far, and the next LLM call of pipe 'four' to model 'priced' may cost up to 0.010001 USD (docs/inference.md#run-budget). The call was not made. Raise max_cost_usd, or lower the pipe's max_tokens.",
       );
       expect(quotes[0]).to.deep.equal({ call: 'text', modelRef: '$cheap', maxTokens: 1000 });
       expect(quotes[1]).to.deep.equal({ call: 'text', modelRef: '$cheap' });

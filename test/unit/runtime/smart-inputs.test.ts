@@ -1,5 +1,6 @@
 /**
- * Smart inputs (LANGUAGE-DELTA.md §11): bare caller values interpreted against the entry pipe's declared concepts,
+ * Smart inputs (docs/data-flow.md#caller-inputs): bare caller values interpreted against the entry pipe's declared
+ * concepts,
  * without the `{concept, content}` envelope — here the scalars: a number for an input declared `Number` (or a
  * refinement), a boolean for `YesNo`, and lists of them. Anything else keeps its 422.
  */

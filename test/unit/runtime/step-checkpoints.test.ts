@@ -134,7 +134,7 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
     expect(contents(retaken.memory)).to.deep.equal(contents(clean.memory));
     expect(memoryView(retaken.memory).main).to.equal('four');
     expect(retaken.usage.total.calls, 'the replayed steps’ calls stay in the report').to.equal(4);
-    expect(retaken.tokensUsages.map((record) => record.pipe_code)).to.deep.equal([
+    expect(retaken.inferenceCalls.map((call) => call.pipeCode)).to.deep.equal([
       'draft_one',
       'draft_two',
       'draft_three',
@@ -212,7 +212,7 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
     const again = drafts();
     const replayed = await runPipe(library, 'hinted', { topic: 'tea' }, { inference: again, checkpoints: store });
     expect(again.calls).to.deep.equal([]);
-    expect(replayed.memory.absence('enriched')).to.include({ kind: 'skipped', producing_pipe: 'enrich' });
+    expect(replayed.memory.absence('enriched')).to.include({ kind: 'skipped', producingPipe: 'enrich' });
   });
 
   it('should restore a recorded absence as the step’s output', async () => {
@@ -220,10 +220,10 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
     await runPipe(library, 'four', { topic: 'tea' }, { inference: drafts(), checkpoints: store });
     const last = store.at('main/s3');
     const absence = {
-      variable_name: 'four',
+      variableName: 'four',
       kind: 'declared_absent' as const,
       reason: 'nothing to say',
-      producing_pipe: 'draft_four',
+      producingPipe: 'draft_four',
       upstream: null,
     };
     await store.save('main/s3', { ...last, outcome: { kind: 'absent', absence } });
@@ -272,7 +272,7 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
       { inference: drafts(), checkpoints: store, observer: { pipeProgress: (report) => reports.push(report) } },
     );
     const finished = reports.flatMap((report) =>
-      report.kind === 'finished' ? [[report.step.pipeCode, report.replayed === true, report.usage.input_tokens]] : [],
+      report.kind === 'finished' ? [[report.step.pipeCode, report.replayed === true, report.usage.inputTokens]] : [],
     );
     expect(finished).to.deep.equal([
       ['draft_one', true, 0],

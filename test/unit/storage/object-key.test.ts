@@ -1,5 +1,5 @@
 /**
- * Object keys (docs/storage.md "Path safety"): every scope and object name that could leave its prefix — traversal,
+ * Object keys (docs/storage.md#path-safety): every scope and object name that could leave its prefix — traversal,
  * absolute, separators, percent-encoded and Unicode forms that normalise to one of those — is refused, never rewritten.
  */
 import { expect } from 'chai';

@@ -27,7 +27,7 @@ describe('templateVariables', () => {
     ]);
   });
 
-  describe('when a template applies Jinja tests (LANGUAGE-DELTA.md §6)', () => {
+  describe('when a template applies Jinja tests (docs/language.md#optionality-presence-markers-and-absences)', () => {
     const cases: [string, string[]][] = [
       ['{% if x is defined %}{{ x }}{% endif %}', ['x']],
       ['{% if x is not defined %}none{% endif %}', ['x']],

@@ -422,7 +422,7 @@ describe('form descriptors and I/O contract schemas (reference shapes)', () => {
     });
   });
 
-  describe('input_form of optional and force-marked inputs (LANGUAGE-DELTA.md §6)', () => {
+  describe('input_form of optional and force-marked inputs (docs/language.md#optionality-presence-markers-and-absences)', () => {
     const brief = libraryOf(OPTIONAL_BUNDLE);
     const prose = (name: string) => ({
       kind: 'prose',

@@ -1,8 +1,9 @@
 /**
  * S5b: every binding path of a PipeSequence (a binding step's `from`, a dotted `batch_over`) whose root is known at
- * that step resolves against the declared structures (LANGUAGE-DELTA.md §5, a newer reference feature). A root that
+ * that step resolves against the declared structures (docs/data-flow.md#binding-steps, a newer reference feature). A
+ * root that
  * is not available is reported by V-C1.
- * @see LANGUAGE.md §6 S5b, LANGUAGE-DELTA.md §5
+ * @see docs/rules.md#data-flow-s5b, docs/data-flow.md#binding-steps
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +17,7 @@ export const bindingPaths: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'binding_path_unresolved',
-  see: 'LANGUAGE.md §6 S5b, LANGUAGE-DELTA.md §5',
+  see: 'docs/rules.md#s5b-binding-paths',
   check: (context) =>
     pipesOfType(context, 'PipeSequence').flatMap((pipe) =>
       unresolvedPaths(context.library, pipe).map((unresolved) =>

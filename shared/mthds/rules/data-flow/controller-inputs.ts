@@ -2,7 +2,7 @@
  * S5b V-C2: a PipeParallel declares the inputs of each branch; a PipeCondition the inputs of every outcome pipe and of
  * the default-outcome pipe; a PipeBatch, with its list input replaced by the item name, the inputs of its branch pipe
  * (compared by root name; pipes that do not resolve are left to the S5 rules).
- * @see LANGUAGE.md §4.2, §6 S5b V-C2
+ * @see docs/data-flow.md#binding-inputs, docs/rules.md#v-c2
  */
 import type { Pipe } from '../../library/concept.js';
 import type { MthdsLibrary } from '../../library/library.js';
@@ -61,7 +61,7 @@ export const controllerInputs: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'missing_input_variable',
-  see: 'LANGUAGE.md §4.2, §6 S5b V-C2',
+  see: 'docs/rules.md#v-c2',
   check: (context) =>
     pipesOf(context).flatMap((pipe) => {
       const found = children(context.library, pipe);

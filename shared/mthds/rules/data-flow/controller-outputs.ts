@@ -2,7 +2,8 @@
  * S5b V-O2: a PipeBatch's output concept accepts what its branch pipe produces, and a PipeCondition's output concept
  * accepts what each of its outcome pipes produces (the same concept or a refinement; `Anything` and `Dynamic` on either
  * side are not checked; `fail` / `continue` produce nothing).
- * @see LANGUAGE.md §2.4, §3.10–3.11, §6 S5b V-O2
+ * @see docs/concepts.md#refinement-and-compatibility, docs/pipes.md#pipecondition, docs/pipes.md#pipebatch,
+ * docs/rules.md#v-o2
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
@@ -53,6 +54,6 @@ export const controllerOutputs: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE.md §3.10–3.11, §6 S5b V-O2',
+  see: 'docs/rules.md#v-o2',
   check: (context) => pipesOf(context).flatMap((pipe) => check(context, pipe)),
 };

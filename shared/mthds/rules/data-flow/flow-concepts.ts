@@ -2,7 +2,7 @@
  * S5b V-X1: inside a PipeSequence, what each step input is bound to (a declared input of the sequence or the output of
  * an earlier step) is of a concept compatible with the one the step declares: the same concept or a refinement of it
  * (`Anything` and `Dynamic` on either side are not checked).
- * @see LANGUAGE.md §2.4, §4.2, §6 S5b V-X1
+ * @see docs/concepts.md#refinement-and-compatibility, docs/data-flow.md#binding-inputs, docs/rules.md#v-x1
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -18,7 +18,7 @@ export const flowConcepts: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'input_stuff_spec_mismatch',
-  see: 'LANGUAGE.md §4.2, §6 S5b V-X1',
+  see: 'docs/rules.md#v-x1',
   check: (context) =>
     pipesOfType(context, 'PipeSequence').flatMap((pipe) =>
       sequenceFlow(context.library, pipe).flatMap(({ at, input, expected, value }) => {

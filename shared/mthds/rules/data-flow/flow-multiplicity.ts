@@ -1,8 +1,10 @@
 /**
  * S5b V-M1: inside a PipeSequence, what each step input is bound to has the multiplicity the step declares (one item,
- * a list, or a list of N). The reference tolerates mismatches (LANGUAGE.md §4.2 ⚠, a `Page[]` fed to a `Page` input in
- * the published samples), so this is an error in strict mode only; compat mode warns (see {@link flowMultiplicityWarning}).
- * @see LANGUAGE.md §4.2, §6 S5b V-M1
+ * a list, or a list of N). The reference tolerates mismatches (docs/data-flow.md#binding-inputs, a `Page[]` fed to a
+ * `Page` input in
+ * the published samples), so this is an error in strict mode only; compat mode warns (see {@link
+ * flowMultiplicityWarning}).
+ * @see docs/data-flow.md#binding-inputs, docs/rules.md#v-m1
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
@@ -34,7 +36,7 @@ export const flowMultiplicity: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'input_stuff_spec_mismatch',
-  see: 'LANGUAGE.md §4.2, §6 S5b V-M1',
+  see: 'docs/rules.md#v-m1',
   check: (context) => (context.mode === 'strict' ? mismatches(flowMultiplicity, context) : []),
 };
 
@@ -45,6 +47,6 @@ export const flowMultiplicityWarning: Rule = {
   severity: 'warning',
   category: 'pipe_validation',
   error_type: 'input_stuff_spec_mismatch',
-  see: 'LANGUAGE.md §4.2, §6 S5b V-M1',
+  see: 'docs/rules.md#v-m1-compat',
   check: (context) => (context.mode === 'compat' ? mismatches(flowMultiplicityWarning, context) : []),
 };

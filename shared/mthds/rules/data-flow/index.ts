@@ -1,6 +1,6 @@
 /**
  * Stage S5b rules (data flow, as the reference enforces it), in order of enforcement.
- * @see LANGUAGE.md §6 S5b
+ * @see docs/rules.md#data-flow-s5b
  */
 import type { Rule } from '../rule.js';
 import { bindingPaths } from './binding-paths.js';

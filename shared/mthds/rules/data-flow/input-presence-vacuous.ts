@@ -1,7 +1,7 @@
 /**
  * S5b warning: a method input (an input of a bundle's `main_pipe`) that must be supplied (plain or `!`) but whose
  * concept declares no required field — the empty object satisfies it, so the declaration enforces nothing.
- * @see LANGUAGE-DELTA.md §6 "Report" (`input_presence_vacuous`, a newer reference lint)
+ * @see docs/language.md#optionality-presence-markers-and-absences (`input_presence_vacuous`, a newer reference lint)
  */
 import { fieldsOf } from '../../library/binding-derivation.js';
 import { MESSAGES } from '../../messages.js';
@@ -15,7 +15,7 @@ export const inputPresenceVacuous: Rule = {
   severity: 'warning',
   category: 'pipe_validation',
   error_type: 'input_presence_vacuous',
-  see: 'LANGUAGE-DELTA.md §6',
+  see: 'docs/rules.md#s5b-input-presence-vacuous',
   check: ({ bundles, library }) => {
     const mains = new Set(
       bundles.flatMap(({ blueprint }) =>

@@ -1,7 +1,7 @@
 /**
  * S5b: a PipeParallel absorbs an absent branch into its structured output by leaving the field the branch's `result`
  * fills unset, so a branch that may be absent cannot feed a required field.
- * @see LANGUAGE-DELTA.md §6 "Parallel"
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 import { fieldsOf } from '../../library/binding-derivation.js';
 import { MESSAGES } from '../../messages.js';
@@ -16,7 +16,7 @@ export const optionalBranchRequiredField: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'optional_branch_required_field',
-  see: 'LANGUAGE-DELTA.md §6',
+  see: 'docs/rules.md#s5b-optional-branch-required-field',
   check: (context) =>
     pipesOfType(context, 'PipeParallel').flatMap((pipe) => {
       const concept = context.library.findConcept(pipe.output.conceptRef, pipe.domain_code);

@@ -1,7 +1,7 @@
 /**
  * S5b warning: a force marker (`X!`) that can never fire — every controller calling the pipe feeds that input a value
  * that is always present. A pipe no controller calls is not judged (a caller may run it directly).
- * @see LANGUAGE-DELTA.md §6 "Report"
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
@@ -17,7 +17,7 @@ export const optionalForceRedundant: Rule = {
   severity: 'warning',
   category: 'pipe_validation',
   error_type: 'optional_force_redundant',
-  see: 'LANGUAGE-DELTA.md §6',
+  see: 'docs/rules.md#s5b-optional-force-redundant',
   check: (context) => {
     const feeds = new Map<string, { pipe: Pipe; input: string; within: Set<string>; maybe: boolean }>();
     for (const [within, flow] of presenceFlow(context.library))

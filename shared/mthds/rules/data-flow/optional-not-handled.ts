@@ -2,7 +2,7 @@
  * S5b: a maybe-absent value does not escape a controller through an output not declared optional — a PipeSequence whose
  * last step can be skipped or resolve absent, or a PipeCondition whose outcome pipe can (the `continue` outcome is
  * `optional_output_required`'s). A plural output is never absent (a skipped producer gives `[]`).
- * @see LANGUAGE-DELTA.md §6 "Static"
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +16,7 @@ export const optionalNotHandled: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'optional_not_handled',
-  see: 'LANGUAGE-DELTA.md §6',
+  see: 'docs/rules.md#s5b-optional-not-handled',
   check: (context) =>
     pipesOf(context).flatMap((pipe) => {
       const flow = presenceFlow(context.library).get(pipe.ref);

@@ -1,7 +1,7 @@
 /**
  * S5b: a PipeCondition that can take the `continue` outcome (an outcome or its `default_outcome`) produces no value
  * there, a declared absence, so its output must be declared optional (`X?`).
- * @see LANGUAGE-DELTA.md §6 "Condition"
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -15,7 +15,7 @@ export const optionalOutputRequired: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'optional_output_required',
-  see: 'LANGUAGE-DELTA.md §6',
+  see: 'docs/rules.md#s5b-optional-output-required',
   check: (context) =>
     pipesOfType(context, 'PipeCondition').flatMap((pipe) => {
       const via = presenceFlow(context.library).get(pipe.ref)?.continueVia;

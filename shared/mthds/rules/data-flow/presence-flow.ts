@@ -1,5 +1,6 @@
 /**
- * The presence analysis of controller flows (LANGUAGE-DELTA.md §6 "Static"): inside each controller every slot is
+ * The presence analysis of controller flows (docs/language.md#optionality-presence-markers-and-absences): inside each
+ * controller every slot is
  * present or maybe-absent. A `?` input is maybe-absent; a plain or `!` input is present (when it is absent the whole
  * pipe is lifted, or fails). A child pipe fed a maybe-absent value on a plain input may be lifted (skipped), and its
  * single output is then maybe-absent (a plural one becomes `[]`); a child declaring a `?` output may resolve it absent.
@@ -9,7 +10,7 @@
  * Per controller: whether its output may be absent and why; the `continue` outcome of a PipeCondition; the parallel
  * branches that may be absent; the pipes it may lift (`liftable_pipes` of the valid report); and every value it feeds
  * to a `!` input (for `optional_force_redundant`).
- * @see LANGUAGE-DELTA.md §6
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 import { fieldsOf, pathRoot } from '../../library/binding-derivation.js';
 import type { Pipe } from '../../library/concept.js';
@@ -238,7 +239,7 @@ export function presenceFlow(library: Library): Map<string, ControllerPresence> 
 /**
  * The pipes a run may skip (lift), in controller order: the `liftable_pipes` of the valid report.
  * @param library - a valid library
- * @see LANGUAGE-DELTA.md §6 "Report"
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 export function liftablePipes(library: Library): LiftablePipe[] {
   return [...presenceFlow(library).values()].flatMap((flow) => flow.liftable);

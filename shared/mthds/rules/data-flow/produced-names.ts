@@ -1,7 +1,8 @@
 /**
- * The working-memory names a step adds for the steps after it (LANGUAGE.md §4.3): its `result`, the branch results of a
+ * The working-memory names a step adds for the steps after it (docs/data-flow.md#output-naming): its `result`, the
+ * branch results of a
  * PipeParallel with `add_each_output`, and the results produced inside a nested PipeSequence (steps share the memory).
- * @see LANGUAGE.md §4.3, §6 S5b V-C1
+ * @see docs/data-flow.md#output-naming, docs/rules.md#v-c1
  */
 import type { Pipe } from '../../library/concept.js';
 import type { MthdsLibrary } from '../../library/library.js';

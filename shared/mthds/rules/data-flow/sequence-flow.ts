@@ -1,13 +1,17 @@
 /**
- * The data flow of a PipeSequence, statically (LANGUAGE.md §4.2–4.5): which working-memory name each step input is bound
+ * The data flow of a PipeSequence, statically (docs/data-flow.md#binding-inputs, docs/data-flow.md#output-naming,
+ * docs/data-flow.md#multiplicity-overrides, docs/data-flow.md#batching): which working-memory name each step input is
+ * bound
  * to, and what that name holds at that point (the sequence's declared input, or the output of an earlier step, a
  * parallel branch with `add_each_output`, or a step inside a nested sequence). Shared by V-X1 and V-M1.
  *
- * A binding step stores the value its path derives (LANGUAGE-DELTA.md §5); a dotted `batch_over` batches over it.
+ * A binding step stores the value its path derives (docs/data-flow.md#binding-steps); a dotted `batch_over` batches
+ * over it.
  *
  * Multiplicity of what a step stores: the called pipe's output, overridden by `nb_output` (exactly N) or
  * `multiple_output` (a list, keeping a fixed N; `false` gives one item), and a variable list for an inline batch.
- * @see LANGUAGE.md §4.2–4.5, §6 S5b
+ * @see docs/data-flow.md#binding-inputs, docs/data-flow.md#output-naming, docs/data-flow.md#multiplicity-overrides,
+ * docs/data-flow.md#batching, docs/rules.md#data-flow-s5b
  */
 
 import { deriveBinding, isBindingPath, pathRoot } from '../../library/binding-derivation.js';
@@ -60,7 +64,9 @@ function stored(pipe: Pipe, step: SubPipeBlueprint, name: string): FlowValue {
   };
 }
 
-/** The values a called pipe adds to the shared working memory besides its own result (parallel branches, nested steps). */
+/**
+ * The values a called pipe adds to the shared working memory besides its own result (parallel branches, nested steps).
+ */
 function sideValues(library: MthdsLibrary, pipe: Pipe, seen: Set<string>): Map<string, FlowValue> {
   const values = new Map<string, FlowValue>();
   if (seen.has(pipe.ref)) return values;

@@ -1,9 +1,10 @@
 /**
  * S5b V-C1: a PipeSequence declares every input its steps need, minus the names earlier steps produce (`result` names,
- * the branch results of a PipeParallel with `add_each_output`, results inside a nested sequence) and minus the `batch_as`
+ * the branch results of a PipeParallel with `add_each_output`, results inside a nested sequence) and minus the
+ * `batch_as`
  * item of an inline-batch step; the `batch_over` list of such a step must be available too (V-C3). The item carries a
  * safe fix that declares the missing inputs (fix id `sync-controller-inputs`).
- * @see LANGUAGE.md §4.2, §4.5, §6 S5b
+ * @see docs/data-flow.md#binding-inputs, docs/data-flow.md#batching, docs/rules.md#data-flow-s5b
  */
 import type { FixOp } from '../../../errors/index.js';
 import { pathRoot } from '../../library/binding-derivation.js';
@@ -21,7 +22,7 @@ export const sequenceInputs: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'missing_input_variable',
-  see: 'LANGUAGE.md §4.2, §6 S5b V-C1',
+  see: 'docs/rules.md#v-c1',
   check: (context) =>
     pipesOfType(context, 'PipeSequence').flatMap((pipe) => {
       const available = new Set(declaredRoots(pipe));

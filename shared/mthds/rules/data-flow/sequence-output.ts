@@ -1,9 +1,10 @@
 /**
- * S5b V-O1: a PipeSequence's declared output concept is compatible with what its last step produces (the same concept or
+ * S5b V-O1: a PipeSequence's declared output concept is compatible with what its last step produces (the same concept
+ * or
  * an ancestor of it; `Anything` and `Dynamic` on either side are not checked). A last binding step produces the concept
- * its path derives (LANGUAGE-DELTA.md §5). The item carries an unsafe fix that sets
+ * its path derives (docs/data-flow.md#binding-steps). The item carries an unsafe fix that sets
  * the output to what the last step produces (fix id `match-sequence-output`).
- * @see LANGUAGE.md §2.4, §4.3, §6 S5b V-O1
+ * @see docs/concepts.md#refinement-and-compatibility, docs/data-flow.md#output-naming, docs/rules.md#v-o1
  */
 import type { Concept, Pipe } from '../../library/concept.js';
 import type { MthdsLibrary } from '../../library/library.js';
@@ -44,7 +45,7 @@ export const sequenceOutput: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE.md §4.3, §6 S5b V-O1',
+  see: 'docs/rules.md#v-o1',
   check: (context) =>
     pipesOfType(context, 'PipeSequence').flatMap((pipe) => {
       const { library } = context;

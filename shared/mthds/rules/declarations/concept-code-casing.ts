@@ -1,7 +1,7 @@
 /**
  * S2: concept codes are PascalCase. A code written qualified (`[concept."legal.Clause"]`) gets its own message and the
  * `strip-namespace` fix (none when the bare code is taken or is a native).
- * @see LANGUAGE.md §1.3, §2.1, §6 S2; spec §2.7
+ * @see docs/bundle-format.md#naming, docs/concepts.md#declaring-a-concept, docs/rules.md#declarations-s2; spec §2.7
  */
 
 import type { LoadedBundle } from '../../library/library.js';
@@ -31,7 +31,7 @@ export const conceptCodeCasing: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_concept_code_syntax',
-  see: 'LANGUAGE.md §1.3, §6 S2',
+  see: 'docs/rules.md#s2-concept-code-casing',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) =>
       Object.keys(bundle.blueprint.concept)

@@ -1,6 +1,6 @@
 /**
  * S2: the bundle's `domain` is a valid domain code: snake_case segments joined by dots, no empty segment.
- * @see LANGUAGE.md §1.3, §6 S2
+ * @see docs/bundle-format.md#naming, docs/rules.md#declarations-s2
  */
 import { MESSAGES } from '../../messages.js';
 import { DOMAIN_CODE } from '../../references.js';
@@ -14,7 +14,7 @@ export const domainCode: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_domain_code',
-  see: 'LANGUAGE.md §1.3, §6 S2',
+  see: 'docs/rules.md#s2-domain-code',
   check: ({ bundles }) =>
     bundles
       .filter(({ blueprint }) => !DOMAIN_CODE.test(blueprint.domain))

@@ -1,6 +1,6 @@
 /**
  * S2 (warning): a domain code has 1–3 segments of 1–4 words each (words are separated by `_`).
- * @see LANGUAGE.md §1.4, §6 S2
+ * @see docs/bundle-format.md#domains, docs/rules.md#declarations-s2
  */
 import { MESSAGES } from '../../messages.js';
 import { DOMAIN_CODE } from '../../references.js';
@@ -17,7 +17,7 @@ export const domainShape: Rule = {
   severity: 'warning',
   category: 'blueprint_validation',
   error_type: 'invalid_domain_code',
-  see: 'LANGUAGE.md §1.4, §6 S2',
+  see: 'docs/rules.md#s2-domain-shape',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) => {
       const { domain } = bundle.blueprint;

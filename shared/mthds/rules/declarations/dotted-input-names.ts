@@ -1,9 +1,9 @@
 /**
  * S2 (strict mode): input names, and a PipeBatch's `input_list_name`, are plain snake_case. The dotted inputs of
- * LANGUAGE.md §3.1 (`page.page_view`) are obsolete in the current reference, which refuses them with
+ * docs/pipes.md#common-fields (`page.page_view`) are obsolete in the current reference, which refuses them with
  * `invalid_input_name`; the 0.16 contract has no such error and published bundles use them, so compat mode keeps
  * accepting them.
- * @see LANGUAGE-DELTA.md §7 "Dotted input names refused", LANGUAGE.md §3.1
+ * @see docs/pipes.md#inputs-and-output, docs/pipes.md#common-fields
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
@@ -29,7 +29,7 @@ export const dottedInputNames: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_input_name',
-  see: 'LANGUAGE-DELTA.md §7, LANGUAGE.md §3.1',
+  see: 'docs/rules.md#s2-dotted-input-names',
   check: ({ bundles, mode }) =>
     mode === 'compat'
       ? []

@@ -1,9 +1,9 @@
 /**
- * S2 (LANGUAGE.md §6 S7 for packages): bundles of one request that share a domain merge into one namespace, so a
+ * S2 (docs/rules.md for packages): bundles of one request that share a domain merge into one namespace, so a
  * concept or pipe code declared by two of them is an error (reported on the later declaration). A contract-only
  * signature and a concrete pipe of the same code reconcile when their `inputs` and `output` match, in either order
- * (LANGUAGE-DELTA.md §2); when they differ, the later one is reported with both contracts' difference named.
- * @see LANGUAGE.md §1.4, §5.5, LANGUAGE-DELTA.md §2
+ * (docs/pipes.md#pipesignature); when they differ, the later one is reported with both contracts' difference named.
+ * @see docs/bundle-format.md#domains, docs/namespaces.md#conflicts, docs/pipes.md#pipesignature
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
@@ -55,7 +55,7 @@ export const duplicateCodes: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'duplicate_code',
-  see: 'LANGUAGE.md §1.4, §5.5, LANGUAGE-DELTA.md §2',
+  see: 'docs/rules.md#s2-duplicate-codes',
   check: ({ bundles }) => {
     const items: ValidationErrorItem[] = [];
     const firstConcept = new Map<string, string | null>();

@@ -1,6 +1,6 @@
 /**
  * Stage S2 rules (bundle structure), in order of enforcement. A new rule is one module and one line here.
- * @see LANGUAGE.md §6 S2
+ * @see docs/rules.md#declarations-s2
  */
 import type { Rule } from '../rule.js';
 import { conceptCodeCasing } from './concept-code-casing.js';

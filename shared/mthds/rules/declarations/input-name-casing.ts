@@ -1,6 +1,6 @@
 /**
  * S2: input names (keys of `inputs`) are snake_case, or dotted snake_case segments (`page_content.page_view`).
- * @see LANGUAGE.md §1.3, §3.1, §6 S2
+ * @see docs/bundle-format.md#naming, docs/pipes.md#common-fields, docs/rules.md#declarations-s2
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
@@ -15,7 +15,7 @@ export const inputNameCasing: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_input_name',
-  see: 'LANGUAGE.md §1.3, §6 S2',
+  see: 'docs/rules.md#s2-input-name-casing',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) =>
       Object.entries(bundle.blueprint.pipe).flatMap(([code, pipe]) =>

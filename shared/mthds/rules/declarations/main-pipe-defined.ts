@@ -2,7 +2,8 @@
  * S2: `main_pipe`, when set, names a pipe defined in the same bundle, by its bare code. A `main_pipe` qualified with
  * the bundle's domain (`legal.summarize` for `[pipe.summarize]`) gets its own message and the safe `strip-namespace`
  * fix (a `remap_value` of `main_pipe`).
- * @see LANGUAGE.md §1.2, §5.2, §6 S2; spec §2.7
+ * @see docs/bundle-format.md#header, docs/namespaces.md#where-references-occur, docs/rules.md#declarations-s2; spec
+ * §2.7
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +17,7 @@ export const mainPipeDefined: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'unresolved_pipe_dependency',
-  see: 'LANGUAGE.md §1.2, §6 S2',
+  see: 'docs/rules.md#s2-main-pipe-defined',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) => {
       const main = bundle.blueprint.main_pipe;

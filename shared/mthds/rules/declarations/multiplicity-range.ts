@@ -2,7 +2,7 @@
  * S2: every fixed count a bundle writes is between 1 and {@link MAX_MULTIPLICITY}: the `[N]` of a pipe's inputs,
  * output and `combined_output`, and a step's or branch's `nb_output`. Checked before anything is built from a count
  * (mock lists of a dry run, structured-output schemas, inputs templates).
- * @see docs/limits.md "Multiplicity"
+ * @see docs/limits.md#multiplicity
  */
 import { MESSAGES } from '../../messages.js';
 import { MAX_MULTIPLICITY, parseConceptRef } from '../../references.js';
@@ -20,7 +20,7 @@ export const multiplicityRange: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'multiplicity_out_of_range',
-  see: 'docs/limits.md "Multiplicity"',
+  see: 'docs/rules.md#s2-multiplicity-range',
   check: (context) =>
     pipesOf(context).flatMap((pipe) => {
       const written = conceptRefsOf(pipe).flatMap(({ field, ref }) => {

@@ -1,7 +1,7 @@
 /**
  * S2: a bundle does not declare a concept whose code is a native code (`Text`, `Image`, …); the fix removes the table
  * (fix id `strip-native-concept-redecl`).
- * @see LANGUAGE.md §2.1, §2.3, §6 S2
+ * @see docs/concepts.md#declaring-a-concept, docs/concepts.md#native-concepts, docs/rules.md#declarations-s2
  */
 
 import { NATIVE_CONCEPTS } from '../../library/natives.js';
@@ -16,7 +16,7 @@ export const nativeRedeclaration: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'native_concept_redeclaration',
-  see: 'LANGUAGE.md §2.1, §6 S2',
+  see: 'docs/rules.md#s2-native-redeclaration',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) =>
       Object.keys(bundle.blueprint.concept)

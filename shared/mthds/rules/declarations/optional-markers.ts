@@ -1,8 +1,9 @@
 /**
- * S2: the grammar of presence markers (LANGUAGE-DELTA.md §6). A marker never combines with multiplicity (`X[]?`,
+ * S2: the grammar of presence markers (docs/language.md#optionality-presence-markers-and-absences). A marker never
+ * combines with multiplicity (`X[]?`,
  * `X[2]!`; `X[1]?` is the single form and takes one), an output takes only `?`, and concepts, their `refines` and
  * their structure fields never carry a marker. Every misuse is `optional_marker_invalid`.
- * @see LANGUAGE-DELTA.md §6
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
@@ -101,7 +102,7 @@ export const optionalMarkers: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'optional_marker_invalid',
-  see: 'LANGUAGE-DELTA.md §6',
+  see: 'docs/rules.md#s2-optional-markers',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) => [
       ...Object.entries(bundle.blueprint.concept).flatMap(([code, concept]) => conceptItems(bundle, code, concept)),

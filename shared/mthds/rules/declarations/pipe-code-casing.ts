@@ -1,7 +1,7 @@
 /**
  * S2: pipe codes (the `[pipe.<code>]` keys) are snake_case. A code written qualified (`[pipe."legal.summarize"]`) gets
  * its own message and the `strip-namespace` fix.
- * @see LANGUAGE.md §1.3, §3.1, §6 S2; spec §2.7
+ * @see docs/bundle-format.md#naming, docs/pipes.md#common-fields, docs/rules.md#declarations-s2; spec §2.7
  */
 
 import type { LoadedBundle } from '../../library/library.js';
@@ -30,7 +30,7 @@ export const pipeCodeCasing: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_code_syntax',
-  see: 'LANGUAGE.md §1.3, §6 S2',
+  see: 'docs/rules.md#s2-pipe-code-casing',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) =>
       Object.keys(bundle.blueprint.pipe)

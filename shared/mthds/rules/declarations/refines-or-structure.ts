@@ -1,6 +1,6 @@
 /**
  * S2: a concept does not set both `refines` and `structure` (an inline structure table or a structure name).
- * @see LANGUAGE.md §2.1, §6 S2
+ * @see docs/concepts.md#declaring-a-concept, docs/rules.md#declarations-s2
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const refinesOrStructure: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'refines_and_structure',
-  see: 'LANGUAGE.md §2.1, §6 S2',
+  see: 'docs/rules.md#s2-refines-or-structure',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) =>
       Object.entries(bundle.blueprint.concept).flatMap(([code, concept]) => {

@@ -1,7 +1,8 @@
 /**
- * S2: the first segment of the bundle's domain is not reserved (`native`, `mthds`, `pipelex`), whether or not the bundle
+ * S2: the first segment of the bundle's domain is not reserved (`native`, `mthds`, `pipelex`), whether or not the
+ * bundle
  * is part of a package.
- * @see LANGUAGE.md §1.4, §6 S2
+ * @see docs/bundle-format.md#domains, docs/rules.md#declarations-s2
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -17,7 +18,7 @@ export const reservedDomain: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'reserved_domain',
-  see: 'LANGUAGE.md §1.4, §6 S2',
+  see: 'docs/rules.md#s2-reserved-domain',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) => {
       const segment = bundle.blueprint.domain.split('.')[0] ?? '';

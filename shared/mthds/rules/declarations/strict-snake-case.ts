@@ -1,7 +1,7 @@
 /**
  * S2 (warning): pipe codes and input names that pass the docs' snake_case but not the stricter form of the reference
  * SDKs (words joined by single underscores: no `__`, no trailing `_`).
- * @see LANGUAGE.md §1.3, §6 S2
+ * @see docs/bundle-format.md#naming, docs/rules.md#declarations-s2
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
@@ -18,7 +18,7 @@ export const strictSnakeCase: Rule = {
   severity: 'warning',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_code_syntax',
-  see: 'LANGUAGE.md §1.3, §6 S2',
+  see: 'docs/rules.md#s2-strict-snake-case',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) =>
       Object.entries(bundle.blueprint.pipe).flatMap(([code, pipe]): ValidationErrorItem[] => {

@@ -1,6 +1,8 @@
 /**
- * The `strip-namespace` fix (spec §2.7; API-CONTRACT.md §4.2): a code that a bundle declares or names as a bare local
- * code (a `[pipe.<code>]` or `[concept.<Code>]` key, the header `main_pipe`; LANGUAGE.md §1.2, §5.2) written
+ * The `strip-namespace` fix (spec §2.7; docs/suggested-fixes.md): a code that a bundle declares or names as a bare
+ * local
+ * code (a `[pipe.<code>]` or `[concept.<Code>]` key, the header `main_pipe`; docs/bundle-format.md#header,
+ * docs/namespaces.md#where-references-occur) written
  * qualified with a domain, e.g. `[pipe."legal.summarize"]`. The fix renames the key in place (keeping its position,
  * comments and body) and remaps a `main_pipe` naming it. It is `safe` when the qualifier is the bundle's own domain
  * (nothing changes meaning) and `unsafe` when it names another domain (the code moves into the bundle's domain).
@@ -18,7 +20,8 @@ export interface NamespacedCode {
 }
 
 /**
- * Split a code written with a domain qualifier, through the reference parsers (LANGUAGE.md §3.1, §5.1).
+ * Split a code written with a domain qualifier, through the reference parsers (docs/pipes.md#common-fields,
+ * docs/namespaces.md#reference-syntax).
  * @param written - a declaration key or `main_pipe` value, e.g. `legal.summarize`
  * @param kind - whether the code is a pipe's (snake_case) or a concept's (PascalCase)
  * @returns the domain and the bare code, or undefined when `written` is not exactly `<domain code>.<code>` (no
@@ -42,7 +45,7 @@ function remapMainPipe(written: string, bare: string): FixOp {
  * @param namespaced - its parts
  * @returns the fix: `rename_table_key` in `[<table>]`, then (for a pipe named by `main_pipe`) a `remap_value` of
  *   `main_pipe`
- * @see spec §2.7, API-CONTRACT.md §4.2
+ * @see spec §2.7, docs/suggested-fixes.md
  */
 function stripNamespaceFromKey(
   bundle: LoadedBundle,
@@ -70,7 +73,7 @@ function stripNamespaceFromKey(
  * @param mainPipe - `main_pipe` as written (`legal.summarize`)
  * @param namespaced - its parts
  * @returns the fix: one `remap_value` of `main_pipe`
- * @see spec §2.7, API-CONTRACT.md §4.2
+ * @see spec §2.7, docs/suggested-fixes.md
  */
 export function stripNamespaceFromMainPipe(
   bundle: LoadedBundle,
@@ -101,7 +104,7 @@ export interface MiscasedKeyReport {
  * @param key - the key as written
  * @param casingMessage - the rule's message for a key that is not qualified
  * @param isTaken - whether a bare code cannot be declared (already declared, or a native)
- * @see LANGUAGE.md §1.3, §6 S2; spec §2.7
+ * @see docs/bundle-format.md#naming, docs/rules.md#declarations-s2; spec §2.7
  */
 export function miscasedKeyReport(
   bundle: LoadedBundle,

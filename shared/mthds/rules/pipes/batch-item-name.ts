@@ -1,6 +1,6 @@
 /**
  * S4 PipeBatch: `input_item_name` is not blank, differs from `input_list_name` and is not a declared input.
- * @see LANGUAGE.md §3.11, §6 S4
+ * @see docs/pipes.md#pipebatch, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const batchItemName: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'batch_item_name_collision',
-  see: 'LANGUAGE.md §3.11, §6 S4',
+  see: 'docs/rules.md#s4-batch-item-name',
   check: (context) =>
     pipesOfType(context, 'PipeBatch').flatMap((pipe) => {
       const { input_item_name: item, input_list_name: list } = pipe.blueprint;

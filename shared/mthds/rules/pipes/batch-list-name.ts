@@ -1,6 +1,6 @@
 /**
  * S4 PipeBatch: `input_list_name` is one of the declared inputs.
- * @see LANGUAGE.md §3.11, §6 S4
+ * @see docs/pipes.md#pipebatch, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const batchListName: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.11, §6 S4',
+  see: 'docs/rules.md#s4-batch-list-name',
   check: (context) =>
     pipesOfType(context, 'PipeBatch').flatMap((pipe) => {
       const names = pipe.inputs.map((input) => input.name);

@@ -1,9 +1,10 @@
 /**
- * S4 binding steps and dotted `batch_over` (LANGUAGE-DELTA.md §5, a newer reference feature): a binding step's `from`
+ * S4 binding steps and dotted `batch_over` (docs/data-flow.md#binding-steps, a newer reference feature): a binding
+ * step's `from`
  * is a root name and `.field` segments (letter first, then letters, digits or `_`) and its `result` a snake_case name;
  * a dotted `batch_over` is such a path too, and only in PipeSequence steps; a plain `batch_over` does not use the
  * private prefix `_bound_`.
- * @see LANGUAGE.md §6 S4, LANGUAGE-DELTA.md §5
+ * @see docs/rules.md#pipes-s4, docs/data-flow.md#binding-steps
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { isBindingPath } from '../../library/binding-derivation.js';
@@ -67,6 +68,6 @@ export const bindingSteps: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'binding_step_invalid',
-  see: 'LANGUAGE.md §6 S4, LANGUAGE-DELTA.md §5',
+  see: 'docs/rules.md#s4-binding-steps',
   check: (context) => pipesOf(context).flatMap((pipe) => [...sequenceItems(pipe), ...parallelItems(pipe)]),
 };

@@ -1,6 +1,6 @@
 /**
  * S4 PipeCompose: exactly one of `template` and `construct`.
- * @see LANGUAGE.md §3.7, §6 S4
+ * @see docs/pipes.md#pipecompose, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const composeMode: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.7, §6 S4',
+  see: 'docs/rules.md#s4-compose-mode',
   check: (context) =>
     pipesOfType(context, 'PipeCompose')
       .filter((pipe) => (pipe.blueprint.template === undefined) === (pipe.blueprint.construct === undefined))

@@ -1,6 +1,6 @@
 /**
  * S4 PipeCompose: the output has no multiplicity (one item).
- * @see LANGUAGE.md §3.7, §6 S4
+ * @see docs/pipes.md#pipecompose, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const composeSingleOutput: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_multiplicity',
-  see: 'LANGUAGE.md §3.7, §6 S4',
+  see: 'docs/rules.md#s4-compose-single-output',
   check: (context) =>
     pipesOfType(context, 'PipeCompose')
       .filter((pipe) => pipe.output.multiplicity !== 'single')

@@ -1,6 +1,6 @@
 /**
  * S4 PipeCondition: exactly one of `expression_template` and `expression`.
- * @see LANGUAGE.md §3.10, §6 S4
+ * @see docs/pipes.md#pipecondition, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const conditionExpression: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.10, §6 S4',
+  see: 'docs/rules.md#s4-condition-expression',
   check: (context) =>
     pipesOfType(context, 'PipeCondition')
       .filter(

@@ -1,6 +1,6 @@
 /**
  * S4 PipeCompose: a construct field does not set both `from` and `template` (at any nesting depth).
- * @see LANGUAGE.md §3.7, §6 S4
+ * @see docs/pipes.md#pipecompose, docs/rules.md#pipes-s4
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
@@ -32,7 +32,7 @@ export const constructFromOrTemplate: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.7, §6 S4',
+  see: 'docs/rules.md#s4-construct-from-or-template',
   check: (context) =>
     pipesOfType(context, 'PipeCompose').flatMap((pipe) => {
       const items: ValidationErrorItem[] = [];

@@ -2,7 +2,7 @@
  * S4 PipeDocGen: an engine of the doc_gen deck prints the pipe's (format, source) pair — its `model`, else the deck's
  * choice default; the reference raises `DocGenEngineMissingError` at load. A pipe whose source fields are
  * inconsistent is left to `S4-doc-gen-source`.
- * @see LANGUAGE-DELTA.md §4
+ * @see docs/document-generation.md
  */
 import { chooseDocGenEngine, docGenSource } from '../../library/doc-gen.js';
 import { MESSAGES } from '../../messages.js';
@@ -16,7 +16,7 @@ export const docGenEngine: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE-DELTA.md §4',
+  see: 'docs/rules.md#s4-doc-gen-engine',
   check: (context) =>
     pipesOfType(context, 'PipeDocGen').flatMap((pipe) => {
       const { blueprint } = pipe;

@@ -3,7 +3,7 @@
  * concepts declare. The walk follows `concept` fields and lists of concepts; it stops, accepting the rest, at a native
  * or structureless concept, at a scalar field, at a private name (left to `S4-template-private-names`) and at a list
  * input (read through loops).
- * @see LANGUAGE-DELTA.md §4
+ * @see docs/document-generation.md
  */
 
 import { templateVariables } from '../../../templating/index.js';
@@ -75,6 +75,6 @@ export const docGenFieldPaths: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'input_stuff_spec_mismatch',
-  see: 'LANGUAGE-DELTA.md §4',
+  see: 'docs/rules.md#s4-doc-gen-field-paths',
   check: (context) => pipesOfType(context, 'PipeDocGen').flatMap((pipe) => pathItems(context.library, pipe)),
 };

@@ -1,6 +1,6 @@
 /**
  * S4 PipeDocGen: the output carries no multiplicity (`Document`, never `Document[]` or `Document[N]`).
- * @see LANGUAGE-DELTA.md §4
+ * @see docs/document-generation.md
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const docGenOutputSingle: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_multiplicity',
-  see: 'LANGUAGE-DELTA.md §4',
+  see: 'docs/rules.md#s4-doc-gen-output-single',
   check: (context) =>
     pipesOfType(context, 'PipeDocGen')
       .filter((pipe) => pipe.output.multiplicity !== 'single')

@@ -1,7 +1,7 @@
 /**
  * S4 PipeDocGen: the output is strictly Document-compatible — `Document` or a concept refining it (neither
  * `Anything` nor `Dynamic`); the reference raises `PipeDocGenFactoryError`.
- * @see LANGUAGE-DELTA.md §4
+ * @see docs/document-generation.md
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +16,7 @@ export const docGenOutput: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE-DELTA.md §4',
+  see: 'docs/rules.md#s4-doc-gen-output',
   check: (context) =>
     pipesOfType(context, 'PipeDocGen')
       .filter((pipe) => {

@@ -1,7 +1,7 @@
 /**
  * S4 PipeDocGen: what it prints from is consistent — `template` only for a pdf, never with `template_file`, and a
  * pptx names a `template_file` (pptx has no layout).
- * @see LANGUAGE-DELTA.md §4
+ * @see docs/document-generation.md
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
@@ -15,7 +15,7 @@ export const docGenSource: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE-DELTA.md §4',
+  see: 'docs/rules.md#s4-doc-gen-source',
   check: (context) =>
     pipesOfType(context, 'PipeDocGen').flatMap((pipe): ValidationErrorItem[] => {
       const { format, template, template_file: templateFile } = pipe.blueprint;

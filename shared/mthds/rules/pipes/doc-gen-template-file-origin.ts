@@ -2,7 +2,7 @@
  * S4 PipeDocGen: a `template_file` names a file of the bundle's directory. Bundles sent as text (`mthds_contents`)
  * have no directory and are refused; bundles sent with their files (zip, file map) or fetched by `method_ref` (a git
  * clone) are checked against their files. Not checked when the loader is not told where the bundles came from.
- * @see LANGUAGE-DELTA.md §4
+ * @see docs/document-generation.md
  */
 import { templateFileCandidates } from '../../library/doc-gen.js';
 import { MESSAGES } from '../../messages.js';
@@ -16,7 +16,7 @@ export const docGenTemplateFileOrigin: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE-DELTA.md §4',
+  see: 'docs/rules.md#s4-doc-gen-template-file-origin',
   check: (context) => {
     const files = context.bundleFiles;
     if (files === undefined) return [];

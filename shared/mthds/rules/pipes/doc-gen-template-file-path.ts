@@ -1,7 +1,7 @@
 /**
  * S4 PipeDocGen: a `template_file` is a relative path that stays inside the bundle's directory and has the extension
  * of its format (`.html` for pdf, else `.xlsx` / `.docx` / `.pptx`).
- * @see LANGUAGE-DELTA.md §4
+ * @see docs/document-generation.md
  */
 import { DOC_GEN_FORMATS } from '../../library/doc-gen.js';
 import { MESSAGES } from '../../messages.js';
@@ -30,7 +30,7 @@ export const docGenTemplateFilePath: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE-DELTA.md §4',
+  see: 'docs/rules.md#s4-doc-gen-template-file-path',
   check: (context) =>
     pipesOfType(context, 'PipeDocGen').flatMap((pipe) => {
       const path = pipe.blueprint.template_file;

@@ -1,6 +1,6 @@
 /**
  * S4 PipeExtract (warning): the input is a Document or an Image, or a concept refining one of them.
- * @see LANGUAGE.md §3.5, §6 S4
+ * @see docs/pipes.md#pipeextract, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -15,7 +15,7 @@ export const extractInputConcept: Rule = {
   severity: 'warning',
   category: 'pipe_validation',
   error_type: 'input_stuff_spec_mismatch',
-  see: 'LANGUAGE.md §3.5, §6 S4',
+  see: 'docs/rules.md#s4-extract-input-concept',
   check: (context) =>
     pipesOfType(context, 'PipeExtract').flatMap((pipe) =>
       pipe.inputs.flatMap((input) => {

@@ -1,6 +1,6 @@
 /**
  * S4 PipeExtract: the output is `Page[]` (Page, or a refinement of it, as a variable-length list).
- * @see LANGUAGE.md §3.5, §6 S4
+ * @see docs/pipes.md#pipeextract, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -14,7 +14,7 @@ export const extractOutputPages: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE.md §3.5, §6 S4',
+  see: 'docs/rules.md#s4-extract-output-pages',
   check: (context) =>
     pipesOfType(context, 'PipeExtract')
       .filter(

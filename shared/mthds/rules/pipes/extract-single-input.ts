@@ -1,6 +1,6 @@
 /**
  * S4 PipeExtract: exactly one input (the Document or Image to extract).
- * @see LANGUAGE.md §3.5, §6 S4
+ * @see docs/pipes.md#pipeextract, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const extractSingleInput: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.5, §6 S4',
+  see: 'docs/rules.md#s4-extract-single-input',
   check: (context) =>
     pipesOfType(context, 'PipeExtract')
       .filter((pipe) => pipe.inputs.length !== 1)

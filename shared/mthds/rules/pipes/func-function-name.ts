@@ -1,6 +1,6 @@
 /**
  * S4 PipeFunc: `function_name` is not blank.
- * @see LANGUAGE.md §3.3, §6 S4
+ * @see docs/pipes.md#pipefunc, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const funcFunctionName: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.3, §6 S4',
+  see: 'docs/rules.md#s4-func-function-name',
   check: (context) =>
     pipesOfType(context, 'PipeFunc')
       .filter((pipe) => pipe.blueprint.function_name.trim() === '')

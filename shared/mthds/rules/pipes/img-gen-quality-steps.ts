@@ -1,6 +1,6 @@
 /**
  * S4 PipeImgGen: an inline image-generation setting does not set both `quality` and `nb_steps`.
- * @see LANGUAGE.md §3.4, §6 S4
+ * @see docs/pipes.md#pipeimggen, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const imgGenQualitySteps: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.4, §6 S4',
+  see: 'docs/rules.md#s4-img-gen-quality-steps',
   check: (context) =>
     pipesOfType(context, 'PipeImgGen')
       .filter((pipe) => {

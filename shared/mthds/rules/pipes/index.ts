@@ -1,6 +1,6 @@
 /**
  * Stage S4 rules (pipe-specific), in order of enforcement: templates first, then operators, then controllers.
- * @see LANGUAGE.md §6 S4
+ * @see docs/rules.md#pipes-s4
  */
 import type { Rule } from '../rule.js';
 import { batchItemName } from './batch-item-name.js';

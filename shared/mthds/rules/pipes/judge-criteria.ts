@@ -1,7 +1,7 @@
 /**
  * S4 PipeJudge: the `criteria` of a yes/no question describe both answers (`yes` and `no` not empty; both are required
  * by the blueprint).
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import { MESSAGES } from '../../messages.js';
 import { judgeQuestionRule } from './judge-field-rule.js';

@@ -1,9 +1,10 @@
 /**
  * The builder of the PipeJudge field rules of S4: `blueprint_validation` items of error type `invalid_pipe_field`,
- * located on the offending field of the pipe (LANGUAGE-DELTA.md §3). Each rule gives its id and what it finds wrong,
+ * located on the offending field of the pipe (docs/language.md#pipejudge). Each rule gives its id and what it finds
+ * wrong,
  * on the pipe as a whole or on each of its questions (the one question of the single form, each named question of
  * the multi form).
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import { type JudgeQuestion, judgeQuestions } from '../../library/judge-questions.js';
 import type { PipeJudgeBlueprint } from '../../parse/blueprint.js';
@@ -30,7 +31,7 @@ export interface QuestionPlace {
 
 /**
  * A PipeJudge rule over whole pipes.
- * @param id - the rule id (`S4-judge-…`)
+ * @param id - the rule id (`S4-judge-…`); its `see` is the rule's heading in docs/rules.md
  * @param problems - what is wrong with one PipeJudge blueprint, with its pipe code
  */
 export function judgePipeRule(
@@ -43,7 +44,7 @@ export function judgePipeRule(
     severity: 'error',
     category: 'blueprint_validation',
     error_type: 'invalid_pipe_field',
-    see: 'LANGUAGE-DELTA.md §3',
+    see: `docs/rules.md#${id.toLowerCase()}`,
     check: (context) =>
       pipesOfType(context, 'PipeJudge').flatMap((pipe) =>
         problems(pipe.blueprint, pipe.code).map(({ field, message }) =>

@@ -3,12 +3,13 @@
  * is sent to the judgment model as a file; when the model the pipe's `model` (or the deck's default) resolves to says
  * in its spec what it reads, and that is not images (resp. `pdf` documents), the reference refuses the pipe at load
  * with `PipeJudgeInputCapabilityError`. A `~waterfall` is judged by the model it resolves to on this boot, its first
- * member whose backend is enabled (the one a run would call, as the reference's `served_judgment_model` does), and the message
+ * member whose backend is enabled (the one a run would call, as the reference's `served_judgment_model` does), and the
+ * message
  * names that model; the other members are not judged, since they answer only when it cannot be served. A model whose
  * spec declares no `inputs`, a waterfall none of whose models can be served, a `Dynamic` input and a run without a deck
  * are not checked (the reference leaves those to the run). The 0.16 contract has no error type for
  * it: the item is the catch-all `unknown_validation_error` and its message starts with the reference's error name.
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import type { Concept } from '../../library/concept.js';
 import type { Library } from '../../library/library.js';
@@ -49,7 +50,7 @@ export const judgeInputCapability: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unknown_validation_error',
-  see: 'LANGUAGE-DELTA.md §3',
+  see: 'docs/rules.md#s4-judge-input-capability',
   check: (context) => {
     const known = context.models?.judgment.inputs;
     if (known === undefined) return [];

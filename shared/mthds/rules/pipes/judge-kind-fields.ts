@@ -1,7 +1,7 @@
 /**
  * S4 PipeJudge: a question's kind fields agree: not both `options` (choice) and `levels` (rating), and `criteria` /
  * `threshold` only on a yes/no question.
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import { MESSAGES } from '../../messages.js';
 import { judgeQuestionRule } from './judge-field-rule.js';

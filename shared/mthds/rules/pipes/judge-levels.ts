@@ -2,7 +2,7 @@
  * S4 PipeJudge: the `levels` of a rating question (low to high) are at least two; a string level is a non-empty
  * description; a table level has a label or a description, none empty; either every level has a label or none has,
  * and labels are distinct.
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import { levelParts } from '../../library/judge-questions.js';
 import { MESSAGES } from '../../messages.js';

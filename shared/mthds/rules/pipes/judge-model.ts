@@ -3,7 +3,7 @@
  * choice_default`); the reference fails at load with `JudgmentModelMissingError`. Without a deck in the rule context
  * nothing is checked. The 0.16 contract has no error type for it: the item is the catch-all `unknown_validation_error`
  * and its message names the reference's error.
- * @see LANGUAGE-DELTA.md §3, §8
+ * @see docs/language.md#pipejudge, docs/language.md#model-references-and-the-deck
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +16,7 @@ export const judgeModel: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unknown_validation_error',
-  see: 'LANGUAGE-DELTA.md §3',
+  see: 'docs/rules.md#s4-judge-model',
   check: (context) => {
     if (context.models === undefined || context.models.judgment.hasDefault === true) return [];
     return pipesOfType(context, 'PipeJudge')

@@ -1,7 +1,7 @@
 /**
  * S4 PipeJudge: the `options` of a choice question offer at least two keys, none empty (a description may be `""`:
  * an undescribed option).
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import { MESSAGES } from '../../messages.js';
 import { judgeQuestionRule } from './judge-field-rule.js';

@@ -2,7 +2,7 @@
  * S4 PipeJudge, multi form: the output is a structured concept (its own structure or the nearest ancestor's), one item,
  * whose fields are exactly the question names, each a `concept` field whose `concept_ref` is the question kind's
  * native (`YesNo`, `Choice`, `Rating`) or a concept refining it.
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import type { Concept, ConceptField } from '../../library/concept.js';
 import { isMultiJudge, JUDGE_KIND_NATIVES, type JudgeQuestion, judgeQuestions } from '../../library/judge-questions.js';
@@ -46,7 +46,7 @@ export const judgeOutputMulti: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE-DELTA.md §3',
+  see: 'docs/rules.md#s4-judge-output-multi',
   check: (context) =>
     pipesOfType(context, 'PipeJudge')
       .filter((pipe) => isMultiJudge(pipe.blueprint))

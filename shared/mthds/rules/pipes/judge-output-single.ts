@@ -1,7 +1,7 @@
 /**
  * S4 PipeJudge, single form: the output is the question kind's native (`YesNo`, `Choice` with `options`, `Rating` with
  * `levels`) or a concept refining it, one item (no `[]` / `[N]`).
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import { isMultiJudge, JUDGE_KIND_NATIVES, judgeKindOf } from '../../library/judge-questions.js';
 import { MESSAGES } from '../../messages.js';
@@ -17,7 +17,7 @@ export const judgeOutputSingle: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE-DELTA.md §3',
+  see: 'docs/rules.md#s4-judge-output-single',
   check: (context) =>
     pipesOfType(context, 'PipeJudge')
       .filter((pipe) => !isMultiJudge(pipe.blueprint))

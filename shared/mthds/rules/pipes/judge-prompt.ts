@@ -1,6 +1,6 @@
 /**
  * S4 PipeJudge: the `prompt` (the evidence) is not empty.
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import { MESSAGES } from '../../messages.js';
 import { judgePipeRule } from './judge-field-rule.js';

@@ -1,7 +1,7 @@
 /**
  * S4 PipeJudge: exactly one of `question` (single form) and `questions` (multi form); the multi form has at least one
  * question and no kind field (`options`, `levels`, `criteria`, `threshold`) on the pipe itself; no question is empty.
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
@@ -43,6 +43,6 @@ export const judgeQuestionForm: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE-DELTA.md §3',
+  see: 'docs/rules.md#s4-judge-question-form',
   check: (context) => pipesOfType(context, 'PipeJudge').flatMap(problems),
 };

@@ -1,7 +1,7 @@
 /**
  * S4 PipeJudge: a question is plain text (`basic` templates), so it does not read an Image or Document input (or a
  * concept refining one); media belong in the prompt, where they become attachments.
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import type { Concept } from '../../library/concept.js';
 import type { Library } from '../../library/library.js';
@@ -23,7 +23,7 @@ export const judgeQuestionMedia: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'input_stuff_spec_mismatch',
-  see: 'LANGUAGE-DELTA.md §3',
+  see: 'docs/rules.md#s4-judge-question-media',
   check: (context) =>
     pipesOfType(context, 'PipeJudge').flatMap((pipe) =>
       templateSites(pipe)

@@ -2,7 +2,7 @@
  * S4 PipeJudge: each key of `questions` is a valid structure field name, since the keys are the fields of the output
  * concept: an identifier (a letter or `_`, then letters, digits, `_`), not a Python keyword, and not a name the
  * generated structure classes reserve (a leading `_`, `model_*`, the legacy `BaseModel` methods).
- * @see LANGUAGE-DELTA.md §3, §7
+ * @see docs/language.md#pipejudge, docs/concepts.md#structure-fields
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -31,7 +31,7 @@ export const judgeQuestionNames: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE-DELTA.md §3, §7',
+  see: 'docs/rules.md#s4-judge-question-names',
   check: (context) =>
     pipesOfType(context, 'PipeJudge').flatMap((pipe) =>
       Object.keys(pipe.blueprint.questions ?? {}).flatMap((name) => {

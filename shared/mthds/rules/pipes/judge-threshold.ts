@@ -1,7 +1,7 @@
 /**
  * S4 PipeJudge: the `threshold` of a yes/no question is strictly between 0 and 1 (a probability of yes at or above it
  * is a yes).
- * @see LANGUAGE-DELTA.md §3
+ * @see docs/language.md#pipejudge
  */
 import { MESSAGES } from '../../messages.js';
 import { judgeQuestionRule } from './judge-field-rule.js';

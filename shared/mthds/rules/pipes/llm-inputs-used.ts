@@ -1,8 +1,9 @@
 /**
- * S4 PipeLLM: every declared input is used (by root name) in `prompt` or `system_prompt`; Image and Document inputs too,
+ * S4 PipeLLM: every declared input is used (by root name) in `prompt` or `system_prompt`; Image and Document inputs
+ * too,
  * where their reference is the attachment's placeholder. Skipped when a template is unreadable (the template-syntax
  * rule reports it).
- * @see LANGUAGE.md §3.2, §6 S4
+ * @see docs/pipes.md#pipellm, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +17,7 @@ export const llmInputsUsed: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'extraneous_input_variable',
-  see: 'LANGUAGE.md §3.2, §6 S4',
+  see: 'docs/rules.md#s4-llm-inputs-used',
   check: (context) =>
     pipesOfType(context, 'PipeLLM').flatMap((pipe) =>
       unusedInputsItems(llmInputsUsed, pipe, (names) => MESSAGES.llm_unused_inputs({ pipe: pipe.code, names })),

@@ -1,6 +1,6 @@
 /**
  * S4 PipeLLM: the output is not an image (Image or a refinement of it); images come from a PipeImgGen.
- * @see LANGUAGE.md §3.2, API-CONTRACT.md §4.1 (`llm_output_cannot_be_image`)
+ * @see docs/pipes.md#pipellm, docs/api.md#validation-items (`llm_output_cannot_be_image`)
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -14,7 +14,7 @@ export const llmOutputNotImage: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'llm_output_cannot_be_image',
-  see: 'LANGUAGE.md §3.2, API-CONTRACT.md §4.1',
+  see: 'docs/rules.md#s4-llm-output-not-image',
   check: (context) =>
     pipesOfType(context, 'PipeLLM')
       .filter((pipe) => outputRefines(context.library, pipe, 'native.Image') === true)

@@ -2,7 +2,7 @@
  * S4 PipeLLM: every variable of `prompt` and `system_prompt` is a declared input, compared by root name (`$a.b` needs
  * input `a`); `_*`, `preliminary_text` and `place_holder` are exempt. One item per template field with undeclared
  * variables; unreadable templates are left to the template-syntax rule.
- * @see LANGUAGE.md §3.2, §6 S4
+ * @see docs/pipes.md#pipellm, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +16,7 @@ export const llmPromptVariables: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'missing_input_variable',
-  see: 'LANGUAGE.md §3.2, §6 S4',
+  see: 'docs/rules.md#s4-llm-prompt-variables',
   check: (context) =>
     pipesOfType(context, 'PipeLLM').flatMap((pipe) => {
       const declared = declaredRoots(pipe);

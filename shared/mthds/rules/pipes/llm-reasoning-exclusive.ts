@@ -1,7 +1,7 @@
 /**
  * S4 PipeLLM: an inline LLM setting (`model` or `model_to_structure` table) does not set both `reasoning_effort` and
  * `reasoning_budget`.
- * @see LANGUAGE.md §3.2, §6 S4
+ * @see docs/pipes.md#pipellm, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -14,7 +14,7 @@ export const llmReasoningExclusive: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.2, §6 S4',
+  see: 'docs/rules.md#s4-llm-reasoning-exclusive',
   check: (context) =>
     pipesOfType(context, 'PipeLLM').flatMap((pipe) =>
       (['model', 'model_to_structure'] as const).flatMap((field) => {

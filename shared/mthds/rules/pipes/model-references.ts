@@ -8,7 +8,7 @@
  * The reference reports these as `unknown_model` with `model_reference`, `model_type` and `suggestions` members, which
  * the 0.16 contract's closed `ValidationErrorItem` and error-type enum lack: the item here is the 0.16 catch-all
  * `unknown_validation_error`, and the suggestions are in its message.
- * @see LANGUAGE-DELTA.md §8, RUNTIME.md §5.6
+ * @see docs/language.md#model-references-and-the-deck, docs/inference.md#from-a-pipes-model-to-a-call
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
@@ -87,7 +87,7 @@ export const modelReferences: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unknown_validation_error',
-  see: 'LANGUAGE.md §3.13; LANGUAGE-DELTA.md §8; RUNTIME.md §5.6',
+  see: 'docs/rules.md#s4-model-references',
   check: (context) => {
     const { models } = context;
     return models ? pipesOf(context).flatMap((pipe) => problems(pipe, models)) : [];

@@ -3,7 +3,7 @@
  * `{% if x is defined %}`, the true branch of `a if x else b`; shared/templating/optional-guards.ts has the rules), in
  * every template a pipe renders over its inputs — PipeLLM prompt and system prompt, PipeCompose template and construct
  * templates, PipeCondition expression, PipeSearch and PipeImgGen prompt — read after shorthand expansion.
- * @see LANGUAGE-DELTA.md §6 "Guard lint"
+ * @see docs/language.md#optionality-presence-markers-and-absences
  */
 import { MthdsError } from '../../../errors/index.js';
 import { unguardedOptionalReads } from '../../../templating/index.js';
@@ -13,7 +13,10 @@ import type { Rule } from '../rule.js';
 import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 import { type TemplateSite, templateSites } from './template-sites.js';
 
-/** Template fields the lint does not cover (LANGUAGE-DELTA.md §6 lists the prompt of PipeImgGen only). */
+/**
+ * Template fields the lint does not cover (docs/language.md#optionality-presence-markers-and-absences lists the prompt
+ * of PipeImgGen only).
+ */
 const UNLINTED_FIELDS: ReadonlySet<string> = new Set(['negative_prompt']);
 
 function unguarded(site: TemplateSite, optional: ReadonlySet<string>): string[] {
@@ -56,6 +59,6 @@ export const optionalInputUnguarded: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'optional_input_unguarded',
-  see: 'LANGUAGE-DELTA.md §6',
+  see: 'docs/rules.md#s4-optional-input-unguarded',
   check: (context) => pipesOf(context).flatMap(pipeItems),
 };

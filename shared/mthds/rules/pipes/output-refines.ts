@@ -1,6 +1,6 @@
 /**
  * Whether a pipe's declared output concept is a given native or refines it (for the operator output rules).
- * @see LANGUAGE.md §2.4
+ * @see docs/concepts.md#refinement-and-compatibility
  */
 import type { Pipe } from '../../library/concept.js';
 import type { MthdsLibrary } from '../../library/library.js';

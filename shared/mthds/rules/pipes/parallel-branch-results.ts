@@ -1,6 +1,6 @@
 /**
  * S4 PipeParallel: every branch has a `result` name, and the names are unique.
- * @see LANGUAGE.md §3.9, §6 S4
+ * @see docs/pipes.md#pipeparallel, docs/rules.md#pipes-s4
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
@@ -14,7 +14,7 @@ export const parallelBranchResults: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.9, §6 S4',
+  see: 'docs/rules.md#s4-parallel-branch-results',
   check: (context) =>
     pipesOfType(context, 'PipeParallel').flatMap((pipe) => {
       const items: ValidationErrorItem[] = [];

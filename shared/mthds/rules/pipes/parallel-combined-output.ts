@@ -1,9 +1,10 @@
 /**
  * S4 PipeParallel (strict mode): `combined_output` is not written. The 0.16 contract's closed PipeParallelBlueprint has
  * no such member (the reference refuses it as an extra field) and the newer reference always combines the branches
- * into the declared output; compat mode keeps accepting it, as LANGUAGE.md §3.9 and older bundles have it, and checks
+ * into the declared output; compat mode keeps accepting it, as docs/pipes.md#pipeparallel and older bundles have it,
+ * and checks
  * the combination against it at run time.
- * @see LANGUAGE-DELTA.md §9, LANGUAGE.md §3.9
+ * @see docs/pipes.md#pipeparallel, docs/pipes.md#pipeparallel
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +17,7 @@ export const parallelCombinedOutput: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'extra_forbidden',
-  see: 'LANGUAGE-DELTA.md §9',
+  see: 'docs/rules.md#s4-parallel-combined-output',
   check: (context) =>
     context.mode === 'compat'
       ? []

@@ -4,21 +4,23 @@
  * (`inadequate_output_concept`); never a list (`inadequate_output_multiplicity`). Compat mode keeps the 0.16-era
  * behaviour the reference's published graphs show: an output naming a branch's concept, with `add_each_output`, is that
  * branch's stuff.
- * @see LANGUAGE-DELTA.md §9
+ * @see docs/pipes.md#pipeparallel
  */
 import { parallelCombinationFit } from '../../library/parallel-combination.js';
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
 import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 
-/** S4 PipeParallel output concept, strict mode only (`inadequate_output_concept` / `inadequate_output_multiplicity`). */
+/**
+ * S4 PipeParallel output concept, strict mode only (`inadequate_output_concept` / `inadequate_output_multiplicity`).
+ */
 export const parallelOutputConcept: Rule = {
   id: 'S4-parallel-output-concept',
   stage: 'S4',
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE-DELTA.md §9',
+  see: 'docs/rules.md#s4-parallel-output-concept',
   check: (context) =>
     context.mode === 'compat'
       ? []

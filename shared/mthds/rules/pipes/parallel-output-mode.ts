@@ -1,8 +1,9 @@
 /**
  * S4 PipeParallel (compat mode): `add_each_output = true`, a `combined_output` concept, or an output that holds the
- * combination of the branches (`Composite`, or a structured concept fitting the branch results; LANGUAGE-DELTA.md §9).
+ * combination of the branches (`Composite`, or a structured concept fitting the branch results;
+ * docs/pipes.md#pipeparallel).
  * In strict mode the parallel always combines into its output and `S4-parallel-output-concept` checks that output.
- * @see LANGUAGE.md §3.9, §6 S4, LANGUAGE-DELTA.md §9
+ * @see docs/pipes.md#pipeparallel, docs/rules.md#pipes-s4, docs/pipes.md#pipeparallel
  */
 import { parallelCombinationFit } from '../../library/parallel-combination.js';
 import { MESSAGES } from '../../messages.js';
@@ -16,7 +17,7 @@ export const parallelOutputMode: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.9, §6 S4, LANGUAGE-DELTA.md §9',
+  see: 'docs/rules.md#s4-parallel-output-mode',
   check: (context) =>
     pipesOfType(context, 'PipeParallel')
       .filter(

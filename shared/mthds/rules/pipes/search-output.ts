@@ -1,7 +1,7 @@
 /**
  * S4 PipeSearch: the output is SearchResult or a refinement of it, or a single structured concept (a declared
- * structure, its own or inherited, on no native), which makes it a structured search (LANGUAGE-DELTA.md §9).
- * @see LANGUAGE.md §3.6, §6 S4
+ * structure, its own or inherited, on no native), which makes it a structured search (docs/pipes.md#pipesearch).
+ * @see docs/pipes.md#pipesearch, docs/rules.md#pipes-s4
  */
 
 import type { Pipe } from '../../library/concept.js';
@@ -25,7 +25,7 @@ export const searchOutput: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE.md §3.6, §6 S4',
+  see: 'docs/rules.md#s4-search-output',
   check: (context) =>
     pipesOfType(context, 'PipeSearch')
       .filter(

@@ -1,6 +1,6 @@
 /**
  * S4 PipeSequence: at least one step.
- * @see LANGUAGE.md §3.8, §6 S4
+ * @see docs/pipes.md#pipesequence, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const sequenceSteps: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.8, §6 S4',
+  see: 'docs/rules.md#s4-sequence-steps',
   check: (context) =>
     pipesOfType(context, 'PipeSequence')
       .filter((pipe) => pipe.blueprint.steps.length === 0)

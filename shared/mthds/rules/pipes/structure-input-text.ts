@@ -1,6 +1,6 @@
 /**
  * S4 PipeStructure: the input is text (Text, a concept refining it, or a description-only concept).
- * @see LANGUAGE-DELTA.md §1 (reference `pipe_operators/structure`, pipelex-api 0.16)
+ * @see docs/pipes.md#pipestructure (reference `pipe_operators/structure`, pipelex-api 0.16)
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const structureInputText: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'input_stuff_spec_mismatch',
-  see: 'LANGUAGE.md §6 S4, LANGUAGE-DELTA.md §1',
+  see: 'docs/rules.md#s4-structure-input-text',
   check: (context) =>
     pipesOfType(context, 'PipeStructure').flatMap((pipe) =>
       pipe.inputs.flatMap((input) => {

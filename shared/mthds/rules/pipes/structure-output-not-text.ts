@@ -1,6 +1,6 @@
 /**
  * S4 PipeStructure: the output is not text (neither Text, a concept refining it, nor a description-only concept).
- * @see LANGUAGE-DELTA.md §1 (reference `pipe_operators/structure`, pipelex-api 0.16)
+ * @see docs/pipes.md#pipestructure (reference `pipe_operators/structure`, pipelex-api 0.16)
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const structureOutputNotText: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'inadequate_output_concept',
-  see: 'LANGUAGE.md §6 S4, LANGUAGE-DELTA.md §1',
+  see: 'docs/rules.md#s4-structure-output-not-text',
   check: (context) =>
     pipesOfType(context, 'PipeStructure')
       .filter((pipe) => {

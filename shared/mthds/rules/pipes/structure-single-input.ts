@@ -1,6 +1,6 @@
 /**
  * S4 PipeStructure: exactly one input (the Text to structure).
- * @see LANGUAGE-DELTA.md §1 (reference `pipe_operators/structure`, pipelex-api 0.16)
+ * @see docs/pipes.md#pipestructure (reference `pipe_operators/structure`, pipelex-api 0.16)
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const structureSingleInput: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §6 S4, LANGUAGE-DELTA.md §1',
+  see: 'docs/rules.md#s4-structure-single-input',
   check: (context) =>
     pipesOfType(context, 'PipeStructure')
       .filter((pipe) => pipe.inputs.length !== 1)

@@ -1,6 +1,6 @@
 /**
  * S4 PipeSequence / PipeParallel: `batch_over` and `batch_as` are both set or both absent, and differ.
- * @see LANGUAGE.md §3.8, §4.5, §6 S4
+ * @see docs/pipes.md#pipesequence, docs/data-flow.md#batching, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -14,7 +14,7 @@ export const subPipeBatch: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.8, §6 S4',
+  see: 'docs/rules.md#s4-sub-pipe-batch',
   check: (context) =>
     pipesOf(context).flatMap((pipe) =>
       subPipesOf(pipe).flatMap(({ at, sub }) => {

@@ -1,6 +1,6 @@
 /**
  * S4 PipeSequence / PipeParallel: a step or branch sets at most one of `nb_output` and `multiple_output`.
- * @see LANGUAGE.md §3.8, §4.4, §6 S4
+ * @see docs/pipes.md#pipesequence, docs/data-flow.md#multiplicity-overrides, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -14,7 +14,7 @@ export const subPipeOutputOverride: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_pipe_field',
-  see: 'LANGUAGE.md §3.8, §6 S4',
+  see: 'docs/rules.md#s4-sub-pipe-output-override',
   check: (context) =>
     pipesOf(context).flatMap((pipe) =>
       subPipesOf(pipe)

@@ -1,7 +1,7 @@
 /**
  * The sub-pipe lists of controllers: the `steps` of a PipeSequence that call a pipe (binding steps left out) and the
  * `branches` of a PipeParallel.
- * @see LANGUAGE.md §3.8–3.9
+ * @see docs/pipes.md#pipesequence, docs/pipes.md#pipeparallel
  */
 
 import type { Pipe } from '../../library/concept.js';

@@ -1,7 +1,7 @@
 /**
  * S4 template budget: no template asks a growing builtin (`center`, `indent`, `batch`, `slice`) for a literal size
  * over the output budget, `TEMPLATE_MAX_OUTPUT_KIB` (such a render could only fail, after a run already started).
- * @see LANGUAGE.md §6 S4 "Templates", docs/isolation.md "Templates"
+ * @see docs/rules.md#pipes-s4, docs/isolation.md#templates
  */
 import { MthdsError } from '../../../errors/index.js';
 import { oversizedLiteralCalls, templateLimits } from '../../../templating/index.js';
@@ -26,7 +26,7 @@ export const templateBudget: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_template',
-  see: 'LANGUAGE.md §6 S4, docs/isolation.md',
+  see: 'docs/rules.md#s4-template-budget',
   check: (context) =>
     pipesOf(context).flatMap((pipe) =>
       templateSites(pipe).flatMap((site) =>

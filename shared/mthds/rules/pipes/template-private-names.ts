@@ -3,7 +3,7 @@
  * an input's metadata fields, and no construct `from` path walks through one: the sandbox refuses such reads at render
  * time, this rule locates them at load. Top-level `_` names (`_nb_output`) are run parameters and unaffected; a
  * bracketed key (`record["_id"]`) may be a plain dict's data and is left to the render.
- * @see LANGUAGE-DELTA.md §11 "Private-name lint"
+ * @see docs/templates.md#private-names
  */
 import { MthdsError } from '../../../errors/index.js';
 import { ALLOWED_PRIVATE, templatePrivateNames } from '../../../templating/index.js';
@@ -69,7 +69,7 @@ export const privateNameReads: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'template_private_name',
-  see: 'LANGUAGE-DELTA.md §11',
+  see: 'docs/rules.md#s4-template-private-names',
   check: (context) =>
     pipesOf(context).flatMap((pipe) =>
       privateReads(pipe).flatMap(({ field, label, names }) =>

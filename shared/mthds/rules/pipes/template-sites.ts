@@ -1,10 +1,11 @@
 /**
- * Where a pipe holds templates (LANGUAGE.md §3.12): PipeLLM `prompt` / `system_prompt`, PipeImgGen `prompt` /
+ * Where a pipe holds templates (docs/templates.md): PipeLLM `prompt` / `system_prompt`, PipeImgGen `prompt` /
  * `negative_prompt`, PipeSearch `prompt`, PipeCompose `template` and construct `template` fields, PipeCondition
  * `expression_template` (or `expression`, read as `{{ expression }}`), PipeJudge `prompt` and question templates
  * (`question`, `questions.<name>.question`), PipeDocGen `template` (html) and `filename` (basic); and reading one
  * template's variable roots.
- * @see LANGUAGE.md §3.2, §3.4, §3.6, §3.7, §3.10, §3.12, LANGUAGE-DELTA.md §3, §4
+ * @see docs/pipes.md#pipellm, docs/pipes.md#pipeimggen, docs/pipes.md#pipesearch, docs/pipes.md#pipecompose,
+ * docs/pipes.md#pipecondition, docs/templates.md, docs/language.md#pipejudge, docs/document-generation.md
  */
 import { MthdsError } from '../../../errors/index.js';
 import { checkTemplate, type TemplateCategory, templateVariables } from '../../../templating/index.js';
@@ -19,7 +20,7 @@ export interface TemplateSite {
   category: TemplateCategory;
 }
 
-/** Variables that never need declaring (LANGUAGE.md §3.2). */
+/** Variables that never need declaring (docs/pipes.md#pipellm). */
 const EXEMPT_VARIABLES: ReadonlySet<string> = new Set(['preliminary_text', 'place_holder']);
 
 /**

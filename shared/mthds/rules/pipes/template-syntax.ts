@@ -1,7 +1,7 @@
 /**
  * S4 templates: every template parses as Jinja (after the `$` / `@` / `@?` shorthands) and uses only the filters its
  * category allows.
- * @see LANGUAGE.md §3.12, §6 S4 "Templates"
+ * @see docs/templates.md, docs/rules.md#pipes-s4
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -15,7 +15,7 @@ export const templateSyntax: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_template',
-  see: 'LANGUAGE.md §3.12, §6 S4',
+  see: 'docs/rules.md#s4-template-syntax',
   check: (context) =>
     pipesOf(context).flatMap((pipe) =>
       templateSites(pipe).flatMap((site) => {

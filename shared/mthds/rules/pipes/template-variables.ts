@@ -2,7 +2,8 @@
  * S4: the templates of PipeCompose (template, construct templates and the roots of construct `from` paths), PipeImgGen
  * and PipeSearch prompts, and PipeCondition expressions use only declared inputs (or, for a PipeCompose template table,
  * `extra_context` keys); `_*`, `preliminary_text` and `place_holder` are exempt.
- * @see LANGUAGE.md §3.4, §3.6, §3.7, §3.10, §6 S4
+ * @see docs/pipes.md#pipeimggen, docs/pipes.md#pipesearch, docs/pipes.md#pipecompose, docs/pipes.md#pipecondition,
+ * docs/rules.md#pipes-s4
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
@@ -32,7 +33,7 @@ export const templateVariables: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'missing_input_variable',
-  see: 'LANGUAGE.md §3.4, §3.6, §3.7, §3.10, §6 S4',
+  see: 'docs/rules.md#s4-template-variables',
   check: (context) =>
     pipesOf(context).flatMap((pipe) => {
       if (pipe.blueprint.type === 'PipeLLM') return [];

@@ -1,6 +1,6 @@
 /**
  * The declared inputs a pipe's templates never read, for the S4 rules that refuse them (PipeLLM, PipeJudge).
- * @see LANGUAGE.md §3.2, LANGUAGE-DELTA.md §3
+ * @see docs/pipes.md#pipellm, docs/language.md#pipejudge
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';

@@ -1,8 +1,9 @@
 /**
  * The dependency graph of the loaded concepts: an edge from a concept to the parent it `refines` and to every concept
- * its structure fields name (`concept_ref`, `item_concept_ref`), and the cycles of that graph (LANGUAGE.md §2.2, §2.4:
+ * its structure fields name (`concept_ref`, `item_concept_ref`), and the cycles of that graph
+ * (docs/concepts.md#structure-fields, docs/concepts.md#refinement-and-compatibility:
  * the reference loads concepts in topological order, so a cycle is an error).
- * @see LANGUAGE.md §2.2, §2.4, §6 S5
+ * @see docs/concepts.md#structure-fields, docs/concepts.md#refinement-and-compatibility, docs/rules.md#references-s5
  */
 import type { Concept } from '../../library/concept.js';
 import type { MthdsLibrary } from '../../library/library.js';

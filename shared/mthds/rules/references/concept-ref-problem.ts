@@ -1,6 +1,7 @@
 /**
- * Why a concept reference written in some domain does not resolve (LANGUAGE.md §5.3), shared by the S5 concept rules.
- * @see LANGUAGE.md §5.3, §5.6; spec §2.3
+ * Why a concept reference written in some domain does not resolve (docs/namespaces.md#resolution-order), shared by the
+ * S5 concept rules.
+ * @see docs/namespaces.md#resolution-order, docs/namespaces.md#cross-package-references; spec §2.3
  */
 import type { MthdsLibrary } from '../../library/library.js';
 import { parseConceptRef, stripMultiplicity } from '../../references.js';
@@ -13,7 +14,7 @@ import type { ValidationMode } from '../rule.js';
  * @param mode - `strict` refuses a bare code declared only in another domain; `compat` accepts it when one domain
  *   declares it (spec §2.3 rule 2)
  * @returns the reason, or undefined when it resolves, is malformed (the reference-syntax rule reports it) or is a
- *   cross-package reference to a package that is not loaded (deferred, LANGUAGE.md §5.6)
+ *   cross-package reference to a package that is not loaded (deferred, docs/namespaces.md#cross-package-references)
  */
 export function conceptRefProblem(
   library: MthdsLibrary,

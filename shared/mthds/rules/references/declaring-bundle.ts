@@ -1,6 +1,6 @@
 /**
  * The bundle that declares a concept (the first one, when a duplicate was declared).
- * @see LANGUAGE.md §1.4
+ * @see docs/bundle-format.md#domains
  */
 import type { Concept } from '../../library/concept.js';
 import type { LoadedBundle } from '../../library/library.js';

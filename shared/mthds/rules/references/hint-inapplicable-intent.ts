@@ -1,7 +1,7 @@
 /**
  * S5 (warning): a known `intent` word fits the value of its site — `prose` and `label` a text, `rating` and
  * `quantity` a number; anywhere else it is ignored.
- * @see LANGUAGE-DELTA.md §7 "hints tables"
+ * @see docs/concepts.md#hints
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +16,7 @@ export const hintInapplicableIntent: Rule = {
   severity: 'warning',
   category: 'blueprint_validation',
   error_type: 'hint_inapplicable_intent',
-  see: 'LANGUAGE-DELTA.md §7',
+  see: 'docs/rules.md#s5-hint-inapplicable-intent',
   check: (context) =>
     hintSites(context).flatMap((site) => {
       const word = site.hints['intent'];

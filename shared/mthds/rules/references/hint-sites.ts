@@ -5,7 +5,7 @@
  * `intent` word: text-valued (a concept refining `native.Text` or description-only, a `text` or enum field, a slot of
  * such a concept), number-valued (a concept refining `native.Number`, an `integer` or `number` field), or other (a
  * list slot among them). Hints are non-normative: the hint rules only warn.
- * @see LANGUAGE-DELTA.md §7
+ * @see docs/concepts.md#hints
  */
 
 import type { ValidationErrorItem } from '../../../errors/index.js';

@@ -1,7 +1,7 @@
 /**
  * S5 (warning): a hint's `intent` is one of the standard's words (`prose`, `label`, `rating`, `quantity`); another
  * word is ignored.
- * @see LANGUAGE-DELTA.md §7 "hints tables"
+ * @see docs/concepts.md#hints
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -14,7 +14,7 @@ export const hintUnknownIntent: Rule = {
   severity: 'warning',
   category: 'blueprint_validation',
   error_type: 'hint_unknown_intent',
-  see: 'LANGUAGE-DELTA.md §7',
+  see: 'docs/rules.md#s5-hint-unknown-intent',
   check: (context) =>
     hintSites(context).flatMap((site) => {
       const word = site.hints['intent'];

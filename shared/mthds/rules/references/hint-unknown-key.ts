@@ -1,7 +1,7 @@
 /**
  * S5 (warning): a `hints` table uses only the keys the standard defines (`intent`); another key is kept but means
  * nothing.
- * @see LANGUAGE-DELTA.md §7 "hints tables"
+ * @see docs/concepts.md#hints
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -14,7 +14,7 @@ export const hintUnknownKey: Rule = {
   severity: 'warning',
   category: 'blueprint_validation',
   error_type: 'hint_unknown_key',
-  see: 'LANGUAGE-DELTA.md §7',
+  see: 'docs/rules.md#s5-hint-unknown-key',
   check: (context) =>
     hintSites(context).flatMap((site) =>
       Object.keys(site.hints)

@@ -1,6 +1,6 @@
 /**
  * Stage S5 rules (references), in order of enforcement.
- * @see LANGUAGE.md §6 S5
+ * @see docs/rules.md#references-s5
  */
 import type { Rule } from '../rule.js';
 import { hintInapplicableIntent } from './hint-inapplicable-intent.js';

@@ -4,7 +4,7 @@
  * fetched it with the package that references it. A reference to any other package is refused — one item per package,
  * on the first pipe (in declaration order) and field naming it, with the reference as written in `missing_pipe_code`;
  * the reference stopped reporting such pipes as SKIPPED in its dry run.
- * @see LANGUAGE-DELTA.md §11 "Unresolved cross-package reference", LANGUAGE.md §5.6
+ * @see docs/namespaces.md#cross-package-references, docs/namespaces.md#cross-package-references
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
@@ -20,7 +20,7 @@ export const packageRefs: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unresolved_package_dependency',
-  see: 'LANGUAGE-DELTA.md §11, LANGUAGE.md §5.6',
+  see: 'docs/rules.md#s5-package-refs',
   check: (context) => {
     const reported = new Set<string>();
     const items: ValidationErrorItem[] = [];

@@ -1,8 +1,10 @@
 /**
- * S5: the concept references of every pipe resolve: input values, `output` and `combined_output` (LANGUAGE.md §5.3).
+ * S5: the concept references of every pipe resolve: input values, `output` and `combined_output`
+ * (docs/namespaces.md#resolution-order).
  * Cross-package references to a package that is not loaded are deferred. The item carries the missing code and the
  * declared concepts.
- * @see LANGUAGE.md §5.2–5.3, §6 S5; API-CONTRACT.md §4.1 (`unresolved_concept`)
+ * @see docs/namespaces.md#where-references-occur, docs/namespaces.md#resolution-order, docs/rules.md#references-s5;
+ * docs/api.md#validation-items (`unresolved_concept`)
  */
 import { MESSAGES } from '../../messages.js';
 import { stripMultiplicity } from '../../references.js';
@@ -18,7 +20,7 @@ export const pipeConceptRefs: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unresolved_concept',
-  see: 'LANGUAGE.md §5.3, §6 S5',
+  see: 'docs/rules.md#s5-pipe-concept-refs',
   check: (context) => {
     const declared = [...context.library.concepts.values()]
       .filter((concept) => !concept.isNative)

@@ -1,10 +1,12 @@
 /**
  * S5: every pipe reference resolves (the reference's "dependency pipe not found"): steps, branches, outcomes, default
  * outcome (`fail` / `continue` excepted), batch branch pipe. A bare code resolves in its own domain; compat mode also
- * accepts the one pipe of that code elsewhere in the library (LANGUAGE.md §5.6), strict mode asks for `domain.code`.
+ * accepts the one pipe of that code elsewhere in the library (docs/namespaces.md#cross-package-references), strict mode
+ * asks for `domain.code`.
  * A cross-package reference whose domain is loaded must name one of its pipes; one to a package that is not loaded is
  * `S5-package-refs`'s.
- * @see LANGUAGE.md §5.2–5.3, §5.6, §6 S5
+ * @see docs/namespaces.md#where-references-occur, docs/namespaces.md#resolution-order,
+ * docs/namespaces.md#cross-package-references, docs/rules.md#references-s5
  */
 import { MESSAGES } from '../../messages.js';
 import { parsePipeRef } from '../../references.js';
@@ -19,7 +21,7 @@ export const pipeRefs: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unresolved_pipe_dependency',
-  see: 'LANGUAGE.md §5.3, §6 S5',
+  see: 'docs/rules.md#s5-pipe-refs',
   check: (context) =>
     pipesOf(context).flatMap((pipe) =>
       pipeRefsOf(pipe).flatMap(({ field, ref }) => {

@@ -1,8 +1,9 @@
 /**
  * S5: every reference has the syntax of its kind: a pipe reference's code is snake_case (a PascalCase code names a
  * concept), a concept reference's code is PascalCase, with an optional `[]` / `[N]` in pipe inputs and outputs and
- * none in `refines`, `concept_ref` and `item_concept_ref` (LANGUAGE.md §2.1, §3.1, §5.1 step 3).
- * @see LANGUAGE.md §5.1, §6 S5
+ * none in `refines`, `concept_ref` and `item_concept_ref` (docs/concepts.md#declaring-a-concept,
+ * docs/pipes.md#common-fields, docs/namespaces.md#reference-syntax).
+ * @see docs/namespaces.md#reference-syntax, docs/rules.md#references-s5
  */
 import { MESSAGES } from '../../messages.js';
 import { parseConceptRef, parsePipeRef } from '../../references.js';
@@ -17,7 +18,7 @@ export const referenceSyntax: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_reference',
-  see: 'LANGUAGE.md §5.1, §6 S5',
+  see: 'docs/rules.md#s5-reference-syntax',
   check: (context) => {
     const inPipes = pipesOf(context).flatMap((pipe) => {
       const where = `Pipe '${pipe.code}'`;

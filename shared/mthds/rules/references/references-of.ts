@@ -1,7 +1,8 @@
 /**
- * Where references are written (LANGUAGE.md §5.2): the pipe references of a controller and the concept references of a
+ * Where references are written (docs/namespaces.md#where-references-occur): the pipe references of a controller and the
+ * concept references of a
  * pipe, each with the field it sits in.
- * @see LANGUAGE.md §5.2
+ * @see docs/namespaces.md#where-references-occur
  */
 import type { Pipe } from '../../library/concept.js';
 import type { LoadedBundle } from '../../library/library.js';

@@ -1,6 +1,6 @@
 /**
  * S5: the `refines` graph has no cycle (a concept refining itself, directly or through others).
- * @see LANGUAGE.md §2.4, §6 S5
+ * @see docs/concepts.md#refinement-and-compatibility, docs/rules.md#references-s5
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -15,7 +15,7 @@ export const refinementCycles: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'circular_dependency_error',
-  see: 'LANGUAGE.md §2.4, §6 S5',
+  see: 'docs/rules.md#s5-refinement-cycles',
   check: ({ library, bundles }) =>
     conceptCycles(library)
       .filter((cycle) => cycle.kinds.every((kind) => kind === 'refines'))

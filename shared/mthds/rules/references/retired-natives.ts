@@ -2,7 +2,7 @@
  * S5 (strict mode): a pipe does not name a retired native. `ImgGenPrompt` left the natives in the newer reference
  * (MTHDS standard v0.8.0: use `Text`), which no longer resolves it; the 0.16-era reference and published bundles still
  * use it, so compat mode keeps it as a Text-shaped legacy native.
- * @see LANGUAGE-DELTA.md §10
+ * @see docs/concepts.md#native-concepts
  */
 import { MESSAGES } from '../../messages.js';
 import { stripMultiplicity } from '../../references.js';
@@ -25,7 +25,7 @@ export const retiredNatives: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unresolved_concept',
-  see: 'LANGUAGE-DELTA.md §10',
+  see: 'docs/rules.md#s5-retired-natives',
   check: (context) =>
     context.mode === 'compat'
       ? []

@@ -1,7 +1,9 @@
 /**
  * S5: the concept references inside concepts resolve: `refines`, and the `concept_ref` / `item_concept_ref` of
- * structure fields (LANGUAGE.md §5.3). Cross-package references to a package that is not loaded are deferred.
- * @see LANGUAGE.md §2.1–2.2, §5.3, §6 S5
+ * structure fields (docs/namespaces.md#resolution-order). Cross-package references to a package that is not loaded are
+ * deferred.
+ * @see docs/concepts.md#declaring-a-concept, docs/concepts.md#structure-fields, docs/namespaces.md#resolution-order,
+ * docs/rules.md#references-s5
  */
 import { MESSAGES } from '../../messages.js';
 import { stripMultiplicity } from '../../references.js';
@@ -17,7 +19,7 @@ export const structureConceptRefs: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'unresolved_concept',
-  see: 'LANGUAGE.md §5.3, §6 S5',
+  see: 'docs/rules.md#s5-structure-concept-refs',
   check: ({ bundles, library, mode }) =>
     bundles.flatMap((bundle) =>
       conceptTableRefsOf(bundle).flatMap(({ code, field, ref }) => {

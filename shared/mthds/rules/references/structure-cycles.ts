@@ -1,7 +1,7 @@
 /**
  * S5: concepts do not contain themselves through their structure fields (`concept_ref`, `item_concept_ref`, possibly
  * through refinements), since the reference builds structures in topological order.
- * @see LANGUAGE.md §2.2, §6 S5
+ * @see docs/concepts.md#structure-fields, docs/rules.md#references-s5
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -16,7 +16,7 @@ export const structureCycles: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'circular_dependency_error',
-  see: 'LANGUAGE.md §2.2, §6 S5',
+  see: 'docs/rules.md#s5-structure-cycles',
   check: ({ library, bundles }) =>
     conceptCycles(library)
       .filter((cycle) => cycle.kinds.some((kind) => kind === 'field'))

@@ -4,7 +4,7 @@
  * exported for its domain too; a domain the loaded manifests do not list exports everything (inline bundles carry no
  * manifest). One item per reference, on the pipe and field naming it, with the reference as written in
  * `missing_pipe_code`. References to unloaded packages or to pipes that do not exist are other rules' items.
- * @see LANGUAGE-DELTA.md §11, LANGUAGE.md §5.6, §7.1
+ * @see docs/namespaces.md#cross-package-references, docs/namespaces.md#cross-package-references, docs/packages.md
  */
 import { MESSAGES } from '../../messages.js';
 import { parsePipeRef } from '../../references.js';
@@ -19,7 +19,7 @@ export const unexportedPipeRefs: Rule = {
   severity: 'error',
   category: 'pipe_validation',
   error_type: 'unexported_pipe_dependency',
-  see: 'LANGUAGE-DELTA.md §11, LANGUAGE.md §5.6',
+  see: 'docs/rules.md#s5-unexported-pipe-refs',
   check: (context) => {
     const { exports, library } = context;
     if (exports === undefined) return [];

@@ -6,7 +6,7 @@
  *
  * One item per offending concept that no other offending concept reaches (the head of a chain too deep, not each of
  * its links), the deepest or largest first.
- * @see docs/limits.md "Concept structures"
+ * @see docs/limits.md#concept-structures
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Concept } from '../../library/concept.js';
@@ -99,7 +99,7 @@ export const conceptExtent: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'concept_structure_too_large',
-  see: 'docs/limits.md "Concept structures"',
+  see: 'docs/rules.md#s3-concept-extent',
   check: (context) => {
     const extents = conceptExtents(context.library);
     const offending = [...extents]

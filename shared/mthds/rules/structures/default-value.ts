@@ -2,7 +2,8 @@
  * S3: a `default_value` matches the field's type (text → string, integer → integer, number → number, boolean →
  * boolean, date → a TOML date or date-time, datetime → a TOML date-time, time → a TOML time, list → array, dict →
  * table), is one of the `choices` when they are set, and is absent on a `concept` field.
- * @see LANGUAGE.md §2.2, §6 S3; LANGUAGE-DELTA.md §7 (`datetime`, `time`)
+ * @see docs/concepts.md#structure-fields, docs/rules.md#structures-s3; docs/concepts.md#structure-fields (`datetime`,
+ * `time`)
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -43,7 +44,7 @@ export const defaultValue: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_concept_field',
-  see: 'LANGUAGE.md §2.2, §6 S3',
+  see: 'docs/rules.md#s3-default-value',
   check: ({ bundles }) =>
     structureFields(bundles).flatMap((at) => {
       const why = problem(at);

@@ -1,6 +1,6 @@
 /**
  * S3: a `dict` field names non-empty `key_type` and `value_type`.
- * @see LANGUAGE.md §2.2, §6 S3
+ * @see docs/concepts.md#structure-fields, docs/rules.md#structures-s3
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -13,7 +13,7 @@ export const dictTypes: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_concept_field',
-  see: 'LANGUAGE.md §2.2, §6 S3',
+  see: 'docs/rules.md#s3-dict-types',
   check: ({ bundles }) =>
     structureFields(bundles)
       .filter(({ field }) => field.type === 'dict' && (!field.key_type?.trim() || !field.value_type?.trim()))

@@ -1,6 +1,7 @@
 /**
- * S3: `concept_ref` is set if and only if `type = "concept"`; `item_concept_ref` if and only if `item_type = "concept"`.
- * @see LANGUAGE.md §2.2, §6 S3
+ * S3: `concept_ref` is set if and only if `type = "concept"`; `item_concept_ref` if and only if
+ * `item_type = "concept"`.
+ * @see docs/concepts.md#structure-fields, docs/rules.md#structures-s3
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
@@ -14,7 +15,7 @@ export const fieldConceptRefs: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_concept_field',
-  see: 'LANGUAGE.md §2.2, §6 S3',
+  see: 'docs/rules.md#s3-field-concept-refs',
   check: ({ bundles }) =>
     structureFields(bundles).flatMap((at) => {
       const { field, concept, name } = at;

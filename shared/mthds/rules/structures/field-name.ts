@@ -1,8 +1,9 @@
 /**
  * S3: a structure field name does not start with `_` and does not collide with the attribute names of the structure
- * classes the reference generates (Pydantic `model_*` and the legacy `BaseModel` methods). Applies to string-form fields
+ * classes the reference generates (Pydantic `model_*` and the legacy `BaseModel` methods). Applies to string-form
+ * fields
  * too.
- * @see LANGUAGE.md §2.2, §6 S3
+ * @see docs/concepts.md#structure-fields, docs/rules.md#structures-s3
  */
 import { MESSAGES } from '../../messages.js';
 import type { Rule } from '../rule.js';
@@ -26,7 +27,7 @@ const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
 
 /**
  * Why a name cannot be a structure field (a leading `_`, `model_*`, a reserved name), or undefined when it can.
- * @param name - a field name (also a PipeJudge question name, LANGUAGE-DELTA.md §3)
+ * @param name - a field name (also a PipeJudge question name, docs/language.md#pipejudge)
  */
 export function fieldNameProblem(name: string): string | undefined {
   if (name.startsWith('_')) return `field names must not start with '_'`;
@@ -42,7 +43,7 @@ export const fieldName: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_concept_field',
-  see: 'LANGUAGE.md §2.2, §6 S3',
+  see: 'docs/rules.md#s3-field-name',
   check: ({ bundles }) =>
     bundles.flatMap((bundle) =>
       Object.entries(bundle.blueprint.concept).flatMap(([concept, table]) => {

@@ -1,7 +1,7 @@
 /**
  * S3: a field has a `type`, or non-empty `choices` (an enum field). `choices` together with a `type` is refused, except
- * `type = "text"` in compat mode (the published corpus relies on it, LANGUAGE.md §2.2 ⚠).
- * @see LANGUAGE.md §2.2, §6 S3
+ * `type = "text"` in compat mode (the published corpus relies on it, docs/concepts.md#structure-fields).
+ * @see docs/concepts.md#structure-fields, docs/rules.md#structures-s3
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import { MESSAGES } from '../../messages.js';
@@ -15,7 +15,7 @@ export const fieldType: Rule = {
   severity: 'error',
   category: 'blueprint_validation',
   error_type: 'invalid_concept_field',
-  see: 'LANGUAGE.md §2.2, §6 S3',
+  see: 'docs/rules.md#s3-field-type',
   check: ({ bundles, mode }) =>
     structureFields(bundles).flatMap((at): ValidationErrorItem[] => {
       const { field, concept, name } = at;

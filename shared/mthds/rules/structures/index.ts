@@ -1,6 +1,6 @@
 /**
  * Stage S3 rules (concept structure fields), in order of enforcement.
- * @see LANGUAGE.md §6 S3
+ * @see docs/rules.md#structures-s3
  */
 import type { Rule } from '../rule.js';
 import { conceptExtent } from './concept-extent.js';

@@ -1,7 +1,7 @@
 /**
  * The structure fields written as tables, across the bundles: what every S3 rule iterates over (a field written as a
  * string is a text field whose description is the string, and has nothing to check).
- * @see LANGUAGE.md §2.2
+ * @see docs/concepts.md#structure-fields
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';

@@ -97,7 +97,10 @@ output = "docs->documents.Page[]"
 steps = [{ pipe = "github.com/acme/methods/docs->documents.extract_pages", result = "pages" }]
 `;
 
-/** The package `finance.fetch` calls by address: loaded, as a cross-package reference needs (LANGUAGE-DELTA.md §11). */
+/**
+ * The package `finance.fetch` calls by address: loaded, as a cross-package reference needs
+ * (docs/namespaces.md#cross-package-references).
+ */
 const DOCUMENTS = `domain = "documents"
 
 [pipe.extract_pages]
@@ -114,7 +117,7 @@ const FILES = [
   { content: DOCUMENTS, source: 'documents.mthds' },
 ];
 
-describe('buildCrate (API-CONTRACT.md §4.6)', () => {
+describe('buildCrate (docs/crate.md#crate-shape)', () => {
   const crate = crateOf(FILES);
 
   describe('when building the crate of a library calling another package', () => {

@@ -50,7 +50,7 @@ const base = fingerprintOf([
   { content: REPORT, source: 'report.mthds' },
 ]);
 
-describe('crate fingerprint (API-CONTRACT.md §4.6)', () => {
+describe('crate fingerprint (docs/crate.md#crate-shape)', () => {
   describe('when the same library is sent differently', () => {
     it('should be identical with the files in reverse order', () => {
       expect(

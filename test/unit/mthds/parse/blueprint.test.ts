@@ -83,7 +83,7 @@ describe('blueprint schemas (mirror of mthds_schema.json)', () => {
         expect(keysOf(schema)).to.deep.equal([...Object.keys(definition?.properties ?? {}), ...newer].sort());
       });
 
-      it('should refuse unknown keys exactly where the JSON schema does (and in structure fields, LANGUAGE.md §2.2)', () => {
+      it('should refuse unknown keys exactly where the JSON schema does (and in structure fields, docs/concepts.md#structure-fields)', () => {
         expect(isStrict(schema)).to.equal(
           definition?.additionalProperties === false || name === 'ConceptStructureBlueprint',
         );

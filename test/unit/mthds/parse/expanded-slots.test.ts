@@ -1,5 +1,6 @@
 /**
- * Expanded input slots (LANGUAGE-DELTA.md §7): `name = { concept = "X?", hints = {…} }` with only those two keys,
+ * Expanded input slots (docs/pipes.md#inputs-and-output): `name = { concept = "X?", hints = {…} }` with only those two
+ * keys,
  * collapsed to the concept spec (presence marker kept).
  */
 import { expect } from 'chai';

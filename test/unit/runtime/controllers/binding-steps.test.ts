@@ -1,6 +1,7 @@
 /**
  * PipeSequence binding steps and dotted `batch_over` through the runtime API, on the mock backend
- * (LANGUAGE-DELTA.md §5): the copy under `result` with the derived concept, lists crossed and flattened, scalar fields
+ * (docs/data-flow.md#binding-steps): the copy under `result` with the derived concept, lists crossed and flattened,
+ * scalar fields
  * as native content, and a batch over a bound list.
  */
 import { expect } from 'chai';
@@ -155,7 +156,7 @@ output = "Text"
 prompt = "Summarize $page.body"
 `;
 
-describe('a dotted batch_over that reaches no value (LANGUAGE-DELTA.md §5–6)', () => {
+describe('a dotted batch_over that reaches no value (docs/data-flow.md#binding-steps, docs/language.md#optionality-presence-markers-and-absences)', () => {
   const library = libraryOf(ABSENT_BUNDLE);
 
   it('should lift the batch to an empty result when the root is absent', async () => {

@@ -1,5 +1,6 @@
 /**
- * PipeBatch through the runtime API (RUNTIME.md §3.5, LANGUAGE.md §4.5): the concurrency bound, input order, empty
+ * PipeBatch through the runtime API (docs/runtime.md#pipebatch, docs/data-flow.md#batching): the concurrency bound,
+ * input order, empty
  * and one-item lists, one memory copy per item, one-level flattening of list outputs, branch failures.
  */
 import { expect } from 'chai';
@@ -78,7 +79,7 @@ describeOnBothPaths('PipeBatch', () => {
         },
       },
     });
-    expect(outcome.tokensUsages.map((usage) => usage.pipe_code)).to.deep.equal(Array(12).fill('echo'));
+    expect(outcome.inferenceCalls.map((call) => call.pipeCode)).to.deep.equal(Array(12).fill('echo'));
   });
 
   it('should run at most batchConcurrency branches at once when the host sets it', async () => {

@@ -1,5 +1,6 @@
 /**
- * PipeCondition through the runtime API (RUNTIME.md §3.4): Python-style rendering of the expression, trimming,
+ * PipeCondition through the runtime API (docs/runtime.md#pipecondition): Python-style rendering of the expression,
+ * trimming,
  * outcomes and `default_outcome`, the `fail` and `continue` outcomes, `add_alias_from_expression_to`.
  */
 import { expect } from 'chai';
@@ -108,10 +109,10 @@ describeOnBothPaths('PipeCondition', () => {
     expect(Object.keys(view.root)).to.deep.equal(['ticket', 'calm']);
     expect(view.root['calm']!.content).to.deep.equal(text('calm: stop'));
     expect(memory.mainAbsence()).to.deep.equal({
-      variable_name: 'decided',
+      variableName: 'decided',
       kind: 'declared_absent',
       reason: "PipeCondition 'route_continue' took the 'continue' outcome (expression: 'stop')",
-      producing_pipe: 'route_continue',
+      producingPipe: 'route_continue',
       upstream: null,
     });
   });
@@ -125,6 +126,6 @@ describeOnBothPaths('PipeCondition', () => {
       root: { ticket: { name: 'ticket', concept: 'ctl.Ticket', content: ticket, code: 's1' } },
     });
     expect(outcome.memory.mainStuff()).to.equal(undefined);
-    expect(outcome.memory.mainAbsence()).to.include({ variable_name: 'main_stuff', kind: 'declared_absent' });
+    expect(outcome.memory.mainAbsence()).to.include({ variableName: 'main_stuff', kind: 'declared_absent' });
   });
 });

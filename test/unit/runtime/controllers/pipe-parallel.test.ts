@@ -1,5 +1,5 @@
 /**
- * PipeParallel through the runtime API (RUNTIME.md §3.3): each branch on its own copy of the memory,
+ * PipeParallel through the runtime API (docs/runtime.md#pipeparallel): each branch on its own copy of the memory,
  * `add_each_output`, the combined output and `combined_output` validation.
  */
 import { expect } from 'chai';

@@ -1,5 +1,6 @@
 /**
- * PipeSequence through the runtime API (RUNTIME.md §3.1–3.2, docs/runtime.md): step results, publication of the
+ * PipeSequence through the runtime API (docs/runtime.md#pipesequence, docs/runtime.md#controllers, docs/runtime.md):
+ * step results, publication of the
  * output under the step / request output name, step `nb_output`, inline batch steps and nested sequences.
  */
 import { expect } from 'chai';
@@ -38,7 +39,7 @@ describeOnBothPaths('PipeSequence', () => {
     expect(outcome.pipelineRunId).to.equal('run-1');
     expect(outcome.createdAt).to.equal(CLOCK_START);
     expect(outcome.finishedAt).to.equal(CLOCK_START + CLOCK_STEP);
-    expect(outcome.tokensUsages).to.deep.equal([]);
+    expect(outcome.inferenceCalls).to.deep.equal([]);
   });
 
   it('should also publish the output under the request output_name (same stuff)', async () => {
@@ -91,19 +92,19 @@ describeOnBothPaths('PipeSequence', () => {
         words: { name: 'words', concept: 'native.Text', content: texts('a', 'b', 'c'), code: 's2' },
       },
     });
-    expect(outcome.tokensUsages).to.deep.equal([
+    expect(outcome.inferenceCalls).to.deep.equal([
       {
-        model_type: 'llm',
-        inference_model_name: RECORDING_USAGE.model,
-        inference_model_id: RECORDING_USAGE.model,
-        pipe_code: 'list_words',
-        job_category: 'llm_job',
-        unit_job_id: null,
-        nb_tokens_by_category: { input: 1, output: 1 },
-        cost: null,
+        modelType: 'llm',
+        modelName: RECORDING_USAGE.model,
+        modelId: RECORDING_USAGE.model,
+        pipeCode: 'list_words',
+        jobCategory: 'llm_job',
+        inputTokens: 1,
+        outputTokens: 1,
+        costUsd: null,
         backend: 'recording',
-        started_at: clockIso(1),
-        completed_at: clockIso(2),
+        startedAt: Date.parse(clockIso(1)),
+        completedAt: Date.parse(clockIso(2)),
       },
     ]);
     expect(outcome.finishedAt).to.equal(CLOCK_START + 3 * CLOCK_STEP);

@@ -1,6 +1,8 @@
 /**
- * PipeExtract and PipeStructure whose one input is declared optional (`?`) and absent (LANGUAGE-DELTA.md §6): the pipe
- * runs with the value undefined. PipeExtract reads nothing (its `Page[]` output is the empty list, no extractor needed);
+ * PipeExtract and PipeStructure whose one input is declared optional (`?`) and absent
+ * (docs/language.md#optionality-presence-markers-and-absences): the pipe
+ * runs with the value undefined. PipeExtract reads nothing (its `Page[]` output is the empty list, no extractor
+ * needed);
  * PipeStructure resolves an optional output to a `declared_absent` absence without a call, and otherwise structures an
  * empty text.
  */
@@ -38,10 +40,10 @@ output = "Card"
 `;
 
 const NOTE_ABSENCE = {
-  variable_name: 'note',
+  variableName: 'note',
   kind: 'not_provided',
   reason: "the caller did not provide the optional input 'note'",
-  producing_pipe: null,
+  producingPipe: null,
   upstream: null,
 };
 
@@ -60,10 +62,10 @@ describe('an absent optional sole input', () => {
     const { memory } = await runPipe(library, 'maybe_card', {}, { inference: port });
     expect(port.calls).to.deep.equal([]);
     expect(memory.mainAbsence()).to.deep.equal({
-      variable_name: 'main_stuff',
+      variableName: 'main_stuff',
       kind: 'declared_absent',
       reason: "PipeStructure 'maybe_card' had no text to structure: its optional input 'note' is absent",
-      producing_pipe: 'maybe_card',
+      producingPipe: 'maybe_card',
       upstream: NOTE_ABSENCE,
     });
   });

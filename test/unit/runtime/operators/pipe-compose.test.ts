@@ -1,5 +1,6 @@
 /**
- * PipeCompose through the runtime API (RUNTIME.md §2.3, LANGUAGE.md §3.7): template mode (Text and Html outputs) and
+ * PipeCompose through the runtime API (docs/runtime.md#pipecompose, docs/pipes.md#pipecompose): template mode (Text and
+ * Html outputs) and
  * construct mode (memory paths, templates, literals, nested fields, `list_to_dict_keyed_by`, output validation).
  */
 import { expect } from 'chai';

@@ -1,5 +1,6 @@
 /**
- * PipeDocGen through the runtime API (LANGUAGE-DELTA.md §4), with a recording printer: what the print stage receives
+ * PipeDocGen through the runtime API (docs/document-generation.md), with a recording printer: what the print stage
+ * receives
  * (engine, title, data, composed HTML, template bytes), the Document stored, the bounds, the missing printer, and the
  * dry run's blank-PDF mock.
  */

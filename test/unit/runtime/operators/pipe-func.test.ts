@@ -1,5 +1,6 @@
 /**
- * PipeFunc through the runtime API (RUNTIME.md §2.8): registered functions only, their result validated against the
+ * PipeFunc through the runtime API (docs/runtime.md#newer-operators): registered functions only, their result validated
+ * against the
  * output concept.
  */
 import { expect } from 'chai';

@@ -1,5 +1,6 @@
 /**
- * PipeLLM through the runtime API with a recording inference port (RUNTIME.md §2.1): prompt rendering (shorthands,
+ * PipeLLM through the runtime API with a recording inference port (docs/runtime.md#pipellm): prompt rendering
+ * (shorthands,
  * domain and pipe system prompts), model settings, text versus structured output, list outputs and their counts,
  * `structuring_method = "preliminary_text"`, and the token usage records.
  */
@@ -130,19 +131,19 @@ describe('PipeLLM', () => {
       const port = recordingPort({ text: () => 'ok' });
       const outcome = await runPipe(library, 'own_system', { topic: 'tea' }, { inference: port });
       expect(outcome.createdAt).to.equal(Date.parse(clockIso(0)));
-      expect(outcome.tokensUsages).to.deep.equal([
+      expect(outcome.inferenceCalls).to.deep.equal([
         {
-          model_type: 'llm',
-          inference_model_name: 'recording',
-          inference_model_id: 'recording',
-          pipe_code: 'own_system',
-          job_category: 'llm_job',
-          unit_job_id: null,
-          nb_tokens_by_category: { input: 1, output: 1 },
-          cost: null,
+          modelType: 'llm',
+          modelName: 'recording',
+          modelId: 'recording',
+          pipeCode: 'own_system',
+          jobCategory: 'llm_job',
+          inputTokens: 1,
+          outputTokens: 1,
+          costUsd: null,
           backend: 'recording',
-          started_at: clockIso(1),
-          completed_at: clockIso(2),
+          startedAt: Date.parse(clockIso(1)),
+          completedAt: Date.parse(clockIso(2)),
         },
       ]);
       expect(outcome.finishedAt).to.equal(Date.parse(clockIso(3)));
@@ -238,9 +239,9 @@ describe('PipeLLM', () => {
           'Extract and structure information from this text:\n<draft_text>\nThe kettle is broken; urgent.\n</draft_text>\nNow generate the JSON in the required format. Do not create information that is not in the text.',
       });
       expect(memoryView(outcome.memory).root['main_stuff']!.content).to.deep.equal(TICKET);
-      expect(outcome.tokensUsages.map((usage) => [usage.started_at, usage.completed_at])).to.deep.equal([
-        [clockIso(1), clockIso(2)],
-        [clockIso(3), clockIso(4)],
+      expect(outcome.inferenceCalls.map((call) => [call.startedAt, call.completedAt])).to.deep.equal([
+        [Date.parse(clockIso(1)), Date.parse(clockIso(2))],
+        [Date.parse(clockIso(3)), Date.parse(clockIso(4))],
       ]);
     });
   });

@@ -1,5 +1,6 @@
 /**
- * PipeStructure through the runtime API (LANGUAGE-DELTA.md §1): one structured-output call whose prompt wraps the
+ * PipeStructure through the runtime API (docs/pipes.md#pipestructure): one structured-output call whose prompt wraps
+ * the
  * input text, the pipe's model, list outputs, and a run on the mock backend.
  */
 import { expect } from 'chai';

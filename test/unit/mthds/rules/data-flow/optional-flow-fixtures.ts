@@ -1,5 +1,6 @@
 /**
- * Bundles of the optionality flow rules' tests (LANGUAGE-DELTA.md §6): a sequence taking an optional hint, whose
+ * Bundles of the optionality flow rules' tests (docs/language.md#optionality-presence-markers-and-absences): a sequence
+ * taking an optional hint, whose
  * enrichment step lifts when the hint is absent.
  */
 import { bundle } from '../harness.js';

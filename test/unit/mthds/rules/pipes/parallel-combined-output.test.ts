@@ -26,7 +26,7 @@ describe('S4-parallel-combined-output', () => {
     });
   });
 
-  describe('when the same bundle loads in compat mode (LANGUAGE.md §3.9)', () => {
+  describe('when the same bundle loads in compat mode (docs/pipes.md#pipeparallel)', () => {
     it('should pass', () => {
       expect(runRule(parallelCombinedOutput, TEXT, 'compat')).to.deep.equal([]);
     });
