@@ -5,7 +5,7 @@
  *        ↑
  *   runtime        shared/runtime (ports to what it needs from outside)
  *        ↑
- *   adapters       shared/{inference,bundles,compute,methods,net,config,observability,lifecycle,storage,docgen}
+ *   adapters       shared/{inference,bundles,compute,methods,net,config,observability,lifecycle,storage,docgen,database}
  *   wire           shared/wire (the runtime's values in the API's shapes)
  *        ↑
  *   orchestration  shared/orchestration
@@ -16,7 +16,8 @@
  */
 const CORE = '^shared/(errors|templating|mthds|codegen|tooling)/';
 const RUNTIME = '^shared/runtime/';
-const ADAPTERS = '^shared/(inference|bundles|compute|methods|net|config|observability|lifecycle|storage|docgen)/';
+const ADAPTERS =
+  '^shared/(inference|bundles|compute|methods|net|config|observability|lifecycle|storage|docgen|database)/';
 const WIRE = '^shared/wire/';
 const ORCHESTRATION = '^shared/orchestration/';
 const HTTP = '^(api|worker)/';

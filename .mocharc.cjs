@@ -45,6 +45,6 @@ module.exports = {
   ignore,
   recursive: true,
   timeout: 20000,
-  require: ['test/helpers/leak-check.ts'],
+  require: ['test/helpers/leak-check.ts', 'test/helpers/postgres.ts'],
   exit: false,
 };

@@ -7,9 +7,10 @@
  * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), the
  *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1) and the pages for people: `GET /` (to
  *    `/docs`) and `GET /docs`, the API reference (docs/api.md#api-reference-docs-and-get-v1openapijson)
- * 4. authentication of every `/v1` route (spec §5); the operator routes `/admin/*` and `/metrics` need the operator
- *    credential, never a tenant's (Bearer, or on `/admin/*` HTTP Basic with it as the password, for browsers:
- *    `middleware/operator-auth.ts`)
+ * 4. authentication of every `/v1` route (spec §5; with a control plane, organizations' API keys too, and on
+ *    `GET /platform/v1/auth/verify`: docs/api.md#api-keys); the operator routes `/admin/*` and `/metrics` need the
+ *    operator credential, never a tenant's (Bearer, or on `/admin/*` HTTP Basic with it as the password, for
+ *    browsers: `middleware/operator-auth.ts`)
  * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a
  * diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md#request-bodies)
@@ -23,31 +24,24 @@
  */
 import express, { type Express } from 'express';
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
-import type { ApiConfig, Settings } from '../shared/config/index.js';
-import { createDocumentExtractor, type ModelDeck } from '../shared/inference/index.js';
-import { createMethodFetcher, type MethodFetcher } from '../shared/methods/index.js';
-import type { Logger } from '../shared/observability/index.js';
+import type { ApiConfig } from '../shared/config/index.js';
+import { createDocumentExtractor } from '../shared/inference/index.js';
+import { createMethodFetcher } from '../shared/methods/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import {
   directOrchestrator,
   loggedRunObjects,
   memoryRuns,
   type Orchestrator,
-  type QueueBackend,
   type RunEventLog,
   type RunObjects,
   type RunStore,
 } from '../shared/orchestration/index.js';
-import {
-  type DocumentExtractorPort,
-  type IdSource,
-  type InferencePort,
-  randomIdSource,
-  type TemplateRenderer,
-} from '../shared/runtime/index.js';
+import { randomIdSource } from '../shared/runtime/index.js';
 import { openObjectStore } from '../shared/storage/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
+import type { AppDeps } from './app-deps.js';
 import { errorPages } from './error-pages.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -57,73 +51,36 @@ import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { operatorAuthenticate } from './middleware/operator-auth.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
+import { storeKeyLookup } from './middleware/store-key-lookup.js';
 import { AnswerCache } from './offload/answer-cache.js';
 import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { RouteRegistry } from './openapi/route-registry.js';
 import { Orchestration } from './orchestration.js';
 import { Readiness } from './readiness.js';
-import { diagnosticRoutes, diagnosticsRouter } from './routes/diagnostics.js';
+import { API_KEY_ROUTES, apiKeysRouter } from './routes/api-keys.js';
+import { AUTH_VERIFY_ROUTES, callerRouter, ME_ROUTE } from './routes/caller.js';
+import { diagnosticRoutes } from './routes/diagnostic-route-specs.js';
+import { diagnosticsRouter } from './routes/diagnostics.js';
 import { docsPageRouter, ROOT_ROUTE } from './routes/docs-page.js';
 import { errorsRouter } from './routes/errors.js';
 import { HEALTH_ROUTE, healthRouter } from './routes/health.js';
 import { METRICS_PATH, METRICS_ROUTE, metricsRouter } from './routes/metrics.js';
 import { MODELS_ROUTE, modelsRouter } from './routes/models.js';
 import { OPENAPI_ROUTE, openApiRouter } from './routes/openapi.js';
+import { CREATE_ORGANIZATION_ROUTE, organizationsRouter } from './routes/organizations.js';
 import { READY_ROUTE, readyRouter } from './routes/ready.js';
 import { EXECUTE_ROUTE, runRouter, START_ROUTE } from './routes/run.js';
 import { RUN_EVENTS_ROUTE, runEventsRouter } from './routes/run-events.js';
 import { RUNS_ROUTES, runsRouter } from './routes/runs.js';
 import { STORAGE_OBJECT_ROUTE, storageRouter } from './routes/storage.js';
 import { VERSION_ROUTE, versionRouter } from './routes/version.js';
+import { openTenancy } from './tenancy.js';
+
+export type { AppDeps } from './app-deps.js';
 
 /** Embedded orchestration defaults: in-process runs, no per-request override (the packaged `api.toml`). */
 const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrchestrationModeOverride: false };
-
-/** What the app is built from. Tests pass their own settings, a silent logger and their inference backend. */
-export interface AppDeps {
-  settings: Settings;
-  logger: Logger;
-  /** The inference backend direct runs call (mock or a provider). */
-  inference: InferencePort;
-  /** The model deck served by `GET /v1/models` (the route is absent without one). */
-  modelDeck?: ModelDeck;
-  /** Reads documents for PipeExtract; the embedded PDF text extractor by default. */
-  extractor?: DocumentExtractorPort;
-  /** Fetches method packages by address (`method_ref`); built from the settings when absent. */
-  methodFetcher?: MethodFetcher;
-  /** Orchestration settings (`api.toml`); direct only by default. */
-  apiConfig?: ApiConfig;
-  /** The queue backend; required when a non-direct mode can be selected. */
-  queueBackend?: QueueBackend;
-  metrics?: Metrics;
-  /** Reads `COMPLETION_CALLBACK_SECRET` when a callback must be signed; the environment by default. */
-  readSecret?: () => string | undefined;
-  /** Stuff-code source of direct runs; random by default (the dry runs of the diagnostics pool draw random codes). */
-  ids?: IdSource;
-  /** Clock of direct runs in epoch milliseconds; `Date.now` by default (the diagnostics pool reads the real clock). */
-  now?: () => number;
-  /**
-   * Renders the templates of direct runs; by default a {@link PooledTemplateRenderer} built from the settings (the
-   * entry point passes its own, to close it on shutdown).
-   */
-  templates?: TemplateRenderer;
-  /**
-   * Where the diagnostic and tooling routes compute (docs/isolation.md#diagnostics-pool); its owner closes it. By
-   * default one is built from `settings.compute` whose threads start on demand and leave when idle.
-   */
-  diagnostics?: DiagnosticsPool;
-  /**
-   * The checks of `GET /ready`; the entry point tracks its warm-ups there. With a queue backend the app adds a Redis
-   * probe. By default none besides it (an app built in-process is ready at once).
-   */
-  readiness?: Readiness;
-  /**
-   * Where run objects are kept (docs/storage.md); by default in the store `STORAGE_BACKEND` selects (the entry point
-   * passes its own, to sweep its store, flush its result writes and close it on shutdown).
-   */
-  runObjects?: RunObjects;
-}
 
 /** Where a deployment's runs are recorded: its Redis with a queue backend, else this process's memory. */
 interface RunTracking {
@@ -222,9 +179,14 @@ export function createApp(deps: AppDeps): Express {
   app.use(routes.describe(readyRouter(readiness), [READY_ROUTE]));
   app.use(errorsRouter(errorPages));
   app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
-  const auth = authenticate(settings.auth);
+  const now = deps.now ?? Date.now;
+  const tenancy = deps.controlPlane
+    ? openTenancy(deps.controlPlane, { maxKeysPerOrganization: settings.apiKeys.maxPerOrganization, now })
+    : undefined;
+  const storeKeys = tenancy ? storeKeyLookup(tenancy, { now }) : undefined;
+  const auth = authenticate(settings.auth, storeKeys);
   app.use('/v1', auth);
-  app.use(routes.describe(versionRouter(), [VERSION_ROUTE]));
+  app.use(routes.describe(versionRouter({ extensions: tenancy ? ['api_keys'] : [] }), [VERSION_ROUTE]));
   app.use(routes.describe(openApiRouter(routes, { auth: settings.auth.mode }), [OPENAPI_ROUTE]));
   if (deps.modelDeck) app.use(routes.describe(modelsRouter(deps.modelDeck), [MODELS_ROUTE]));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, { metrics }).fetcher;
@@ -274,7 +236,13 @@ export function createApp(deps: AppDeps): Express {
       [RUN_EVENTS_ROUTE],
     ),
   );
-  const operators = { auth: settings.auth, operatorApiKey: settings.operatorApiKey };
+  if (tenancy) {
+    const tenancyOptions = { ...bodyLimits, tenancy, diagnostics };
+    app.use(routes.describe(callerRouter(auth), [ME_ROUTE, ...AUTH_VERIFY_ROUTES]));
+    app.use(routes.describe(organizationsRouter(tenancyOptions), [CREATE_ORGANIZATION_ROUTE]));
+    app.use(routes.describe(apiKeysRouter({ ...tenancyOptions, now }), API_KEY_ROUTES));
+  }
+  const operators = { auth: settings.auth, operatorApiKey: settings.operatorApiKey, storeKeys };
   app.use('/admin', operatorAuthenticate({ ...operators, browser: true }));
   if (deps.queueBackend) {
     deps.queueBackend.watch(metrics);

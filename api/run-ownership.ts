@@ -11,7 +11,7 @@ import type { Identity } from './middleware/authenticate.js';
 
 /** Who owns a run and where it writes. */
 export interface RunOwnership {
-  /** The caller's own id: `user_id` of the token (jwt), else `single-tenant`. */
+  /** The caller's own id: `user_id` of the token (jwt), its key's organization (an API key), else `single-tenant`. */
   owner: string;
   /** The effective `storage_scope`: as requested, else the owner's id (spec §2.3). */
   storageScope: string;

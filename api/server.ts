@@ -10,6 +10,9 @@
  * machine. Its HTTP server caps connections (in all and per client address) and bounds the time to receive a request
  * (`HTTP_*`, docs/limits.md#connections). The `method_ref` clone cache is swept periodically in direct mode and
  * whenever this process runs workers;
+ * the control-plane database (`DATABASE_URL`, else the embedded one; docs/control-plane.md) is opened and migrated,
+ * the embedded one before listening, PostgreSQL while listening (`GET /ready` waits for it); a database it cannot open
+ * stops the process with one line;
  * run storage (`STORAGE_BACKEND`) is swept of objects past their retention every `STORAGE_SWEEP_MINUTES`
  * (docs/storage.md#retention).
  * Refuses to start (one line on stderr naming the variable or file, exit status 1) when the configuration is invalid or
@@ -23,7 +26,8 @@
  * (docs/run-failures.md).
  */
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
-import { loadApiConfig } from '../shared/config/index.js';
+import { loadApiConfig, SettingsError } from '../shared/config/index.js';
+import { openDatabase } from '../shared/database/index.js';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
 import {
@@ -69,6 +73,21 @@ async function main(): Promise<void> {
     objectStore.close();
   });
   resources.defer('storage sweep', startStorageSweep(objectStore, settings.storage, logger));
+  const controlPlane = (async () => {
+    if (queueBackend && settings.database.url === undefined) {
+      resources.defer('embedded database lease', await queueBackend.claimEmbeddedDatabase());
+    }
+    return openDatabase(settings.database);
+  })();
+  controlPlane.then(
+    (database) => resources.defer('control-plane database', () => database.close()),
+    (error: unknown) =>
+      refuseToStart(
+        error instanceof SettingsError
+          ? error.message
+          : `Cannot open the control-plane database (DATABASE_URL, DATABASE_EMBEDDED_DIR): ${error instanceof Error ? error.message : String(error)}; refusing to start`,
+      ),
+  );
   const methods = createMethodFetcher(settings, logger, { metrics });
   if (!queued || pool) resources.defer('clone cache sweep', startCacheSweep(methods.cache, settings, logger));
   const templates = new PooledTemplateRenderer(settings.templates);
@@ -79,6 +98,10 @@ async function main(): Promise<void> {
   const warming = diagnostics.warm();
   warming.catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
   readiness.track('diagnostics_threads', warming);
+  readiness.track('control_plane_database', controlPlane);
+  // PGlite runs the database on this thread: creating a fresh one blocks it for seconds, so it opens before the
+  // server listens, never under a client's request.
+  if (settings.database.url === undefined) await controlPlane.catch(() => undefined);
   const app = createApp({
     settings,
     logger,
@@ -92,6 +115,7 @@ async function main(): Promise<void> {
     diagnostics,
     readiness,
     runObjects,
+    controlPlane,
     ...(queueBackend ? { queueBackend } : {}),
   });
   const server = createHttpServer(app, settings.http, (reason) => metrics.httpConnectionsRefused.inc({ reason }));

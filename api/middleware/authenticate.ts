@@ -8,13 +8,19 @@
  *
  * A JWT's `user_id` must be one path-safe segment (the storage-scope segment rule: `[A-Za-z0-9_-]`, at most
  * {@link MAX_USER_ID_LENGTH} characters), checked here and nowhere else, before any other claim: a token whose
- * `user_id` holds a space, a homoglyph or any other character is a 401 naming it, never a run that fails later.
+ * `user_id` holds a space, a homoglyph or any other character is a 401 naming it, never a run that fails later. Its
+ * optional `org_id` claim names the caller's organization under the same rule.
+ *
+ * With a control plane, a bearer token starting `plx_sk_` is an API key of an organization, verified against the
+ * store in `api_key` and `jwt` modes ({@link StoreKeyLookup}); a key that does not verify is refused exactly as a
+ * wrong token of the mode is (docs/api.md#api-keys).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { AuthSettings } from '../../shared/config/index.js';
+import { API_KEY_PREFIX } from '../../shared/database/index.js';
 import { Unauthenticated } from '../../shared/errors/index.js';
 import { STORAGE_SEGMENT_PATTERN } from '../../shared/storage/object-key.js';
 import { STORAGE_SCOPE } from '../requests/storage-scope.js';
@@ -22,8 +28,9 @@ import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 /** Who is calling (docs/api.md#authentication; docs/run-ownership.md). */
 export interface Identity {
   /**
-   * The caller's own id (spec §2.3), owner of the runs it starts: the token's `user_id` claim in `jwt` mode,
-   * `single-tenant` (the deployment principal) when no identity is bound.
+   * The caller's own id (spec §2.3), owner of the runs it starts: the token's `user_id` claim in `jwt` mode, the
+   * organization's id for an organization's API key, `single-tenant` (the deployment principal) when no identity is
+   * bound.
    */
   userId: string;
   /**
@@ -33,10 +40,20 @@ export interface Identity {
   storageScopes: 'any' | readonly string[];
   /** Whether the caller's JWT lists the `operator` role in its `roles` claim (docs/run-ownership.md#operators). */
   operator: boolean;
+  /**
+   * The caller's organization (docs/api.md#api-keys): the organization of its API key, or its JWT's `org_id` claim;
+   * absent for the deployment principal and for a JWT without the claim.
+   */
+  organizationId?: string;
+  /** The id of the API key the caller presented (`key_…`); absent for any other credential. */
+  keyId?: string;
 }
 
+/** The id of the deployment principal: every caller when no identity is bound, and the bootstrap admin. */
+export const DEPLOYMENT_PRINCIPAL = 'single-tenant';
+
 /** The identity of every caller when authentication binds none: the deployment principal, which owns every scope. */
-const SINGLE_TENANT: Identity = { userId: 'single-tenant', storageScopes: 'any', operator: false };
+const SINGLE_TENANT: Identity = { userId: DEPLOYMENT_PRINCIPAL, storageScopes: 'any', operator: false };
 
 /** Longest JWT `user_id`, in characters: it is a storage-scope segment and a part of object paths. */
 const MAX_USER_ID_LENGTH = 128;
@@ -116,7 +133,30 @@ async function verifyJwt(token: string, secret: Uint8Array): Promise<Identity> {
       `Invalid token: roles claim must be a list of at most ${MAX_ROLES} role names (1 to ${MAX_ROLE_LENGTH} characters each).`,
     );
   }
-  return { userId, storageScopes: granted.data ?? [], operator: roles.data?.includes(OPERATOR_ROLE) ?? false };
+  const organizationId = organizationClaim(payload['org_id']);
+  return {
+    userId,
+    storageScopes: granted.data ?? [],
+    operator: roles.data?.includes(OPERATOR_ROLE) ?? false,
+    ...(organizationId === undefined ? {} : { organizationId }),
+  };
+}
+
+/**
+ * The organization a JWT's `org_id` claim names (docs/run-ownership.md#who-owns-a-run): one path-safe segment, as a
+ * `user_id` is, since it owns the runs of the organization's API keys.
+ * @returns the id, or undefined when the claim is absent
+ * @throws Unauthenticated (401) naming what is wrong with a malformed claim
+ */
+function organizationClaim(orgId: unknown): string | undefined {
+  if (orgId === undefined) return undefined;
+  const problem = typeof orgId === 'string' ? userIdProblem(orgId) : 'is not a string';
+  if (typeof orgId !== 'string' || problem !== undefined || orgId === DEPLOYMENT_PRINCIPAL) {
+    throw new Unauthenticated(
+      `Invalid token: org_id claim ${problem ?? `must not be the reserved '${DEPLOYMENT_PRINCIPAL}' value`}; it must be one path-safe segment of 1 to ${MAX_USER_ID_LENGTH} characters A-Z, a-z, 0-9, '_' or '-'.`,
+    );
+  }
+  return orgId;
 }
 
 /**
@@ -136,13 +176,38 @@ function userIdProblem(userId: string): string | undefined {
 export type TokenVerifier = (token: string) => Identity | Promise<Identity>;
 
 /**
- * The token check of a mode that binds a secret: the API key (constant-time comparison) or an HS256 JWT.
+ * Looks a presented API key (`plx_sk_…`) up in the control plane.
+ * @returns the identity of its organization, or undefined when no active key is this one
+ */
+export type StoreKeyLookup = (token: string) => Promise<Identity | undefined>;
+
+/**
+ * The token check of a mode that binds a secret: the API key (constant-time comparison) or an HS256 JWT, and, with a
+ * control plane, the API keys of its organizations.
  * @param auth - the validated auth settings of an `api_key` or `jwt` mode
+ * @param storeKeys - looks `plx_sk_…` tokens up in the control plane; absent without one
  * @returns a verifier that throws (or rejects with) Unauthenticated (401) on a wrong or expired token, or a token whose
- *   `user_id`, `storage_scopes` or `roles` claim is malformed
+ *   `user_id`, `org_id`, `storage_scopes` or `roles` claim is malformed
  * @see spec §5
  */
-export function tokenVerifier(auth: Exclude<AuthSettings, { mode: 'none' }>): TokenVerifier {
+export function tokenVerifier(
+  auth: Exclude<AuthSettings, { mode: 'none' }>,
+  storeKeys?: StoreKeyLookup,
+): TokenVerifier {
+  const verifyModeToken = modeTokenVerifier(auth);
+  if (!storeKeys) return verifyModeToken;
+  return async (token) => {
+    // The deployment's API_KEY is compared first (in constant time), whatever it looks like.
+    if (auth.mode === 'api_key' && sameSecret(token, auth.apiKey)) return SINGLE_TENANT;
+    if (token.startsWith(API_KEY_PREFIX)) {
+      const identity = await storeKeys(token);
+      if (identity) return identity;
+    }
+    return verifyModeToken(token);
+  };
+}
+
+function modeTokenVerifier(auth: Exclude<AuthSettings, { mode: 'none' }>): TokenVerifier {
   if (auth.mode === 'api_key') {
     return (token) => {
       if (!sameSecret(token, auth.apiKey)) throw new Unauthenticated('Invalid authentication token.');
@@ -156,18 +221,19 @@ export function tokenVerifier(auth: Exclude<AuthSettings, { mode: 'none' }>): To
 /**
  * Build the authentication middleware for a mode.
  * @param auth - the validated auth settings (a mode that needs a secret always carries it)
+ * @param storeKeys - looks `plx_sk_…` tokens up in the control plane; absent without one
  * @throws Unauthenticated (401) through `next` on a missing, malformed, wrong or expired token, or a token whose
- *   `user_id`, `storage_scopes` or `roles` claim is malformed
+ *   `user_id`, `org_id`, `storage_scopes` or `roles` claim is malformed
  * @see spec §5
  */
-export function authenticate(auth: AuthSettings): RequestHandler {
+export function authenticate(auth: AuthSettings, storeKeys?: StoreKeyLookup): RequestHandler {
   if (auth.mode === 'none') {
     return (_req, res, next) => {
       res.locals.identity = SINGLE_TENANT;
       next();
     };
   }
-  const verify = tokenVerifier(auth);
+  const verify = tokenVerifier(auth, storeKeys);
   return async (req, res, next) => {
     res.locals.identity = await verify(bearerToken(req.headers.authorization));
     next();

@@ -19,7 +19,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { AuthSettings } from '../../shared/config/index.js';
 import { CrossOriginRequestRefused, OperatorCredentialRequired, Unauthenticated } from '../../shared/errors/index.js';
-import { bearerToken, OPERATOR_ROLE, sameSecret, tokenVerifier } from './authenticate.js';
+import { bearerToken, OPERATOR_ROLE, type StoreKeyLookup, sameSecret, tokenVerifier } from './authenticate.js';
 
 /** The dashboard's 401 challenges: Basic for browsers (RFC 7617), Bearer for API clients. */
 const BROWSER_CHALLENGE = 'Basic realm="MTHDS queue dashboard", charset="UTF-8", Bearer';
@@ -37,6 +37,8 @@ export interface OperatorAuthOptions {
   operatorApiKey: string | undefined;
   /** Also take HTTP Basic credentials and challenge with `Basic` (the dashboard, for browsers). */
   browser: boolean;
+  /** Looks organizations' API keys up (a tenant credential too); absent without a control plane. */
+  storeKeys?: StoreKeyLookup | undefined;
 }
 
 /** The password of Basic credentials, or undefined when the header is not Basic. */
@@ -94,7 +96,7 @@ function operatorCredentials(options: OperatorAuthOptions): string {
 export function operatorAuthenticate(options: OperatorAuthOptions): RequestHandler {
   const { auth, operatorApiKey, browser } = options;
   if (auth.mode === 'none' && operatorApiKey === undefined) return (_req, _res, next) => next();
-  const verifyTenant = auth.mode === 'none' ? undefined : tokenVerifier(auth);
+  const verifyTenant = auth.mode === 'none' ? undefined : tokenVerifier(auth, options.storeKeys);
   const challenge = browser ? BROWSER_CHALLENGE : 'Bearer';
   const required = operatorCredentials(options);
   return async (req, _res, next) => {

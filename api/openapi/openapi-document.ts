@@ -40,6 +40,7 @@ const TAGS: Record<string, string> = {
   build: 'Inputs templates, output representations and runner scripts (docs/codegen.md).',
   tools: 'Editor tooling: lint and format one `.mthds` text (docs/formatting.md).',
   agent: 'The model deck (docs/inference.md).',
+  account: 'Organizations, their API keys and the caller (docs/api.md#api-keys); with a control plane only.',
   observability: 'Prometheus metrics (docs/metrics.md).',
 };
 

@@ -23,9 +23,22 @@ export const VERSION_ROUTE: RouteSpec = {
   problems: [],
 };
 
-/** Router serving `GET /v1/version`. */
-export function versionRouter(): Router {
+/** What the version route reports beside the versions. */
+export interface VersionRouterOptions {
+  /**
+   * The hosted-API extensions this deployment serves (`api_keys`, …; docs/api.md#get-v1version), listed as
+   * `extensions` when there is any.
+   */
+  extensions?: readonly string[];
+}
+
+/**
+ * Router serving `GET /v1/version`.
+ * @param options - the extensions served
+ */
+export function versionRouter(options: VersionRouterOptions = {}): Router {
   const router = Router();
+  const extensions = [...(options.extensions ?? [])];
   router.get(VERSION_ROUTE.path, (_req, res) => {
     const body: z.infer<typeof VERSION_INFO> = {
       protocol_version: PROTOCOL_VERSION,
@@ -33,6 +46,7 @@ export function versionRouter(): Router {
       implementation: IMPLEMENTATION_NAME,
       implementation_version: IMPLEMENTATION_VERSION,
       runtime_version: IMPLEMENTATION_VERSION,
+      ...(extensions.length > 0 ? { extensions } : {}),
     };
     sendJson(res, 200, body);
   });

@@ -11,7 +11,8 @@ import { emitPython, PYTHON_PATHS } from './emit-python.js';
 import { emitTsZod, TS_ZOD_PATH } from './emit-ts-zod.js';
 import { encodeLock, LOCK_FILENAME } from './lock.js';
 import { applyStamp } from './stamp.js';
-import { buildTypeSet, type TypeSet } from './type-model.js';
+import type { TypeSet } from './type-model.js';
+import { buildTypeSet } from './type-set.js';
 
 /** The codegen targets (spec §4.7). */
 export const CODEGEN_TARGETS = ['ts-zod', 'python-pydantic', 'python-structures'] as const;

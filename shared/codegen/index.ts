@@ -18,11 +18,5 @@ export { inputsTemplate, inputsTemplateToml } from './inputs-template.js';
 export { type OutputFormat, outputRepresentation } from './output-representation.js';
 export { runnerScript } from './runner-script.js';
 export { type SelectedPipe, selectPipe } from './select-pipe.js';
-export {
-  buildTypeSet,
-  type FieldType,
-  type TypedConcept,
-  type TypedField,
-  type TypedShape,
-  type TypeSet,
-} from './type-model.js';
+export type { FieldType, TypedConcept, TypedField, TypedShape, TypeSet } from './type-model.js';
+export { buildTypeSet } from './type-set.js';

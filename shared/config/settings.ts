@@ -342,6 +342,39 @@ const SETTINGS_TABLE = {
     renderThreads: env('TEMPLATE_RENDER_THREADS', positiveInt(2)),
   },
   /**
+   * The control plane's database (docs/control-plane.md): PostgreSQL at `DATABASE_URL`, else the embedded PGlite in a
+   * directory one process holds; the most connections a process opens to PostgreSQL.
+   */
+  database: {
+    url: env(
+      'DATABASE_URL',
+      z
+        .string()
+        .trim()
+        .optional()
+        .transform((value) => (value === '' ? undefined : value))
+        .refine(
+          (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
+          'must be a postgres:// or postgresql:// URL',
+        ),
+    ),
+    embeddedDir: env(
+      'DATABASE_EMBEDDED_DIR',
+      z
+        .string()
+        .min(1)
+        .default(path.join(process.cwd(), 'var', 'database')),
+    ),
+    poolMax: env('DATABASE_POOL_MAX', positiveInt(10)),
+  },
+  /**
+   * API keys kept in the control plane (docs/api.md#api-keys): the most active keys (neither revoked nor expired) one
+   * organization may hold.
+   */
+  apiKeys: {
+    maxPerOrganization: env('API_KEYS_MAX_PER_ORGANIZATION', positiveInt(50)),
+  },
+  /**
    * Run storage (docs/storage.md): the backend and where it keeps objects, what is moved out of Redis and of results
    * into it, how long signed URLs live, how long each leaf is kept, and how often the sweeper runs.
    */

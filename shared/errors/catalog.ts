@@ -158,6 +158,42 @@ export const ERROR_CATALOG = {
     origin: 'api',
     code: 'storage_ownership_mismatch',
   },
+  // Organizations and their API keys (docs/api.md#api-keys)
+  ApiKeyNotFoundError: {
+    status: 404,
+    title: 'API key not found',
+    domain: 'input',
+    origin: 'api',
+    code: 'api_key_not_found',
+  },
+  OrganizationNotFoundError: {
+    status: 404,
+    title: 'Organization not found',
+    domain: 'input',
+    origin: 'api',
+    code: 'organization_not_found',
+  },
+  ApiKeyLimitReachedError: {
+    status: 409,
+    title: 'API key limit reached',
+    domain: 'input',
+    origin: 'api',
+    code: 'pipelex_api_key_limit_reached',
+  },
+  BootstrapAdminRequired: {
+    status: 403,
+    title: 'Bootstrap admin required',
+    domain: 'input',
+    origin: 'api',
+    code: 'bootstrap_admin_required',
+  },
+  OrganizationRequired: {
+    status: 403,
+    title: 'Organization required',
+    domain: 'input',
+    origin: 'api',
+    code: 'organization_required',
+  },
   // Run storage (spec §2.3; docs/storage.md)
   StoragePathError: {
     status: 422,

@@ -39,4 +39,5 @@ export {
 export * from './runtime-errors.js';
 export * from './storage-errors.js';
 export * from './template-errors.js';
+export * from './tenancy-errors.js';
 export type { FixOp, SuggestedFix, ValidationErrorCategory, ValidationErrorItem } from './validation-error-item.js';

@@ -52,16 +52,17 @@ export {
   type ParsedModelReference,
   parseModelReference,
 } from './model-references.js';
+export type { BundleBlueprint } from './parse/blueprint.js';
+export type { ConceptBlueprint, ConceptFieldBlueprint } from './parse/concept-blueprint.js';
 export type {
-  BindingStepBlueprint,
-  BundleBlueprint,
-  ConceptBlueprint,
-  ConceptFieldBlueprint,
-  ConstructValue,
   ExtractSetting,
   ImgGenSetting,
   LLMSetting,
   ModelReference,
+  SearchSetting,
+} from './parse/model-settings.js';
+export { parseBundle } from './parse/parse-bundle.js';
+export type {
   PipeBatchBlueprint,
   PipeBlueprint,
   PipeComposeBlueprint,
@@ -78,12 +79,10 @@ export type {
   PipeSignatureBlueprint,
   PipeStructureBlueprint,
   PipeType,
-  SearchSetting,
-  SubPipeBlueprint,
-  TemplateBlueprint,
-} from './parse/blueprint.js';
-export { isBindingStep, pipeSteps } from './parse/blueprint.js';
-export { parseBundle } from './parse/parse-bundle.js';
+} from './parse/pipe-blueprints.js';
+export type { BindingStepBlueprint, SubPipeBlueprint } from './parse/sequence-steps.js';
+export { isBindingStep, pipeSteps } from './parse/sequence-steps.js';
+export type { ConstructValue, TemplateBlueprint } from './parse/template-blueprint.js';
 export {
   type ConceptRefParts,
   MAX_MULTIPLICITY,

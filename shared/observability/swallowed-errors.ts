@@ -15,22 +15,10 @@
  */
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
+import { isConnectionError } from '../net/connection-errors.js';
 
 /** How long a site must go without an error before its next error is logged again, in ms. */
 export const SWALLOWED_ERROR_QUIET_MS = 60_000;
-
-/** System error codes of a connection that failed or dropped: expected while a dependency is down. */
-const CONNECTION_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
 
 /**
  * The counter `mthds_swallowed_errors_total{site}` of this process. It belongs to no registry of its own: each
@@ -68,7 +56,7 @@ function describe(error: unknown): { error: string; code?: string; stack?: strin
   if (!(error instanceof Error)) return { error: String(error) };
   const code = (error as { code?: unknown }).code;
   const fields = { error: error.message, ...(typeof code === 'string' ? { code } : {}) };
-  return typeof code === 'string' && CONNECTION_CODES.has(code) ? fields : { ...fields, stack: error.stack ?? '' };
+  return isConnectionError(error) ? fields : { ...fields, stack: error.stack ?? '' };
 }
 
 /** Counts and logs the errors of a process's sites by the rule above. */

@@ -12,6 +12,7 @@ import { type Metrics, swallowedErrors } from '../observability/index.js';
 import { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
 import type { RedisRunEventLog } from './events/index.js';
 import type { Orchestrator } from './orchestrator.js';
+import { claimEmbeddedDatabase } from './queue/embedded-database-claim.js';
 import {
   CALLBACK_QUEUE,
   CallbackQueue,
@@ -48,6 +49,12 @@ export interface QueueBackend {
    * @param metrics - the process's metrics
    */
   watch(metrics: Metrics): void;
+  /**
+   * Take the deployment's lease on the embedded control-plane database (docs/control-plane.md#where-it-lives).
+   * @returns a function that gives it up
+   * @throws SettingsError (one line) when another API process of the deployment holds it
+   */
+  claimEmbeddedDatabase(): Promise<() => Promise<void>>;
   /**
    * Whether Redis answers: every connection is up and a `PING` is answered within `timeoutMs` (`GET /ready`).
    * @param timeoutMs - how long to wait for the answer
@@ -103,6 +110,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
         childQueue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
       );
     },
+    claimEmbeddedDatabase: () => claimEmbeddedDatabase(producer, keys.embeddedDatabaseHolder),
     async reachable(timeoutMs) {
       if (!connections.allReady()) return false;
       let answered = false;

@@ -24,4 +24,4 @@ export {
   type TemplateVariables,
   templatePrivateNames,
   templateVariables,
-} from './template-ast.js';
+} from './template-readings.js';

@@ -4,7 +4,7 @@
  * any run. The calls are collected by the template's (cached) reading.
  */
 import { maxOutputChars, type TemplateLimits } from './output-budget.js';
-import { readTemplate } from './template-ast.js';
+import { readTemplate } from './template-readings.js';
 
 /**
  * The calls of a template whose literal size argument is over the output budget.

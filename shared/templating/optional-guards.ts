@@ -11,8 +11,8 @@
  * shadow inputs.
  */
 
+import { type AstNode, BUILTIN_NAMES, boundNames, lookupPath, parseExpanded, testName } from './jinja-ast.js';
 import { expandShorthands } from './shorthands.js';
-import { type AstNode, BUILTIN_NAMES, boundNames, lookupPath, parseExpanded, testName } from './template-ast.js';
 
 /** Tests whose subject may be absent without an error. */
 const PRESENCE_TESTS: ReadonlySet<string> = new Set(['defined', 'undefined', 'none']);

@@ -18,8 +18,8 @@ import { maxOutputChars, outputBudgetError, type TemplateLimits, templateLimits 
 import { isRenderable, type TextFormat } from './renderable.js';
 import { cappedRange, hardenedNunjucks, withLoopBudget } from './sandbox.js';
 import { expandShorthands } from './shorthands.js';
-import { readTemplate } from './template-ast.js';
 import { compileTemplate } from './template-compiler.js';
+import { readTemplate } from './template-readings.js';
 
 /** How to render. */
 export interface RenderOptions {

@@ -19,7 +19,7 @@
 import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 import { hardenedNunjucks } from './sandbox.js';
-import { takeParsedTemplate } from './template-ast.js';
+import { takeParsedTemplate } from './template-readings.js';
 
 type Environment = InstanceType<typeof hardenedNunjucks.Environment>;
 type Template = InstanceType<typeof hardenedNunjucks.Template>;

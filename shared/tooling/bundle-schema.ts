@@ -24,8 +24,10 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
 import { z } from 'zod';
-import { BINDING_STEP, CONCEPT_BLUEPRINT, CONCEPT_FIELD, PIPE_SCHEMAS } from '../mthds/parse/blueprint.js';
+import { CONCEPT_BLUEPRINT, CONCEPT_FIELD } from '../mthds/parse/concept-blueprint.js';
+import { PIPE_SCHEMAS } from '../mthds/parse/pipe-blueprints.js';
 import { pipeTableKind } from '../mthds/parse/pipe-table-kind.js';
+import { BINDING_STEP } from '../mthds/parse/sequence-steps.js';
 
 type JsonObject = Record<string, unknown>;
 

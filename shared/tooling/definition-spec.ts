@@ -13,8 +13,9 @@
  */
 import { ValidationError } from '../errors/index.js';
 import { MESSAGES } from '../mthds/messages.js';
-import { type ConceptBlueprint, PIPE_SCHEMAS, type PipeType } from '../mthds/parse/blueprint.js';
 import { checkBlueprint } from '../mthds/parse/check-blueprint.js';
+import type { ConceptBlueprint } from '../mthds/parse/concept-blueprint.js';
+import { PIPE_SCHEMAS, type PipeType } from '../mthds/parse/pipe-blueprints.js';
 import { CONCEPT_CODE, PIPE_CODE, toPascalCase, toSnakeCase } from '../mthds/references.js';
 import { definitionToml } from './definition-toml.js';
 

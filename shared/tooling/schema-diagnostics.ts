@@ -6,7 +6,7 @@
  */
 
 import { MESSAGES } from '../mthds/messages.js';
-import { SCHEMA_PIPE_TYPES } from '../mthds/parse/blueprint.js';
+import { SCHEMA_PIPE_TYPES } from '../mthds/parse/pipe-blueprints.js';
 import { pipeTableKind } from '../mthds/parse/pipe-table-kind.js';
 import { bundleSchemaValidator, type SchemaError, withSignatureTypes } from './bundle-schema.js';
 import type { Diagnostic } from './diagnostic.js';

@@ -8,6 +8,14 @@
 
 export { type AbsenceRecord, absenceOf, absenceRecord } from './absence-record.js';
 export {
+  type ApiKeyItem,
+  apiKeyItem,
+  type IssuedApiKeyAnswer,
+  issuedApiKeyAnswer,
+  type OrganizationAnswer,
+  organizationAnswer,
+} from './api-keys.js';
+export {
   type BuildInputsValidReport,
   type BuildOutputValidReport,
   type BuildRunnerValidReport,

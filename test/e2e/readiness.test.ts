@@ -27,7 +27,10 @@ describe('readiness of a started API (spawned process)', function () {
       150000,
       100,
     );
-    expect(ready).to.deep.equal({ status: 200, body: { status: 'ready', checks: { diagnostics_threads: 'ok' } } });
+    expect(ready).to.deep.equal({
+      status: 200,
+      body: { status: 'ready', checks: { diagnostics_threads: 'ok', control_plane_database: 'ok' } },
+    });
     const formatted = await fetch(`${spawned.baseUrl}/v1/format`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -5,7 +5,10 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { BEARER_SCHEME } from '../../api/openapi/openapi-document.js';
+import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
+import { buildControlPlaneApp } from '../helpers/control-plane-app.js';
 import { pollUntil } from '../helpers/poll.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
@@ -354,6 +357,54 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
         .sign(new TextEncoder().encode(secret));
       const document = await fetchDocument(jwtApp, token);
       expect(document.components.securitySchemes![BEARER_SCHEME]).to.include({ scheme: 'bearer', bearerFormat: 'JWT' });
+    });
+  });
+
+  describe('on a deployment with a control plane', () => {
+    /** A body each control-plane route with a body must refuse (beside {@link INVALID_BODIES}). */
+    const INVALID_CONTROL_PLANE_BODIES: Record<string, unknown> = {
+      create_pipelex_api_key_v1_pipelex_api_keys_post: { label: '' },
+      create_organization_v1_organizations_post: { name: 42 },
+    };
+    let database: TestDatabase;
+    let controlPlane: ControlPlaneDatabase;
+    let app: Express;
+    let document: OpenApi;
+    let validator: ReturnType<typeof schemaValidators>;
+
+    before(async () => {
+      database = await createTestDatabase();
+      controlPlane = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 2 });
+      app = buildControlPlaneApp(controlPlane);
+      document = await fetchDocument(app);
+      validator = schemaValidators(document);
+    });
+
+    after(async () => {
+      await controlPlane.close();
+      await database.drop();
+    });
+
+    it('should describe exactly the API routes the app serves, the key routes among them', () => {
+      const served = servedRoutes(app).filter((route) => !PAGES.test(route));
+      expect(documentedRoutes(document)).to.have.members(served);
+      expect(served).to.include.members(['delete /v1/pipelex-api-keys/{keyId}', 'get /platform/v1/auth/verify']);
+    });
+
+    it('should accept its examples and refuse, in its schemas as in its routes, what the routes refuse', async () => {
+      for (const [method, path, operation] of operations(document)) {
+        const invalid = INVALID_CONTROL_PLANE_BODIES[operation.operationId];
+        if (!operation.requestBody || invalid === undefined) continue;
+        const validate = validator('paths', path, method, 'requestBody', 'content', 'application/json', 'schema');
+        const { example } = operation.requestBody.content['application/json'];
+        expect(validate(example), `${path} example: ${JSON.stringify(validate.errors)}`).to.equal(true);
+        expect(validate(invalid), `${path} accepts ${JSON.stringify(invalid)} in the document`).to.equal(false);
+        const response = await request(app)
+          .post(path)
+          .send(invalid as object);
+        expect(response.status, `${path}: ${JSON.stringify(response.body)}`).to.equal(422);
+        expectDocumented(document, validator, method, path, response);
+      }
     });
   });
 });

@@ -105,7 +105,12 @@ describe('run metrics: rejected apart from failed', () => {
             .then((response) => response.body),
         (body: { status?: string }) => body.status === 'FAILED',
       );
-      expect(await runCounters(deployment.app)).to.deep.equal([
+      // the worker records the run FAILED, then counts it: wait for the count
+      const counters = await pollUntil(
+        () => runCounters(deployment.app),
+        (lines) => lines.some((line) => line.includes('Jinja2TemplateBudgetError')),
+      );
+      expect(counters).to.deep.equal([
         'mthds_runs_finished_total{state="COMPLETED"} 1',
         'mthds_runs_rejected_total{mode="bullmq",error_type="Jinja2TemplateBudgetError"} 1',
         'mthds_runs_rejected_total{mode="bullmq",error_type="ValidateBundleError"} 1',

@@ -38,6 +38,10 @@ export const VERSION_INFO = z
     implementation: z.string().meta({ description: 'Identifies this runner: `mthds-runner`.' }),
     implementation_version: z.string(),
     runtime_version: z.string(),
+    extensions: z.array(z.string()).optional().meta({
+      description:
+        'The hosted-API extensions this deployment serves (`api_keys` with a control plane); absent when none.',
+    }),
   })
   .meta({ id: 'PipelexVersionInfo', description: 'The handshake for feature detection (spec §9 rule 4).' });
 

@@ -6,7 +6,7 @@
 import type { Concept, ConceptField } from '../library/concept.js';
 import type { Library, LoadedBundle } from '../library/library.js';
 import { NATIVE_CONCEPTS, NATIVE_DOMAIN } from '../library/natives.js';
-import type { ConceptBlueprint, ConceptFieldBlueprint } from '../parse/blueprint.js';
+import type { ConceptBlueprint, ConceptFieldBlueprint } from '../parse/concept-blueprint.js';
 import { stripMultiplicity } from '../references.js';
 import { compact } from './compact.js';
 import type { CrateConcept, CrateField } from './crate.js';

@@ -3,7 +3,7 @@
  */
 import type { Pipe } from '../library/concept.js';
 import type { Library } from '../library/library.js';
-import { isBindingStep, type SequenceStepBlueprint } from '../parse/blueprint.js';
+import { isBindingStep, type SequenceStepBlueprint } from '../parse/sequence-steps.js';
 import { compact } from './compact.js';
 import type { CratePipe } from './crate.js';
 import { qualifyConceptRef, qualifyPipeRef } from './qualify.js';

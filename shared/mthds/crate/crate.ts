@@ -6,7 +6,7 @@
  * *Flattened* means a concept that refines a custom concept carries the effective structure of its ancestors instead of
  * the `refines` link (only a chain ending at a native keeps `refines`).
  */
-import type { PipeBlueprint } from '../parse/blueprint.js';
+import type { PipeBlueprint } from '../parse/pipe-blueprints.js';
 
 /**
  * The MTHDS standard version a crate declares in `mthds_version` (docs/crate.md#crate-shape: `MTHDS_STANDARD_VERSION`).

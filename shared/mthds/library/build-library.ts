@@ -2,10 +2,11 @@
  * Building a {@link Library} from checked blueprints: natives materialised, concepts and pipes keyed by qualified ref,
  * references qualified where they resolve (kept as written where they do not, for the rules to report).
  */
-import type { ConceptBlueprint, ConceptFieldBlueprint } from '../parse/blueprint.js';
+import type { ConceptBlueprint, ConceptFieldBlueprint } from '../parse/concept-blueprint.js';
 import { parseConceptRef, splitPresence, stripMultiplicity } from '../references.js';
 import type { Concept, ConceptField, Domain, Pipe, PipeIO } from './concept.js';
-import { type LoadedBundle, MthdsLibrary } from './library.js';
+import type { LoadedBundle } from './library.js';
+import { MthdsLibrary } from './mthds-library.js';
 import { NATIVE_CONCEPTS, NATIVE_DOMAIN } from './natives.js';
 import { reconciles } from './signature-reconciliation.js';
 

@@ -1,7 +1,7 @@
 /**
  * Concepts and pipes as the library holds them: names qualified, structure normalised, references parsed.
  */
-import type { PipeBlueprint, PipeType } from '../parse/blueprint.js';
+import type { PipeBlueprint, PipeType } from '../parse/pipe-blueprints.js';
 import type { Multiplicity, Presence } from '../references.js';
 
 /** A structure field, normalised (docs/concepts.md#structure-fields): refs qualified, `required` defaulted to false. */

@@ -11,7 +11,7 @@
  */
 import { posix } from 'node:path';
 import { parseModelReference } from '../model-references.js';
-import type { PipeDocGenBlueprint } from '../parse/blueprint.js';
+import type { PipeDocGenBlueprint } from '../parse/pipe-blueprints.js';
 
 /** The formats a PipeDocGen prints. */
 export type DocGenFormat = PipeDocGenBlueprint['format'];

@@ -4,7 +4,8 @@
  * table of named `questions` (multi form). A question with `options` is a choice, with `levels` a rating, with neither
  * a yes/no; each kind's verdict is its native (`Choice`, `Rating`, `YesNo`).
  */
-import type { JudgeLevelBlueprint, PipeJudgeBlueprint } from '../parse/blueprint.js';
+import type { JudgeLevelBlueprint } from '../parse/judge-blueprint.js';
+import type { PipeJudgeBlueprint } from '../parse/pipe-blueprints.js';
 
 /** The kind of a judge question. */
 export type JudgeKind = 'yes_no' | 'choice' | 'rating';

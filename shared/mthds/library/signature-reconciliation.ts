@@ -4,7 +4,7 @@
  * files, and a contract-only signature and a concrete pipe of the same code in one domain are one pipe — the concrete
  * one — when their contracts (`inputs` and `output`, as written) match, in either load order.
  */
-import type { PipeBlueprint } from '../parse/blueprint.js';
+import type { PipeBlueprint } from '../parse/pipe-blueprints.js';
 
 /**
  * Whether two pipes of one code declare the same contract: the same input names with the same concept specs, and the

@@ -8,7 +8,7 @@
  * 4. `type = "PipeSignature"` → the retired tag (refused as an unknown pipe type, with a migration message);
  * 5. any other `type` → an unknown pipe type.
  */
-import { type PipeType, SCHEMA_PIPE_TYPES } from './blueprint.js';
+import { type PipeType, SCHEMA_PIPE_TYPES } from './pipe-blueprints.js';
 
 /** The keys a contract-only signature may hold. */
 const SIGNATURE_KEYS: readonly string[] = ['description', 'inputs', 'output', 'signature_for'];

@@ -6,7 +6,8 @@
  * @see docs/rules.md
  */
 import type { ValidationErrorCategory, ValidationErrorItem } from '../../errors/index.js';
-import type { LoadedBundle, MthdsLibrary } from '../library/library.js';
+import type { LoadedBundle } from '../library/library.js';
+import type { MthdsLibrary } from '../library/mthds-library.js';
 import type { ModelReferenceCatalog } from '../model-references.js';
 import type { ValidationErrorType } from './error-types.js';
 

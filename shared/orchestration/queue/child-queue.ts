@@ -16,16 +16,20 @@
  * (`FlowProducer` with `moveToWaitingChildren`): a flow's children are fixed when the flow is added, while a run's
  * children are known only when its controller runs, at most `cap` of them are in flight at once, and the first
  * failure must stop the rest; and a flow parent leaves its worker between steps, which the in-memory run cannot.
+ *
+ * This module is the queue: adding the children and running a run's fan-out. The run and its children's job ids are in
+ * `fan-out-run.ts`; waiting for a child's completion and reading its result, in `child-completion.ts`.
  */
-import { createHash } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import pLimit from 'p-limit';
-import { errorFromReport, RunCrashedError } from '../../errors/index.js';
+import { errorFromReport } from '../../errors/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import type { FanOutChild, FanOutOptions, FanOutOutcome, FanOutPort } from '../../runtime/index.js';
-import { type ChildJob, type ChildResult, childJobPayload, childResultOf } from './job-payloads.js';
+import { abortable, childJobReturnValue, finishedValue, settledChildResult } from './child-completion.js';
+import { type ChildJob, childJobPayload } from './child-job-payload.js';
+import { type ChildResult, childResultOf } from './child-job-result.js';
+import { childJobId, type FanOutRun } from './fan-out-run.js';
 import type { JobSeals } from './job-seals.js';
 import { CHILD_QUEUE, type QueueKeys } from './queue-keys.js';
 
@@ -33,21 +37,6 @@ import { CHILD_QUEUE, type QueueKeys } from './queue-keys.js';
 const CHILD_KEEP_SECONDS = 3600;
 /** How far back the listener first reads the queue's events, in ms (a clock difference between hosts and Redis). */
 const EVENTS_REPLAY_MS = 5000;
-
-/** The run whose children are fanned out. */
-export interface FanOutRun {
-  pipelineRunId: string;
-  requestId: string;
-  /** The run's job id in the run queue (its payload gives the children the bundle). */
-  runJobId: string;
-  /** When the run was accepted, epoch ms (with `requestId`, tells one submission of a run id from another). */
-  createdAt: number;
-  /**
-   * An attempt after the run's first (a retry, a quarantined retake): children of an earlier attempt may exist, to
-   * re-attach to, and their step checkpoints, to replay. False only when no earlier attempt of this submission ran.
-   */
-  retake: boolean;
-}
 
 /** Options of the child queue. */
 export interface ChildQueueOptions {
@@ -58,80 +47,6 @@ export interface ChildQueueOptions {
   keys: QueueKeys;
   /** Seals each child job: a worker runs only the children a run's own worker added (docs/run-ownership.md). */
   seals: JobSeals;
-}
-
-/**
- * The deterministic job id of a child.
- * @param run - the run it belongs to
- * @param stepPath - its step path
- * @returns `<run job id>.<24 hex digits>`
- */
-export function childJobId(run: FanOutRun, stepPath: string): string {
-  const digest = createHash('sha256')
-    .update(`${run.createdAt}\n${run.requestId}\n${stepPath}`)
-    .digest('hex')
-    .slice(0, 24);
-  return `${run.runJobId}.${digest}`;
-}
-
-/** Reject when the signal aborts, else settle as the promise does. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/**
- * The return value of a job from its completion event, as BullMQ's `Job.waitUntilFinished` takes it, without its
- * read of the job's state: the listener must be listening from before the job was added.
- * @param events - the queue's listener
- * @param jobId - the job's id
- * @param signal - stops listening (the promise then rejects with its reason)
- * @throws Error with the job's failure reason when it failed
- */
-function finishedValue(events: QueueEvents, jobId: string, signal: AbortSignal): Promise<unknown> {
-  // BullMQ types only the listener's queue-wide events, not the per-job ones it also emits (`completed:<job id>`)
-  const emitter = events as unknown as EventEmitter;
-  return new Promise<unknown>((resolve, reject) => {
-    const completed = `completed:${jobId}`;
-    const failed = `failed:${jobId}`;
-    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
-      stop();
-      resolve(returnvalue);
-    };
-    const onFailed = ({ failedReason }: { failedReason: string }) => {
-      stop();
-      reject(new Error(failedReason));
-    };
-    const onAbort = () => {
-      stop();
-      reject(signal.reason);
-    };
-    const stop = () => {
-      emitter.off(completed, onCompleted);
-      emitter.off(failed, onFailed);
-      signal.removeEventListener('abort', onAbort);
-    };
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    emitter.on(completed, onCompleted);
-    emitter.on(failed, onFailed);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** A child job waiting for the next `addBulk`. */
@@ -233,7 +148,12 @@ export class ChildQueue {
     if (!job) job = await this.add(run, child, jobId);
     inFlight.add(job);
     try {
-      return await this.settled(run, child, abortable(this.resultOf(job, events), signal), signal);
+      return await settledChildResult(
+        run,
+        child,
+        abortable(childJobReturnValue(this.queue, job, events), signal),
+        signal,
+      );
     } finally {
       inFlight.delete(job);
     }
@@ -258,7 +178,7 @@ export class ChildQueue {
       const job = await this.add(run, child, jobId);
       inFlight.add(job);
       try {
-        return await this.settled(run, child, value, signal);
+        return await settledChildResult(run, child, value, signal);
       } finally {
         inFlight.delete(job);
       }
@@ -308,43 +228,6 @@ export class ChildQueue {
           for (const add of batch) add.reject(error);
         },
       );
-  }
-
-  /**
-   * A child's result from its job's return value.
-   * @throws the signal's reason when it aborted; RunCrashedError when the job failed or returned no child result
-   */
-  private async settled(
-    run: FanOutRun,
-    child: FanOutChild,
-    value: Promise<unknown>,
-    signal: AbortSignal,
-  ): Promise<ChildResult> {
-    try {
-      const result = childResultOf(await value);
-      if (result) return result;
-      throw new Error('its result is not a child result');
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new RunCrashedError(
-        `The child job of step '${child.params.stepPath}' (pipe '${child.pipeRef}') of run '${run.pipelineRunId}' died instead of finishing: ${(error as Error).message}. Its worker process died twice while running it, or its run's payload was gone.`,
-      );
-    }
-  }
-
-  /**
-   * The return value of a child job. The listener replays the last seconds of events, which may hold the completion of
-   * an earlier job of the same id (a failed child removed and added again on a retake): after a completion, the job is
-   * read back, and its own return value is taken when it is this one (same `timestamp`) and finished; else the next
-   * completion is awaited, once.
-   * @throws the job's failure (BullMQ's `waitUntilFinished`)
-   */
-  private async resultOf(job: Job, events: QueueEvents): Promise<unknown> {
-    const value: unknown = await job.waitUntilFinished(events);
-    const current = await this.queue.getJob(job.id ?? '');
-    if (!current) return value;
-    if (current.timestamp === job.timestamp && current.finishedOn !== undefined) return current.returnvalue;
-    return job.waitUntilFinished(events);
   }
 
   /** Close the queue and the listener. */

@@ -4,18 +4,13 @@
  */
 
 export { CallbackQueue, type CallbackQueueOptions } from './callback-queue.js';
-export { ChildQueue, type ChildQueueOptions, childJobId, type FanOutRun } from './child-queue.js';
+export { CHILD_JOB, type ChildJob, type ChildJobPayload, childJobOf, childJobPayload } from './child-job-payload.js';
+export { type ChildResult, type ChildResultValue, childResultValue } from './child-job-result.js';
+export { ChildQueue, type ChildQueueOptions } from './child-queue.js';
+export { childJobId, type FanOutRun } from './fan-out-run.js';
 export {
   CALLBACK_JOB,
   type CallbackJob,
-  CHILD_JOB,
-  type ChildJob,
-  type ChildJobPayload,
-  type ChildResult,
-  type ChildResultValue,
-  childJobOf,
-  childJobPayload,
-  childResultValue,
   type OffloadedRunJob,
   QUEUED_RUN_JOB,
   type QueuedRunJob,

@@ -20,6 +20,14 @@ export class QueueKeys {
     return `${this.prefix}:bull`;
   }
 
+  /**
+   * The API process using the embedded control-plane database, one per deployment
+   * (docs/control-plane.md#where-it-lives).
+   */
+  get embeddedDatabaseHolder(): string {
+    return `${this.prefix}:control-plane:embedded-holder`;
+  }
+
   /** The key that seals the deployment's queue jobs (`job-seals.ts`; docs/run-ownership.md#queue-jobs). */
   get sealKey(): string {
     return `${this.prefix}:job-seal-key`;

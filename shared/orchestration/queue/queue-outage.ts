@@ -10,19 +10,7 @@
  * @see spec §7.2 (503 only when the queue is unreachable), docs/errors.md#intended-5xx
  */
 import { QueueUnavailableError } from '../../errors/index.js';
-
-/** Node socket error codes of an unreachable or dropped Redis connection. */
-const OUTAGE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
+import { isConnectionError } from '../../net/connection-errors.js';
 
 /** Error classes of ioredis and `redis-errors` that mean the command never got an answer. */
 const OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError', 'AbortError', 'InterruptError']);
@@ -41,8 +29,7 @@ const OUTAGE_REPLIES = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|
  */
 export function isQueueOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (typeof code === 'string' && OUTAGE_CODES.has(code)) return true;
+  if (isConnectionError(error)) return true;
   if (OUTAGE_NAMES.has(error.name)) return true;
   if (error.name === 'ReplyError') return OUTAGE_REPLIES.test(error.message);
   return OUTAGE_MESSAGES.test(error.message);

@@ -5,5 +5,5 @@
  */
 
 export type { CallbackProcessorDeps } from './callback-processor.js';
-export type { RunJobOutcome, RunProcessorDeps } from './run-processor.js';
+export type { RunJobOutcome, RunProcessorDeps } from './run-processor-deps.js';
 export { startWorkerPool, type WorkerPool, type WorkerPoolDeps } from './worker-pool.js';

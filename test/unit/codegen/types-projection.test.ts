@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { parse } from 'smol-toml';
 import { CODEGEN_TARGETS, generateTypes, type StampedProjection } from '../../../shared/codegen/generate-types.js';
 import { contentHash } from '../../../shared/codegen/stamp.js';
-import { buildTypeSet } from '../../../shared/codegen/type-model.js';
+import { buildTypeSet } from '../../../shared/codegen/type-set.js';
 import { mockValuesForSchema } from '../../../shared/inference/index.js';
 import { type Library, loadLibrary, NATIVE_CONCEPTS } from '../../../shared/mthds/index.js';
 import { ContentValidator } from '../../../shared/runtime/content-validator.js';

@@ -114,6 +114,11 @@ describe('loadSettings', () => {
       ).to.include({ resolveTtlSeconds: 0, headResolveTtlSeconds: 0 });
     });
 
+    it('should hold an organization to 50 active API keys by default, and refuse a limit of zero', () => {
+      expect(loadSettings({}).apiKeys).to.deep.equal({ maxPerOrganization: 50 });
+      expect(refusal({ API_KEYS_MAX_PER_ORGANIZATION: '0' })).to.include('API_KEYS_MAX_PER_ORGANIZATION');
+    });
+
     it('should refuse an unknown ERROR_DISCLOSURE', () => {
       expect(refusal({ ERROR_DISCLOSURE: 'quiet' })).to.include('ERROR_DISCLOSURE');
     });

@@ -4,15 +4,17 @@
  * the wire's shapes.
  */
 import { expect } from 'chai';
-import { CHILD_JOB, type ChildJob, childJobId, type FanOutRun } from '../../../shared/orchestration/queue/index.js';
 import {
   type ChildJobPayload,
-  type ChildResult,
   childJobOf,
   childJobPayload,
+} from '../../../shared/orchestration/queue/child-job-payload.js';
+import {
+  type ChildResult,
   childResultOf,
   childResultValue,
-} from '../../../shared/orchestration/queue/job-payloads.js';
+} from '../../../shared/orchestration/queue/child-job-result.js';
+import { CHILD_JOB, type ChildJob, childJobId, type FanOutRun } from '../../../shared/orchestration/queue/index.js';
 import { type FanOutReport, WorkingMemory } from '../../../shared/runtime/index.js';
 import { summarizeUsage } from '../../../shared/runtime/usage-report.js';
 import { workingMemoryToWire } from '../../../shared/wire/working-memory.js';

@@ -5,7 +5,7 @@
  * @see docs/data-flow.md#binding-inputs, docs/rules.md#v-c2
  */
 import type { Pipe } from '../../library/concept.js';
-import type { MthdsLibrary } from '../../library/library.js';
+import type { MthdsLibrary } from '../../library/mthds-library.js';
 import { MESSAGES } from '../../messages.js';
 import { SPECIAL_OUTCOMES } from '../../references.js';
 import type { Rule } from '../rule.js';

@@ -15,7 +15,7 @@
 import { fieldsOf, pathRoot } from '../../library/binding-derivation.js';
 import type { Pipe } from '../../library/concept.js';
 import type { Library } from '../../library/library.js';
-import { isBindingStep, type SubPipeBlueprint } from '../../parse/blueprint.js';
+import { isBindingStep, type SubPipeBlueprint } from '../../parse/sequence-steps.js';
 import type { Multiplicity } from '../../references.js';
 
 /** A slot's presence inside a controller: absent from the map or `undefined` origin means present. */

@@ -5,8 +5,8 @@
  * @see docs/data-flow.md#output-naming, docs/rules.md#v-c1
  */
 import type { Pipe } from '../../library/concept.js';
-import type { MthdsLibrary } from '../../library/library.js';
-import { isBindingStep } from '../../parse/blueprint.js';
+import type { MthdsLibrary } from '../../library/mthds-library.js';
+import { isBindingStep } from '../../parse/sequence-steps.js';
 
 /**
  * The names a pipe adds to the working memory it runs in, besides its own output name.

@@ -16,8 +16,8 @@
 
 import { deriveBinding, isBindingPath, pathRoot } from '../../library/binding-derivation.js';
 import type { Pipe, PipeIO } from '../../library/concept.js';
-import type { MthdsLibrary } from '../../library/library.js';
-import { isBindingStep, pipeSteps, type SubPipeBlueprint } from '../../parse/blueprint.js';
+import type { MthdsLibrary } from '../../library/mthds-library.js';
+import { isBindingStep, pipeSteps, type SubPipeBlueprint } from '../../parse/sequence-steps.js';
 import type { Multiplicity } from '../../references.js';
 
 /** What a working-memory name holds at some point of a sequence. */

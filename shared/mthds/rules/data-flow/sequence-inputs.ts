@@ -9,7 +9,7 @@
 import type { FixOp } from '../../../errors/index.js';
 import { pathRoot } from '../../library/binding-derivation.js';
 import { MESSAGES } from '../../messages.js';
-import { isBindingStep } from '../../parse/blueprint.js';
+import { isBindingStep } from '../../parse/sequence-steps.js';
 import { stripMultiplicity } from '../../references.js';
 import type { Rule } from '../rule.js';
 import { declaredRoots, pipeField, pipeItem, pipesOfType } from '../rule-item.js';

@@ -7,9 +7,9 @@
  * @see docs/concepts.md#refinement-and-compatibility, docs/data-flow.md#output-naming, docs/rules.md#v-o1
  */
 import type { Concept, Pipe } from '../../library/concept.js';
-import type { MthdsLibrary } from '../../library/library.js';
+import type { MthdsLibrary } from '../../library/mthds-library.js';
 import { MESSAGES } from '../../messages.js';
-import { isBindingStep } from '../../parse/blueprint.js';
+import { isBindingStep } from '../../parse/sequence-steps.js';
 import { stripMultiplicity } from '../../references.js';
 import type { Rule } from '../rule.js';
 import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';

@@ -9,7 +9,7 @@ import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
 import { sameContract } from '../../library/signature-reconciliation.js';
 import { MESSAGES } from '../../messages.js';
-import type { PipeBlueprint } from '../../parse/blueprint.js';
+import type { PipeBlueprint } from '../../parse/pipe-blueprints.js';
 import type { Rule } from '../rule.js';
 import { bundleItem } from '../rule-item.js';
 

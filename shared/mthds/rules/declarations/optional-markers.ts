@@ -8,7 +8,8 @@
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
 import { MESSAGES } from '../../messages.js';
-import type { ConceptBlueprint, PipeBlueprint } from '../../parse/blueprint.js';
+import type { ConceptBlueprint } from '../../parse/concept-blueprint.js';
+import type { PipeBlueprint } from '../../parse/pipe-blueprints.js';
 import { parseConceptRef, splitPresence } from '../../references.js';
 import type { Rule } from '../rule.js';
 import { bundleItem, conceptItem } from '../rule-item.js';

@@ -10,7 +10,7 @@ import type { ValidationErrorItem } from '../../../errors/index.js';
 import { isBindingPath } from '../../library/binding-derivation.js';
 import type { Pipe } from '../../library/concept.js';
 import { MESSAGES } from '../../messages.js';
-import { isBindingStep } from '../../parse/blueprint.js';
+import { isBindingStep } from '../../parse/sequence-steps.js';
 import type { Rule } from '../rule.js';
 import { pipeField, pipeItem, pipesOf } from '../rule-item.js';
 

@@ -7,7 +7,7 @@
  * @see docs/language.md#pipejudge
  */
 import { type JudgeQuestion, judgeQuestions } from '../../library/judge-questions.js';
-import type { PipeJudgeBlueprint } from '../../parse/blueprint.js';
+import type { PipeJudgeBlueprint } from '../../parse/pipe-blueprints.js';
 import type { Rule } from '../rule.js';
 import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 

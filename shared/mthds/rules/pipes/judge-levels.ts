@@ -6,7 +6,7 @@
  */
 import { levelParts } from '../../library/judge-questions.js';
 import { MESSAGES } from '../../messages.js';
-import type { JudgeLevelBlueprint } from '../../parse/blueprint.js';
+import type { JudgeLevelBlueprint } from '../../parse/judge-blueprint.js';
 import { judgeQuestionRule } from './judge-field-rule.js';
 
 function problem(levels: readonly JudgeLevelBlueprint[]): string | undefined {

@@ -7,7 +7,7 @@ import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
 import { judgeQuestions } from '../../library/judge-questions.js';
 import { MESSAGES } from '../../messages.js';
-import type { PipeJudgeBlueprint } from '../../parse/blueprint.js';
+import type { PipeJudgeBlueprint } from '../../parse/pipe-blueprints.js';
 import type { Rule } from '../rule.js';
 import { pipeField, pipeItem, pipesOfType } from '../rule-item.js';
 

@@ -3,7 +3,7 @@
  * @see docs/concepts.md#refinement-and-compatibility
  */
 import type { Pipe } from '../../library/concept.js';
-import type { MthdsLibrary } from '../../library/library.js';
+import type { MthdsLibrary } from '../../library/mthds-library.js';
 
 /**
  * @param library - the library

@@ -5,7 +5,7 @@
  */
 
 import type { Pipe } from '../../library/concept.js';
-import { isBindingStep, type SubPipeBlueprint } from '../../parse/blueprint.js';
+import { isBindingStep, type SubPipeBlueprint } from '../../parse/sequence-steps.js';
 
 /** One step or branch, with its path inside the pipe table (`steps[0]`). */
 export interface SubPipeAt {

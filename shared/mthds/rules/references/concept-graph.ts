@@ -6,7 +6,7 @@
  * @see docs/concepts.md#structure-fields, docs/concepts.md#refinement-and-compatibility, docs/rules.md#references-s5
  */
 import type { Concept } from '../../library/concept.js';
-import type { MthdsLibrary } from '../../library/library.js';
+import type { MthdsLibrary } from '../../library/mthds-library.js';
 
 /** One edge of the concept graph. */
 interface Edge {

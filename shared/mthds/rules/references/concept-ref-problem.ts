@@ -3,7 +3,7 @@
  * S5 concept rules.
  * @see docs/namespaces.md#resolution-order, docs/namespaces.md#cross-package-references; spec §2.3
  */
-import type { MthdsLibrary } from '../../library/library.js';
+import type { MthdsLibrary } from '../../library/mthds-library.js';
 import { parseConceptRef, stripMultiplicity } from '../../references.js';
 import type { ValidationMode } from '../rule.js';
 

@@ -10,7 +10,8 @@
 
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { Pipe } from '../../library/concept.js';
-import type { LoadedBundle, MthdsLibrary } from '../../library/library.js';
+import type { LoadedBundle } from '../../library/library.js';
+import type { MthdsLibrary } from '../../library/mthds-library.js';
 import { parseToml } from '../../parse/parse-toml.js';
 import { splitPresence } from '../../references.js';
 import type { Rule, RuleContext } from '../rule.js';

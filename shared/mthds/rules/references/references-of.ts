@@ -6,7 +6,7 @@
  */
 import type { Pipe } from '../../library/concept.js';
 import type { LoadedBundle } from '../../library/library.js';
-import { isBindingStep } from '../../parse/blueprint.js';
+import { isBindingStep } from '../../parse/sequence-steps.js';
 import { SPECIAL_OUTCOMES, splitPresence } from '../../references.js';
 
 /** A reference and the field (path inside the pipe table) it is written in. */

@@ -5,7 +5,7 @@
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
 import type { LoadedBundle } from '../../library/library.js';
-import type { ConceptFieldBlueprint } from '../../parse/blueprint.js';
+import type { ConceptFieldBlueprint } from '../../parse/concept-blueprint.js';
 import type { Rule } from '../rule.js';
 import { conceptItem } from '../rule-item.js';
 

@@ -1,19 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { z } from 'zod';
+import { BUNDLE_HEADER } from '../../../../shared/mthds/parse/blueprint.js';
+import { CONCEPT_BLUEPRINT, CONCEPT_FIELD } from '../../../../shared/mthds/parse/concept-blueprint.js';
 import {
-  BUNDLE_HEADER,
-  CONCEPT_BLUEPRINT,
-  CONCEPT_FIELD,
   EXTRACT_SETTING,
   IMG_GEN_SETTING,
   LLM_SETTING,
   MODEL_REFERENCE,
-  PIPE_SCHEMAS,
   SEARCH_SETTING,
-  SUB_PIPE,
-  TEMPLATE_BLUEPRINT,
-} from '../../../../shared/mthds/parse/blueprint.js';
+} from '../../../../shared/mthds/parse/model-settings.js';
+import { PIPE_SCHEMAS } from '../../../../shared/mthds/parse/pipe-blueprints.js';
+import { SUB_PIPE } from '../../../../shared/mthds/parse/sequence-steps.js';
+import { TEMPLATE_BLUEPRINT } from '../../../../shared/mthds/parse/template-blueprint.js';
 
 interface JsonSchemaObject {
   properties?: Record<string, unknown>;

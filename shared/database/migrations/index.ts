@@ -1,0 +1,15 @@
+/**
+ * The control plane's migrations, in order (docs/control-plane.md#migrations). A migration, once released, never
+ * changes: a schema change is a new entry. Names sort in the order they apply.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import { organizationsAndApiKeys } from './0001-organizations-and-api-keys.js';
+
+const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-organizations-and-api-keys': organizationsAndApiKeys,
+};
+
+/** Kysely's migration provider over {@link MIGRATIONS}: the migrations ship in the code, not as files to find. */
+export const CONTROL_PLANE_MIGRATIONS: MigrationProvider = {
+  getMigrations: async () => ({ ...MIGRATIONS }),
+};

@@ -1,0 +1,119 @@
+/**
+ * Waiting for a child job to finish (docs/fan-out.md): its return value from the queue's completion events (read from
+ * before the job was added, or read back from the job on a retake), and the child's result checked out of it; a job
+ * that died or returned no child result fails its run with `RunCrashedError`.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Job, Queue, QueueEvents } from 'bullmq';
+import { RunCrashedError } from '../../errors/index.js';
+import type { FanOutChild } from '../../runtime/index.js';
+import { type ChildResult, childResultOf } from './child-job-result.js';
+import type { FanOutRun } from './fan-out-run.js';
+
+/**
+ * Reject when the signal aborts, else settle as the promise does.
+ * @param promise - what to wait for
+ * @param signal - stops the wait (the promise returned then rejects with its reason)
+ */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The return value of a job from its completion event, as BullMQ's `Job.waitUntilFinished` takes it, without its
+ * read of the job's state: the listener must be listening from before the job was added.
+ * @param events - the queue's listener
+ * @param jobId - the job's id
+ * @param signal - stops listening (the promise then rejects with its reason)
+ * @throws Error with the job's failure reason when it failed
+ */
+export function finishedValue(events: QueueEvents, jobId: string, signal: AbortSignal): Promise<unknown> {
+  // BullMQ types only the listener's queue-wide events, not the per-job ones it also emits (`completed:<job id>`)
+  const emitter = events as unknown as EventEmitter;
+  return new Promise<unknown>((resolve, reject) => {
+    const completed = `completed:${jobId}`;
+    const failed = `failed:${jobId}`;
+    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
+      stop();
+      resolve(returnvalue);
+    };
+    const onFailed = ({ failedReason }: { failedReason: string }) => {
+      stop();
+      reject(new Error(failedReason));
+    };
+    const onAbort = () => {
+      stop();
+      reject(signal.reason);
+    };
+    const stop = () => {
+      emitter.off(completed, onCompleted);
+      emitter.off(failed, onFailed);
+      signal.removeEventListener('abort', onAbort);
+    };
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    emitter.on(completed, onCompleted);
+    emitter.on(failed, onFailed);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * A child's result from its job's return value.
+ * @param run - the run the child belongs to (named in the error)
+ * @param child - the child (its step path and pipe named in the error)
+ * @param value - the job's return value, as it settles
+ * @param signal - the fan-out's signal
+ * @throws the signal's reason when it aborted; RunCrashedError when the job failed or returned no child result
+ */
+export async function settledChildResult(
+  run: FanOutRun,
+  child: FanOutChild,
+  value: Promise<unknown>,
+  signal: AbortSignal,
+): Promise<ChildResult> {
+  try {
+    const result = childResultOf(await value);
+    if (result) return result;
+    throw new Error('its result is not a child result');
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new RunCrashedError(
+      `The child job of step '${child.params.stepPath}' (pipe '${child.pipeRef}') of run '${run.pipelineRunId}' died instead of finishing: ${(error as Error).message}. Its worker process died twice while running it, or its run's payload was gone.`,
+    );
+  }
+}
+
+/**
+ * The return value of a child job. The listener replays the last seconds of events, which may hold the completion of
+ * an earlier job of the same id (a failed child removed and added again on a retake): after a completion, the job is
+ * read back, and its own return value is taken when it is this one (same `timestamp`) and finished; else the next
+ * completion is awaited, once.
+ * @param queue - the child queue
+ * @param job - the child's job
+ * @param events - the queue's listener
+ * @throws the job's failure (BullMQ's `waitUntilFinished`)
+ */
+export async function childJobReturnValue(queue: Queue, job: Job, events: QueueEvents): Promise<unknown> {
+  const value: unknown = await job.waitUntilFinished(events);
+  const current = await queue.getJob(job.id ?? '');
+  if (!current) return value;
+  if (current.timestamp === job.timestamp && current.finishedOn !== undefined) return current.returnvalue;
+  return job.waitUntilFinished(events);
+}

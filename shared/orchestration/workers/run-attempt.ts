@@ -1,0 +1,190 @@
+/**
+ * One attempt at a run job, once admitted and its payload loaded (docs/run-failures.md, docs/run-events.md): the run
+ * in this process or in quarantine, its events published, its end recorded once (a completed run kept in storage, its
+ * callbacks enqueued, its payload and step checkpoints dropped), or its failure thrown back to BullMQ for a retry or
+ * recorded on the last attempt.
+ */
+import { type Job, UnrecoverableError } from 'bullmq';
+import { toErrorReport } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
+import type { FanOutPort, RunObserver } from '../../runtime/index.js';
+import type { RunResult } from '../../wire/index.js';
+import { successPayload } from '../callbacks/index.js';
+import { RunProgressTracker } from '../events/index.js';
+import type { QueuedRunJob, RunJob } from '../queue/index.js';
+import type { RunRecord } from '../registry/index.js';
+import { inputNamesOf } from '../storage/index.js';
+import { executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
+import { recordRunFailure } from './run-failure.js';
+import type { RunJobOutcome, RunProcessorDeps } from './run-processor-deps.js';
+
+/** Logged by an attempt that reaches a run's end after the run already ended (docs/run-failures.md). */
+const ALREADY_ENDED =
+  'run:already ended: its job was failed while this attempt went on (its worker lost the job lock), and the end recorded first stands';
+
+/**
+ * An attempt that completed after its run had already ended: the run's end stays as recorded, and the copy kept in
+ * storage, which this attempt had just replaced with its own, is written back from the record.
+ */
+async function keepEndAsRecorded(deps: RunProcessorDeps, runId: string, inputs: unknown, log: Logger): Promise<void> {
+  log.warn(`${ALREADY_ENDED}; this attempt's result is dropped`);
+  const recorded = await deps.registry.get(runId);
+  if (recorded) await keepFinished(deps, recorded, inputs, log);
+}
+
+/** A finished record as kept in storage (its media moved there), or as it is when the store fails. */
+function keepFinished(deps: RunProcessorDeps, record: RunRecord, inputs: unknown, log: Logger): Promise<RunRecord> {
+  return deps.objects.saveFinished(record, inputNamesOf(inputs)).catch((error: unknown) => {
+    log.warn(
+      { err: error },
+      'run:result could not be kept in storage; the run record keeps it until RUN_RECORD_TTL_SECONDS',
+    );
+    return record;
+  });
+}
+
+function runInProcess(
+  deps: RunProcessorDeps,
+  payload: RunJob,
+  retake: boolean,
+  submission: RunSubmission,
+  observer: RunObserver,
+  signal: AbortSignal | undefined,
+  fanOut: FanOutPort | undefined,
+): Promise<RunResult> {
+  const checkpoints = deps.checkpoints.forRun(payload, retake);
+  return executeSubmission(submission, {
+    inference: deps.inference,
+    extractor: deps.extractor,
+    templates: deps.templates,
+    ids: deps.ids,
+    now: deps.now,
+    observer,
+    ...(signal ? { signal } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
+    ...(deps.batchConcurrency ? { batchConcurrency: deps.batchConcurrency } : {}),
+    ...(deps.maxPipes ? { maxPipes: deps.maxPipes } : {}),
+    ...(fanOut ? { fanOut } : {}),
+  });
+}
+
+/**
+ * Run an admitted job's attempt and record its end.
+ * @param deps - the processor's dependencies
+ * @param job - the BullMQ job
+ * @param queued - the job's payload as queued (an offloaded one's reference included)
+ * @param running - the run's RUNNING record, written at admission
+ * @param payload - the whole payload
+ * @param signal - aborts the run (the worker closing)
+ * @returns `COMPLETED` (also when the run had already ended: that end stands)
+ * @throws the run's error when it is retryable and attempts remain; UnrecoverableError once the failure is recorded
+ */
+export async function processRun(
+  deps: RunProcessorDeps,
+  job: Job,
+  queued: QueuedRunJob,
+  running: RunRecord,
+  payload: RunJob,
+  signal: AbortSignal | undefined,
+): Promise<RunJobOutcome> {
+  const runId = payload.pipeline_run_id;
+  const quarantined = job.stalledCounter > 0;
+  const submission = submissionOfJob(payload);
+  const log = deps.logger.child({
+    request_id: payload.request_id,
+    pipeline_run_id: runId,
+    job_id: job.id,
+    attempt: job.attemptsMade + 1,
+    quarantined,
+  });
+  const tracker = new RunProgressTracker({
+    events: deps.events,
+    runId,
+    now: deps.now,
+    onError: (error) => log.warn({ err: error }, 'run:event could not be stored'),
+  });
+  tracker.runStarted(payload.pipe_code, job.attemptsMade + 1);
+  let replayedSteps = 0;
+  const observer: RunObserver = {
+    pipeProgress: (progress) => {
+      if (progress.kind === 'finished' && progress.replayed) {
+        replayedSteps += 1;
+        deps.metrics.stepsReplayed.inc();
+      }
+      tracker.pipeProgress(progress);
+    },
+  };
+  log.info('run:started');
+  if (quarantined)
+    log.warn(
+      { stalled_count: job.stalledCounter },
+      'run:quarantined: its worker process died during an earlier attempt; this retake runs in a quarantine process with resource limits',
+    );
+  try {
+    const result = quarantined
+      ? await deps.runQuarantined(payload, job.id ?? '', observer, signal)
+      : await runInProcess(
+          deps,
+          payload,
+          job.attemptsMade > 0,
+          submission,
+          observer,
+          signal,
+          deps.fanOut?.({
+            pipelineRunId: runId,
+            requestId: payload.request_id,
+            runJobId: job.id ?? '',
+            createdAt: payload.created_at,
+            retake: job.attemptsMade > 0,
+          }),
+        );
+    const completed = await keepFinished(
+      deps,
+      { ...running, state: 'COMPLETED', finished_at: result.finished_at, result },
+      payload.inputs,
+      log,
+    );
+    // the record shows COMPLETED before `run:finished` and before any callback can reach a receiver that reads the
+    // run's status; the id is freed with it, or after the callbacks are enqueued
+    const finish = await deps.registry.finishOnce(completed, { release: payload.callback_urls.length === 0 });
+    if (finish === 'already_finished') {
+      await keepEndAsRecorded(deps, runId, payload.inputs, log);
+      return { state: 'COMPLETED' };
+    }
+    await tracker.finish(null);
+    if (payload.callback_urls.length > 0) {
+      const body = successPayload(result);
+      await deps.callbacks.enqueue(
+        payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
+      );
+      await deps.registry.release(runId);
+    }
+    await Promise.all([
+      deps.objects
+        .dropPayload(queued)
+        .catch((error: unknown) => log.warn({ err: error }, 'run:payload could not be dropped from storage')),
+      deps.checkpoints
+        .drop(runId)
+        .catch((error: unknown) => log.warn({ err: error }, 'run:checkpoints could not be dropped')),
+    ]);
+    deps.metrics.runsFinished.inc({ state: 'COMPLETED' });
+    deps.metrics.runDuration.observe({ state: 'COMPLETED' }, (deps.now() - payload.created_at) / 1000);
+    log.info({ replayed_steps: replayedSteps }, 'run:completed');
+    return { state: 'COMPLETED' };
+  } catch (error) {
+    const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
+    const lastAttempt = !report.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    await tracker.flush();
+    if (!lastAttempt) {
+      log.warn(
+        { error_type: report.error_type, replayed_steps: replayedSteps },
+        `run:retrying after ${report.error_type}: ${report.message}`,
+      );
+      throw error;
+    }
+    if (await recordRunFailure(deps, queued, report))
+      log.warn({ error_type: report.error_type, err: error }, `run:failed: ${report.message}`);
+    else log.warn({ error_type: report.error_type }, `${ALREADY_ENDED}; this attempt's failure is not recorded`);
+    throw new UnrecoverableError(`${report.error_type}: ${report.message}`);
+  }
+}
