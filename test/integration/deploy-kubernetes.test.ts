@@ -94,11 +94,17 @@ class Rendered {
     for (const variable of container.env ?? []) {
       if (variable.value !== undefined) environment[variable.name] = variable.value;
       const ref = variable.valueFrom?.secretKeyRef;
-      if (ref && !ref.optional) environment[variable.name] = variable.name === 'REDIS_URL' ? 'redis://redis:6379' : 'x';
+      if (ref && !ref.optional) environment[variable.name] = SECRET_STAND_INS[variable.name] ?? 'x';
     }
     return environment;
   }
 }
+
+/** Stand-ins for the Secret values whose shape the settings check (any other key gets `x`). */
+const SECRET_STAND_INS: Record<string, string> = {
+  REDIS_URL: 'redis://redis:6379',
+  DATABASE_URL: 'postgres://mthds:x@postgres:5432/mthds',
+};
 
 const OVERLAYS = ['deploy/k8s/overlays/dev', 'deploy/k8s/overlays/production'];
 
@@ -266,6 +272,15 @@ describe('Kubernetes manifests (kubectl kustomize, offline)', function () {
             expect(fromSecret.has(key), `${name} ${key}`).to.equal(true);
           }
           if (name === 'mthds-api') expect(fromSecret.has('API_KEY')).to.equal(true);
+          // The API replicas share the control plane's PostgreSQL; the workers do not open it.
+          const database = container.env?.find((variable) => variable.name === 'DATABASE_URL');
+          if (name === 'mthds-api') {
+            const ref = database?.valueFrom?.secretKeyRef;
+            expect(ref?.key, 'DATABASE_URL').to.equal('DATABASE_URL');
+            expect(ref?.name, 'DATABASE_URL (generated in dev: hash suffix)').to.match(/^mthds-secrets(-\w+)?$/);
+            expect(ref?.optional, 'DATABASE_URL is required').to.equal(undefined);
+            expect(loadSettings(at().environment(name)).database.url).to.equal(SECRET_STAND_INS['DATABASE_URL']);
+          } else expect(database, `${name} DATABASE_URL`).to.equal(undefined);
           const plain = Object.keys(at().environment(name)).filter((key) => !fromSecret.has(key));
           expect(
             plain.filter((key) => /KEY|SECRET|PASSWORD/.test(key)),
@@ -295,6 +310,19 @@ describe('Kubernetes manifests (kubectl kustomize, offline)', function () {
       expect(ref.name).to.equal(secret.metadata.name);
       expect(Object.keys(secret.data)).to.include(ref.key);
     }
+    const decoded = (key: string) => Buffer.from(secret.data[key] ?? '', 'base64').toString('utf8');
+    expect(decoded('REDIS_URL')).to.equal('redis://redis:6379');
+    dev.one('Service', 'redis');
+    const database = new URL(decoded('DATABASE_URL'));
+    expect(database.protocol).to.equal('postgres:');
+    expect(decoded('POSTGRES_PASSWORD'), 'the password PostgreSQL is started with').to.equal(database.password);
+    const postgres = dev.one<K8sObject & { spec: { ports: { port: number }[] } }>('Service', database.hostname);
+    expect(postgres.spec.ports.map((entry) => entry.port)).to.include(Number(database.port));
+    const server = dev.one<Deployment>('StatefulSet', 'postgres').spec.template.spec.containers[0] as Container;
+    const serverEnv = new Map((server.env ?? []).map((variable) => [variable.name, variable]));
+    expect(serverEnv.get('POSTGRES_USER')?.value).to.equal(decodeURIComponent(database.username));
+    expect(serverEnv.get('POSTGRES_DB')?.value).to.equal(database.pathname.slice(1));
+    expect(serverEnv.get('POSTGRES_PASSWORD')?.valueFrom?.secretKeyRef?.key).to.equal('POSTGRES_PASSWORD');
     const production = rendered.get('deploy/k8s/overlays/production') as Rendered;
     expect(production.objects.filter((object) => object.kind === 'Secret')).to.deep.equal([]);
     const image = production.deployment('mthds-api').spec.template.spec.containers[0]?.image;

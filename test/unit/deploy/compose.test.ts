@@ -48,7 +48,14 @@ describe('deploy/docker-compose.yml (static)', () => {
   const longRunning = Object.entries(services).filter(([, service]) => service.restart !== 'no');
 
   it('should give every long-running service a healthcheck, and run one-shot services to completion first', () => {
-    expect(longRunning.map(([name]) => name)).to.include.members(['redis', 'storage', 'api', 'worker', 'lb']);
+    expect(longRunning.map(([name]) => name)).to.include.members([
+      'redis',
+      'storage',
+      'postgres',
+      'api',
+      'worker',
+      'lb',
+    ]);
     for (const [name, service] of longRunning) {
       expect(service.healthcheck?.test, name).to.be.an('array').that.is.not.empty;
       expect(service.healthcheck?.test[0], name).to.equal('CMD');
@@ -104,6 +111,25 @@ describe('deploy/docker-compose.yml (static)', () => {
     expect(services['api']?.depends_on?.['redis']?.condition).to.equal('service_healthy');
   });
 
+  it('should give the API replicas a shared PostgreSQL on a volume, and the workers no database', () => {
+    const postgres = services['postgres'] as Service;
+    expect(postgres.image).to.match(/^postgres:\d+/);
+    expect(postgres.volumes?.[0]).to.match(/^[\w-]+:\/var\/lib\/postgresql\/data$/);
+    expect(postgres.healthcheck?.test).to.deep.equal(['CMD', 'pg_isready', '-U', 'mthds', '-d', 'mthds']);
+    expect(postgres.environment).to.include({ POSTGRES_USER: 'mthds', POSTGRES_DB: 'mthds' });
+    expect(postgres.environment?.['POSTGRES_PASSWORD']).to.match(/^\$\{POSTGRES_PASSWORD:\?[^}]*deploy\/\.env[^}]*\}$/);
+    expect(services['api']?.environment?.['DATABASE_URL']).to.match(
+      /^postgres:\/\/mthds:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/mthds$/,
+    );
+    expect(services['api']?.depends_on?.['postgres']?.condition).to.equal('service_healthy');
+    expect(services['worker']?.environment, 'workers do not open the control plane').to.not.have.property(
+      'DATABASE_URL',
+    );
+    expect(Object.keys((YAML.parse(text) as { volumes: Record<string, unknown> }).volumes)).to.include(
+      (postgres.volumes?.[0] ?? '').split(':')[0],
+    );
+  });
+
   it('should wire the object storage settings to the API and the workers, on a bucket created before they start', () => {
     for (const name of ['api', 'worker']) {
       const environment = services[name]?.environment ?? {};
@@ -120,17 +146,21 @@ describe('deploy/docker-compose.yml (static)', () => {
 
   it('should take every secret from the environment, refuse to start without the required ones, and list them all in .env.example', () => {
     const variables = interpolated(text);
-    for (const required of ['API_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
+    for (const required of ['API_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'POSTGRES_PASSWORD']) {
       expect(variables.get(required), required).to.equal(true);
     }
     expect(text).to.match(/\$\{API_KEY:\?[^}]*deploy\/\.env[^}]*\}/);
     for (const name of variables.keys()) expect(exampleNames.has(name), `${name} in .env.example`).to.equal(true);
     for (const service of Object.values(services)) {
       for (const [key, value] of Object.entries(service.environment ?? {})) {
-        if (/KEY|SECRET|PASSWORD|_USER$/.test(key)) expect(value, key).to.match(/^\$\{\w+(:?[-?][^}]*)?\}$/);
+        // The database's user name is no credential: the password is (and DATABASE_URL's, checked above).
+        if (key === 'POSTGRES_USER') expect(value, key).to.equal('mthds');
+        else if (/KEY|SECRET|PASSWORD|_USER$/.test(key)) expect(value, key).to.match(/^\$\{\w+(:?[-?][^}]*)?\}$/);
       }
     }
-    for (const line of envExample.split('\n').filter((row) => /^(API_KEY|AWS_\w+|\w*SECRET\w*)=/.test(row))) {
+    for (const line of envExample
+      .split('\n')
+      .filter((row) => /^(API_KEY|AWS_\w+|\w*SECRET\w*|\w*PASSWORD\w*)=/.test(row))) {
       expect(line, 'no secret value committed').to.match(/=$/);
     }
     expect(repoFile('.gitignore').split('\n')).to.include('deploy/.env');
@@ -152,6 +182,7 @@ describe('deploy/docker-compose.yml (static)', () => {
     expect(worker.worker.metricsPort).to.be.greaterThan(0);
     const api = loadSettings({ ...environment('api'), SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR });
     expect(api.auth.mode).to.equal('api_key');
+    expect(api.database.url).to.equal('postgres://mthds:value-of-POSTGRES_PASSWORD@postgres:5432/mthds');
     const apiGrace = seconds(services['api']?.stop_grace_period ?? '10s') * 1000;
     expect(apiGrace).to.be.at.least(api.shutdownGraceMs + CLOSE_ALLOWANCE_MS);
   });
