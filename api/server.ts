@@ -11,7 +11,8 @@
  * (`HTTP_*`, docs/limits.md#connections). The `method_ref` clone cache is swept periodically in direct mode and
  * whenever this process runs workers;
  * the control-plane database (`DATABASE_URL`, else the embedded one; docs/control-plane.md) is opened and migrated,
- * the embedded one before listening, PostgreSQL while listening (`GET /ready` waits for it); a database it cannot open
+ * a new embedded one before listening, an existing one or PostgreSQL while listening (`GET /ready` waits for it); a
+ * database it cannot open
  * stops the process with one line;
  * run storage (`STORAGE_BACKEND`) is swept of objects past their retention every `STORAGE_SWEEP_MINUTES`
  * (docs/storage.md#retention).
@@ -27,7 +28,7 @@
  */
 import { PooledTemplateRenderer } from '../shared/compute/index.js';
 import { loadApiConfig, SettingsError } from '../shared/config/index.js';
-import { openDatabase } from '../shared/database/index.js';
+import { embeddedDatabaseExists, openDatabase } from '../shared/database/index.js';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
 import {
@@ -99,9 +100,10 @@ async function main(): Promise<void> {
   warming.catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
   readiness.track('diagnostics_threads', warming);
   readiness.track('control_plane_database', controlPlane);
-  // PGlite runs the database on this thread: creating a fresh one blocks it for seconds, so it opens before the
-  // server listens, never under a client's request.
-  if (settings.database.url === undefined) await controlPlane.catch(() => undefined);
+  // PGlite runs the database on this thread: creating a fresh one blocks it for seconds, so a new embedded database
+  // is created before the server listens, never under a client's request; an existing one reopens while it listens.
+  if (settings.database.url === undefined && !embeddedDatabaseExists(settings.database.embeddedDir))
+    await controlPlane.catch(() => undefined);
   const app = createApp({
     settings,
     logger,

@@ -59,6 +59,8 @@ async function startProfiled(work: string): Promise<{ base: string; child: Child
         INFERENCE_PROFILE: 'mock',
         STORAGE_DIR: join(work, 'storage'),
         METHOD_CACHE_DIR: join(work, 'methods'),
+        DATABASE_URL: '',
+        DATABASE_EMBEDDED_DIR: join(work, 'database'),
       },
       stdio: 'ignore',
     },

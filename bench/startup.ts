@@ -13,6 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { QUEUE_CONFIG_DIR } from '../test/helpers/config-dir.js';
+import { createTestDatabase } from '../test/helpers/postgres.js';
 import { freePort } from '../test/helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
 import { median } from './comparison.js';
@@ -42,7 +43,13 @@ async function timeToHealth(scenario: Scenario): Promise<number> {
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, scenario.args, {
     cwd: ROOT,
-    env: { ...process.env, ...scenario.environment, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      ...scenario.environment,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'ignore',
   });
   try {
@@ -56,9 +63,12 @@ async function timeToHealth(scenario: Scenario): Promise<number> {
       await delay(2);
     }
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // SIGTERM: a graceful exit releases the embedded database's directory for the next start
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 }
 
@@ -66,18 +76,26 @@ async function main(): Promise<void> {
   ensureProductionBuild();
   const work = mkdtempSync(join(tmpdir(), 'mthds-bench-startup-'));
   const prefix = uniquePrefix();
+  // a queue deployment keeps its control plane in PostgreSQL (docs/control-plane.md); direct mode, the embedded one
+  const postgres = await createTestDatabase();
   const storage = { STORAGE_DIR: join(work, 'storage'), METHOD_CACHE_DIR: join(work, 'methods') };
   const scenarios: Scenario[] = [
     { name: 'anchor E: bare Express 5', args: ['--input-type=module', '--eval', ECHO_ANCHOR], environment: {} },
-    { name: 'API, direct mode', args: ['dist/api/server.js'], environment: storage },
     {
-      name: 'API, queue mode (--no-worker)',
+      // the warm-up creates the embedded database; the rounds reopen it, as a restart does
+      name: 'API, direct mode (embedded database)',
+      args: ['dist/api/server.js'],
+      environment: { ...storage, DATABASE_URL: '', DATABASE_EMBEDDED_DIR: join(work, 'database') },
+    },
+    {
+      name: 'API, queue mode (--no-worker, PostgreSQL)',
       args: ['dist/api/server.js', '--no-worker'],
       environment: {
         ...storage,
         SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
         REDIS_URL: TEST_REDIS_URL,
         QUEUE_PREFIX: prefix,
+        DATABASE_URL: postgres.url,
       },
     },
   ];
@@ -89,6 +107,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
     await deletePrefix(prefix).catch(() => undefined);
+    await postgres.drop();
   }
   const anchor = median(times.get(scenarios[0]!.name)!);
   const rows = scenarios.map((scenario) => {

@@ -12,6 +12,11 @@ export {
   type NewApiKey,
   type VerifiedApiKey,
 } from './api-keys.js';
-export { type ControlPlaneDatabase, type DatabaseOptions, openDatabase } from './open-database.js';
+export {
+  type ControlPlaneDatabase,
+  type DatabaseOptions,
+  embeddedDatabaseExists,
+  openDatabase,
+} from './open-database.js';
 export { type Organization, Organizations, type RandomBytes } from './organizations.js';
 export type { ApiKeyRow, ControlPlaneSchema, NewApiKeyRow, OrganizationRow } from './schema.js';

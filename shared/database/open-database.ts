@@ -4,7 +4,8 @@
  * used; Kysely's migrator holds a PostgreSQL advisory lock while it migrates, so processes booting together migrate
  * once.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { lock } from 'proper-lockfile';
@@ -38,6 +39,15 @@ export interface ControlPlaneDatabase {
  * holder refreshes it every quarter of that.
  */
 const EMBEDDED_CLAIM_STALE_MS = 20_000;
+
+/**
+ * Whether an embedded database was already created in a directory (creating one keeps the thread busy for seconds;
+ * reopening one, a fraction of a second).
+ * @param dir - `DATABASE_EMBEDDED_DIR`
+ */
+export function embeddedDatabaseExists(dir: string): boolean {
+  return existsSync(join(dir, 'PG_VERSION'));
+}
 
 /**
  * Open the database and bring its schema up to date.

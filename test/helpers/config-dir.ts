@@ -14,13 +14,18 @@ export const TEST_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-config-'))
 /** The `STORAGE_DIR` of this test process's services unless a test names its own, removed when the process exits. */
 export const TEST_STORAGE_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-storage-'));
 /**
+ * Where the API processes spawned without `DATABASE_URL` (benches, or a test that unsets it) keep their embedded
+ * databases, one directory each; removed when the process exits.
+ */
+export const TEST_DATABASE_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-database-'));
+/**
  * The `SERVICE_CONFIG_DIR` of queue-mode services: its `api_override.toml` sets `orchestration_mode = "bullmq"` and
  * nothing else. Services only read it, so every test of the process shares it; removed when the process exits.
  */
 export const QUEUE_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mthds-test-queue-config-'));
 writeFileSync(join(QUEUE_CONFIG_DIR, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
 process.once('exit', () => {
-  for (const directory of [TEST_CONFIG_DIR, TEST_STORAGE_DIR, QUEUE_CONFIG_DIR])
+  for (const directory of [TEST_CONFIG_DIR, TEST_STORAGE_DIR, TEST_DATABASE_DIR, QUEUE_CONFIG_DIR])
     rmSync(directory, { recursive: true, force: true });
 });
 

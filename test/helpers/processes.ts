@@ -6,9 +6,11 @@
  * own `SERVICE_CONFIG_DIR`), JSON logs captured, and helpers to wait for a log line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEST_CONFIG_DIR, TEST_STORAGE_DIR } from './config-dir.js';
+import { TEST_CONFIG_DIR, TEST_DATABASE_DIR, TEST_STORAGE_DIR } from './config-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -66,6 +68,7 @@ export function spawnService(
       COMPUTE_WARM_THREADS: '0',
       SERVICE_CONFIG_DIR: TEST_CONFIG_DIR,
       STORAGE_DIR: TEST_STORAGE_DIR,
+      DATABASE_EMBEDDED_DIR: mkdtempSync(join(TEST_DATABASE_DIR, `${entry}-`)),
       ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
