@@ -34,5 +34,5 @@ export {
 export type { QueueBackend } from './queue-backend.js';
 export * from './registry/index.js';
 export * from './storage/index.js';
-export { executeSubmission, type RunSubmission, submissionOfJob, toRunJob } from './submission.js';
+export { executeSubmission, type MethodLink, type RunSubmission, submissionOfJob, toRunJob } from './submission.js';
 export type { WorkerPool, WorkerPoolDeps } from './workers/index.js';

@@ -22,6 +22,15 @@ import type { RunRecord } from './registry/index.js';
 /** The document printer of every run that is not given one (PipeDocGen; it holds no state). */
 const DOCUMENT_PRINTER = createDocumentPrinter();
 
+/**
+ * The stored method a run belongs to (docs/methods.md#method_id): the catalog's `mt_…` id and the published version that
+ * ran, or null when the run used the draft or inline sources only linked to the method.
+ */
+export interface MethodLink {
+  methodId: string;
+  version: number | null;
+}
+
 /** A run as the API hands it to an orchestrator: validated request fields plus correlation facts. */
 export interface RunSubmission {
   sources: BundleSource[];
@@ -50,6 +59,8 @@ export interface RunSubmission {
   methodProvenance: MethodProvenance | null;
   /** The run's budget in USD (`max_cost_usd`, docs/inference.md#run-budget); none when absent or null. */
   maxCostUsd?: number | null;
+  /** The stored method the run runs or is linked to (`method_id`); none for a run of inline sources alone. */
+  methodLink?: MethodLink | null;
 }
 
 /**
