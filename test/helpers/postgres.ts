@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
 
 /** The machine's PostgreSQL, as a server URL without a database (CI starts one when missing; trust auth). */
 export const TEST_POSTGRES_URL = process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432';
@@ -54,3 +55,40 @@ export const mochaHooks = {
     await processDatabase?.drop();
   },
 };
+
+/** The control plane of a suite, open between its `before` and `after` hooks. */
+export interface SuiteControlPlane {
+  /** The open control plane (only between the hooks). */
+  readonly database: ControlPlaneDatabase;
+  /** The URL of its database, for `DATABASE_URL`. */
+  readonly url: string;
+}
+
+/**
+ * Give the calling `describe` a control plane of its own: a fresh database, migrated in `before`, closed and dropped in
+ * `after`.
+ * @param poolMax - its connection pool's size
+ * @returns a handle whose members are set once `before` ran
+ */
+export function useTestControlPlane(poolMax = 4): SuiteControlPlane {
+  let created: TestDatabase | undefined;
+  let opened: ControlPlaneDatabase | undefined;
+  before(async () => {
+    created = await createTestDatabase();
+    opened = await openDatabase({ url: created.url, embeddedDir: '', poolMax });
+  });
+  after(async () => {
+    await opened?.close();
+    await created?.drop();
+  });
+  return {
+    get database(): ControlPlaneDatabase {
+      if (!opened) throw new Error('the control plane opens in the suite’s before hook');
+      return opened;
+    },
+    get url(): string {
+      if (!created) throw new Error('the test database is created in the suite’s before hook');
+      return created.url;
+    },
+  };
+}

@@ -8,16 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import {
-  ApiKeys,
-  type ControlPlaneDatabase,
-  type IssuedApiKey,
-  Organizations,
-  openDatabase,
-} from '../../shared/database/index.js';
+import { ApiKeys, type IssuedApiKey, Organizations, openDatabase } from '../../shared/database/index.js';
 import { ApiKeyLimitReachedError, ApiKeyNotFoundError, OrganizationNotFoundError } from '../../shared/errors/index.js';
 import { AdvancingClock } from '../helpers/advancing-clock.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestControlPlane } from '../helpers/postgres.js';
 
 const KEY_SHAPE = /^plx_sk_[A-Za-z0-9_-]{43}$/;
 
@@ -32,24 +26,15 @@ describe('API keys in the control plane', function () {
   this.timeout(60_000);
 
   describe('on PostgreSQL', () => {
-    let database: TestDatabase;
-    let controlPlane: ControlPlaneDatabase;
     let clock: AdvancingClock;
     let keys: ApiKeys;
     let organizations: Organizations;
 
-    before(async () => {
-      database = await createTestDatabase();
-      controlPlane = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 4 });
-    });
-    after(async () => {
-      await controlPlane.close();
-      await database.drop();
-    });
+    const suite = useTestControlPlane();
     beforeEach(() => {
       clock = new AdvancingClock();
-      keys = new ApiKeys(controlPlane, { maxActivePerOrganization: 3, now: clock.now });
-      organizations = new Organizations(controlPlane);
+      keys = new ApiKeys(suite.database, { maxActivePerOrganization: 3, now: clock.now });
+      organizations = new Organizations(suite.database);
     });
 
     it('should keep only the digest and the display prefix of a key, never its plaintext', async () => {
@@ -58,7 +43,7 @@ describe('API keys in the control plane', function () {
       const issued = await keys.create(organization.id, { label: 'ci' });
       expect(issued.secret).to.match(KEY_SHAPE);
       expect(issued.id).to.match(/^key_[A-Za-z0-9_-]{16}$/);
-      const row = await controlPlane.db
+      const row = await suite.database.db
         .selectFrom('api_keys')
         .selectAll()
         .where('id', '=', issued.id)

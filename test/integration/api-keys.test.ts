@@ -7,11 +7,10 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
-import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
 import { AdvancingClock } from '../helpers/advancing-clock.js';
 import { buildControlPlaneApp } from '../helpers/control-plane-app.js';
 import { pollUntil } from '../helpers/poll.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestControlPlane } from '../helpers/postgres.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 /** The deployment's `API_KEY`: the bootstrap admin. */
@@ -36,8 +35,6 @@ function problem(body: Record<string, unknown>): Record<string, unknown> {
 
 describe('API keys and organizations (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
   this.timeout(30_000);
-  let database: TestDatabase;
-  let controlPlane: ControlPlaneDatabase;
   let clock: AdvancingClock;
   let app: Express;
 
@@ -61,18 +58,11 @@ describe('API keys and organizations (HTTP, AUTH_MODE=api_key, PostgreSQL)', fun
     return created.body as Issued;
   }
 
-  before(async () => {
-    database = await createTestDatabase();
-    controlPlane = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 4 });
-  });
-  after(async () => {
-    await controlPlane.close();
-    await database.drop();
-  });
+  const suite = useTestControlPlane();
   beforeEach(() => {
     clock = new AdvancingClock();
     app = buildControlPlaneApp(
-      controlPlane,
+      suite.database,
       { AUTH_MODE: 'api_key', API_KEY: ADMIN, API_KEYS_MAX_PER_ORGANIZATION: '3' },
       clock.now,
     );
@@ -215,7 +205,7 @@ describe('API keys and organizations (HTTP, AUTH_MODE=api_key, PostgreSQL)', fun
     // The write is off the request path: it may land after the answer, so wait for the row, not for time.
     const used = await pollUntil(
       () =>
-        controlPlane.db
+        suite.database.db
           .selectFrom('api_keys')
           .select('last_used_at')
           .where('id', '=', key.id)
