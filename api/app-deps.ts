@@ -11,6 +11,7 @@ import type { QueueBackend, RunObjects } from '../shared/orchestration/index.js'
 import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../shared/runtime/index.js';
 import type { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import type { Readiness } from './readiness.js';
+import type { ReleaseList } from './run-history-service.js';
 
 /** What the app is built from. Tests pass their own settings, a silent logger and their inference backend. */
 export interface AppDeps {
@@ -60,4 +61,9 @@ export interface AppDeps {
    * served only with it. The entry point opens it and closes it on shutdown.
    */
   controlPlane?: Promise<ControlPlaneDatabase>;
+  /**
+   * Where the app's background work on the control plane (the history writer, the retention sweep) is stopped: the
+   * entry point's resource stack; tests pass their own. Without it that work runs until the process ends.
+   */
+  resources?: ReleaseList;
 }

@@ -30,6 +30,7 @@ import { createMethodFetcher } from '../shared/methods/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import {
   directOrchestrator,
+  type HistoryOutbox,
   loggedRunObjects,
   memoryRuns,
   type Orchestrator,
@@ -72,9 +73,11 @@ import { CREATE_ORGANIZATION_ROUTE, organizationsRouter } from './routes/organiz
 import { READY_ROUTE, readyRouter } from './routes/ready.js';
 import { EXECUTE_ROUTE, runRouter, START_ROUTE } from './routes/run.js';
 import { RUN_EVENTS_ROUTE, runEventsRouter } from './routes/run-events.js';
+import { RUN_HISTORY_ROUTES, runHistoryRouter } from './routes/run-history.js';
 import { RUNS_ROUTES, runsRouter } from './routes/runs.js';
 import { STORAGE_OBJECT_ROUTE, storageRouter } from './routes/storage.js';
 import { VERSION_ROUTE, versionRouter } from './routes/version.js';
+import { openRunHistory } from './run-history-service.js';
 import { openTenancy } from './tenancy.js';
 
 export type { AppDeps } from './app-deps.js';
@@ -84,7 +87,7 @@ const DIRECT_ONLY: ApiConfig = { orchestrationMode: 'direct', allowRequestOrches
 
 /** Where a deployment's runs are recorded: its Redis with a queue backend, else this process's memory. */
 interface RunTracking {
-  store: RunStore;
+  store: RunStore & HistoryOutbox;
   events: RunEventLog;
 }
 
@@ -184,9 +187,22 @@ export function createApp(deps: AppDeps): Express {
     ? openTenancy(deps.controlPlane, { maxKeysPerOrganization: settings.apiKeys.maxPerOrganization, now })
     : undefined;
   const storeKeys = tenancy ? storeKeyLookup(tenancy, { now }) : undefined;
+  const runHistory = deps.controlPlane
+    ? openRunHistory(deps.controlPlane, {
+        outbox: runs.store,
+        logger,
+        retentionDays: settings.runHistory.retentionDays,
+        idempotencyTtlHours: settings.idempotency.ttlHours,
+        sweepPeriodMs: settings.storage.sweepMinutes * 60_000,
+        now,
+        ...(deps.resources ? { resources: deps.resources } : {}),
+      })
+    : undefined;
   const auth = authenticate(settings.auth, storeKeys);
   app.use('/v1', auth);
-  app.use(routes.describe(versionRouter({ extensions: tenancy ? ['api_keys'] : [] }), [VERSION_ROUTE]));
+  app.use(
+    routes.describe(versionRouter({ extensions: runHistory ? ['api_keys', 'runs', 'usage'] : [] }), [VERSION_ROUTE]),
+  );
   app.use(routes.describe(openApiRouter(routes, { auth: settings.auth.mode }), [OPENAPI_ROUTE]));
   if (deps.modelDeck) app.use(routes.describe(modelsRouter(deps.modelDeck), [MODELS_ROUTE]));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, { metrics }).fetcher;
@@ -214,7 +230,9 @@ export function createApp(deps: AppDeps): Express {
         methodFetcher,
         diagnostics,
         store,
+        objects,
         urlTtlSeconds,
+        ...(runHistory ? { runHistory } : {}),
       }),
       [EXECUTE_ROUTE, START_ROUTE],
     ),
@@ -236,6 +254,13 @@ export function createApp(deps: AppDeps): Express {
       [RUN_EVENTS_ROUTE],
     ),
   );
+  if (runHistory)
+    app.use(
+      routes.describe(
+        runHistoryRouter({ ...bodyLimits, service: runHistory, objects, diagnostics, now }),
+        RUN_HISTORY_ROUTES,
+      ),
+    );
   if (tenancy) {
     const tenancyOptions = { ...bodyLimits, tenancy, diagnostics };
     app.use(routes.describe(callerRouter(auth), [ME_ROUTE, ...AUTH_VERIFY_ROUTES]));

@@ -118,6 +118,7 @@ async function main(): Promise<void> {
     readiness,
     runObjects,
     controlPlane,
+    resources,
     ...(queueBackend ? { queueBackend } : {}),
   });
   const server = createHttpServer(app, settings.http, (reason) => metrics.httpConnectionsRefused.inc({ reason }));

@@ -13,19 +13,20 @@ import { type Request, type Response, Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
-import type { Orchestrator, RunSubmission } from '../../shared/orchestration/index.js';
+import type { Orchestrator, RunObjects, RunSubmission } from '../../shared/orchestration/index.js';
 import type { ObjectStore } from '../../shared/storage/index.js';
 import { jsonBody } from '../body/json-body.js';
+import { answerOnce } from '../idempotency.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import { EXAMPLE_BUNDLE, EXAMPLE_INPUTS } from '../openapi/examples.js';
 import type { ProblemSpec, RequestBodySpec, RouteSpec } from '../openapi/route-spec.js';
 import { RUN_RESULT, RUN_START } from '../openapi/schemas/run-result.js';
 import type { Orchestration } from '../orchestration.js';
+import type { RunHistoryService } from '../run-history-service.js';
 import { resolveRunSources } from '../run-method.js';
 import { runOwnership } from '../run-ownership.js';
 import { checkCallbackUrls, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
-import { sendJson } from '../send-json.js';
 import { withFetchableUrls } from '../storage-urls.js';
 
 const RUN_BODY: RequestBodySpec = {
@@ -139,6 +140,10 @@ export interface RunRouteOptions {
   store: ObjectStore;
   /** Lifetime of a presigned URL, in seconds (`STORAGE_URL_TTL_SECONDS`). */
   urlTtlSeconds: number;
+  /** Where each accepted run is kept as it was sent, for its history. */
+  objects: RunObjects;
+  /** The control plane's services (idempotency keys), when served. */
+  runHistory?: Promise<RunHistoryService>;
 }
 
 /**
@@ -183,6 +188,18 @@ async function acceptRun(
 }
 
 /**
+ * Keep an accepted run as it was sent (its bundle texts and inputs), in the background, for its history
+ * (docs/control-plane.md#run-history); nothing without a control plane.
+ */
+function keepSubmission(options: RunRouteOptions, submission: RunSubmission): void {
+  if (options.runHistory === undefined) return;
+  options.objects.saveSubmission(submission.storageScope, submission.pipelineRunId, {
+    mthds_contents: submission.sources.map((source) => source.content),
+    inputs: submission.inputs ?? null,
+  });
+}
+
+/**
  * Router serving `POST /v1/execute` and `POST /v1/start`.
  * @param options - body limits, orchestration, callback policy, bundle ceilings, method fetcher, diagnostics pool,
  *   object store and URL lifetime
@@ -192,14 +209,21 @@ export function runRouter(options: RunRouteOptions): Router {
   const body = jsonBody(options, 'run', options.diagnostics);
   router.post(EXECUTE_ROUTE.path, body, async (req, res) => {
     const { orchestrator, submission } = await acceptRun(req, res, options, 'blocking');
-    res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
-    const result = await orchestrator.execute(submission, clientSignal(res));
-    const context = { store: options.store, urlTtlSeconds: options.urlTtlSeconds, req };
-    sendJson(res, 200, await withFetchableUrls(result, submission.storageScope, context));
+    await answerOnce(req, res, options.runHistory, 'POST /v1/execute', 'long', async () => {
+      res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
+      const running = orchestrator.execute(submission, clientSignal(res));
+      keepSubmission(options, submission);
+      const context = { store: options.store, urlTtlSeconds: options.urlTtlSeconds, req };
+      return { status: 200, body: await withFetchableUrls(await running, submission.storageScope, context) };
+    });
   });
   router.post(START_ROUTE.path, body, async (req, res) => {
     const { orchestrator, submission } = await acceptRun(req, res, options, 'fire_and_forget');
-    sendJson(res, 202, await orchestrator.start!(submission));
+    await answerOnce(req, res, options.runHistory, 'POST /v1/start', 'quick', async () => {
+      const acknowledgement = await orchestrator.start!(submission);
+      keepSubmission(options, submission);
+      return { status: 202, body: acknowledgement };
+    });
   });
   return router;
 }

@@ -375,6 +375,17 @@ const SETTINGS_TABLE = {
     maxPerOrganization: env('API_KEYS_MAX_PER_ORGANIZATION', positiveInt(50)),
   },
   /**
+   * The run history (docs/control-plane.md#run-history): how many days a run's row is kept after it was created (the
+   * sweep runs every `STORAGE_SWEEP_MINUTES`; 0 keeps every row).
+   */
+  runHistory: {
+    retentionDays: env('RUN_HISTORY_RETENTION_DAYS', nonNegativeInt(90)),
+  },
+  /** Idempotency keys (docs/api.md#idempotency): how many hours a key is kept after its first request. */
+  idempotency: {
+    ttlHours: env('IDEMPOTENCY_KEY_TTL_HOURS', positiveInt(24)),
+  },
+  /**
    * Run storage (docs/storage.md): the backend and where it keeps objects, what is moved out of Redis and of results
    * into it, how long signed URLs live, how long each leaf is kept, and how often the sweeper runs.
    */
@@ -419,6 +430,7 @@ const SETTINGS_TABLE = {
       generated: env('STORAGE_RETENTION_GENERATED_HOURS', nonNegativeInt(720)),
       results: env('STORAGE_RETENTION_RESULTS_HOURS', nonNegativeInt(720)),
       payloads: env('STORAGE_RETENTION_PAYLOADS_HOURS', nonNegativeInt(48)),
+      submissions: env('STORAGE_RETENTION_SUBMISSIONS_HOURS', nonNegativeInt(2160)),
     },
     /** Period of the retention sweep, in minutes. */
     sweepMinutes: env('STORAGE_SWEEP_MINUTES', positiveInt(60)),

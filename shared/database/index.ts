@@ -1,6 +1,7 @@
 /**
  * The control plane's database (docs/control-plane.md): PostgreSQL or the embedded PGlite, its schema and migrations,
- * and the repositories that speak of it in domain terms (organizations and their API keys).
+ * and the repositories that speak of it in domain terms (organizations and their API keys, the run history, the
+ * idempotency keys).
  */
 export {
   API_KEY_PREFIX,
@@ -12,6 +13,13 @@ export {
   type NewApiKey,
   type VerifiedApiKey,
 } from './api-keys.js';
+export { whenDatabaseReachable } from './database-outage.js';
+export {
+  IdempotencyKeys,
+  type IdempotencyKeysOptions,
+  type IdempotencyScope,
+  type KeptResponse,
+} from './idempotency-keys.js';
 export {
   type ControlPlaneDatabase,
   type DatabaseOptions,
@@ -19,4 +27,13 @@ export {
   openDatabase,
 } from './open-database.js';
 export { type Organization, Organizations, type RandomBytes } from './organizations.js';
+export {
+  RunHistory,
+  type RunHistoryEntry,
+  type RunHistoryFilter,
+  type RunHistoryPage,
+  type RunHistoryRow,
+  type RunHistoryUpdate,
+} from './run-history.js';
 export type { ApiKeyRow, ControlPlaneSchema, NewApiKeyRow, OrganizationRow } from './schema.js';
+export { type UsageGroup, type UsageGrouping, UsageLedger } from './usage-ledger.js';

@@ -34,10 +34,74 @@ export interface ApiKeysTable {
   revoked_at: OptionalTime;
 }
 
+/** A time the code sets on insert and update, read as a `Date`. */
+type Time = ColumnType<Date, Date | string, Date | string>;
+/** A JSON document (`jsonb`), written as its JSON text, read back parsed. */
+type Json = ColumnType<unknown, string | null, string | null>;
+/** A count PostgreSQL keeps as `bigint` (read back as a decimal string by `pg`, as a number by PGlite). */
+type BigCount = ColumnType<string | number, number | undefined, number>;
+
+/**
+ * A run in the history (docs/control-plane.md#data-model): one row per run of an owner, written from the run records
+ * through the history outbox. `state_rank` orders the states a run goes through (0 accepted, 1 running, 2 ended), so a
+ * late write of an earlier state never replaces a later one.
+ */
+export interface RunsTable {
+  owner: string;
+  pipeline_run_id: string;
+  request_id: string;
+  workflow_id: string | null;
+  method_id: string | null;
+  method_version: number | null;
+  pipe_code: string | null;
+  state: string;
+  state_rank: number;
+  storage_scope: string;
+  created_at: Time;
+  started_at: OptionalTime;
+  finished_at: OptionalTime;
+  updated_at: CreatedAt;
+  attempts: number;
+  error_type: string | null;
+  error_message: string | null;
+  /** The run's error report (`ErrorReport`), as the run record keeps it. */
+  error: Json;
+  /** The run's usage and cost report (`RunUsageReport`: `total`, `by_model`, `by_pipe`). */
+  usage: Json;
+  calls: number;
+  input_tokens: BigCount;
+  output_tokens: BigCount;
+  cost_usd: number | null;
+  /** SHA-256 (hex) of the run's bundle texts, in order. */
+  source_digest: string | null;
+  /** The object path of the run's submission as sent (`submissions/<run id>.json` under its scope). */
+  submission_object: string | null;
+  /** A URL a client recorded for the run's result (`PUT /v1/runs/{id}`). */
+  result_url: string | null;
+}
+
+/**
+ * An idempotency key (docs/api.md#idempotency): the first request of an owner, route and key, the digest of its body
+ * and, once answered, its response. `status` and `response` are null while the first request is in flight.
+ */
+export interface IdempotencyKeysTable {
+  owner: string;
+  route: string;
+  key: string;
+  request_digest: string;
+  status: number | null;
+  /** The answer's body as JSON text, byte for byte what a replay sends (a `jsonb` would reorder its members). */
+  response: string | null;
+  created_at: CreatedAt;
+  expires_at: Time;
+}
+
 /** Every table of the control plane, by name. */
 export interface ControlPlaneSchema {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
+  runs: RunsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 /** A row of `api_keys` as read. */

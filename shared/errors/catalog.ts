@@ -194,6 +194,32 @@ export const ERROR_CATALOG = {
     origin: 'api',
     code: 'organization_required',
   },
+  // What the control plane keeps (docs/control-plane.md, docs/api.md#idempotency)
+  ControlPlaneUnavailableError: {
+    status: 503,
+    title: 'Control plane unavailable',
+    domain: 'runtime',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+    code: 'control_plane_unavailable',
+  },
+  IdempotencyKeyReusedError: {
+    status: 409,
+    title: 'Idempotency key reused',
+    domain: 'input',
+    origin: 'api',
+    code: 'idempotency_key_reused',
+  },
+  IdempotencyKeyInUseError: {
+    status: 409,
+    title: 'Idempotency key in use',
+    domain: 'runtime',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+    code: 'idempotency_key_in_use',
+  },
   // Run storage (spec §2.3; docs/storage.md)
   StoragePathError: {
     status: 422,

@@ -16,6 +16,7 @@ export {
   type ErrorType,
 } from './catalog.js';
 export * from './config-errors.js';
+export * from './control-plane-errors.js';
 export * from './crash-errors.js';
 export { disclosedReport, type ErrorReport, errorFromReport, toErrorReport } from './error-report.js';
 export * from './inference-errors.js';

@@ -19,7 +19,7 @@ import { type RunQueue, runJobId } from './queue/index.js';
 import type { RunRecord, RunStore } from './registry/index.js';
 import { countingRejections } from './run-rejections.js';
 import type { RunObjects } from './storage/index.js';
-import { acceptedRecord, type RunSubmission, toRunJob } from './submission.js';
+import { acceptedRecord, historyFacts, type RunSubmission, toRunJob } from './submission.js';
 
 /** What the orchestrator needs. */
 export interface BullmqOrchestratorDeps {
@@ -67,7 +67,12 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
     mode: 'bullmq',
     async execute(submission): Promise<RunResult> {
       await countingRejections(deps.metrics, 'bullmq', () => deps.bundles.check(submission));
-      const created = acceptedRecord(submission, runJobId(submission.pipelineRunId), deps.now());
+      const created = acceptedRecord(
+        submission,
+        runJobId(submission.pipelineRunId),
+        deps.now(),
+        historyFacts(submission),
+      );
       await deps.registry.save(created);
       await enqueue(submission, created);
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'blocking' });
@@ -88,7 +93,12 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
       }
       const created = await countingRejections(deps.metrics, 'bullmq', async () => {
         await deps.bundles.check(submission);
-        const record = acceptedRecord(submission, runJobId(submission.pipelineRunId), deps.now());
+        const record = acceptedRecord(
+          submission,
+          runJobId(submission.pipelineRunId),
+          deps.now(),
+          historyFacts(submission),
+        );
         const claim = await deps.registry.claim(record);
         if (claim === 'taken') {
           throw new PipelineRunIdTakenError(

@@ -13,7 +13,7 @@ import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
 import type { RunRecord, RunStore } from './registry/index.js';
 import { countRejection } from './run-rejections.js';
 import { inputNamesOf, type RunObjects } from './storage/index.js';
-import { acceptedRecord, executeSubmission, type RunSubmission } from './submission.js';
+import { acceptedRecord, executeSubmission, historyFacts, type RunSubmission } from './submission.js';
 
 /** What the direct orchestrator needs. */
 export interface DirectOrchestratorDeps {
@@ -68,9 +68,10 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
     const library = await deps.bundles.load(submission, signal);
     const runId = submission.pipelineRunId;
     const running: RunRecord = {
-      ...acceptedRecord(submission, null, deps.now()),
+      ...acceptedRecord(submission, null, deps.now(), historyFacts(submission)),
       state: 'RUNNING',
       started_at: new Date(deps.now()).toISOString(),
+      attempts: 1,
     };
     await deps.runs.save(running);
     const tracker = new RunProgressTracker({
@@ -106,7 +107,13 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
       await tracker.flush();
       await deps.runs.finish(
         await keep(
-          { ...running, state: 'FAILED', finished_at: new Date(deps.now()).toISOString(), error: report },
+          {
+            ...running,
+            state: 'FAILED',
+            finished_at: new Date(deps.now()).toISOString(),
+            error: report,
+            ...(tracker.runUsage ? { usage: tracker.runUsage } : {}),
+          },
           submission.inputs,
         ),
       );

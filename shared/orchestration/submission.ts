@@ -3,6 +3,7 @@
  * here and nowhere else: into the job payload a queue carries (and back, in the worker), and into the runtime's
  * bundle run, whose outcome is rendered as the run result.
  */
+import { createHash } from 'node:crypto';
 import { LibraryFiles } from '../bundles/index.js';
 import { createDocumentPrinter } from '../docgen/index.js';
 import type { MethodProvenance } from '../methods/index.js';
@@ -16,7 +17,7 @@ import {
   runChildPipeline,
 } from '../runtime/index.js';
 import { completedRunResult, type RunResult, withProvenance } from '../wire/index.js';
-import type { QueuedRunJob, RunJob } from './queue/index.js';
+import type { QueuedRunJob, RunHistoryFacts, RunJob } from './queue/index.js';
 import type { RunRecord } from './registry/index.js';
 
 /** The document printer of every run that is not given one (PipeDocGen; it holds no state). */
@@ -64,6 +65,30 @@ export interface RunSubmission {
 }
 
 /**
+ * The SHA-256 (hex) of a run's bundle texts, in order, each length-prefixed (so no two lists of texts share it): what
+ * the history keeps to tell runs of the same sources (docs/control-plane.md#run-history).
+ * @param sources - the run's bundles
+ */
+function sourceDigest(sources: readonly BundleSource[]): string {
+  const hash = createHash('sha256');
+  for (const source of sources) hash.update(`${Buffer.byteLength(source.content)}:`).update(source.content);
+  return hash.digest('hex');
+}
+
+/**
+ * What the history keeps of a submission beyond its state: its method link and source digest.
+ * @param submission - the run
+ */
+export function historyFacts(submission: Pick<RunSubmission, 'sources' | 'methodLink'>): RunHistoryFacts {
+  const link = submission.methodLink;
+  return {
+    ...(link ? { method_id: link.methodId } : {}),
+    ...(link?.version ? { method_version: link.version } : {}),
+    source_digest: sourceDigest(submission.sources),
+  };
+}
+
+/**
  * The job payload of a submission, for the run queue.
  * @param submission - the run
  * @param createdAt - when the run was accepted, epoch ms
@@ -86,6 +111,7 @@ export function toRunJob(submission: RunSubmission, createdAt: number): RunJob {
     method_provenance: submission.methodProvenance,
     ...(submission.maxCostUsd ? { max_cost_usd: submission.maxCostUsd } : {}),
     created_at: createdAt,
+    history: historyFacts(submission),
   };
 }
 
@@ -109,6 +135,9 @@ export function submissionOfJob(job: RunJob): RunSubmission {
     callbackUrls: job.callback_urls,
     methodProvenance: job.method_provenance,
     ...(job.max_cost_usd ? { maxCostUsd: job.max_cost_usd } : {}),
+    ...(job.history?.method_id
+      ? { methodLink: { methodId: job.history.method_id, version: job.history.method_version ?? null } }
+      : {}),
   };
 }
 
@@ -119,13 +148,16 @@ export function submissionOfJob(job: RunJob): RunSubmission {
  * @param submission - the run: its id, pipe, owner, scope and request id
  * @param workflowId - its workflow id (the BullMQ job id); null for a run in the API process (direct mode)
  * @param createdAt - when it was accepted, epoch ms
+ * @param history - what the history keeps of it beyond its state ({@link historyFacts})
  */
 export function acceptedRecord(
   submission: Pick<RunSubmission, 'pipelineRunId' | 'pipeCode' | 'owner' | 'storageScope' | 'requestId'>,
   workflowId: string | null,
   createdAt: number,
+  history: RunHistoryFacts = {},
 ): RunRecord {
   return {
+    ...history,
     pipeline_run_id: submission.pipelineRunId,
     workflow_id: workflowId,
     state: 'STARTED',
@@ -157,6 +189,7 @@ export function acceptedRecordOfJob(job: QueuedRunJob, jobId: string): RunRecord
     },
     jobId,
     job.created_at,
+    job.history,
   );
 }
 

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { StoragePathError } from '../errors/index.js';
 
 /** The leaves the runner writes under a scope (spec §2.3). */
-const STORAGE_LEAVES = ['assets', 'generated', 'results', 'payloads'] as const;
-/** One leaf: `assets`, `generated`, `results` or `payloads`. */
+const STORAGE_LEAVES = ['assets', 'generated', 'results', 'payloads', 'submissions'] as const;
+/** One leaf: `assets`, `generated`, `results`, `payloads` or `submissions`. */
 export type StorageLeaf = (typeof STORAGE_LEAVES)[number];
 
 /** One path-safe segment of a `storage_scope`: `[A-Za-z0-9_-]`, at least one (a JWT `user_id` is one, too). */

@@ -29,6 +29,12 @@ export {
   resolveValidReport,
 } from './build-reports.js';
 export type { FormNode, PipeInputFormDescriptor, PipeOutputFormDescriptor } from './form-descriptors.js';
+export {
+  type RunHistoryDetail,
+  type RunHistoryItem,
+  runHistoryDetail,
+  runHistoryItem,
+} from './run-history.js';
 export { completedRunResult, type PipeStructure, type RunResult, type RunState, withProvenance } from './run-result.js';
 export {
   inferenceCallOf,

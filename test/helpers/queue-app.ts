@@ -6,7 +6,9 @@
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
 import type { ApiConfig, Environment, Settings } from '../../shared/config/index.js';
+import type { ControlPlaneDatabase } from '../../shared/database/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
+import { ResourceStack } from '../../shared/lifecycle/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
 import type { QueueBackend, WorkerPool } from '../../shared/orchestration/index.js';
 import { openQueueBackend, startWorkerPool } from '../../shared/orchestration/queued.js';
@@ -31,6 +33,8 @@ export interface QueueDeploymentOptions {
   secret?: string;
   /** Start the in-process worker pool (default true). */
   workers?: boolean;
+  /** The control plane the API keeps its history and keys in (the test closes it); none by default. */
+  controlPlane?: ControlPlaneDatabase;
 }
 
 /**
@@ -48,6 +52,7 @@ export function startQueueDeployment(options: QueueDeploymentOptions = {}): Queu
   const backend = openQueueBackend(settings);
   const pool =
     options.workers === false ? undefined : startWorkerPool({ settings, logger, metrics, inference, readSecret });
+  const resources = new ResourceStack();
   const app = createApp({
     settings,
     logger,
@@ -58,6 +63,7 @@ export function startQueueDeployment(options: QueueDeploymentOptions = {}): Queu
     queueBackend: backend,
     diagnostics: sharedDiagnostics(environment),
     apiConfig: options.apiConfig ?? { orchestrationMode: 'bullmq', allowRequestOrchestrationModeOverride: false },
+    ...(options.controlPlane ? { controlPlane: Promise.resolve(options.controlPlane), resources } : {}),
   });
   return {
     app,
@@ -65,6 +71,7 @@ export function startQueueDeployment(options: QueueDeploymentOptions = {}): Queu
     backend,
     pool,
     async close() {
+      await resources.close();
       await pool?.close();
       await backend.close();
       await deletePrefix(prefix);

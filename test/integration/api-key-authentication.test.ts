@@ -11,7 +11,7 @@ import request from 'supertest';
 import { STORE_KEY_CACHE_TTL_MS } from '../../api/middleware/store-key-lookup.js';
 import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
 import { AdvancingClock } from '../helpers/advancing-clock.js';
-import { buildControlPlaneApp } from '../helpers/control-plane-app.js';
+import { buildControlPlaneApp, closeControlPlaneApps } from '../helpers/control-plane-app.js';
 import { JWT_ENVIRONMENT, signTestJwt } from '../helpers/jwt.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
@@ -31,6 +31,7 @@ function refusal(response: request.Response): Record<string, unknown> {
 }
 
 describe('authentication with organizations’ API keys (PostgreSQL)', function () {
+  afterEach(closeControlPlaneApps);
   this.timeout(30_000);
   let database: TestDatabase;
   let controlPlane: ControlPlaneDatabase;

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { AdvancingClock } from '../helpers/advancing-clock.js';
-import { buildControlPlaneApp } from '../helpers/control-plane-app.js';
+import { buildControlPlaneApp, closeControlPlaneApps } from '../helpers/control-plane-app.js';
 import { pollUntil } from '../helpers/poll.js';
 import { useTestControlPlane } from '../helpers/postgres.js';
 import { buildTestApp } from '../helpers/test-app.js';
@@ -34,6 +34,7 @@ function problem(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe('API keys and organizations (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
+  afterEach(closeControlPlaneApps);
   this.timeout(30_000);
   let clock: AdvancingClock;
   let app: Express;
@@ -217,9 +218,9 @@ describe('API keys and organizations (HTTP, AUTH_MODE=api_key, PostgreSQL)', fun
     expect(listed.body.keys[0].last_used_at).to.equal(used?.toISOString());
   });
 
-  it('should list api_keys among the version’s extensions, and serve no key route without a control plane', async () => {
+  it('should list api_keys, runs and usage among the version’s extensions, and serve no key route without a control plane', async () => {
     const version = await admin.get('/v1/version').expect(200);
-    expect(version.body.extensions).to.deep.equal(['api_keys']);
+    expect(version.body.extensions).to.deep.equal(['api_keys', 'runs', 'usage']);
     const bare = buildTestApp();
     const plain = await request(bare).get('/v1/version').expect(200);
     expect(plain.body).to.not.have.property('extensions');

@@ -83,9 +83,11 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
         callback_urls: [],
         method_provenance: null,
         created_at: NOW,
+        history: { source_digest: job?.data.history?.source_digest },
         seal: job?.data.seal,
       });
       expect(job?.data.seal).to.match(/^[0-9a-f]{64}$/);
+      expect(job?.data.history?.source_digest).to.match(/^[0-9a-f]{64}$/);
     });
 
     it('should refuse the same id while that run is in flight (409), and another owner always (409 run_id_taken)', async () => {

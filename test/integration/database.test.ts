@@ -1,20 +1,26 @@
 /**
  * The control plane's database (docs/control-plane.md): the embedded PGlite keeps what it holds across restarts and
- * belongs to one process; on PostgreSQL, processes booting together migrate once.
+ * belongs to one process; on PostgreSQL, processes booting together migrate once, and a database of the previous
+ * release is brought up to date with its rows kept.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { SettingsError } from '../../shared/config/settings.js';
 import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
+import { organizationsAndApiKeys } from '../../shared/database/migrations/0001-organizations-and-api-keys.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 async function migrationNames(database: ControlPlaneDatabase): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
   return rows.map((row) => row.name);
 }
+
+/** Every migration the code ships, in the order they apply (docs/control-plane.md#migrations). */
+const MIGRATIONS = ['0001-organizations-and-api-keys', '0002-run-history'];
 
 describe('the control-plane database', function () {
   this.timeout(60_000);
@@ -29,7 +35,7 @@ describe('the control-plane database', function () {
     it('should migrate an empty directory and keep its rows across a restart', async () => {
       const first = await openDatabase({ embeddedDir: dir, poolMax: 1 });
       expect(first.kind).to.equal('embedded');
-      expect(await migrationNames(first)).to.deep.equal(['0001-organizations-and-api-keys']);
+      expect(await migrationNames(first)).to.deep.equal(MIGRATIONS);
       await first.db.insertInto('organizations').values({ id: 'org_a', name: 'A' }).execute();
       await first.close();
 
@@ -37,7 +43,7 @@ describe('the control-plane database', function () {
       try {
         const rows = await second.db.selectFrom('organizations').select(['id', 'name']).execute();
         expect(rows).to.deep.equal([{ id: 'org_a', name: 'A' }]);
-        expect(await migrationNames(second)).to.deep.equal(['0001-organizations-and-api-keys']);
+        expect(await migrationNames(second)).to.deep.equal(MIGRATIONS);
       } finally {
         await second.close();
       }
@@ -72,13 +78,35 @@ describe('the control-plane database', function () {
       );
       try {
         expect(opened.map((one) => one.kind)).to.deep.equal(['postgres', 'postgres', 'postgres']);
-        for (const one of opened) expect(await migrationNames(one)).to.deep.equal(['0001-organizations-and-api-keys']);
+        for (const one of opened) expect(await migrationNames(one)).to.deep.equal(MIGRATIONS);
         const { rows } = await sql<{ count: string }>`select count(*) as count from kysely_migration`.execute(
           opened[0]?.db as ControlPlaneDatabase['db'],
         );
-        expect(rows[0]?.count).to.equal('1');
+        expect(rows[0]?.count).to.equal(String(MIGRATIONS.length));
       } finally {
         await Promise.all(opened.map((one) => one.close()));
+      }
+    });
+
+    it('should bring a database of the previous release up to date, keeping its rows', async () => {
+      const previous = new Kysely<unknown>({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 1 }) }),
+      });
+      const migrated = await new Migrator({
+        db: previous,
+        provider: { getMigrations: async () => ({ '0001-organizations-and-api-keys': organizationsAndApiKeys }) },
+      }).migrateToLatest();
+      expect(migrated.error).to.equal(undefined);
+      await sql`insert into organizations (id, name) values ('org_kept', 'Kept')`.execute(previous);
+      await previous.destroy();
+      const upgraded = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 2 });
+      try {
+        expect(await migrationNames(upgraded)).to.deep.equal(MIGRATIONS);
+        const kept = await upgraded.db.selectFrom('organizations').select('name').execute();
+        expect(kept).to.deep.equal([{ name: 'Kept' }]);
+        expect(await upgraded.db.selectFrom('runs').selectAll().execute()).to.deep.equal([]);
+      } finally {
+        await upgraded.close();
       }
     });
 

@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { BEARER_SCHEME } from '../../api/openapi/openapi-document.js';
 import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
-import { buildControlPlaneApp } from '../helpers/control-plane-app.js';
+import { buildControlPlaneApp, closeControlPlaneApps } from '../helpers/control-plane-app.js';
 import { pollUntil } from '../helpers/poll.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
@@ -147,6 +147,7 @@ async function fetchDocument(app: Express, token?: string): Promise<OpenApi> {
 }
 
 describe('OpenAPI document (GET /v1/openapi.json)', function () {
+  afterEach(closeControlPlaneApps);
   this.timeout(120000);
 
   describe('on a direct deployment', () => {

@@ -105,7 +105,7 @@ const METHOD_PROVENANCE = z
   })
   .meta({ id: 'MethodProvenance', description: 'Where a `method_ref` method came from (docs/methods.md).' });
 
-const USAGE_FIGURES = z
+export const USAGE_FIGURES = z
   .object({
     calls: z.number().int().meta({ description: 'Inference calls made.' }),
     input_tokens: z.number().int(),
@@ -168,7 +168,7 @@ export const RUN_START = z
 
 const RUN_STATUS = z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']);
 
-const ERROR_REPORT = z
+export const ERROR_REPORT = z
   .looseObject({
     error_type: z.string(),
     message: z.string(),

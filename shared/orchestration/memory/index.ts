@@ -3,7 +3,7 @@
  * without Redis (direct mode), behind the same ports as the Redis registry and event log.
  */
 import type { RunEventLog } from '../events/run-event-log.js';
-import type { RunStore } from '../registry/run-store.js';
+import type { HistoryOutbox, RunStore } from '../registry/run-store.js';
 import { MemoryRunEventLog } from './memory-run-event-log.js';
 import { MemoryRunStore } from './memory-run-store.js';
 import { MemoryRunTable } from './memory-run-table.js';
@@ -23,10 +23,10 @@ export interface MemoryRunsOptions {
 }
 
 /**
- * Open the run store and event log of this process, sharing one bounded table.
+ * Open the run store (with its history outbox) and event log of this process, sharing one bounded table.
  * @param options - TTL, bounds and clock
  */
-export function memoryRuns(options: MemoryRunsOptions): { store: RunStore; events: RunEventLog } {
+export function memoryRuns(options: MemoryRunsOptions): { store: RunStore & HistoryOutbox; events: RunEventLog } {
   const table = new MemoryRunTable(options);
   return { store: new MemoryRunStore(table), events: new MemoryRunEventLog(table, options.maxEventsPerRun) };
 }

@@ -7,6 +7,8 @@
 import {
   admissionOf,
   finishes,
+  type HistoryMark,
+  type HistoryOutbox,
   type RunAdmission,
   type RunClaim,
   type RunFinish,
@@ -21,10 +23,47 @@ function setRecord(entry: MemoryRunEntry, record: RunRecord): void {
   entry.owner = record.owner;
 }
 
-/** Run records of this process. */
-export class MemoryRunStore implements RunStore {
+/**
+ * Most runs the in-memory history outbox holds; past it, the oldest mark is dropped (its run's latest change never
+ * reaches the history). A writer drains it within a fraction of a second, so only a database down for long fills it.
+ */
+const MAX_HISTORY_MARKS = 100_000;
+
+/** Run records of this process, and their history outbox. */
+export class MemoryRunStore implements RunStore, HistoryOutbox {
+  /** The history outbox: run id → mark of its latest change, oldest first. */
+  private readonly marks = new Map<string, number>();
+  private sequence = 0;
+
   /** @param table - the table shared with the in-memory event log */
   constructor(private readonly table: MemoryRunTable) {}
+
+  private mark(runId: string): void {
+    this.marks.delete(runId);
+    this.marks.set(runId, ++this.sequence);
+    if (this.marks.size > MAX_HISTORY_MARKS) this.marks.delete(this.marks.keys().next().value as string);
+  }
+
+  async pendingHistory(limit: number): Promise<{ marks: HistoryMark[]; records: (RunRecord | undefined)[] }> {
+    const marks: HistoryMark[] = [];
+    for (const [runId, mark] of this.marks) {
+      if (marks.length >= limit) break;
+      marks.push({ runId, mark });
+    }
+    return { marks, records: marks.map((entry) => this.table.get(entry.runId)?.record) };
+  }
+
+  async settleHistory(marks: readonly HistoryMark[]): Promise<void> {
+    for (const entry of marks) if (this.marks.get(entry.runId) === entry.mark) this.marks.delete(entry.runId);
+  }
+
+  async historyBacklog(): Promise<number> {
+    return this.marks.size;
+  }
+
+  async leaseHistoryWriter(): Promise<boolean> {
+    return true;
+  }
 
   async claim(record: RunRecord): Promise<RunClaim> {
     const held = this.table.get(record.pipeline_run_id);
@@ -34,11 +73,13 @@ export class MemoryRunStore implements RunStore {
       setRecord(entry, record);
       Object.assign(entry, { inFlight: true, events: [], eventBytes: 0, progress: undefined, lastEventId: undefined });
     });
+    this.mark(record.pipeline_run_id);
     return 'claimed';
   }
 
   async abandon(runId: string): Promise<void> {
     this.table.delete(runId);
+    this.mark(runId);
   }
 
   async release(runId: string): Promise<void> {
@@ -47,6 +88,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   async forget(runId: string): Promise<void> {
+    this.mark(runId);
     if (!this.table.get(runId)?.inFlight) return this.table.delete(runId);
     this.table.write(runId, (entry) =>
       Object.assign(entry, { record: undefined, recordBytes: 0, owner: undefined, events: [], eventBytes: 0 }),
@@ -62,6 +104,7 @@ export class MemoryRunStore implements RunStore {
 
   async save(record: RunRecord): Promise<void> {
     this.table.write(record.pipeline_run_id, (entry) => setRecord(entry, record));
+    this.mark(record.pipeline_run_id);
   }
 
   async finish(record: RunRecord): Promise<void> {
@@ -69,6 +112,7 @@ export class MemoryRunStore implements RunStore {
       setRecord(entry, record);
       entry.inFlight = false;
     });
+    this.mark(record.pipeline_run_id);
   }
 
   async get(runId: string): Promise<RunRecord | undefined> {

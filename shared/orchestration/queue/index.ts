@@ -15,6 +15,7 @@ export {
   QUEUED_RUN_JOB,
   type QueuedRunJob,
   RUN_JOB,
+  type RunHistoryFacts,
   type RunJob,
 } from './job-payloads.js';
 export { JobSeals, type Sealed } from './job-seals.js';

@@ -7,6 +7,19 @@
 import { z } from 'zod';
 import { METHOD_PROVENANCE } from '../../methods/index.js';
 
+/**
+ * What the run history keeps of a run beyond its record's state (docs/control-plane.md#run-history): the stored method
+ * it belongs to and the digest of its bundle texts. Carried by every job, whole or offloaded, so each state a worker
+ * writes keeps them.
+ */
+const RUN_HISTORY_FACTS = z.strictObject({
+  method_id: z.string().optional(),
+  method_version: z.number().int().positive().optional(),
+  source_digest: z.string().optional(),
+});
+/** A run's history facts. */
+export type RunHistoryFacts = z.infer<typeof RUN_HISTORY_FACTS>;
+
 /** A run to execute. */
 export const RUN_JOB = z.strictObject({
   pipeline_run_id: z.string().min(1).max(128),
@@ -37,6 +50,7 @@ export const RUN_JOB = z.strictObject({
   /** The run's budget in USD (docs/inference.md#run-budget); none when absent. */
   max_cost_usd: z.number().positive().optional(),
   created_at: z.number().int(),
+  history: RUN_HISTORY_FACTS.optional(),
 });
 /** A run job's payload. */
 export type RunJob = z.infer<typeof RUN_JOB>;
@@ -55,6 +69,7 @@ const OFFLOADED_RUN_JOB = z.strictObject({
   created_at: z.number().int(),
   /** The object name of the whole {@link RUN_JOB} payload under `<storage_scope>/payloads/`. */
   payload_object: z.string(),
+  history: RUN_HISTORY_FACTS.optional(),
 });
 /** An offloaded run job. */
 export type OffloadedRunJob = z.infer<typeof OFFLOADED_RUN_JOB>;

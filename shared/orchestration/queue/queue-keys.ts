@@ -80,4 +80,22 @@ export class QueueKeys {
   checkpoints(runId: string): string {
     return `${this.prefix}:checkpoints:${runId}`;
   }
+
+  /**
+   * The history outbox (docs/control-plane.md#the-history-outbox): a sorted set of the run ids whose record changed
+   * since the history last wrote them, each scored by the {@link historySequence} value of its latest change.
+   */
+  get historyOutbox(): string {
+    return `${this.prefix}:history:outbox`;
+  }
+
+  /** The counter that scores the history outbox's marks. */
+  get historySequence(): string {
+    return `${this.prefix}:history:sequence`;
+  }
+
+  /** The lease of the API process that writes the history outbox to the database (one writer at a time). */
+  get historyWriterLease(): string {
+    return `${this.prefix}:history:writer`;
+  }
 }

@@ -4,4 +4,12 @@
  */
 
 export { RunRegistry } from './run-registry.js';
-export { admissionOf, type RunClaim, type RunFinish, type RunRecord, type RunStore } from './run-store.js';
+export {
+  admissionOf,
+  type HistoryMark,
+  type HistoryOutbox,
+  type RunClaim,
+  type RunFinish,
+  type RunRecord,
+  type RunStore,
+} from './run-store.js';

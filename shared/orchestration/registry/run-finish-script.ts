@@ -5,9 +5,10 @@
  * command, so whichever writes first is the run's end and the other's write is refused — never a FAILED report over a
  * COMPLETED run, nor a second set of callbacks.
  *
- * KEYS[1] run record, KEYS[2] owner, KEYS[3] in-flight marker. ARGV[1] the finished record's JSON text, ARGV[2] its
- * owner, ARGV[3] TTL in seconds, ARGV[4] `1` to free the id, else `0`, ARGV[5] and ARGV[6] the run's `created_at` and
- * `request_id` (which submission of the id it is).
+ * KEYS[1] run record, KEYS[2] owner, KEYS[3] in-flight marker, KEYS[4] history outbox, KEYS[5] history sequence.
+ * ARGV[1] the finished record's JSON text, ARGV[2] its owner, ARGV[3] TTL in seconds, ARGV[4] `1` to free the id, else
+ * `0`, ARGV[5] and ARGV[6] the run's `created_at` and `request_id` (which submission of the id it is), ARGV[7] the run
+ * id.
  * Returns `already_finished`, writing nothing, when the record kept is finished (any state but STARTED and RUNNING)
  * or is another submission's (a later run of the id); else stores the record and its owner with one TTL, frees the id
  * when asked, and returns `recorded`. A record that is gone (expired) is written.
@@ -22,5 +23,6 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 if ARGV[4] == '1' then redis.call('DEL', KEYS[3]) end
+redis.call('ZADD', KEYS[4], redis.call('INCR', KEYS[5]), ARGV[7])
 return 'recorded'
 `;

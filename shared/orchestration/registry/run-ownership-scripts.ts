@@ -4,14 +4,17 @@
  *
  * Keys (built by `QueueKeys`): the run record `run:<id>`, the in-flight marker `inflight:<id>` and the owner
  * `owner:<id>`, which lives exactly as long as the record (`RunRegistry.save` writes both with one TTL); the run's
- * event stream `events:<id>` and progress `progress:<id>` (docs/run-events.md).
+ * event stream `events:<id>` and progress `progress:<id>` (docs/run-events.md). Each write of a record also marks the run
+ * in the history outbox (`history:outbox`, scored by `history:sequence`; docs/control-plane.md#the-history-outbox), in
+ * the same script, so no record changes without the history hearing of it.
  */
 
 /**
  * Claim a run id for an owner and store the run's record, in one round trip.
  *
- * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record, KEYS[4] event stream, KEYS[5] progress.
- * ARGV[1] workflow id, ARGV[2] owner, ARGV[3] TTL in seconds, ARGV[4] the record's JSON text.
+ * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record, KEYS[4] event stream, KEYS[5] progress, KEYS[6]
+ * history outbox, KEYS[7] history sequence.
+ * ARGV[1] workflow id, ARGV[2] owner, ARGV[3] TTL in seconds, ARGV[4] the record's JSON text, ARGV[5] the run id.
  * Returns `taken` when another owner holds the id (or a record without an owner stands), `in_flight` when the
  * owner's own run with this id is still in flight, else sets the marker, the owner and the record (replacing the
  * owner's earlier record of this id, and dropping that run's events and progress) and returns `claimed`.
@@ -27,6 +30,7 @@ if not redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3], 'NX') then return 'in_
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3])
 redis.call('DEL', KEYS[4], KEYS[5])
+redis.call('ZADD', KEYS[6], redis.call('INCR', KEYS[7]), ARGV[5])
 return 'claimed'
 `;
 
@@ -34,8 +38,8 @@ return 'claimed'
  * Admit a queued run's job: mark the run RUNNING only when the job is the one accepted under its id, in one round trip
  * (the write of the RUNNING record a worker makes anyway; docs/run-ownership.md#queue-jobs).
  *
- * KEYS[1] owner, KEYS[2] run record. ARGV[1] the job's owner, ARGV[2] the RUNNING record's JSON text (built from the
- * job), ARGV[3] TTL in seconds.
+ * KEYS[1] owner, KEYS[2] run record, KEYS[3] history outbox, KEYS[4] history sequence. ARGV[1] the job's owner,
+ * ARGV[2] the RUNNING record's JSON text (built from the job), ARGV[3] TTL in seconds, ARGV[4] the run id.
  * Returns `not_accepted` when no record is kept for the id, or its owner, job id (`workflow_id`), `storage_scope`,
  * `request_id` or `created_at` is not the job's (a job added or copied outside the API, a submission replaced since);
  * `finished` when the run already finished (a job added again, or retaken after its run ended); else stores the
@@ -53,6 +57,7 @@ end
 if held.state ~= 'STARTED' and held.state ~= 'RUNNING' then return 'finished' end
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[4]), ARGV[4])
 return 'admitted'
 `;
 
@@ -71,12 +76,14 @@ return redis.call('GET', KEYS[2])
  * Store a run's record and its owner with one TTL, and free its id when it finished, in one round trip (a script, not
  * a MULTI transaction: one command to encode and parse instead of four).
  *
- * KEYS[1] run record, KEYS[2] owner, KEYS[3] in-flight marker. ARGV[1] the record's JSON text, ARGV[2] owner,
- * ARGV[3] TTL in seconds, ARGV[4] `1` to free the id (the run finished), else `0`. Returns 1.
+ * KEYS[1] run record, KEYS[2] owner, KEYS[3] in-flight marker, KEYS[4] history outbox, KEYS[5] history sequence.
+ * ARGV[1] the record's JSON text, ARGV[2] owner, ARGV[3] TTL in seconds, ARGV[4] `1` to free the id (the run
+ * finished), else `0`, ARGV[5] the run id. Returns 1.
  */
 export const STORE_RUN_RECORD = `
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 if ARGV[4] == '1' then redis.call('DEL', KEYS[3]) end
+redis.call('ZADD', KEYS[4], redis.call('INCR', KEYS[5]), ARGV[5])
 return 1
 `;

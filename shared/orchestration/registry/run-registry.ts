@@ -9,7 +9,34 @@ import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
 import { FINISH_RUN_ONCE } from './run-finish-script.js';
 import { ADMIT_RUN_JOB, CLAIM_RUN_ID, READ_OWNED_RECORD, STORE_RUN_RECORD } from './run-ownership-scripts.js';
-import type { RunAdmission, RunClaim, RunFinish, RunRecord, RunStore } from './run-store.js';
+import type {
+  HistoryMark,
+  HistoryOutbox,
+  RunAdmission,
+  RunClaim,
+  RunFinish,
+  RunRecord,
+  RunStore,
+} from './run-store.js';
+
+/** Mark a run in the history outbox. KEYS[1] outbox, KEYS[2] sequence. ARGV[1] the run id. */
+const MARK_HISTORY = `redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[2]), ARGV[1])`;
+
+/** Unmark runs whose mark is unchanged. KEYS[1] outbox. ARGV: run id, mark, run id, mark, … */
+const SETTLE_HISTORY = `
+for i = 1, #ARGV, 2 do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) == ARGV[i + 1] then redis.call('ZREM', KEYS[1], ARGV[i]) end
+end
+return 1
+`;
+
+/** Take the writer's lease, or renew it when held. KEYS[1] lease. ARGV[1] holder, ARGV[2] TTL in ms. */
+const LEASE_HISTORY_WRITER = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
 
 /** The connection with the ownership scripts defined on it (ioredis `defineCommand`: `EVALSHA`, loading on a miss). */
 interface ScriptedRedis extends Redis {
@@ -18,14 +45,17 @@ interface ScriptedRedis extends Redis {
   mthdsStoreRunRecord(...keysThenArgs: (string | number)[]): Promise<number>;
   mthdsAdmitRunJob(...keysThenArgs: (string | number)[]): Promise<RunAdmission>;
   mthdsFinishRunOnce(...keysThenArgs: (string | number)[]): Promise<RunFinish>;
+  mthdsMarkHistory(...keysThenArgs: string[]): Promise<unknown>;
+  mthdsSettleHistory(...keysThenArgs: string[]): Promise<unknown>;
+  mthdsLeaseHistoryWriter(...keysThenArgs: (string | number)[]): Promise<number>;
 }
 
 function reachable<T>(call: () => Promise<T>): Promise<T> {
   return whenQueueReachable(call, (reason) => `The run registry (Redis) is unreachable: ${reason}. Retry later.`);
 }
 
-/** Registry of runs of one deployment, in Redis. */
-export class RunRegistry implements RunStore {
+/** Registry of runs of one deployment, in Redis, and its history outbox. */
+export class RunRegistry implements RunStore, HistoryOutbox {
   private readonly scripted: ScriptedRedis;
 
   /**
@@ -38,11 +68,14 @@ export class RunRegistry implements RunStore {
     private readonly keys: QueueKeys,
     private readonly ttlSeconds: number,
   ) {
-    redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 5, lua: CLAIM_RUN_ID });
+    redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 7, lua: CLAIM_RUN_ID });
     redis.defineCommand('mthdsReadOwnedRecord', { numberOfKeys: 2, lua: READ_OWNED_RECORD });
-    redis.defineCommand('mthdsStoreRunRecord', { numberOfKeys: 3, lua: STORE_RUN_RECORD });
-    redis.defineCommand('mthdsAdmitRunJob', { numberOfKeys: 2, lua: ADMIT_RUN_JOB });
-    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 3, lua: FINISH_RUN_ONCE });
+    redis.defineCommand('mthdsStoreRunRecord', { numberOfKeys: 5, lua: STORE_RUN_RECORD });
+    redis.defineCommand('mthdsAdmitRunJob', { numberOfKeys: 4, lua: ADMIT_RUN_JOB });
+    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 5, lua: FINISH_RUN_ONCE });
+    redis.defineCommand('mthdsMarkHistory', { numberOfKeys: 2, lua: MARK_HISTORY });
+    redis.defineCommand('mthdsSettleHistory', { numberOfKeys: 1, lua: SETTLE_HISTORY });
+    redis.defineCommand('mthdsLeaseHistoryWriter', { numberOfKeys: 1, lua: LEASE_HISTORY_WRITER });
     this.scripted = redis as ScriptedRedis;
   }
 
@@ -63,6 +96,7 @@ export class RunRegistry implements RunStore {
         this.keys.run(runId),
         this.keys.events(runId),
         this.keys.progress(runId),
+        ...this.outboxKeys(),
       ];
       return this.scripted.mthdsClaimRunId(
         ...keys,
@@ -70,6 +104,7 @@ export class RunRegistry implements RunStore {
         record.owner,
         this.ttlSeconds,
         JSON.stringify(record),
+        runId,
       );
     });
   }
@@ -82,6 +117,7 @@ export class RunRegistry implements RunStore {
   abandon(runId: string): Promise<void> {
     return reachable(async () => {
       await this.redis.del(this.keys.inFlight(runId), ...this.recordKeys(runId));
+      await this.scripted.mthdsMarkHistory(...this.outboxKeys(), runId);
     });
   }
 
@@ -96,7 +132,12 @@ export class RunRegistry implements RunStore {
   forget(runId: string): Promise<void> {
     return reachable(async () => {
       await this.redis.del(...this.recordKeys(runId));
+      await this.scripted.mthdsMarkHistory(...this.outboxKeys(), runId);
     });
+  }
+
+  private outboxKeys(): [string, string] {
+    return [this.keys.historyOutbox, this.keys.historySequence];
   }
 
   private recordKeys(runId: string): string[] {
@@ -116,9 +157,11 @@ export class RunRegistry implements RunStore {
       return this.scripted.mthdsAdmitRunJob(
         this.keys.owner(runId),
         this.keys.run(runId),
+        ...this.outboxKeys(),
         running.owner,
         JSON.stringify(running),
         this.ttlSeconds,
+        runId,
       );
     });
   }
@@ -144,10 +187,12 @@ export class RunRegistry implements RunStore {
         this.keys.run(runId),
         this.keys.owner(runId),
         this.keys.inFlight(runId),
+        ...this.outboxKeys(),
         JSON.stringify(record),
         record.owner,
         this.ttlSeconds,
         release ? '1' : '0',
+        runId,
       );
     });
   }
@@ -193,13 +238,57 @@ export class RunRegistry implements RunStore {
         this.keys.run(runId),
         this.keys.owner(runId),
         this.keys.inFlight(runId),
+        ...this.outboxKeys(),
         JSON.stringify(finished),
         finished.owner,
         this.ttlSeconds,
         options.release ? '1' : '0',
         finished.created_at,
         finished.request_id,
+        runId,
       );
     });
+  }
+
+  /**
+   * The oldest runs of the history outbox and their records, in two round trips.
+   * @throws QueueUnavailableError (503) when Redis is down
+   */
+  pendingHistory(limit: number): Promise<{ marks: HistoryMark[]; records: (RunRecord | undefined)[] }> {
+    return reachable(async () => {
+      const flat = await this.redis.zrange(this.keys.historyOutbox, '0', String(limit - 1), 'WITHSCORES');
+      const marks: HistoryMark[] = [];
+      for (let index = 0; index < flat.length; index += 2)
+        marks.push({ runId: flat[index] as string, mark: Number(flat[index + 1]) });
+      if (marks.length === 0) return { marks, records: [] };
+      const texts = await this.redis.mget(...marks.map((entry) => this.keys.run(entry.runId)));
+      return { marks, records: texts.map((text) => (text === null ? undefined : (JSON.parse(text) as RunRecord))) };
+    });
+  }
+
+  /**
+   * Unmark the runs whose mark is unchanged, in one script.
+   * @throws QueueUnavailableError (503) when Redis is down
+   */
+  settleHistory(marks: readonly HistoryMark[]): Promise<void> {
+    return reachable(async () => {
+      if (marks.length === 0) return;
+      await this.scripted.mthdsSettleHistory(
+        this.keys.historyOutbox,
+        ...marks.flatMap((entry) => [entry.runId, String(entry.mark)]),
+      );
+    });
+  }
+
+  /** How many runs the history outbox holds. */
+  historyBacklog(): Promise<number> {
+    return reachable(() => this.redis.zcard(this.keys.historyOutbox));
+  }
+
+  /** Take or renew the history writer's lease (see {@link HistoryOutbox.leaseHistoryWriter}). */
+  leaseHistoryWriter(holder: string, ttlMs: number): Promise<boolean> {
+    return reachable(
+      async () => (await this.scripted.mthdsLeaseHistoryWriter(this.keys.historyWriterLease, holder, ttlMs)) === 1,
+    );
   }
 }

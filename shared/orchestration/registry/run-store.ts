@@ -5,7 +5,7 @@
  * owner on every claim and every read.
  */
 import type { ErrorReport } from '../../errors/index.js';
-import type { RunResult, RunState } from '../../wire/index.js';
+import type { RunResult, RunState, RunUsageReport } from '../../wire/index.js';
 
 /** A run as the store keeps it. Times are ISO-8601 UTC. */
 export interface RunRecord {
@@ -30,6 +30,16 @@ export interface RunRecord {
   error?: ErrorReport;
   /** True once a retake of the run started in quarantine (its worker process died; docs/run-failures.md). */
   quarantined?: boolean;
+  /** The stored method the run runs or is linked to (docs/methods.md#method_id); absent for inline sources alone. */
+  method_id?: string;
+  /** The method's published version that ran; absent for its draft and for a linked run. */
+  method_version?: number;
+  /** SHA-256 (hex) of the run's bundle texts, in order (docs/control-plane.md#run-history). */
+  source_digest?: string;
+  /** Attempts made (a worker's retry of a run that failed transiently is another attempt). */
+  attempts?: number;
+  /** A FAILED run's usage up to its failure (a COMPLETED run's is in its result). */
+  usage?: RunUsageReport;
 }
 
 /** What a claim of a run id answers. */
@@ -117,4 +127,34 @@ export interface RunStore {
    *   written, and the caller must not act on the end: no events, callbacks or counts)
    */
   finishOnce(finished: RunRecord, options: { release: boolean }): Promise<RunFinish>;
+}
+
+/** A run the history outbox holds: its id and the mark of its latest change. */
+export interface HistoryMark {
+  runId: string;
+  mark: number;
+}
+
+/**
+ * The history outbox (docs/control-plane.md#the-history-outbox): every write of a run record marks the run, in the same
+ * atomic step, until the history has written the run's latest record to the database. A run store implements it.
+ */
+export interface HistoryOutbox {
+  /**
+   * The oldest marked runs and their records as they are now.
+   * @param limit - most runs answered
+   * @returns the marks, and each one's record (undefined when it expired or was dropped)
+   */
+  pendingHistory(limit: number): Promise<{ marks: HistoryMark[]; records: (RunRecord | undefined)[] }>;
+  /** Unmark the runs whose mark is still the one given (a run changed since keeps its mark). */
+  settleHistory(marks: readonly HistoryMark[]): Promise<void>;
+  /** How many runs are marked. */
+  historyBacklog(): Promise<number>;
+  /**
+   * Take or keep the writer's lease: one process writes the outbox at a time.
+   * @param holder - this process's token
+   * @param ttlMs - how long the lease lasts unless renewed
+   * @returns whether `holder` holds it now
+   */
+  leaseHistoryWriter(holder: string, ttlMs: number): Promise<boolean>;
 }

@@ -12,4 +12,6 @@ export {
   type OffloadedJob,
   RunObjects,
   type RunObjectsOptions,
+  type RunSubmissionSnapshot,
+  submissionKey,
 } from './run-objects.js';

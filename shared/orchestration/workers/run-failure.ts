@@ -53,11 +53,14 @@ export async function recordRunFailure(
 ): Promise<boolean> {
   const runId = payload.pipeline_run_id;
   const kept = await deps.registry.get(runId);
+  const progress = await deps.events.progress(runId);
+  const usage = progress?.usage ?? null;
   const failed = kept && {
     ...kept,
     state: 'FAILED' as const,
     finished_at: new Date(deps.now()).toISOString(),
     error: report,
+    ...(usage ? { usage } : {}),
   };
   if (failed && (await deps.registry.finishOnce(failed, { release: false })) === 'already_finished') return false;
   if (failed)
@@ -76,9 +79,7 @@ export async function recordRunFailure(
     .catch((error: unknown) =>
       deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:checkpoints could not be dropped'),
     );
-  const progress = await deps.events.progress(runId);
   const finishedPipes = progress?.finished_pipes ?? 0;
-  const usage = progress?.usage ?? null;
   await deps.events.append(
     runId,
     [runFinishedEvent(runId, deps.now(), finishedPipes, runError(report), 'FAILED', usage)],

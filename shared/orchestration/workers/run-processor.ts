@@ -71,6 +71,7 @@ async function admit(deps: RunProcessorDeps, job: Job, queued: QueuedRunJob): Pr
     ...acceptedRecordOfJob(queued, job.id ?? ''),
     state: 'RUNNING',
     started_at: new Date(deps.now()).toISOString(),
+    attempts: job.attemptsMade + 1,
     ...(job.stalledCounter > 0 ? { quarantined: true } : {}),
   };
   const admission = await deps.registry.admit(running);

@@ -1,0 +1,80 @@
+/**
+ * `Idempotency-Key` at the edge (docs/api.md#idempotency): a request that carries one is answered once per caller,
+ * route and key for `IDEMPOTENCY_KEY_TTL_HOURS`. A repeat with the same body (compared by the SHA-256 of its canonical
+ * JSON) gets the first answer again, marked `Idempotent-Replayed: true`; a repeat with another body gets 409
+ * `idempotency_key_reused`. A refusal is not kept. Without the header, nothing changes.
+ */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { type KeptResponse, whenDatabaseReachable } from '../shared/database/index.js';
+import { parseRequest } from './request-schema.js';
+import type { RunHistoryService } from './run-history-service.js';
+import { sendJson } from './send-json.js';
+
+/** The header's value: 1 to 255 visible ASCII characters (n8n sends `<execution>:<node>:<item>`). */
+const IDEMPOTENCY_KEY = z.string().regex(/^[\x21-\x7E]{1,255}$/, 'must be 1 to 255 visible ASCII characters');
+
+/** The header that marks a replayed answer. */
+const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** How long making the answer takes: `quick` holds the key's row meanwhile, `long` (a blocking run) does not. */
+export type AnswerDuration = 'quick' | 'long';
+
+/**
+ * Answer a request once per `Idempotency-Key`, or as usual when it carries none (or no control plane keeps keys).
+ * @param req - the request: its header and parsed body
+ * @param res - where the answer (first or replayed) is sent
+ * @param service - the control plane's services, when served
+ * @param route - the route's method and path (`POST /v1/start`), part of the key's scope
+ * @param duration - how long `act` takes
+ * @param act - makes the first answer
+ * @throws ValidationError (422) for a malformed key; IdempotencyKeyReusedError (409); IdempotencyKeyInUseError (409,
+ *   retryable); ControlPlaneUnavailableError (503) when the keys cannot be read; what `act` throws
+ */
+export async function answerOnce(
+  req: Request,
+  res: Response,
+  service: Promise<RunHistoryService> | undefined,
+  route: string,
+  duration: AnswerDuration,
+  act: () => Promise<KeptResponse>,
+): Promise<void> {
+  const header = req.get('Idempotency-Key');
+  if (header === undefined || service === undefined) {
+    const answer = await act();
+    sendJson(res, answer.status, answer.body);
+    return;
+  }
+  const key = parseRequest(IDEMPOTENCY_KEY, header, 'header.Idempotency-Key');
+  const { idempotency } = await service;
+  const scope = { owner: res.locals.identity.userId as string, route, key };
+  const digest = createHash('sha256')
+    .update(canonicalize(req.body) ?? '')
+    .digest('hex');
+  const send = (answer: KeptResponse, replayed: boolean) => {
+    if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
+    sendJson(res, answer.status, answer.body);
+  };
+  if (duration === 'quick') {
+    const outcome = await whenDatabaseReachable(() => idempotency.once(scope, digest, act));
+    send(outcome.response, outcome.replayed);
+    return;
+  }
+  const claim = await whenDatabaseReachable(() => idempotency.begin(scope, digest));
+  if (claim !== 'claimed') {
+    send(claim.replay, true);
+    return;
+  }
+  let answer: KeptResponse;
+  try {
+    answer = await act();
+  } catch (error) {
+    await idempotency.release(scope).catch(() => undefined);
+    throw error;
+  }
+  // The run is done: its answer goes out even when it cannot be kept (the key is then freed, not left pending).
+  await idempotency.settle(scope, answer).catch(() => idempotency.release(scope).catch(() => undefined));
+  send(answer, false);
+}
