@@ -8,7 +8,7 @@ import type { ErrorType } from '../../shared/errors/index.js';
 import type { ResponseHeader } from './headers.js';
 
 /** The HTTP methods the API serves. */
-export type HttpMethod = 'get' | 'post' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A JSON request body. */
 export interface RequestBodySpec {

@@ -16,6 +16,7 @@ import type { MethodFetcher } from '../../shared/methods/index.js';
 import type { Orchestrator, RunSubmission } from '../../shared/orchestration/index.js';
 import type { ObjectStore } from '../../shared/storage/index.js';
 import { jsonBody } from '../body/json-body.js';
+import type { MethodCatalog } from '../method-catalog.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import { EXAMPLE_BUNDLE, EXAMPLE_INPUTS } from '../openapi/examples.js';
@@ -24,7 +25,7 @@ import { RUN_RESULT, RUN_START } from '../openapi/schemas/run-result.js';
 import type { Orchestration } from '../orchestration.js';
 import { resolveRunSources } from '../run-method.js';
 import { runOwnership } from '../run-ownership.js';
-import { checkCallbackUrls, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
+import { checkCallbackUrls, hasInlineSources, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
 import { sendJson } from '../send-json.js';
 import { withFetchableUrls } from '../storage-urls.js';
 
@@ -56,6 +57,10 @@ const ACCEPT_PROBLEMS: readonly ProblemSpec[] = [
   'ComputeBudgetExceededError',
   'MissingOrchestratorError',
   'MethodRefNotSupported',
+  'MethodNotFoundError',
+  'MethodBeingDeletedError',
+  'MethodNotPublishedError',
+  'MethodVersionNotFoundError',
   'ServerBusyError',
   'QueueUnavailableError',
   'StorageUnavailableError',
@@ -69,7 +74,7 @@ export const EXECUTE_ROUTE: RouteSpec = {
   tag: 'run',
   summary: 'Execute',
   description:
-    'Run a pipe and answer when the run has finished: in this process (`direct`) or on the workers (`bullmq`), by the deployment’s orchestration mode. The bundle comes inline (`mthds_contents`), as a whole bundle (`bundle_b64` / `files`) or by address (`method_ref`); see docs/api.md#post-v1execute.',
+    'Run a pipe and answer when the run has finished: in this process (`direct`) or on the workers (`bullmq`), by the deployment’s orchestration mode. The bundle comes inline (`mthds_contents`), as a whole bundle (`bundle_b64` / `files`), by address (`method_ref`) or from the methods catalog (`method_id`, docs/methods.md#method_id); see docs/api.md#post-v1execute.',
   protocol: true,
   body: RUN_BODY,
   responses: { 200: { description: 'The finished run.', schema: RUN_RESULT } },
@@ -139,6 +144,8 @@ export interface RunRouteOptions {
   store: ObjectStore;
   /** Lifetime of a presigned URL, in seconds (`STORAGE_URL_TTL_SECONDS`). */
   urlTtlSeconds: number;
+  /** The methods catalog a `method_id` names, when this deployment serves one (docs/methods.md#method_id). */
+  catalog?: Promise<MethodCatalog> | undefined;
 }
 
 /**
@@ -163,7 +170,7 @@ async function acceptRun(
   res: Response,
   options: RunRouteOptions,
   delivery: Delivery,
-): Promise<{ orchestrator: Orchestrator; submission: RunSubmission }> {
+): Promise<{ orchestrator: Orchestrator; submission: RunSubmission; methodVersion?: number | 'draft' }> {
   const body = parseRunRequest(req.body);
   checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
   const ownership = runOwnership(res.locals.identity, body.storage_scope);
@@ -173,13 +180,20 @@ async function acceptRun(
       `Orchestration mode '${orchestrator.mode}' cannot honor fire-and-forget delivery: /v1/start needs the queue backend. To enable it, put orchestration_mode = "bullmq" in api_override.toml of SERVICE_CONFIG_DIR (default ./config), give REDIS_URL a Redis and restart (npm start runs a worker in process; scaled deployments run npm run start:worker). Or use /v1/execute (synchronous) instead.`,
     );
   }
-  const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
+  const run = await resolveRunSources(body, {
+    bundleLimits: options.bundleLimits,
+    fetcher: options.methodFetcher,
+    catalog: options.catalog,
+    identity: res.locals.identity,
+  });
   const submission = toSubmission(body, run, {
     requestId: res.locals.requestId,
     ownership,
     honourRunId: delivery === 'fire_and_forget',
   });
-  return { orchestrator, submission };
+  // a run of a stored method says which of its contents runs: a version's number, or the draft
+  const byId = run.methodLink && !hasInlineSources(body) ? run.methodLink : undefined;
+  return { orchestrator, submission, ...(byId ? { methodVersion: byId.version ?? 'draft' } : {}) };
 }
 
 /**
@@ -198,8 +212,13 @@ export function runRouter(options: RunRouteOptions): Router {
     sendJson(res, 200, await withFetchableUrls(result, submission.storageScope, context));
   });
   router.post(START_ROUTE.path, body, async (req, res) => {
-    const { orchestrator, submission } = await acceptRun(req, res, options, 'fire_and_forget');
-    sendJson(res, 202, await orchestrator.start!(submission));
+    const { orchestrator, submission, methodVersion } = await acceptRun(req, res, options, 'fire_and_forget');
+    const acknowledgement = await orchestrator.start!(submission);
+    sendJson(
+      res,
+      202,
+      methodVersion === undefined ? acknowledgement : { ...acknowledgement, method_version: methodVersion },
+    );
   });
   return router;
 }

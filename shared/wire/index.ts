@@ -29,6 +29,22 @@ export {
   resolveValidReport,
 } from './build-reports.js';
 export type { FormNode, PipeInputFormDescriptor, PipeOutputFormDescriptor } from './form-descriptors.js';
+export {
+  type MethodData,
+  type MethodDeletionAccepted,
+  type MethodListItem,
+  type MethodListPage,
+  type MethodPublishAnswer,
+  type MethodVersionData,
+  type MethodVersionListPage,
+  type MethodVersionSummaryData,
+  methodData,
+  methodDeletionAccepted,
+  methodListPage,
+  methodPublished,
+  methodVersionData,
+  methodVersionListPage,
+} from './methods.js';
 export { completedRunResult, type PipeStructure, type RunResult, type RunState, withProvenance } from './run-result.js';
 export {
   inferenceCallOf,

@@ -229,7 +229,7 @@ describe('API keys and organizations (HTTP, AUTH_MODE=api_key, PostgreSQL)', fun
 
   it('should list api_keys among the version’s extensions, and serve no key route without a control plane', async () => {
     const version = await admin.get('/v1/version').expect(200);
-    expect(version.body.extensions).to.deep.equal(['api_keys']);
+    expect(version.body.extensions).to.deep.equal(['api_keys', 'methods', 'method_versions']);
     const bare = buildTestApp();
     const plain = await request(bare).get('/v1/version').expect(200);
     expect(plain.body).to.not.have.property('extensions');

@@ -9,7 +9,13 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { SettingsError } from '../../shared/config/settings.js';
 import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
+import { CONTROL_PLANE_MIGRATIONS } from '../../shared/database/migrations/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+
+/** Every migration the code ships, in the order they apply. */
+async function shipped(): Promise<string[]> {
+  return Object.keys(await CONTROL_PLANE_MIGRATIONS.getMigrations()).sort();
+}
 
 async function migrationNames(database: ControlPlaneDatabase): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
@@ -29,7 +35,7 @@ describe('the control-plane database', function () {
     it('should migrate an empty directory and keep its rows across a restart', async () => {
       const first = await openDatabase({ embeddedDir: dir, poolMax: 1 });
       expect(first.kind).to.equal('embedded');
-      expect(await migrationNames(first)).to.deep.equal(['0001-organizations-and-api-keys']);
+      expect(await migrationNames(first)).to.deep.equal(await shipped());
       await first.db.insertInto('organizations').values({ id: 'org_a', name: 'A' }).execute();
       await first.close();
 
@@ -37,7 +43,7 @@ describe('the control-plane database', function () {
       try {
         const rows = await second.db.selectFrom('organizations').select(['id', 'name']).execute();
         expect(rows).to.deep.equal([{ id: 'org_a', name: 'A' }]);
-        expect(await migrationNames(second)).to.deep.equal(['0001-organizations-and-api-keys']);
+        expect(await migrationNames(second)).to.deep.equal(await shipped());
       } finally {
         await second.close();
       }
@@ -72,11 +78,11 @@ describe('the control-plane database', function () {
       );
       try {
         expect(opened.map((one) => one.kind)).to.deep.equal(['postgres', 'postgres', 'postgres']);
-        for (const one of opened) expect(await migrationNames(one)).to.deep.equal(['0001-organizations-and-api-keys']);
+        for (const one of opened) expect(await migrationNames(one)).to.deep.equal(await shipped());
         const { rows } = await sql<{ count: string }>`select count(*) as count from kysely_migration`.execute(
           opened[0]?.db as ControlPlaneDatabase['db'],
         );
-        expect(rows[0]?.count).to.equal('1');
+        expect(rows[0]?.count).to.equal(String((await shipped()).length));
       } finally {
         await Promise.all(opened.map((one) => one.close()));
       }

@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import { organizationsAndApiKeys } from './0001-organizations-and-api-keys.js';
+import { methodsCatalog } from './0003-methods-catalog.js';
 
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-organizations-and-api-keys': organizationsAndApiKeys,
+  '0003-methods-catalog': methodsCatalog,
 };
 
 /** Kysely's migration provider over {@link MIGRATIONS}: the migrations ship in the code, not as files to find. */
