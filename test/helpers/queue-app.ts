@@ -6,6 +6,7 @@
 import type { Express } from 'express';
 import { createApp } from '../../api/app.js';
 import type { ApiConfig, Environment, Settings } from '../../shared/config/index.js';
+import type { ControlPlaneDatabase } from '../../shared/database/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
 import type { QueueBackend, WorkerPool } from '../../shared/orchestration/index.js';
@@ -31,11 +32,13 @@ export interface QueueDeploymentOptions {
   secret?: string;
   /** Start the in-process worker pool (default true). */
   workers?: boolean;
+  /** An open control plane (docs/control-plane.md), whose routes the app then serves; none by default. */
+  controlPlane?: ControlPlaneDatabase;
 }
 
 /**
  * Start a deployment.
- * @param options - environment, api.toml settings, callback secret, workers on or off
+ * @param options - environment, api.toml settings, callback secret, workers on or off, control plane
  */
 export function startQueueDeployment(options: QueueDeploymentOptions = {}): QueueDeployment {
   const prefix = uniquePrefix();
@@ -58,6 +61,7 @@ export function startQueueDeployment(options: QueueDeploymentOptions = {}): Queu
     queueBackend: backend,
     diagnostics: sharedDiagnostics(environment),
     apiConfig: options.apiConfig ?? { orchestrationMode: 'bullmq', allowRequestOrchestrationModeOverride: false },
+    ...(options.controlPlane ? { controlPlane: Promise.resolve(options.controlPlane) } : {}),
   });
   return {
     app,

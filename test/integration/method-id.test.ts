@@ -10,7 +10,9 @@ import request from 'supertest';
 import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
 import { type Caller, callerOf, greetingBundle, organizationKey } from '../helpers/catalog-callers.js';
 import { buildControlPlaneApp } from '../helpers/control-plane-app.js';
+import { pollUntil } from '../helpers/poll.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const ADMIN = 'a-method-id-admin-key';
@@ -182,6 +184,36 @@ describe('method_id on the run and tooling routes (HTTP, direct mode, PostgreSQL
       for (const [body, detail] of cases) {
         const refused = await run(call, body).expect(422);
         expect(refused.body).to.include({ error_type: 'ValidationError', detail });
+      }
+    });
+  });
+
+  describe('when /v1/start names a stored method (queue mode)', () => {
+    it('should acknowledge which content runs (method_version), then run it', async () => {
+      const deployment = startQueueDeployment({
+        environment: { AUTH_MODE: 'api_key', API_KEY: ADMIN },
+        controlPlane,
+      });
+      try {
+        const queued = callerOf(deployment.app, (await organizationKey(callerOf(deployment.app, ADMIN), 'Queue')).key);
+        const created = await queued.post('/v1/methods', { name: 'q', mthds: promptBundle('Queued') }).expect(201);
+        const id = created.body.method_id as string;
+        const start = (body: object) => queued.post('/v1/start', { inputs: { name: 'Ada' }, ...body }).expect(202);
+        const draft = await start({ method_id: id });
+        expect(draft.body).to.include({ state: 'STARTED', method_version: 'draft' });
+        await queued.post(`/v1/methods/${id}/publish`, {}).expect(200);
+        expect((await start({ method_id: id })).body.method_version).to.equal(1);
+        expect((await start({ method_id: `${id}@1` })).body.method_version).to.equal(1);
+        const linked = await start({ method_id: id, mthds_contents: [promptBundle('Inline')] });
+        expect(linked.body).to.not.have.property('method_version');
+        const results = await pollUntil(
+          () => queued.get(`/v1/runs/${draft.body.pipeline_run_id}/results`),
+          (response) => response.status !== 202,
+        );
+        expect(results.status).to.equal(200);
+        expect(text(results.body)).to.equal(answered('Queued'));
+      } finally {
+        await deployment.close();
       }
     });
   });
