@@ -9,6 +9,7 @@ import type { MethodFetcher } from '../shared/methods/index.js';
 import type { Logger, Metrics } from '../shared/observability/index.js';
 import type { QueueBackend, RunObjects } from '../shared/orchestration/index.js';
 import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../shared/runtime/index.js';
+import type { ErasureScheduler } from './method-catalog.js';
 import type { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import type { Readiness } from './readiness.js';
 import type { ReleaseList } from './run-history-service.js';
@@ -66,4 +67,9 @@ export interface AppDeps {
    * entry point's resource stack; tests pass their own. Without it that work runs until the process ends.
    */
   resources?: ReleaseList;
+  /**
+   * Runs the erasure of a deleted method (docs/api.md#methods-catalog); at once, in the background, by default. Tests
+   * pass one that holds erasures, to see a method while it is being deleted.
+   */
+  methodErasure?: ErasureScheduler;
 }

@@ -8,7 +8,8 @@
  *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1) and the pages for people: `GET /` (to
  *    `/docs`) and `GET /docs`, the API reference (docs/api.md#api-reference-docs-and-get-v1openapijson)
  * 4. authentication of every `/v1` route (spec §5; with a control plane, organizations' API keys too, and on
- *    `GET /platform/v1/auth/verify`: docs/api.md#api-keys); the operator routes `/admin/*` and `/metrics` need the
+ *    `GET /platform/v1/auth/verify`: docs/api.md#api-keys; with a control plane the methods catalog is served too,
+ *    docs/api.md#methods-catalog); the operator routes `/admin/*` and `/metrics` need the
  *    operator credential, never a tenant's (Bearer, or on `/admin/*` HTTP Basic with it as the password, for
  *    browsers: `middleware/operator-auth.ts`)
  * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a
@@ -44,6 +45,7 @@ import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import type { AppDeps } from './app-deps.js';
 import { errorPages } from './error-pages.js';
+import { openMethodCatalog } from './method-catalog.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
@@ -66,6 +68,8 @@ import { diagnosticsRouter } from './routes/diagnostics.js';
 import { docsPageRouter, ROOT_ROUTE } from './routes/docs-page.js';
 import { errorsRouter } from './routes/errors.js';
 import { HEALTH_ROUTE, healthRouter } from './routes/health.js';
+import { methodRoutes } from './routes/method-route-specs.js';
+import { methodsRouter } from './routes/methods.js';
 import { METRICS_PATH, METRICS_ROUTE, metricsRouter } from './routes/metrics.js';
 import { MODELS_ROUTE, modelsRouter } from './routes/models.js';
 import { OPENAPI_ROUTE, openApiRouter } from './routes/openapi.js';
@@ -186,6 +190,9 @@ export function createApp(deps: AppDeps): Express {
   const tenancy = deps.controlPlane
     ? openTenancy(deps.controlPlane, { maxKeysPerOrganization: settings.apiKeys.maxPerOrganization, now })
     : undefined;
+  const catalog = deps.controlPlane
+    ? openMethodCatalog(deps.controlPlane, { now, ...(deps.methodErasure ? { erasure: deps.methodErasure } : {}) })
+    : undefined;
   const storeKeys = tenancy ? storeKeyLookup(tenancy, { now }) : undefined;
   const runHistory = deps.controlPlane
     ? openRunHistory(deps.controlPlane, {
@@ -200,9 +207,12 @@ export function createApp(deps: AppDeps): Express {
     : undefined;
   const auth = authenticate(settings.auth, storeKeys);
   app.use('/v1', auth);
-  app.use(
-    routes.describe(versionRouter({ extensions: runHistory ? ['api_keys', 'runs', 'usage'] : [] }), [VERSION_ROUTE]),
-  );
+  const extensions = [
+    ...(tenancy ? ['api_keys'] : []),
+    ...(catalog ? ['methods', 'method_versions'] : []),
+    ...(runHistory ? ['runs', 'usage'] : []),
+  ];
+  app.use(routes.describe(versionRouter({ extensions }), [VERSION_ROUTE]));
   app.use(routes.describe(openApiRouter(routes, { auth: settings.auth.mode }), [OPENAPI_ROUTE]));
   if (deps.modelDeck) app.use(routes.describe(modelsRouter(deps.modelDeck), [MODELS_ROUTE]));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, { metrics }).fetcher;
@@ -216,6 +226,7 @@ export function createApp(deps: AppDeps): Express {
         methodFetcher,
         ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
         answers: new AnswerCache(settings.compute.answerCacheMib * 2 ** 20),
+        catalog,
       }),
       diagnosticRoutes(settings.maxMthdsFileKib),
     ),
@@ -233,6 +244,7 @@ export function createApp(deps: AppDeps): Express {
         objects,
         urlTtlSeconds,
         ...(runHistory ? { runHistory } : {}),
+        catalog,
       }),
       [EXECUTE_ROUTE, START_ROUTE],
     ),
@@ -266,6 +278,20 @@ export function createApp(deps: AppDeps): Express {
     app.use(routes.describe(callerRouter(auth), [ME_ROUTE, ...AUTH_VERIFY_ROUTES]));
     app.use(routes.describe(organizationsRouter(tenancyOptions), [CREATE_ORGANIZATION_ROUTE]));
     app.use(routes.describe(apiKeysRouter({ ...tenancyOptions, now }), API_KEY_ROUTES));
+  }
+  if (catalog) {
+    const limits = {
+      maxMthdsFileKib: settings.maxMthdsFileKib,
+      maxFiles: settings.bundles.maxFiles,
+      maxTotalBytes: settings.bundles.maxTotalBytes,
+    };
+    const judge = { diagnostics, ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}) };
+    app.use(
+      routes.describe(
+        methodsRouter({ ...bodyLimits, ...judge, catalog, limits, ...(runHistory ? { runHistory } : {}) }),
+        methodRoutes(limits),
+      ),
+    );
   }
   const operators = { auth: settings.auth, operatorApiKey: settings.operatorApiKey, storeKeys };
   app.use('/admin', operatorAuthenticate({ ...operators, browser: true }));

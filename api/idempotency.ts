@@ -19,7 +19,11 @@ const IDEMPOTENCY_KEY = z.string().regex(/^[\x21-\x7E]{1,255}$/, 'must be 1 to 2
 /** The header that marks a replayed answer. */
 const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/** How long making the answer takes: `quick` holds the key's row meanwhile, `long` (a blocking run) does not. */
+/**
+ * How an answer is made: `quick` holds the key's row (and a database connection) while it is made, so it must not use
+ * the database itself (the embedded one has a single connection); `long` (a blocking run, a write to the catalog) does
+ * not hold it.
+ */
 export type AnswerDuration = 'quick' | 'long';
 
 /**

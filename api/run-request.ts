@@ -10,8 +10,9 @@ import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/err
 import type { MethodProvenance } from '../shared/methods/index.js';
 import { type BundleSource, MAX_MULTIPLICITY, type PackageExports } from '../shared/mthds/index.js';
 import { callbackUrlProblem } from '../shared/net/index.js';
-import type { RunSubmission } from '../shared/orchestration/index.js';
+import type { MethodLink, RunSubmission } from '../shared/orchestration/index.js';
 import { parseRequest, refuseAs } from './request-schema.js';
+import { METHOD_ID, parseMethodSelector } from './requests/method-id.js';
 import { STORAGE_SCOPE } from './requests/storage-scope.js';
 import type { RunOwnership } from './run-ownership.js';
 
@@ -28,6 +29,7 @@ interface SourceMembers {
   bundle_b64?: string | null | undefined;
   files?: Record<string, string> | null | undefined;
   method_ref?: string | null | undefined;
+  method_id?: string | null | undefined;
 }
 
 /** The inline bundles of a run request: `mthds_contents`, else the legacy `mthds_content`, else none. */
@@ -36,13 +38,23 @@ function inlineContents(body: SourceMembers): string[] {
 }
 
 /**
- * The source rules (spec §2.2–2.3, docs/api.md#post-v1execute): a run's bundle comes one way — inline
- * `mthds_contents`, a whole bundle (`bundle_b64` / `files`) or a `method_ref` — and some way. The first rule broken
- * answers, a 422 ValidationError.
+ * Whether a run request sends its sources inline: `mthds_contents` (or `mthds_content`), or a whole bundle.
+ * @param body - a run request
+ */
+export function hasInlineSources(body: SourceMembers): boolean {
+  return inlineContents(body).length > 0 || Boolean(body.bundle_b64) || Boolean(body.files);
+}
+
+/**
+ * The source rules (spec §2.2–2.3, docs/api.md#post-v1execute, docs/methods.md#method_id): a run's bundle comes one
+ * way — inline `mthds_contents`, a whole bundle (`bundle_b64` / `files`), a `method_ref` or a stored method
+ * (`method_id`) — and some way; a bare `method_id` beside inline sources links the run to its method. The first rule
+ * broken answers, a 422 ValidationError.
  */
 function checkSources(body: SourceMembers, context: z.RefinementCtx): void {
   const contents = inlineContents(body);
   const hasBundle = Boolean(body.bundle_b64) || Boolean(body.files);
+  const methodId = body.method_id ? parseMethodSelector(body.method_id) : undefined;
   if (hasBundle && contents.length > 0)
     refuseAs(
       context,
@@ -61,7 +73,19 @@ function checkSources(body: SourceMembers, context: z.RefinementCtx): void {
       ValidationError,
       'method_ref and a method bundle (bundle_b64 / files) are mutually exclusive; send one or the other.',
     );
-  else if (!body.method_ref && !hasBundle && contents.length === 0)
+  else if (body.method_ref && methodId)
+    refuseAs(
+      context,
+      ValidationError,
+      'method_ref and method_id are mutually exclusive: a method_ref run carries its own provenance; send one or the other.',
+    );
+  else if (methodId?.suffixed && (hasBundle || contents.length > 0))
+    refuseAs(
+      context,
+      ValidationError,
+      `Beside inline sources, method_id only links the run to its method, so it takes the bare id '${methodId.methodId}': the inline sources run, not a version of the method.`,
+    );
+  else if (!body.method_ref && !methodId && !hasBundle && contents.length === 0)
     refuseAs(
       context,
       ValidationError,
@@ -99,6 +123,7 @@ export const RUN_REQUEST = z
       .nullish()
       .meta({ description: 'A whole bundle as relative path → text (docs/bundles.md).' }),
     method_ref: z.string().min(1).max(512).nullish().meta({ description: 'A method by address (docs/methods.md).' }),
+    method_id: METHOD_ID.nullish(),
     orchestration_mode: z.string().nullish().meta({ description: "The deployment's mode; another is 403." }),
     storage_scope: STORAGE_SCOPE.nullish().meta({ description: '1–3 path-safe segments (docs/run-ownership.md).' }),
     pipeline_run_id: z.string().min(1).max(128).nullish().meta({ description: 'Honoured by `/v1/start` only.' }),
@@ -145,12 +170,14 @@ export interface RunSources {
 }
 
 /**
- * A run's sources once a `method_ref` is fetched: the pipe to run (`pipe_code`, else the fetched manifest's
- * `main_pipe`, else null for the library's main pipe) and where a fetched method came from (null otherwise).
+ * A run's sources once a `method_ref` is fetched or a `method_id` looked up: the pipe to run (`pipe_code`, else the
+ * fetched manifest's `main_pipe`, else null for the library's main pipe), where a fetched method came from (null
+ * otherwise) and the stored method the run runs or is linked to (null for none; docs/methods.md#method_id).
  */
 export interface ResolvedRunSources extends RunSources {
   pipeCode: string | null;
   methodProvenance: MethodProvenance | null;
+  methodLink: MethodLink | null;
 }
 
 /**
@@ -215,5 +242,6 @@ export function toSubmission(
     storageScope: context.ownership.storageScope,
     callbackUrls: body.callback_urls ?? [],
     maxCostUsd: body.max_cost_usd ?? null,
+    ...(run.methodLink ? { methodLink: run.methodLink } : {}),
   };
 }

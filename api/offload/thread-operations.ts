@@ -5,6 +5,7 @@
 import { type BodyKind, decodeJsonBody, type RawJsonBody } from '../body/decode-json.js';
 import type { JsonLimits } from '../body/json-scan.js';
 import { answerDiagnostic } from '../requests/diagnostic-requests.js';
+import { methodVerdictOperation } from './method-verdict.js';
 import { checkRunOperation, loadRunOperation } from './run-check.js';
 import { warmOperation } from './text-operations.js';
 
@@ -26,6 +27,8 @@ export const THREAD_OPERATIONS = {
   checkRun: checkRunOperation,
   /** The static verdict of a run's bundles, answering the checked bundles. */
   loadRun: loadRunOperation,
+  /** The `POST /v1/validate` verdict on a stored method's draft (the methods catalog). */
+  methodVerdict: methodVerdictOperation,
   /** The formatter loaded ahead of the first request. */
   warm: warmOperation,
 } as const;

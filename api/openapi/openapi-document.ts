@@ -41,6 +41,7 @@ const TAGS: Record<string, string> = {
   tools: 'Editor tooling: lint and format one `.mthds` text (docs/formatting.md).',
   agent: 'The model deck (docs/inference.md).',
   account: 'Organizations, their API keys and the caller (docs/api.md#api-keys); with a control plane only.',
+  methods: 'The methods catalog: stored methods and their published versions (docs/api.md#methods-catalog).',
   observability: 'Prometheus metrics (docs/metrics.md).',
 };
 

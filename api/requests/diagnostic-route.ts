@@ -35,7 +35,7 @@ export interface DiagnosticContext {
   limits: JsonLimits & { maxMthdsFileKib: number };
   /** The orchestration modes the deployment accepts (`/v1/validate` checks its `orchestration_mode`). */
   modes: ModePolicy;
-  /** The package of the request's `method_ref`, on the second asking. */
+  /** The package of the request's `method_ref`, or the stored method of its `method_id`, on the second asking. */
   fetched?: Closure;
   /** The serving model deck's names: `/v1/validate` refuses unknown `model` references with them. */
   models?: ModelReferenceCatalog;
@@ -87,6 +87,7 @@ export async function answer(body: EncodedJson | Promise<EncodedJson>): Promise<
  * @param extra - the route's own fields
  * @param operate - the work, from the checked body and its closure
  * @param refine - the route's own cross-field rules
+ * @param byId - whether the selector also takes `method_id` (docs/methods.md#method_id)
  */
 export function closureRoute<T extends z.ZodRawShape>(
   extra: T,
@@ -95,9 +96,10 @@ export function closureRoute<T extends z.ZodRawShape>(
     closure: ClosureInput,
   ) => EncodedJson | Promise<EncodedJson>,
   refine?: (body: z.infer<ReturnType<typeof closureRequestSchema<T>>>, context: z.RefinementCtx) => void,
+  byId = false,
 ): DiagnosticDefinition {
   const schema = perFileLimit((maxMthdsFileKib) => {
-    const closure = closureRequestSchema(extra, maxMthdsFileKib);
+    const closure = closureRequestSchema(extra, maxMthdsFileKib, byId);
     return refine ? closure.superRefine(refine) : closure;
   });
   return {
@@ -105,7 +107,7 @@ export function closureRoute<T extends z.ZodRawShape>(
     handle: async (value, request) => {
       const body = parseRequest(schema(request.limits.maxMthdsFileKib), value);
       const closure = closureOf(body as ClosureSelector, request.fetched, 'tooling');
-      if ('methodRef' in closure) return { fetch: closure };
+      if (!('sources' in closure)) return { fetch: closure };
       return answer(operate(body, request.models ? { ...closure, models: request.models } : closure));
     },
   };

@@ -1,7 +1,7 @@
 /**
  * The library routes as a diagnostics thread answers them: `POST /v1/resolve` (the crate of a closure) and
- * `POST /v1/codegen` (the `types` projection), closure routes each (spec §4.6–4.7; docs/crate.md,
- * docs/codegen.md#post-v1codegen).
+ * `POST /v1/codegen` (the `types` projection), closure routes each, whose selector also takes a stored method's
+ * `method_id` (spec §4.6–4.7; docs/crate.md, docs/codegen.md#post-v1codegen, docs/methods.md#method_id).
  */
 import { z } from 'zod';
 import { CODEGEN_TARGETS } from '../../shared/codegen/index.js';
@@ -13,8 +13,11 @@ import { closureRoute } from './diagnostic-route.js';
  * `POST /v1/resolve` (spec §4.6; docs/crate.md): `ResolveValidReport` `{is_valid: true, crate, message}` or
  * `CrateInvalidReport`; static (no dry-run sweep).
  */
-export const resolveRoute = closureRoute({ validation_mode: VALIDATION_MODE }, (body, closure) =>
-  resolveOperation({ ...closure, mode: body.validation_mode ?? 'compat' }),
+export const resolveRoute = closureRoute(
+  { validation_mode: VALIDATION_MODE },
+  (body, closure) => resolveOperation({ ...closure, mode: body.validation_mode ?? 'compat' }),
+  undefined,
+  true,
 );
 
 /**
@@ -32,4 +35,5 @@ export const codegenRoute = closureRoute(
       });
     }
   },
+  true,
 );

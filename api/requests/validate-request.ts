@@ -1,6 +1,7 @@
 /**
- * `POST /v1/validate` as a diagnostics thread answers it: its request schema (inline `mthds_contents` or a
- * `method_ref`, exactly one) and its handler (spec §4.5; docs/api.md#post-v1validate).
+ * `POST /v1/validate` as a diagnostics thread answers it: its request schema (inline `mthds_contents`, a `method_ref`
+ * or a stored method's `method_id`, exactly one) and its handler (spec §4.5; docs/api.md#post-v1validate,
+ * docs/methods.md#method_id).
  */
 import { z } from 'zod';
 import { validateOperation } from '../offload/validate-operation.js';
@@ -8,6 +9,7 @@ import { checkOrchestrationMode } from '../orchestration.js';
 import { parseRequest } from '../request-schema.js';
 import { VALIDATION_MODE } from './closure-selector.js';
 import { answer, type DiagnosticDefinition, perFileLimit } from './diagnostic-route.js';
+import { METHOD_ID } from './method-id.js';
 import { mthdsContent } from './mthds-content.js';
 
 const validateSchema = perFileLimit((maxMthdsFileKib) =>
@@ -16,6 +18,7 @@ const validateSchema = perFileLimit((maxMthdsFileKib) =>
       mthds_contents: z.array(mthdsContent(maxMthdsFileKib)).min(1).max(16).nullish(),
       mthds_sources: z.array(z.string()).nullish(),
       method_ref: z.string().min(1).max(512).nullish(),
+      method_id: METHOD_ID.nullish(),
       views: z.array(z.string()).nullish(),
       orchestration_mode: z.string().nullish(),
       allow_signatures: z.boolean().nullish(),
@@ -24,18 +27,18 @@ const validateSchema = perFileLimit((maxMthdsFileKib) =>
     .superRefine((body, context) => {
       const hasContents = body.mthds_contents !== null && body.mthds_contents !== undefined;
       const hasRef = body.method_ref !== null && body.method_ref !== undefined;
-      if (hasContents === hasRef) {
+      const hasId = body.method_id !== null && body.method_id !== undefined;
+      if ([hasContents, hasRef, hasId].filter(Boolean).length !== 1) {
         context.addIssue({
           code: 'custom',
-          message: 'Value error, provide exactly one of `mthds_contents` or `method_ref`',
+          message: 'Value error, provide exactly one of `mthds_contents`, `method_ref` or `method_id`',
         });
       }
-      if (hasRef && body.mthds_sources) {
+      if ((hasRef || hasId) && body.mthds_sources) {
         context.addIssue({
           code: 'custom',
           path: ['mthds_sources'],
-          message:
-            "mthds_sources accompanies inline mthds_contents; a method_ref's sources are the package's own file names",
+          message: `mthds_sources accompanies inline mthds_contents; ${hasRef ? "a method_ref's sources are the package's own file names" : "a stored method's sources are its own file names"}`,
         });
       }
       if (hasContents && body.mthds_sources && body.mthds_sources.length !== body.mthds_contents!.length) {
@@ -51,7 +54,8 @@ const validateSchema = perFileLimit((maxMthdsFileKib) =>
 /**
  * `POST /v1/validate` (spec §4.5): static validation and the dry-run sweep. Unknown members (e.g. `render`) are
  * accepted and ignored; a forbidden or unregistered `orchestration_mode` is refused before the verdict; a
- * `method_ref` package's manifest `main_pipe` is the default pipe (docs/methods.md#shaping-and-gates).
+ * `method_ref` package's manifest `main_pipe` is the default pipe (docs/methods.md#shaping-and-gates); a stored
+ * method's bundles are validated as inline ones are (docs/methods.md#method_id).
  */
 export const validateRoute: DiagnosticDefinition = {
   schema: validateSchema,
@@ -76,6 +80,11 @@ export const validateRoute: DiagnosticDefinition = {
           ...(request.fetched.libraryFiles ? { libraryFiles: request.fetched.libraryFiles } : {}),
         }),
       );
+    }
+    if (body.method_id) {
+      if (!request.fetched) return { fetch: { methodId: body.method_id, purpose: 'run' } };
+      const { sources } = request.fetched;
+      return answer(validateOperation({ sources, ...options, defaultPipe: null, bundleFiles: null }));
     }
     const sources = (body.mthds_contents ?? []).map((content, index) => ({
       content,

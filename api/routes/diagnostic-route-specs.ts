@@ -54,9 +54,20 @@ const METHOD_REF_PROBLEMS: readonly ProblemSpec[] = [
   'MethodRefNotSupported',
 ];
 
+/** Problems of looking a `method_id` up in the caller's catalog (docs/methods.md#method_id). */
+const METHOD_ID_PROBLEMS: readonly ProblemSpec[] = [
+  'MethodNotFoundError',
+  'MethodBeingDeletedError',
+  'MethodNotPublishedError',
+  'MethodVersionNotFoundError',
+];
+
 const FILES_EXAMPLE = { files: [{ content: EXAMPLE_BUNDLE, source: 'greet.mthds' }] };
 
 const CLOSURE = 'Send the closure as `files` or as a `method_ref`, exactly one.';
+
+const CLOSURE_BY_ID =
+  'Send the closure as `files`, as a `method_ref` or as a stored method’s `method_id` (docs/methods.md#method_id), exactly one.';
 
 const VERDICT = 'The verdict: `is_valid` says whether the closure is valid; the items say why not.';
 
@@ -76,32 +87,37 @@ const DIAGNOSTIC_DOCS: Record<DiagnosticRoute, DiagnosticDoc> = {
     tag: 'validate',
     summary: 'Validate Mthds',
     description:
-      'Static validation of the bundles, then a dry run of every pipe (mock inputs, mock inference). An invalid bundle is a 200 verdict, never an error (docs/api.md#post-v1validate).',
+      'Static validation of the bundles, then a dry run of every pipe (mock inputs, mock inference). The bundles come as `mthds_contents`, a `method_ref` or a stored method’s `method_id`, exactly one. An invalid bundle is a 200 verdict, never an error (docs/api.md#post-v1validate).',
     protocol: true,
     bodyId: 'ValidateRequest',
     example: { mthds_contents: [EXAMPLE_BUNDLE] },
     verdict: VALIDATE_VERDICT,
-    problems: ['OrchestrationModeOverrideForbidden', ...METHOD_REF_PROBLEMS, 'MissingOrchestratorError'],
+    problems: [
+      'OrchestrationModeOverrideForbidden',
+      ...METHOD_REF_PROBLEMS,
+      ...METHOD_ID_PROBLEMS,
+      'MissingOrchestratorError',
+    ],
   },
   resolve: {
     operationId: 'resolve_mthds_v1_resolve_post',
     tag: 'resolve',
     summary: 'Resolve Mthds',
-    description: `The resolved crate of a closure: every concept, pipe and domain, qualified (docs/crate.md). ${CLOSURE}`,
+    description: `The resolved crate of a closure: every concept, pipe and domain, qualified (docs/crate.md). ${CLOSURE_BY_ID}`,
     bodyId: 'MthdsFilesRequest',
     example: FILES_EXAMPLE,
     verdict: RESOLVE_VERDICT,
-    problems: METHOD_REF_PROBLEMS,
+    problems: [...METHOD_REF_PROBLEMS, ...METHOD_ID_PROBLEMS],
   },
   codegen: {
     operationId: 'codegen_mthds_v1_codegen_post',
     tag: 'codegen',
     summary: 'Codegen Mthds',
-    description: `Typed projections of the concepts of a closure, with their lock (docs/codegen.md). ${CLOSURE}`,
+    description: `Typed projections of the concepts of a closure, with their lock (docs/codegen.md). ${CLOSURE_BY_ID}`,
     bodyId: 'CodegenRequest',
     example: { ...FILES_EXAMPLE, kind: 'types', target: 'ts-zod' },
     verdict: CODEGEN_VERDICT,
-    problems: METHOD_REF_PROBLEMS,
+    problems: [...METHOD_REF_PROBLEMS, ...METHOD_ID_PROBLEMS],
   },
   buildInputs: {
     operationId: 'build_inputs_v1_build_inputs_post',

@@ -9,20 +9,24 @@
  *
  * The event loop only reads each body and sends the answer: decoding, the schema, the verdict and its serialisation
  * run in the diagnostics pool (`requests/diagnostic-requests.ts`; docs/isolation.md#request-bodies). The loop's
- * one other task is the git fetch of a `method_ref`, between the thread's two askings. What the OpenAPI document says
+ * one other task is the git fetch of a `method_ref`, or the catalog lookup of a `method_id`, between the thread's two
+ * askings (an answer asked twice is never kept in the answer cache: a stored method changes under its id). What the OpenAPI document says
  * of each route is in `diagnostic-route-specs.ts`.
  */
 import { type RequestHandler, Router } from 'express';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import type { ModelReferenceCatalog } from '../../shared/mthds/index.js';
 import { rawBodyOf, readBody } from '../body/read-body.js';
+import type { MethodCatalog } from '../method-catalog.js';
 import type { Identity } from '../middleware/authenticate.js';
 import { AnswerCache } from '../offload/answer-cache.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import type { Orchestration } from '../orchestration.js';
+import type { Closure, MethodToFetch } from '../requests/closure-selector.js';
 import { DIAGNOSTIC_ROUTES, type DiagnosticRequest, type DiagnosticRoute } from '../requests/diagnostic-requests.js';
 import { sendEncodedJson } from '../send-json.js';
+import { storedMethodSources } from '../stored-method-sources.js';
 
 /** What the diagnostic routes need. */
 export interface DiagnosticsRouterOptions {
@@ -44,6 +48,31 @@ export interface DiagnosticsRouterOptions {
   models?: ModelReferenceCatalog;
   /** Where answers are kept by request content (`DIAGNOSTIC_CACHE_MIB`). */
   answers: AnswerCache;
+  /** The methods catalog a `method_id` names, when this deployment serves one (docs/methods.md#method_id). */
+  catalog?: Promise<MethodCatalog> | undefined;
+}
+
+/**
+ * What a thread asked for: the package of a `method_ref`, fetched, or the stored method of a `method_id`, looked up in
+ * the caller's catalog (docs/methods.md#method_id).
+ */
+async function fetchClosure(
+  fetch: MethodToFetch,
+  options: DiagnosticsRouterOptions,
+  identity: Identity,
+): Promise<Closure> {
+  if ('methodId' in fetch) {
+    const stored = await storedMethodSources(options.catalog, identity, fetch.methodId, fetch.purpose);
+    return { sources: stored.sources, manifestMainPipe: null };
+  }
+  const fetched = await options.methodFetcher.fetch(fetch.methodRef, fetch.purpose);
+  return {
+    sources: fetched.sources,
+    manifestMainPipe: fetched.mainPipe,
+    bundleFiles: [...fetched.libraryFiles.keys()].sort(),
+    exports: fetched.exports,
+    libraryFiles: fetched.libraryFiles,
+  };
 }
 
 function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, deployment: string): RequestHandler {
@@ -74,21 +103,8 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
     let answer = await options.diagnostics.run('request', request, signal);
     if ('body' in answer) options.answers.set(key, answer.body);
     else {
-      const fetched = await options.methodFetcher.fetch(answer.fetch.methodRef, answer.fetch.purpose);
-      answer = await options.diagnostics.run(
-        'request',
-        {
-          ...request,
-          fetched: {
-            sources: fetched.sources,
-            manifestMainPipe: fetched.mainPipe,
-            bundleFiles: [...fetched.libraryFiles.keys()].sort(),
-            exports: fetched.exports,
-            libraryFiles: fetched.libraryFiles,
-          },
-        },
-        signal,
-      );
+      const fetched = await fetchClosure(answer.fetch, options, res.locals.identity as Identity);
+      answer = await options.diagnostics.run('request', { ...request, fetched }, signal);
     }
     if ('fetch' in answer) throw new Error(`diagnostic route ${route} asked for a second fetch`);
     sendEncodedJson(res, 200, answer.body);
@@ -100,7 +116,8 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
  * @param options - body limits, `MAX_MTHDS_FILE_KIB`, orchestration, diagnostics pool, method fetcher
  * @throws (through the problem handler) PayloadTooLarge 413; the routes' 422s; ServerBusyError 503 and
  *   ComputeBudgetExceededError 422 from the pool; whatever the fetcher throws for a `method_ref` (501 for a registry
- *   form, 422 / 404 for a failed fetch)
+ *   form, 422 / 404 for a failed fetch); for a `method_id`, 404 `not_found`, 409 `method_being_deleted`, 422 without a
+ *   catalog (docs/methods.md#method_id)
  */
 export function diagnosticsRouter(options: DiagnosticsRouterOptions): Router {
   const router = Router();

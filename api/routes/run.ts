@@ -17,6 +17,7 @@ import type { Orchestrator, RunObjects, RunSubmission } from '../../shared/orche
 import type { ObjectStore } from '../../shared/storage/index.js';
 import { jsonBody } from '../body/json-body.js';
 import { answerOnce } from '../idempotency.js';
+import type { MethodCatalog } from '../method-catalog.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import { EXAMPLE_BUNDLE, EXAMPLE_INPUTS } from '../openapi/examples.js';
@@ -26,7 +27,7 @@ import type { Orchestration } from '../orchestration.js';
 import type { RunHistoryService } from '../run-history-service.js';
 import { resolveRunSources } from '../run-method.js';
 import { runOwnership } from '../run-ownership.js';
-import { checkCallbackUrls, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
+import { checkCallbackUrls, hasInlineSources, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
 import { withFetchableUrls } from '../storage-urls.js';
 
 const RUN_BODY: RequestBodySpec = {
@@ -57,6 +58,10 @@ const ACCEPT_PROBLEMS: readonly ProblemSpec[] = [
   'ComputeBudgetExceededError',
   'MissingOrchestratorError',
   'MethodRefNotSupported',
+  'MethodNotFoundError',
+  'MethodBeingDeletedError',
+  'MethodNotPublishedError',
+  'MethodVersionNotFoundError',
   'ServerBusyError',
   'QueueUnavailableError',
   'StorageUnavailableError',
@@ -70,7 +75,7 @@ export const EXECUTE_ROUTE: RouteSpec = {
   tag: 'run',
   summary: 'Execute',
   description:
-    'Run a pipe and answer when the run has finished: in this process (`direct`) or on the workers (`bullmq`), by the deployment’s orchestration mode. The bundle comes inline (`mthds_contents`), as a whole bundle (`bundle_b64` / `files`) or by address (`method_ref`); see docs/api.md#post-v1execute.',
+    'Run a pipe and answer when the run has finished: in this process (`direct`) or on the workers (`bullmq`), by the deployment’s orchestration mode. The bundle comes inline (`mthds_contents`), as a whole bundle (`bundle_b64` / `files`), by address (`method_ref`) or from the methods catalog (`method_id`, docs/methods.md#method_id); see docs/api.md#post-v1execute.',
   protocol: true,
   body: RUN_BODY,
   responses: { 200: { description: 'The finished run.', schema: RUN_RESULT } },
@@ -144,6 +149,8 @@ export interface RunRouteOptions {
   objects: RunObjects;
   /** The control plane's services (idempotency keys), when served. */
   runHistory?: Promise<RunHistoryService>;
+  /** The methods catalog a `method_id` names, when this deployment serves one (docs/methods.md#method_id). */
+  catalog?: Promise<MethodCatalog> | undefined;
 }
 
 /**
@@ -168,7 +175,7 @@ async function acceptRun(
   res: Response,
   options: RunRouteOptions,
   delivery: Delivery,
-): Promise<{ orchestrator: Orchestrator; submission: RunSubmission }> {
+): Promise<{ orchestrator: Orchestrator; submission: RunSubmission; methodVersion?: number | 'draft' }> {
   const body = parseRunRequest(req.body);
   checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
   const ownership = runOwnership(res.locals.identity, body.storage_scope);
@@ -178,13 +185,20 @@ async function acceptRun(
       `Orchestration mode '${orchestrator.mode}' cannot honor fire-and-forget delivery: /v1/start needs the queue backend. To enable it, put orchestration_mode = "bullmq" in api_override.toml of SERVICE_CONFIG_DIR (default ./config), give REDIS_URL a Redis and restart (npm start runs a worker in process; scaled deployments run npm run start:worker). Or use /v1/execute (synchronous) instead.`,
     );
   }
-  const run = await resolveRunSources(body, { bundleLimits: options.bundleLimits, fetcher: options.methodFetcher });
+  const run = await resolveRunSources(body, {
+    bundleLimits: options.bundleLimits,
+    fetcher: options.methodFetcher,
+    catalog: options.catalog,
+    identity: res.locals.identity,
+  });
   const submission = toSubmission(body, run, {
     requestId: res.locals.requestId,
     ownership,
     honourRunId: delivery === 'fire_and_forget',
   });
-  return { orchestrator, submission };
+  // a run of a stored method says which of its contents runs: a version's number, or the draft
+  const byId = run.methodLink && !hasInlineSources(body) ? run.methodLink : undefined;
+  return { orchestrator, submission, ...(byId ? { methodVersion: byId.version ?? 'draft' } : {}) };
 }
 
 /**
@@ -218,11 +232,13 @@ export function runRouter(options: RunRouteOptions): Router {
     });
   });
   router.post(START_ROUTE.path, body, async (req, res) => {
-    const { orchestrator, submission } = await acceptRun(req, res, options, 'fire_and_forget');
+    const { orchestrator, submission, methodVersion } = await acceptRun(req, res, options, 'fire_and_forget');
     await answerOnce(req, res, options.runHistory, 'POST /v1/start', 'quick', async () => {
       const acknowledgement = await orchestrator.start!(submission);
       keepSubmission(options, submission);
-      return { status: 202, body: acknowledgement };
+      const body =
+        methodVersion === undefined ? acknowledgement : { ...acknowledgement, method_version: methodVersion };
+      return { status: 202, body };
     });
   });
   return router;

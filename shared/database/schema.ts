@@ -1,6 +1,6 @@
 /**
  * The control plane's tables as Kysely sees them (docs/control-plane.md#data-model): what must be kept, listed and
- * searched. Times are `timestamptz`, read back as `Date`; ids are prefixed strings (`org_…`, `key_…`).
+ * searched. Times are `timestamptz`, read back as `Date`; ids are prefixed strings (`org_…`, `key_…`, `mt_…`).
  */
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 
@@ -96,12 +96,63 @@ export interface IdempotencyKeysTable {
   expires_at: Time;
 }
 
+/** Where a method is in its erasure (docs/api.md#methods-catalog); null for a method not being deleted. */
+export type MethodDeletionState = 'pending' | 'in_progress' | 'failed';
+
+/**
+ * A stored method of the catalog. Its content (`mthds`, `python`, `input_data`) is its draft; `updated_at` moves on
+ * every write of the draft and on nothing else, and is the token of its compare-and-swap writes.
+ */
+export interface MethodsTable {
+  /** `mt_…`. */
+  id: string;
+  /** Who owns it: the caller's own id (an organization's id for its API keys; docs/run-ownership.md). */
+  owner: string;
+  /** Who created it: the API key's id, the JWT's `user_id`, or `single-tenant`. */
+  created_by: string;
+  name: string;
+  /** The top-level `description` of the draft's first bundle, when it has one. */
+  description: string | null;
+  /** The draft's `.mthds` source: one raw text, or the JSON text of `[{name, content}]`. */
+  mthds: string;
+  /** The draft's Python files, as the JSON text of `[{name, content}]`; `''` for none. */
+  python: ColumnType<string, string | undefined, string>;
+  /** The editor's form inputs, outside the digest. */
+  input_data: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** SHA-256 (hex) of the canonical form of the draft's two file sets. */
+  draft_digest: string;
+  created_at: Time;
+  updated_at: Time;
+  deletion_state: MethodDeletionState | null;
+  /** The id of the erasure under way (`del_…`); null otherwise. */
+  deletion_job_id: string | null;
+}
+
+/** A published version of a method: an immutable copy of its draft, numbered from 1. */
+export interface MethodVersionsTable {
+  method_id: string;
+  version: number;
+  mthds: string;
+  python: string;
+  /** The draft's digest when it was published. */
+  digest: string;
+  /** The fingerprint of its crate (docs/crate.md), when it was computed. */
+  crate_fingerprint: string | null;
+  description: string | null;
+  /** The runner version that validated it. */
+  runner_version: string | null;
+  published_by: string;
+  published_at: Time;
+}
+
 /** Every table of the control plane, by name. */
 export interface ControlPlaneSchema {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   runs: RunsTable;
   idempotency_keys: IdempotencyKeysTable;
+  methods: MethodsTable;
+  method_versions: MethodVersionsTable;
 }
 
 /** A row of `api_keys` as read. */
@@ -110,3 +161,7 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKeyRow = Insertable<ApiKeysTable>;
 /** A row of `organizations` as read. */
 export type OrganizationRow = Selectable<OrganizationsTable>;
+/** A row of `methods` as read. */
+export type MethodRow = Selectable<MethodsTable>;
+/** A row of `method_versions` as read. */
+export type MethodVersionRow = Selectable<MethodVersionsTable>;

@@ -220,6 +220,37 @@ export const ERROR_CATALOG = {
     pinned: true,
     code: 'idempotency_key_in_use',
   },
+  // The methods catalog (docs/api.md#methods-catalog)
+  MethodNotFoundError: { status: 404, title: 'Method not found', domain: 'input', origin: 'api', code: 'not_found' },
+  MethodVersionNotFoundError: {
+    status: 404,
+    title: 'Method version not found',
+    domain: 'input',
+    origin: 'api',
+    code: 'method_version_not_found',
+  },
+  MethodUpdateConflictError: {
+    status: 409,
+    title: 'Method update conflict',
+    domain: 'input',
+    origin: 'api',
+    code: 'method_update_conflict',
+  },
+  MethodBeingDeletedError: {
+    status: 409,
+    title: 'Method being deleted',
+    domain: 'input',
+    origin: 'api',
+    code: 'method_being_deleted',
+  },
+  MethodNotPublishedError: {
+    status: 409,
+    title: 'Method not published',
+    domain: 'input',
+    origin: 'api',
+    code: 'method_not_published',
+  },
+  InvalidMethodError: { status: 422, title: 'Invalid method', domain: 'input', origin: 'api', code: 'method_invalid' },
   // Run storage (spec §2.3; docs/storage.md)
   StoragePathError: {
     status: 422,

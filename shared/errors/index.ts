@@ -20,6 +20,7 @@ export * from './control-plane-errors.js';
 export * from './crash-errors.js';
 export { disclosedReport, type ErrorReport, errorFromReport, toErrorReport } from './error-report.js';
 export * from './inference-errors.js';
+export * from './method-catalog-errors.js';
 export * from './method-errors.js';
 export { MthdsError, type MthdsErrorOptions, type ProviderMetadata, type UserAction } from './mthds-error.js';
 export * from './orchestration-errors.js';

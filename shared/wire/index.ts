@@ -30,6 +30,22 @@ export {
 } from './build-reports.js';
 export type { FormNode, PipeInputFormDescriptor, PipeOutputFormDescriptor } from './form-descriptors.js';
 export {
+  type MethodData,
+  type MethodDeletionAccepted,
+  type MethodListItem,
+  type MethodListPage,
+  type MethodPublishAnswer,
+  type MethodVersionData,
+  type MethodVersionListPage,
+  type MethodVersionSummaryData,
+  methodData,
+  methodDeletionAccepted,
+  methodListPage,
+  methodPublished,
+  methodVersionData,
+  methodVersionListPage,
+} from './methods.js';
+export {
   type RunHistoryDetail,
   type RunHistoryItem,
   runHistoryDetail,

@@ -139,7 +139,7 @@ describe('API reference page (/docs) in headless Chromium', function () {
       implementation: 'mthds-runner',
       implementation_version: '0.1.0',
       runtime_version: '0.1.0',
-      extensions: ['api_keys'],
+      extensions: ['api_keys', 'methods', 'method_versions', 'runs', 'usage'],
     });
   });
 

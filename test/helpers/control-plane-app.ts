@@ -3,7 +3,7 @@
  * `buildTestApp` builds one (mock inference, the tests' configuration directory), with an open database passed in.
  */
 import type { Express } from 'express';
-import { createApp } from '../../api/app.js';
+import { type AppDeps, createApp } from '../../api/app.js';
 import type { Environment } from '../../shared/config/index.js';
 import type { ControlPlaneDatabase } from '../../shared/database/index.js';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
@@ -27,11 +27,13 @@ export async function closeControlPlaneApps(): Promise<void> {
  * @param database - the open control plane (the test closes it)
  * @param environment - variables to set (defaults apply to the rest)
  * @param now - the app's clock, epoch ms (key expiry and the key cache read it); `Date.now` by default
+ * @param deps - other dependencies of the app (the catalog's erasure scheduler)
  */
 export function buildControlPlaneApp(
   database: ControlPlaneDatabase,
   environment: Environment = {},
   now?: () => number,
+  deps: Pick<AppDeps, 'methodErasure'> = {},
 ): Express {
   const settings = testSettings(environment);
   const routed = selectInferenceBackend(settings.inference, settings.serviceConfigDir, environment);
@@ -44,5 +46,6 @@ export function buildControlPlaneApp(
     controlPlane: Promise.resolve(database),
     resources: open,
     ...(now ? { now } : {}),
+    ...deps,
   });
 }

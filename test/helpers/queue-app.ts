@@ -33,13 +33,16 @@ export interface QueueDeploymentOptions {
   secret?: string;
   /** Start the in-process worker pool (default true). */
   workers?: boolean;
-  /** The control plane the API keeps its history and keys in (the test closes it); none by default. */
+  /**
+   * An open control plane (docs/control-plane.md), whose routes the app then serves and where it keeps its history and
+   * keys (the test closes it); none by default.
+   */
   controlPlane?: ControlPlaneDatabase;
 }
 
 /**
  * Start a deployment.
- * @param options - environment, api.toml settings, callback secret, workers on or off
+ * @param options - environment, api.toml settings, callback secret, workers on or off, control plane
  */
 export function startQueueDeployment(options: QueueDeploymentOptions = {}): QueueDeployment {
   const prefix = uniquePrefix();

@@ -220,7 +220,7 @@ describe('API keys and organizations (HTTP, AUTH_MODE=api_key, PostgreSQL)', fun
 
   it('should list api_keys, runs and usage among the version’s extensions, and serve no key route without a control plane', async () => {
     const version = await admin.get('/v1/version').expect(200);
-    expect(version.body.extensions).to.deep.equal(['api_keys', 'runs', 'usage']);
+    expect(version.body.extensions).to.deep.equal(['api_keys', 'methods', 'method_versions', 'runs', 'usage']);
     const bare = buildTestApp();
     const plain = await request(bare).get('/v1/version').expect(200);
     expect(plain.body).to.not.have.property('extensions');

@@ -195,7 +195,9 @@ describe('codegen and build routes', function () {
 
     it('should refuse a request with no selector (422) and answer 501 for a registry-form method_ref', async () => {
       const missing = await request(app).post('/v1/codegen').send({ kind: 'types', target: 'ts-zod' }).expect(422);
-      expect(missing.body.detail).to.equal('body: Value error, provide exactly one of `files` or `method_ref`');
+      expect(missing.body.detail).to.equal(
+        'body: Value error, provide exactly one of `files`, `method_ref` or `method_id`',
+      );
       const ref = await request(app)
         .post('/v1/codegen')
         .send({ method_ref: 'acme/methods', kind: 'types', target: 'ts-zod' })

@@ -12,15 +12,18 @@ import pg from 'pg';
 import { SettingsError } from '../../shared/config/settings.js';
 import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
 import { organizationsAndApiKeys } from '../../shared/database/migrations/0001-organizations-and-api-keys.js';
+import { CONTROL_PLANE_MIGRATIONS } from '../../shared/database/migrations/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+
+/** Every migration the code ships, in the order they apply. */
+async function shipped(): Promise<string[]> {
+  return Object.keys(await CONTROL_PLANE_MIGRATIONS.getMigrations()).sort();
+}
 
 async function migrationNames(database: ControlPlaneDatabase): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
   return rows.map((row) => row.name);
 }
-
-/** Every migration the code ships, in the order they apply (docs/control-plane.md#migrations). */
-const MIGRATIONS = ['0001-organizations-and-api-keys', '0002-run-history'];
 
 describe('the control-plane database', function () {
   this.timeout(60_000);
@@ -35,7 +38,7 @@ describe('the control-plane database', function () {
     it('should migrate an empty directory and keep its rows across a restart', async () => {
       const first = await openDatabase({ embeddedDir: dir, poolMax: 1 });
       expect(first.kind).to.equal('embedded');
-      expect(await migrationNames(first)).to.deep.equal(MIGRATIONS);
+      expect(await migrationNames(first)).to.deep.equal(await shipped());
       await first.db.insertInto('organizations').values({ id: 'org_a', name: 'A' }).execute();
       await first.close();
 
@@ -43,7 +46,7 @@ describe('the control-plane database', function () {
       try {
         const rows = await second.db.selectFrom('organizations').select(['id', 'name']).execute();
         expect(rows).to.deep.equal([{ id: 'org_a', name: 'A' }]);
-        expect(await migrationNames(second)).to.deep.equal(MIGRATIONS);
+        expect(await migrationNames(second)).to.deep.equal(await shipped());
       } finally {
         await second.close();
       }
@@ -78,11 +81,11 @@ describe('the control-plane database', function () {
       );
       try {
         expect(opened.map((one) => one.kind)).to.deep.equal(['postgres', 'postgres', 'postgres']);
-        for (const one of opened) expect(await migrationNames(one)).to.deep.equal(MIGRATIONS);
+        for (const one of opened) expect(await migrationNames(one)).to.deep.equal(await shipped());
         const { rows } = await sql<{ count: string }>`select count(*) as count from kysely_migration`.execute(
           opened[0]?.db as ControlPlaneDatabase['db'],
         );
-        expect(rows[0]?.count).to.equal(String(MIGRATIONS.length));
+        expect(rows[0]?.count).to.equal(String((await shipped()).length));
       } finally {
         await Promise.all(opened.map((one) => one.close()));
       }
@@ -101,7 +104,7 @@ describe('the control-plane database', function () {
       await previous.destroy();
       const upgraded = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 2 });
       try {
-        expect(await migrationNames(upgraded)).to.deep.equal(MIGRATIONS);
+        expect(await migrationNames(upgraded)).to.deep.equal(await shipped());
         const kept = await upgraded.db.selectFrom('organizations').select('name').execute();
         expect(kept).to.deep.equal([{ name: 'Kept' }]);
         expect(await upgraded.db.selectFrom('runs').selectAll().execute()).to.deep.equal([]);

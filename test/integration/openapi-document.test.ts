@@ -366,6 +366,7 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
     const INVALID_CONTROL_PLANE_BODIES: Record<string, unknown> = {
       create_pipelex_api_key_v1_pipelex_api_keys_post: { label: '' },
       create_organization_v1_organizations_post: { name: 42 },
+      create_method_v1_methods_post: { name: '', mthds: 'domain = "x"' },
     };
     let database: TestDatabase;
     let controlPlane: ControlPlaneDatabase;
@@ -389,7 +390,12 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
     it('should describe exactly the API routes the app serves, the key routes among them', () => {
       const served = servedRoutes(app).filter((route) => !PAGES.test(route));
       expect(documentedRoutes(document)).to.have.members(served);
-      expect(served).to.include.members(['delete /v1/pipelex-api-keys/{keyId}', 'get /platform/v1/auth/verify']);
+      expect(served).to.include.members([
+        'delete /v1/pipelex-api-keys/{keyId}',
+        'get /platform/v1/auth/verify',
+        'put /v1/methods/{methodId}/draft',
+        'patch /v1/methods/{methodId}',
+      ]);
     });
 
     it('should accept its examples and refuse, in its schemas as in its routes, what the routes refuse', async () => {

@@ -199,11 +199,15 @@ describe('POST /v1/resolve', () => {
 
   describe('when the request is malformed', () => {
     const cases: [string, unknown, string][] = [
-      ['neither files nor method_ref', {}, 'body: Value error, provide exactly one of `files` or `method_ref`'],
+      [
+        'neither files nor method_ref',
+        {},
+        'body: Value error, provide exactly one of `files`, `method_ref` or `method_id`',
+      ],
       [
         'both files and method_ref',
         { files: [{ content: 'domain = "x"' }], method_ref: 'github.com/a/b' },
-        'body: Value error, provide exactly one of `files` or `method_ref`',
+        'body: Value error, provide exactly one of `files`, `method_ref` or `method_id`',
       ],
       ['an empty files list', { files: [] }, 'body.files: Too small: expected array to have >=1 items'],
       [

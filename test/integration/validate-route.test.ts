@@ -379,7 +379,7 @@ describe('POST /v1/validate', () => {
 
     it('should refuse neither mthds_contents nor method_ref', async () => {
       const response = await validate({}).expect(422);
-      expect(response.body.detail).to.include('provide exactly one of `mthds_contents` or `method_ref`');
+      expect(response.body.detail).to.include('provide exactly one of `mthds_contents`, `method_ref` or `method_id`');
     });
 
     it('should refuse both mthds_contents and method_ref', async () => {

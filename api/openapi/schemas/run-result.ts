@@ -163,6 +163,13 @@ export const RUN_START = z
     pipe_output: z.null(),
     pipe_structures: z.null(),
     method_provenance: METHOD_PROVENANCE.nullable(),
+    method_version: z
+      .union([z.number().int(), z.literal('draft')])
+      .optional()
+      .meta({
+        description:
+          'A run of a stored method named by `method_id` alone: the version that runs, or `draft` (docs/methods.md#method_id).',
+      }),
   })
   .meta({ id: 'PipelexRunResultStart', description: 'The acknowledgement of a started run (spec §2.4).' });
 

@@ -5,10 +5,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { organizationsAndApiKeys } from './0001-organizations-and-api-keys.js';
 import { runHistory } from './0002-run-history.js';
+import { methodsCatalog } from './0003-methods-catalog.js';
 
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-organizations-and-api-keys': organizationsAndApiKeys,
   '0002-run-history': runHistory,
+  '0003-methods-catalog': methodsCatalog,
 };
 
 /** Kysely's migration provider over {@link MIGRATIONS}: the migrations ship in the code, not as files to find. */
