@@ -140,7 +140,7 @@ describe('loadSettings', () => {
         payloadOffloadBytes: 64 * 1024,
         inlineMediaMaxBytes: 16384,
         urlTtlSeconds: 3600,
-        retentionHours: { assets: 168, generated: 720, results: 720, payloads: 48 },
+        retentionHours: { assets: 168, generated: 720, results: 720, payloads: 48, submissions: 2160 },
         sweepMinutes: 60,
       });
     });

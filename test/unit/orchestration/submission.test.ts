@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { LibraryFiles } from '../../../shared/bundles/index.js';
 import { createMockExtractor } from '../../../shared/inference/extraction/mock-extractor.js';
@@ -45,6 +46,10 @@ function counterIds(): IdSource {
 }
 
 const FIXED_NOW = Date.parse('2026-11-24T10:00:00.000Z');
+/** The digest the history keeps of the greeting bundle: SHA-256 of each text's byte length, a colon and the text. */
+const GREETING_DIGEST = createHash('sha256')
+  .update(`${Buffer.byteLength(GREETING_BUNDLE)}:${GREETING_BUNDLE}`)
+  .digest('hex');
 
 function runtimeDeps() {
   return {
@@ -102,6 +107,7 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
         callback_urls: ['https://hooks.example.test/done'],
         method_provenance: null,
         created_at: FIXED_NOW,
+        history: { source_digest: GREETING_DIGEST },
       });
       expect(RUN_JOB.parse(job)).to.deep.equal(job);
     });
@@ -184,6 +190,8 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
         created_at: '2026-11-24T10:00:00.000Z',
         started_at: '2026-11-24T10:00:00.000Z',
         finished_at: '2026-11-24T10:00:00.000Z',
+        attempts: 1,
+        source_digest: GREETING_DIGEST,
         result,
       });
       const logged = await eventsOf(deps, 'run-1');
