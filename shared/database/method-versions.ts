@@ -7,7 +7,6 @@
  * of its row, so two concurrent ones never take the same number.
  */
 import { MethodNotPublishedError, MethodUpdateConflictError, MethodVersionNotFoundError } from '../errors/index.js';
-import { versionCursor, versionPosition } from './method-cursor.js';
 import {
   latestVersion,
   type Method,
@@ -18,6 +17,7 @@ import {
   versionSummaryOf,
 } from './method-rows.js';
 import type { ControlPlaneDatabase } from './open-database.js';
+import { versionCursor, versionPosition } from './page-cursors.js';
 import type { MethodVersionRow } from './schema.js';
 
 /** What a publish did: wrote a new version, or found the draft already published as the latest one. */

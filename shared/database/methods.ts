@@ -10,11 +10,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MethodUpdateConflictError } from '../errors/index.js';
-import { methodCursor, methodPosition } from './method-cursor.js';
 import { latestVersion, type Method, type MethodSummary, methodOf, ownedRow } from './method-rows.js';
 import { methodDigest } from './method-sources.js';
 import type { ControlPlaneDatabase } from './open-database.js';
 import type { RandomBytes } from './organizations.js';
+import { rowCursor, rowPosition } from './page-cursors.js';
 
 /** A draft as written: its sources, its form inputs and the description derived from it. */
 export interface MethodDraft {
@@ -124,7 +124,7 @@ export class Methods {
       select = select.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]));
     }
     if (query.cursor !== undefined) {
-      const after = methodPosition(query.cursor);
+      const after = rowPosition('methods', query.cursor);
       select = select.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
     }
     const rows = await select
@@ -142,7 +142,8 @@ export class Methods {
         createdAt: row.created_at,
         deletionState: row.deletion_state,
       })),
-      nextCursor: rows.length > query.limit && last ? methodCursor({ createdAt: last.created_at, id: last.id }) : null,
+      nextCursor:
+        rows.length > query.limit && last ? rowCursor('methods', { createdAt: last.created_at, id: last.id }) : null,
     };
   }
 

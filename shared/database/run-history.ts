@@ -5,8 +5,8 @@
  * least as far along (`state_rank`), so batches that cross or repeat leave the latest state.
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { ValidationError } from '../errors/index.js';
 import type { ControlPlaneDatabase } from './open-database.js';
+import { rowCursor, rowPosition } from './page-cursors.js';
 import type { ControlPlaneSchema, RunsTable } from './schema.js';
 
 /** A run's row as the outbox writes it. Times are ISO-8601. */
@@ -60,29 +60,6 @@ export interface RunHistoryUpdate {
   state: string;
   resultUrl?: string | null;
   finishedAt?: string | null;
-}
-
-interface Cursor {
-  createdAt: string;
-  pipelineRunId: string;
-}
-
-function encodeCursor(row: RunHistoryRow): string {
-  return Buffer.from(JSON.stringify([row.created_at.toISOString(), row.pipeline_run_id])).toString('base64url');
-}
-
-/**
- * @throws ValidationError (422) for a cursor this service did not hand out
- */
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const [createdAt, pipelineRunId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && typeof pipelineRunId === 'string' && !Number.isNaN(Date.parse(createdAt)))
-      return { createdAt, pipelineRunId };
-  } catch {
-    // falls through to the refusal below
-  }
-  throw new ValidationError('query.cursor: not a cursor this service handed out; pass next_cursor as it was received');
 }
 
 function rowOf(entry: RunHistoryEntry) {
@@ -208,9 +185,9 @@ export class RunHistory {
     if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
     if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
     if (page.cursor !== undefined) {
-      const cursor = decodeCursor(page.cursor);
-      query = query.where(
-        sql<boolean>`(created_at, pipeline_run_id) < (${cursor.createdAt}::timestamptz, ${cursor.pipelineRunId})`,
+      const after = rowPosition('runs', page.cursor);
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'pipeline_run_id'), '<', eb.tuple(after.createdAt, after.id)),
       );
     }
     const rows = await query
@@ -220,7 +197,8 @@ export class RunHistory {
       .execute();
     const items = rows.slice(0, page.limit);
     const last = items.at(-1);
-    return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last) : null };
+    const position = last && { createdAt: last.created_at, id: last.pipeline_run_id };
+    return { items, nextCursor: rows.length > page.limit && position ? rowCursor('runs', position) : null };
   }
 
   /**

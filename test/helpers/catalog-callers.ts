@@ -98,3 +98,29 @@ export const SIGNATURE_BUNDLE = [
 
 /** A bundle whose `main_pipe` names no pipe: it does not validate. */
 export const INVALID_BUNDLE = 'domain = "broken"\nmain_pipe = "missing"\n';
+
+/**
+ * The members of a problem document a test pins (the rest, `instance` and `request_id`, vary by request).
+ * @param body - a problem document as answered
+ */
+export function pinnedProblem(body: Record<string, unknown>): Record<string, unknown> {
+  const { instance: _instance, request_id: _requestId, ...pinned } = body;
+  return pinned;
+}
+
+/**
+ * The problem every by-id route answers for an unknown method id, and for another owner's method.
+ * @param id - the `mt_…` id asked for
+ */
+export function methodNotFound(id: string): Record<string, unknown> {
+  return {
+    type: '/errors/method-not-found-error/',
+    title: 'Method not found',
+    status: 404,
+    detail: `No method '${id}' is known to this caller.`,
+    error_type: 'MethodNotFoundError',
+    code: 'not_found',
+    error_domain: 'input',
+    retryable: false,
+  };
+}

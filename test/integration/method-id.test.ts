@@ -7,11 +7,17 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
-import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
-import { type Caller, callerOf, greetingBundle, organizationKey } from '../helpers/catalog-callers.js';
+import {
+  type Caller,
+  callerOf,
+  greetingBundle,
+  methodNotFound,
+  organizationKey,
+  pinnedProblem,
+} from '../helpers/catalog-callers.js';
 import { buildControlPlaneApp, closeControlPlaneApps } from '../helpers/control-plane-app.js';
 import { pollUntil } from '../helpers/poll.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestControlPlane } from '../helpers/postgres.js';
 import { startQueueDeployment } from '../helpers/queue-app.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
@@ -38,32 +44,19 @@ function answered(prompt: string): string {
   return `[mock inference] Response to: "${prompt} Ada."`;
 }
 
-/** The members of a problem document a test pins. */
-function problem(body: Record<string, unknown>): Record<string, unknown> {
-  const { instance: _instance, request_id: _requestId, ...pinned } = body;
-  return pinned;
-}
-
 describe('method_id on the run and tooling routes (HTTP, direct mode, PostgreSQL)', function () {
   afterEach(closeControlPlaneApps);
   this.timeout(60_000);
-  let database: TestDatabase;
-  let controlPlane: ControlPlaneDatabase;
+  const suite = useTestControlPlane();
   let app: Express;
   let call: Caller;
   let other: Caller;
 
   before(async () => {
-    database = await createTestDatabase();
-    controlPlane = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 4 });
-    app = buildControlPlaneApp(controlPlane, { AUTH_MODE: 'api_key', API_KEY: ADMIN });
+    app = buildControlPlaneApp(suite.database, { AUTH_MODE: 'api_key', API_KEY: ADMIN });
     const admin = callerOf(app, ADMIN);
     call = callerOf(app, (await organizationKey(admin, 'Runner')).key);
     other = callerOf(app, (await organizationKey(admin, 'Other')).key);
-  });
-  after(async () => {
-    await controlPlane.close();
-    await database.drop();
   });
 
   async function store(mthds: string, python?: string): Promise<string> {
@@ -93,7 +86,7 @@ describe('method_id on the run and tooling routes (HTTP, direct mode, PostgreSQL
         answered('Second hello to'),
       );
       const missing = await run(call, { method_id: `${id}@2` }).expect(404);
-      expect(problem(missing.body)).to.deep.equal({
+      expect(pinnedProblem(missing.body)).to.deep.equal({
         type: '/errors/method-version-not-found-error/',
         title: 'Method version not found',
         status: 404,
@@ -108,7 +101,7 @@ describe('method_id on the run and tooling routes (HTTP, direct mode, PostgreSQL
     it('should refuse a version of a method never published with 409 method_not_published', async () => {
       const id = await store(promptBundle('Hi'));
       const refused = await run(call, { method_id: `${id}@1` }).expect(409);
-      expect(problem(refused.body)).to.deep.equal({
+      expect(pinnedProblem(refused.body)).to.deep.equal({
         type: '/errors/method-not-published-error/',
         title: 'Method not published',
         status: 409,
@@ -123,16 +116,7 @@ describe('method_id on the run and tooling routes (HTTP, direct mode, PostgreSQL
     it('should answer an unknown id and another organization’s method alike, 404 not_found', async () => {
       const id = await store(promptBundle('Hi'));
       const foreign = await run(other, { method_id: id }).expect(404);
-      expect(problem(foreign.body)).to.deep.equal({
-        type: '/errors/method-not-found-error/',
-        title: 'Method not found',
-        status: 404,
-        detail: `No method '${id}' is known to this caller.`,
-        error_type: 'MethodNotFoundError',
-        code: 'not_found',
-        error_domain: 'input',
-        retryable: false,
-      });
+      expect(pinnedProblem(foreign.body)).to.deep.equal(methodNotFound(id));
       const unknown = await run(call, { method_id: 'mt_AAAAAAAAAAAAAAAA' }).expect(404);
       expect(unknown.body.code).to.equal('not_found');
     });
@@ -193,7 +177,7 @@ describe('method_id on the run and tooling routes (HTTP, direct mode, PostgreSQL
     it('should acknowledge which content runs (method_version), then run it', async () => {
       const deployment = startQueueDeployment({
         environment: { AUTH_MODE: 'api_key', API_KEY: ADMIN },
-        controlPlane,
+        controlPlane: suite.database,
       });
       try {
         const queued = callerOf(deployment.app, (await organizationKey(callerOf(deployment.app, ADMIN), 'Queue')).key);

@@ -7,18 +7,19 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import type { ErasureScheduler } from '../../api/method-catalog.js';
-import { type ControlPlaneDatabase, openDatabase } from '../../shared/database/index.js';
 import { AdvancingClock } from '../helpers/advancing-clock.js';
 import {
   type Caller,
   callerOf,
   greetingBundle,
   INVALID_BUNDLE,
+  methodNotFound,
   organizationKey,
+  pinnedProblem,
   SIGNATURE_BUNDLE,
 } from '../helpers/catalog-callers.js';
 import { buildControlPlaneApp, closeControlPlaneApps } from '../helpers/control-plane-app.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestControlPlane } from '../helpers/postgres.js';
 
 /** The deployment's `API_KEY`: the bootstrap admin. */
 const ADMIN = 'a-catalog-admin-key';
@@ -41,31 +42,10 @@ const METHOD_KEYS = [
   'latest_published',
 ];
 
-/** The members of a problem document a test pins (the rest vary by request). */
-function problem(body: Record<string, unknown>): Record<string, unknown> {
-  const { instance: _instance, request_id: _requestId, ...pinned } = body;
-  return pinned;
-}
-
-/** The problem every by-id route answers for an unknown id, and for another owner's method. */
-function notFound(id: string): Record<string, unknown> {
-  return {
-    type: '/errors/method-not-found-error/',
-    title: 'Method not found',
-    status: 404,
-    detail: `No method '${id}' is known to this caller.`,
-    error_type: 'MethodNotFoundError',
-    code: 'not_found',
-    error_domain: 'input',
-    retryable: false,
-  };
-}
-
 describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
   this.timeout(60_000);
   afterEach(closeControlPlaneApps);
-  let database: TestDatabase;
-  let controlPlane: ControlPlaneDatabase;
+  const suite = useTestControlPlane();
   let app: Express;
   let admin: Caller;
   let clock: AdvancingClock;
@@ -76,18 +56,10 @@ describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
   };
   const releaseErasures = () => Promise.all(held.splice(0).map((erase) => erase()));
 
-  before(async () => {
-    database = await createTestDatabase();
-    controlPlane = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 4 });
-  });
-  after(async () => {
-    await controlPlane.close();
-    await database.drop();
-  });
   beforeEach(() => {
     held = [];
     clock = new AdvancingClock();
-    app = buildControlPlaneApp(controlPlane, { AUTH_MODE: 'api_key', API_KEY: ADMIN }, clock.now, {
+    app = buildControlPlaneApp(suite.database, { AUTH_MODE: 'api_key', API_KEY: ADMIN }, clock.now, {
       methodErasure: holdErasures,
     });
     admin = callerOf(app, ADMIN);
@@ -185,7 +157,7 @@ describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
         field_name: 'main_pipe',
         missing_pipe_code: 'missing',
       };
-      expect(problem(refused.body)).to.deep.equal({
+      expect(pinnedProblem(refused.body)).to.deep.equal({
         type: '/errors/invalid-method-error/',
         title: 'Invalid method',
         status: 422,
@@ -285,7 +257,7 @@ describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
 
     it('should keep methods created in the same millisecond apart by id, each once', async () => {
       const frozen = Date.now();
-      const sameTime = buildControlPlaneApp(controlPlane, { AUTH_MODE: 'api_key', API_KEY: ADMIN }, () => frozen);
+      const sameTime = buildControlPlaneApp(suite.database, { AUTH_MODE: 'api_key', API_KEY: ADMIN }, () => frozen);
       const { key } = await organizationKey(callerOf(sameTime, ADMIN), 'Same time');
       const call = callerOf(sameTime, key);
       const ids: string[] = [];
@@ -340,7 +312,7 @@ describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
       const stale = await call
         .put(`/v1/methods/${id}/draft`, { mthds: greetingBundle('Two'), expected_updated_at: created.body.updated_at })
         .expect(409);
-      expect(problem(stale.body)).to.deep.equal({
+      expect(pinnedProblem(stale.body)).to.deep.equal({
         type: '/errors/method-update-conflict-error/',
         title: 'Method update conflict',
         status: 409,
@@ -390,8 +362,8 @@ describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
         error_domain: 'input',
         retryable: false,
       };
-      expect(problem((await call.delete(`/v1/methods/${id}`).expect(409)).body)).to.deep.equal(beingDeleted);
-      expect(problem((await call.get(`/v1/methods/${id}`).expect(409)).body)).to.deep.equal(beingDeleted);
+      expect(pinnedProblem((await call.delete(`/v1/methods/${id}`).expect(409)).body)).to.deep.equal(beingDeleted);
+      expect(pinnedProblem((await call.get(`/v1/methods/${id}`).expect(409)).body)).to.deep.equal(beingDeleted);
       await call.put(`/v1/methods/${id}/draft`, { mthds: greetingBundle() }).expect(409);
       await call.patch(`/v1/methods/${id}`, { name: 'Saved?' }).expect(409);
       await call.post(`/v1/methods/${id}/publish`, {}).expect(409);
@@ -410,10 +382,12 @@ describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
       ]);
 
       await releaseErasures();
-      expect(problem((await call.get(`/v1/methods/${id}`).expect(404)).body)).to.deep.equal(notFound(id));
-      expect(problem((await call.delete(`/v1/methods/${id}`).expect(404)).body)).to.deep.equal(notFound(id));
+      expect(pinnedProblem((await call.get(`/v1/methods/${id}`).expect(404)).body)).to.deep.equal(methodNotFound(id));
+      expect(pinnedProblem((await call.delete(`/v1/methods/${id}`).expect(404)).body)).to.deep.equal(
+        methodNotFound(id),
+      );
       expect((await call.get('/v1/methods').expect(200)).body).to.deep.equal({ items: [], next_cursor: null });
-      const versions = await controlPlane.db
+      const versions = await suite.database.db
         .selectFrom('method_versions')
         .select('version')
         .where('method_id', '=', id)
@@ -485,7 +459,7 @@ describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
       const version1 = await call.get(`/v1/methods/${id}/versions/1`).expect(200);
       expect(version1.body).to.deep.equal({ ...v1, method_id: id, mthds: greetingBundle('First'), python: '' });
       const missing = await call.get(`/v1/methods/${id}/versions/9`).expect(404);
-      expect(problem(missing.body)).to.deep.equal({
+      expect(pinnedProblem(missing.body)).to.deep.equal({
         type: '/errors/method-version-not-found-error/',
         title: 'Method version not found',
         status: 404,
@@ -543,8 +517,8 @@ describe('Methods catalog (HTTP, AUTH_MODE=api_key, PostgreSQL)', function () {
         const foreign = await send(beta.call, id);
         const missing = await send(beta.call, unknown);
         expect(foreign.status, route).to.equal(404);
-        expect(problem(foreign.body as Record<string, unknown>), route).to.deep.equal(notFound(id));
-        expect(problem(missing.body as Record<string, unknown>), route).to.deep.equal(notFound(unknown));
+        expect(pinnedProblem(foreign.body as Record<string, unknown>), route).to.deep.equal(methodNotFound(id));
+        expect(pinnedProblem(missing.body as Record<string, unknown>), route).to.deep.equal(methodNotFound(unknown));
       }
       expect((await beta.call.get('/v1/methods').expect(200)).body).to.deep.equal({ items: [], next_cursor: null });
       const mine = await alpha.call.get('/v1/methods').expect(200);

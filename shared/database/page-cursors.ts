@@ -1,14 +1,21 @@
 /**
- * The opaque cursors of the catalog's pages (docs/api.md#methods-catalog): base64url of a small JSON array naming the
- * last row of the page before, so the next page starts strictly after it (keyset paging, stable while rows are added).
+ * The opaque cursors of the control plane's pages (the methods catalog, docs/api.md#methods-catalog; the run history,
+ * docs/api.md#run-history): base64url of a small JSON array naming the last row of the page before and which list it
+ * belongs to, so the next page starts strictly after it (keyset paging, stable while rows are added).
  */
 import { ValidationError } from '../errors/index.js';
 
-/** Where a page of methods starts: after this method, newest first. */
-export interface MethodPosition {
+/** Where a page of a newest-first list starts: after this row. */
+export interface RowPosition {
   readonly createdAt: Date;
   readonly id: string;
 }
+
+/** The lists whose pages are ordered by creation, newest first, and the tag of each one's cursors. */
+const LIST_TAGS = { methods: 'm', runs: 'r' } as const;
+
+/** A list ordered by creation, newest first. */
+export type NewestFirstList = keyof typeof LIST_TAGS;
 
 function encode(value: unknown): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
@@ -27,21 +34,23 @@ function refused(): ValidationError {
 }
 
 /**
- * The cursor after a method of a page.
- * @param position - the page's last method
+ * The cursor after a row of a page.
+ * @param list - the list the page belongs to
+ * @param position - the page's last row: its creation time and id
  */
-export function methodCursor(position: MethodPosition): string {
-  return encode(['m', position.createdAt.toISOString(), position.id]);
+export function rowCursor(list: NewestFirstList, position: RowPosition): string {
+  return encode([LIST_TAGS[list], position.createdAt.toISOString(), position.id]);
 }
 
 /**
- * The position a method cursor names.
- * @param cursor - a `next_cursor` of a methods page
- * @throws ValidationError (422) for anything else
+ * The position a row cursor names.
+ * @param list - the list being paged
+ * @param cursor - a `next_cursor` of a page of that list
+ * @throws ValidationError (422) for anything else (another list's cursor included)
  */
-export function methodPosition(cursor: string): MethodPosition {
+export function rowPosition(list: NewestFirstList, cursor: string): RowPosition {
   const value = decode(cursor);
-  if (Array.isArray(value) && value.length === 3 && value[0] === 'm') {
+  if (Array.isArray(value) && value.length === 3 && value[0] === LIST_TAGS[list]) {
     const [, time, id] = value as unknown[];
     const createdAt = typeof time === 'string' ? new Date(time) : new Date(Number.NaN);
     if (typeof id === 'string' && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
