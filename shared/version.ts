@@ -3,8 +3,11 @@
  */
 import { readFileSync } from 'node:fs';
 
-/** The MTHDS protocol version this runner implements (spec §9 rule 2). */
-export const PROTOCOL_VERSION = '0.6.0';
+/**
+ * The MTHDS protocol version this runner implements: spec §9 rule 2 names 0.6.0; 0.7.0 adds the `judgment` model
+ * category, which `GET /v1/models` lists (docs/api.md#get-v1version).
+ */
+export const PROTOCOL_VERSION = '0.7.0';
 
 /** The implementation name announced by `GET /v1/version`. */
 export const IMPLEMENTATION_NAME = 'mthds-runner';

@@ -1,7 +1,7 @@
 /**
  * `GET /v1/models` (spec §4.2; docs/api.md#get-v1models): the model deck — presets as `models`, and aliases and
- * waterfalls
- * keyed by category — optionally for one `type` (`llm`, `extract`, `img_gen`, `search`).
+ * waterfalls keyed by category — optionally for one `type` (`llm`, `extract`, `img_gen`, `search`, or protocol 0.7.0's
+ * `judgment`).
  */
 import { Router } from 'express';
 import { z } from 'zod';
@@ -14,7 +14,8 @@ import { sendJson } from '../send-json.js';
 
 /**
  * `type`: one model category. A repeated parameter (an array) is a ValidationError, a value that is not a category
- * `InvalidModelCategory` (the reference's answer); the document shows the categories.
+ * `InvalidModelCategory` (the reference's answer, kept under protocol 0.7.0: a client tolerates unknown categories in
+ * the listing, a server still refuses to filter by one); the document shows the categories.
  */
 const MODEL_TYPE = z
   .unknown()

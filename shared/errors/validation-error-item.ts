@@ -46,5 +46,11 @@ export interface ValidationErrorItem {
   missing_concept_code?: string;
   missing_pipe_code?: string;
   declared_concepts?: string[];
+  /** `unknown_model` (protocol 0.7.0): the model reference as the bundle writes it (`$vison`, `@default-smal`). */
+  model_reference?: string;
+  /** `unknown_model`: the kind of model the field takes (`llm`, `img_gen`, `text_extractor`, `search`, `judgment`). */
+  model_type?: string;
+  /** `unknown_model`: the deck's closest names of the same kind, written as a bundle writes them (`$vision`). */
+  suggestions?: string[];
   suggested_fix?: SuggestedFix;
 }

@@ -227,7 +227,7 @@ export const CASES: Record<string, ConformanceCase> = {
         JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
       ).version;
       expect(resolved(outcome)).to.deep.equal({
-        protocol_version: '0.6.0',
+        protocol_version: '0.7.0',
         runner_version: packageVersion,
         implementation: 'mthds-runner',
         implementation_version: packageVersion,
@@ -242,7 +242,7 @@ export const CASES: Record<string, ConformanceCase> = {
       expect(models).to.not.be.empty;
       for (const model of models) {
         expect(model.name).to.be.a('string');
-        expect(['llm', 'extract', 'img_gen', 'search', null]).to.include(model.type);
+        expect(['llm', 'extract', 'img_gen', 'search', 'judgment', null]).to.include(model.type);
       }
     },
   ),

@@ -134,7 +134,7 @@ describe('API reference page (/docs) in headless Chromium', function () {
       JSON.parse(pre.textContent ?? 'null'),
     );
     expect(body).to.deep.equal({
-      protocol_version: '0.6.0',
+      protocol_version: '0.7.0',
       runner_version: '0.1.0',
       implementation: 'mthds-runner',
       implementation_version: '0.1.0',

@@ -486,12 +486,15 @@ describe('POST /v1/execute', () => {
         category: 'pipe_validation',
         message:
           "Pipe 'write_greeting', field 'model': LLM preset 'writing-factul' was not found in the model deck. Did you mean '$writing-factual', '$writing-factual-cheap'? Name one of the deck's presets, aliases or waterfalls, or a model handle.",
-        error_type: 'unknown_validation_error',
+        error_type: 'unknown_model',
         source: null,
         pipe_code: 'write_greeting',
         domain_code: 'hello_greeting',
         field_path: 'pipe.write_greeting.model',
         field_name: 'model',
+        model_reference: '$writing-factul',
+        model_type: 'llm',
+        suggestions: ['$writing-factual', '$writing-factual-cheap'],
       };
       const response = await request(app)
         .post('/v1/execute')

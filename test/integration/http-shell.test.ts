@@ -16,10 +16,10 @@ describe('HTTP shell', () => {
   });
 
   describe('GET /v1/version', () => {
-    it('should announce the implementation and protocol 0.6.0', async () => {
+    it('should announce the implementation and protocol 0.7.0', async () => {
       const response = await request(buildTestApp()).get('/v1/version').expect(200);
       expect(response.body).to.deep.equal({
-        protocol_version: '0.6.0',
+        protocol_version: '0.7.0',
         runner_version: '0.1.0',
         implementation: 'mthds-runner',
         implementation_version: '0.1.0',

@@ -56,12 +56,15 @@ const UNKNOWN_ITEM = {
   category: 'pipe_validation',
   message:
     "Pipe 'describe', field 'model': LLM preset 'vision-premium' was not found in the model deck. Did you mean '$vision'? Name one of the deck's presets, aliases or waterfalls, or a model handle.",
-  error_type: 'unknown_validation_error',
+  error_type: 'unknown_model',
   source: 'deck_presets.mthds',
   pipe_code: 'describe',
   domain_code: 'deck_presets',
   field_path: 'pipe.describe.model',
   field_name: 'model',
+  model_reference: '$vision-premium',
+  model_type: 'llm',
+  suggestions: ['$vision'],
 };
 
 describe('model references: /v1/validate and the run routes agree', () => {
@@ -80,6 +83,20 @@ describe('model references: /v1/validate and the run routes agree', () => {
     expect(
       run.body.pipe_output.tokens_usages.map((usage: { inference_model_name: string }) => usage.inference_model_name),
     ).to.deep.equal(['gpt-4.1', 'gemini-flash-latest', 'gpt-4.1', 'gpt-4o-mini']);
+  });
+
+  it('should validate and run a bundle naming the data-synthesis preset $synthesizing-data', async () => {
+    const bundle = presets('$synthesizing-data');
+    const validated = await request(app)
+      .post('/v1/validate')
+      .send({ mthds_contents: [bundle] })
+      .expect(200);
+    expect(validated.body.is_valid, JSON.stringify(validated.body.validation_errors)).to.equal(true);
+    const run = await request(app)
+      .post('/v1/execute')
+      .send({ mthds_contents: [bundle], inputs: { topic: 'tides' } });
+    expect(run.status, JSON.stringify(run.body).slice(0, 400)).to.equal(200);
+    expect(run.body.pipe_output.tokens_usages[0]).to.deep.include({ inference_model_name: 'gpt-4.1' });
   });
 
   it('should refuse an unknown preset in /v1/validate, /v1/resolve and /v1/execute alike', async () => {

@@ -10,7 +10,18 @@ describe('GET /v1/models', () => {
   it('should list the model deck', async () => {
     const response = await request(app).get('/v1/models').expect(200);
     expect(Object.keys(response.body)).to.deep.equal(['models', 'aliases', 'waterfalls']);
-    expect(Object.keys(response.body.aliases).sort()).to.deep.equal(['extract', 'img_gen', 'llm', 'search']);
+    expect(Object.keys(response.body.aliases)).to.deep.equal(['extract', 'img_gen', 'judgment', 'llm', 'search']);
+    expect(Object.keys(response.body.waterfalls)).to.deep.equal(['extract', 'img_gen', 'judgment', 'llm', 'search']);
+    expect(response.body.models).to.deep.include({
+      name: 'judgment-strict',
+      type: 'judgment',
+      description: 'Closed questions, answered deterministically',
+    });
+    expect(response.body.models).to.deep.include({
+      name: 'synthesizing-data',
+      type: 'llm',
+      description: 'Synthetic data: varied, realistic records',
+    });
     expect(response.body.models).to.deep.include({
       name: 'writing-factual',
       type: 'llm',
@@ -46,11 +57,22 @@ describe('GET /v1/models', () => {
     expect(Object.keys(response.body.aliases)).to.deep.equal(['search']);
   });
 
+  it('should list the judgment category alone for ?type=judgment (protocol 0.7.0)', async () => {
+    const response = await request(app).get('/v1/models?type=judgment').expect(200);
+    expect(response.body).to.deep.equal({
+      models: [
+        { name: 'judgment-strict', type: 'judgment', description: 'Closed questions, answered deterministically' },
+      ],
+      aliases: { judgment: { 'default-judgment': 'gpt-4o-mini', 'premium-judgment': 'gpt-4.1' } },
+      waterfalls: { judgment: {} },
+    });
+  });
+
   it('should refuse an unknown or empty type, and a repeated one', async () => {
     const unknown = await request(app).get('/v1/models?type=video').expect(422);
     expect(unknown.body).to.include({
       error_type: 'InvalidModelCategory',
-      detail: 'Invalid model category. Valid values: extract, img_gen, llm, search',
+      detail: 'Invalid model category. Valid values: extract, img_gen, judgment, llm, search',
     });
     await request(app).get('/v1/models?type=').expect(422);
     const repeated = await request(app).get('/v1/models?type=llm&type=search').expect(422);

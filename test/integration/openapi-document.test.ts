@@ -265,11 +265,13 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       expect(type.in).to.equal('query');
       const validateType = validator('paths', '/v1/models', 'get', 'parameters', '0', 'schema');
       expect(validateType('llm')).to.equal(true);
+      expect(validateType('judgment')).to.equal(true);
       expect(validateType('nope')).to.equal(false);
       const refused = await request(app).get('/v1/models?type=nope').expect(422);
       expect(refused.body.error_type).to.equal('InvalidModelCategory');
       expectDocumented(document, validator, 'get', '/v1/models', refused);
       expectDocumented(document, validator, 'get', '/v1/models', await request(app).get('/v1/models?type=llm'));
+      expectDocumented(document, validator, 'get', '/v1/models', await request(app).get('/v1/models?type=judgment'));
     });
   });
 

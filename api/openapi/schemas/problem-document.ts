@@ -82,6 +82,18 @@ export const VALIDATION_ERROR_ITEM = z
     missing_concept_code: z.string().optional(),
     missing_pipe_code: z.string().optional(),
     declared_concepts: z.array(z.string()).optional(),
+    model_reference: z
+      .string()
+      .optional()
+      .meta({ description: '`unknown_model`: the model reference as written (protocol 0.7.0).' }),
+    model_type: z.string().optional().meta({
+      description:
+        '`unknown_model`: the kind of model the field takes (`llm`, `img_gen`, `text_extractor`, `search`, `judgment`).',
+    }),
+    suggestions: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "`unknown_model`: the deck's closest names of the same kind, sigil included." }),
     suggested_fix: SUGGESTED_FIX.optional(),
   })
   .meta({ id: 'ValidationErrorItem', description: 'One problem found in a bundle (spec §2.6).' });

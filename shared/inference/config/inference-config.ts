@@ -98,17 +98,13 @@ export type RoutingProfile = z.infer<typeof PROFILE>;
 export type Preset = z.infer<typeof PRESET>;
 /** The deck of one category. */
 export type CategoryDeck = z.infer<typeof CATEGORY_DECK>;
-/** Model categories (docs/inference.md#the-model-deck). */
-export type ModelCategory = 'llm' | 'img_gen' | 'extract' | 'search';
-/** Every category, in listing order. */
-export const MODEL_CATEGORIES: readonly ModelCategory[] = ['extract', 'img_gen', 'llm', 'search'];
 /**
- * The categories of the deck: the model categories, and `judgment` (the models PipeJudge asks,
- * docs/language.md#pipejudge),
- * which `GET /v1/models` does not list (the 0.16 `ModelCategory` enum has no `judgment`).
+ * Model categories (docs/inference.md#the-model-deck): the four of the 0.16 contract and `judgment` (the models
+ * PipeJudge asks, docs/language.md#pipejudge), which protocol 0.7.0 adds and `GET /v1/models` lists.
  */
-export type DeckCategory = ModelCategory | 'judgment';
-const DECK_CATEGORIES: readonly DeckCategory[] = [...MODEL_CATEGORIES, 'judgment'];
+export type ModelCategory = 'llm' | 'img_gen' | 'extract' | 'search' | 'judgment';
+/** Every category, in listing order. */
+export const MODEL_CATEGORIES: readonly ModelCategory[] = ['extract', 'img_gen', 'judgment', 'llm', 'search'];
 
 /** The loaded configuration. */
 export interface InferenceConfig {
@@ -116,7 +112,7 @@ export interface InferenceConfig {
   /** Model specs by backend, then by handle (the `[defaults]` table merged into each). */
   models: Record<string, Record<string, ModelSpec>>;
   routing: z.infer<typeof ROUTING>;
-  deck: Record<DeckCategory, CategoryDeck>;
+  deck: Record<ModelCategory, CategoryDeck>;
 }
 
 function substitute(value: unknown, environment: Record<string, string | undefined>): unknown {
@@ -231,10 +227,10 @@ export function loadInferenceConfig(
     }
   }
   const deck = Object.fromEntries(
-    DECK_CATEGORIES.map((category) => [
+    MODEL_CATEGORIES.map((category) => [
       category,
       parsed(CATEGORY_DECK, deckData[category] ?? {}, `deck [${category}]`),
     ]),
-  ) as Record<DeckCategory, CategoryDeck>;
+  ) as Record<ModelCategory, CategoryDeck>;
   return { backends, models, routing, deck };
 }

@@ -7,13 +7,7 @@
  */
 import { ModelChoiceNotFoundError } from '../../errors/index.js';
 import { type ModelInputs, type ModelReferenceCatalog, parseModelReference } from '../../mthds/index.js';
-import {
-  type CategoryDeck,
-  type DeckCategory,
-  type InferenceConfig,
-  MODEL_CATEGORIES,
-  type ModelCategory,
-} from './inference-config.js';
+import { type CategoryDeck, type InferenceConfig, MODEL_CATEGORIES, type ModelCategory } from './inference-config.js';
 
 /** A resolved model choice. */
 export interface ModelChoice {
@@ -36,14 +30,14 @@ export class ModelDeck {
   constructor(
     private readonly deck: InferenceConfig['deck'],
     /** Whether a handle can be served now (waterfalls take the first that can). */
-    private readonly isAvailable: (handle: string, category: DeckCategory) => boolean,
+    private readonly isAvailable: (handle: string, category: ModelCategory) => boolean,
     /** What each model reads, by handle, for the handles whose spec declares `inputs`. */
     private readonly modelInputs: ReadonlyMap<string, readonly string[]> = new Map(),
     /**
      * Whether this boot serves a handle, credentials or not (its backend is enabled): the waterfall member PipeJudge's
      * load-time capability check judges is the first served one; `isAvailable` when not given.
      */
-    private readonly isServed: (handle: string, category: DeckCategory) => boolean = isAvailable,
+    private readonly isServed: (handle: string, category: ModelCategory) => boolean = isAvailable,
   ) {}
 
   /**
@@ -89,16 +83,16 @@ export class ModelDeck {
     return entries;
   }
 
-  private categoryDeck(category: DeckCategory): CategoryDeck {
+  private categoryDeck(category: ModelCategory): CategoryDeck {
     return this.deck[category];
   }
 
-  private defaultReference(category: DeckCategory, purpose: 'for_text' | 'for_object'): string | undefined {
+  private defaultReference(category: ModelCategory, purpose: 'for_text' | 'for_object'): string | undefined {
     const deck = this.categoryDeck(category);
     return category === 'llm' ? deck.choice_defaults?.[purpose] : deck.choice_default;
   }
 
-  private handleOf(category: DeckCategory, name: string, hops = 0): string {
+  private handleOf(category: ModelCategory, name: string, hops = 0): string {
     if (hops > MAX_ALIAS_HOPS)
       throw new ModelChoiceNotFoundError(
         `Model alias chain '${name}' (${category}) is longer than ${MAX_ALIAS_HOPS} hops or loops.`,
@@ -130,7 +124,7 @@ export class ModelDeck {
     return reference.name;
   }
 
-  private unknown(category: DeckCategory, reference: string): ModelChoiceNotFoundError {
+  private unknown(category: ModelCategory, reference: string): ModelChoiceNotFoundError {
     const deck = this.categoryDeck(category);
     const known = [
       ...Object.keys(deck.presets).map((name) => `$${name}`),
@@ -150,7 +144,7 @@ export class ModelDeck {
    * @throws ModelChoiceNotFoundError (422) for an unknown preset, alias or waterfall
    */
   resolve(
-    category: DeckCategory,
+    category: ModelCategory,
     reference: string | undefined,
     purpose: 'for_text' | 'for_object' = 'for_text',
   ): ModelChoice {
@@ -178,7 +172,7 @@ export class ModelDeck {
    * check of bundles; `judgment` included, with what its models read (`inputs`, when their specs say).
    */
   catalog(): ModelReferenceCatalog {
-    const names = (category: DeckCategory) => {
+    const names = (category: ModelCategory) => {
       const deck = this.categoryDeck(category);
       return {
         presets: Object.keys(deck.presets),

@@ -31,6 +31,7 @@ export const VALIDATION_ERROR_TYPES = [
   'unresolved_concept',
   'unresolved_pipe_dependency',
   'unknown_validation_error',
+  'unknown_model',
   'unresolved_package_dependency',
   'unexported_pipe_dependency',
   'template_private_name',

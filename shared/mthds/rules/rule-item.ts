@@ -19,6 +19,9 @@ export type ItemDetails = Pick<
   | 'missing_concept_code'
   | 'missing_pipe_code'
   | 'declared_concepts'
+  | 'model_reference'
+  | 'model_type'
+  | 'suggestions'
   | 'suggested_fix'
 >;
 

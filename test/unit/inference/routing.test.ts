@@ -54,6 +54,12 @@ describe('model deck (packaged defaults)', () => {
     expect(deck.resolve('img_gen', '$synthesize-photo').handle).to.equal('nano-banana-2-lite');
     expect(deck.resolve('extract', '$extract_testing').handle).to.equal('pdfjs-extract-pdf');
     expect(deck.resolve('search', '$linkup-deep').handle).to.equal('linkup-deep');
+    expect(deck.resolve('llm', '$synthesizing-data')).to.deep.equal({ handle: 'gpt-4.1', temperature: 0.8 });
+    expect(deck.resolve('llm', '$pipe-builder-engineering')).to.deep.equal({ handle: 'gpt-4.1', temperature: 0.2 });
+    expect(deck.resolve('llm', '$pipe-builder-img-gen-prompting')).to.deep.equal({
+      handle: 'gpt-4.1',
+      temperature: 0.7,
+    });
     expect(deck.catalog().llm.presets).to.include.members([
       'vision',
       'vision-cheap',
@@ -204,10 +210,34 @@ describe('judgment deck (LANGUAGE-DELTA §3)', () => {
     });
   });
 
-  it('should keep judgment out of the /v1/models listing (not a 0.16 ModelCategory)', () => {
+  it('should list the judgment category in the /v1/models listing (protocol 0.7.0)', () => {
     const listing = deck.listing();
-    expect(Object.keys(listing.aliases)).to.deep.equal(['extract', 'img_gen', 'llm', 'search']);
-    expect(listing.models.map((model) => model.name)).to.not.include('judgment-strict');
+    expect(Object.keys(listing.aliases)).to.deep.equal(['extract', 'img_gen', 'judgment', 'llm', 'search']);
+    expect(listing.models.filter((model) => model.type === 'judgment')).to.deep.equal([
+      { name: 'judgment-strict', type: 'judgment', description: 'Closed questions, answered deterministically' },
+    ]);
+    expect(deck.listing('judgment')).to.deep.equal({
+      models: [
+        { name: 'judgment-strict', type: 'judgment', description: 'Closed questions, answered deterministically' },
+      ],
+      aliases: { judgment: { 'default-judgment': 'gpt-4o-mini', 'premium-judgment': 'gpt-4.1' } },
+      waterfalls: { judgment: {} },
+    });
+  });
+
+  it('should ignore a deck table of a category it does not know', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unknown-category-deck-'));
+    try {
+      mkdirSync(join(dir, 'deck'));
+      writeFileSync(
+        join(dir, 'deck', '5_doc_gen_deck.toml'),
+        '[doc_gen]\nchoice_default = "$pdf"\n[doc_gen.presets]\npdf = { model = "printer" }\n',
+      );
+      const withUnknown = new ModelDeck(loadInferenceConfig(dir, {}).deck, () => true);
+      expect(withUnknown.listing()).to.deep.equal(deck.listing());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('should take a choice_default from an override deck file', () => {

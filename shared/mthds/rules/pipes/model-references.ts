@@ -5,9 +5,9 @@
  * on with `ModelChoiceNotFoundError`. Model handles are not checked: routing serves any handle. Without a deck in the
  * rule context (a caller that serves no models) nothing is checked.
  *
- * The reference reports these as `unknown_model` with `model_reference`, `model_type` and `suggestions` members, which
- * the 0.16 contract's closed `ValidationErrorItem` and error-type enum lack: the item here is the 0.16 catch-all
- * `unknown_validation_error`, and the suggestions are in its message.
+ * Each item is the reference's `unknown_model` (protocol 0.7.0, docs/rules.md#s4-model-references): beside the
+ * message, `model_reference` (the reference as written), `model_type` (the kind of model the field takes, in the
+ * reference's spelling) and `suggestions` (the closest names of the same kind, sigil included; omitted when none).
  * @see docs/language.md#model-references-and-the-deck, docs/inference.md#from-a-pipes-model-to-a-call
  */
 import type { ValidationErrorItem } from '../../../errors/index.js';
@@ -33,6 +33,15 @@ const MODEL_FIELDS: Readonly<Record<string, { category: ModelCategoryName; field
   PipeJudge: { category: 'judgment', fields: ['model'] },
 };
 
+/** The `model_type` of an item, by category: the reference's model types (`text_extractor` for an extractor). */
+const MODEL_TYPES: Readonly<Record<ModelCategoryName, string>> = {
+  llm: 'llm',
+  img_gen: 'img_gen',
+  extract: 'text_extractor',
+  search: 'search',
+  judgment: 'judgment',
+};
+
 /** How messages name a category, as the reference does (`LLM preset 'x' was not found in the model deck`). */
 const CATEGORY_LABELS: Readonly<Record<ModelCategoryName, string>> = {
   llm: 'LLM',
@@ -44,15 +53,29 @@ const CATEGORY_LABELS: Readonly<Record<ModelCategoryName, string>> = {
 
 const SIGILS = { preset: '$', alias: '@', waterfall: '~' } as const;
 
-/** The reference a `model` field holds, and where: a string, an inline setting's `model`, or `{kind, name, raw}`. */
-function referenceOf(value: unknown, field: string): { parsed: ParsedModelReference; path: string } | undefined {
-  if (typeof value === 'string') return { parsed: parseModelReference(value), path: field };
+/** A reference a `model` field holds: parsed, as written, and where. */
+interface HeldReference {
+  parsed: ParsedModelReference;
+  written: string;
+  path: string;
+}
+
+/**
+ * The reference a `model` field holds, and where: a string, an inline setting's `model`, or `{kind, name, raw}` (as
+ * written: its `raw`, else the name with its kind's sigil).
+ */
+function referenceOf(value: unknown, field: string): HeldReference | undefined {
+  if (typeof value === 'string') return { parsed: parseModelReference(value), written: value, path: field };
   if (value === null || typeof value !== 'object') return undefined;
   const table = value as Record<string, unknown>;
   if (typeof table['model'] === 'string')
-    return { parsed: parseModelReference(table['model']), path: `${field}.model` };
-  if (typeof table['kind'] === 'string' && typeof table['name'] === 'string')
-    return { parsed: { kind: table['kind'] as ParsedModelReference['kind'], name: table['name'] }, path: field };
+    return { parsed: parseModelReference(table['model']), written: table['model'], path: `${field}.model` };
+  if (typeof table['kind'] === 'string' && typeof table['name'] === 'string') {
+    const parsed = { kind: table['kind'] as ParsedModelReference['kind'], name: table['name'] };
+    const sigil = parsed.kind === 'handle' ? '' : (SIGILS[parsed.kind] ?? '');
+    const written = typeof table['raw'] === 'string' ? table['raw'] : `${sigil}${parsed.name}`;
+    return { parsed, written, path: field };
+  }
   return undefined;
 }
 
@@ -67,26 +90,34 @@ function problems(pipe: Pipe, models: ModelReferenceCatalog): ValidationErrorIte
     const { kind, name } = reference.parsed;
     const known = namesOfKind(models[declared.category], kind);
     if (known.includes(name)) continue;
+    const suggestions = closestNames(name, known).map((candidate) => `${SIGILS[kind]}${candidate}`);
     const message = MESSAGES.model_reference_unknown({
       pipe: pipe.code,
       field,
       category: CATEGORY_LABELS[declared.category],
       kind,
       name,
-      suggestions: closestNames(name, known).map((candidate) => `${SIGILS[kind]}${candidate}`),
+      suggestions,
     });
-    items.push(pipeItem(modelReferences, pipe, message, pipeField(pipe, reference.path)));
+    items.push(
+      pipeItem(modelReferences, pipe, message, {
+        ...pipeField(pipe, reference.path),
+        model_reference: reference.written,
+        model_type: MODEL_TYPES[declared.category],
+        ...(suggestions.length > 0 ? { suggestions } : {}),
+      }),
+    );
   }
   return items;
 }
 
-/** S4 model references (`unknown_validation_error`, the 0.16 stand-in for the reference's `unknown_model`). */
+/** S4 model references (`unknown_model`, with `model_reference`, `model_type` and `suggestions`). */
 export const modelReferences: Rule = {
   id: 'S4-model-references',
   stage: 'S4',
   severity: 'error',
   category: 'pipe_validation',
-  error_type: 'unknown_validation_error',
+  error_type: 'unknown_model',
   see: 'docs/rules.md#s4-model-references',
   check: (context) => {
     const { models } = context;

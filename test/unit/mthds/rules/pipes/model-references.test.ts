@@ -48,26 +48,66 @@ describe('S4-model-references', () => {
           category: 'pipe_validation',
           message:
             "Pipe 'describe', field 'model': LLM preset 'vison' was not found in the model deck. Did you mean '$vision'? Name one of the deck's presets, aliases or waterfalls, or a model handle.",
-          error_type: 'unknown_validation_error',
+          error_type: 'unknown_model',
           source: 'bundle-1.mthds',
           pipe_code: 'describe',
           domain_code: 'vision_demo',
           field_path: 'pipe.describe.model',
           field_name: 'model',
+          model_reference: '$vison',
+          model_type: 'llm',
+          suggestions: ['$vision'],
         },
+      ]);
+    });
+  });
+
+  describe('when the reference is a { kind, name } object, or a prefixed preset with several close names', () => {
+    it('should write model_reference as the bundle does and list the suggestions closest first', () => {
+      expect(check(llm('{ kind = "preset", name = "testing-txt", raw = "preset:testing-txt" }'))).to.deep.equal([
+        {
+          category: 'pipe_validation',
+          message:
+            "Pipe 'describe', field 'model': LLM preset 'testing-txt' was not found in the model deck. Did you mean '$testing-text'? Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+          error_type: 'unknown_model',
+          source: 'bundle-1.mthds',
+          pipe_code: 'describe',
+          domain_code: 'vision_demo',
+          field_path: 'pipe.describe.model',
+          field_name: 'model',
+          model_reference: 'preset:testing-txt',
+          model_type: 'llm',
+          suggestions: ['$testing-text'],
+        },
+      ]);
+      expect(
+        check(llm('"preset:vision-chep"')).map(({ model_reference, model_type, suggestions }) => ({
+          model_reference,
+          model_type,
+          suggestions,
+        })),
+      ).to.deep.equal([
+        { model_reference: 'preset:vision-chep', model_type: 'llm', suggestions: ['$vision-cheap', '$vision'] },
       ]);
     });
   });
 
   describe('when the reference is an unknown alias in an inline setting, or a prefixed waterfall', () => {
     it('should report each, without suggestions when none is close', () => {
-      expect(
-        check(llm('{ model = "@quantum-oracle", temperature = 0.2 }')).map((item) => [item.message, item.field_path]),
-      ).to.deep.equal([
-        [
-          "Pipe 'describe', field 'model': LLM alias 'quantum-oracle' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
-          'pipe.describe.model.model',
-        ],
+      expect(check(llm('{ model = "@quantum-oracle", temperature = 0.2 }'))).to.deep.equal([
+        {
+          category: 'pipe_validation',
+          message:
+            "Pipe 'describe', field 'model': LLM alias 'quantum-oracle' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+          error_type: 'unknown_model',
+          source: 'bundle-1.mthds',
+          pipe_code: 'describe',
+          domain_code: 'vision_demo',
+          field_path: 'pipe.describe.model.model',
+          field_name: 'model',
+          model_reference: '@quantum-oracle',
+          model_type: 'llm',
+        },
       ]);
       expect(check(llm('"waterfall:nowhere"')).map((item) => item.message)).to.deep.equal([
         "Pipe 'describe', field 'model': LLM waterfall 'nowhere' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
@@ -78,20 +118,27 @@ describe('S4-model-references', () => {
   describe('when image, extract and search pipes name references of another category', () => {
     it('should look each up in its own category', () => {
       const items = check(operators({ img: '$vision', extract: '@default-small', search: '$gen-image' }));
-      expect(items.map((item) => [item.pipe_code, item.message])).to.deep.equal([
+      expect(items.map((item) => [item.pipe_code, item.message, item.model_reference, item.model_type])).to.deep.equal([
         [
           'draw',
           "Pipe 'draw', field 'model': Image generation preset 'vision' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+          '$vision',
+          'img_gen',
         ],
         [
           'read',
           "Pipe 'read', field 'model': Extract alias 'default-small' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+          '@default-small',
+          'text_extractor',
         ],
         [
           'look',
           "Pipe 'look', field 'model': Search preset 'gen-image' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+          '$gen-image',
+          'search',
         ],
       ]);
+      expect(items.some((item) => 'suggestions' in item)).to.equal(false);
     });
   });
 
@@ -102,10 +149,13 @@ describe('S4-model-references', () => {
           'inbox',
           `[pipe.judge]\ntype = "PipeJudge"\ndescription = "d"\ninputs = { message = "Text" }\noutput = "YesNo"\nprompt = "@message"\nquestion = "Urgent?"\nmodel = ${model}`,
         );
-      expect(check(judge('"@default-small"')).map((item) => [item.field_path, item.message])).to.deep.equal([
+      expect(
+        check(judge('"@default-small"')).map((item) => [item.field_path, item.message, item.model_type]),
+      ).to.deep.equal([
         [
           'pipe.judge.model',
           "Pipe 'judge', field 'model': Judgment alias 'default-small' was not found in the model deck. Name one of the deck's presets, aliases or waterfalls, or a model handle.",
+          'judgment',
         ],
       ]);
       expect(
@@ -141,6 +191,9 @@ describe('S4-model-references', () => {
         'img-gen-prompting',
         'img-gen-prompting-cheap',
         'testing-structured',
+        'synthesizing-data',
+        'pipe-builder-engineering',
+        'pipe-builder-img-gen-prompting',
       ])
         expect(check(llm(`"$${preset}"`), models), preset).to.deep.equal([]);
       expect(
@@ -152,12 +205,12 @@ describe('S4-model-references', () => {
     });
 
     it('should make the library invalid at load', () => {
-      const loaded = loadLibrary([{ content: llm('"$synthesizing-data"'), source: 'demo.mthds' }], { models });
+      const loaded = loadLibrary([{ content: llm('"$synthesizing-dat"'), source: 'demo.mthds' }], { models });
       expect(loaded.ok).to.equal(false);
       if (loaded.ok) return;
-      expect(loaded.errors.map((item) => [item.error_type, item.field_path])).to.deep.equal([
-        ['unknown_validation_error', 'pipe.describe.model'],
-      ]);
+      expect(
+        loaded.errors.map((item) => [item.error_type, item.field_path, item.model_reference, item.suggestions]),
+      ).to.deep.equal([['unknown_model', 'pipe.describe.model', '$synthesizing-dat', ['$synthesizing-data']]]);
     });
   });
 });
