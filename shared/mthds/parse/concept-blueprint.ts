@@ -19,7 +19,7 @@ export const CONCEPT_FIELD = z.strictObject({
   choices: nullish(z.array(z.string())),
   default_value: z.unknown().optional(),
   required: nullish(z.boolean()),
-  /** Non-normative presentation hints (LANGUAGE-DELTA §7), e.g. `{ intent = "label" }`. */
+  /** Non-normative presentation hints (docs/concepts.md#hints), e.g. `{ intent = "label" }`. */
   hints: nullish(z.record(z.string(), z.string())),
 });
 /** A structure field as written (table form). */
@@ -30,7 +30,7 @@ export const CONCEPT_BLUEPRINT = z.strictObject({
   description: z.string(),
   structure: nullish(z.union([z.string(), z.record(z.string(), z.union([z.string(), CONCEPT_FIELD]))])),
   refines: nullish(z.string()),
-  /** Non-normative presentation hints of the concept (LANGUAGE-DELTA §7). */
+  /** Non-normative presentation hints of the concept (docs/concepts.md#hints). */
   hints: nullish(z.record(z.string(), z.string())),
 });
 /** A concept table as written. */

@@ -74,7 +74,7 @@ function markdownLinks(file: string): string[] {
 }
 
 const DESIGN_NOTES =
-  /\b(LANGUAGE-DELTA|LANGUAGE|API-CONTRACT|RUNTIME|STYLE|CLIENTS|DEPENDENCIES|HOSTED-SURFACE|ARCHITECTURE)\.md\b/;
+  /\b(LANGUAGE-DELTA|LANGUAGE|API-CONTRACT|RUNTIME|STYLE|CLIENTS|DEPENDENCIES|HOSTED-SURFACE|ARCHITECTURE)(\.md\b| §)/;
 const CODE_REFERENCE =
   /(?<![\w/.-])((?:docs\/[\w./-]*?|CONTRIBUTING|README|bench\/README|deploy\/README)\.md)(#[\w-]+)?/g;
 const CODE_FILE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;

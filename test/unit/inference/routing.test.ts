@@ -137,7 +137,7 @@ describe('model router', () => {
   });
 });
 
-describe('judgment deck (LANGUAGE-DELTA §3)', () => {
+describe('judgment deck (docs/inference.md#the-judgment-category)', () => {
   const deck = new ModelDeck(config().deck, () => true);
 
   it('should resolve @default-judgment and the judgment presets onto LLM handles', () => {

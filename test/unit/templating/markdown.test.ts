@@ -5,7 +5,7 @@ import { renderTemplate } from '../../../shared/templating/index.js';
 const html = (template: string, context: Record<string, unknown>) =>
   renderTemplate(template, context, { category: 'html' });
 
-describe('markdown (LANGUAGE-DELTA §10–11)', () => {
+describe('markdown (docs/templates.md#filters)', () => {
   describe('the markdown filter', () => {
     it('should convert Markdown to HTML in an html template, unescaped by the autoescape', () => {
       expect(html('<div>{{ notes | markdown }}</div>', { notes: 'Paid **on time**' })).to.equal(

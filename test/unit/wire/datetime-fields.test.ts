@@ -3,7 +3,7 @@ import { inputContractSchema } from '../../../shared/wire/contract-schema.js';
 import { inputForms } from '../../../shared/wire/form-descriptors.js';
 import { libraryOf } from '../../helpers/library.js';
 
-/** Structure fields of type `datetime` and `time` (LANGUAGE-DELTA §7, [0.16]). */
+/** Structure fields of type `datetime` and `time` (docs/concepts.md#structure-fields, [0.16]). */
 const MEETINGS = `
 domain = "meetings"
 

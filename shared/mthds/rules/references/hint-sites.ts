@@ -1,5 +1,5 @@
 /**
- * Where intent hints are written (LANGUAGE-DELTA §7 "hints tables"): a concept's `hints`, a structure field's, and an
+ * Where intent hints are written (docs/concepts.md#hints): a concept's `hints`, a structure field's, and an
  * expanded input slot's (`name = { concept = "X?", hints = {…} }`, read from the bundle text, as the parsed blueprint
  * keeps only the slot's concept spec). Each site is classified by the value it holds, for the applicability of an
  * `intent` word: text-valued (a concept refining `native.Text` or description-only, a `text` or enum field, a slot of

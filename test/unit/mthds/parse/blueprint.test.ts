@@ -61,8 +61,8 @@ const MIRRORS: [string, z.ZodType][] = [
 ];
 
 /**
- * Keys beyond `mthds_schema.json`, accepted on purpose: the 0.16 OpenAPI's operator options (LANGUAGE-DELTA §9) and the
- * newer reference's hints (LANGUAGE-DELTA §7; docs/language.md).
+ * Keys beyond `mthds_schema.json`, accepted on purpose: the 0.16 OpenAPI's operator options (docs/pipes.md#common-fields) and the
+ * newer reference's hints (docs/concepts.md#hints).
  */
 const NEWER_KEYS: Record<string, readonly string[]> = {
   ConceptBlueprint: ['hints'],

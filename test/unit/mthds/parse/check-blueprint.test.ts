@@ -173,7 +173,7 @@ describe('checkBlueprint', () => {
     });
   });
 
-  describe('when a concept uses what the reference refuses (LANGUAGE-DELTA §7: non-string choices, a refines list)', () => {
+  describe('when a concept uses what the reference refuses (docs/concepts.md#declaring-a-concept: non-string choices, a refines list)', () => {
     it('should refuse each with its location', () => {
       const { items } = check(
         [

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { documentFilename, MAX_STEM_CHARS } from '../../../../shared/runtime/operators/doc-gen-filename.js';
 
-describe('documentFilename (PipeDocGen, LANGUAGE-DELTA §4)', () => {
+describe('documentFilename (PipeDocGen, docs/document-generation.md)', () => {
   it('should replace each run of characters outside [\\w.-] by one dash', () => {
     expect(documentFilename('Invoice #42 / ACME', '.pdf', 'print')).to.equal('Invoice-42-ACME.pdf');
     expect(documentFilename('../../etc/passwd', '.pdf', 'print')).to.equal('..-..-etc-passwd.pdf');

@@ -27,7 +27,7 @@ describe('S4-parallel-output-mode', () => {
     });
   });
 
-  describe('when the output holds the branch results (LANGUAGE-DELTA §9), or in strict mode', () => {
+  describe('when the output holds the branch results (docs/pipes.md#pipeparallel), or in strict mode', () => {
     it('should pass', () => {
       expect(
         runEach(parallelOutputMode, [parallel('add_each_output = false', 'Composite'), parallel('', 'Fan')]),

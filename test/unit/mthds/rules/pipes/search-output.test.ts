@@ -35,7 +35,7 @@ describe('S4-search-output', () => {
     });
   });
 
-  describe('when it outputs SearchResult or a refinement, or one structured concept (LANGUAGE-DELTA §9)', () => {
+  describe('when it outputs SearchResult or a refinement, or one structured concept (docs/pipes.md#pipesearch)', () => {
     it('should pass', () => {
       expect(
         runEach(searchOutput, [search('SearchResult'), search('Trend'), search('Venue'), search('Hall')]),

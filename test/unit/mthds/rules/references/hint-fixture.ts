@@ -1,4 +1,4 @@
-/** A bundle with intent hints on concepts and structure fields, right and wrong (LANGUAGE-DELTA §7). */
+/** A bundle with intent hints on concepts and structure fields, right and wrong (docs/concepts.md#hints). */
 import { bundle } from '../harness.js';
 
 export const HINTED = bundle(
@@ -15,7 +15,7 @@ export const HINTED = bundle(
   ].join('\n'),
 );
 
-/** A bundle with intent hints on expanded input slots, right and wrong (LANGUAGE-DELTA §7). */
+/** A bundle with intent hints on expanded input slots, right and wrong (docs/concepts.md#hints). */
 export const SLOTTED = bundle(
   'desk',
   [

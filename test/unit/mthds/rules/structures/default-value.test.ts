@@ -40,7 +40,7 @@ describe('S3-default-value', () => {
     });
   });
 
-  describe('when a datetime or time default is not one (LANGUAGE-DELTA §7)', () => {
+  describe('when a datetime or time default is not one (docs/concepts.md#structure-fields)', () => {
     it('should report each', () => {
       const fields = [
         'sent = { type = "datetime", description = "Sent", default_value = 2025-01-06 }',
