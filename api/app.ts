@@ -7,8 +7,9 @@
  * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), the
  *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1) and the pages for people: `GET /` (to
  *    `/docs`) and `GET /docs`, the API reference (docs/api.md#api-reference-docs-and-get-v1openapijson)
- * 4. authentication of every `/v1` route (spec §5; with a control plane, organizations' API keys too, and on
- *    `GET /platform/v1/auth/verify`: docs/api.md#api-keys; with a control plane the methods catalog is served too,
+ * 4. authentication of every `/v1` route and of the older unversioned ones (`/pipeline/…`, `/validate`, spec §4.12)
+ *    (spec §5; with a control plane, organizations' API keys too, and on `GET /platform/v1/auth/verify`:
+ *    docs/api.md#api-keys; with a control plane the methods catalog is served too,
  *    docs/api.md#methods-catalog); the operator routes `/admin/*` and `/metrics` need the
  *    operator credential, never a tenant's (Bearer, or on `/admin/*` HTTP Basic with it as the password, for
  *    browsers: `middleware/operator-auth.ts`)
@@ -68,6 +69,7 @@ import { diagnosticsRouter } from './routes/diagnostics.js';
 import { docsPageRouter, ROOT_ROUTE } from './routes/docs-page.js';
 import { errorsRouter } from './routes/errors.js';
 import { HEALTH_ROUTE, healthRouter } from './routes/health.js';
+import { LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE, legacyRunRouter } from './routes/legacy-run.js';
 import { methodRoutes } from './routes/method-route-specs.js';
 import { methodsRouter } from './routes/methods.js';
 import { METRICS_PATH, METRICS_ROUTE, metricsRouter } from './routes/metrics.js';
@@ -207,6 +209,8 @@ export function createApp(deps: AppDeps): Express {
     : undefined;
   const auth = authenticate(settings.auth, storeKeys);
   app.use('/v1', auth);
+  // the older unversioned routes (spec §4.12) authenticate as /v1 does
+  app.use(['/pipeline', '/validate'], auth);
   const extensions = [
     ...(tenancy ? ['api_keys'] : []),
     ...(catalog ? ['methods', 'method_versions'] : []),
@@ -231,24 +235,21 @@ export function createApp(deps: AppDeps): Express {
       diagnosticRoutes(settings.maxMthdsFileKib),
     ),
   );
-  app.use(
-    routes.describe(
-      runRouter({
-        ...bodyLimits,
-        orchestration,
-        allowPrivateCallbackHosts,
-        bundleLimits: settings.bundles,
-        methodFetcher,
-        diagnostics,
-        store,
-        objects,
-        urlTtlSeconds,
-        ...(runHistory ? { runHistory } : {}),
-        catalog,
-      }),
-      [EXECUTE_ROUTE, START_ROUTE],
-    ),
-  );
+  const runOptions = {
+    ...bodyLimits,
+    orchestration,
+    allowPrivateCallbackHosts,
+    bundleLimits: settings.bundles,
+    methodFetcher,
+    diagnostics,
+    store,
+    objects,
+    urlTtlSeconds,
+    ...(runHistory ? { runHistory } : {}),
+    catalog,
+  };
+  app.use(routes.describe(runRouter(runOptions), [EXECUTE_ROUTE, START_ROUTE]));
+  app.use(routes.describe(legacyRunRouter(runOptions), [LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE]));
   app.use(
     routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure, objects, urlTtlSeconds }), RUNS_ROUTES),
   );

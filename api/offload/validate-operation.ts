@@ -1,9 +1,12 @@
 /**
  * `POST /v1/validate` in a diagnostics thread (spec §4.5): static validation and the dry-run sweep with mock
- * inference, answered as the `ValidReport` or `InvalidReport` of `shared/wire`.
+ * inference, answered as the `ValidReport` or `InvalidReport` of `shared/wire`; and the older `POST /validate`
+ * (spec §4.12), the same verdict on one bundle answered in the older body.
  */
+import { ValidateBundleError } from '../../shared/errors/index.js';
 import type { BundleSource, ModelReferenceCatalog, PackageExports, ValidationMode } from '../../shared/mthds/index.js';
-import { validationReport } from '../../shared/wire/index.js';
+import { libraryVerdict } from '../../shared/runtime/index.js';
+import { legacyValidation, validationReport } from '../../shared/wire/index.js';
 import { sweepDeps } from './dry-run-backends.js';
 import { type EncodedJson, encodeJson } from './encode-json.js';
 
@@ -42,4 +45,21 @@ export async function validateOperation(input: ValidateInput): Promise<EncodedJs
       ...(input.models ? { models: input.models } : {}),
     }),
   );
+}
+
+/**
+ * The older `POST /validate` (spec §4.12; docs/api.md#older-unversioned-routes): the verdict `/v1/validate` gives one
+ * inline bundle with its defaults, answered in the older success body.
+ * @param content - the bundle text
+ * @param models - the serving model deck's names (unknown `model` references are errors); unchecked when absent
+ * @returns the older success body, encoded
+ * @throws ValidateBundleError (422, with `validation_errors`) when the bundle fails static validation or its dry run
+ */
+export async function legacyValidateOperation(content: string, models?: ModelReferenceCatalog): Promise<EncodedJson> {
+  const verdict = await libraryVerdict([{ content, source: null }], sweepDeps(), {
+    allowSignatures: false,
+    ...(models ? { models } : {}),
+  });
+  if (!verdict.ok) throw new ValidateBundleError(verdict.message, verdict.errors);
+  return encodeJson(legacyValidation(verdict, content));
 }

@@ -43,6 +43,7 @@ const TAGS: Record<string, string> = {
   account: 'Organizations, their API keys and the caller (docs/api.md#api-keys); with a control plane only.',
   methods: 'The methods catalog: stored methods and their published versions (docs/api.md#methods-catalog).',
   observability: 'Prometheus metrics (docs/metrics.md).',
+  legacy: 'The older unversioned routes, kept for earlier clients; deprecated (docs/api.md#older-unversioned-routes).',
 };
 
 function headerRefs(names: readonly ResponseHeader[]): Record<string, oas31.ReferenceObject> {
@@ -104,6 +105,7 @@ function operation(route: RouteSpec, options: OpenApiOptions): ZodOpenApiOperati
     summary: route.summary,
     description: route.description,
     ...(route.protocol ? { 'x-mthds-protocol': true } : {}),
+    ...(route.deprecated ? { deprecated: true } : {}),
     ...(secured ? { security: [{ [BEARER_SCHEME]: [] }] } : {}),
     ...(route.params || route.query
       ? {

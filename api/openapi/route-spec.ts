@@ -55,6 +55,8 @@ export interface RouteSpec {
   infallible?: boolean;
   /** A route of the MTHDS protocol (spec §4 table): marked `x-mthds-protocol`, as the reference does. */
   protocol?: boolean;
+  /** An older route kept for earlier clients (spec §4.12): marked `deprecated` in the document. @defaultValue false */
+  deprecated?: boolean;
   /** Path parameters, by name. */
   params?: z.ZodObject;
   /** Query parameters, by name. */

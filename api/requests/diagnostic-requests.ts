@@ -22,6 +22,7 @@ import {
   buildRunnerRoute,
 } from './build-requests.js';
 import type { DiagnosticAnswer, DiagnosticContext, DiagnosticDefinition } from './diagnostic-route.js';
+import { legacyValidateRoute } from './legacy-validate-request.js';
 import { codegenRoute, resolveRoute } from './library-requests.js';
 import { formatRoute, lintRoute } from './text-requests.js';
 import { validateRoute } from './validate-request.js';
@@ -44,6 +45,7 @@ export const DIAGNOSTIC_ROUTES = {
   buildPipeSpec: { path: '/v1/build/pipe-spec', ...buildPipeSpecRoute },
   lint: { path: '/v1/lint', ...lintRoute },
   format: { path: '/v1/format', ...formatRoute },
+  legacyValidate: { path: '/validate', ...legacyValidateRoute },
 } as const satisfies Record<string, DiagnosticDefinition & { path: string }>;
 
 /** The name of a diagnostic route. */

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { EXAMPLE_BUNDLE } from '../openapi/examples.js';
 import type { ProblemSpec, RouteSpec } from '../openapi/route-spec.js';
+import { LEGACY_VALIDATE_RESPONSE } from '../openapi/schemas/legacy.js';
 import {
   BUILD_CONCEPT_RESPONSE,
   BUILD_INPUTS_VERDICT,
@@ -28,6 +29,8 @@ interface DiagnosticDoc {
   summary: string;
   description: string;
   protocol?: boolean;
+  /** An older route kept for earlier clients (spec §4.12). */
+  deprecated?: boolean;
   /** The request body's name among the document's schemas. */
   bodyId: string;
   example: unknown;
@@ -193,6 +196,18 @@ const DIAGNOSTIC_DOCS: Record<DiagnosticRoute, DiagnosticDoc> = {
     example: { content: 'domain="greet"\nmain_pipe =  "greet_person"\n' },
     verdict: FORMAT_RESPONSE,
     problems: [],
+  },
+  legacyValidate: {
+    operationId: 'validate_mthds_validate_post',
+    tag: 'legacy',
+    summary: 'Validate Mthds (older route)',
+    description:
+      'The verdict of `/v1/validate` on one bundle sent as `mthds_content`, in the older success body with `mthds_runner_bundle_blueprint`; an invalid bundle is a 422 `ValidateBundleError` problem (spec §4.12). Deprecated: kept for earlier clients (docs/api.md#older-unversioned-routes).',
+    deprecated: true,
+    bodyId: 'LegacyValidateRequest',
+    example: { mthds_content: EXAMPLE_BUNDLE },
+    verdict: LEGACY_VALIDATE_RESPONSE,
+    problems: ['ValidateBundleError'],
   },
 };
 

@@ -171,12 +171,12 @@ type Delivery = 'blocking' | 'fire_and_forget';
  *   403 OrchestrationModeOverrideForbidden, 400 StartRequiresAsyncOrchestration) and the source rules' and fetch's
  */
 async function acceptRun(
-  req: Request,
+  request: unknown,
   res: Response,
   options: RunRouteOptions,
   delivery: Delivery,
 ): Promise<{ orchestrator: Orchestrator; submission: RunSubmission; methodVersion?: number | 'draft' }> {
-  const body = parseRunRequest(req.body);
+  const body = parseRunRequest(request);
   checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
   const ownership = runOwnership(res.locals.identity, body.storage_scope);
   const orchestrator = options.orchestration.select(body.orchestration_mode);
@@ -214,6 +214,73 @@ function keepSubmission(options: RunRouteOptions, submission: RunSubmission): vo
 }
 
 /**
+ * How a run route sends what the run path answers: its scope among `Idempotency-Key`s, its success status and the
+ * body's shape (the `/v1` routes send it as it is; the older routes reshape it, docs/api.md#older-unversioned-routes).
+ */
+export interface RunAnswer {
+  /** The route's method and path (`POST /v1/execute`), part of an `Idempotency-Key`'s scope. */
+  route: string;
+  /** The success status. */
+  status: number;
+  /** The body sent, from the run result (`executeRun`) or the acknowledgement (`startRun`). */
+  shape: (body: object) => object;
+}
+
+const AS_IS = (body: object): object => body;
+
+/**
+ * Run a request to completion and answer its result (the path of `POST /v1/execute`).
+ * @param req - the request (its `Idempotency-Key` and, for the URLs of stored media, its host)
+ * @param res - where the answer goes
+ * @param options - the run routes' dependencies
+ * @param request - the decoded run request (`RUN_REQUEST`'s shape, checked here)
+ * @param answer - the route's idempotency scope, status and body shape
+ * @throws the problems of {@link EXECUTE_ROUTE}
+ */
+export async function executeRun(
+  req: Request,
+  res: Response,
+  options: RunRouteOptions,
+  request: unknown,
+  answer: RunAnswer,
+): Promise<void> {
+  const { orchestrator, submission } = await acceptRun(request, res, options, 'blocking');
+  await answerOnce(req, res, options.runHistory, answer.route, 'long', async () => {
+    res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
+    const running = orchestrator.execute(submission, clientSignal(res));
+    keepSubmission(options, submission);
+    const context = { store: options.store, urlTtlSeconds: options.urlTtlSeconds, req };
+    const result = await withFetchableUrls(await running, submission.storageScope, context);
+    return { status: answer.status, body: answer.shape(result) };
+  });
+}
+
+/**
+ * Enqueue a request's run and answer its acknowledgement (the path of `POST /v1/start`).
+ * @param req - the request (its `Idempotency-Key`)
+ * @param res - where the answer goes
+ * @param options - the run routes' dependencies
+ * @param request - the decoded run request (`RUN_REQUEST`'s shape, checked here)
+ * @param answer - the route's idempotency scope, status and body shape
+ * @throws the problems of {@link START_ROUTE}
+ */
+export async function startRun(
+  req: Request,
+  res: Response,
+  options: RunRouteOptions,
+  request: unknown,
+  answer: RunAnswer,
+): Promise<void> {
+  const { orchestrator, submission, methodVersion } = await acceptRun(request, res, options, 'fire_and_forget');
+  await answerOnce(req, res, options.runHistory, answer.route, 'quick', async () => {
+    const acknowledgement = await orchestrator.start!(submission);
+    keepSubmission(options, submission);
+    const body = methodVersion === undefined ? acknowledgement : { ...acknowledgement, method_version: methodVersion };
+    return { status: answer.status, body: answer.shape(body) };
+  });
+}
+
+/**
  * Router serving `POST /v1/execute` and `POST /v1/start`.
  * @param options - body limits, orchestration, callback policy, bundle ceilings, method fetcher, diagnostics pool,
  *   object store and URL lifetime
@@ -221,25 +288,11 @@ function keepSubmission(options: RunRouteOptions, submission: RunSubmission): vo
 export function runRouter(options: RunRouteOptions): Router {
   const router = Router();
   const body = jsonBody(options, 'run', options.diagnostics);
-  router.post(EXECUTE_ROUTE.path, body, async (req, res) => {
-    const { orchestrator, submission } = await acceptRun(req, res, options, 'blocking');
-    await answerOnce(req, res, options.runHistory, 'POST /v1/execute', 'long', async () => {
-      res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
-      const running = orchestrator.execute(submission, clientSignal(res));
-      keepSubmission(options, submission);
-      const context = { store: options.store, urlTtlSeconds: options.urlTtlSeconds, req };
-      return { status: 200, body: await withFetchableUrls(await running, submission.storageScope, context) };
-    });
-  });
-  router.post(START_ROUTE.path, body, async (req, res) => {
-    const { orchestrator, submission, methodVersion } = await acceptRun(req, res, options, 'fire_and_forget');
-    await answerOnce(req, res, options.runHistory, 'POST /v1/start', 'quick', async () => {
-      const acknowledgement = await orchestrator.start!(submission);
-      keepSubmission(options, submission);
-      const body =
-        methodVersion === undefined ? acknowledgement : { ...acknowledgement, method_version: methodVersion };
-      return { status: 202, body };
-    });
-  });
+  router.post(EXECUTE_ROUTE.path, body, (req, res) =>
+    executeRun(req, res, options, req.body, { route: 'POST /v1/execute', status: 200, shape: AS_IS }),
+  );
+  router.post(START_ROUTE.path, body, (req, res) =>
+    startRun(req, res, options, req.body, { route: 'POST /v1/start', status: 202, shape: AS_IS }),
+  );
   return router;
 }

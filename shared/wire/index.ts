@@ -30,6 +30,11 @@ export {
 } from './build-reports.js';
 export type { FormNode, PipeInputFormDescriptor, PipeOutputFormDescriptor } from './form-descriptors.js';
 export {
+  LEGACY_BLUEPRINT_MEMBER,
+  type LegacyValidation,
+  legacyValidation,
+} from './legacy-validation.js';
+export {
   type MethodData,
   type MethodDeletionAccepted,
   type MethodListItem,

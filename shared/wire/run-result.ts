@@ -77,7 +77,7 @@ export function withProvenance(result: RunResult, provenance: MethodProvenance |
  * The declared signature of every pipe of a library, keyed by pipe code.
  * @param library - a loaded library
  */
-function pipeStructures(library: Library): Record<string, PipeStructure> {
+export function pipeStructures(library: Library): Record<string, PipeStructure> {
   const structures: Record<string, PipeStructure> = {};
   for (const pipe of library.pipes.values()) {
     structures[pipe.code] = {

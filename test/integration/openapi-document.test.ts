@@ -49,6 +49,9 @@ const INVALID_BODIES: Record<string, unknown> = {
   format_mthds_v1_format_post: { content: 42 },
   execute_v1_execute_post: { mthds_contents: 'one bundle, not a list' },
   start_v1_start_post: { pipeline_run_id: '' },
+  execute_pipeline_execute_post: { mthds_content: ['one bundle, not a string'] },
+  start_pipeline_start_post: { mthds_content: 'domain = "x"', output_multiplicity: 'several' },
+  validate_mthds_validate_post: { mthds_content: 42 },
 };
 
 type Layer = {
@@ -236,7 +239,8 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
           .post(path)
           .send(example as object);
         expectDocumented(document, validator, method, path, response);
-        if (path === '/v1/start') expect(response.body.error_type).to.equal('StartRequiresAsyncOrchestration');
+        if (path === '/v1/start' || path === '/pipeline/start')
+          expect(response.body.error_type).to.equal('StartRequiresAsyncOrchestration');
         else expect(response.status, `${path}: ${JSON.stringify(response.body)}`).to.equal(200);
       }
     });
