@@ -15,6 +15,8 @@ export interface ValidateInput {
   sources: BundleSource[];
   allowSignatures: boolean;
   views: string[];
+  /** Opt-in presentations: `markdown` adds `rendered_markdown` (docs/api.md#rendered-markdown). */
+  render?: string[];
   mode: ValidationMode;
   /** A fetched manifest's `main_pipe`; null for inline bundles. */
   defaultPipe: string | null;
@@ -38,6 +40,7 @@ export async function validateOperation(input: ValidateInput): Promise<EncodedJs
     await validationReport(input.sources, sweepDeps(input.libraryFiles), {
       allowSignatures: input.allowSignatures,
       views: input.views,
+      render: input.render ?? [],
       mode: input.mode,
       defaultPipe: input.defaultPipe,
       ...(input.bundleFiles === undefined ? {} : { bundleFiles: input.bundleFiles }),

@@ -37,6 +37,7 @@ const TAGS: Record<string, string> = {
   validate: 'Static validation and the dry-run sweep (docs/api.md#post-v1validate).',
   resolve: 'The resolved crate of a closure (docs/crate.md).',
   codegen: 'Typed projections of a closure (docs/codegen.md).',
+  'pipe-io': 'The I/O contracts and forms of a pipe, without a dry run (docs/api.md#post-v1pipe-io).',
   build: 'Inputs templates, output representations and runner scripts (docs/codegen.md).',
   tools: 'Editor tooling: lint and format one `.mthds` text (docs/formatting.md).',
   agent: 'The model deck (docs/inference.md).',

@@ -5,13 +5,13 @@
  * cache is the process's): the thread names it, the event loop fetches it and asks again with the package.
  *
  * This module is the table of the routes. Each route's schema and rules are beside it by route family
- * (`validate-request.ts`, `library-requests.ts`, `build-requests.ts`, `text-requests.ts`, built from the parts of
- * `diagnostic-route.ts`); the work itself is in `offload/` by route family (the build routes' legacy envelope in
+ * (`validate-request.ts`, `library-requests.ts`, `pipe-io-request.ts`, `build-requests.ts`, `text-requests.ts`, built
+ * from the parts of `diagnostic-route.ts`); the work itself is in `offload/` by route family (the build routes' legacy envelope in
  * `offload/legacy-build-operations.ts`, the agent routes in `offload/definition-operations.ts`).
  *
  * @see spec §4.5–4.10; docs/api.md#post-v1validate, docs/crate.md, docs/codegen.md#post-v1codegen,
  * docs/codegen.md#post-v1buildinputs, docs/codegen.md#post-v1buildoutput, docs/codegen.md#post-v1buildrunner,
- * docs/api.md#post-v1lint, docs/codegen.md#definition-specs
+ * docs/api.md#post-v1lint, docs/codegen.md#definition-specs, docs/api.md#post-v1pipe-io
  */
 import { decodeJsonBody } from '../body/decode-json.js';
 import {
@@ -24,6 +24,7 @@ import {
 import type { DiagnosticAnswer, DiagnosticContext, DiagnosticDefinition } from './diagnostic-route.js';
 import { legacyValidateRoute } from './legacy-validate-request.js';
 import { codegenRoute, resolveRoute } from './library-requests.js';
+import { pipeIoRoute } from './pipe-io-request.js';
 import { formatRoute, lintRoute } from './text-requests.js';
 import { validateRoute } from './validate-request.js';
 
@@ -38,6 +39,7 @@ export const DIAGNOSTIC_ROUTES = {
   validate: { path: '/v1/validate', ...validateRoute },
   resolve: { path: '/v1/resolve', ...resolveRoute },
   codegen: { path: '/v1/codegen', ...codegenRoute },
+  pipeIo: { path: '/v1/pipe-io', ...pipeIoRoute },
   buildInputs: { path: '/v1/build/inputs', ...buildInputsRoute },
   buildOutput: { path: '/v1/build/output', ...buildOutputRoute },
   buildRunner: { path: '/v1/build/runner', ...buildRunnerRoute },

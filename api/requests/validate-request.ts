@@ -20,6 +20,7 @@ const validateSchema = perFileLimit((maxMthdsFileKib) =>
       method_ref: z.string().min(1).max(512).nullish(),
       method_id: METHOD_ID.nullish(),
       views: z.array(z.string()).nullish(),
+      render: z.array(z.string()).nullish(),
       orchestration_mode: z.string().nullish(),
       allow_signatures: z.boolean().nullish(),
       validation_mode: VALIDATION_MODE,
@@ -52,8 +53,8 @@ const validateSchema = perFileLimit((maxMthdsFileKib) =>
 );
 
 /**
- * `POST /v1/validate` (spec §4.5): static validation and the dry-run sweep. Unknown members (e.g. `render`) are
- * accepted and ignored; a forbidden or unregistered `orchestration_mode` is refused before the verdict; a
+ * `POST /v1/validate` (spec §4.5): static validation and the dry-run sweep. Unknown members are accepted and ignored;
+ * `render: ["markdown"]` adds `rendered_markdown` to either arm (docs/api.md#rendered-markdown); a forbidden or unregistered `orchestration_mode` is refused before the verdict; a
  * `method_ref` package's manifest `main_pipe` is the default pipe (docs/methods.md#shaping-and-gates); a stored
  * method's bundles are validated as inline ones are (docs/methods.md#method_id).
  */
@@ -65,6 +66,7 @@ export const validateRoute: DiagnosticDefinition = {
     const options = {
       allowSignatures: body.allow_signatures ?? false,
       views: body.views ?? [],
+      render: body.render ?? [],
       mode: body.validation_mode ?? 'compat',
       ...(request.models ? { models: request.models } : {}),
     } as const;

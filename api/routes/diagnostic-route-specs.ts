@@ -17,6 +17,7 @@ import {
   CODEGEN_VERDICT,
   FORMAT_RESPONSE,
   LINT_RESPONSE,
+  PIPE_IO_VERDICT,
   RESOLVE_VERDICT,
   VALIDATE_VERDICT,
 } from '../openapi/schemas/reports.js';
@@ -79,6 +80,7 @@ const VERDICT_ROUTES: ReadonlySet<DiagnosticRoute> = new Set([
   'validate',
   'resolve',
   'codegen',
+  'pipeIo',
   'buildInputs',
   'buildOutput',
   'buildRunner',
@@ -121,6 +123,16 @@ const DIAGNOSTIC_DOCS: Record<DiagnosticRoute, DiagnosticDoc> = {
     example: { ...FILES_EXAMPLE, kind: 'types', target: 'ts-zod' },
     verdict: CODEGEN_VERDICT,
     problems: [...METHOD_REF_PROBLEMS, ...METHOD_ID_PROBLEMS],
+  },
+  pipeIo: {
+    operationId: 'pipe_io_v1_pipe_io_post',
+    tag: 'pipe-io',
+    summary: 'Pipe IO',
+    description: `The I/O contracts, input form and output form of one pipe (\`pipe_ref\`, else the method’s entry pipe) or of every pipe (\`all_pipes\`), as \`/v1/validate\`’s views give them; static validation only, no dry run (docs/api.md#post-v1pipe-io). ${CLOSURE_BY_ID}`,
+    bodyId: 'PipeIoRequest',
+    example: FILES_EXAMPLE,
+    verdict: PIPE_IO_VERDICT,
+    problems: ['EntryPipeNotFoundError', 'EntryPipeAmbiguousError', ...METHOD_REF_PROBLEMS, ...METHOD_ID_PROBLEMS],
   },
   buildInputs: {
     operationId: 'build_inputs_v1_build_inputs_post',

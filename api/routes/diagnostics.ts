@@ -1,9 +1,9 @@
 /**
  * The diagnostic and tooling routes (spec §4.5–4.10; docs/api.md#post-v1validate, docs/crate.md,
  * docs/codegen.md#post-v1codegen, docs/codegen.md#post-v1buildinputs, docs/codegen.md#post-v1buildoutput,
- * docs/codegen.md#post-v1buildrunner, docs/api.md#post-v1lint, docs/codegen.md#definition-specs): `/v1/validate`,
- * `/v1/resolve`,
- * `/v1/codegen`, `/v1/build/{inputs,output,runner}` (with their legacy envelope), `/v1/lint`, `/v1/format`, and the
+ * docs/codegen.md#post-v1buildrunner, docs/api.md#post-v1lint, docs/codegen.md#definition-specs,
+ * docs/api.md#post-v1pipe-io): `/v1/validate`, `/v1/resolve`, `/v1/codegen`, `/v1/pipe-io`,
+ * `/v1/build/{inputs,output,runner}` (with their legacy envelope), `/v1/lint`, `/v1/format`, and the
  * agent routes `/v1/build/{concept,pipe-spec}`. Any verdict, valid or invalid, is 200; non-2xx only when no verdict
  * could be produced.
  *
@@ -112,7 +112,7 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
 }
 
 /**
- * Router serving the ten diagnostic routes.
+ * Router serving the eleven diagnostic routes.
  * @param options - body limits, `MAX_MTHDS_FILE_KIB`, orchestration, diagnostics pool, method fetcher
  * @throws (through the problem handler) PayloadTooLarge 413; the routes' 422s; ServerBusyError 503 and
  *   ComputeBudgetExceededError 422 from the pool; whatever the fetcher throws for a `method_ref` (501 for a registry

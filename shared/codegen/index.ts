@@ -7,6 +7,7 @@
  * the stamping of an artifact set.
  */
 
+export { type EntryPipeSelection, selectEntryPipe } from './entry-pipe.js';
 export {
   CODEGEN_TARGETS,
   type CodegenTarget,

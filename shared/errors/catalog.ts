@@ -346,6 +346,22 @@ export const ERROR_CATALOG = {
 
   // Runtime (docs/errors.md#catalog)
   PipeNotFoundError: { status: 422, title: 'Pipe not found', domain: 'input', origin: 'runtime', callerFacing: true },
+  EntryPipeNotFoundError: {
+    status: 422,
+    title: 'Entry pipe not found',
+    domain: 'input',
+    origin: 'runtime',
+    callerFacing: true,
+    code: 'entry_pipe_not_found',
+  },
+  EntryPipeAmbiguousError: {
+    status: 422,
+    title: 'Entry pipe ambiguous',
+    domain: 'input',
+    origin: 'runtime',
+    callerFacing: true,
+    code: 'entry_pipe_ambiguous',
+  },
   ConceptNotFoundError: {
     status: 422,
     title: 'Concept not found',

@@ -5,6 +5,18 @@ import { MthdsError } from './mthds-error.js';
 
 /** The requested pipe is not in the library (422). */
 export class PipeNotFoundError extends MthdsError {}
+/**
+ * 422: the pipe a route was asked to describe cannot be selected because nothing names it: a `pipe_ref` naming no pipe,
+ * a fetched manifest's `main_pipe` the closure lacks, or no `pipe_ref` and no `main_pipe` (code `entry_pipe_not_found`;
+ * docs/api.md#post-v1pipe-io).
+ */
+export class EntryPipeNotFoundError extends MthdsError {}
+/**
+ * 422: the pipe a route was asked to describe cannot be selected because several match: a bare code declared in several
+ * domains, or no `pipe_ref` and several `main_pipe` declarations; the candidates are in the message (code
+ * `entry_pipe_ambiguous`; docs/api.md#post-v1pipe-io).
+ */
+export class EntryPipeAmbiguousError extends MthdsError {}
 /** A concept reference names no loaded concept (spec §2.3 rule 4; 422). */
 export class ConceptNotFoundError extends MthdsError {}
 /** A bare concept name found in several domains (spec §2.3 rule 3; 422). */

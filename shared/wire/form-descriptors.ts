@@ -215,11 +215,15 @@ function withPresence(field: FormNode, gating: boolean): FormNode {
 /**
  * Input forms of every pipe, keyed by qualified ref.
  * @param library - a valid library
+ * @param pipes - only these pipes of the library (`POST /v1/pipe-io`); every pipe, sorted by ref, when absent
  */
-export function inputForms(library: Library): Record<string, PipeInputFormDescriptor> {
+export function inputForms(
+  library: Library,
+  pipes: readonly Pipe[] = sortedPipes(library),
+): Record<string, PipeInputFormDescriptor> {
   const builder = new FormBuilder(library);
   return Object.fromEntries(
-    sortedPipes(library).map((pipe) => [
+    pipes.map((pipe) => [
       pipe.ref,
       {
         fields: pipe.inputs.map((input) => {
@@ -236,11 +240,15 @@ export function inputForms(library: Library): Record<string, PipeInputFormDescri
 /**
  * Output forms of every pipe, keyed by qualified ref.
  * @param library - a valid library
+ * @param pipes - only these pipes of the library (`POST /v1/pipe-io`); every pipe, sorted by ref, when absent
  */
-export function outputForms(library: Library): Record<string, PipeOutputFormDescriptor> {
+export function outputForms(
+  library: Library,
+  pipes: readonly Pipe[] = sortedPipes(library),
+): Record<string, PipeOutputFormDescriptor> {
   const builder = new FormBuilder(library);
   return Object.fromEntries(
-    sortedPipes(library).map((pipe) => [
+    pipes.map((pipe) => [
       pipe.ref,
       { field: builder.ioNode('output', pipe.output.conceptRef, pipe.output.multiplicity, pipe.domain_code, false) },
     ]),

@@ -50,6 +50,7 @@ export {
   methodVersionData,
   methodVersionListPage,
 } from './methods.js';
+export { type PipeIoFile, type PipeIoValidReport, pipeIoValidReport } from './pipe-io-report.js';
 export {
   type RunHistoryDetail,
   type RunHistoryItem,

@@ -14,6 +14,7 @@ import {
   type ModelReferenceCatalog,
   type Multiplicity,
   type PackageExports,
+  type Pipe,
   type Presence,
   type ValidationMode,
 } from '../mthds/index.js';
@@ -28,6 +29,7 @@ import {
 } from './form-descriptors.js';
 import type { GraphSpec } from './graph-shapes.js';
 import { graphSpec } from './graph-spec.js';
+import { invalidMarkdown, validMarkdown } from './validation-markdown.js';
 
 /** Multiplicity as the input contracts spell it. */
 export type ContractMultiplicity = 'single' | 'variable' | 'fixed';
@@ -92,6 +94,8 @@ export interface ValidReport {
   input_form?: Record<string, PipeInputFormDescriptor>;
   /** Only when `views` asks for `output_form`. */
   output_form?: Record<string, PipeOutputFormDescriptor>;
+  /** Only when `render` asks for `markdown` (docs/api.md#rendered-markdown). */
+  rendered_markdown?: string;
 }
 
 /** The invalid arm. */
@@ -101,6 +105,8 @@ export interface InvalidReport {
   pending_signatures: [];
   is_runnable: false;
   message: string;
+  /** Only when `render` asks for `markdown` (docs/api.md#rendered-markdown). */
+  rendered_markdown?: string;
 }
 
 function contractMultiplicity(multiplicity: Multiplicity): {
@@ -154,11 +160,12 @@ class ContractSchemas {
 /**
  * The I/O contract of every pipe, keyed by qualified ref (signatures included).
  * @param library - a valid library
+ * @param pipes - only these pipes of the library (`POST /v1/pipe-io`); every pipe, sorted by ref, when absent
  */
-function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
+export function pipeIOContracts(library: Library, pipes?: readonly Pipe[]): Record<string, PipeIOContract> {
   const contracts: Record<string, PipeIOContract> = {};
   const schemas = new ContractSchemas(library);
-  for (const pipe of [...library.pipes.values()].sort((a, b) => a.ref.localeCompare(b.ref))) {
+  for (const pipe of pipes ?? [...library.pipes.values()].sort((a, b) => a.ref.localeCompare(b.ref))) {
     const inputs: Record<string, InputContract> = {};
     for (const input of pipe.inputs) {
       inputs[input.name] = {
@@ -200,7 +207,8 @@ function invalid(errors: ValidationErrorItem[], message: string): InvalidReport 
  *   `default_pipe_ref` and the pipe `graph_spec` dry-runs; `models`: the serving model deck's names (an unknown
  *   `$preset`, `@alias` or `~waterfall` makes the report invalid; unchecked when absent); `bundleFiles`: where the
  *   bundles came from, for PipeDocGen `template_file` (`LoadOptions.bundleFiles`); `exports`: the fetched packages'
- *   `[exports]` (`LoadOptions.exports`)
+ *   `[exports]` (`LoadOptions.exports`); `render`: opt-in presentations (`markdown` adds `rendered_markdown` on either
+ *   arm; unknown tokens are ignored)
  * @returns the valid or invalid report; never throws for an invalid bundle
  * @see spec §4.5
  */
@@ -210,6 +218,7 @@ export async function validationReport(
   options: {
     allowSignatures: boolean;
     views?: readonly string[];
+    render?: readonly string[];
     mode?: ValidationMode;
     defaultPipe?: string | null;
     models?: ModelReferenceCatalog;
@@ -218,7 +227,12 @@ export async function validationReport(
   },
 ): Promise<ValidReport | InvalidReport> {
   const verdict = await libraryVerdict(sources, sweep, options);
-  if (!verdict.ok) return invalid(verdict.errors, verdict.message);
+  const markdown = options.render?.includes('markdown') ?? false;
+  if (!verdict.ok) {
+    const report = invalid(verdict.errors, verdict.message);
+    if (markdown) report.rendered_markdown = invalidMarkdown(report);
+    return report;
+  }
   const views = new Set(options.views ?? []);
   const report: ValidReport = {
     is_valid: true,
@@ -236,5 +250,6 @@ export async function validationReport(
   };
   if (views.has('input_form')) report.input_form = inputForms(verdict.library);
   if (views.has('output_form')) report.output_form = outputForms(verdict.library);
+  if (markdown) report.rendered_markdown = validMarkdown(report, verdict.library);
   return report;
 }

@@ -1,8 +1,8 @@
 /**
  * `method_id`, the stored-method selector (docs/methods.md#method_id), on a real PostgreSQL, in process, direct mode
  * with mock inference: what `/v1/execute` runs for a bare id, `@draft` and `@<n>`; a bare id beside inline sources
- * (the inline sources run); the refusals of the source rules; `/v1/validate`, `/v1/resolve` and `/v1/codegen` by id;
- * and a deployment without a catalog, which refuses the key.
+ * (the inline sources run); the refusals of the source rules; `/v1/validate`, `/v1/resolve`, `/v1/codegen` and
+ * `/v1/pipe-io` by id; and a deployment without a catalog, which refuses the key.
  */
 import { expect } from 'chai';
 import type { Express } from 'express';
@@ -204,7 +204,7 @@ describe('method_id on the run and tooling routes (HTTP, direct mode, PostgreSQL
   });
 
   describe('when a tooling route names a stored method', () => {
-    it('should validate, resolve and codegen its bundles as if sent inline', async () => {
+    it('should validate, resolve, codegen and describe (pipe-io) its bundles as if sent inline', async () => {
       const bundle = greetingBundle('Tooling');
       const id = await store(bundle);
       const byId = await call.post('/v1/validate', { method_id: id }).expect(200);
@@ -224,6 +224,13 @@ describe('method_id on the run and tooling routes (HTTP, direct mode, PostgreSQL
         .post('/v1/codegen', { files: [{ content: bundle, source: id }], ...codegen })
         .expect(200);
       expect(generated.body).to.deep.equal(generatedInline.body);
+
+      const described = await call.post('/v1/pipe-io', { method_id: id, include_files: true }).expect(200);
+      const describedInline = await call
+        .post('/v1/pipe-io', { files: [{ content: bundle, source: id }], include_files: true })
+        .expect(200);
+      expect(described.body).to.deep.equal(describedInline.body);
+      expect(described.body.files).to.deep.equal([{ content: bundle, source: id }]);
     });
 
     it('should answer what it cannot resolve with a problem, never an invalid verdict', async () => {

@@ -40,6 +40,7 @@ const INVALID_BODIES: Record<string, unknown> = {
   validate_mthds_v1_validate_post: { mthds_contents: 'one bundle, not a list' },
   resolve_mthds_v1_resolve_post: { files: [{ source: 'a file without content' }] },
   codegen_mthds_v1_codegen_post: { method_ref: 'github.com/o/r', kind: 'types', target: 'cobol' },
+  pipe_io_v1_pipe_io_post: { files: [{ content: 'domain = "d"' }], all_pipes: 'yes' },
   build_inputs_v1_build_inputs_post: { method_ref: 'github.com/o/r', format: 'yaml' },
   build_output_v1_build_output_post: { method_ref: 'github.com/o/r', format: 'xml' },
   build_runner_v1_build_runner_post: { method_ref: 'github.com/o/r', allow_signatures: 'yes' },

@@ -1,5 +1,5 @@
 /**
- * The verdicts of the diagnostic and tooling routes (`/v1/validate`, `/v1/resolve`, `/v1/codegen`, `/v1/build/*`,
+ * The verdicts of the diagnostic and tooling routes (`/v1/validate`, `/v1/resolve`, `/v1/codegen`, `/v1/pipe-io`, `/v1/build/*`,
  * `/v1/lint`, `/v1/format`) as the OpenAPI document describes them: each is a 200 whether the bundle is valid or not
  * (spec §7.2 rule 2). Names and members follow the reference OpenAPI (`ValidReport`, `InvalidReport`,
  * `ResolveValidReport`, `CrateInvalidReport`, `CodegenValidReport`, `Build*ValidReport`, `LintResponse`,
@@ -40,6 +40,11 @@ const PIPE_IO_CONTRACT = z
   })
   .meta({ id: 'PipeIOContract', description: 'The inputs and output a pipe declares, with their JSON schemas.' });
 
+const RENDERED_MARKDOWN = z
+  .string()
+  .optional()
+  .meta({ description: 'With `render: ["markdown"]`: the verdict as Markdown (docs/api.md#rendered-markdown).' });
+
 const VALID_REPORT = z
   .looseObject({
     is_valid: z.literal(true),
@@ -72,6 +77,7 @@ const VALID_REPORT = z
     default_pipe_ref: z.string().nullable(),
     input_form: z.record(z.string(), OPEN_OBJECT).optional().meta({ description: 'With `views: ["input_form"]`.' }),
     output_form: z.record(z.string(), OPEN_OBJECT).optional().meta({ description: 'With `views: ["output_form"]`.' }),
+    rendered_markdown: RENDERED_MARKDOWN,
   })
   .meta({ id: 'ValidReport', description: 'The bundle is valid (docs/api.md#post-v1validate).' });
 
@@ -82,6 +88,7 @@ const INVALID_REPORT = z
     pending_signatures: z.array(z.string()),
     is_runnable: z.literal(false),
     message: z.string(),
+    rendered_markdown: RENDERED_MARKDOWN,
   })
   .meta({ id: 'InvalidReport', description: 'The bundle is invalid: the items say why.' });
 
@@ -119,6 +126,30 @@ export const CODEGEN_VERDICT = z.union([
       message: z.string(),
     })
     .meta({ id: 'CodegenValidReport', description: 'The generated artifacts and their lock (docs/codegen.md).' }),
+  CRATE_INVALID_REPORT,
+]);
+
+/** `POST /v1/pipe-io` (docs/api.md#post-v1pipe-io). */
+export const PIPE_IO_VERDICT = z.union([
+  z
+    .looseObject({
+      is_valid: z.literal(true),
+      pipe_ref: z.string().nullable(),
+      pipe_io_contracts: z.record(z.string(), PIPE_IO_CONTRACT),
+      input_form: z.record(z.string(), OPEN_OBJECT),
+      output_form: z.record(z.string(), OPEN_OBJECT),
+      default_pipe_ref: z.string().nullable(),
+      pending_signatures: z.array(z.string()),
+      is_runnable: z.boolean(),
+      files: z
+        .array(z.looseObject({ content: z.string(), source: z.string().nullable().optional() }))
+        .optional()
+        .meta({ description: 'With `include_files: true`: the closure’s `.mthds` files.' }),
+    })
+    .meta({
+      id: 'PipeIoValidReport',
+      description: 'The selected pipe’s (or every pipe’s) contracts and forms, keyed by qualified pipe ref.',
+    }),
   CRATE_INVALID_REPORT,
 ]);
 
