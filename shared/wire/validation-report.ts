@@ -155,7 +155,7 @@ class ContractSchemas {
  * The I/O contract of every pipe, keyed by qualified ref (signatures included).
  * @param library - a valid library
  */
-function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
+export function pipeIOContracts(library: Library): Record<string, PipeIOContract> {
   const contracts: Record<string, PipeIOContract> = {};
   const schemas = new ContractSchemas(library);
   for (const pipe of [...library.pipes.values()].sort((a, b) => a.ref.localeCompare(b.ref))) {
