@@ -12,6 +12,7 @@ import { type BundleSource, MAX_MULTIPLICITY, type PackageExports } from '../sha
 import { callbackUrlProblem } from '../shared/net/index.js';
 import type { MethodLink, RunSubmission } from '../shared/orchestration/index.js';
 import { parseRequest, refuseAs } from './request-schema.js';
+import { laxBooleanOrInteger } from './requests/lax-values.js';
 import { METHOD_ID, parseMethodSelector } from './requests/method-id.js';
 import { STORAGE_SCOPE } from './requests/storage-scope.js';
 import type { RunOwnership } from './run-ownership.js';
@@ -21,6 +22,30 @@ const MAX_CALLBACK_URLS = 5;
 
 /** What an `output_multiplicity` out of range is told (docs/limits.md#multiplicity). */
 const MULTIPLICITY_RANGE = `must be true, false or a count from 1 to ${MAX_MULTIPLICITY} (MAX_MULTIPLICITY)`;
+
+/** `output_multiplicity` as declared: a boolean or a count in range. */
+const MULTIPLICITY = z.union([
+  z.boolean(),
+  z.number().int().min(1, MULTIPLICITY_RANGE).max(MAX_MULTIPLICITY, MULTIPLICITY_RANGE),
+]);
+
+/**
+ * `output_multiplicity` as sent: the declared value, or a string read in lax mode (docs/api.md#lax-values); anything
+ * else is refused in the range's words, quoting a string sent.
+ */
+const LAX_MULTIPLICITY = z.union(
+  [
+    MULTIPLICITY,
+    z
+      .string()
+      .transform((text) => laxBooleanOrInteger(text) ?? text)
+      .pipe(MULTIPLICITY),
+  ],
+  {
+    error: (issue) =>
+      typeof issue.input === 'string' ? `'${issue.input.slice(0, 40)}' ${MULTIPLICITY_RANGE}` : MULTIPLICITY_RANGE,
+  },
+);
 
 /** The members of a run request that name its bundle. */
 interface SourceMembers {
@@ -110,12 +135,9 @@ export const RUN_REQUEST = z
       .optional()
       .meta({ description: 'Input name → value (docs/api.md#inputs), or a whole working memory.' }),
     output_name: z.string().nullish().meta({ description: 'Name of the final output (default `main_stuff`).' }),
-    output_multiplicity: z
-      .union([z.boolean(), z.number().int().min(1, MULTIPLICITY_RANGE).max(MAX_MULTIPLICITY, MULTIPLICITY_RANGE)])
-      .nullish()
-      .meta({
-        description: `\`true\`, \`false\` or N (1 to ${MAX_MULTIPLICITY}, docs/limits.md#multiplicity): overrides the multiplicity of the pipe's output.`,
-      }),
+    output_multiplicity: LAX_MULTIPLICITY.nullish().meta({
+      description: `\`true\`, \`false\` or N (1 to ${MAX_MULTIPLICITY}, docs/limits.md#multiplicity): overrides the multiplicity of the pipe's output. A string is read as the reference reads it: \`"1"\` or \`"true"\` is true, \`"0"\` or \`"false"\` false, \`"3"\` 3 (docs/api.md#lax-values).`,
+    }),
     dynamic_output_concept_ref: z.string().nullish().meta({ description: 'Concept of a `native.Dynamic` output.' }),
     bundle_b64: z.string().nullish().meta({ description: 'A whole bundle as a base64 zip (docs/bundles.md).' }),
     files: z

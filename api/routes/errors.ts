@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import { type Request, type Response, Router } from 'express';
-import { NotFound } from '../../shared/errors/index.js';
+import { ErrorPageNotFoundError } from '../../shared/errors/index.js';
 import type { ErrorPages } from '../error-pages.js';
 
 /** Send a page, or a redirect to its path with the trailing slash. */
@@ -24,7 +24,7 @@ function sendPage(req: Request, res: Response, html: string): void {
 /**
  * Router serving the error pages.
  * @param pages - the pages, built on first use
- * @throws NotFound (404) through the problem handler for a name no error class has
+ * @throws ErrorPageNotFoundError (404) through the problem handler for a name no error class has
  */
 export function errorsRouter(pages: () => ErrorPages): Router {
   const router = Router();
@@ -32,7 +32,9 @@ export function errorsRouter(pages: () => ErrorPages): Router {
   router.get('/errors/:slug', (req, res) => {
     const html = pages().bySlug.get(req.params.slug);
     if (html === undefined)
-      throw new NotFound(`No error type '${req.params.slug}' is documented. See GET /errors/ for the list.`);
+      throw new ErrorPageNotFoundError(
+        `No error type '${req.params.slug}' is documented. See GET /errors/ for the list.`,
+      );
     sendPage(req, res, html);
   });
   return router;

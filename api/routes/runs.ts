@@ -22,10 +22,11 @@ import {
   type RunStore,
   runError,
 } from '../../shared/orchestration/index.js';
-import type { RunUsageReport } from '../../shared/wire/index.js';
+import { type RunUsageReport, runResultsBody } from '../../shared/wire/index.js';
 import type { RouteSpec } from '../openapi/route-spec.js';
 import { RUN_PENDING, RUN_READ, RUN_RESULTS, RUN_USAGE } from '../openapi/schemas/run-result.js';
 import { parseRequest } from '../request-schema.js';
+import { RESULT_ARTIFACTS } from '../requests/result-artifacts.js';
 import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 import { readOwnedOrKeptRun } from '../run-ownership.js';
 import { sendJson } from '../send-json.js';
@@ -41,6 +42,8 @@ const RUN_QUERY = z.object({
       'Where to look for the run once its record expired: the `storage_scope` it ran under (default: the caller’s own id; docs/storage.md).',
   }),
 });
+
+const RESULTS_QUERY = RUN_QUERY.extend({ artifacts: RESULT_ARTIFACTS.optional() });
 
 /** The problems every lifecycle route may answer: a bad query, an unknown (or foreign) run, a scope, an outage. */
 const READ_PROBLEMS: RouteSpec['problems'] = [
@@ -73,9 +76,9 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
     tag: 'runs',
     summary: 'Run results',
     description:
-      'The result of a completed run; 202 with `Retry-After` while it runs; 409 when it finished without a result. Kept in storage beyond the run record; stored documents and images are fetchable URLs (docs/storage.md).',
+      'The result of a completed run, artifact by artifact (`?artifacts=` selects them; docs/api.md#run-results); 202 with `Retry-After` while it runs; 409 with `run_status` and `error` when it finished without a result. Kept in storage beyond the run record; stored documents and images are fetchable URLs (docs/storage.md).',
     params: RUN_ID,
-    query: RUN_QUERY,
+    query: RESULTS_QUERY,
     responses: {
       200: { description: 'The run completed.', schema: RUN_RESULTS },
       202: {
@@ -84,7 +87,7 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
         headers: ['Retry-After'],
       },
     },
-    problems: [...READ_PROBLEMS, 'RunResultUnavailableError'],
+    problems: [...READ_PROBLEMS, 'BadRequest', 'RunResultUnavailableError'],
   },
   {
     method: 'get',
@@ -151,15 +154,6 @@ export function disclosedRunError(record: RunRecord, disclosure: ErrorDisclosure
   return record.error ? runError(disclosedReport(record.error, disclosure)) : undefined;
 }
 
-function mainStuffOf(record: RunRecord): unknown {
-  const result = record.result;
-  if (!result?.main_stuff_name) return null;
-  const content = result.pipe_output.working_memory.root[result.main_stuff_name]?.content;
-  return content !== undefined && 'items' in content && Array.isArray(content['items'])
-    ? content['items']
-    : (content ?? null);
-}
-
 /** A run's progress and usage as the status route reports them. */
 interface ProgressAndUsage {
   progress: Omit<RunProgress, 'usage'>;
@@ -189,6 +183,24 @@ async function progressOf(reading: Promise<RunProgress | undefined>, record: Run
     progress: runEnded(record) ? { ...progress, current_pipe: null } : progress,
     usage: record.result?.usage ?? usage ?? null,
   };
+}
+
+/**
+ * The 409 of a run that ended without a result: its status and error report, the report's message in the detail.
+ * @param record - the ended run
+ * @param status - its lifecycle status
+ * @param disclosure - the deployment's disclosure mode
+ */
+function resultUnavailable(
+  record: RunRecord,
+  status: RunStatus,
+  disclosure: ErrorDisclosure,
+): RunResultUnavailableError {
+  const error = disclosedRunError(record, disclosure);
+  const detail = error
+    ? `Run finished with status ${status}: ${error.message}`
+    : `Run finished with status ${status}; no result available`;
+  return new RunResultUnavailableError(detail, status, error ?? null);
 }
 
 /** What the lifecycle routes read. */
@@ -235,25 +247,16 @@ export function runsRouter(options: RunsRouterOptions): Router {
     });
   });
   router.get('/v1/runs/:runId/results', async (req, res) => {
-    const record = await read(req, res);
+    const { storage_scope: scope, artifacts } = parseRequest(RESULTS_QUERY, req.query, 'query');
+    const record = await readOwnedOrKeptRun(store, objects, String(req.params['runId']), res.locals.identity, scope);
     const status = runStatus(record);
     if (status === 'PENDING' || status === 'RUNNING') {
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       sendJson(res, 202, { pipeline_run_id: record.pipeline_run_id, status });
       return;
     }
-    if (status !== 'COMPLETED' || !record.result)
-      throw new RunResultUnavailableError(
-        `Run finished with status ${status}; no result available`,
-        disclosedRunError(record, disclosure),
-      );
-    const body = {
-      pipeline_run_id: record.pipeline_run_id,
-      main_stuff: mainStuffOf(record),
-      graph_spec: record.result.pipe_output.graph_spec,
-      pipe_output: record.result.pipe_output,
-      usage: record.result.usage,
-    };
+    if (status !== 'COMPLETED' || !record.result) throw resultUnavailable(record, status, disclosure);
+    const body = runResultsBody(record.result, record.io_artifacts, artifacts);
     const context = { store: objects.store, urlTtlSeconds: options.urlTtlSeconds, req };
     sendJson(res, 200, await withFetchableUrls(body, record.storage_scope, context));
   });

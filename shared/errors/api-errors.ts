@@ -42,6 +42,11 @@ export class QueueDashboardReadOnly extends MthdsError {}
 export class OrchestrationModeOverrideForbidden extends MthdsError {}
 /** 404: no such route. Its body never carries a `code` member (docs/api.md#unknown-routes-and-methods). */
 export class NotFound extends MthdsError {}
+/**
+ * 404: `/errors/{name}` names no documented error type (code `error_page_not_found`: a served route's 404 always
+ * carries a `code`; docs/api.md#unknown-routes-and-methods).
+ */
+export class ErrorPageNotFoundError extends MthdsError {}
 /** 405: the route exists with another method. */
 export class MethodNotAllowed extends MthdsError {}
 /** 413: body over `MAX_REQUEST_BODY_MIB` (spec §8). */
@@ -63,24 +68,27 @@ export class InvalidCallbackUrls extends MthdsError {}
 /** 404: no run with this id is known (code `run_not_found`; docs/api.md#run-lifecycle). */
 export class RunNotFoundError extends MthdsError {}
 /**
- * 409: the run finished without a result (code `run_result_unavailable`; docs/api.md#run-lifecycle). A failed run's
- * problem
- * document carries its error report under `error` (docs/run-events.md#why-a-run-failed).
+ * 409: the run finished without a result (code `run_result_unavailable`; docs/api.md#run-results). The problem
+ * document carries the run's status under `run_status` and its error report under `error` (null when it has none;
+ * docs/run-events.md#why-a-run-failed).
  */
 export class RunResultUnavailableError extends MthdsError {
   /**
-   * @param message - the detail, `Run finished with status <STATUS>; no result available` (the SDK parses it)
-   * @param runError - the failed run's error report (an `ErrorReport`, as JSON), rendered as the `error` member
+   * @param message - the detail: `Run finished with status <STATUS>: <the report's message>`, or
+   *   `Run finished with status <STATUS>; no result available` without a report (clients read the status word in it)
+   * @param runStatus - the run's lifecycle status (`FAILED`, …), rendered as `run_status`
+   * @param runError - the run's error report (an `ErrorReport`, as JSON), rendered as `error`; null when it has none
    */
   constructor(
     message: string,
-    private readonly runError?: object,
+    private readonly runStatus: string,
+    private readonly runError: object | null,
   ) {
     super(message);
   }
 
   override wireExtensions(): Record<string, unknown> {
-    return this.runError ? { error: this.runError } : {};
+    return { run_status: this.runStatus, error: this.runError };
   }
 }
 /** 422: `GET /v1/models?type=` names no model category. */

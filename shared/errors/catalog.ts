@@ -67,6 +67,13 @@ export const ERROR_CATALOG = {
     origin: 'api',
   },
   NotFound: { status: 404, title: 'Not found', domain: 'input', origin: 'api' },
+  ErrorPageNotFoundError: {
+    status: 404,
+    title: 'Error page not found',
+    domain: 'input',
+    origin: 'api',
+    code: 'error_page_not_found',
+  },
   MethodNotAllowed: { status: 405, title: 'Method not allowed', domain: 'input', origin: 'api' },
   PayloadTooLarge: { status: 413, title: 'Payload too large', domain: 'input', origin: 'api' },
   UnsupportedMediaType: { status: 415, title: 'Unsupported media type', domain: 'input', origin: 'api' },
@@ -318,6 +325,7 @@ export const ERROR_CATALOG = {
     origin: 'runtime',
     callerFacing: true,
     pinned: true,
+    code: 'method_package_not_found',
   },
   MethodPackageAmbiguityError: {
     status: 422,

@@ -13,7 +13,13 @@ import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
 import type { RunRecord, RunStore } from './registry/index.js';
 import { countRejection } from './run-rejections.js';
 import { inputNamesOf, type RunObjects } from './storage/index.js';
-import { acceptedRecord, executeSubmission, historyFacts, type RunSubmission } from './submission.js';
+import {
+  acceptedRecord,
+  executeSubmission,
+  historyFacts,
+  type RunSubmission,
+  submissionIOArtifacts,
+} from './submission.js';
 
 /** What the direct orchestrator needs. */
 export interface DirectOrchestratorDeps {
@@ -98,7 +104,16 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         library,
       );
       await deps.runs.finish(
-        await keep({ ...running, state: 'COMPLETED', finished_at: result.finished_at, result }, submission.inputs),
+        await keep(
+          {
+            ...running,
+            state: 'COMPLETED',
+            finished_at: result.finished_at,
+            result,
+            io_artifacts: submissionIOArtifacts(submission, library),
+          },
+          submission.inputs,
+        ),
       );
       await tracker.finish(null);
       return result;

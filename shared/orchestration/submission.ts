@@ -16,7 +16,14 @@ import {
   runBundle,
   runChildPipeline,
 } from '../runtime/index.js';
-import { completedRunResult, type RunResult, withProvenance } from '../wire/index.js';
+import {
+  completedRunResult,
+  missingRunIOArtifacts,
+  type RunIOArtifacts,
+  type RunResult,
+  runIOArtifacts,
+  withProvenance,
+} from '../wire/index.js';
 import type { QueuedRunJob, RunHistoryFacts, RunJob } from './queue/index.js';
 import type { RunRecord } from './registry/index.js';
 
@@ -230,6 +237,25 @@ export async function executeSubmission(
     completedRunResult(finished.outcome, finished.library, finished.graph),
     submission.methodProvenance,
   );
+}
+
+/**
+ * The I/O artifacts of a completed submission (docs/api.md#run-results), kept with its record: built from the library
+ * it ran in — the one given, else the process's cached library of its sources (`run-library-cache.ts`), which its run
+ * has just used.
+ * @param submission - the completed run
+ * @param library - its library, when the caller holds it
+ * @returns the artifacts, or their absence with the reason; never throws
+ */
+export function submissionIOArtifacts(submission: RunSubmission, library?: Library): RunIOArtifacts {
+  try {
+    return runIOArtifacts(
+      library ?? loadRunLibrary(submission.sources, undefined, submission.libraryFiles?.paths() ?? null),
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return missingRunIOArtifacts(`The library of the run could not be loaded again: ${message}`);
+  }
 }
 
 /**

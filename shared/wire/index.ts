@@ -57,7 +57,14 @@ export {
   runHistoryDetail,
   runHistoryItem,
 } from './run-history.js';
+export { missingRunIOArtifacts, type RunIOArtifacts, runIOArtifacts } from './run-io-artifacts.js';
 export { completedRunResult, type PipeStructure, type RunResult, type RunState, withProvenance } from './run-result.js';
+export {
+  RUN_RESULT_ARTIFACTS,
+  type RunResultArtifact,
+  type RunResultsBody,
+  runResultsBody,
+} from './run-results.js';
 export {
   inferenceCallOf,
   pipeTokenUsageOf,

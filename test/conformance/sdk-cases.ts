@@ -94,7 +94,8 @@ prompt = "Confirm that the request was $decision."
 const REJECTED = { decision: 'rejected' };
 const GATE_FAILURE =
   "PipeCondition 'gate_request' failed with outcome: fail. Evaluated expression: 'rejected' (outcomes: approved).";
-const FAILED_DETAIL = 'Run finished with status FAILED; no result available';
+const FAILED_DETAIL =
+  "Run finished with status FAILED: PipeCondition 'gate_request' failed with outcome: fail. Evaluated expression: 'rejected' (outcomes: approved).";
 
 /** The files the CLI cases read, by name, written into the work directory before the suite. */
 export const WORK_FILES: Record<string, string> = {
@@ -167,7 +168,21 @@ function expectBuildProblem(error: SdkError, route: string, status: number, erro
 }
 
 function expectGreetingResult(result: Record<string, unknown>, runId?: string): void {
-  expect(Object.keys(result)).to.deep.equal(['pipeline_run_id', 'main_stuff', 'graph_spec', 'pipe_output', 'usage']);
+  expect(Object.keys(result)).to.deep.equal([
+    'pipeline_run_id',
+    'main_stuff',
+    'working_memory',
+    'graph_spec',
+    'graph_assembly_error',
+    'pipe_io_contracts',
+    'input_form',
+    'output_form',
+    'pipe_io_artifacts_error',
+    'tokens_usages',
+    'usage_assembly_error',
+    'pipe_output',
+    'usage',
+  ]);
   if (runId) expect(result['pipeline_run_id']).to.equal(runId);
   expect(result['main_stuff']).to.deep.equal({ text: GREETING });
   const output = result['pipe_output'] as { pipeline_run_id: string; graph_spec: unknown };

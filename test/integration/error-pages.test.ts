@@ -58,7 +58,8 @@ describe('error pages (GET /errors/…)', () => {
     it('should answer 404 for a name no error class has', async () => {
       const response = await request(app).get('/errors/no-such-error/').expect(404);
       expect(response.body).to.include({
-        error_type: 'NotFound',
+        error_type: 'ErrorPageNotFoundError',
+        code: 'error_page_not_found',
         detail: "No error type 'no-such-error' is documented. See GET /errors/ for the list.",
       });
     });

@@ -229,9 +229,11 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
       await pollUntil(statusOf(deployment, runId), (body) => body.status === 'FAILED');
       const results = await request(deployment.app).get(`/v1/runs/${runId}/results`).expect(409);
       expect(results.body).to.include({
-        detail: 'Run finished with status FAILED; no result available',
+        detail: `Run finished with status FAILED: ${results.body.error.message}`,
         code: 'run_result_unavailable',
+        run_status: 'FAILED',
       });
+      expect(results.body.error).to.include({ error_type: 'PipeFeatureNotSupportedError', pipe_code: 'file_greeting' });
       const [delivery] = await receiver.successes(1);
       const body = JSON.parse(delivery!.body);
       expect(Object.keys(body)).to.deep.equal(['pipeline_run_id', 'state', 'status', 'error', 'usage']);

@@ -20,6 +20,22 @@ import { buildTestApp } from '../helpers/test-app.js';
 const JWT = JWT_ENVIRONMENT;
 const greeting = { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } };
 const filing = { mthds_contents: [FILING_BUNDLE], inputs: { name: 'Ada' } };
+/** The members of a completed run's results, in order (docs/api.md#run-results). */
+const RESULTS_MEMBERS = [
+  'pipeline_run_id',
+  'main_stuff',
+  'working_memory',
+  'graph_spec',
+  'graph_assembly_error',
+  'pipe_io_contracts',
+  'input_form',
+  'output_form',
+  'pipe_io_artifacts_error',
+  'tokens_usages',
+  'usage_assembly_error',
+  'pipe_output',
+  'usage',
+];
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const EVENT_ID = /^\d+-\d+$/;
 
@@ -76,11 +92,20 @@ async function expectFailedRunExplained(harness: Harness, runId: string): Promis
   expect(status.body.error).to.deep.equal(error);
   expect(status.body.progress).to.deep.equal({ current_pipe: null, finished_pipes: 1 });
   const results = await alice.results(runId).expect(409);
-  expect(results.body).to.include({
-    detail: 'Run finished with status FAILED; no result available',
+  expect(results.body).to.deep.equal({
+    type: `${harness.docsUrl}/errors/run-result-unavailable-error/`,
+    title: 'Run result unavailable',
+    status: 409,
+    detail: `Run finished with status FAILED: ${error.message}`,
+    instance: `/v1/runs/${runId}/results`,
+    request_id: results.body.request_id,
+    error_type: 'RunResultUnavailableError',
     code: 'run_result_unavailable',
+    error_domain: 'input',
+    retryable: false,
+    run_status: 'FAILED',
+    error,
   });
-  expect(results.body.error).to.deep.equal(error);
   const priced = { calls: 1, cost_usd: null, unpriced_calls: 1 };
   expect(status.body.usage.total).to.include(priced);
   expect(status.body.usage.by_pipe.greet_person).to.include(priced);
@@ -187,13 +212,28 @@ describe('the run lifecycle over HTTP', function () {
         usage: executed.body.usage,
       });
       const results = await alice.results(runId).expect(200);
+      const validated = await request(harness.app)
+        .post('/v1/validate')
+        .set({ Authorization: `Bearer ${harness.alice}` })
+        .send({ mthds_contents: [GREETING_BUNDLE], views: ['input_form', 'output_form'] })
+        .expect(200);
+      expect(Object.keys(results.body)).to.deep.equal(RESULTS_MEMBERS);
       expect(results.body).to.deep.equal({
         pipeline_run_id: runId,
         main_stuff: executed.body.pipe_output.working_memory.root.main_stuff.content,
+        working_memory: executed.body.pipe_output.working_memory,
         graph_spec: executed.body.pipe_output.graph_spec,
+        graph_assembly_error: null,
+        pipe_io_contracts: validated.body.pipe_io_contracts,
+        input_form: validated.body.input_form,
+        output_form: validated.body.output_form,
+        pipe_io_artifacts_error: null,
+        tokens_usages: executed.body.pipe_output.tokens_usages,
+        usage_assembly_error: null,
         pipe_output: executed.body.pipe_output,
         usage: executed.body.usage,
       });
+      expect(results.body.main_stuff).to.have.keys('text');
       const usageRead = await alice.usage(runId).expect(200);
       expect(usageRead.body).to.deep.equal({ pipeline_run_id: runId, status: 'COMPLETED', usage: executed.body.usage });
       const events = await alice.events(runId);

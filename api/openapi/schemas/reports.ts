@@ -13,7 +13,7 @@ const OPEN_OBJECT = z.looseObject({});
 
 const CONTRACT_MULTIPLICITY = z.enum(['single', 'variable', 'fixed']);
 
-const PIPE_IO_CONTRACT = z
+export const PIPE_IO_CONTRACT = z
   .looseObject({
     inputs: z.record(
       z.string(),

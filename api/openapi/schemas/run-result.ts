@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { VALIDATION_ERROR_ITEM } from './problem-document.js';
+import { PIPE_IO_CONTRACT } from './reports.js';
 
 const RUN_STATE = z
   .enum(['STARTED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'ERROR'])
@@ -216,17 +217,53 @@ export const RUN_READ = z
   })
   .meta({ id: 'RunRead', description: 'Where a run stands.' });
 
-/** `GET /v1/runs/{run_id}/results` of a finished run (docs/api.md#run-lifecycle). */
+const OPEN_OBJECT = z.looseObject({});
+
+/** Why an artifact is null: null when it was built. */
+const ARTIFACT_ERROR = z.string().nullable();
+
+/**
+ * `GET /v1/runs/{run_id}/results` of a completed run (docs/api.md#run-results). Each artifact is present unless
+ * `?artifacts=` left it out; `pipe_output` and `usage` only in a read without `?artifacts=`.
+ */
 export const RUN_RESULTS = z
   .looseObject({
     pipeline_run_id: z.string(),
-    main_stuff: z.unknown().meta({ description: 'Content of the final output (the items of a list).' }),
-    graph_spec: z
-      .looseObject({})
-      .nullable()
+    main_stuff: z.unknown().optional().meta({
+      description:
+        'Content of the main output, never null: its concept’s fields, `{items: […]}` for a list, `{absent: true, absence}` for an output resolved absent.',
+    }),
+    working_memory: WORKING_MEMORY.nullable().optional(),
+    graph_spec: OPEN_OBJECT.nullable()
+      .optional()
       .meta({ description: 'The live graph of the run, as in `pipe_output.graph_spec` (docs/graph-spec.md).' }),
-    pipe_output: PIPE_OUTPUT,
-    usage: RUN_USAGE_REPORT,
+    graph_assembly_error: ARTIFACT_ERROR.optional().meta({ description: 'With `graph_spec`: why it is null.' }),
+    pipe_io_contracts: z
+      .record(z.string(), PIPE_IO_CONTRACT)
+      .nullable()
+      .optional()
+      .meta({ description: 'The contract of every pipe of the run’s library, as `/v1/validate` gives them.' }),
+    input_form: z
+      .record(z.string(), OPEN_OBJECT)
+      .nullable()
+      .optional()
+      .meta({ description: 'The input form of every pipe, as `/v1/validate`’s `input_form` view (docs/forms.md).' }),
+    output_form: z
+      .record(z.string(), OPEN_OBJECT)
+      .nullable()
+      .optional()
+      .meta({ description: 'The output form of every pipe, as `/v1/validate`’s `output_form` view (docs/forms.md).' }),
+    pipe_io_artifacts_error: ARTIFACT_ERROR.optional().meta({
+      description: 'With any of the three I/O artifacts: why they are null.',
+    }),
+    tokens_usages: z
+      .array(TOKENS_USAGE_RECORD)
+      .nullable()
+      .optional()
+      .meta({ description: 'The run’s usage records, as `pipe_output.tokens_usages`.' }),
+    usage_assembly_error: ARTIFACT_ERROR.optional().meta({ description: 'With `tokens_usages`: always null here.' }),
+    pipe_output: PIPE_OUTPUT.optional().meta({ description: 'The whole output; only without `?artifacts=`.' }),
+    usage: RUN_USAGE_REPORT.optional().meta({ description: 'Usage and cost; only without `?artifacts=`.' }),
   })
   .meta({ id: 'RunResults', description: 'The result of a completed run.' });
 

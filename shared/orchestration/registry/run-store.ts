@@ -5,7 +5,7 @@
  * owner on every claim and every read.
  */
 import type { ErrorReport } from '../../errors/index.js';
-import type { RunResult, RunState, RunUsageReport } from '../../wire/index.js';
+import type { RunIOArtifacts, RunResult, RunState, RunUsageReport } from '../../wire/index.js';
 
 /** A run as the store keeps it. Times are ISO-8601 UTC. */
 export interface RunRecord {
@@ -26,6 +26,11 @@ export interface RunRecord {
   started_at: string | null;
   finished_at: string | null;
   result?: RunResult;
+  /**
+   * A COMPLETED run's I/O artifacts (contracts and forms of its library's pipes), built when it finished and served by
+   * its results read (docs/api.md#run-results); absent for a run recorded before they were kept.
+   */
+  io_artifacts?: RunIOArtifacts;
   /** Why a FAILED run failed, with the failing `pipe_code` (docs/run-events.md). */
   error?: ErrorReport;
   /** True once a retake of the run started in quarantine (its worker process died; docs/run-failures.md). */

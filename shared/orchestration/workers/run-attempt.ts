@@ -14,7 +14,7 @@ import { RunProgressTracker } from '../events/index.js';
 import type { QueuedRunJob, RunJob } from '../queue/index.js';
 import type { RunRecord } from '../registry/index.js';
 import { inputNamesOf } from '../storage/index.js';
-import { executeSubmission, type RunSubmission, submissionOfJob } from '../submission.js';
+import { executeSubmission, type RunSubmission, submissionIOArtifacts, submissionOfJob } from '../submission.js';
 import { recordRunFailure } from './run-failure.js';
 import type { RunJobOutcome, RunProcessorDeps } from './run-processor-deps.js';
 
@@ -140,7 +140,13 @@ export async function processRun(
         );
     const completed = await keepFinished(
       deps,
-      { ...running, state: 'COMPLETED', finished_at: result.finished_at, result },
+      {
+        ...running,
+        state: 'COMPLETED',
+        finished_at: result.finished_at,
+        result,
+        io_artifacts: submissionIOArtifacts(submission),
+      },
       payload.inputs,
       log,
     );

@@ -14,7 +14,8 @@ import {
   toRunJob,
 } from '../../../shared/orchestration/index.js';
 import { RUN_JOB } from '../../../shared/orchestration/queued.js';
-import { type IdSource, inThreadTemplateRenderer } from '../../../shared/runtime/index.js';
+import { type IdSource, inThreadTemplateRenderer, loadRunLibrary } from '../../../shared/runtime/index.js';
+import { runIOArtifacts } from '../../../shared/wire/index.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../../helpers/greeting-bundle.js';
 import { testRunObjects } from '../../helpers/run-objects.js';
 
@@ -193,7 +194,11 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
         attempts: 1,
         source_digest: GREETING_DIGEST,
         result,
+        io_artifacts: runIOArtifacts(loadRunLibrary(submission().sources)),
       });
+      const kept = await deps.runs.getOwned('run-1', 'alice');
+      expect(Object.keys(kept?.io_artifacts?.pipe_io_contracts ?? {})).to.deep.equal(['greet.greet_person']);
+      expect(kept?.io_artifacts?.pipe_io_artifacts_error).to.equal(null);
       const logged = await eventsOf(deps, 'run-1');
       expect(logged.map((entry) => entry.id)).to.deep.equal([
         `${FIXED_NOW}-0`,
