@@ -29,6 +29,7 @@ import { parseRequest } from '../request-schema.js';
 import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 import { readOwnedOrKeptRun } from '../run-ownership.js';
 import { sendJson } from '../send-json.js';
+import type { StorageLinks } from '../storage-links.js';
 import { withFetchableUrls } from '../storage-urls.js';
 
 const RUN_ID = z.object({
@@ -201,8 +202,8 @@ export interface RunsRouterOptions {
   disclosure: ErrorDisclosure;
   /** Finished runs kept in storage, read once their record expired. */
   objects: RunObjects;
-  /** Lifetime of a presigned URL in a result, in seconds (`STORAGE_URL_TTL_SECONDS`). */
-  urlTtlSeconds: number;
+  /** Signs the links of stored files in a result (docs/uploads.md#in-results). */
+  links: StorageLinks;
 }
 
 /**
@@ -254,8 +255,7 @@ export function runsRouter(options: RunsRouterOptions): Router {
       pipe_output: record.result.pipe_output,
       usage: record.result.usage,
     };
-    const context = { store: objects.store, urlTtlSeconds: options.urlTtlSeconds, req };
-    sendJson(res, 200, await withFetchableUrls(body, record.storage_scope, context));
+    sendJson(res, 200, await withFetchableUrls(body, res.locals.identity, { links: options.links, req }));
   });
   router.get('/v1/runs/:runId/usage', async (req, res) => {
     const reading = readProgress(events, String(req.params['runId']));
