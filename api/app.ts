@@ -3,7 +3,9 @@
  *
  * Request lifecycle, in order (CONTRIBUTING.md#13-thin-routes-checked-at-the-edge):
  * 1. request id (`X-Request-ID` on every response, spec §7.4), the access log line and request metrics
- * 2. body-size guard on the declared length (413, spec §8), before routing and auth
+ * 2. this server's signed storage links (an upload grant's PUT, a download link: docs/uploads.md#signed-links), which
+ *    carry their own credential and size, then the body-size guard on the declared length (413, spec §8), before
+ *    routing and auth
  * 3. `GET /health` (liveness, outside `/v1` and outside auth, spec §4.1), `GET /ready` (readiness, likewise), the
  *    error pages `GET /errors/…` (where problem `type` URIs point, spec §7.1) and the pages for people: `GET /` (to
  *    `/docs`) and `GET /docs`, the API reference (docs/api.md#api-reference-docs-and-get-v1openapijson)
@@ -77,13 +79,21 @@ import { MODELS_ROUTE, modelsRouter } from './routes/models.js';
 import { OPENAPI_ROUTE, openApiRouter } from './routes/openapi.js';
 import { CREATE_ORGANIZATION_ROUTE, organizationsRouter } from './routes/organizations.js';
 import { READY_ROUTE, readyRouter } from './routes/ready.js';
+import {
+  RESOLVE_STORAGE_URL_ROUTE,
+  RESOLVE_STORAGE_URLS_ROUTE,
+  resolveStorageRouter,
+} from './routes/resolve-storage.js';
 import { EXECUTE_ROUTE, runRouter, START_ROUTE } from './routes/run.js';
 import { RUN_EVENTS_ROUTE, runEventsRouter } from './routes/run-events.js';
 import { RUN_HISTORY_ROUTES, runHistoryRouter } from './routes/run-history.js';
 import { RUNS_ROUTES, runsRouter } from './routes/runs.js';
+import { SIGNED_UPLOAD_ROUTE, signedStorageRouter } from './routes/signed-storage.js';
 import { STORAGE_OBJECT_ROUTE, storageRouter } from './routes/storage.js';
+import { UPLOAD_GRANT_ROUTE, UPLOAD_ROUTE, uploadRouter } from './routes/uploads.js';
 import { VERSION_ROUTE, versionRouter } from './routes/version.js';
 import { openRunHistory } from './run-history-service.js';
+import { StorageLinks } from './storage-links.js';
 import { openTenancy } from './tenancy.js';
 
 export type { AppDeps } from './app-deps.js';
@@ -167,6 +177,13 @@ export function createApp(deps: AppDeps): Express {
   const store = objects.store;
   const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics, runs, objects));
   const urlTtlSeconds = settings.storage.urlTtlSeconds;
+  const links = new StorageLinks({
+    store,
+    urlTtlSeconds,
+    grantTtlSeconds: settings.storage.uploads.grantTtlSeconds,
+    secret: settings.storage.uploads.signingSecret,
+    now: deps.now ?? Date.now,
+  });
   if (apiConfig.orchestrationMode === 'bullmq' && !deps.queueBackend)
     throw new Error('orchestration_mode "bullmq" needs a queue backend');
   const maxBodyBytes = settings.maxRequestBodyMib * 1024 * 1024;
@@ -177,8 +194,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(accessLog(logger));
   app.use(httpMetrics(metrics));
-  app.use(bodySizeGuard(maxBodyBytes));
   const routes = new RouteRegistry();
+  app.use(routes.describe(signedStorageRouter(links), [SIGNED_UPLOAD_ROUTE]));
+  app.use(bodySizeGuard(maxBodyBytes));
   app.use(routes.describe(healthRouter(), [HEALTH_ROUTE]));
   const readiness = deps.readiness ?? new Readiness();
   if (deps.queueBackend) {
@@ -242,18 +260,33 @@ export function createApp(deps: AppDeps): Express {
     bundleLimits: settings.bundles,
     methodFetcher,
     diagnostics,
-    store,
+    links,
     objects,
-    urlTtlSeconds,
     ...(runHistory ? { runHistory } : {}),
     catalog,
   };
   app.use(routes.describe(runRouter(runOptions), [EXECUTE_ROUTE, START_ROUTE]));
   app.use(routes.describe(legacyRunRouter(runOptions), [LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE]));
-  app.use(
-    routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure, objects, urlTtlSeconds }), RUNS_ROUTES),
-  );
+  app.use(routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure, objects, links }), RUNS_ROUTES));
   app.use(routes.describe(storageRouter({ store, urlTtlSeconds }), [STORAGE_OBJECT_ROUTE]));
+  app.use(
+    routes.describe(
+      uploadRouter({
+        ...bodyLimits,
+        diagnostics,
+        links,
+        maxUploadBytes: settings.storage.uploads.maxBytes,
+        ...(runHistory ? { runHistory } : {}),
+      }),
+      [UPLOAD_ROUTE, UPLOAD_GRANT_ROUTE],
+    ),
+  );
+  app.use(
+    routes.describe(resolveStorageRouter({ ...bodyLimits, diagnostics, links }), [
+      RESOLVE_STORAGE_URL_ROUTE,
+      RESOLVE_STORAGE_URLS_ROUTE,
+    ]),
+  );
   app.use(
     routes.describe(
       runEventsRouter({

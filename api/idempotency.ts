@@ -82,3 +82,33 @@ export async function answerOnce(
   await idempotency.settle(scope, answer).catch(() => idempotency.release(scope).catch(() => undefined));
   send(answer, false);
 }
+
+/**
+ * Claim a request's `Idempotency-Key` for an answer that is never replayed (an upload grant, used once:
+ * docs/uploads.md#post-v1uploadgrant). Without the header, or without a control plane, every request is a first use.
+ * @param req - the request: its header and parsed body
+ * @param res - the response (its caller's identity scopes the key)
+ * @param service - the control plane's services, when served
+ * @param route - the route's method and path, part of the key's scope
+ * @returns true on the key's first use; false when the key was used before with the same body
+ * @throws ValidationError (422) for a malformed key; IdempotencyKeyReusedError (409) for a key used with another
+ *   body; IdempotencyKeyInUseError (409, retryable); ControlPlaneUnavailableError (503)
+ */
+export async function firstUseOfKey(
+  req: Request,
+  res: Response,
+  service: Promise<RunHistoryService> | undefined,
+  route: string,
+): Promise<boolean> {
+  const header = req.get('Idempotency-Key');
+  if (header === undefined || service === undefined) return true;
+  const key = parseRequest(IDEMPOTENCY_KEY, header, 'header.Idempotency-Key');
+  const { idempotency } = await service;
+  const scope = { owner: res.locals.identity.userId as string, route, key };
+  const digest = createHash('sha256')
+    .update(canonicalize(req.body) ?? '')
+    .digest('hex');
+  const claimed = async () => ({ status: 201, body: { claimed: true } });
+  const outcome = await whenDatabaseReachable(() => idempotency.once(scope, digest, claimed));
+  return !outcome.replayed;
+}

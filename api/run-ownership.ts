@@ -6,7 +6,13 @@
  * writes under; a *granted* scope is a prefix a jwt caller's token lists in its `storage_scopes` claim.
  */
 import { RunNotFoundError, StorageOwnershipMismatchError } from '../shared/errors/index.js';
-import type { RunObjects, RunRecord, RunStore } from '../shared/orchestration/index.js';
+import {
+  inputStorageRefs,
+  isRunReadable,
+  type RunObjects,
+  type RunRecord,
+  type RunStore,
+} from '../shared/orchestration/index.js';
 import type { Identity } from './middleware/authenticate.js';
 
 /** Who owns a run and where it writes. */
@@ -21,7 +27,13 @@ function startsWith(segments: readonly string[], prefix: readonly string[]): boo
   return prefix.length <= segments.length && prefix.every((segment, index) => segment === segments[index]);
 }
 
-function mayUse(identity: Identity, scope: string): boolean {
+/**
+ * Whether a caller may use a storage scope (docs/run-ownership.md#storage-scope): the deployment principal any; a
+ * caller a scope whose first segment is its own id, or one under a prefix its token's `storage_scopes` claim grants.
+ * @param identity - the caller
+ * @param scope - a valid `storage_scope`
+ */
+export function mayUseScope(identity: Identity, scope: string): boolean {
   if (identity.storageScopes === 'any') return true;
   const segments = scope.split('/');
   return (
@@ -43,12 +55,29 @@ function mayUse(identity: Identity, scope: string): boolean {
  * @see spec §2.3, §5 rule 5, §7.2; docs/run-ownership.md
  */
 export function runOwnership(identity: Identity, requested: string | null | undefined): RunOwnership {
-  if (requested && !mayUse(identity, requested)) {
+  if (requested && !mayUseScope(identity, requested)) {
     throw new StorageOwnershipMismatchError(
       `storage_scope '${requested}' is not yours: its first segment must be your own user id, or the scope must lie under one your token's storage_scopes claim grants.`,
     );
   }
   return { owner: identity.userId, storageScope: requested ?? identity.userId };
+}
+
+/**
+ * Refuse a run whose inputs name a stored object it may not read (docs/uploads.md#in-inputs): every
+ * `pipelex-storage://` (or `mthds-storage:`) reference must lie under the caller's own id or under the run's scope.
+ * @param inputs - the request's `inputs`
+ * @param ownership - the run's owner and effective scope ({@link runOwnership})
+ * @throws InvalidStorageUriError (422, code `invalid_storage_uri`) for a malformed `pipelex-storage://` reference;
+ *   StorageOwnershipMismatchError (403) for another owner's
+ */
+export function checkInputReferences(inputs: unknown, ownership: RunOwnership): void {
+  const run = { owner: ownership.owner, scope: ownership.storageScope };
+  for (const [reference, key] of inputStorageRefs(inputs))
+    if (!isRunReadable(key, run))
+      throw new StorageOwnershipMismatchError(
+        `The input reference '${reference}' names an object of '${key.scope}', which is not yours: a run reads only the objects of its owner.`,
+      );
 }
 
 /**

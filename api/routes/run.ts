@@ -14,7 +14,6 @@ import type { BundleLimits } from '../../shared/bundles/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import type { Orchestrator, RunObjects, RunSubmission } from '../../shared/orchestration/index.js';
-import type { ObjectStore } from '../../shared/storage/index.js';
 import { jsonBody } from '../body/json-body.js';
 import { answerOnce } from '../idempotency.js';
 import type { MethodCatalog } from '../method-catalog.js';
@@ -26,8 +25,9 @@ import { RUN_RESULT, RUN_START } from '../openapi/schemas/run-result.js';
 import type { Orchestration } from '../orchestration.js';
 import type { RunHistoryService } from '../run-history-service.js';
 import { resolveRunSources } from '../run-method.js';
-import { runOwnership } from '../run-ownership.js';
+import { checkInputReferences, runOwnership } from '../run-ownership.js';
 import { checkCallbackUrls, hasInlineSources, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
+import type { StorageLinks } from '../storage-links.js';
 import { withFetchableUrls } from '../storage-urls.js';
 
 const RUN_BODY: RequestBodySpec = {
@@ -43,6 +43,7 @@ const ACCEPT_PROBLEMS: readonly ProblemSpec[] = [
   'CustomCodeRequiresSandbox',
   'MethodStructuresRefusedError',
   'StorageOwnershipMismatchError',
+  'InvalidStorageUriError',
   'MethodPackageNotFoundError',
   'ValidationError',
   'InvalidJSON',
@@ -95,6 +96,7 @@ export const EXECUTE_ROUTE: RouteSpec = {
     'OutboundRequestRefusedError',
     { errorType: 'LLMCompletionError', status: 429 },
     'LLMCompletionError',
+    'StorageObjectNotFoundError',
     'PipeStackOverflowError',
     'PipeConditionError',
     'PipeOutputValidationError',
@@ -141,10 +143,8 @@ export interface RunRouteOptions {
   methodFetcher: MethodFetcher;
   /** Where a large body is decoded (docs/isolation.md#request-bodies). */
   diagnostics: DiagnosticsPool;
-  /** The object store, which signs the URLs of stored media in results. */
-  store: ObjectStore;
-  /** Lifetime of a presigned URL, in seconds (`STORAGE_URL_TTL_SECONDS`). */
-  urlTtlSeconds: number;
+  /** Signs the links of stored files in results (docs/uploads.md#in-results). */
+  links: StorageLinks;
   /** Where each accepted run is kept as it was sent, for its history. */
   objects: RunObjects;
   /** The control plane's services (idempotency keys), when served. */
@@ -179,6 +179,7 @@ async function acceptRun(
   const body = parseRunRequest(request);
   checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
   const ownership = runOwnership(res.locals.identity, body.storage_scope);
+  checkInputReferences(body.inputs, ownership);
   const orchestrator = options.orchestration.select(body.orchestration_mode);
   if (delivery === 'fire_and_forget' && !orchestrator.start) {
     throw new StartRequiresAsyncOrchestration(
@@ -249,8 +250,7 @@ export async function executeRun(
     res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
     const running = orchestrator.execute(submission, clientSignal(res));
     keepSubmission(options, submission);
-    const context = { store: options.store, urlTtlSeconds: options.urlTtlSeconds, req };
-    const result = await withFetchableUrls(await running, submission.storageScope, context);
+    const result = await withFetchableUrls(await running, res.locals.identity, { links: options.links, req });
     return { status: answer.status, body: answer.shape(result) };
   });
 }

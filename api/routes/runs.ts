@@ -30,6 +30,7 @@ import { RESULT_ARTIFACTS } from '../requests/result-artifacts.js';
 import { STORAGE_SCOPE } from '../requests/storage-scope.js';
 import { readOwnedOrKeptRun } from '../run-ownership.js';
 import { sendJson } from '../send-json.js';
+import type { StorageLinks } from '../storage-links.js';
 import { withFetchableUrls } from '../storage-urls.js';
 
 const RUN_ID = z.object({
@@ -213,8 +214,8 @@ export interface RunsRouterOptions {
   disclosure: ErrorDisclosure;
   /** Finished runs kept in storage, read once their record expired. */
   objects: RunObjects;
-  /** Lifetime of a presigned URL in a result, in seconds (`STORAGE_URL_TTL_SECONDS`). */
-  urlTtlSeconds: number;
+  /** Signs the links of stored files in a result (docs/uploads.md#in-results). */
+  links: StorageLinks;
 }
 
 /**
@@ -257,8 +258,7 @@ export function runsRouter(options: RunsRouterOptions): Router {
     }
     if (status !== 'COMPLETED' || !record.result) throw resultUnavailable(record, status, disclosure);
     const body = runResultsBody(record.result, record.io_artifacts, artifacts);
-    const context = { store: objects.store, urlTtlSeconds: options.urlTtlSeconds, req };
-    sendJson(res, 200, await withFetchableUrls(body, record.storage_scope, context));
+    sendJson(res, 200, await withFetchableUrls(body, res.locals.identity, { links: options.links, req }));
   });
   router.get('/v1/runs/:runId/usage', async (req, res) => {
     const reading = readProgress(events, String(req.params['runId']));

@@ -1,6 +1,7 @@
 /**
- * `GET /v1/storage/{scope}/{leaf}/{name}`: a stored document or image of a run (`assets/` or `generated/`), for the
- * callers that may use its scope (docs/storage.md#reading-objects; the scope rule of docs/run-ownership.md). On the
+ * `GET /v1/storage/{scope}/{leaf}/{name}`: a stored document or image of a run (`assets/` or `generated/`) or an
+ * upload (`uploads/`), for the callers that may use its scope (docs/storage.md#reading-objects; the scope rule of
+ * docs/run-ownership.md). On the
  * filesystem backend it answers the bytes; on the S3 backend it redirects (302) to a presigned URL. Paths are checked
  * before anything is read: traversal, absolute, percent-encoded and Unicode forms are 422 `StoragePathError`, a scope
  * the caller may not use is 403 `StorageOwnershipMismatchError`.
@@ -20,10 +21,10 @@ export const STORAGE_OBJECT_ROUTE: RouteSpec = {
   tag: 'runs',
   summary: 'Stored run object',
   description:
-    'A document or image a run stored under its `storage_scope` (`assets/`: large inline inputs; `generated/`: generated media), as linked from run results. `scope` is 1–3 path-safe segments. The filesystem backend answers the bytes; the S3 backend redirects to a presigned URL (docs/storage.md).',
+    'A document or image a run stored under its `storage_scope` (`assets/`: large inline inputs; `generated/`: generated media), or a caller’s upload (`uploads/`), as linked from run results. `scope` is 1–3 path-safe segments. The filesystem backend answers the bytes; the S3 backend redirects to a presigned URL (docs/storage.md). With `X-Mthds-Expires` and `X-Mthds-Signature` in the query (a signed link of the filesystem backend, docs/uploads.md#signed-links) it needs no credential.',
   params: z.object({
     scope: z.string().meta({ description: 'The run’s `storage_scope` (1–3 segments, `/`-separated).' }),
-    leaf: z.enum(['assets', 'generated']),
+    leaf: z.enum(['assets', 'generated', 'uploads']),
     name: z.string().meta({ description: 'The object’s name, e.g. `<sha256>.png`.' }),
   }),
   responses: {
@@ -56,9 +57,9 @@ export function storageRouter(options: StorageRouterOptions): Router {
     const { scope, leaf, name } = req.params as { scope: string[]; leaf: string; name: string };
     const key = parseObjectPath([...scope, leaf, name].join('/'));
     runOwnership(res.locals.identity, key.scope);
-    if (key.leaf !== 'assets' && key.leaf !== 'generated')
+    if (key.leaf !== 'assets' && key.leaf !== 'generated' && key.leaf !== 'uploads')
       throw new StorageObjectNotFoundError(
-        'Only assets/ and generated/ objects are served; read results at /v1/runs/{id}/results.',
+        'Only assets/, generated/ and uploads/ objects are served; read results at /v1/runs/{id}/results.',
       );
     const signed = await options.store.signedUrl(key, options.urlTtlSeconds);
     if (signed) {

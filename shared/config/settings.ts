@@ -431,6 +431,19 @@ const SETTINGS_TABLE = {
       results: env('STORAGE_RETENTION_RESULTS_HOURS', nonNegativeInt(720)),
       payloads: env('STORAGE_RETENTION_PAYLOADS_HOURS', nonNegativeInt(48)),
       submissions: env('STORAGE_RETENTION_SUBMISSIONS_HOURS', nonNegativeInt(2160)),
+      uploads: env('STORAGE_RETENTION_UPLOADS_HOURS', nonNegativeInt(168)),
+    },
+    /** Uploads (docs/uploads.md): the largest object, a grant's lifetime, and the key that signs this server's URLs. */
+    uploads: {
+      /** The largest upload, in bytes (`POST /v1/upload` decoded, or a grant's `size`). */
+      maxBytes: env('STORAGE_UPLOAD_MAX_MIB', positiveInt(100), (mib) => mib * MIB),
+      /** How long an upload grant's URL may be used, in seconds. */
+      grantTtlSeconds: env('STORAGE_UPLOAD_GRANT_TTL_SECONDS', positiveInt(900)),
+      /**
+       * The key of the URLs this server signs itself (the filesystem backend's upload and download links); unset, a
+       * random key per process (links then work only on the process that made them).
+       */
+      signingSecret: env('STORAGE_SIGNING_SECRET', optionalSecret),
     },
     /** Period of the retention sweep, in minutes. */
     sweepMinutes: env('STORAGE_SWEEP_MINUTES', positiveInt(60)),

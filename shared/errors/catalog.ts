@@ -75,7 +75,13 @@ export const ERROR_CATALOG = {
     code: 'error_page_not_found',
   },
   MethodNotAllowed: { status: 405, title: 'Method not allowed', domain: 'input', origin: 'api' },
-  PayloadTooLarge: { status: 413, title: 'Payload too large', domain: 'input', origin: 'api' },
+  PayloadTooLarge: {
+    status: 413,
+    title: 'Payload too large',
+    domain: 'input',
+    origin: 'api',
+    code: 'payload_too_large',
+  },
   UnsupportedMediaType: { status: 415, title: 'Unsupported media type', domain: 'input', origin: 'api' },
   ValidationError: { status: 422, title: 'Validation error', domain: 'input', origin: 'api' },
   InvalidJSON: { status: 422, title: 'Invalid JSON', domain: 'input', origin: 'api' },
@@ -265,6 +271,13 @@ export const ERROR_CATALOG = {
     domain: 'input',
     origin: 'api',
     code: 'storage_path_invalid',
+  },
+  InvalidStorageUriError: {
+    status: 422,
+    title: 'Invalid storage URI',
+    domain: 'input',
+    origin: 'api',
+    code: 'invalid_storage_uri',
   },
   StorageObjectNotFoundError: {
     status: 404,

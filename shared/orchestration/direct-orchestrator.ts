@@ -12,7 +12,7 @@ import { type RunEventLog, RunProgressTracker, runError } from './events/index.j
 import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
 import type { RunRecord, RunStore } from './registry/index.js';
 import { countRejection } from './run-rejections.js';
-import { inputNamesOf, type RunObjects } from './storage/index.js';
+import { inlineStorageRefs, inputNamesOf, type RunObjects } from './storage/index.js';
 import {
   acceptedRecord,
   executeSubmission,
@@ -72,6 +72,8 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
 
   async function run(submission: RunSubmission, signal: AbortSignal): Promise<RunResult> {
     const library = await deps.bundles.load(submission, signal);
+    const reader = { owner: submission.owner, scope: submission.storageScope };
+    const inputs = await inlineStorageRefs(submission.inputs, deps.objects.store, reader);
     const runId = submission.pipelineRunId;
     const running: RunRecord = {
       ...acceptedRecord(submission, null, deps.now(), historyFacts(submission)),
@@ -89,7 +91,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
     tracker.runStarted(submission.pipeCode, 1);
     try {
       const result = await executeSubmission(
-        submission,
+        { ...submission, inputs },
         {
           inference: deps.inference,
           extractor: deps.extractor,

@@ -4,7 +4,7 @@
  * which is then renamed over the object. Content types follow the name's extension.
  */
 import { randomUUID } from 'node:crypto';
-import { rename as renameFile, writeFile as writeWholeFile } from 'node:fs';
+import { link as linkFile, rename as renameFile, writeFile as writeWholeFile } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +23,7 @@ const TEMP_PREFIX = '.tmp-';
  */
 const writeFile = promisify(writeWholeFile);
 const rename = promisify(renameFile);
+const link = promisify(linkFile);
 
 /** How many made directories a store remembers before it forgets them all (one per scope and leaf in use). */
 const MAX_REMEMBERED_DIRECTORIES = 4096;
@@ -83,6 +84,27 @@ export class FsObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * Write an object unless one is there: the bytes go to a temporary file, hard-linked to the object's name (which fails
+   * when the name exists, atomically), then the temporary name is removed.
+   */
+  async create(key: ObjectKey, body: Uint8Array, _contentType: string): Promise<boolean> {
+    const file = this.fileOf(key);
+    const directory = path.dirname(file);
+    const temporary = path.join(directory, `${TEMP_PREFIX}${randomUUID()}`);
+    try {
+      await this.makeDirectory(directory);
+      await writeFile(temporary, body);
+      await link(temporary, file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw unavailable(error);
+    } finally {
+      await rm(temporary, { force: true }).catch(() => undefined);
+    }
+  }
+
   /** Make a directory (and its parents) and remember it; the memory is dropped whole past 4,096 directories. */
   private async makeDirectory(directory: string): Promise<void> {
     await mkdir(directory, { recursive: true });
@@ -130,6 +152,10 @@ export class FsObjectStore implements ObjectStore {
   }
 
   signedUrl(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  signedPut(): Promise<undefined> {
     return Promise.resolve(undefined);
   }
 

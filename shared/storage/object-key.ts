@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { StoragePathError } from '../errors/index.js';
 
-/** The leaves the runner writes under a scope (spec §2.3). */
-const STORAGE_LEAVES = ['assets', 'generated', 'results', 'payloads', 'submissions'] as const;
-/** One leaf: `assets`, `generated`, `results`, `payloads` or `submissions`. */
+/** The leaves the runner writes under a scope (spec §2.3); `uploads` holds what callers uploaded (docs/uploads.md). */
+const STORAGE_LEAVES = ['assets', 'generated', 'results', 'payloads', 'submissions', 'uploads'] as const;
+/** One leaf: `assets`, `generated`, `results`, `payloads`, `submissions` or `uploads`. */
 export type StorageLeaf = (typeof STORAGE_LEAVES)[number];
 
 /** One path-safe segment of a `storage_scope`: `[A-Za-z0-9_-]`, at least one (a JWT `user_id` is one, too). */

@@ -21,6 +21,24 @@ export interface ObjectInfo {
   size: number;
 }
 
+/** What an upload grant's PUT must send (docs/uploads.md#post-v1uploadgrant). */
+export interface SignedPut {
+  /** The presigned URL to PUT the bytes to. */
+  url: string;
+  /** The headers the PUT must carry, exactly (they are signed). */
+  headers: Record<string, string>;
+}
+
+/** What a presigned PUT allows: one object of an exact size and media type, until it expires. */
+export interface PutGrant {
+  /** The body's exact size, in bytes. */
+  size: number;
+  /** The body's media type. */
+  contentType: string;
+  /** Lifetime of the URL, in seconds. */
+  expiresInSeconds: number;
+}
+
 /** Where run objects are stored. Every method may throw StorageUnavailableError (503) when the backend fails. */
 export interface ObjectStore {
   /** `fs` or `s3` (`STORAGE_BACKEND`). */
@@ -32,6 +50,12 @@ export interface ObjectStore {
    * @param contentType - its media type
    */
   put(key: ObjectKey, body: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Write an object only if none is stored at its key (create-only: a second write of the same key never replaces the
+   * first, even when both race).
+   * @returns true when this call created the object, false when one was already there
+   */
+  create(key: ObjectKey, body: Uint8Array, contentType: string): Promise<boolean>;
   /**
    * Read an object.
    * @returns the object, or undefined when there is none
@@ -46,6 +70,11 @@ export interface ObjectStore {
    * without one (fs: the API serves the object on an authenticated route instead).
    */
   signedUrl(key: ObjectKey, expiresInSeconds: number): Promise<string | undefined>;
+  /**
+   * A URL anyone holding it may PUT the object to, once, with exactly the grant's size and media type, until it expires
+   * (S3: a presigned create-only `PutObject`); undefined on a backend without one (fs: this server's own signed route).
+   */
+  signedPut(key: ObjectKey, grant: PutGrant): Promise<SignedPut | undefined>;
   /** Release what the store holds open (an S3 client's sockets); nothing for a directory. */
   close(): void;
 }

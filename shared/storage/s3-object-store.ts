@@ -16,7 +16,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { StorageUnavailableError } from '../errors/index.js';
 import { type ObjectKey, objectPath, parseObjectPath } from './object-key.js';
-import type { ObjectInfo, ObjectStore, StoredObject } from './object-store.js';
+import type { ObjectInfo, ObjectStore, PutGrant, SignedPut, StoredObject } from './object-store.js';
 
 /** Where the bucket is (`STORAGE_S3_*`). */
 export interface S3StoreOptions {
@@ -57,6 +57,8 @@ export class S3ObjectStore implements ObjectStore {
     this.client = new S3Client({
       region: options.region,
       forcePathStyle: options.forcePathStyle,
+      // no checksum of a body the SDK does not send: a presigned PUT must not sign the checksum of an empty body
+      requestChecksumCalculation: 'WHEN_REQUIRED',
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     });
   }
@@ -71,6 +73,27 @@ export class S3ObjectStore implements ObjectStore {
     await this.client.send(command).catch((error: unknown) => {
       throw unavailable(error);
     });
+  }
+
+  /**
+   * A conditional `PutObject` (`If-None-Match: *`): a service that honours it (AWS S3, MinIO) refuses a second write
+   * with 412; one that ignores it (s3rver) writes over the first.
+   */
+  async create(key: ObjectKey, body: Uint8Array, contentType: string): Promise<boolean> {
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: objectPath(key),
+      Body: body,
+      ContentType: contentType,
+      IfNoneMatch: '*',
+    });
+    try {
+      await this.client.send(command);
+      return true;
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) return false;
+      throw unavailable(error);
+    }
   }
 
   async get(key: ObjectKey): Promise<StoredObject | undefined> {
@@ -117,6 +140,28 @@ export class S3ObjectStore implements ObjectStore {
   signedUrl(key: ObjectKey, expiresInSeconds: number): Promise<string> {
     const command = new GetObjectCommand({ Bucket: this.bucket, Key: objectPath(key) });
     return getSignedUrl(this.client, command, { expiresIn: expiresInSeconds, signingDate: new Date(this.now()) });
+  }
+
+  /**
+   * A presigned create-only `PutObject`: `Content-Length`, `Content-Type` and `If-None-Match: *` are signed headers,
+   * so the PUT must send exactly the grant's size and media type, and a service that honours the condition refuses a
+   * second PUT with 412 `PreconditionFailed`.
+   */
+  async signedPut(key: ObjectKey, grant: PutGrant): Promise<SignedPut> {
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: objectPath(key),
+      ContentType: grant.contentType,
+      ContentLength: grant.size,
+      IfNoneMatch: '*',
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: grant.expiresInSeconds,
+      signingDate: new Date(this.now()),
+      signableHeaders: new Set(['content-type', 'content-length', 'if-none-match']),
+      unhoistableHeaders: new Set(['if-none-match']),
+    });
+    return { url, headers: { 'Content-Type': grant.contentType, 'If-None-Match': '*' } };
   }
 
   close(): void {

@@ -5,7 +5,7 @@
 import type { StorageSettings } from '../config/index.js';
 import { FsObjectStore } from './fs-object-store.js';
 import type { ObjectKey } from './object-key.js';
-import type { ObjectInfo, ObjectStore, StoredObject } from './object-store.js';
+import type { ObjectInfo, ObjectStore, PutGrant, SignedPut, StoredObject } from './object-store.js';
 import type { S3StoreOptions } from './s3-object-store.js';
 
 /** The S3 store, loaded with its SDK when first used. */
@@ -24,6 +24,10 @@ class LazyS3ObjectStore implements ObjectStore {
     await (await this.store()).put(key, body, contentType);
   }
 
+  async create(key: ObjectKey, body: Uint8Array, contentType: string): Promise<boolean> {
+    return (await this.store()).create(key, body, contentType);
+  }
+
   async get(key: ObjectKey): Promise<StoredObject | undefined> {
     return (await this.store()).get(key);
   }
@@ -38,6 +42,10 @@ class LazyS3ObjectStore implements ObjectStore {
 
   async signedUrl(key: ObjectKey, expiresInSeconds: number): Promise<string | undefined> {
     return (await this.store()).signedUrl(key, expiresInSeconds);
+  }
+
+  async signedPut(key: ObjectKey, grant: PutGrant): Promise<SignedPut | undefined> {
+    return (await this.store()).signedPut(key, grant);
   }
 
   close(): void {

@@ -2,8 +2,9 @@
  * Public surface of `shared/wire`: the runtime's domain values rendered in the shapes the API and the callbacks send
  * (spec §2.4–2.5; docs/api.md) — run results with their working memory, absence records and execution graph, usage
  * records and reports, validation reports with their I/O contracts, the crate, codegen and build routes' answers, form
- * descriptors — and read back where checkpoints and child jobs keep them as JSON. It imports the language core and the
- * runtime, never orchestration or HTTP; neither of those imports it (docs/architecture.md).
+ * descriptors, the upload and storage-reference answers — and read back where checkpoints and child jobs keep them as
+ * JSON. It imports the language core and the runtime, never orchestration or HTTP; neither of those imports it
+ * (docs/architecture.md).
  */
 
 export { type AbsenceRecord, absenceOf, absenceRecord } from './absence-record.js';
@@ -65,6 +66,15 @@ export {
   type RunResultsBody,
   runResultsBody,
 } from './run-results.js';
+export {
+  type BulkResolvedItem,
+  type ResolvedStorageUrl,
+  refusedItem,
+  resolvedItem,
+  type StorageUrlRefusal,
+  type UploadAnswer,
+  type UploadGrantAnswer,
+} from './storage-links.js';
 export {
   inferenceCallOf,
   pipeTokenUsageOf,

@@ -112,8 +112,13 @@ describe('run storage', function () {
       const results = await rawRequest(server, 'GET', `/v1/runs/${runId}/results`);
       expect(results.status).to.equal(200);
       const body = JSON.parse(results.body);
-      const imageUrl: string = body.main_stuff.url;
-      expect(imageUrl).to.equal(`http://127.0.0.1:${port}/v1/storage/${generated[0]}`);
+      expect(body.main_stuff.url).to.equal(`pipelex-storage://${generated[0]}`);
+      const imageUrl: string = body.main_stuff.public_url;
+      expect(imageUrl).to.match(
+        new RegExp(
+          `^http://127\\.0\\.0\\.1:${port}/v1/storage/${generated[0]}\\?X-Mthds-Expires=\\d+&X-Mthds-Signature=[0-9a-f]{64}$`,
+        ),
+      );
       expect(results.body).to.not.include('mthds-storage:');
       expect(results.body).to.not.include(dir);
       const image = await fetch(imageUrl);
@@ -121,7 +126,7 @@ describe('run storage', function () {
       expect(image.headers.get('content-type')).to.equal('image/svg+xml');
       expect(image.headers.get('x-content-type-options')).to.equal('nosniff');
       expect(await image.text()).to.include('mock image: A watercolor of');
-      const photoUrl: string = body.pipe_output.working_memory.root.photo.content.url;
+      const photoUrl: string = body.pipe_output.working_memory.root.photo.content.public_url;
       const photo = Buffer.from(await (await fetch(photoUrl)).arrayBuffer());
       expect(photo.equals(Buffer.alloc(40_000, 7))).to.equal(true);
     });
@@ -155,7 +160,10 @@ describe('run storage', function () {
       clock.advance(2000);
       await request(app).get(`/v1/runs/${runId}/results`).expect(404);
       const kept = await request(app).get(`/v1/runs/${runId}/results?storage_scope=acme/prod`).expect(200);
-      const withoutOrigin = (body: unknown) => JSON.stringify(body).replace(/http:\/\/127\.0\.0\.1:\d+\//g, '/');
+      const withoutOrigin = (body: unknown) =>
+        JSON.stringify(body)
+          .replace(/http:\/\/127\.0\.0\.1:\d+\//g, '/')
+          .replace(/\?X-Mthds-Expires=\d+&X-Mthds-Signature=[0-9a-f]+/g, '');
       expect(withoutOrigin(kept.body)).to.equal(withoutOrigin(live.body));
       expect(JSON.stringify(kept.body)).to.include('/v1/storage/acme/prod/assets/');
       const status = await request(app).get(`/v1/runs/${runId}/status?storage_scope=acme/prod`).expect(200);
@@ -227,7 +235,8 @@ describe('run storage', function () {
         .get(`/v1/runs/${runId}/results`)
         .set('Authorization', `Bearer ${alice}`)
         .expect(200);
-      const imagePath = new URL(results.body.main_stuff.url).pathname;
+      expect(new URL(results.body.main_stuff.public_url).pathname).to.match(/^\/v1\/storage\/alice\/shared\//);
+      const imagePath = results.body.main_stuff.url.replace('pipelex-storage://', '/v1/storage/');
       expect(imagePath).to.match(/^\/v1\/storage\/alice\/shared\/generated\//);
 
       const forbidden = await request(app)
@@ -297,7 +306,9 @@ describe('run storage', function () {
       expect(paths.filter((path) => path.startsWith('acme/prod/generated/'))).to.have.length(1);
       expect(paths.filter((path) => path.includes('/payloads/'))).to.deep.equal([]);
 
-      const imageUrl: string = run.body.pipe_output.working_memory.root.drawing.content.url;
+      const drawing = run.body.pipe_output.working_memory.root.drawing.content;
+      expect(drawing.url).to.match(/^pipelex-storage:\/\/acme\/prod\/generated\/[0-9a-f]{64}\.svg$/);
+      const imageUrl: string = drawing.public_url;
       expect(imageUrl.startsWith(`${s3.endpoint}/${s3.bucket}/acme/prod/generated/`)).to.equal(true);
       expect(imageUrl).to.include('X-Amz-Signature=');
       expect(await (await fetch(imageUrl)).text()).to.include('mock image: A watercolor of');
@@ -305,7 +316,7 @@ describe('run storage', function () {
       await deployment.backend.registry.forget(runId);
       await request(deployment.app).get(`/v1/runs/${runId}/results`).expect(404);
       const kept = await request(deployment.app).get(`/v1/runs/${runId}/results?storage_scope=acme/prod`).expect(200);
-      const photoUrl: string = kept.body.pipe_output.working_memory.root.photo.content.url;
+      const photoUrl: string = kept.body.pipe_output.working_memory.root.photo.content.public_url;
       expect(photoUrl).to.include('/acme/prod/assets/');
       const photo = Buffer.from(await (await fetch(photoUrl)).arrayBuffer());
       expect(photo.equals(Buffer.alloc(40_000, 7))).to.equal(true);

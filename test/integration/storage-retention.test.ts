@@ -13,7 +13,7 @@ import { S3ObjectStore } from '../../shared/storage/s3-object-store.js';
 import { startS3Server } from '../helpers/s3-server.js';
 
 const HOUR_MS = 3_600_000;
-const RETENTION = { assets: 24, generated: 0, results: 72, payloads: 2, submissions: 0 };
+const RETENTION = { assets: 24, generated: 0, results: 72, payloads: 2, submissions: 0, uploads: 24 };
 const KEYS: ObjectKey[] = [
   { scope: 'acme', leaf: 'assets', name: 'in.pdf' },
   { scope: 'acme/prod', leaf: 'generated', name: 'out.png' },

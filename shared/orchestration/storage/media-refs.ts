@@ -23,16 +23,16 @@ function storageRef(key: ObjectKey): string {
 }
 
 /**
- * The key a reference names, when it lies under `scope`.
+ * The key a reference names, when `accept` takes it.
  * @param value - any string
- * @param scope - the run's `storage_scope`
- * @returns the key, or undefined for anything else (not a reference, malformed, or under another scope)
+ * @param accept - the run's `storage_scope` (a reference under it), or a test of the key
+ * @returns the key, or undefined for anything else (not a reference, malformed, or not accepted)
  */
-function refKey(value: string, scope: string): ObjectKey | undefined {
+function refKey(value: string, accept: string | ((key: ObjectKey) => boolean)): ObjectKey | undefined {
   if (!value.startsWith(STORAGE_REF_SCHEME)) return undefined;
   try {
     const key = parseObjectPath(value.slice(STORAGE_REF_SCHEME.length));
-    return key.scope === scope ? key : undefined;
+    return (typeof accept === 'string' ? key.scope === accept : accept(key)) ? key : undefined;
   } catch {
     return undefined;
   }
@@ -42,12 +42,12 @@ function refKey(value: string, scope: string): ObjectKey | undefined {
 const EMBEDDED_REF = /mthds-storage:[A-Za-z0-9_./-]+/g;
 
 /**
- * Every storage reference under `scope` in a value's strings, whole or embedded.
+ * Every storage reference under `scope` (or that `scope` accepts) in a value's strings, whole or embedded.
  * @param value - plain JSON
- * @param scope - the run's `storage_scope`
+ * @param scope - the run's `storage_scope`, or a test of each reference's key
  * @returns the references with their keys
  */
-export function refsIn(value: unknown, scope: string): Map<string, ObjectKey> {
+export function refsIn(value: unknown, scope: string | ((key: ObjectKey) => boolean)): Map<string, ObjectKey> {
   const found = new Map<string, ObjectKey>();
   for (const text of collectStrings(value, (item) => item.includes(STORAGE_REF_SCHEME)))
     for (const [ref] of text.matchAll(EMBEDDED_REF)) {

@@ -24,6 +24,7 @@ import type { ObjectKey, ObjectStore } from '../../storage/index.js';
 import { objectPath, runObjectName } from '../../storage/index.js';
 import { type OffloadedRunJob, type QueuedRunJob, RUN_JOB, type RunJob } from '../queue/job-payloads.js';
 import type { RunRecord } from '../registry/index.js';
+import { inlineStorageRefs } from './input-refs.js';
 import { inlineRefs, MediaOffloader } from './media-refs.js';
 
 /** How much stays inline, and what a failed background write tells. */
@@ -299,10 +300,11 @@ export class RunObjects {
   }
 
   /**
-   * The whole payload of a queued job, with its library files read back from `assets/` and its references to
-   * `assets/` turned back into `data:` URLs.
+   * The whole payload of a queued job, with its library files read back from `assets/` and its storage references (to
+   * `assets/`, and those the caller named: docs/uploads.md#in-inputs) turned into `data:` URLs.
    * @param queued - the job as queued
-   * @throws StorageObjectNotFoundError when an offloaded payload is gone (past its retention); StorageUnavailableError
+   * @throws StorageObjectNotFoundError when an offloaded payload or an object an input names is gone (past its
+   *   retention); StorageUnavailableError
    *   (503) when the store fails; a ZodError for a stored payload that is not a run job
    */
   async loadJob(queued: QueuedRunJob): Promise<RunJob> {
@@ -318,7 +320,11 @@ export class RunObjects {
     const { library_file_objects: names, ...whole } = job;
     return {
       ...whole,
-      inputs: await inlineRefs(job.inputs, this.store, job.storage_scope),
+      inputs: await inlineRefs(
+        await inlineStorageRefs(job.inputs, this.store, { owner: job.owner, scope: job.storage_scope }),
+        this.store,
+        job.storage_scope,
+      ),
       ...(names ? { library_files: await this.readLibraryFiles(job, names) } : {}),
     };
   }

@@ -140,9 +140,27 @@ describe('loadSettings', () => {
         payloadOffloadBytes: 64 * 1024,
         inlineMediaMaxBytes: 16384,
         urlTtlSeconds: 3600,
-        retentionHours: { assets: 168, generated: 720, results: 720, payloads: 48, submissions: 2160 },
+        retentionHours: { assets: 168, generated: 720, results: 720, payloads: 48, submissions: 2160, uploads: 168 },
+        uploads: { maxBytes: 100 * 1024 * 1024, grantTtlSeconds: 900, signingSecret: undefined },
         sweepMinutes: 60,
       });
+    });
+
+    it('should read the upload settings, and refuse a cap or a grant lifetime that is not a positive integer', () => {
+      const { storage } = loadSettings({
+        STORAGE_UPLOAD_MAX_MIB: '8',
+        STORAGE_UPLOAD_GRANT_TTL_SECONDS: '60',
+        STORAGE_SIGNING_SECRET: 'a-shared-signing-key',
+        STORAGE_RETENTION_UPLOADS_HOURS: '0',
+      });
+      expect(storage.uploads).to.deep.equal({
+        maxBytes: 8 * 1024 * 1024,
+        grantTtlSeconds: 60,
+        signingSecret: 'a-shared-signing-key',
+      });
+      expect(storage.retentionHours.uploads).to.equal(0);
+      expect(refusal({ STORAGE_UPLOAD_MAX_MIB: '0' })).to.include('STORAGE_UPLOAD_MAX_MIB');
+      expect(refusal({ STORAGE_UPLOAD_GRANT_TTL_SECONDS: 'soon' })).to.include('STORAGE_UPLOAD_GRANT_TTL_SECONDS');
     });
 
     it('should read the S3 backend settings', () => {

@@ -122,10 +122,12 @@ describe('run objects', () => {
       {
         backend: 'fs',
         put: () => Promise.reject(new Error('disk full')),
+        create: () => Promise.reject(new Error('disk full')),
         get: (key) => store.get(key),
         delete: (key) => store.delete(key),
         list: () => store.list(),
         signedUrl: () => Promise.resolve(undefined),
+        signedPut: () => Promise.resolve(undefined),
         close: () => undefined,
       },
       { ...LIMITS, onResultWriteError: (error, runId) => failures.push([(error as Error).message, runId]) },
