@@ -175,8 +175,20 @@ describe('object store: filesystem only', () => {
     );
   });
 
-  it('has no signed URLs (the API serves its objects on an authenticated route)', async () => {
+  it('has no signed URLs (the API serves its objects on an authenticated route, and signs its own links)', async () => {
     expect(await new FsObjectStore(root).signedUrl()).to.equal(undefined);
+    expect(await new FsObjectStore(root).signedPut()).to.equal(undefined);
+  });
+
+  it('creates an object once: of racing creates exactly one wins, and a later one is refused', async () => {
+    const store = new FsObjectStore(root);
+    const key: ObjectKey = { scope: 'acme', leaf: 'uploads', name: 'cv.pdf' };
+    const bodies = Array.from({ length: 10 }, (_, index) => `%PDF-${index}`);
+    const created = await Promise.all(bodies.map((body) => store.create(key, bytes(body), 'application/pdf')));
+    expect(created.filter(Boolean)).to.have.length(1);
+    expect(text((await store.get(key))!.body)).to.equal(bodies[created.indexOf(true)]);
+    expect(await store.create(key, bytes('later'), 'application/pdf')).to.equal(false);
+    expect(readdirSync(join(root, 'acme', 'uploads'))).to.deep.equal(['cv.pdf']);
   });
 
   it('reports a root it cannot write as StorageUnavailableError (503, retryable)', async () => {
@@ -215,6 +227,32 @@ describe('object store: S3 only', () => {
       expect(await refused.text()).to.include('Request has expired');
       clockSetBackMs = 50_000;
       expect((await fetch(await store.signedUrl(key, 60))).status, 'signed 50 s ago for 60 s').to.equal(200);
+    } finally {
+      store.close();
+      await server.close();
+    }
+  });
+
+  it('presigns a create-only PUT of an exact size and media type, whose bytes it then reads', async () => {
+    const server = await startS3Server();
+    const store = new S3ObjectStore({
+      bucket: server.bucket,
+      endpoint: server.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+    });
+    try {
+      const key: ObjectKey = { scope: 'acme', leaf: 'uploads', name: 'cv.pdf' };
+      const grant = { size: 8, contentType: 'application/pdf', expiresInSeconds: 60 };
+      const { url, headers } = await store.signedPut(key, grant);
+      expect(headers).to.deep.equal({ 'Content-Type': 'application/pdf', 'If-None-Match': '*' });
+      const query = new URL(url).searchParams;
+      expect(query.get('X-Amz-SignedHeaders')).to.equal('content-length;content-type;host;if-none-match');
+      expect(query.get('X-Amz-Expires')).to.equal('60');
+      expect([...query.keys()].some((name) => name.startsWith('x-amz-checksum'))).to.equal(false);
+      expect((await fetch(url, { method: 'PUT', headers, body: bytes('%PDF-1.4') })).status).to.equal(200);
+      expect(text((await store.get(key))!.body)).to.equal('%PDF-1.4');
+      expect(await store.create({ ...key, name: 'other.pdf' }, bytes('%PDF'), 'application/pdf')).to.equal(true);
     } finally {
       store.close();
       await server.close();
