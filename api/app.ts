@@ -47,8 +47,8 @@ import { openObjectStore } from '../shared/storage/index.js';
 import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import type { AppDeps } from './app-deps.js';
+import { controlPlaneServices, mountControlPlaneRoutes } from './control-plane-app.js';
 import { errorPages } from './error-pages.js';
-import { openMethodCatalog } from './method-catalog.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
@@ -57,27 +57,21 @@ import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { operatorAuthenticate } from './middleware/operator-auth.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
 import { requestId } from './middleware/request-id.js';
-import { storeKeyLookup } from './middleware/store-key-lookup.js';
 import { AnswerCache } from './offload/answer-cache.js';
 import { diagnosticsBundleChecker } from './offload/bundle-checker.js';
 import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { RouteRegistry } from './openapi/route-registry.js';
 import { Orchestration } from './orchestration.js';
 import { Readiness } from './readiness.js';
-import { API_KEY_ROUTES, apiKeysRouter } from './routes/api-keys.js';
-import { AUTH_VERIFY_ROUTES, callerRouter, ME_ROUTE } from './routes/caller.js';
 import { diagnosticRoutes } from './routes/diagnostic-route-specs.js';
 import { diagnosticsRouter } from './routes/diagnostics.js';
 import { docsPageRouter, ROOT_ROUTE } from './routes/docs-page.js';
 import { errorsRouter } from './routes/errors.js';
 import { HEALTH_ROUTE, healthRouter } from './routes/health.js';
 import { LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE, legacyRunRouter } from './routes/legacy-run.js';
-import { methodRoutes } from './routes/method-route-specs.js';
-import { methodsRouter } from './routes/methods.js';
 import { METRICS_PATH, METRICS_ROUTE, metricsRouter } from './routes/metrics.js';
 import { MODELS_ROUTE, modelsRouter } from './routes/models.js';
 import { OPENAPI_ROUTE, openApiRouter } from './routes/openapi.js';
-import { CREATE_ORGANIZATION_ROUTE, organizationsRouter } from './routes/organizations.js';
 import { READY_ROUTE, readyRouter } from './routes/ready.js';
 import {
   RESOLVE_STORAGE_URL_ROUTE,
@@ -86,15 +80,12 @@ import {
 } from './routes/resolve-storage.js';
 import { EXECUTE_ROUTE, runRouter, START_ROUTE } from './routes/run.js';
 import { RUN_EVENTS_ROUTE, runEventsRouter } from './routes/run-events.js';
-import { RUN_HISTORY_ROUTES, runHistoryRouter } from './routes/run-history.js';
 import { RUNS_ROUTES, runsRouter } from './routes/runs.js';
 import { SIGNED_UPLOAD_ROUTE, signedStorageRouter } from './routes/signed-storage.js';
 import { STORAGE_OBJECT_ROUTE, storageRouter } from './routes/storage.js';
 import { UPLOAD_GRANT_ROUTE, UPLOAD_ROUTE, uploadRouter } from './routes/uploads.js';
 import { VERSION_ROUTE, versionRouter } from './routes/version.js';
-import { openRunHistory } from './run-history-service.js';
 import { StorageLinks } from './storage-links.js';
-import { openTenancy } from './tenancy.js';
 
 export type { AppDeps } from './app-deps.js';
 
@@ -207,34 +198,13 @@ export function createApp(deps: AppDeps): Express {
   app.use(errorsRouter(errorPages));
   app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
   const now = deps.now ?? Date.now;
-  const tenancy = deps.controlPlane
-    ? openTenancy(deps.controlPlane, { maxKeysPerOrganization: settings.apiKeys.maxPerOrganization, now })
-    : undefined;
-  const catalog = deps.controlPlane
-    ? openMethodCatalog(deps.controlPlane, { now, ...(deps.methodErasure ? { erasure: deps.methodErasure } : {}) })
-    : undefined;
-  const storeKeys = tenancy ? storeKeyLookup(tenancy, { now }) : undefined;
-  const runHistory = deps.controlPlane
-    ? openRunHistory(deps.controlPlane, {
-        outbox: runs.store,
-        logger,
-        retentionDays: settings.runHistory.retentionDays,
-        idempotencyTtlHours: settings.idempotency.ttlHours,
-        sweepPeriodMs: settings.storage.sweepMinutes * 60_000,
-        now,
-        ...(deps.resources ? { resources: deps.resources } : {}),
-      })
-    : undefined;
+  const services = controlPlaneServices(deps, runs.store, { settings, logger, now });
+  const { catalog, runHistory, storeKeys } = services;
   const auth = authenticate(settings.auth, storeKeys);
   app.use('/v1', auth);
   // the older unversioned routes (spec §4.12) authenticate as /v1 does
   app.use(['/pipeline', '/validate'], auth);
-  const extensions = [
-    ...(tenancy ? ['api_keys'] : []),
-    ...(catalog ? ['methods', 'method_versions'] : []),
-    ...(runHistory ? ['runs', 'usage'] : []),
-  ];
-  app.use(routes.describe(versionRouter({ extensions }), [VERSION_ROUTE]));
+  app.use(routes.describe(versionRouter({ extensions: services.extensions }), [VERSION_ROUTE]));
   app.use(routes.describe(openApiRouter(routes, { auth: settings.auth.mode }), [OPENAPI_ROUTE]));
   if (deps.modelDeck) app.use(routes.describe(modelsRouter(deps.modelDeck), [MODELS_ROUTE]));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, { metrics }).fetcher;
@@ -269,24 +239,14 @@ export function createApp(deps: AppDeps): Express {
   app.use(routes.describe(legacyRunRouter(runOptions), [LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE]));
   app.use(routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure, objects, links }), RUNS_ROUTES));
   app.use(routes.describe(storageRouter({ store, urlTtlSeconds }), [STORAGE_OBJECT_ROUTE]));
-  app.use(
-    routes.describe(
-      uploadRouter({
-        ...bodyLimits,
-        diagnostics,
-        links,
-        maxUploadBytes: settings.storage.uploads.maxBytes,
-        ...(runHistory ? { runHistory } : {}),
-      }),
-      [UPLOAD_ROUTE, UPLOAD_GRANT_ROUTE],
-    ),
-  );
-  app.use(
-    routes.describe(resolveStorageRouter({ ...bodyLimits, diagnostics, links }), [
-      RESOLVE_STORAGE_URL_ROUTE,
-      RESOLVE_STORAGE_URLS_ROUTE,
-    ]),
-  );
+  const linking = { ...bodyLimits, diagnostics, links };
+  const uploads = {
+    ...linking,
+    maxUploadBytes: settings.storage.uploads.maxBytes,
+    ...(runHistory ? { runHistory } : {}),
+  };
+  app.use(routes.describe(uploadRouter(uploads), [UPLOAD_ROUTE, UPLOAD_GRANT_ROUTE]));
+  app.use(routes.describe(resolveStorageRouter(linking), [RESOLVE_STORAGE_URL_ROUTE, RESOLVE_STORAGE_URLS_ROUTE]));
   app.use(
     routes.describe(
       runEventsRouter({
@@ -300,33 +260,15 @@ export function createApp(deps: AppDeps): Express {
       [RUN_EVENTS_ROUTE],
     ),
   );
-  if (runHistory)
-    app.use(
-      routes.describe(
-        runHistoryRouter({ ...bodyLimits, service: runHistory, objects, diagnostics, now }),
-        RUN_HISTORY_ROUTES,
-      ),
-    );
-  if (tenancy) {
-    const tenancyOptions = { ...bodyLimits, tenancy, diagnostics };
-    app.use(routes.describe(callerRouter(auth), [ME_ROUTE, ...AUTH_VERIFY_ROUTES]));
-    app.use(routes.describe(organizationsRouter(tenancyOptions), [CREATE_ORGANIZATION_ROUTE]));
-    app.use(routes.describe(apiKeysRouter({ ...tenancyOptions, now }), API_KEY_ROUTES));
-  }
-  if (catalog) {
-    const limits = {
-      maxMthdsFileKib: settings.maxMthdsFileKib,
-      maxFiles: settings.bundles.maxFiles,
-      maxTotalBytes: settings.bundles.maxTotalBytes,
-    };
-    const judge = { diagnostics, ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}) };
-    app.use(
-      routes.describe(
-        methodsRouter({ ...bodyLimits, ...judge, catalog, limits, ...(runHistory ? { runHistory } : {}) }),
-        methodRoutes(limits),
-      ),
-    );
-  }
+  mountControlPlaneRoutes(app, routes, services, {
+    ...bodyLimits,
+    settings,
+    diagnostics,
+    auth,
+    objects,
+    ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
+    now,
+  });
   const operators = { auth: settings.auth, operatorApiKey: settings.operatorApiKey, storeKeys };
   app.use('/admin', operatorAuthenticate({ ...operators, browser: true }));
   if (deps.queueBackend) {

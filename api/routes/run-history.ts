@@ -195,7 +195,7 @@ export function runHistoryRouter(options: RunHistoryRouterOptions): Router {
     await service.writer.writeBatch().catch(() => undefined);
     const row = await whenDatabaseReachable(() => service.history.find(res.locals.identity.userId, runId));
     if (!row) throw notFound(runId);
-    sendJson(res, 200, runHistoryDetail(row, await options.objects.readSubmission(row.storage_scope, runId)));
+    sendJson(res, 200, runHistoryDetail(row, await options.objects.submissions.read(row.storage_scope, runId)));
   });
   router.put('/v1/runs/:runId', body, async (req, res) => {
     const { runId } = parseRequest(RUN_ID, req.params, 'path');
@@ -209,7 +209,7 @@ export function runHistoryRouter(options: RunHistoryRouterOptions): Router {
       }),
     );
     if (!row) throw notFound(runId);
-    sendJson(res, 200, runHistoryDetail(row, await options.objects.readSubmission(row.storage_scope, runId)));
+    sendJson(res, 200, runHistoryDetail(row, await options.objects.submissions.read(row.storage_scope, runId)));
   });
   router.get('/v1/usage', async (req, res) => {
     const query = parseRequest(USAGE_QUERY, req.query, 'query');

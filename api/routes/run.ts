@@ -208,7 +208,7 @@ async function acceptRun(
  */
 function keepSubmission(options: RunRouteOptions, submission: RunSubmission): void {
   if (options.runHistory === undefined) return;
-  options.objects.saveSubmission(submission.storageScope, submission.pipelineRunId, {
+  options.objects.submissions.save(submission.storageScope, submission.pipelineRunId, {
     mthds_contents: submission.sources.map((source) => source.content),
     inputs: submission.inputs ?? null,
   });

@@ -13,6 +13,5 @@ export {
   type OffloadedJob,
   RunObjects,
   type RunObjectsOptions,
-  type RunSubmissionSnapshot,
-  submissionKey,
 } from './run-objects.js';
+export { type RunSubmissionSnapshot, submissionKey } from './run-submissions.js';

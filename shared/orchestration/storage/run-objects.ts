@@ -9,8 +9,7 @@
  * - `generated/<sha256>.<ext>`: media the run made (generated images, large `data:` URLs of its outputs);
  * - `payloads/<run id>.json`: a queue job payload larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`, which Redis then only
  *   references;
- * - `submissions/<run id>.json`: the run as it was sent (bundle texts and inputs), for its history
- *   (docs/control-plane.md#run-history).
+ * - `submissions/<run id>.json`: the run as it was sent, for its history (`run-submissions.ts`).
  *
  * The scope is never interpreted: it is the prefix, as the API decided it (the request's, else the owner's id).
  */
@@ -26,6 +25,7 @@ import { type OffloadedRunJob, type QueuedRunJob, RUN_JOB, type RunJob } from '.
 import type { RunRecord } from '../registry/index.js';
 import { inlineStorageRefs } from './input-refs.js';
 import { inlineRefs, MediaOffloader } from './media-refs.js';
+import { RunSubmissions } from './run-submissions.js';
 
 /** How much stays inline, and what a failed background write tells. */
 export interface RunObjectsOptions {
@@ -85,23 +85,6 @@ function libraryFileName(path: string, bytes: Uint8Array): string {
   return /^[A-Za-z0-9]{1,16}$/.test(extension) ? `${digest}.${extension}` : digest;
 }
 
-/** A run as it was sent, as its history shows it (`GET /v1/runs/{id}`). */
-export interface RunSubmissionSnapshot {
-  /** The bundle texts, one per file. */
-  mthds_contents: string[];
-  /** The `inputs`, as sent. */
-  inputs: unknown;
-}
-
-/**
- * Where a run's submission is kept.
- * @param scope - the run's `storage_scope`
- * @param runId - its `pipeline_run_id`
- */
-export function submissionKey(scope: string, runId: string): ObjectKey {
-  return { scope, leaf: 'submissions', name: runObjectName(runId, 'json') };
-}
-
 function payloadKey(scope: string, runId: string): ObjectKey {
   return { scope, leaf: 'payloads', name: runObjectName(runId, 'json') };
 }
@@ -132,13 +115,17 @@ export class RunObjects {
   /** `results/` writes in flight, by object path, with the record each writes (read back by `readFinished`). */
   private readonly pendingResults = new Map<string, { record: RunRecord; written: Promise<void> }>();
   private readonly resultWrites = pLimit(RESULT_WRITES_AT_ONCE);
-  /** `submissions/` writes in flight, by object path. */
-  private readonly pendingSubmissions = new Map<string, Promise<void>>();
+  /** The runs as they were sent (`submissions/`), written in the same slots as the `results/` writes. */
+  readonly submissions: RunSubmissions;
 
   constructor(
     readonly store: ObjectStore,
     private readonly options: RunObjectsOptions,
-  ) {}
+  ) {
+    this.submissions = new RunSubmissions(store, this.resultWrites, (error, runId) =>
+      options.onResultWriteError?.(error, runId),
+    );
+  }
 
   /**
    * Keep a finished run: the large `data:` URLs of its result go to `assets/` (those of its inputs) or `generated/`
@@ -183,43 +170,11 @@ export class RunObjects {
     return written;
   }
 
-  /**
-   * Keep a run as it was sent, in the background (the answer does not wait; the writes share the 16 slots of the
-   * `results/` writes). A failed write is told to `onResultWriteError`: the run's history then shows no sources.
-   * @param scope - the run's `storage_scope`
-   * @param runId - its `pipeline_run_id`
-   * @param snapshot - its bundle texts and inputs
-   */
-  saveSubmission(scope: string, runId: string, snapshot: RunSubmissionSnapshot): void {
-    const key = submissionKey(scope, runId);
-    const path = objectPath(key);
-    const written: Promise<void> = this.resultWrites(() => this.store.put(key, encode(snapshot), JSON_TYPE))
-      .catch((error: unknown) => this.options.onResultWriteError?.(error, runId))
-      .finally(() => {
-        if (this.pendingSubmissions.get(path) === written) this.pendingSubmissions.delete(path);
-      });
-    this.pendingSubmissions.set(path, written);
-  }
-
-  /**
-   * Read a run as it was sent.
-   * @returns the snapshot, or undefined when none is kept (its write failed, or past its retention)
-   * @throws StorageUnavailableError (503) when the store fails
-   */
-  async readSubmission(scope: string, runId: string): Promise<RunSubmissionSnapshot | undefined> {
-    const key = submissionKey(scope, runId);
-    await this.pendingSubmissions.get(objectPath(key));
-    const object = await this.store.get(key);
-    return object ? (JSON.parse(new TextDecoder().decode(object.body)) as RunSubmissionSnapshot) : undefined;
-  }
-
   /** Wait for every background write in flight to end (shutdown: before the store closes). Never rejects. */
   async flush(): Promise<void> {
-    while (this.pendingResults.size > 0 || this.pendingSubmissions.size > 0)
-      await Promise.all([
-        ...[...this.pendingResults.values()].map(({ written }) => written),
-        ...this.pendingSubmissions.values(),
-      ]);
+    while (this.pendingResults.size > 0)
+      await Promise.all([...this.pendingResults.values()].map(({ written }) => written));
+    await this.submissions.flush();
   }
 
   /**
