@@ -119,6 +119,7 @@ function orchestrators(
 ): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
   const direct = directOrchestrator({
+    keepSubmissions: deps.controlPlane !== undefined,
     inference: deps.inference,
     extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents),
     templates: deps.templates ?? new PooledTemplateRenderer(deps.settings.templates),
@@ -145,6 +146,7 @@ function orchestrators(
         now,
         bundles: diagnosticsBundleChecker(diagnostics, deps.modelDeck?.catalog()),
         objects,
+        keepSubmissions: deps.controlPlane !== undefined,
       }),
     );
   }

@@ -203,18 +203,6 @@ async function acceptRun(
 }
 
 /**
- * Keep an accepted run as it was sent (its bundle texts and inputs), in the background, for its history
- * (docs/control-plane.md#run-history); nothing without a control plane.
- */
-function keepSubmission(options: RunRouteOptions, submission: RunSubmission): void {
-  if (options.runHistory === undefined) return;
-  options.objects.submissions.save(submission.storageScope, submission.pipelineRunId, {
-    mthds_contents: submission.sources.map((source) => source.content),
-    inputs: submission.inputs ?? null,
-  });
-}
-
-/**
  * How a run route sends what the run path answers: its scope among `Idempotency-Key`s, its success status and the
  * body's shape (the `/v1` routes send it as it is; the older routes reshape it, docs/api.md#older-unversioned-routes).
  */
@@ -249,7 +237,6 @@ export async function executeRun(
   await answerOnce(req, res, options.runHistory, answer.route, 'long', async () => {
     res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
     const running = orchestrator.execute(submission, clientSignal(res));
-    keepSubmission(options, submission);
     const result = await withFetchableUrls(await running, res.locals.identity, { links: options.links, req });
     return { status: answer.status, body: answer.shape(result) };
   });
@@ -274,7 +261,6 @@ export async function startRun(
   const { orchestrator, submission, methodVersion } = await acceptRun(request, res, options, 'fire_and_forget');
   await answerOnce(req, res, options.runHistory, answer.route, 'quick', async () => {
     const acknowledgement = await orchestrator.start!(submission);
-    keepSubmission(options, submission);
     const body = methodVersion === undefined ? acknowledgement : { ...acknowledgement, method_version: methodVersion };
     return { status: answer.status, body: answer.shape(body) };
   });

@@ -35,6 +35,8 @@ export interface BullmqOrchestratorDeps {
   bundles: RunBundleChecker;
   /** Where large inputs and payloads go instead of Redis (docs/storage.md#layout). */
   objects: RunObjects;
+  /** Have the worker keep each run as it was sent (`submissions/`), for its history: set with a control plane. */
+  keepSubmissions?: boolean;
 }
 
 /**
@@ -49,7 +51,9 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
   async function enqueue(submission: RunSubmission, created: RunRecord): Promise<void> {
     const forget = () => deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
     const job = await deps.objects
-      .offloadJob(toRunJob(submission, Date.parse(created.created_at)))
+      .offloadJob(
+        toRunJob(submission, Date.parse(created.created_at), { keepSubmission: deps.keepSubmissions === true }),
+      )
       .catch(async (error: unknown) => {
         await forget();
         throw error;

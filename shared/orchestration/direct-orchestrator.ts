@@ -19,6 +19,7 @@ import {
   historyFacts,
   type RunSubmission,
   submissionIOArtifacts,
+  submissionSnapshot,
 } from './submission.js';
 
 /** What the direct orchestrator needs. */
@@ -50,6 +51,8 @@ export interface DirectOrchestratorDeps {
   batchConcurrency?: number;
   /** Most pipes one run starts (`RUN_MAX_PIPES`; the runtime's default when absent). */
   maxPipes?: number;
+  /** Keep each run as it was sent (`submissions/`), for its history: set when the app has a control plane. */
+  keepSubmissions?: boolean;
 }
 
 /**
@@ -82,6 +85,9 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
       attempts: 1,
     };
     await deps.runs.save(running);
+    const kept = deps.keepSubmissions
+      ? deps.objects.submissions.save(submission.storageScope, runId, submissionSnapshot(submission))
+      : undefined;
     const tracker = new RunProgressTracker({
       events: deps.events,
       runId,
@@ -105,6 +111,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         },
         library,
       );
+      await kept;
       await deps.runs.finish(
         await keep(
           {
@@ -122,6 +129,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
     } catch (error) {
       const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
       await tracker.flush();
+      await kept;
       await deps.runs.finish(
         await keep(
           {

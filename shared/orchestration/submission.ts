@@ -26,6 +26,7 @@ import {
 } from '../wire/index.js';
 import type { QueuedRunJob, RunHistoryFacts, RunJob } from './queue/index.js';
 import type { RunRecord } from './registry/index.js';
+import type { RunSubmissionSnapshot } from './storage/index.js';
 
 /** The document printer of every run that is not given one (PipeDocGen; it holds no state). */
 const DOCUMENT_PRINTER = createDocumentPrinter();
@@ -99,9 +100,14 @@ export function historyFacts(submission: Pick<RunSubmission, 'sources' | 'method
  * The job payload of a submission, for the run queue.
  * @param submission - the run
  * @param createdAt - when the run was accepted, epoch ms
+ * @param options - `keepSubmission`: the worker keeps the run as sent, for its history
  * @returns the plain-JSON payload (`RUN_JOB`)
  */
-export function toRunJob(submission: RunSubmission, createdAt: number): RunJob {
+export function toRunJob(
+  submission: RunSubmission,
+  createdAt: number,
+  options: { keepSubmission?: boolean } = {},
+): RunJob {
   return {
     pipeline_run_id: submission.pipelineRunId,
     request_id: submission.requestId,
@@ -118,8 +124,16 @@ export function toRunJob(submission: RunSubmission, createdAt: number): RunJob {
     method_provenance: submission.methodProvenance,
     ...(submission.maxCostUsd ? { max_cost_usd: submission.maxCostUsd } : {}),
     created_at: createdAt,
-    history: historyFacts(submission),
+    history: { ...historyFacts(submission), ...(options.keepSubmission ? { keep_submission: true } : {}) },
   };
+}
+
+/**
+ * A submission as it was sent, as the run history keeps it (docs/control-plane.md#run-history).
+ * @param submission - the run
+ */
+export function submissionSnapshot(submission: Pick<RunSubmission, 'sources' | 'inputs'>): RunSubmissionSnapshot {
+  return { mthds_contents: submission.sources.map((source) => source.content), inputs: submission.inputs ?? null };
 }
 
 /**

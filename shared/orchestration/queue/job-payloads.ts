@@ -16,6 +16,8 @@ const RUN_HISTORY_FACTS = z.strictObject({
   method_id: z.string().optional(),
   method_version: z.number().int().positive().optional(),
   source_digest: z.string().optional(),
+  /** Keep the run as sent in storage (`submissions/`), which the worker does when it takes the run. */
+  keep_submission: z.boolean().optional(),
 });
 /** A run's history facts. */
 export type RunHistoryFacts = z.infer<typeof RUN_HISTORY_FACTS>;

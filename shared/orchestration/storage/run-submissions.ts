@@ -1,6 +1,7 @@
 /**
  * Runs as they were sent (docs/control-plane.md#run-history): `<scope>/submissions/<run id>.json` holds a run's bundle
- * texts and inputs, written in the background once the API accepted the run, read back by `GET /v1/runs/{id}`.
+ * texts and inputs, written by whatever runs it (a worker when it takes the run, the API process in direct mode) while
+ * it runs, read back by `GET /v1/runs/{id}`.
  */
 import type { ObjectKey, ObjectStore } from '../../storage/index.js';
 import { objectPath, runObjectName } from '../../storage/index.js';
@@ -39,12 +40,13 @@ export class RunSubmissions {
   ) {}
 
   /**
-   * Keep a run as it was sent, in the background (the answer does not wait).
+   * Keep a run as it was sent, in the background.
    * @param scope - the run's `storage_scope`
    * @param runId - its `pipeline_run_id`
    * @param snapshot - its bundle texts and inputs
+   * @returns the write, which never rejects (a failure goes to `onWriteError`)
    */
-  save(scope: string, runId: string, snapshot: RunSubmissionSnapshot): void {
+  save(scope: string, runId: string, snapshot: RunSubmissionSnapshot): Promise<void> {
     const key = submissionKey(scope, runId);
     const path = objectPath(key);
     const body = new TextEncoder().encode(JSON.stringify(snapshot));
@@ -54,6 +56,7 @@ export class RunSubmissions {
         if (this.pending.get(path) === written) this.pending.delete(path);
       });
     this.pending.set(path, written);
+    return written;
   }
 
   /**

@@ -14,7 +14,13 @@ import { RunProgressTracker } from '../events/index.js';
 import type { QueuedRunJob, RunJob } from '../queue/index.js';
 import type { RunRecord } from '../registry/index.js';
 import { inputNamesOf } from '../storage/index.js';
-import { executeSubmission, type RunSubmission, submissionIOArtifacts, submissionOfJob } from '../submission.js';
+import {
+  executeSubmission,
+  type RunSubmission,
+  submissionIOArtifacts,
+  submissionOfJob,
+  submissionSnapshot,
+} from '../submission.js';
 import { recordRunFailure } from './run-failure.js';
 import type { RunJobOutcome, RunProcessorDeps } from './run-processor-deps.js';
 
@@ -104,6 +110,10 @@ export async function processRun(
     onError: (error) => log.warn({ err: error }, 'run:event could not be stored'),
   });
   tracker.runStarted(payload.pipe_code, job.attemptsMade + 1);
+  // the run as sent, for its history, written while the run goes on and awaited before its end is recorded
+  const kept = payload.history?.keep_submission
+    ? deps.objects.submissions.save(payload.storage_scope, runId, submissionSnapshot(submission))
+    : undefined;
   let replayedSteps = 0;
   const observer: RunObserver = {
     pipeProgress: (progress) => {
@@ -138,6 +148,7 @@ export async function processRun(
             retake: job.attemptsMade > 0,
           }),
         );
+    await kept;
     const completed = await keepFinished(
       deps,
       {
@@ -181,6 +192,7 @@ export async function processRun(
     const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
     const lastAttempt = !report.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     await tracker.flush();
+    await kept;
     if (!lastAttempt) {
       log.warn(
         { error_type: report.error_type, replayed_steps: replayedSteps },
