@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { corpusJson, corpusSampleFiles, sample } from '../helpers/corpus.js';
 import { type CliRun, type MthdsClient, printedJson } from '../helpers/mthds-js.js';
 import type { Exchange } from '../helpers/recording-server.js';
+import { RESULTS_MEMBERS } from '../helpers/results-members.js';
 
 /** The two orchestration modes the suite runs in. */
 export type Mode = 'direct' | 'queue';
@@ -168,21 +169,7 @@ function expectBuildProblem(error: SdkError, route: string, status: number, erro
 }
 
 function expectGreetingResult(result: Record<string, unknown>, runId?: string): void {
-  expect(Object.keys(result)).to.deep.equal([
-    'pipeline_run_id',
-    'main_stuff',
-    'working_memory',
-    'graph_spec',
-    'graph_assembly_error',
-    'pipe_io_contracts',
-    'input_form',
-    'output_form',
-    'pipe_io_artifacts_error',
-    'tokens_usages',
-    'usage_assembly_error',
-    'pipe_output',
-    'usage',
-  ]);
+  expect(Object.keys(result)).to.deep.equal(RESULTS_MEMBERS);
   if (runId) expect(result['pipeline_run_id']).to.equal(runId);
   expect(result['main_stuff']).to.deep.equal({ text: GREETING });
   const output = result['pipe_output'] as { pipeline_run_id: string; graph_spec: unknown };

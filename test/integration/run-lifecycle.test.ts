@@ -14,28 +14,13 @@ import { JWT_ENVIRONMENT, signTestJwt } from '../helpers/jwt.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { listenOnLoopback } from '../helpers/raw-http.js';
+import { RESULTS_MEMBERS } from '../helpers/results-members.js';
 import { readEventStream, type SseAnswer } from '../helpers/sse-client.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const JWT = JWT_ENVIRONMENT;
 const greeting = { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } };
 const filing = { mthds_contents: [FILING_BUNDLE], inputs: { name: 'Ada' } };
-/** The members of a completed run's results, in order (docs/api.md#run-results). */
-const RESULTS_MEMBERS = [
-  'pipeline_run_id',
-  'main_stuff',
-  'working_memory',
-  'graph_spec',
-  'graph_assembly_error',
-  'pipe_io_contracts',
-  'input_form',
-  'output_form',
-  'pipe_io_artifacts_error',
-  'tokens_usages',
-  'usage_assembly_error',
-  'pipe_output',
-  'usage',
-];
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const EVENT_ID = /^\d+-\d+$/;
 

@@ -38,6 +38,37 @@ async function greetingReport(app: Express): Promise<Record<string, unknown>> {
   return validated.body;
 }
 
+/**
+ * The results body a completed run answers (docs/api.md#run-results): its output's members at the top level, the I/O
+ * artifacts as `/v1/validate` reports them, no assembly errors, then `pipe_output` and `usage`.
+ */
+function completedResults(
+  runId: string,
+  output: {
+    working_memory: { root: { main_stuff: { content: unknown } } };
+    graph_spec: unknown;
+    tokens_usages: unknown;
+  },
+  report: Record<string, unknown>,
+  usage: unknown,
+): Record<string, unknown> {
+  return {
+    pipeline_run_id: runId,
+    main_stuff: output.working_memory.root.main_stuff.content,
+    working_memory: output.working_memory,
+    graph_spec: output.graph_spec,
+    graph_assembly_error: null,
+    pipe_io_contracts: report['pipe_io_contracts'],
+    input_form: report['input_form'],
+    output_form: report['output_form'],
+    pipe_io_artifacts_error: null,
+    tokens_usages: output.tokens_usages,
+    usage_assembly_error: null,
+    pipe_output: output,
+    usage,
+  };
+}
+
 describe('the results of a completed run', function () {
   this.timeout(60000);
 
@@ -50,21 +81,7 @@ describe('the results of a completed run', function () {
       const report = await greetingReport(app);
       const body = (await results(app, runId).expect(200)).body;
       const output = executed.body.pipe_output;
-      expect(body).to.deep.equal({
-        pipeline_run_id: runId,
-        main_stuff: output.working_memory.root.main_stuff.content,
-        working_memory: output.working_memory,
-        graph_spec: output.graph_spec,
-        graph_assembly_error: null,
-        pipe_io_contracts: report['pipe_io_contracts'],
-        input_form: report['input_form'],
-        output_form: report['output_form'],
-        pipe_io_artifacts_error: null,
-        tokens_usages: output.tokens_usages,
-        usage_assembly_error: null,
-        pipe_output: output,
-        usage: executed.body.usage,
-      });
+      expect(body).to.deep.equal(completedResults(runId, output, report, executed.body.usage));
       expect(Object.keys(body.main_stuff)).to.deep.equal(['text']);
       expect(Object.keys(body.working_memory)).to.deep.equal(['root', 'aliases']);
       expect(Object.keys(body.pipe_io_contracts)).to.deep.equal(['greet.greet_person']);
@@ -226,21 +243,7 @@ describe('the results of a completed run', function () {
       expect(done.status).to.equal(200);
       const report = await greetingReport(deployment.app);
       const output = done.body.pipe_output;
-      expect(done.body).to.deep.equal({
-        pipeline_run_id: runId,
-        main_stuff: output.working_memory.root.main_stuff.content,
-        working_memory: output.working_memory,
-        graph_spec: output.graph_spec,
-        graph_assembly_error: null,
-        pipe_io_contracts: report['pipe_io_contracts'],
-        input_form: report['input_form'],
-        output_form: report['output_form'],
-        pipe_io_artifacts_error: null,
-        tokens_usages: output.tokens_usages,
-        usage_assembly_error: null,
-        pipe_output: output,
-        usage: done.body.usage,
-      });
+      expect(done.body).to.deep.equal(completedResults(runId, output, report, done.body.usage));
       expect(Object.keys(done.body.main_stuff)).to.deep.equal(['items']);
       const selected = await results(deployment.app, runId, '?artifacts=main_stuff,tokens_usages').expect(200);
       expect(selected.body).to.deep.equal({
