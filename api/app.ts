@@ -48,6 +48,7 @@ import { configureTemplateLimits } from '../shared/templating/index.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-queues.js';
 import type { AppDeps } from './app-deps.js';
 import { controlPlaneServices, mountControlPlaneRoutes } from './control-plane-app.js';
+import { dispatchTermsOf } from './dispatch-terms.js';
 import { errorPages } from './error-pages.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -147,6 +148,7 @@ function orchestrators(
         bundles: diagnosticsBundleChecker(diagnostics, deps.modelDeck?.catalog()),
         objects,
         keepSubmissions: deps.controlPlane !== undefined,
+        policy: dispatchTermsOf(deps),
       }),
     );
   }

@@ -18,7 +18,7 @@ import { API_KEY_ROUTES, apiKeysRouter } from './routes/api-keys.js';
 import { AUTH_VERIFY_ROUTES, callerRouter, ME_ROUTE } from './routes/caller.js';
 import { methodRoutes } from './routes/method-route-specs.js';
 import { methodsRouter } from './routes/methods.js';
-import { CREATE_ORGANIZATION_ROUTE, organizationsRouter } from './routes/organizations.js';
+import { CREATE_ORGANIZATION_ROUTE, DISPATCH_TERMS_ROUTE, organizationsRouter } from './routes/organizations.js';
 import { RUN_HISTORY_ROUTES, runHistoryRouter } from './routes/run-history.js';
 import { openRunHistory, type RunHistoryService } from './run-history-service.js';
 import { openTenancy, type Tenancy } from './tenancy.js';
@@ -117,7 +117,7 @@ export function mountControlPlaneRoutes(
   if (tenancy) {
     const tenancyOptions = { ...bodyLimits, tenancy, diagnostics };
     app.use(routes.describe(callerRouter(options.auth), [ME_ROUTE, ...AUTH_VERIFY_ROUTES]));
-    app.use(routes.describe(organizationsRouter(tenancyOptions), [CREATE_ORGANIZATION_ROUTE]));
+    app.use(routes.describe(organizationsRouter(tenancyOptions), [CREATE_ORGANIZATION_ROUTE, DISPATCH_TERMS_ROUTE]));
     app.use(routes.describe(apiKeysRouter({ ...tenancyOptions, now }), API_KEY_ROUTES));
   }
   if (catalog) {

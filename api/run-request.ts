@@ -10,7 +10,7 @@ import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/err
 import type { MethodProvenance } from '../shared/methods/index.js';
 import { type BundleSource, MAX_MULTIPLICITY, type PackageExports } from '../shared/mthds/index.js';
 import { callbackUrlProblem } from '../shared/net/index.js';
-import type { MethodLink, RunSubmission } from '../shared/orchestration/index.js';
+import { type MethodLink, RUN_PRIORITY, type RunSubmission } from '../shared/orchestration/index.js';
 import { parseRequest, refuseAs } from './request-schema.js';
 import { laxBooleanOrInteger } from './requests/lax-values.js';
 import { METHOD_ID, parseMethodSelector } from './requests/method-id.js';
@@ -165,6 +165,10 @@ export const RUN_REQUEST = z
       description:
         'Budget of the run in USD (> 0): an inference call that would take the run over it is not made and the run fails with `RunBudgetExceededError` (docs/inference.md#run-budget).',
     }),
+    priority: z.number().int().min(RUN_PRIORITY.min).max(RUN_PRIORITY.max).nullish().meta({
+      description:
+        'Queue mode: the run’s priority among waiting runs, 0 to 10, higher first (default 5); at most the organization’s priority ceiling (docs/fair-dispatch.md#priorities).',
+    }),
   })
   .superRefine(checkSources);
 
@@ -265,5 +269,6 @@ export function toSubmission(
     callbackUrls: body.callback_urls ?? [],
     maxCostUsd: body.max_cost_usd ?? null,
     ...(run.methodLink ? { methodLink: run.methodLink } : {}),
+    ...(typeof body.priority === 'number' ? { priority: body.priority } : {}),
   };
 }

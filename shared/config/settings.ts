@@ -234,6 +234,16 @@ const SETTINGS_TABLE = {
     runMaxAttempts: env('RUN_MAX_ATTEMPTS', positiveInt(3)),
   },
   /**
+   * The dispatch gate (docs/fair-dispatch.md): runs an organization may have in the run queue at once (times its
+   * share), runs it may have waiting in its line before the queue, and the highest `priority` its runs may ask for
+   * unless its own ceiling is set.
+   */
+  dispatch: {
+    orgInFlightLimit: env('RUN_ORG_IN_FLIGHT_LIMIT', positiveInt(1000)),
+    orgWaitingLimit: env('RUN_ORG_WAITING_LIMIT', positiveInt(10000)),
+    priorityCeiling: env('RUN_PRIORITY_CEILING', z.coerce.number().int().min(0).max(10).default(10)),
+  },
+  /**
    * The run lifecycle (docs/run-events.md, docs/api.md#run-lifecycle): most runs kept in memory by a deployment
    * without Redis, and most bytes of their records and events (as JSON text), most events kept per run, most event
    * streams open at once in one API process, how long an event stream may go without an event before it is closed in

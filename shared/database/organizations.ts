@@ -14,6 +14,16 @@ export interface Organization {
   readonly name: string;
   /** When it was created (the database's clock). */
   readonly createdAt: Date;
+  /** Its share of the run queue (docs/fair-dispatch.md): a positive integer, 1 unless an operator set it. */
+  readonly runShare: number;
+  /** The highest `priority` its runs may ask for (0–10); null: the deployment's `RUN_PRIORITY_CEILING`. */
+  readonly priorityCeiling: number | null;
+}
+
+/** The terms of an organization an operator may change (docs/fair-dispatch.md#shares). */
+export interface DispatchTerms {
+  runShare?: number;
+  priorityCeiling?: number | null;
 }
 
 /** Draws `size` random bytes. */
@@ -23,7 +33,13 @@ export type RandomBytes = (size: number) => Buffer;
 const ID_BYTES = 12;
 
 function organizationOf(row: OrganizationRow): Organization {
-  return { id: row.id, name: row.name, createdAt: row.created_at };
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    runShare: row.run_share,
+    priorityCeiling: row.priority_ceiling,
+  };
 }
 
 /** The organizations table, in domain terms. */
@@ -58,6 +74,25 @@ export class Organizations {
    */
   async find(id: string): Promise<Organization | undefined> {
     const row = await this.database.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? organizationOf(row) : undefined;
+  }
+
+  /**
+   * Change an organization's terms at the dispatch gate.
+   * @param id - its id
+   * @param terms - the terms to change (absent ones are kept)
+   * @returns the organization as changed, or undefined when no organization has this id
+   */
+  async setDispatchTerms(id: string, terms: DispatchTerms): Promise<Organization | undefined> {
+    const row = await this.database.db
+      .updateTable('organizations')
+      .set({
+        ...(terms.runShare === undefined ? {} : { run_share: terms.runShare }),
+        ...(terms.priorityCeiling === undefined ? {} : { priority_ceiling: terms.priorityCeiling }),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row ? organizationOf(row) : undefined;
   }
 

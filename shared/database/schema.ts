@@ -14,6 +14,10 @@ export interface OrganizationsTable {
   id: string;
   name: string;
   created_at: CreatedAt;
+  /** Its share of the run queue: its in-flight limit is `RUN_ORG_IN_FLIGHT_LIMIT` times this (docs/fair-dispatch.md). */
+  run_share: ColumnType<number, number | undefined, number>;
+  /** The highest `priority` its runs may ask for; null: `RUN_PRIORITY_CEILING`. */
+  priority_ceiling: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**

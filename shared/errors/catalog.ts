@@ -119,6 +119,22 @@ export const ERROR_CATALOG = {
     callerFacing: true,
     pinned: true,
   },
+  RunsWaitingLimitError: {
+    status: 429,
+    title: 'Runs waiting limit',
+    domain: 'runtime',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+    code: 'runs_waiting_limit',
+  },
+  PriorityAboveCeilingError: {
+    status: 403,
+    title: 'Priority above ceiling',
+    domain: 'input',
+    origin: 'api',
+    code: 'priority_above_ceiling',
+  },
   QueueUnavailableError: {
     status: 503,
     title: 'Queue unavailable',

@@ -9,6 +9,16 @@ export class PipelineManagerAlreadyExistsError extends MthdsError {}
 export class MissingOrchestratorError extends MthdsError {}
 /** 503 (retryable): the queue backend (Redis) cannot be reached; nothing was enqueued. */
 export class QueueUnavailableError extends MthdsError {}
+/**
+ * 429 (retryable, with `Retry-After`): the caller's organization already has its waiting limit of runs in its line of
+ * the dispatch gate (docs/fair-dispatch.md); nothing was stored.
+ */
+export class RunsWaitingLimitError extends MthdsError {}
+/**
+ * 403: a run asks for a priority above its organization's ceiling (docs/fair-dispatch.md#priorities); nothing was
+ * stored.
+ */
+export class PriorityAboveCeilingError extends MthdsError {}
 /** 504 (retryable): a blocking run did not finish within `EXECUTE_TIMEOUT_MS`; the run goes on and can be polled. */
 export class RunTimeoutError extends MthdsError {}
 /** A completion callback could not be delivered (worker side; recorded on the delivery job). */

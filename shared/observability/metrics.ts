@@ -40,6 +40,12 @@ export class Metrics {
     labelNames: ['mode', 'delivery'] as const,
     registers: [this.registry],
   });
+  readonly runsGated = new Counter({
+    name: 'mthds_runs_gated_total',
+    help: 'Runs started in queue mode, by what the dispatch gate did with them: queued at once, parked in their organization line, or refused (line full)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly runsFinished = new Counter({
     name: 'mthds_runs_finished_total',
     help: 'Runs finished, by final state (FAILED: a server-side or provider failure; caller errors are rejected runs)',

@@ -10,10 +10,15 @@ import {
   errorFromReport,
   PipelineManagerAlreadyExistsError,
   PipelineRunIdTakenError,
+  PriorityAboveCeilingError,
+  RunsWaitingLimitError,
   RunTimeoutError,
 } from '../errors/index.js';
 import type { Metrics } from '../observability/index.js';
 import type { RunResult } from '../wire/index.js';
+import type { DispatchPolicy, DispatchTerms } from './fairness/index.js';
+import { RUN_PRIORITY } from './fairness/priority.js';
+import type { RunGate } from './fairness/run-gate.js';
 import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
 import { type RunQueue, runJobId } from './queue/index.js';
 import type { RunRecord, RunStore } from './registry/index.js';
@@ -37,6 +42,25 @@ export interface BullmqOrchestratorDeps {
   objects: RunObjects;
   /** Have the worker keep each run as it was sent (`submissions/`), for its history: set with a control plane. */
   keepSubmissions?: boolean;
+  /** The dispatch gate `/v1/start` runs go through, and the owners' terms there (docs/fair-dispatch.md). */
+  gate: RunGate;
+  policy: DispatchPolicy;
+}
+
+/** `Retry-After` of a start refused because its organization's line is full, in seconds. */
+const FULL_LINE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The priority a run asks for, checked against its owner's ceiling (docs/fair-dispatch.md#priorities).
+ * @throws PriorityAboveCeilingError (403) above the ceiling
+ */
+function priorityOf(submission: RunSubmission, terms: DispatchTerms): number {
+  const priority = submission.priority ?? RUN_PRIORITY.default;
+  if (priority > terms.priorityCeiling)
+    throw new PriorityAboveCeilingError(
+      `priority ${priority} is above your organization's priority ceiling (${terms.priorityCeiling}); ask for ${terms.priorityCeiling} or less.`,
+    );
+  return priority;
 }
 
 /**
@@ -48,8 +72,15 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
    * Enqueue the job of a run whose record is stored, its large inputs and payload moved to storage first; on failure
    * drop the record and the payload object, so no run stays STARTED forever.
    */
-  async function enqueue(submission: RunSubmission, created: RunRecord): Promise<void> {
-    const forget = () => deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+  async function enqueue(
+    submission: RunSubmission,
+    created: RunRecord,
+    dispatch: { priority: number; parkedUnder?: number },
+  ): Promise<void> {
+    const forget = async () => {
+      await deps.gate.withdraw(submission.pipelineRunId, submission.owner).catch(() => undefined);
+      await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
+    };
     const job = await deps.objects
       .offloadJob(
         toRunJob(submission, Date.parse(created.created_at), { keepSubmission: deps.keepSubmissions === true }),
@@ -58,19 +89,26 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         await forget();
         throw error;
       });
-    await deps.queue
-      .enqueue(job.queued, { fresh: submission.runIdGenerated === true })
-      .catch(async (error: unknown) => {
-        await forget();
-        await deps.objects.deleteAll(job.written).catch(() => undefined);
-        throw error;
-      });
+    const queued =
+      dispatch.parkedUnder === undefined
+        ? deps.queue.enqueue(job.queued, { fresh: submission.runIdGenerated === true, priority: dispatch.priority })
+        : deps.gate.park(job.queued, submission.owner, dispatch.priority, dispatch.parkedUnder);
+    await queued.catch(async (error: unknown) => {
+      await forget();
+      await deps.objects.deleteAll(job.written).catch(() => undefined);
+      throw error;
+    });
   }
 
   return {
     mode: 'bullmq',
     async execute(submission): Promise<RunResult> {
-      await countingRejections(deps.metrics, 'bullmq', () => deps.bundles.check(submission));
+      const priority = await countingRejections(deps.metrics, 'bullmq', async () => {
+        const terms = await deps.policy.termsOf(submission.owner);
+        const asked = priorityOf(submission, terms);
+        await deps.bundles.check(submission);
+        return asked;
+      });
       const created = acceptedRecord(
         submission,
         runJobId(submission.pipelineRunId),
@@ -78,7 +116,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         historyFacts(submission),
       );
       await deps.registry.save(created);
-      await enqueue(submission, created);
+      await enqueue(submission, created, { priority });
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'blocking' });
       const finished = await deps.queue.waitUntilFinished(submission.pipelineRunId, deps.executeTimeoutMs);
       const outcome = await deps.registry.get(submission.pipelineRunId);
@@ -95,7 +133,9 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
           'COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.',
         );
       }
-      const created = await countingRejections(deps.metrics, 'bullmq', async () => {
+      const { created, priority, parkedUnder } = await countingRejections(deps.metrics, 'bullmq', async () => {
+        const terms = await deps.policy.termsOf(submission.owner);
+        const asked = priorityOf(submission, terms);
         await deps.bundles.check(submission);
         const record = acceptedRecord(
           submission,
@@ -103,7 +143,16 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
           deps.now(),
           historyFacts(submission),
         );
-        const claim = await deps.registry.claim(record);
+        const claim = await deps.registry.claim(record, terms.limits);
+        deps.metrics.runsGated.inc({
+          outcome: claim === 'full' ? 'refused' : claim === 'parked' ? 'parked' : 'queued',
+        });
+        if (claim === 'full') {
+          throw new RunsWaitingLimitError(
+            `Your organization already has ${terms.limits.waiting} runs waiting for the run queue (RUN_ORG_WAITING_LIMIT); nothing was stored. Retry once some have started.`,
+            { retryable: true, retryAfterSeconds: FULL_LINE_RETRY_AFTER_SECONDS },
+          );
+        }
         if (claim === 'taken') {
           throw new PipelineRunIdTakenError(
             `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
@@ -114,10 +163,14 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
             `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
           );
         }
-        return record;
+        return {
+          created: record,
+          priority: asked,
+          ...(claim === 'parked' ? { parkedUnder: terms.limits.inFlight } : {}),
+        };
       });
       try {
-        await enqueue(submission, created);
+        await enqueue(submission, created, { priority, ...(parkedUnder === undefined ? {} : { parkedUnder }) });
       } catch (error) {
         await deps.registry.abandon(submission.pipelineRunId).catch(() => undefined);
         throw error;

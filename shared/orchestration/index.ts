@@ -20,6 +20,7 @@
 export * from './callbacks/index.js';
 export { type DirectOrchestratorDeps, directOrchestrator } from './direct-orchestrator.js';
 export * from './events/index.js';
+export * from './fairness/index.js';
 export * from './history/index.js';
 export { type MemoryRunsOptions, memoryRuns } from './memory/index.js';
 export type { Orchestrator, RunBundleChecker, RunCheckRequest, StartAcknowledgement } from './orchestrator.js';

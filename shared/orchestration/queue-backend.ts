@@ -23,7 +23,7 @@ import {
   RUN_QUEUE,
   RunQueue,
 } from './queue/index.js';
-import { redisRunTracking } from './redis-run-tracking.js';
+import { dispatchGate, redisRunTracking } from './redis-run-tracking.js';
 import type { RunRegistry } from './registry/index.js';
 
 /** Queues, registry and event log of one deployment. */
@@ -40,12 +40,14 @@ export interface QueueBackend {
   /** The run, callback and child queues, for the queue dashboard (`/admin/queues`). */
   readonly queues: readonly Queue[];
   /**
-   * The `bullmq` orchestrator of this backend: runs enqueued on its run queue, recorded in its registry.
-   * @param deps - everything {@link bullmqOrchestrator} needs but the queue and the registry
+   * The `bullmq` orchestrator of this backend: runs enqueued on its run queue through its dispatch gate, recorded in its
+   * registry.
+   * @param deps - everything {@link bullmqOrchestrator} needs but the queue, the registry and the gate
    */
-  orchestrator(deps: Omit<BullmqOrchestratorDeps, 'queue' | 'registry'>): Orchestrator;
+  orchestrator(deps: Omit<BullmqOrchestratorDeps, 'queue' | 'registry' | 'gate'>): Orchestrator;
   /**
-   * Report the three queues' job counts in `metrics` (`mthds_queue_jobs`).
+   * Report the three queues' job counts in `metrics` (`mthds_queue_jobs`), with the runs waiting at the dispatch gate as
+   * the run queue's `gated` state.
    * @param metrics - the process's metrics
    */
   watch(metrics: Metrics): void;
@@ -95,6 +97,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
   childQueue.on('error', (error) => swallowedErrors.report('queue-backend:child-queue', error));
   const registryConnection = connections.open('producer', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
+  const gate = dispatchGate(registry, registryConnection, keys, runQueue);
   return {
     runQueue,
     callbackQueue,
@@ -102,9 +105,9 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     registry,
     events,
     queues: [runQueue.queue, callbackQueue.queue, childQueue],
-    orchestrator: (deps) => bullmqOrchestrator({ ...deps, queue: runQueue, registry }),
+    orchestrator: (deps) => bullmqOrchestrator({ ...deps, queue: runQueue, registry, gate }),
     watch(metrics) {
-      metrics.watchQueue(RUN_QUEUE, () => runQueue.counts());
+      metrics.watchQueue(RUN_QUEUE, async () => ({ ...(await runQueue.counts()), gated: await gate.waiting() }));
       metrics.watchQueue(CALLBACK_QUEUE, () => callbackQueue.counts());
       metrics.watchQueue(CHILD_QUEUE, () =>
         childQueue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
@@ -129,6 +132,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
           CLOSE_ALLOWANCE_MS,
         );
       events.close();
+      gate.close();
       connections.disconnectAll();
     },
   };

@@ -7,7 +7,8 @@
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/index.js';
 import { RedisRunEventLog } from './events/index.js';
-import { openRedis, type QueueKeys } from './queue/index.js';
+import { RunGate } from './fairness/run-gate.js';
+import { openRedis, type QueueKeys, type RunQueue } from './queue/index.js';
 import { RunRegistry } from './registry/index.js';
 
 /** A deployment's run records and events on Redis. */
@@ -34,4 +35,23 @@ export function redisRunTracking(settings: Settings, connection: Redis, keys: Qu
       openReader: () => openRedis(settings.queue.redisUrl, 'reader'),
     }),
   };
+}
+
+/**
+ * Open the dispatch gate of a deployment (docs/fair-dispatch.md) on the registry's connection: the runs a finish
+ * recorded by this registry hands a slot are added to `queue` from this process, and this process takes back the runs
+ * a dispatcher that died left taken.
+ * @param registry - the registry whose finishes hand slots on
+ * @param connection - the registry's connection (the gate's scripts share it)
+ * @param keys - the deployment's Redis names
+ * @param queue - the run queue producer
+ * @returns the gate, reclaiming until it is closed
+ */
+export function dispatchGate(registry: RunRegistry, connection: Redis, keys: QueueKeys, queue: RunQueue): RunGate {
+  const gate = new RunGate({ redis: connection, keys, queue, now: Date.now });
+  registry.onHandover = (runs) => {
+    gate.dispatch(runs).catch(() => undefined);
+  };
+  gate.startReclaiming();
+  return gate;
 }

@@ -70,6 +70,8 @@ export interface RunSubmission {
   maxCostUsd?: number | null;
   /** The stored method the run runs or is linked to (`method_id`); none for a run of inline sources alone. */
   methodLink?: MethodLink | null;
+  /** The run's `priority` in the run queue (0–10, higher first; docs/fair-dispatch.md#priorities); none: 5. */
+  priority?: number;
 }
 
 /**

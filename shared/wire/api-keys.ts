@@ -72,3 +72,24 @@ export function issuedApiKeyAnswer(key: IssuedApiKey): IssuedApiKeyAnswer {
 export function organizationAnswer(organization: Organization): OrganizationAnswer {
   return { org_id: organization.id, name: organization.name, created_at: organization.createdAt.toISOString() };
 }
+
+/** An organization's terms at the dispatch gate, as `PATCH /v1/organizations/{orgId}` answers them. */
+export interface DispatchTermsAnswer {
+  org_id: string;
+  /** Its share of the run queue (docs/fair-dispatch.md). */
+  run_share: number;
+  /** The highest `priority` its runs may ask for; null: the deployment's ceiling. */
+  priority_ceiling: number | null;
+}
+
+/**
+ * The answer of a change of an organization's dispatch terms.
+ * @param organization - the organization as changed
+ */
+export function dispatchTermsAnswer(organization: Organization): DispatchTermsAnswer {
+  return {
+    org_id: organization.id,
+    run_share: organization.runShare,
+    priority_ceiling: organization.priorityCeiling,
+  };
+}

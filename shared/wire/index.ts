@@ -11,6 +11,8 @@ export { type AbsenceRecord, absenceOf, absenceRecord } from './absence-record.j
 export {
   type ApiKeyItem,
   apiKeyItem,
+  type DispatchTermsAnswer,
+  dispatchTermsAnswer,
   type IssuedApiKeyAnswer,
   issuedApiKeyAnswer,
   type OrganizationAnswer,

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shared/config/index.js';
 import { Metrics } from '../../shared/observability/index.js';
-import type { QueueBackend } from '../../shared/orchestration/index.js';
-import { bullmqOrchestrator, openQueueBackend } from '../../shared/orchestration/queued.js';
+import { dispatchPolicy, type QueueBackend } from '../../shared/orchestration/index.js';
+import { openQueueBackend } from '../../shared/orchestration/queued.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { problemFor } from '../helpers/problem.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
@@ -30,9 +30,8 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
   const prefix = uniquePrefix();
   let backend: QueueBackend;
   const orchestrator = () =>
-    bullmqOrchestrator({
-      queue: backend.runQueue,
-      registry: backend.registry,
+    backend.orchestrator({
+      policy: dispatchPolicy(loadSettings({}).dispatch),
       metrics: new Metrics(),
       executeTimeoutMs: 200,
       readSecret: () => undefined,

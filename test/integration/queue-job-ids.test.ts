@@ -106,7 +106,7 @@ describe('run job ids (Bull Board lists runs by pipeline_run_id)', function () {
       message:
         "A run with pipeline_run_id 'never-finished' is still being closed by its worker; retry in a moment or use another id.",
     });
-    expect(await waiting!.getState()).to.equal('waiting');
+    expect(await waiting!.getState()).to.equal('prioritized');
   });
 
   it('should disarm the enqueue deadline once Redis took the job (no timer left behind per run)', async () => {

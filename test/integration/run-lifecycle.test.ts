@@ -350,7 +350,7 @@ describe('the run lifecycle over HTTP', function () {
         expect(first.frames.at(-1)?.data).to.include({ status: 'FAILED' });
         await pollUntil(
           () => deployment.backend.runQueue.counts(),
-          (counts) => counts['active'] === 0 && counts['waiting'] === 0,
+          (counts) => counts['active'] === 0 && counts['waiting'] === 0 && counts['prioritized'] === 0,
         );
         await alice.start({ ...greeting, pipeline_run_id: 'again' }).expect(202);
         const second = await alice.events('again');

@@ -42,7 +42,8 @@ describe('run ownership (AUTH_MODE=jwt, queue mode, real Redis)', function () {
     );
     await pollUntil(
       () => deployment.backend.runQueue.counts(),
-      (counts) => counts['waiting'] === 0 && counts['active'] === 0 && counts['delayed'] === 0,
+      (counts) =>
+        counts['waiting'] === 0 && counts['prioritized'] === 0 && counts['active'] === 0 && counts['delayed'] === 0,
     );
   };
   /**

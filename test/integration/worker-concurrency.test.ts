@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shared/config/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
-import type { QueueBackend, WorkerPool } from '../../shared/orchestration/index.js';
-import { bullmqOrchestrator, openQueueBackend, startWorkerPool } from '../../shared/orchestration/queued.js';
+import { dispatchPolicy, type QueueBackend, type WorkerPool } from '../../shared/orchestration/index.js';
+import { openQueueBackend, startWorkerPool } from '../../shared/orchestration/queued.js';
 import type { InferencePort } from '../../shared/runtime/index.js';
 import { greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
@@ -71,9 +71,8 @@ describe('worker concurrency (one worker pool, real Redis)', function () {
 
   it(`should default WORKER_CONCURRENCY to 256 and keep ${RUNS} runs waiting on inference at once, then complete them all`, async () => {
     expect(settings.worker.concurrency).to.equal(256);
-    const orchestrator = bullmqOrchestrator({
-      queue: backend.runQueue,
-      registry: backend.registry,
+    const orchestrator = backend.orchestrator({
+      policy: dispatchPolicy(settings.dispatch),
       metrics: new Metrics(),
       executeTimeoutMs: 1000,
       readSecret: () => undefined,

@@ -148,7 +148,7 @@ describe('regression: the operator routes need the operator credential, the dash
         });
       }
       expect(await queue.isPaused()).to.equal(false);
-      expect(await queue.getJobCounts('waiting')).to.deep.equal({ waiting: 1 });
+      expect(await queue.getJobCounts('prioritized')).to.deep.equal({ prioritized: 1 });
       expect((await queue.getJob('alice-run'))?.data).to.deep.equal(waiting?.data);
     });
   });

@@ -43,6 +43,19 @@ export const ORGANIZATION_CREATED = z
   })
   .meta({ id: 'OrganizationCreated', description: 'An organization just made.' });
 
+/** `PATCH /v1/organizations/{orgId}`. */
+export const DISPATCH_TERMS = z
+  .object({
+    org_id: z.string(),
+    run_share: z.number().int().meta({ description: 'Its share of the run queue (docs/fair-dispatch.md).' }),
+    priority_ceiling: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The highest `priority` its runs may ask for; null: the deployment’s ceiling.' }),
+  })
+  .meta({ id: 'OrganizationDispatchTerms', description: 'An organization’s terms at the dispatch gate.' });
+
 /** `GET /v1/me`. */
 export const ME = z
   .object({

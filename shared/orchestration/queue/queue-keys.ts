@@ -94,6 +94,34 @@ export class QueueKeys {
     return `${this.prefix}:history:sequence`;
   }
 
+  /**
+   * The runs of an owner admitted to the run queue and not finished yet (a sorted set of run ids scored by their
+   * admission time in ms; docs/fair-dispatch.md).
+   * @param owner - a run owner (its organization)
+   */
+  gateInFlight(owner: string): string {
+    return `${this.prefix}:gate:in-flight:${owner}`;
+  }
+
+  /**
+   * The owner's waiting line: its runs held before the run queue while it is at its in-flight limit (a sorted set of
+   * run ids scored by priority, then arrival; docs/fair-dispatch.md).
+   * @param owner - a run owner (its organization)
+   */
+  gateLine(owner: string): string {
+    return `${this.prefix}:gate:line:${owner}`;
+  }
+
+  /** The sealed jobs of the runs in waiting lines or being dispatched (a hash: run id → job JSON). */
+  get gateJobs(): string {
+    return `${this.prefix}:gate:jobs`;
+  }
+
+  /** The runs taken off a waiting line and not yet added to the run queue (a sorted set scored by time in ms). */
+  get gateDispatching(): string {
+    return `${this.prefix}:gate:dispatching`;
+  }
+
   /** The lease of the API process that writes the history outbox to the database (one writer at a time). */
   get historyWriterLease(): string {
     return `${this.prefix}:history:writer`;

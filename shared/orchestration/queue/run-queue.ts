@@ -9,8 +9,9 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
 import { swallowedErrors } from '../../observability/index.js';
+import { bullPriority, RUN_PRIORITY } from '../fairness/priority.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob } from './job-payloads.js';
-import type { JobSeals } from './job-seals.js';
+import type { JobSeals, Sealed } from './job-seals.js';
 import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
 import { whenQueueReachable } from './queue-outage.js';
 
@@ -78,21 +79,24 @@ export class RunQueue {
    * an earlier run with the same id (its owner reusing the id, kept for the dashboard) is removed first.
    * @param job - the payload, whole or offloaded (validated here)
    * @param options - `fresh`: the run id was generated for this run, so no earlier job is looked for (one Redis round
-   *   trip fewer before the acknowledgement)
+   *   trip fewer before the acknowledgement); `priority`: the run's ({@link RUN_PRIORITY}, default 5)
    * @throws QueueUnavailableError (503) when Redis does not take the job in time or is unreachable;
    *   PipelineManagerAlreadyExistsError (409) when the job of an earlier run with this id is not finished yet (its
    *   worker is still closing it); any other failure (not an outage) unchanged
    */
-  async enqueue(job: QueuedRunJob, options: { fresh?: boolean } = {}): Promise<void> {
+  async enqueue(job: QueuedRunJob, options: { fresh?: boolean; priority?: number } = {}): Promise<void> {
     const payload = QUEUED_RUN_JOB.parse(job);
     const jobId = runJobId(payload.pipeline_run_id);
+    const priority = options.priority ?? RUN_PRIORITY.default;
     const unavailable = (reason: string) =>
       `The run queue (Redis) did not accept the run: ${reason}. Nothing was enqueued; retry later.`;
     await whenQueueReachable(async () => {
       let overdue: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          options.fresh ? this.add(jobId, payload) : this.replace(jobId, payload),
+          options.fresh
+            ? this.seal(payload).then((sealed) => this.addSealed(jobId, sealed, priority))
+            : this.replace(jobId, payload, priority),
           new Promise((_, reject) => {
             overdue = setTimeout(
               () =>
@@ -116,7 +120,7 @@ export class RunQueue {
    * is released a moment before its worker closes the job, so a job not finished yet is given
    * {@link EARLIER_JOB_CLOSE_MS} to finish.
    */
-  private async replace(jobId: string, payload: QueuedRunJob): Promise<void> {
+  private async replace(jobId: string, payload: QueuedRunJob, priority: number): Promise<void> {
     const earlier = await this.queue.getJob(jobId);
     if (earlier) {
       if (!FINISHED_STATES.has(await earlier.getState())) {
@@ -129,13 +133,29 @@ export class RunQueue {
       }
       await earlier.remove();
     }
-    await this.add(jobId, payload);
+    await this.addSealed(jobId, await this.seal(payload), priority);
   }
 
-  /** Add a run's job, sealed. */
-  private async add(jobId: string, payload: QueuedRunJob): Promise<void> {
-    await this.queue.add('run', await this.options.seals.seal(RUN_QUEUE, payload), {
+  /**
+   * A run job's data: the payload and its seal (docs/run-ownership.md#queue-jobs).
+   * @param payload - the payload, whole or offloaded
+   * @throws whatever Redis throws when the seal key cannot be read
+   */
+  seal(payload: QueuedRunJob): Promise<Sealed<QueuedRunJob>> {
+    return this.options.seals.seal(RUN_QUEUE, payload);
+  }
+
+  /**
+   * Add a run's sealed job (a job already under the id is left as it is).
+   * @param jobId - the run's job id ({@link runJobId})
+   * @param sealed - the job's data, from {@link seal}
+   * @param priority - the run's priority ({@link RUN_PRIORITY})
+   * @throws whatever BullMQ throws when Redis does not take it
+   */
+  async addSealed(jobId: string, sealed: Sealed<QueuedRunJob>, priority: number): Promise<void> {
+    await this.queue.add('run', sealed, {
       jobId,
+      priority: bullPriority(priority),
       attempts: this.options.maxAttempts,
       backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
       removeOnComplete: { age: this.options.keepSeconds },
@@ -180,7 +200,7 @@ export class RunQueue {
 
   /** Counts of jobs by state, for the metrics gauges. */
   counts(): Promise<Record<string, number>> {
-    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+    return this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
   }
 
   /** Close the queue and the events listener. */

@@ -6,6 +6,7 @@
 export { RunRegistry } from './run-registry.js';
 export {
   admissionOf,
+  type DispatchLimits,
   type HistoryMark,
   type HistoryOutbox,
   type RunClaim,

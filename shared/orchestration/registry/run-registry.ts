@@ -5,11 +5,13 @@
  * ownership is checked on every claim and every read (docs/run-ownership.md).
  */
 import type { Redis } from 'ioredis';
+import { type HandedRun, handedRuns } from '../fairness/handed-runs.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
 import { FINISH_RUN_ONCE } from './run-finish-script.js';
 import { ADMIT_RUN_JOB, CLAIM_RUN_ID, READ_OWNED_RECORD, STORE_RUN_RECORD } from './run-ownership-scripts.js';
 import type {
+  DispatchLimits,
   HistoryMark,
   HistoryOutbox,
   RunAdmission,
@@ -44,7 +46,7 @@ interface ScriptedRedis extends Redis {
   mthdsReadOwnedRecord(...keysThenArgs: string[]): Promise<string | null>;
   mthdsStoreRunRecord(...keysThenArgs: (string | number)[]): Promise<number>;
   mthdsAdmitRunJob(...keysThenArgs: (string | number)[]): Promise<RunAdmission>;
-  mthdsFinishRunOnce(...keysThenArgs: (string | number)[]): Promise<RunFinish>;
+  mthdsFinishRunOnce(...keysThenArgs: (string | number)[]): Promise<[RunFinish, ...string[]]>;
   mthdsMarkHistory(...keysThenArgs: string[]): Promise<unknown>;
   mthdsSettleHistory(...keysThenArgs: string[]): Promise<unknown>;
   mthdsLeaseHistoryWriter(...keysThenArgs: (string | number)[]): Promise<number>;
@@ -57,6 +59,11 @@ function reachable<T>(call: () => Promise<T>): Promise<T> {
 /** Registry of runs of one deployment, in Redis, and its history outbox. */
 export class RunRegistry implements RunStore, HistoryOutbox {
   private readonly scripted: ScriptedRedis;
+  /**
+   * Where the runs a finish hands a freed slot go (the dispatcher of the gate, docs/fair-dispatch.md); until one is
+   * set, they wait in the dispatching set for a reclaimer.
+   */
+  onHandover: ((runs: HandedRun[]) => void) | undefined;
 
   /**
    * @param redis - the registry's connection; the ownership scripts are defined on it
@@ -68,11 +75,11 @@ export class RunRegistry implements RunStore, HistoryOutbox {
     private readonly keys: QueueKeys,
     private readonly ttlSeconds: number,
   ) {
-    redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 7, lua: CLAIM_RUN_ID });
+    redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 9, lua: CLAIM_RUN_ID });
     redis.defineCommand('mthdsReadOwnedRecord', { numberOfKeys: 2, lua: READ_OWNED_RECORD });
     redis.defineCommand('mthdsStoreRunRecord', { numberOfKeys: 5, lua: STORE_RUN_RECORD });
     redis.defineCommand('mthdsAdmitRunJob', { numberOfKeys: 4, lua: ADMIT_RUN_JOB });
-    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 5, lua: FINISH_RUN_ONCE });
+    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 9, lua: FINISH_RUN_ONCE });
     redis.defineCommand('mthdsMarkHistory', { numberOfKeys: 2, lua: MARK_HISTORY });
     redis.defineCommand('mthdsSettleHistory', { numberOfKeys: 1, lua: SETTLE_HISTORY });
     redis.defineCommand('mthdsLeaseHistoryWriter', { numberOfKeys: 1, lua: LEASE_HISTORY_WRITER });
@@ -83,11 +90,11 @@ export class RunRegistry implements RunStore, HistoryOutbox {
    * Claim a run's id for its owner, mark it in flight and store its record, in one atomic Redis script (no
    * check-then-set race, one round trip); the claim drops the events and progress of the owner's earlier run of the id.
    * @param record - the new run's record: its `pipeline_run_id`, `workflow_id` (the in-flight marker's value), `owner`
-   * @returns `claimed` (the record is stored); `in_flight` when the owner's own run with this id is still in flight
-   *   (spec §3 rule 3); `taken` when another owner's run, in flight or finished, holds the id while its record is kept
+   * @param limits - the owner's limits at the dispatch gate; none: the run bypasses it
+   * @returns see {@link RunStore.claim}
    * @throws QueueUnavailableError (503) when Redis is down
    */
-  claim(record: RunRecord): Promise<RunClaim> {
+  claim(record: RunRecord, limits?: DispatchLimits): Promise<RunClaim> {
     return reachable(async () => {
       const runId = record.pipeline_run_id;
       const keys = [
@@ -97,6 +104,8 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         this.keys.events(runId),
         this.keys.progress(runId),
         ...this.outboxKeys(),
+        this.keys.gateInFlight(record.owner),
+        this.keys.gateLine(record.owner),
       ];
       return this.scripted.mthdsClaimRunId(
         ...keys,
@@ -105,6 +114,9 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         this.ttlSeconds,
         JSON.stringify(record),
         runId,
+        limits?.inFlight ?? '',
+        limits?.waiting ?? 0,
+        Date.now(),
       );
     });
   }
@@ -225,7 +237,9 @@ export class RunRegistry implements RunStore, HistoryOutbox {
 
   /**
    * Record a run's end unless it already ended: the check of the kept record and the write are one Redis script, so
-   * the first of two parties finishing one run wins (docs/run-failures.md#a-run-finishes-once).
+   * the first of two parties finishing one run wins (docs/run-failures.md#a-run-finishes-once). A recorded end also
+   * takes the run out of its owner's in-flight set at the dispatch gate; a run handed its slot goes to
+   * {@link onHandover}.
    * @param finished - the finished record (COMPLETED or FAILED)
    * @param options - `release`: also free the run id
    * @returns `recorded`, or `already_finished` (nothing written; see {@link RunStore.finishOnce})
@@ -234,11 +248,15 @@ export class RunRegistry implements RunStore, HistoryOutbox {
   finishOnce(finished: RunRecord, options: { release: boolean }): Promise<RunFinish> {
     return reachable(async () => {
       const runId = finished.pipeline_run_id;
-      return this.scripted.mthdsFinishRunOnce(
+      const [outcome, ...handed] = await this.scripted.mthdsFinishRunOnce(
         this.keys.run(runId),
         this.keys.owner(runId),
         this.keys.inFlight(runId),
         ...this.outboxKeys(),
+        this.keys.gateInFlight(finished.owner),
+        this.keys.gateLine(finished.owner),
+        this.keys.gateJobs,
+        this.keys.gateDispatching,
         JSON.stringify(finished),
         finished.owner,
         this.ttlSeconds,
@@ -246,7 +264,10 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         finished.created_at,
         finished.request_id,
         runId,
+        Date.now(),
       );
+      if (handed.length > 0) this.onHandover?.(handedRuns(handed));
+      return outcome;
     });
   }
 

@@ -47,8 +47,20 @@ export interface RunRecord {
   usage?: RunUsageReport;
 }
 
-/** What a claim of a run id answers. */
-export type RunClaim = 'claimed' | 'in_flight' | 'taken';
+/**
+ * What a claim of a run id answers: `claimed` (the run goes to the run queue), `parked` (it waits in its owner's line
+ * of the dispatch gate, docs/fair-dispatch.md), `full` (that line is at its waiting limit: nothing was stored),
+ * `in_flight` or `taken` (see {@link RunStore.claim}).
+ */
+export type RunClaim = 'claimed' | 'parked' | 'full' | 'in_flight' | 'taken';
+
+/** An owner's limits at the dispatch gate (docs/fair-dispatch.md), in runs. */
+export interface DispatchLimits {
+  /** Runs in the run queue (waiting or running) at once. */
+  inFlight: number;
+  /** Runs in the owner's waiting line before the queue. */
+  waiting: number;
+}
 
 /** What the admission of a queued run's job answers (docs/run-ownership.md#queue-jobs). */
 export type RunAdmission = 'admitted' | 'not_accepted' | 'finished';
@@ -89,10 +101,13 @@ export interface RunStore {
    * Claim a run's id for its owner, mark it in flight and store its record, atomically; a claim that replaces the
    * owner's earlier record of the id also drops that run's events and progress.
    * @param record - the new run's record: its `pipeline_run_id`, `workflow_id`, `owner`
-   * @returns `claimed` (the record is stored); `in_flight` when the owner's own run with this id is still in flight
+   * @param limits - the owner's limits at the dispatch gate, when the run goes through it (a store without a gate
+   *   ignores them)
+   * @returns `claimed` (the record is stored); `parked` (stored, and the run must wait in its owner's line); `full`
+   *   (nothing stored: the owner's line is full); `in_flight` when the owner's own run with this id is still in flight
    *   (spec §3 rule 3); `taken` when another owner's run, in flight or finished, holds the id while its record is kept
    */
-  claim(record: RunRecord): Promise<RunClaim>;
+  claim(record: RunRecord, limits?: DispatchLimits): Promise<RunClaim>;
   /** Undo a claim whose run was never enqueued: free the id, drop the record, its owner, events and progress. */
   abandon(runId: string): Promise<void>;
   /** Free a run id (completed, failed, or never enqueued). */

@@ -24,8 +24,9 @@ import {
   QueueKeys,
   RedisConnections,
   RUN_QUEUE,
+  RunQueue,
 } from '../queue/index.js';
-import { redisRunTracking } from '../redis-run-tracking.js';
+import { dispatchGate, redisRunTracking } from '../redis-run-tracking.js';
 import { loggedRunObjects } from '../storage/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
 import { createChildProcessor } from './child-processor.js';
@@ -75,6 +76,16 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const registryConnection = connections.open('worker', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   const seals = new JobSeals(registryConnection, keys);
+  // where the runs a finish here hands a slot of the dispatch gate are added (docs/fair-dispatch.md)
+  const runQueue = new RunQueue({
+    connection: connections.open('worker'),
+    eventsConnection: () => connections.open('worker'),
+    keys,
+    seals,
+    maxAttempts: settings.queue.runMaxAttempts,
+    keepSeconds: settings.queue.runRecordTtlSeconds,
+  });
+  const gate = dispatchGate(registry, registryConnection, keys, runQueue);
   const callbacks = new CallbackQueue({
     connection: connections.open('worker'),
     keys,
@@ -212,7 +223,11 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       else if (!(await settleWithin(drained, settings.worker.shutdownGraceMs)))
         logger.warn('worker:grace period over; in-flight jobs are dropped (stalled-job recovery retakes them)');
       if (redisUp)
-        await settleWithin(Promise.all([callbacks.close(), children.close(), runs.close()]), CLOSE_ALLOWANCE_MS);
+        await settleWithin(
+          Promise.all([callbacks.close(), children.close(), runs.close(), runQueue.close()]),
+          CLOSE_ALLOWANCE_MS,
+        );
+      gate.close();
       await settleWithin(templates.close(), CLOSE_ALLOWANCE_MS);
       quarantines.close();
       connections.disconnectAll();
