@@ -11,14 +11,13 @@ import { createLogger, Metrics } from '../../shared/observability/index.js';
 import type { RunRecord, WorkerPool } from '../../shared/orchestration/index.js';
 import { QueueKeys, startWorkerPool } from '../../shared/orchestration/queued.js';
 import { closeControlPlaneApps } from '../helpers/control-plane-app.js';
-import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { JWT_ENVIRONMENT, signTestJwt } from '../helpers/jwt.js';
 import { pollUntil } from '../helpers/poll.js';
 import { useTestControlPlane } from '../helpers/postgres.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { startMany as startManyRuns } from '../helpers/start-many.js';
 
-const START = { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } };
 const ADMIN = 'fair-dispatch-admin-key';
 
 describe('fair dispatch between organizations (queue mode, at scale)', function () {
@@ -50,25 +49,8 @@ describe('fair dispatch between organizations (queue mode, at scale)', function 
     });
   }
 
-  /** Start `count` runs as `token`, `parallel` requests at a time; the run ids in start order. */
-  async function startMany(token: string, count: number, parallel: number): Promise<string[]> {
-    const ids: string[] = new Array(count);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: parallel }, async () => {
-        while (next < count) {
-          const index = next++;
-          const answer = await request(deployment.app)
-            .post('/v1/start')
-            .set('Authorization', `Bearer ${token}`)
-            .send(START)
-            .expect(202);
-          ids[index] = answer.body.pipeline_run_id as string;
-        }
-      }),
-    );
-    return ids;
-  }
+  const startMany = (token: string, count: number, parallel: number) =>
+    startManyRuns(deployment.app, token, count, parallel);
 
   async function records(runIds: readonly string[]): Promise<RunRecord[]> {
     const keys = new QueueKeys(deployment.settings.queue.prefix);
