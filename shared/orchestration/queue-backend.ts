@@ -25,6 +25,8 @@ import {
 } from './queue/index.js';
 import { redisRunTracking } from './redis-run-tracking.js';
 import type { RunRegistry } from './registry/index.js';
+import { type QueuedRetrierDeps, queuedRunRetrier } from './retry/queued-retrier.js';
+import type { RunRetrier } from './retry/run-retrier.js';
 
 /** Queues, registry and event log of one deployment. */
 export interface QueueBackend {
@@ -44,6 +46,12 @@ export interface QueueBackend {
    * @param deps - everything {@link bullmqOrchestrator} needs but the queue and the registry
    */
   orchestrator(deps: Omit<BullmqOrchestratorDeps, 'queue' | 'registry'>): Orchestrator;
+  /**
+   * The retrier of this backend (`POST /v1/runs/{id}/retry`, docs/checkpoints.md#retrying-a-run): retries enqueued on
+   * its run queue, recorded in its registry.
+   * @param deps - everything {@link queuedRunRetrier} needs but the queue and the registry
+   */
+  retrier(deps: Omit<QueuedRetrierDeps, 'queue' | 'registry'>): RunRetrier;
   /**
    * Report the three queues' job counts in `metrics` (`mthds_queue_jobs`).
    * @param metrics - the process's metrics
@@ -103,6 +111,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     events,
     queues: [runQueue.queue, callbackQueue.queue, childQueue],
     orchestrator: (deps) => bullmqOrchestrator({ ...deps, queue: runQueue, registry }),
+    retrier: (deps) => queuedRunRetrier({ ...deps, queue: runQueue, registry }),
     watch(metrics) {
       metrics.watchQueue(RUN_QUEUE, () => runQueue.counts());
       metrics.watchQueue(CALLBACK_QUEUE, () => callbackQueue.counts());
