@@ -3,8 +3,10 @@
  * queue deployment (real Redis, in-process workers) with a control plane on PostgreSQL, calling a fake
  * OpenAI-compatible provider on 127.0.0.1 that counts the calls: a 4-step sequence failed at step 3 by a provider 400
  * (not retryable), retried once the provider is fixed, replays steps 1 and 2 from the original's checkpoints and makes
- * exactly 2 more calls; the history links the two runs. A run in another state is 409, another owner's run 404, a run
- * whose submission is no longer kept 410, and a deployment without a queue 400.
+ * exactly 2 more calls; the history links the two runs. A fanned-out batch replays the items that finished (checkpointed
+ * by their child jobs), and a run whose payload was offloaded to storage is retried alike.
+ * A run in another state is 409, another owner's run 404, a run whose submission is no longer kept 410, and a
+ * deployment without a queue 400.
  */
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -15,6 +17,7 @@ import { draftsBundle } from '../helpers/drafts-bundle.js';
 import {
   completion,
   type FakeOpenAiServer,
+  type FakeReply,
   providerError,
   type RecordedRequest,
   startFakeOpenAiServer,
@@ -41,8 +44,8 @@ describe('retrying a run (queue mode, fake provider, PostgreSQL)', function () {
   let fake: FakeOpenAiServer;
   let deployment: QueueDeployment;
   let redis: Redis;
-  /** While true, the fake answers the third draft's call with a 400 (a non-retryable provider error). */
-  let broken = true;
+  /** The provider's fault of the moment: its reply to a call it refuses, or undefined for a call it answers. */
+  let fault: (prompt: string) => FakeReply | undefined = () => undefined;
   let acme: { key: string; org: string };
   let globex: { key: string; org: string };
 
@@ -69,11 +72,7 @@ describe('retrying a run (queue mode, fake provider, PostgreSQL)', function () {
 
   before(async () => {
     fake = await startFakeOpenAiServer();
-    fake.respondWith((call) => {
-      if (broken && promptOf(call).startsWith('Draft three'))
-        return providerError(400, 'Invalid prompt: flagged by policy');
-      return completion(`answer ${fake.requests.length}`);
-    });
+    fake.respondWith((call) => fault(promptOf(call)) ?? completion(`answer ${fake.requests.length}`));
     deployment = startQueueDeployment({
       environment: {
         AUTH_MODE: 'api_key',
@@ -96,6 +95,8 @@ describe('retrying a run (queue mode, fake provider, PostgreSQL)', function () {
   });
 
   it('should replay the 2 finished steps of a run failed at step 3 and make exactly 2 more calls', async () => {
+    fault = (prompt) =>
+      prompt.startsWith('Draft three') ? providerError(400, 'Invalid prompt: flagged by policy') : undefined;
     const started = await as(acme.key)
       .post('/v1/start', { mthds_contents: [BUNDLE], inputs: { topic: 'tea' } })
       .expect(202);
@@ -112,7 +113,7 @@ describe('retrying a run (queue mode, fake provider, PostgreSQL)', function () {
     expect(await redis.hlen(checkpoints), 'the failed run keeps its 2 checkpoints').to.equal(2);
     expect(await redis.ttl(checkpoints), 'for RUN_CHECKPOINT_RETENTION_HOURS (48)').to.be.within(47 * 3600, 48 * 3600);
 
-    broken = false;
+    fault = () => undefined;
     const key = { 'Idempotency-Key': 'retry-once' };
     const retried = await as(acme.key).post(`/v1/runs/${original}/retry`, undefined, key).expect(202);
     const retry = retried.body.pipeline_run_id as string;
@@ -182,6 +183,68 @@ describe('retrying a run (queue mode, fake provider, PostgreSQL)', function () {
     const unknown = await as(globex.key).post('/v1/runs/no-such-run/retry').expect(404);
     expect(unknown.body.detail).to.equal(foreign.body.detail.replace(original, 'no-such-run'));
     expect(fake.requests, 'no refused retry called the provider').to.have.length(5);
+  });
+
+  it('should retry a run whose payload was offloaded to storage, replaying its finished step', async () => {
+    const name = 'Ada '.repeat(20_000);
+    const started = await as(acme.key)
+      .post('/v1/start', { mthds_contents: [FILING_BUNDLE], inputs: { name } })
+      .expect(202);
+    const original = started.body.pipeline_run_id as string;
+    expect((await ended(acme.key, original)).body.error).to.include({ error_type: 'PipeFeatureNotSupportedError' });
+    const calls = fake.requests.length;
+    const retried = await as(acme.key).post(`/v1/runs/${original}/retry`).expect(202);
+    const retry = retried.body.pipeline_run_id as string;
+    const failed = await ended(acme.key, retry);
+    expect(failed.body.error, 'the same submission fails alike').to.include({
+      error_type: 'PipeFeatureNotSupportedError',
+      pipe_code: 'file_greeting',
+    });
+    expect(fake.requests, 'the greeting is replayed, not called again').to.have.length(calls);
+    const detail = await pollUntil(
+      () => as(acme.key).get(`/v1/runs/${retry}`),
+      (response) => response.body.status === 'FAILED',
+    );
+    expect(detail.body).to.deep.include({ retry_of: original, inputs: { name } });
+  });
+
+  it('should replay the items of a fanned-out batch that finished, and call only the one that failed', async () => {
+    // the third item is refused once the three others were answered, so their children checkpoint them
+    let answered = 0;
+    let othersAnswered: () => void = () => undefined;
+    const refusal = new Promise<void>((resolve) => {
+      othersAnswered = resolve;
+    });
+    fault = (prompt) => {
+      if (prompt.includes('topic c')) return { ...providerError(400, 'Invalid prompt'), after: refusal };
+      answered += 1;
+      if (answered === 3) othersAnswered();
+      return undefined;
+    };
+    const topics = ['topic a', 'topic b', 'topic c', 'topic d'];
+    const started = await as(acme.key)
+      .post('/v1/start', { mthds_contents: [BUNDLE], pipe_code: 'each', inputs: { topics } })
+      .expect(202);
+    const original = started.body.pipeline_run_id as string;
+    expect((await ended(acme.key, original)).body.status).to.equal('FAILED');
+    const checkpoints = `${deployment.settings.queue.prefix}:checkpoints:${original}`;
+    // the children of the answered items may still be keeping their checkpoints as the run fails
+    const kept = await pollUntil(
+      () => redis.hkeys(checkpoints),
+      (keys) => keys.length === 3,
+    );
+    expect([...kept].sort()).to.deep.equal(['main/b0', 'main/b1', 'main/b3']);
+
+    fault = () => undefined;
+    const calls = fake.requests.length;
+    const retried = await as(acme.key).post(`/v1/runs/${original}/retry`).expect(202);
+    const retry = retried.body.pipeline_run_id as string;
+    expect((await ended(acme.key, retry)).body.status).to.equal('COMPLETED');
+    expect(fake.requests.slice(calls).map(promptOf), 'only the refused item is called again').to.have.length(1);
+    expect(promptOf(fake.requests.at(-1)!)).to.include('topic c');
+    const results = await as(acme.key).get(`/v1/runs/${retry}/results`).expect(200);
+    expect(results.body.main_stuff.items).to.have.length(4);
+    expect(results.body.usage.total.calls).to.equal(1);
   });
 
   it('should answer 410 for a failed run whose submission is no longer kept', async () => {
