@@ -77,7 +77,7 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
   let keys: QueueKeys;
   let problems: string[];
 
-  const checkpoints = (maxBytes = 1_048_576, retentionSeconds = 3600) =>
+  const checkpoints = (maxBytes = 1_048_576, retentionSeconds = 60) =>
     new RunCheckpoints(redis, keys, {
       ttlSeconds: 300,
       retentionSeconds,
@@ -221,6 +221,8 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
     const ttl = await redis.ttl(`${prefix}:checkpoints:run-ckpt`);
     expect(ttl).to.be.at.most(7200);
     expect(ttl).to.be.at.least(7200 - Math.ceil((performance.now() - retainedBy) / 1000) - 1);
+    await checkpoints(1_048_576, 7200).forRun(JOB, true)!.save('main/s1', CHECKPOINT);
+    expect(await redis.ttl(`${prefix}:checkpoints:run-ckpt`), 'a later save keeps the retention').to.be.above(300);
     await checkpoints(1_048_576, 0).retain('run-ckpt');
     expect(await redis.exists(`${prefix}:checkpoints:run-ckpt`)).to.equal(0);
   });

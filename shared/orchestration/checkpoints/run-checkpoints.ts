@@ -3,8 +3,8 @@
  * `<QUEUE_PREFIX>:checkpoints:<pipeline_run_id>`, whose fields are step paths (`main/s2/b11`) and whose values are the
  * checkpoints as JSON, each with the fingerprint of the submission that made it. A checkpoint is replayed only by an
  * attempt of the same submission (same fingerprint), so a run id reused for another bundle or other inputs never
- * replays the earlier run's steps. The hash lives as long as the run record (`RUN_RECORD_TTL_SECONDS`, renewed on each
- * save); it is dropped when the run completes, and kept `RUN_CHECKPOINT_RETENTION_HOURS` when it ends `FAILED`,
+ * replays the earlier run's steps. The hash lives as long as the run record (`RUN_RECORD_TTL_SECONDS`, or the
+ * retention below when longer, renewed on each save); it is dropped when the run completes, and kept `RUN_CHECKPOINT_RETENTION_HOURS` when it ends `FAILED`,
  * `CANCELLED` or `TIMED_OUT`, for its retries: a retry (a new run whose job names its original in `replay_from`) also
  * reads the original's hash, bound to the original submission's fingerprint, and keeps what it replays from there as
  * its own, so a retry of the retry finds it too. A step replayed from the original carries no usage: its calls are
@@ -129,7 +129,10 @@ interface Submission {
 
 /** What {@link RunCheckpoints} is built with. */
 export interface RunCheckpointsOptions {
-  /** Lifetime of a run's checkpoints after its last save, in seconds (the run record's, `RUN_RECORD_TTL_SECONDS`). */
+  /**
+   * Lifetime of a run's checkpoints after its last save, in seconds (the run record's, `RUN_RECORD_TTL_SECONDS`), or
+   * `retentionSeconds` when that is longer.
+   */
   ttlSeconds: number;
   /**
    * Lifetime of the checkpoints of a run that ended `FAILED`, `CANCELLED` or `TIMED_OUT`, from its end, in seconds
@@ -177,7 +180,10 @@ export class RunCheckpoints {
       key: this.keys.checkpoints(job.replay_from.pipeline_run_id),
       fingerprint: submissionFingerprint({ ...job, ...job.replay_from }),
     };
-    const { ttlSeconds, maxBytes } = this.options;
+    const { maxBytes } = this.options;
+    // never shorter than the retention, so a save that comes after the run ended (a fanned-out child finishing while
+    // its run failed) does not cut short the lifetime `retain` gave the run's checkpoints
+    const ttlSeconds = Math.max(this.options.ttlSeconds, this.options.retentionSeconds);
     const onProblem = (message: string, error?: unknown) => this.options.onProblem(job.pipeline_run_id, message, error);
     const read = async (from: Submission, stepPath: string): Promise<StepCheckpoint | undefined> => {
       try {
