@@ -81,6 +81,7 @@ import {
 } from './routes/resolve-storage.js';
 import { EXECUTE_ROUTE, runRouter, START_ROUTE } from './routes/run.js';
 import { RUN_EVENTS_ROUTE, runEventsRouter } from './routes/run-events.js';
+import { RETRY_ROUTE, runRetryRouter } from './routes/run-retry.js';
 import { RUNS_ROUTES, runsRouter } from './routes/runs.js';
 import { SIGNED_UPLOAD_ROUTE, signedStorageRouter } from './routes/signed-storage.js';
 import { STORAGE_OBJECT_ROUTE, storageRouter } from './routes/storage.js';
@@ -242,6 +243,19 @@ export function createApp(deps: AppDeps): Express {
   app.use(routes.describe(runRouter(runOptions), [EXECUTE_ROUTE, START_ROUTE]));
   app.use(routes.describe(legacyRunRouter(runOptions), [LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE]));
   app.use(routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure, objects, links }), RUNS_ROUTES));
+  const retrier = deps.queueBackend?.retrier({
+    objects,
+    metrics,
+    readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
+    now,
+    keepSubmissions: deps.controlPlane !== undefined,
+    policy: dispatchTermsOf(deps),
+  });
+  app.use(
+    routes.describe(runRetryRouter({ retrier, store: runs.store, objects, ...(runHistory ? { runHistory } : {}) }), [
+      RETRY_ROUTE,
+    ]),
+  );
   app.use(routes.describe(storageRouter({ store, urlTtlSeconds }), [STORAGE_OBJECT_ROUTE]));
   const linking = { ...bodyLimits, diagnostics, links };
   const uploads = {

@@ -193,9 +193,15 @@ export function runHistoryRouter(options: RunHistoryRouterOptions): Router {
     const { runId } = parseRequest(RUN_ID, req.params, 'path');
     const service = await options.service;
     await service.writer.writeBatch().catch(() => undefined);
-    const row = await whenDatabaseReachable(() => service.history.find(res.locals.identity.userId, runId));
+    const owner: string = res.locals.identity.userId;
+    const row = await whenDatabaseReachable(() => service.history.find(owner, runId));
     if (!row) throw notFound(runId);
-    sendJson(res, 200, runHistoryDetail(row, await options.objects.submissions.read(row.storage_scope, runId)));
+    const retries = await whenDatabaseReachable(() => service.history.retriesOf(owner, runId));
+    sendJson(
+      res,
+      200,
+      runHistoryDetail(row, await options.objects.submissions.read(row.storage_scope, runId), retries),
+    );
   });
   router.put('/v1/runs/:runId', body, async (req, res) => {
     const { runId } = parseRequest(RUN_ID, req.params, 'path');
@@ -209,7 +215,12 @@ export function runHistoryRouter(options: RunHistoryRouterOptions): Router {
       }),
     );
     if (!row) throw notFound(runId);
-    sendJson(res, 200, runHistoryDetail(row, await options.objects.submissions.read(row.storage_scope, runId)));
+    const retries = await whenDatabaseReachable(() => service.history.retriesOf(res.locals.identity.userId, runId));
+    sendJson(
+      res,
+      200,
+      runHistoryDetail(row, await options.objects.submissions.read(row.storage_scope, runId), retries),
+    );
   });
   router.get('/v1/usage', async (req, res) => {
     const query = parseRequest(USAGE_QUERY, req.query, 'query');

@@ -126,6 +126,7 @@ const STATUS_OF: Record<RunRecord['state'], RunStatus> = {
   FAILED: 'FAILED',
   ERROR: 'FAILED',
   CANCELLED: 'FAILED',
+  TIMED_OUT: 'FAILED',
 };
 
 /**

@@ -297,9 +297,13 @@ const SETTINGS_TABLE = {
   /**
    * Step checkpoints of queued runs (docs/checkpoints.md): the largest checkpoint kept, in bytes of JSON (a larger one
    * is
-   * not kept: its step runs again on a retake); 0 keeps none.
+   * not kept: its step runs again on a retake; 0 keeps none), and how long those of a run that ended `FAILED`,
+   * `CANCELLED` or `TIMED_OUT` are kept for its retries, in hours (0: dropped at once, like a completed run's).
    */
-  checkpoints: { maxBytes: env('STEP_CHECKPOINT_MAX_BYTES', nonNegativeInt(1048576)) },
+  checkpoints: {
+    maxBytes: env('STEP_CHECKPOINT_MAX_BYTES', nonNegativeInt(1048576)),
+    retentionHours: env('RUN_CHECKPOINT_RETENTION_HOURS', nonNegativeInt(48)),
+  },
   callbacks: {
     allowPrivateHosts: env('CALLBACK_ALLOW_PRIVATE_HOSTS', booleanFlag(false)),
     timeoutMs: env('CALLBACK_TIMEOUT_MS', positiveInt(10000)),

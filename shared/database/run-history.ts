@@ -33,6 +33,8 @@ export interface RunHistoryEntry {
   usage: { report: unknown; calls: number; inputTokens: number; outputTokens: number; costUsd: number | null } | null;
   sourceDigest: string | null;
   submissionObject: string | null;
+  /** The run this one retries; null for a run started otherwise. */
+  retryOf: string | null;
 }
 
 /** A run row as read. */
@@ -88,6 +90,7 @@ function rowOf(entry: RunHistoryEntry) {
     cost_usd: entry.usage?.costUsd ?? null,
     source_digest: entry.sourceDigest,
     submission_object: entry.submissionObject,
+    retry_of: entry.retryOf,
   };
 }
 
@@ -136,6 +139,7 @@ export class RunHistory {
             method_version: eb.fn.coalesce(eb.ref('excluded.method_version'), eb.ref('runs.method_version')),
             source_digest: eb.fn.coalesce(eb.ref('excluded.source_digest'), eb.ref('runs.source_digest')),
             submission_object: eb.fn.coalesce(eb.ref('excluded.submission_object'), eb.ref('runs.submission_object')),
+            retry_of: eb.fn.coalesce(eb.ref('excluded.retry_of'), eb.ref('runs.retry_of')),
             updated_at: sql`now()`,
           }))
           .where((eb) =>
@@ -212,6 +216,22 @@ export class RunHistory {
       .where('owner', '=', owner)
       .where('pipeline_run_id', '=', pipelineRunId)
       .executeTakeFirst();
+  }
+
+  /**
+   * The retries of one run of an owner, oldest first.
+   * @returns their `pipeline_run_id`s (none for a run never retried, an unknown id, another owner's run)
+   */
+  async retriesOf(owner: string, pipelineRunId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('runs')
+      .select('pipeline_run_id')
+      .where('owner', '=', owner)
+      .where('retry_of', '=', pipelineRunId)
+      .orderBy('created_at')
+      .orderBy('pipeline_run_id')
+      .execute();
+    return rows.map((row) => row.pipeline_run_id);
   }
 
   /**

@@ -82,6 +82,8 @@ export interface RunsTable {
   submission_object: string | null;
   /** A URL a client recorded for the run's result (`PUT /v1/runs/{id}`). */
   result_url: string | null;
+  /** The run this one retries (`POST /v1/runs/{id}/retry`); null for a run started otherwise. */
+  retry_of: string | null;
 }
 
 /**

@@ -317,6 +317,21 @@ export const ERROR_CATALOG = {
     origin: 'api',
     code: 'run_id_taken',
   },
+  // Retrying a run (docs/checkpoints.md#retrying-a-run)
+  RunNotRetryableError: {
+    status: 409,
+    title: 'Run not retryable',
+    domain: 'input',
+    origin: 'api',
+    code: 'run_not_retryable',
+  },
+  RunSubmissionUnavailableError: {
+    status: 410,
+    title: 'Run submission unavailable',
+    domain: 'input',
+    origin: 'api',
+    code: 'run_submission_unavailable',
+  },
   // Runs that killed what ran them (docs/run-failures.md)
   RunCrashedError: { status: 500, title: 'Run crashed', domain: 'runtime', origin: 'runtime', callerFacing: true },
 

@@ -11,11 +11,11 @@ import {
   PipelineManagerAlreadyExistsError,
   PipelineRunIdTakenError,
   PriorityAboveCeilingError,
-  RunsWaitingLimitError,
   RunTimeoutError,
 } from '../errors/index.js';
 import type { Metrics } from '../observability/index.js';
 import type { RunResult } from '../wire/index.js';
+import { lineFull } from './fairness/gate-refusal.js';
 import type { DispatchPolicy, DispatchTerms } from './fairness/index.js';
 import { RUN_PRIORITY } from './fairness/priority.js';
 import type { RunGate } from './fairness/run-gate.js';
@@ -46,9 +46,6 @@ export interface BullmqOrchestratorDeps {
   gate: RunGate;
   policy: DispatchPolicy;
 }
-
-/** `Retry-After` of a start refused because its organization's line is full, in seconds. */
-const FULL_LINE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The priority a run asks for, checked against its owner's ceiling (docs/fair-dispatch.md#priorities).
@@ -147,12 +144,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         deps.metrics.runsGated.inc({
           outcome: claim === 'full' ? 'refused' : claim === 'parked' ? 'parked' : 'queued',
         });
-        if (claim === 'full') {
-          throw new RunsWaitingLimitError(
-            `Your organization already has ${terms.limits.waiting} runs waiting for the run queue (RUN_ORG_WAITING_LIMIT); nothing was stored. Retry once some have started.`,
-            { retryable: true, retryAfterSeconds: FULL_LINE_RETRY_AFTER_SECONDS },
-          );
-        }
+        if (claim === 'full') throw lineFull(terms.limits);
         if (claim === 'taken') {
           throw new PipelineRunIdTakenError(
             `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,

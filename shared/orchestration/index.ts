@@ -12,6 +12,8 @@
  * - `callbacks/`: signed completion callbacks;
  * - `storage/`: the objects of runs under their `storage_scope` (results, assets, generated media, payloads) and their
  *   retention sweep;
+ * - `retry/`: retries of runs that ended unsuccessfully, replaying their finished steps (the retrier port, and what
+ *   such a run keeps for them);
  * - the boot of a process (API or worker): settings, logger, inference backend, lifecycle.
  *
  * It imports the runtime and its adapters, never `api/`.
@@ -35,6 +37,7 @@ export {
 } from './process-boot.js';
 export type { QueueBackend } from './queue-backend.js';
 export * from './registry/index.js';
+export * from './retry/index.js';
 export * from './storage/index.js';
 export { executeSubmission, type MethodLink, type RunSubmission, submissionOfJob, toRunJob } from './submission.js';
 export type { WorkerPool, WorkerPoolDeps } from './workers/index.js';

@@ -25,6 +25,8 @@ import {
 } from './queue/index.js';
 import { dispatchGate, redisRunTracking } from './redis-run-tracking.js';
 import type { RunRegistry } from './registry/index.js';
+import { type QueuedRetrierDeps, queuedRunRetrier } from './retry/queued-retrier.js';
+import type { RunRetrier } from './retry/run-retrier.js';
 
 /** Queues, registry and event log of one deployment. */
 export interface QueueBackend {
@@ -45,6 +47,12 @@ export interface QueueBackend {
    * @param deps - everything {@link bullmqOrchestrator} needs but the queue, the registry and the gate
    */
   orchestrator(deps: Omit<BullmqOrchestratorDeps, 'queue' | 'registry' | 'gate'>): Orchestrator;
+  /**
+   * The retrier of this backend (`POST /v1/runs/{id}/retry`, docs/checkpoints.md#retrying-a-run): retries enqueued on
+   * its run queue, recorded in its registry.
+   * @param deps - everything {@link queuedRunRetrier} needs but the queue, the registry and the gate
+   */
+  retrier(deps: Omit<QueuedRetrierDeps, 'queue' | 'registry' | 'gate'>): RunRetrier;
   /**
    * Report the three queues' job counts in `metrics` (`mthds_queue_jobs`), with the runs waiting at the dispatch gate as
    * the run queue's `gated` state.
@@ -106,6 +114,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     events,
     queues: [runQueue.queue, callbackQueue.queue, childQueue],
     orchestrator: (deps) => bullmqOrchestrator({ ...deps, queue: runQueue, registry, gate }),
+    retrier: (deps) => queuedRunRetrier({ ...deps, queue: runQueue, registry, gate }),
     watch(metrics) {
       metrics.watchQueue(RUN_QUEUE, async () => ({ ...(await runQueue.counts()), gated: await gate.waiting() }));
       metrics.watchQueue(CALLBACK_QUEUE, () => callbackQueue.counts());

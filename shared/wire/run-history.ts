@@ -23,6 +23,8 @@ export interface RunHistoryItem {
   error: ErrorReport | null;
   /** Its inference usage and cost in total, once it ended; null before. */
   usage: UsageFigures | null;
+  /** The run this one retries (`POST /v1/runs/{id}/retry`); null for a run started otherwise. */
+  retry_of: string | null;
 }
 
 /** A run as `GET /v1/runs/{id}` answers it: the listed members, the owner and the run as it was sent. */
@@ -38,6 +40,8 @@ export interface RunHistoryDetail extends RunHistoryItem {
   mthds_contents: string[] | null;
   /** The `inputs` as sent; null once no longer kept. */
   inputs: unknown;
+  /** The runs that retry this one, oldest first; empty when none does. */
+  retries: string[];
 }
 
 function iso(time: Date | null): string | null {
@@ -67,6 +71,7 @@ export function runHistoryItem(row: RunHistoryRow): RunHistoryItem {
     attempts: row.attempts,
     error: (row.error as ErrorReport | null) ?? null,
     usage: totalOf(row.usage),
+    retry_of: row.retry_of,
   };
 }
 
@@ -74,10 +79,12 @@ export function runHistoryItem(row: RunHistoryRow): RunHistoryItem {
  * A run's detail.
  * @param row - its history row
  * @param submission - the run as it was sent, when still kept
+ * @param retries - the ids of the runs that retry it, oldest first
  */
 export function runHistoryDetail(
   row: RunHistoryRow,
   submission: { mthds_contents: string[]; inputs: unknown } | undefined,
+  retries: string[],
 ): RunHistoryDetail {
   return {
     ...runHistoryItem(row),
@@ -88,5 +95,6 @@ export function runHistoryDetail(
     pipe_statuses: {},
     mthds_contents: submission?.mthds_contents ?? null,
     inputs: submission ? submission.inputs : null,
+    retries,
   };
 }

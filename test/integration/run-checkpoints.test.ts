@@ -1,7 +1,8 @@
 /**
  * The step checkpoints of queued runs in the real Redis (shared/orchestration/checkpoints, docs/checkpoints.md): kept
- * by step path in one hash per run with the run record's TTL, replayed only by the same submission, bounded in size,
- * dropped when the run finishes, and never failing the run when something is wrong.
+ * by step path in one hash per run with the run record's TTL, replayed only by the same submission (or a retry of it),
+ * bounded in size, dropped when the run completes or kept for its retries, and never failing the run when something
+ * is wrong.
  */
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -76,9 +77,10 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
   let keys: QueueKeys;
   let problems: string[];
 
-  const checkpoints = (maxBytes = 1_048_576) =>
+  const checkpoints = (maxBytes = 1_048_576, retentionSeconds = 60) =>
     new RunCheckpoints(redis, keys, {
       ttlSeconds: 300,
+      retentionSeconds,
       maxBytes,
       onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
     });
@@ -212,12 +214,70 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
     expect(await redis.exists(`${prefix}:checkpoints:run-ckpt`)).to.equal(0);
   });
 
+  it('should keep a run’s checkpoints for the retention from its end, and drop them with a retention of 0', async () => {
+    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
+    const retainedBy = performance.now();
+    await checkpoints(1_048_576, 7200).retain('run-ckpt');
+    const ttl = await redis.ttl(`${prefix}:checkpoints:run-ckpt`);
+    expect(ttl).to.be.at.most(7200);
+    expect(ttl).to.be.at.least(7200 - Math.ceil((performance.now() - retainedBy) / 1000) - 1);
+    await checkpoints(1_048_576, 7200).forRun(JOB, true)!.save('main/s1', CHECKPOINT);
+    expect(await redis.ttl(`${prefix}:checkpoints:run-ckpt`), 'a later save keeps the retention').to.be.above(300);
+    await checkpoints(1_048_576, 0).retain('run-ckpt');
+    expect(await redis.exists(`${prefix}:checkpoints:run-ckpt`)).to.equal(0);
+  });
+
+  it('should replay the original’s checkpoints to a retry’s first attempt, without their usage, and keep them as its own', async () => {
+    await checkpoints().forRun(JOB, false)!.save('main/s0', CHECKPOINT);
+    const retry: RunJob = {
+      ...JOB,
+      pipeline_run_id: 'run-retry',
+      request_id: 'req-retry',
+      created_at: JOB.created_at + 60_000,
+      replay_from: { pipeline_run_id: JOB.pipeline_run_id, request_id: JOB.request_id, created_at: JOB.created_at },
+    };
+    const inherited = { ...CHECKPOINT, usage: [] };
+    expect(await checkpoints().forRun(retry, false)!.load('main/s0')).to.deep.equal(inherited);
+    expect(await checkpoints().forRun(retry, false)!.load('main/s1'), 'a step the original did not finish').to.equal(
+      undefined,
+    );
+    expect(await redis.hkeys(`${prefix}:checkpoints:run-retry`)).to.deep.equal(['main/s0']);
+    const retryOfRetry: RunJob = {
+      ...retry,
+      pipeline_run_id: 'run-retry-2',
+      request_id: 'req-retry-2',
+      replay_from: { pipeline_run_id: 'run-retry', request_id: 'req-retry', created_at: retry.created_at },
+    };
+    expect(await checkpoints().forRun(retryOfRetry, false)!.load('main/s0'), 'a retry of the retry').to.deep.equal(
+      inherited,
+    );
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('should not replay to a retry the checkpoints of another submission of the original’s id, or other inputs', async () => {
+    await checkpoints().forRun(JOB, false)!.save('main/s0', CHECKPOINT);
+    const retry: RunJob = {
+      ...JOB,
+      pipeline_run_id: 'run-retry',
+      request_id: 'req-retry',
+      replay_from: { pipeline_run_id: JOB.pipeline_run_id, request_id: 'req-earlier', created_at: JOB.created_at },
+    };
+    expect(await checkpoints().forRun(retry, false)!.load('main/s0')).to.equal(undefined);
+    const otherInputs: RunJob = {
+      ...retry,
+      inputs: { topic: 'coffee' },
+      replay_from: { pipeline_run_id: JOB.pipeline_run_id, request_id: JOB.request_id, created_at: JOB.created_at },
+    };
+    expect(await checkpoints().forRun(otherInputs, false)!.load('main/s0')).to.equal(undefined);
+  });
+
   it('should lose a checkpoint, not fail, when Redis cannot be reached', async () => {
     const unreachable = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, lazyConnect: true });
     unreachable.on('error', () => undefined);
     try {
       const store = new RunCheckpoints(unreachable, keys, {
         ttlSeconds: 300,
+        retentionSeconds: 3600,
         maxBytes: 1_048_576,
         onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
       }).forRun(JOB, true)!;

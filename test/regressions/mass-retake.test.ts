@@ -251,7 +251,12 @@ describe('regression: a mass retake (issue 29, finding 5)', function () {
             callbacks,
             metrics,
             objects: loggedRunObjects(store, settings.storage, createLogger('silent', 'test')),
-            checkpoints: new RunCheckpoints(redis, keys, { ttlSeconds: 60, maxBytes: 0, onProblem: () => undefined }),
+            checkpoints: new RunCheckpoints(redis, keys, {
+              ttlSeconds: 60,
+              retentionSeconds: 0,
+              maxBytes: 0,
+              onProblem: () => undefined,
+            }),
             logger: createLogger('silent', 'test'),
             now: Date.now,
           },

@@ -20,6 +20,10 @@ const RUN_HISTORY_MEMBERS = {
   attempts: z.number().int().meta({ description: 'Attempts a worker made (0 while queued).' }),
   error: ERROR_REPORT.nullable(),
   usage: USAGE_FIGURES.nullable().meta({ description: 'Inference usage and cost in total, once the run ended.' }),
+  retry_of: z
+    .string()
+    .nullable()
+    .meta({ description: 'The run this one retries (`POST /v1/runs/{runId}/retry`); null otherwise.' }),
 };
 
 /** A listed run. */
@@ -44,6 +48,7 @@ export const RUN_HISTORY_DETAIL = z
     pipe_statuses: z.record(z.string(), z.string()),
     mthds_contents: z.array(z.string()).nullable().meta({ description: 'The bundle texts as sent, one per file.' }),
     inputs: z.unknown().meta({ description: 'The `inputs` as sent.' }),
+    retries: z.array(z.string()).meta({ description: 'The runs that retry this one, oldest first.' }),
   })
   .meta({ id: 'RunHistoryDetail', description: 'A run, with what was sent.' });
 

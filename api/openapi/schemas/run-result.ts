@@ -12,7 +12,7 @@ import { VALIDATION_ERROR_ITEM } from './problem-document.js';
 import { PIPE_IO_CONTRACT } from './reports.js';
 
 const RUN_STATE = z
-  .enum(['STARTED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'ERROR'])
+  .enum(['STARTED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT', 'ERROR'])
   .meta({ id: 'RunState', description: 'A run state (spec §3).' });
 
 const CONCEPT = z
@@ -173,6 +173,14 @@ export const RUN_START = z
       }),
   })
   .meta({ id: 'PipelexRunResultStart', description: 'The acknowledgement of a started run (spec §2.4).' });
+
+/** The 202 body of `POST /v1/runs/{runId}/retry`: the new run is enqueued. */
+export const RUN_RETRY = RUN_START.extend({
+  retry_of: z.string().meta({ description: 'The `pipeline_run_id` of the run retried.' }),
+}).meta({
+  id: 'RunRetryStart',
+  description: 'The acknowledgement of a retry: a new run, started as `/v1/start` starts one (docs/checkpoints.md).',
+});
 
 const RUN_STATUS = z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']);
 

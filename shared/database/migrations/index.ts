@@ -7,12 +7,14 @@ import { organizationsAndApiKeys } from './0001-organizations-and-api-keys.js';
 import { runHistory } from './0002-run-history.js';
 import { methodsCatalog } from './0003-methods-catalog.js';
 import { organizationDispatch } from './0004-organization-dispatch.js';
+import { runRetries } from './0005-run-retries.js';
 
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-organizations-and-api-keys': organizationsAndApiKeys,
   '0002-run-history': runHistory,
   '0003-methods-catalog': methodsCatalog,
   '0004-organization-dispatch': organizationDispatch,
+  '0005-run-retries': runRetries,
 };
 
 /** Kysely's migration provider over {@link MIGRATIONS}: the migrations ship in the code, not as files to find. */

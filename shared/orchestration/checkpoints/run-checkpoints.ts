@@ -3,8 +3,12 @@
  * `<QUEUE_PREFIX>:checkpoints:<pipeline_run_id>`, whose fields are step paths (`main/s2/b11`) and whose values are the
  * checkpoints as JSON, each with the fingerprint of the submission that made it. A checkpoint is replayed only by an
  * attempt of the same submission (same fingerprint), so a run id reused for another bundle or other inputs never
- * replays the earlier run's steps. The hash lives as long as the run record (`RUN_RECORD_TTL_SECONDS`, renewed on each
- * save) and is dropped when the run finishes.
+ * replays the earlier run's steps. The hash lives as long as the run record (`RUN_RECORD_TTL_SECONDS`, or the
+ * retention below when longer, renewed on each save); it is dropped when the run completes, and kept `RUN_CHECKPOINT_RETENTION_HOURS` when it ends `FAILED`,
+ * `CANCELLED` or `TIMED_OUT`, for its retries: a retry (a new run whose job names its original in `replay_from`) also
+ * reads the original's hash, bound to the original submission's fingerprint, and keeps what it replays from there as
+ * its own, so a retry of the retry finds it too. A step replayed from the original carries no usage: its calls are
+ * reported, and were budgeted, by the original run.
  *
  * Checkpoints are a saving, never a condition of the run: a checkpoint larger than `STEP_CHECKPOINT_MAX_BYTES` is not
  * kept, and a Redis failure loses the checkpoint (reported to `onProblem`) instead of failing the run; either way the
@@ -117,10 +121,24 @@ function checkpointOf(kept: KeptCheckpoint): StepCheckpoint {
   };
 }
 
+/** Where the checkpoints of one submission are kept: its run's hash, and its fingerprint. */
+interface Submission {
+  key: string;
+  fingerprint: string;
+}
+
 /** What {@link RunCheckpoints} is built with. */
 export interface RunCheckpointsOptions {
-  /** Lifetime of a run's checkpoints after its last save, in seconds (the run record's, `RUN_RECORD_TTL_SECONDS`). */
+  /**
+   * Lifetime of a run's checkpoints after its last save, in seconds (the run record's, `RUN_RECORD_TTL_SECONDS`), or
+   * `retentionSeconds` when that is longer.
+   */
   ttlSeconds: number;
+  /**
+   * Lifetime of the checkpoints of a run that ended `FAILED`, `CANCELLED` or `TIMED_OUT`, from its end, in seconds
+   * (`RUN_CHECKPOINT_RETENTION_HOURS`); 0 drops them at its end.
+   */
+  retentionSeconds: number;
   /** Largest checkpoint kept, in bytes of JSON (`STEP_CHECKPOINT_MAX_BYTES`); 0 keeps none. */
   maxBytes: number;
   /**
@@ -147,34 +165,55 @@ export class RunCheckpoints {
    * The checkpoint store of one attempt of a run, bound to its submission's fingerprint.
    * @param job - the whole run job payload
    * @param retake - whether an earlier attempt of the job ran (a retry, or a retake after its worker died); a first
-   *   attempt reads nothing (no checkpoint of its submission can exist yet), so its steps cost no read
+   *   attempt reads nothing of its own (no checkpoint of its submission can exist yet), so its steps cost no read,
+   *   unless it is a retry of another run (`replay_from`), whose checkpoints it reads
    * @returns the store the runtime reads and writes, or undefined when checkpoints are off (`maxBytes` 0)
    */
   forRun(job: RunJob, retake: boolean): StepCheckpointStore | undefined {
     if (this.options.maxBytes === 0) return undefined;
-    const key = this.keys.checkpoints(job.pipeline_run_id);
-    const fingerprint = submissionFingerprint(job);
-    const { ttlSeconds, maxBytes } = this.options;
+    const own: Submission = {
+      key: this.keys.checkpoints(job.pipeline_run_id),
+      fingerprint: submissionFingerprint(job),
+    };
+    // a retry's original: the same submission but for the ids and time that tell the original's
+    const origin: Submission | undefined = job.replay_from && {
+      key: this.keys.checkpoints(job.replay_from.pipeline_run_id),
+      fingerprint: submissionFingerprint({ ...job, ...job.replay_from }),
+    };
+    const { maxBytes } = this.options;
+    // never shorter than the retention, so a save that comes after the run ended (a fanned-out child finishing while
+    // its run failed) does not cut short the lifetime `retain` gave the run's checkpoints
+    const ttlSeconds = Math.max(this.options.ttlSeconds, this.options.retentionSeconds);
     const onProblem = (message: string, error?: unknown) => this.options.onProblem(job.pipeline_run_id, message, error);
-    return {
-      load: async (stepPath) => {
-        if (!retake) return undefined;
-        try {
-          const text = await this.redis.hget(key, stepPath);
-          if (text === null) return undefined;
-          const kept = KEPT_CHECKPOINT.safeParse(JSON.parse(text));
-          if (!kept.success) {
-            onProblem(`the checkpoint of step '${stepPath}' is not a valid checkpoint; the step runs again`);
-            return undefined;
-          }
-          return kept.data.fingerprint === fingerprint ? checkpointOf(kept.data.checkpoint) : undefined;
-        } catch (error) {
-          onProblem(`the checkpoint of step '${stepPath}' could not be read; the step runs again`, error);
+    const read = async (from: Submission, stepPath: string): Promise<StepCheckpoint | undefined> => {
+      try {
+        const text = await this.redis.hget(from.key, stepPath);
+        if (text === null) return undefined;
+        const kept = KEPT_CHECKPOINT.safeParse(JSON.parse(text));
+        if (!kept.success) {
+          onProblem(`the checkpoint of step '${stepPath}' is not a valid checkpoint; the step runs again`);
           return undefined;
         }
+        return kept.data.fingerprint === from.fingerprint ? checkpointOf(kept.data.checkpoint) : undefined;
+      } catch (error) {
+        onProblem(`the checkpoint of step '${stepPath}' could not be read; the step runs again`, error);
+        return undefined;
+      }
+    };
+    const store: StepCheckpointStore = {
+      load: async (stepPath) => {
+        const mine = retake ? await read(own, stepPath) : undefined;
+        if (mine || !origin) return mine;
+        const replayed = await read(origin, stepPath);
+        if (!replayed) return undefined;
+        // its calls were paid by the original run, whose usage reports them: the retry reports and budgets its own
+        const inherited = { ...replayed, usage: [] };
+        // kept as the retry's own, so that a retry of this run finds it too
+        await store.save(stepPath, inherited);
+        return inherited;
       },
       save: async (stepPath, checkpoint) => {
-        const text = JSON.stringify({ fingerprint, checkpoint: keptCheckpoint(checkpoint) });
+        const text = JSON.stringify({ fingerprint: own.fingerprint, checkpoint: keptCheckpoint(checkpoint) });
         const bytes = Buffer.byteLength(text);
         if (bytes > maxBytes) {
           onProblem(
@@ -183,7 +222,7 @@ export class RunCheckpoints {
           return;
         }
         try {
-          const replies = await this.redis.multi().hset(key, stepPath, text).expire(key, ttlSeconds).exec();
+          const replies = await this.redis.multi().hset(own.key, stepPath, text).expire(own.key, ttlSeconds).exec();
           const failure = replies?.find(([error]) => error !== null)?.[0];
           if (failure) throw failure;
         } catch (error) {
@@ -194,14 +233,27 @@ export class RunCheckpoints {
         }
       },
     };
+    return store;
   }
 
   /**
-   * Drop a run's checkpoints (it finished: no attempt will replay them).
+   * Drop a run's checkpoints (it completed: no attempt will replay them).
    * @param runId - the `pipeline_run_id`
    * @throws whatever the Redis call throws
    */
   async drop(runId: string): Promise<void> {
     await this.redis.del(this.keys.checkpoints(runId));
+  }
+
+  /**
+   * Keep the checkpoints of a run that ended `FAILED`, `CANCELLED` or `TIMED_OUT` for its retries: they expire
+   * `retentionSeconds` from now, or are dropped now when that is 0.
+   * @param runId - the `pipeline_run_id`
+   * @throws whatever the Redis call throws
+   */
+  async retain(runId: string): Promise<void> {
+    const key = this.keys.checkpoints(runId);
+    if (this.options.retentionSeconds === 0) await this.redis.del(key);
+    else await this.redis.expire(key, this.options.retentionSeconds);
   }
 }

@@ -48,5 +48,6 @@ export function historyEntryOf(record: RunRecord): RunHistoryEntry {
       : null,
     sourceDigest: record.source_digest ?? null,
     submissionObject: objectPath(submissionKey(record.storage_scope, record.pipeline_run_id)),
+    retryOf: record.retry_of ?? null,
   };
 }

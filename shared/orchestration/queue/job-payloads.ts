@@ -18,6 +18,8 @@ const RUN_HISTORY_FACTS = z.strictObject({
   source_digest: z.string().optional(),
   /** Keep the run as sent in storage (`submissions/`), which the worker does when it takes the run. */
   keep_submission: z.boolean().optional(),
+  /** The run this one retries (`POST /v1/runs/{id}/retry`; docs/checkpoints.md#retrying-a-run). */
+  retry_of: z.string().optional(),
 });
 /** A run's history facts. */
 export type RunHistoryFacts = z.infer<typeof RUN_HISTORY_FACTS>;
@@ -53,6 +55,17 @@ export const RUN_JOB = z.strictObject({
   max_cost_usd: z.number().positive().optional(),
   created_at: z.number().int(),
   history: RUN_HISTORY_FACTS.optional(),
+  /**
+   * A retry's original run (docs/checkpoints.md#retrying-a-run): its id, request id and acceptance time (epoch ms),
+   * which tell its submission, so the retry replays the steps it finished from its checkpoints.
+   */
+  replay_from: z
+    .strictObject({
+      pipeline_run_id: z.string().min(1).max(128),
+      request_id: z.string(),
+      created_at: z.number().int(),
+    })
+    .optional(),
 });
 /** A run job's payload. */
 export type RunJob = z.infer<typeof RUN_JOB>;

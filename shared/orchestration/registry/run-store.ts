@@ -41,6 +41,8 @@ export interface RunRecord {
   method_version?: number;
   /** SHA-256 (hex) of the run's bundle texts, in order (docs/control-plane.md#run-history). */
   source_digest?: string;
+  /** The run this one retries (`POST /v1/runs/{id}/retry`); absent for a run started otherwise. */
+  retry_of?: string;
   /** Attempts made (a worker's retry of a run that failed transiently is another attempt). */
   attempts?: number;
   /** A FAILED run's usage up to its failure (a COMPLETED run's is in its result). */

@@ -8,7 +8,7 @@
  *   `bundle_b64` / `files` bundle);
  * - `generated/<sha256>.<ext>`: media the run made (generated images, large `data:` URLs of its outputs);
  * - `payloads/<run id>.json`: a queue job payload larger than `STORAGE_PAYLOAD_OFFLOAD_KIB`, which Redis then only
- *   references;
+ *   references, and the payload of a run that ended unsuccessfully, kept for its retries (`retry-payloads.ts`);
  * - `submissions/<run id>.json`: the run as it was sent, for its history (`run-submissions.ts`).
  *
  * The scope is never interpreted: it is the prefix, as the API decided it (the request's, else the owner's id).
@@ -85,7 +85,13 @@ function libraryFileName(path: string, bytes: Uint8Array): string {
   return /^[A-Za-z0-9]{1,16}$/.test(extension) ? `${digest}.${extension}` : digest;
 }
 
-function payloadKey(scope: string, runId: string): ObjectKey {
+/**
+ * Where a run's job payload is kept: offloaded while it waits (`STORAGE_PAYLOAD_OFFLOAD_KIB`), and for its retries
+ * once it ended unsuccessfully (`retry-payloads.ts`).
+ * @param scope - the run's `storage_scope`
+ * @param runId - its `pipeline_run_id`
+ */
+export function payloadKey(scope: string, runId: string): ObjectKey {
   return { scope, leaf: 'payloads', name: runObjectName(runId, 'json') };
 }
 
@@ -285,7 +291,8 @@ export class RunObjects {
   }
 
   /**
-   * Drop the payload of a job that will not run again (it finished, or failed for good).
+   * Drop the payload of a job that will not run again (it completed; a run that ended unsuccessfully keeps it for its
+   * retries, `retry-payloads.ts`).
    * @param queued - the job as queued
    */
   async dropPayload(queued: QueuedRunJob): Promise<void> {

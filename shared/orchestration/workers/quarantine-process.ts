@@ -57,6 +57,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineAnswer> {
   const checkpoints = new RunCheckpoints(redis, keys, {
     ttlSeconds: settings.queue.runRecordTtlSeconds,
     maxBytes: settings.checkpoints.maxBytes,
+    retentionSeconds: settings.checkpoints.retentionHours * 3600,
     onProblem: (runId, message, error) =>
       process.stderr.write(`run ${runId}: checkpoint: ${message}${error ? ` (${String(error)})` : ''}\n`),
   }).forRun(payload, true);

@@ -4,9 +4,9 @@
  * failure payload, the run id is
  * released and the run is counted: as rejected when a caller error ended it (an input, a template of the bundle), else
  * as finished FAILED. Shared by the run processor and the handler of runs BullMQ failed without running them (stalled
- * twice). The failed record is also kept in storage (`results/`, docs/storage.md), an offloaded payload dropped, and
- * the run's step checkpoints dropped (no attempt follows; docs/checkpoints.md). A run that already ended (its other
- * party finished it first) is left as it is: nothing is written, published, sent or counted.
+ * twice). The failed record is also kept in storage (`results/`, docs/storage.md), and so are its payload and its step
+ * checkpoints, for its retries (`POST /v1/runs/{id}/retry`, docs/checkpoints.md#retrying-a-run). A run that already
+ * ended (its other party finished it first) is left as it is: nothing is written, published, sent or counted.
  */
 
 import { type ErrorReport, errorFromReport } from '../../errors/index.js';
@@ -16,6 +16,7 @@ import type { RunCheckpoints } from '../checkpoints/index.js';
 import { type RunEventLog, runError, runFinishedEvent } from '../events/index.js';
 import type { CallbackQueue, QueuedRunJob } from '../queue/index.js';
 import type { RunStore } from '../registry/index.js';
+import { keepRetryBasis } from '../retry/index.js';
 import { countRejection } from '../run-rejections.js';
 import type { RunObjects } from '../storage/index.js';
 
@@ -28,7 +29,7 @@ export interface RunFailureDeps {
   metrics: Metrics;
   /** Where the failed run is kept beyond its record. */
   objects: RunObjects;
-  /** The runs' step checkpoints (a failed run's are dropped). */
+  /** The runs' step checkpoints (a failed run's are kept for its retries). */
   checkpoints: RunCheckpoints;
   /** Logs a failed run that could not be kept in storage. */
   logger: Logger;
@@ -69,16 +70,7 @@ export async function recordRunFailure(
       .catch((error: unknown) =>
         deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:failure could not be kept in storage'),
       );
-  await deps.objects
-    .dropPayload(payload)
-    .catch((error: unknown) =>
-      deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:payload could not be dropped from storage'),
-    );
-  await deps.checkpoints
-    .drop(runId)
-    .catch((error: unknown) =>
-      deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:checkpoints could not be dropped'),
-    );
+  await keepRetryBasis(deps, payload);
   const finishedPipes = progress?.finished_pipes ?? 0;
   await deps.events.append(
     runId,

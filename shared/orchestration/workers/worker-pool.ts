@@ -96,6 +96,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const checkpoints = new RunCheckpoints(registryConnection, keys, {
     ttlSeconds: settings.queue.runRecordTtlSeconds,
     maxBytes: settings.checkpoints.maxBytes,
+    retentionSeconds: settings.checkpoints.retentionHours * 3600,
     onProblem: (runId, message, error) =>
       logger.warn({ pipeline_run_id: runId, err: error }, `run:checkpoint: ${message}`),
   });
