@@ -22,7 +22,6 @@ const ADMIN = 'fair-dispatch-admin-key';
 
 describe('fair dispatch between organizations (queue mode, at scale)', function () {
   this.timeout(300_000);
-  afterEach(closeControlPlaneApps);
   const suite = useTestControlPlane();
   let deployment: QueueDeployment;
   let pool: WorkerPool | undefined;
@@ -36,6 +35,7 @@ describe('fair dispatch between organizations (queue mode, at scale)', function 
     pool = undefined;
     await deployment.close();
     redis.disconnect();
+    await closeControlPlaneApps();
   });
 
   function startWorkers(): void {
