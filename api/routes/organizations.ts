@@ -1,15 +1,17 @@
 /**
  * `POST /v1/organizations` (docs/api.md#organizations): the bootstrap admin creates an organization, which then gets
- * its API keys (`POST /v1/pipelex-api-keys` with `organization_id`). Served only with a control plane; any other
- * caller is a 403.
+ * its API keys (`POST /v1/pipelex-api-keys` with `organization_id`); `PUT /v1/organizations/{orgId}/inference-rate-share`: it gives an
+ * organization its own share of the provider rate limits (docs/inference.md#organization-shares). Served only with a
+ * control plane; any other caller is a 403.
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { organizationAnswer } from '../../shared/wire/index.js';
+import { OrganizationNotFoundError } from '../../shared/errors/index.js';
+import { organizationAnswer, organizationSettingsAnswer } from '../../shared/wire/index.js';
 import { type JsonBodyLimits, jsonBody } from '../body/json-body.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import type { RouteSpec } from '../openapi/route-spec.js';
-import { ORGANIZATION_CREATED } from '../openapi/schemas/tenancy.js';
+import { ORGANIZATION_CREATED, ORGANIZATION_SETTINGS } from '../openapi/schemas/tenancy.js';
 import { parseRequest } from '../request-schema.js';
 import { sendJson } from '../send-json.js';
 import { requireBootstrapAdmin, type Tenancy } from '../tenancy.js';
@@ -33,6 +35,34 @@ export const CREATE_ORGANIZATION_ROUTE: RouteSpec = {
   problems: ['ValidationError', 'BootstrapAdminRequired'],
 };
 
+/** `PUT /v1/organizations/{orgId}/inference-rate-share`: the organization named. */
+const ORGANIZATION_ID = z.object({ orgId: z.string().meta({ description: 'The organization’s id, `org_…`.' }) });
+
+/** `PUT /v1/organizations/{orgId}/inference-rate-share`: what the handler parses and the document shows. */
+const RATE_SHARE_BODY = z
+  .object({
+    inference_rate_share: z.number().gt(0).lte(1).nullable().meta({
+      description:
+        'Its own share of each provider rate limit, in (0, 1] (1: no cap); null gives it the deployment’s `INFERENCE_ORG_RATE_SHARE` again.',
+    }),
+  })
+  .meta({ id: 'OrganizationRateShare', description: 'The share of the provider rate limits to give an organization.' });
+
+/** `PUT /v1/organizations/{orgId}/inference-rate-share`, as the OpenAPI document describes it. */
+export const RATE_SHARE_ROUTE: RouteSpec = {
+  method: 'put',
+  path: '/v1/organizations/{orgId}/inference-rate-share',
+  operationId: 'set_organization_rate_share_v1_organizations__org_id__inference_rate_share_put',
+  tag: 'account',
+  summary: 'Set an organization’s share of the provider rate limits',
+  description:
+    'Bootstrap admin only: the share of each provider rate limit the organization’s runs may use, in place of the deployment’s `INFERENCE_ORG_RATE_SHARE`; it applies to the runs accepted from then on, within a few seconds on every replica (docs/inference.md#organization-shares).',
+  params: ORGANIZATION_ID,
+  body: { id: 'OrganizationRateShare', schema: RATE_SHARE_BODY, example: { inference_rate_share: 0.5 } },
+  responses: { 200: { description: 'The organization as changed.', schema: ORGANIZATION_SETTINGS } },
+  problems: ['ValidationError', 'BootstrapAdminRequired', 'OrganizationNotFoundError'],
+};
+
 /** What the route needs. */
 export interface OrganizationsRouterOptions extends JsonBodyLimits {
   /** The repositories, once the control plane is open. */
@@ -42,7 +72,7 @@ export interface OrganizationsRouterOptions extends JsonBodyLimits {
 }
 
 /**
- * Router serving `POST /v1/organizations`.
+ * Router serving `POST /v1/organizations` and `PUT /v1/organizations/{orgId}/inference-rate-share`.
  * @param options - the repositories and the body limits
  */
 export function organizationsRouter(options: OrganizationsRouterOptions): Router {
@@ -53,5 +83,17 @@ export function organizationsRouter(options: OrganizationsRouterOptions): Router
     const organization = await (await options.tenancy).organizations.create(name);
     sendJson(res, 201, organizationAnswer(organization));
   });
+  router.put(
+    '/v1/organizations/:orgId/inference-rate-share',
+    jsonBody(options, 'typed', options.diagnostics),
+    async (req, res) => {
+      requireBootstrapAdmin(res.locals.identity);
+      const { orgId } = parseRequest(ORGANIZATION_ID, req.params, 'path');
+      const { inference_rate_share: share } = parseRequest(RATE_SHARE_BODY, req.body);
+      const organization = await (await options.tenancy).organizations.setInferenceRateShare(orgId, share);
+      if (!organization) throw new OrganizationNotFoundError(`No organization '${orgId}' exists.`);
+      sendJson(res, 200, organizationSettingsAnswer(organization));
+    },
+  );
   return router;
 }

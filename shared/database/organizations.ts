@@ -14,6 +14,11 @@ export interface Organization {
   readonly name: string;
   /** When it was created (the database's clock). */
   readonly createdAt: Date;
+  /**
+   * Its own share of each provider rate limit, in (0, 1] (docs/inference.md#organization-shares); null: the
+   * deployment's `INFERENCE_ORG_RATE_SHARE`.
+   */
+  readonly inferenceRateShare: number | null;
 }
 
 /** Draws `size` random bytes. */
@@ -23,7 +28,7 @@ export type RandomBytes = (size: number) => Buffer;
 const ID_BYTES = 12;
 
 function organizationOf(row: OrganizationRow): Organization {
-  return { id: row.id, name: row.name, createdAt: row.created_at };
+  return { id: row.id, name: row.name, createdAt: row.created_at, inferenceRateShare: row.inference_rate_share };
 }
 
 /** The organizations table, in domain terms. */
@@ -58,6 +63,22 @@ export class Organizations {
    */
   async find(id: string): Promise<Organization | undefined> {
     const row = await this.database.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? organizationOf(row) : undefined;
+  }
+
+  /**
+   * Give an organization its own share of the provider rate limits, or take it back.
+   * @param id - its id
+   * @param share - in (0, 1] (checked by the caller; the column refuses anything else); null: the deployment's
+   * @returns the organization as changed, or undefined when no organization has this id
+   */
+  async setInferenceRateShare(id: string, share: number | null): Promise<Organization | undefined> {
+    const row = await this.database.db
+      .updateTable('organizations')
+      .set({ inference_rate_share: share })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row ? organizationOf(row) : undefined;
   }
 

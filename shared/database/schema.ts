@@ -14,6 +14,11 @@ export interface OrganizationsTable {
   id: string;
   name: string;
   created_at: CreatedAt;
+  /**
+   * Its own share of each provider rate limit, in (0, 1] (docs/inference.md#organization-shares); null: the
+   * deployment's `INFERENCE_ORG_RATE_SHARE`.
+   */
+  inference_rate_share: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { LibraryFiles } from '../bundles/index.js';
 import { createDocumentPrinter } from '../docgen/index.js';
+import { type RateTenant, tenantInference } from '../inference/index.js';
 import type { MethodProvenance } from '../methods/index.js';
 import type { BundleSource, Library, PackageExports } from '../mthds/index.js';
 import {
@@ -70,6 +71,11 @@ export interface RunSubmission {
   maxCostUsd?: number | null;
   /** The stored method the run runs or is linked to (`method_id`); none for a run of inline sources alone. */
   methodLink?: MethodLink | null;
+  /**
+   * The organization whose share of the provider rate limits the run's inference calls count against
+   * (docs/inference.md#organization-shares); none for a run of no organization (not capped).
+   */
+  rateTenant?: RateTenant;
 }
 
 /**
@@ -123,6 +129,7 @@ export function toRunJob(
     ...(submission.libraryFiles ? { library_files: submission.libraryFiles.toPayload() } : {}),
     method_provenance: submission.methodProvenance,
     ...(submission.maxCostUsd ? { max_cost_usd: submission.maxCostUsd } : {}),
+    ...(submission.rateTenant ? { rate_tenant: submission.rateTenant } : {}),
     created_at: createdAt,
     history: { ...historyFacts(submission), ...(options.keepSubmission ? { keep_submission: true } : {}) },
   };
@@ -156,10 +163,28 @@ export function submissionOfJob(job: RunJob): RunSubmission {
     callbackUrls: job.callback_urls,
     methodProvenance: job.method_provenance,
     ...(job.max_cost_usd ? { maxCostUsd: job.max_cost_usd } : {}),
+    ...(job.rate_tenant ? { rateTenant: rateTenantOf(job.rate_tenant) } : {}),
     ...(job.history?.method_id
       ? { methodLink: { methodId: job.history.method_id, version: job.history.method_version ?? null } }
       : {}),
   };
+}
+
+/**
+ * A payload's organization as the throttle reads it (an absent share stays absent).
+ * @param tenant - the payload's `rate_tenant`
+ */
+function rateTenantOf(tenant: NonNullable<RunJob['rate_tenant']>): RateTenant {
+  return { key: tenant.key, ...(tenant.share === undefined ? {} : { share: tenant.share }) };
+}
+
+/**
+ * The runtime's ports of a submission's run: its inference calls made for its organization, when it has one.
+ * @param submission - the run
+ * @param deps - the host's ports
+ */
+function runDeps<T extends Pick<RuntimeDeps, 'inference'>>(submission: RunSubmission, deps: T): T {
+  return submission.rateTenant ? { ...deps, inference: tenantInference(deps.inference, submission.rateTenant) } : deps;
 }
 
 /**
@@ -243,7 +268,7 @@ export async function executeSubmission(
     },
     {
       printer: DOCUMENT_PRINTER,
-      ...deps,
+      ...runDeps(submission, deps),
       ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
     },
   );
@@ -290,7 +315,7 @@ export function executeChild(
   const library = loadRunLibrary(submission.sources, undefined, submission.libraryFiles?.paths() ?? null);
   return runChildPipeline(library, child, {
     printer: DOCUMENT_PRINTER,
-    ...deps,
+    ...runDeps(submission, deps),
     ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
   });
 }

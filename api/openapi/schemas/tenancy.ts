@@ -43,6 +43,14 @@ export const ORGANIZATION_CREATED = z
   })
   .meta({ id: 'OrganizationCreated', description: 'An organization just made.' });
 
+/** `PUT /v1/organizations/{orgId}/inference-rate-share`. */
+export const ORGANIZATION_SETTINGS = ORGANIZATION_CREATED.extend({
+  inference_rate_share: z.number().nullable().meta({
+    description:
+      'Its own share of each provider rate limit, in (0, 1]; null: the deployment’s `INFERENCE_ORG_RATE_SHARE` (docs/inference.md#organization-shares).',
+  }),
+}).meta({ id: 'OrganizationSettings', description: 'An organization and the settings an operator gave it.' });
+
 /** `GET /v1/me`. */
 export const ME = z
   .object({

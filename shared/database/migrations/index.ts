@@ -6,11 +6,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { organizationsAndApiKeys } from './0001-organizations-and-api-keys.js';
 import { runHistory } from './0002-run-history.js';
 import { methodsCatalog } from './0003-methods-catalog.js';
+import { organizationRateShare } from './0004-organization-rate-share.js';
 
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-organizations-and-api-keys': organizationsAndApiKeys,
   '0002-run-history': runHistory,
   '0003-methods-catalog': methodsCatalog,
+  '0004-organization-rate-share': organizationRateShare,
 };
 
 /** Kysely's migration provider over {@link MIGRATIONS}: the migrations ship in the code, not as files to find. */
