@@ -239,6 +239,7 @@ export function createApp(deps: AppDeps): Express {
     objects,
     ...(runHistory ? { runHistory } : {}),
     catalog,
+    rateShares: services.rateShares,
   };
   app.use(routes.describe(runRouter(runOptions), [EXECUTE_ROUTE, START_ROUTE]));
   app.use(routes.describe(legacyRunRouter(runOptions), [LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE]));

@@ -14,11 +14,17 @@ import { type MethodCatalog, openMethodCatalog } from './method-catalog.js';
 import { storeKeyLookup } from './middleware/store-key-lookup.js';
 import type { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import type { RouteRegistry } from './openapi/route-registry.js';
+import { rateShareLookup } from './rate-tenants.js';
 import { API_KEY_ROUTES, apiKeysRouter } from './routes/api-keys.js';
 import { AUTH_VERIFY_ROUTES, callerRouter, ME_ROUTE } from './routes/caller.js';
 import { methodRoutes } from './routes/method-route-specs.js';
 import { methodsRouter } from './routes/methods.js';
-import { CREATE_ORGANIZATION_ROUTE, DISPATCH_TERMS_ROUTE, organizationsRouter } from './routes/organizations.js';
+import {
+  CREATE_ORGANIZATION_ROUTE,
+  DISPATCH_TERMS_ROUTE,
+  organizationsRouter,
+  RATE_SHARE_ROUTE,
+} from './routes/organizations.js';
 import { RUN_HISTORY_ROUTES, runHistoryRouter } from './routes/run-history.js';
 import { openRunHistory, type RunHistoryService } from './run-history-service.js';
 import { openTenancy, type Tenancy } from './tenancy.js';
@@ -30,6 +36,8 @@ export interface ControlPlaneServices {
   runHistory?: Promise<RunHistoryService>;
   /** Verifies organizations' API keys for authentication (a short cache over the tenancy). */
   storeKeys?: ReturnType<typeof storeKeyLookup>;
+  /** Reads organizations' own shares of the provider rate limits (a short cache over the tenancy). */
+  rateShares?: ReturnType<typeof rateShareLookup>;
   /** What `GET /v1/version` lists as `extensions`. */
   extensions: string[];
 }
@@ -66,6 +74,7 @@ export function controlPlaneServices(
     catalog,
     runHistory,
     storeKeys: storeKeyLookup(tenancy, { now }),
+    rateShares: rateShareLookup(tenancy, { now }),
     extensions: ['api_keys', 'methods', 'method_versions', 'runs', 'usage'],
   };
 }
@@ -117,7 +126,13 @@ export function mountControlPlaneRoutes(
   if (tenancy) {
     const tenancyOptions = { ...bodyLimits, tenancy, diagnostics };
     app.use(routes.describe(callerRouter(options.auth), [ME_ROUTE, ...AUTH_VERIFY_ROUTES]));
-    app.use(routes.describe(organizationsRouter(tenancyOptions), [CREATE_ORGANIZATION_ROUTE, DISPATCH_TERMS_ROUTE]));
+    app.use(
+      routes.describe(organizationsRouter(tenancyOptions), [
+        CREATE_ORGANIZATION_ROUTE,
+        DISPATCH_TERMS_ROUTE,
+        RATE_SHARE_ROUTE,
+      ]),
+    );
     app.use(routes.describe(apiKeysRouter({ ...tenancyOptions, now }), API_KEY_ROUTES));
   }
   if (catalog) {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type BundleLimits, type LibraryFiles, readBundleTransport } from '../shared/bundles/index.js';
 import { InvalidCallbackUrls, InvalidJSON, ValidationError } from '../shared/errors/index.js';
+import type { RateTenant } from '../shared/inference/index.js';
 import type { MethodProvenance } from '../shared/methods/index.js';
 import { type BundleSource, MAX_MULTIPLICITY, type PackageExports } from '../shared/mthds/index.js';
 import { callbackUrlProblem } from '../shared/net/index.js';
@@ -242,13 +243,14 @@ export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): v
  * Turn a checked run request into a submission.
  * @param body - the parsed request
  * @param run - its bundle sources and library files
- * @param context - request id, the run's owner and storage scope (`runOwnership`, api/run-ownership.ts), and whether
- *   the client's `pipeline_run_id` is honoured (`/v1/start`)
+ * @param context - request id, the run's owner and storage scope (`runOwnership`, api/run-ownership.ts), whether
+ *   the client's `pipeline_run_id` is honoured (`/v1/start`), and the organization whose share of the provider rate
+ *   limits its calls count against (none: not capped)
  */
 export function toSubmission(
   body: RunRequestBody,
   run: ResolvedRunSources,
-  context: { requestId: string; ownership: RunOwnership; honourRunId: boolean },
+  context: { requestId: string; ownership: RunOwnership; honourRunId: boolean; rateTenant?: RateTenant | undefined },
 ): RunSubmission {
   return {
     sources: run.sources,
@@ -270,5 +272,6 @@ export function toSubmission(
     maxCostUsd: body.max_cost_usd ?? null,
     ...(run.methodLink ? { methodLink: run.methodLink } : {}),
     ...(typeof body.priority === 'number' ? { priority: body.priority } : {}),
+    ...(context.rateTenant ? { rateTenant: context.rateTenant } : {}),
   };
 }

@@ -23,6 +23,7 @@ import { EXAMPLE_BUNDLE, EXAMPLE_INPUTS } from '../openapi/examples.js';
 import type { ProblemSpec, RequestBodySpec, RouteSpec } from '../openapi/route-spec.js';
 import { RUN_RESULT, RUN_START } from '../openapi/schemas/run-result.js';
 import type { Orchestration } from '../orchestration.js';
+import { type RateShareLookup, runRateTenant } from '../rate-tenants.js';
 import type { RunHistoryService } from '../run-history-service.js';
 import { resolveRunSources } from '../run-method.js';
 import { checkInputReferences, runOwnership } from '../run-ownership.js';
@@ -151,6 +152,11 @@ export interface RunRouteOptions {
   runHistory?: Promise<RunHistoryService>;
   /** The methods catalog a `method_id` names, when this deployment serves one (docs/methods.md#method_id). */
   catalog?: Promise<MethodCatalog> | undefined;
+  /**
+   * An organization's own share of the provider rate limits, when an operator gave it one
+   * (docs/inference.md#organization-shares); served with a control plane.
+   */
+  rateShares?: RateShareLookup | undefined;
 }
 
 /**
@@ -196,6 +202,7 @@ async function acceptRun(
     requestId: res.locals.requestId,
     ownership,
     honourRunId: delivery === 'fire_and_forget',
+    rateTenant: await runRateTenant(res.locals.identity, options.rateShares),
   });
   // a run of a stored method says which of its contents runs: a version's number, or the draft
   const byId = run.methodLink && !hasInlineSources(body) ? run.methodLink : undefined;

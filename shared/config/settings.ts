@@ -207,6 +207,11 @@ const SETTINGS_TABLE = {
     rateLimitWaitMs: env('INFERENCE_RATE_LIMIT_WAIT_MS', nonNegativeInt(120000)),
     /** Window of the per-minute provider rate limits, in seconds (60; tests and benchmarks shorten it). */
     rateLimitWindowSeconds: env('INFERENCE_RATE_LIMIT_WINDOW_SECONDS', positiveInt(60)),
+    /**
+     * The share of each provider rate limit one organization's runs may use, in (0, 1] (1: no cap;
+     * docs/inference.md#organization-shares); an organization's own `inference_rate_share` overrides it.
+     */
+    orgRateShare: env('INFERENCE_ORG_RATE_SHARE', z.coerce.number().gt(0).lte(1).default(1)),
   },
   /** Directory of the `api_{SERVICE_ENV}.toml` / `api_override.toml` layers. */
   serviceConfigDir: env('SERVICE_CONFIG_DIR', z.string().min(1).default(path.join(process.cwd(), 'config'))),

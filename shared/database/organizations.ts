@@ -18,6 +18,11 @@ export interface Organization {
   readonly runShare: number;
   /** The highest `priority` its runs may ask for (0–10); null: the deployment's `RUN_PRIORITY_CEILING`. */
   readonly priorityCeiling: number | null;
+  /**
+   * Its own share of each provider rate limit, in (0, 1] (docs/inference.md#organization-shares); null: the
+   * deployment's `INFERENCE_ORG_RATE_SHARE`.
+   */
+  readonly inferenceRateShare: number | null;
 }
 
 /** The terms of an organization an operator may change (docs/fair-dispatch.md#shares). */
@@ -39,6 +44,7 @@ function organizationOf(row: OrganizationRow): Organization {
     createdAt: row.created_at,
     runShare: row.run_share,
     priorityCeiling: row.priority_ceiling,
+    inferenceRateShare: row.inference_rate_share,
   };
 }
 
@@ -90,6 +96,22 @@ export class Organizations {
         ...(terms.runShare === undefined ? {} : { run_share: terms.runShare }),
         ...(terms.priorityCeiling === undefined ? {} : { priority_ceiling: terms.priorityCeiling }),
       })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? organizationOf(row) : undefined;
+  }
+
+  /**
+   * Give an organization its own share of the provider rate limits, or take it back.
+   * @param id - its id
+   * @param share - in (0, 1] (checked by the caller; the column refuses anything else); null: the deployment's
+   * @returns the organization as changed, or undefined when no organization has this id
+   */
+  async setInferenceRateShare(id: string, share: number | null): Promise<Organization | undefined> {
+    const row = await this.database.db
+      .updateTable('organizations')
+      .set({ inference_rate_share: share })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();

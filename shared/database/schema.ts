@@ -18,6 +18,11 @@ export interface OrganizationsTable {
   run_share: ColumnType<number, number | undefined, number>;
   /** The highest `priority` its runs may ask for; null: `RUN_PRIORITY_CEILING`. */
   priority_ceiling: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * Its own share of each provider rate limit, in (0, 1] (docs/inference.md#organization-shares); null: the
+   * deployment's `INFERENCE_ORG_RATE_SHARE`.
+   */
+  inference_rate_share: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**

@@ -24,6 +24,7 @@ export { createMockBackend, type MockBackendOptions } from './mock-backend.js';
 export { MOCK_MAX_OUTPUT_TOKENS, mockValueForSchema, mockValuesForSchema } from './mock-value.js';
 export { createOpenAiBackend, type OpenAiBackendOptions } from './openai-backend.js';
 export type { LimiterStore } from './rate-limits/limiter-store.js';
+export { type RateTenant, tenantInference } from './rate-limits/tenant.js';
 export { throttleMetrics } from './rate-limits/throttle-metrics.js';
 export type { RateLimitOptions, RoutedBackend, RoutedBackendOptions } from './routed-backend.js';
 export { type InferenceSelection, selectInferenceBackend } from './select-backend.js';

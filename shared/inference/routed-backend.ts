@@ -47,6 +47,11 @@ export interface RateLimitOptions {
   observer?: ThrottleObserver & { paused(backend: string, seconds: number): void };
   /** Window of the per-minute limits, in whole seconds (60; tests shorten it). */
   windowSeconds?: number;
+  /**
+   * An organization's share of each limit when its run names none (`INFERENCE_ORG_RATE_SHARE`, in (0, 1]; 1, no cap,
+   * by default; docs/inference.md#organization-shares).
+   */
+  orgShare?: number;
 }
 
 /** The routed backend, with its deck and router (for `/v1/models`). */

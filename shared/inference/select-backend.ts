@@ -22,6 +22,8 @@ export interface InferenceSelection {
   rateLimitWaitMs: number;
   /** Window of the per-minute rate limits, in seconds (`INFERENCE_RATE_LIMIT_WINDOW_SECONDS`: 60). */
   rateLimitWindowSeconds: number;
+  /** An organization's share of each rate limit, in (0, 1] (`INFERENCE_ORG_RATE_SHARE`: 1, no cap). */
+  orgRateShare: number;
 }
 
 /**
@@ -38,7 +40,7 @@ export function selectInferenceBackend(
   selection: InferenceSelection,
   serviceConfigDir: string,
   environment: Record<string, string | undefined>,
-  rateLimits: Omit<RateLimitOptions, 'waitMs' | 'windowSeconds'> = { store: { kind: 'memory' } },
+  rateLimits: Omit<RateLimitOptions, 'waitMs' | 'windowSeconds' | 'orgShare'> = { store: { kind: 'memory' } },
 ): RoutedBackend {
   const config = loadInferenceConfig(join(serviceConfigDir, 'inference'), environment);
   if (selection.profile !== 'auto' && !Object.hasOwn(config.routing.profiles, selection.profile)) {
@@ -52,6 +54,11 @@ export function selectInferenceBackend(
     timeoutMs: selection.timeoutMs,
     maxRetries: selection.maxRetries,
     mockLatencyMs: selection.mockLatencyMs,
-    rateLimits: { ...rateLimits, waitMs: selection.rateLimitWaitMs, windowSeconds: selection.rateLimitWindowSeconds },
+    rateLimits: {
+      ...rateLimits,
+      waitMs: selection.rateLimitWaitMs,
+      windowSeconds: selection.rateLimitWindowSeconds,
+      orgShare: selection.orgRateShare,
+    },
   });
 }

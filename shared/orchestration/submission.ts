@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { LibraryFiles } from '../bundles/index.js';
 import { createDocumentPrinter } from '../docgen/index.js';
+import { type RateTenant, tenantInference } from '../inference/index.js';
 import type { MethodProvenance } from '../methods/index.js';
 import type { BundleSource, Library, PackageExports } from '../mthds/index.js';
 import {
@@ -72,6 +73,11 @@ export interface RunSubmission {
   methodLink?: MethodLink | null;
   /** The run's `priority` in the run queue (0–10, higher first; docs/fair-dispatch.md#priorities); none: 5. */
   priority?: number;
+  /**
+   * The organization whose share of the provider rate limits the run's inference calls count against
+   * (docs/inference.md#organization-shares); none for a run of no organization (not capped).
+   */
+  rateTenant?: RateTenant;
 }
 
 /**
@@ -125,6 +131,7 @@ export function toRunJob(
     ...(submission.libraryFiles ? { library_files: submission.libraryFiles.toPayload() } : {}),
     method_provenance: submission.methodProvenance,
     ...(submission.maxCostUsd ? { max_cost_usd: submission.maxCostUsd } : {}),
+    ...(submission.rateTenant ? { rate_tenant: submission.rateTenant } : {}),
     created_at: createdAt,
     history: { ...historyFacts(submission), ...(options.keepSubmission ? { keep_submission: true } : {}) },
   };
@@ -158,10 +165,28 @@ export function submissionOfJob(job: RunJob): RunSubmission {
     callbackUrls: job.callback_urls,
     methodProvenance: job.method_provenance,
     ...(job.max_cost_usd ? { maxCostUsd: job.max_cost_usd } : {}),
+    ...(job.rate_tenant ? { rateTenant: rateTenantOf(job.rate_tenant) } : {}),
     ...(job.history?.method_id
       ? { methodLink: { methodId: job.history.method_id, version: job.history.method_version ?? null } }
       : {}),
   };
+}
+
+/**
+ * A payload's organization as the throttle reads it (an absent share stays absent).
+ * @param tenant - the payload's `rate_tenant`
+ */
+function rateTenantOf(tenant: NonNullable<RunJob['rate_tenant']>): RateTenant {
+  return { key: tenant.key, ...(tenant.share === undefined ? {} : { share: tenant.share }) };
+}
+
+/**
+ * The runtime's ports of a submission's run: its inference calls made for its organization, when it has one.
+ * @param submission - the run
+ * @param deps - the host's ports
+ */
+function runDeps<T extends Pick<RuntimeDeps, 'inference'>>(submission: RunSubmission, deps: T): T {
+  return submission.rateTenant ? { ...deps, inference: tenantInference(deps.inference, submission.rateTenant) } : deps;
 }
 
 /**
@@ -245,7 +270,7 @@ export async function executeSubmission(
     },
     {
       printer: DOCUMENT_PRINTER,
-      ...deps,
+      ...runDeps(submission, deps),
       ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
     },
   );
@@ -292,7 +317,7 @@ export function executeChild(
   const library = loadRunLibrary(submission.sources, undefined, submission.libraryFiles?.paths() ?? null);
   return runChildPipeline(library, child, {
     printer: DOCUMENT_PRINTER,
-    ...deps,
+    ...runDeps(submission, deps),
     ...(submission.libraryFiles ? { libraryFiles: submission.libraryFiles } : {}),
   });
 }

@@ -32,6 +32,12 @@ export interface OrganizationAnswer {
   created_at: string;
 }
 
+/** An organization with the settings an operator gives it (`PUT /v1/organizations/{orgId}/inference-rate-share`). */
+export interface OrganizationSettingsAnswer extends OrganizationAnswer {
+  /** Its own share of each provider rate limit, in (0, 1]; null: the deployment's (`INFERENCE_ORG_RATE_SHARE`). */
+  inference_rate_share: number | null;
+}
+
 function iso(time: Date | null): string | null {
   return time === null ? null : time.toISOString();
 }
@@ -73,7 +79,7 @@ export function organizationAnswer(organization: Organization): OrganizationAnsw
   return { org_id: organization.id, name: organization.name, created_at: organization.createdAt.toISOString() };
 }
 
-/** An organization's terms at the dispatch gate, as `PATCH /v1/organizations/{orgId}` answers them. */
+/** An organization's terms at the dispatch gate, as `PUT /v1/organizations/{orgId}/dispatch-terms` answers them. */
 export interface DispatchTermsAnswer {
   org_id: string;
   /** Its share of the run queue (docs/fair-dispatch.md). */
@@ -92,4 +98,12 @@ export function dispatchTermsAnswer(organization: Organization): DispatchTermsAn
     run_share: organization.runShare,
     priority_ceiling: organization.priorityCeiling,
   };
+}
+
+/**
+ * The answer of a change to an organization's settings.
+ * @param organization - the organization as changed
+ */
+export function organizationSettingsAnswer(organization: Organization): OrganizationSettingsAnswer {
+  return { ...organizationAnswer(organization), inference_rate_share: organization.inferenceRateShare };
 }

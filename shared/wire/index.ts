@@ -16,7 +16,9 @@ export {
   type IssuedApiKeyAnswer,
   issuedApiKeyAnswer,
   type OrganizationAnswer,
+  type OrganizationSettingsAnswer,
   organizationAnswer,
+  organizationSettingsAnswer,
 } from './api-keys.js';
 export {
   type BuildInputsValidReport,

@@ -110,11 +110,14 @@ describe('fair dispatch between organizations (queue mode, at scale)', function 
         WORKER_SHUTDOWN_GRACE_MS: '0',
       },
     });
-    const admin = (method: 'post' | 'patch', path: string, body: object) =>
+    const admin = (method: 'post' | 'put', path: string, body: object) =>
       request(deployment.app)[method](path).set('Authorization', `Bearer ${ADMIN}`).send(body);
     const organization = async (name: string, share: number) => {
       const orgId = (await admin('post', '/v1/organizations', { name }).expect(201)).body.org_id as string;
-      const terms = await admin('patch', `/v1/organizations/${orgId}`, { run_share: share }).expect(200);
+      const terms = await admin('put', `/v1/organizations/${orgId}/dispatch-terms`, {
+        run_share: share,
+        priority_ceiling: null,
+      }).expect(200);
       expect(terms.body).to.deep.equal({ org_id: orgId, run_share: share, priority_ceiling: null });
       const key = await admin('post', '/v1/pipelex-api-keys', { label: 'ci', organization_id: orgId }).expect(201);
       return { orgId, key: key.body.api_key as string };

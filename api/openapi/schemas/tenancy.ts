@@ -43,7 +43,7 @@ export const ORGANIZATION_CREATED = z
   })
   .meta({ id: 'OrganizationCreated', description: 'An organization just made.' });
 
-/** `PATCH /v1/organizations/{orgId}`. */
+/** `PUT /v1/organizations/{orgId}/dispatch-terms`. */
 export const DISPATCH_TERMS = z
   .object({
     org_id: z.string(),
@@ -55,6 +55,14 @@ export const DISPATCH_TERMS = z
       .meta({ description: 'The highest `priority` its runs may ask for; null: the deployment’s ceiling.' }),
   })
   .meta({ id: 'OrganizationDispatchTerms', description: 'An organization’s terms at the dispatch gate.' });
+
+/** `PUT /v1/organizations/{orgId}/inference-rate-share`. */
+export const ORGANIZATION_SETTINGS = ORGANIZATION_CREATED.extend({
+  inference_rate_share: z.number().nullable().meta({
+    description:
+      'Its own share of each provider rate limit, in (0, 1]; null: the deployment’s `INFERENCE_ORG_RATE_SHARE` (docs/inference.md#organization-shares).',
+  }),
+}).meta({ id: 'OrganizationSettings', description: 'An organization and the settings an operator gave it.' });
 
 /** `GET /v1/me`. */
 export const ME = z

@@ -8,6 +8,7 @@ import { runHistory } from './0002-run-history.js';
 import { methodsCatalog } from './0003-methods-catalog.js';
 import { organizationDispatch } from './0004-organization-dispatch.js';
 import { runRetries } from './0005-run-retries.js';
+import { organizationRateShare } from './0006-organization-rate-share.js';
 
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-organizations-and-api-keys': organizationsAndApiKeys,
@@ -15,6 +16,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-methods-catalog': methodsCatalog,
   '0004-organization-dispatch': organizationDispatch,
   '0005-run-retries': runRetries,
+  '0006-organization-rate-share': organizationRateShare,
 };
 
 /** Kysely's migration provider over {@link MIGRATIONS}: the migrations ship in the code, not as files to find. */

@@ -1,8 +1,11 @@
 /**
  * The gate of one route (a backend and a model): a call is admitted when the backend is not paused and every scope of
- * the route (the backend's limits, then the model's) has room for it. Calls of a process wait in order (one admission
- * at a time per route, first come first served) for at most the wait deadline, then fail with the retryable
- * {@link InferenceRateLimitWaitError}. A route without limits waits only for its backend's pause, without a turn.
+ * the route (the backend's limits, then the model's) has room for it — and, for a call of an organization whose share
+ * is under 1, when the organization's share of each scope has room too (docs/inference.md#organization-shares). Calls
+ * of a process wait in order (one admission at a time per route and organization, first come first served: a capped
+ * organization waiting for its share holds no other organization's calls back) for at most the wait deadline, then
+ * fail with the retryable {@link InferenceRateLimitWaitError}. A route without limits waits only for its backend's
+ * pause, without a turn.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,6 +13,7 @@ import pLimit from 'p-limit';
 import { InferenceRateLimitWaitError } from '../../errors/index.js';
 import type { BackendPauses } from './backend-pauses.js';
 import type { ScopeGrant, ScopeLimiter, ScopeRefusal, ThrottleReason } from './scope-limiter.js';
+import type { RateTenant } from './tenant.js';
 
 /** What the gate reports, for metrics. */
 export interface ThrottleObserver {
@@ -33,6 +37,32 @@ const PAUSE_CHECK_FRESH_MS = 10;
 interface Granted {
   grants: ScopeGrant[];
   pauseCheckedAt: number;
+}
+
+/** The limits a waiting call polls (a slot freed in another process is not signalled) rather than sleeps out. */
+const POLLED: ReadonlySet<ThrottleReason> = new Set(['concurrency', 'org_concurrency']);
+
+/** What a refused call was waiting for, in its error's message. */
+const WAITED_FOR: Readonly<Record<ThrottleReason, string>> = {
+  requests: 'its requests limit',
+  tokens: 'its tokens limit',
+  concurrency: 'its concurrency limit',
+  org_requests: "its organization's share of its requests limit",
+  org_tokens: "its organization's share of its tokens limit",
+  org_concurrency: "its organization's share of its concurrency limit",
+  paused: 'the backend to be unpaused (a provider 429)',
+};
+
+/** An organization whose calls are capped: its key and its share, under 1. */
+interface CappedTenant {
+  key: string;
+  share: number;
+}
+
+/** One line of waiting calls: its turns, and how many calls are in it (the line is dropped when none is). */
+interface Line {
+  turns: ReturnType<typeof pLimit>;
+  calls: number;
 }
 
 /** Give back everything some grants hold. */
@@ -86,7 +116,8 @@ export async function markSent(): Promise<void> {
 
 /** The gate of one route. */
 export class CallGate {
-  private readonly turns = pLimit(1);
+  /** The lines of calls waiting, by organization key (`''`: the calls of no capped organization). */
+  private readonly lines = new Map<string, Line>();
 
   /**
    * @param backend - the backend's name
@@ -95,6 +126,8 @@ export class CallGate {
    * @param pauses - the deployment's backend pauses
    * @param waitMs - longest a call may wait (`INFERENCE_RATE_LIMIT_WAIT_MS`)
    * @param observer - told of admissions and refusals
+   * @param orgShare - an organization's share of each limit when its calls name none (`INFERENCE_ORG_RATE_SHARE`),
+   *   in (0, 1]; 1 caps no organization
    */
   constructor(
     readonly backend: string,
@@ -103,22 +136,27 @@ export class CallGate {
     private readonly pauses: BackendPauses,
     private readonly waitMs: number,
     private readonly observer: ThrottleObserver,
+    private readonly orgShare = 1,
   ) {}
 
   /**
    * Wait in order until the call may be made.
    * @param estimatedTokens - its input plus output token estimate
+   * @param tenant - the organization it is made for; none for a call of no organization (not capped)
    * @returns the admission to settle when the call ends
    * @throws InferenceRateLimitWaitError when it could not be admitted within the wait deadline
    */
-  async enter(estimatedTokens: number): Promise<Admission> {
+  async enter(estimatedTokens: number, tenant?: RateTenant): Promise<Admission> {
     const started = Date.now();
     const deadline = started + this.waitMs;
     const reasons = new Set<ThrottleReason>();
     const stop = new AbortController();
-    const admit = () => (stop.signal.aborted ? null : this.admit(estimatedTokens, deadline, reasons, stop.signal));
+    const share = tenant?.share ?? this.orgShare;
+    const capped = tenant !== undefined && share < 1 ? { key: tenant.key, share } : undefined;
+    const admit = () =>
+      stop.signal.aborted ? null : this.admit(estimatedTokens, capped, deadline, reasons, stop.signal);
     // without limits only the backend's pause can hold a call: nothing to take in order, so no turn to wait for
-    const turn = this.scopes.length === 0 ? Promise.resolve().then(admit) : this.turns(admit);
+    const turn = this.scopes.length === 0 ? Promise.resolve().then(admit) : this.inLine(capped?.key ?? '', admit);
     const timer = sleep(this.waitMs, null, { signal: stop.signal }).catch(() => null);
     let granted: Granted | null;
     try {
@@ -148,33 +186,63 @@ export class CallGate {
     };
   }
 
+  /**
+   * Run an admission in its line: the line of the call's organization, or the line of the calls of none.
+   * @param key - the line's key
+   * @param admit - the admission
+   */
+  private inLine<T>(key: string, admit: () => T | Promise<T>): Promise<T> {
+    let line = this.lines.get(key);
+    if (!line) {
+      line = { turns: pLimit(1), calls: 0 };
+      this.lines.set(key, line);
+    }
+    const joined = line;
+    joined.calls += 1;
+    return joined.turns(admit).finally(() => {
+      joined.calls -= 1;
+      if (joined.calls === 0 && this.lines.get(key) === joined) this.lines.delete(key);
+    });
+  }
+
   /** Admit the head of the line: try until every scope grants, the deadline passes, or the caller gave up. */
   private async admit(
     estimatedTokens: number,
+    capped: CappedTenant | undefined,
     deadline: number,
     reasons: Set<ThrottleReason>,
     signal: AbortSignal,
   ): Promise<Granted | null> {
     for (;;) {
-      const attempt = await this.tryScopes(estimatedTokens);
+      const attempt = await this.tryScopes(estimatedTokens, capped);
       if ('grants' in attempt) return attempt;
       reasons.add(attempt.reason);
       const left = deadline - Date.now();
       if (signal.aborted) return null;
-      if (left <= 0 || (attempt.reason !== 'concurrency' && attempt.waitMs > left))
+      if (left <= 0 || (!POLLED.has(attempt.reason) && attempt.waitMs > left))
         throw this.refusal(reasons, this.waitMs, attempt);
       await sleep(Math.min(attempt.waitMs, left), undefined, { signal });
     }
   }
 
-  /** One try: the pause, then each scope in order (what earlier scopes granted is given back when a later refuses). */
-  private async tryScopes(estimatedTokens: number): Promise<Granted | ScopeRefusal> {
+  /**
+   * One try: the pause, then the organization's share of each scope (when it is capped), then each scope, in order;
+   * what earlier ones granted is given back when a later one refuses. The share comes first, so that an organization
+   * over its share takes nothing of the room every organization shares.
+   */
+  private async tryScopes(estimatedTokens: number, capped: CappedTenant | undefined): Promise<Granted | ScopeRefusal> {
     const pauseCheckedAt = Date.now();
     const pausedMs = await this.pauses.remainingMs(this.backend);
     if (pausedMs > 0) return { reason: 'paused', waitMs: pausedMs };
+    const tries = [
+      ...(capped
+        ? this.scopes.map((scope) => () => scope.tryAcquireShare(capped.key, capped.share, estimatedTokens))
+        : []),
+      ...this.scopes.map((scope) => () => scope.tryAcquire(estimatedTokens)),
+    ];
     const grants: ScopeGrant[] = [];
-    for (const scope of this.scopes) {
-      const result = await scope.tryAcquire(estimatedTokens);
+    for (const attempt of tries) {
+      const result = await attempt();
       if ('reason' in result) {
         await cancelAll(grants);
         return result;
@@ -191,9 +259,8 @@ export class CallGate {
   ): InferenceRateLimitWaitError {
     const reason = last?.reason ?? [...reasons].at(-1) ?? 'requests';
     this.observer.timedOut(this.backend, this.model, reason);
-    const what = reason === 'paused' ? 'the backend to be unpaused (a provider 429)' : `its ${reason} limit`;
     return new InferenceRateLimitWaitError(
-      `Backend '${this.backend}', model '${this.model}': the call could not be made within ${waitedMs} ms (INFERENCE_RATE_LIMIT_WAIT_MS) waiting for ${what}; nothing was sent to the provider.`,
+      `Backend '${this.backend}', model '${this.model}': the call could not be made within ${waitedMs} ms (INFERENCE_RATE_LIMIT_WAIT_MS) waiting for ${WAITED_FOR[reason]}; nothing was sent to the provider.`,
       {
         errorDomain: 'runtime',
         retryable: true,

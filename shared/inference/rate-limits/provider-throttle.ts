@@ -1,8 +1,9 @@
 /**
  * Cluster-wide provider rate limits (docs/inference.md#rate-limits): the gates of a deployment's routes, built from
  * the `rate_limits` of `backends.toml` (a backend's calls together) and of each model spec (that model's calls), over
- * one store — Redis, so every API and worker process counts together, or memory in direct mode — and the backend
- * pauses a provider's 429 with `Retry-After` sets.
+ * one store — Redis, so every API and worker process counts together, or memory in direct mode — each organization's
+ * share of them (docs/inference.md#organization-shares), and the backend pauses a provider's 429 with `Retry-After`
+ * sets.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InferenceConfig } from '../config/inference-config.js';
@@ -33,6 +34,11 @@ export interface ThrottleOptions {
   observer?: ThrottleObserver & { paused(backend: string, seconds: number): void };
   /** Window of the per-minute limits, in whole seconds: 60 (tests shorten it). */
   windowSeconds?: number;
+  /**
+   * An organization's share of each limit when its calls name none (`INFERENCE_ORG_RATE_SHARE`), in (0, 1]: 1 (no
+   * cap) by default.
+   */
+  orgShare?: number;
 }
 
 const SILENT: NonNullable<ThrottleOptions['observer']> = {
@@ -78,7 +84,15 @@ export class ProviderThrottle {
         this.scope(route.backend, this.config.backends[route.backend]?.rate_limits),
         this.scope(key, route.spec.rate_limits),
       ].filter((scope) => scope !== undefined);
-      gate = new CallGate(route.backend, route.modelId, scopes, this.pauses, this.options.waitMs, this.observer);
+      gate = new CallGate(
+        route.backend,
+        route.modelId,
+        scopes,
+        this.pauses,
+        this.options.waitMs,
+        this.observer,
+        this.options.orgShare,
+      );
       this.gates.set(key, gate);
     }
     return gate;

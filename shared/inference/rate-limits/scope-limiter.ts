@@ -3,15 +3,26 @@
  * windows (no span of one window ever admits more than the limit), and `max_concurrent` leased slots as
  * rate-limiter-flexible counters. A slot is a one-point counter whose window is the lease: the call frees it when it
  * ends, and a slot whose process died frees itself when its lease expires. Everything is taken all or none, so a call
- * that must wait holds nothing.
+ * that must wait holds nothing. An organization's share of a scope (docs/inference.md#organization-shares) is counted
+ * the same way in a sub-scope of its own, with each limit scaled by the share.
  */
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimits } from '../config/inference-config.js';
 import { type LimiterStore, windowCounter } from './limiter-store.js';
 import { type SlidingWindow, slidingWindow, type WindowEntry } from './sliding-window.js';
 
-/** Which limit made a call wait. */
-export type ThrottleReason = 'requests' | 'tokens' | 'concurrency' | 'paused';
+/**
+ * Which limit made a call wait: a scope's own (`requests`, `tokens`, `concurrency`), an organization's share of it
+ * (`org_requests`, `org_tokens`, `org_concurrency`), or the backend's pause (`paused`).
+ */
+export type ThrottleReason =
+  | 'requests'
+  | 'tokens'
+  | 'concurrency'
+  | 'org_requests'
+  | 'org_tokens'
+  | 'org_concurrency'
+  | 'paused';
 
 /** Windows of a scope's counters. */
 export interface ScopeWindows {
@@ -50,6 +61,33 @@ export interface ScopeRefusal {
  */
 const SEND_ALLOWANCE_MS = 1000;
 
+/** The limits of a scope or of an organization's share of it (absent: no limit). */
+interface PartLimits {
+  requests: number | undefined;
+  tokens: number | undefined;
+  slots: number | undefined;
+}
+
+/** The reasons a scope, or a share of it, refuses with. */
+interface Reasons {
+  requests: ThrottleReason;
+  tokens: ThrottleReason;
+  concurrency: ThrottleReason;
+}
+
+const WHOLE: Reasons = { requests: 'requests', tokens: 'tokens', concurrency: 'concurrency' };
+const SHARE: Reasons = { requests: 'org_requests', tokens: 'org_tokens', concurrency: 'org_concurrency' };
+
+/**
+ * An organization's part of a limit: `ceil(limit × share)`, at least 1. The product is rounded to 9 decimals first, so
+ * that a share written in decimals is not pushed one over by binary rounding (10 × 0.3 is 3.0000000000000004: 3, not 4).
+ * @param limit - the scope's limit, a positive integer
+ * @param share - the organization's share, in (0, 1]
+ */
+export function shareOf(limit: number, share: number): number {
+  return Math.max(1, Math.ceil(Number((limit * share).toFixed(9))));
+}
+
 /** The counters of one scope. */
 export class ScopeLimiter {
   private readonly requests: SlidingWindow | undefined;
@@ -76,36 +114,66 @@ export class ScopeLimiter {
   }
 
   /**
-   * Take one request, `estimatedTokens` tokens (at most a whole window's) and a slot, or nothing.
+   * Take one request, `estimatedTokens` tokens (at most a whole window's) and a slot of the scope, or nothing.
    * @param estimatedTokens - the call's token estimate
    * @returns the grant, or which limit refused and how long to wait
    */
-  async tryAcquire(estimatedTokens: number): Promise<ScopeGrant | ScopeRefusal> {
+  tryAcquire(estimatedTokens: number): Promise<ScopeGrant | ScopeRefusal> {
+    const { requests_per_minute: requests, tokens_per_minute: tokens, max_concurrent: slots } = this.limits;
+    return this.acquire(this.scope, { requests, tokens, slots }, estimatedTokens, WHOLE);
+  }
+
+  /**
+   * Take one request, `estimatedTokens` tokens and a slot of an organization's share of the scope, or nothing: its
+   * own sub-scope `<scope>|org:<key>`, counted like the scope (in Redis, or in memory) with each limit scaled by the
+   * share ({@link shareOf}).
+   * @param tenant - the organization's opaque key
+   * @param share - its share of each limit, in (0, 1)
+   * @param estimatedTokens - the call's token estimate
+   * @returns the grant, or which of its share's limits refused and how long to wait
+   */
+  tryAcquireShare(tenant: string, share: number, estimatedTokens: number): Promise<ScopeGrant | ScopeRefusal> {
+    const { requests_per_minute: requests, tokens_per_minute: tokens, max_concurrent: slots } = this.limits;
+    const part = (limit: number | undefined) => (limit === undefined ? undefined : shareOf(limit, share));
+    return this.acquire(
+      `${this.scope}|org:${tenant}`,
+      { requests: part(requests), tokens: part(tokens), slots: part(slots) },
+      estimatedTokens,
+      SHARE,
+    );
+  }
+
+  private async acquire(
+    key: string,
+    limits: PartLimits,
+    estimatedTokens: number,
+    reasons: Reasons,
+  ): Promise<ScopeGrant | ScopeRefusal> {
     const taken: WindowEntry[] = [];
     const rollback = async () => {
       for (const entry of taken) await entry.remove();
     };
-    if (this.requests) {
-      const request = await this.requests.take(this.scope, 1);
-      if ('waitMs' in request) return { reason: 'requests', waitMs: request.waitMs };
+    if (this.requests && limits.requests) {
+      const request = await this.requests.take(key, 1, limits.requests);
+      if ('waitMs' in request) return { reason: reasons.requests, waitMs: request.waitMs };
       taken.push(request);
     }
-    const { tokens } = this;
-    const charged = tokens ? Math.ceil(Math.min(estimatedTokens, tokens.limit)) : 0;
+    const tokenLimit = this.tokens ? limits.tokens : undefined;
+    const charged = tokenLimit ? Math.ceil(Math.min(estimatedTokens, tokenLimit)) : 0;
     let tokenEntry: WindowEntry | undefined;
-    if (tokens) {
-      const entry = await tokens.take(this.scope, charged);
+    if (this.tokens && tokenLimit) {
+      const entry = await this.tokens.take(key, charged, tokenLimit);
       if ('waitMs' in entry) {
         await rollback();
-        return { reason: 'tokens', waitMs: entry.waitMs };
+        return { reason: reasons.tokens, waitMs: entry.waitMs };
       }
       tokenEntry = entry;
       taken.push(entry);
     }
-    const slot = await this.takeSlot();
+    const slot = await this.takeSlot(key, limits.slots);
     if (slot === null) {
       await rollback();
-      return { reason: 'concurrency', waitMs: this.windows.slotPollMs };
+      return { reason: reasons.concurrency, waitMs: this.windows.slotPollMs };
     }
     const freeSlot = async () => {
       if (slot !== undefined) await this.slots!.delete(slot);
@@ -113,8 +181,8 @@ export class ScopeLimiter {
     return {
       settle: async (usedTokens) => {
         await freeSlot();
-        if (tokenEntry && tokens && usedTokens !== undefined && usedTokens !== charged)
-          await tokenEntry.reweigh(Math.ceil(Math.min(usedTokens, tokens.limit)));
+        if (tokenEntry && tokenLimit && usedTokens !== undefined && usedTokens !== charged)
+          await tokenEntry.reweigh(Math.ceil(Math.min(usedTokens, tokenLimit)));
       },
       cancel: async () => {
         await freeSlot();
@@ -128,18 +196,19 @@ export class ScopeLimiter {
 
   /**
    * Lease a free slot, starting from a random one so processes do not all contend for the first.
+   * @param key - the scope's (or share's) key: its slots are `<key>#0` to `<key>#<count - 1>`
+   * @param count - its number of slots
    * @returns the slot's key; undefined when the scope has no concurrency limit; null when every slot is taken
    */
-  private async takeSlot(): Promise<string | undefined | null> {
+  private async takeSlot(key: string, count: number | undefined): Promise<string | undefined | null> {
     const { slots } = this;
-    const count = this.limits.max_concurrent;
     if (!slots || !count) return undefined;
     const start = Math.floor(Math.random() * count);
     for (let offset = 0; offset < count; offset++) {
-      const key = `${this.scope}#${(start + offset) % count}`;
+      const slot = `${key}#${(start + offset) % count}`;
       try {
-        await slots.consume(key, 1);
-        return key;
+        await slots.consume(slot, 1);
+        return slot;
       } catch (error) {
         if (!(error instanceof RateLimiterRes)) throw error;
       }

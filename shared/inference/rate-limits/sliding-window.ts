@@ -42,11 +42,13 @@ export interface SlidingWindow {
   readonly limit: number;
   /**
    * Admit a weight now, or nothing.
-   * @param scope - the scope's key, e.g. `openai` or `openai/gpt-4o`
+   * @param scope - the scope's key, e.g. `openai`, `openai/gpt-4o` or an organization's share `openai|org:org_1`
    * @param weight - a non-negative integer, at most the limit
+   * @param limit - the scope's own limit when it is not the window's (an organization's share of it), a positive
+   *   integer
    * @returns the entry, or how long until the oldest entries whose leaving makes room have left
    */
-  take(scope: string, weight: number): Promise<WindowEntry | WindowWait>;
+  take(scope: string, weight: number, limit?: number): Promise<WindowEntry | WindowWait>;
 }
 
 /** This process's entry ids: a random token and a counter, unique across processes. */
@@ -72,7 +74,7 @@ class MemorySlidingWindow implements SlidingWindow {
     private readonly holdMs: number,
   ) {}
 
-  async take(scope: string, weight: number): Promise<WindowEntry | WindowWait> {
+  async take(scope: string, weight: number, limit = this.limit): Promise<WindowEntry | WindowWait> {
     const now = performance.now();
     let log = this.logs.get(scope);
     if (!log) {
@@ -82,8 +84,8 @@ class MemorySlidingWindow implements SlidingWindow {
     const live = log.entries.findIndex((entry) => entry.at > now - this.holdMs);
     const gone = log.entries.splice(0, live === -1 ? log.entries.length : live);
     for (const entry of gone) log.sum -= entry.weight;
-    if (log.sum + weight > this.limit) {
-      let excess = log.sum + weight - this.limit;
+    if (log.sum + weight > limit) {
+      let excess = log.sum + weight - limit;
       for (const entry of log.entries) {
         excess -= entry.weight;
         if (excess <= 0) return { waitMs: Math.max(1, Math.ceil(entry.at + this.holdMs - now)) };
@@ -146,15 +148,15 @@ class RedisSlidingWindow implements SlidingWindow {
     this.scripted = client as ScriptedRedis;
   }
 
-  async take(scope: string, weight: number): Promise<WindowEntry | WindowWait> {
+  async take(scope: string, weight: number, limit = this.limit): Promise<WindowEntry | WindowWait> {
     const log = `${this.keyPrefix}{${scope}}`;
     const sum = `${log}:sum`;
     const id = nextEntryId();
     let answer: [number, number];
     try {
-      answer = await this.scripted.mthdsSlidingTake(log, sum, this.holdMs, this.limit, weight, id);
+      answer = await this.scripted.mthdsSlidingTake(log, sum, this.holdMs, limit, weight, id);
     } catch {
-      return this.insurance.take(scope, weight);
+      return this.insurance.take(scope, weight, limit);
     }
     if (answer[0] === 0) return { waitMs: Math.max(1, answer[1]) };
     let member = `${id}|${weight}`;

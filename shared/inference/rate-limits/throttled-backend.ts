@@ -1,6 +1,6 @@
 /**
  * A backend decorator that makes each call of one route pass its gate (docs/inference.md#rate-limits): wait in
- * order for the route's limits, make the call (as the current admission, so the throttle's `fetch` marks it sent when
+ * order for the route's limits (and its organization's share of them, docs/inference.md#organization-shares), make the call (as the current admission, so the throttle's `fetch` marks it sent when
  * its request leaves), then free its slot and correct its token estimate with the real usage.
  * A call that fails with a provider 429 carrying `Retry-After` pauses the backend for every process (for SDKs whose
  * HTTP attempts the throttle does not see; the others pause at the first 429, before the SDK's own retry).
@@ -9,6 +9,7 @@ import { MthdsError } from '../../errors/index.js';
 import type { InferenceBackend, TokenUsage } from '../types.js';
 import type { BackendPauses } from './backend-pauses.js';
 import { type CallGate, withAdmission } from './call-gate.js';
+import { callTenant } from './tenant.js';
 import { estimateLlmTokens, estimatePromptTokens } from './token-estimate.js';
 
 /**
@@ -25,7 +26,7 @@ export function throttledBackend(
   modelMaxTokens: number | undefined,
 ): InferenceBackend {
   const through = async <T extends { usage: TokenUsage }>(estimate: number, call: () => Promise<T>): Promise<T> => {
-    const admission = await gate.enter(estimate);
+    const admission = await gate.enter(estimate, callTenant());
     let result: T;
     try {
       result = await withAdmission(admission, call);

@@ -53,6 +53,14 @@ export const RUN_JOB = z.strictObject({
   method_provenance: METHOD_PROVENANCE.nullable().default(null),
   /** The run's budget in USD (docs/inference.md#run-budget); none when absent. */
   max_cost_usd: z.number().positive().optional(),
+  /**
+   * The organization whose share of the provider rate limits the run's calls count against
+   * (docs/inference.md#organization-shares): its key, and its own share when an operator gave it one; none for a run
+   * of the deployment principal (not capped).
+   */
+  rate_tenant: z
+    .strictObject({ key: z.string().min(1).max(128), share: z.number().gt(0).lte(1).optional() })
+    .optional(),
   created_at: z.number().int(),
   history: RUN_HISTORY_FACTS.optional(),
   /**

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { LibraryFiles } from '../../../shared/bundles/index.js';
 import { createMockExtractor } from '../../../shared/inference/extraction/mock-extractor.js';
-import { createMockBackend } from '../../../shared/inference/index.js';
+import { createMockBackend, type RateTenant } from '../../../shared/inference/index.js';
+import { callTenant } from '../../../shared/inference/rate-limits/tenant.js';
 import { createLogger, Metrics } from '../../../shared/observability/index.js';
 import {
   directOrchestrator,
@@ -14,7 +15,12 @@ import {
   toRunJob,
 } from '../../../shared/orchestration/index.js';
 import { RUN_JOB } from '../../../shared/orchestration/queued.js';
-import { type IdSource, inThreadTemplateRenderer, loadRunLibrary } from '../../../shared/runtime/index.js';
+import {
+  type IdSource,
+  type InferencePort,
+  inThreadTemplateRenderer,
+  loadRunLibrary,
+} from '../../../shared/runtime/index.js';
 import { runIOArtifacts } from '../../../shared/wire/index.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../../helpers/greeting-bundle.js';
 import { testRunObjects } from '../../helpers/run-objects.js';
@@ -128,6 +134,18 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
       expect(libraryFiles?.toPayload()).to.deep.equal(files.toPayload());
     });
 
+    it("should carry the run's organization and its own share of the rate limits, and only when it has one", () => {
+      const tenant = { key: 'org_acme', share: 0.25 };
+      const job = toRunJob(submission({ rateTenant: tenant }), FIXED_NOW);
+      expect(job.rate_tenant).to.deep.equal(tenant);
+      const back = submissionOfJob(RUN_JOB.parse(JSON.parse(JSON.stringify(job))));
+      expect(back.rateTenant).to.deep.equal(tenant);
+      const atDefault = submissionOfJob(RUN_JOB.parse(toRunJob(submission({ rateTenant: { key: 'org_b' } }), 0)));
+      expect(atDefault.rateTenant).to.deep.equal({ key: 'org_b' });
+      expect(RUN_JOB.safeParse({ ...job, rate_tenant: { key: 'org_acme', share: 0 } }).success).to.equal(false);
+      expect(RUN_JOB.safeParse({ ...job, rate_tenant: { key: 'org_acme', share: 1.5 } }).success).to.equal(false);
+    });
+
     it('should refuse a payload without an owner', () => {
       const { owner: _owner, ...job } = toRunJob(submission(), FIXED_NOW);
       expect(RUN_JOB.safeParse(job).success).to.equal(false);
@@ -152,6 +170,22 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
           output: { concept_code: 'native.Text', multiplicity: 'single' },
         },
       });
+    });
+
+    it("should make the run's inference calls for its organization, and a run of none for no organization", async () => {
+      const tenants: (RateTenant | undefined)[] = [];
+      const mock = createMockBackend();
+      const recording: InferencePort = {
+        ...mock,
+        generateText: (request) => {
+          tenants.push(callTenant());
+          return mock.generateText(request);
+        },
+      };
+      const deps = { ...runtimeDeps(), inference: recording };
+      await executeSubmission(submission({ rateTenant: { key: 'org_acme' } }), deps);
+      await executeSubmission(submission(), deps);
+      expect(tenants).to.deep.equal([{ key: 'org_acme' }, undefined]);
     });
 
     it('should leave method_provenance out of an inline run', async () => {
