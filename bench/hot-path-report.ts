@@ -55,11 +55,15 @@ export interface DirectRuns {
   betweenCallsMs: number[];
   /** The last answer until the response. */
   afterLastCallMs: number[];
+  /** The same calls, one after the other, by a bare `fetch` loop of the benchmark's process. */
+  loopMs: number[];
 }
 
 /** How the benchmark ran. */
 export interface HotPathSetup {
   rounds: number;
+  /** Unmeasured runs of each side before the first round, and of the direct mode before its measured ones. */
+  warmUpRuns: number;
   ackSeconds: number;
   connections: number;
   trips: number;
@@ -97,6 +101,8 @@ function ratios(figure: Figure): number[] {
 }
 
 const decimals = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+/** A count per run to two decimals, `< 0.01` for the rare commands (a lease renewed every few seconds). */
+const perRun = (count: number, runs: number) => (count / runs < 0.005 ? '< 0.01' : (count / runs).toFixed(2));
 
 /**
  * A Markdown row: both sides' medians, the median of service ÷ anchor with its spread, the target, whether met.
@@ -128,7 +134,7 @@ function byCommand(rounds: CommandRound[]): string[] {
     for (const [name, count] of round.calls) calls.set(name, (calls.get(name) ?? 0) + count);
   }
   const rows = [...calls].sort(([, a], [, b]) => b - a);
-  const line = ([name, count]: [string, number]) => `| ${name} | ${(count / runs).toFixed(2)} |`;
+  const line = ([name, count]: [string, number]) => `| ${name} | ${perRun(count, runs)} |`;
   const total = [...calls.values()].reduce((sum, count) => sum + count, 0);
   return [
     '| command | calls per run |',
@@ -140,7 +146,7 @@ function byCommand(rounds: CommandRound[]): string[] {
 }
 
 function byClientCommand(entries: Attributed[], runs: number): string[] {
-  const per = (count: number) => (count / runs).toFixed(2);
+  const per = (count: number) => perRun(count, runs);
   const sum = (pick: (entry: Attributed) => number) => entries.reduce((total, entry) => total + pick(entry), 0);
   return [
     '| client command or script | calls per run | commands inside, per run |',
@@ -206,9 +212,10 @@ export function renderHotPath(results: HotPathResults): string {
     directRow(direct, setup),
     '',
     `Direct mode: the blocking \`/v1/execute\` of the production build, a ${setup.steps}-step PipeSequence of PipeLLM steps, each`,
-    `call answered after ${setup.stepLatencyMs} ms; median of ${direct.wallMs.length} runs after one warm-up. Where the overhead goes (medians):`,
+    `call answered after ${setup.stepLatencyMs} ms; median of ${direct.wallMs.length} runs after ${setup.warmUpRuns} unmeasured ones. Where the overhead goes (medians):`,
     `request → first provider call ${ms(direct.firstCallMs)}; one call's answer → the next call ${ms(direct.betweenCallsMs)} per step; last`,
-    `answer → response ${ms(direct.afterLastCallMs)}.`,
+    `answer → response ${ms(direct.afterLastCallMs)}. For reference, the same ${setup.steps} calls made one after the other by a bare`,
+    `\`fetch\` loop of the benchmark's process take ${ms(direct.loopMs)} (median of ${direct.loopMs.length}): the floor of this machine's timers and loopback.`,
     '',
     '## Where the time goes',
     '',

@@ -49,6 +49,7 @@ import { postJson } from './service-client.js';
 
 const SETUP: HotPathSetup = {
   rounds: Number(process.env['BENCH_ROUNDS'] ?? 3),
+  warmUpRuns: 5,
   ackSeconds: Number(process.env['BENCH_SECONDS'] ?? 2),
   connections: Number(process.env['BENCH_CONNECTIONS'] ?? 10),
   trips: 30,
@@ -62,8 +63,6 @@ const SETUP: HotPathSetup = {
   steps: 10,
   stepLatencyMs: 100,
 };
-/** Unmeasured runs of each side before the first round, and of the direct mode before its measured runs. */
-const WARM_UP = 5;
 /** Clients starting the runs of a drain. */
 const DRAIN_CLIENTS = 25;
 /** Measured direct-mode runs. */
@@ -242,22 +241,25 @@ function sequenceBundle(steps: number): string {
   return lines.join('\n');
 }
 
-/** The direct-mode runs: a spawned API of the production build in the default (direct) mode. */
+/**
+ * The direct-mode runs: a spawned API of the production build in the default (direct) mode; then, for reference, the
+ * same number of calls made one after the other by a bare `fetch` loop of this process.
+ */
 async function directRuns(fake: FakeOpenAiServer): Promise<DirectRuns> {
   answerAfter(fake, SETUP.stepLatencyMs);
-  const runs: DirectRuns = { wallMs: [], firstCallMs: [], betweenCallsMs: [], afterLastCallMs: [] };
+  const runs: DirectRuns = { wallMs: [], firstCallMs: [], betweenCallsMs: [], afterLastCallMs: [], loopMs: [] };
   const { api, baseUrl } = await spawnApi(
     { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.baseUrl },
     { compiled: true },
   );
   try {
     const body = { mthds_contents: [sequenceBundle(SETUP.steps)], inputs: { seed: 'The quick brown fox.' } };
-    for (let run = 0; run < WARM_UP + DIRECT_RUNS; run += 1) {
+    for (let run = 0; run < SETUP.warmUpRuns + DIRECT_RUNS; run += 1) {
       const calls = fake.requests.length;
       const started = Date.now();
       await postJson(`${baseUrl}/v1/execute`, body);
       const finished = Date.now();
-      if (run < WARM_UP) continue;
+      if (run < SETUP.warmUpRuns) continue;
       const made = fake.requests.slice(calls);
       if (made.length !== SETUP.steps) throw new Error(`expected ${SETUP.steps} provider calls, saw ${made.length}`);
       runs.wallMs.push(finished - started);
@@ -268,6 +270,18 @@ async function directRuns(fake: FakeOpenAiServer): Promise<DirectRuns> {
     }
   } finally {
     await api.stop('SIGKILL');
+  }
+  for (let run = 0; run < DIRECT_RUNS; run += 1) {
+    const started = Date.now();
+    for (let step = 0; step < SETUP.steps; step += 1) {
+      const answer = await fetch(`${fake.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Step ${step}` }] }),
+      });
+      await answer.json();
+    }
+    runs.loopMs.push(Date.now() - started);
   }
   return runs;
 }
@@ -303,7 +317,7 @@ async function againstTheAnchor(fake: FakeOpenAiServer, receiver: CallbackReceiv
   try {
     await Promise.all([anchor.startWorker(), service.startWorker()]);
     answerAfter(fake, 0);
-    for (const side of [anchor, service]) await completeRuns(bench, side, WARM_UP, 1);
+    for (const side of [anchor, service]) await completeRuns(bench, side, SETUP.warmUpRuns, 1);
     const trip = report(await tripFigure(bench, measured.segments));
     const commands = report(await commandsFigure(bench, measured.commandRounds, measured.cpu));
     for (const side of [anchor, service]) {
