@@ -117,9 +117,17 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
         status: 'COMPLETED',
         main_stuff_name: 'main_stuff',
       });
+      // the run's worker made the delivery itself: the callback queue never held a job
+      expect(await deployment.backend.callbackQueue.counts()).to.deep.equal({
+        waiting: 0,
+        active: 0,
+        delayed: 0,
+        failed: 0,
+        completed: 0,
+      });
     });
 
-    it('should retry a failing receiver until one delivery succeeds', async () => {
+    it('should retry a failing receiver until one delivery succeeds, the retries on the callback queue', async () => {
       receiver = await startCallbackReceiver([500, 500, 200]);
       await request(deployment.app)
         .post('/v1/start')
@@ -127,6 +135,11 @@ describe('queue mode (bullmq orchestrator, in-process workers, real Redis)', fun
         .expect(202);
       await receiver.successes(1);
       expect(receiver.received.map((entry) => entry.answered)).to.deep.equal([500, 500, 200]);
+      const retries = await pollUntil(
+        () => deployment.backend.callbackQueue.queue.getJobs(['completed']),
+        (jobs) => jobs.length > 0,
+      );
+      expect(retries.map((job) => [job.attemptsMade, job.opts.attempts])).to.deep.equal([[2, 5]]);
     });
 
     it('should dead-letter a delivery whose receiver never answers', async () => {

@@ -38,8 +38,10 @@ export class CallbackQueue {
   /**
    * Enqueue one delivery per URL, sealed.
    * @param jobs - payloads (validated here)
+   * @param options - `retries`: the deliveries' first attempt was made already (by the run's worker,
+   *   docs/api.md#completion-callbacks), so the jobs carry the attempts left and start after the first backoff
    */
-  async enqueue(jobs: CallbackJob[]): Promise<void> {
+  async enqueue(jobs: CallbackJob[], options: { retries?: boolean } = {}): Promise<void> {
     const sealed = await Promise.all(
       jobs.map((job) => this.options.seals.seal(CALLBACK_QUEUE, CALLBACK_JOB.parse(job))),
     );
@@ -48,13 +50,19 @@ export class CallbackQueue {
         name: 'callback',
         data,
         opts: {
-          attempts: this.options.maxAttempts,
+          attempts: options.retries ? this.options.maxAttempts - 1 : this.options.maxAttempts,
+          ...(options.retries ? { delay: this.options.backoffMs } : {}),
           backoff: { type: 'exponential', delay: this.options.backoffMs, jitter: 0.5 },
           removeOnComplete: { age: 24 * 3600 },
           removeOnFail: { age: DEAD_LETTER_KEEP_SECONDS },
         },
       })),
     );
+  }
+
+  /** Delivery attempts of a callback before it is dead-lettered (`CALLBACK_MAX_ATTEMPTS`). */
+  get maxAttempts(): number {
+    return this.options.maxAttempts;
   }
 
   /** Counts of deliveries by state (the failed ones are dead-lettered). */

@@ -9,26 +9,14 @@
  * (docs/outbound-requests.md#errors).
  */
 import { type Job, UnrecoverableError } from 'bullmq';
-import { MthdsError } from '../../errors/index.js';
-import type { HostResolver } from '../../net/index.js';
-import type { Logger, Metrics } from '../../observability/index.js';
-import { deliverCallback } from '../callbacks/index.js';
 import { CALLBACK_JOB, CALLBACK_QUEUE, type JobSeals } from '../queue/index.js';
+import { attemptCallback, type CallbackAttemptDeps } from './callback-attempt.js';
 import { refuseJob } from './job-refusal.js';
 
 /** What the processor needs. */
-export interface CallbackProcessorDeps {
-  /** Reads `COMPLETION_CALLBACK_SECRET` at signing time. */
-  readSecret(): string | undefined;
+export interface CallbackProcessorDeps extends CallbackAttemptDeps {
   /** Verifies the seal of each delivery job before anything is signed. */
   seals: JobSeals;
-  now(): number;
-  timeoutMs: number;
-  allowPrivateHosts: boolean;
-  /** How host names resolve; the system resolver by default (tests map names without DNS). */
-  resolver?: HostResolver;
-  logger: Logger;
-  metrics: Metrics;
 }
 
 /**
@@ -42,43 +30,19 @@ export function createCallbackProcessor(
     const opened = await deps.seals.open(CALLBACK_QUEUE, job.data);
     if (!opened) throw refuseJob(deps, CALLBACK_QUEUE, job, 'seal');
     const payload = CALLBACK_JOB.parse(opened);
-    const log = deps.logger.child({
-      request_id: payload.request_id,
-      pipeline_run_id: payload.pipeline_run_id,
-      callback_url: payload.url,
-      attempt: job.attemptsMade + 1,
-    });
-    const secret = deps.readSecret();
-    if (!secret) {
-      deps.metrics.callbackDeliveries.inc({ outcome: 'dead_lettered' });
-      log.error('callback:dead_lettered: COMPLETION_CALLBACK_SECRET is not set, the callback cannot be signed');
-      throw new UnrecoverableError('COMPLETION_CALLBACK_SECRET is not set');
+    // a job of retries counts the run worker's first attempt (its attempts are one fewer)
+    const attempt = await attemptCallback(
+      deps,
+      payload,
+      job.attemptsMade + 1,
+      job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+      signal,
+    );
+    if (attempt.outcome === 'delivered') return { status: attempt.status };
+    if (attempt.outcome === 'dead_lettered' && attempt.terminal) {
+      const error = attempt.error as { error_type?: string; message: string };
+      throw new UnrecoverableError(error.error_type ? `${error.error_type}: ${error.message}` : error.message);
     }
-    try {
-      const status = await deliverCallback({
-        url: payload.url,
-        runId: payload.pipeline_run_id,
-        body: payload.body,
-        secret,
-        nowSeconds: Math.floor(deps.now() / 1000),
-        timeoutMs: deps.timeoutMs,
-        allowPrivateHosts: deps.allowPrivateHosts,
-        ...(signal ? { signal } : {}),
-        ...(deps.resolver ? { resolver: deps.resolver } : {}),
-      });
-      deps.metrics.callbackDeliveries.inc({ outcome: 'delivered' });
-      log.info({ status }, 'callback:delivered');
-      return { status };
-    } catch (error) {
-      // a failure that cannot succeed later (a destination the SSRF guard refuses) ends the delivery at once
-      const terminal = error instanceof MthdsError && error.retryable === false;
-      const final = terminal || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      deps.metrics.callbackDeliveries.inc({ outcome: final ? 'dead_lettered' : 'retried' });
-      log.warn(
-        { err: error, ...(terminal ? { retryable: false } : {}) },
-        final ? `callback:dead_lettered: ${(error as Error).message}` : 'callback:retrying',
-      );
-      throw terminal ? new UnrecoverableError(`${error.error_type}: ${error.message}`) : error;
-    }
+    throw attempt.error;
   };
 }

@@ -1,7 +1,7 @@
 /**
  * One attempt at a run job, once admitted and its payload loaded (docs/run-failures.md, docs/run-events.md): the run
  * in this process or in quarantine, its events published, its end recorded once (a completed run kept in storage, its
- * callbacks enqueued, its payload and step checkpoints dropped), or its failure thrown back to BullMQ for a retry or
+ * callbacks sent, its payload and step checkpoints dropped), or its failure thrown back to BullMQ for a retry or
  * recorded on the last attempt.
  */
 import { type Job, UnrecoverableError } from 'bullmq';
@@ -161,21 +161,21 @@ export async function processRun(
       payload.inputs,
       log,
     );
-    // the record shows COMPLETED before `run:finished` and before any callback can reach a receiver that reads the
-    // run's status; the id is freed with it, or after the callbacks are enqueued
-    const finish = await deps.registry.finishOnce(completed, { release: payload.callback_urls.length === 0 });
+    // the record shows COMPLETED, and the id is freed, before `run:finished` and before any callback can reach a
+    // receiver that reads the run's status
+    const finish = await deps.registry.finishOnce(completed, { release: true });
     if (finish === 'already_finished') {
       await keepEndAsRecorded(deps, runId, payload.inputs, log);
       return { state: 'COMPLETED' };
     }
-    await tracker.finish(null);
-    if (payload.callback_urls.length > 0) {
-      const body = successPayload(result);
-      await deps.callbacks.enqueue(
-        payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
-      );
-      await deps.registry.release(runId);
-    }
+    const body = payload.callback_urls.length > 0 ? successPayload(result) : undefined;
+    await Promise.all([
+      tracker.finish(null),
+      body &&
+        deps.callbacks.send(
+          payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
+        ),
+    ]);
     await Promise.all([
       deps.objects
         .dropPayload(queued)

@@ -14,18 +14,20 @@ import type { Logger, Metrics } from '../../observability/index.js';
 import { failurePayload } from '../callbacks/index.js';
 import type { RunCheckpoints } from '../checkpoints/index.js';
 import { type RunEventLog, runError, runFinishedEvent } from '../events/index.js';
-import type { CallbackQueue, QueuedRunJob } from '../queue/index.js';
+import type { QueuedRunJob } from '../queue/index.js';
 import type { RunStore } from '../registry/index.js';
 import { keepRetryBasis } from '../retry/index.js';
 import { countRejection } from '../run-rejections.js';
 import type { RunObjects } from '../storage/index.js';
+import type { CallbackSink } from './callback-sender.js';
 
 /** What recording a failure needs. */
 export interface RunFailureDeps {
   registry: RunStore;
   /** Where the terminal event goes (the attempt's earlier events are already there). */
   events: RunEventLog;
-  callbacks: CallbackQueue;
+  /** Where its failure callbacks go (sent at once, retries queued). */
+  callbacks: CallbackSink;
   metrics: Metrics;
   /** Where the failed run is kept beyond its record. */
   objects: RunObjects;
@@ -38,7 +40,7 @@ export interface RunFailureDeps {
 }
 
 /**
- * Record a run as FAILED, publish its terminal event, enqueue its failure callbacks and release its id — unless the
+ * Record a run as FAILED and release its id, publish its terminal event and send its failure callbacks — unless the
  * run already ended: the FAILED record is written only if the kept record has not finished, in one atomic step
  * (docs/run-failures.md#a-run-finishes-once), and a run that already ended is left exactly as it is.
  * @param deps - registry, event log, callback queue, metrics and clock
@@ -63,7 +65,8 @@ export async function recordRunFailure(
     error: report,
     ...(usage ? { usage } : {}),
   };
-  if (failed && (await deps.registry.finishOnce(failed, { release: false })) === 'already_finished') return false;
+  if (failed && (await deps.registry.finishOnce(failed, { release: true })) === 'already_finished') return false;
+  if (!failed) await deps.registry.release(runId);
   if (failed)
     await deps.objects
       .saveFinished(failed, new Set())
@@ -72,18 +75,18 @@ export async function recordRunFailure(
       );
   await keepRetryBasis(deps, payload);
   const finishedPipes = progress?.finished_pipes ?? 0;
-  await deps.events.append(
-    runId,
-    [runFinishedEvent(runId, deps.now(), finishedPipes, runError(report), 'FAILED', usage)],
-    { current_pipe: null, finished_pipes: finishedPipes, ...(usage ? { usage } : {}) },
-  );
-  if (payload.callback_urls.length > 0) {
-    const body = failurePayload(runId, report, usage);
-    await deps.callbacks.enqueue(
-      payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
-    );
-  }
-  await deps.registry.release(runId);
+  const body = payload.callback_urls.length > 0 ? failurePayload(runId, report, usage) : undefined;
+  await Promise.all([
+    deps.events.append(runId, [runFinishedEvent(runId, deps.now(), finishedPipes, runError(report), 'FAILED', usage)], {
+      current_pipe: null,
+      finished_pipes: finishedPipes,
+      ...(usage ? { usage } : {}),
+    }),
+    body &&
+      deps.callbacks.send(
+        payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
+      ),
+  ]);
   if (countRejection(deps.metrics, 'bullmq', errorFromReport(report))) return true;
   deps.metrics.runsFinished.inc({ state: 'FAILED' });
   deps.metrics.runDuration.observe({ state: 'FAILED' }, (deps.now() - payload.created_at) / 1000);

@@ -1,5 +1,5 @@
 /**
- * What the run job processor needs (`run-processor.ts`): the run registry, the event log and the callback queue, the
+ * What the run job processor needs (`run-processor.ts`): the run registry, the event log and the callback sender, the
  * runtime's ports, the run objects in storage and the step checkpoints, the quarantine, and the run's limits.
  */
 import type { Logger, Metrics } from '../../observability/index.js';
@@ -14,16 +14,18 @@ import type {
 import type { RunResult } from '../../wire/index.js';
 import type { RunCheckpoints } from '../checkpoints/index.js';
 import type { RunEventLog } from '../events/index.js';
-import type { CallbackQueue, FanOutRun, JobSeals, RunJob } from '../queue/index.js';
+import type { FanOutRun, JobSeals, RunJob } from '../queue/index.js';
 import type { RunStore } from '../registry/index.js';
 import type { RunObjects } from '../storage/index.js';
+import type { CallbackSink } from './callback-sender.js';
 
 /** What the processor needs. */
 export interface RunProcessorDeps {
   registry: RunStore;
   /** Where each attempt's events go (docs/run-events.md). */
   events: RunEventLog;
-  callbacks: CallbackQueue;
+  /** Where a run's callbacks go when it ends (sent at once, retries queued). */
+  callbacks: CallbackSink;
   /** Verifies the seal of each job before it is acted on (docs/run-ownership.md#queue-jobs). */
   seals: JobSeals;
   inference: InferencePort;

@@ -29,6 +29,7 @@ import {
 import { dispatchGate, redisRunTracking } from '../redis-run-tracking.js';
 import { loggedRunObjects } from '../storage/index.js';
 import { createCallbackProcessor } from './callback-processor.js';
+import { CallbackSender } from './callback-sender.js';
 import { createChildProcessor } from './child-processor.js';
 import { QuarantinePool } from './run-in-quarantine.js';
 import { createRunProcessor } from './run-processor.js';
@@ -86,13 +87,23 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     keepSeconds: settings.queue.runRecordTtlSeconds,
   });
   const gate = dispatchGate(registry, registryConnection, keys, runQueue);
-  const callbacks = new CallbackQueue({
+  const callbackQueue = new CallbackQueue({
     connection: connections.open('worker'),
     keys,
     seals,
     maxAttempts: settings.callbacks.maxAttempts,
     backoffMs: settings.callbacks.backoffMs,
   });
+  const callbackAttempts = {
+    readSecret: deps.readSecret,
+    now: Date.now,
+    timeoutMs: settings.callbacks.timeoutMs,
+    allowPrivateHosts: settings.callbacks.allowPrivateHosts,
+    logger,
+    metrics,
+  };
+  // a run's callbacks are sent by the worker that ends it; only their retries go to the callback queue
+  const callbacks = new CallbackSender(callbackQueue, callbackAttempts);
   const checkpoints = new RunCheckpoints(registryConnection, keys, {
     ttlSeconds: settings.queue.runRecordTtlSeconds,
     maxBytes: settings.checkpoints.maxBytes,
@@ -174,19 +185,11 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     }),
     { ...common, connection: connections.open('worker'), concurrency: settings.fanOut.workerConcurrency },
   );
-  const callbackWorker = new Worker(
-    CALLBACK_QUEUE,
-    createCallbackProcessor({
-      readSecret: deps.readSecret,
-      seals,
-      now: Date.now,
-      timeoutMs: settings.callbacks.timeoutMs,
-      allowPrivateHosts: settings.callbacks.allowPrivateHosts,
-      logger,
-      metrics,
-    }),
-    { ...common, connection: connections.open('worker'), concurrency: settings.worker.concurrency },
-  );
+  const callbackWorker = new Worker(CALLBACK_QUEUE, createCallbackProcessor({ ...callbackAttempts, seals }), {
+    ...common,
+    connection: connections.open('worker'),
+    concurrency: settings.worker.concurrency,
+  });
   for (const worker of [runWorker, callbackWorker, childWorker]) {
     worker.on('error', (error) => logger.warn({ err: error }, 'worker:error'));
     worker.on('stalled', (jobId) =>
@@ -225,7 +228,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
         logger.warn('worker:grace period over; in-flight jobs are dropped (stalled-job recovery retakes them)');
       if (redisUp)
         await settleWithin(
-          Promise.all([callbacks.close(), children.close(), runs.close(), runQueue.close()]),
+          Promise.all([callbackQueue.close(), children.close(), runs.close(), runQueue.close()]),
           CLOSE_ALLOWANCE_MS,
         );
       gate.close();
