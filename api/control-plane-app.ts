@@ -7,7 +7,7 @@
 import type { Express } from 'express';
 import type { Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
-import type { HistoryOutbox } from '../shared/orchestration/index.js';
+import type { HistoryOutbox, RunStopper } from '../shared/orchestration/index.js';
 import type { AppDeps } from './app-deps.js';
 import type { JsonBodyLimits } from './body/json-body.js';
 import { type MethodCatalog, openMethodCatalog } from './method-catalog.js';
@@ -19,6 +19,7 @@ import { AUTH_VERIFY_ROUTES, callerRouter, ME_ROUTE } from './routes/caller.js';
 import { methodRoutes } from './routes/method-route-specs.js';
 import { methodsRouter } from './routes/methods.js';
 import { CREATE_ORGANIZATION_ROUTE, organizationsRouter } from './routes/organizations.js';
+import { RUN_BULK_CANCEL_ROUTE, runBulkCancelRouter } from './routes/run-bulk-cancel.js';
 import { RUN_HISTORY_ROUTES, runHistoryRouter } from './routes/run-history.js';
 import { openRunHistory, type RunHistoryService } from './run-history-service.js';
 import { openTenancy, type Tenancy } from './tenancy.js';
@@ -80,12 +81,14 @@ export interface ControlPlaneRouteOptions extends JsonBodyLimits {
   objects: Parameters<typeof runHistoryRouter>[0]['objects'];
   /** The model deck's catalog, which judges saved drafts as `POST /v1/validate` does. */
   models?: Parameters<typeof methodsRouter>[0]['models'];
+  /** Stops runs (the bulk cancel, docs/cancellation.md#bulk-cancel). */
+  stopper: RunStopper;
   now: () => number;
 }
 
 /**
- * Mount the routes of the control plane's services (run history and usage, the caller, organizations, API keys, the
- * methods catalog).
+ * Mount the routes of the control plane's services (run history and usage, the bulk cancel, the caller,
+ * organizations, API keys, the methods catalog).
  * @param app - the app
  * @param routes - where each route's description goes
  * @param services - the open services
@@ -113,6 +116,13 @@ export function mountControlPlaneRoutes(
       now,
     });
     app.use(routes.describe(history, RUN_HISTORY_ROUTES));
+    const bulkCancel = runBulkCancelRouter({
+      ...bodyLimits,
+      service: runHistory,
+      stopper: options.stopper,
+      diagnostics,
+    });
+    app.use(routes.describe(bulkCancel, [RUN_BULK_CANCEL_ROUTE]));
   }
   if (tenancy) {
     const tenancyOptions = { ...bodyLimits, tenancy, diagnostics };

@@ -38,6 +38,7 @@ export {
   renderProblem,
   toMthdsError,
 } from './problem-document.js';
+export * from './run-control-errors.js';
 export * from './runtime-errors.js';
 export * from './storage-errors.js';
 export * from './template-errors.js';

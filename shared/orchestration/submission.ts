@@ -24,6 +24,7 @@ import {
   runIOArtifacts,
   withProvenance,
 } from '../wire/index.js';
+import { runDeadline } from './control/run-deadline.js';
 import type { QueuedRunJob, RunHistoryFacts, RunJob } from './queue/index.js';
 import type { RunRecord } from './registry/index.js';
 import type { RunSubmissionSnapshot } from './storage/index.js';
@@ -70,6 +71,11 @@ export interface RunSubmission {
   maxCostUsd?: number | null;
   /** The stored method the run runs or is linked to (`method_id`); none for a run of inline sources alone. */
   methodLink?: MethodLink | null;
+  /**
+   * The run's `timeout_seconds`: it is stopped `TIMED_OUT` that long after it was accepted
+   * (docs/cancellation.md#deadlines); none when absent or null.
+   */
+  timeoutSeconds?: number | null;
 }
 
 /**
@@ -124,6 +130,7 @@ export function toRunJob(
     method_provenance: submission.methodProvenance,
     ...(submission.maxCostUsd ? { max_cost_usd: submission.maxCostUsd } : {}),
     created_at: createdAt,
+    ...(submission.timeoutSeconds ? { deadline_at: runDeadline(createdAt, submission.timeoutSeconds) } : {}),
     history: { ...historyFacts(submission), ...(options.keepSubmission ? { keep_submission: true } : {}) },
   };
 }
@@ -156,6 +163,7 @@ export function submissionOfJob(job: RunJob): RunSubmission {
     callbackUrls: job.callback_urls,
     methodProvenance: job.method_provenance,
     ...(job.max_cost_usd ? { maxCostUsd: job.max_cost_usd } : {}),
+    ...(job.deadline_at !== undefined ? { timeoutSeconds: (job.deadline_at - job.created_at) / 1000 } : {}),
     ...(job.history?.method_id
       ? { methodLink: { methodId: job.history.method_id, version: job.history.method_version ?? null } }
       : {}),

@@ -12,8 +12,8 @@ import { VALIDATION_ERROR_ITEM } from './problem-document.js';
 import { PIPE_IO_CONTRACT } from './reports.js';
 
 const RUN_STATE = z
-  .enum(['STARTED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'ERROR'])
-  .meta({ id: 'RunState', description: 'A run state (spec §3).' });
+  .enum(['STARTED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT', 'ERROR'])
+  .meta({ id: 'RunState', description: 'A run state (spec §3; `TIMED_OUT`: docs/cancellation.md).' });
 
 const CONCEPT = z
   .object({
@@ -174,7 +174,7 @@ export const RUN_START = z
   })
   .meta({ id: 'PipelexRunResultStart', description: 'The acknowledgement of a started run (spec §2.4).' });
 
-const RUN_STATUS = z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']);
+const RUN_STATUS = z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
 
 export const ERROR_REPORT = z
   .looseObject({
@@ -209,7 +209,8 @@ export const RUN_READ = z
       })
       .meta({ description: 'How far the run got (docs/run-events.md).' }),
     error: ERROR_REPORT.optional().meta({
-      description: 'The error report of a failed run, with `retryable` and the failing `pipe_code`.',
+      description:
+        'The error report of a failed run, with `retryable` and the failing `pipe_code`; of a stopped run, its stop’s (`RunCancelledError`, `RunTimedOutError`).',
     }),
     usage: RUN_USAGE_REPORT.nullable().meta({
       description: 'The run’s usage and cost so far (final once it ended); null before any of its pipes ended.',

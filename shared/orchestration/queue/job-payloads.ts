@@ -52,6 +52,8 @@ export const RUN_JOB = z.strictObject({
   /** The run's budget in USD (docs/inference.md#run-budget); none when absent. */
   max_cost_usd: z.number().positive().optional(),
   created_at: z.number().int(),
+  /** When the run times out, epoch ms: `created_at` plus its `timeout_seconds` (docs/cancellation.md#deadlines). */
+  deadline_at: z.number().int().optional(),
   history: RUN_HISTORY_FACTS.optional(),
 });
 /** A run job's payload. */
@@ -69,6 +71,7 @@ const OFFLOADED_RUN_JOB = z.strictObject({
   pipe_code: z.string().nullable(),
   callback_urls: z.array(z.string()),
   created_at: z.number().int(),
+  deadline_at: RUN_JOB.shape.deadline_at,
   /** The object name of the whole {@link RUN_JOB} payload under `<storage_scope>/payloads/`. */
   payload_object: z.string(),
   history: RUN_HISTORY_FACTS.optional(),
