@@ -19,7 +19,8 @@
  * diagnostics thread for the
  *    diagnostic routes and for large run bodies (docs/isolation.md#request-bodies)
  * 6. route handler (a thin call into the core or an orchestrator; the run lifecycle routes read the run store and
- *    event log: Redis with a queue backend, this process's memory without)
+ *    event log: Redis with a queue backend, this process's memory without; the cancel routes stop runs through the
+ *    app's run control, docs/cancellation.md)
  * 7. known path, other method → 405 problem with `Allow`; unknown route → 404 problem without a `code` member
  * 8. the problem handler: every error as `application/problem+json` (spec §7)
  *
@@ -80,6 +81,7 @@ import {
   resolveStorageRouter,
 } from './routes/resolve-storage.js';
 import { EXECUTE_ROUTE, runRouter, START_ROUTE } from './routes/run.js';
+import { RUN_CANCEL_ROUTE, runCancelRouter } from './routes/run-cancel.js';
 import { RUN_EVENTS_ROUTE, runEventsRouter } from './routes/run-events.js';
 import { RETRY_ROUTE, runRetryRouter } from './routes/run-retry.js';
 import { RUNS_ROUTES, runsRouter } from './routes/runs.js';
@@ -87,6 +89,7 @@ import { SIGNED_UPLOAD_ROUTE, signedStorageRouter } from './routes/signed-storag
 import { STORAGE_OBJECT_ROUTE, storageRouter } from './routes/storage.js';
 import { UPLOAD_GRANT_ROUTE, UPLOAD_ROUTE, uploadRouter } from './routes/uploads.js';
 import { VERSION_ROUTE, versionRouter } from './routes/version.js';
+import { type RunControl, runControl } from './run-control.js';
 import { StorageLinks } from './storage-links.js';
 
 export type { AppDeps } from './app-deps.js';
@@ -118,9 +121,11 @@ function orchestrators(
   diagnostics: DiagnosticsPool,
   runs: RunTracking,
   objects: RunObjects,
+  control: RunControl,
 ): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
   const direct = directOrchestrator({
+    ...control,
     keepSubmissions: deps.controlPlane !== undefined,
     inference: deps.inference,
     extractor: deps.extractor ?? createDocumentExtractor(deps.settings.documents),
@@ -171,7 +176,8 @@ export function createApp(deps: AppDeps): Express {
   const runs = runTracking(deps);
   const objects = deps.runObjects ?? loggedRunObjects(openObjectStore(settings.storage), settings.storage, logger);
   const store = objects.store;
-  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics, runs, objects));
+  const control = runControl(deps, runs, objects, metrics);
+  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics, runs, objects, control));
   const urlTtlSeconds = settings.storage.urlTtlSeconds;
   const links = new StorageLinks({
     store,
@@ -232,6 +238,7 @@ export function createApp(deps: AppDeps): Express {
     ...bodyLimits,
     orchestration,
     allowPrivateCallbackHosts,
+    runTimeoutMaxSeconds: settings.runTimeoutMaxSeconds,
     bundleLimits: settings.bundles,
     methodFetcher,
     diagnostics,
@@ -256,6 +263,12 @@ export function createApp(deps: AppDeps): Express {
     routes.describe(runRetryRouter({ retrier, store: runs.store, objects, ...(runHistory ? { runHistory } : {}) }), [
       RETRY_ROUTE,
     ]),
+  );
+  app.use(
+    routes.describe(
+      runCancelRouter({ ...runs, disclosure: settings.errorDisclosure, objects, stopper: control.stopper }),
+      [RUN_CANCEL_ROUTE],
+    ),
   );
   app.use(routes.describe(storageRouter({ store, urlTtlSeconds }), [STORAGE_OBJECT_ROUTE]));
   const linking = { ...bodyLimits, diagnostics, links };
@@ -285,6 +298,7 @@ export function createApp(deps: AppDeps): Express {
     diagnostics,
     auth,
     objects,
+    stopper: control.stopper,
     ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
     now,
   });

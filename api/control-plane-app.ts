@@ -7,7 +7,7 @@
 import type { Express } from 'express';
 import type { Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
-import type { HistoryOutbox } from '../shared/orchestration/index.js';
+import type { HistoryOutbox, RunStopper } from '../shared/orchestration/index.js';
 import type { AppDeps } from './app-deps.js';
 import type { JsonBodyLimits } from './body/json-body.js';
 import { type MethodCatalog, openMethodCatalog } from './method-catalog.js';
@@ -25,6 +25,7 @@ import {
   organizationsRouter,
   RATE_SHARE_ROUTE,
 } from './routes/organizations.js';
+import { RUN_BULK_CANCEL_ROUTE, runBulkCancelRouter } from './routes/run-bulk-cancel.js';
 import { RUN_HISTORY_ROUTES, runHistoryRouter } from './routes/run-history.js';
 import { openRunHistory, type RunHistoryService } from './run-history-service.js';
 import { openTenancy, type Tenancy } from './tenancy.js';
@@ -89,12 +90,14 @@ export interface ControlPlaneRouteOptions extends JsonBodyLimits {
   objects: Parameters<typeof runHistoryRouter>[0]['objects'];
   /** The model deck's catalog, which judges saved drafts as `POST /v1/validate` does. */
   models?: Parameters<typeof methodsRouter>[0]['models'];
+  /** Stops runs (the bulk cancel, docs/cancellation.md#bulk-cancel). */
+  stopper: RunStopper;
   now: () => number;
 }
 
 /**
- * Mount the routes of the control plane's services (run history and usage, the caller, organizations, API keys, the
- * methods catalog).
+ * Mount the routes of the control plane's services (run history and usage, the bulk cancel, the caller,
+ * organizations, API keys, the methods catalog).
  * @param app - the app
  * @param routes - where each route's description goes
  * @param services - the open services
@@ -122,6 +125,13 @@ export function mountControlPlaneRoutes(
       now,
     });
     app.use(routes.describe(history, RUN_HISTORY_ROUTES));
+    const bulkCancel = runBulkCancelRouter({
+      ...bodyLimits,
+      service: runHistory,
+      stopper: options.stopper,
+      diagnostics,
+    });
+    app.use(routes.describe(bulkCancel, [RUN_BULK_CANCEL_ROUTE]));
   }
   if (tenancy) {
     const tenancyOptions = { ...bodyLimits, tenancy, diagnostics };

@@ -162,6 +162,10 @@ export const RUN_REQUEST = z
       })
       .nullish()
       .meta({ description: 'At most 5 public http(s) URLs, sent the result when a started run finishes.' }),
+    timeout_seconds: z.number().int().positive().nullish().meta({
+      description:
+        'Stop the run `TIMED_OUT` this many seconds after it is accepted, wherever it is then: waiting in the queue or running (a positive integer, at most `RUN_TIMEOUT_MAX_SECONDS`; docs/cancellation.md#deadlines).',
+    }),
     max_cost_usd: z.number().positive().max(1_000_000).nullish().meta({
       description:
         'Budget of the run in USD (> 0): an inference call that would take the run over it is not made and the run fails with `RunBudgetExceededError` (docs/inference.md#run-budget).',
@@ -240,6 +244,19 @@ export function checkCallbackUrls(urls: string[], allowPrivateHosts: boolean): v
 }
 
 /**
+ * Check `timeout_seconds` against the deployment's bound (its shape is {@link RUN_REQUEST}'s).
+ * @param timeoutSeconds - the request's `timeout_seconds`
+ * @param maxSeconds - `RUN_TIMEOUT_MAX_SECONDS`
+ * @throws ValidationError (422) for a timeout over the bound
+ */
+export function checkTimeout(timeoutSeconds: number | null | undefined, maxSeconds: number): void {
+  if (timeoutSeconds && timeoutSeconds > maxSeconds)
+    throw new ValidationError(
+      `body.timeout_seconds: ${timeoutSeconds} is more than this deployment allows (RUN_TIMEOUT_MAX_SECONDS = ${maxSeconds}).`,
+    );
+}
+
+/**
  * Turn a checked run request into a submission.
  * @param body - the parsed request
  * @param run - its bundle sources and library files
@@ -270,6 +287,7 @@ export function toSubmission(
     storageScope: context.ownership.storageScope,
     callbackUrls: body.callback_urls ?? [],
     maxCostUsd: body.max_cost_usd ?? null,
+    ...(body.timeout_seconds ? { timeoutSeconds: body.timeout_seconds } : {}),
     ...(run.methodLink ? { methodLink: run.methodLink } : {}),
     ...(typeof body.priority === 'number' ? { priority: body.priority } : {}),
     ...(context.rateTenant ? { rateTenant: context.rateTenant } : {}),

@@ -96,7 +96,8 @@ function disclosedEvent(event: RunEvent, disclosure: ErrorDisclosure): RunEvent 
 
 /** The terminal event of a finished run whose log lacks one, from its record. */
 function recordedEnd(record: RunRecord, disclosure: ErrorDisclosure): RunEvent {
-  const status = runStatus(record) === 'COMPLETED' ? 'COMPLETED' : 'FAILED';
+  const recorded = runStatus(record);
+  const status = recorded === 'COMPLETED' || recorded === 'CANCELLED' || recorded === 'TIMED_OUT' ? recorded : 'FAILED';
   const at = Date.parse(record.finished_at ?? record.created_at);
   const error = disclosedRunError(record, disclosure) ?? null;
   return runFinishedEvent(record.pipeline_run_id, at, 0, error, status, record.result?.usage ?? null);

@@ -7,14 +7,15 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { whenDatabaseReachable } from '../../shared/database/index.js';
-import { BadRequest, RunNotFoundError } from '../../shared/errors/index.js';
+import { RunNotFoundError } from '../../shared/errors/index.js';
 import type { RunObjects } from '../../shared/orchestration/index.js';
 import { runHistoryDetail, runHistoryItem } from '../../shared/wire/index.js';
 import { type JsonBodyLimits, jsonBody } from '../body/json-body.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import type { RouteSpec } from '../openapi/route-spec.js';
 import { RUN_HISTORY_DETAIL, RUN_HISTORY_PAGE, USAGE_LEDGER } from '../openapi/schemas/run-history.js';
-import { parseRequest, refuseAs } from '../request-schema.js';
+import { parseRequest } from '../request-schema.js';
+import { BARE_METHOD_ID, filterStates, INSTANT } from '../requests/run-history-filters.js';
 import type { RunHistoryService } from '../run-history-service.js';
 import { sendJson } from '../send-json.js';
 
@@ -30,25 +31,6 @@ const RUN_STATES = [
   'TIMED_OUT',
   'ERROR',
 ] as const;
-
-/** An instant with its offset; a naive one is refused (400), so no range depends on the server's zone. */
-const INSTANT = z.string().superRefine((value, context) => {
-  if (!z.iso.datetime({ offset: true }).safeParse(value).success)
-    refuseAs(context, BadRequest, `'${value}' is not an ISO 8601 instant with an offset (e.g. 2026-11-29T10:00:00Z).`);
-});
-
-/** A method id of the catalog, bare: a version suffix (`@3`, `@draft`) names no method of the history. */
-const BARE_METHOD_ID = z
-  .string()
-  .max(128)
-  .superRefine((value, context) => {
-    if (value.includes('@'))
-      refuseAs(
-        context,
-        BadRequest,
-        `method_id '${value}' carries a version suffix; the history filters by the bare id.`,
-      );
-  });
 
 const LIST_QUERY = z.object({
   method_id: BARE_METHOD_ID.optional().meta({ description: 'Runs of this stored method (bare `mt_…` id).' }),
@@ -147,15 +129,6 @@ export interface RunHistoryRouterOptions extends JsonBodyLimits {
   now: () => number;
 }
 
-function states(query: z.infer<typeof LIST_QUERY>): string[] | undefined {
-  const listed = [query.state, query.status].filter((value) => value !== undefined).join(',');
-  if (listed === '') return undefined;
-  return listed
-    .split(',')
-    .map((state) => state.trim().toUpperCase())
-    .filter((state) => state !== '');
-}
-
 function notFound(runId: string): RunNotFoundError {
   return new RunNotFoundError(`No run '${runId}' is in your history (runs are kept RUN_HISTORY_RETENTION_DAYS).`);
 }
@@ -178,7 +151,7 @@ export function runHistoryRouter(options: RunHistoryRouterOptions): Router {
         owner,
         {
           ...(query.method_id !== undefined ? { methodId: query.method_id } : {}),
-          ...(states(query) !== undefined ? { states: states(query) } : {}),
+          ...(filterStates(query) !== undefined ? { states: filterStates(query) } : {}),
           ...(query.pipe_code !== undefined ? { pipeCode: query.pipe_code } : {}),
           ...(query.error_type !== undefined ? { errorType: query.error_type } : {}),
           ...(query.created_from !== undefined ? { createdFrom: new Date(query.created_from) } : {}),

@@ -27,7 +27,14 @@ import { type RateShareLookup, runRateTenant } from '../rate-tenants.js';
 import type { RunHistoryService } from '../run-history-service.js';
 import { resolveRunSources } from '../run-method.js';
 import { checkInputReferences, runOwnership } from '../run-ownership.js';
-import { checkCallbackUrls, hasInlineSources, parseRunRequest, RUN_REQUEST, toSubmission } from '../run-request.js';
+import {
+  checkCallbackUrls,
+  checkTimeout,
+  hasInlineSources,
+  parseRunRequest,
+  RUN_REQUEST,
+  toSubmission,
+} from '../run-request.js';
 import type { StorageLinks } from '../storage-links.js';
 import { withFetchableUrls } from '../storage-urls.js';
 
@@ -105,6 +112,8 @@ export const EXECUTE_ROUTE: RouteSpec = {
     'RunCrashedError',
     'PipeFeatureNotSupportedError',
     'RunTimeoutError',
+    'RunCancelledError',
+    'RunTimedOutError',
   ],
 };
 
@@ -138,6 +147,8 @@ export interface RunRouteOptions {
   maxJsonValues: number;
   orchestration: Orchestration;
   allowPrivateCallbackHosts: boolean;
+  /** `RUN_TIMEOUT_MAX_SECONDS`: the largest `timeout_seconds` a run may give (docs/cancellation.md#deadlines). */
+  runTimeoutMaxSeconds: number;
   /** Ceilings of a `bundle_b64` / `files` bundle (`MAX_BUNDLE_FILES`, `MAX_BUNDLE_TOTAL_KIB`). */
   bundleLimits: BundleLimits;
   /** Fetches `method_ref` packages (a registry form answers 501). */
@@ -171,9 +182,10 @@ type Delivery = 'blocking' | 'fire_and_forget';
 /**
  * The one path from a run request to its submission (docs/api.md#post-v1execute processing order): schema (the source
  * rules
- * and the count of callback URLs included), callback URLs, ownership, orchestrator, (for `/v1/start`) its async
- * capability, then the sources' bundle or fetch.
- * @throws the request's 4xx problems (422 schema, 422 InvalidCallbackUrls, 403 StorageOwnershipMismatchError,
+ * and the count of callback URLs included), callback URLs, the timeout's bound, ownership, orchestrator, (for
+ * `/v1/start`) its async capability, then the sources' bundle or fetch.
+ * @throws the request's 4xx problems (422 schema, 422 InvalidCallbackUrls, 422 ValidationError for a `timeout_seconds`
+ *   over `RUN_TIMEOUT_MAX_SECONDS`, 403 StorageOwnershipMismatchError,
  *   403 OrchestrationModeOverrideForbidden, 400 StartRequiresAsyncOrchestration) and the source rules' and fetch's
  */
 async function acceptRun(
@@ -184,6 +196,7 @@ async function acceptRun(
 ): Promise<{ orchestrator: Orchestrator; submission: RunSubmission; methodVersion?: number | 'draft' }> {
   const body = parseRunRequest(request);
   checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
+  checkTimeout(body.timeout_seconds, options.runTimeoutMaxSeconds);
   const ownership = runOwnership(res.locals.identity, body.storage_scope);
   checkInputReferences(body.inputs, ownership);
   const orchestrator = options.orchestration.select(body.orchestration_mode);

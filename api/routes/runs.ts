@@ -33,11 +33,13 @@ import { sendJson } from '../send-json.js';
 import type { StorageLinks } from '../storage-links.js';
 import { withFetchableUrls } from '../storage-urls.js';
 
-const RUN_ID = z.object({
+/** The path parameter of the lifecycle routes. */
+export const RUN_ID = z.object({
   runId: z.string().meta({ description: 'The `pipeline_run_id` of a run this caller started.' }),
 });
 
-const RUN_QUERY = z.object({
+/** The query of the lifecycle routes: where to look for a run whose record expired. */
+export const RUN_QUERY = z.object({
   storage_scope: STORAGE_SCOPE.optional().meta({
     description:
       'Where to look for the run once its record expired: the `storage_scope` it ran under (default: the caller’s own id; docs/storage.md).',
@@ -47,7 +49,7 @@ const RUN_QUERY = z.object({
 const RESULTS_QUERY = RUN_QUERY.extend({ artifacts: RESULT_ARTIFACTS.optional() });
 
 /** The problems every lifecycle route may answer: a bad query, an unknown (or foreign) run, a scope, an outage. */
-const READ_PROBLEMS: RouteSpec['problems'] = [
+export const READ_PROBLEMS: RouteSpec['problems'] = [
   'ValidationError',
   'RunNotFoundError',
   'StorageOwnershipMismatchError',
@@ -64,7 +66,7 @@ export const RUNS_ROUTES: readonly RouteSpec[] = [
     tag: 'runs',
     summary: 'Run status',
     description:
-      'Where a run stands: `PENDING`, `RUNNING`, `COMPLETED` or `FAILED`, with the error report of a failed run (docs/run-failures.md). Another caller’s run answers as an unknown one (docs/run-ownership.md).',
+      'Where a run stands: `PENDING`, `RUNNING`, `COMPLETED`, `FAILED`, or stopped: `CANCELLED`, `TIMED_OUT` (docs/cancellation.md), with the error report of a failed or stopped run (docs/run-failures.md). Another caller’s run answers as an unknown one (docs/run-ownership.md).',
     params: RUN_ID,
     query: RUN_QUERY,
     responses: { 200: { description: 'The run’s status.', schema: RUN_READ } },
@@ -113,8 +115,11 @@ function requestedScope(req: Request): string | undefined {
   return parseRequest(RUN_QUERY, req.query, 'query').storage_scope;
 }
 
-/** `status` vocabulary of the lifecycle routes (docs/api.md#run-lifecycle). */
-export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED';
+/**
+ * `status` vocabulary of the lifecycle routes (docs/api.md#run-lifecycle): the MTHDS JS client's, whose terminal
+ * statuses include the stops `CANCELLED` and `TIMED_OUT` (docs/cancellation.md).
+ */
+export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
 
 /** Seconds a poller should wait before asking again for an unfinished run. */
 const RETRY_AFTER_SECONDS = 1;
@@ -125,8 +130,8 @@ const STATUS_OF: Record<RunRecord['state'], RunStatus> = {
   COMPLETED: 'COMPLETED',
   FAILED: 'FAILED',
   ERROR: 'FAILED',
-  CANCELLED: 'FAILED',
-  TIMED_OUT: 'FAILED',
+  CANCELLED: 'CANCELLED',
+  TIMED_OUT: 'TIMED_OUT',
 };
 
 /**
@@ -143,7 +148,7 @@ export function runStatus(record: RunRecord): RunStatus {
  */
 export function runEnded(record: RunRecord): boolean {
   const status = runStatus(record);
-  return status === 'COMPLETED' || status === 'FAILED';
+  return status !== 'PENDING' && status !== 'RUNNING';
 }
 
 /**
@@ -170,7 +175,7 @@ interface ProgressAndUsage {
  * @param events - the run event log
  * @param runId - the route's `pipeline_run_id`
  */
-function readProgress(events: RunEventLog, runId: string): Promise<RunProgress | undefined> {
+export function readProgress(events: RunEventLog, runId: string): Promise<RunProgress | undefined> {
   const reading = events.progress(runId);
   reading.catch(() => undefined);
   return reading;
@@ -184,6 +189,36 @@ async function progressOf(reading: Promise<RunProgress | undefined>, record: Run
   return {
     progress: runEnded(record) ? { ...progress, current_pipe: null } : progress,
     usage: record.result?.usage ?? usage ?? null,
+  };
+}
+
+/**
+ * The body of `GET /v1/runs/{id}/status` (`RunRead`): the record's status and times, its progress, a failed or stopped
+ * run's error report and its usage so far.
+ * @param record - the run's record
+ * @param reading - the read of its progress ({@link readProgress})
+ * @param disclosure - the deployment's disclosure mode
+ */
+export async function runStatusBody(
+  record: RunRecord,
+  reading: Promise<RunProgress | undefined>,
+  disclosure: ErrorDisclosure,
+): Promise<Record<string, unknown>> {
+  const error = disclosedRunError(record, disclosure);
+  const { progress, usage } = await progressOf(reading, record);
+  return {
+    pipeline_run_id: record.pipeline_run_id,
+    pipe_code: record.pipe_code,
+    status: runStatus(record),
+    state: record.state,
+    workflow_id: record.workflow_id,
+    created_at: record.created_at,
+    started_at: record.started_at,
+    finished_at: record.finished_at,
+    degraded: false,
+    progress,
+    ...(error ? { error } : {}),
+    usage,
   };
 }
 
@@ -231,22 +266,7 @@ export function runsRouter(options: RunsRouterOptions): Router {
   router.get('/v1/runs/:runId/status', async (req, res) => {
     const reading = readProgress(events, String(req.params['runId']));
     const record = await read(req, res);
-    const error = disclosedRunError(record, disclosure);
-    const { progress, usage } = await progressOf(reading, record);
-    sendJson(res, 200, {
-      pipeline_run_id: record.pipeline_run_id,
-      pipe_code: record.pipe_code,
-      status: runStatus(record),
-      state: record.state,
-      workflow_id: record.workflow_id,
-      created_at: record.created_at,
-      started_at: record.started_at,
-      finished_at: record.finished_at,
-      degraded: false,
-      progress,
-      ...(error ? { error } : {}),
-      usage,
-    });
+    sendJson(res, 200, await runStatusBody(record, reading, disclosure));
   });
   router.get('/v1/runs/:runId/results', async (req, res) => {
     const { storage_scope: scope, artifacts } = parseRequest(RESULTS_QUERY, req.query, 'query');

@@ -285,6 +285,11 @@ const SETTINGS_TABLE = {
    */
   runMaxPipes: env('RUN_MAX_PIPES', positiveInt(10000)),
   /**
+   * The largest `timeout_seconds` a run request may give (docs/cancellation.md#deadlines): a run is stopped `TIMED_OUT`
+   * that long after it was accepted; a larger value is refused (422).
+   */
+  runTimeoutMaxSeconds: env('RUN_TIMEOUT_MAX_SECONDS', positiveInt(86400)),
+  /**
    * How long the API process lets open HTTP requests finish after SIGTERM / SIGINT before it closes every connection,
    * in ms (docs/run-failures.md#shutdown-and-grace-periods).
    */

@@ -206,6 +206,28 @@ export class RunHistory {
   }
 
   /**
+   * The ids of an owner's runs that have not ended as the history knows them (accepted or running), matching a
+   * filter, oldest first: the runs a bulk cancel stops (docs/cancellation.md#bulk-cancel).
+   * @param owner - the caller's owner id
+   * @param filter - exact filters and the inclusive creation range (`errorType` is not read: such runs have none)
+   * @param limit - most ids answered
+   */
+  async unfinished(owner: string, filter: Omit<RunHistoryFilter, 'errorType'>, limit: number): Promise<string[]> {
+    let query = this.db
+      .selectFrom('runs')
+      .select('pipeline_run_id')
+      .where('owner', '=', owner)
+      .where('state_rank', '<', 2);
+    if (filter.methodId !== undefined) query = query.where('method_id', '=', filter.methodId);
+    if (filter.states !== undefined && filter.states.length > 0) query = query.where('state', 'in', filter.states);
+    if (filter.pipeCode !== undefined) query = query.where('pipe_code', '=', filter.pipeCode);
+    if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+    if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
+    const rows = await query.orderBy('created_at').orderBy('pipeline_run_id').limit(limit).execute();
+    return rows.map((row) => row.pipeline_run_id);
+  }
+
+  /**
    * One run of an owner.
    * @returns its row, or undefined for an unknown id and for another owner's run alike
    */

@@ -332,6 +332,32 @@ export const ERROR_CATALOG = {
     origin: 'api',
     code: 'run_submission_unavailable',
   },
+  // Runs stopped before their end (docs/cancellation.md)
+  RunCancelledError: {
+    status: 409,
+    title: 'Run cancelled',
+    domain: 'input',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+    code: 'run_cancelled',
+  },
+  RunTimedOutError: {
+    status: 504,
+    title: 'Run timed out',
+    domain: 'runtime',
+    origin: 'runtime',
+    callerFacing: true,
+    pinned: true,
+    code: 'run_timed_out',
+  },
+  RunAlreadyFinishedError: {
+    status: 409,
+    title: 'Run already finished',
+    domain: 'input',
+    origin: 'api',
+    code: 'run_already_finished',
+  },
   // Runs that killed what ran them (docs/run-failures.md)
   RunCrashedError: { status: 500, title: 'Run crashed', domain: 'runtime', origin: 'runtime', callerFacing: true },
 

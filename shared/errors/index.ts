@@ -39,6 +39,7 @@ export {
   toMthdsError,
 } from './problem-document.js';
 export * from './retry-errors.js';
+export * from './run-control-errors.js';
 export * from './runtime-errors.js';
 export * from './storage-errors.js';
 export * from './template-errors.js';

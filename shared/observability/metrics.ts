@@ -48,7 +48,7 @@ export class Metrics {
   });
   readonly runsFinished = new Counter({
     name: 'mthds_runs_finished_total',
-    help: 'Runs finished, by final state (FAILED: a server-side or provider failure; caller errors are rejected runs)',
+    help: 'Runs finished, by final state (FAILED: a server-side or provider failure; caller errors are rejected runs; CANCELLED, TIMED_OUT: stopped runs)',
     labelNames: ['state'] as const,
     registers: [this.registry],
   });

@@ -118,7 +118,9 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
       const finished = await deps.queue.waitUntilFinished(submission.pipelineRunId, deps.executeTimeoutMs);
       const outcome = await deps.registry.get(submission.pipelineRunId);
       if (outcome?.state === 'COMPLETED' && outcome.result) return outcome.result;
-      if (outcome?.state === 'FAILED' && outcome.error) throw errorFromReport(outcome.error);
+      // a failed run, or a stopped one (cancelled, timed out: docs/cancellation.md), answers its error report
+      if (outcome?.error && outcome.state !== 'STARTED' && outcome.state !== 'RUNNING')
+        throw errorFromReport(outcome.error);
       throw new RunTimeoutError(
         `Run ${submission.pipelineRunId} did not finish within ${deps.executeTimeoutMs} ms${finished ? '' : ' (EXECUTE_TIMEOUT_MS)'}; it goes on: poll GET /v1/runs/${submission.pipelineRunId}/status.`,
         { retryable: true },

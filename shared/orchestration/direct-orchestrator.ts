@@ -2,12 +2,16 @@
  * The `direct` orchestrator: runs in the API process. Blocking only, so `/v1/start` answers 400
  * `StartRequiresAsyncOrchestration` on it (spec §4.4). Each run it accepts gets a run record and events, as a queued
  * run does (docs/api.md#run-lifecycle): `RUNNING` once its check passed, then `COMPLETED` with its result or
- * `FAILED` with its error report, so `GET /v1/runs/{id}/status`, `/results` and `/events` serve it.
+ * `FAILED` with its error report, so `GET /v1/runs/{id}/status`, `/results` and `/events` serve it. A run is held while
+ * it runs: a cancel, or its deadline, stops it in this process (`CANCELLED`, `TIMED_OUT`: docs/cancellation.md), and
+ * its end is recorded once, whichever of its own end and a stop comes first.
  */
-import { toErrorReport } from '../errors/index.js';
+import { errorFromReport, PipelexUnexpectedError, toErrorReport } from '../errors/index.js';
+import type { Library } from '../mthds/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../runtime/index.js';
 import type { RunResult } from '../wire/index.js';
+import { armDeadline, type RunControls, type RunStopper, runDeadline, runRefOf, stopStateOf } from './control/index.js';
 import { type RunEventLog, RunProgressTracker, runError } from './events/index.js';
 import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
 import type { RunRecord, RunStore } from './registry/index.js';
@@ -53,6 +57,10 @@ export interface DirectOrchestratorDeps {
   maxPipes?: number;
   /** Keep each run as it was sent (`submissions/`), for its history: set when the app has a control plane. */
   keepSubmissions?: boolean;
+  /** The runs this process holds: a stop of a run aborts it (docs/cancellation.md). */
+  controls: RunControls;
+  /** Stops a run at its deadline (`timeout_seconds`, docs/cancellation.md#deadlines). */
+  stopper: RunStopper;
 }
 
 /**
@@ -73,18 +81,57 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
     });
   }
 
+  /** The error of a run whose end was recorded by someone else meanwhile (a stop), its copy in storage rewritten. */
+  async function endedElsewhere(runId: string, inputs: unknown): Promise<Error> {
+    const recorded = await deps.runs.get(runId);
+    if (recorded) await keep(recorded, inputs);
+    return recorded?.error
+      ? errorFromReport(recorded.error)
+      : new PipelexUnexpectedError(`Run ${runId} ended elsewhere without an error report.`);
+  }
+
   async function run(submission: RunSubmission, signal: AbortSignal): Promise<RunResult> {
     const library = await deps.bundles.load(submission, signal);
     const reader = { owner: submission.owner, scope: submission.storageScope };
     const inputs = await inlineStorageRefs(submission.inputs, deps.objects.store, reader);
     const runId = submission.pipelineRunId;
+    const createdAt = deps.now();
     const running: RunRecord = {
-      ...acceptedRecord(submission, null, deps.now(), historyFacts(submission)),
+      ...acceptedRecord(submission, null, createdAt, historyFacts(submission)),
       state: 'RUNNING',
-      started_at: new Date(deps.now()).toISOString(),
+      started_at: new Date(createdAt).toISOString(),
       attempts: 1,
     };
     await deps.runs.save(running);
+    // held while it runs: a cancel, or its deadline, aborts it (docs/cancellation.md)
+    const hold = deps.controls.hold(runRefOf(running));
+    const deadline = runDeadline(createdAt, submission.timeoutSeconds);
+    const disarm =
+      deadline === undefined
+        ? undefined
+        : armDeadline(deadline, deps.now, () => {
+            deps.stopper
+              .stop([{ pipelineRunId: runId }], 'TIMED_OUT')
+              .catch((error: unknown) =>
+                deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:timeout could not be recorded'),
+              );
+          });
+    try {
+      return await attempt(submission, inputs, library, running, AbortSignal.any([signal, hold.signal]));
+    } finally {
+      disarm?.();
+      hold.release();
+    }
+  }
+
+  async function attempt(
+    submission: RunSubmission,
+    inputs: unknown,
+    library: Library,
+    running: RunRecord,
+    signal: AbortSignal,
+  ): Promise<RunResult> {
+    const runId = submission.pipelineRunId;
     const kept = deps.keepSubmissions
       ? deps.objects.submissions.save(submission.storageScope, runId, submissionSnapshot(submission))
       : undefined;
@@ -112,36 +159,39 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         library,
       );
       await kept;
-      await deps.runs.finish(
-        await keep(
-          {
-            ...running,
-            state: 'COMPLETED',
-            finished_at: result.finished_at,
-            result,
-            io_artifacts: submissionIOArtifacts(submission, library),
-          },
-          submission.inputs,
-        ),
+      const completed = await keep(
+        {
+          ...running,
+          state: 'COMPLETED',
+          finished_at: result.finished_at,
+          result,
+          io_artifacts: submissionIOArtifacts(submission, library),
+        },
+        submission.inputs,
       );
+      if ((await deps.runs.finishOnce(completed, { release: true })) === 'already_finished')
+        throw await endedElsewhere(runId, submission.inputs);
       await tracker.finish(null);
       return result;
     } catch (error) {
-      const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
       await tracker.flush();
       await kept;
-      await deps.runs.finish(
-        await keep(
-          {
-            ...running,
-            state: 'FAILED',
-            finished_at: new Date(deps.now()).toISOString(),
-            error: report,
-            ...(tracker.runUsage ? { usage: tracker.runUsage } : {}),
-          },
-          submission.inputs,
-        ),
+      // a stop recorded the run's end (docs/cancellation.md): its error is the run's
+      if (signal.aborted && stopStateOf(signal.reason)) throw signal.reason;
+      if (stopStateOf(error)) throw error;
+      const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
+      const failed = await keep(
+        {
+          ...running,
+          state: 'FAILED',
+          finished_at: new Date(deps.now()).toISOString(),
+          error: report,
+          ...(tracker.runUsage ? { usage: tracker.runUsage } : {}),
+        },
+        submission.inputs,
       );
+      if ((await deps.runs.finishOnce(failed, { release: true })) === 'already_finished')
+        throw await endedElsewhere(runId, submission.inputs);
       await tracker.finish(runError(report));
       throw error;
     }
@@ -157,7 +207,8 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         deps.metrics.runDuration.observe({ state }, (deps.now() - started) / 1000);
       };
       const result = await run(submission, signal).catch((error: unknown) => {
-        if (!countRejection(deps.metrics, 'direct', error)) finished('FAILED');
+        // a stopped run is counted by its stop
+        if (!stopStateOf(error) && !countRejection(deps.metrics, 'direct', error)) finished('FAILED');
         throw error;
       });
       finished('COMPLETED');

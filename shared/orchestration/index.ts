@@ -10,6 +10,8 @@
  * - `events/`: the runs' live progress — event types, the run event log port on Redis Streams, the progress tracker;
  * - `memory/`: run records and events held in this process, for a deployment without Redis;
  * - `callbacks/`: signed completion callbacks;
+ * - `control/`: stopping runs before their end — a cancel, a deadline — and the holds of the runs in flight in a
+ *   process (docs/cancellation.md);
  * - `storage/`: the objects of runs under their `storage_scope` (results, assets, generated media, payloads) and their
  *   retention sweep;
  * - `retry/`: retries of runs that ended unsuccessfully, replaying their finished steps (the retrier port, and what
@@ -20,6 +22,7 @@
  */
 
 export * from './callbacks/index.js';
+export * from './control/index.js';
 export { type DirectOrchestratorDeps, directOrchestrator } from './direct-orchestrator.js';
 export * from './events/index.js';
 export * from './fairness/index.js';

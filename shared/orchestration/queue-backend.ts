@@ -1,8 +1,9 @@
 /**
  * The API's handle on the queue backend: the run and callback queues (producers), the run registry, the run event log,
- * and their Redis connections (producers fail fast; the completion-events listener and each event stream's reader
- * block). It also builds the `bullmq` orchestrator and reports its queues, so the API reaches BullMQ only through this
- * handle (loaded only in queue mode: docs/architecture.md#startup).
+ * the stops of runs (docs/cancellation.md), and their Redis connections (producers fail fast; the completion-events
+ * listener and each event stream's reader block; the stops' subscriber reconnects). It also builds the `bullmq`
+ * orchestrator and reports its queues, so the API reaches BullMQ only through this handle (loaded only in queue mode:
+ * docs/architecture.md#startup).
  */
 
 import { Queue } from 'bullmq';
@@ -10,6 +11,8 @@ import type { Settings } from '../config/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
 import { type Metrics, swallowedErrors } from '../observability/index.js';
 import { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
+import { RunControls, type StopBroadcast, type StoppableJobs } from './control/index.js';
+import { RedisStopChannel } from './control/redis-stop-channel.js';
 import type { RedisRunEventLog } from './events/index.js';
 import type { Orchestrator } from './orchestrator.js';
 import { claimEmbeddedDatabase } from './queue/embedded-database-claim.js';
@@ -22,6 +25,7 @@ import {
   RedisConnections,
   RUN_QUEUE,
   RunQueue,
+  RunQueueJobs,
 } from './queue/index.js';
 import { dispatchGate, redisRunTracking } from './redis-run-tracking.js';
 import type { RunRegistry } from './registry/index.js';
@@ -41,6 +45,12 @@ export interface QueueBackend {
   readonly events: RedisRunEventLog;
   /** The run, callback and child queues, for the queue dashboard (`/admin/queues`). */
   readonly queues: readonly Queue[];
+  /** The runs this API process holds (its direct runs), which the deployment's stops reach (docs/cancellation.md). */
+  readonly controls: RunControls;
+  /** Announces a stop to every process of the deployment, and hears the stops of this process's runs. */
+  readonly stops: StopBroadcast;
+  /** The run queue's jobs, as a stop reads and removes them. */
+  readonly runJobs: StoppableJobs;
   /**
    * The `bullmq` orchestrator of this backend: runs enqueued on its run queue through its dispatch gate, recorded in its
    * registry.
@@ -106,6 +116,14 @@ export function openQueueBackend(settings: Settings): QueueBackend {
   const registryConnection = connections.open('producer', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   const gate = dispatchGate(registry, registryConnection, keys, runQueue);
+  const controls = new RunControls();
+  const stops = new RedisStopChannel({
+    publisher: producer,
+    subscriber: connections.open('worker'),
+    keys,
+    controls,
+    records: registry,
+  });
   return {
     runQueue,
     callbackQueue,
@@ -113,6 +131,9 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     registry,
     events,
     queues: [runQueue.queue, callbackQueue.queue, childQueue],
+    controls,
+    stops,
+    runJobs: new RunQueueJobs(runQueue.queue, producer, seals),
     orchestrator: (deps) => bullmqOrchestrator({ ...deps, queue: runQueue, registry, gate }),
     retrier: (deps) => queuedRunRetrier({ ...deps, queue: runQueue, registry, gate }),
     watch(metrics) {

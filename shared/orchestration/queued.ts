@@ -9,6 +9,7 @@
  */
 
 export { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
+export { RedisStopChannel, type RedisStopChannelOptions } from './control/redis-stop-channel.js';
 export { RunGate, type RunGateOptions } from './fairness/run-gate.js';
 export * from './queue/index.js';
 export { openQueueBackend, type QueueBackend } from './queue-backend.js';

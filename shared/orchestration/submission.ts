@@ -25,6 +25,7 @@ import {
   runIOArtifacts,
   withProvenance,
 } from '../wire/index.js';
+import { runDeadline } from './control/run-deadline.js';
 import type { QueuedRunJob, RunHistoryFacts, RunJob } from './queue/index.js';
 import type { RunRecord } from './registry/index.js';
 import type { RunSubmissionSnapshot } from './storage/index.js';
@@ -78,6 +79,11 @@ export interface RunSubmission {
    * (docs/inference.md#organization-shares); none for a run of no organization (not capped).
    */
   rateTenant?: RateTenant;
+  /**
+   * The run's `timeout_seconds`: it is stopped `TIMED_OUT` that long after it was accepted
+   * (docs/cancellation.md#deadlines); none when absent or null.
+   */
+  timeoutSeconds?: number | null;
 }
 
 /**
@@ -133,6 +139,7 @@ export function toRunJob(
     ...(submission.maxCostUsd ? { max_cost_usd: submission.maxCostUsd } : {}),
     ...(submission.rateTenant ? { rate_tenant: submission.rateTenant } : {}),
     created_at: createdAt,
+    ...(submission.timeoutSeconds ? { deadline_at: runDeadline(createdAt, submission.timeoutSeconds) } : {}),
     history: { ...historyFacts(submission), ...(options.keepSubmission ? { keep_submission: true } : {}) },
   };
 }
@@ -166,6 +173,7 @@ export function submissionOfJob(job: RunJob): RunSubmission {
     methodProvenance: job.method_provenance,
     ...(job.max_cost_usd ? { maxCostUsd: job.max_cost_usd } : {}),
     ...(job.rate_tenant ? { rateTenant: rateTenantOf(job.rate_tenant) } : {}),
+    ...(job.deadline_at !== undefined ? { timeoutSeconds: (job.deadline_at - job.created_at) / 1000 } : {}),
     ...(job.history?.method_id
       ? { methodLink: { methodId: job.history.method_id, version: job.history.method_version ?? null } }
       : {}),

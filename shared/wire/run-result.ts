@@ -17,7 +17,10 @@ import { graphSpec } from './graph-spec.js';
 import { type RunUsageReport, runUsageReport, type TokensUsageWire, tokensUsageRecord } from './usage.js';
 import { type WorkingMemoryWire, workingMemoryToWire } from './working-memory.js';
 
-/** Run states (spec §3); `TIMED_OUT`: a run stopped at its deadline. */
+/**
+ * Run states (spec §3), and `TIMED_OUT`: a run stopped at its deadline (`timeout_seconds`, docs/cancellation.md), a
+ * state of the hosted API's runs.
+ */
 export type RunState = 'STARTED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT' | 'ERROR';
 
 /** One declared input or output in `pipe_structures`. */

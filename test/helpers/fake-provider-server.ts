@@ -15,6 +15,8 @@ export interface RecordedProviderRequest<Body> {
   receivedAt: number;
   /** When its answer was sent, in epoch ms (unset while it is being answered). */
   answeredAt?: number;
+  /** When the client closed the connection before the answer was sent (an aborted call), in epoch ms. */
+  closedAt?: number;
 }
 
 /** What a fake answers: status (200 by default), extra headers, a JSON body, after an optional wait. */
@@ -91,13 +93,20 @@ export async function startFakeProviderServer<Body>(wire: FakeProviderWire<Body>
       };
       requests.push(recorded);
       const reply = wire.authorised(req.headers) ? (next.shift() ?? handler(recorded)) : wire.unauthorised;
+      let delayed: NodeJS.Timeout | undefined;
+      res.on('close', () => {
+        if (recorded.answeredAt !== undefined) return;
+        recorded.closedAt = Date.now();
+        clearTimeout(delayed);
+      });
       const answer = () => {
+        if (recorded.closedAt !== undefined) return;
         recorded.answeredAt = Date.now();
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(JSON.stringify(reply.body));
       };
       const answerInTime = () => {
-        if (reply.delayMs) setTimeout(answer, reply.delayMs);
+        if (reply.delayMs) delayed = setTimeout(answer, reply.delayMs);
         else answer();
       };
       if (reply.after) void reply.after.then(answerInTime, answerInTime);

@@ -325,6 +325,8 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       expectDocumented(document, validator, 'get', '/v1/runs/{runId}/results', results);
       const unknown = await request(deployment.app).get('/v1/runs/no-such-run/results').expect(404);
       expectDocumented(document, validator, 'get', '/v1/runs/{runId}/results', unknown);
+      const finished = await request(deployment.app).post(`/v1/runs/${runId}/cancel`).expect(409);
+      expectDocumented(document, validator, 'post', '/v1/runs/{runId}/cancel', finished);
     });
   });
 
@@ -379,6 +381,7 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       create_pipelex_api_key_v1_pipelex_api_keys_post: { label: '' },
       create_organization_v1_organizations_post: { name: 42 },
       create_method_v1_methods_post: { name: '', mthds: 'domain = "x"' },
+      cancel_runs_v1_runs_cancel_post: { states: 'STARTED' },
     };
     let database: TestDatabase;
     let controlPlane: ControlPlaneDatabase;

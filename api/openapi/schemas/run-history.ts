@@ -77,3 +77,10 @@ export const USAGE_LEDGER = z
     }),
   })
   .meta({ id: 'UsageLedger', description: 'Inference usage and cost of the caller’s runs.' });
+
+/** `POST /v1/runs/cancel` (docs/cancellation.md#bulk-cancel). */
+export const RUN_CANCELLATIONS = z
+  .object({
+    cancelled: z.number().int().meta({ description: 'How many of the caller’s runs this call cancelled.' }),
+  })
+  .meta({ id: 'RunCancellations', description: 'What a bulk cancel stopped.' });

@@ -13,7 +13,7 @@ import { PIPE_IO_CONTRACT } from './reports.js';
 
 const RUN_STATE = z
   .enum(['STARTED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT', 'ERROR'])
-  .meta({ id: 'RunState', description: 'A run state (spec §3).' });
+  .meta({ id: 'RunState', description: 'A run state (spec §3; `TIMED_OUT`: docs/cancellation.md).' });
 
 const CONCEPT = z
   .object({
@@ -182,7 +182,7 @@ export const RUN_RETRY = RUN_START.extend({
   description: 'The acknowledgement of a retry: a new run, started as `/v1/start` starts one (docs/checkpoints.md).',
 });
 
-const RUN_STATUS = z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']);
+const RUN_STATUS = z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
 
 export const ERROR_REPORT = z
   .looseObject({
@@ -217,7 +217,8 @@ export const RUN_READ = z
       })
       .meta({ description: 'How far the run got (docs/run-events.md).' }),
     error: ERROR_REPORT.optional().meta({
-      description: 'The error report of a failed run, with `retryable` and the failing `pipe_code`.',
+      description:
+        'The error report of a failed run, with `retryable` and the failing `pipe_code`; of a stopped run, its stop’s (`RunCancelledError`, `RunTimedOutError`).',
     }),
     usage: RUN_USAGE_REPORT.nullable().meta({
       description: 'The run’s usage and cost so far (final once it ended); null before any of its pipes ended.',

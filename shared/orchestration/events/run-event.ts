@@ -93,10 +93,11 @@ export interface RunFinishedEvent {
   type: 'run:finished';
   pipeline_run_id: string;
   at: string;
-  status: 'COMPLETED' | 'FAILED';
+  /** How the run ended: `CANCELLED` and `TIMED_OUT` are stops (docs/cancellation.md). */
+  status: 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
   /** Pipes of the last attempt that finished. */
   finished_pipes: number;
-  /** Why a FAILED run failed; null on COMPLETED. */
+  /** Why a FAILED run failed, or the stop of a stopped one; null on COMPLETED. */
   error: RunError | null;
   /**
    * The usage and cost of the run's last attempt: totals, by model and by pipe (docs/run-events.md#usage-and-cost);

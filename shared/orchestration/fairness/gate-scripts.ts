@@ -70,8 +70,9 @@ return 'claimed'
 
 /**
  * The gate's part of the finish script: the run leaves its owner's in-flight set and, when it was there, its slot is
- * handed to the head of the owner's line. Defines `gateTakeNext` and fills the Lua local `handed` (run id, sealed
- * job, …). Cost: `ZREM`, then `ZPOPMIN` (+ `ZADD` ×2, `HGET` when a run is handed the slot).
+ * handed to the head of the owner's line; a run that ends while still waiting in its line (a cancel) leaves the line.
+ * Defines `gateTakeNext` and fills the Lua local `handed` (run id, sealed job, …). Cost: `ZREM`, then `ZPOPMIN`
+ * (+ `ZADD` ×2, `HGET` when a run is handed the slot), or `ZREM` and `HDEL` for a run that was waiting.
  * @param keys - the Lua expressions of the in-flight, line, jobs and dispatching keys
  * @param now - the Lua expression of the time in ms
  * @param runId - the Lua expression of the run id
@@ -85,6 +86,8 @@ export function gateReleaseLua(
 local handed = {}
 if redis.call('ZREM', ${keys.inFlight}, ${runId}) == 1 then
   gateTakeNext(${keys.inFlight}, ${keys.line}, ${keys.jobs}, ${keys.dispatching}, ${now}, handed)
+elseif redis.call('ZREM', ${keys.line}, ${runId}) == 1 then
+  redis.call('HDEL', ${keys.jobs}, ${runId})
 end
 `;
 }

@@ -58,6 +58,17 @@ interface PendingAdd {
   reject(error: unknown): void;
 }
 
+/**
+ * A child added while its fan-out stopped (a failing sibling, the run's stop: docs/cancellation.md) after the stop
+ * dropped the children in flight: drop it too, so no worker runs it.
+ * @throws the signal's reason when it aborted
+ */
+function dropIfStopped(job: Job, signal: AbortSignal): void {
+  if (!signal.aborted) return;
+  void job.remove().catch(() => undefined);
+  throw signal.reason;
+}
+
 /** The child queue of one process: adds children, waits for them, and runs the fan-out of each run. */
 export class ChildQueue {
   /** The BullMQ queue of child jobs ({@link CHILD_QUEUE}). */
@@ -146,6 +157,7 @@ export class ChildQueue {
       }
     }
     if (!job) job = await this.add(run, child, jobId);
+    dropIfStopped(job, signal);
     inFlight.add(job);
     try {
       return await settledChildResult(
@@ -176,6 +188,7 @@ export class ChildQueue {
     try {
       await events.waitUntilReady();
       const job = await this.add(run, child, jobId);
+      dropIfStopped(job, signal);
       inFlight.add(job);
       try {
         return await settledChildResult(run, child, value, signal);

@@ -22,3 +22,4 @@ export { JobSeals, type Sealed } from './job-seals.js';
 export { CALLBACK_QUEUE, CHILD_QUEUE, QueueKeys, RUN_QUEUE } from './queue-keys.js';
 export { type ConnectionRole, openRedis, RedisConnections } from './redis-connection.js';
 export { RunQueue, type RunQueueOptions, runJobId } from './run-queue.js';
+export { RunQueueJobs } from './run-queue-jobs.js';

@@ -62,6 +62,8 @@ export const RUN_JOB = z.strictObject({
     .strictObject({ key: z.string().min(1).max(128), share: z.number().gt(0).lte(1).optional() })
     .optional(),
   created_at: z.number().int(),
+  /** When the run times out, epoch ms: `created_at` plus its `timeout_seconds` (docs/cancellation.md#deadlines). */
+  deadline_at: z.number().int().optional(),
   history: RUN_HISTORY_FACTS.optional(),
   /**
    * A retry's original run (docs/checkpoints.md#retrying-a-run): its id, request id and acceptance time (epoch ms),
@@ -90,6 +92,7 @@ const OFFLOADED_RUN_JOB = z.strictObject({
   pipe_code: z.string().nullable(),
   callback_urls: z.array(z.string()),
   created_at: z.number().int(),
+  deadline_at: RUN_JOB.shape.deadline_at,
   /** The object name of the whole {@link RUN_JOB} payload under `<storage_scope>/payloads/`. */
   payload_object: z.string(),
   history: RUN_HISTORY_FACTS.optional(),

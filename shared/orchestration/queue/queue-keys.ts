@@ -82,6 +82,14 @@ export class QueueKeys {
   }
 
   /**
+   * The pub/sub channel of run stops (docs/cancellation.md#how-a-run-stops): every API and worker process of the
+   * deployment listens on it for the runs to abort.
+   */
+  get runStops(): string {
+    return `${this.prefix}:run-stops`;
+  }
+
+  /**
    * The history outbox (docs/control-plane.md#the-history-outbox): a sorted set of the run ids whose record changed
    * since the history last wrote them, each scored by the {@link historySequence} value of its latest change.
    */

@@ -5,6 +5,7 @@
  * A run's job id is its `pipeline_run_id` (see {@link runJobId}), so the queue dashboard (Bull Board, `/admin/queues`)
  * lists and finds runs by the id callers know.
  */
+import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
@@ -164,21 +165,31 @@ export class RunQueue {
   }
 
   /**
-   * Wait until a run's job has finished (completed or failed) or the timeout passes.
+   * Wait until a run's job has finished (completed or failed), was removed (its run was cancelled while it waited:
+   * docs/cancellation.md) or the timeout passes.
    * @param pipelineRunId - the run's id
    * @param timeoutMs - bound of the wait
-   * @returns true when the job finished (or there is none), false on timeout (the caller reads the outcome from the
-   *   registry)
+   * @returns true when the job finished or was removed (or there is none), false on timeout (the caller reads the
+   *   outcome from the registry)
    */
   async waitUntilFinished(pipelineRunId: string, timeoutMs: number): Promise<boolean> {
     const events = this.finishedEvents();
-    const job = await this.queue.getJob(runJobId(pipelineRunId));
-    if (!job) return true;
+    const jobId = runJobId(pipelineRunId);
+    // BullMQ types only the listener's queue-wide events, not the per-job ones it also emits (`removed:<job id>`);
+    // a removed job never finishes, so its removal ends the wait as a failure would (and with it BullMQ's own timer)
+    const emitter = events as unknown as EventEmitter;
+    const onRemoved = () =>
+      emitter.emit(`failed:${jobId}`, { jobId, failedReason: `job ${jobId} was removed before a worker took it` });
+    emitter.once(`removed:${jobId}`, onRemoved);
     try {
+      const job = await this.queue.getJob(jobId);
+      if (!job) return true;
       await job.waitUntilFinished(events, timeoutMs);
       return true;
     } catch (error) {
       return !/timed out/i.test((error as Error).message);
+    } finally {
+      emitter.off(`removed:${jobId}`, onRemoved);
     }
   }
 

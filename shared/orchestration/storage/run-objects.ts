@@ -228,6 +228,7 @@ export class RunObjects {
       pipe_code: job.pipe_code,
       callback_urls: job.callback_urls,
       created_at: job.created_at,
+      ...(job.deadline_at !== undefined ? { deadline_at: job.deadline_at } : {}),
       payload_object: key.name,
       ...(job.history ? { history: job.history } : {}),
     };

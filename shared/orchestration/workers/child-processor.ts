@@ -7,7 +7,9 @@
  * so that the parent rethrows it
  * as the in-process run would; only a child that cannot run at all (its payload invalid, its run's payload gone)
  * fails the job. A child job, and the run job it reads its bundle from, must carry a valid seal (docs/run-ownership.md
- * "Queue jobs"): any other child job is refused before it runs or writes a checkpoint.
+ * "Queue jobs"): any other child job is refused before it runs or writes a checkpoint. A child is held while it runs:
+ * a stop of its run (docs/cancellation.md) aborts it, and a child of a run this process heard was stopped does not
+ * start (its result is the stop's error).
  */
 import { type Job, type Queue, UnrecoverableError } from 'bullmq';
 import { LRUCache } from 'lru-cache';
@@ -21,6 +23,7 @@ import type {
   TemplateRenderer,
 } from '../../runtime/index.js';
 import type { RunCheckpoints } from '../checkpoints/index.js';
+import type { RunControls, RunHold } from '../control/index.js';
 import {
   CHILD_JOB,
   CHILD_QUEUE,
@@ -72,6 +75,8 @@ export interface ChildProcessorDeps {
   logger: Logger;
   /** Counts refused jobs. */
   metrics: Metrics;
+  /** The runs this process holds: a stop of a child's run aborts the child, or keeps it from starting. */
+  controls: RunControls;
   /** Base of error `type_uri`s in reports. */
   docsUrl: string;
 }
@@ -122,11 +127,37 @@ export function createChildProcessor(
     const child = childJobOf(opened as ChildJobPayload);
     const stepPath = child.child.params.stepPath;
     const log = deps.logger.child({ pipeline_run_id: child.pipeline_run_id, job_id: job.id, step_path: stepPath });
+    const hold = deps.controls.hold({
+      pipelineRunId: child.pipeline_run_id,
+      requestId: child.request_id,
+      createdAt: child.created_at,
+    });
+    try {
+      if (hold.signal.aborted) {
+        // its run was stopped before the child was taken (docs/cancellation.md): it does not start
+        log.info('child:skipped: its run was stopped');
+        return childResultValue(failed(hold.signal.reason, deps.docsUrl));
+      }
+      const result = await runChild(child, job, hold, signal);
+      if (result.ok) log.info('child:completed');
+      else log.info({ error_type: result.error.error_type }, `child:failed: ${result.error.message}`);
+      return childResultValue(result);
+    } finally {
+      hold.release();
+    }
+  };
+
+  /** Run a child under its run's hold (a stop of the run aborts it) and the worker's signal. */
+  async function runChild(
+    child: ChildJob,
+    job: Job,
+    hold: RunHold,
+    signal: AbortSignal | undefined,
+  ): Promise<ChildResult> {
     const context = await contextOf(child);
     const submission = context.submission;
     // a child of a run's first attempt, taken for the first time, has no checkpoints to replay
     const checkpoints = context.checkpoints(!(child.first_attempt === true && job.stalledCounter === 0));
-    let result: ChildResult;
     try {
       const run = await executeChild(submission, child.child, {
         ...(checkpoints ? { checkpoints } : {}),
@@ -136,18 +167,20 @@ export function createChildProcessor(
         ids: deps.ids,
         now: deps.now,
         batchConcurrency: deps.batchConcurrency,
-        ...(signal ? { signal } : {}),
+        signal: signal ? AbortSignal.any([signal, hold.signal]) : hold.signal,
       });
-      result = run.ok ? run : { ok: false, error: toErrorReport(run.error, deps.docsUrl), report: run.report };
+      return run.ok ? run : { ok: false, error: toErrorReport(run.error, deps.docsUrl), report: run.report };
     } catch (error) {
-      result = {
-        ok: false,
-        error: toErrorReport(error, deps.docsUrl),
-        report: { usage: [], progress: [], graph: { nodes: [], contains: [], finished: [], pipes: [] }, pipes: 0 },
-      };
+      return failed(error, deps.docsUrl);
     }
-    if (result.ok) log.info('child:completed');
-    else log.info({ error_type: result.error.error_type }, `child:failed: ${result.error.message}`);
-    return childResultValue(result);
+  }
+}
+
+/** The result of a child that failed before it reported anything. */
+function failed(error: unknown, docsUrl: string): ChildResult {
+  return {
+    ok: false,
+    error: toErrorReport(error, docsUrl),
+    report: { usage: [], progress: [], graph: { nodes: [], contains: [], finished: [], pipes: [] }, pipes: 0 },
   };
 }

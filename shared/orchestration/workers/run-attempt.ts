@@ -2,7 +2,8 @@
  * One attempt at a run job, once admitted and its payload loaded (docs/run-failures.md, docs/run-events.md): the run
  * in this process or in quarantine, its events published, its end recorded once (a completed run kept in storage, its
  * callbacks sent, its payload and step checkpoints dropped), or its failure thrown back to BullMQ for a retry or
- * recorded on the last attempt.
+ * recorded on the last attempt. An attempt aborted by a stop of its run (docs/cancellation.md) records nothing: the
+ * stop is the run's end.
  */
 import { type Job, UnrecoverableError } from 'bullmq';
 import { toErrorReport } from '../../errors/index.js';
@@ -10,6 +11,7 @@ import type { Logger } from '../../observability/index.js';
 import type { FanOutPort, RunObserver } from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
+import { stopStateOf } from '../control/index.js';
 import { RunProgressTracker } from '../events/index.js';
 import type { QueuedRunJob, RunJob } from '../queue/index.js';
 import type { RunRecord } from '../registry/index.js';
@@ -81,7 +83,8 @@ function runInProcess(
  * @param queued - the job's payload as queued (an offloaded one's reference included)
  * @param running - the run's RUNNING record, written at admission
  * @param payload - the whole payload
- * @param signal - aborts the run (the worker closing)
+ * @param signal - aborts the run: the worker closing, or a stop of the run (its cancel, its deadline), whose end the
+ *   stop records
  * @returns `COMPLETED` (also when the run had already ended: that end stands)
  * @throws the run's error when it is retryable and attempts remain; UnrecoverableError once the failure is recorded
  */
@@ -189,6 +192,15 @@ export async function processRun(
     log.info({ replayed_steps: replayedSteps }, 'run:completed');
     return { state: 'COMPLETED' };
   } catch (error) {
+    const stop: unknown = signal?.aborted ? signal.reason : undefined;
+    const stopped = stopStateOf(stop);
+    if (stopped) {
+      // the stop recorded the run's end (docs/cancellation.md): this attempt only winds down
+      await tracker.flush();
+      await kept;
+      log.info({ replayed_steps: replayedSteps }, `run:stopped (${stopped}): the attempt was aborted`);
+      throw new UnrecoverableError(`${(stop as Error).name}: ${(stop as Error).message}`);
+    }
     const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
     const lastAttempt = !report.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     await tracker.flush();

@@ -1,6 +1,7 @@
 /**
  * What the run job processor needs (`run-processor.ts`): the run registry, the event log and the callback sender, the
- * runtime's ports, the run objects in storage and the step checkpoints, the quarantine, and the run's limits.
+ * runtime's ports, the run objects in storage and the step checkpoints, the holds and stops of runs, the quarantine,
+ * and the run's limits.
  */
 import type { Logger, Metrics } from '../../observability/index.js';
 import type {
@@ -13,6 +14,7 @@ import type {
 } from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
 import type { RunCheckpoints } from '../checkpoints/index.js';
+import type { RunControls, RunStopper } from '../control/index.js';
 import type { RunEventLog } from '../events/index.js';
 import type { FanOutRun, JobSeals, RunJob } from '../queue/index.js';
 import type { RunStore } from '../registry/index.js';
@@ -42,6 +44,10 @@ export interface RunProcessorDeps {
   objects: RunObjects;
   /** The runs' step checkpoints (docs/checkpoints.md); an in-process attempt reads and writes them. */
   checkpoints: RunCheckpoints;
+  /** The runs this process holds: a stop aborts an attempt through its hold (docs/cancellation.md). */
+  controls: RunControls;
+  /** Stops a run at its deadline (`timeout_seconds`, docs/cancellation.md#deadlines). */
+  stopper: RunStopper;
   /**
    * Run a job in quarantine (a separate process with resource limits), its pipe reports forwarded to `observer`.
    * @throws RunCrashedError when the quarantine process dies; the run's own error otherwise

@@ -23,12 +23,17 @@
  * runs in a quarantine process with resource limits instead of in this process; if that process dies, the run fails
  * with `RunCrashedError` and is never retaken.
  *
+ * Stops (docs/cancellation.md): the run is held in this process from before its admission to the end of its attempt,
+ * so a cancel recorded after the admission aborts the attempt; a run with `timeout_seconds` is stopped `TIMED_OUT` at its
+ * deadline, at once (without running) when the deadline passed while it was queued.
+ *
  * This module admits a job and loads its payload; the attempt itself is `run-attempt.ts`, and what the processor needs
  * is `run-processor-deps.ts`.
  */
 import { type Job, UnrecoverableError } from 'bullmq';
 import { toErrorReport } from '../../errors/index.js';
 import { withCrashContext } from '../../lifecycle/index.js';
+import { armDeadline } from '../control/index.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob, RUN_QUEUE, type RunJob } from '../queue/index.js';
 import type { RunRecord } from '../registry/index.js';
 import { acceptedRecordOfJob } from '../submission.js';
@@ -53,11 +58,53 @@ export function createRunProcessor(
     return withCrashContext(
       { request_id: queued.request_id, pipeline_run_id: queued.pipeline_run_id, job_id: job.id ?? null },
       async () => {
-        const running = await admit(deps, job, queued);
-        return processRun(deps, job, queued, running, await loadPayload(deps, job, queued), signal);
+        // held before its admission, so a stop recorded after the admission reaches this attempt
+        const hold = deps.controls.hold({
+          pipelineRunId: queued.pipeline_run_id,
+          requestId: queued.request_id,
+          createdAt: queued.created_at,
+        });
+        try {
+          const running = await admit(deps, job, queued);
+          return await untilDeadline(deps, queued, async () => {
+            const stoppable = signal ? AbortSignal.any([signal, hold.signal]) : hold.signal;
+            return processRun(deps, job, queued, running, await loadPayload(deps, job, queued), stoppable);
+          });
+        } finally {
+          hold.release();
+        }
       },
     );
   };
+}
+
+/**
+ * Run an admitted job's attempt before its deadline (docs/cancellation.md#deadlines): a run whose deadline passed
+ * while it waited is stopped `TIMED_OUT` without running; otherwise the deadline stops it if it is still running then.
+ * @throws UnrecoverableError when the run timed out before it ran; whatever the attempt throws
+ */
+async function untilDeadline(
+  deps: RunProcessorDeps,
+  queued: QueuedRunJob,
+  attempt: () => Promise<RunJobOutcome>,
+): Promise<RunJobOutcome> {
+  const deadline = queued.deadline_at;
+  if (deadline === undefined) return attempt();
+  const timeOut = () => deps.stopper.stop([{ pipelineRunId: queued.pipeline_run_id, job: queued }], 'TIMED_OUT');
+  if (deadline <= deps.now()) {
+    await timeOut();
+    throw new UnrecoverableError(`RunTimedOutError: run '${queued.pipeline_run_id}' waited past its deadline`);
+  }
+  const disarm = armDeadline(deadline, deps.now, () => {
+    timeOut().catch((error: unknown) =>
+      deps.logger.warn({ err: error, pipeline_run_id: queued.pipeline_run_id }, 'run:timeout could not be recorded'),
+    );
+  });
+  try {
+    return await attempt();
+  } finally {
+    disarm();
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The worker pool of one process: a run worker, a child worker (the child jobs of fanned-out runs, docs/fan-out.md)
- * and a callback worker on BullMQ, with stalled-job recovery (a job whose
+ * and a callback worker on BullMQ, the holds of the runs it runs with its subscription to the deployment's stops
+ * (docs/cancellation.md), with stalled-job recovery (a job whose
  * worker died is retaken once its lock expires, at most {@link MAX_STALLED_COUNT} time; a retaken run runs in
  * quarantine, see docs/run-failures.md) and a bounded `close()` that stops intake and lets in-flight runs finish within
  * a grace period.
@@ -15,6 +16,8 @@ import { DEFAULT_BATCH_CONCURRENCY, type InferencePort, randomIdSource } from '.
 import { openObjectStore } from '../../storage/index.js';
 import { configureTemplateLimits } from '../../templating/index.js';
 import { RunCheckpoints } from '../checkpoints/index.js';
+import { RunControls, RunStopper } from '../control/index.js';
+import { RedisStopChannel } from '../control/redis-stop-channel.js';
 import {
   CALLBACK_QUEUE,
   CallbackQueue,
@@ -113,6 +116,26 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   });
   const store = openObjectStore(settings.storage);
   const objects = loggedRunObjects(store, settings.storage, logger);
+  // the runs this process holds, and the stops that reach them from any process (docs/cancellation.md)
+  const controls = new RunControls();
+  const stops = new RedisStopChannel({
+    publisher: registryConnection,
+    subscriber: connections.open('worker'),
+    keys,
+    controls,
+    records: registry,
+  });
+  const stopper = new RunStopper({
+    store: registry,
+    events,
+    objects,
+    metrics,
+    logger,
+    now: Date.now,
+    docsUrl: settings.errorDocsUrl,
+    broadcast: stops,
+    callbacks: callbackQueue,
+  });
   const common = {
     prefix: keys.bullPrefix,
     lockDuration: settings.worker.lockDurationMs,
@@ -158,6 +181,8 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       docsUrl: settings.errorDocsUrl,
       objects,
       checkpoints,
+      controls,
+      stopper,
       runQuarantined: (payload, runJobId, observer, signal) =>
         quarantines.run({ settings, payload, ...(settings.fanOut.enabled ? { runJobId } : {}) }, observer, signal),
       batchConcurrency: settings.fanOut.batchMaxParallel,
@@ -182,6 +207,7 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
       logger,
       metrics,
       docsUrl: settings.errorDocsUrl,
+      controls,
     }),
     { ...common, connection: connections.open('worker'), concurrency: settings.fanOut.workerConcurrency },
   );

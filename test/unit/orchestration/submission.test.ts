@@ -9,7 +9,10 @@ import {
   directOrchestrator,
   executeSubmission,
   type LoggedRunEvent,
+  localStopBroadcast,
   memoryRuns,
+  RunControls,
+  RunStopper,
   type RunSubmission,
   submissionOfJob,
   toRunJob,
@@ -77,15 +80,28 @@ function directDeps() {
     maxEventsPerRun: 100,
     now: () => FIXED_NOW,
   });
-  return {
-    ...runtimeDeps(),
-    runs: runs.store,
-    events: runs.events,
+  const controls = new RunControls();
+  const shared = {
     docsUrl: 'https://docs.example.test',
     logger: createLogger('silent', 'test'),
     metrics: new Metrics(),
-    bundles: inThreadBundleChecker(),
     objects: testRunObjects(),
+  };
+  const stopper = new RunStopper({
+    ...shared,
+    store: runs.store,
+    events: runs.events,
+    now: () => FIXED_NOW,
+    broadcast: localStopBroadcast(controls),
+  });
+  return {
+    ...runtimeDeps(),
+    ...shared,
+    runs: runs.store,
+    events: runs.events,
+    bundles: inThreadBundleChecker(),
+    controls,
+    stopper,
   };
 }
 
