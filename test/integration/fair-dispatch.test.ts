@@ -130,6 +130,27 @@ describe('the dispatch gate (queue mode, real Redis)', function () {
     expect(await queued()).to.include({ prioritized: 1 });
   });
 
+  it('should take a run cancelled while it waits in its line out of the line, its job dropped and no slot taken', async () => {
+    open({ RUN_ORG_IN_FLIGHT_LIMIT: '1' });
+    await start(alice).expect(202);
+    const parked = (await start(alice).expect(202)).body.pipeline_run_id as string;
+    const cancelled = await request(deployment.app)
+      .post(`/v1/runs/${parked}/cancel`)
+      .set('Authorization', `Bearer ${alice}`)
+      .expect(202);
+    expect(cancelled.body.status).to.equal('CANCELLED');
+    const keys = new QueueKeys(deployment.settings.queue.prefix);
+    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    try {
+      expect(await connection.zcard(keys.gateLine('alice'))).to.equal(0);
+      expect(await connection.hlen(keys.gateJobs)).to.equal(0);
+      expect(await connection.zcard(keys.gateInFlight('alice'))).to.equal(1);
+    } finally {
+      connection.disconnect();
+    }
+    expect(await queued()).to.include({ prioritized: 1 });
+  });
+
   it('should add a run a dispatcher took off its line and never added (it died), from another process', async () => {
     open({ RUN_ORG_IN_FLIGHT_LIMIT: '1' });
     await start(alice).expect(202);
