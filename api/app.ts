@@ -34,6 +34,7 @@ import { createDocumentExtractor } from '../shared/inference/index.js';
 import { createMethodFetcher } from '../shared/methods/index.js';
 import { Metrics } from '../shared/observability/index.js';
 import {
+  type DispatchPolicy,
   directOrchestrator,
   type HistoryOutbox,
   loggedRunObjects,
@@ -122,6 +123,7 @@ function orchestrators(
   runs: RunTracking,
   objects: RunObjects,
   control: RunControl,
+  dispatchTerms: DispatchPolicy,
 ): Map<string, Orchestrator> {
   const now = deps.now ?? Date.now;
   const direct = directOrchestrator({
@@ -154,7 +156,7 @@ function orchestrators(
         bundles: diagnosticsBundleChecker(diagnostics, deps.modelDeck?.catalog()),
         objects,
         keepSubmissions: deps.controlPlane !== undefined,
-        policy: dispatchTermsOf(deps),
+        policy: dispatchTerms,
       }),
     );
   }
@@ -177,7 +179,11 @@ export function createApp(deps: AppDeps): Express {
   const objects = deps.runObjects ?? loggedRunObjects(openObjectStore(settings.storage), settings.storage, logger);
   const store = objects.store;
   const control = runControl(deps, runs, objects, metrics);
-  const orchestration = new Orchestration(apiConfig, orchestrators(deps, metrics, diagnostics, runs, objects, control));
+  const dispatchTerms = dispatchTermsOf(deps);
+  const orchestration = new Orchestration(
+    apiConfig,
+    orchestrators(deps, metrics, diagnostics, runs, objects, control, dispatchTerms),
+  );
   const urlTtlSeconds = settings.storage.urlTtlSeconds;
   const links = new StorageLinks({
     store,
@@ -247,6 +253,7 @@ export function createApp(deps: AppDeps): Express {
     ...(runHistory ? { runHistory } : {}),
     catalog,
     rateShares: services.rateShares,
+    dispatchTerms,
   };
   app.use(routes.describe(runRouter(runOptions), [EXECUTE_ROUTE, START_ROUTE]));
   app.use(routes.describe(legacyRunRouter(runOptions), [LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE]));
@@ -257,7 +264,7 @@ export function createApp(deps: AppDeps): Express {
     readSecret: deps.readSecret ?? (() => process.env['COMPLETION_CALLBACK_SECRET']),
     now,
     keepSubmissions: deps.controlPlane !== undefined,
-    policy: dispatchTermsOf(deps),
+    policy: dispatchTerms,
   });
   app.use(
     routes.describe(runRetryRouter({ retrier, store: runs.store, objects, ...(runHistory ? { runHistory } : {}) }), [

@@ -13,7 +13,7 @@ import { type Request, type Response, Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
-import type { Orchestrator, RunObjects, RunSubmission } from '../../shared/orchestration/index.js';
+import type { DispatchPolicy, Orchestrator, RunObjects, RunSubmission } from '../../shared/orchestration/index.js';
 import { jsonBody } from '../body/json-body.js';
 import { answerOnce } from '../idempotency.js';
 import type { MethodCatalog } from '../method-catalog.js';
@@ -168,6 +168,8 @@ export interface RunRouteOptions {
    * (docs/inference.md#organization-shares); served with a control plane.
    */
   rateShares?: RateShareLookup | undefined;
+  /** The owners' terms at the dispatch gate (docs/fair-dispatch.md#shares), read before a start's idempotency hold. */
+  dispatchTerms?: DispatchPolicy;
 }
 
 /**
@@ -279,6 +281,9 @@ export async function startRun(
   answer: RunAnswer,
 ): Promise<void> {
   const { orchestrator, submission, methodVersion } = await acceptRun(request, res, options, 'fire_and_forget');
+  // read (and cache) the owner's terms before the key's row and its database connection are held: a start that read
+  // them inside could wait for a connection its own duplicates hold
+  await options.dispatchTerms?.termsOf(submission.owner);
   await answerOnce(req, res, options.runHistory, answer.route, 'quick', async () => {
     const acknowledgement = await orchestrator.start!(submission);
     const body = methodVersion === undefined ? acknowledgement : { ...acknowledgement, method_version: methodVersion };

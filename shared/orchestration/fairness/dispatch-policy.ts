@@ -31,7 +31,8 @@ export interface DispatchPolicy {
   /**
    * The terms of an owner.
    * @param owner - the run's owner (its organization, or `single-tenant`)
-   * @returns its terms; the defaults while its organization's own cannot be read (the control plane is down)
+   * @returns its terms; the defaults while its organization's own cannot be read within a second (the control plane is
+   *   down or busy)
    */
   termsOf(owner: string): Promise<DispatchTerms>;
 }
@@ -40,6 +41,8 @@ export interface DispatchPolicy {
 const TERMS_TTL_MS = 10_000;
 /** Most organizations whose terms are cached. */
 const TERMS_CACHED = 10_000;
+/** Longest a start waits for an organization's own terms, in ms, before it is held to the defaults. */
+const TERMS_WAIT_MS = 1000;
 
 function termsFrom(defaults: DispatchDefaults, own: OwnTerms | undefined): DispatchTerms {
   const share = own?.runShare ?? 1;
@@ -71,6 +74,7 @@ export function dispatchPolicy(
   const fallback = termsFrom(defaults, undefined);
   return {
     // while the control plane is down, a run is held to the defaults rather than refused
-    termsOf: async (owner) => (await cache.fetch(owner).catch(() => undefined)) ?? fallback,
+    termsOf: async (owner) =>
+      (await cache.fetch(owner, { signal: AbortSignal.timeout(TERMS_WAIT_MS) }).catch(() => undefined)) ?? fallback,
   };
 }
