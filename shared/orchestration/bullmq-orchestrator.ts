@@ -19,7 +19,12 @@ import { lineFull } from './fairness/gate-refusal.js';
 import type { DispatchPolicy, DispatchTerms } from './fairness/index.js';
 import { RUN_PRIORITY } from './fairness/priority.js';
 import type { RunGate } from './fairness/run-gate.js';
-import type { Orchestrator, RunBundleChecker, StartAcknowledgement } from './orchestrator.js';
+import {
+  type Orchestrator,
+  type RunBundleChecker,
+  type StartAcknowledgement,
+  startAcknowledgement,
+} from './orchestrator.js';
 import { type RunQueue, runJobId } from './queue/index.js';
 import type { RunRecord, RunStore } from './registry/index.js';
 import { countingRejections } from './run-rejections.js';
@@ -170,18 +175,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
         throw error;
       }
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'fire_and_forget' });
-      return {
-        pipeline_run_id: submission.pipelineRunId,
-        created_at: created.created_at,
-        state: 'STARTED',
-        pipeline_state: 'STARTED',
-        finished_at: null,
-        workflow_id: created.workflow_id,
-        main_stuff_name: null,
-        pipe_output: null,
-        pipe_structures: null,
-        method_provenance: submission.methodProvenance,
-      };
+      return startAcknowledgement(created, submission.methodProvenance);
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { MethodProvenance } from '../methods/index.js';
 import type { BundleSource, Library, PackageExports } from '../mthds/index.js';
 import type { RunResult } from '../wire/index.js';
+import type { RunRecord } from './registry/index.js';
 import type { RunSubmission } from './submission.js';
 
 /** The 202 acknowledgement of `/v1/start` (docs/api.md#post-v1start; spec §2.4). */
@@ -21,6 +22,29 @@ export interface StartAcknowledgement {
   pipe_structures: null;
   /** The fetch's provenance on a `method_ref` run, null otherwise (docs/api.md#post-v1start). */
   method_provenance: MethodProvenance | null;
+}
+
+/**
+ * The acknowledgement of a run just accepted for asynchronous execution.
+ * @param record - its accepted record (`pipeline_run_id`, `created_at`, `workflow_id`)
+ * @param methodProvenance - a `method_ref` run's provenance, else null
+ */
+export function startAcknowledgement(
+  record: Pick<RunRecord, 'pipeline_run_id' | 'created_at' | 'workflow_id'>,
+  methodProvenance: MethodProvenance | null,
+): StartAcknowledgement {
+  return {
+    pipeline_run_id: record.pipeline_run_id,
+    created_at: record.created_at,
+    state: 'STARTED',
+    pipeline_state: 'STARTED',
+    finished_at: null,
+    workflow_id: record.workflow_id,
+    main_stuff_name: null,
+    pipe_output: null,
+    pipe_structures: null,
+    method_provenance: methodProvenance,
+  };
 }
 
 /** A backend a run can be dispatched to. */

@@ -16,6 +16,7 @@ import type { DispatchPolicy } from '../fairness/dispatch-policy.js';
 import { lineFull } from '../fairness/gate-refusal.js';
 import { RUN_PRIORITY } from '../fairness/priority.js';
 import type { RunGate } from '../fairness/run-gate.js';
+import { startAcknowledgement } from '../orchestrator.js';
 import { type RunQueue, runJobId } from '../queue/index.js';
 import type { RunStore } from '../registry/index.js';
 import { type RunObjects, readPayloadForRetry } from '../storage/index.js';
@@ -88,19 +89,7 @@ export function queuedRunRetrier(deps: QueuedRetrierDeps): RunRetrier {
         throw error;
       }
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'fire_and_forget' });
-      return {
-        pipeline_run_id: job.pipeline_run_id,
-        created_at: record.created_at,
-        state: 'STARTED',
-        pipeline_state: 'STARTED',
-        finished_at: null,
-        workflow_id: record.workflow_id,
-        main_stuff_name: null,
-        pipe_output: null,
-        pipe_structures: null,
-        method_provenance: job.method_provenance,
-        retry_of: runId,
-      };
+      return { ...startAcknowledgement(record, job.method_provenance), retry_of: runId };
     },
   };
 }
