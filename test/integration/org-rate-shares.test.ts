@@ -16,7 +16,7 @@ import {
 import { createRoutedBackend, type RoutedBackend } from '../../shared/inference/routed-backend.js';
 import { Metrics } from '../../shared/observability/index.js';
 import type { InferencePort } from '../../shared/runtime/index.js';
-import { mostWithin } from '../helpers/arrivals.js';
+import { mostInFlight, mostWithin } from '../helpers/arrivals.js';
 import {
   completion,
   type FakeOpenAiServer,
@@ -35,22 +35,6 @@ const MODEL = 'gpt-4o-mini';
 function organizationOf(request: RecordedRequest): string {
   const prompt = request.body.messages?.at(-1)?.content ?? '';
   return /for (org_\w+)/.exec(prompt)?.[1] ?? 'none';
-}
-
-/** The largest number of the requests that the fake was answering at once (one answered as another came: apart). */
-function mostInFlight(requests: readonly RecordedRequest[]): number {
-  const edges = requests.flatMap((request) => [
-    { at: request.receivedAt, step: 1 },
-    { at: request.answeredAt ?? Number.POSITIVE_INFINITY, step: -1 },
-  ]);
-  edges.sort((a, b) => a.at - b.at || a.step - b.step);
-  let current = 0;
-  let most = 0;
-  for (const edge of edges) {
-    current += edge.step;
-    most = Math.max(most, current);
-  }
-  return most;
 }
 
 describe('organization shares of the provider rate limits (real Redis, fake provider)', function () {

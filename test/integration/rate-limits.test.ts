@@ -13,7 +13,7 @@ import type { RateLimits } from '../../shared/inference/config/inference-config.
 import { type InferenceConfig, loadInferenceConfig, throttleMetrics } from '../../shared/inference/index.js';
 import { createRoutedBackend, type RoutedBackend } from '../../shared/inference/routed-backend.js';
 import { Metrics } from '../../shared/observability/index.js';
-import { mostWithin } from '../helpers/arrivals.js';
+import { mostInFlight, mostWithin } from '../helpers/arrivals.js';
 import { googleError, startFakeGeminiServer } from '../helpers/fake-gemini-server.js';
 import {
   completion,
@@ -29,22 +29,6 @@ import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js'
 const WINDOW_SECONDS = 2;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
 const MODEL = 'gpt-4o-mini';
-
-/** The largest number of requests the fake was answering at once. */
-function mostInFlight(fake: FakeOpenAiServer): number {
-  const edges = fake.requests.flatMap((request) => [
-    { at: request.receivedAt, step: 1 },
-    { at: request.answeredAt ?? Number.POSITIVE_INFINITY, step: -1 },
-  ]);
-  edges.sort((a, b) => a.at - b.at || a.step - b.step);
-  let current = 0;
-  let most = 0;
-  for (const edge of edges) {
-    current += edge.step;
-    most = Math.max(most, current);
-  }
-  return most;
-}
 
 describe('provider rate limits (real Redis, fake provider)', function () {
   this.timeout(30000);
@@ -176,7 +160,7 @@ describe('provider rate limits (real Redis, fake provider)', function () {
       const workers = [worker(config), worker(config), worker(config)];
       await Promise.all(Array.from({ length: 9 }, (_, index) => ask(workers[index % 3]!)));
       expect(fake.requests).to.have.length(9);
-      expect(mostInFlight(fake)).to.equal(2);
+      expect(mostInFlight(fake.requests)).to.equal(2);
     });
   });
 
