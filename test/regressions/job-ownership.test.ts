@@ -165,6 +165,11 @@ describe('regression: a job added or edited through BullMQ cannot act as another
       async () => readFileSync(join(storageDir, 'victim', 'results', kept[0]!), 'utf8'),
       (text) => text.length > 0,
     );
+    // the finishing worker delivers the callback before it releases the job: wait for the job to complete
+    await pollUntil(
+      async () => (await runs().getJob('victim-finished'))?.getState(),
+      (state) => state === 'completed',
+    );
     const job = (await runs().getJob('victim-finished')) as Job;
     const data = job.data as Record<string, unknown>;
     await job.remove();
