@@ -20,7 +20,7 @@ function main(): void {
     'worker',
     configured,
     process.env,
-    () => openRedis(configured.queue.redisUrl, 'producer'),
+    () => openRedis(configured.queue.redis, 'producer'),
   );
   resources.defer('clone cache sweep', startCacheSweep(methodCache(settings, metrics), settings, logger));
   const pool = startWorkerPool({
@@ -50,7 +50,7 @@ function main(): void {
       metricsServer.closeAllConnections();
     });
   }
-  const redisUrl = redisUrlForLogs(settings.queue.redisUrl);
+  const redisUrl = redisUrlForLogs(settings.queue.redis.url);
   logger.info(
     {
       ...startup,
