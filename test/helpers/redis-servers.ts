@@ -17,34 +17,8 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/**
- * Start a `redis-server` with extra arguments on a free port, resolved once it accepts connections.
- * @param args - more arguments (`--tls-port`, `--user`, `--replicaof`…); `--port` is given unless `tlsOnly`
- * @param options - `tlsOnly`: the free port is the TLS port and the plain port is closed; `sentinel`: the arguments
- *   are written to a configuration file and the server runs as a sentinel
- * @throws when it exits or is not ready within 10 s
- */
-export async function startRedisServer(
-  args: string[],
-  options: { tlsOnly?: boolean; sentinel?: boolean } = {},
-): Promise<RedisServer> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'mthds-redis-'));
-  const portArgs = options.tlsOnly ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
-  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...portArgs, ...args];
-  let command: string[];
-  if (options.sentinel) {
-    // a sentinel rewrites its configuration file: it must have one of its own
-    const file = join(dir, 'sentinel.conf');
-    const lines: string[] = [];
-    for (let index = 0; index < common.length; index += 2) {
-      const name = common[index]!.replace(/^--/, '');
-      const value = common[index + 1] ?? '';
-      lines.push(`${name} ${value === '' ? '""' : value}`);
-    }
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    command = [file, '--sentinel'];
-  } else command = common;
+/** Spawn `redis-server` with these arguments; resolved once it accepts connections. */
+async function spawnRedis(port: number, dir: string, command: string[]): Promise<RedisServer> {
   const child = spawn('redis-server', command, { stdio: ['ignore', 'pipe', 'ignore'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let log = '';
@@ -75,6 +49,63 @@ export async function startRedisServer(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Start a `redis-server` with extra arguments on a free port, resolved once it accepts connections.
+ * @param args - more arguments (`--tls-cert-file`, `--user`, `--replicaof`…)
+ * @param options - `tlsOnly`: the free port is the TLS port and the plain port is closed
+ * @throws when it exits or is not ready within 10 s
+ */
+export async function startRedisServer(args: string[], options: { tlsOnly?: boolean } = {}): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'mthds-redis-'));
+  const portArgs = options.tlsOnly ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
+  return spawnRedis(port, dir, [
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    ...portArgs,
+    ...args,
+  ]);
+}
+
+/**
+ * Start a sentinel watching a master, on a free port (it rewrites a configuration file of its own).
+ * @param masterName - the name it watches the master under
+ * @param masterPort - the master's port on 127.0.0.1
+ * @param quorum - sentinels that must agree the master is down
+ * @param downAfterMs - silence after which it thinks the master is down, ms
+ * @throws when it exits or is not ready within 10 s
+ */
+export async function startSentinel(
+  masterName: string,
+  masterPort: number,
+  quorum: number,
+  downAfterMs: number,
+): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'mthds-sentinel-'));
+  const file = join(dir, 'sentinel.conf');
+  writeFileSync(
+    file,
+    [
+      `port ${port}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor ${masterName} 127.0.0.1 ${masterPort} ${quorum}`,
+      `sentinel down-after-milliseconds ${masterName} ${downAfterMs}`,
+      `sentinel failover-timeout ${masterName} 10000`,
+      `sentinel parallel-syncs ${masterName} 1`,
+      '',
+    ].join('\n'),
+  );
+  return spawnRedis(port, dir, [file, '--sentinel']);
 }
 
 /** PEM files of a test certificate authority and the certificates it signed. */
