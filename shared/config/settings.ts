@@ -244,12 +244,18 @@ const SETTINGS_TABLE = {
       masterName: env('REDIS_SENTINEL_MASTER', optionalSecret),
       password: env('REDIS_SENTINEL_PASSWORD', optionalSecret),
     },
-    /** Key prefix of every Redis key of this deployment (queues, run registry). */
+    /**
+     * Key prefix of every Redis key of this deployment (queues, run registry); in braces (`{mthds}`), a Redis Cluster
+     * hash tag that puts every key of the deployment in one slot (docs/redis.md#one-hash-slot).
+     */
     prefix: env(
       'QUEUE_PREFIX',
       z
         .string()
-        .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 characters of [A-Za-z0-9_.-]')
+        .regex(
+          /^([A-Za-z0-9_.-]{1,64}|\{[A-Za-z0-9_.-]{1,62}\})$/,
+          'must be 1-64 characters of [A-Za-z0-9_.-], or such characters in braces (a hash tag: {mthds})',
+        )
         .default('mthds'),
     ),
     /** Bound of a blocking `/v1/execute` in queue mode, in ms. */
