@@ -34,6 +34,13 @@ function main(): void {
   const metricsServer =
     settings.worker.metricsPort > 0
       ? createServer(async (req, res) => {
+          if (req.url === '/live') {
+            const liveness = await pool.liveness();
+            if (!liveness.live) logger.warn({ reason: liveness.reason }, 'worker:not live');
+            return void res
+              .writeHead(liveness.live ? 200 : 503, { 'content-type': 'application/json' })
+              .end(JSON.stringify(liveness));
+          }
           if (req.url !== '/metrics') return void res.writeHead(404).end();
           res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(await metrics.registry.metrics());
         })

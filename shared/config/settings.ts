@@ -289,12 +289,17 @@ const SETTINGS_TABLE = {
     eventStreamIdleMs: env('RUN_EVENT_STREAM_IDLE_MS', positiveInt(300000)),
     eventStreamHeartbeatMs: env('RUN_EVENT_STREAM_HEARTBEAT_MS', positiveInt(15000)),
   },
-  /** Worker processes: jobs at once, lock (stall detection) in ms, shutdown grace in ms, metrics port (0: off). */
+  /**
+   * Worker processes: jobs at once, lock (stall detection) in ms, shutdown grace in ms, metrics and liveness port (0:
+   * off), and the stall bound of its liveness.
+   */
   worker: {
     concurrency: env('WORKER_CONCURRENCY', positiveInt(256)),
     lockDurationMs: env('WORKER_LOCK_DURATION_MS', positiveInt(30000)),
     shutdownGraceMs: env('WORKER_SHUTDOWN_GRACE_MS', nonNegativeInt(30000)),
     metricsPort: env('WORKER_METRICS_PORT', portNumber(0)),
+    /** How long jobs may wait while a worker with free slots takes none before `/live` says so, in s (docs/redis.md#failover). */
+    livenessStallSeconds: env('WORKER_LIVENESS_STALL_SECONDS', positiveInt(60)),
   },
   /**
    * Children of a controller (batch items, parallel branches; docs/fan-out.md): most running at once per controller

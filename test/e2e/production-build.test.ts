@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { FILING_BUNDLE, GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
-import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
+import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -166,7 +166,12 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
       const environment = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR };
       const { api, baseUrl } = await spawnApi(environment, { compiled: true });
       started.push(api);
-      const worker = spawnService('worker', environment, { compiled: true });
+      const healthPort = await freePort();
+      const worker = spawnService(
+        'worker',
+        { ...environment, WORKER_METRICS_PORT: String(healthPort) },
+        { compiled: true },
+      );
       started.push(worker);
       await worker.waitForLog((line) => line['msg'] === 'worker started');
       const ack = await post(baseUrl, '/v1/start', { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } });
@@ -178,6 +183,8 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
         30000,
       );
       expect(status.state).to.equal('COMPLETED');
+      const live = await fetch(`http://127.0.0.1:${healthPort}/live`);
+      expect([live.status, await live.json()]).to.deep.equal([200, { live: true }]);
       const board = await get(baseUrl, '/admin/queues');
       expect([board.status, board.type]).to.deep.equal([200, 'text/html; charset=utf-8']);
       const queues = await get(baseUrl, '/admin/queues/api/queues');

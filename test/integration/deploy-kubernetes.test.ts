@@ -135,7 +135,7 @@ describe('Kubernetes manifests (kubectl kustomize, offline)', function () {
         expect(worker.args).to.deep.equal(['node', 'dist/worker/main.js']);
         const metricsPort = loadSettings(at().environment('mthds-worker')).worker.metricsPort;
         expect(worker.ports).to.deep.equal([{ name: 'metrics', containerPort: metricsPort }]);
-        expect(worker.livenessProbe?.httpGet).to.deep.equal({ path: '/metrics', port: 'metrics' });
+        expect(worker.livenessProbe?.httpGet).to.deep.equal({ path: '/live', port: 'metrics' });
         expect(worker.readinessProbe?.httpGet).to.deep.equal({ path: '/metrics', port: 'metrics' });
       });
 

@@ -6,4 +6,5 @@
 
 export type { CallbackProcessorDeps } from './callback-processor.js';
 export type { RunJobOutcome, RunProcessorDeps } from './run-processor-deps.js';
+export type { Liveness } from './worker-liveness.js';
 export { startWorkerPool, type WorkerPool, type WorkerPoolDeps } from './worker-pool.js';

@@ -37,6 +37,7 @@ import { createChildProcessor } from './child-processor.js';
 import { QuarantinePool } from './run-in-quarantine.js';
 import { createRunProcessor } from './run-processor.js';
 import { failRunsStalledTooOften } from './stalled-run-failures.js';
+import { type Liveness, WorkerLiveness } from './worker-liveness.js';
 
 /**
  * Retakes of a job whose worker died (BullMQ `maxStalledCount`): one, so a run whose worker was lost to a deploy or a
@@ -60,6 +61,11 @@ export interface WorkerPool {
   readonly callbackWorker: Worker;
   /** Takes the child jobs of fanned-out runs (docs/fan-out.md). */
   readonly childWorker: Worker;
+  /**
+   * Whether its workers still take the jobs waiting for them (docs/redis.md#failover).
+   * @returns live, or why not
+   */
+  liveness(): Promise<Liveness>;
   /**
    * Stop taking jobs; wait up to `WORKER_SHUTDOWN_GRACE_MS` for in-flight jobs (not at all when Redis is unreachable,
    * since they could not record their outcome), then drop the rest (stalled-job recovery retakes them), stop the
@@ -237,10 +243,20 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     checkpoints,
     seals,
   });
+  const liveness = new WorkerLiveness(
+    [
+      { worker: runWorker, queue: runs, concurrency: settings.worker.concurrency },
+      { worker: childWorker, queue: children.queue, concurrency: settings.fanOut.workerConcurrency },
+      { worker: callbackWorker, queue: callbackQueue.queue, concurrency: settings.worker.concurrency },
+    ],
+    settings.worker.livenessStallSeconds * 1000,
+    Date.now,
+  );
   return {
     runWorker,
     callbackWorker,
     childWorker,
+    liveness: () => liveness.check(),
     async close() {
       const redisUp = connections.allReady();
       const drained = Promise.all([
