@@ -6,7 +6,7 @@
  * another organization sees none of it; a bad key is a 401 problem before any MCP message; a publish tells a listening
  * client that its tools changed; a call that outlasts the wait answers its run's id.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,12 +19,18 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import request from 'supertest';
-import { closeControlPlaneApps } from '../helpers/control-plane-app.js';
+import { createApp } from '../../api/app.js';
+import { selectInferenceBackend } from '../../shared/inference/index.js';
+import { ResourceStack } from '../../shared/lifecycle/index.js';
+import { createLogger } from '../../shared/observability/index.js';
+import { openQueueBackend } from '../../shared/orchestration/queued.js';
+import { buildControlPlaneApp, closeControlPlaneApps } from '../helpers/control-plane-app.js';
 import { completion, type FakeOpenAiServer, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { useTestControlPlane } from '../helpers/postgres.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
+import { sharedDiagnostics } from '../helpers/test-app.js';
 
 const ADMIN = 'mcp-admin-key';
 
@@ -55,6 +61,8 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
   const suite = useTestControlPlane();
   let fake: FakeOpenAiServer;
   let deployment: QueueDeployment;
+  /** Closes the queue deployment of the test, when it started one. */
+  let undeploy: (() => Promise<void>) | undefined;
   let server: Server;
   let endpoint: URL;
   const clients: Client[] = [];
@@ -90,18 +98,16 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
     return client;
   }
 
+  function providerEnvironment(): Record<string, string> {
+    return { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl, INFERENCE_MAX_RETRIES: '0' };
+  }
+
   function deploy(environment: Record<string, string> = {}): Promise<void> {
     deployment = startQueueDeployment({
       controlPlane: suite.database,
-      environment: {
-        AUTH_MODE: 'api_key',
-        API_KEY: ADMIN,
-        OPENAI_API_KEY: 'sk-test',
-        OPENAI_BASE_URL: fake.baseUrl,
-        INFERENCE_MAX_RETRIES: '0',
-        ...environment,
-      },
+      environment: { AUTH_MODE: 'api_key', API_KEY: ADMIN, ...providerEnvironment(), ...environment },
     });
+    undeploy = () => deployment.close();
     server = deployment.app.listen(0, '127.0.0.1');
     return new Promise((resolve) =>
       server.once('listening', () => {
@@ -120,7 +126,8 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await closeControlPlaneApps();
-    await deployment.close();
+    await undeploy?.();
+    undeploy = undefined;
     await fake.close();
   });
 
@@ -264,6 +271,63 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
       expect(resources.map((resource) => resource.uri)).to.deep.equal([`mthds://methods/${theirs}/versions/1/source`]);
     });
 
+    it('should let an agent validate a bundle, get its inputs template and run it inline with the generic tools', async () => {
+      fake.respondWith(() => completion('Hello inline'));
+      const client = await connect(acme.key);
+      const validated = (await client.callTool({
+        name: 'mthds_validate_bundle',
+        arguments: { mthds_contents: [GREETING_BUNDLE] },
+      })) as CallToolResult;
+      expect(validated.structuredContent).to.include({ is_valid: true, is_runnable: true });
+      const broken = (await client.callTool({
+        name: 'mthds_validate_bundle',
+        arguments: { mthds_contents: ['domain = "x"\n[pipe.p]\ntype = "PipeLLM"'] },
+      })) as CallToolResult;
+      expect(broken.structuredContent).to.include({ is_valid: false });
+      const template = (await client.callTool({
+        name: 'mthds_inputs_template',
+        arguments: { method_id: `${greeter}@1` },
+      })) as CallToolResult;
+      expect(JSON.stringify(template.structuredContent)).to.include('name');
+      const ran = (await client.callTool({
+        name: 'mthds_run_bundle',
+        arguments: { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } },
+      })) as CallToolResult;
+      expect(ran.structuredContent).to.include({ status: 'COMPLETED' });
+      expect(ran.structuredContent!['output']).to.deep.equal({ text: 'Hello inline' });
+      const refused = (await client.callTool({
+        name: 'mthds_run_bundle',
+        arguments: { inputs: {} },
+      })) as CallToolResult;
+      expect(refused.isError).to.equal(true);
+      expect((refused.content as { text: string }[])[0]!.text).to.match(/^Validation error: arguments\.mthds_contents/);
+    });
+
+    it('should answer a retried call (same session, same JSON-RPC id) with the same run, started once', async () => {
+      fake.respondWith(() => completion('Hello once'));
+      const call = async () => {
+        const answer = await request(deployment.app)
+          .post('/mcp')
+          .set('Authorization', `Bearer ${acme.key}`)
+          .set('Accept', 'application/json, text/event-stream')
+          .set('Mcp-Session-Id', 'a-session-of-this-test')
+          .send({
+            jsonrpc: '2.0',
+            id: 7,
+            method: 'tools/call',
+            params: { name: `${greeter}_v1`, arguments: { name: { text: 'Ada' } } },
+          })
+          .expect(200);
+        const data = answer.text.split('\n').find((line) => line.startsWith('data: '))!;
+        return (JSON.parse(data.slice('data: '.length)) as { result: CallToolResult }).result;
+      };
+      const first = await call();
+      const again = await call();
+      expect(first.structuredContent).to.include({ status: 'COMPLETED' });
+      expect(again.structuredContent).to.deep.equal(first.structuredContent);
+      expect(fake.requests).to.have.length(1);
+    });
+
     it('should refuse a bad key with a 401 problem document before any MCP message', async () => {
       const refused = await request(deployment.app)
         .post('/mcp')
@@ -317,6 +381,175 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
       expect(resourceChanges).to.be.greaterThan(0);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).to.include(`${greeter}_v3`);
+    });
+  });
+
+  describe('across two API replicas', () => {
+    let replica: { server: Server; url: URL; close(): Promise<void> };
+
+    /** A second API process of the deployment: its settings, Redis prefix and control plane, another port. */
+    async function secondReplica(): Promise<typeof replica> {
+      const settings = deployment.settings;
+      const inference = selectInferenceBackend(settings.inference, settings.serviceConfigDir, providerEnvironment());
+      const backend = openQueueBackend(settings);
+      const resources = new ResourceStack();
+      const app = createApp({
+        settings,
+        logger: createLogger('silent', 'test'),
+        inference,
+        modelDeck: inference.deck,
+        queueBackend: backend,
+        diagnostics: sharedDiagnostics(),
+        apiConfig: { orchestrationMode: 'bullmq', allowRequestOrchestrationModeOverride: false },
+        controlPlane: Promise.resolve(suite.database),
+        resources,
+      });
+      const listening = createServer(app).listen(0, '127.0.0.1');
+      await new Promise((resolve) => listening.once('listening', resolve));
+      return {
+        server: listening,
+        url: new URL(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`),
+        async close() {
+          listening.closeAllConnections();
+          await new Promise((resolve) => listening.close(resolve));
+          await resources.close();
+          await backend.close();
+        },
+      };
+    }
+
+    afterEach(async () => {
+      await Promise.all(clients.splice(0).map((client) => client.close()));
+      await replica.close();
+    });
+
+    it('should serve a client whose requests land on either replica: its call cancelled from the other, its tool list changed from the other', async () => {
+      await deploy();
+      replica = await secondReplica();
+      const acme = await organization('Acme');
+      const greeter = await publishedMethod(acme.key, 'greeter');
+      const never = gate();
+      fake.respondWith(() => ({ ...completion('too late'), after: never.opened }));
+      // initialize, the listening stream and a cancellation go to the second replica; every other request to the first
+      const landed: string[] = [];
+      const route = (input: string | URL, init?: RequestInit): Promise<Response> => {
+        const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : {};
+        const method = init?.method === 'GET' ? 'GET' : (body.method ?? 'response');
+        const second = method === 'GET' || method === 'initialize' || method === 'notifications/cancelled';
+        landed.push(`${method}@${second ? 'second' : 'first'}`);
+        const target = new URL(String(input));
+        target.host = (second ? replica.url : endpoint).host;
+        return fetch(target, init);
+      };
+      const client = new Client({ name: 'roaming-agent', version: '1.0.0' });
+      clients.push(client);
+      await client.connect(
+        new StreamableHTTPClientTransport(endpoint, {
+          requestInit: { headers: { Authorization: `Bearer ${acme.key}` } },
+          fetch: route,
+        }),
+      );
+      let toolChanges = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        toolChanges += 1;
+      });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).to.include(`${greeter}_v1`);
+
+      const progress: Progress[] = [];
+      const abort = new AbortController();
+      const calling = client.callTool({ name: `${greeter}_v1`, arguments: { name: { text: 'Eve' } } }, undefined, {
+        onprogress: (entry) => progress.push(entry),
+        signal: abort.signal,
+      });
+      calling.catch(() => undefined);
+      await pollUntil(
+        async () => fake.requests.length,
+        (count) => count === 1,
+      );
+      const runId = /^run (\S+) started$/.exec(progress[0]!.message!)![1]!;
+      abort.abort('stop');
+      await pollUntil(
+        async () => (await as(acme.key).get(`/v1/runs/${runId}/status`).expect(200)).body.status as string,
+        (status) => status === 'CANCELLED',
+      );
+      expect(landed).to.include.members(['tools/call@first', 'notifications/cancelled@second', 'GET@second']);
+      never.open();
+
+      await pollUntil(
+        async () => {
+          await deployment.backend.catalogChanges.announce(acme.id);
+          return toolChanges;
+        },
+        (count) => count > 0,
+      );
+      const before = toolChanges;
+      await as(acme.key).put(`/v1/methods/${greeter}/draft`, { mthds: SECOND_GREETING }).expect(200);
+      await as(acme.key).post(`/v1/methods/${greeter}/publish`).expect(200);
+      await pollUntil(
+        async () => toolChanges,
+        (count) => count > before,
+      );
+    });
+  });
+
+  describe('on a direct deployment (no queue)', () => {
+    it('should run a called method in the API process, answer its output, and stop it when the call is cancelled', async () => {
+      const app = buildControlPlaneApp(suite.database, {
+        AUTH_MODE: 'api_key',
+        API_KEY: ADMIN,
+        ...providerEnvironment(),
+      });
+      server = app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      endpoint = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+      const admin = (path: string, body: object) =>
+        request(app).post(path).set('Authorization', `Bearer ${ADMIN}`).send(body).expect(201);
+      const org = (await admin('/v1/organizations', { name: 'Direct' })).body.org_id as string;
+      const key = (await admin('/v1/pipelex-api-keys', { label: 'agent', organization_id: org })).body
+        .api_key as string;
+      const method = (
+        await request(app)
+          .post('/v1/methods')
+          .set('Authorization', `Bearer ${key}`)
+          .send({ name: 'greeter', mthds: GREETING_BUNDLE })
+          .expect(201)
+      ).body.method_id as string;
+      await request(app)
+        .post(`/v1/methods/${method}/publish`)
+        .set('Authorization', `Bearer ${key}`)
+        .send({})
+        .expect(200);
+      const client = await connect(key);
+      fake.respondWith(() => completion('Hello direct'));
+      const done = (await client.callTool({
+        name: `${method}_v1`,
+        arguments: { name: { text: 'Ada' } },
+      })) as CallToolResult;
+      expect(done.structuredContent).to.include({ status: 'COMPLETED' });
+      expect(done.structuredContent!['output']).to.deep.equal({ text: 'Hello direct' });
+
+      const never = gate();
+      fake.respondWith(() => ({ ...completion('too late'), after: never.opened }));
+      const progress: Progress[] = [];
+      const abort = new AbortController();
+      const calling = client.callTool({ name: `${method}_v1`, arguments: { name: { text: 'Eve' } } }, undefined, {
+        onprogress: (entry) => progress.push(entry),
+        signal: abort.signal,
+      });
+      calling.catch(() => undefined);
+      await pollUntil(
+        async () => fake.requests.length,
+        (count) => count === 2,
+      );
+      const runId = /^run (\S+) started$/.exec(progress[0]!.message!)![1]!;
+      abort.abort('stop');
+      await pollUntil(
+        async () =>
+          (await request(app).get(`/v1/runs/${runId}/status`).set('Authorization', `Bearer ${key}`).expect(200)).body
+            .status as string,
+        (status) => status === 'CANCELLED',
+      );
+      never.open();
     });
   });
 
