@@ -115,7 +115,8 @@ function progressReporter(extra: ToolExtra, runId: string) {
     started: () => send(`run ${runId} started`),
     event: (logged: LoggedRunEvent) => {
       const event = logged.event;
-      return send('pipe_code' in event ? `${event.type} ${event.pipe_code}` : event.type);
+      const pipe = 'pipe_code' in event && typeof event.pipe_code === 'string' ? ` ${event.pipe_code}` : '';
+      return send(`${event.type}${pipe}`);
     },
   };
 }

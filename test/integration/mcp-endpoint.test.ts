@@ -205,8 +205,16 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
       );
       held.open();
       const result = await calling;
-      expect(seen.at(-1)).to.equal('result');
-      expect((seen[0] as Progress).message).to.match(/^run mcp-[0-9a-f]{40} started$/);
+      const runId = result.structuredContent!['pipeline_run_id'] as string;
+      expect(runId).to.match(/^mcp-[0-9a-f]{40}$/);
+      expect(seen.map((entry) => (entry === 'result' ? entry : entry.message))).to.deep.equal([
+        `run ${runId} started`,
+        'run:started',
+        'pipe:started greet_person',
+        'pipe:finished greet_person',
+        'run:finished',
+        'result',
+      ]);
       expect(result.structuredContent).to.include({ status: 'COMPLETED' });
       expect(result.structuredContent!['output']).to.deep.equal({ text: 'Hello at last' });
     });
