@@ -68,7 +68,7 @@ export const MCP_ROUTES: readonly RouteSpec[] = [
       202: { description: 'A notification or a response was accepted.' },
       ...REFUSALS,
     },
-    problems: ['ValidationError', 'InvalidJSON'],
+    problems: ['ValidationError', 'PayloadTooLarge', 'UnsupportedMediaType', 'ServerBusyError'],
   },
   {
     method: 'get',
