@@ -55,6 +55,7 @@ import { controlPlaneServices, mountControlPlaneRoutes } from './control-plane-a
 import { dispatchTermsOf } from './dispatch-terms.js';
 import { errorPages } from './error-pages.js';
 import { MCP_ROUTES, mcpRouter } from './mcp/mcp-route.js';
+import { WaitSlots } from './mcp/mcp-services.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
@@ -316,6 +317,7 @@ export function createApp(deps: AppDeps): Express {
           catalog,
           changes: catalogChanges,
           callWaitMs: settings.mcp.callWaitSeconds * 1000,
+          waits: new WaitSlots(settings.runLifecycle.maxEventStreams),
           docsUrl: settings.errorDocsUrl,
           logger,
         },

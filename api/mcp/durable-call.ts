@@ -122,7 +122,7 @@ function progressReporter(extra: ToolExtra, runId: string) {
 }
 
 /**
- * Follow a run's events until it ends, the wait's bound passes or the client goes away, then read its record.
+ * Wait for a run within the bound, when a wait slot is free, then read its record.
  * @returns the run's record as it stands then
  */
 async function waitForEnd(
@@ -133,6 +133,24 @@ async function waitForEnd(
   onEvent: (logged: LoggedRunEvent) => Promise<void>,
   running: Promise<unknown> | undefined,
 ): Promise<RunRecord> {
+  const read = () => readOwnedOrKeptRun(services.store, services.objects, runId, caller.identity, undefined);
+  if (!services.waits.take()) return read();
+  try {
+    await follow(services, runId, extra, onEvent, running);
+  } finally {
+    services.waits.release();
+  }
+  return read();
+}
+
+/** Follow a run's events until the run ends, the wait's bound passes, the client goes away or `running` settles. */
+async function follow(
+  services: McpServices,
+  runId: string,
+  extra: ToolExtra,
+  onEvent: (logged: LoggedRunEvent) => Promise<void>,
+  running: Promise<unknown> | undefined,
+): Promise<void> {
   const stop = new AbortController();
   const bound = setTimeout(() => stop.abort(), services.callWaitMs);
   const leave = () => stop.abort();
@@ -150,7 +168,6 @@ async function waitForEnd(
     clearTimeout(bound);
     extra.signal.removeEventListener('abort', leave);
   }
-  return readOwnedOrKeptRun(services.store, services.objects, runId, caller.identity, undefined);
 }
 
 /**

@@ -43,10 +43,38 @@ export interface McpServices {
   changes: CatalogChanges;
   /** `MCP_CALL_WAIT_SECONDS` in ms: how long a call waits for its run before it answers with the run's id. */
   callWaitMs: number;
+  /**
+   * The calls that may follow their run's events at once in this process (each holds a Redis connection in queue
+   * mode): `RUN_EVENT_STREAMS_MAX`; a call beyond answers its run's id at once.
+   */
+  waits: WaitSlots;
   /** `ERROR_DOCS_URL`: the base of the `type` URIs of the problem documents a failed tool call carries. */
   docsUrl: string;
   /** Where a tool call's unexpected failure is logged. */
   logger: Logger;
+}
+
+/** A count of the calls waiting for their runs, bounded. */
+export class WaitSlots {
+  private taken = 0;
+
+  /** @param max - how many calls may wait at once */
+  constructor(private readonly max: number) {}
+
+  /**
+   * Take a slot.
+   * @returns true when one was free (give it back with {@link release}); false when every slot is taken
+   */
+  take(): boolean {
+    if (this.taken >= this.max) return false;
+    this.taken += 1;
+    return true;
+  }
+
+  /** Give a slot back. */
+  release(): void {
+    this.taken -= 1;
+  }
 }
 
 /** Who calls, for one HTTP request of the endpoint. */

@@ -561,6 +561,37 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
     });
   });
 
+  describe('with one wait slot', () => {
+    it('should answer a call’s run id at once while another call holds the only slot, the run going on', async () => {
+      await deploy({ RUN_EVENT_STREAMS_MAX: '1' });
+      const acme = await organization('Acme');
+      const greeter = await publishedMethod(acme.key, 'greeter');
+      const held = gate();
+      fake.respondWith(() => ({ ...completion('Hello in turn'), after: held.opened }));
+      const client = await connect(acme.key);
+      const progress: Progress[] = [];
+      const waiting = client.callTool({ name: `${greeter}_v1`, arguments: { name: { text: 'Ada' } } }, undefined, {
+        onprogress: (entry) => progress.push(entry),
+      });
+      await pollUntil(
+        async () => progress.length,
+        (count) => count > 0,
+      );
+      const second = (await client.callTool({
+        name: `${greeter}_v1`,
+        arguments: { name: { text: 'Bob' } },
+      })) as CallToolResult;
+      expect(second.structuredContent!['status']).to.be.oneOf(['PENDING', 'RUNNING']);
+      held.open();
+      expect(((await waiting) as CallToolResult).structuredContent).to.include({ status: 'COMPLETED' });
+      const runId = second.structuredContent!['pipeline_run_id'] as string;
+      await pollUntil(
+        async () => (await as(acme.key).get(`/v1/runs/${runId}/status`).expect(200)).body.status as string,
+        (status) => status === 'COMPLETED',
+      );
+    });
+  });
+
   describe('with a short wait', () => {
     it('should answer the run’s id when the run outlasts the wait, and the run goes on', async () => {
       await deploy({ MCP_CALL_WAIT_SECONDS: '1' });
