@@ -12,7 +12,8 @@
  * 4. authentication of every `/v1` route and of the older unversioned ones (`/pipeline/…`, `/validate`, spec §4.12)
  *    (spec §5; with a control plane, organizations' API keys too, and on `GET /platform/v1/auth/verify`:
  *    docs/api.md#api-keys; with a control plane the methods catalog is served too,
- *    docs/api.md#methods-catalog); the operator routes `/admin/*` and `/metrics` need the
+ *    docs/api.md#methods-catalog), and of the MCP endpoint `/mcp` (docs/mcp.md); the operator routes `/admin/*` and
+ *    `/metrics` need the
  *    operator credential, never a tenant's (Bearer, or on `/admin/*` HTTP Basic with it as the password, for
  *    browsers: `middleware/operator-auth.ts`)
  * 5. per-route body reading (415 for a body that is not JSON, 413); decoding (422) and zod request schema (422), in a
@@ -37,6 +38,7 @@ import {
   type DispatchPolicy,
   directOrchestrator,
   type HistoryOutbox,
+  localCatalogChanges,
   loggedRunObjects,
   memoryRuns,
   type Orchestrator,
@@ -52,6 +54,8 @@ import type { AppDeps } from './app-deps.js';
 import { controlPlaneServices, mountControlPlaneRoutes } from './control-plane-app.js';
 import { dispatchTermsOf } from './dispatch-terms.js';
 import { errorPages } from './error-pages.js';
+import { MCP_ROUTES, mcpRouter } from './mcp/mcp-route.js';
+import { WaitSlots } from './mcp/mcp-services.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
@@ -67,7 +71,7 @@ import { RouteRegistry } from './openapi/route-registry.js';
 import { Orchestration } from './orchestration.js';
 import { Readiness } from './readiness.js';
 import { diagnosticRoutes } from './routes/diagnostic-route-specs.js';
-import { diagnosticsRouter } from './routes/diagnostics.js';
+import { diagnosticAnswerer, diagnosticsRouter } from './routes/diagnostics.js';
 import { docsPageRouter, ROOT_ROUTE } from './routes/docs-page.js';
 import { errorsRouter } from './routes/errors.js';
 import { HEALTH_ROUTE, healthRouter } from './routes/health.js';
@@ -216,6 +220,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
   const now = deps.now ?? Date.now;
   const services = controlPlaneServices(deps, runs.store, { settings, logger, now });
+  const catalogChanges = deps.queueBackend?.catalogChanges ?? localCatalogChanges();
   const { catalog, runHistory, storeKeys } = services;
   const auth = authenticate(settings.auth, storeKeys);
   app.use('/v1', auth);
@@ -225,21 +230,17 @@ export function createApp(deps: AppDeps): Express {
   app.use(routes.describe(openApiRouter(routes, { auth: settings.auth.mode }), [OPENAPI_ROUTE]));
   if (deps.modelDeck) app.use(routes.describe(modelsRouter(deps.modelDeck), [MODELS_ROUTE]));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, { metrics }).fetcher;
-  app.use(
-    routes.describe(
-      diagnosticsRouter({
-        ...bodyLimits,
-        maxMthdsFileKib: settings.maxMthdsFileKib,
-        orchestration,
-        diagnostics,
-        methodFetcher,
-        ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
-        answers: new AnswerCache(settings.compute.answerCacheMib * 2 ** 20),
-        catalog,
-      }),
-      diagnosticRoutes(settings.maxMthdsFileKib),
-    ),
-  );
+  const diagnosticOptions = {
+    ...bodyLimits,
+    maxMthdsFileKib: settings.maxMthdsFileKib,
+    orchestration,
+    diagnostics,
+    methodFetcher,
+    ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
+    answers: new AnswerCache(settings.compute.answerCacheMib * 2 ** 20),
+    catalog,
+  };
+  app.use(routes.describe(diagnosticsRouter(diagnosticOptions), diagnosticRoutes(settings.maxMthdsFileKib)));
   const runOptions = {
     ...bodyLimits,
     orchestration,
@@ -299,6 +300,31 @@ export function createApp(deps: AppDeps): Express {
       [RUN_EVENTS_ROUTE],
     ),
   );
+  app.use('/mcp', auth);
+  app.use(
+    routes.describe(
+      mcpRouter({
+        ...bodyLimits,
+        diagnostics,
+        services: {
+          runs: runOptions,
+          ...runs,
+          objects,
+          links,
+          disclosure: settings.errorDisclosure,
+          stopper: control.stopper,
+          diagnose: diagnosticAnswerer(diagnosticOptions),
+          catalog,
+          changes: catalogChanges,
+          callWaitMs: settings.mcp.callWaitSeconds * 1000,
+          waits: new WaitSlots(settings.runLifecycle.maxEventStreams),
+          docsUrl: settings.errorDocsUrl,
+          logger,
+        },
+      }),
+      MCP_ROUTES,
+    ),
+  );
   mountControlPlaneRoutes(app, routes, services, {
     ...bodyLimits,
     settings,
@@ -307,6 +333,7 @@ export function createApp(deps: AppDeps): Express {
     objects,
     stopper: control.stopper,
     ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
+    changes: catalogChanges,
     now,
   });
   const operators = { auth: settings.auth, operatorApiKey: settings.operatorApiKey, storeKeys };

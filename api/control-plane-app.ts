@@ -7,7 +7,7 @@
 import type { Express } from 'express';
 import type { Settings } from '../shared/config/index.js';
 import type { Logger } from '../shared/observability/index.js';
-import type { HistoryOutbox, RunStopper } from '../shared/orchestration/index.js';
+import type { CatalogChanges, HistoryOutbox, RunStopper } from '../shared/orchestration/index.js';
 import type { AppDeps } from './app-deps.js';
 import type { JsonBodyLimits } from './body/json-body.js';
 import { type MethodCatalog, openMethodCatalog } from './method-catalog.js';
@@ -92,6 +92,8 @@ export interface ControlPlaneRouteOptions extends JsonBodyLimits {
   models?: Parameters<typeof methodsRouter>[0]['models'];
   /** Stops runs (the bulk cancel, docs/cancellation.md#bulk-cancel). */
   stopper: RunStopper;
+  /** Where the catalog's changes are announced (the MCP endpoint's tool lists, docs/mcp.md#tool-list-changes). */
+  changes: CatalogChanges;
   now: () => number;
 }
 
@@ -152,7 +154,14 @@ export function mountControlPlaneRoutes(
       maxTotalBytes: settings.bundles.maxTotalBytes,
     };
     const judge = { diagnostics, ...(options.models ? { models: options.models } : {}) };
-    const methods = methodsRouter({ ...bodyLimits, ...judge, catalog, limits, ...(runHistory ? { runHistory } : {}) });
+    const methods = methodsRouter({
+      ...bodyLimits,
+      ...judge,
+      catalog,
+      limits,
+      changes: options.changes,
+      ...(runHistory ? { runHistory } : {}),
+    });
     app.use(routes.describe(methods, methodRoutes(limits)));
   }
 }

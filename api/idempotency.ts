@@ -45,32 +45,62 @@ export async function answerOnce(
   duration: AnswerDuration,
   act: () => Promise<KeptResponse>,
 ): Promise<void> {
-  const header = req.get('Idempotency-Key');
-  if (header === undefined || service === undefined) {
-    const answer = await act();
-    sendJson(res, answer.status, answer.body);
-    return;
-  }
-  const key = parseRequest(IDEMPOTENCY_KEY, header, 'header.Idempotency-Key');
+  const keyed = { owner: res.locals.identity.userId as string, route, key: req.get('Idempotency-Key'), body: req.body };
+  sendKeptAnswer(res, await keptAnswerOnce(service, keyed, duration, act));
+}
+
+/**
+ * Send an answer made once per key, a replay marked `Idempotent-Replayed: true`.
+ * @param res - where it goes
+ * @param outcome - the answer and whether it is a replay
+ */
+export function sendKeptAnswer(res: Response, outcome: { answer: KeptResponse; replayed: boolean }): void {
+  if (outcome.replayed) res.setHeader(REPLAYED_HEADER, 'true');
+  sendJson(res, outcome.answer.status, outcome.answer.body);
+}
+
+/** A request as its idempotency key scopes it: whose, on which route, under which key, with which body. */
+export interface KeyedRequest {
+  /** The caller's own id. */
+  owner: string;
+  /** The route's method and path (`POST /v1/start`), or another name of the entry point (the MCP endpoint's). */
+  route: string;
+  /** The key as sent; undefined for a request without one. */
+  key: string | undefined;
+  /** The decoded request body, whose canonical JSON's SHA-256 a repeat must match. */
+  body: unknown;
+}
+
+/**
+ * Make a request's answer once per key, or afresh when it has none (or no control plane keeps keys): the part of
+ * {@link answerOnce} that needs no HTTP exchange, shared with the MCP endpoint (docs/mcp.md#durable-calls).
+ * @param service - the control plane's services, when served
+ * @param keyed - owner, route, key and body
+ * @param duration - how long `act` takes
+ * @param act - makes the first answer
+ * @returns the answer, and whether it is a replay of the first one
+ * @throws ValidationError (422) for a malformed key; IdempotencyKeyReusedError (409); IdempotencyKeyInUseError (409,
+ *   retryable); ControlPlaneUnavailableError (503) when the keys cannot be read; what `act` throws
+ */
+export async function keptAnswerOnce(
+  service: Promise<RunHistoryService> | undefined,
+  keyed: KeyedRequest,
+  duration: AnswerDuration,
+  act: () => Promise<KeptResponse>,
+): Promise<{ answer: KeptResponse; replayed: boolean }> {
+  if (keyed.key === undefined || service === undefined) return { answer: await act(), replayed: false };
+  const key = parseRequest(IDEMPOTENCY_KEY, keyed.key, 'header.Idempotency-Key');
   const { idempotency } = await service;
-  const scope = { owner: res.locals.identity.userId as string, route, key };
+  const scope = { owner: keyed.owner, route: keyed.route, key };
   const digest = createHash('sha256')
-    .update(canonicalize(req.body) ?? '')
+    .update(canonicalize(keyed.body) ?? '')
     .digest('hex');
-  const send = (answer: KeptResponse, replayed: boolean) => {
-    if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
-    sendJson(res, answer.status, answer.body);
-  };
   if (duration === 'quick') {
     const outcome = await whenDatabaseReachable(() => idempotency.once(scope, digest, act));
-    send(outcome.response, outcome.replayed);
-    return;
+    return { answer: outcome.response, replayed: outcome.replayed };
   }
   const claim = await whenDatabaseReachable(() => idempotency.begin(scope, digest));
-  if (claim !== 'claimed') {
-    send(claim.replay, true);
-    return;
-  }
+  if (claim !== 'claimed') return { answer: claim.replay, replayed: true };
   let answer: KeptResponse;
   try {
     answer = await act();
@@ -80,7 +110,7 @@ export async function answerOnce(
   }
   // The run is done: its answer goes out even when it cannot be kept (the key is then freed, not left pending).
   await idempotency.settle(scope, answer).catch(() => idempotency.release(scope).catch(() => undefined));
-  send(answer, false);
+  return { answer, replayed: false };
 }
 
 /**

@@ -16,12 +16,14 @@
 import { type RequestHandler, Router } from 'express';
 import type { MethodFetcher } from '../../shared/methods/index.js';
 import type { ModelReferenceCatalog } from '../../shared/mthds/index.js';
+import type { RawJsonBody } from '../body/decode-json.js';
 import { rawBodyOf, readBody } from '../body/read-body.js';
 import type { MethodCatalog } from '../method-catalog.js';
 import type { Identity } from '../middleware/authenticate.js';
 import { AnswerCache } from '../offload/answer-cache.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
+import type { EncodedJson } from '../offload/encode-json.js';
 import type { Orchestration } from '../orchestration.js';
 import type { Closure, MethodToFetch } from '../requests/closure-selector.js';
 import { DIAGNOSTIC_ROUTES, type DiagnosticRequest, type DiagnosticRoute } from '../requests/diagnostic-requests.js';
@@ -75,11 +77,38 @@ async function fetchClosure(
   };
 }
 
-function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, deployment: string): RequestHandler {
-  return async (req, res) => {
+/**
+ * Answers a diagnostic request from its undecoded body, for a caller: the answer cache, the diagnostics pool, and the
+ * fetch of a `method_ref` or lookup of a `method_id` between the pool's two askings.
+ * @param route - which route
+ * @param body - the undecoded body; undefined for none
+ * @param identity - the caller (its catalog, its cache entries)
+ * @param signal - aborts the pool's work (the client went away)
+ * @returns the route's 200 body, encoded
+ * @throws what {@link diagnosticsRouter}'s routes answer as problems
+ */
+export type DiagnosticAnswerer = (
+  route: DiagnosticRoute,
+  body: RawJsonBody | undefined,
+  identity: Identity,
+  signal: AbortSignal | undefined,
+) => Promise<EncodedJson>;
+
+/**
+ * The answerer of the diagnostic routes, shared with the MCP endpoint's tools (docs/mcp.md#generic-tools).
+ * @param options - body limits, `MAX_MTHDS_FILE_KIB`, orchestration, diagnostics pool, method fetcher, answer cache
+ */
+export function diagnosticAnswerer(options: DiagnosticsRouterOptions): DiagnosticAnswerer {
+  const deployment = JSON.stringify([
+    options.maxJsonDepth,
+    options.maxJsonValues,
+    options.maxMthdsFileKib,
+    options.models ?? null,
+  ]);
+  return async (route, body, identity, signal) => {
     const request: DiagnosticRequest = {
       route,
-      body: rawBodyOf(req.body),
+      body,
       limits: {
         maxJsonDepth: options.maxJsonDepth,
         maxJsonValues: options.maxJsonValues,
@@ -90,24 +119,27 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
     };
     const key = AnswerCache.key({
       route,
-      owner: (res.locals.identity as Identity).userId,
+      owner: identity.userId,
       context: `${deployment}${JSON.stringify(request.modes)}`,
       body: request.body,
     });
     const kept = options.answers.get(key);
-    if (kept) {
-      sendEncodedJson(res, 200, kept);
-      return;
-    }
-    const signal = clientSignal(res);
+    if (kept) return kept;
     let answer = await options.diagnostics.run('request', request, signal);
     if ('body' in answer) options.answers.set(key, answer.body);
     else {
-      const fetched = await fetchClosure(answer.fetch, options, res.locals.identity as Identity);
+      const fetched = await fetchClosure(answer.fetch, options, identity);
       answer = await options.diagnostics.run('request', { ...request, fetched }, signal);
     }
     if ('fetch' in answer) throw new Error(`diagnostic route ${route} asked for a second fetch`);
-    sendEncodedJson(res, 200, answer.body);
+    return answer.body;
+  };
+}
+
+function handler(route: DiagnosticRoute, answer: DiagnosticAnswerer): RequestHandler {
+  return async (req, res) => {
+    const body = await answer(route, rawBodyOf(req.body), res.locals.identity as Identity, clientSignal(res));
+    sendEncodedJson(res, 200, body);
   };
 }
 
@@ -122,14 +154,9 @@ function handler(route: DiagnosticRoute, options: DiagnosticsRouterOptions, depl
 export function diagnosticsRouter(options: DiagnosticsRouterOptions): Router {
   const router = Router();
   const read = readBody(options.maxBodyBytes, 'typed');
-  const deployment = JSON.stringify([
-    options.maxJsonDepth,
-    options.maxJsonValues,
-    options.maxMthdsFileKib,
-    options.models ?? null,
-  ]);
+  const answer = diagnosticAnswerer(options);
   for (const [route, { path }] of Object.entries(DIAGNOSTIC_ROUTES) as [DiagnosticRoute, { path: string }][]) {
-    router.post(path, read, handler(route, options, deployment));
+    router.post(path, read, handler(route, answer));
   }
   return router;
 }

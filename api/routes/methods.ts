@@ -9,6 +9,7 @@
  * judges it, in the diagnostics pool (422 `InvalidMethodError` with the verdict otherwise).
  */
 import { type RequestHandler, type Response, Router } from 'express';
+import type { CatalogChanges } from '../../shared/orchestration/index.js';
 import { IMPLEMENTATION_VERSION } from '../../shared/version.js';
 import {
   type MethodPublishAnswer,
@@ -51,6 +52,8 @@ export interface MethodsRouterOptions extends JsonBodyLimits, DraftJudge {
   limits: MethodLimits;
   /** The control plane's services, whose idempotency keys `POST /v1/methods` honours (docs/api.md#idempotency). */
   runHistory?: Promise<RunHistoryService>;
+  /** Where a publish, a rename and a deletion are announced (the MCP endpoint's tool lists, docs/mcp.md). */
+  changes?: CatalogChanges;
 }
 
 /** Page sizes when the query names none. */
@@ -141,13 +144,18 @@ export function methodsRouter(options: MethodsRouterOptions): Router {
   router.patch('/v1/methods/:methodId', body, async (req, res) => {
     const id = methodIdOf(req.params);
     const { name } = parseRequest(bodies.rename, req.body);
-    sendJson(res, 200, methodData(await (await catalog()).methods.rename(catalogOwner(caller(res)), id, name)));
+    const owner = catalogOwner(caller(res));
+    const renamed = await (await catalog()).methods.rename(owner, id, name);
+    await options.changes?.announce(owner);
+    sendJson(res, 200, methodData(renamed));
   });
 
   router.delete('/v1/methods/:methodId', async (req, res) => {
     const id = methodIdOf(req.params);
     const { erasures, erase } = await catalog();
-    const erasure = await erasures.begin(catalogOwner(caller(res)), id);
+    const owner = catalogOwner(caller(res));
+    const erasure = await erasures.begin(owner, id);
+    await options.changes?.announce(owner);
     sendJson(res, 202, methodDeletionAccepted(erasure));
     erase(() => erasures.erase(erasure));
   });
@@ -182,6 +190,7 @@ export function methodsRouter(options: MethodsRouterOptions): Router {
       runnerVersion: IMPLEMENTATION_VERSION,
       crateFingerprint,
     });
+    if (publication.outcome === 'published') await options.changes?.announce(owner);
     sendJson(res, 200, methodPublished(publication));
   });
 

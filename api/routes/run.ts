@@ -11,12 +11,20 @@
  */
 import { type Request, type Response, Router } from 'express';
 import type { BundleLimits } from '../../shared/bundles/index.js';
+import type { KeptResponse } from '../../shared/database/index.js';
 import { StartRequiresAsyncOrchestration } from '../../shared/errors/index.js';
 import type { MethodFetcher } from '../../shared/methods/index.js';
-import type { DispatchPolicy, Orchestrator, RunObjects, RunSubmission } from '../../shared/orchestration/index.js';
+import type {
+  DispatchPolicy,
+  Orchestrator,
+  RunObjects,
+  RunSubmission,
+  StartAcknowledgement,
+} from '../../shared/orchestration/index.js';
 import { jsonBody } from '../body/json-body.js';
-import { answerOnce } from '../idempotency.js';
+import { answerOnce, type KeyedRequest, keptAnswerOnce, sendKeptAnswer } from '../idempotency.js';
 import type { MethodCatalog } from '../method-catalog.js';
+import type { Identity } from '../middleware/authenticate.js';
 import { clientSignal } from '../offload/client-signal.js';
 import type { DiagnosticsPool } from '../offload/diagnostics-pool.js';
 import { EXAMPLE_BUNDLE, EXAMPLE_INPUTS } from '../openapi/examples.js';
@@ -178,8 +186,21 @@ export interface RunRouteOptions {
  */
 const RUN_ID_HEADER = 'X-Pipeline-Run-Id';
 
-/** How a run is delivered: `/v1/execute` blocks, `/v1/start` fires and forgets. */
-type Delivery = 'blocking' | 'fire_and_forget';
+/**
+ * How a run is delivered: `/v1/execute` blocks, `/v1/start` fires and forgets, an MCP tool call launches it (started
+ * as `/v1/start` starts it, or on a `direct` deployment run in this process beyond the answer: docs/mcp.md#durable-calls).
+ */
+type Delivery = 'blocking' | 'fire_and_forget' | 'launch';
+
+/** Who asks for a run: the authenticated caller and the request id its run carries. */
+export interface RunCaller {
+  identity: Identity;
+  requestId: string;
+}
+
+function callerOf(res: Response): RunCaller {
+  return { identity: res.locals.identity as Identity, requestId: res.locals.requestId as string };
+}
 
 /**
  * The one path from a run request to its submission (docs/api.md#post-v1execute processing order): schema (the source
@@ -192,14 +213,14 @@ type Delivery = 'blocking' | 'fire_and_forget';
  */
 async function acceptRun(
   request: unknown,
-  res: Response,
+  caller: RunCaller,
   options: RunRouteOptions,
   delivery: Delivery,
 ): Promise<{ orchestrator: Orchestrator; submission: RunSubmission; methodVersion?: number | 'draft' }> {
   const body = parseRunRequest(request);
   checkCallbackUrls(body.callback_urls ?? [], options.allowPrivateCallbackHosts);
   checkTimeout(body.timeout_seconds, options.runTimeoutMaxSeconds);
-  const ownership = runOwnership(res.locals.identity, body.storage_scope);
+  const ownership = runOwnership(caller.identity, body.storage_scope);
   checkInputReferences(body.inputs, ownership);
   const orchestrator = options.orchestration.select(body.orchestration_mode);
   if (delivery === 'fire_and_forget' && !orchestrator.start) {
@@ -211,13 +232,13 @@ async function acceptRun(
     bundleLimits: options.bundleLimits,
     fetcher: options.methodFetcher,
     catalog: options.catalog,
-    identity: res.locals.identity,
+    identity: caller.identity,
   });
   const submission = toSubmission(body, run, {
-    requestId: res.locals.requestId,
+    requestId: caller.requestId,
     ownership,
-    honourRunId: delivery === 'fire_and_forget',
-    rateTenant: await runRateTenant(res.locals.identity, options.rateShares),
+    honourRunId: delivery !== 'blocking',
+    rateTenant: await runRateTenant(caller.identity, options.rateShares),
   });
   // a run of a stored method says which of its contents runs: a version's number, or the draft
   const byId = run.methodLink && !hasInlineSources(body) ? run.methodLink : undefined;
@@ -255,7 +276,7 @@ export async function executeRun(
   request: unknown,
   answer: RunAnswer,
 ): Promise<void> {
-  const { orchestrator, submission } = await acceptRun(request, res, options, 'blocking');
+  const { orchestrator, submission } = await acceptRun(request, callerOf(res), options, 'blocking');
   await answerOnce(req, res, options.runHistory, answer.route, 'long', async () => {
     res.setHeader(RUN_ID_HEADER, submission.pipelineRunId);
     const running = orchestrator.execute(submission, clientSignal(res));
@@ -280,15 +301,61 @@ export async function startRun(
   request: unknown,
   answer: RunAnswer,
 ): Promise<void> {
-  const { orchestrator, submission, methodVersion } = await acceptRun(request, res, options, 'fire_and_forget');
+  const keyed = { route: answer.route, key: req.get('Idempotency-Key'), body: req.body };
+  sendKeptAnswer(res, await startRunFor(callerOf(res), options, request, keyed, answer, 'fire_and_forget'));
+}
+
+/** A started run: its acknowledgement (first or replayed) and, for a run in this process, its run to completion. */
+export interface StartedRun {
+  answer: KeptResponse;
+  replayed: boolean;
+  /** The in-process run of a `direct` deployment, launched by this call; absent for a queued run and a replay. */
+  running?: Promise<unknown>;
+}
+
+/**
+ * Accept a caller's run and start it, once per idempotency key: the path of `POST /v1/start` without its HTTP exchange,
+ * shared with the MCP endpoint (docs/mcp.md#durable-calls). With `launch`, a deployment without a queue runs it in
+ * this process, beyond the answer, as a `direct` run that a cancel stops.
+ * @param caller - the caller and the request id
+ * @param options - the run routes' dependencies
+ * @param request - the decoded run request (`RUN_REQUEST`'s shape, checked here)
+ * @param keyed - the idempotency scope's route, the key (undefined: none) and the body its digest is taken of
+ * @param answer - the success status and body shape
+ * @param delivery - `fire_and_forget` (`/v1/start`: a queue is needed) or `launch`
+ * @throws the problems of {@link START_ROUTE}
+ */
+export async function startRunFor(
+  caller: RunCaller,
+  options: RunRouteOptions,
+  request: unknown,
+  keyed: Omit<KeyedRequest, 'owner'>,
+  answer: Pick<RunAnswer, 'status' | 'shape'>,
+  delivery: 'fire_and_forget' | 'launch',
+): Promise<StartedRun> {
+  const { orchestrator, submission, methodVersion } = await acceptRun(request, caller, options, delivery);
   // read (and cache) the owner's terms before the key's row and its database connection are held: a start that read
   // them inside could wait for a connection its own duplicates hold
   await options.dispatchTerms?.termsOf(submission.owner);
-  await answerOnce(req, res, options.runHistory, answer.route, 'quick', async () => {
-    const acknowledgement = await orchestrator.start!(submission);
-    const body = methodVersion === undefined ? acknowledgement : { ...acknowledgement, method_version: methodVersion };
-    return { status: answer.status, body: answer.shape(body) };
-  });
+  let running: Promise<unknown> | undefined;
+  const acknowledge = async (): Promise<StartAcknowledgement | { pipeline_run_id: string }> => {
+    if (orchestrator.start) return orchestrator.start(submission);
+    running = orchestrator.execute(submission, new AbortController().signal);
+    running.catch(() => undefined);
+    return { pipeline_run_id: submission.pipelineRunId };
+  };
+  const outcome = await keptAnswerOnce(
+    options.runHistory,
+    { ...keyed, owner: caller.identity.userId },
+    'quick',
+    async () => {
+      const acknowledgement = await acknowledge();
+      const body =
+        methodVersion === undefined ? acknowledgement : { ...acknowledgement, method_version: methodVersion };
+      return { status: answer.status, body: answer.shape(body) };
+    },
+  );
+  return running ? { ...outcome, running } : outcome;
 }
 
 /**

@@ -442,6 +442,13 @@ const SETTINGS_TABLE = {
     ttlHours: env('IDEMPOTENCY_KEY_TTL_HOURS', positiveInt(24)),
   },
   /**
+   * The MCP endpoint (docs/mcp.md#durable-calls): how long a tool call waits for its run before it answers with the
+   * run's id (below the 60 s an MCP client waits for an answer by default).
+   */
+  mcp: {
+    callWaitSeconds: env('MCP_CALL_WAIT_SECONDS', positiveInt(50)),
+  },
+  /**
    * Run storage (docs/storage.md): the backend and where it keeps objects, what is moved out of Redis and of results
    * into it, how long signed URLs live, how long each leaf is kept, and how often the sweeper runs.
    */

@@ -28,6 +28,9 @@ export {
   type MethodVersionPage,
   type MethodVersionSelector,
   MethodVersions,
+  type PublishedPosition,
+  type PublishedVersion,
+  type PublishedVersionPage,
   type SelectedSources,
 } from './method-versions.js';
 export { type MethodDraft, type MethodPage, Methods } from './methods.js';

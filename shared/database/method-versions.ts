@@ -60,6 +60,25 @@ export interface SelectedSources {
   readonly version: number | null;
 }
 
+/** A published version as an owner's tools list it (docs/mcp.md#method-tools): with its method's name and sources. */
+export interface PublishedVersion extends MethodVersion {
+  /** The method's current name. */
+  readonly name: string;
+}
+
+/** Where a page of an owner's published versions starts: after this method's version. */
+export interface PublishedPosition {
+  readonly methodId: string;
+  readonly version: number;
+}
+
+/** A page of an owner's published versions, by method id, then newest version first. */
+export interface PublishedVersionPage {
+  readonly items: PublishedVersion[];
+  /** Where the next page starts; null after the last. */
+  readonly next: PublishedPosition | null;
+}
+
 function versionOf(row: MethodVersionRow): MethodVersion {
   return { ...versionSummaryOf(row), methodId: row.method_id, mthds: row.mthds, python: row.python };
 }
@@ -166,6 +185,43 @@ export class MethodVersions {
       .executeTakeFirst();
     if (!row) throw versionNotFound(id, version);
     return versionOf(row);
+  }
+
+  /**
+   * A page of every published version of an owner's methods, but those of methods being deleted.
+   * @param owner - the caller's own id
+   * @param query - the page size and where the page starts (after a position)
+   */
+  async published(owner: string, query: { limit: number; after?: PublishedPosition }): Promise<PublishedVersionPage> {
+    let select = this.database.db
+      .selectFrom('method_versions')
+      .innerJoin('methods', 'methods.id', 'method_versions.method_id')
+      .selectAll('method_versions')
+      .select('methods.name')
+      .where('methods.owner', '=', owner)
+      .where('methods.deletion_state', 'is', null);
+    const after = query.after;
+    if (after)
+      select = select.where((eb) =>
+        eb.or([
+          eb('method_versions.method_id', '>', after.methodId),
+          eb.and([
+            eb('method_versions.method_id', '=', after.methodId),
+            eb('method_versions.version', '<', after.version),
+          ]),
+        ]),
+      );
+    const rows = await select
+      .orderBy('method_versions.method_id', 'asc')
+      .orderBy('method_versions.version', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map((row) => ({ ...versionOf(row), name: row.name })),
+      next: rows.length > query.limit && last ? { methodId: last.method_id, version: last.version } : null,
+    };
   }
 
   /**

@@ -22,6 +22,7 @@
  */
 
 export * from './callbacks/index.js';
+export * from './catalog/index.js';
 export * from './control/index.js';
 export { type DirectOrchestratorDeps, directOrchestrator } from './direct-orchestrator.js';
 export * from './events/index.js';

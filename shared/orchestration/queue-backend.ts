@@ -11,6 +11,7 @@ import type { Settings } from '../config/index.js';
 import { CLOSE_ALLOWANCE_MS, settleWithin } from '../lifecycle/index.js';
 import { type Metrics, swallowedErrors } from '../observability/index.js';
 import { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
+import { type CatalogChanges, redisCatalogChanges } from './catalog/index.js';
 import { RunControls, type StopBroadcast, type StoppableJobs } from './control/index.js';
 import { RedisStopChannel } from './control/redis-stop-channel.js';
 import type { RedisRunEventLog } from './events/index.js';
@@ -51,6 +52,8 @@ export interface QueueBackend {
   readonly stops: StopBroadcast;
   /** The run queue's jobs, as a stop reads and removes them. */
   readonly runJobs: StoppableJobs;
+  /** Announces and hears the changes of owners' methods catalogs across the deployment (docs/mcp.md). */
+  readonly catalogChanges: CatalogChanges;
   /**
    * The `bullmq` orchestrator of this backend: runs enqueued on its run queue through its dispatch gate, recorded in its
    * registry.
@@ -134,6 +137,11 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     controls,
     stops,
     runJobs: new RunQueueJobs(runQueue.queue, producer, seals),
+    catalogChanges: redisCatalogChanges({
+      publisher: producer,
+      subscriber: connections.open('worker'),
+      channel: keys.catalogChanges,
+    }),
     orchestrator: (deps) => bullmqOrchestrator({ ...deps, queue: runQueue, registry, gate }),
     retrier: (deps) => queuedRunRetrier({ ...deps, queue: runQueue, registry, gate }),
     watch(metrics) {

@@ -90,6 +90,14 @@ export class QueueKeys {
   }
 
   /**
+   * The pub/sub channel of catalog changes (docs/mcp.md#tool-list-changes): every API process listens on it for the
+   * owners whose tool list changed.
+   */
+  get catalogChanges(): string {
+    return `${this.prefix}:catalog-changes`;
+  }
+
+  /**
    * The history outbox (docs/control-plane.md#the-history-outbox): a sorted set of the run ids whose record changed
    * since the history last wrote them, each scored by the {@link historySequence} value of its latest change.
    */

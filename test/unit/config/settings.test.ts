@@ -110,6 +110,12 @@ describe('loadSettings', () => {
       expect(refusal({ API_KEYS_MAX_PER_ORGANIZATION: '0' })).to.include('API_KEYS_MAX_PER_ORGANIZATION');
     });
 
+    it('should let an MCP call wait 50 s for its run by default, and refuse a wait of zero', () => {
+      expect(loadSettings({}).mcp).to.deep.equal({ callWaitSeconds: 50 });
+      expect(loadSettings({ MCP_CALL_WAIT_SECONDS: '5' }).mcp.callWaitSeconds).to.equal(5);
+      expect(refusal({ MCP_CALL_WAIT_SECONDS: '0' })).to.include('MCP_CALL_WAIT_SECONDS');
+    });
+
     it('should refuse an unknown ERROR_DISCLOSURE', () => {
       expect(refusal({ ERROR_DISCLOSURE: 'quiet' })).to.include('ERROR_DISCLOSURE');
     });
