@@ -89,6 +89,7 @@ function copyAssets(directory) {
  */
 const BUNDLED_PACKAGES = new Set([
   '@lezer/python',
+  '@modelcontextprotocol/sdk',
   'ajv',
   'ajv-draft-04',
   'ajv-formats',
