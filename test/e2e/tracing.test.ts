@@ -274,5 +274,26 @@ describe('tracing across spawned processes (fake OTLP collector, real Redis, fak
     );
     expect(only(spans, 'POST /v1/execute').parentSpanId).to.equal(callerSpan);
     expect(only(spans, 'process runs').service).to.equal('mthds-runner-worker');
+    // the access log line of the request carries the caller's trace
+    const access = await api.waitForLog((line) => line['msg'] === 'http:request' && line['trace_id'] === callerTrace);
+    expect(access['span_id']).to.equal(only(spans, 'POST /v1/execute').spanId);
+  });
+
+  it('should add no header and no trace fields when no OTLP endpoint is set', async () => {
+    const { api, baseUrl } = await spawnApi({});
+    started.push(api);
+    const response = await fetch(`${baseUrl}/v1/execute`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        traceparent: '00-c0ffee00c0ffee00c0ffee00c0ffee00-abad1deaabad1dea-01',
+      },
+      body: JSON.stringify({ mthds_contents: [TRACED_BUNDLE], pipe_code: 'intro', inputs: { topic: 'birds' } }),
+    });
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('traceparent')).to.equal(null);
+    await api.waitForLog((line) => line['msg'] === 'http:request');
+    expect(api.logs.filter((line) => 'trace_id' in line || 'span_id' in line)).to.deep.equal([]);
+    expect(collector.spans).to.deep.equal([]);
   });
 });
