@@ -11,5 +11,11 @@ export {
   swallowedErrors,
   swallowedErrorsCounter,
 } from './swallowed-errors.js';
-export { contextFromTraceParent, serviceTracer, TRACEPARENT_PATTERN, traceParentOf } from './trace-context.js';
+export {
+  activeTraceId,
+  contextFromTraceParent,
+  serviceTracer,
+  TRACEPARENT_PATTERN,
+  traceParentOf,
+} from './trace-context.js';
 export { captureGenAiContent, startTracing, type Tracing, tracingOn } from './tracing.js';

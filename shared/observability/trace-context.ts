@@ -37,6 +37,11 @@ export function contextFromTraceParent(traceParent: string | undefined): Context
   return propagation.extract(ROOT_CONTEXT, { traceparent: traceParent });
 }
 
+/** The trace id of the active span (32 hex digits), or undefined when none is active (tracing off). */
+export function activeTraceId(): string | undefined {
+  return trace.getActiveSpan()?.spanContext().traceId;
+}
+
 /**
  * The fields a log line written in a span carries (a pino mixin): `trace_id` and `span_id`; none outside a span.
  */

@@ -230,6 +230,17 @@ describe('tracing across spawned processes (fake OTLP collector, real Redis, fak
       expect(callback.attributes['mthds.callback.outcome']).to.equal('delivered');
       expect(callback.attributes['http.response.status_code']).to.equal(200);
 
+      // the run's documents carry its trace id, a problem document its request's
+      const status = (await (await fetch(`${baseUrl}/v1/runs/traced-run/status`)).json()) as Record<string, unknown>;
+      expect(status['status']).to.equal('COMPLETED');
+      expect(status['trace_id']).to.equal(traceId);
+      const results = (await (await fetch(`${baseUrl}/v1/runs/traced-run/results`)).json()) as Record<string, unknown>;
+      expect(results['trace_id']).to.equal(traceId);
+      const missing = await fetch(`${baseUrl}/v1/runs/no-such-run/status`);
+      expect(missing.status).to.equal(404);
+      const problem = (await missing.json()) as Record<string, unknown>;
+      expect(problem['trace_id']).to.equal(missing.headers.get('traceparent')!.split('-')[1]);
+
       // log correlation: the run's log lines carry its trace and the span they were written in
       const runLogs = workers
         .flatMap((worker) => worker.logs)
