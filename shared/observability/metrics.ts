@@ -76,7 +76,7 @@ export class Metrics {
   });
   readonly pipeDuration = new Histogram({
     name: 'mthds_pipe_duration_seconds',
-    help: 'Duration of each pipe run of a queued run in seconds (steps replayed from a checkpoint excluded), by pipe type and outcome (finished, failed)',
+    help: 'Duration of each pipe run in seconds (steps replayed from a checkpoint excluded), by pipe type and outcome (finished, failed)',
     labelNames: ['pipe_type', 'outcome'] as const,
     buckets: [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
     registers: [this.registry],

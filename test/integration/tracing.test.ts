@@ -6,12 +6,15 @@
  */
 import { context, trace } from '@opentelemetry/api';
 import { expect } from 'chai';
+import request from 'supertest';
 import { createMockBackend, genAiTelemetry } from '../../shared/inference/index.js';
 import { Metrics, startTracing, type Tracing, tracingOn } from '../../shared/observability/index.js';
 import { instrumentedObserver, traceConsumedJob } from '../../shared/orchestration/tracing/index.js';
 import type { PipeProgress, PipeStep, UsageSummary } from '../../shared/runtime/index.js';
+import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { type FakeCollector, type ReceivedSpan, startFakeCollector } from '../helpers/otlp-collector.js';
 import { pollUntil } from '../helpers/poll.js';
+import { buildTestApp } from '../helpers/test-app.js';
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 const RUN_USAGE: UsageSummary = {
@@ -187,6 +190,45 @@ describe('tracing in one process (fake OTLP collector, JSON export)', () => {
     expect(first!.events.map((event) => event.name)).to.deep.equal(['run.retrying']);
     expect(second!.events.map((event) => event.name)).to.deep.equal(['run.stopped']);
     expect(second!.attributes['error.type']).to.equal('RunCancelledError');
+  });
+});
+
+describe('tracing in direct mode (the API runs the run itself)', () => {
+  let collector: FakeCollector;
+  let tracing: Tracing;
+
+  before(async () => {
+    collector = await startFakeCollector();
+    tracing = await startTracing('api', { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint });
+  });
+
+  after(async () => {
+    await tracing.shutdown();
+    await collector.close();
+  });
+
+  it('should hang the pipe and chat spans under the request span of a caller trace', async () => {
+    const metrics = new Metrics();
+    const app = buildTestApp({}, genAiTelemetry(createMockBackend(), { metrics, captureContent: false }));
+    const callerTrace = '0123456789abcdef0123456789abcdef';
+    const response = await request(app)
+      .post('/v1/execute')
+      .set('traceparent', `00-${callerTrace}-0123456789abcdef-01`)
+      .send({ mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } });
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    await tracing.flush();
+    const spans = await pollUntil(
+      async () => collector.spans.filter((span) => span.traceId === callerTrace),
+      (found) => found.some((span) => span.name === 'POST /v1/execute'),
+    );
+    const http = spans.find((span) => span.name === 'POST /v1/execute')!;
+    const pipes = spans.filter((span) => span.name.startsWith('pipe '));
+    expect(pipes.length).to.be.above(0);
+    const entry = pipes.find((span) => span.parentSpanId === http.spanId);
+    expect(entry, 'the entry pipe under the request span').to.not.equal(undefined);
+    const chats = spans.filter((span) => span.name.startsWith('chat '));
+    expect(chats.length).to.be.above(0);
+    for (const chat of chats) expect(pipes.map((pipe) => pipe.spanId)).to.include(chat.parentSpanId);
   });
 });
 
