@@ -5,7 +5,8 @@
  * process registers a tracer provider (W3C trace context, `AsyncLocalStorage` context) exporting its spans in batches
  * over OTLP/HTTP — protobuf by default, JSON with `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` (or `OTEL_EXPORTER_OTLP_PROTOCOL`)
  * `http/json` — and the SDK reads the other standard `OTEL_*` variables itself (sampler, headers, timeouts, batch
- * sizes, resource attributes). Each process role is its own service of the one trace: `mthds-runner-api` and
+ * sizes, resource attributes). Outbound HTTP requests made with `fetch` or undici (provider calls, callbacks) are
+ * client spans of the maintained undici instrumentation. Each process role is its own service of the one trace: `mthds-runner-api` and
  * `mthds-runner-worker`, unless `OTEL_SERVICE_NAME` names it.
  */
 import { context, propagation, trace } from '@opentelemetry/api';
@@ -95,12 +96,16 @@ export async function startTracing(role: 'api' | 'worker', environment: NodeJS.P
     );
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
   provider.register();
+  // outbound HTTP (provider calls through fetch, callbacks, document fetches) as client spans under the span that
+  // makes the request: undici reports its requests on diagnostics channels, which bundling does not hide
+  const undici = new (await import('@opentelemetry/instrumentation-undici')).UndiciInstrumentation();
   active = true;
   return {
     enabled: true,
     flush: () => provider.forceFlush(),
     shutdown: async () => {
       active = false;
+      undici.disable();
       await provider.shutdown();
       trace.disable();
       context.disable();

@@ -212,6 +212,11 @@ describe('tracing across spawned processes (fake OTLP collector, real Redis, fak
         expect(chat.attributes['gen_ai.request.model']).to.be.a('string');
         expect(chat.attributes['gen_ai.response.model']).to.be.a('string');
         expect(chat.attributes, 'no content without the opt-in').not.to.have.property('gen_ai.input.messages');
+        // the provider's HTTP request, by the undici instrumentation
+        const [call] = childrenOf(spans, chat);
+        expect(call?.kind).to.equal(3);
+        expect(call?.attributes['http.request.method']).to.equal('POST');
+        expect(String(call?.attributes['url.full'])).to.include('/chat/completions');
       }
       const parentNames = chats.map((chat) => spans.find((span) => span.spanId === chat.parentSpanId)!.name).sort();
       expect(parentNames).to.deep.equal([
