@@ -7,7 +7,7 @@
 import { context, trace } from '@opentelemetry/api';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createMockBackend, genAiTelemetry } from '../../shared/inference/index.js';
+import { createMockBackend, genAiTelemetry, throttleMetrics } from '../../shared/inference/index.js';
 import { Metrics, startTracing, type Tracing, tracingOn } from '../../shared/observability/index.js';
 import { instrumentedObserver, traceConsumedJob } from '../../shared/orchestration/tracing/index.js';
 import type { PipeProgress, PipeStep, UsageSummary } from '../../shared/runtime/index.js';
@@ -170,6 +170,22 @@ describe('tracing in one process (fake OTLP collector, JSON export)', () => {
     const chat = spans.find((span) => span.name.startsWith('chat '))!;
     expect(String(chat.attributes['gen_ai.input.messages'])).to.include('opted-in prompt');
     expect(chat.attributes['gen_ai.output.messages']).to.be.a('string');
+  });
+
+  it('should mark a rate-limit wait on the span of the call it held back', async () => {
+    const span = trace.getTracer('test').startSpan('chat held');
+    context.with(trace.setSpan(context.active(), span), () => {
+      const observer = throttleMetrics(new Metrics());
+      observer.admitted('openai', 'gpt-4o-mini', 1500, new Set(['requests']));
+      observer.timedOut('openai', 'gpt-4o-mini', 'tokens');
+    });
+    span.end();
+    const [held] = await exported(span.spanContext().traceId, 1);
+    expect(held!.events.map((event) => event.name)).to.deep.equal(['rate_limit.wait', 'rate_limit.timed_out']);
+    expect(held!.events[0]!.attributes).to.deep.equal({
+      'mthds.rate_limit.waited_ms': 1500,
+      'mthds.rate_limit.reasons': ['requests'],
+    });
   });
 
   it('should continue an attempt from its job traceparent and mark a retry and a stop', async () => {
