@@ -6,14 +6,17 @@
  */
 import { context, trace } from '@opentelemetry/api';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createMockBackend, genAiTelemetry, throttleMetrics } from '../../shared/inference/index.js';
 import { Metrics, startTracing, type Tracing, tracingOn } from '../../shared/observability/index.js';
-import { instrumentedObserver, traceConsumedJob } from '../../shared/orchestration/tracing/index.js';
+import { JobSeals, QueueKeys } from '../../shared/orchestration/queued.js';
+import { instrumentedObserver, traceConsumedJob, withTraceParent } from '../../shared/orchestration/tracing/index.js';
 import type { PipeProgress, PipeStep, UsageSummary } from '../../shared/runtime/index.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { type FakeCollector, type ReceivedSpan, startFakeCollector } from '../helpers/otlp-collector.js';
 import { pollUntil } from '../helpers/poll.js';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
@@ -170,6 +173,32 @@ describe('tracing in one process (fake OTLP collector, JSON export)', () => {
     const chat = spans.find((span) => span.name.startsWith('chat '))!;
     expect(String(chat.attributes['gen_ai.input.messages'])).to.include('opted-in prompt');
     expect(chat.attributes['gen_ai.output.messages']).to.be.a('string');
+  });
+
+  it("should seal a job's trace_parent with its payload: an edited one is refused", async () => {
+    const prefix = uniquePrefix();
+    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    try {
+      const seals = new JobSeals(connection, new QueueKeys(prefix));
+      const span = trace.getTracer('test').startSpan('send runs');
+      const sealed = await context.with(trace.setSpan(context.active(), span), () =>
+        seals.seal(
+          'runs',
+          withTraceParent<{ pipeline_run_id: string; trace_parent?: string }>({ pipeline_run_id: 'r1' }),
+        ),
+      );
+      span.end();
+      const { traceId, spanId } = span.spanContext();
+      expect(sealed.trace_parent).to.equal(`00-${traceId}-${spanId}-01`);
+      expect(await seals.open('runs', JSON.parse(JSON.stringify(sealed)))).to.deep.include({
+        trace_parent: sealed.trace_parent,
+      });
+      const grafted = { ...sealed, trace_parent: `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01` };
+      expect(await seals.open('runs', grafted)).to.equal(undefined);
+    } finally {
+      connection.disconnect();
+      await deletePrefix(prefix);
+    }
   });
 
   it('should mark a rate-limit wait on the span of the call it held back', async () => {
