@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     'api',
     configured,
     process.env,
-    queueMode && (() => queueMode.openRedis(configured.queue.redisUrl, 'producer')),
+    queueMode && (() => queueMode.openRedis(configured.queue.redis, 'producer')),
   );
   resources.defer('tracing', () => tracing.shutdown());
   const queueBackend = queueMode?.openQueueBackend(settings);
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     server.on('error', (error) => logger.error({ err: error }, 'http:server error'));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
-    const redisUrl = queued ? redisUrlForLogs(settings.queue.redisUrl) : undefined;
+    const redisUrl = queued ? redisUrlForLogs(settings.queue.redis.url) : undefined;
     const inference = `inference ${startup.inference_profile}${startup.mock_inference ? ' (MOCK)' : ''}`;
     logger.info(
       {

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     'worker',
     configured,
     process.env,
-    () => openRedis(configured.queue.redisUrl, 'producer'),
+    () => openRedis(configured.queue.redis, 'producer'),
   );
   resources.defer('tracing', () => tracing.shutdown());
   resources.defer('clone cache sweep', startCacheSweep(methodCache(settings, metrics), settings, logger));
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       metricsServer.closeAllConnections();
     });
   }
-  const redisUrl = redisUrlForLogs(settings.queue.redisUrl);
+  const redisUrl = redisUrlForLogs(settings.queue.redis.url);
   logger.info(
     {
       ...startup,

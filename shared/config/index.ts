@@ -3,12 +3,14 @@
  */
 
 export { type ApiConfig, loadApiConfig } from './api-config.js';
+export type { RedisSentinels, RedisTarget, RedisTls, SentinelAddress } from './redis-target.js';
 export {
   type AuthSettings,
   type ComputeSettings,
   type Environment,
   type HttpServerSettings,
   loadSettings,
+  type QueueSettings,
   SETTING_VARIABLES,
   type Settings,
   SettingsError,

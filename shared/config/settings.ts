@@ -15,6 +15,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { type RedisTarget, redisTarget } from './redis-target.js';
 
 /**
  * One environment variable: its name, its schema (with its default when unset), and how its parsed value becomes the
@@ -223,12 +224,38 @@ const SETTINGS_TABLE = {
         .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
         .default('redis://127.0.0.1:6379'),
     ),
-    /** Key prefix of every Redis key of this deployment (queues, run registry). */
+    /**
+     * TLS of a `rediss://` connection (docs/redis.md#tls-and-acl-users): PEM files of the certificate authorities to
+     * trust (the system's otherwise), of the client certificate and its key (both or neither), and the server name to
+     * verify when it is not the URL's host.
+     */
+    tls: {
+      caFile: env('REDIS_TLS_CA_FILE', optionalSecret),
+      certFile: env('REDIS_TLS_CERT_FILE', optionalSecret),
+      keyFile: env('REDIS_TLS_KEY_FILE', optionalSecret),
+      servername: env('REDIS_TLS_SERVERNAME', optionalSecret),
+    },
+    /**
+     * Sentinel (docs/redis.md#sentinel): the sentinels as `host:port,…`, the name of the master they watch, and their
+     * own password when they require one. Set, the host of `REDIS_URL` is not used: its user, password and database are.
+     */
+    sentinel: {
+      nodes: env('REDIS_SENTINELS', optionalSecret),
+      masterName: env('REDIS_SENTINEL_MASTER', optionalSecret),
+      password: env('REDIS_SENTINEL_PASSWORD', optionalSecret),
+    },
+    /**
+     * Key prefix of every Redis key of this deployment (queues, run registry); in braces (`{mthds}`), a Redis Cluster
+     * hash tag that puts every key of the deployment in one slot (docs/redis.md#one-hash-slot).
+     */
     prefix: env(
       'QUEUE_PREFIX',
       z
         .string()
-        .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 characters of [A-Za-z0-9_.-]')
+        .regex(
+          /^([A-Za-z0-9_.-]{1,64}|\{[A-Za-z0-9_.-]{1,62}\})$/,
+          'must be 1-64 characters of [A-Za-z0-9_.-], or such characters in braces (a hash tag: {mthds})',
+        )
         .default('mthds'),
     ),
     /** Bound of a blocking `/v1/execute` in queue mode, in ms. */
@@ -537,8 +564,14 @@ export type ComputeSettings = Replace<TableSettings['compute'], { warmThreads: n
  */
 export type Settings = Replace<
   TableSettings,
-  { auth: AuthSettings; compute: ComputeSettings; storage: StorageSettings }
+  { auth: AuthSettings; compute: ComputeSettings; storage: StorageSettings; queue: QueueSettings }
 >;
+
+/**
+ * The queue settings: {@link SETTINGS_TABLE} `queue`, its Redis variables checked together into the one target every
+ * Redis client connects to.
+ */
+export type QueueSettings = Omit<TableSettings['queue'], 'redisUrl' | 'tls' | 'sentinel'> & { redis: RedisTarget };
 
 /**
  * Thrown when the configuration cannot make valid settings. The message is one line naming every offending variable or
@@ -609,6 +642,7 @@ function operatorKeyProblems(table: TableSettings, problems: string[]): void {
 function finish(table: TableSettings): Settings {
   const problems: string[] = [];
   const auth = authSettings(table.auth, problems);
+  const redis = redisTarget(table.queue, problems);
   operatorKeyProblems(table, problems);
   threadHeapProblems(table, problems);
   const { http, compute, storage } = table;
@@ -620,8 +654,10 @@ function finish(table: TableSettings): Settings {
     problems.push('STORAGE_S3_BUCKET: required when STORAGE_BACKEND=s3 (the bucket run objects are kept in)');
   if (problems.length > 0) throw new SettingsError(problems);
   const { endpoint, ...s3 } = storage.s3;
+  const { redisUrl: _url, tls: _tls, sentinel: _sentinel, ...queue } = table.queue;
   return {
     ...table,
+    queue: { ...queue, redis },
     auth,
     compute: { ...compute, warmThreads: Math.min(compute.warmThreads ?? compute.threads, compute.threads) },
     storage: { ...storage, s3: endpoint ? { ...s3, endpoint } : s3 },

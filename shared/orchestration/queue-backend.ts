@@ -93,7 +93,7 @@ export interface QueueBackend {
  */
 export function openQueueBackend(settings: Settings): QueueBackend {
   const keys = new QueueKeys(settings.queue.prefix);
-  const connections = new RedisConnections(settings.queue.redisUrl);
+  const connections = new RedisConnections(settings.queue.redis);
   const producer = connections.open('producer');
   const seals = new JobSeals(producer, keys);
   const runQueue = new RunQueue({

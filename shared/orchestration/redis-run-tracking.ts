@@ -32,7 +32,7 @@ export function redisRunTracking(settings: Settings, connection: Redis, keys: Qu
       keys,
       ttlSeconds: settings.queue.runRecordTtlSeconds,
       maxEventsPerRun: settings.runLifecycle.maxEventsPerRun,
-      openReader: () => openRedis(settings.queue.redisUrl, 'reader'),
+      openReader: () => openRedis(settings.queue.redis, 'reader'),
     }),
   };
 }

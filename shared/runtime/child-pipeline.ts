@@ -85,5 +85,7 @@ export async function runChildPipeline(
     return { ok: true, outcome: outcomeOf(memory), report: report() };
   } catch (error) {
     return { ok: false, error, report: report() };
+  } finally {
+    await checkpoints?.settled();
   }
 }

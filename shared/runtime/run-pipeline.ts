@@ -108,17 +108,21 @@ export async function runPipeline(
   const memory = dryRun
     ? mockInputs(request.pipe, { library: request.library, validator, dryRun }, deps.ids)
     : buildWorkingMemory(request.inputs, { library: request.library, pipe: request.pipe, validator, ids: deps.ids });
-  await environment.runPipe({
-    pipe: request.pipe,
-    memory,
-    outputName: request.outputName ?? null,
-    params: {
-      outputMultiplicity: request.outputMultiplicity ?? null,
-      dynamicOutputConceptRef: request.dynamicOutputConceptRef ?? null,
-      stack: [],
-      stepPath: ROOT_STEP_PATH,
-    },
-  });
+  try {
+    await environment.runPipe({
+      pipe: request.pipe,
+      memory,
+      outputName: request.outputName ?? null,
+      params: {
+        outputMultiplicity: request.outputMultiplicity ?? null,
+        dynamicOutputConceptRef: request.dynamicOutputConceptRef ?? null,
+        stack: [],
+        stepPath: ROOT_STEP_PATH,
+      },
+    });
+  } finally {
+    await checkpoints?.settled();
+  }
   return {
     pipelineRunId: request.pipelineRunId,
     createdAt,

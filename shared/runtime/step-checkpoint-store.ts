@@ -37,7 +37,8 @@ export interface StepCheckpointStore {
    */
   load(stepPath: string): Promise<StepCheckpoint | undefined>;
   /**
-   * Keep a step's checkpoint, replacing any earlier one of the path.
+   * Keep a step's checkpoint, replacing any earlier one of the path. The run does not wait for it before its next
+   * step, only before it ends.
    * @param stepPath - the step's path
    * @param checkpoint - what it finished with
    */

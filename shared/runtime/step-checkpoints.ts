@@ -68,6 +68,8 @@ function costOf(calls: readonly InferenceCall[]): number {
 export class StepCheckpointing implements StepReplayer {
   private replayedCost = 0;
   private replayedSteps = 0;
+  /** The saves under way: the run goes on while a checkpoint is being kept. */
+  private readonly saves = new Set<Promise<void>>();
 
   /**
    * @param store - the run's checkpoint store
@@ -124,9 +126,27 @@ export class StepCheckpointing implements StepReplayer {
     const before = job.memory.mainOutcome();
     await runner(job, { ...environment, deps: { ...environment.deps, inference } });
     const outcome = outcomeOf(job, before);
-    if (outcome)
-      await this.store.save(stepPath, { pipe_code: job.pipe.code, inputs_digest: digest, outcome, usage: calls });
+    if (outcome) {
+      // not awaited: the next step need not wait for this one's checkpoint (a store never throws); the run waits for
+      // every save before it ends (settled)
+      const saving = this.store.save(stepPath, {
+        pipe_code: job.pipe.code,
+        inputs_digest: digest,
+        outcome,
+        usage: calls,
+      });
+      this.saves.add(saving);
+      void saving.then(() => this.saves.delete(saving));
+    }
     return false;
+  }
+
+  /**
+   * Wait for the checkpoints being kept, so none is still being written when the run ends (a retry reads them).
+   * @returns once every save started so far has ended (kept or lost: a store never throws)
+   */
+  async settled(): Promise<void> {
+    await Promise.all(this.saves);
   }
 
   /** Put a checkpoint's outcome in the job's memory; false when its concept is not in the run's library. */

@@ -243,7 +243,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
     expect(status).to.equal(200);
     expect(childJobs).to.equal(3);
     const keys = new QueueKeys(deployment.settings.queue.prefix);
-    const connections = [openRedis(TEST_REDIS_URL, 'worker'), openRedis(TEST_REDIS_URL, 'worker')];
+    const connections = [openRedis({ url: TEST_REDIS_URL }, 'worker'), openRedis({ url: TEST_REDIS_URL }, 'worker')];
     const children = new ChildQueue({
       connection: connections[0]!,
       eventsConnection: connections[1]!,
@@ -295,7 +295,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
     expect(status).to.equal(500);
     const ran = childJobs;
     const keys = new QueueKeys(deployment.settings.queue.prefix);
-    const connections = [openRedis(TEST_REDIS_URL, 'worker'), openRedis(TEST_REDIS_URL, 'worker')];
+    const connections = [openRedis({ url: TEST_REDIS_URL }, 'worker'), openRedis({ url: TEST_REDIS_URL }, 'worker')];
     const children = new ChildQueue({
       connection: connections[0]!,
       eventsConnection: connections[1]!,

@@ -205,7 +205,7 @@ contract(
       keys,
       ttlSeconds: 60,
       maxEventsPerRun: MAX_EVENTS,
-      openReader: () => openRedis(TEST_REDIS_URL, 'reader'),
+      openReader: () => openRedis({ url: TEST_REDIS_URL }, 'reader'),
     });
     return { store: new RunRegistry(redis, keys, 60), events: log };
   },

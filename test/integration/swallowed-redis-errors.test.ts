@@ -41,7 +41,7 @@ describe('swallowed errors of real Redis connections', () => {
   it('should count every failed connection attempt to a closed port at its site, and log the first', async () => {
     const port = await closedPort();
     const [redisBefore, queueBefore] = [await counted('redis:producer'), await counted('run-queue')];
-    const redis = openRedis(`redis://127.0.0.1:${port}`, 'producer');
+    const redis = openRedis({ url: `redis://127.0.0.1:${port}` }, 'producer');
     const keys = new QueueKeys(uniquePrefix());
     const queue = new RunQueue({
       connection: redis,
@@ -69,7 +69,7 @@ describe('swallowed errors of real Redis connections', () => {
 
   it('should end the outage of a site when one of its connections is ready', async () => {
     swallowedErrors.report('redis:reader', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
-    const redis = openRedis(TEST_REDIS_URL, 'reader');
+    const redis = openRedis({ url: TEST_REDIS_URL }, 'reader');
     try {
       await once(redis, 'ready');
       expect(lines.map((line) => [line['level'], line['site'], line['errors']])).to.deep.equal([

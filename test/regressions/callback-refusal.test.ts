@@ -45,11 +45,11 @@ describe('regression: callbacks refused at delivery, and redirect hops (issue 29
     let metrics: Metrics;
 
     beforeEach(() => {
-      redis = openRedis(TEST_REDIS_URL, 'producer');
+      redis = openRedis({ url: TEST_REDIS_URL }, 'producer');
       const seals = new JobSeals(redis, keys);
       callbacks = new CallbackQueue({ connection: redis, keys, seals, maxAttempts: 6, backoffMs: 20 });
       metrics = new Metrics();
-      workerRedis = openRedis(TEST_REDIS_URL, 'worker');
+      workerRedis = openRedis({ url: TEST_REDIS_URL }, 'worker');
       worker = new Worker(
         CALLBACK_QUEUE,
         createCallbackProcessor({

@@ -180,7 +180,7 @@ describe('regression: a mass retake (issue 29, finding 5)', function () {
     let events: ReturnType<typeof memoryRuns>['events'];
 
     beforeEach(() => {
-      redis = openRedis(TEST_REDIS_URL, 'producer');
+      redis = openRedis({ url: TEST_REDIS_URL }, 'producer');
       registry = new RunRegistry(redis, keys, 60);
       sent = [];
       events = memoryRuns({

@@ -148,6 +148,18 @@ export interface RunCheckpointsOptions {
   onProblem(runId: string, message: string, error?: unknown): void;
 }
 
+/** The checkpoint script, defined on the connection. */
+interface ScriptedRedis extends Redis {
+  /** KEYS: the run's checkpoints hash; ARGV: step path, kept checkpoint (JSON), lifetime in seconds. */
+  mthdsKeepCheckpoint(key: string, stepPath: string, text: string, ttlSeconds: number): Promise<number>;
+}
+
+/** Keep one step's checkpoint and restart the lifetime of the run's checkpoints: one round trip, one atomic step. */
+const KEEP_CHECKPOINT = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('EXPIRE', KEYS[1], ARGV[3])
+`;
+
 /** The step checkpoints of a deployment's runs, in Redis. */
 export class RunCheckpoints {
   /**
@@ -155,11 +167,16 @@ export class RunCheckpoints {
    * @param keys - the deployment's Redis names
    * @param options - lifetime, size bound and where problems go
    */
+  private readonly scripted: ScriptedRedis;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: QueueKeys,
     private readonly options: RunCheckpointsOptions,
-  ) {}
+  ) {
+    redis.defineCommand('mthdsKeepCheckpoint', { numberOfKeys: 1, lua: KEEP_CHECKPOINT });
+    this.scripted = redis as ScriptedRedis;
+  }
 
   /**
    * The checkpoint store of one attempt of a run, bound to its submission's fingerprint.
@@ -222,9 +239,7 @@ export class RunCheckpoints {
           return;
         }
         try {
-          const replies = await this.redis.multi().hset(own.key, stepPath, text).expire(own.key, ttlSeconds).exec();
-          const failure = replies?.find(([error]) => error !== null)?.[0];
-          if (failure) throw failure;
+          await this.scripted.mthdsKeepCheckpoint(own.key, stepPath, text, ttlSeconds);
         } catch (error) {
           onProblem(
             `the checkpoint of step '${stepPath}' could not be kept; the step would run again on a retake`,

@@ -19,8 +19,12 @@ const OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedErro
 const OUTAGE_MESSAGES =
   /^(Command timed out|Connection is closed\.?|Stream isn't writeable|connect ETIMEDOUT|Socket timeout)/;
 
-/** Redis server replies that mean "not now" (loading, failover, read-only replica, out of memory, busy script). */
-const OUTAGE_REPLIES = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|OOM)\b/;
+/**
+ * Redis server replies that mean "not now" (loading, failover, read-only replica, out of memory, busy script) or "not
+ * to this client" (its ACL user or password refused, a command its user may not run: docs/redis.md): either way the
+ * queue is unavailable to the service, whatever the caller sent.
+ */
+const OUTAGE_REPLIES = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|OOM|WRONGPASS|NOAUTH|NOPERM)\b/;
 
 /**
  * Whether a failure of a Redis call is a queue outage.

@@ -14,8 +14,13 @@
  *
  * A connection's errors (each failed reconnection among them) are counted and logged at the site `redis:<role>`, its
  * outage ending when it is ready again (docs/metrics.md#swallowed-errors).
+ *
+ * Every connection is opened from the deployment's one {@link RedisTarget} (docs/redis.md): the URL with its ACL user
+ * and password, TLS with the configured certificate files for `rediss://`, or the master the sentinels name.
  */
+import { readFileSync } from 'node:fs';
 import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from '../../config/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 
 /** Who uses the connection. */
@@ -40,15 +45,71 @@ const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
   reader: { maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null },
 };
 
+/** TLS options of a target: its PEM files read (once per target), its server name. */
+const tlsOptions = new WeakMap<RedisTarget, NonNullable<RedisOptions['tls']>>();
+
+function tlsOf(target: RedisTarget): RedisOptions['tls'] {
+  const { tls } = target;
+  if (!tls) return undefined;
+  let options = tlsOptions.get(target);
+  if (!options) {
+    options = {
+      ...(tls.caFile ? { ca: readFileSync(tls.caFile) } : {}),
+      ...(tls.certFile ? { cert: readFileSync(tls.certFile) } : {}),
+      ...(tls.keyFile ? { key: readFileSync(tls.keyFile) } : {}),
+      ...(tls.servername ? { servername: tls.servername } : {}),
+    };
+    tlsOptions.set(target, options);
+  }
+  return options;
+}
+
+/**
+ * The ioredis options of a target, beside the role's: the URL's user, password and database, TLS, and with sentinels
+ * the master's name, the sentinels' addresses and password (TLS then applies to the sentinels too).
+ * @param target - the deployment's Redis
+ */
+function targetOptions(target: RedisTarget): RedisOptions {
+  const url = new URL(target.url);
+  const tls = tlsOf(target);
+  const database = Number(url.pathname.slice(1) || '0');
+  const credentials: RedisOptions = {
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(Number.isInteger(database) ? { db: database } : {}),
+  };
+  if (!target.sentinels)
+    return {
+      ...credentials,
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(url.port || '6379'),
+      ...(tls ? { tls } : {}),
+    };
+  const { nodes, masterName, password } = target.sentinels;
+  return {
+    ...credentials,
+    sentinels: nodes,
+    name: masterName,
+    ...(password === undefined ? {} : { sentinelPassword: password }),
+    ...(tls ? { tls, enableTLSForSentinelMode: true, sentinelTLS: tls } : {}),
+  };
+}
+
 /**
  * Open a connection.
- * @param url - `redis://…` or `rediss://…`
+ * @param target - the deployment's Redis (`settings.queue.redis`)
  * @param role - producer (fail fast), worker (block and retry) or reader (block, end on the first drop)
  * @param pipelined - auto-pipeline the commands of one tick (never for a connection that blocks)
+ * @throws whatever reading a TLS file throws (checked readable at boot)
  */
-export function openRedis(url: string, role: ConnectionRole, pipelined = false): Redis {
-  const options: RedisOptions = { lazyConnect: false, ...ROLE_OPTIONS[role], enableAutoPipelining: pipelined };
-  const redis = new Redis(url, options);
+export function openRedis(target: RedisTarget, role: ConnectionRole, pipelined = false): Redis {
+  const options: RedisOptions = {
+    lazyConnect: false,
+    ...targetOptions(target),
+    ...ROLE_OPTIONS[role],
+    enableAutoPipelining: pipelined,
+  };
+  const redis = new Redis(options);
   const site = `redis:${role}`;
   redis.on('error', (error) => swallowedErrors.report(site, error));
   redis.on('ready', () => swallowedErrors.recovered(site));
@@ -63,9 +124,9 @@ export class RedisConnections {
   private readonly opened: Redis[] = [];
 
   /**
-   * @param url - `redis://…` or `rediss://…` (`REDIS_URL`)
+   * @param target - the deployment's Redis (`settings.queue.redis`)
    */
-  constructor(private readonly url: string) {}
+  constructor(private readonly target: RedisTarget) {}
 
   /**
    * Open one more connection.
@@ -73,7 +134,7 @@ export class RedisConnections {
    * @param pipelined - auto-pipeline the commands of one tick (never for a connection that blocks)
    */
   open(role: ConnectionRole, pipelined = false): Redis {
-    const connection = openRedis(this.url, role, pipelined);
+    const connection = openRedis(this.target, role, pipelined);
     this.opened.push(connection);
     return connection;
   }

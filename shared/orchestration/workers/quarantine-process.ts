@@ -52,7 +52,7 @@ function send(message: QuarantineMessage): void {
 async function runTask(task: QuarantineTask): Promise<QuarantineAnswer> {
   const { settings, payload } = task;
   configureTemplateLimits({ maxOutputKib: settings.templates.maxOutputKib });
-  const redis = openRedis(settings.queue.redisUrl, 'producer');
+  const redis = openRedis(settings.queue.redis, 'producer');
   const keys = new QueueKeys(settings.queue.prefix);
   const checkpoints = new RunCheckpoints(redis, keys, {
     ttlSeconds: settings.queue.runRecordTtlSeconds,
@@ -65,8 +65,8 @@ async function runTask(task: QuarantineTask): Promise<QuarantineAnswer> {
     task.runJobId === undefined
       ? undefined
       : new ChildQueue({
-          connection: openRedis(settings.queue.redisUrl, 'worker'),
-          eventsConnection: openRedis(settings.queue.redisUrl, 'worker'),
+          connection: openRedis(settings.queue.redis, 'worker'),
+          eventsConnection: openRedis(settings.queue.redis, 'worker'),
           keys,
           seals: new JobSeals(redis, keys),
         });

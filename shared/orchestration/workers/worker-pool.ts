@@ -76,7 +76,7 @@ export interface WorkerPool {
 export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
   const { settings, logger, metrics } = deps;
   const keys = new QueueKeys(settings.queue.prefix);
-  const connections = new RedisConnections(settings.queue.redisUrl);
+  const connections = new RedisConnections(settings.queue.redis);
   const registryConnection = connections.open('worker', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   const seals = new JobSeals(registryConnection, keys);

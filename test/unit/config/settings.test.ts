@@ -1,16 +1,7 @@
 import os from 'node:os';
 import { expect } from 'chai';
-import { loadSettings, SettingsError } from '../../../shared/config/index.js';
-
-function refusal(environment: Record<string, string>): string {
-  try {
-    loadSettings(environment);
-  } catch (error) {
-    expect(error).to.be.instanceOf(SettingsError);
-    return (error as Error).message;
-  }
-  throw new Error('loadSettings accepted an invalid environment');
-}
+import { loadSettings } from '../../../shared/config/index.js';
+import { refusal } from '../../helpers/settings-refusal.js';
 
 describe('loadSettings', () => {
   describe('when nothing is set', () => {

@@ -6,7 +6,7 @@
 import type { Clock } from '@sinonjs/fake-timers';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { BackendPauses } from '../../../shared/inference/rate-limits/backend-pauses.js';
+import { BackendPauses, PAUSE_KNOWLEDGE_MS } from '../../../shared/inference/rate-limits/backend-pauses.js';
 import {
   CallGate,
   markSent,
@@ -81,6 +81,29 @@ describe('provider rate limiter', () => {
         expect(remaining).to.be.at.least(600_000 - Math.ceil(performance.now() - pausedBy) - 1);
         expect(await one!.remainingMs('openai')).to.be.above(0);
         expect(paused).to.deep.equal(['openai']);
+      } finally {
+        for (const client of clients) client.disconnect();
+        await deletePrefix(prefix);
+      }
+    });
+    it('should read a pause from what it learnt within PAUSE_KNOWLEDGE_MS, its own pause at once, then from Redis again', async () => {
+      const prefix = uniquePrefix();
+      const clients = [new Redis(TEST_REDIS_URL), new Redis(TEST_REDIS_URL)];
+      try {
+        await Promise.all(clients.map((client) => client.ping()));
+        const [setter, other] = clients.map(
+          (client) => new BackendPauses({ kind: 'redis', client, keyPrefix: prefix }),
+        );
+        const time = fakeTime();
+        expect(await other!.remainingMs('openai')).to.equal(0);
+        await setter!.pause('openai', 600);
+        expect(await setter!.remainingMs('openai')).to.equal(600_000);
+        // learnt a moment ago: not paused, and not looked up again yet
+        expect(await other!.remainingMs('openai')).to.equal(0);
+        await time.tickAsync(PAUSE_KNOWLEDGE_MS + 1);
+        const remaining = await other!.remainingMs('openai');
+        expect(remaining).to.be.above(0);
+        expect(remaining).to.be.at.most(600_000);
       } finally {
         for (const client of clients) client.disconnect();
         await deletePrefix(prefix);

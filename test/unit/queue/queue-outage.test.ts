@@ -21,6 +21,12 @@ describe('queue outage classification', () => {
       ['a closed connection', new Error('Connection is closed.')],
       ['a LOADING reply', new ReplyError('LOADING Redis is loading the dataset in memory')],
       ['a READONLY reply', new ReplyError("READONLY You can't write against a read only replica.")],
+      ['a refused password', new ReplyError('WRONGPASS invalid username-password pair or user is disabled.')],
+      ['a missing password', new ReplyError('NOAUTH Authentication required.')],
+      [
+        'a command the ACL user may not run',
+        new ReplyError("NOPERM User runner has no permissions to run the 'eval' command"),
+      ],
     ] as const) {
       it(`should classify ${name} as an outage`, () => {
         expect(isQueueOutage(error)).to.equal(true);
@@ -87,7 +93,7 @@ describe('queue outage classification', () => {
     } as const;
 
     it('should not report a record that cannot be serialised as a queue outage (real Redis, up)', async () => {
-      const redis = openRedis(TEST_REDIS_URL, 'producer');
+      const redis = openRedis({ url: TEST_REDIS_URL }, 'producer');
       try {
         const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
         let deep: unknown = 1;
@@ -103,7 +109,7 @@ describe('queue outage classification', () => {
     });
 
     it('should report a refused connection as a queue outage (a real client on a closed port)', async () => {
-      const redis = openRedis('redis://127.0.0.1:1', 'producer');
+      const redis = openRedis({ url: 'redis://127.0.0.1:1' }, 'producer');
       try {
         const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
         const failure = await registry.save(record).then(

@@ -98,6 +98,25 @@ class MemoryCheckpoints implements StepCheckpointStore {
   }
 }
 
+/** A store whose saves end only when the test releases them (a slow Redis). */
+class HeldCheckpoints extends MemoryCheckpoints {
+  private readonly held: (() => void)[] = [];
+
+  override async save(stepPath: string, checkpoint: StepCheckpoint): Promise<void> {
+    await new Promise<void>((resolve) => this.held.push(resolve));
+    await super.save(stepPath, checkpoint);
+  }
+
+  /** Saves started and not yet released. */
+  get pending(): number {
+    return this.held.length;
+  }
+
+  release(): void {
+    for (const resolve of this.held.splice(0)) resolve();
+  }
+}
+
 /** A port answering `<pipe>: <prompt>`, failing the calls `fails` picks (a provider down for them). */
 function drafts(fails: (pipeCode: string, prompt: string) => boolean = () => false) {
   return recordingPort({
@@ -140,6 +159,24 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
       'draft_three',
       'draft_four',
     ]);
+    expect([...store.kept.keys()]).to.deep.equal(['main/s0', 'main/s1', 'main/s2', 'main/s3']);
+  });
+
+  it('should go on to the next step while a checkpoint is being kept, and end only once every one is kept', async () => {
+    const store = new HeldCheckpoints();
+    const port = drafts();
+    let ended = false;
+    const run = runPipe(library, 'four', { topic: 'tea' }, { inference: port, checkpoints: store }).then((outcome) => {
+      ended = true;
+      return outcome;
+    });
+    while (store.pending < 4) await new Promise(setImmediate);
+    expect(pipesCalled(port)).to.deep.equal(['draft_one', 'draft_two', 'draft_three', 'draft_four']);
+    expect(store.kept.size, 'no save has ended yet').to.equal(0);
+    await new Promise(setImmediate);
+    expect(ended, 'the run waits for its checkpoints').to.equal(false);
+    store.release();
+    await run;
     expect([...store.kept.keys()]).to.deep.equal(['main/s0', 'main/s1', 'main/s2', 'main/s3']);
   });
 

@@ -1,0 +1,180 @@
+/**
+ * Redis servers of a test's own, on 127.0.0.1 ports of their own: a plain or TLS `redis-server` (with ACL users), a
+ * replica, and sentinels (`redis-server --sentinel`), each stopped by the test; and TLS certificates made with
+ * `openssl` (a certificate authority, a server certificate for 127.0.0.1, a client certificate).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './processes.js';
+
+/** A running `redis-server` (server or sentinel). */
+export interface RedisServer {
+  readonly port: number;
+  readonly process: ChildProcess;
+  /** Stop it (SIGKILL: it keeps nothing) and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Spawn `redis-server` with these arguments; resolved once it accepts connections. */
+async function spawnRedis(port: number, dir: string, command: string[]): Promise<RedisServer> {
+  const child = spawn('redis-server', command, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server on port ${port} not ready within 10 s: ${log}`)),
+      10_000,
+    );
+    const ready = (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      if (!/Ready to accept connections|Sentinel ID is/.test(log)) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', ready).resume();
+      resolve();
+    };
+    child.stdout!.on('data', ready);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server on port ${port} exited: ${log}`));
+    });
+  });
+  return {
+    port,
+    process: child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Start a `redis-server` with extra arguments on a free port, resolved once it accepts connections.
+ * @param args - more arguments (`--tls-cert-file`, `--user`, `--replicaof`…)
+ * @param options - `tlsOnly`: the free port is the TLS port and the plain port is closed
+ * @throws when it exits or is not ready within 10 s
+ */
+export async function startRedisServer(args: string[], options: { tlsOnly?: boolean } = {}): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'mthds-redis-'));
+  const portArgs = options.tlsOnly ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
+  return spawnRedis(port, dir, [
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    ...portArgs,
+    ...args,
+  ]);
+}
+
+/**
+ * Start a sentinel watching a master, on a free port (it rewrites a configuration file of its own).
+ * @param masterName - the name it watches the master under
+ * @param masterPort - the master's port on 127.0.0.1
+ * @param quorum - sentinels that must agree the master is down
+ * @param downAfterMs - silence after which it thinks the master is down, ms
+ * @throws when it exits or is not ready within 10 s
+ */
+export async function startSentinel(
+  masterName: string,
+  masterPort: number,
+  quorum: number,
+  downAfterMs: number,
+): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'mthds-sentinel-'));
+  const file = join(dir, 'sentinel.conf');
+  writeFileSync(
+    file,
+    [
+      `port ${port}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor ${masterName} 127.0.0.1 ${masterPort} ${quorum}`,
+      `sentinel down-after-milliseconds ${masterName} ${downAfterMs}`,
+      `sentinel failover-timeout ${masterName} 10000`,
+      `sentinel parallel-syncs ${masterName} 1`,
+      '',
+    ].join('\n'),
+  );
+  return spawnRedis(port, dir, [file, '--sentinel']);
+}
+
+/** PEM files of a test certificate authority and the certificates it signed. */
+export interface TestCertificates {
+  readonly dir: string;
+  readonly caFile: string;
+  /** The server's, for 127.0.0.1 (and the name `redis.test`). */
+  readonly serverCertFile: string;
+  readonly serverKeyFile: string;
+  readonly clientCertFile: string;
+  readonly clientKeyFile: string;
+  /** Remove the files. */
+  remove(): void;
+}
+
+/**
+ * Make a certificate authority, a server certificate for 127.0.0.1 and `redis.test`, and a client certificate, with
+ * `openssl` (EC P-256 keys, valid one day).
+ */
+export function makeCertificates(): TestCertificates {
+  const dir = mkdtempSync(join(tmpdir(), 'mthds-certs-'));
+  const file = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+  const key = (name: string) => openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file(name));
+  key('ca.key');
+  openssl(
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    file('ca.key'),
+    '-days',
+    '1',
+    '-subj',
+    '/CN=mthds test CA',
+    '-out',
+    file('ca.crt'),
+  );
+  const sign = (name: string, subject: string, extensions: string) => {
+    key(`${name}.key`);
+    openssl('req', '-new', '-key', file(`${name}.key`), '-subj', subject, '-out', file(`${name}.csr`));
+    writeFileSync(file(`${name}.ext`), extensions);
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      file(`${name}.csr`),
+      '-CA',
+      file('ca.crt'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      file(`${name}.ext`),
+      '-out',
+      file(`${name}.crt`),
+    );
+  };
+  sign('server', '/CN=redis.test', 'subjectAltName=IP:127.0.0.1,DNS:redis.test\nextendedKeyUsage=serverAuth\n');
+  sign('client', '/CN=mthds runner', 'extendedKeyUsage=clientAuth\n');
+  return {
+    dir,
+    caFile: file('ca.crt'),
+    serverCertFile: file('server.crt'),
+    serverKeyFile: file('server.key'),
+    clientCertFile: file('client.crt'),
+    clientKeyFile: file('client.key'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
