@@ -60,6 +60,7 @@ import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { bodySizeGuard } from './middleware/body-size-guard.js';
 import { httpMetrics } from './middleware/http-metrics.js';
+import { httpTracing } from './middleware/http-tracing.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { operatorAuthenticate } from './middleware/operator-auth.js';
 import { problemHandler, routeNotFound } from './middleware/problem-handler.js';
@@ -203,6 +204,7 @@ export function createApp(deps: AppDeps): Express {
   const allowPrivateCallbackHosts = settings.callbacks.allowPrivateHosts;
   const app = express();
   app.disable('x-powered-by');
+  app.use(httpTracing);
   app.use(requestId);
   app.use(accessLog(logger));
   app.use(httpMetrics(metrics));

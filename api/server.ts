@@ -31,6 +31,7 @@ import { loadApiConfig, SettingsError } from '../shared/config/index.js';
 import { embeddedDatabaseExists, openDatabase } from '../shared/database/index.js';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { createMethodFetcher, startCacheSweep } from '../shared/methods/index.js';
+import { startTracing } from '../shared/observability/index.js';
 import {
   bootProcess,
   configurationOrExit,
@@ -53,12 +54,14 @@ async function main(): Promise<void> {
   const apiConfig = configurationOrExit(() => loadApiConfig(configured.serviceConfigDir, configured.serviceEnv));
   const queued = apiConfig.orchestrationMode !== 'direct';
   const queueMode = queued ? await import('../shared/orchestration/queued.js') : undefined;
+  const tracing = await startTracing('api', process.env);
   const { settings, logger, resources, metrics, backend, inference, startup } = bootProcess(
     'api',
     configured,
     process.env,
     queueMode && (() => queueMode.openRedis(configured.queue.redis, 'producer')),
   );
+  resources.defer('tracing', () => tracing.shutdown());
   const queueBackend = queueMode?.openQueueBackend(settings);
   if (queueBackend) resources.defer('queue backend', () => queueBackend.close());
   const readSecret = () => process.env['COMPLETION_CALLBACK_SECRET'];

@@ -84,12 +84,14 @@ function copyAssets(directory) {
  * JavaScript that finds no file of its own at run time (by `__dirname`, a path or a worker script). Any other package
  * stays in `node_modules`: the queue stack (BullMQ reads its Lua scripts from its folder), the thread pool (piscina
  * starts its worker script by path), the logger (pino's transports are worker scripts), git (simple-git), and the
- * packages loaded on first use (provider SDKs, undici, the formatter, document engines, the S3 client, Bull Board).
+ * packages loaded on first use (provider SDKs, undici, the formatter, document engines, the S3 client, Bull Board, the
+ * OpenTelemetry SDK: the bundled OpenTelemetry API and the SDK's own copy share one registry, a global symbol).
  * `test/e2e/production-build.test.ts` serves every route family from the build.
  */
 const BUNDLED_PACKAGES = new Set([
   '@lezer/python',
   '@modelcontextprotocol/sdk',
+  '@opentelemetry/api',
   'ajv',
   'ajv-draft-04',
   'ajv-formats',

@@ -6,22 +6,26 @@
  * It also sweeps the `method_ref` clone cache (`METHOD_CACHE_DIR`) every `METHOD_CACHE_SWEEP_MINUTES`.
  * With `WORKER_METRICS_PORT` set, the process serves its Prometheus metrics at `http://0.0.0.0:<port>/metrics` (a port
  * it cannot listen on refuses to start: one line on stderr, exit status 1). Its startup line gives the version,
- * concurrency, inference profile (and whether it is the mock) and the Redis URL without credentials.
+ * concurrency, inference profile (and whether it is the mock) and the Redis URL without credentials. With an OTLP
+ * endpoint set it exports its spans (docs/tracing.md).
  */
 import { createServer } from 'node:http';
 import { CLOSE_ALLOWANCE_MS, shutdownOnSignals } from '../shared/lifecycle/index.js';
 import { methodCache, startCacheSweep } from '../shared/methods/index.js';
+import { startTracing } from '../shared/observability/index.js';
 import { bootProcess, loadProcessSettings, redisUrlForLogs, refuseToStart } from '../shared/orchestration/index.js';
 import { openRedis, startWorkerPool } from '../shared/orchestration/queued.js';
 
-function main(): void {
+async function main(): Promise<void> {
   const configured = loadProcessSettings(process.env);
+  const tracing = await startTracing('worker', process.env);
   const { settings, logger, resources, metrics, inference, startup } = bootProcess(
     'worker',
     configured,
     process.env,
     () => openRedis(configured.queue.redis, 'producer'),
   );
+  resources.defer('tracing', () => tracing.shutdown());
   resources.defer('clone cache sweep', startCacheSweep(methodCache(settings, metrics), settings, logger));
   const pool = startWorkerPool({
     settings,
@@ -70,4 +74,4 @@ function main(): void {
   shutdownOnSignals({ logger, resources, deadlineMs: settings.worker.shutdownGraceMs + CLOSE_ALLOWANCE_MS });
 }
 
-main();
+await main();

@@ -11,6 +11,7 @@ import {
   ValidationError,
 } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/observability/index.js';
+import { activeTraceId } from '../../shared/observability/index.js';
 import { sendJson } from '../send-json.js';
 
 /** What the handler needs. */
@@ -73,7 +74,13 @@ export function problemHandler(options: ProblemHandlerOptions): ErrorRequestHand
       else options.logger.warn(logFields, error.message);
       if (res.headersSent) return;
       res.set(problem.headers);
-      sendJson(res, problem.status, problem.body, 'application/problem+json');
+      const traceId = activeTraceId();
+      sendJson(
+        res,
+        problem.status,
+        traceId ? { ...problem.body, trace_id: traceId } : problem.body,
+        'application/problem+json',
+      );
     } catch (renderFailure) {
       options.logger.error({ request_id: requestId, err: renderFailure }, 'problem rendering failed');
       if (res.headersSent) return;

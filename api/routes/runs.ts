@@ -219,6 +219,7 @@ export async function runStatusBody(
     progress,
     ...(error ? { error } : {}),
     usage,
+    ...(record.trace_id ? { trace_id: record.trace_id } : {}),
   };
 }
 
@@ -278,7 +279,10 @@ export function runsRouter(options: RunsRouterOptions): Router {
       return;
     }
     if (status !== 'COMPLETED' || !record.result) throw resultUnavailable(record, status, disclosure);
-    const body = runResultsBody(record.result, record.io_artifacts, artifacts);
+    const body = {
+      ...runResultsBody(record.result, record.io_artifacts, artifacts),
+      ...(record.trace_id ? { trace_id: record.trace_id } : {}),
+    };
     sendJson(res, 200, await withFetchableUrls(body, res.locals.identity, { links: options.links, req }));
   });
   router.get('/v1/runs/:runId/usage', async (req, res) => {

@@ -19,6 +19,7 @@ export {
 } from './extraction/document-extractor.js';
 export type { FetchLimits } from './extraction/fetch-document.js';
 export { createGeminiBackend, type GeminiBackendOptions } from './gemini-backend.js';
+export { type GenAiTelemetryOptions, genAiTelemetry } from './genai-telemetry.js';
 export { meteredBackend } from './metered-backend.js';
 export { createMockBackend, type MockBackendOptions } from './mock-backend.js';
 export { MOCK_MAX_OUTPUT_TOKENS, mockValueForSchema, mockValuesForSchema } from './mock-value.js';

@@ -1,8 +1,9 @@
 /**
- * Public surface of `shared/observability`: logging, metrics, and the errors handled by carrying on.
+ * Public surface of `shared/observability`: logging, metrics, tracing (docs/tracing.md), and the errors handled by
+ * carrying on.
  */
 export { createLogger, type Logger } from './logger.js';
-export { type JobCounter, Metrics, type PoolOccupancyReader } from './metrics.js';
+export { type JobCounter, Metrics, type PoolOccupancyReader, type QueueHeadReader } from './metrics.js';
 export {
   SWALLOWED_ERROR_QUIET_MS,
   SwallowedErrors,
@@ -10,3 +11,11 @@ export {
   swallowedErrors,
   swallowedErrorsCounter,
 } from './swallowed-errors.js';
+export {
+  activeTraceId,
+  contextFromTraceParent,
+  serviceTracer,
+  TRACEPARENT_PATTERN,
+  traceParentOf,
+} from './trace-context.js';
+export { captureGenAiContent, startTracing, type Tracing, tracingOn } from './tracing.js';

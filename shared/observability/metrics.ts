@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics (prom-client): HTTP requests, runs (finished apart from rejected by a caller error), queue depths,
- * callback deliveries, inference calls and tokens, and the errors handled by carrying on (`swallowed-errors.ts`: one
+ * callback deliveries, inference calls and tokens, the GenAI client histograms (docs/tracing.md#genai-metrics), and the errors handled by carrying on (`swallowed-errors.ts`: one
  * counter per process, registered in every registry). One {@link Metrics} per process; the API serves it at
  * `/metrics`, a worker on its own port when configured.
  */
@@ -9,6 +9,9 @@ import { swallowedErrorsCounter } from './swallowed-errors.js';
 
 /** Something that can count jobs by state. */
 export type JobCounter = () => Promise<Record<string, number>>;
+
+/** Reads when the job next in line of a queue was added (epoch ms), undefined when none waits. */
+export type QueueHeadReader = () => Promise<number | undefined>;
 
 /** Reads a worker-thread pool's occupancy: threads alive, tasks running, tasks waiting. */
 export type PoolOccupancyReader = () => { threads: number; busy: number; queued: number };
@@ -63,6 +66,31 @@ export class Metrics {
     help: 'Run duration in seconds, by final state',
     labelNames: ['state'] as const,
     buckets: [0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
+    registers: [this.registry],
+  });
+  readonly runsFailed = new Counter({
+    name: 'mthds_runs_failed_total',
+    help: 'Queued runs that ended FAILED (counted in mthds_runs_finished_total too), by error_type',
+    labelNames: ['error_type'] as const,
+    registers: [this.registry],
+  });
+  readonly pipeDuration = new Histogram({
+    name: 'mthds_pipe_duration_seconds',
+    help: 'Duration of each pipe run in seconds (steps replayed from a checkpoint excluded), by pipe type and outcome (finished, failed)',
+    labelNames: ['pipe_type', 'outcome'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+  readonly jobsStalled = new Counter({
+    name: 'mthds_queue_jobs_stalled_total',
+    help: 'Jobs BullMQ found stalled (their worker died or hung past its lock) and took back, by queue',
+    labelNames: ['queue'] as const,
+    registers: [this.registry],
+  });
+  readonly workerConcurrency = new Gauge({
+    name: 'mthds_worker_concurrency',
+    help: 'Jobs a worker process takes at once, by queue (its capacity: saturation is active jobs over the sum of it)',
+    labelNames: ['queue'] as const,
     registers: [this.registry],
   });
   readonly stepsReplayed = new Counter({
@@ -125,6 +153,29 @@ export class Metrics {
     labelNames: ['backend', 'model'] as const,
     registers: [this.registry],
   });
+  /**
+   * `gen_ai.client.token.usage` of the OpenTelemetry GenAI conventions in Prometheus naming: tokens of each inference
+   * call, by `gen_ai_token_type` (`input`, `output`), provider and model (the provider's model name), with the
+   * conventions' buckets.
+   */
+  readonly genAiTokenUsage = new Histogram({
+    name: 'gen_ai_client_token_usage',
+    help: 'Tokens used by each inference call (GenAI semantic conventions), by token type, operation, provider and model',
+    labelNames: ['gen_ai_token_type', 'gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model'] as const,
+    buckets: [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864],
+    registers: [this.registry],
+  });
+  /**
+   * `gen_ai.client.operation.duration` in Prometheus naming: seconds of each inference call, rate-limit waits
+   * included, by operation, provider, model and `error_type` (empty on success), with the conventions' buckets.
+   */
+  readonly genAiOperationDuration = new Histogram({
+    name: 'gen_ai_client_operation_duration_seconds',
+    help: 'Duration of each inference call in seconds (GenAI semantic conventions), by operation, provider, model and error type',
+    labelNames: ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'error_type'] as const,
+    buckets: [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92],
+    registers: [this.registry],
+  });
   readonly methodFetches = new Counter({
     name: 'mthds_method_fetches_total',
     help: 'method_ref package fetches, by outcome (cache_hit, cloned, failed); dependencies count as fetches',
@@ -143,6 +194,7 @@ export class Metrics {
     registers: [this.registry],
   });
   private readonly queues = new Map<string, JobCounter>();
+  private readonly queueAges = new Map<string, QueueHeadReader>();
   private readonly pools = new Map<string, PoolOccupancyReader>();
 
   constructor() {
@@ -159,6 +211,20 @@ export class Metrics {
         for (const [queue, counts] of queues) {
           const byState = await counts().catch(() => ({}) as Record<string, number>);
           for (const [state, value] of Object.entries(byState)) this.set({ queue, state }, value);
+        }
+      },
+    });
+    const queueAges = this.queueAges;
+    new Gauge({
+      name: 'mthds_queue_oldest_waiting_seconds',
+      help: 'Age in seconds of the job next in line of each queue (0 when none waits): how long the backlog has been waiting',
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const [queue, read] of queueAges) {
+          const addedAt = await read().catch(() => undefined);
+          this.set({ queue }, addedAt === undefined ? 0 : Math.max(0, (Date.now() - addedAt) / 1000));
         }
       },
     });
@@ -187,6 +253,15 @@ export class Metrics {
    */
   watchQueue(name: string, counts: JobCounter): void {
     this.queues.set(name, counts);
+  }
+
+  /**
+   * Report the age of a queue's head in `mthds_queue_oldest_waiting_seconds`.
+   * @param name - queue name
+   * @param head - reads when its next job was added, at scrape time
+   */
+  watchQueueAge(name: string, head: QueueHeadReader): void {
+    this.queueAges.set(name, head);
   }
 
   /**

@@ -25,6 +25,7 @@ import {
   submissionIOArtifacts,
   submissionSnapshot,
 } from './submission.js';
+import { instrumentedObserver } from './tracing/index.js';
 
 /** What the direct orchestrator needs. */
 export interface DirectOrchestratorDeps {
@@ -152,7 +153,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
           ids: deps.ids,
           now: deps.now,
           signal,
-          observer: tracker,
+          observer: instrumentedObserver(tracker, deps.metrics),
           ...(deps.batchConcurrency ? { batchConcurrency: deps.batchConcurrency } : {}),
           ...(deps.maxPipes ? { maxPipes: deps.maxPipes } : {}),
         },

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import { loadSettings, type Settings, SettingsError } from '../config/index.js';
 import { PipelexConfigError } from '../errors/index.js';
 import {
+  genAiTelemetry,
   type LimiterStore,
   meteredBackend,
   type RoutedBackend,
@@ -15,7 +16,7 @@ import {
   throttleMetrics,
 } from '../inference/index.js';
 import { installFatalErrorPolicy, ResourceStack } from '../lifecycle/index.js';
-import { createLogger, type Logger, Metrics, swallowedErrors } from '../observability/index.js';
+import { captureGenAiContent, createLogger, type Logger, Metrics, swallowedErrors } from '../observability/index.js';
 import type { InferencePort } from '../runtime/index.js';
 import { IMPLEMENTATION_VERSION } from '../version.js';
 
@@ -139,7 +140,10 @@ export function bootProcess(
     resources,
     metrics,
     backend,
-    inference: meteredBackend(backend, metrics),
+    inference: genAiTelemetry(meteredBackend(backend, metrics), {
+      metrics,
+      captureContent: captureGenAiContent(environment),
+    }),
     startup: {
       version: IMPLEMENTATION_VERSION,
       inference_profile: settings.inference.profile,

@@ -146,6 +146,7 @@ export function openQueueBackend(settings: Settings): QueueBackend {
     retrier: (deps) => queuedRunRetrier({ ...deps, queue: runQueue, registry, gate }),
     watch(metrics) {
       metrics.watchQueue(RUN_QUEUE, async () => ({ ...(await runQueue.counts()), gated: await gate.waiting() }));
+      metrics.watchQueueAge(RUN_QUEUE, () => runQueue.headAddedAt());
       metrics.watchQueue(CALLBACK_QUEUE, () => callbackQueue.counts());
       metrics.watchQueue(CHILD_QUEUE, () =>
         childQueue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),

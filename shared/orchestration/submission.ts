@@ -3,12 +3,14 @@
  * here and nowhere else: into the job payload a queue carries (and back, in the worker), and into the runtime's
  * bundle run, whose outcome is rendered as the run result.
  */
+
 import { createHash } from 'node:crypto';
 import { LibraryFiles } from '../bundles/index.js';
 import { createDocumentPrinter } from '../docgen/index.js';
 import { type RateTenant, tenantInference } from '../inference/index.js';
 import type { MethodProvenance } from '../methods/index.js';
 import type { BundleSource, Library, PackageExports } from '../mthds/index.js';
+import { activeTraceId } from '../observability/index.js';
 import {
   type ChildRunResult,
   type FanOutChild,
@@ -212,8 +214,10 @@ export function acceptedRecord(
   createdAt: number,
   history: RunHistoryFacts = {},
 ): RunRecord {
+  const traceId = activeTraceId();
   return {
     ...history,
+    ...(traceId ? { trace_id: traceId } : {}),
     pipeline_run_id: submission.pipelineRunId,
     workflow_id: workflowId,
     state: 'STARTED',

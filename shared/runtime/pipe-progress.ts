@@ -16,6 +16,11 @@ export interface PipeSpan {
   /** The inference port the pipe and its nested pipes call: the parent's, counting into this span. */
   readonly inference: InferencePort;
   /**
+   * Run the pipe's work in its host's scope of the step ({@link RunObserver.within}), or as it is without one.
+   * @param work - the pipe's run
+   */
+  within<T>(work: () => Promise<T>): Promise<T>;
+  /**
    * Report the pipe finished.
    * @param replayed - true when it was restored from its step checkpoint (no call made; step-checkpoints.ts)
    */
@@ -97,6 +102,7 @@ export class PipeProgressRecorder {
     return {
       step: step.step,
       inference: counted(inference, usage),
+      within: (work) => (this.observer.within ? this.observer.within(step.step, work) : work()),
       finish: (replayed) =>
         this.observer.pipeProgress({ kind: 'finished', ...ended(), ...(replayed ? { replayed: true } : {}) }),
       fail: (error) => this.observer.pipeProgress({ kind: 'failed', ...ended(), error: failureOf(error) }),

@@ -85,7 +85,9 @@ export async function routePipe(job: PipeJob, environment: RunEnvironment): Prom
   };
   let replayed: boolean;
   try {
-    replayed = await routeGraphed({ ...job, params: { ...job.params, parentStep: span.step } }, spanned);
+    replayed = await span.within(() =>
+      routeGraphed({ ...job, params: { ...job.params, parentStep: span.step } }, spanned),
+    );
   } catch (error) {
     span.fail(error);
     throw error;

@@ -71,4 +71,12 @@ export interface RunObserver {
    * @param progress - the pipe run and what happened to it
    */
   pipeProgress(progress: PipeProgress): void;
+  /**
+   * Optional: run a pipe's work in the host's scope of its step, right after its `started` report (a host tracing the
+   * run makes the step's span the active one, so the calls the pipe makes and the pipes it runs become its children;
+   * docs/tracing.md). Must call `work` once and settle as it settles.
+   * @param step - the step number of the `started` report
+   * @param work - the pipe's run
+   */
+  within?<T>(step: number, work: () => Promise<T>): Promise<T>;
 }

@@ -123,6 +123,10 @@ export const PROBLEM_DOCUMENT = z
       .array(VALIDATION_ERROR_ITEM)
       .optional()
       .meta({ description: '`ValidateBundleError` only: the items of the verdict.' }),
+    trace_id: z
+      .string()
+      .optional()
+      .meta({ description: 'The id of the request’s OpenTelemetry trace, when tracing is on (docs/tracing.md).' }),
   })
   .meta({
     id: 'ProblemDocument',

@@ -182,6 +182,12 @@ export const RUN_RETRY = RUN_START.extend({
   description: 'The acknowledgement of a retry: a new run, started as `/v1/start` starts one (docs/checkpoints.md).',
 });
 
+/** The run's trace id, present when tracing was on as the run was accepted. */
+const TRACE_ID = z
+  .string()
+  .regex(/^[0-9a-f]{32}$/)
+  .meta({ description: 'The id of the run’s OpenTelemetry trace, when tracing is on (docs/tracing.md).' });
+
 const RUN_STATUS = z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
 
 export const ERROR_REPORT = z
@@ -223,6 +229,7 @@ export const RUN_READ = z
     usage: RUN_USAGE_REPORT.nullable().meta({
       description: 'The run’s usage and cost so far (final once it ended); null before any of its pipes ended.',
     }),
+    trace_id: TRACE_ID.optional(),
   })
   .meta({ id: 'RunRead', description: 'Where a run stands.' });
 
@@ -273,6 +280,7 @@ export const RUN_RESULTS = z
     usage_assembly_error: ARTIFACT_ERROR.optional().meta({ description: 'With `tokens_usages`: always null here.' }),
     pipe_output: PIPE_OUTPUT.optional().meta({ description: 'The whole output; only without `?artifacts=`.' }),
     usage: RUN_USAGE_REPORT.optional().meta({ description: 'Usage and cost; only without `?artifacts=`.' }),
+    trace_id: TRACE_ID.optional(),
   })
   .meta({ id: 'RunResults', description: 'The result of a completed run.' });
 

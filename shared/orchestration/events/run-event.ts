@@ -45,6 +45,8 @@ export interface RunStartedEvent {
   pipe_code: string | null;
   /** 1-based attempt number (a retryable failure is retried, `RUN_MAX_ATTEMPTS`). */
   attempt: number;
+  /** The id of the run's trace, while tracing is on (docs/tracing.md#run-documents). */
+  trace_id?: string;
 }
 
 /** What every pipe event says about its pipe run. */

@@ -6,6 +6,7 @@
  * It knows the failing pipe of the attempt: the first pipe that failed, else — when the run died without a pipe
  * failing (its quarantine process was killed) — the pipe that was running: the `pipe_code` of the run's error report.
  */
+import { activeTraceId } from '../../observability/index.js';
 import type { PipeProgress, RunObserver } from '../../runtime/index.js';
 import { type RunUsageReport, runUsageReport } from '../../wire/index.js';
 import {
@@ -64,12 +65,14 @@ export class RunProgressTracker implements RunObserver {
    * @param attempt - 1-based attempt number
    */
   runStarted(pipeCode: string | null, attempt: number): void {
+    const traceId = activeTraceId();
     this.publish({
       type: 'run:started',
       pipeline_run_id: this.deps.runId,
       at: new Date(this.deps.now()).toISOString(),
       pipe_code: pipeCode,
       attempt,
+      ...(traceId ? { trace_id: traceId } : {}),
     });
   }
 

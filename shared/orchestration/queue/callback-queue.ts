@@ -6,6 +6,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { swallowedErrors } from '../../observability/index.js';
+import { withTraceParent } from '../tracing/index.js';
 import { CALLBACK_JOB, type CallbackJob } from './job-payloads.js';
 import type { JobSeals } from './job-seals.js';
 import { CALLBACK_QUEUE, type QueueKeys } from './queue-keys.js';
@@ -43,7 +44,7 @@ export class CallbackQueue {
    */
   async enqueue(jobs: CallbackJob[], options: { retries?: boolean } = {}): Promise<void> {
     const sealed = await Promise.all(
-      jobs.map((job) => this.options.seals.seal(CALLBACK_QUEUE, CALLBACK_JOB.parse(job))),
+      jobs.map((job) => this.options.seals.seal(CALLBACK_QUEUE, CALLBACK_JOB.parse(withTraceParent(job)))),
     );
     await this.queue.addBulk(
       sealed.map((data) => ({

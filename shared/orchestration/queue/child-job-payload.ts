@@ -58,6 +58,8 @@ export const CHILD_JOB = z.strictObject({
   created_at: z.number().int(),
   first_attempt: z.boolean().optional(),
   child: FAN_OUT_CHILD,
+  /** The `traceparent` of the controller's pipe that fanned it out (docs/tracing.md#fan-out). */
+  trace_parent: RUN_JOB.shape.trace_parent,
 });
 /** A child job (its `child` is a runtime `FanOutChild`). */
 export type ChildJob = Omit<z.infer<typeof CHILD_JOB>, 'child'> & { child: FanOutChild };

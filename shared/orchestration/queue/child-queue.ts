@@ -26,6 +26,7 @@ import pLimit from 'p-limit';
 import { errorFromReport } from '../../errors/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import type { FanOutChild, FanOutOptions, FanOutOutcome, FanOutPort } from '../../runtime/index.js';
+import { withTraceParent } from '../tracing/index.js';
 import { abortable, childJobReturnValue, finishedValue, settledChildResult } from './child-completion.js';
 import { type ChildJob, childJobPayload } from './child-job-payload.js';
 import { type ChildResult, childResultOf } from './child-job-result.js';
@@ -210,7 +211,7 @@ export class ChildQueue {
       first_attempt: !run.retake,
       child,
     };
-    const data = await this.options.seals.seal(CHILD_QUEUE, childJobPayload(payload));
+    const data = await this.options.seals.seal(CHILD_QUEUE, withTraceParent(childJobPayload(payload)));
     return new Promise<Job>((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.addPending());
       this.pending.push({ data, jobId, resolve, reject });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { METHOD_PROVENANCE } from '../../methods/index.js';
+import { TRACEPARENT_PATTERN } from '../../observability/index.js';
 
 /**
  * What the run history keeps of a run beyond its record's state (docs/control-plane.md#run-history): the stored method
@@ -76,6 +77,8 @@ export const RUN_JOB = z.strictObject({
       created_at: z.number().int(),
     })
     .optional(),
+  /** The W3C `traceparent` of the work that queued the job, sealed with it (docs/tracing.md#one-trace-per-run). */
+  trace_parent: z.string().regex(TRACEPARENT_PATTERN).optional(),
 });
 /** A run job's payload. */
 export type RunJob = z.infer<typeof RUN_JOB>;
@@ -96,6 +99,7 @@ const OFFLOADED_RUN_JOB = z.strictObject({
   /** The object name of the whole {@link RUN_JOB} payload under `<storage_scope>/payloads/`. */
   payload_object: z.string(),
   history: RUN_HISTORY_FACTS.optional(),
+  trace_parent: RUN_JOB.shape.trace_parent,
 });
 /** An offloaded run job. */
 export type OffloadedRunJob = z.infer<typeof OFFLOADED_RUN_JOB>;
@@ -112,6 +116,8 @@ export const CALLBACK_JOB = z.strictObject({
   url: z.string().url(),
   /** The exact body bytes to send (JSON text), so retries send the same bytes and signatures. */
   body: z.string(),
+  /** The run's `traceparent`: the delivery's span links to it (docs/tracing.md#callbacks). */
+  trace_parent: RUN_JOB.shape.trace_parent,
 });
 /** A callback job's payload. */
 export type CallbackJob = z.infer<typeof CALLBACK_JOB>;

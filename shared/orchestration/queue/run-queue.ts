@@ -11,6 +11,7 @@ import type { Redis } from 'ioredis';
 import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import { bullPriority, RUN_PRIORITY } from '../fairness/priority.js';
+import { traceEnqueue, withTraceParent } from '../tracing/index.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob } from './job-payloads.js';
 import type { JobSeals, Sealed } from './job-seals.js';
 import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
@@ -91,29 +92,33 @@ export class RunQueue {
     const priority = options.priority ?? RUN_PRIORITY.default;
     const unavailable = (reason: string) =>
       `The run queue (Redis) did not accept the run: ${reason}. Nothing was enqueued; retry later.`;
-    await whenQueueReachable(async () => {
-      let overdue: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          options.fresh
-            ? this.seal(payload).then((sealed) => this.addSealed(jobId, sealed, priority))
-            : this.replace(jobId, payload, priority),
-          new Promise((_, reject) => {
-            overdue = setTimeout(
-              () =>
-                reject(
-                  new QueueUnavailableError(unavailable(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`), {
-                    retryable: true,
-                  }),
-                ),
-              ENQUEUE_TIMEOUT_MS,
-            ).unref();
-          }),
-        ]);
-      } finally {
-        clearTimeout(overdue);
-      }
-    }, unavailable);
+    await whenQueueReachable(
+      () =>
+        traceEnqueue(RUN_QUEUE, { runId: payload.pipeline_run_id, jobId }, async () => {
+          let overdue: NodeJS.Timeout | undefined;
+          try {
+            await Promise.race([
+              options.fresh
+                ? this.seal(payload).then((sealed) => this.addSealed(jobId, sealed, priority))
+                : this.replace(jobId, payload, priority),
+              new Promise((_, reject) => {
+                overdue = setTimeout(
+                  () =>
+                    reject(
+                      new QueueUnavailableError(unavailable(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`), {
+                        retryable: true,
+                      }),
+                    ),
+                  ENQUEUE_TIMEOUT_MS,
+                ).unref();
+              }),
+            ]);
+          } finally {
+            clearTimeout(overdue);
+          }
+        }),
+      unavailable,
+    );
   }
 
   /**
@@ -143,7 +148,7 @@ export class RunQueue {
    * @throws whatever Redis throws when the seal key cannot be read
    */
   seal(payload: QueuedRunJob): Promise<Sealed<QueuedRunJob>> {
-    return this.options.seals.seal(RUN_QUEUE, payload);
+    return this.options.seals.seal(RUN_QUEUE, withTraceParent(payload));
   }
 
   /**
@@ -212,6 +217,15 @@ export class RunQueue {
   /** Counts of jobs by state, for the metrics gauges. */
   counts(): Promise<Record<string, number>> {
     return this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
+  }
+
+  /**
+   * When the run next in line was added (epoch ms): the first of the waiting and prioritized runs in dispatch order.
+   * @returns undefined when no run waits
+   */
+  async headAddedAt(): Promise<number | undefined> {
+    const [head] = await this.queue.getJobs(['prioritized', 'waiting'], 0, 0, true);
+    return head?.timestamp;
   }
 
   /** Close the queue and the events listener. */

@@ -47,6 +47,8 @@ export interface RunRecord {
   attempts?: number;
   /** A FAILED run's usage up to its failure (a COMPLETED run's is in its result). */
   usage?: RunUsageReport;
+  /** The id of the run's trace (32 hex digits) when tracing was on as it was accepted (docs/tracing.md#run-documents). */
+  trace_id?: string;
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { type Job, UnrecoverableError } from 'bullmq';
 import { CALLBACK_JOB, CALLBACK_QUEUE, type JobSeals } from '../queue/index.js';
+import { traceCallbackDelivery } from '../tracing/index.js';
 import { attemptCallback, type CallbackAttemptDeps } from './callback-attempt.js';
 import { refuseJob } from './job-refusal.js';
 
@@ -31,12 +32,14 @@ export function createCallbackProcessor(
     if (!opened) throw refuseJob(deps, CALLBACK_QUEUE, job, 'seal');
     const payload = CALLBACK_JOB.parse(opened);
     // a job of retries counts the run worker's first attempt (its attempts are one fewer)
-    const attempt = await attemptCallback(
-      deps,
-      payload,
-      job.attemptsMade + 1,
-      job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
-      signal,
+    const delivery = {
+      runId: payload.pipeline_run_id,
+      url: payload.url,
+      attempt: job.attemptsMade + 1,
+      traceParent: payload.trace_parent,
+    };
+    const attempt = await traceCallbackDelivery(delivery, () =>
+      attemptCallback(deps, payload, job.attemptsMade + 1, job.attemptsMade + 1 >= (job.opts.attempts ?? 1), signal),
     );
     if (attempt.outcome === 'delivered') return { status: attempt.status };
     if (attempt.outcome === 'dead_lettered' && attempt.terminal) {

@@ -5,6 +5,7 @@
  * receivers answer.
  */
 import type { CallbackJob, CallbackQueue } from '../queue/index.js';
+import { traceCallbackDelivery, withTraceParent } from '../tracing/index.js';
 import { attemptCallback, type CallbackAttemptDeps } from './callback-attempt.js';
 
 /** Where the callbacks of an ended run go. */
@@ -28,9 +29,17 @@ export class CallbackSender implements CallbackSink {
     private readonly deps: CallbackAttemptDeps,
   ) {}
 
-  async send(jobs: CallbackJob[]): Promise<void> {
+  async send(sent: CallbackJob[]): Promise<void> {
     const lastAttempt = this.queue.maxAttempts <= 1;
-    const attempts = await Promise.all(jobs.map((job) => attemptCallback(this.deps, job, 1, lastAttempt)));
+    const jobs = sent.map(withTraceParent);
+    const attempts = await Promise.all(
+      jobs.map((job) =>
+        traceCallbackDelivery(
+          { runId: job.pipeline_run_id, url: job.url, attempt: 1, traceParent: job.trace_parent },
+          () => attemptCallback(this.deps, job, 1, lastAttempt),
+        ),
+      ),
+    );
     const retries = jobs.filter((_, index) => attempts[index]?.outcome === 'retry');
     if (retries.length > 0) await this.queue.enqueue(retries, { retries: true });
   }

@@ -39,6 +39,7 @@ import {
 } from '../queue/index.js';
 import type { RunObjects } from '../storage/index.js';
 import { executeChild, type RunSubmission, submissionOfJob } from '../submission.js';
+import { traceConsumedJob } from '../tracing/index.js';
 import { refuseJob } from './job-refusal.js';
 
 /** Run payloads kept per process, and for how long, in ms (the children of one fan-out share one). */
@@ -138,7 +139,17 @@ export function createChildProcessor(
         log.info('child:skipped: its run was stopped');
         return childResultValue(failed(hold.signal.reason, deps.docsUrl));
       }
-      const result = await runChild(child, job, hold, signal);
+      const result = await traceConsumedJob(
+        {
+          queue: CHILD_QUEUE,
+          jobId: job.id,
+          runId: child.pipeline_run_id,
+          attempt: job.attemptsMade + 1,
+          traceParent: child.trace_parent,
+          attributes: { 'mthds.pipe.ref': child.child.pipeRef, 'mthds.step_path': stepPath },
+        },
+        () => runChild(child, job, hold, signal),
+      );
       if (result.ok) log.info('child:completed');
       else log.info({ error_type: result.error.error_type }, `child:failed: ${result.error.message}`);
       return childResultValue(result);

@@ -23,6 +23,7 @@ import {
   submissionOfJob,
   submissionSnapshot,
 } from '../submission.js';
+import { instrumentedObserver } from '../tracing/index.js';
 import { recordRunFailure } from './run-failure.js';
 import type { RunJobOutcome, RunProcessorDeps } from './run-processor-deps.js';
 
@@ -118,15 +119,18 @@ export async function processRun(
     ? deps.objects.submissions.save(payload.storage_scope, runId, submissionSnapshot(submission))
     : undefined;
   let replayedSteps = 0;
-  const observer: RunObserver = {
-    pipeProgress: (progress) => {
-      if (progress.kind === 'finished' && progress.replayed) {
-        replayedSteps += 1;
-        deps.metrics.stepsReplayed.inc();
-      }
-      tracker.pipeProgress(progress);
+  const observer: RunObserver = instrumentedObserver(
+    {
+      pipeProgress: (progress) => {
+        if (progress.kind === 'finished' && progress.replayed) {
+          replayedSteps += 1;
+          deps.metrics.stepsReplayed.inc();
+        }
+        tracker.pipeProgress(progress);
+      },
     },
-  };
+    deps.metrics,
+  );
   log.info('run:started');
   if (quarantined)
     log.warn(

@@ -89,6 +89,7 @@ export async function recordRunFailure(
   ]);
   if (countRejection(deps.metrics, 'bullmq', errorFromReport(report))) return true;
   deps.metrics.runsFinished.inc({ state: 'FAILED' });
+  deps.metrics.runsFailed.inc({ error_type: report.error_type });
   deps.metrics.runDuration.observe({ state: 'FAILED' }, (deps.now() - payload.created_at) / 1000);
   return true;
 }

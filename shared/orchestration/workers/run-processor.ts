@@ -37,6 +37,7 @@ import { armDeadline } from '../control/index.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob, RUN_QUEUE, type RunJob } from '../queue/index.js';
 import type { RunRecord } from '../registry/index.js';
 import { acceptedRecordOfJob } from '../submission.js';
+import { traceConsumedJob } from '../tracing/index.js';
 import { refuseJob } from './job-refusal.js';
 import { processRun } from './run-attempt.js';
 import { recordRunFailure } from './run-failure.js';
@@ -55,25 +56,34 @@ export function createRunProcessor(
     const parsed = QUEUED_RUN_JOB.safeParse(opened);
     if (!parsed.success) throw new UnrecoverableError(`invalid run job payload: ${parsed.error.message}`);
     const queued = parsed.data;
-    return withCrashContext(
-      { request_id: queued.request_id, pipeline_run_id: queued.pipeline_run_id, job_id: job.id ?? null },
-      async () => {
-        // held before its admission, so a stop recorded after the admission reaches this attempt
-        const hold = deps.controls.hold({
-          pipelineRunId: queued.pipeline_run_id,
-          requestId: queued.request_id,
-          createdAt: queued.created_at,
-        });
-        try {
-          const running = await admit(deps, job, queued);
-          return await untilDeadline(deps, queued, async () => {
-            const stoppable = signal ? AbortSignal.any([signal, hold.signal]) : hold.signal;
-            return processRun(deps, job, queued, running, await loadPayload(deps, job, queued), stoppable);
+    const traced = {
+      queue: RUN_QUEUE,
+      jobId: job.id,
+      runId: queued.pipeline_run_id,
+      attempt: job.attemptsMade + 1,
+      traceParent: queued.trace_parent,
+    };
+    return traceConsumedJob(traced, () =>
+      withCrashContext(
+        { request_id: queued.request_id, pipeline_run_id: queued.pipeline_run_id, job_id: job.id ?? null },
+        async () => {
+          // held before its admission, so a stop recorded after the admission reaches this attempt
+          const hold = deps.controls.hold({
+            pipelineRunId: queued.pipeline_run_id,
+            requestId: queued.request_id,
+            createdAt: queued.created_at,
           });
-        } finally {
-          hold.release();
-        }
-      },
+          try {
+            const running = await admit(deps, job, queued);
+            return await untilDeadline(deps, queued, async () => {
+              const stoppable = signal ? AbortSignal.any([signal, hold.signal]) : hold.signal;
+              return processRun(deps, job, queued, running, await loadPayload(deps, job, queued), stoppable);
+            });
+          } finally {
+            hold.release();
+          }
+        },
+      ),
     );
   };
 }

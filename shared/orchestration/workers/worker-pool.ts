@@ -223,13 +223,15 @@ export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
     concurrency: settings.worker.concurrency,
   });
   for (const worker of [runWorker, callbackWorker, childWorker]) {
+    metrics.workerConcurrency.set({ queue: worker.name }, worker.concurrency);
     worker.on('error', (error) => logger.warn({ err: error }, 'worker:error'));
-    worker.on('stalled', (jobId) =>
+    worker.on('stalled', (jobId) => {
+      metrics.jobsStalled.inc({ queue: worker.name });
       logger.warn(
         { job_id: jobId },
         'job:stalled (its worker died or hung); it is retaken once, in quarantine for a run',
-      ),
-    );
+      );
+    });
   }
   failRunsStalledTooOften(runWorker, {
     registry,

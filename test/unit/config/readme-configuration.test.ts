@@ -20,6 +20,13 @@ const READ_ELSEWHERE = new Set([
   // the AWS SDK's default credential chain of the s3 storage backend
   'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY',
+  // the OpenTelemetry variables, read by shared/observability/tracing.ts and the SDK (docs/tracing.md)
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_SERVICE_NAME',
+  'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT',
 ]);
 
 interface ReadmeRow {
