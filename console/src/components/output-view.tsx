@@ -1,0 +1,95 @@
+/**
+ * A run's output rendered for people: a text as paragraphs, a structure as a table of its fields, a list of flat
+ * structures as one table, an image inline and a document as a link (a storage reference, which a browser cannot
+ * open, is shown as text).
+ */
+type Json = null | boolean | number | string | Json[] | { [member: string]: Json };
+
+const isObject = (value: unknown): value is Record<string, Json> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const openable = (url: string) => /^(https?:|data:image\/|\/)/.test(url);
+const flat = (value: unknown) =>
+  isObject(value) && Object.values(value).every((member) => !isObject(member) && !Array.isArray(member));
+
+function Media({ value }: { value: Record<string, Json> }) {
+  const url = String(value['url']);
+  const name = typeof value['filename'] === 'string' ? value['filename'] : url;
+  const image = typeof value['mime_type'] === 'string' && value['mime_type'].startsWith('image/');
+  if (!openable(url)) return <code>{url}</code>;
+  if (image)
+    return (
+      <img src={url} alt={typeof value['caption'] === 'string' ? value['caption'] : name} className="output-image" />
+    );
+  return (
+    <a href={url} target="_blank" rel="noreferrer">
+      {name}
+    </a>
+  );
+}
+
+/** One value of the output. */
+export function OutputView({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <em className="muted">none</em>;
+  if (typeof value === 'string') return <p className="output-text">{value}</p>;
+  if (typeof value !== 'object') return <span>{String(value)}</span>;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <em className="muted">empty list</em>;
+    if (value.every(flat)) {
+      const columns = [...new Set(value.flatMap((item) => Object.keys(item as object)))];
+      return (
+        <table>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {value.map((item, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the rows of an output have no identity but their place
+              <tr key={index}>
+                {columns.map((column) => (
+                  <td key={column}>
+                    <OutputView value={(item as Record<string, unknown>)[column]} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      );
+    }
+    return (
+      <ol className="output-list">
+        {value.map((item, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the items of an output have no identity but their place
+          <li key={index}>
+            <OutputView value={item} />
+          </li>
+        ))}
+      </ol>
+    );
+  }
+  const object = value as Record<string, Json>;
+  const keys = Object.keys(object);
+  if (keys.length === 1 && typeof object['text'] === 'string') return <p className="output-text">{object['text']}</p>;
+  if (keys.length === 1 && Array.isArray(object['items'])) return <OutputView value={object['items']} />;
+  if (typeof object['url'] === 'string') return <Media value={object} />;
+  return (
+    <table className="fields">
+      <tbody>
+        {keys.map((key) => (
+          <tr key={key}>
+            <th scope="row">{key}</th>
+            <td>
+              <OutputView value={object[key]} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
