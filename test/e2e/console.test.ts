@@ -25,7 +25,12 @@ import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BROWSER_ARGS, BROWSER_CANDIDATES, browserExecutable, confineToLoopback } from '../helpers/browser.js';
 import { closeControlPlaneApps } from '../helpers/control-plane-app.js';
-import { completion, type FakeOpenAiServer, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import {
+  completion,
+  type FakeOpenAiServer,
+  providerError,
+  startFakeOpenAiServer,
+} from '../helpers/fake-openai-server.js';
 import { DOCUMENT_DATA_URL } from '../helpers/form-values.js';
 import { pollUntil } from '../helpers/poll.js';
 import { useTestControlPlane } from '../helpers/postgres.js';
@@ -119,7 +124,8 @@ describe('method console (/console) in headless Chromium, queue mode', function 
   let work: string;
   let screenshots: string;
   let axeSource: string;
-  let hold = false;
+  /** How the fake provider answers: at once, held past the test, or with a refusal that fails the run. */
+  let provider: 'answer' | 'hold' | 'refuse' = 'answer';
   const offsite: string[] = [];
   const pageErrors: string[] = [];
   const accessibility: string[] = [];
@@ -176,7 +182,13 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     screenshots = process.env['CONSOLE_SCREENSHOT_DIR'] ?? join(work, 'screenshots');
     mkdirSync(screenshots, { recursive: true });
     fake = await startFakeOpenAiServer();
-    fake.respondWith(() => (hold ? { ...completion('late'), delayMs: HELD_MS } : completion(SUMMARY)));
+    fake.respondWith(() =>
+      provider === 'hold'
+        ? { ...completion('late'), delayMs: HELD_MS }
+        : provider === 'refuse'
+          ? providerError(400, 'The fake provider refuses this prompt.')
+          : completion(SUMMARY),
+    );
     deployment = startQueueDeployment({
       controlPlane: suite.database,
       environment: {
@@ -319,6 +331,11 @@ describe('method console (/console) in headless Chromium, queue mode', function 
       .join(' ');
     expect(prompt).to.include('deadlines');
     await record('run-completed');
+    await page.click('details > summary');
+    expect(await text('details'))
+      .to.include('focus')
+      .and.include('deadlines')
+      .and.include('inline document');
   });
 
   it('should find the run in the history by state and method', async () => {
@@ -335,17 +352,45 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     await waitForText('.state-empty', 'No run matches');
   });
 
-  it('should cancel a run held by the provider from its page and show CANCELLED', async () => {
-    hold = true;
-    const calls = fake.requests.length;
+  /** Start a run of the method through the API, with the sample PDF inline. */
+  async function startRun(focus: string): Promise<string> {
     const started = await call('POST', '/v1/start', orgKey, {
       method_id: methodId,
       inputs: {
         brief: { concept: 'native.Document', content: { url: DOCUMENT_DATA_URL } },
-        focus: { concept: 'native.Text', content: { text: 'budget' } },
+        focus: { concept: 'native.Text', content: { text: focus } },
       },
     });
     expect(started.status).to.equal(202);
+    return started.body.pipeline_run_id;
+  }
+
+  it('should show the error of a failed run with its failing pipe, and retry it to completion', async () => {
+    provider = 'refuse';
+    const failed = await startRun('risks');
+    await page.goto(`${base}/console/runs/${encodeURIComponent(failed)}`, { waitUntil: 'load' });
+    await waitForText('[data-testid="run-status"]', 'FAILED');
+    await page.waitForSelector('[data-testid="run-error"]');
+    const report = await text('[data-testid="run-error"]');
+    expect(report).to.include('Failing pipe').and.include('summarize');
+    await page.waitForSelector('[data-pipe="summarize"][data-state="failed"]');
+    await record('run-failed');
+    provider = 'answer';
+    const [retry] = await page.$$('xpath/.//button[text()="Retry"]');
+    await retry!.click();
+    await page.waitForFunction(
+      `location.pathname !== ${JSON.stringify(`/console/runs/${encodeURIComponent(failed)}`)}`,
+      { timeout: 30_000 },
+    );
+    await waitForText('[data-testid="run-status"]', 'COMPLETED');
+    await waitForText('[data-testid="run-output"]', SUMMARY);
+    expect(await text('.page-head')).to.include(`retries ${failed}`);
+  });
+
+  it('should cancel a run held by the provider from its page and show CANCELLED', async () => {
+    provider = 'hold';
+    const calls = fake.requests.length;
+    const started = { body: { pipeline_run_id: await startRun('budget') } };
     await page.goto(`${base}/console/runs/${encodeURIComponent(started.body.pipeline_run_id)}`, { waitUntil: 'load' });
     await pollUntil(
       async () => fake.requests.length,
@@ -359,7 +404,7 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     await page.waitForSelector('[data-testid="run-error"]');
     expect(await text('[data-testid="run-error"]')).to.include('RunCancelledError');
     await record('run-cancelled');
-    hold = false;
+    provider = 'answer';
   });
 
   it('should show usage charts', async () => {

@@ -16,7 +16,14 @@ const elk = import('elkjs/lib/elk.bundled.js').then(({ default: ELK }) => new EL
 const CARD = { width: 200, height: 58 };
 
 /** What a card shows. */
-type PipeCardData = { pipeCode: string; pipeType: string; state: string | undefined; controller: boolean };
+type PipeCardData = {
+  pipeCode: string;
+  pipeType: string;
+  state: string | undefined;
+  /** A note under the card's type: the pipe's duration in a run. */
+  note: string | undefined;
+  controller: boolean;
+};
 type PipeCard = Node<PipeCardData, 'pipe'>;
 
 function PipeCardView({ data }: NodeProps<PipeCard>) {
@@ -31,6 +38,7 @@ function PipeCardView({ data }: NodeProps<PipeCard>) {
         <span>{data.pipeType}</span>
         {data.state ? <span className={`badge badge-${data.state}`}>{data.state}</span> : null}
       </div>
+      {data.note ? <div className="pipe-note">{data.note}</div> : null}
     </div>
   );
 }
@@ -58,7 +66,7 @@ async function layout(spec: GraphSpec): Promise<{ nodes: PipeCard[]; edges: Edge
     if (elkNode.children!.length > 0) {
       delete elkNode.width;
       delete elkNode.height;
-      elkNode.layoutOptions = { 'elk.padding': '[top=44,left=16,bottom=16,right=16]' };
+      elkNode.layoutOptions = { 'elk.padding': '[top=64,left=16,bottom=16,right=16]' };
     }
   const flows = spec.edges.filter((edge) => edge.kind !== 'contains');
   const laid = await (await elk).layout({
@@ -90,6 +98,7 @@ async function layout(spec: GraphSpec): Promise<{ nodes: PipeCard[]; edges: Edge
         pipeCode: node.pipe_code,
         pipeType: node.pipe_type,
         state: undefined,
+        note: undefined,
         controller: node.kind === 'controller',
       },
     });
@@ -110,9 +119,18 @@ async function layout(spec: GraphSpec): Promise<{ nodes: PipeCard[]; edges: Edge
 /**
  * The graph of a method or a run.
  * @param spec - the graph_spec to draw
- * @param states - each pipe code's state in a run (queued, running, finished, failed, skipped, replayed)
+ * @param states - each pipe code's state in a run (queued, running, finished, failed, skipped, stopped)
+ * @param notes - a note per pipe code, shown on its card (its duration in a run)
  */
-export function MethodGraph({ spec, states }: { spec: GraphSpec; states?: Record<string, string> }) {
+export function MethodGraph({
+  spec,
+  states,
+  notes,
+}: {
+  spec: GraphSpec;
+  states?: Record<string, string>;
+  notes?: Record<string, string>;
+}) {
   const [drawn, setDrawn] = useState<{ nodes: PipeCard[]; edges: Edge[] }>();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
@@ -127,7 +145,10 @@ export function MethodGraph({ spec, states }: { spec: GraphSpec; states?: Record
   }, [spec]);
   if (error) return <ProblemView error={error} />;
   if (!drawn) return <Loading what="the graph" />;
-  const nodes = drawn.nodes.map((node) => ({ ...node, data: { ...node.data, state: states?.[node.data.pipeCode] } }));
+  const nodes = drawn.nodes.map((node) => ({
+    ...node,
+    data: { ...node.data, state: states?.[node.data.pipeCode], note: notes?.[node.data.pipeCode] },
+  }));
   return (
     <div className="graph" data-testid="method-graph">
       <ReactFlow

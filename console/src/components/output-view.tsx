@@ -1,22 +1,42 @@
 /**
  * A run's output rendered for people: a text as paragraphs, a structure as a table of its fields, a list of flat
- * structures as one table, an image inline and a document as a link (a storage reference, which a browser cannot
- * open, is shown as text).
+ * structures as one table, an image inline and a document as a link. A storage reference (`pipelex-storage://…`,
+ * which a browser cannot open) is resolved to a signed link first (`POST /v1/resolve-storage-url`,
+ * docs/uploads.md#resolving-references); an image is drawn inline only from this origin (the page's policy), else
+ * linked.
  */
+import { api } from '../api';
+import { useLoad } from '../use-load';
+
 type Json = null | boolean | number | string | Json[] | { [member: string]: Json };
 
 const isObject = (value: unknown): value is Record<string, Json> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const openable = (url: string) => /^(https?:|data:image\/|\/)/.test(url);
+const reference = (url: string) => /^(pipelex-storage:\/\/|mthds-storage:)/.test(url);
+const sameOrigin = (url: string) =>
+  url.startsWith('data:image/') || new URL(url, location.href).origin === location.origin;
 const flat = (value: unknown) =>
   isObject(value) && Object.values(value).every((member) => !isObject(member) && !Array.isArray(member));
 
 function Media({ value }: { value: Record<string, Json> }) {
-  const url = String(value['url']);
-  const name = typeof value['filename'] === 'string' ? value['filename'] : url;
+  const given = String(value['url']);
+  const resolved = useLoad(
+    () =>
+      reference(given)
+        ? api<{ url: string }>('/v1/resolve-storage-url', { method: 'POST', body: { uri: given } }).then(
+            (answer) => answer.url,
+          )
+        : Promise.resolve(given),
+    [given],
+  );
+  const url = resolved.data ?? given;
+  const name = typeof value['filename'] === 'string' ? value['filename'] : given;
   const image = typeof value['mime_type'] === 'string' && value['mime_type'].startsWith('image/');
-  if (!openable(url)) return <code>{url}</code>;
-  if (image)
+  if (url.startsWith('data:') && !image)
+    return <span>{name === given ? 'inline document' : `${name} (inline document)`}</span>;
+  if (!openable(url)) return <code>{given}</code>;
+  if (image && sameOrigin(url))
     return (
       <img src={url} alt={typeof value['caption'] === 'string' ? value['caption'] : name} className="output-image" />
     );

@@ -24,6 +24,13 @@ interface PipeRun {
   tokens?: number;
 }
 
+/** The working memory as people read it: each named stuff's content, without its bookkeeping. */
+function memoryContents(memory: unknown): Record<string, unknown> | null {
+  const root = (memory as { root?: Record<string, { content?: unknown }> } | null | undefined)?.root;
+  if (!root) return null;
+  return Object.fromEntries(Object.entries(root).map(([name, stuff]) => [name, stuff?.content ?? stuff]));
+}
+
 /** The graph of the method the run runs: the validated version it names, else the bundle it was sent. */
 async function runGraph(detail: RunDetail): Promise<GraphSpec | null> {
   const version = detail.method_version === null ? '' : `@${detail.method_version}`;
@@ -155,6 +162,15 @@ export function RunPage() {
     return found;
   }, [graph.data, shownRuns, results.data, ended]);
 
+  const durations = useMemo(
+    () =>
+      Object.fromEntries(
+        shownRuns
+          .filter((pipeRun) => pipeRun.duration_ms !== undefined)
+          .map((pipeRun) => [pipeRun.pipe_code, `${pipeRun.duration_ms} ms`]),
+      ),
+    [shownRuns],
+  );
   const lastUsage = [...events].reverse().find((event) => event['run_usage'] !== undefined)?.['run_usage'] as
     | UsageTotal
     | undefined;
@@ -234,7 +250,7 @@ export function RunPage() {
           <h2>Graph</h2>
           {graph.error ? <ProblemView error={graph.error} /> : null}
           {graph.loading ? <Loading what="the graph" /> : null}
-          {graph.data ? <MethodGraph spec={graph.data} states={states} /> : null}
+          {graph.data ? <MethodGraph spec={graph.data} states={states} notes={durations} /> : null}
           {!graph.loading && !graph.error && !graph.data ? (
             <Empty title="No graph">
               <p>This run's bundle is not kept, or it declares no main pipe.</p>
@@ -290,9 +306,7 @@ export function RunPage() {
               </div>
               <details>
                 <summary>Working memory</summary>
-                <OutputView
-                  value={(results.data['working_memory'] as { root?: unknown } | null | undefined)?.root ?? null}
-                />
+                <OutputView value={memoryContents(results.data['working_memory'])} />
               </details>
             </>
           ) : (
