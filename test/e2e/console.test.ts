@@ -291,12 +291,24 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     await record('method-graph');
   });
 
-  it('should publish the draft from the editor', async () => {
+  it('should format the draft on save, then publish it from the editor', async () => {
     await page.click('button[role="tab"]:nth-child(2)');
     await waitForText('[data-testid="editor-status"]', 'The source validates.');
+    await page.click('.cm-content');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('End');
+    await page.keyboard.up('Control');
+    await page.keyboard.type('\n[concept.Note]\ndescription="A note on a brief"\nrefines="Text"\n');
+    await waitForText('[data-testid="editor-status"]', 'The source validates.');
     await record('method-editor');
+    await page.click('.actions button:nth-child(1)');
+    await waitForText('[data-testid="publish-status"]', 'Draft saved (formatted).');
+    expect(await text('.cm-content')).to.include('description = "A note on a brief"');
     await page.click('.actions button:nth-child(2)');
     await waitForText('[data-testid="publish-status"]', 'Published version 1.');
+    const stored = await call('GET', `/v1/methods/${methodId}`, orgKey);
+    expect(stored.body.mthds).to.include('[concept.Note]\ndescription = "A note on a brief"');
+    expect(stored.body.latest_published.version).to.equal(1);
     await page.click('button[role="tab"]:nth-child(4)');
     await page.waitForSelector('table tbody tr');
     await record('method-versions');
@@ -404,6 +416,28 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     await page.waitForSelector('[data-testid="run-error"]');
     expect(await text('[data-testid="run-error"]')).to.include('RunCancelledError');
     await record('run-cancelled');
+  });
+
+  it('should cancel every unfinished run of the method from the history at once', async () => {
+    const calls = fake.requests.length;
+    const held = [await startRun('first'), await startRun('second')];
+    await pollUntil(
+      async () => fake.requests.length,
+      (count) => count >= calls + 1,
+      30_000,
+    );
+    await page.click('a[href="/console/runs"]');
+    await page.waitForSelector('input[name="method_id"]');
+    await page.type('input[name="method_id"]', methodId);
+    await page.click('.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-run="${held[1]}"]`);
+    const [cancelAll] = await page.$$('xpath/.//button[contains(text(), "Cancel every unfinished run")]');
+    await cancelAll!.click();
+    await waitForText('.actions output', '2 run(s) cancelled.');
+    for (const id of held)
+      expect((await call('GET', `/v1/runs/${encodeURIComponent(id)}/status`, orgKey)).body.status).to.equal(
+        'CANCELLED',
+      );
     provider = 'answer';
   });
 
@@ -432,6 +466,23 @@ describe('method console (/console) in headless Chromium, queue mode', function 
       10_000,
       200,
     );
+  });
+
+  it('should fit a laptop screen (1280 px) without scrolling sideways', async () => {
+    await page.setViewport({ width: 1280, height: 800 });
+    for (const path of [
+      '/console/methods',
+      `/console/methods/${methodId}`,
+      `/console/runs/${encodeURIComponent(runId)}`,
+      '/console/runs',
+      '/console/usage',
+      '/console/keys',
+    ]) {
+      await page.goto(`${base}${path}`, { waitUntil: 'load' });
+      await page.waitForSelector('main h1');
+      expect(Number(await page.evaluate('document.documentElement.scrollWidth')), path).to.be.at.most(1280);
+    }
+    await page.setViewport({ width: 1440, height: 900 });
   });
 
   it('should have reached nothing but 127.0.0.1, broken no policy and have no serious accessibility violation', () => {

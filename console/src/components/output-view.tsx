@@ -1,12 +1,22 @@
 /**
- * A run's output rendered for people: a text as paragraphs, a structure as a table of its fields, a list of flat
+ * A run's output rendered for people: a text as Markdown, a structure as a table of its fields, a list of flat
  * structures as one table, an image inline and a document as a link. A storage reference (`pipelex-storage://…`,
  * which a browser cannot open) is resolved to a signed link first (`POST /v1/resolve-storage-url`,
  * docs/uploads.md#resolving-references); an image is drawn inline only from this origin (the page's policy), else
  * linked.
  */
+import MarkdownIt from 'markdown-it';
 import { api } from '../api';
 import { useLoad } from '../use-load';
+
+/** Markdown without raw HTML (escaped) and with markdown-it's link check (no `javascript:` and the like). */
+const markdown = new MarkdownIt({ html: false, linkify: true });
+
+/** A text, read as Markdown: LLM answers are mostly written in it, and plain text renders as paragraphs. */
+function Prose({ text }: { text: string }) {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it escapes raw HTML (html: false) and refuses unsafe links
+  return <div className="output-text markdown" dangerouslySetInnerHTML={{ __html: markdown.render(text) }} />;
+}
 
 type Json = null | boolean | number | string | Json[] | { [member: string]: Json };
 
@@ -50,7 +60,7 @@ function Media({ value }: { value: Record<string, Json> }) {
 /** One value of the output. */
 export function OutputView({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <em className="muted">none</em>;
-  if (typeof value === 'string') return <p className="output-text">{value}</p>;
+  if (typeof value === 'string') return <Prose text={value} />;
   if (typeof value !== 'object') return <span>{String(value)}</span>;
   if (Array.isArray(value)) {
     if (value.length === 0) return <em className="muted">empty list</em>;
@@ -95,7 +105,7 @@ export function OutputView({ value }: { value: unknown }) {
   }
   const object = value as Record<string, Json>;
   const keys = Object.keys(object);
-  if (keys.length === 1 && typeof object['text'] === 'string') return <p className="output-text">{object['text']}</p>;
+  if (keys.length === 1 && typeof object['text'] === 'string') return <Prose text={object['text']} />;
   if (keys.length === 1 && Array.isArray(object['items'])) return <OutputView value={object['items']} />;
   if (typeof object['url'] === 'string') return <Media value={object} />;
   return (

@@ -73,6 +73,7 @@ export function RunsPage() {
     reload(true);
   }
   async function cancelMatching() {
+    if (!window.confirm('Cancel every run matching the filters that has not ended?')) return;
     setActionError(undefined);
     const body = Object.fromEntries(Object.entries(filterQuery(filters)).filter(([, value]) => value !== ''));
     try {
