@@ -34,11 +34,15 @@ export interface Problem {
   [member: string]: unknown;
 }
 
-/** A call that did not succeed: the HTTP status and the problem document (or a stand-in for a body that is none). */
+/**
+ * A call that did not succeed: the HTTP status, the problem document (or a stand-in for a body that is none), and the
+ * answer's headers (a run's failure names the run in `X-Pipeline-Run-Id`).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly problem: Problem,
+    readonly headers: Headers = new Headers(),
   ) {
     super(problem.detail ?? problem.title ?? `HTTP ${status}`);
   }
@@ -71,7 +75,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     headers: headers(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
-  if (!response.ok) throw new ApiError(response.status, await problemOf(response));
+  if (!response.ok) throw new ApiError(response.status, await problemOf(response), response.headers);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

@@ -24,7 +24,7 @@ import axe from 'axe-core';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BROWSER_ARGS, BROWSER_CANDIDATES, browserExecutable, confineToLoopback } from '../helpers/browser.js';
-import { closeControlPlaneApps } from '../helpers/control-plane-app.js';
+import { buildControlPlaneApp, closeControlPlaneApps } from '../helpers/control-plane-app.js';
 import {
   completion,
   type FakeOpenAiServer,
@@ -104,6 +104,35 @@ function buildConsoleIfStale(): void {
   if (built.status !== 0) throw new Error(`the console did not build:\n${built.stderr}`);
 }
 
+/**
+ * Launch the browser with one page 1440×900, confined to 127.0.0.1, accepting every confirmation dialog.
+ * @param executablePath - the Chromium to drive
+ */
+async function openBrowser(
+  executablePath: string,
+  offsite: string[],
+  pageErrors: string[],
+): Promise<{ browser: Browser; page: Page }> {
+  const browser = await puppeteer.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1440, height: 900 });
+  page.on('dialog', (dialog) => void dialog.accept());
+  await confineToLoopback(page, offsite, pageErrors);
+  return { browser, page };
+}
+
+/** Skip the calling suite, with a message, when no Chromium is installed; else the one to drive. */
+function chromiumOrSkip(context: Mocha.Context): string {
+  const executablePath = browserExecutable();
+  if (!executablePath) {
+    process.stderr.write(
+      `\n  No Chromium found (set CHROMIUM_PATH, or install Debian's: apt-get install chromium; looked at ${BROWSER_CANDIDATES.join(', ')}): skipping the console browser test.\n\n`,
+    );
+    context.skip();
+  }
+  return executablePath!;
+}
+
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -169,13 +198,7 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     );
 
   before(async function () {
-    const executablePath = browserExecutable();
-    if (!executablePath) {
-      process.stderr.write(
-        `\n  No Chromium found (set CHROMIUM_PATH, or install Debian's: apt-get install chromium; looked at ${BROWSER_CANDIDATES.join(', ')}): skipping the console browser test.\n\n`,
-      );
-      this.skip();
-    }
+    const executablePath = chromiumOrSkip(this);
     buildConsoleIfStale();
     axeSource = axe.source;
     work = mkdtempSync(join(tmpdir(), 'mthds-console-'));
@@ -208,11 +231,7 @@ describe('method console (/console) in headless Chromium, queue mode', function 
       organization_id: organization.body.org_id,
     });
     orgKey = issued.body.api_key;
-    browser = await puppeteer.launch({ executablePath, headless: true, args: BROWSER_ARGS });
-    page = await browser.newPage();
-    await page.setViewport({ width: 1440, height: 900 });
-    page.on('dialog', (dialog) => void dialog.accept());
-    await confineToLoopback(page, offsite, pageErrors);
+    ({ browser, page } = await openBrowser(executablePath, offsite, pageErrors));
   });
 
   after(async () => {
@@ -490,5 +509,62 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     expect(offsite).to.deep.equal([]);
     expect(pageErrors).to.deep.equal([]);
     expect(accessibility).to.deep.equal([]);
+  });
+});
+
+describe('method console (/console) in headless Chromium, direct mode (no queue)', function () {
+  this.timeout(60_000);
+  const suite = useTestControlPlane();
+  let server: Server;
+  let base: string;
+  let browser: Browser | undefined;
+  let page: Page;
+  const offsite: string[] = [];
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    const executablePath = chromiumOrSkip(this);
+    buildConsoleIfStale();
+    const app = buildControlPlaneApp(suite.database, {
+      AUTH_MODE: 'api_key',
+      API_KEY: ADMIN,
+      INFERENCE_PROFILE: 'mock',
+    });
+    server = await listenOnLoopback(createServer(app));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    ({ browser, page } = await openBrowser(executablePath, offsite, pageErrors));
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (server) await new Promise((resolve) => server.close(resolve));
+    await closeControlPlaneApps();
+  });
+
+  it('should run a method from its form as a blocking run, then open its finished page', async () => {
+    const created = await fetch(`${base}/v1/methods`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: 'greeter',
+        mthds: `domain = "greeter"\nmain_pipe = "greet"\n\n[pipe.greet]\ntype = "PipeLLM"\ndescription = "Greet"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Say hello to $name."\n`,
+      }),
+    });
+    expect(created.status).to.equal(201);
+    const { method_id: methodId } = (await created.json()) as { method_id: string };
+    await page.goto(`${base}/console/methods/${methodId}?tab=run`, { waitUntil: 'load' });
+    await page.type('#token', ADMIN);
+    await page.click('form button[type="submit"]');
+    await page.waitForSelector('[data-field="name"]');
+    await page.type('[data-field="name"]', 'Ada');
+    await page.click('form.run-form button[type="submit"]');
+    await page.waitForFunction(String.raw`/\/console\/runs\/[^/]+$/.test(location.pathname)`, { timeout: 30_000 });
+    await page.waitForFunction(`document.querySelector('[data-testid="run-status"]')?.textContent === 'COMPLETED'`, {
+      timeout: 30_000,
+    });
+    await page.waitForSelector('[data-pipe="greet"][data-state="finished"]');
+    await page.waitForSelector('[data-testid="run-output"] .output-text');
+    expect(offsite).to.deep.equal([]);
+    expect(pageErrors).to.deep.equal([]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { api } from '../api';
+import { ApiError, api } from '../api';
 import { BundleEditor, type EditorVerdict } from '../components/bundle-editor';
 import { MethodGraph } from '../components/method-graph';
 import { RunForm } from '../components/run-form';
@@ -253,6 +253,29 @@ function Versions({ method }: { method: MethodData }) {
   );
 }
 
+/**
+ * Run a stored method and return its run id: on the queue (`POST /v1/start`), or, on a deployment without one (400
+ * `StartRequiresAsyncOrchestration`), as a blocking `POST /v1/execute`, whose answer — success or the run's failure —
+ * names the run.
+ * @throws ApiError when the run is refused before it starts
+ */
+async function startRun(methodId: string, inputs: Record<string, unknown>): Promise<string> {
+  const body = { method_id: methodId, inputs };
+  try {
+    return (await api<{ pipeline_run_id: string }>('/v1/start', { method: 'POST', body })).pipeline_run_id;
+  } catch (failure) {
+    if (!(failure instanceof ApiError) || failure.problem.error_type !== 'StartRequiresAsyncOrchestration')
+      throw failure;
+  }
+  try {
+    return (await api<{ pipeline_run_id: string }>('/v1/execute', { method: 'POST', body })).pipeline_run_id;
+  } catch (failure) {
+    const runId = failure instanceof ApiError ? failure.headers.get('X-Pipeline-Run-Id') : null;
+    if (runId) return runId;
+    throw failure;
+  }
+}
+
 function RunTab({ method, verdict }: { method: MethodData; verdict: ValidationVerdict }) {
   const navigate = useNavigate();
   const pipe = verdict.default_pipe_ref;
@@ -267,18 +290,12 @@ function RunTab({ method, verdict }: { method: MethodData; verdict: ValidationVe
     <div className="stack">
       <p className="muted">
         Runs <code>{pipe}</code> of{' '}
-        {method.latest_published ? `version ${method.latest_published.version}` : 'the draft (never published)'} on the
-        queue.
+        {method.latest_published ? `version ${method.latest_published.version}` : 'the draft (never published)'}: on the
+        queue, or, on a deployment without one, as a blocking run whose page opens once it ended.
       </p>
       <RunForm
         fields={form.fields}
-        onSubmit={async (inputs) => {
-          const started = await api<{ pipeline_run_id: string }>('/v1/start', {
-            method: 'POST',
-            body: { method_id: method.method_id, inputs },
-          });
-          navigate(`/runs/${encodeURIComponent(started.pipeline_run_id)}`);
-        }}
+        onSubmit={async (inputs) => navigate(`/runs/${encodeURIComponent(await startRun(method.method_id, inputs))}`)}
       />
     </div>
   );
