@@ -89,17 +89,37 @@ export function query(parameters: Record<string, string | number | undefined | n
   return text ? `?${text}` : '';
 }
 
+/** The file as standard, padded base64. */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
 /**
- * Upload one file through an upload grant (docs/uploads.md): ask `POST /v1/upload/grant`, then PUT the bytes to the
- * signed URL with the headers the grant names.
+ * Upload one file (docs/uploads.md): ask `POST /v1/upload/grant`, then PUT the bytes to the signed URL with the headers
+ * the grant names. A grant on another origin (an S3 bucket's presigned URL) is out of the page's reach — its policy
+ * allows this origin only — so the file then goes in the body of `POST /v1/upload` instead (the unused grant stores
+ * nothing and expires).
  * @returns the storage reference (`pipelex-storage://…`) a Document or Image input takes as its `url`
- * @throws ApiError when the grant or the PUT is refused
+ * @throws ApiError when the grant, the PUT or the upload is refused
  */
 export async function uploadFile(file: File): Promise<string> {
+  const contentType = file.type || 'application/octet-stream';
   const grant = await api<{ uri: string; url: string; headers: Record<string, string> }>('/v1/upload/grant', {
     method: 'POST',
-    body: { filename: file.name, content_type: file.type || 'application/octet-stream', size: file.size },
+    body: { filename: file.name, content_type: contentType, size: file.size },
   });
+  if (new URL(grant.url, location.href).origin !== location.origin) {
+    const uploaded = await api<{ uri: string }>('/v1/upload', {
+      method: 'POST',
+      body: { filename: file.name, content_type: contentType, data: await base64Of(file) },
+    });
+    return uploaded.uri;
+  }
   const put = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: file });
   if (!put.ok)
     throw new ApiError(put.status, { status: put.status, title: 'Upload refused', detail: await put.text() });

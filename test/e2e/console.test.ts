@@ -36,6 +36,7 @@ import { pollUntil } from '../helpers/poll.js';
 import { useTestControlPlane } from '../helpers/postgres.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { listenOnLoopback } from '../helpers/raw-http.js';
+import { type S3Server, startS3Server } from '../helpers/s3-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONSOLE_BUILD = join(ROOT, 'console', 'dist', 'index.html');
@@ -512,23 +513,28 @@ describe('method console (/console) in headless Chromium, queue mode', function 
   });
 });
 
-describe('method console (/console) in headless Chromium, direct mode (no queue)', function () {
+describe('method console (/console) in headless Chromium, direct mode (no queue), S3 storage', function () {
   this.timeout(60_000);
   const suite = useTestControlPlane();
+  let s3: S3Server | undefined;
   let server: Server;
   let base: string;
   let browser: Browser | undefined;
   let page: Page;
+  let work: string;
   const offsite: string[] = [];
   const pageErrors: string[] = [];
 
   before(async function () {
     const executablePath = chromiumOrSkip(this);
     buildConsoleIfStale();
+    work = mkdtempSync(join(tmpdir(), 'mthds-console-direct-'));
+    s3 = await startS3Server();
     const app = buildControlPlaneApp(suite.database, {
       AUTH_MODE: 'api_key',
       API_KEY: ADMIN,
       INFERENCE_PROFILE: 'mock',
+      ...s3.environment,
     });
     server = await listenOnLoopback(createServer(app));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -539,31 +545,38 @@ describe('method console (/console) in headless Chromium, direct mode (no queue)
     await browser?.close();
     if (server) await new Promise((resolve) => server.close(resolve));
     await closeControlPlaneApps();
+    await s3?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('should run a method from its form as a blocking run, then open its finished page', async () => {
+  it('should upload a PDF whose grant is on another origin, run the method as a blocking run, and open its page', async () => {
     const created = await fetch(`${base}/v1/methods`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({
-        name: 'greeter',
-        mthds: `domain = "greeter"\nmain_pipe = "greet"\n\n[pipe.greet]\ntype = "PipeLLM"\ndescription = "Greet"\ninputs = { name = "Text" }\noutput = "Text"\nprompt = "Say hello to $name."\n`,
+        name: 'pages',
+        mthds: `domain = "pages"\nmain_pipe = "read_pages"\n\n[pipe.read_pages]\ntype = "PipeExtract"\ndescription = "Read the pages"\ninputs = { doc = "Document" }\noutput = "Page[]"\nmodel = "$extract_testing"\n`,
       }),
     });
     expect(created.status).to.equal(201);
     const { method_id: methodId } = (await created.json()) as { method_id: string };
+    const pdf = join(work, 'form.pdf');
+    writeFileSync(pdf, Buffer.from(DOCUMENT_DATA_URL.slice(DOCUMENT_DATA_URL.indexOf(',') + 1), 'base64'));
     await page.goto(`${base}/console/methods/${methodId}?tab=run`, { waitUntil: 'load' });
     await page.type('#token', ADMIN);
     await page.click('form button[type="submit"]');
-    await page.waitForSelector('[data-field="name"]');
-    await page.type('[data-field="name"]', 'Ada');
+    const file = await page.waitForSelector('[data-field="doc"]');
+    await (file as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(pdf);
     await page.click('form.run-form button[type="submit"]');
     await page.waitForFunction(String.raw`/\/console\/runs\/[^/]+$/.test(location.pathname)`, { timeout: 30_000 });
     await page.waitForFunction(`document.querySelector('[data-testid="run-status"]')?.textContent === 'COMPLETED'`, {
       timeout: 30_000,
     });
-    await page.waitForSelector('[data-pipe="greet"][data-state="finished"]');
-    await page.waitForSelector('[data-testid="run-output"] .output-text');
+    await page.waitForSelector('[data-pipe="read_pages"][data-state="finished"]');
+    await page.waitForFunction(
+      `document.querySelector('[data-testid="run-output"]')?.textContent?.includes('Form value') === true`,
+    );
+    // the grant pointed at the bucket, another origin: a PUT there would have broken the page's connect-src policy
     expect(offsite).to.deep.equal([]);
     expect(pageErrors).to.deep.equal([]);
   });
