@@ -17,6 +17,9 @@ export function storeToken(token: string): void {
   sessionStorage.setItem(TOKEN_KEY, token);
 }
 
+/** The event the window receives when the server refuses the credential (401): the console signs out. */
+export const UNAUTHENTICATED_EVENT = 'mthds-console-unauthenticated';
+
 /** Forget the credential (sign out). */
 export function clearToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
@@ -63,6 +66,16 @@ async function problemOf(response: Response): Promise<Problem> {
 }
 
 /**
+ * Check a credential before keeping it: `GET /v1/version` with it (every deployment serves the route, behind the same
+ * authentication as every `/v1` route).
+ * @throws ApiError when the server refuses it
+ */
+export async function checkToken(token: string): Promise<void> {
+  const response = await fetch('/v1/version', { headers: { Authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new ApiError(response.status, await problemOf(response), response.headers);
+}
+
+/**
  * Call a route and read its JSON answer.
  * @param path - `/v1/…`, with its query
  * @param init - method and JSON body (`body` is serialised here)
@@ -75,6 +88,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     headers: headers(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
+  if (response.status === 401) window.dispatchEvent(new Event(UNAUTHENTICATED_EVENT));
   if (!response.ok) throw new ApiError(response.status, await problemOf(response), response.headers);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
@@ -133,6 +147,9 @@ export interface RunEvent {
   [member: string]: unknown;
 }
 
+/** The pause before following a stream again that ended before the run did. */
+const RECONNECT_DELAY_MS = 1000;
+
 /**
  * Follow a run's events (`GET /v1/runs/{id}/events`, Server-Sent Events) with the bearer credential, which an
  * `EventSource` cannot send: the stream is read with `fetch` and parsed with `eventsource-parser`. Reconnects with
@@ -147,7 +164,8 @@ export async function followRunEvents(
 ): Promise<void> {
   let lastId: string | undefined;
   let finished = false;
-  while (!finished && !signal.aborted) {
+  for (let attempt = 0; !finished && !signal.aborted; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
     const response = await fetch(`/v1/runs/${encodeURIComponent(runId)}/events`, {
       headers: headers({ Accept: 'text/event-stream', ...(lastId ? { 'Last-Event-ID': lastId } : {}) }),
       signal,

@@ -1,10 +1,10 @@
 /**
  * The method console's entry (docs/console.md): sign-in, then the pages under `/console/…`, routed in the browser.
  */
-import { lazy, StrictMode, Suspense, useState } from 'react';
+import { lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { clearToken, storedToken } from './api';
+import { clearToken, storedToken, UNAUTHENTICATED_EVENT } from './api';
 import { Layout } from './components/layout';
 import { Loading } from './components/states';
 import { KeysPage } from './pages/keys';
@@ -21,7 +21,28 @@ const UsagePage = lazy(() => import('./pages/usage').then((module) => ({ default
 
 function App() {
   const [token, setToken] = useState(storedToken());
-  if (!token) return <SignIn onSignedIn={setToken} />;
+  const [expired, setExpired] = useState(false);
+  useEffect(() => {
+    // a credential refused later (revoked, expired) signs the person out, saying why
+    const refused = () => {
+      if (!storedToken()) return;
+      clearToken();
+      setToken(null);
+      setExpired(true);
+    };
+    window.addEventListener(UNAUTHENTICATED_EVENT, refused);
+    return () => window.removeEventListener(UNAUTHENTICATED_EVENT, refused);
+  }, []);
+  if (!token)
+    return (
+      <SignIn
+        expired={expired}
+        onSignedIn={(signedIn) => {
+          setExpired(false);
+          setToken(signedIn);
+        }}
+      />
+    );
   const signOut = () => {
     clearToken();
     setToken(null);

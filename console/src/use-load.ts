@@ -26,7 +26,11 @@ export function useLoad<T>(load: () => Promise<T>, deps: DependencyList): Loaded
   const run = useCallback(
     (quiet = false) => {
       const mine = ++generation.current;
-      if (!quiet) setLoading(true);
+      if (!quiet) {
+        // new dependencies: what was shown belongs to the old ones
+        setLoading(true);
+        setData(undefined);
+      }
       load().then(
         (value) => {
           if (mine !== generation.current) return;

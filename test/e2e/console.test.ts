@@ -269,7 +269,11 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     );
     process.stderr.write(`      first load of /console: ${loadMs.toFixed(0)} ms\n`);
     await page.waitForSelector('#token');
+    await page.type('#token', 'plx_sk_not-a-key');
+    await page.click('form button[type="submit"]');
+    await waitForText('.state-error', 'Unauthenticated');
     await record('sign-in');
+    await page.click('#token', { count: 3 });
     await page.type('#token', orgKey);
     await page.click('form button[type="submit"]');
     await page.waitForSelector('nav[aria-label="Console"]');
@@ -416,7 +420,7 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     );
     await waitForText('[data-testid="run-status"]', 'COMPLETED');
     await waitForText('[data-testid="run-output"]', SUMMARY);
-    expect(await text('.page-head')).to.include(`retries ${failed}`);
+    await waitForText('.page-head', `retries ${failed}`);
   });
 
   it('should cancel a run held by the provider from its page and show CANCELLED', async () => {
@@ -478,14 +482,22 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     expect((await call('GET', '/v1/version', key)).status).to.equal(200);
     await page.waitForSelector('tr[data-label="console-e2e"]');
     await record('keys');
+    await page.click('tr[data-label="console-e2e"] button:not(.danger)');
+    await page.waitForFunction(
+      `document.querySelector('[data-testid="issued-key"] .secret')?.textContent !== ${JSON.stringify(key)}`,
+    );
+    const rotated = await text('[data-testid="issued-key"] .secret');
+    expect(rotated).to.match(/^plx_sk_/);
+    expect((await call('GET', '/v1/version', rotated)).status).to.equal(200);
     await page.click('tr[data-label="console-e2e"] button.danger');
     await page.waitForFunction(`document.querySelector('tr[data-label="console-e2e"]') === null`);
-    await pollUntil(
-      async () => (await call('GET', '/v1/version', key)).status,
-      (status) => status === 401,
-      10_000,
-      200,
-    );
+    for (const refused of [key, rotated])
+      await pollUntil(
+        async () => (await call('GET', '/v1/version', refused)).status,
+        (status) => status === 401,
+        10_000,
+        200,
+      );
   });
 
   it('should fit a laptop screen (1280 px) without scrolling sideways', async () => {

@@ -105,11 +105,16 @@ export function KeysPage() {
                 <td className="actions">
                   <button
                     type="button"
-                    onClick={() =>
-                      act(() =>
-                        api<IssuedKey>(`/v1/pipelex-api-keys/${key.id}/rotate${query(scope)}`, { method: 'POST' }),
+                    onClick={() => {
+                      if (
+                        window.confirm(
+                          `Rotate the key “${key.label}”? A new key replaces it, and it is revoked at once.`,
+                        )
                       )
-                    }
+                        void act(() =>
+                          api<IssuedKey>(`/v1/pipelex-api-keys/${key.id}/rotate${query(scope)}`, { method: 'POST' }),
+                        );
+                    }}
                   >
                     Rotate
                   </button>

@@ -104,6 +104,7 @@ export function RunPage() {
   useEffect(() => {
     setEvents([]);
     setStatus(undefined);
+    setStreamError(undefined);
     const controller = new AbortController();
     followRunEvents(runId, (event) => setEvents((previous) => [...previous, event]), controller.signal).catch(
       (failure: unknown) => {

@@ -4,23 +4,22 @@
  * `sessionStorage` for the tab.
  */
 import { type FormEvent, useState } from 'react';
-import { api, clearToken, storeToken } from '../api';
+import { checkToken, storeToken } from '../api';
 import { ProblemView } from '../components/states';
 
 /** The sign-in page. */
-export function SignIn({ onSignedIn }: { onSignedIn(token: string): void }) {
+export function SignIn({ onSignedIn, expired }: { onSignedIn(token: string): void; expired: boolean }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    storeToken(token.trim());
     try {
-      await api('/v1/version');
+      await checkToken(token.trim());
+      storeToken(token.trim());
       onSignedIn(token.trim());
     } catch (failure) {
-      clearToken();
       setError(failure);
     } finally {
       setBusy(false);
@@ -31,6 +30,11 @@ export function SignIn({ onSignedIn }: { onSignedIn(token: string): void }) {
       <form onSubmit={submit} className="card" aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">MTHDS console</h1>
         <p className="muted">Sign in with an API key or a token of this deployment. It is kept for this tab only.</p>
+        {expired ? (
+          <p role="alert" className="field-problem">
+            The server no longer accepts the key or token you signed in with: sign in again.
+          </p>
+        ) : null}
         <label htmlFor="token">API key or token</label>
         <input
           id="token"
