@@ -311,6 +311,11 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     expect(methodId).to.match(/^mt_/);
     const drawn = await page.$$eval('[data-pipe]', (cards) => cards.map((card) => card.getAttribute('data-pipe')));
     expect(drawn).to.have.members(['read_brief', 'extract_pages', 'summarize']);
+    // the stuff flowing between pipes: the pages extracted, read by the summary
+    await page.waitForSelector('.react-flow__edge');
+    expect(
+      await page.$$eval('.react-flow__edge-text', (labels) => labels.map((label) => label.textContent)),
+    ).to.include('pages');
     expect(await text('table')).to.include('brief_reader.read_brief');
     await record('method-graph');
   });

@@ -4,7 +4,7 @@
  * edges), and the stuff flowing between pipes (`data`, `batch_item`, `batch_aggregate` edges) are arrows labelled
  * with the reader's input name. Given `states` (pipe code → state), each card shows the state of its pipe in a run.
  */
-import { Background, Controls, type Edge, type Node, type NodeProps, ReactFlow } from '@xyflow/react';
+import { Background, Controls, type Edge, Handle, type Node, type NodeProps, Position, ReactFlow } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { ElkNode } from 'elkjs/lib/elk.bundled.js';
 import { useEffect, useState } from 'react';
@@ -33,12 +33,15 @@ function PipeCardView({ data }: NodeProps<PipeCard>) {
       data-pipe={data.pipeCode}
       data-state={data.state ?? ''}
     >
+      {/* where the stuff arrows end (in) and start (out); not for drawing new ones */}
+      <Handle type="target" position={Position.Top} isConnectable={false} />
       <div className="pipe-code">{data.pipeCode}</div>
       <div className="pipe-meta">
         <span>{data.pipeType}</span>
         {data.state ? <span className={`badge badge-${data.state}`}>{data.state}</span> : null}
       </div>
       {data.note ? <div className="pipe-note">{data.note}</div> : null}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );
 }
