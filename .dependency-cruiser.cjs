@@ -12,6 +12,8 @@
  *        ↑
  *   HTTP           api/ (and the worker entry, worker/)
  *
+ * The console (console/) stands apart: a browser application talking to the HTTP layer over HTTP only.
+ *
  * No module imports a layer above its own (type imports included), and no import cycle exists anywhere.
  */
 const CORE = '^shared/(errors|templating|mthds|codegen|tooling)/';
@@ -77,6 +79,14 @@ module.exports = {
     ),
     above('orchestration-below-http', 'Orchestration never imports api/ or worker/.', ORCHESTRATION, HTTP),
     above('worker-not-api', 'The worker entry does not import the API.', '^worker/', '^api/'),
+    above(
+      'console-talks-http',
+      'The console (console/, docs/console.md) is a separate front end: it reaches the server over HTTP only and ' +
+        'imports none of its modules.',
+      '^console/',
+      '^(api|worker|shared|test|bench|scripts)/',
+    ),
+    above('server-not-console', 'No server module imports the console.', '^(api|worker|shared)/', '^console/'),
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -71,6 +71,7 @@ import { DiagnosticsPool } from './offload/diagnostics-pool.js';
 import { RouteRegistry } from './openapi/route-registry.js';
 import { Orchestration } from './orchestration.js';
 import { Readiness } from './readiness.js';
+import { consoleRouter } from './routes/console.js';
 import { diagnosticRoutes } from './routes/diagnostic-route-specs.js';
 import { diagnosticAnswerer, diagnosticsRouter } from './routes/diagnostics.js';
 import { docsPageRouter, ROOT_ROUTE } from './routes/docs-page.js';
@@ -220,6 +221,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(routes.describe(readyRouter(readiness), [READY_ROUTE]));
   app.use(errorsRouter(errorPages));
   app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
+  app.use(consoleRouter());
   const now = deps.now ?? Date.now;
   const services = controlPlaneServices(deps, runs.store, { settings, logger, now });
   const catalogChanges = deps.queueBackend?.catalogChanges ?? localCatalogChanges();

@@ -16,6 +16,13 @@
  *    (`new URL('./api.toml', …)`) and the thread entries it names are found there. Names are kept (`keepNames`): error
  *    classes derive their `error_type` from their class name.
  *
+ * 4. builds the method console (`console/`, docs/console.md): type-checks it with its own `console/tsconfig.json`, then
+ *    bundles it with Vite into `dist/console/dist/`, where the compiled `/console` route finds it (two folders above
+ *    its module, as `console/dist/` is from the sources).
+ *
+ * With `--console` it builds the console alone, into `console/dist/`, where the API running from sources
+ * (`npm run dev`, the tests) serves it; nothing else is built.
+ *
  * With `--if-stale` (the `prestart` scripts) it builds only when `dist/` is missing or older than a source, so
  * `npm start` stays the one command on a fresh clone and costs nothing more once built. Staleness is judged on
  * modification times, folders included, so added and deleted files count too.
@@ -41,6 +48,8 @@ const OUT = join(ROOT, 'dist');
 /** Written last by a successful build; its modification time is the moment that build started. */
 const STAMP = join(OUT, '.build-stamp');
 const SOURCE_DIRS = ['api', 'worker', 'shared'];
+/** The console's sources: everything under `console/` but its build output. */
+const CONSOLE_SOURCES = ['console/src', 'console/index.html', 'console/tsconfig.json'];
 /** Files the running service reads beside its modules, copied to the same place under `dist/`. */
 const RUNTIME_FILES = ['package.json', 'docs/errors.md'];
 const SOURCE_FILES = [...RUNTIME_FILES, 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
@@ -60,7 +69,7 @@ function newest(path) {
 function stale() {
   if (!existsSync(STAMP)) return true;
   const built = statSync(STAMP).mtimeMs;
-  return [...SOURCE_DIRS, ...SOURCE_FILES].some((path) => newest(join(ROOT, path)) > built);
+  return [...SOURCE_DIRS, ...SOURCE_FILES, ...CONSOLE_SOURCES].some((path) => newest(join(ROOT, path)) > built);
 }
 
 /**
@@ -201,17 +210,51 @@ async function bundleEntries() {
   if (misplaced.length > 0) throw new Error(`bundle outputs must sit one folder below dist/: ${misplaced.join(', ')}`);
 }
 
-async function build() {
-  const started = new Date();
-  let tsc;
+/**
+ * The TypeScript compiler's entry, or exit telling how to get it (a dev dependency).
+ * @returns {string}
+ */
+function typescriptCompiler() {
   try {
-    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    return createRequire(import.meta.url).resolve('typescript/bin/tsc');
   } catch {
     process.stderr.write(
       'dist/ is missing or out of date and TypeScript (a dev dependency) is not installed: run `npm ci` (with dev dependencies) and try again, or run the sources with `npm run dev`.\n',
     );
     process.exit(1);
   }
+}
+
+/**
+ * Type-check the console and bundle it with Vite (React plugin) into `outDir`: `index.html` and `assets/`, every
+ * asset's name carrying its content hash, served under `/console/`. Nothing is loaded from elsewhere at run time.
+ * @param {string} outDir
+ */
+async function buildConsole(outDir) {
+  process.stderr.write('Building the console (tsc -p console, vite build)…\n');
+  const checked = spawnSync(process.execPath, [typescriptCompiler(), '-p', join(ROOT, 'console', 'tsconfig.json')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (checked.status !== 0) process.exit(checked.status ?? 1);
+  const { build: viteBuild } = await import('vite');
+  const { default: react } = await import('@vitejs/plugin-react');
+  await viteBuild({
+    root: join(ROOT, 'console'),
+    base: '/console/',
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [react()],
+    build: { outDir, emptyOutDir: true, assetsDir: 'assets', sourcemap: false, chunkSizeWarningLimit: 4096 },
+  });
+  const assets = join(outDir, 'assets');
+  const bytes = readdirSync(assets).reduce((sum, name) => sum + statSync(join(assets, name)).size, 0);
+  process.stderr.write(`Console built: ${(bytes / 1024).toFixed(0)} KiB of assets in ${relative(ROOT, assets)}\n`);
+}
+
+async function build() {
+  const started = new Date();
+  const tsc = typescriptCompiler();
   rmSync(OUT, { recursive: true, force: true });
   process.stderr.write('Building dist/ (tsc -p tsconfig.build.json)…\n');
   const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
@@ -223,8 +266,10 @@ async function build() {
   for (const file of RUNTIME_FILES) cpSync(join(ROOT, file), join(OUT, file));
   process.stderr.write('Bundling the entries (esbuild)…\n');
   await bundleEntries();
+  await buildConsole(join(OUT, 'console', 'dist'));
   writeFileSync(STAMP, '');
   utimesSync(STAMP, started, started);
 }
 
-if (!process.argv.includes('--if-stale') || stale()) await build();
+if (process.argv.includes('--console')) await buildConsole(join(ROOT, 'console', 'dist'));
+else if (!process.argv.includes('--if-stale') || stale()) await build();

@@ -47,6 +47,11 @@ export class NotFound extends MthdsError {}
  * carries a `code`; docs/api.md#unknown-routes-and-methods).
  */
 export class ErrorPageNotFoundError extends MthdsError {}
+/**
+ * 503: `GET /console` on a deployment whose console was not built (`npm run build` builds it; docs/console.md): the
+ * API runs from sources without the console's static files.
+ */
+export class ConsoleNotBuiltError extends MthdsError {}
 /** 405: the route exists with another method. */
 export class MethodNotAllowed extends MthdsError {}
 /** 413: body over `MAX_REQUEST_BODY_MIB` (spec §8). */

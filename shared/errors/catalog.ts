@@ -67,6 +67,13 @@ export const ERROR_CATALOG = {
     origin: 'api',
   },
   NotFound: { status: 404, title: 'Not found', domain: 'input', origin: 'api' },
+  ConsoleNotBuiltError: {
+    status: 503,
+    title: 'Console not built',
+    domain: 'config',
+    origin: 'api',
+    code: 'console_not_built',
+  },
   ErrorPageNotFoundError: {
     status: 404,
     title: 'Error page not found',

@@ -3,49 +3,15 @@
  * puppeteer-core against a spawned API that authenticates its callers. The browser may reach 127.0.0.1 only: every
  * other request is refused and fails the test, and host names resolve to nothing.
  */
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { BROWSER_ARGS, BROWSER_CANDIDATES, browserExecutable, confineToLoopback } from '../helpers/browser.js';
 import { type ServiceProcess, spawnApi } from '../helpers/processes.js';
 
 const API_KEY = 'docs-page-test-key';
-
-/** Where a Chromium is usually installed (Debian's package first). */
-const BROWSER_CANDIDATES = [
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome-stable',
-  '/usr/bin/google-chrome',
-];
-
-/**
- * The browser to drive: `CHROMIUM_PATH` when set (it must exist), else the first usual path that exists.
- * @throws Error when `CHROMIUM_PATH` names no file
- */
-function browserExecutable(): string | undefined {
-  const configured = process.env['CHROMIUM_PATH'];
-  if (configured) {
-    if (!existsSync(configured)) throw new Error(`CHROMIUM_PATH=${configured}: no such file`);
-    return configured;
-  }
-  return BROWSER_CANDIDATES.find((path) => existsSync(path));
-}
-
-/** Launch flags: no sandbox (CI runs as root), and no network of the browser's own (updates, sync, DNS). */
-const BROWSER_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-extensions',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
 
 interface OpenApi {
   paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
@@ -71,20 +37,7 @@ describe('API reference page (/docs) in headless Chromium', function () {
     ({ api, baseUrl } = await spawnApi({ AUTH_MODE: 'api_key', API_KEY }));
     browser = await puppeteer.launch({ executablePath, headless: true, args: BROWSER_ARGS });
     page = await browser.newPage();
-    await page.setRequestInterception(true);
-    page.on('request', (intercepted) => {
-      const url = new URL(intercepted.url());
-      if (url.protocol === 'data:' || url.hostname === '127.0.0.1') void intercepted.continue();
-      else {
-        offsite.push(intercepted.url());
-        void intercepted.abort();
-      }
-    });
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text()))
-        pageErrors.push(message.text());
-    });
+    await confineToLoopback(page, offsite, pageErrors);
   });
 
   after(async () => {

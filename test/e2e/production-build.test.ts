@@ -139,6 +139,12 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
     );
     const docs = await get(baseUrl, '/docs');
     expect([docs.status, docs.type]).to.deep.equal([200, 'text/html; charset=utf-8']);
+    // the console, built into dist/ with the rest (docs/console.md#serving), with its hashed assets
+    const consolePage = await get(baseUrl, '/console/methods');
+    expect([consolePage.status, consolePage.type]).to.deep.equal([200, 'text/html; charset=utf-8']);
+    const script = /\/console\/assets\/[^"]+\.js/.exec(consolePage.text)?.[0];
+    expect(script, consolePage.text).to.be.a('string');
+    expect((await get(baseUrl, script!)).status).to.equal(200);
     const errorPage = await get(baseUrl, '/errors/validation-error/');
     expect([errorPage.status, errorPage.type]).to.deep.equal([200, 'text/html; charset=utf-8']);
     const formatted = await post(baseUrl, '/v1/format', { content: 'domain="a"\n' });

@@ -30,10 +30,10 @@ interface OpenApi {
 
 /**
  * Routes the app serves that are pages for people, not API routes, so not in the document: the API reference page
- * and its files, the error pages (docs/errors.md#error-pages) and Bull Board
- * (docs/api.md#api-reference-docs-and-get-v1openapijson).
+ * and its files, the error pages (docs/errors.md#error-pages), Bull Board
+ * (docs/api.md#api-reference-docs-and-get-v1openapijson) and the method console (docs/console.md).
  */
-const PAGES = /^get \/docs(\/|$)|^\w+ \/admin\/queues(\/|$)|^get \/errors(\/|$)/;
+const PAGES = /^get \/docs(\/|$)|^\w+ \/admin\/queues(\/|$)|^get \/errors(\/|$)|^\w+ \/console(\/|$)/;
 
 /** A body each route with a body must refuse: the document's schema rejects it, and the route answers 422. */
 const INVALID_BODIES: Record<string, unknown> = {
