@@ -176,6 +176,8 @@ export interface RunStatus {
   pipeline_run_id: string;
   status: string;
   workflow_id: string | null;
+  /** The run's OpenTelemetry trace, when the deployment traces (docs/tracing.md). */
+  trace_id?: string;
   error?: ErrorReport | null;
   usage?: { total: UsageTotal } | null;
 }

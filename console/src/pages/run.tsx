@@ -225,6 +225,9 @@ export function RunPage() {
               </>
             ) : null}
             {initialStatus.data?.workflow_id ? ` · queue job ${initialStatus.data.workflow_id}` : ''}
+            {initialStatus.data?.trace_id ? (
+              <span data-testid="run-trace"> · trace {initialStatus.data.trace_id}</span>
+            ) : null}
           </p>
         </div>
         <div className="actions">
