@@ -88,6 +88,32 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
     return id;
   }
 
+  /**
+   * Call the greeter's tool, wait for its run to reach the provider, cancel the call from the client and wait for the
+   * run to end CANCELLED.
+   * @returns the run's id, read from the call's first progress notification
+   */
+  async function callThenCancel(client: Client, key: string, greeter: string, reason: string): Promise<string> {
+    const progress: Progress[] = [];
+    const abort = new AbortController();
+    const calling = client.callTool({ name: `${greeter}_v1`, arguments: { name: { text: 'Eve' } } }, undefined, {
+      onprogress: (entry) => progress.push(entry),
+      signal: abort.signal,
+    });
+    calling.catch(() => undefined);
+    await pollUntil(
+      async () => fake.requests.length,
+      (count) => count === 1,
+    );
+    const runId = /^run (\S+) started$/.exec(progress[0]!.message!)![1]!;
+    abort.abort(reason);
+    await pollUntil(
+      async () => (await as(key).get(`/v1/runs/${runId}/status`).expect(200)).body.status as string,
+      (status) => status === 'CANCELLED',
+    );
+    return runId;
+  }
+
   async function connect(key: string): Promise<Client> {
     const client = new Client({ name: 'test-agent', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(endpoint, {
@@ -224,23 +250,7 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
       fake.respondWith(() => ({ ...completion('too late'), after: never.opened }));
       const client = await connect(acme.key);
       await client.listTools();
-      const progress: Progress[] = [];
-      const abort = new AbortController();
-      const calling = client.callTool({ name: `${greeter}_v1`, arguments: { name: { text: 'Eve' } } }, undefined, {
-        onprogress: (entry) => progress.push(entry),
-        signal: abort.signal,
-      });
-      calling.catch(() => undefined);
-      await pollUntil(
-        async () => fake.requests.length,
-        (count) => count === 1,
-      );
-      const runId = /^run (\S+) started$/.exec(progress[0]!.message!)![1]!;
-      abort.abort('the agent changed its mind');
-      await pollUntil(
-        async () => (await as(acme.key).get(`/v1/runs/${runId}/status`).expect(200)).body.status as string,
-        (status) => status === 'CANCELLED',
-      );
+      await callThenCancel(client, acme.key, greeter, 'the agent changed its mind');
       never.open();
     });
 
@@ -463,23 +473,7 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
       });
       expect((await client.listTools()).tools.map((tool) => tool.name)).to.include(`${greeter}_v1`);
 
-      const progress: Progress[] = [];
-      const abort = new AbortController();
-      const calling = client.callTool({ name: `${greeter}_v1`, arguments: { name: { text: 'Eve' } } }, undefined, {
-        onprogress: (entry) => progress.push(entry),
-        signal: abort.signal,
-      });
-      calling.catch(() => undefined);
-      await pollUntil(
-        async () => fake.requests.length,
-        (count) => count === 1,
-      );
-      const runId = /^run (\S+) started$/.exec(progress[0]!.message!)![1]!;
-      abort.abort('stop');
-      await pollUntil(
-        async () => (await as(acme.key).get(`/v1/runs/${runId}/status`).expect(200)).body.status as string,
-        (status) => status === 'CANCELLED',
-      );
+      await callThenCancel(client, acme.key, greeter, 'stop');
       expect(landed).to.include.members(['tools/call@first', 'notifications/cancelled@second', 'GET@second']);
       never.open();
 
