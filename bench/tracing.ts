@@ -7,7 +7,7 @@
  * on 127.0.0.1). Interleaved rounds (`BENCH_ROUNDS`, default 3); writes `bench/tracing.md`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GREETING_BUNDLE } from '../test/helpers/greeting-bundle.js';
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const redis = await startPrivateRedis();
   const configDir = mkdtempSync(join(tmpdir(), 'mthds-bench-config-'));
   writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
-  execFileSync('mkdir', ['-p', join(configDir, 'direct')]);
+  mkdirSync(join(configDir, 'direct'));
   const rates: Record<Figure, Record<Side, number[]>> = {
     execute: { 'previous release': [], 'tracing off': [], 'tracing on': [] },
     start: { 'previous release': [], 'tracing off': [], 'tracing on': [] },

@@ -114,6 +114,29 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
     return runId;
   }
 
+  /**
+   * Wait until a client's listening stream receives catalog signals, then publish a new version of a method and wait
+   * for the client to be told its tools changed.
+   * @param toolChanges - the count of `tools/list_changed` notifications the client received so far
+   */
+  async function publishSeen(key: string, orgId: string, methodId: string, mthds: string, toolChanges: () => number) {
+    // the client opens its listening stream after initialize: once a signal reaches it, the stream is there
+    await pollUntil(
+      async () => {
+        await deployment.backend.catalogChanges.announce(orgId);
+        return toolChanges();
+      },
+      (count) => count > 0,
+    );
+    const before = toolChanges();
+    await as(key).put(`/v1/methods/${methodId}/draft`, { mthds }).expect(200);
+    await as(key).post(`/v1/methods/${methodId}/publish`).expect(200);
+    await pollUntil(
+      async () => toolChanges(),
+      (count) => count > before,
+    );
+  }
+
   async function connect(key: string): Promise<Client> {
     const client = new Client({ name: 'test-agent', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(endpoint, {
@@ -381,21 +404,7 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
       client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
         resourceChanges += 1;
       });
-      // the client opens its listening stream after initialize: once a signal reaches it, the stream is there
-      await pollUntil(
-        async () => {
-          await deployment.backend.catalogChanges.announce(acme.id);
-          return toolChanges;
-        },
-        (count) => count > 0,
-      );
-      const before = toolChanges;
-      await as(acme.key).put(`/v1/methods/${greeter}/draft`, { mthds: GREETING_BUNDLE }).expect(200);
-      await as(acme.key).post(`/v1/methods/${greeter}/publish`).expect(200);
-      await pollUntil(
-        async () => toolChanges,
-        (count) => count > before,
-      );
+      await publishSeen(acme.key, acme.id, greeter, GREETING_BUNDLE, () => toolChanges);
       expect(resourceChanges).to.be.greaterThan(0);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).to.include(`${greeter}_v3`);
@@ -477,20 +486,7 @@ describe('MCP endpoint (queue mode, real Redis and PostgreSQL, fake provider, SD
       expect(landed).to.include.members(['tools/call@first', 'notifications/cancelled@second', 'GET@second']);
       never.open();
 
-      await pollUntil(
-        async () => {
-          await deployment.backend.catalogChanges.announce(acme.id);
-          return toolChanges;
-        },
-        (count) => count > 0,
-      );
-      const before = toolChanges;
-      await as(acme.key).put(`/v1/methods/${greeter}/draft`, { mthds: SECOND_GREETING }).expect(200);
-      await as(acme.key).post(`/v1/methods/${greeter}/publish`).expect(200);
-      await pollUntil(
-        async () => toolChanges,
-        (count) => count > before,
-      );
+      await publishSeen(acme.key, acme.id, greeter, SECOND_GREETING, () => toolChanges);
     });
   });
 

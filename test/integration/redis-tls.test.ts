@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
+import type { RedisTls } from '../../shared/config/index.js';
 import { openRedis } from '../../shared/orchestration/queued.js';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
@@ -108,23 +109,8 @@ describe('Redis over TLS with an ACL user (a redis-server of its own)', function
   });
 
   /** What the first command of a connection answers: PONG, or why it failed. */
-  async function firstAnswer(url: string, files: Record<string, string>): Promise<string> {
-    const tls = Object.keys(files).length > 0;
-    const redis = openRedis(
-      {
-        url,
-        ...(tls
-          ? {
-              tls: {
-                ...(files['REDIS_TLS_CA_FILE'] ? { caFile: files['REDIS_TLS_CA_FILE'] } : {}),
-                ...(files['REDIS_TLS_CERT_FILE'] ? { certFile: files['REDIS_TLS_CERT_FILE'] } : {}),
-                ...(files['REDIS_TLS_KEY_FILE'] ? { keyFile: files['REDIS_TLS_KEY_FILE'] } : {}),
-              },
-            }
-          : {}),
-      },
-      'producer',
-    );
+  async function firstAnswer(url: string, tls?: RedisTls): Promise<string> {
+    const redis = openRedis({ url, ...(tls ? { tls } : {}) }, 'producer');
     try {
       return await redis.ping();
     } catch (error) {
@@ -136,9 +122,14 @@ describe('Redis over TLS with an ACL user (a redis-server of its own)', function
 
   it('should answer the ACL user over TLS, and refuse plain text, a wrong password and a missing client certificate', async () => {
     const url = (password: string) => `rediss://runner:${password}@127.0.0.1:${server.port}`;
-    expect(await firstAnswer(url(PASSWORD), tlsFiles())).to.equal('PONG');
-    expect(await firstAnswer(`redis://runner:${PASSWORD}@127.0.0.1:${server.port}`, {})).to.not.equal('PONG');
-    expect(await firstAnswer(url('wrong'), tlsFiles())).to.match(/WRONGPASS/);
-    expect(await firstAnswer(url(PASSWORD), { REDIS_TLS_CA_FILE: certificates.caFile })).to.not.equal('PONG');
+    const client = {
+      caFile: certificates.caFile,
+      certFile: certificates.clientCertFile,
+      keyFile: certificates.clientKeyFile,
+    };
+    expect(await firstAnswer(url(PASSWORD), client)).to.equal('PONG');
+    expect(await firstAnswer(`redis://runner:${PASSWORD}@127.0.0.1:${server.port}`)).to.not.equal('PONG');
+    expect(await firstAnswer(url('wrong'), client)).to.match(/WRONGPASS/);
+    expect(await firstAnswer(url(PASSWORD), { caFile: certificates.caFile })).to.not.equal('PONG');
   });
 });
