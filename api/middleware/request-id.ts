@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { withCrashContext } from '../../shared/lifecycle/index.js';
+import { workStarted } from '../../shared/lifecycle/index.js';
 
 /** Inbound ids are kept when they are 1–128 characters of `[A-Za-z0-9_-]` (docs/api.md#request-ids). */
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -20,12 +20,13 @@ function chooseRequestId(inbound: string | string[] | undefined): string {
 }
 
 /**
- * Middleware: sets `res.locals.requestId` and the `X-Request-ID` response header, and runs the rest of the request
- * in a crash context naming the request id (logged if an exception escapes; docs/run-failures.md).
+ * Middleware: sets `res.locals.requestId` and the `X-Request-ID` response header, and registers the request in the
+ * crash context until its connection closes (logged if an exception escapes; docs/run-failures.md).
  */
 export const requestId: RequestHandler = (req, res, next) => {
   const id = chooseRequestId(req.headers['x-request-id']);
   res.locals.requestId = id;
   res.setHeader('X-Request-ID', id);
-  withCrashContext({ request_id: id }, next);
+  res.once('close', workStarted({ request_id: id }));
+  next();
 };

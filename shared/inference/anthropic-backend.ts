@@ -8,8 +8,9 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedError } from '../errors/index.js';
 import { parseBase64DataUrl } from './data-url.js';
 import { toInferenceError } from './provider-errors.js';
+import { sdkRequestOptions } from './sdk-request-options.js';
 import { askUntilValid } from './structured-answer.js';
-import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
+import type { BackendCall, InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the Anthropic backend. */
 export interface AnthropicBackendOptions {
@@ -95,6 +96,7 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
 
   async function send(
     request: LlmRequest,
+    call: BackendCall | undefined,
     messages: MessageParam[],
     tool?: { name: string; schema: Record<string, unknown> },
   ): Promise<Message> {
@@ -120,7 +122,7 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
               }
             : {}),
         },
-        request.signal ? { signal: request.signal } : {},
+        sdkRequestOptions(request, call),
       );
     } catch (error) {
       throw toInferenceError(error, model, request.pipeCode, 'anthropic');
@@ -130,14 +132,14 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
   return {
     name: 'anthropic',
     isMock: false,
-    async generateText(request) {
+    async generateText(request, call) {
       const model = request.modelId ?? options.model;
-      const message = await send(request, [{ role: 'user', content: userContent(request) }]);
+      const message = await send(request, call, [{ role: 'user', content: userContent(request) }]);
       checkStop(message, model, request.pipeCode);
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
       return { text, usage: usageOf(message, model) };
     },
-    generateObject(request: ObjectRequest) {
+    generateObject(request: ObjectRequest, tagged) {
       const model = request.modelId ?? options.model;
       const tool = {
         name: request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64),
@@ -146,7 +148,7 @@ export function createAnthropicBackend(options: AnthropicBackendOptions): Infere
       const messages: MessageParam[] = [{ role: 'user', content: userContent(request) }];
       return askUntilValid(request, 'anthropic', model, {
         async ask() {
-          const message = await send(request, messages, tool);
+          const message = await send(request, tagged, messages, tool);
           checkStop(message, model, request.pipeCode);
           const call = message.content.find(
             (block): block is Anthropic.Messages.ToolUseBlock => block.type === 'tool_use',

@@ -18,7 +18,7 @@ import { LLMCompletionError, LLMCompletionRefusedError, LLMCompletionTruncatedEr
 import { parseBase64DataUrl } from './data-url.js';
 import { toGeminiError } from './gemini-errors.js';
 import { askUntilValid, correctionPrompt } from './structured-answer.js';
-import type { InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
+import type { BackendCall, InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the Gemini backend. */
 export interface GeminiBackendOptions {
@@ -116,7 +116,12 @@ export function createGeminiBackend(options: GeminiBackendOptions): InferenceBac
         }),
     ));
 
-  async function generate(request: LlmRequest, contents: Content[], structured?: Record<string, unknown>) {
+  async function generate(
+    request: LlmRequest,
+    call: BackendCall | undefined,
+    contents: Content[],
+    structured?: Record<string, unknown>,
+  ) {
     const model = request.modelId ?? options.model;
     const config: GenerateContentConfig = {
       ...(request.systemPrompt ? { systemInstruction: request.systemPrompt } : {}),
@@ -124,6 +129,7 @@ export function createGeminiBackend(options: GeminiBackendOptions): InferenceBac
       ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
       ...(structured ? { responseMimeType: 'application/json', responseJsonSchema: structured } : {}),
       ...(request.signal ? { abortSignal: request.signal } : {}),
+      ...(call ? { httpOptions: { headers: { ...call.headers } } } : {}),
     };
     let response: GenerateContentResponse;
     try {
@@ -137,13 +143,13 @@ export function createGeminiBackend(options: GeminiBackendOptions): InferenceBac
   return {
     name: 'google',
     isMock: false,
-    generateText(request) {
-      return generate(request, [userTurn(request)]);
+    generateText(request, call) {
+      return generate(request, call, [userTurn(request)]);
     },
-    generateObject(request: ObjectRequest) {
+    generateObject(request: ObjectRequest, call) {
       const contents = [userTurn(request)];
       return askUntilValid(request, 'google', request.modelId ?? options.model, {
-        ask: () => generate(request, contents, request.jsonSchema),
+        ask: () => generate(request, call, contents, request.jsonSchema),
         reject: (answer, problems) =>
           contents.push(
             { role: 'model', parts: [{ text: answer.text }] },

@@ -43,7 +43,7 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
     isMock: false,
     generateText: refuse,
     generateObject: refuse,
-    async search(search) {
+    async search(search, call) {
       const url = `${(options.baseUrl ?? 'https://api.linkup.so/v1').replace(/\/+$/, '')}/search`;
       const body = {
         q: search.query,
@@ -76,7 +76,11 @@ export function createLinkupBackend(options: LinkupBackendOptions): InferenceBac
       try {
         response = await (options.fetch ?? fetch)(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
+          headers: {
+            ...call?.headers,
+            'content-type': 'application/json',
+            authorization: `Bearer ${options.apiKey}`,
+          },
           body: JSON.stringify(body),
           signal: search.signal ? AbortSignal.any([search.signal, timeout]) : timeout,
         });

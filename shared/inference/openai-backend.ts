@@ -16,8 +16,9 @@ import {
   LLMCompletionTruncatedError,
 } from '../errors/index.js';
 import { toInferenceError } from './provider-errors.js';
+import { sdkRequestOptions } from './sdk-request-options.js';
 import { askUntilValid, correctionPrompt } from './structured-answer.js';
-import type { ImageRequest, InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
+import type { BackendCall, ImageRequest, InferenceBackend, LlmRequest, ObjectRequest, TokenUsage } from './types.js';
 
 /** Options of the OpenAI-compatible backend. */
 export interface OpenAiBackendOptions {
@@ -135,6 +136,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
 
   async function complete(
     request: LlmRequest,
+    call: BackendCall | undefined,
     messages: ChatCompletionMessageParam[],
     responseFormat?: OpenAI.ResponseFormatJSONSchema,
   ) {
@@ -148,7 +150,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
           ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
           ...(responseFormat ? { response_format: responseFormat } : {}),
         },
-        request.signal ? { signal: request.signal } : {},
+        sdkRequestOptions(request, call),
       );
       return answerOf(completion, model, request.pipeCode, provider);
     } catch (error) {
@@ -159,12 +161,12 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
   return {
     name: provider,
     isMock: false,
-    async generateImages(request) {
+    async generateImages(request, call) {
       const model = request.modelId ?? options.model;
       try {
         const response = await (await client()).images.generate(
           { model, prompt: request.prompt, n: request.count, size: imageSize(request.aspectRatio, request.size) },
-          request.signal ? { signal: request.signal } : {},
+          sdkRequestOptions(request, call),
         );
         const images = (response.data ?? []).map((image) => ({
           url: image.url ?? `data:image/png;base64,${image.b64_json ?? ''}`,
@@ -180,10 +182,10 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
         throw toInferenceError(error, model, request.pipeCode, provider, ImgGenGenerationError);
       }
     },
-    generateText(request) {
-      return complete(request, messagesOf(request));
+    generateText(request, call) {
+      return complete(request, call, messagesOf(request));
     },
-    generateObject(request: ObjectRequest) {
+    generateObject(request: ObjectRequest, call) {
       const messages = messagesOf(request);
       const responseFormat: OpenAI.ResponseFormatJSONSchema = {
         type: 'json_schema',
@@ -194,7 +196,7 @@ export function createOpenAiBackend(options: OpenAiBackendOptions): InferenceBac
         },
       };
       return askUntilValid(request, provider, request.modelId ?? options.model, {
-        ask: () => complete(request, messages, responseFormat),
+        ask: () => complete(request, call, messages, responseFormat),
         reject: (answer, problems) =>
           messages.push(
             { role: 'assistant', content: answer.text },

@@ -1,12 +1,12 @@
 /**
  * The fatal-error policy of the service's processes (docs/run-failures.md#uncaught-errors): an exception or promise
  * rejection nothing handled means the process is in an unknown state, so it is logged at `fatal` level with the
- * request or run it was working for (when the crash context knows it) and the process exits with status 1 at once.
+ * requests and runs the process had in progress (the crash context) and the process exits with status 1 at once.
  * The supervisor (Docker, Kubernetes, systemd) restarts it; runs it held are retaken by stalled-job recovery, in
  * quarantine.
  */
 import type { Logger } from '../observability/index.js';
-import { currentCrashContext } from './crash-context.js';
+import { crashFields } from './crash-context.js';
 
 /** Exit status after an uncaught exception or unhandled rejection. */
 const FATAL_EXIT_CODE = 1;
@@ -22,7 +22,7 @@ export function installFatalErrorPolicy(
 ): void {
   const die = (kind: 'uncaughtException' | 'unhandledRejection') => (error: unknown) => {
     logger.fatal(
-      { err: error, kind, ...currentCrashContext() },
+      { err: error, kind, ...crashFields() },
       `process:fatal: ${kind}; exiting with status ${FATAL_EXIT_CODE} for the supervisor to restart the process`,
     );
     logger.flush();

@@ -4,7 +4,7 @@
  * fatal-error policy and the crash context it logs (docs/run-failures.md).
  */
 
-export { type CrashContext, withCrashContext } from './crash-context.js';
+export { type CrashContext, withCrashContext, workStarted } from './crash-context.js';
 export { installFatalErrorPolicy } from './fatal-errors.js';
 export { loaderOptions, siblingModule } from './module-entry.js';
 export { type Release, type ReleaseFailure, ResourceStack } from './resource-stack.js';

@@ -24,6 +24,18 @@ export interface TokenUsage {
   cost?: number | null;
 }
 
+/**
+ * The organization a call is made for, which the host's provider rate limits count the call against
+ * (docs/inference.md#organization-shares). The host sets it on the calls of a run's inference port; the runtime never
+ * reads or sets it.
+ */
+export interface CallTenant {
+  /** An opaque key, one path-safe segment (an organization's id). */
+  key: string;
+  /** Its share of each rate limit, in (0, 1]; the deployment's when absent. 1 sets no cap. */
+  share?: number;
+}
+
 /** One LLM call: system and user prompt, already rendered. */
 export interface LlmRequest {
   /** The pipe making the call, for logs and errors. */
@@ -41,6 +53,8 @@ export interface LlmRequest {
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;
+  /** The organization the call is made for, set by the host (see {@link CallTenant}). */
+  tenant?: CallTenant;
 }
 
 /** An LLM call that must answer a JSON value valid against `jsonSchema`. */
@@ -74,6 +88,8 @@ export interface ImageRequest {
   /** Images wanted (≥ 1). */
   count: number;
   signal?: AbortSignal;
+  /** The organization the call is made for, set by the host (see {@link CallTenant}). */
+  tenant?: CallTenant;
 }
 
 /** A generated image (native Image content). */
@@ -100,6 +116,8 @@ export interface SearchRequest {
    */
   jsonSchema?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The organization the call is made for, set by the host (see {@link CallTenant}). */
+  tenant?: CallTenant;
 }
 
 /** A sourced answer (native SearchResult content). */

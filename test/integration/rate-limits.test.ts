@@ -179,6 +179,8 @@ describe('provider rate limits (real Redis, fake provider)', function () {
       expect(answers.map((answer) => answer.text)).to.deep.equal(Array(4).fill('Hello from the fake provider.'));
       expect(fake.requests).to.have.length(5);
       for (const request of fake.requests.slice(1)) expect(request.receivedAt - throttledAt).to.be.at.least(1950);
+      // each attempt's admission tag is taken off before it leaves
+      for (const request of fake.requests) expect(request.headers).to.not.have.property('x-mthds-admission');
       const pauses = await metrics.registry.getSingleMetricAsString('mthds_inference_backend_pauses_total');
       expect(pauses).to.include('mthds_inference_backend_pauses_total{backend="openai"} 1');
     });
@@ -262,6 +264,7 @@ describe('provider rate limits (real Redis, fake provider)', function () {
         );
         expect(gemini.requests).to.have.length(3);
         for (const request of gemini.requests.slice(1)) expect(request.receivedAt - throttledAt).to.be.at.least(1950);
+        for (const request of gemini.requests) expect(request.headers).to.not.have.property('x-mthds-admission');
       } finally {
         await gemini.close();
       }

@@ -7,10 +7,10 @@
  * fail with the retryable {@link InferenceRateLimitWaitError}. A route without limits waits only for its backend's
  * pause, without a turn.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { InferenceRateLimitWaitError } from '../../errors/index.js';
+import type { BackendCall } from '../types.js';
 import type { BackendPauses } from './backend-pauses.js';
 import type { ScopeGrant, ScopeLimiter, ScopeRefusal, ThrottleReason } from './scope-limiter.js';
 import type { RateTenant } from './tenant.js';
@@ -90,28 +90,50 @@ export interface Admission {
   settle(usedTokens: number | undefined): Promise<void>;
 }
 
-/** The admission of the call whose code is running, for the HTTP layer under its SDK. */
-const currentAdmission = new AsyncLocalStorage<Admission>();
+/**
+ * The header that tags each HTTP attempt of an admitted call with its admission, for the throttle's `fetch` under the
+ * SDK; it is taken off before the request leaves. (A tag, not an async context: on Node 20 an async context slows
+ * every promise of the process.)
+ */
+const ADMISSION_HEADER = 'x-mthds-admission';
+
+/** The admissions of the calls under way in this process, by tag. */
+const admissions = new Map<string, Admission>();
+let lastTag = 0;
 
 /**
- * Make a call with its admission as the current one, so that {@link markSent} finds it.
+ * Make a call with its admission: the call's backend sends the given headers with each HTTP attempt, so that
+ * {@link untagAttempt} finds the admission.
  * @param admission - the call's admission
- * @param call - the call
+ * @param call - the call, given the headers its attempts carry
+ * @returns what the call resolves to
+ * @throws what the call throws
  */
-export function withAdmission<T>(admission: Admission, call: () => Promise<T>): Promise<T> {
-  return currentAdmission.run(admission, call);
+export async function withAdmission<T>(admission: Admission, call: (tagged: BackendCall) => Promise<T>): Promise<T> {
+  lastTag += 1;
+  const tag = String(lastTag);
+  admissions.set(tag, admission);
+  try {
+    return await call({ headers: { [ADMISSION_HEADER]: tag } });
+  } finally {
+    admissions.delete(tag);
+  }
 }
 
 /**
- * Whether the current call's HTTP attempt must look up the backend's pause first (true outside any admission).
+ * The admission an HTTP attempt is tagged with, and the attempt's options without the tag.
+ * @param init - the options the SDK gives `fetch`
+ * @returns the admission (undefined for an untagged attempt, or one whose call has ended) and the options to send
  */
-export function pauseCheckNeeded(): boolean {
-  return currentAdmission.getStore()?.pauseCheckNeeded() ?? true;
-}
-
-/** The current call's request is leaving (called by the throttle's `fetch` before each HTTP attempt). */
-export async function markSent(): Promise<void> {
-  await currentAdmission.getStore()?.sent();
+export function untagAttempt(init: RequestInit | undefined): {
+  admission: Admission | undefined;
+  init: RequestInit | undefined;
+} {
+  const headers = new Headers(init?.headers);
+  const tag = headers.get(ADMISSION_HEADER);
+  if (tag === null) return { admission: undefined, init };
+  headers.delete(ADMISSION_HEADER);
+  return { admission: admissions.get(tag), init: { ...init, headers } };
 }
 
 /** The gate of one route. */

@@ -10,7 +10,7 @@ import type { InferenceConfig } from '../config/inference-config.js';
 import type { Route } from '../config/model-router.js';
 import { retryAfterSeconds } from '../provider-errors.js';
 import { BackendPauses } from './backend-pauses.js';
-import { CallGate, markSent, pauseCheckNeeded, type ThrottleObserver } from './call-gate.js';
+import { CallGate, type ThrottleObserver, untagAttempt } from './call-gate.js';
 import type { LimiterStore } from './limiter-store.js';
 import { ScopeLimiter, type ScopeWindows } from './scope-limiter.js';
 
@@ -107,12 +107,13 @@ export class ProviderThrottle {
    * @param backend - the backend's name
    */
   pausingFetch(backend: string): typeof fetch {
-    return async (input, init) => {
-      if (pauseCheckNeeded()) {
+    return async (input, tagged) => {
+      const { admission, init } = untagAttempt(tagged);
+      if (admission?.pauseCheckNeeded() ?? true) {
         for (let left = await this.pauses.remainingMs(backend); left > 0; left = await this.pauses.remainingMs(backend))
           await sleep(left, undefined, init?.signal ? { signal: init.signal } : {});
       }
-      await markSent();
+      await admission?.sent();
       const response = await fetch(input, init);
       if (response.status === 429) {
         const seconds = retryAfterSeconds(response.headers, Date.now());

@@ -1,15 +1,16 @@
 /**
  * A backend decorator that makes each call of one route pass its gate (docs/inference.md#rate-limits): wait in
- * order for the route's limits (and its organization's share of them, docs/inference.md#organization-shares), make the call (as the current admission, so the throttle's `fetch` marks it sent when
- * its request leaves), then free its slot and correct its token estimate with the real usage.
+ * order for the route's limits (and its organization's share of them, docs/inference.md#organization-shares), make the
+ * call (its HTTP attempts tagged with its admission, so the throttle's `fetch` marks it sent when its request leaves),
+ * then free its slot and correct its token estimate with the real usage.
  * A call that fails with a provider 429 carrying `Retry-After` pauses the backend for every process (for SDKs whose
  * HTTP attempts the throttle does not see; the others pause at the first 429, before the SDK's own retry).
  */
 import { MthdsError } from '../../errors/index.js';
-import type { InferenceBackend, TokenUsage } from '../types.js';
+import type { BackendCall, InferenceBackend, TokenUsage } from '../types.js';
 import type { BackendPauses } from './backend-pauses.js';
 import { type CallGate, withAdmission } from './call-gate.js';
-import { callTenant } from './tenant.js';
+import type { RateTenant } from './tenant.js';
 import { estimateLlmTokens, estimatePromptTokens } from './token-estimate.js';
 
 /**
@@ -25,8 +26,12 @@ export function throttledBackend(
   pauses: BackendPauses,
   modelMaxTokens: number | undefined,
 ): InferenceBackend {
-  const through = async <T extends { usage: TokenUsage }>(estimate: number, call: () => Promise<T>): Promise<T> => {
-    const admission = await gate.enter(estimate, callTenant());
+  const through = async <T extends { usage: TokenUsage }>(
+    estimate: number,
+    tenant: RateTenant | undefined,
+    call: (tagged: BackendCall) => Promise<T>,
+  ): Promise<T> => {
+    const admission = await gate.enter(estimate, tenant);
     let result: T;
     try {
       result = await withAdmission(admission, call);
@@ -43,16 +48,27 @@ export function throttledBackend(
   return {
     name: backend.name,
     isMock: backend.isMock,
-    generateText: (request) => through(estimateLlmTokens(request, modelMaxTokens), () => backend.generateText(request)),
+    generateText: (request) =>
+      through(estimateLlmTokens(request, modelMaxTokens), request.tenant, (tagged) =>
+        backend.generateText(request, tagged),
+      ),
     generateObject: (request) =>
-      through(estimateLlmTokens(request, modelMaxTokens), () => backend.generateObject(request)),
+      through(estimateLlmTokens(request, modelMaxTokens), request.tenant, (tagged) =>
+        backend.generateObject(request, tagged),
+      ),
     ...(backend.generateImages
       ? {
-          generateImages: (request) => through(estimatePromptTokens(request), () => backend.generateImages!(request)),
+          generateImages: (request) =>
+            through(estimatePromptTokens(request), request.tenant, (tagged) =>
+              backend.generateImages!(request, tagged),
+            ),
         }
       : {}),
     ...(backend.search
-      ? { search: (request) => through(estimatePromptTokens(request), () => backend.search!(request)) }
+      ? {
+          search: (request) =>
+            through(estimatePromptTokens(request), request.tenant, (tagged) => backend.search!(request, tagged)),
+        }
       : {}),
   };
 }

@@ -73,8 +73,11 @@ export function dispatchPolicy(
   });
   const fallback = termsFrom(defaults, undefined);
   return {
-    // while the control plane is down, a run is held to the defaults rather than refused
+    // a fresh cached copy answers without arming a timer; while the control plane is down, a run is held to the
+    // defaults rather than refused
     termsOf: async (owner) =>
-      (await cache.fetch(owner, { signal: AbortSignal.timeout(TERMS_WAIT_MS) }).catch(() => undefined)) ?? fallback,
+      cache.get(owner) ??
+      (await cache.fetch(owner, { signal: AbortSignal.timeout(TERMS_WAIT_MS) }).catch(() => undefined)) ??
+      fallback,
   };
 }

@@ -64,4 +64,11 @@ describe('import boundaries (CONTRIBUTING.md#1-layers-point-down)', () => {
     );
     expect(outside).to.deep.equal([]);
   });
+
+  it('should keep async contexts (node:async_hooks) out of the service: on Node 20 one slows every promise of the process', () => {
+    const hooked = ['api', 'shared', 'worker'].flatMap((folder) =>
+      violations(folder, (specifier) => specifier === 'node:async_hooks' || specifier === 'async_hooks'),
+    );
+    expect(hooked).to.deep.equal([]);
+  });
 });

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { expect } from 'chai';
 import { MthdsError } from '../../../shared/errors/index.js';
 import {
@@ -82,14 +83,21 @@ function contract(name: string, makeBackend: () => InferenceBackend, requestsSen
 
 contract('mock', () => createMockBackend());
 
+/** A fake provider as the provider contract uses it. */
+interface ContractFake {
+  baseUrl: string;
+  requests: readonly { headers: IncomingHttpHeaders }[];
+  close(): Promise<void>;
+}
+
 /** A provider backend against its fake server: the fake runs for the contract's tests and is closed after them. */
 function providerContract(
   name: string,
-  startFake: () => Promise<{ baseUrl: string; requests: readonly unknown[]; close(): Promise<void> }>,
+  startFake: () => Promise<ContractFake>,
   makeBackend: (baseUrl: string) => InferenceBackend,
 ): void {
   describe(`${name} backend against its fake provider`, () => {
-    let fake: { baseUrl: string; requests: readonly unknown[]; close(): Promise<void> };
+    let fake: ContractFake;
     before(async () => {
       fake = await startFake();
     });
@@ -101,6 +109,16 @@ function providerContract(
       () => makeBackend(fake.baseUrl),
       () => fake.requests.length,
     );
+
+    it("should send the rate limits' tag of a call with each of its requests", async () => {
+      const before = fake.requests.length;
+      const tagged = { headers: { 'x-mthds-admission': '42' } };
+      await makeBackend(fake.baseUrl).generateText({ pipeCode: 'greet', userPrompt: 'Say hello' }, tagged);
+      await makeBackend(fake.baseUrl).generateObject(objectRequest(), tagged);
+      const sent = fake.requests.slice(before);
+      expect(sent).to.have.length(2);
+      for (const request of sent) expect(request.headers['x-mthds-admission']).to.equal('42');
+    });
   });
 }
 

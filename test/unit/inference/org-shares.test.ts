@@ -16,7 +16,7 @@ import {
   type ScopeWindows,
   shareOf,
 } from '../../../shared/inference/rate-limits/scope-limiter.js';
-import { callTenant, type RateTenant, tenantInference } from '../../../shared/inference/rate-limits/tenant.js';
+import { type RateTenant, tenantInference } from '../../../shared/inference/rate-limits/tenant.js';
 import type { InferencePort } from '../../../shared/runtime/index.js';
 import { installFakeClock, uninstallFakeClock } from '../../helpers/fake-clock.js';
 import { failureOf } from '../../helpers/inference-fixtures.js';
@@ -156,16 +156,16 @@ describe('organization shares of the provider rate limits', () => {
       const port: InferencePort = {
         name: 'recording',
         isMock: true,
-        generateText: async () => {
-          seen.push(callTenant());
+        generateText: async (request) => {
+          seen.push(request.tenant);
           return { text: 'hi', usage };
         },
-        generateObject: async () => {
-          seen.push(callTenant());
+        generateObject: async (request) => {
+          seen.push(request.tenant);
           return { object: {}, usage };
         },
-        search: async () => {
-          seen.push(callTenant());
+        search: async (request) => {
+          seen.push(request.tenant);
           return { result: { answer: 'a', sources: [] }, usage };
         },
       };

@@ -9,9 +9,8 @@ import { Redis } from 'ioredis';
 import { BackendPauses, PAUSE_KNOWLEDGE_MS } from '../../../shared/inference/rate-limits/backend-pauses.js';
 import {
   CallGate,
-  markSent,
-  pauseCheckNeeded,
   type ThrottleObserver,
+  untagAttempt,
   withAdmission,
 } from '../../../shared/inference/rate-limits/call-gate.js';
 import type { LimiterStore } from '../../../shared/inference/rate-limits/limiter-store.js';
@@ -180,18 +179,18 @@ describe('provider rate limiter', () => {
       expect(order).to.deep.equal([0, 1, 2]);
     });
 
-    it('should count a call from when its request leaves, marked once from inside the call', async () => {
+    it('should count a call from when its request leaves, marked once by its tagged attempts', async () => {
       const time = fakeTime();
       const scope = new ScopeLimiter(MEMORY, 'sent', { requests_per_minute: 1 }, WINDOWS);
       const control = new ScopeLimiter(MEMORY, 'control', { requests_per_minute: 1 }, WINDOWS);
       const gate = new CallGate('openai', 'gpt', [scope], new BackendPauses(MEMORY), 5000, QUIET);
-      await markSent();
+      expect(untagAttempt({ headers: { accept: '*/*' } }).admission, 'an untagged attempt').to.equal(undefined);
       const admission = await gate.enter(0);
       expect(await control.tryAcquire(0)).to.have.property('settle');
       await time.tickAsync(300);
-      await withAdmission(admission, async () => {
-        await markSent();
-        await markSent();
+      await withAdmission(admission, async (tagged) => {
+        await untagAttempt({ headers: tagged.headers }).admission!.sent();
+        await untagAttempt({ headers: tagged.headers }).admission!.sent();
       });
       await admission.settle(0);
       const sentRefusal = await scope.tryAcquire(0);
@@ -202,22 +201,42 @@ describe('provider rate limiter', () => {
       expect(sentRefusal.waitMs).to.equal(HOLD_MS);
     });
 
+    it("should take its tag off an attempt's headers, and know the call only while it is under way", async () => {
+      const gate = new CallGate('openai', 'gpt', [], new BackendPauses(MEMORY), 5000, QUIET);
+      const admission = await gate.enter(0);
+      const tagged = await withAdmission(admission, async (call) => {
+        const attempt = untagAttempt({ method: 'POST', headers: { ...call.headers, authorization: 'Bearer k' } });
+        expect(attempt.admission).to.equal(admission);
+        expect(attempt.init?.method).to.equal('POST');
+        expect([...new Headers(attempt.init?.headers).entries()]).to.deep.equal([['authorization', 'Bearer k']]);
+        return call;
+      });
+      expect(Object.keys(tagged.headers)).to.deep.equal(['x-mthds-admission']);
+      expect(untagAttempt({ headers: tagged.headers }).admission, 'once the call ended').to.equal(undefined);
+    });
+
     it("should spare a call's first attempt a second pause lookup only right after its admission", async () => {
       const time = fakeTime();
       const gate = new CallGate('openai', 'gpt', [], new BackendPauses(MEMORY), 5000, QUIET);
-      expect(pauseCheckNeeded(), 'outside any admission').to.equal(true);
+      const needed = (headers: Readonly<Record<string, string>>) =>
+        untagAttempt({ headers }).admission?.pauseCheckNeeded() ?? true;
+      expect(needed({}), 'outside any admission').to.equal(true);
       const fresh = await gate.enter(0);
-      const seen = await withAdmission(fresh, async () => {
-        const first = pauseCheckNeeded();
-        await markSent();
-        return [first, pauseCheckNeeded()];
+      const seen = await withAdmission(fresh, async ({ headers }) => {
+        const first = needed(headers);
+        await untagAttempt({ headers }).admission!.sent();
+        return [first, needed(headers)];
       });
       expect(seen, 'first attempt, then a retry').to.deep.equal([false, true]);
       const late = await gate.enter(0);
-      expect(await withAdmission(late, async () => pauseCheckNeeded()), 'first attempt at once').to.equal(false);
+      expect(await withAdmission(late, async ({ headers }) => needed(headers)), 'first attempt at once').to.equal(
+        false,
+      );
       const later = await gate.enter(0);
       await time.tickAsync(11);
-      expect(await withAdmission(later, async () => pauseCheckNeeded()), 'first attempt 11 ms later').to.equal(true);
+      expect(await withAdmission(later, async ({ headers }) => needed(headers)), 'first attempt 11 ms later').to.equal(
+        true,
+      );
     });
 
     it('should wait out a pause before admitting', async () => {

@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { LibraryFiles } from '../../../shared/bundles/index.js';
 import { createMockExtractor } from '../../../shared/inference/extraction/mock-extractor.js';
 import { createMockBackend, type RateTenant } from '../../../shared/inference/index.js';
-import { callTenant } from '../../../shared/inference/rate-limits/tenant.js';
 import { createLogger, Metrics } from '../../../shared/observability/index.js';
 import {
   directOrchestrator,
@@ -194,7 +193,7 @@ describe('the run submission (shared/orchestration/submission.ts)', () => {
       const recording: InferencePort = {
         ...mock,
         generateText: (request) => {
-          tenants.push(callTenant());
+          tenants.push(request.tenant);
           return mock.generateText(request);
         },
       };
