@@ -39,6 +39,9 @@ interface Granted {
   pauseCheckedAt: number;
 }
 
+/** Why a call's admission attempts stop: it was admitted, or its wait deadline passed. */
+const ENTRY_ENDED = 'the call was admitted or its wait deadline passed';
+
 /** The limits a waiting call polls (a slot freed in another process is not signalled) rather than sleeps out. */
 const POLLED: ReadonlySet<ThrottleReason> = new Set(['concurrency', 'org_concurrency']);
 
@@ -179,12 +182,17 @@ export class CallGate {
       stop.signal.aborted ? null : this.admit(estimatedTokens, capped, deadline, reasons, stop.signal);
     // without limits only the backend's pause can hold a call: nothing to take in order, so no turn to wait for
     const turn = this.scopes.length === 0 ? Promise.resolve().then(admit) : this.inLine(capped?.key ?? '', admit);
-    const timer = sleep(this.waitMs, null, { signal: stop.signal }).catch(() => null);
+    // a plain timer, cleared, and an abort with a reason: nothing builds an AbortError or a DOMException per call
+    let expiry: NodeJS.Timeout | undefined;
+    const timer = new Promise<null>((resolve) => {
+      expiry = setTimeout(resolve, this.waitMs, null);
+    });
     let granted: Granted | null;
     try {
       granted = await Promise.race([turn, timer]);
     } finally {
-      stop.abort();
+      clearTimeout(expiry);
+      stop.abort(ENTRY_ENDED);
     }
     if (granted === null) {
       turn.then(
