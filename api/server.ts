@@ -103,8 +103,8 @@ async function main(): Promise<void> {
   warming.catch((error: unknown) => logger.error({ err: error }, 'the diagnostics threads failed to load'));
   readiness.track('diagnostics_threads', warming);
   readiness.track('control_plane_database', controlPlane);
-  // PGlite runs the database on this thread: creating a fresh one blocks it for seconds, so a new embedded database
-  // is created before the server listens, never under a client's request; an existing one reopens while it listens.
+  // creating a fresh embedded database takes seconds (in its own thread): it is created before the server listens, so
+  // no client's first request waits for it; an existing one reopens while the server listens, behind /ready
   if (settings.database.url === undefined && !embeddedDatabaseExists(settings.database.embeddedDir))
     await controlPlane.catch(() => undefined);
   const app = createApp({

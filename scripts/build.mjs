@@ -2,7 +2,8 @@
 /**
  * The production build (`npm run build`):
  * 1. compiles `api/`, `worker/` and `shared/` with `tsconfig.build.json` into `dist/` (type-checked; the thread and
- *    child-process entries — diagnostics, template rendering, PDF text, quarantine — run from this tree);
+ *    child-process entries — diagnostics, template rendering, PDF text, the embedded database, quarantine — run from
+ *    this tree);
  * 2. copies beside the compiled modules the files they read at run time (every non-TypeScript file of those folders:
  *    the packaged `api.toml`, the inference defaults, the bundle schema), `package.json` (the version) and
  *    `docs/errors.md` (the served error pages);

@@ -1,6 +1,7 @@
 /**
  * Opening the control plane's database (docs/control-plane.md): PostgreSQL through `pg` when a URL is set, else the
- * embedded PGlite in a data directory that one process holds. Either way the migrations are applied before it is
+ * embedded PGlite in a data directory that one process holds, run in a worker thread of that process
+ * (`embedded-database.ts`). Either way the migrations are applied before it is
  * used; Kysely's migrator holds a PostgreSQL advisory lock while it migrates, so processes booting together migrate
  * once.
  */
@@ -11,6 +12,7 @@ import pg from 'pg';
 import { lock } from 'proper-lockfile';
 import { SettingsError } from '../config/settings.js';
 import { swallowedErrors } from '../observability/index.js';
+import { EmbeddedDatabase } from './embedded-database.js';
 import { CONTROL_PLANE_MIGRATIONS } from './migrations/index.js';
 import type { ControlPlaneSchema } from './schema.js';
 
@@ -41,8 +43,8 @@ export interface ControlPlaneDatabase {
 const EMBEDDED_CLAIM_STALE_MS = 20_000;
 
 /**
- * Whether an embedded database was already created in a directory (creating one keeps the thread busy for seconds;
- * reopening one, a fraction of a second).
+ * Whether an embedded database was already created in a directory (creating one takes seconds; reopening one, a
+ * fraction of a second).
  * @param dir - `DATABASE_EMBEDDED_DIR`
  */
 export function embeddedDatabaseExists(dir: string): boolean {
@@ -92,12 +94,18 @@ async function openEmbedded(dir: string): Promise<ControlPlaneDatabase> {
       `DATABASE_URL: required for more than one process: the embedded database in ${dir} is open in another process (set DATABASE_URL to a PostgreSQL server shared by every API process)`,
     ]);
   }
-  // loaded only here: a process on PostgreSQL never loads PGlite and its WebAssembly
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('kysely-pglite-dialect'),
-  ]);
-  const db = new Kysely<ControlPlaneSchema>({ dialect: new PGliteDialect(new PGlite(dir)) });
+  let embedded: EmbeddedDatabase;
+  let PGliteDialect: typeof import('kysely-pglite-dialect').PGliteDialect;
+  try {
+    // PGlite loads in its own thread: a process on PostgreSQL never loads it, nor its WebAssembly
+    [embedded, { PGliteDialect }] = await Promise.all([EmbeddedDatabase.open(dir), import('kysely-pglite-dialect')]);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  // the dialect calls only `query` and `close` of its client, which the thread's proxy answers alike
+  const client = embedded as unknown as ConstructorParameters<typeof PGliteDialect>[0];
+  const db = new Kysely<ControlPlaneSchema>({ dialect: new PGliteDialect(client) });
   return {
     db,
     kind: 'embedded',
