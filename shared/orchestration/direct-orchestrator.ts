@@ -12,7 +12,7 @@ import type { Logger, Metrics } from '../observability/index.js';
 import type { DocumentExtractorPort, IdSource, InferencePort, TemplateRenderer } from '../runtime/index.js';
 import type { RunResult } from '../wire/index.js';
 import { armDeadline, type RunControls, type RunStopper, runDeadline, runRefOf, stopStateOf } from './control/index.js';
-import { type RunEventLog, RunProgressTracker, runError } from './events/index.js';
+import { RUN_EVENT_LINGER_MS, type RunEventLog, RunProgressTracker, runError } from './events/index.js';
 import type { Orchestrator, RunBundleChecker } from './orchestrator.js';
 import type { RunRecord, RunStore } from './registry/index.js';
 import { countRejection } from './run-rejections.js';
@@ -141,6 +141,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
       runId,
       now: deps.now,
       onError: (error) => deps.logger.warn({ err: error, pipeline_run_id: runId }, 'run:event could not be stored'),
+      lingerMs: RUN_EVENT_LINGER_MS,
     });
     tracker.runStarted(submission.pipeCode, 1);
     try {

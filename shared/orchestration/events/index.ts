@@ -23,4 +23,4 @@ export {
   RUN_EVENT_ID,
   type RunEventLog,
 } from './run-event-log.js';
-export { RunProgressTracker, type RunProgressTrackerDeps } from './run-progress-tracker.js';
+export { RUN_EVENT_LINGER_MS, RunProgressTracker, type RunProgressTrackerDeps } from './run-progress-tracker.js';

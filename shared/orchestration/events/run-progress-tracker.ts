@@ -1,7 +1,8 @@
 /**
  * The observer of one run attempt (the runtime's `RunObserver`): turns its pipe reports into run events and progress
  * and appends them to the run event log in order, one append after the other (the events published while an append
- * is in flight go together in the next one), without ever holding the run up — a failed append is reported to `onError`
+ * is in flight go together in the next one; with a linger, an event waits that long for the next ones to go with it),
+ * without ever holding the run up — a failed append is reported to `onError`
  * and the run goes on (events are best effort; the run record is what counts).
  * It knows the failing pipe of the attempt: the first pipe that failed, else — when the run died without a pipe
  * failing (its quarantine process was killed) — the pipe that was running: the `pipe_code` of the run's error report.
@@ -19,6 +20,13 @@ import {
 } from './run-event.js';
 import type { RunEventLog } from './run-event-log.js';
 
+/**
+ * How long a run's event waits for the ones that follow it quickly to be appended with it, in ms: `run:started` goes
+ * with the first pipe's start, a run's last `pipe:finished` with its `run:finished` — one round trip to Redis instead
+ * of two (docs/run-events.md#where-events-are-kept).
+ */
+export const RUN_EVENT_LINGER_MS = 10;
+
 /** What a tracker needs. */
 export interface RunProgressTrackerDeps {
   events: RunEventLog;
@@ -28,6 +36,11 @@ export interface RunProgressTrackerDeps {
   now(): number;
   /** Told of an append that failed (to log it). */
   onError(error: unknown): void;
+  /**
+   * How long an event may wait for later ones to be appended with it, in ms (0, the default: appended at once). The
+   * run's end and {@link RunProgressTracker.flush} append at once what waits.
+   */
+  lingerMs?: number;
 }
 
 /** Follows one attempt of a run and publishes its events. */
@@ -38,6 +51,8 @@ export class RunProgressTracker implements RunObserver {
   private queuedProgress: RunProgress | undefined;
   /** The appends in flight, until the queue is empty. */
   private draining: Promise<void> | undefined;
+  /** The timer of the events waiting out their linger before an append starts. */
+  private lingering: NodeJS.Timeout | undefined;
   private readonly running = new Map<number, CurrentPipe>();
   private finishedPipes = 0;
   private failedPipe: string | null = null;
@@ -116,8 +131,13 @@ export class RunProgressTracker implements RunObserver {
     return this.flush();
   }
 
-  /** Wait until every event published so far is appended (or has failed). */
+  /** Append what waits at once, and wait until every event published so far is appended (or has failed). */
   flush(): Promise<void> {
+    if (this.lingering) {
+      clearTimeout(this.lingering);
+      this.lingering = undefined;
+      this.draining ??= this.drain();
+    }
     return this.draining ?? Promise.resolve();
   }
 
@@ -130,7 +150,16 @@ export class RunProgressTracker implements RunObserver {
   private publish(event: RunEvent, progress?: RunProgress): void {
     this.queued.push(event);
     if (progress) this.queuedProgress = progress;
-    this.draining ??= this.drain();
+    if (this.draining || this.lingering) return;
+    const lingerMs = this.deps.lingerMs ?? 0;
+    if (lingerMs <= 0) {
+      this.draining = this.drain();
+      return;
+    }
+    this.lingering = setTimeout(() => {
+      this.lingering = undefined;
+      this.draining ??= this.drain();
+    }, lingerMs);
   }
 
   /** Append the queued events, all at once, until none is left (an append failure is reported, the rest goes on). */

@@ -12,7 +12,7 @@ import type { FanOutPort, RunObserver } from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
 import { stopStateOf } from '../control/index.js';
-import { RunProgressTracker } from '../events/index.js';
+import { RUN_EVENT_LINGER_MS, RunProgressTracker } from '../events/index.js';
 import type { QueuedRunJob, RunJob } from '../queue/index.js';
 import type { RunRecord } from '../registry/index.js';
 import { inputNamesOf } from '../storage/index.js';
@@ -112,6 +112,7 @@ export async function processRun(
     runId,
     now: deps.now,
     onError: (error) => log.warn({ err: error }, 'run:event could not be stored'),
+    lingerMs: RUN_EVENT_LINGER_MS,
   });
   tracker.runStarted(payload.pipe_code, job.attemptsMade + 1);
   // the run as sent, for its history, written while the run goes on and awaited before its end is recorded
