@@ -190,6 +190,9 @@ export async function startService(options: SideOptions): Promise<Side> {
     COMPLETION_CALLBACK_SECRET: options.callbackSecret,
     CALLBACK_ALLOW_PRIVATE_HOSTS: 'true',
     WORKER_CONCURRENCY: String(options.workerConcurrency),
+    // the acknowledgement phase queues every run it starts with no worker running: tens of thousands, past the
+    // default line of one organization (the anchor has none)
+    RUN_ORG_WAITING_LIMIT: '1000000',
   };
   const { api, baseUrl } = await spawnApi(environment, { compiled: true });
   const runQueue = new Queue(RUN_QUEUE, { connection: { url: redis.url }, prefix: `${prefix}:bull` });
