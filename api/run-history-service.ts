@@ -35,8 +35,11 @@ export interface RunHistoryServiceOptions {
   resources?: ReleaseList;
 }
 
-/** Runs written per batch, and the writer's pace and lease (docs/control-plane.md#the-history-outbox). */
-const WRITER = { batchSize: 500, intervalMs: 200, leaseMs: 5000 } as const;
+/**
+ * Runs written per batch, and the writer's pace and lease (docs/control-plane.md#the-history-outbox): a run whose
+ * states follow one another within a second (accepted, running, ended) is written once, not once per state.
+ */
+const WRITER = { batchSize: 500, intervalMs: 1000, leaseMs: 5000 } as const;
 /** How long a duplicate request waits for the first one with its `Idempotency-Key`, in ms. */
 const IDEMPOTENCY_LOCK_WAIT_MS = 10_000;
 
