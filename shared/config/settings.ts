@@ -245,6 +245,15 @@ const SETTINGS_TABLE = {
       password: env('REDIS_SENTINEL_PASSWORD', optionalSecret),
     },
     /**
+     * Redis Cluster (docs/redis.md#redis-cluster): nodes to learn the cluster from as `host:port,…`, and the addresses
+     * the nodes announce mapped to those this process reaches them at (`announced=reachable,…`). Set, the host of
+     * `REDIS_URL` is not used: its user and password are.
+     */
+    cluster: {
+      nodes: env('REDIS_CLUSTER_NODES', optionalSecret),
+      natMap: env('REDIS_CLUSTER_NAT_MAP', optionalSecret),
+    },
+    /**
      * Key prefix of every Redis key of this deployment (queues, run registry); in braces (`{mthds}`), a Redis Cluster
      * hash tag that puts every key of the deployment in one slot (docs/redis.md#one-hash-slot).
      */
@@ -583,7 +592,9 @@ export type Settings = Replace<
  * The queue settings: {@link SETTINGS_TABLE} `queue`, its Redis variables checked together into the one target every
  * Redis client connects to.
  */
-export type QueueSettings = Omit<TableSettings['queue'], 'redisUrl' | 'tls' | 'sentinel'> & { redis: RedisTarget };
+export type QueueSettings = Omit<TableSettings['queue'], 'redisUrl' | 'tls' | 'sentinel' | 'cluster'> & {
+  redis: RedisTarget;
+};
 
 /**
  * Thrown when the configuration cannot make valid settings. The message is one line naming every offending variable or
@@ -666,7 +677,7 @@ function finish(table: TableSettings): Settings {
     problems.push('STORAGE_S3_BUCKET: required when STORAGE_BACKEND=s3 (the bucket run objects are kept in)');
   if (problems.length > 0) throw new SettingsError(problems);
   const { endpoint, ...s3 } = storage.s3;
-  const { redisUrl: _url, tls: _tls, sentinel: _sentinel, ...queue } = table.queue;
+  const { redisUrl: _url, tls: _tls, sentinel: _sentinel, cluster: _cluster, ...queue } = table.queue;
   return {
     ...table,
     queue: { ...queue, redis },

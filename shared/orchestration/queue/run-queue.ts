@@ -7,7 +7,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import { bullPriority, RUN_PRIORITY } from '../fairness/priority.js';
@@ -20,9 +20,9 @@ import { whenQueueReachable } from './queue-outage.js';
 /** Options of the run queue. */
 export interface RunQueueOptions {
   /** Producer connection (fails fast). */
-  connection: Redis;
+  connection: RedisClient;
   /** Blocking connection for completion events (lazily used). */
-  eventsConnection: () => Redis;
+  eventsConnection: () => RedisClient;
   keys: QueueKeys;
   /** Seals each run job, so workers act only on the runs the API accepted (docs/run-ownership.md#queue-jobs). */
   seals: JobSeals;
