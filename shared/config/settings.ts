@@ -273,6 +273,17 @@ const SETTINGS_TABLE = {
     runRecordTtlSeconds: env('RUN_RECORD_TTL_SECONDS', positiveInt(86400)),
     /** Attempts of a run whose failure is retryable (a transient provider error). */
     runMaxAttempts: env('RUN_MAX_ATTEMPTS', positiveInt(3)),
+    /**
+     * Run queue partitions (docs/redis.md#sharded-run-queues): each its own run, child and callback queues, run records,
+     * events, checkpoints and dispatch gate under a hash tag of its own, a run's partition following from its id; 1 keeps
+     * one set of keys under `QUEUE_PREFIX`.
+     */
+    runQueuePartitions: env('RUN_QUEUE_PARTITIONS', z.coerce.number().int().min(1).max(64).default(1)),
+    /**
+     * While the partition count changes, the count before: runs made under it are still found, and workers consume the
+     * partitions of both counts (docs/redis.md#changing-the-partition-count). Unset: no change under way.
+     */
+    runQueuePartitionsPrevious: env('RUN_QUEUE_PARTITIONS_PREVIOUS', z.coerce.number().int().min(1).max(64).optional()),
   },
   /**
    * The dispatch gate (docs/fair-dispatch.md): runs an organization may have in the run queue at once (times its

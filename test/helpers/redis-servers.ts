@@ -192,7 +192,7 @@ export async function startRedisCluster(
       nodes,
       addresses: addresses.join(','),
       async masterPorts() {
-        const alive = nodes.find((node) => node.process.exitCode === null && node.process.signalCode === null)!;
+        const alive = nodes.find((node) => !node.process.killed && node.process.exitCode === null)!;
         const client = new Redis({ host: '127.0.0.1', port: alive.port, maxRetriesPerRequest: 1 });
         try {
           const text = `${await client.cluster('NODES')}`;

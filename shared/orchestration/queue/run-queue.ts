@@ -65,6 +65,16 @@ export function runJobId(pipelineRunId: string): string {
   return refused ? `${ENCODED_ID_MARK}${Buffer.from(pipelineRunId, 'utf8').toString('base64url')}` : pipelineRunId;
 }
 
+/**
+ * The run id of a run's job id: the inverse of {@link runJobId}.
+ * @param jobId - a run job's id
+ */
+export function runIdOfJob(jobId: string): string {
+  return jobId.startsWith(ENCODED_ID_MARK)
+    ? Buffer.from(jobId.slice(ENCODED_ID_MARK.length), 'base64url').toString('utf8')
+    : jobId;
+}
+
 /** Run queue producer. */
 export class RunQueue {
   readonly queue: Queue;
