@@ -5,11 +5,13 @@
  * certificate for 127.0.0.1, a client certificate).
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { partitionPrefix } from '../../shared/orchestration/queued.js';
 import { pollUntil } from './poll.js';
 import { freePort } from './processes.js';
 
@@ -213,6 +215,31 @@ export async function startRedisCluster(
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * A hash-tagged prefix whose partitions' slots are served by as many masters as there are partitions (the tags of
+ * another prefix may share a master: docs/redis.md#sharded-run-queues), asked of the cluster's first node.
+ * @param cluster - a running cluster with at least `partitions` masters
+ * @param partitions - `RUN_QUEUE_PARTITIONS`
+ */
+export async function spreadPrefix(cluster: RedisClusterServers, partitions: number): Promise<string> {
+  const redis = new Redis({ host: '127.0.0.1', port: cluster.nodes[0]!.port, maxRetriesPerRequest: 1 });
+  try {
+    const ranges = await redis.cluster('SLOTS');
+    const masterOf = (slot: number) => ranges.find(([from, to]) => slot >= from && slot <= to)![2]![1];
+    for (;;) {
+      const prefix = `{cluster-${randomBytes(4).toString('hex')}}`;
+      const slots = await Promise.all(
+        Array.from({ length: partitions }, (_, index) =>
+          redis.cluster('KEYSLOT', `${partitionPrefix(prefix, index)}:x`),
+        ),
+      );
+      if (new Set(slots.map((slot) => masterOf(Number(slot)))).size === partitions) return prefix;
+    }
+  } finally {
+    redis.disconnect();
   }
 }
 

@@ -5,17 +5,15 @@
  * every acknowledged run completes with exactly one success callback, and the API answers 202 again within the
  * failover's time plus 5 s. Before the kill, each master serves 25–42 % of the run traffic (`INFO commandstats`).
  */
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { partitionPrefix } from '../../shared/orchestration/queued.js';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { startQueueDeployment } from '../helpers/queue-app.js';
-import { type RedisClusterServers, startRedisCluster } from '../helpers/redis-servers.js';
+import { type RedisClusterServers, spreadPrefix, startRedisCluster } from '../helpers/redis-servers.js';
 
 const RUNS = 600;
 const KILL_AFTER = 200;
@@ -40,29 +38,6 @@ async function commandCalls(port: number): Promise<number> {
   }
 }
 
-/**
- * A hash-tagged prefix whose partitions' slots are served by as many masters as there are partitions (the tags of
- * another prefix may share a master: docs/redis.md#sharded-run-queues).
- */
-async function spreadPrefix(port: number, partitions: number): Promise<string> {
-  const redis = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 });
-  try {
-    const ranges = await redis.cluster('SLOTS');
-    const masterOf = (slot: number) => ranges.find(([from, to]) => slot >= from && slot <= to)![2]![1];
-    for (;;) {
-      const prefix = `{cluster-${randomBytes(4).toString('hex')}}`;
-      const slots = await Promise.all(
-        Array.from({ length: partitions }, (_, index) =>
-          redis.cluster('KEYSLOT', `${partitionPrefix(prefix, index)}:x`),
-        ),
-      );
-      if (new Set(slots.map((slot) => masterOf(Number(slot)))).size === partitions) return prefix;
-    }
-  } finally {
-    redis.disconnect();
-  }
-}
-
 describe('Redis Cluster: three masters, three run partitions, the busiest master killed during 600 runs', function () {
   this.timeout(180_000);
   let cluster: RedisClusterServers;
@@ -76,7 +51,7 @@ describe('Redis Cluster: three masters, three run partitions, the busiest master
 
   it('should spread the runs over the masters, lose no acknowledged run, call each back once, and answer 202 again within the failover time plus 5 s', async () => {
     const receiver = await startCallbackReceiver();
-    const prefix = await spreadPrefix(cluster.nodes[0]!.port, PARTITIONS);
+    const prefix = await spreadPrefix(cluster, PARTITIONS);
     const deployment = startQueueDeployment({
       environment: {
         // a closed port: only the cluster's nodes serve the deployment
