@@ -605,6 +605,11 @@ export type Settings = Replace<
  */
 export type QueueSettings = Omit<TableSettings['queue'], 'redisUrl' | 'tls' | 'sentinel' | 'cluster'> & {
   redis: RedisTarget;
+  /**
+   * When these are one run partition's settings (docs/redis.md#sharded-run-queues), the deployment's `QUEUE_PREFIX`:
+   * the keys every partition shares (the provider rate limits) stay under it.
+   */
+  sharedPrefix?: string;
 };
 
 /**

@@ -6,7 +6,8 @@ import type { Settings } from '../../config/index.js';
 import { partitionPrefix } from './queue-keys.js';
 
 /**
- * The settings of one partition: its prefix, as one partition of its own.
+ * The settings of one partition: its prefix, as one partition of its own, and the deployment's prefix as the shared
+ * one (the provider rate limits stay under it).
  * @param settings - the deployment's
  * @param index - the partition, from 0
  */
@@ -14,6 +15,7 @@ export function partitionSettings(settings: Settings, index: number): Settings {
   const queue = {
     ...settings.queue,
     prefix: partitionPrefix(settings.queue.prefix, index),
+    sharedPrefix: settings.queue.sharedPrefix ?? settings.queue.prefix,
     runQueuePartitions: 1,
     runQueuePartitionsPrevious: undefined,
   };

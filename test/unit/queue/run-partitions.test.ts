@@ -42,6 +42,11 @@ describe('run partitions', () => {
     expect(servedPartitions(loadSettings({ RUN_QUEUE_PARTITIONS: '4' }))).to.equal(4);
     expect(servedPartitions(loadSettings({}))).to.equal(1);
     const part = partitionSettings(settings, 4).queue;
-    expect(part).to.include({ prefix: '{m.p4}', runQueuePartitions: 1, runQueuePartitionsPrevious: undefined });
+    expect(part).to.include({
+      prefix: '{m.p4}',
+      sharedPrefix: '{m}',
+      runQueuePartitions: 1,
+      runQueuePartitionsPrevious: undefined,
+    });
   });
 });
