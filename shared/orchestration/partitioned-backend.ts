@@ -79,6 +79,7 @@ export function openPartitionedBackend(settings: Settings): QueueBackend {
     return (await parts[earlier]!.registry.get(runId)) ? parts[earlier]! : parts[current]!;
   };
   const origins = new WeakMap<HistoryMark, QueueBackend>();
+  let turn = 0;
   const registry: QueueBackend['registry'] = {
     claim: (record, limits) => home(record.pipeline_run_id).registry.claim(record, limits),
     abandon: async (runId) => (await locate(runId)).registry.abandon(runId),
@@ -91,10 +92,12 @@ export function openPartitionedBackend(settings: Settings): QueueBackend {
     getOwned: async (runId, owner) => (await locate(runId)).registry.getOwned(runId, owner),
     finishOnce: async (finished, options) =>
       (await locate(finished.pipeline_run_id)).registry.finishOnce(finished, options),
+    // each call starts at the next partition, so a busy one does not hold the others' marks back
     async pendingHistory(limit) {
       const marks: HistoryMark[] = [];
       const records: (RunRecord | undefined)[] = [];
-      for (const part of parts) {
+      turn = (turn + 1) % parts.length;
+      for (const part of [...parts.slice(turn), ...parts.slice(0, turn)]) {
         if (marks.length >= limit) break;
         const pending = await part.registry.pendingHistory(limit - marks.length);
         for (const mark of pending.marks) origins.set(mark, part);
@@ -125,10 +128,12 @@ export function openPartitionedBackend(settings: Settings): QueueBackend {
   const byPartition = async <T>(items: readonly T[], runIdOf: (item: T) => string) => {
     const groups = new Map<QueueBackend, T[]>();
     const located = await Promise.all(items.map((item) => locate(runIdOf(item))));
-    items.forEach((item, index) => {
+    for (const [index, item] of items.entries()) {
       const part = located[index]!;
-      groups.set(part, [...(groups.get(part) ?? []), item]);
-    });
+      const group = groups.get(part);
+      if (group) group.push(item);
+      else groups.set(part, [item]);
+    }
     return groups;
   };
   return {
@@ -166,7 +171,7 @@ export function openPartitionedBackend(settings: Settings): QueueBackend {
       const orchestrators = parts.map((part) => part.orchestrator({ ...deps, policy: sharedOut(deps.policy, count) }));
       const of = (runId: string) => orchestrators[runPartition(runId, count)]!;
       return {
-        mode: first.orchestrator(deps).mode,
+        mode: orchestrators[0]!.mode,
         execute: (submission, signal) => of(submission.pipelineRunId).execute(submission, signal),
         start: (submission) => of(submission.pipelineRunId).start!(submission),
       };
