@@ -4,10 +4,12 @@
  * (docs/redis.md#sharded-run-queues), one per master, while the busiest master is killed a third of the way through:
  * every acknowledged run completes with exactly one success callback, and the API answers 202 again within the
  * failover's time plus 5 s. Before the kill, each master serves 25–42 % of the run traffic (`INFO commandstats`).
+ * Bull Board lists each partition's queues, and the queue metrics add the partitions' counts.
  */
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import request from 'supertest';
+import { partitionPrefix } from '../../shared/orchestration/queued.js';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
@@ -134,6 +136,18 @@ describe('Redis Cluster: three masters, three run partitions, the busiest master
       );
       expect(backAt - kill!.at).to.be.at.most(failoverMs + 5000);
       for (const share of kill!.spread!) expect(share).to.be.within(0.25, 0.42);
+      // the dashboard lists each partition's queues under its prefix, and the metrics add the partitions' counts
+      const dashboard = await request(deployment.app).get('/admin/queues/api/queues?activeQueue=runs').expect(200);
+      const listed = (dashboard.body as { queues: { name: string; counts: Record<string, number> }[] }).queues;
+      const runQueues = listed.filter((queue) => queue.name.endsWith(':runs'));
+      expect(listed).to.have.length(3 * PARTITIONS);
+      expect(runQueues.map((queue) => queue.name).sort()).to.deep.equal(
+        Array.from({ length: PARTITIONS }, (_, index) => `${partitionPrefix(prefix, index)}:bull:runs`).sort(),
+      );
+      const completed = runQueues.reduce((sum, queue) => sum + queue.counts['completed']!, 0);
+      expect(runQueues.every((queue) => queue.counts['completed']! > 0)).to.equal(true);
+      const metrics = await request(deployment.app).get('/metrics').expect(200);
+      expect(metrics.text).to.include(`mthds_queue_jobs{queue="runs",state="completed"} ${completed}`);
     } finally {
       await deployment.close();
       await receiver.close();
