@@ -63,6 +63,8 @@ describe('Redis Cluster: three masters, three run partitions, the busiest master
         RUN_QUEUE_PARTITIONS: String(PARTITIONS),
         RUN_FAN_OUT: 'true',
         CALLBACK_ALLOW_PRIVATE_HOSTS: 'true',
+        // a job whose lock the dead master took with it is retaken after 5 s, not 30
+        WORKER_LOCK_DURATION_MS: '5000',
       },
       secret: 'cluster-callback-secret',
     });
