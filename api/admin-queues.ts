@@ -29,7 +29,16 @@ async function dashboardRouter(queues: readonly Queue[], readOnly: boolean): Pro
   const adapter = new ExpressAdapter();
   adapter.setBasePath(ADMIN_QUEUES_PATH);
   createBullBoard({
-    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: readOnly })),
+    // the queues of run partitions share their names: each is shown under its partition's prefix
+    queues: queues.map(
+      (queue) =>
+        new BullMQAdapter(queue, {
+          readOnlyMode: readOnly,
+          ...(queues.filter((other) => other.name === queue.name).length > 1
+            ? { prefix: `${queue.opts.prefix}:` }
+            : {}),
+        }),
+    ),
     serverAdapter: adapter,
   });
   return adapter.getRouter() as Router;

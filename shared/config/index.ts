@@ -3,7 +3,14 @@
  */
 
 export { type ApiConfig, loadApiConfig } from './api-config.js';
-export type { RedisSentinels, RedisTarget, RedisTls, SentinelAddress } from './redis-target.js';
+export type {
+  RedisClient,
+  RedisClusterNodes,
+  RedisSentinels,
+  RedisTarget,
+  RedisTls,
+  SentinelAddress,
+} from './redis-target.js';
 export {
   type AuthSettings,
   type ComputeSettings,

@@ -245,6 +245,15 @@ const SETTINGS_TABLE = {
       password: env('REDIS_SENTINEL_PASSWORD', optionalSecret),
     },
     /**
+     * Redis Cluster (docs/redis.md#redis-cluster): nodes to learn the cluster from as `host:port,…`, and the addresses
+     * the nodes announce mapped to those this process reaches them at (`announced=reachable,…`). Set, the host of
+     * `REDIS_URL` is not used: its user and password are.
+     */
+    cluster: {
+      nodes: env('REDIS_CLUSTER_NODES', optionalSecret),
+      natMap: env('REDIS_CLUSTER_NAT_MAP', optionalSecret),
+    },
+    /**
      * Key prefix of every Redis key of this deployment (queues, run registry); in braces (`{mthds}`), a Redis Cluster
      * hash tag that puts every key of the deployment in one slot (docs/redis.md#one-hash-slot).
      */
@@ -264,6 +273,17 @@ const SETTINGS_TABLE = {
     runRecordTtlSeconds: env('RUN_RECORD_TTL_SECONDS', positiveInt(86400)),
     /** Attempts of a run whose failure is retryable (a transient provider error). */
     runMaxAttempts: env('RUN_MAX_ATTEMPTS', positiveInt(3)),
+    /**
+     * Run queue partitions (docs/redis.md#sharded-run-queues): each its own run, child and callback queues, run records,
+     * events, checkpoints and dispatch gate under a hash tag of its own, a run's partition following from its id; 1 keeps
+     * one set of keys under `QUEUE_PREFIX`.
+     */
+    runQueuePartitions: env('RUN_QUEUE_PARTITIONS', z.coerce.number().int().min(1).max(64).default(1)),
+    /**
+     * While the partition count changes, the count before: runs made under it are still found, and workers consume the
+     * partitions of both counts (docs/redis.md#changing-the-partition-count). Unset: no change under way.
+     */
+    runQueuePartitionsPrevious: env('RUN_QUEUE_PARTITIONS_PREVIOUS', z.coerce.number().int().min(1).max(64).optional()),
   },
   /**
    * The dispatch gate (docs/fair-dispatch.md): runs an organization may have in the run queue at once (times its
@@ -583,7 +603,14 @@ export type Settings = Replace<
  * The queue settings: {@link SETTINGS_TABLE} `queue`, its Redis variables checked together into the one target every
  * Redis client connects to.
  */
-export type QueueSettings = Omit<TableSettings['queue'], 'redisUrl' | 'tls' | 'sentinel'> & { redis: RedisTarget };
+export type QueueSettings = Omit<TableSettings['queue'], 'redisUrl' | 'tls' | 'sentinel' | 'cluster'> & {
+  redis: RedisTarget;
+  /**
+   * When these are one run partition's settings (docs/redis.md#sharded-run-queues), the deployment's `QUEUE_PREFIX`:
+   * the keys every partition shares (the provider rate limits) stay under it.
+   */
+  sharedPrefix?: string;
+};
 
 /**
  * Thrown when the configuration cannot make valid settings. The message is one line naming every offending variable or
@@ -666,7 +693,7 @@ function finish(table: TableSettings): Settings {
     problems.push('STORAGE_S3_BUCKET: required when STORAGE_BACKEND=s3 (the bucket run objects are kept in)');
   if (problems.length > 0) throw new SettingsError(problems);
   const { endpoint, ...s3 } = storage.s3;
-  const { redisUrl: _url, tls: _tls, sentinel: _sentinel, ...queue } = table.queue;
+  const { redisUrl: _url, tls: _tls, sentinel: _sentinel, cluster: _cluster, ...queue } = table.queue;
   return {
     ...table,
     queue: { ...queue, redis },

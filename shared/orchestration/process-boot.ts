@@ -4,7 +4,7 @@
  * 1), the logger and the fatal-error policy, the resource stack released on shutdown, metrics, the inference backend
  * (loudly labelled when it is the mock), and the facts every startup line gives.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../config/index.js';
 import { loadSettings, type Settings, SettingsError } from '../config/index.js';
 import { PipelexConfigError } from '../errors/index.js';
 import {
@@ -106,7 +106,7 @@ export function bootProcess(
   role: 'api' | 'worker',
   settings: Settings,
   environment: NodeJS.ProcessEnv,
-  openRateLimitConnection?: () => Redis,
+  openRateLimitConnection?: () => RedisClient,
 ): BootedProcess {
   const logger = createLogger(settings.logLevel, role);
   installFatalErrorPolicy(logger);

@@ -14,7 +14,7 @@ import { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orches
 import { type CatalogChanges, redisCatalogChanges } from './catalog/index.js';
 import { RunControls, type StopBroadcast, type StoppableJobs } from './control/index.js';
 import { RedisStopChannel } from './control/redis-stop-channel.js';
-import type { RedisRunEventLog } from './events/index.js';
+import type { RunEventLog } from './events/index.js';
 import type { Orchestrator } from './orchestrator.js';
 import { claimEmbeddedDatabase } from './queue/embedded-database-claim.js';
 import {
@@ -29,7 +29,7 @@ import {
   RunQueueJobs,
 } from './queue/index.js';
 import { dispatchGate, redisRunTracking } from './redis-run-tracking.js';
-import type { RunRegistry } from './registry/index.js';
+import type { HistoryOutbox, RunStore } from './registry/index.js';
 import { type QueuedRetrierDeps, queuedRunRetrier } from './retry/queued-retrier.js';
 import type { RunRetrier } from './retry/run-retrier.js';
 
@@ -41,9 +41,9 @@ export interface QueueBackend {
    * The queue of fanned-out runs' child jobs (docs/fan-out.md), for its metrics and the dashboard; the API adds none.
    */
   readonly childQueue: Queue;
-  readonly registry: RunRegistry;
+  readonly registry: RunStore & HistoryOutbox;
   /** Runs' events in Redis Streams (docs/run-events.md). */
-  readonly events: RedisRunEventLog;
+  readonly events: RunEventLog;
   /** The run, callback and child queues, for the queue dashboard (`/admin/queues`). */
   readonly queues: readonly Queue[];
   /** The runs this API process holds (its direct runs), which the deployment's stops reach (docs/cancellation.md). */
@@ -69,9 +69,9 @@ export interface QueueBackend {
   /**
    * Report the three queues' job counts in `metrics` (`mthds_queue_jobs`), with the runs waiting at the dispatch gate as
    * the run queue's `gated` state.
-   * @param metrics - the process's metrics
+   * @param metrics - the process's metrics (or what gathers the gauges of several backends)
    */
-  watch(metrics: Metrics): void;
+  watch(metrics: Pick<Metrics, 'watchQueue' | 'watchQueueAge'>): void;
   /**
    * Take the deployment's lease on the embedded control-plane database (docs/control-plane.md#where-it-lives).
    * @returns a function that gives it up
@@ -93,8 +93,9 @@ export interface QueueBackend {
 /**
  * Open the backend (connections are made in the background; a Redis outage surfaces per request as a 503).
  * @param settings - Redis URL, key prefix, TTLs and attempts
+ * @param controls - the runs this process holds, when several backends share them (the partitions of one process)
  */
-export function openQueueBackend(settings: Settings): QueueBackend {
+export function openQueueBackend(settings: Settings, controls = new RunControls()): QueueBackend {
   const keys = new QueueKeys(settings.queue.prefix);
   const connections = new RedisConnections(settings.queue.redis);
   const producer = connections.open('producer');
@@ -119,7 +120,6 @@ export function openQueueBackend(settings: Settings): QueueBackend {
   const registryConnection = connections.open('producer', true);
   const { registry, events } = redisRunTracking(settings, registryConnection, keys);
   const gate = dispatchGate(registry, registryConnection, keys, runQueue);
-  const controls = new RunControls();
   const stops = new RedisStopChannel({
     publisher: producer,
     subscriber: connections.open('worker'),

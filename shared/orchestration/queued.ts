@@ -11,6 +11,10 @@
 export { type BullmqOrchestratorDeps, bullmqOrchestrator } from './bullmq-orchestrator.js';
 export { RedisStopChannel, type RedisStopChannelOptions } from './control/redis-stop-channel.js';
 export { RunGate, type RunGateOptions } from './fairness/run-gate.js';
+// the API's queue backend and a process's workers: one partition's, or each partition's behind one
+// (docs/redis.md#sharded-run-queues)
+export { openPartitionedBackend as openQueueBackend } from './partitioned-backend.js';
 export * from './queue/index.js';
-export { openQueueBackend, type QueueBackend } from './queue-backend.js';
+export type { QueueBackend } from './queue-backend.js';
 export * from './workers/index.js';
+export { startPartitionedWorkers as startWorkerPool } from './workers/partitioned-pool.js';

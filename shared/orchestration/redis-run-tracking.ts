@@ -4,8 +4,7 @@
  * backend and by the workers.
  */
 
-import type { Redis } from 'ioredis';
-import type { Settings } from '../config/index.js';
+import type { RedisClient, Settings } from '../config/index.js';
 import { RedisRunEventLog } from './events/index.js';
 import { RunGate } from './fairness/run-gate.js';
 import { openRedis, type QueueKeys, type RunQueue } from './queue/index.js';
@@ -24,7 +23,7 @@ export interface RedisRunTracking {
  * @param keys - the deployment's Redis names
  * @returns the registry and the event log (event streams open their own reader connections)
  */
-export function redisRunTracking(settings: Settings, connection: Redis, keys: QueueKeys): RedisRunTracking {
+export function redisRunTracking(settings: Settings, connection: RedisClient, keys: QueueKeys): RedisRunTracking {
   return {
     registry: new RunRegistry(connection, keys, settings.queue.runRecordTtlSeconds),
     events: new RedisRunEventLog({
@@ -47,7 +46,12 @@ export function redisRunTracking(settings: Settings, connection: Redis, keys: Qu
  * @param queue - the run queue producer
  * @returns the gate, reclaiming until it is closed
  */
-export function dispatchGate(registry: RunRegistry, connection: Redis, keys: QueueKeys, queue: RunQueue): RunGate {
+export function dispatchGate(
+  registry: RunRegistry,
+  connection: RedisClient,
+  keys: QueueKeys,
+  queue: RunQueue,
+): RunGate {
   const gate = new RunGate({ redis: connection, keys, queue, now: Date.now });
   registry.onHandover = (runs) => {
     gate.dispatch(runs).catch(() => undefined);

@@ -1,12 +1,18 @@
 /**
  * Redis servers of a test's own, on 127.0.0.1 ports of their own: a plain or TLS `redis-server` (with ACL users), a
- * replica, and sentinels (`redis-server --sentinel`), each stopped by the test; and TLS certificates made with
- * `openssl` (a certificate authority, a server certificate for 127.0.0.1, a client certificate).
+ * replica, sentinels (`redis-server --sentinel`), a Redis Cluster of masters and replicas (`redis-cli --cluster
+ * create`), each stopped by the test; and TLS certificates made with `openssl` (a certificate authority, a server
+ * certificate for 127.0.0.1, a client certificate).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { partitionPrefix } from '../../shared/orchestration/queued.js';
+import { pollUntil } from './poll.js';
 import { freePort } from './processes.js';
 
 /** A running `redis-server` (server or sentinel). */
@@ -106,6 +112,135 @@ export async function startSentinel(
     ].join('\n'),
   );
   return spawnRedis(port, dir, [file, '--sentinel']);
+}
+
+/** A running Redis Cluster of the test's own. */
+export interface RedisClusterServers {
+  /** Every node, masters first as `redis-cli --cluster create` made them (it pairs each later node with a master). */
+  readonly nodes: RedisServer[];
+  /** `127.0.0.1:port,…` of every node, as `REDIS_CLUSTER_NODES` takes it. */
+  readonly addresses: string;
+  /** The ports of the nodes that are masters now. */
+  masterPorts(): Promise<number[]>;
+  /** Stop every node. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Start a Redis Cluster on free ports: `masters × (1 + replicasEach)` cluster-enabled `redis-server` processes, each
+ * with its bus on a free port of its own, joined by `redis-cli --cluster create`; resolved once every node sees the
+ * cluster `ok`.
+ * @param masters - masters (the 16384 slots spread evenly over them)
+ * @param replicasEach - replicas of each master
+ * @param nodeTimeoutMs - `cluster-node-timeout`: silence after which a master is failed over, ms
+ * @throws when a node does not start or the cluster is not ok within 30 s
+ */
+export async function startRedisCluster(
+  masters: number,
+  replicasEach: number,
+  nodeTimeoutMs: number,
+): Promise<RedisClusterServers> {
+  const nodes: RedisServer[] = [];
+  const stop = async () => {
+    for (const node of nodes) await node.stop();
+  };
+  try {
+    for (let index = 0; index < masters * (1 + replicasEach); index += 1)
+      nodes.push(
+        await startRedisServer([
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(await freePort()),
+          '--cluster-node-timeout',
+          String(nodeTimeoutMs),
+          // a replica syncs at once, and may take over however long its link was down
+          '--repl-diskless-sync-delay',
+          '0',
+          '--cluster-replica-validity-factor',
+          '0',
+        ]),
+      );
+    const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
+    await promisify(execFile)('redis-cli', [
+      '--cluster',
+      'create',
+      ...addresses,
+      '--cluster-replicas',
+      String(replicasEach),
+      '--cluster-yes',
+    ]);
+    for (const node of nodes) {
+      const client = new Redis({ host: '127.0.0.1', port: node.port, maxRetriesPerRequest: 1 });
+      try {
+        await pollUntil(
+          async () => `${await client.cluster('INFO')}`,
+          (info) => info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${nodes.length}`),
+          30_000,
+          50,
+        );
+        // a replica can take over only once it holds its master's data
+        await pollUntil(
+          () => client.info('replication'),
+          (info) => info.includes('role:master') || info.includes('master_link_status:up'),
+          30_000,
+          50,
+        );
+      } finally {
+        client.disconnect();
+      }
+    }
+    return {
+      nodes,
+      addresses: addresses.join(','),
+      async masterPorts() {
+        const alive = nodes.find((node) => !node.process.killed && node.process.exitCode === null)!;
+        const client = new Redis({ host: '127.0.0.1', port: alive.port, maxRetriesPerRequest: 1 });
+        try {
+          const text = `${await client.cluster('NODES')}`;
+          return text
+            .split('\n')
+            .map((line) => line.split(' '))
+            .filter(([, , flags = '']) => {
+              const set = flags.split(',');
+              return set.includes('master') && !set.includes('fail') && !set.includes('fail?');
+            })
+            .map(([, address = '']) => Number(/:(\d+)@/.exec(address)?.[1]));
+        } finally {
+          client.disconnect();
+        }
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * A hash-tagged prefix whose partitions' slots are served by as many masters as there are partitions (the tags of
+ * another prefix may share a master: docs/redis.md#sharded-run-queues), asked of the cluster's first node.
+ * @param cluster - a running cluster with at least `partitions` masters
+ * @param partitions - `RUN_QUEUE_PARTITIONS`
+ */
+export async function spreadPrefix(cluster: RedisClusterServers, partitions: number): Promise<string> {
+  const redis = new Redis({ host: '127.0.0.1', port: cluster.nodes[0]!.port, maxRetriesPerRequest: 1 });
+  try {
+    const ranges = await redis.cluster('SLOTS');
+    const masterOf = (slot: number) => ranges.find(([from, to]) => slot >= from && slot <= to)![2]![1];
+    for (;;) {
+      const prefix = `{cluster-${randomBytes(4).toString('hex')}}`;
+      const slots = await Promise.all(
+        Array.from({ length: partitions }, (_, index) =>
+          redis.cluster('KEYSLOT', `${partitionPrefix(prefix, index)}:x`),
+        ),
+      );
+      if (new Set(slots.map((slot) => masterOf(Number(slot)))).size === partitions) return prefix;
+    }
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** PEM files of a test certificate authority and the certificates it signed. */

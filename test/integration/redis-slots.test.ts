@@ -4,11 +4,13 @@
  * outbox, events, checkpoints, fan-out children, cancel and retry — carries the tag, so each script and each multi-key
  * command touches one slot, as Redis Cluster requires. A Redis of the test's own is watched with `MONITOR` over such a
  * lifecycle, `COMMAND GETKEYS` names the keys of each command it saw, and a cluster-enabled `redis-server` tells the
- * slot of each (`CLUSTER KEYSLOT`).
+ * slot of each (`CLUSTER KEYSLOT`). With three run partitions (docs/redis.md#sharded-run-queues), the keys spread over
+ * the partitions' three slots, and each command and each script — with every command it runs — still touches one.
  */
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import request from 'supertest';
+import { partitionPrefix } from '../../shared/orchestration/queued.js';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
@@ -34,22 +36,30 @@ describe('every key of a hash-tagged QUEUE_PREFIX in one slot (MONITOR on a redi
     await slotter?.stop();
   });
 
-  it('should touch only keys carrying the tag, in every command of a run’s lifecycle', async () => {
+  /** A command `MONITOR` saw: its arguments, and whether a script ran it. */
+  interface Seen {
+    args: string[];
+    fromScript: boolean;
+  }
+
+  /** Watch a run's whole lifecycle on the test's Redis; the commands seen, upkeep left out. */
+  async function lifecycle(environment: Record<string, string>): Promise<Seen[]> {
     const watcher = new Redis({ host: '127.0.0.1', port: server.port });
-    const inspector = new Redis({ host: '127.0.0.1', port: server.port });
     const monitor = await watcher.monitor();
-    const seen: string[][] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => seen.push(args));
+    const seen: Seen[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) =>
+      seen.push({ args, fromScript: source === 'lua' }),
+    );
     const receiver = await startCallbackReceiver();
     const deployment = startQueueDeployment({
       environment: {
         REDIS_URL: `redis://127.0.0.1:${server.port}`,
-        QUEUE_PREFIX: PREFIX,
         RUN_FAN_OUT: 'true',
         MOCK_INFERENCE_LATENCY_MS: '200',
         // a second run of the owner waits in its line of the dispatch gate
         RUN_ORG_IN_FLIGHT_LIMIT: '1',
         CALLBACK_ALLOW_PRIVATE_HOSTS: 'true',
+        ...environment,
       },
       controlPlane: suite.database,
       secret: 'slots-callback-secret',
@@ -99,24 +109,34 @@ describe('every key of a hash-tagged QUEUE_PREFIX in one slot (MONITOR on a redi
       await receiver.close();
     }
     monitor.disconnect();
-    const keyed = new Map<string, string[]>();
-    const commands = seen.filter(
-      (args) => !['monitor', 'info', 'client', 'hello', 'ping'].includes(args[0]!.toLowerCase()),
-    );
-    const replies = await Promise.all(
-      commands.map((args) =>
+    watcher.disconnect();
+    return seen.filter(({ args }) => !['monitor', 'info', 'client', 'hello', 'ping'].includes(args[0]!.toLowerCase()));
+  }
+
+  /** The keys of each command (`COMMAND GETKEYS`), and the slot of each key (`CLUSTER KEYSLOT`). */
+  async function keysAndSlots(commands: Seen[]): Promise<{ keysOf: string[][]; slotOf: Map<string, number> }> {
+    const inspector = new Redis({ host: '127.0.0.1', port: server.port });
+    const keysOf = await Promise.all(
+      commands.map(({ args }) =>
         (inspector.call('COMMAND', 'GETKEYS', ...args) as Promise<string[]>).catch(() => [] as string[]),
       ),
     );
-    commands.forEach((args, index) => {
-      for (const key of replies[index]!) keyed.set(key, args);
-    });
     inspector.disconnect();
-    watcher.disconnect();
+    const keys = [...new Set(keysOf.flat())];
     const calculator = new Redis({ host: '127.0.0.1', port: slotter.port });
-    const slots = await Promise.all([...keyed.keys()].map((key) => calculator.call('CLUSTER', 'KEYSLOT', key)));
+    const slots = await Promise.all(keys.map((key) => calculator.call('CLUSTER', 'KEYSLOT', key)));
     calculator.disconnect();
-    const scripts = commands.filter((args) => /^evalsha$|^eval$/i.test(args[0]!));
+    return { keysOf, slotOf: new Map(keys.map((key, index) => [key, Number(slots[index])])) };
+  }
+
+  it('should touch only keys carrying the tag, in every command of a run’s lifecycle', async () => {
+    const commands = await lifecycle({ QUEUE_PREFIX: PREFIX });
+    const { keysOf, slotOf } = await keysAndSlots(commands);
+    const keyed = new Map<string, string[]>();
+    commands.forEach(({ args }, index) => {
+      for (const key of keysOf[index]!) keyed.set(key, args);
+    });
+    const scripts = commands.filter(({ args }) => /^evalsha$|^eval$/i.test(args[0]!));
     expect(scripts.length, 'scripts seen').to.be.above(20);
     expect(keyed.size, 'keys seen').to.be.above(30);
     process.stdout.write(
@@ -127,6 +147,32 @@ describe('every key of a hash-tagged QUEUE_PREFIX in one slot (MONITOR on a redi
       untagged.map(([key, args]) => `${key} (${args.slice(0, 3).join(' ')})`),
       'keys outside the hash tag',
     ).to.deep.equal([]);
-    expect(new Set(slots).size, 'distinct slots').to.equal(1);
+    expect(new Set(slotOf.values()).size, 'distinct slots').to.equal(1);
+  });
+
+  it('should keep each command and each script in one slot with three run partitions, the keys over three slots', async () => {
+    const prefixes = [0, 1, 2].map((index) => partitionPrefix(PREFIX, index));
+    const commands = await lifecycle({ QUEUE_PREFIX: PREFIX, RUN_QUEUE_PARTITIONS: '3' });
+    const { keysOf, slotOf } = await keysAndSlots(commands);
+    // a script's own commands follow its call in MONITOR's stream (a script runs alone): they count as its keys
+    const units: { args: string[]; keys: string[] }[] = [];
+    commands.forEach(({ args, fromScript }, index) => {
+      const keys = keysOf[index]!;
+      if (fromScript && units.length > 0) units.at(-1)!.keys.push(...keys);
+      else units.push({ args, keys: [...keys] });
+    });
+    const crossSlot = units.filter(({ keys }) => new Set(keys.map((key) => slotOf.get(key))).size > 1);
+    expect(
+      crossSlot.map(({ args, keys }) => `${args.slice(0, 2).join(' ')}: ${keys.join(', ')}`),
+      'commands and scripts touching several slots',
+    ).to.deep.equal([]);
+    const outside = [...slotOf.keys()].filter((key) => !prefixes.some((prefix) => key.startsWith(`${prefix}:`)));
+    expect(outside, 'keys outside the partitions’ tags').to.deep.equal([]);
+    const scripts = units.filter(({ args }) => /^evalsha$|^eval$/i.test(args[0]!));
+    expect(scripts.length, 'scripts seen').to.be.above(20);
+    expect(new Set(slotOf.values()).size, 'distinct slots').to.equal(3);
+    process.stdout.write(
+      `      ${units.length} commands and scripts (${scripts.length} script calls), ${slotOf.size} distinct keys over ${prefixes.join(', ')}: each in one slot\n`,
+    );
   });
 });

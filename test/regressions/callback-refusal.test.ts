@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/config/index.js';
 import { OutboundRequestRefusedError } from '../../shared/errors/index.js';
 import { fetchDocument } from '../../shared/inference/extraction/fetch-document.js';
 import type { HostResolver } from '../../shared/net/index.js';
@@ -38,8 +38,8 @@ describe('regression: callbacks refused at delivery, and redirect hops (issue 29
   describe('a callback whose host resolves to a refused address at delivery', () => {
     const prefix = uniquePrefix();
     const keys = new QueueKeys(prefix);
-    let redis: Redis;
-    let workerRedis: Redis;
+    let redis: RedisClient;
+    let workerRedis: RedisClient;
     let callbacks: CallbackQueue;
     let worker: Worker;
     let metrics: Metrics;

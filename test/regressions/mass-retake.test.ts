@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/config/index.js';
 import { RunCrashedError, toErrorReport } from '../../shared/errors/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
 import { RunCheckpoints } from '../../shared/orchestration/checkpoints/index.js';
@@ -174,7 +174,7 @@ describe('regression: a mass retake (issue 29, finding 5)', function () {
 
   describe('when the run completes while the job it stalled out of is failed', () => {
     const keys = new QueueKeys(uniquePrefix());
-    let redis: Redis;
+    let redis: RedisClient;
     let registry: RunRegistry;
     let sent: CallbackJob[];
     let events: ReturnType<typeof memoryRuns>['events'];

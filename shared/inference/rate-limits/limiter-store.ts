@@ -5,11 +5,12 @@
  * counters, made here. A Redis counter falls back to an in-memory one of the same shape while Redis fails (its
  * `insuranceLimiter`), so a Redis outage degrades the limits to per-process ones instead of failing calls.
  */
-import type { Redis } from 'ioredis';
+
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { RedisClient } from '../../config/index.js';
 
 /** The counters' store: Redis (keys under `<keyPrefix>:ratelimit:`) or process memory. */
-export type LimiterStore = { kind: 'memory' } | { kind: 'redis'; client: Redis; keyPrefix: string };
+export type LimiterStore = { kind: 'memory' } | { kind: 'redis'; client: RedisClient; keyPrefix: string };
 
 /**
  * A fixed-window counter of `points` per `durationSeconds` window (the window starts at its first point): a slot's

@@ -9,7 +9,7 @@
  * back to a memory log of the same shape (the limits then hold per process) instead of failing calls.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import type { LimiterStore } from './limiter-store.js';
 import { SLIDING_RESTAMP, SLIDING_REWEIGH, SLIDING_TAKE } from './sliding-window-scripts.js';
 
@@ -118,7 +118,7 @@ class MemorySlidingWindow implements SlidingWindow {
 /**
  * The connection with the sliding-window scripts defined on it (ioredis `defineCommand`: `EVALSHA`, loading on a miss).
  */
-interface ScriptedRedis extends Redis {
+type ScriptedRedis = RedisClient & {
   mthdsSlidingTake(
     log: string,
     sum: string,
@@ -129,14 +129,14 @@ interface ScriptedRedis extends Redis {
   ): Promise<[number, number]>;
   mthdsSlidingReweigh(log: string, sum: string, member: string, weight: number): Promise<number>;
   mthdsSlidingRestamp(log: string, sum: string, holdMs: number, member: string): Promise<number>;
-}
+};
 
 /** A sliding log in Redis, insured by a memory log while Redis fails. */
 class RedisSlidingWindow implements SlidingWindow {
   private readonly scripted: ScriptedRedis;
 
   constructor(
-    client: Redis,
+    client: RedisClient,
     private readonly keyPrefix: string,
     readonly limit: number,
     private readonly holdMs: number,

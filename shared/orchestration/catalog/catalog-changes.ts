@@ -7,7 +7,7 @@
  * Pub/sub reaches the processes subscribed at the moment of the publish: a client whose stream was down meanwhile lists
  * the tools again when it reconnects, as MCP clients do.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 
 /** Hears an owner's catalog change. */
@@ -59,9 +59,9 @@ export function localCatalogChanges(): CatalogChanges {
 /** What the Redis channel is built from. */
 export interface RedisCatalogChangesOptions {
   /** The connection changes are published on (any non-subscribed connection). */
-  publisher: Redis;
+  publisher: RedisClient;
   /** A connection of its own, which the channel puts in subscriber mode (one that reconnects). */
-  subscriber: Redis;
+  subscriber: RedisClient;
   /** The channel's name (`QueueKeys.catalogChanges`). */
   channel: string;
 }

@@ -16,8 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import type { RedisClient } from '../../config/index.js';
 import type { StepCheckpoint, StepCheckpointStore } from '../../runtime/index.js';
 import { type AbsenceRecord, absenceOf, absenceRecord, inferenceCallOf, tokensUsageRecord } from '../../wire/index.js';
 import type { RunJob } from '../queue/job-payloads.js';
@@ -149,10 +149,10 @@ export interface RunCheckpointsOptions {
 }
 
 /** The checkpoint script, defined on the connection. */
-interface ScriptedRedis extends Redis {
+type ScriptedRedis = RedisClient & {
   /** KEYS: the run's checkpoints hash; ARGV: step path, kept checkpoint (JSON), lifetime in seconds. */
   mthdsKeepCheckpoint(key: string, stepPath: string, text: string, ttlSeconds: number): Promise<number>;
-}
+};
 
 /** Keep one step's checkpoint and restart the lifetime of the run's checkpoints: one round trip, one atomic step. */
 const KEEP_CHECKPOINT = `
@@ -170,7 +170,7 @@ export class RunCheckpoints {
   private readonly scripted: ScriptedRedis;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: QueueKeys,
     private readonly options: RunCheckpointsOptions,
   ) {

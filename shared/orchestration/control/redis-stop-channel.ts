@@ -10,8 +10,9 @@
  * missed while the subscription was down is made up for when it is back: the records of the runs held then are read,
  * and those that ended stopped are aborted.
  */
-import type { Redis } from 'ioredis';
+
 import { z } from 'zod';
+import type { RedisClient } from '../../config/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
@@ -31,9 +32,9 @@ const STOP_MESSAGE = z.object({
 /** What the channel is built from. */
 export interface RedisStopChannelOptions {
   /** The connection stops are published on (any non-subscribed connection). */
-  publisher: Redis;
+  publisher: RedisClient;
   /** A connection of its own, which the channel puts in subscriber mode (a `worker` one: it reconnects). */
-  subscriber: Redis;
+  subscriber: RedisClient;
   keys: QueueKeys;
   /** This process's runs in flight. */
   controls: RunControls;

@@ -8,7 +8,7 @@
  * `XREAD BLOCK` on a dedicated reader connection, opened for it and closed when it ends: one connection per open event
  * stream, whose number the API bounds (`RUN_EVENT_STREAMS_MAX`).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
 import type { RunEvent, RunProgress } from './run-event.js';
@@ -22,20 +22,20 @@ const BLOCK_MS = 5000;
 /** What the log is built from. */
 export interface RedisRunEventLogOptions {
   /** The connection of appends and non-blocking reads. */
-  redis: Redis;
+  redis: RedisClient;
   keys: QueueKeys;
   /** Lifetime of a run's stream and progress after their last write, in seconds (`RUN_RECORD_TTL_SECONDS`). */
   ttlSeconds: number;
   /** Most events kept per run (`RUN_EVENTS_MAX_PER_RUN`); older ones are trimmed. */
   maxEventsPerRun: number;
   /** Opens the dedicated connection of one waiting follower (a `reader`: it never reconnects). */
-  openReader(): Redis;
+  openReader(): RedisClient;
 }
 
 /** The append connection with the append script defined on it (ioredis `defineCommand`: `EVALSHA`). */
-interface ScriptedRedis extends Redis {
+type ScriptedRedis = RedisClient & {
   mthdsAppendRunEvents(...keysThenArgs: (string | number)[]): Promise<number>;
-}
+};
 
 /**
  * Append a run's events and store its progress, in one round trip (a script, not a MULTI transaction: one command to
@@ -66,7 +66,7 @@ function logged([id, fields]: [string, string[]]): LoggedRunEvent {
 
 /** Runs' events in Redis Streams. */
 export class RedisRunEventLog implements RunEventLog {
-  private readonly readers = new Set<Redis>();
+  private readonly readers = new Set<RedisClient>();
 
   /** @param options - connection, keys, TTL, trim length and the reader factory */
   private readonly scripted: ScriptedRedis;

@@ -8,7 +8,7 @@
  * in its line, withdraws a run, and adds the runs handed a slot to the run queue — with a reclaimer that adds those
  * a dispatcher took and did not add (it died meanwhile).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import { type QueuedRunJob, type QueueKeys, type RunQueue, runJobId, type Sealed } from '../queue/index.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
@@ -25,17 +25,17 @@ const RECLAIM_BATCH = 100;
 /** Spacing of priority tiers in a line's scores: above any epoch-ms arrival time. */
 const PRIORITY_TIER = 1e13;
 
-interface GateRedis extends Redis {
+type GateRedis = RedisClient & {
   mthdsGatePark(...keysThenArgs: (string | number)[]): Promise<string[]>;
   mthdsGateWithdraw(...keysThenArgs: (string | number)[]): Promise<[number, ...string[]]>;
   mthdsGateDispatched(...keysThenArgs: string[]): Promise<number>;
   mthdsGateReclaim(...keysThenArgs: (string | number)[]): Promise<string[]>;
-}
+};
 
 /** What the gate works with. */
 export interface RunGateOptions {
   /** The connection its scripts are defined on (the registry's). */
-  redis: Redis;
+  redis: RedisClient;
   keys: QueueKeys;
   /** Where runs handed a slot are added. */
   queue: RunQueue;

@@ -4,7 +4,7 @@
  * exhausts its attempts stays in the failed set, the dead-letter state (spec §6).
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import { withTraceParent } from '../tracing/index.js';
 import { CALLBACK_JOB, type CallbackJob } from './job-payloads.js';
@@ -13,7 +13,7 @@ import { CALLBACK_QUEUE, type QueueKeys } from './queue-keys.js';
 
 /** Options of the callback queue. */
 export interface CallbackQueueOptions {
-  connection: Redis;
+  connection: RedisClient;
   keys: QueueKeys;
   /** Seals each delivery job. */
   seals: JobSeals;

@@ -21,8 +21,8 @@
  * `fan-out-run.ts`; waiting for a child's completion and reading its result, in `child-completion.ts`.
  */
 import { type Job, Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import pLimit from 'p-limit';
+import type { RedisClient } from '../../config/index.js';
 import { errorFromReport } from '../../errors/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import type { FanOutChild, FanOutOptions, FanOutOutcome, FanOutPort } from '../../runtime/index.js';
@@ -42,9 +42,9 @@ const EVENTS_REPLAY_MS = 5000;
 /** Options of the child queue. */
 export interface ChildQueueOptions {
   /** Producer connection. */
-  connection: Redis;
+  connection: RedisClient;
   /** Blocking connection of the completion listener. */
-  eventsConnection: Redis;
+  eventsConnection: RedisClient;
   keys: QueueKeys;
   /** Seals each child job: a worker runs only the children a run's own worker added (docs/run-ownership.md). */
   seals: JobSeals;

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import { SettingsError } from '../../config/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 
@@ -25,7 +25,7 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
  * @returns a function that gives the lease up (on shutdown)
  * @throws SettingsError (one line naming DATABASE_URL) when another process holds it
  */
-export async function claimEmbeddedDatabase(redis: Redis, key: string): Promise<() => Promise<void>> {
+export async function claimEmbeddedDatabase(redis: RedisClient, key: string): Promise<() => Promise<void>> {
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const taken = await redis.set(key, holder, 'PX', LEASE_MS, 'NX');
   if (taken !== 'OK') {

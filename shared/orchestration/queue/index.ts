@@ -19,7 +19,8 @@ export {
   type RunJob,
 } from './job-payloads.js';
 export { JobSeals, type Sealed } from './job-seals.js';
-export { CALLBACK_QUEUE, CHILD_QUEUE, QueueKeys, RUN_QUEUE } from './queue-keys.js';
+export { partitionSettings, servedPartitions } from './partitions.js';
+export { CALLBACK_QUEUE, CHILD_QUEUE, partitionPrefix, QueueKeys, RUN_QUEUE, runPartition } from './queue-keys.js';
 export { type ConnectionRole, openRedis, RedisConnections } from './redis-connection.js';
-export { RunQueue, type RunQueueOptions, runJobId } from './run-queue.js';
+export { RunQueue, type RunQueueOptions, runIdOfJob, runJobId } from './run-queue.js';
 export { RunQueueJobs } from './run-queue-jobs.js';

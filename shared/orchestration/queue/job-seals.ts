@@ -16,7 +16,7 @@
  * without its `seal` is the text that was sealed (one native serialisation on each side, no canonical form to build).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import type { QueueKeys } from './queue-keys.js';
 
 /** Job data as queued: a payload and its seal. */
@@ -43,7 +43,7 @@ export class JobSeals {
    * @param keys - the deployment's key names
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: QueueKeys,
   ) {}
 

@@ -4,12 +4,38 @@
  * Every key starts with the deployment's `QUEUE_PREFIX`, so several deployments and test runs share one Redis.
  */
 
+import { createHash } from 'node:crypto';
+
 /** Queue of run jobs. */
 export const RUN_QUEUE = 'runs';
 /** Queue of the child jobs of fanned-out runs (docs/fan-out.md): its own, so waiting parents never hold its slots. */
 export const CHILD_QUEUE = 'run-children';
 /** Queue of completion-callback deliveries. */
 export const CALLBACK_QUEUE = 'callbacks';
+
+/**
+ * The key prefix of a run partition (docs/redis.md#sharded-run-queues): partition 0's is the deployment's prefix itself
+ * (so one partition keeps today's keys), partition `n`'s adds `.p<n>` inside the hash tag (`{mthds}` → `{mthds.p1}`),
+ * or after a plain prefix, so each partition's keys share a slot of their own.
+ * @param prefix - `QUEUE_PREFIX`
+ * @param index - the partition, from 0
+ */
+export function partitionPrefix(prefix: string, index: number): string {
+  if (index === 0) return prefix;
+  return prefix.endsWith('}') ? `${prefix.slice(0, -1)}.p${index}}` : `${prefix}.p${index}`;
+}
+
+/**
+ * The partition of a run among `count`: the first four bytes of the SHA-256 digest of its id, modulo `count`, so every
+ * process of the deployment finds it alike.
+ * @param runId - a `pipeline_run_id`
+ * @param count - partitions (`RUN_QUEUE_PARTITIONS`)
+ * @returns 0 to `count - 1`
+ */
+export function runPartition(runId: string, count: number): number {
+  if (count === 1) return 0;
+  return createHash('sha256').update(runId).digest().readUInt32BE(0) % count;
+}
 
 /** Key builder of one deployment. */
 export class QueueKeys {

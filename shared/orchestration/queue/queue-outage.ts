@@ -3,7 +3,7 @@
  *
  * Only a failure of the connection or of the Redis server's availability is an outage: a refused, reset or timed-out
  * connection, ioredis giving up on a command (`MaxRetriesPerRequestError`, "Command timed out", "Connection is
- * closed."), or a server reply saying it cannot serve now (`LOADING`, `READONLY`, `MASTERDOWN`, …). Anything else — a
+ * closed.", a cluster client's "Too many Cluster redirections" while a failover moves a slot), or a server reply saying it cannot serve now (`LOADING`, `READONLY`, `MASTERDOWN`, …). Anything else — a
  * `RangeError` from `JSON.stringify` of a deep value, a `TypeError`, a `WRONGTYPE` reply — is a fault of this request
  * or of this server, which retrying cannot fix: it is rethrown as it is and renders as the catch-all 500.
  *
@@ -17,7 +17,7 @@ const OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedErro
 
 /** Messages of the plain `Error`s ioredis raises when a connection is down or a command times out. */
 const OUTAGE_MESSAGES =
-  /^(Command timed out|Connection is closed\.?|Stream isn't writeable|connect ETIMEDOUT|Socket timeout)/;
+  /^(Command timed out|Connection is closed\.?|Stream isn't writeable|connect ETIMEDOUT|Socket timeout|Too many Cluster redirections)/;
 
 /**
  * Redis server replies that mean "not now" (loading, failover, read-only replica, out of memory, busy script) or "not

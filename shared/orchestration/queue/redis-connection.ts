@@ -16,11 +16,12 @@
  * outage ending when it is ready again (docs/metrics.md#swallowed-errors).
  *
  * Every connection is opened from the deployment's one {@link RedisTarget} (docs/redis.md): the URL with its ACL user
- * and password, TLS with the configured certificate files for `rediss://`, or the master the sentinels name.
+ * and password, TLS with the configured certificate files for `rediss://`, the master the sentinels name, or the nodes
+ * of a Redis Cluster (an ioredis `Cluster`, whose node connections take the role's options; BullMQ accepts it as it is).
  */
 import { readFileSync } from 'node:fs';
-import { Redis, type RedisOptions } from 'ioredis';
-import type { RedisTarget } from '../../config/index.js';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import type { RedisClient, RedisTarget } from '../../config/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 
 /** Who uses the connection. */
@@ -43,6 +44,13 @@ const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
     retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_CAP_MS),
   },
   reader: { maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null },
+};
+
+/** How a role's cluster reconnects: as its node connections would, or (a reader) never. */
+const CLUSTER_RETRY: Record<ConnectionRole, ClusterOptions['clusterRetryStrategy']> = {
+  producer: (attempt) => Math.min(attempt * 100, RECONNECT_CAP_MS),
+  worker: (attempt) => Math.min(attempt * 100, RECONNECT_CAP_MS),
+  reader: () => null,
 };
 
 /** TLS options of a target: its PEM files read (once per target), its server name. */
@@ -96,20 +104,46 @@ function targetOptions(target: RedisTarget): RedisOptions {
 }
 
 /**
- * Open a connection.
+ * A cluster client: its nodes and NAT map from the target, each node connection with the URL's user and password,
+ * TLS and the role's options; commands sent during a failover wait for the new master (`retryDelayOnFailover`) within
+ * the role's bounds.
+ */
+function openCluster(target: RedisTarget, role: ConnectionRole, pipelined: boolean): Cluster {
+  const { nodes, natMap } = target.cluster!;
+  const url = new URL(target.url);
+  const tls = tlsOf(target);
+  const { retryStrategy: _retry, ...roleOptions } = ROLE_OPTIONS[role];
+  return new Cluster(nodes, {
+    lazyConnect: false,
+    enableAutoPipelining: pipelined,
+    clusterRetryStrategy: CLUSTER_RETRY[role],
+    retryDelayOnFailover: 200,
+    ...(Object.keys(natMap).length > 0 ? { natMap } : {}),
+    redisOptions: {
+      ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+      ...(tls ? { tls } : {}),
+      ...roleOptions,
+    },
+  });
+}
+
+/**
+ * Open a connection: to the one server of the target, or to its cluster.
  * @param target - the deployment's Redis (`settings.queue.redis`)
  * @param role - producer (fail fast), worker (block and retry) or reader (block, end on the first drop)
  * @param pipelined - auto-pipeline the commands of one tick (never for a connection that blocks)
  * @throws whatever reading a TLS file throws (checked readable at boot)
  */
-export function openRedis(target: RedisTarget, role: ConnectionRole, pipelined = false): Redis {
-  const options: RedisOptions = {
-    lazyConnect: false,
-    ...targetOptions(target),
-    ...ROLE_OPTIONS[role],
-    enableAutoPipelining: pipelined,
-  };
-  const redis = new Redis(options);
+export function openRedis(target: RedisTarget, role: ConnectionRole, pipelined = false): RedisClient {
+  const redis: RedisClient = target.cluster
+    ? openCluster(target, role, pipelined)
+    : new Redis({
+        lazyConnect: false,
+        ...targetOptions(target),
+        ...ROLE_OPTIONS[role],
+        enableAutoPipelining: pipelined,
+      });
   const site = `redis:${role}`;
   redis.on('error', (error) => swallowedErrors.report(site, error));
   redis.on('ready', () => swallowedErrors.recovered(site));
@@ -121,7 +155,7 @@ export function openRedis(target: RedisTarget, role: ConnectionRole, pipelined =
  * component can tell whether Redis answers on all of them and drop them all at once when it closes.
  */
 export class RedisConnections {
-  private readonly opened: Redis[] = [];
+  private readonly opened: RedisClient[] = [];
 
   /**
    * @param target - the deployment's Redis (`settings.queue.redis`)
@@ -133,7 +167,7 @@ export class RedisConnections {
    * @param role - producer (fail fast) or worker (block and retry)
    * @param pipelined - auto-pipeline the commands of one tick (never for a connection that blocks)
    */
-  open(role: ConnectionRole, pipelined = false): Redis {
+  open(role: ConnectionRole, pipelined = false): RedisClient {
     const connection = openRedis(this.target, role, pipelined);
     this.opened.push(connection);
     return connection;

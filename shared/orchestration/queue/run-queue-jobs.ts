@@ -4,7 +4,7 @@
  * worker holds. Payloads are read in one pipeline (one `HGET` of each job's data); jobs are removed together.
  */
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import type { StoppableJobs } from '../control/index.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob } from './job-payloads.js';
 import type { JobSeals } from './job-seals.js';
@@ -24,7 +24,7 @@ export class RunQueueJobs implements StoppableJobs {
    */
   constructor(
     private readonly queue: Queue,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly seals: JobSeals,
   ) {}
 

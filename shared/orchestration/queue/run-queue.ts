@@ -7,7 +7,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../errors/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import { bullPriority, RUN_PRIORITY } from '../fairness/priority.js';
@@ -20,9 +20,9 @@ import { whenQueueReachable } from './queue-outage.js';
 /** Options of the run queue. */
 export interface RunQueueOptions {
   /** Producer connection (fails fast). */
-  connection: Redis;
+  connection: RedisClient;
   /** Blocking connection for completion events (lazily used). */
-  eventsConnection: () => Redis;
+  eventsConnection: () => RedisClient;
   keys: QueueKeys;
   /** Seals each run job, so workers act only on the runs the API accepted (docs/run-ownership.md#queue-jobs). */
   seals: JobSeals;
@@ -63,6 +63,16 @@ export function runJobId(pipelineRunId: string): string {
     pipelineRunId.includes(':') ||
     pipelineRunId.startsWith(ENCODED_ID_MARK);
   return refused ? `${ENCODED_ID_MARK}${Buffer.from(pipelineRunId, 'utf8').toString('base64url')}` : pipelineRunId;
+}
+
+/**
+ * The run id of a run's job id: the inverse of {@link runJobId}.
+ * @param jobId - a run job's id
+ */
+export function runIdOfJob(jobId: string): string {
+  return jobId.startsWith(ENCODED_ID_MARK)
+    ? Buffer.from(jobId.slice(ENCODED_ID_MARK.length), 'base64url').toString('utf8')
+    : jobId;
 }
 
 /** Run queue producer. */

@@ -4,7 +4,7 @@
  * completes or fails (spec §3 run id rules), and the run's owner, kept as long as its record: run ids are global, and
  * ownership is checked on every claim and every read (docs/run-ownership.md).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../config/index.js';
 import { type HandedRun, handedRuns } from '../fairness/handed-runs.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
@@ -41,7 +41,7 @@ return 1
 `;
 
 /** The connection with the ownership scripts defined on it (ioredis `defineCommand`: `EVALSHA`, loading on a miss). */
-interface ScriptedRedis extends Redis {
+type ScriptedRedis = RedisClient & {
   mthdsClaimRunId(...keysThenArgs: (string | number)[]): Promise<RunClaim>;
   mthdsReadOwnedRecord(...keysThenArgs: string[]): Promise<string | null>;
   mthdsStoreRunRecord(...keysThenArgs: (string | number)[]): Promise<number>;
@@ -50,7 +50,7 @@ interface ScriptedRedis extends Redis {
   mthdsMarkHistory(...keysThenArgs: string[]): Promise<unknown>;
   mthdsSettleHistory(...keysThenArgs: string[]): Promise<unknown>;
   mthdsLeaseHistoryWriter(...keysThenArgs: (string | number)[]): Promise<number>;
-}
+};
 
 function reachable<T>(call: () => Promise<T>): Promise<T> {
   return whenQueueReachable(call, (reason) => `The run registry (Redis) is unreachable: ${reason}. Retry later.`);
@@ -71,7 +71,7 @@ export class RunRegistry implements RunStore, HistoryOutbox {
    * @param ttlSeconds - record lifetime in seconds
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: QueueKeys,
     private readonly ttlSeconds: number,
   ) {

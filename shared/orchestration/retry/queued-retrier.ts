@@ -38,6 +38,8 @@ export interface QueuedRetrierDeps {
   now(): number;
   /** Have the worker keep each retry as it was sent (`submissions/`), for its history: set with a control plane. */
   keepSubmissions?: boolean;
+  /** The id of a new retry (a random UUID by default; a run partition's own ids: docs/redis.md#sharded-run-queues). */
+  newRunId?: () => string;
 }
 
 /**
@@ -60,7 +62,7 @@ export function queuedRunRetrier(deps: QueuedRetrierDeps): RunRetrier {
           'COMPLETION_CALLBACK_SECRET is not set, so the completion callbacks of the retry cannot be signed; set it.',
         );
       const job = retryJob(kept, {
-        pipelineRunId: randomUUID(),
+        pipelineRunId: (deps.newRunId ?? randomUUID)(),
         requestId,
         createdAt: deps.now(),
         keepSubmission: deps.keepSubmissions === true,

@@ -7,4 +7,4 @@
 export type { CallbackProcessorDeps } from './callback-processor.js';
 export type { RunJobOutcome, RunProcessorDeps } from './run-processor-deps.js';
 export type { Liveness } from './worker-liveness.js';
-export { startWorkerPool, type WorkerPool, type WorkerPoolDeps } from './worker-pool.js';
+export type { WorkerPool, WorkerPoolDeps } from './worker-pool.js';

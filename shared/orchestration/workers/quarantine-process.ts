@@ -80,7 +80,7 @@ async function runTask(task: QuarantineTask): Promise<QuarantineAnswer> {
   try {
     const result = await executeSubmission(submissionOfJob(payload), {
       inference: selectInferenceBackend(settings.inference, settings.serviceConfigDir, process.env, {
-        store: { kind: 'redis', client: redis, keyPrefix: settings.queue.prefix },
+        store: { kind: 'redis', client: redis, keyPrefix: settings.queue.sharedPrefix ?? settings.queue.prefix },
       }),
       extractor: createDocumentExtractor(settings.documents),
       ids: randomIdSource(),

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { loadSettings } from '../../../shared/config/index.js';
 import { refusal } from '../../helpers/settings-refusal.js';
 
-describe('the Redis target (REDIS_URL, REDIS_TLS_*, REDIS_SENTINEL*)', () => {
+describe('the Redis target (REDIS_URL, REDIS_TLS_*, REDIS_SENTINEL*, REDIS_CLUSTER_*)', () => {
   let dir: string;
   let pem: string;
 
@@ -66,6 +66,33 @@ describe('the Redis target (REDIS_URL, REDIS_TLS_*, REDIS_SENTINEL*)', () => {
     });
   });
 
+  it('should carry the cluster nodes and the NAT map', () => {
+    const settings = loadSettings({
+      REDIS_URL: 'rediss://runner:pw@ignored:6379',
+      QUEUE_PREFIX: '{mthds}',
+      REDIS_CLUSTER_NODES: 'node-a:7000, 10.0.0.2:7001',
+      REDIS_CLUSTER_NAT_MAP: '10.1.0.5:6379=redis-a.example:7000, [fd00::5]:6379=[::1]:7003',
+    });
+    expect(settings.queue.redis).to.deep.equal({
+      url: 'rediss://runner:pw@ignored:6379',
+      tls: {},
+      cluster: {
+        nodes: [
+          { host: 'node-a', port: 7000 },
+          { host: '10.0.0.2', port: 7001 },
+        ],
+        natMap: {
+          '10.1.0.5:6379': { host: 'redis-a.example', port: 7000 },
+          'fd00::5:6379': { host: '::1', port: 7003 },
+        },
+      },
+    });
+    expect(loadSettings({ QUEUE_PREFIX: '{m}', REDIS_CLUSTER_NODES: 'h:7000' }).queue.redis.cluster).to.deep.equal({
+      nodes: [{ host: 'h', port: 7000 }],
+      natMap: {},
+    });
+  });
+
   it('should refuse each combination that cannot work, naming its variable', () => {
     const missing = join(dir, 'absent.pem');
     const cases: [Record<string, string>, string][] = [
@@ -93,6 +120,30 @@ describe('the Redis target (REDIS_URL, REDIS_TLS_*, REDIS_SENTINEL*)', () => {
       [
         { REDIS_SENTINEL_PASSWORD: 'pw' },
         'REDIS_SENTINEL_PASSWORD: set without REDIS_SENTINELS (the sentinels it opens)',
+      ],
+      [
+        { QUEUE_PREFIX: '{m}', REDIS_CLUSTER_NODES: 'h:7000', REDIS_SENTINELS: 'h:26379', REDIS_SENTINEL_MASTER: 'm' },
+        'REDIS_CLUSTER_NODES: set with REDIS_SENTINELS (a deployment uses a cluster or sentinels, not both)',
+      ],
+      [
+        { REDIS_CLUSTER_NODES: 'h:7000' },
+        "REDIS_CLUSTER_NODES: set, but QUEUE_PREFIX 'mthds' is no hash tag; use braces ({mthds}) so each script's keys share a slot",
+      ],
+      [
+        { QUEUE_PREFIX: '{m}', REDIS_CLUSTER_NODES: 'h:7000,h:0' },
+        "REDIS_CLUSTER_NODES: 'h:0' is not host:port (a comma-separated list of cluster nodes)",
+      ],
+      [
+        { QUEUE_PREFIX: '{m}', REDIS_URL: 'redis://h/2', REDIS_CLUSTER_NODES: 'h:7000' },
+        'REDIS_URL: database 2 with REDIS_CLUSTER_NODES (a cluster has database 0 only)',
+      ],
+      [
+        { QUEUE_PREFIX: '{m}', REDIS_CLUSTER_NODES: 'h:7000', REDIS_CLUSTER_NAT_MAP: '10.0.0.1:6379' },
+        "REDIS_CLUSTER_NAT_MAP: '10.0.0.1:6379' is not announced=reachable (each host:port, comma-separated)",
+      ],
+      [
+        { REDIS_CLUSTER_NAT_MAP: 'a:1=b:2' },
+        'REDIS_CLUSTER_NAT_MAP: set without REDIS_CLUSTER_NODES (the cluster whose addresses it maps)',
       ],
     ];
     for (const [environment, problem] of cases)

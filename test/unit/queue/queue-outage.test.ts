@@ -23,6 +23,11 @@ describe('queue outage classification', () => {
       ['a READONLY reply', new ReplyError("READONLY You can't write against a read only replica.")],
       ['a refused password', new ReplyError('WRONGPASS invalid username-password pair or user is disabled.')],
       ['a missing password', new ReplyError('NOAUTH Authentication required.')],
+      ['a cluster without a master for the slot', new ReplyError('CLUSTERDOWN The cluster is down')],
+      [
+        'a cluster client giving up after its redirections (a failover)',
+        new Error('Too many Cluster redirections. Last error: Error: connect ECONNREFUSED 127.0.0.1:7000'),
+      ],
       [
         'a command the ACL user may not run',
         new ReplyError("NOPERM User runner has no permissions to run the 'eval' command"),
