@@ -10,6 +10,7 @@ import { RunCheckpoints, submissionFingerprint } from '../../shared/orchestratio
 import { QueueKeys, type RunJob } from '../../shared/orchestration/queued.js';
 import type { StepCheckpoint } from '../../shared/runtime/index.js';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { startRedisServer } from '../helpers/redis-servers.js';
 
 const JOB: RunJob = {
   pipeline_run_id: 'run-ckpt',
@@ -206,6 +207,37 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
     expect(await first.load('main/s0')).to.equal(undefined);
     await first.save('main/s1', CHECKPOINT);
     expect(await checkpoints().forRun(JOB, true)!.load('main/s1')).to.deep.equal(CHECKPOINT);
+  });
+
+  it('should answer a save written behind at once, and settle once its write has landed', async () => {
+    // a Redis of the test's own, whose writes this test pauses
+    const server = await startRedisServer([]);
+    const own = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+    const other = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+    try {
+      const store = new RunCheckpoints(own, keys, {
+        ttlSeconds: 300,
+        retentionSeconds: 60,
+        maxBytes: 1_048_576,
+        onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
+      }).forRun(JOB, false, { behind: true })!;
+      await other.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+      await store.save('main/s0', CHECKPOINT);
+      let settled = false;
+      const settling = store.settled().then(() => {
+        settled = true;
+      });
+      expect(await other.exists(`${prefix}:checkpoints:run-ckpt`), 'answered before its write').to.equal(0);
+      expect(settled).to.equal(false);
+      await other.call('CLIENT', 'UNPAUSE');
+      await settling;
+      expect(await other.hexists(`${prefix}:checkpoints:run-ckpt`, 'main/s0')).to.equal(1);
+      expect(problems).to.deep.equal([]);
+    } finally {
+      own.disconnect();
+      other.disconnect();
+      await server.stop();
+    }
   });
 
   it('should drop a run’s checkpoints', async () => {

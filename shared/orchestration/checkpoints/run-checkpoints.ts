@@ -148,6 +148,17 @@ export interface RunCheckpointsOptions {
   onProblem(runId: string, message: string, error?: unknown): void;
 }
 
+/**
+ * The checkpoint store of one run attempt, with the writes it has under way. A store written behind (an in-process
+ * attempt's) answers a save at once and goes on writing: the attempt waits with {@link settled} before its end is
+ * recorded (a failure, a stop: a retry reads the checkpoints) or, for a completed run, only before it drops them, after
+ * its callbacks — off the run's path either way (docs/checkpoints.md).
+ */
+export interface RunCheckpointStore extends StepCheckpointStore {
+  /** Wait for every write started so far (kept or lost: a write never throws). */
+  settled(): Promise<void>;
+}
+
 /** The checkpoint script, defined on the connection. */
 type ScriptedRedis = RedisClient & {
   /** KEYS: the run's checkpoints hash; ARGV: step path, kept checkpoint (JSON), lifetime in seconds. */
@@ -184,9 +195,10 @@ export class RunCheckpoints {
    * @param retake - whether an earlier attempt of the job ran (a retry, or a retake after its worker died); a first
    *   attempt reads nothing of its own (no checkpoint of its submission can exist yet), so its steps cost no read,
    *   unless it is a retry of another run (`replay_from`), whose checkpoints it reads
+   * @param options - `behind`: a save answers at once and its write goes on (see {@link RunCheckpointStore})
    * @returns the store the runtime reads and writes, or undefined when checkpoints are off (`maxBytes` 0)
    */
-  forRun(job: RunJob, retake: boolean): StepCheckpointStore | undefined {
+  forRun(job: RunJob, retake: boolean, options: { behind?: boolean } = {}): RunCheckpointStore | undefined {
     if (this.options.maxBytes === 0) return undefined;
     const own: Submission = {
       key: this.keys.checkpoints(job.pipeline_run_id),
@@ -217,7 +229,26 @@ export class RunCheckpoints {
         return undefined;
       }
     };
-    const store: StepCheckpointStore = {
+    const writes = new Set<Promise<void>>();
+    const keep = async (stepPath: string, checkpoint: StepCheckpoint): Promise<void> => {
+      const text = JSON.stringify({ fingerprint: own.fingerprint, checkpoint: keptCheckpoint(checkpoint) });
+      const bytes = Buffer.byteLength(text);
+      if (bytes > maxBytes) {
+        onProblem(
+          `the checkpoint of step '${stepPath}' (${bytes} bytes) is larger than STEP_CHECKPOINT_MAX_BYTES (${maxBytes}) and was not kept; the step would run again on a retake`,
+        );
+        return;
+      }
+      try {
+        await this.scripted.mthdsKeepCheckpoint(own.key, stepPath, text, ttlSeconds);
+      } catch (error) {
+        onProblem(
+          `the checkpoint of step '${stepPath}' could not be kept; the step would run again on a retake`,
+          error,
+        );
+      }
+    };
+    const store: RunCheckpointStore = {
       load: async (stepPath) => {
         const mine = retake ? await read(own, stepPath) : undefined;
         if (mine || !origin) return mine;
@@ -229,23 +260,14 @@ export class RunCheckpoints {
         await store.save(stepPath, inherited);
         return inherited;
       },
-      save: async (stepPath, checkpoint) => {
-        const text = JSON.stringify({ fingerprint: own.fingerprint, checkpoint: keptCheckpoint(checkpoint) });
-        const bytes = Buffer.byteLength(text);
-        if (bytes > maxBytes) {
-          onProblem(
-            `the checkpoint of step '${stepPath}' (${bytes} bytes) is larger than STEP_CHECKPOINT_MAX_BYTES (${maxBytes}) and was not kept; the step would run again on a retake`,
-          );
-          return;
-        }
-        try {
-          await this.scripted.mthdsKeepCheckpoint(own.key, stepPath, text, ttlSeconds);
-        } catch (error) {
-          onProblem(
-            `the checkpoint of step '${stepPath}' could not be kept; the step would run again on a retake`,
-            error,
-          );
-        }
+      save: (stepPath, checkpoint) => {
+        const writing = keep(stepPath, checkpoint);
+        writes.add(writing);
+        void writing.finally(() => writes.delete(writing));
+        return options.behind ? Promise.resolve() : writing;
+      },
+      settled: async () => {
+        await Promise.all(writes);
       },
     };
     return store;

@@ -11,6 +11,7 @@ import type { Logger } from '../../observability/index.js';
 import type { FanOutPort, RunObserver } from '../../runtime/index.js';
 import type { RunResult } from '../../wire/index.js';
 import { successPayload } from '../callbacks/index.js';
+import type { RunCheckpointStore } from '../checkpoints/index.js';
 import { stopStateOf } from '../control/index.js';
 import { RUN_EVENT_LINGER_MS, RunProgressTracker } from '../events/index.js';
 import type { QueuedRunJob, RunJob } from '../queue/index.js';
@@ -54,14 +55,12 @@ function keepFinished(deps: RunProcessorDeps, record: RunRecord, inputs: unknown
 
 function runInProcess(
   deps: RunProcessorDeps,
-  payload: RunJob,
-  retake: boolean,
+  checkpoints: RunCheckpointStore | undefined,
   submission: RunSubmission,
   observer: RunObserver,
   signal: AbortSignal | undefined,
   fanOut: FanOutPort | undefined,
 ): Promise<RunResult> {
-  const checkpoints = deps.checkpoints.forRun(payload, retake);
   return executeSubmission(submission, {
     inference: deps.inference,
     extractor: deps.extractor,
@@ -138,13 +137,17 @@ export async function processRun(
       { stalled_count: job.stalledCounter },
       'run:quarantined: its worker process died during an earlier attempt; this retake runs in a quarantine process with resource limits',
     );
+  // written behind the run: the attempt waits for its checkpoints before recording a failure or a stop, and, once it
+  // completed, only before dropping them
+  const checkpoints = quarantined
+    ? undefined
+    : deps.checkpoints.forRun(payload, job.attemptsMade > 0, { behind: true });
   try {
     const result = quarantined
       ? await deps.runQuarantined(payload, job.id ?? '', observer, signal)
       : await runInProcess(
           deps,
-          payload,
-          job.attemptsMade > 0,
+          checkpoints,
           submission,
           observer,
           signal,
@@ -188,9 +191,10 @@ export async function processRun(
       deps.objects
         .dropPayload(queued)
         .catch((error: unknown) => log.warn({ err: error }, 'run:payload could not be dropped from storage')),
-      deps.checkpoints
-        .drop(runId)
-        .catch((error: unknown) => log.warn({ err: error }, 'run:checkpoints could not be dropped')),
+      (async () => {
+        await checkpoints?.settled();
+        await deps.checkpoints.drop(runId);
+      })().catch((error: unknown) => log.warn({ err: error }, 'run:checkpoints could not be dropped')),
     ]);
     deps.metrics.runsFinished.inc({ state: 'COMPLETED' });
     deps.metrics.runDuration.observe({ state: 'COMPLETED' }, (deps.now() - payload.created_at) / 1000);
@@ -201,15 +205,13 @@ export async function processRun(
     const stopped = stopStateOf(stop);
     if (stopped) {
       // the stop recorded the run's end (docs/cancellation.md): this attempt only winds down
-      await tracker.flush();
-      await kept;
+      await Promise.all([tracker.flush(), kept, checkpoints?.settled()]);
       log.info({ replayed_steps: replayedSteps }, `run:stopped (${stopped}): the attempt was aborted`);
       throw new UnrecoverableError(`${(stop as Error).name}: ${(stop as Error).message}`);
     }
     const report = { ...toErrorReport(error, deps.docsUrl), pipe_code: tracker.failingPipeCode };
     const lastAttempt = !report.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    await tracker.flush();
-    await kept;
+    await Promise.all([tracker.flush(), kept, checkpoints?.settled()]);
     if (!lastAttempt) {
       log.warn(
         { error_type: report.error_type, replayed_steps: replayedSteps },
