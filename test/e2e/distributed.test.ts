@@ -9,7 +9,7 @@ import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 const hello = (runId: string) => ({
   pipeline_run_id: runId,
@@ -58,7 +58,7 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
   });
 
   function environment(extra: Record<string, string> = {}): Record<string, string> {
-    return { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR, ...extra };
+    return { ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR, ...extra };
   }
 
   async function startApi(extra: Record<string, string> = {}): Promise<string> {

@@ -13,7 +13,7 @@ import { createLogger, Metrics } from '../../shared/observability/index.js';
 import type { QueueBackend, WorkerPool } from '../../shared/orchestration/index.js';
 import { openQueueBackend, startWorkerPool } from '../../shared/orchestration/queued.js';
 import { testSettings } from './config-dir.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from './redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from './redis.js';
 import { sharedDiagnostics } from './test-app.js';
 
 /** A running queue-mode deployment. */
@@ -46,7 +46,7 @@ export interface QueueDeploymentOptions {
  */
 export function startQueueDeployment(options: QueueDeploymentOptions = {}): QueueDeployment {
   const prefix = uniquePrefix();
-  const environment = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ...options.environment };
+  const environment = { ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: prefix, ...options.environment };
   const settings = testSettings(environment);
   const logger = createLogger('silent', 'test');
   const metrics = new Metrics();

@@ -9,7 +9,7 @@ import { Queue, Worker } from 'bullmq';
 import { expect } from 'chai';
 import { WorkerLiveness } from '../../shared/orchestration/workers/worker-liveness.js';
 import { pollUntil } from '../helpers/poll.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_TARGET, uniquePrefix } from '../helpers/redis.js';
 
 const STALL_MS = 60_000;
 
@@ -26,7 +26,7 @@ describe('worker liveness by progress (BullMQ on real Redis, the test’s clock)
     prefix = uniquePrefix();
     now = 1_000_000;
     done.length = 0;
-    const connection = { url: TEST_REDIS_URL };
+    const connection = TEST_REDIS_TARGET;
     queue = new Queue('work', { connection, prefix });
     worker = new Worker(
       'work',
