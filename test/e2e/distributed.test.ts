@@ -57,8 +57,10 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     await deletePrefix(prefix).catch(() => undefined);
   });
 
+  /** The test Redis's variables, unless `extra` names a Redis of the test's own (plain: no TLS files). */
   function environment(extra: Record<string, string> = {}): Record<string, string> {
-    return { ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR, ...extra };
+    const redis = 'REDIS_URL' in extra ? {} : TEST_REDIS_ENVIRONMENT;
+    return { ...redis, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR, ...extra };
   }
 
   async function startApi(extra: Record<string, string> = {}): Promise<string> {

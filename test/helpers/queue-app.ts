@@ -46,7 +46,9 @@ export interface QueueDeploymentOptions {
  */
 export function startQueueDeployment(options: QueueDeploymentOptions = {}): QueueDeployment {
   const prefix = uniquePrefix();
-  const environment = { ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: prefix, ...options.environment };
+  // a Redis of the test's own (options.environment's REDIS_URL) takes none of the test Redis's TLS files
+  const redis = options.environment?.['REDIS_URL'] === undefined ? TEST_REDIS_ENVIRONMENT : {};
+  const environment = { ...redis, QUEUE_PREFIX: prefix, ...options.environment };
   const settings = testSettings(environment);
   const logger = createLogger('silent', 'test');
   const metrics = new Metrics();
