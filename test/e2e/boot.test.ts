@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { runUntilExit, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 /** The log fields every line has but no test can predict. */
 function stable(line: Record<string, unknown>): Record<string, unknown> {
@@ -98,7 +98,7 @@ describe('boot of the real entry points (api/server.ts, worker/main.ts)', functi
         expect(
           await refusal('worker', {
             WORKER_METRICS_PORT: String(port),
-            REDIS_URL: TEST_REDIS_URL,
+            ...TEST_REDIS_ENVIRONMENT,
             QUEUE_PREFIX: prefix,
           }),
         ).to.match(

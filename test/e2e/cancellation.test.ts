@@ -10,7 +10,7 @@ import { completion, type FakeOpenAiServer, startFakeOpenAiServer } from '../hel
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 /** What the worker holding a cancelled run logs as its attempt winds down. */
 const STOPPED_LINE = 'run:stopped (CANCELLED): the attempt was aborted';
@@ -45,7 +45,7 @@ describe('cancel across spawned workers (real Redis, fake provider)', function (
 
   it('should stop the run on the worker that holds it: its call aborted, no other made, CANCELLED', async () => {
     const environment = {
-      REDIS_URL: TEST_REDIS_URL,
+      ...TEST_REDIS_ENVIRONMENT,
       QUEUE_PREFIX: prefix,
       SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
       OPENAI_API_KEY: 'sk-test',

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { draftsBundle } from '../helpers/drafts-bundle.js';
 import {
   completion,
@@ -25,7 +25,7 @@ import {
 } from '../helpers/fake-openai-server.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
 
@@ -70,7 +70,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     fake.respondWith((request) => answerNamingThePrompt(fake.requests.length, request));
     configDir = mkdtempSync(join(tmpdir(), 'mthds-e2e-checkpoints-'));
     writeFileSync(join(configDir, 'api_override.toml'), 'orchestration_mode = "bullmq"\n');
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = testRedis({ maxRetriesPerRequest: 1 });
   });
 
   afterEach(async () => {
@@ -92,7 +92,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
   }
 
   const environment = (): Record<string, string> => ({
-    REDIS_URL: TEST_REDIS_URL,
+    ...TEST_REDIS_ENVIRONMENT,
     QUEUE_PREFIX: prefix,
     SERVICE_CONFIG_DIR: configDir,
     OPENAI_API_KEY: 'sk-test',

@@ -12,7 +12,7 @@ import { FILING_BUNDLE, GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 const ADMIN = 'scale-admin-key';
 /** Runs per organization; every tenth fails (a pipe no runtime registers). */
@@ -51,7 +51,7 @@ describe('the control plane at scale (two APIs, two workers, PostgreSQL, real Re
   before(async () => {
     database = await createTestDatabase();
     const environment = {
-      REDIS_URL: TEST_REDIS_URL,
+      ...TEST_REDIS_ENVIRONMENT,
       QUEUE_PREFIX: prefix,
       SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
       DATABASE_URL: database.url,

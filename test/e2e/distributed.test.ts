@@ -9,7 +9,7 @@ import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 const hello = (runId: string) => ({
   pipeline_run_id: runId,
@@ -57,8 +57,10 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
     await deletePrefix(prefix).catch(() => undefined);
   });
 
+  /** The test Redis's variables, unless `extra` names a Redis of the test's own (plain: no TLS files). */
   function environment(extra: Record<string, string> = {}): Record<string, string> {
-    return { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR, ...extra };
+    const redis = 'REDIS_URL' in extra ? {} : TEST_REDIS_ENVIRONMENT;
+    return { ...redis, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR, ...extra };
   }
 
   async function startApi(extra: Record<string, string> = {}): Promise<string> {

@@ -4,7 +4,7 @@
  * complete runs 3 to 1 while both keep their lines full. Real Redis, in-process workers, mock inference with latency.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
@@ -15,7 +15,7 @@ import { JWT_ENVIRONMENT, signTestJwt } from '../helpers/jwt.js';
 import { pollUntil } from '../helpers/poll.js';
 import { useTestControlPlane } from '../helpers/postgres.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { testRedis } from '../helpers/redis.js';
 import { startMany as startManyRuns } from '../helpers/start-many.js';
 
 const ADMIN = 'fair-dispatch-admin-key';
@@ -28,7 +28,7 @@ describe('fair dispatch between organizations (queue mode, at scale)', function 
   let redis: Redis;
 
   beforeEach(() => {
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    redis = testRedis({ maxRetriesPerRequest: null });
   });
   afterEach(async () => {
     await pool?.close();

@@ -14,7 +14,7 @@ import {
   startFakeOpenAiServer,
 } from '../helpers/fake-openai-server.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 /** Items of the batch, and how long the fake takes to answer each. */
 const ITEMS = 40;
@@ -53,7 +53,7 @@ describe('fan-out across spawned workers (real Redis, fake provider)', function 
 
   it('should run the items of a 40-item batch on both workers and answer their outputs in input order', async () => {
     const environment = {
-      REDIS_URL: TEST_REDIS_URL,
+      ...TEST_REDIS_ENVIRONMENT,
       QUEUE_PREFIX: prefix,
       SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
       OPENAI_API_KEY: 'sk-test',

@@ -7,7 +7,7 @@ import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { FILING_BUNDLE, GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The packages only the queue mode and outbound requests need (docs/architecture.md#startup). */
@@ -169,7 +169,7 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
     });
 
     it('should run a started run on a compiled worker', async () => {
-      const environment = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR };
+      const environment = { ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR };
       const { api, baseUrl } = await spawnApi(environment, { compiled: true });
       started.push(api);
       const healthPort = await freePort();

@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import { mostWithin } from '../helpers/arrivals.js';
 import { sample } from '../helpers/corpus.js';
 import {
@@ -19,7 +18,7 @@ import {
 } from '../helpers/fake-openai-server.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
 const WINDOW_SECONDS = 2;
@@ -87,7 +86,7 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
   const environment = {
     get value(): Record<string, string> {
       return {
-        REDIS_URL: TEST_REDIS_URL,
+        ...TEST_REDIS_ENVIRONMENT,
         QUEUE_PREFIX: prefix,
         SERVICE_CONFIG_DIR: configDir,
         OPENAI_API_KEY: 'sk-test',
@@ -153,7 +152,7 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     );
     const throttledAt = fake.requests[0]!.answeredAt!;
     // the other runs start once the worker that saw the 429 has set the pause in Redis
-    const redis = new Redis(TEST_REDIS_URL);
+    const redis = testRedis();
     try {
       await pollUntil(
         () => redis.keys(`${prefix}:ratelimit:pause*`),

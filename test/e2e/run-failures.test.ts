@@ -4,7 +4,7 @@ import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 /**
  * A run that is its own poison under a small heap: a slow greeting (so its first worker can be killed mid-run), then a
@@ -91,7 +91,7 @@ describe('run failures (spawned API and worker processes, real Redis)', function
 
   function environment(extra: Record<string, string> = {}): Record<string, string> {
     return {
-      REDIS_URL: TEST_REDIS_URL,
+      ...TEST_REDIS_ENVIRONMENT,
       QUEUE_PREFIX: prefix,
       SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
       COMPLETION_CALLBACK_SECRET: 'e2e-secret',

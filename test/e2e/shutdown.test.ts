@@ -4,7 +4,7 @@ import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import { freePort, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 /** Grace periods given to the processes under test, in ms. */
 const GRACE_MS = 1500;
@@ -70,11 +70,11 @@ describe('shutdown on SIGTERM (spawned processes)', function () {
 
   const grace = { SHUTDOWN_GRACE_MS: String(GRACE_MS), WORKER_SHUTDOWN_GRACE_MS: String(GRACE_MS) };
 
-  async function api(redisUrl: string, mode: 'direct' | 'bullmq'): Promise<ServiceProcess> {
+  async function api(redis: Record<string, string>, mode: 'direct' | 'bullmq'): Promise<ServiceProcess> {
     const { api: service, baseUrl } = await spawnApi(
       {
         ...grace,
-        REDIS_URL: redisUrl,
+        ...redis,
         QUEUE_PREFIX: prefix,
         ...(mode === 'bullmq' ? { SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR } : {}),
       },
@@ -85,8 +85,8 @@ describe('shutdown on SIGTERM (spawned processes)', function () {
     return service;
   }
 
-  async function worker(redisUrl: string): Promise<ServiceProcess> {
-    const service = spawnService('worker', { ...grace, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix });
+  async function worker(redis: Record<string, string>): Promise<ServiceProcess> {
+    const service = spawnService('worker', { ...grace, ...redis, QUEUE_PREFIX: prefix });
     started.push(service);
     await service.waitForLog((line) => line['msg'] === 'worker started', 60000);
     return service;
@@ -94,18 +94,19 @@ describe('shutdown on SIGTERM (spawned processes)', function () {
 
   for (const redis of ['up', 'unreachable'] as const) {
     describe(`when Redis is ${redis}`, () => {
-      const redisUrl = async () => (redis === 'up' ? TEST_REDIS_URL : `redis://127.0.0.1:${await freePort()}`);
+      const redisVariables = async () =>
+        redis === 'up' ? TEST_REDIS_ENVIRONMENT : { REDIS_URL: `redis://127.0.0.1:${await freePort()}` };
 
       it('should exit the direct-mode API with an open keep-alive connection within the deadline', async () => {
-        expect(await stopAndRead(await api(await redisUrl(), 'direct'))).to.deep.equal(CLEAN);
+        expect(await stopAndRead(await api(await redisVariables(), 'direct'))).to.deep.equal(CLEAN);
       });
 
       it('should exit the bullmq-mode API with its in-process workers and an open keep-alive connection within the deadline', async () => {
-        expect(await stopAndRead(await api(await redisUrl(), 'bullmq'))).to.deep.equal(CLEAN);
+        expect(await stopAndRead(await api(await redisVariables(), 'bullmq'))).to.deep.equal(CLEAN);
       });
 
       it('should exit a worker within the deadline', async () => {
-        expect(await stopAndRead(await worker(await redisUrl()))).to.deep.equal(CLEAN);
+        expect(await stopAndRead(await worker(await redisVariables()))).to.deep.equal(CLEAN);
       });
     });
   }

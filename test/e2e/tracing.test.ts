@@ -13,7 +13,7 @@ import { completion, type FakeOpenAiServer, startFakeOpenAiServer } from '../hel
 import { type FakeCollector, type ReceivedSpan, startFakeCollector } from '../helpers/otlp-collector.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 /** Three steps: an LLM, a PipeBatch of an LLM over the words, and a sequence of two LLMs: 1 + 4 + 2 calls. */
 const TRACED_BUNDLE = `
@@ -115,7 +115,7 @@ describe('tracing across spawned processes (fake OTLP collector, real Redis, fak
     const receiver = await startCallbackReceiver([200]);
     try {
       const environment = {
-        REDIS_URL: TEST_REDIS_URL,
+        ...TEST_REDIS_ENVIRONMENT,
         QUEUE_PREFIX: prefix,
         SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
         OPENAI_API_KEY: 'sk-test',
@@ -260,7 +260,7 @@ describe('tracing across spawned processes (fake OTLP collector, real Redis, fak
 
   it("should make the run part of a caller's trace when the request carries its traceparent", async () => {
     const environment = {
-      REDIS_URL: TEST_REDIS_URL,
+      ...TEST_REDIS_ENVIRONMENT,
       QUEUE_PREFIX: prefix,
       SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
       OPENAI_API_KEY: 'sk-test',

@@ -13,7 +13,7 @@ import { createLogger, Metrics } from '../../shared/observability/index.js';
 import type { QueueBackend, WorkerPool } from '../../shared/orchestration/index.js';
 import { openQueueBackend, startWorkerPool } from '../../shared/orchestration/queued.js';
 import { testSettings } from './config-dir.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from './redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from './redis.js';
 import { sharedDiagnostics } from './test-app.js';
 
 /** A running queue-mode deployment. */
@@ -46,7 +46,9 @@ export interface QueueDeploymentOptions {
  */
 export function startQueueDeployment(options: QueueDeploymentOptions = {}): QueueDeployment {
   const prefix = uniquePrefix();
-  const environment = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ...options.environment };
+  // a Redis of the test's own (options.environment's REDIS_URL) takes none of the test Redis's TLS files
+  const redis = options.environment?.['REDIS_URL'] === undefined ? TEST_REDIS_ENVIRONMENT : {};
+  const environment = { ...redis, QUEUE_PREFIX: prefix, ...options.environment };
   const settings = testSettings(environment);
   const logger = createLogger('silent', 'test');
   const metrics = new Metrics();

@@ -9,7 +9,7 @@ import { dispatchPolicy, type QueueBackend } from '../../shared/orchestration/in
 import { openQueueBackend } from '../../shared/orchestration/queued.js';
 import { GREETING_BUNDLE, greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { problemFor } from '../helpers/problem.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 import { testRunObjects } from '../helpers/run-objects.js';
 
 const NOW = Date.parse('2026-11-24T10:00:00.000Z');
@@ -41,7 +41,7 @@ describe('the bullmq orchestrator through its port (real Redis, no worker)', fun
     });
 
   before(() => {
-    backend = openQueueBackend(loadSettings({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix }));
+    backend = openQueueBackend(loadSettings({ ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: prefix }));
   });
   after(async () => {
     await backend.close();

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { type Environment, loadApiConfig, loadSettings } from '../../shared/config/index.js';
 import { CLOSE_ALLOWANCE_MS } from '../../shared/lifecycle/index.js';
 import { QueueKeys, RUN_QUEUE } from '../../shared/orchestration/queued.js';
 import { hasKubectl, type K8sObject, kustomize } from '../helpers/deploy-files.js';
 import { pollUntil } from '../helpers/poll.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /** RSS of the compiled processes measured idle (deploy/deploy/README.md#sizing), in MiB. */
 const MEASURED_RSS_MIB = { api: 346, worker: 129 };
@@ -337,7 +337,7 @@ describe('Kubernetes manifests (kubectl kustomize, offline)', function () {
     let workerConnection: Redis | undefined;
 
     before(() => {
-      redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+      redis = testRedis({ maxRetriesPerRequest: null });
       queue = new Queue(RUN_QUEUE, { connection: redis, prefix: new QueueKeys(prefix).bullPrefix });
     });
 
@@ -368,7 +368,7 @@ describe('Kubernetes manifests (kubectl kustomize, offline)', function () {
       const held = new Promise<void>((resolve) => {
         release = resolve;
       });
-      workerConnection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+      workerConnection = testRedis({ maxRetriesPerRequest: null });
       worker = new Worker(RUN_QUEUE, () => held, {
         connection: workerConnection,
         prefix: new QueueKeys(prefix).bullPrefix,

@@ -3,17 +3,17 @@
  * lease in the deployment's Redis.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { SettingsError } from '../../shared/config/index.js';
 import { claimEmbeddedDatabase } from '../../shared/orchestration/queue/embedded-database-claim.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 describe('the embedded database lease in Redis', () => {
   const prefix = uniquePrefix();
   const key = `${prefix}:control-plane:embedded-holder`;
   let redis: Redis;
   before(() => {
-    redis = new Redis(TEST_REDIS_URL);
+    redis = testRedis();
   });
   after(async () => {
     await deletePrefix(prefix);

@@ -5,7 +5,6 @@
  * a run taken off a line by a dispatcher that died is added by another process.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
@@ -15,7 +14,7 @@ import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { JWT_ENVIRONMENT, signTestJwt } from '../helpers/jwt.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { testRedis } from '../helpers/redis.js';
 
 const START = { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } };
 
@@ -140,7 +139,7 @@ describe('the dispatch gate (queue mode, real Redis)', function () {
       .expect(202);
     expect(cancelled.body.status).to.equal('CANCELLED');
     const keys = new QueueKeys(deployment.settings.queue.prefix);
-    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const connection = testRedis({ maxRetriesPerRequest: null });
     try {
       expect(await connection.zcard(keys.gateLine('alice'))).to.equal(0);
       expect(await connection.hlen(keys.gateJobs)).to.equal(0);
@@ -157,7 +156,7 @@ describe('the dispatch gate (queue mode, real Redis)', function () {
     const parked = (await start(alice).expect(202)).body.pipeline_run_id as string;
     const { settings } = deployment;
     const keys = new QueueKeys(settings.queue.prefix);
-    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const connection = testRedis({ maxRetriesPerRequest: null });
     // the dispatcher "died" after taking the run: in flight and dispatching, 20 s ago, never added
     const taken = await connection.zpopmin(keys.gateLine('alice'));
     expect(taken[0]).to.equal(parked);

@@ -20,7 +20,7 @@ import {
 import type { FanOutChild, FanOutReport } from '../../shared/runtime/index.js';
 import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { TEST_REDIS_TARGET } from '../helpers/redis.js';
 import { readEventStream } from '../helpers/sse-client.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
@@ -243,7 +243,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
     expect(status).to.equal(200);
     expect(childJobs).to.equal(3);
     const keys = new QueueKeys(deployment.settings.queue.prefix);
-    const connections = [openRedis({ url: TEST_REDIS_URL }, 'worker'), openRedis({ url: TEST_REDIS_URL }, 'worker')];
+    const connections = [openRedis(TEST_REDIS_TARGET, 'worker'), openRedis(TEST_REDIS_TARGET, 'worker')];
     const children = new ChildQueue({
       connection: connections[0]!,
       eventsConnection: connections[1]!,
@@ -295,7 +295,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
     expect(status).to.equal(500);
     const ran = childJobs;
     const keys = new QueueKeys(deployment.settings.queue.prefix);
-    const connections = [openRedis({ url: TEST_REDIS_URL }, 'worker'), openRedis({ url: TEST_REDIS_URL }, 'worker')];
+    const connections = [openRedis(TEST_REDIS_TARGET, 'worker'), openRedis(TEST_REDIS_TARGET, 'worker')];
     const children = new ChildQueue({
       connection: connections[0]!,
       eventsConnection: connections[1]!,

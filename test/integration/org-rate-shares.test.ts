@@ -5,7 +5,7 @@
  * calls go through the port of its runs (`tenantInference`). The per-minute window is shortened to 2 s.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RateLimits } from '../../shared/inference/config/inference-config.js';
 import {
   type InferenceConfig,
@@ -25,7 +25,7 @@ import {
 } from '../helpers/fake-openai-server.js';
 import { arrivalGate } from '../helpers/fake-provider-server.js';
 import { pollUntil } from '../helpers/poll.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const WINDOW_SECONDS = 6;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
@@ -77,7 +77,7 @@ describe('organization shares of the provider rate limits (real Redis, fake prov
 
   /** One simulated worker: its own routed backend and Redis connection on the shared prefix. */
   function worker(config: InferenceConfig, orgShare: number | undefined, metrics?: Metrics): RoutedBackend {
-    const client = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    const client = testRedis({ maxRetriesPerRequest: 1 });
     connections.push(client);
     return createRoutedBackend({
       config,

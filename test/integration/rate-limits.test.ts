@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { InferenceRateLimitWaitError } from '../../shared/errors/index.js';
 import type { RateLimits } from '../../shared/inference/config/inference-config.js';
 import { type InferenceConfig, loadInferenceConfig, throttleMetrics } from '../../shared/inference/index.js';
@@ -24,7 +24,7 @@ import {
 import { arrivalGate } from '../helpers/fake-provider-server.js';
 import { failureOf } from '../helpers/inference-fixtures.js';
 import { pollUntil } from '../helpers/poll.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const WINDOW_SECONDS = 2;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
@@ -92,7 +92,7 @@ describe('provider rate limits (real Redis, fake provider)', function () {
   }
 
   function worker(config: InferenceConfig, waitMs = 20000, metrics?: Metrics): RoutedBackend {
-    const client = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    const client = testRedis({ maxRetriesPerRequest: 1 });
     connections.push(client);
     return createRoutedBackend({
       config,

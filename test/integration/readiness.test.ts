@@ -7,7 +7,7 @@ import { createLogger } from '../../shared/observability/index.js';
 import { openQueueBackend } from '../../shared/orchestration/queued.js';
 import { testSettings } from '../helpers/config-dir.js';
 import { pollUntil } from '../helpers/poll.js';
-import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 import { sharedDiagnostics } from '../helpers/test-app.js';
 
 const PROBLEM_JSON = 'application/problem+json';
@@ -91,7 +91,7 @@ describe('GET /ready (readiness)', () => {
 
   describe('in queue mode', () => {
     it('should probe Redis: 200 when it answers', async () => {
-      const { settings, build } = appWith(new Readiness(), { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: uniquePrefix() });
+      const { settings, build } = appWith(new Readiness(), { ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: uniquePrefix() });
       const backend = openQueueBackend(settings);
       try {
         const app = build(backend);

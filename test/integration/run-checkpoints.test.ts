@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { RunCheckpoints, submissionFingerprint } from '../../shared/orchestration/checkpoints/run-checkpoints.js';
 import { QueueKeys, type RunJob } from '../../shared/orchestration/queued.js';
 import type { StepCheckpoint } from '../../shared/runtime/index.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { startRedisServer } from '../helpers/redis-servers.js';
 
 const JOB: RunJob = {
@@ -87,7 +87,7 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
     });
 
   beforeEach(() => {
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = testRedis({ maxRetriesPerRequest: 1 });
     prefix = uniquePrefix();
     keys = new QueueKeys(prefix);
     problems = [];

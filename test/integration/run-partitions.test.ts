@@ -4,13 +4,12 @@
  * previous count of one, and read as completed through it; its new runs live in their own partitions.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { partitionPrefix, runPartition } from '../../shared/orchestration/queued.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { startQueueDeployment } from '../helpers/queue-app.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const RUNS = 9;
 
@@ -47,7 +46,7 @@ describe('run partitions: from one to three with no downtime', function () {
     const after = startQueueDeployment({
       environment: { QUEUE_PREFIX: prefix, RUN_QUEUE_PARTITIONS: '3', RUN_QUEUE_PARTITIONS_PREVIOUS: '1' },
     });
-    const redis = new Redis(TEST_REDIS_URL);
+    const redis = testRedis();
     try {
       await completed(after.app, earlier);
       const later = await start(after.app);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { type RunRecord, RunRegistry } from '../../shared/orchestration/index.js';
 import { QueueKeys } from '../../shared/orchestration/queued.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const TTL_SECONDS = 60;
 
@@ -27,7 +27,7 @@ describe('RunRegistry ownership (real Redis)', () => {
   let registry: RunRegistry;
 
   beforeEach(() => {
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = testRedis({ maxRetriesPerRequest: 1 });
     keys = new QueueKeys(uniquePrefix());
     registry = new RunRegistry(redis, keys, TTL_SECONDS);
   });

@@ -9,7 +9,7 @@
  * deployment without a queue 400.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { openObjectStore, runObjectName } from '../../shared/storage/index.js';
 import { closeControlPlaneApps } from '../helpers/control-plane-app.js';
@@ -26,7 +26,7 @@ import { FILING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { useTestControlPlane } from '../helpers/postgres.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { testRedis } from '../helpers/redis.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const ADMIN = 'retry-admin-key';
@@ -83,7 +83,7 @@ describe('retrying a run (queue mode, fake provider, PostgreSQL)', function () {
       },
       controlPlane: suite.database,
     });
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = testRedis({ maxRetriesPerRequest: 1 });
     acme = await organization('Acme');
     globex = await organization('Globex');
   });

@@ -4,11 +4,11 @@
  * dropped while a stop was published makes up for it once it is back, from the runs' records.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RunControls, type RunRecord, type RunRef, RunRegistry } from '../../shared/orchestration/index.js';
 import { QueueKeys, RedisStopChannel } from '../../shared/orchestration/queued.js';
 import { pollUntil } from '../helpers/poll.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const RUN: RunRef = { pipelineRunId: 'run-1', requestId: 'req-1', createdAt: Date.parse('2026-11-29T10:00:00.000Z') };
 
@@ -33,7 +33,7 @@ describe('the stops of a deployment on Redis pub/sub (real Redis)', () => {
   const channels: RedisStopChannel[] = [];
 
   const connect = () => {
-    const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const redis = testRedis({ maxRetriesPerRequest: null });
     connections.push(redis);
     return redis;
   };

@@ -12,7 +12,6 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
@@ -24,7 +23,7 @@ import { AdvancingClock } from '../helpers/advancing-clock.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { listenOnLoopback, rawRequest } from '../helpers/raw-http.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { testRedis } from '../helpers/redis.js';
 import { type S3Server, startS3Server } from '../helpers/s3-server.js';
 import { redrawRequest } from '../helpers/storage-bundle.js';
 import { buildTestApp } from '../helpers/test-app.js';
@@ -416,7 +415,7 @@ describe('run storage', function () {
 
 /** Bytes Redis holds under a key prefix (`MEMORY USAGE` of every key). */
 async function redisBytes(prefix: string): Promise<number> {
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+  const redis = testRedis({ maxRetriesPerRequest: 1 });
   try {
     let total = 0;
     let cursor = '0';

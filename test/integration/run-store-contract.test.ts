@@ -5,7 +5,7 @@
  * in-memory table has: its lifetime and its bounds, on a clock of the test's own.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   type LoggedRunEvent,
   memoryRuns,
@@ -18,7 +18,7 @@ import {
   runFinishedEvent,
 } from '../../shared/orchestration/index.js';
 import { openRedis, QueueKeys } from '../../shared/orchestration/queued.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_TARGET, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const NOW = Date.parse('2026-11-25T10:00:00.000Z');
 const MAX_EVENTS = 5;
@@ -199,13 +199,13 @@ contract(
   'Redis registry and Redis Streams',
   async () => {
     const keys = new QueueKeys(prefix);
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = testRedis({ maxRetriesPerRequest: 1 });
     log = new RedisRunEventLog({
       redis,
       keys,
       ttlSeconds: 60,
       maxEventsPerRun: MAX_EVENTS,
-      openReader: () => openRedis({ url: TEST_REDIS_URL }, 'reader'),
+      openReader: () => openRedis(TEST_REDIS_TARGET, 'reader'),
     });
     return { store: new RunRegistry(redis, keys, 60), events: log };
   },

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { swallowedErrors, swallowedErrorsCounter } from '../../shared/observability/index.js';
 import { JobSeals, openRedis, QueueKeys, RunQueue } from '../../shared/orchestration/queued.js';
-import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { TEST_REDIS_TARGET, uniquePrefix } from '../helpers/redis.js';
 
 /** A port nothing listens on: a server's on port 0, closed. */
 async function closedPort(): Promise<number> {
@@ -69,7 +69,7 @@ describe('swallowed errors of real Redis connections', () => {
 
   it('should end the outage of a site when one of its connections is ready', async () => {
     swallowedErrors.report('redis:reader', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
-    const redis = openRedis({ url: TEST_REDIS_URL }, 'reader');
+    const redis = openRedis(TEST_REDIS_TARGET, 'reader');
     try {
       await once(redis, 'ready');
       expect(lines.map((line) => [line['level'], line['site'], line['errors']])).to.deep.equal([

@@ -6,7 +6,6 @@
  */
 import { context, trace } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createMockBackend, genAiTelemetry, throttleMetrics } from '../../shared/inference/index.js';
 import { Metrics, startTracing, type Tracing, tracingOn } from '../../shared/observability/index.js';
@@ -16,7 +15,7 @@ import type { PipeProgress, PipeStep, UsageSummary } from '../../shared/runtime/
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { type FakeCollector, type ReceivedSpan, startFakeCollector } from '../helpers/otlp-collector.js';
 import { pollUntil } from '../helpers/poll.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
@@ -177,7 +176,7 @@ describe('tracing in one process (fake OTLP collector, JSON export)', () => {
 
   it("should seal a job's trace_parent with its payload: an edited one is refused", async () => {
     const prefix = uniquePrefix();
-    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const connection = testRedis({ maxRetriesPerRequest: null });
     try {
       const seals = new JobSeals(connection, new QueueKeys(prefix));
       const span = trace.getTracer('test').startSpan('send runs');

@@ -12,7 +12,7 @@ import { openQueueBackend, startWorkerPool } from '../../shared/orchestration/qu
 import type { InferencePort } from '../../shared/runtime/index.js';
 import { greetingSubmission, inThreadBundleChecker } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 import { testRunObjects } from '../helpers/run-objects.js';
 
 /** Runs started at once: well above the old default of 8 and the machine's cores, below the default of 256. */
@@ -47,7 +47,7 @@ function gatedInference(): { port: InferencePort; waiting(): number; release(): 
 describe('worker concurrency (one worker pool, real Redis)', function () {
   this.timeout(60000);
   const prefix = uniquePrefix();
-  const settings = loadSettings({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
+  const settings = loadSettings({ ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
   const gate = gatedInference();
   let backend: QueueBackend;
   let pool: WorkerPool;

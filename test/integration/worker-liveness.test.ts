@@ -7,9 +7,11 @@
 
 import { Queue, Worker } from 'bullmq';
 import { expect } from 'chai';
+import type { RedisClient } from '../../shared/config/index.js';
+import { openRedis } from '../../shared/orchestration/queued.js';
 import { WorkerLiveness } from '../../shared/orchestration/workers/worker-liveness.js';
 import { pollUntil } from '../helpers/poll.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_TARGET, uniquePrefix } from '../helpers/redis.js';
 
 const STALL_MS = 60_000;
 
@@ -17,6 +19,7 @@ describe('worker liveness by progress (BullMQ on real Redis, the test’s clock)
   this.timeout(30_000);
   let prefix: string;
   let queue: Queue;
+  let connection: RedisClient;
   let worker: Worker;
   let now: number;
   let liveness: WorkerLiveness;
@@ -26,7 +29,7 @@ describe('worker liveness by progress (BullMQ on real Redis, the test’s clock)
     prefix = uniquePrefix();
     now = 1_000_000;
     done.length = 0;
-    const connection = { url: TEST_REDIS_URL };
+    connection = openRedis(TEST_REDIS_TARGET, 'worker');
     queue = new Queue('work', { connection, prefix });
     worker = new Worker(
       'work',
@@ -42,6 +45,7 @@ describe('worker liveness by progress (BullMQ on real Redis, the test’s clock)
   afterEach(async () => {
     await worker.close(true);
     await queue.close();
+    connection.disconnect();
     await deletePrefix(prefix);
   });
 

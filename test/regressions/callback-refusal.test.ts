@@ -7,7 +7,7 @@ import type { HostResolver } from '../../shared/net/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
 import { CALLBACK_QUEUE, CallbackQueue, JobSeals, openRedis, QueueKeys } from '../../shared/orchestration/queued.js';
 import { createCallbackProcessor } from '../../shared/orchestration/workers/callback-processor.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_TARGET, uniquePrefix } from '../helpers/redis.js';
 import { type RequestSink, startRequestSink } from '../helpers/request-sink.js';
 import { ALWAYS_REFUSED_SPELLINGS, testResolver } from '../helpers/ssrf-cases.js';
 
@@ -45,11 +45,11 @@ describe('regression: callbacks refused at delivery, and redirect hops (issue 29
     let metrics: Metrics;
 
     beforeEach(() => {
-      redis = openRedis({ url: TEST_REDIS_URL }, 'producer');
+      redis = openRedis(TEST_REDIS_TARGET, 'producer');
       const seals = new JobSeals(redis, keys);
       callbacks = new CallbackQueue({ connection: redis, keys, seals, maxAttempts: 6, backoffMs: 20 });
       metrics = new Metrics();
-      workerRedis = openRedis({ url: TEST_REDIS_URL }, 'worker');
+      workerRedis = openRedis(TEST_REDIS_TARGET, 'worker');
       worker = new Worker(
         CALLBACK_QUEUE,
         createCallbackProcessor({

@@ -19,7 +19,7 @@ import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { processTree } from '../helpers/process-tree.js';
 import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { deletePrefix, TEST_REDIS_ENVIRONMENT, TEST_REDIS_TARGET, uniquePrefix } from '../helpers/redis.js';
 
 const RUNS = 100;
 const MIB = 1024 * 1024;
@@ -96,7 +96,7 @@ describe('regression: a mass retake (issue 29, finding 5)', function () {
 
   function environment(extra: Record<string, string> = {}): Record<string, string> {
     return {
-      REDIS_URL: TEST_REDIS_URL,
+      ...TEST_REDIS_ENVIRONMENT,
       QUEUE_PREFIX: prefix,
       SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR,
       COMPLETION_CALLBACK_SECRET: 'e2e-secret',
@@ -180,7 +180,7 @@ describe('regression: a mass retake (issue 29, finding 5)', function () {
     let events: ReturnType<typeof memoryRuns>['events'];
 
     beforeEach(() => {
-      redis = openRedis({ url: TEST_REDIS_URL }, 'producer');
+      redis = openRedis(TEST_REDIS_TARGET, 'producer');
       registry = new RunRegistry(redis, keys, 60);
       sent = [];
       events = memoryRuns({

@@ -5,7 +5,6 @@
  */
 import type { Clock } from '@sinonjs/fake-timers';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import { BackendPauses, PAUSE_KNOWLEDGE_MS } from '../../../shared/inference/rate-limits/backend-pauses.js';
 import {
   CallGate,
@@ -17,7 +16,7 @@ import type { LimiterStore } from '../../../shared/inference/rate-limits/limiter
 import { ScopeLimiter, type ScopeWindows } from '../../../shared/inference/rate-limits/scope-limiter.js';
 import { estimateLlmTokens, estimatePromptTokens } from '../../../shared/inference/rate-limits/token-estimate.js';
 import { installFakeClock, uninstallFakeClock } from '../../helpers/fake-clock.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.js';
 
 const MEMORY: LimiterStore = { kind: 'memory' };
 const WINDOWS: ScopeWindows = { windowSeconds: 1, leaseSeconds: 1, slotPollMs: 20 };
@@ -64,7 +63,7 @@ describe('provider rate limiter', () => {
 
     it('should share a pause between processes through Redis', async () => {
       const prefix = uniquePrefix();
-      const clients = [new Redis(TEST_REDIS_URL), new Redis(TEST_REDIS_URL)];
+      const clients = [testRedis(), testRedis()];
       try {
         const [one, two] = clients.map((client) => new BackendPauses({ kind: 'redis', client, keyPrefix: prefix }));
         const paused: string[] = [];
@@ -87,7 +86,7 @@ describe('provider rate limiter', () => {
     });
     it('should read a pause from what it learnt within PAUSE_KNOWLEDGE_MS, its own pause at once, then from Redis again', async () => {
       const prefix = uniquePrefix();
-      const clients = [new Redis(TEST_REDIS_URL), new Redis(TEST_REDIS_URL)];
+      const clients = [testRedis(), testRedis()];
       try {
         await Promise.all(clients.map((client) => client.ping()));
         const [setter, other] = clients.map(

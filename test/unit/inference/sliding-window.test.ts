@@ -22,7 +22,7 @@ import {
 } from '../../../shared/inference/rate-limits/sliding-window.js';
 import { installFakeClock, uninstallFakeClock } from '../../helpers/fake-clock.js';
 import { freePort } from '../../helpers/processes.js';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
+import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.js';
 
 /** How long an entry counts in these tests, in ms: far longer than a test lasts, so no Redis key expires during one. */
 const HOLD_MS = 60_000;
@@ -146,7 +146,7 @@ const STORES: { name: string; open: () => Callers }[] = [
     name: 'in Redis, shared by three connections',
     open: () => {
       const prefix = uniquePrefix();
-      const clients = [new Redis(TEST_REDIS_URL), new Redis(TEST_REDIS_URL), new Redis(TEST_REDIS_URL)];
+      const clients = [testRedis(), testRedis(), testRedis()];
       let aheadMs = 0;
       return {
         windows: (name, limit, holdMs) =>
@@ -290,7 +290,7 @@ describe('sliding-window rate limits', () => {
   describe('in Redis', () => {
     it('should keep each log in two keys that expire one hold after the last admission', async () => {
       const prefix = uniquePrefix();
-      const client = new Redis(TEST_REDIS_URL);
+      const client = testRedis();
       try {
         const window = slidingWindow({ kind: 'redis', client, keyPrefix: prefix }, 'tokens', 100, HOLD_MS);
         const { before } = await admitted(window, 'openai/gpt-4o', 40);
@@ -311,7 +311,7 @@ describe('sliding-window rate limits', () => {
 
     it('should recompute a lost sum from the log', async () => {
       const prefix = uniquePrefix();
-      const client = new Redis(TEST_REDIS_URL);
+      const client = testRedis();
       try {
         const window = slidingWindow({ kind: 'redis', client, keyPrefix: prefix }, 'tokens', 100, HOLD_MS);
         await admitted(window, 'lost', 60);

@@ -6,7 +6,7 @@ import { RunRegistry } from '../../../shared/orchestration/index.js';
 import { isQueueOutage, whenQueueReachable } from '../../../shared/orchestration/queue/queue-outage.js';
 import { openRedis, QueueKeys } from '../../../shared/orchestration/queued.js';
 import { problemFor } from '../../helpers/problem.js';
-import { TEST_REDIS_URL, uniquePrefix } from '../../helpers/redis.js';
+import { TEST_REDIS_TARGET, uniquePrefix } from '../../helpers/redis.js';
 
 function refused(): NodeJS.ErrnoException {
   return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
@@ -98,7 +98,7 @@ describe('queue outage classification', () => {
     } as const;
 
     it('should not report a record that cannot be serialised as a queue outage (real Redis, up)', async () => {
-      const redis = openRedis({ url: TEST_REDIS_URL }, 'producer');
+      const redis = openRedis(TEST_REDIS_TARGET, 'producer');
       try {
         const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
         let deep: unknown = 1;
