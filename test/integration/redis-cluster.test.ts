@@ -12,6 +12,7 @@ import request from 'supertest';
 import { partitionPrefix } from '../../shared/orchestration/queued.js';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
+import { FailoverStarts } from '../helpers/failover-starts.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { startQueueDeployment } from '../helpers/queue-app.js';
@@ -71,9 +72,7 @@ describe('Redis Cluster: three masters, three run partitions, the busiest master
     const masters = await cluster.masterPorts();
     expect(masters).to.have.length(3);
     const before = await Promise.all(masters.map(commandCalls));
-    const acknowledged: string[] = [];
-    const refusals: number[] = [];
-    const acceptances: number[] = [];
+    const starts = new FailoverStarts(deployment.app);
     let kill: { at: number; port: number; promotedAt?: number; spread?: number[] } | undefined;
     try {
       let next = 0;
@@ -84,20 +83,8 @@ describe('Redis Cluster: three masters, three run partitions, the busiest master
             next % BATCH_EVERY === 0
               ? { mthds_contents: [CONTROLLERS_BUNDLE], pipe_code: 'batch_echo', inputs: { words: ['a', 'b', 'c'] } }
               : { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } };
-          for (;;) {
-            const answer = await request(deployment.app)
-              .post('/v1/start')
-              .send({ ...body, callback_urls: [receiver.url] });
-            if (answer.status === 202) {
-              acceptances.push(Date.now());
-              acknowledged.push(answer.body.pipeline_run_id as string);
-              break;
-            }
-            expect(answer.status, JSON.stringify(answer.body)).to.equal(503);
-            expect(answer.body).to.include({ error_type: 'QueueUnavailableError', retryable: true });
-            refusals.push(Date.now());
-          }
-          if (acknowledged.length >= KILL_AFTER && !kill) {
+          await starts.start({ ...body, callback_urls: [receiver.url] });
+          if (starts.acknowledged.length >= KILL_AFTER && !kill) {
             kill = { at: 0, port: 0 };
             const after = await Promise.all(masters.map(commandCalls));
             const deltas = after.map((calls, index) => calls - before[index]!);
@@ -122,19 +109,18 @@ describe('Redis Cluster: three masters, three run partitions, the busiest master
         kill!.promotedAt = Date.now();
       };
       await Promise.all([...Array.from({ length: CLIENTS }, start), watch()]);
-      expect(acknowledged).to.have.length(RUNS);
+      expect(starts.acknowledged).to.have.length(RUNS);
       await receiver.successes(RUNS);
       const calledBack = receiver.received
         .filter((delivery) => delivery.answered === 200)
         .map((delivery) => JSON.parse(delivery.body) as { pipeline_run_id: string; state: string });
       expect(calledBack.every((body) => body.state === 'COMPLETED')).to.equal(true);
-      expect(calledBack.map((body) => body.pipeline_run_id).sort()).to.deep.equal([...acknowledged].sort());
+      expect(calledBack.map((body) => body.pipeline_run_id).sort()).to.deep.equal([...starts.acknowledged].sort());
       const failoverMs = kill!.promotedAt! - kill!.at;
-      const lastRefusal = Math.max(kill!.at, ...refusals);
-      const backAt = Math.min(...acceptances.filter((at) => at >= lastRefusal));
+      const backAt = starts.backAfter(kill!.at);
       process.stdout.write(
         `      per-master share of run commands before the kill: ${kill!.spread!.map((share) => `${(share * 100).toFixed(1)} %`).join(', ')}\n` +
-          `      failover ${failoverMs} ms; 503 answers: ${refusals.length}; 202 again ${backAt - kill!.at} ms after the kill\n`,
+          `      failover ${failoverMs} ms; 503 answers: ${starts.refusals.length}; 202 again ${backAt - kill!.at} ms after the kill\n`,
       );
       expect(backAt - kill!.at).to.be.at.most(failoverMs + 5000);
       for (const share of kill!.spread!) expect(share).to.be.within(0.25, 0.42);

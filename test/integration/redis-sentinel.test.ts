@@ -6,8 +6,8 @@
  */
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import request from 'supertest';
 import { startCallbackReceiver } from '../helpers/callback-receiver.js';
+import { FailoverStarts } from '../helpers/failover-starts.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { pollUntil } from '../helpers/poll.js';
 import { startQueueDeployment } from '../helpers/queue-app.js';
@@ -72,9 +72,7 @@ describe('Redis Sentinel: a forced failover during 300 runs (redis-server proces
       },
       secret: 'sentinel-callback-secret',
     });
-    const acknowledged: string[] = [];
-    const refusals: number[] = [];
-    const acceptances: number[] = [];
+    const starts = new FailoverStarts(deployment.app);
     let failover: { startedAt: number; promotedAt?: number } | undefined;
     const sentinel = client(sentinels[0]!.port);
     const promoted = async () => {
@@ -86,20 +84,12 @@ describe('Redis Sentinel: a forced failover during 300 runs (redis-server proces
       const start = async () => {
         while (next < RUNS) {
           next += 1;
-          for (;;) {
-            const answer = await request(deployment.app)
-              .post('/v1/start')
-              .send({ mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' }, callback_urls: [receiver.url] });
-            if (answer.status === 202) {
-              acceptances.push(Date.now());
-              acknowledged.push(answer.body.pipeline_run_id as string);
-              break;
-            }
-            expect(answer.status, JSON.stringify(answer.body)).to.equal(503);
-            expect(answer.body).to.include({ error_type: 'QueueUnavailableError', retryable: true });
-            refusals.push(Date.now());
-          }
-          if (acknowledged.length === FAILOVER_AFTER && !failover) {
+          await starts.start({
+            mthds_contents: [GREETING_BUNDLE],
+            inputs: { name: 'Ada' },
+            callback_urls: [receiver.url],
+          });
+          if (starts.acknowledged.length === FAILOVER_AFTER && !failover) {
             failover = { startedAt: Date.now() };
             await sentinel.call('SENTINEL', 'FAILOVER', MASTER);
           }
@@ -111,21 +101,19 @@ describe('Redis Sentinel: a forced failover during 300 runs (redis-server proces
         failover!.promotedAt = Date.now();
       };
       await Promise.all([...Array.from({ length: CLIENTS }, start), watch()]);
-      expect(acknowledged).to.have.length(RUNS);
+      expect(starts.acknowledged).to.have.length(RUNS);
       await receiver.successes(RUNS);
       const calledBack = receiver.received.map(
         (delivery) => JSON.parse(delivery.body) as { pipeline_run_id: string; state: string },
       );
       expect(calledBack.every((body) => body.state === 'COMPLETED')).to.equal(true);
-      expect(calledBack.map((body) => body.pipeline_run_id).sort()).to.deep.equal([...acknowledged].sort());
+      expect(calledBack.map((body) => body.pipeline_run_id).sort()).to.deep.equal([...starts.acknowledged].sort());
       const kept = await client(replica.port).keys(`${deployment.settings.queue.prefix}:*`);
       expect(kept.length, 'the promoted replica holds the deployment’s keys').to.be.above(0);
       const failoverMs = failover!.promotedAt! - failover!.startedAt;
-      const lastRefusal = Math.max(failover!.startedAt, ...refusals);
-      const backAt = Math.min(...acceptances.filter((at) => at >= lastRefusal));
-      const unavailableMs = backAt - failover!.startedAt;
+      const unavailableMs = starts.backAfter(failover!.startedAt) - failover!.startedAt;
       process.stdout.write(
-        `      failover ${failoverMs} ms; 503 answers: ${refusals.length}; 202 again ${unavailableMs} ms after the failover started\n`,
+        `      failover ${failoverMs} ms; 503 answers: ${starts.refusals.length}; 202 again ${unavailableMs} ms after the failover started\n`,
       );
       expect(unavailableMs).to.be.at.most(failoverMs + 5000);
     } finally {
