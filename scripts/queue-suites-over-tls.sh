@@ -8,7 +8,9 @@
 # and TEST_REDIS_TLS_CA_FILE / TEST_REDIS_TLS_CERT_FILE / TEST_REDIS_TLS_KEY_FILE (test/helpers/redis.ts passes them to
 # the service as REDIS_URL and REDIS_TLS_*), prints how many commands the TLS Redis served, and stops the server.
 #
-# Usage: scripts/queue-suites-over-tls.sh [test files…]   (default: the queue suites listed below)
+# Usage: scripts/queue-suites-over-tls.sh [--without-e2e] [test files…]
+#   (default: the queue suites listed below; --without-e2e leaves out those of test/e2e/, which spawn processes and take
+#   most of the time: CI runs the others on every change)
 # Needs: redis-server and redis-cli 6 or later built with TLS, openssl, node; PostgreSQL as `npm test` needs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,6 +69,12 @@ SUITES=(
   test/e2e/shutdown.test.ts
   test/e2e/tracing.test.ts
 )
+if [ "${1:-}" = --without-e2e ]; then
+  shift
+  kept=()
+  for suite in "${SUITES[@]}"; do [[ $suite == test/e2e/* ]] || kept+=("$suite"); done
+  SUITES=("${kept[@]}")
+fi
 if [ "$#" -gt 0 ]; then SUITES=("$@"); fi
 
 work="$(mktemp -d /tmp/queue-tls-XXXXXX)"
