@@ -384,9 +384,24 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     await page.waitForSelector('select[name="state"]');
     await page.select('select[name="state"]', 'COMPLETED');
     await page.type('input[name="method_id"]', methodId);
+    // the unfiltered list shown before the submit may hold the run too: wait for the filtered answer first
+    const filtered = page.waitForResponse(
+      (answer) => answer.url().includes('/v1/runs?') && answer.url().includes('state=COMPLETED'),
+      { timeout: 30_000 },
+    );
     await page.click('.filters button[type="submit"]');
-    await page.waitForSelector(`tr[data-run="${runId}"]`, { timeout: 30_000 });
-    expect(await page.$$eval('tr[data-run]', (rows) => rows.length)).to.equal(1);
+    await filtered;
+    await page.waitForFunction(
+      (id: string) => {
+        const rows = [...document.querySelectorAll('tr[data-run]')];
+        return rows.length === 1 && rows[0]?.getAttribute('data-run') === id;
+      },
+      { timeout: 30_000 },
+      runId,
+    );
+    expect(await page.$$eval('tr[data-run]', (rows) => rows.map((row) => row.getAttribute('data-run')))).to.deep.equal([
+      runId,
+    ]);
     await record('runs');
     await page.select('select[name="state"]', 'FAILED');
     await page.click('.filters button[type="submit"]');
