@@ -212,39 +212,14 @@ export function createApp(deps: AppDeps): Express {
   const routes = new RouteRegistry();
   app.use(routes.describe(signedStorageRouter(links), [SIGNED_UPLOAD_ROUTE]));
   app.use(bodySizeGuard(maxBodyBytes));
-  app.use(routes.describe(healthRouter(), [HEALTH_ROUTE]));
-  const readiness = deps.readiness ?? new Readiness();
-  if (deps.queueBackend) {
-    const queueBackend = deps.queueBackend;
-    readiness.probe('redis', (timeoutMs) => queueBackend.reachable(timeoutMs));
-  }
-  app.use(routes.describe(readyRouter(readiness), [READY_ROUTE]));
-  app.use(errorsRouter(errorPages));
-  app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
-  app.use(consoleRouter());
   const now = deps.now ?? Date.now;
   const services = controlPlaneServices(deps, runs.store, { settings, logger, now });
-  const catalogChanges = deps.queueBackend?.catalogChanges ?? localCatalogChanges();
   const { catalog, runHistory, storeKeys } = services;
   const auth = authenticate(settings.auth, storeKeys);
   app.use('/v1', auth);
   // the older unversioned routes (spec §4.12) authenticate as /v1 does
   app.use(['/pipeline', '/validate'], auth);
-  app.use(routes.describe(versionRouter({ extensions: services.extensions }), [VERSION_ROUTE]));
-  app.use(routes.describe(openApiRouter(routes, { auth: settings.auth.mode }), [OPENAPI_ROUTE]));
-  if (deps.modelDeck) app.use(routes.describe(modelsRouter(deps.modelDeck), [MODELS_ROUTE]));
   const methodFetcher = deps.methodFetcher ?? createMethodFetcher(settings, logger, { metrics }).fetcher;
-  const diagnosticOptions = {
-    ...bodyLimits,
-    maxMthdsFileKib: settings.maxMthdsFileKib,
-    orchestration,
-    diagnostics,
-    methodFetcher,
-    ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
-    answers: new AnswerCache(settings.compute.answerCacheMib * 2 ** 20),
-    catalog,
-  };
-  app.use(routes.describe(diagnosticsRouter(diagnosticOptions), diagnosticRoutes(settings.maxMthdsFileKib)));
   const runOptions = {
     ...bodyLimits,
     orchestration,
@@ -260,7 +235,36 @@ export function createApp(deps: AppDeps): Express {
     rateShares: services.rateShares,
     dispatchTerms,
   };
-  app.use(routes.describe(runRouter(runOptions), [EXECUTE_ROUTE, START_ROUTE]));
+  // the run routes ahead of every other router: a start or an execute scans no other router's routes
+  // (docs/architecture.md#request-path); they are described below, where the API reference lists them
+  const runRoutes = runRouter(runOptions);
+  app.use(runRoutes);
+  app.use(routes.describe(healthRouter(), [HEALTH_ROUTE]));
+  const readiness = deps.readiness ?? new Readiness();
+  if (deps.queueBackend) {
+    const queueBackend = deps.queueBackend;
+    readiness.probe('redis', (timeoutMs) => queueBackend.reachable(timeoutMs));
+  }
+  app.use(routes.describe(readyRouter(readiness), [READY_ROUTE]));
+  app.use(errorsRouter(errorPages));
+  app.use(routes.describe(docsPageRouter(), [ROOT_ROUTE]));
+  app.use(consoleRouter());
+  const catalogChanges = deps.queueBackend?.catalogChanges ?? localCatalogChanges();
+  app.use(routes.describe(versionRouter({ extensions: services.extensions }), [VERSION_ROUTE]));
+  app.use(routes.describe(openApiRouter(routes, { auth: settings.auth.mode }), [OPENAPI_ROUTE]));
+  if (deps.modelDeck) app.use(routes.describe(modelsRouter(deps.modelDeck), [MODELS_ROUTE]));
+  const diagnosticOptions = {
+    ...bodyLimits,
+    maxMthdsFileKib: settings.maxMthdsFileKib,
+    orchestration,
+    diagnostics,
+    methodFetcher,
+    ...(deps.modelDeck ? { models: deps.modelDeck.catalog() } : {}),
+    answers: new AnswerCache(settings.compute.answerCacheMib * 2 ** 20),
+    catalog,
+  };
+  app.use(routes.describe(diagnosticsRouter(diagnosticOptions), diagnosticRoutes(settings.maxMthdsFileKib)));
+  routes.describe(runRoutes, [EXECUTE_ROUTE, START_ROUTE]);
   app.use(routes.describe(legacyRunRouter(runOptions), [LEGACY_EXECUTE_ROUTE, LEGACY_START_ROUTE]));
   app.use(routes.describe(runsRouter({ ...runs, disclosure: settings.errorDisclosure, objects, links }), RUNS_ROUTES));
   const retrier = deps.queueBackend?.retrier({

@@ -392,12 +392,8 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     await page.click('.filters button[type="submit"]');
     await filtered;
     await page.waitForFunction(
-      (id: string) => {
-        const rows = [...document.querySelectorAll('tr[data-run]')];
-        return rows.length === 1 && rows[0]?.getAttribute('data-run') === id;
-      },
+      `(() => { const rows = document.querySelectorAll('tr[data-run]'); return rows.length === 1 && rows[0].getAttribute('data-run') === ${JSON.stringify(runId)}; })()`,
       { timeout: 30_000 },
-      runId,
     );
     expect(await page.$$eval('tr[data-run]', (rows) => rows.map((row) => row.getAttribute('data-run')))).to.deep.equal([
       runId,
