@@ -34,7 +34,7 @@ function scriptNames(): Map<string, string> {
   for (const script of Object.values(bullmq)) names.set(sha1(script.content), `bullmq:${script.name}`);
   const unconnected = new Redis({ lazyConnect: true });
   const keys = new QueueKeys('names');
-  new RunRegistry(unconnected, keys, 1);
+  new RunRegistry(unconnected, keys, 1, 1);
   new RedisRunEventLog({ redis: unconnected, keys, ttlSeconds: 1, maxEventsPerRun: 1, openReader: () => unconnected });
   // ioredis keeps each defined script, with its SHA1, under the name it was defined with
   const defined = unconnected.scriptsSet as Record<string, { sha: string }>;

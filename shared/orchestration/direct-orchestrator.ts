@@ -171,9 +171,9 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         },
         submission.inputs,
       );
-      if ((await deps.runs.finishOnce(completed, { release: true })) === 'already_finished')
+      const events = await tracker.finishing(null);
+      if ((await deps.runs.finishOnce(completed, { release: true, events })) === 'already_finished')
         throw await endedElsewhere(runId, submission.inputs);
-      await tracker.finish(null);
       return result;
     } catch (error) {
       await tracker.flush();
@@ -192,9 +192,9 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         },
         submission.inputs,
       );
-      if ((await deps.runs.finishOnce(failed, { release: true })) === 'already_finished')
+      const events = await tracker.finishing(runError(report));
+      if ((await deps.runs.finishOnce(failed, { release: true, events })) === 'already_finished')
         throw await endedElsewhere(runId, submission.inputs);
-      await tracker.finish(runError(report));
       throw error;
     }
   }

@@ -25,7 +25,12 @@ export interface RedisRunTracking {
  */
 export function redisRunTracking(settings: Settings, connection: RedisClient, keys: QueueKeys): RedisRunTracking {
   return {
-    registry: new RunRegistry(connection, keys, settings.queue.runRecordTtlSeconds),
+    registry: new RunRegistry(
+      connection,
+      keys,
+      settings.queue.runRecordTtlSeconds,
+      settings.runLifecycle.maxEventsPerRun,
+    ),
     events: new RedisRunEventLog({
       redis: connection,
       keys,

@@ -29,7 +29,7 @@ describe('RunRegistry ownership (real Redis)', () => {
   beforeEach(() => {
     redis = testRedis({ maxRetriesPerRequest: 1 });
     keys = new QueueKeys(uniquePrefix());
-    registry = new RunRegistry(redis, keys, TTL_SECONDS);
+    registry = new RunRegistry(redis, keys, TTL_SECONDS, 100);
   });
 
   afterEach(async () => {

@@ -42,7 +42,7 @@ describe('the stops of a deployment on Redis pub/sub (real Redis)', () => {
   async function process(): Promise<{ controls: RunControls; channel: RedisStopChannel; subscriber: Redis }> {
     const controls = new RunControls();
     const subscriber = connect();
-    const registry = new RunRegistry(connect(), keys, 60);
+    const registry = new RunRegistry(connect(), keys, 60, 100);
     const channel = new RedisStopChannel({ publisher: connect(), subscriber, keys, controls, records: registry });
     channels.push(channel);
     await channel.ready();
@@ -77,7 +77,7 @@ describe('the stops of a deployment on Redis pub/sub (real Redis)', () => {
     const worker = await process();
     const attempt = worker.controls.hold(RUN);
     const untouched = worker.controls.hold({ ...RUN, pipelineRunId: 'run-2' });
-    const registry = new RunRegistry(connect(), keys, 60);
+    const registry = new RunRegistry(connect(), keys, 60, 100);
     await registry.save(recordOf(RUN, 'TIMED_OUT'));
     await registry.save(recordOf({ ...RUN, pipelineRunId: 'run-2' }, 'RUNNING'));
     // the connection drops and comes back; the stop itself was never heard

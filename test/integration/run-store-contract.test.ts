@@ -102,6 +102,58 @@ function contract(name: string, open: () => Promise<Subject>, close: () => Promi
       );
     });
 
+    it("should write a run's end and its events in one step, keeping the last events, and no events with a refused end", async () => {
+      const { store, events } = subject;
+      expect(await store.claim(record('w1', 'alice'))).to.equal('claimed');
+      await events.append('w1', [started('w1', 1)]);
+      const completed = {
+        ...record('w1', 'alice'),
+        state: 'COMPLETED' as const,
+        finished_at: new Date(NOW).toISOString(),
+      };
+      const progress = { current_pipe: null, finished_pipes: 2 };
+      const tail = [2, 3, 4, 5, 6].map((attempt) => started('w1', attempt));
+      const end = { events: [...tail, runFinishedEvent('w1', NOW, 2, null)], progress };
+      expect(await store.finishOnce(completed, { release: true, events: end })).to.equal('recorded');
+      const attemptOrEnd = (logged: LoggedRunEvent[]) =>
+        logged.map((entry) => (entry.event.type === 'run:started' ? entry.event.attempt : entry.event.type));
+      expect(attemptOrEnd(await collect(events, 'w1'))).to.deep.equal([3, 4, 5, 6, 'run:finished']);
+      expect(await events.progress('w1')).to.deep.equal(progress);
+      expect(await store.get('w1')).to.deep.equal(completed);
+      expect(await store.claim(record('w1', 'alice')), 'the end freed the id').to.equal('claimed');
+      const stale = {
+        events: [runFinishedEvent('w1', NOW, 9, null)],
+        progress: { current_pipe: null, finished_pipes: 9 },
+      };
+      const earlier = { ...completed, request_id: 'req-0' };
+      expect(await store.finishOnce(earlier, { release: true, events: stale })).to.equal('already_finished');
+      expect(await collect(events, 'w1'), 'nothing of the refused end').to.deep.equal([]);
+      expect(await events.progress('w1')).to.equal(undefined);
+    });
+
+    it("should append the events of one submission only while the id's record is that submission's", async () => {
+      const { store, events } = subject;
+      const first = record('g1', 'alice');
+      const of = (held: RunRecord) => ({ created_at: held.created_at, request_id: held.request_id });
+      await events.append('g1', [started('g1', 1)], undefined, of(first));
+      expect(await store.claim(first)).to.equal('claimed');
+      await events.append('g1', [started('g1', 2)], undefined, of(first));
+      await store.finish({ ...first, state: 'FAILED' });
+      const later = { ...first, request_id: 'req-2' };
+      expect(await store.claim(later)).to.equal('claimed');
+      await events.append(
+        'g1',
+        [runFinishedEvent('g1', NOW, 0, null)],
+        { current_pipe: null, finished_pipes: 7 },
+        of(first),
+      );
+      expect(await collect(events, 'g1'), "the earlier run's late end").to.deep.equal([]);
+      expect(await events.progress('g1')).to.equal(undefined);
+      await events.append('g1', [started('g1', 3)], undefined, of(later));
+      const attempts = (await collect(events, 'g1')).map((entry) => (entry.event as { attempt: number }).attempt);
+      expect(attempts).to.deep.equal([3]);
+    });
+
     it('should leave nothing of an abandoned claim', async () => {
       const { store, events } = subject;
       expect(await store.claim(record('a1', 'alice'))).to.equal('claimed');
@@ -207,7 +259,7 @@ contract(
       maxEventsPerRun: MAX_EVENTS,
       openReader: () => openRedis(TEST_REDIS_TARGET, 'reader'),
     });
-    return { store: new RunRegistry(redis, keys, 60), events: log };
+    return { store: new RunRegistry(redis, keys, 60, MAX_EVENTS), events: log };
   },
   async () => {
     log.close();

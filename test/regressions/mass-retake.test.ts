@@ -181,7 +181,7 @@ describe('regression: a mass retake (issue 29, finding 5)', function () {
 
     beforeEach(() => {
       redis = openRedis(TEST_REDIS_TARGET, 'producer');
-      registry = new RunRegistry(redis, keys, 60);
+      registry = new RunRegistry(redis, keys, 60, 100);
       sent = [];
       events = memoryRuns({
         ttlSeconds: 60,

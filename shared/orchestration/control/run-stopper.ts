@@ -6,7 +6,8 @@
  * - is announced to every process holding a piece of the run, which aborts it (its provider calls in flight, its
  *   fanned-out children; no further call is made), and a queued job no worker holds yet is removed from the queue (a
  *   worker that takes it anyway finds its run finished at admission and refuses it);
- * - publishes the run's terminal `run:finished` event with the stop's status, enqueues its callbacks (the failure body,
+ * - has published the run's terminal `run:finished` event with the stop's status (written with the stopped record, in
+ *   one step), enqueues its callbacks (the failure body,
  *   `state` `CANCELLED` or `TIMED_OUT`), keeps the stopped record in storage and its payload for its retries, frees the run
  *   id and counts the run in `mthds_runs_finished_total{state}`.
  *
@@ -20,7 +21,7 @@
 import { type ErrorReport, toErrorReport } from '../../errors/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { failurePayload } from '../callbacks/callback-payload.js';
-import { type RunEventLog, type RunProgress, runError, runFinishedEvent } from '../events/index.js';
+import { type RunEventBatch, type RunEventLog, type RunProgress, runError, runFinishedEvent } from '../events/index.js';
 import type { CallbackJob, QueuedRunJob } from '../queue/job-payloads.js';
 import type { RunRecord, RunStore } from '../registry/index.js';
 import { keepPayloadForRetry, type RunObjects } from '../storage/index.js';
@@ -94,6 +95,23 @@ interface Stop {
   report: ErrorReport;
 }
 
+/**
+ * The terminal `run:finished` of a stop and the progress after it, written with the stopped record (so a run id taken
+ * again right after its stop never starts its log with the stop's end).
+ * @param stop - the stop
+ * @param state - how the run ends
+ * @param now - when it is recorded, epoch ms
+ */
+function endEvents(stop: Stop, state: RunStopState, now: number): RunEventBatch {
+  const finishedPipes = stop.progress?.finished_pipes ?? 0;
+  const usage = stop.progress?.usage ?? null;
+  const event = runFinishedEvent(stop.record.pipeline_run_id, now, finishedPipes, runError(stop.report), state, usage);
+  return {
+    events: [event],
+    progress: { current_pipe: null, finished_pipes: finishedPipes, ...(usage ? { usage } : {}) },
+  };
+}
+
 function sameSubmission(record: RunRecord, job: QueuedRunJob): boolean {
   return record.request_id === job.request_id && Date.parse(record.created_at) === job.created_at;
 }
@@ -162,8 +180,14 @@ export class RunStopper {
       };
       return { index, record: stopped, progress: run, job: jobs[at], report };
     });
+    const now = this.deps.now();
     const finishes = await Promise.all(
-      stops.map((stop) => store.finishOnce(stop.record, { release: !stop.job?.callback_urls.length })),
+      stops.map((stop) =>
+        store.finishOnce(stop.record, {
+          release: !stop.job?.callback_urls.length,
+          events: endEvents(stop, state, now),
+        }),
+      ),
     );
     const ended = stops.filter((stop, at) => {
       outcomes[stop.index] = finishes[at] === 'recorded' ? 'stopped' : 'finished';
@@ -191,11 +215,12 @@ export class RunStopper {
   }
 
   /**
-   * What follows a recorded stop: the announcement, the queue, the events, the callbacks, storage and counts. The stop
+   * What follows a recorded stop (its events went with its record): the announcement, the queue, the callbacks, storage
+   * and counts. The stop
    * stands whatever fails here; a failure is logged.
    */
   private async afterStop(stops: readonly Stop[], state: RunStopState): Promise<void> {
-    const { events, logger, metrics, broadcast, jobs } = this.deps;
+    const { logger, metrics, broadcast, jobs } = this.deps;
     const now = this.deps.now();
     const queued = stops.filter((stop) => stop.record.workflow_id !== null).map((stop) => stop.record.workflow_id!);
     const steps: [string, Promise<unknown>][] = [
@@ -208,26 +233,6 @@ export class RunStopper {
       ],
       ['the stopped runs’ waiting jobs could not be removed', jobs ? jobs.removeWaiting(queued) : Promise.resolve()],
       ['the stopped runs’ callbacks could not be enqueued', this.enqueueCallbacks(stops, state)],
-      ...stops.map((stop): [string, Promise<unknown>] => {
-        const finishedPipes = stop.progress?.finished_pipes ?? 0;
-        const usage = stop.progress?.usage ?? null;
-        const event = runFinishedEvent(
-          stop.record.pipeline_run_id,
-          now,
-          finishedPipes,
-          runError(stop.report),
-          state,
-          usage,
-        );
-        return [
-          `the run:finished event of run '${stop.record.pipeline_run_id}' could not be stored`,
-          events.append(stop.record.pipeline_run_id, [event], {
-            current_pipe: null,
-            finished_pipes: finishedPipes,
-            ...(usage ? { usage } : {}),
-          }),
-        ];
-      }),
       ['the stopped runs could not be kept in storage', this.keep(stops)],
     ];
     const settled = await Promise.allSettled(steps.map(([, step]) => step));

@@ -21,6 +21,8 @@ export {
   type FollowOptions,
   type LoggedRunEvent,
   RUN_EVENT_ID,
+  type RunEventBatch,
   type RunEventLog,
+  type SubmissionOf,
 } from './run-event-log.js';
 export { RUN_EVENT_LINGER_MS, RunProgressTracker, type RunProgressTrackerDeps } from './run-progress-tracker.js';

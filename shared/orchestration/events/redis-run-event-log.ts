@@ -12,7 +12,7 @@ import type { RedisClient } from '../../config/index.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
 import type { RunEvent, RunProgress } from './run-event.js';
-import type { FollowOptions, LoggedRunEvent, RunEventLog } from './run-event-log.js';
+import type { FollowOptions, LoggedRunEvent, RunEventLog, SubmissionOf } from './run-event-log.js';
 
 /** Entries read per `XREAD`. */
 const READ_BATCH = 100;
@@ -35,7 +35,41 @@ export interface RedisRunEventLogOptions {
 /** The append connection with the append script defined on it (ioredis `defineCommand`: `EVALSHA`). */
 type ScriptedRedis = RedisClient & {
   mthdsAppendRunEvents(...keysThenArgs: (string | number)[]): Promise<number>;
+  mthdsAppendRunEventsOf(...keysThenArgs: (string | number)[]): Promise<number>;
 };
+
+/** Where {@link appendRunEventsLua} finds its keys and arguments: Lua expressions, and an index into `ARGV`. */
+export interface RunEventsLuaArgs {
+  /** The run's event stream key. */
+  stream: string;
+  /** The run's progress key. */
+  progress: string;
+  /** Most entries kept (`MAXLEN`). */
+  maxLen: string;
+  /** TTL of the stream and the progress, in seconds. */
+  ttl: string;
+  /** The progress's JSON text, empty for none. */
+  progressText: string;
+  /** Index in `ARGV` of the first event's JSON text; the events run to the end of `ARGV`, oldest first. */
+  firstEvent: number;
+}
+
+/**
+ * The Lua that appends a run's events (`XADD … MAXLEN` each), resets its stream's TTL and stores its progress: the
+ * event log's own append, and the events a run's end writes with its record (`FINISH_RUN_ONCE`). Appends nothing, and
+ * touches no key, when `ARGV` holds no event.
+ * @param at - where the keys and arguments are
+ */
+export function appendRunEventsLua(at: RunEventsLuaArgs): string {
+  return `
+if #ARGV >= ${at.firstEvent} then
+  for i = ${at.firstEvent}, #ARGV do
+    redis.call('XADD', ${at.stream}, 'MAXLEN', ${at.maxLen}, '*', 'event', ARGV[i])
+  end
+  redis.call('EXPIRE', ${at.stream}, ${at.ttl})
+  if ${at.progressText} ~= '' then redis.call('SET', ${at.progress}, ${at.progressText}, 'EX', ${at.ttl}) end
+end`;
+}
 
 /**
  * Append a run's events and store its progress, in one round trip (a script, not a MULTI transaction: one command to
@@ -44,14 +78,39 @@ type ScriptedRedis = RedisClient & {
  * KEYS[1] event stream, KEYS[2] progress. ARGV[1] most entries kept (`MAXLEN`), ARGV[2] TTL in seconds, ARGV[3] the
  * progress's JSON text or empty for none, ARGV[4…] the events' JSON texts, oldest first. Returns the events appended.
  */
-const APPEND_RUN_EVENTS = `
-for i = 4, #ARGV do
-  redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'event', ARGV[i])
+const APPEND_RUN_EVENTS = `${appendRunEventsLua({
+  stream: 'KEYS[1]',
+  progress: 'KEYS[2]',
+  maxLen: 'ARGV[1]',
+  ttl: 'ARGV[2]',
+  progressText: 'ARGV[3]',
+  firstEvent: 4,
+})}
+return #ARGV - 3`;
+
+/**
+ * {@link APPEND_RUN_EVENTS} for one submission of the run id: appends only while the run's record, when one is kept,
+ * is that submission's.
+ *
+ * KEYS[1] event stream, KEYS[2] progress, KEYS[3] run record. ARGV[1] most entries kept, ARGV[2] TTL in seconds,
+ * ARGV[3] the progress's JSON text or empty, ARGV[4] and ARGV[5] the submission's `created_at` and `request_id`,
+ * ARGV[6…] the events' JSON texts, oldest first. Returns the events appended (0 for another submission's record).
+ */
+const APPEND_RUN_EVENTS_OF = `
+local text = redis.call('GET', KEYS[3])
+if text then
+  local held = cjson.decode(text)
+  if held.created_at ~= ARGV[4] or held.request_id ~= ARGV[5] then return 0 end
 end
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[2]) end
-return #ARGV - 3
-`;
+${appendRunEventsLua({
+  stream: 'KEYS[1]',
+  progress: 'KEYS[2]',
+  maxLen: 'ARGV[1]',
+  ttl: 'ARGV[2]',
+  progressText: 'ARGV[3]',
+  firstEvent: 6,
+})}
+return #ARGV - 5`;
 
 type StreamEntries = [id: string, fields: string[]][];
 type XReadReply = [key: string, entries: StreamEntries][] | null;
@@ -73,20 +132,22 @@ export class RedisRunEventLog implements RunEventLog {
 
   constructor(private readonly options: RedisRunEventLogOptions) {
     options.redis.defineCommand('mthdsAppendRunEvents', { numberOfKeys: 2, lua: APPEND_RUN_EVENTS });
+    options.redis.defineCommand('mthdsAppendRunEventsOf', { numberOfKeys: 3, lua: APPEND_RUN_EVENTS_OF });
     this.scripted = options.redis as ScriptedRedis;
   }
 
-  append(runId: string, events: readonly RunEvent[], progress?: RunProgress): Promise<void> {
+  append(runId: string, events: readonly RunEvent[], progress?: RunProgress, of?: SubmissionOf): Promise<void> {
     return reachable(async () => {
       const { keys, ttlSeconds, maxEventsPerRun } = this.options;
-      await this.scripted.mthdsAppendRunEvents(
-        keys.events(runId),
-        keys.progress(runId),
-        maxEventsPerRun,
-        ttlSeconds,
-        progress ? JSON.stringify(progress) : '',
-        ...events.map((event) => JSON.stringify(event)),
-      );
+      const progressText = progress ? JSON.stringify(progress) : '';
+      const texts = events.map((event) => JSON.stringify(event));
+      const [stream, kept] = [keys.events(runId), keys.progress(runId)];
+      if (of)
+        await this.scripted.mthdsAppendRunEventsOf(
+          ...[stream, kept, keys.run(runId), maxEventsPerRun, ttlSeconds, progressText],
+          ...[of.created_at, of.request_id, ...texts],
+        );
+      else await this.scripted.mthdsAppendRunEvents(stream, kept, maxEventsPerRun, ttlSeconds, progressText, ...texts);
     });
   }
 

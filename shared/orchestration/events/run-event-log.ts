@@ -17,6 +17,23 @@ export interface LoggedRunEvent {
   event: RunEvent;
 }
 
+/**
+ * Events written with a run's end, in the same atomic step as its finished record (`RunStore.finishOnce`): a reader
+ * that sees the run finished finds every one of them in its log (docs/run-events.md#where-events-are-kept).
+ */
+export interface RunEventBatch {
+  /** The events, oldest first; the last is the terminal `run:finished`. */
+  events: readonly RunEvent[];
+  /** The run's progress after them. */
+  progress?: RunProgress;
+}
+
+/** Which submission of a run id events are of: its record's `created_at` and `request_id`. */
+export interface SubmissionOf {
+  created_at: string;
+  request_id: string;
+}
+
 /** How to follow a run's events. */
 export interface FollowOptions {
   /** Resume after this event id (exclusive); null from the first event kept. */
@@ -34,9 +51,11 @@ export interface RunEventLog {
    * @param runId - the `pipeline_run_id`
    * @param events - the events, oldest first (at least one)
    * @param progress - the run's progress after the last of them
+   * @param of - the submission the events are of, for events appended after the run's end freed its id: nothing is
+   *   appended (nor stored) when the run's kept record is another submission's, the id taken again meanwhile
    * @throws QueueUnavailableError (503) when Redis is down
    */
-  append(runId: string, events: readonly RunEvent[], progress?: RunProgress): Promise<void>;
+  append(runId: string, events: readonly RunEvent[], progress?: RunProgress, of?: SubmissionOf): Promise<void>;
   /**
    * The latest progress stored for a run.
    * @returns the progress, or undefined when none was stored (no pipe has run yet) or the run is unknown

@@ -18,12 +18,12 @@ import {
   type RunProgress,
   runFinishedEvent,
 } from './run-event.js';
-import type { RunEventLog } from './run-event-log.js';
+import type { RunEventBatch, RunEventLog } from './run-event-log.js';
 
 /**
  * How long a run's event waits for the ones that follow it quickly to be appended with it, in ms: `run:started` goes
- * with the first pipe's start, a run's last `pipe:finished` with its `run:finished` — one round trip to Redis instead
- * of two (docs/run-events.md#where-events-are-kept).
+ * with the first pipe's start, a run's last `pipe:finished` with its end (the finished record and `run:finished`,
+ * written together) — one round trip to Redis instead of two (docs/run-events.md#where-events-are-kept).
  */
 export const RUN_EVENT_LINGER_MS = 10;
 
@@ -38,7 +38,8 @@ export interface RunProgressTrackerDeps {
   onError(error: unknown): void;
   /**
    * How long an event may wait for later ones to be appended with it, in ms (0, the default: appended at once). The
-   * run's end and {@link RunProgressTracker.flush} append at once what waits.
+   * run's end ({@link RunProgressTracker.finishing}) takes what waits, and {@link RunProgressTracker.flush} appends
+   * it at once.
    */
   lingerMs?: number;
 }
@@ -114,12 +115,27 @@ export class RunProgressTracker implements RunObserver {
   }
 
   /**
-   * Publish the terminal `run:finished` once every earlier event is appended, and wait for it.
+   * Hand over the run's end instead of appending it: once the appends in flight are done, the events not yet appended
+   * and the terminal `run:finished`, for the store to write with the finished record in one step
+   * (`RunStore.finishOnce`). The tracker appends nothing more after it.
    * @param error - why the run failed, or null when it completed
+   * @returns the events, oldest first, and the progress after them
    */
-  finish(error: RunError | null): Promise<void> {
+  async finishing(error: RunError | null): Promise<RunEventBatch> {
+    if (this.lingering) {
+      clearTimeout(this.lingering);
+      this.lingering = undefined;
+    }
+    const events = [...this.queued, this.finishedEvent(error)];
+    this.queued = [];
+    this.queuedProgress = undefined;
+    await this.draining;
+    return { events, progress: this.snapshot() };
+  }
+
+  private finishedEvent(error: RunError | null): RunEvent {
     this.running.clear();
-    const event = runFinishedEvent(
+    return runFinishedEvent(
       this.deps.runId,
       this.deps.now(),
       this.finishedPipes,
@@ -127,8 +143,6 @@ export class RunProgressTracker implements RunObserver {
       error ? 'FAILED' : 'COMPLETED',
       this.usage ?? null,
     );
-    this.publish(event, this.snapshot());
-    return this.flush();
   }
 
   /** Append what waits at once, and wait until every event published so far is appended (or has failed). */

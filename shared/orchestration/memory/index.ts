@@ -28,5 +28,8 @@ export interface MemoryRunsOptions {
  */
 export function memoryRuns(options: MemoryRunsOptions): { store: RunStore & HistoryOutbox; events: RunEventLog } {
   const table = new MemoryRunTable(options);
-  return { store: new MemoryRunStore(table), events: new MemoryRunEventLog(table, options.maxEventsPerRun) };
+  return {
+    store: new MemoryRunStore(table, options.maxEventsPerRun),
+    events: new MemoryRunEventLog(table, options.maxEventsPerRun),
+  };
 }

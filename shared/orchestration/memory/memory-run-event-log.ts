@@ -9,13 +9,42 @@
  * made a 20,000-step run's appends quadratic), and their size leaves the table's count the moment they are dropped.
  */
 import type { RunEvent, RunProgress } from '../events/run-event.js';
-import { compareEventIds, type FollowOptions, type LoggedRunEvent, type RunEventLog } from '../events/run-event-log.js';
-import type { MemoryLoggedEvent, MemoryRunTable } from './memory-run-table.js';
+import {
+  compareEventIds,
+  type FollowOptions,
+  type LoggedRunEvent,
+  type RunEventBatch,
+  type RunEventLog,
+  type SubmissionOf,
+} from '../events/run-event-log.js';
+import type { MemoryLoggedEvent, MemoryRunEntry, MemoryRunTable } from './memory-run-table.js';
 
 function nextId(last: string | undefined, now: number): string {
   if (last === undefined) return `${now}-0`;
   const [ms = 0, seq = 0] = last.split('-').map(Number);
   return now > ms ? `${now}-0` : `${ms}-${seq + 1}`;
+}
+
+/**
+ * Append events to a run's entry (inside a {@link MemoryRunTable.write}), keeping at most `max` of them, and store the
+ * progress when given: the log's append, and the events a run's end writes with its record.
+ * @param entry - the run's entry being written
+ * @param batch - the events, oldest first, and the progress after them
+ * @param now - the clock, epoch ms, for the events' ids
+ * @param max - most events kept per run (`RUN_EVENTS_MAX_PER_RUN`)
+ */
+export function appendToEntry(entry: MemoryRunEntry, batch: RunEventBatch, now: number, max: number): void {
+  for (const event of batch.events) {
+    const id = nextId(entry.lastEventId, now);
+    const bytes = JSON.stringify(event).length;
+    entry.lastEventId = id;
+    entry.events.push({ id, event, bytes });
+    entry.eventBytes += bytes;
+    const leaving = entry.events[entry.events.length - 1 - max];
+    if (leaving) entry.eventBytes -= leaving.bytes;
+  }
+  if (entry.events.length > max + Math.ceil(max / 4)) entry.events.splice(0, entry.events.length - max);
+  if (batch.progress) entry.progress = batch.progress;
 }
 
 /** Runs' events of this process. */
@@ -29,22 +58,13 @@ export class MemoryRunEventLog implements RunEventLog {
     private readonly maxEventsPerRun: number,
   ) {}
 
-  async append(runId: string, events: readonly RunEvent[], progress?: RunProgress): Promise<void> {
+  async append(runId: string, events: readonly RunEvent[], progress?: RunProgress, of?: SubmissionOf): Promise<void> {
+    const held = this.table.get(runId)?.record;
+    if (of && held && (held.created_at !== of.created_at || held.request_id !== of.request_id)) return;
     const now = this.table.now();
-    const max = this.maxEventsPerRun;
-    this.table.write(runId, (entry) => {
-      for (const event of events) {
-        const id = nextId(entry.lastEventId, now);
-        const bytes = JSON.stringify(event).length;
-        entry.lastEventId = id;
-        entry.events.push({ id, event, bytes });
-        entry.eventBytes += bytes;
-        const leaving = entry.events[entry.events.length - 1 - max];
-        if (leaving) entry.eventBytes -= leaving.bytes;
-      }
-      if (entry.events.length > max + Math.ceil(max / 4)) entry.events.splice(0, entry.events.length - max);
-      if (progress) entry.progress = progress;
-    });
+    this.table.write(runId, (entry) =>
+      appendToEntry(entry, { events, ...(progress ? { progress } : {}) }, now, this.maxEventsPerRun),
+    );
   }
 
   /**

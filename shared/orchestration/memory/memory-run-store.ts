@@ -6,6 +6,7 @@
  */
 import {
   admissionOf,
+  type FinishOptions,
   finishes,
   type HistoryMark,
   type HistoryOutbox,
@@ -15,6 +16,7 @@ import {
   type RunRecord,
   type RunStore,
 } from '../registry/run-store.js';
+import { appendToEntry } from './memory-run-event-log.js';
 import type { MemoryRunEntry, MemoryRunTable } from './memory-run-table.js';
 
 function setRecord(entry: MemoryRunEntry, record: RunRecord): void {
@@ -35,8 +37,14 @@ export class MemoryRunStore implements RunStore, HistoryOutbox {
   private readonly marks = new Map<string, number>();
   private sequence = 0;
 
-  /** @param table - the table shared with the in-memory event log */
-  constructor(private readonly table: MemoryRunTable) {}
+  /**
+   * @param table - the table shared with the in-memory event log
+   * @param maxEventsPerRun - most events kept per run (`RUN_EVENTS_MAX_PER_RUN`), for the events a finish appends
+   */
+  constructor(
+    private readonly table: MemoryRunTable,
+    private readonly maxEventsPerRun: number,
+  ) {}
 
   private mark(runId: string): void {
     this.marks.delete(runId);
@@ -124,9 +132,17 @@ export class MemoryRunStore implements RunStore, HistoryOutbox {
     return entry?.owner === owner ? entry.record : undefined;
   }
 
-  async finishOnce(finished: RunRecord, options: { release: boolean }): Promise<RunFinish> {
-    if (!finishes(this.table.get(finished.pipeline_run_id)?.record, finished)) return 'already_finished';
-    await (options.release ? this.finish(finished) : this.save(finished));
+  async finishOnce(finished: RunRecord, options: FinishOptions): Promise<RunFinish> {
+    const runId = finished.pipeline_run_id;
+    if (!finishes(this.table.get(runId)?.record, finished)) return 'already_finished';
+    const { events } = options;
+    const now = this.table.now();
+    this.table.write(runId, (entry) => {
+      setRecord(entry, finished);
+      if (options.release) entry.inFlight = false;
+      if (events) appendToEntry(entry, events, now, this.maxEventsPerRun);
+    });
+    this.mark(runId);
     return 'recorded';
   }
 }

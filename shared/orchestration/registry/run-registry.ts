@@ -12,6 +12,7 @@ import { FINISH_RUN_ONCE } from './run-finish-script.js';
 import { ADMIT_RUN_JOB, CLAIM_RUN_ID, READ_OWNED_RECORD, STORE_RUN_RECORD } from './run-ownership-scripts.js';
 import type {
   DispatchLimits,
+  FinishOptions,
   HistoryMark,
   HistoryOutbox,
   RunAdmission,
@@ -69,17 +70,19 @@ export class RunRegistry implements RunStore, HistoryOutbox {
    * @param redis - the registry's connection; the ownership scripts are defined on it
    * @param keys - the deployment's key names
    * @param ttlSeconds - record lifetime in seconds
+   * @param maxEventsPerRun - most events kept per run (`RUN_EVENTS_MAX_PER_RUN`), for the events a finish appends
    */
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: QueueKeys,
     private readonly ttlSeconds: number,
+    private readonly maxEventsPerRun: number,
   ) {
     redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 9, lua: CLAIM_RUN_ID });
     redis.defineCommand('mthdsReadOwnedRecord', { numberOfKeys: 2, lua: READ_OWNED_RECORD });
     redis.defineCommand('mthdsStoreRunRecord', { numberOfKeys: 5, lua: STORE_RUN_RECORD });
     redis.defineCommand('mthdsAdmitRunJob', { numberOfKeys: 4, lua: ADMIT_RUN_JOB });
-    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 9, lua: FINISH_RUN_ONCE });
+    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 11, lua: FINISH_RUN_ONCE });
     redis.defineCommand('mthdsMarkHistory', { numberOfKeys: 2, lua: MARK_HISTORY });
     redis.defineCommand('mthdsSettleHistory', { numberOfKeys: 1, lua: SETTLE_HISTORY });
     redis.defineCommand('mthdsLeaseHistoryWriter', { numberOfKeys: 1, lua: LEASE_HISTORY_WRITER });
@@ -245,9 +248,10 @@ export class RunRegistry implements RunStore, HistoryOutbox {
    * @returns `recorded`, or `already_finished` (nothing written; see {@link RunStore.finishOnce})
    * @throws QueueUnavailableError (503) when Redis is down
    */
-  finishOnce(finished: RunRecord, options: { release: boolean }): Promise<RunFinish> {
+  finishOnce(finished: RunRecord, options: FinishOptions): Promise<RunFinish> {
     return reachable(async () => {
       const runId = finished.pipeline_run_id;
+      const batch = options.events;
       const [outcome, ...handed] = await this.scripted.mthdsFinishRunOnce(
         this.keys.run(runId),
         this.keys.owner(runId),
@@ -257,6 +261,8 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         this.keys.gateLine(finished.owner),
         this.keys.gateJobs,
         this.keys.gateDispatching,
+        this.keys.events(runId),
+        this.keys.progress(runId),
         JSON.stringify(finished),
         finished.owner,
         this.ttlSeconds,
@@ -265,6 +271,9 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         finished.request_id,
         runId,
         Date.now(),
+        this.maxEventsPerRun,
+        batch?.progress ? JSON.stringify(batch.progress) : '',
+        ...(batch?.events ?? []).map((event) => JSON.stringify(event)),
       );
       if (handed.length > 0) this.onHandover?.(handedRuns(handed));
       return outcome;

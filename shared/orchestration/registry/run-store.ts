@@ -6,6 +6,7 @@
  */
 import type { ErrorReport } from '../../errors/index.js';
 import type { RunIOArtifacts, RunResult, RunState, RunUsageReport } from '../../wire/index.js';
+import type { RunEventBatch } from '../events/run-event-log.js';
 
 /** A run as the store keeps it. Times are ISO-8601 UTC. */
 export interface RunRecord {
@@ -146,11 +147,20 @@ export interface RunStore {
    * finished record replaces the kept one only while that one is the same submission and has not finished; of two
    * parties finishing one run, the first wins.
    * @param finished - the finished record (COMPLETED or FAILED)
-   * @param options - `release`: also free the run id
+   * @param options - `release`: also free the run id; `events`: appended to the run's event log in the same step
+   *   (its events not yet appended and its terminal `run:finished`, so a reader that sees the end sees them too)
    * @returns `recorded`; `already_finished` when the kept record is finished or is a later submission's (nothing is
    *   written, and the caller must not act on the end: no events, callbacks or counts)
    */
-  finishOnce(finished: RunRecord, options: { release: boolean }): Promise<RunFinish>;
+  finishOnce(finished: RunRecord, options: FinishOptions): Promise<RunFinish>;
+}
+
+/** How {@link RunStore.finishOnce} records an end. */
+export interface FinishOptions {
+  /** Also free the run id. */
+  release: boolean;
+  /** Events to append with the finished record, in the same atomic step. */
+  events?: RunEventBatch;
 }
 
 /** A run the history outbox holds: its id and the mark of its latest change. */

@@ -172,21 +172,20 @@ export async function processRun(
       payload.inputs,
       log,
     );
-    // the record shows COMPLETED, and the id is freed, before `run:finished` and before any callback can reach a
-    // receiver that reads the run's status
-    const finish = await deps.registry.finishOnce(completed, { release: true });
+    // the record shows COMPLETED, with every event of the run up to `run:finished`, and the id is freed, in one step
+    // and before any callback can reach a receiver that reads the run's status or events
+    const events = await tracker.finishing(null);
+    const finish = await deps.registry.finishOnce(completed, { release: true, events });
     if (finish === 'already_finished') {
       await keepEndAsRecorded(deps, runId, payload.inputs, log);
       return { state: 'COMPLETED' };
     }
-    const body = payload.callback_urls.length > 0 ? successPayload(result) : undefined;
-    await Promise.all([
-      tracker.finish(null),
-      body &&
-        deps.callbacks.send(
-          payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
-        ),
-    ]);
+    if (payload.callback_urls.length > 0) {
+      const body = successPayload(result);
+      await deps.callbacks.send(
+        payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
+      );
+    }
     await Promise.all([
       deps.objects
         .dropPayload(queued)

@@ -77,11 +77,13 @@ export async function recordRunFailure(
   const finishedPipes = progress?.finished_pipes ?? 0;
   const body = payload.callback_urls.length > 0 ? failurePayload(runId, report, usage) : undefined;
   await Promise.all([
-    deps.events.append(runId, [runFinishedEvent(runId, deps.now(), finishedPipes, runError(report), 'FAILED', usage)], {
-      current_pipe: null,
-      finished_pipes: finishedPipes,
-      ...(usage ? { usage } : {}),
-    }),
+    // the id is free since the failure was recorded: a later run of it keeps its events to itself
+    deps.events.append(
+      runId,
+      [runFinishedEvent(runId, deps.now(), finishedPipes, runError(report), 'FAILED', usage)],
+      { current_pipe: null, finished_pipes: finishedPipes, ...(usage ? { usage } : {}) },
+      { created_at: new Date(payload.created_at).toISOString(), request_id: payload.request_id },
+    ),
     body &&
       deps.callbacks.send(
         payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),

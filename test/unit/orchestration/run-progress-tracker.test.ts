@@ -68,9 +68,10 @@ describe('the run progress tracker (shared/orchestration/events/run-progress-tra
     expect(appends).to.deep.equal([['run:started', 'pipe:started']]);
   });
 
-  it("should append the run's end at once with whatever waits, its last pipe included", async () => {
-    const { log, appends, releases } = recordingLog();
+  it("should hand over the run's end with whatever waits, its last pipe included, and append none of it", async () => {
+    const { log, appends } = recordingLog();
     const run = tracker(log, 10);
+    run.pipeProgress({ kind: 'started', step: STEP, at: Date.now() });
     run.pipeProgress({
       kind: 'finished',
       step: STEP,
@@ -79,12 +80,30 @@ describe('the run progress tracker (shared/orchestration/events/run-progress-tra
       usage: { inputTokens: 3, outputTokens: 2 },
       runUsage: RUN_USAGE,
     });
-    const finished = run.finish(null);
-    expect(appends).to.deep.equal([['pipe:finished', 'run:finished']]);
-    releases.shift()!();
-    await finished;
+    const end = await run.finishing(null);
+    expect(end.events.map((event) => event.type)).to.deep.equal(['pipe:started', 'pipe:finished', 'run:finished']);
+    expect(end.events.at(-1)).to.include({ status: 'COMPLETED', finished_pipes: 1 });
+    expect(end.progress).to.deep.include({ current_pipe: null, finished_pipes: 1 });
     await clock.tickAsync(10);
-    expect(appends, 'nothing appended twice').to.have.length(1);
+    expect(appends, 'the linger ended with the hand-over').to.deep.equal([]);
+  });
+
+  it("should hand over the run's end only once the append in flight is done, without its events", async () => {
+    const { log, appends, releases } = recordingLog();
+    const run = tracker(log);
+    run.runStarted(null, 1);
+    run.pipeProgress({ kind: 'started', step: STEP, at: Date.now() });
+    let handed = false;
+    const ending = run.finishing(null).then((end) => {
+      handed = true;
+      return end;
+    });
+    await clock.tickAsync(0);
+    expect(handed, 'while run:started is being appended').to.equal(false);
+    releases.shift()!();
+    const end = await ending;
+    expect(end.events.map((event) => event.type)).to.deep.equal(['pipe:started', 'run:finished']);
+    expect(appends, 'appended once, by the append in flight').to.deep.equal([['run:started']]);
   });
 
   it('should append what waits at once on a flush', async () => {

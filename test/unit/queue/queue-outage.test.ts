@@ -100,7 +100,7 @@ describe('queue outage classification', () => {
     it('should not report a record that cannot be serialised as a queue outage (real Redis, up)', async () => {
       const redis = openRedis(TEST_REDIS_TARGET, 'producer');
       try {
-        const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
+        const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60, 100);
         let deep: unknown = 1;
         for (let level = 0; level < 20_000; level += 1) deep = { a: deep };
         const failure = await registry.save({ ...record, result: deep as never }).then(
@@ -116,7 +116,7 @@ describe('queue outage classification', () => {
     it('should report a refused connection as a queue outage (a real client on a closed port)', async () => {
       const redis = openRedis({ url: 'redis://127.0.0.1:1' }, 'producer');
       try {
-        const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60);
+        const registry = new RunRegistry(redis, new QueueKeys(uniquePrefix()), 60, 100);
         const failure = await registry.save(record).then(
           () => undefined,
           (error: unknown) => error,
