@@ -199,6 +199,11 @@ describe('regression: a job added or edited through BullMQ cannot act as another
       () => victimStatus('victim-copied'),
       (status) => status.body['state'] === 'COMPLETED',
     );
+    // the record shows the end before the attempt has sent its callback and its job has left the active list
+    await pollUntil(
+      async () => (await runs().getJob('victim-copied'))!.getState(),
+      (state) => state !== 'active',
+    );
     expect(await (await runs().getJob('victim-copied'))!.getState()).to.equal('completed');
     expect(victim.received.filter((delivery) => delivery.body.includes('victim-copied'))).to.have.length(1);
   });
