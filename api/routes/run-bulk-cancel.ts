@@ -86,7 +86,7 @@ export function runBulkCancelRouter(options: RunBulkCancelRouterOptions): Router
     const states = cancellableStates(body);
     const service = await options.service;
     // the runs this process just wrote reach the history before it is read (a failure leaves them to the writer)
-    await service.writer.writeBatch().catch(() => undefined);
+    await service.writer.catchUp().catch(() => undefined);
     const runIds =
       states.length === 0
         ? []

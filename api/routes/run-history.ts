@@ -145,7 +145,7 @@ export function runHistoryRouter(options: RunHistoryRouterOptions): Router {
     const owner: string = res.locals.identity.userId;
     const service = await options.service;
     // The runs this process just wrote reach the history before they are listed (a failure leaves them to the writer).
-    await service.writer.writeBatch().catch(() => undefined);
+    await service.writer.catchUp().catch(() => undefined);
     const page = await whenDatabaseReachable(() =>
       service.history.list(
         owner,
@@ -165,7 +165,7 @@ export function runHistoryRouter(options: RunHistoryRouterOptions): Router {
   router.get('/v1/runs/:runId', async (req, res) => {
     const { runId } = parseRequest(RUN_ID, req.params, 'path');
     const service = await options.service;
-    await service.writer.writeBatch().catch(() => undefined);
+    await service.writer.catchUp().catch(() => undefined);
     const owner: string = res.locals.identity.userId;
     const row = await whenDatabaseReachable(() => service.history.find(owner, runId));
     if (!row) throw notFound(runId);
@@ -200,7 +200,7 @@ export function runHistoryRouter(options: RunHistoryRouterOptions): Router {
     const to = query.to !== undefined ? new Date(query.to) : new Date(options.now());
     const from = query.from !== undefined ? new Date(query.from) : new Date(to.getTime() - 30 * DAY_MS);
     const service = await options.service;
-    await service.writer.writeBatch().catch(() => undefined);
+    await service.writer.catchUp().catch(() => undefined);
     const report = await whenDatabaseReachable(() =>
       service.usage.report(res.locals.identity.userId, { from, to }, query.group_by),
     );

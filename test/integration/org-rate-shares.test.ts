@@ -113,7 +113,8 @@ describe('organization shares of the provider rate limits (real Redis, fake prov
   it("should hold a flooding organization to half the requests while the other's calls go through at once", async () => {
     const metrics = new Metrics();
     const config = configWith({ requests_per_minute: 4 });
-    const workers = [worker(config, 0.5, metrics), worker(config, 0.5)];
+    // both count in one registry: which worker's calls of A wait for its share is a race between them
+    const workers = [worker(config, 0.5, metrics), worker(config, 0.5, metrics)];
     const flood = calls(workers, 'org_a', 4);
     // A's share of 2 is used, and its other calls wait for it in each worker
     await pollUntil(

@@ -22,6 +22,12 @@ export interface RunHistoryWriterOptions {
   logger: Logger;
 }
 
+/**
+ * Most batches a {@link RunHistoryWriter.catchUp} writes (a backlog left by a database outage is the writer's to
+ * drain, not one request's).
+ */
+const CATCH_UP_MAX_BATCHES = 20;
+
 /** What a writer needs: the outbox it drains and the history it writes. */
 export interface RunHistoryWriterDeps {
   outbox: HistoryOutbox;
@@ -50,13 +56,22 @@ export class RunHistoryWriter {
   }
 
   /**
-   * Write one batch now, lease or not (the writes are idempotent): what a listing does first, so a caller sees the runs
-   * it just started.
+   * Write what the outbox holds now, lease or not (the writes are idempotent): batches until one comes back short, as
+   * many as the outbox held at the call and at most {@link CATCH_UP_MAX_BATCHES}. What a listing or a bulk cancel does
+   * first, so a caller sees the runs it just started even while the writer is behind.
    * @returns how many runs were written
    * @throws what the outbox or the database throws
    */
-  writeBatch(): Promise<number> {
-    return this.write();
+  async catchUp(): Promise<number> {
+    const { batchSize } = this.options;
+    const backlog = await this.deps.outbox.historyBacklog();
+    let written = 0;
+    for (let batches = Math.min(Math.ceil(backlog / batchSize), CATCH_UP_MAX_BATCHES); batches > 0; batches -= 1) {
+      const count = await this.write();
+      written += count;
+      if (count < batchSize) break;
+    }
+    return written;
   }
 
   /** Stop draining: waits for the drain under way, then writes what is left (shutdown; a failure is reported). */
