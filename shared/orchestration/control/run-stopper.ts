@@ -7,9 +7,9 @@
  *   fanned-out children; no further call is made), and a queued job no worker holds yet is removed from the queue (a
  *   worker that takes it anyway finds its run finished at admission and refuses it);
  * - has published the run's terminal `run:finished` event with the stop's status (written with the stopped record, in
- *   one step), enqueues its callbacks (the failure body,
- *   `state` `CANCELLED` or `TIMED_OUT`), keeps the stopped record in storage and its payload for its retries, frees the run
- *   id and counts the run in `mthds_runs_finished_total{state}`.
+ *   one step), enqueues its callbacks (the failure body, `state` `CANCELLED` or `TIMED_OUT`), keeps the stopped record
+ *   in storage and its payload for its retries, frees the run id and counts the run in
+ *   `mthds_runs_finished_total{state}`.
  *
  * The stopped record keeps the run's usage so far (as of the last pipe that ended, as a failed run's does) and an error
  * report, the stop's (`RunCancelledError`, `RunTimedOutError`), with the pipe that was running as its `pipe_code`. A
@@ -216,8 +216,7 @@ export class RunStopper {
 
   /**
    * What follows a recorded stop (its events went with its record): the announcement, the queue, the callbacks, storage
-   * and counts. The stop
-   * stands whatever fails here; a failure is logged.
+   * and counts. The stop stands whatever fails here; a failure is logged.
    */
   private async afterStop(stops: readonly Stop[], state: RunStopState): Promise<void> {
     const { logger, metrics, broadcast, jobs } = this.deps;

@@ -3,7 +3,7 @@
  * id and enqueue the completion callbacks (CONTRIBUTING.md#16-thin-processors: parse, build deps, call the runtime, map
  * the outcome).
  * Each attempt publishes its events to the run event log (`run:started`, the pipes' events, and on the last attempt
- * `run:finished` after the record; docs/run-events.md).
+ * `run:finished`: with the record when the run completes, after it when it fails; docs/run-events.md).
  *
  * Retry policy (CONTRIBUTING.md#12-retries-follow-retryable): a retryable failure (a transient provider error) is
  * thrown back to BullMQ, which
