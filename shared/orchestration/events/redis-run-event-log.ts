@@ -141,13 +141,24 @@ export class RedisRunEventLog implements RunEventLog {
       const { keys, ttlSeconds, maxEventsPerRun } = this.options;
       const progressText = progress ? JSON.stringify(progress) : '';
       const texts = events.map((event) => JSON.stringify(event));
-      const [stream, kept] = [keys.events(runId), keys.progress(runId)];
-      if (of)
-        await this.scripted.mthdsAppendRunEventsOf(
-          ...[stream, kept, keys.run(runId), maxEventsPerRun, ttlSeconds, progressText],
-          ...[of.created_at, of.request_id, ...texts],
-        );
-      else await this.scripted.mthdsAppendRunEvents(stream, kept, maxEventsPerRun, ttlSeconds, progressText, ...texts);
+      const stream = keys.events(runId);
+      const kept = keys.progress(runId);
+      if (!of) {
+        await this.scripted.mthdsAppendRunEvents(stream, kept, maxEventsPerRun, ttlSeconds, progressText, ...texts);
+        return;
+      }
+      const record = keys.run(runId);
+      const guard = [of.created_at, of.request_id];
+      await this.scripted.mthdsAppendRunEventsOf(
+        stream,
+        kept,
+        record,
+        maxEventsPerRun,
+        ttlSeconds,
+        progressText,
+        ...guard,
+        ...texts,
+      );
     });
   }
 

@@ -34,6 +34,16 @@ export interface SubmissionOf {
   request_id: string;
 }
 
+/**
+ * Whether a record is of a submission: the same `created_at` and `request_id` (a run id taken again is another
+ * submission; docs/run-ownership.md).
+ * @param record - a run record, or anything carrying those two fields
+ * @param of - the submission
+ */
+export function isSubmission(record: SubmissionOf, of: SubmissionOf): boolean {
+  return record.created_at === of.created_at && record.request_id === of.request_id;
+}
+
 /** How to follow a run's events. */
 export interface FollowOptions {
   /** Resume after this event id (exclusive); null from the first event kept. */

@@ -12,6 +12,7 @@ import type { RunEvent, RunProgress } from '../events/run-event.js';
 import {
   compareEventIds,
   type FollowOptions,
+  isSubmission,
   type LoggedRunEvent,
   type RunEventBatch,
   type RunEventLog,
@@ -60,7 +61,7 @@ export class MemoryRunEventLog implements RunEventLog {
 
   async append(runId: string, events: readonly RunEvent[], progress?: RunProgress, of?: SubmissionOf): Promise<void> {
     const held = this.table.get(runId)?.record;
-    if (of && held && (held.created_at !== of.created_at || held.request_id !== of.request_id)) return;
+    if (of && held && !isSubmission(held, of)) return;
     const now = this.table.now();
     this.table.write(runId, (entry) =>
       appendToEntry(entry, { events, ...(progress ? { progress } : {}) }, now, this.maxEventsPerRun),

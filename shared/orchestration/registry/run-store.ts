@@ -6,7 +6,7 @@
  */
 import type { ErrorReport } from '../../errors/index.js';
 import type { RunIOArtifacts, RunResult, RunState, RunUsageReport } from '../../wire/index.js';
-import type { RunEventBatch } from '../events/run-event-log.js';
+import { isSubmission, type RunEventBatch } from '../events/run-event-log.js';
 
 /** A run as the store keeps it. Times are ISO-8601 UTC. */
 export interface RunRecord {
@@ -96,7 +96,7 @@ export type RunFinish = 'recorded' | 'already_finished';
  */
 export function finishes(held: RunRecord | undefined, finished: RunRecord): boolean {
   if (!held) return true;
-  if (held.created_at !== finished.created_at || held.request_id !== finished.request_id) return false;
+  if (!isSubmission(held, finished)) return false;
   return held.state === 'STARTED' || held.state === 'RUNNING';
 }
 
