@@ -1,14 +1,21 @@
 /**
  * The step checkpoints of queued runs in the real Redis (shared/orchestration/checkpoints, docs/checkpoints.md): kept
  * by step path in one hash per run with the run record's TTL, replayed only by the same submission (or a retry of it),
- * bounded in size, dropped when the run completes or kept for its retries, and never failing the run when something
+ * written behind in batches, bounded in size, kept for a failed run's retries, and never failing the run when something
  * is wrong.
  */
+
+import type { Clock } from '@sinonjs/fake-timers';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { RunCheckpoints, submissionFingerprint } from '../../shared/orchestration/checkpoints/run-checkpoints.js';
+import {
+  CHECKPOINT_LINGER_MS,
+  RunCheckpoints,
+  submissionFingerprint,
+} from '../../shared/orchestration/checkpoints/run-checkpoints.js';
 import { QueueKeys, type RunJob } from '../../shared/orchestration/queued.js';
 import type { StepCheckpoint } from '../../shared/runtime/index.js';
+import { installFakeClock, uninstallFakeClock } from '../helpers/fake-clock.js';
 import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { startRedisServer } from '../helpers/redis-servers.js';
 
@@ -240,10 +247,56 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
     }
   });
 
-  it('should drop a run’s checkpoints', async () => {
-    await checkpoints().forRun(JOB, true)!.save('main/s0', CHECKPOINT);
-    await checkpoints().drop('run-ckpt');
-    expect(await redis.exists(`${prefix}:checkpoints:run-ckpt`)).to.equal(0);
+  it('should hold the saves written behind for the linger, then write them in one script call', async () => {
+    // a Redis of the test's own, whose commands this test counts
+    const server = await startRedisServer([]);
+    const own = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+    let clock: Clock | undefined;
+    try {
+      await own.config('RESETSTAT');
+      clock = installFakeClock();
+      const store = new RunCheckpoints(own, keys, {
+        ttlSeconds: 300,
+        retentionSeconds: 60,
+        maxBytes: 1_048_576,
+        onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
+      }).forRun(JOB, false, { behind: true })!;
+      await store.save('main/s0', CHECKPOINT);
+      await store.save('main/s1', CHECKPOINT);
+      await clock.tickAsync(CHECKPOINT_LINGER_MS - 1);
+      expect(await own.exists(`${prefix}:checkpoints:run-ckpt`), 'held for the linger').to.equal(0);
+      await clock.tickAsync(1);
+      await store.settled();
+      expect(await own.hkeys(`${prefix}:checkpoints:run-ckpt`)).to.have.members(['main/s0', 'main/s1']);
+      expect(await own.ttl(`${prefix}:checkpoints:run-ckpt`)).to.be.within(1, 300);
+      expect(await own.info('commandstats')).to.match(/^cmdstat_hset:calls=1,/m);
+      expect(problems).to.deep.equal([]);
+    } finally {
+      if (clock) uninstallFakeClock(clock);
+      own.disconnect();
+      await server.stop();
+    }
+  });
+
+  it('should write nothing a completed run abandons, and what it holds when it settles', async () => {
+    const clock = installFakeClock();
+    try {
+      const behind = () => checkpoints().forRun(JOB, false, { behind: true })!;
+      const abandoned = behind();
+      await abandoned.save('main/s0', CHECKPOINT);
+      await abandoned.abandon();
+      await clock.tickAsync(2 * CHECKPOINT_LINGER_MS);
+      await abandoned.settled();
+      expect(await redis.exists(`${prefix}:checkpoints:run-ckpt`), 'abandoned').to.equal(0);
+      const settling = behind();
+      await settling.save('main/s1', CHECKPOINT);
+      await settling.settled();
+      expect(await redis.hkeys(`${prefix}:checkpoints:run-ckpt`), 'settled before the linger').to.deep.equal([
+        'main/s1',
+      ]);
+    } finally {
+      uninstallFakeClock(clock);
+    }
   });
 
   it('should keep a run’s checkpoints for the retention from its end, and drop them with a retention of 0', async () => {

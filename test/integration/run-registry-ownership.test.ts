@@ -84,6 +84,33 @@ describe('RunRegistry ownership (real Redis)', () => {
     });
   });
 
+  describe('finishOnce', () => {
+    it("should drop a completed run's step checkpoints with its end, and keep them when not asked to", async () => {
+      for (const dropCheckpoints of [true, false]) {
+        const runId = `run-${String(dropCheckpoints)}`;
+        await registry.claim(recordOf(runId, 'alice', 'w1'));
+        await redis.hset(keys.checkpoints(runId), 'main', '{}');
+        const finished = { ...recordOf(runId, 'alice', 'w1'), state: 'COMPLETED' as const };
+        expect(await registry.finishOnce(finished, { release: true, dropCheckpoints })).to.equal('recorded');
+        expect(await redis.exists(keys.checkpoints(runId)), `dropCheckpoints ${String(dropCheckpoints)}`).to.equal(
+          dropCheckpoints ? 0 : 1,
+        );
+      }
+    });
+
+    it('should drop no checkpoint with an end it refuses', async () => {
+      await registry.claim(recordOf('run', 'alice', 'w1'));
+      const failed = { ...recordOf('run', 'alice', 'w1'), state: 'FAILED' as const };
+      expect(await registry.finishOnce(failed, { release: true })).to.equal('recorded');
+      await redis.hset(keys.checkpoints('run'), 'main', '{}');
+      const completed = { ...recordOf('run', 'alice', 'w1'), state: 'COMPLETED' as const };
+      expect(await registry.finishOnce(completed, { release: true, dropCheckpoints: true })).to.equal(
+        'already_finished',
+      );
+      expect(await redis.hget(keys.checkpoints('run'), 'main')).to.equal('{}');
+    });
+  });
+
   describe('abandon', () => {
     it('should free the id and drop the record and owner the claim stored', async () => {
       await registry.claim(recordOf('fresh', 'alice', 'w1'));

@@ -4,7 +4,7 @@
  * checkpoints as JSON, each with the fingerprint of the submission that made it. A checkpoint is replayed only by an
  * attempt of the same submission (same fingerprint), so a run id reused for another bundle or other inputs never
  * replays the earlier run's steps. The hash lives as long as the run record (`RUN_RECORD_TTL_SECONDS`, or the
- * retention below when longer, renewed on each save); it is dropped when the run completes, and kept `RUN_CHECKPOINT_RETENTION_HOURS` when it ends `FAILED`,
+ * retention below when longer, renewed on each save); it is dropped with a completed run's end, and kept `RUN_CHECKPOINT_RETENTION_HOURS` when it ends `FAILED`,
  * `CANCELLED` or `TIMED_OUT`, for its retries: a retry (a new run whose job names its original in `replay_from`) also
  * reads the original's hash, bound to the original submission's fingerprint, and keeps what it replays from there as
  * its own, so a retry of the retry finds it too. A step replayed from the original carries no usage: its calls are
@@ -150,25 +150,40 @@ export interface RunCheckpointsOptions {
 
 /**
  * The checkpoint store of one run attempt, with the writes it has under way. A store written behind (an in-process
- * attempt's) answers a save at once and goes on writing: the attempt waits with {@link settled} before its end is
- * recorded (a failure, a stop: a retry reads the checkpoints) or, for a completed run, only before it drops them, after
- * its callbacks — off the run's path either way (docs/checkpoints.md).
+ * attempt's) answers a save at once, holds it {@link CHECKPOINT_LINGER_MS} for the saves that follow, then writes them
+ * together: the attempt waits with {@link settled} before its end is recorded (a failure, a stop: a retry reads the
+ * checkpoints), and a completed run {@link abandon}s what it still holds, since its end drops its checkpoints
+ * (docs/checkpoints.md).
  */
 export interface RunCheckpointStore extends StepCheckpointStore {
-  /** Wait for every write started so far (kept or lost: a write never throws). */
+  /** Write what is held now, and wait for every write started so far (kept or lost: a write never throws). */
   settled(): Promise<void>;
+  /**
+   * The run completed: drop the saves not written yet (no retry will read them) and wait for the writes under way, so
+   * that none lands after the run's end drops its checkpoints.
+   */
+  abandon(): Promise<void>;
 }
+
+/**
+ * How long a save written behind waits for the saves that follow it, in ms: the steps a run finishes close together
+ * are written in one round trip, and a run that completes within it writes none (docs/checkpoints.md).
+ */
+export const CHECKPOINT_LINGER_MS = 10;
+
+/** Most checkpoints one script call writes (its arguments stay far below Lua's `unpack` bound). */
+const MOST_PER_WRITE = 200;
 
 /** The checkpoint script, defined on the connection. */
 type ScriptedRedis = RedisClient & {
-  /** KEYS: the run's checkpoints hash; ARGV: step path, kept checkpoint (JSON), lifetime in seconds. */
-  mthdsKeepCheckpoint(key: string, stepPath: string, text: string, ttlSeconds: number): Promise<number>;
+  /** KEYS: the run's checkpoints hash; ARGV: lifetime in seconds, then step path and kept checkpoint (JSON) pairs. */
+  mthdsKeepCheckpoints(key: string, ttlSeconds: number, ...pathsAndTexts: string[]): Promise<number>;
 };
 
-/** Keep one step's checkpoint and restart the lifetime of the run's checkpoints: one round trip, one atomic step. */
-const KEEP_CHECKPOINT = `
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return redis.call('EXPIRE', KEYS[1], ARGV[3])
+/** Keep steps' checkpoints and restart the lifetime of the run's checkpoints: one round trip, one atomic step. */
+const KEEP_CHECKPOINTS = `
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+return redis.call('EXPIRE', KEYS[1], ARGV[1])
 `;
 
 /** The step checkpoints of a deployment's runs, in Redis. */
@@ -185,7 +200,7 @@ export class RunCheckpoints {
     private readonly keys: QueueKeys,
     private readonly options: RunCheckpointsOptions,
   ) {
-    redis.defineCommand('mthdsKeepCheckpoint', { numberOfKeys: 1, lua: KEEP_CHECKPOINT });
+    redis.defineCommand('mthdsKeepCheckpoints', { numberOfKeys: 1, lua: KEEP_CHECKPOINTS });
     this.scripted = redis as ScriptedRedis;
   }
 
@@ -195,14 +210,20 @@ export class RunCheckpoints {
    * @param retake - whether an earlier attempt of the job ran (a retry, or a retake after its worker died); a first
    *   attempt reads nothing of its own (no checkpoint of its submission can exist yet), so its steps cost no read,
    *   unless it is a retry of another run (`replay_from`), whose checkpoints it reads
-   * @param options - `behind`: a save answers at once and its write goes on (see {@link RunCheckpointStore})
+   * @param options - `behind`: a save answers at once and is written {@link CHECKPOINT_LINGER_MS} later with the saves
+   *   made meanwhile (see {@link RunCheckpointStore})
    * @returns the store the runtime reads and writes, or undefined when checkpoints are off (`maxBytes` 0)
    */
   forRun(job: RunJob, retake: boolean, options: { behind?: boolean } = {}): RunCheckpointStore | undefined {
     if (this.options.maxBytes === 0) return undefined;
+    let fingerprint: string | undefined;
+    // computed when a checkpoint is first read or written: a run that writes none pays nothing for it
     const own: Submission = {
       key: this.keys.checkpoints(job.pipeline_run_id),
-      fingerprint: submissionFingerprint(job),
+      get fingerprint() {
+        fingerprint ??= submissionFingerprint(job);
+        return fingerprint;
+      },
     };
     // a retry's original: the same submission but for the ids and time that tell the original's
     const origin: Submission | undefined = job.replay_from && {
@@ -230,23 +251,45 @@ export class RunCheckpoints {
       }
     };
     const writes = new Set<Promise<void>>();
-    const keep = async (stepPath: string, checkpoint: StepCheckpoint): Promise<void> => {
-      const text = JSON.stringify({ fingerprint: own.fingerprint, checkpoint: keptCheckpoint(checkpoint) });
-      const bytes = Buffer.byteLength(text);
-      if (bytes > maxBytes) {
-        onProblem(
-          `the checkpoint of step '${stepPath}' (${bytes} bytes) is larger than STEP_CHECKPOINT_MAX_BYTES (${maxBytes}) and was not kept; the step would run again on a retake`,
-        );
-        return;
+    const keep = async (saves: [string, StepCheckpoint][]): Promise<void> => {
+      const fields: string[] = [];
+      for (const [stepPath, checkpoint] of saves) {
+        const text = JSON.stringify({ fingerprint: own.fingerprint, checkpoint: keptCheckpoint(checkpoint) });
+        const bytes = Buffer.byteLength(text);
+        if (bytes <= maxBytes) fields.push(stepPath, text);
+        else
+          onProblem(
+            `the checkpoint of step '${stepPath}' (${bytes} bytes) is larger than STEP_CHECKPOINT_MAX_BYTES (${maxBytes}) and was not kept; the step would run again on a retake`,
+          );
       }
-      try {
-        await this.scripted.mthdsKeepCheckpoint(own.key, stepPath, text, ttlSeconds);
-      } catch (error) {
-        onProblem(
-          `the checkpoint of step '${stepPath}' could not be kept; the step would run again on a retake`,
-          error,
-        );
+      for (let start = 0; start < fields.length; start += 2 * MOST_PER_WRITE) {
+        const chunk = fields.slice(start, start + 2 * MOST_PER_WRITE);
+        try {
+          await this.scripted.mthdsKeepCheckpoints(own.key, ttlSeconds, ...chunk);
+        } catch (error) {
+          for (let index = 0; index < chunk.length; index += 2)
+            onProblem(
+              `the checkpoint of step '${chunk[index]}' could not be kept; the step would run again on a retake`,
+              error,
+            );
+        }
       }
+    };
+    const write = (saves: [string, StepCheckpoint][]): Promise<void> => {
+      const writing = keep(saves);
+      writes.add(writing);
+      void writing.finally(() => writes.delete(writing));
+      return writing;
+    };
+    const held = new Map<string, StepCheckpoint>();
+    let lingering: NodeJS.Timeout | undefined;
+    const writeHeld = () => {
+      clearTimeout(lingering);
+      lingering = undefined;
+      if (held.size === 0) return;
+      const saves = [...held];
+      held.clear();
+      void write(saves);
     };
     const store: RunCheckpointStore = {
       load: async (stepPath) => {
@@ -261,25 +304,23 @@ export class RunCheckpoints {
         return inherited;
       },
       save: (stepPath, checkpoint) => {
-        const writing = keep(stepPath, checkpoint);
-        writes.add(writing);
-        void writing.finally(() => writes.delete(writing));
-        return options.behind ? Promise.resolve() : writing;
+        if (!options.behind) return write([[stepPath, checkpoint]]);
+        held.set(stepPath, checkpoint);
+        lingering ??= setTimeout(writeHeld, CHECKPOINT_LINGER_MS);
+        return Promise.resolve();
       },
       settled: async () => {
+        writeHeld();
+        await Promise.all(writes);
+      },
+      abandon: async () => {
+        clearTimeout(lingering);
+        lingering = undefined;
+        held.clear();
         await Promise.all(writes);
       },
     };
     return store;
-  }
-
-  /**
-   * Drop a run's checkpoints (it completed: no attempt will replay them).
-   * @param runId - the `pipeline_run_id`
-   * @throws whatever the Redis call throws
-   */
-  async drop(runId: string): Promise<void> {
-    await this.redis.del(this.keys.checkpoints(runId));
   }
 
   /**

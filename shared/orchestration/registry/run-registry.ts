@@ -82,7 +82,7 @@ export class RunRegistry implements RunStore, HistoryOutbox {
     redis.defineCommand('mthdsReadOwnedRecord', { numberOfKeys: 2, lua: READ_OWNED_RECORD });
     redis.defineCommand('mthdsStoreRunRecord', { numberOfKeys: 5, lua: STORE_RUN_RECORD });
     redis.defineCommand('mthdsAdmitRunJob', { numberOfKeys: 4, lua: ADMIT_RUN_JOB });
-    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 11, lua: FINISH_RUN_ONCE });
+    redis.defineCommand('mthdsFinishRunOnce', { numberOfKeys: 12, lua: FINISH_RUN_ONCE });
     redis.defineCommand('mthdsMarkHistory', { numberOfKeys: 2, lua: MARK_HISTORY });
     redis.defineCommand('mthdsSettleHistory', { numberOfKeys: 1, lua: SETTLE_HISTORY });
     redis.defineCommand('mthdsLeaseHistoryWriter', { numberOfKeys: 1, lua: LEASE_HISTORY_WRITER });
@@ -244,7 +244,8 @@ export class RunRegistry implements RunStore, HistoryOutbox {
    * takes the run out of its owner's in-flight set at the dispatch gate; a run handed its slot goes to
    * {@link onHandover}.
    * @param finished - the finished record (COMPLETED or FAILED)
-   * @param options - `release`: also free the run id
+   * @param options - `release`: also free the run id; `dropCheckpoints`: also drop its step checkpoints; `events`: append
+   *   them with the end
    * @returns `recorded`, or `already_finished` (nothing written; see {@link RunStore.finishOnce})
    * @throws QueueUnavailableError (503) when Redis is down
    */
@@ -263,6 +264,7 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         this.keys.gateDispatching,
         this.keys.events(runId),
         this.keys.progress(runId),
+        this.keys.checkpoints(runId),
         JSON.stringify(finished),
         finished.owner,
         this.ttlSeconds,
@@ -273,6 +275,7 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         Date.now(),
         this.maxEventsPerRun,
         batch?.progress ? JSON.stringify(batch.progress) : '',
+        options.dropCheckpoints ? '1' : '0',
         ...(batch?.events ?? []).map((event) => JSON.stringify(event)),
       );
       if (handed.length > 0) this.onHandover?.(handedRuns(handed));

@@ -161,6 +161,11 @@ export interface FinishOptions {
   release: boolean;
   /** Events to append with the finished record, in the same atomic step. */
   events?: RunEventBatch;
+  /**
+   * Also drop the run's step checkpoints (a completed run: no retry reads them; docs/checkpoints.md). A store that
+   * keeps no checkpoints (the in-memory one) ignores it.
+   */
+  dropCheckpoints?: boolean;
 }
 
 /** A run the history outbox holds: its id and the mark of its latest change. */

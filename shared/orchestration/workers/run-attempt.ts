@@ -1,7 +1,7 @@
 /**
  * One attempt at a run job, once admitted and its payload loaded (docs/run-failures.md, docs/run-events.md): the run
  * in this process or in quarantine, its events published, its end recorded once (a completed run kept in storage, its
- * callbacks sent, its payload and step checkpoints dropped), or its failure thrown back to BullMQ for a retry or
+ * callbacks sent, its payload dropped, its step checkpoints dropped with its end), or its failure thrown back to BullMQ for a retry or
  * recorded on the last attempt. An attempt aborted by a stop of its run (docs/cancellation.md) records nothing: the
  * stop is the run's end.
  */
@@ -137,8 +137,8 @@ export async function processRun(
       { stalled_count: job.stalledCounter },
       'run:quarantined: its worker process died during an earlier attempt; this retake runs in a quarantine process with resource limits',
     );
-  // written behind the run: the attempt waits for its checkpoints before recording a failure or a stop, and, once it
-  // completed, only before dropping them
+  // written behind the run: the attempt waits for its checkpoints before recording a failure or a stop; once it
+  // completed, it drops those not yet written
   const checkpoints = quarantined
     ? undefined
     : deps.checkpoints.forRun(payload, job.attemptsMade > 0, { behind: true });
@@ -172,10 +172,11 @@ export async function processRun(
       payload.inputs,
       log,
     );
-    // the record shows COMPLETED, with every event of the run up to `run:finished`, and the id is freed, in one step
-    // and before any callback can reach a receiver that reads the run's status or events
-    const events = await tracker.finishing(null);
-    const finish = await deps.registry.finishOnce(completed, { release: true, events });
+    // the record shows COMPLETED, with every event of the run up to `run:finished`, the id is freed and the step
+    // checkpoints dropped (none still to be written), in one step and before any callback can reach a receiver that
+    // reads the run's status or events
+    const [events] = await Promise.all([tracker.finishing(null), checkpoints?.abandon()]);
+    const finish = await deps.registry.finishOnce(completed, { release: true, events, dropCheckpoints: true });
     if (finish === 'already_finished') {
       await keepEndAsRecorded(deps, runId, payload.inputs, log);
       return { state: 'COMPLETED' };
@@ -186,15 +187,9 @@ export async function processRun(
         payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
       );
     }
-    await Promise.all([
-      deps.objects
-        .dropPayload(queued)
-        .catch((error: unknown) => log.warn({ err: error }, 'run:payload could not be dropped from storage')),
-      (async () => {
-        await checkpoints?.settled();
-        await deps.checkpoints.drop(runId);
-      })().catch((error: unknown) => log.warn({ err: error }, 'run:checkpoints could not be dropped')),
-    ]);
+    await deps.objects
+      .dropPayload(queued)
+      .catch((error: unknown) => log.warn({ err: error }, 'run:payload could not be dropped from storage'));
     deps.metrics.runsFinished.inc({ state: 'COMPLETED' });
     deps.metrics.runDuration.observe({ state: 'COMPLETED' }, (deps.now() - payload.created_at) / 1000);
     log.info({ replayed_steps: replayedSteps }, 'run:completed');
