@@ -88,15 +88,23 @@ export interface RunSubmission {
   timeoutSeconds?: number | null;
 }
 
+/** The digests of the source lists of the submissions in hand: a start records and queues its run with one digest. */
+const sourceDigests = new WeakMap<readonly BundleSource[], string>();
+
 /**
  * The SHA-256 (hex) of a run's bundle texts, in order, each length-prefixed (so no two lists of texts share it): what
- * the history keeps to tell runs of the same sources (docs/control-plane.md#run-history).
+ * the history keeps to tell runs of the same sources (docs/control-plane.md#run-history). Computed once per list.
  * @param sources - the run's bundles
  */
 function sourceDigest(sources: readonly BundleSource[]): string {
-  const hash = createHash('sha256');
-  for (const source of sources) hash.update(`${Buffer.byteLength(source.content)}:`).update(source.content);
-  return hash.digest('hex');
+  let digest = sourceDigests.get(sources);
+  if (digest === undefined) {
+    const hash = createHash('sha256');
+    for (const source of sources) hash.update(`${Buffer.byteLength(source.content)}:`).update(source.content);
+    digest = hash.digest('hex');
+    sourceDigests.set(sources, digest);
+  }
+  return digest;
 }
 
 /**

@@ -23,6 +23,13 @@ describe('callbackUrlProblem', () => {
     expect(callbackUrlProblem('http://127.0.0.1:9/x', true)).to.equal(undefined);
   });
 
+  it('should give the same URL each policy’s verdict, however often it is checked', () => {
+    for (let round = 0; round < 2; round += 1) {
+      expect(callbackUrlProblem('http://10.0.0.7/hook', true), `allowed, round ${round}`).to.equal(undefined);
+      expect(callbackUrlProblem('http://10.0.0.7/hook', false), `refused, round ${round}`).to.match(/private/);
+    }
+  });
+
   it('should refuse cloud-metadata hosts even when private hosts are allowed', () => {
     expect(callbackUrlProblem('http://169.254.169.254/latest', true)).to.equal(
       'targets 169.254.169.254, a cloud-metadata address: cloud-metadata destinations are refused in every mode, whatever CALLBACK_ALLOW_PRIVATE_HOSTS says',
