@@ -137,8 +137,8 @@ export async function processRun(
       { stalled_count: job.stalledCounter },
       'run:quarantined: its worker process died during an earlier attempt; this retake runs in a quarantine process with resource limits',
     );
-  // written behind the run: the attempt waits for its checkpoints before recording a failure or a stop; once it
-  // completed, it drops those not yet written
+  // written behind the run: the attempt waits for its checkpoints before recording a failure or a stop; once its result
+  // is in hand, it drops those not yet written
   const checkpoints = quarantined
     ? undefined
     : deps.checkpoints.forRun(payload, job.attemptsMade > 0, { behind: true });
@@ -159,7 +159,8 @@ export async function processRun(
             retake: job.attemptsMade > 0,
           }),
         );
-    await kept;
+    // no retry reads a completed run's checkpoints: those it still holds are not written (its end drops the others)
+    await Promise.all([kept, checkpoints?.abandon()]);
     const completed = await keepFinished(
       deps,
       {
@@ -173,9 +174,8 @@ export async function processRun(
       log,
     );
     // the record shows COMPLETED, with every event of the run up to `run:finished`, the id is freed and the step
-    // checkpoints dropped (none still to be written), in one step and before any callback can reach a receiver that
-    // reads the run's status or events
-    const [events] = await Promise.all([tracker.finishing(null), checkpoints?.abandon()]);
+    // checkpoints dropped, in one step and before any callback can reach a receiver that reads the run's status or events
+    const events = await tracker.finishing(null);
     const finish = await deps.registry.finishOnce(completed, { release: true, events, dropCheckpoints: true });
     if (finish === 'already_finished') {
       await keepEndAsRecorded(deps, runId, payload.inputs, log);
