@@ -85,8 +85,8 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
   let keys: QueueKeys;
   let problems: string[];
 
-  const checkpoints = (maxBytes = 1_048_576, retentionSeconds = 60) =>
-    new RunCheckpoints(redis, keys, {
+  const checkpoints = (maxBytes = 1_048_576, retentionSeconds = 60, connection: Redis = redis) =>
+    new RunCheckpoints(connection, keys, {
       ttlSeconds: 300,
       retentionSeconds,
       maxBytes,
@@ -222,12 +222,7 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
     const own = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
     const other = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
     try {
-      const store = new RunCheckpoints(own, keys, {
-        ttlSeconds: 300,
-        retentionSeconds: 60,
-        maxBytes: 1_048_576,
-        onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
-      }).forRun(JOB, false, { behind: true })!;
+      const store = checkpoints(1_048_576, 60, own).forRun(JOB, false, { behind: true })!;
       await other.call('CLIENT', 'PAUSE', '60000', 'WRITE');
       await store.save('main/s0', CHECKPOINT);
       let settled = false;
@@ -255,12 +250,7 @@ describe('run checkpoints in Redis (shared/orchestration/checkpoints)', () => {
     try {
       await own.config('RESETSTAT');
       clock = installFakeClock();
-      const store = new RunCheckpoints(own, keys, {
-        ttlSeconds: 300,
-        retentionSeconds: 60,
-        maxBytes: 1_048_576,
-        onProblem: (runId, message) => problems.push(`${runId}: ${message}`),
-      }).forRun(JOB, false, { behind: true })!;
+      const store = checkpoints(1_048_576, 60, own).forRun(JOB, false, { behind: true })!;
       await store.save('main/s0', CHECKPOINT);
       await store.save('main/s1', CHECKPOINT);
       await clock.tickAsync(CHECKPOINT_LINGER_MS - 1);
