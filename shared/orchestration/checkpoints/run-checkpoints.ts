@@ -4,11 +4,11 @@
  * checkpoints as JSON, each with the fingerprint of the submission that made it. A checkpoint is replayed only by an
  * attempt of the same submission (same fingerprint), so a run id reused for another bundle or other inputs never
  * replays the earlier run's steps. The hash lives as long as the run record (`RUN_RECORD_TTL_SECONDS`, or the
- * retention below when longer, renewed on each save); it is dropped with a completed run's end, and kept `RUN_CHECKPOINT_RETENTION_HOURS` when it ends `FAILED`,
- * `CANCELLED` or `TIMED_OUT`, for its retries: a retry (a new run whose job names its original in `replay_from`) also
- * reads the original's hash, bound to the original submission's fingerprint, and keeps what it replays from there as
- * its own, so a retry of the retry finds it too. A step replayed from the original carries no usage: its calls are
- * reported, and were budgeted, by the original run.
+ * retention below when longer, renewed on each save); it is dropped with a completed run's end, and kept
+ * `RUN_CHECKPOINT_RETENTION_HOURS` when it ends `FAILED`, `CANCELLED` or `TIMED_OUT`, for its retries: a retry (a new
+ * run whose job names its original in `replay_from`) also reads the original's hash, bound to the original
+ * submission's fingerprint, and keeps what it replays from there as its own, so a retry of the retry finds it too. A
+ * step replayed from the original carries no usage: its calls are reported, and were budgeted, by the original run.
  *
  * Checkpoints are a saving, never a condition of the run: a checkpoint larger than `STEP_CHECKPOINT_MAX_BYTES` is not
  * kept, and a Redis failure loses the checkpoint (reported to `onProblem`) instead of failing the run; either way the

@@ -16,9 +16,9 @@
  * events not yet appended and the terminal one), oldest first.
  * Returns `{already_finished}`, writing nothing, when the record kept is finished (any state but STARTED and RUNNING)
  * or is another submission's (a later run of the id); else stores the record and its owner with one TTL, frees the id
- * and drops the checkpoints when asked, appends the events, takes the run out of its owner's in-flight set (handing its slot to the head of the
- * owner's line) and returns `{recorded, run id, sealed job}` with the run handed the slot, if any. A record that is
- * gone (expired) is written.
+ * and drops the checkpoints when asked, appends the events, takes the run out of its owner's in-flight set (handing
+ * its slot to the head of the owner's line) and returns `{recorded, run id, sealed job}` with the run handed the slot,
+ * if any. A record that is gone (expired) is written.
  */
 import { appendRunEventsLua } from '../events/redis-run-event-log.js';
 import { gateReleaseLua } from '../fairness/gate-scripts.js';
