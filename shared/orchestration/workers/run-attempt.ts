@@ -1,8 +1,8 @@
 /**
  * One attempt at a run job, once admitted and its payload loaded (docs/run-failures.md, docs/run-events.md): the run
  * in this process or in quarantine, its events published, its end recorded once (a completed run kept in storage, its
- * callbacks sent, its payload dropped, its step checkpoints dropped with its end), or its failure thrown back to BullMQ for a retry or
- * recorded on the last attempt. An attempt aborted by a stop of its run (docs/cancellation.md) records nothing: the
+ * callbacks sent, its payload dropped, its step checkpoints dropped with its end), or its failure thrown back to BullMQ
+ * for a retry or recorded on the last attempt. An attempt aborted by a stop of its run (docs/cancellation.md) records nothing: the
  * stop is the run's end.
  */
 import { type Job, UnrecoverableError } from 'bullmq';
