@@ -498,14 +498,15 @@ describe('method console (/console) in headless Chromium, queue mode', function 
     expect((await call('GET', '/v1/version', key)).status).to.equal(200);
     await page.waitForSelector('tr[data-label="console-e2e"]');
     await record('keys');
-    await page.click('tr[data-label="console-e2e"] button:not(.danger)');
+    // a locator waits for the row's button to be attached and stable: the table re-renders as it refetches keys
+    await page.locator('tr[data-label="console-e2e"] button:not(.danger)').click();
     await page.waitForFunction(
       `document.querySelector('[data-testid="issued-key"] .secret')?.textContent !== ${JSON.stringify(key)}`,
     );
     const rotated = await text('[data-testid="issued-key"] .secret');
     expect(rotated).to.match(/^plx_sk_/);
     expect((await call('GET', '/v1/version', rotated)).status).to.equal(200);
-    await page.click('tr[data-label="console-e2e"] button.danger');
+    await page.locator('tr[data-label="console-e2e"] button.danger').click();
     await page.waitForFunction(`document.querySelector('tr[data-label="console-e2e"]') === null`);
     for (const refused of [key, rotated])
       await pollUntil(
