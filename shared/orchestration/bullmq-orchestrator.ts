@@ -26,9 +26,9 @@ import {
   startAcknowledgement,
 } from './orchestrator.js';
 import { type RunQueue, runJobId } from './queue/index.js';
-import type { RunRecord, RunStore } from './registry/index.js';
+import type { LineOffer, RunClaim, RunRecord, RunStore } from './registry/index.js';
 import { countingRejections } from './run-rejections.js';
-import type { RunObjects } from './storage/index.js';
+import type { OffloadedJob, RunObjects } from './storage/index.js';
 import { acceptedRecord, historyFacts, type RunSubmission, toRunJob } from './submission.js';
 
 /** What the orchestrator needs. */
@@ -70,36 +70,80 @@ function priorityOf(submission: RunSubmission, terms: DispatchTerms): number {
  * @param deps - queue, registry, metrics, timeout, secret reader, clock, bundle checker and run objects
  */
 export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
+  /** A run's job, its large inputs and payload moved to storage (docs/storage.md#layout). */
+  function offloaded(submission: RunSubmission, created: RunRecord): Promise<OffloadedJob> {
+    return deps.objects.offloadJob(
+      toRunJob(submission, Date.parse(created.created_at), { keepSubmission: deps.keepSubmissions === true }),
+    );
+  }
+
   /**
-   * Enqueue the job of a run whose record is stored, its large inputs and payload moved to storage first; on failure
-   * drop the record and the payload object, so no run stays STARTED forever.
+   * The job of a run whose owner's runs have been waiting in their line, made before its claim and offered with it
+   * (docs/fair-dispatch.md#the-scripts); undefined for any other run.
+   */
+  async function lineOffer(
+    submission: RunSubmission,
+    created: RunRecord,
+    priority: number,
+  ): Promise<{ job: OffloadedJob; offer: LineOffer } | undefined> {
+    if (!deps.gate.expectsLine(submission.owner)) return undefined;
+    const job = await offloaded(submission, created);
+    try {
+      return { job, offer: await deps.gate.offer(job.queued, priority) };
+    } catch (error) {
+      await deps.objects.deleteAll(job.written).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Enqueue the job of a run whose record is stored (made now, unless it was made for the claim), or park it in its
+   * owner's line; on failure drop the record and the payload object, so no run stays STARTED forever.
    */
   async function enqueue(
     submission: RunSubmission,
     created: RunRecord,
-    dispatch: { priority: number; parkedUnder?: number },
+    dispatch: { priority: number; parkedUnder?: number; prepared?: { job: OffloadedJob; offer: LineOffer } },
   ): Promise<void> {
     const forget = async () => {
       await deps.gate.withdraw(submission.pipelineRunId, submission.owner).catch(() => undefined);
       await deps.registry.forget(submission.pipelineRunId).catch(() => undefined);
     };
-    const job = await deps.objects
-      .offloadJob(
-        toRunJob(submission, Date.parse(created.created_at), { keepSubmission: deps.keepSubmissions === true }),
-      )
-      .catch(async (error: unknown) => {
+    const job =
+      dispatch.prepared?.job ??
+      (await offloaded(submission, created).catch(async (error: unknown) => {
         await forget();
         throw error;
-      });
+      }));
     const queued =
       dispatch.parkedUnder === undefined
         ? deps.queue.enqueue(job.queued, { fresh: submission.runIdGenerated === true, priority: dispatch.priority })
-        : deps.gate.park(job.queued, submission.owner, dispatch.priority, dispatch.parkedUnder);
+        : deps.gate.park(
+            job.queued,
+            submission.owner,
+            dispatch.priority,
+            dispatch.parkedUnder,
+            dispatch.prepared?.offer,
+          );
     await queued.catch(async (error: unknown) => {
       await forget();
       await deps.objects.deleteAll(job.written).catch(() => undefined);
       throw error;
     });
+  }
+
+  /** The error of a claim that refused the run, if it did. */
+  function refusalOf(claim: RunClaim, submission: RunSubmission, terms: DispatchTerms): Error | undefined {
+    if (claim === 'full') return lineFull(terms.limits);
+    if (claim === 'taken')
+      return new PipelineRunIdTakenError(
+        `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
+      );
+    if (claim === 'in_flight')
+      return new PipelineManagerAlreadyExistsError(
+        `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
+      );
+    return undefined;
   }
 
   return {
@@ -137,43 +181,56 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
           'COMPLETION_CALLBACK_SECRET is not set, so completion callbacks cannot be signed; set it or drop callback_urls.',
         );
       }
-      const { created, priority, parkedUnder } = await countingRejections(deps.metrics, 'bullmq', async () => {
-        const terms = await deps.policy.termsOf(submission.owner);
-        const asked = priorityOf(submission, terms);
-        await deps.bundles.check(submission);
-        const record = acceptedRecord(
-          submission,
-          runJobId(submission.pipelineRunId),
-          deps.now(),
-          historyFacts(submission),
-        );
-        const claim = await deps.registry.claim(record, terms.limits);
-        deps.metrics.runsGated.inc({
-          outcome: claim === 'full' ? 'refused' : claim === 'parked' ? 'parked' : 'queued',
-        });
-        if (claim === 'full') throw lineFull(terms.limits);
-        if (claim === 'taken') {
-          throw new PipelineRunIdTakenError(
-            `pipeline_run_id '${submission.pipelineRunId}' is held by another caller's run; use another id.`,
+      const { created, priority, claim, parkedUnder, prepared } = await countingRejections(
+        deps.metrics,
+        'bullmq',
+        async () => {
+          const terms = await deps.policy.termsOf(submission.owner);
+          const asked = priorityOf(submission, terms);
+          await deps.bundles.check(submission);
+          const record = acceptedRecord(
+            submission,
+            runJobId(submission.pipelineRunId),
+            deps.now(),
+            historyFacts(submission),
           );
+          const offered = await lineOffer(submission, record, asked);
+          const dropOffered = () => offered && deps.objects.deleteAll(offered.job.written).catch(() => undefined);
+          const answer = await deps.registry
+            .claim(record, terms.limits, offered?.offer)
+            .catch(async (error: unknown) => {
+              await dropOffered();
+              throw error;
+            });
+          deps.gate.noteClaim(submission.owner, answer);
+          deps.metrics.runsGated.inc({
+            outcome: answer === 'full' ? 'refused' : answer === 'parked' || answer === 'lined' ? 'parked' : 'queued',
+          });
+          const refusal = refusalOf(answer, submission, terms);
+          if (refusal) {
+            await dropOffered();
+            throw refusal;
+          }
+          return {
+            created: record,
+            priority: asked,
+            claim: answer,
+            ...(answer === 'parked' ? { parkedUnder: terms.limits.inFlight } : {}),
+            ...(offered ? { prepared: offered } : {}),
+          };
+        },
+      );
+      if (claim !== 'lined')
+        try {
+          await enqueue(submission, created, {
+            priority,
+            ...(parkedUnder === undefined ? {} : { parkedUnder }),
+            ...(prepared ? { prepared } : {}),
+          });
+        } catch (error) {
+          await deps.registry.abandon(submission.pipelineRunId).catch(() => undefined);
+          throw error;
         }
-        if (claim === 'in_flight') {
-          throw new PipelineManagerAlreadyExistsError(
-            `A run with pipeline_run_id '${submission.pipelineRunId}' is still in flight; wait for it to finish or use another id.`,
-          );
-        }
-        return {
-          created: record,
-          priority: asked,
-          ...(claim === 'parked' ? { parkedUnder: terms.limits.inFlight } : {}),
-        };
-      });
-      try {
-        await enqueue(submission, created, { priority, ...(parkedUnder === undefined ? {} : { parkedUnder }) });
-      } catch (error) {
-        await deps.registry.abandon(submission.pipelineRunId).catch(() => undefined);
-        throw error;
-      }
       deps.metrics.runsStarted.inc({ mode: 'bullmq', delivery: 'fire_and_forget' });
       return startAcknowledgement(created, submission.methodProvenance);
     },

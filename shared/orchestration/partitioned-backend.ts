@@ -81,7 +81,7 @@ export function openPartitionedBackend(settings: Settings): QueueBackend {
   const origins = new WeakMap<HistoryMark, QueueBackend>();
   let turn = 0;
   const registry: QueueBackend['registry'] = {
-    claim: (record, limits) => home(record.pipeline_run_id).registry.claim(record, limits),
+    claim: (record, limits, offer) => home(record.pipeline_run_id).registry.claim(record, limits, offer),
     abandon: async (runId) => (await locate(runId)).registry.abandon(runId),
     release: async (runId) => (await locate(runId)).registry.release(runId),
     forget: async (runId) => (await locate(runId)).registry.forget(runId),

@@ -4,17 +4,22 @@
  * is a 429 with `Retry-After`; another owner's runs go to the queue at once; a priority above the ceiling is a 403;
  * a run taken off a line by a dispatcher that died is added by another process.
  */
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { selectInferenceBackend } from '../../shared/inference/index.js';
 import { createLogger, Metrics } from '../../shared/observability/index.js';
+import { PARK_RUN } from '../../shared/orchestration/fairness/gate-scripts.js';
 import type { RunRecord, WorkerPool } from '../../shared/orchestration/index.js';
 import { JobSeals, QueueKeys, RunGate, RunQueue, startWorkerPool } from '../../shared/orchestration/queued.js';
+import { CLAIM_RUN_ID } from '../../shared/orchestration/registry/run-ownership-scripts.js';
 import { GREETING_BUNDLE } from '../helpers/greeting-bundle.js';
 import { JWT_ENVIRONMENT, signTestJwt } from '../helpers/jwt.js';
 import { pollUntil } from '../helpers/poll.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { testRedis } from '../helpers/redis.js';
+import { type RedisServer, startRedisServer } from '../helpers/redis-servers.js';
 
 const START = { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } };
 
@@ -37,10 +42,14 @@ describe('the dispatch gate (queue mode, real Redis)', function () {
     });
   }
 
+  let ownRedis: RedisServer | undefined;
+
   afterEach(async () => {
     await pool?.close();
     pool = undefined;
     await deployment.close();
+    await ownRedis?.stop();
+    ownRedis = undefined;
   });
 
   const start = (token: string, body: object = START) =>
@@ -94,6 +103,60 @@ describe('the dispatch gate (queue mode, real Redis)', function () {
     expect(metrics.text).to.include('mthds_runs_gated_total{outcome="parked"} 3');
     expect(metrics.text).to.include('mthds_runs_gated_total{outcome="refused"} 1');
     expect(metrics.text).to.include('mthds_queue_jobs{queue="runs",state="gated"} 3');
+  });
+
+  it('should line the starts of an owner whose runs wait in their claim: one script call each, no park', async () => {
+    // a Redis of the test's own, whose script calls this test watches
+    ownRedis = await startRedisServer([]);
+    open({ REDIS_URL: `redis://127.0.0.1:${ownRedis.port}`, RUN_ORG_IN_FLIGHT_LIMIT: '1' });
+    const sha = (lua: string) => createHash('sha1').update(lua).digest('hex');
+    const scripts: Record<string, string> = { [sha(CLAIM_RUN_ID)]: 'claim', [sha(PARK_RUN)]: 'park' };
+    const texts: Record<string, string> = {
+      [sha(CLAIM_RUN_ID)]: "local holder = redis.call('GET', KEYS[2])",
+      [sha(PARK_RUN)]: "redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])",
+    };
+    const other = new Redis(ownRedis.port, '127.0.0.1');
+    await other.ping();
+    const monitor = await other.monitor();
+    const seen: string[] = [];
+    let marked = false;
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      const command = args[0]?.toLowerCase();
+      // a script's first call on a connection sends its text (EVAL, which MONITOR shows escaped: told by a line of
+      // its own), the next ones its SHA-1 (EVALSHA)
+      const script =
+        command === 'evalsha'
+          ? args[1]
+          : command === 'eval'
+            ? Object.keys(texts).find((name) => args[1]?.includes(texts[name] ?? ''))
+            : undefined;
+      if (command === 'echo' && args[1] === 'starts-done') marked = true;
+      else if (script && scripts[script]) seen.push(scripts[script]);
+    });
+    try {
+      const runs: string[] = [];
+      for (let index = 0; index < 5; index += 1)
+        runs.push((await start(alice).expect(202)).body.pipeline_run_id as string);
+      await other.echo('starts-done');
+      await pollUntil(
+        () => Promise.resolve(marked),
+        (done) => done,
+        10_000,
+      );
+      // the first goes to the queue; the second is claimed, then parked; the next three are lined by their claim
+      expect(seen).to.deep.equal(['claim', 'claim', 'park', 'claim', 'claim', 'claim']);
+      const keys = new QueueKeys(deployment.settings.queue.prefix);
+      expect(await other.zrange(keys.gateLine('alice'), '0', '-1')).to.deep.equal(runs.slice(1));
+      startWorkers();
+      await pollUntil(
+        () => Promise.all(runs.map(async (runId) => (await recordOf(runId)).state)),
+        (states) => states.every((state) => state === 'COMPLETED'),
+        30_000,
+      );
+    } finally {
+      monitor.disconnect();
+      other.disconnect();
+    }
   });
 
   it('should hand each freed slot to the head of the owner’s line: higher priority first, then arrival', async () => {

@@ -69,6 +69,25 @@ describe('RunRegistry ownership (real Redis)', () => {
       expect(answers.filter((answer) => answer === 'claimed')).to.have.length(1);
       expect(answers.filter((answer) => answer === 'taken')).to.have.length(19);
     });
+
+    it('should line a run with the job offered when every slot of its owner is taken, and only then', async () => {
+      const limits = { inFlight: 1, waiting: 10 };
+      const offer = (runId: string) => ({ job: `{"job":"${runId}"}`, score: 42 });
+      expect(await registry.claim(recordOf('r1', 'alice', 'w1'), limits, offer('r1'))).to.equal('claimed');
+      expect(await redis.hlen(keys.gateJobs), 'a run that goes to the queue keeps no offered job').to.equal(0);
+      expect(await registry.claim(recordOf('r2', 'alice', 'w2'), limits, offer('r2'))).to.equal('lined');
+      expect(await registry.claim(recordOf('r3', 'alice', 'w3'), limits)).to.equal('parked');
+      expect(await redis.zrange(keys.gateLine('alice'), '0', '-1', 'WITHSCORES')).to.deep.equal(['r2', '42']);
+      expect(await redis.hgetall(keys.gateJobs)).to.deep.equal({ r2: '{"job":"r2"}' });
+      // a slot free while runs wait (the limit was raised): the claim leaves it to the park, which fills the slots
+      const raised = { inFlight: 2, waiting: 10 };
+      expect(await registry.claim(recordOf('r4', 'alice', 'w4'), raised, offer('r4'))).to.equal('parked');
+      expect(await redis.hkeys(keys.gateJobs)).to.deep.equal(['r2']);
+      const full = { inFlight: 1, waiting: 1 };
+      expect(await registry.claim(recordOf('r5', 'alice', 'w5'), full, offer('r5'))).to.equal('full');
+      expect(await redis.hkeys(keys.gateJobs)).to.deep.equal(['r2']);
+      expect(await redis.exists(keys.run('r5'))).to.equal(0);
+    });
   });
 
   describe('finish', () => {

@@ -30,19 +30,28 @@ end
 /**
  * The gate's part of the claim script (prepended to it): decide, before the id is claimed, whether the run goes
  * to the run queue now, waits in its owner's line, or is refused because the line is full. Sets the Lua local `gate`
- * to `queue`, `line` or nil (no gate asked: `limit` is empty).
- * Cost: `ZCARD` ×2 (the line, then the in-flight set when the line is empty).
+ * to `queue`, `line` or nil (no gate asked: `limit` is empty), and `busy` to whether every slot of the owner is taken.
+ * Cost: `ZCARD` ×2 (the line, then the in-flight set when the line is empty or a job is offered).
  * @param inFlight - the Lua expression of the owner's in-flight key
  * @param line - the Lua expression of the owner's line key
  * @param limit - the Lua expression of the in-flight limit ('' for no gate)
  * @param waitingLimit - the Lua expression of the waiting limit
+ * @param offered - the Lua expression of the offered gate job ('' for none: see {@link gateClaimedLua})
  */
-export function gateAdmissionLua(inFlight: string, line: string, limit: string, waitingLimit: string): string {
+export function gateAdmissionLua(
+  inFlight: string,
+  line: string,
+  limit: string,
+  waitingLimit: string,
+  offered: string,
+): string {
   return `
 local gate = nil
+local busy = false
 if ${limit} ~= '' then
   local waiting = redis.call('ZCARD', ${line})
-  if waiting == 0 and redis.call('ZCARD', ${inFlight}) < tonumber(${limit}) then
+  if waiting == 0 or ${offered} ~= '' then busy = redis.call('ZCARD', ${inFlight}) >= tonumber(${limit}) end
+  if waiting == 0 and not busy then
     gate = 'queue'
   elseif waiting >= tonumber(${waitingLimit}) then
     return 'full'
@@ -55,15 +64,30 @@ end
 
 /**
  * The gate's part of the claim script once the id is claimed: a run going to the queue joins its owner's in-flight
- * set; the answer tells the caller which way it goes. Cost: `ZADD` for a run going to the queue.
- * @param inFlight - the Lua expression of the owner's in-flight key
+ * set; a run going to its line whose sealed job came with the claim (`offered`) joins the line at once when every slot
+ * of its owner is taken (a flood's common case: one script call per start instead of the claim and then the park);
+ * the answer tells the caller which way it goes: `claimed`, `lined` (nothing left to do) or `parked` (the caller
+ * parks the run, and the park fills the slots that freed meanwhile). Cost: `ZADD` for a run going to the queue,
+ * `ZADD` and `HSET` for a run lined.
+ * @param keys - the Lua expressions of the in-flight, line and jobs keys
  * @param now - the Lua expression of the time in ms
  * @param runId - the Lua expression of the run id
+ * @param offer - the Lua expressions of the offered gate job ('' for none) and its line score
  */
-export function gateClaimedLua(inFlight: string, now: string, runId: string): string {
+export function gateClaimedLua(
+  keys: { inFlight: string; line: string; jobs: string },
+  now: string,
+  runId: string,
+  offer: { job: string; score: string },
+): string {
   return `
-if gate == 'queue' then redis.call('ZADD', ${inFlight}, ${now}, ${runId}) end
-if gate == 'line' then return 'parked' end
+if gate == 'queue' then redis.call('ZADD', ${keys.inFlight}, ${now}, ${runId}) end
+if gate == 'line' then
+  if not busy or ${offer.job} == '' then return 'parked' end
+  redis.call('ZADD', ${keys.line}, ${offer.score}, ${runId})
+  redis.call('HSET', ${keys.jobs}, ${runId}, ${offer.job})
+  return 'lined'
+end
 return 'claimed'
 `;
 }

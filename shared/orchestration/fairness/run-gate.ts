@@ -8,10 +8,12 @@
  * in its line, withdraws a run, and adds the runs handed a slot to the run queue — with a reclaimer that adds those
  * a dispatcher took and did not add (it died meanwhile).
  */
+import { LRUCache } from 'lru-cache';
 import type { RedisClient } from '../../config/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import { type QueuedRunJob, type QueueKeys, type RunQueue, runJobId, type Sealed } from '../queue/index.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
+import type { LineOffer, RunClaim } from '../registry/index.js';
 import { DISPATCHED, PARK_RUN, RECLAIM_DISPATCHING, WITHDRAW_RUN } from './gate-scripts.js';
 import { type GateJob, type HandedRun, handedRuns } from './handed-runs.js';
 import { RUN_PRIORITY } from './priority.js';
@@ -24,6 +26,10 @@ const RECLAIM_AFTER_MS = 15_000;
 const RECLAIM_BATCH = 100;
 /** Spacing of priority tiers in a line's scores: above any epoch-ms arrival time. */
 const PRIORITY_TIER = 1e13;
+/** Owners whose last claim in this process went to their line, remembered at most ({@link RunGate.expectsLine}). */
+const LINED_OWNERS_KEPT = 10_000;
+/** How long an owner's last lined claim is remembered, in ms. */
+const LINED_OWNER_TTL_MS = 5000;
 
 type GateRedis = RedisClient & {
   mthdsGatePark(...keysThenArgs: (string | number)[]): Promise<string[]>;
@@ -47,6 +53,8 @@ export interface RunGateOptions {
 export class RunGate {
   private readonly redis: GateRedis;
   private reclaimer: NodeJS.Timeout | undefined;
+  /** Owners whose last claim here went to their line (their runs are likely to wait too). */
+  private readonly linedOwners = new LRUCache<string, true>({ max: LINED_OWNERS_KEPT, ttl: LINED_OWNER_TTL_MS });
 
   constructor(private readonly options: RunGateOptions) {
     const { redis } = options;
@@ -63,26 +71,61 @@ export class RunGate {
   }
 
   /**
+   * Whether a run of this owner is likely to wait in its line: its last claim in this process, within the last 5 s,
+   * did. Such a start offers its job with its claim ({@link offer}), so that the claim lines it in the same step.
+   * @param owner - the run's owner
+   */
+  expectsLine(owner: string): boolean {
+    return this.linedOwners.has(owner);
+  }
+
+  /**
+   * Remember where an owner's claim sent its run, for {@link expectsLine}.
+   * @param owner - the run's owner
+   * @param claim - what the claim answered
+   */
+  noteClaim(owner: string, claim: RunClaim): void {
+    if (claim === 'parked' || claim === 'lined') this.linedOwners.set(owner, true);
+    else if (claim === 'claimed') this.linedOwners.delete(owner);
+  }
+
+  /**
+   * A run's job as its line keeps it: sealed, with its priority, and its score in the line.
+   * @param job - the run's job as queued (whole or offloaded)
+   * @param priority - the run's priority ({@link RUN_PRIORITY})
+   * @throws whatever Redis throws when the seal key cannot be read
+   */
+  async offer(job: QueuedRunJob, priority: number): Promise<LineOffer> {
+    const gateJob: GateJob = { data: await this.options.queue.seal(job), priority };
+    return { job: JSON.stringify(gateJob), score: (RUN_PRIORITY.max - priority) * PRIORITY_TIER + this.options.now() };
+  }
+
+  /**
    * Put a run the claim parked in its owner's line, with its sealed job; runs that the owner's free slots take at once
    * (this one, when its wait already ended) are added to the queue before this resolves.
    * @param job - the run's job as queued (whole or offloaded)
    * @param owner - the run's owner
    * @param priority - the run's priority ({@link RUN_PRIORITY})
    * @param inFlightLimit - the owner's in-flight limit
+   * @param offered - the job's {@link offer}, when one was made for the claim
    * @throws QueueUnavailableError (503) when Redis is unreachable
    */
-  async park(job: QueuedRunJob, owner: string, priority: number, inFlightLimit: number): Promise<void> {
-    const sealed = await this.options.queue.seal(job);
-    const now = this.options.now();
-    const gateJob: GateJob = { data: sealed, priority };
+  async park(
+    job: QueuedRunJob,
+    owner: string,
+    priority: number,
+    inFlightLimit: number,
+    offered?: LineOffer,
+  ): Promise<void> {
+    const { job: gateJob, score } = offered ?? (await this.offer(job, priority));
     const handed = await this.reachable(() =>
       this.redis.mthdsGatePark(
         ...this.ownerKeys(owner),
         job.pipeline_run_id,
-        (RUN_PRIORITY.max - priority) * PRIORITY_TIER + now,
-        JSON.stringify(gateJob),
+        score,
+        gateJob,
         inFlightLimit,
-        now,
+        this.options.now(),
       ),
     );
     await this.dispatch(handedRuns(handed));

@@ -9,6 +9,7 @@ export {
   type DispatchLimits,
   type HistoryMark,
   type HistoryOutbox,
+  type LineOffer,
   type RunClaim,
   type RunFinish,
   type RunRecord,

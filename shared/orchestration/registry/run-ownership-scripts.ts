@@ -14,17 +14,19 @@ import { gateAdmissionLua, gateClaimedLua } from '../fairness/gate-scripts.js';
  * Claim a run id for an owner and store the run's record, in one round trip.
  *
  * KEYS[1] in-flight marker, KEYS[2] owner, KEYS[3] run record, KEYS[4] event stream, KEYS[5] progress, KEYS[6]
- * history outbox, KEYS[7] history sequence, KEYS[8] the owner's in-flight set and KEYS[9] its waiting line (the
- * dispatch gate, docs/fair-dispatch.md).
+ * history outbox, KEYS[7] history sequence, KEYS[8] the owner's in-flight set, KEYS[9] its waiting line and KEYS[10]
+ * the waiting runs' jobs (the dispatch gate, docs/fair-dispatch.md).
  * ARGV[1] workflow id, ARGV[2] owner, ARGV[3] TTL in seconds, ARGV[4] the record's JSON text, ARGV[5] the run id,
- * ARGV[6] the owner's in-flight limit (empty: no gate), ARGV[7] its waiting limit, ARGV[8] now in ms.
+ * ARGV[6] the owner's in-flight limit (empty: no gate), ARGV[7] its waiting limit, ARGV[8] now in ms, ARGV[9] the run's
+ * gate job offered with the claim (empty: none), ARGV[10] its line score.
  * Returns `full` when the owner's line is at its waiting limit (nothing written), `taken` when another owner holds the
  * id (or a record without an owner stands), `in_flight` when the owner's own run with this id is still in flight,
  * else sets the marker, the owner and the record (replacing the owner's earlier record of this id, and dropping that
- * run's events and progress) and returns `claimed` (the run goes to the run queue, in the owner's in-flight set) or
- * `parked` (it waits in the owner's line).
+ * run's events and progress) and returns `claimed` (the run goes to the run queue, in the owner's in-flight set),
+ * `lined` (it waits in the owner's line, with the offered job) or `parked` (it must wait in the owner's line, and the
+ * caller parks it).
  */
-export const CLAIM_RUN_ID = `${gateAdmissionLua('KEYS[8]', 'KEYS[9]', 'ARGV[6]', 'ARGV[7]')}
+export const CLAIM_RUN_ID = `${gateAdmissionLua('KEYS[8]', 'KEYS[9]', 'ARGV[6]', 'ARGV[7]', 'ARGV[9]')}
 local holder = redis.call('GET', KEYS[2])
 if holder then
   if holder ~= ARGV[2] then return 'taken' end
@@ -36,7 +38,7 @@ redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3])
 redis.call('DEL', KEYS[4], KEYS[5])
 redis.call('ZADD', KEYS[6], redis.call('INCR', KEYS[7]), ARGV[5])
-${gateClaimedLua('KEYS[8]', 'ARGV[8]', 'ARGV[5]')}`;
+${gateClaimedLua({ inFlight: 'KEYS[8]', line: 'KEYS[9]', jobs: 'KEYS[10]' }, 'ARGV[8]', 'ARGV[5]', { job: 'ARGV[9]', score: 'ARGV[10]' })}`;
 
 /**
  * Admit a queued run's job: mark the run RUNNING only when the job is the one accepted under its id, in one round trip

@@ -15,6 +15,7 @@ import type {
   FinishOptions,
   HistoryMark,
   HistoryOutbox,
+  LineOffer,
   RunAdmission,
   RunClaim,
   RunFinish,
@@ -78,7 +79,7 @@ export class RunRegistry implements RunStore, HistoryOutbox {
     private readonly ttlSeconds: number,
     private readonly maxEventsPerRun: number,
   ) {
-    redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 9, lua: CLAIM_RUN_ID });
+    redis.defineCommand('mthdsClaimRunId', { numberOfKeys: 10, lua: CLAIM_RUN_ID });
     redis.defineCommand('mthdsReadOwnedRecord', { numberOfKeys: 2, lua: READ_OWNED_RECORD });
     redis.defineCommand('mthdsStoreRunRecord', { numberOfKeys: 5, lua: STORE_RUN_RECORD });
     redis.defineCommand('mthdsAdmitRunJob', { numberOfKeys: 4, lua: ADMIT_RUN_JOB });
@@ -94,10 +95,11 @@ export class RunRegistry implements RunStore, HistoryOutbox {
    * check-then-set race, one round trip); the claim drops the events and progress of the owner's earlier run of the id.
    * @param record - the new run's record: its `pipeline_run_id`, `workflow_id` (the in-flight marker's value), `owner`
    * @param limits - the owner's limits at the dispatch gate; none: the run bypasses it
+   * @param offer - the run's gate job, lined at once when the claim sends the run to its line and every slot is taken
    * @returns see {@link RunStore.claim}
    * @throws QueueUnavailableError (503) when Redis is down
    */
-  claim(record: RunRecord, limits?: DispatchLimits): Promise<RunClaim> {
+  claim(record: RunRecord, limits?: DispatchLimits, offer?: LineOffer): Promise<RunClaim> {
     return reachable(async () => {
       const runId = record.pipeline_run_id;
       const keys = [
@@ -109,6 +111,7 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         ...this.outboxKeys(),
         this.keys.gateInFlight(record.owner),
         this.keys.gateLine(record.owner),
+        this.keys.gateJobs,
       ];
       return this.scripted.mthdsClaimRunId(
         ...keys,
@@ -120,6 +123,8 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         limits?.inFlight ?? '',
         limits?.waiting ?? 0,
         Date.now(),
+        offer?.job ?? '',
+        offer?.score ?? 0,
       );
     });
   }

@@ -53,11 +53,12 @@ export interface RunRecord {
 }
 
 /**
- * What a claim of a run id answers: `claimed` (the run goes to the run queue), `parked` (it waits in its owner's line
- * of the dispatch gate, docs/fair-dispatch.md), `full` (that line is at its waiting limit: nothing was stored),
+ * What a claim of a run id answers: `claimed` (the run goes to the run queue), `parked` (it must wait in its owner's
+ * line of the dispatch gate, docs/fair-dispatch.md, and the caller parks it), `lined` (it waits in that line with the
+ * job offered with the claim: nothing left to do), `full` (that line is at its waiting limit: nothing was stored),
  * `in_flight` or `taken` (see {@link RunStore.claim}).
  */
-export type RunClaim = 'claimed' | 'parked' | 'full' | 'in_flight' | 'taken';
+export type RunClaim = 'claimed' | 'parked' | 'lined' | 'full' | 'in_flight' | 'taken';
 
 /** An owner's limits at the dispatch gate (docs/fair-dispatch.md), in runs. */
 export interface DispatchLimits {
@@ -65,6 +66,17 @@ export interface DispatchLimits {
   inFlight: number;
   /** Runs in the owner's waiting line before the queue. */
   waiting: number;
+}
+
+/**
+ * A run's job offered with its claim, so that a claim which sends the run to its owner's line while every slot of the
+ * owner is taken puts it there in the same step (docs/fair-dispatch.md#the-scripts).
+ */
+export interface LineOffer {
+  /** The gate job's JSON text: the sealed job and its priority, as the park keeps it. */
+  job: string;
+  /** The run's score in its line: `(10 − priority) × 10¹³ + arrival ms`. */
+  score: number;
 }
 
 /** What the admission of a queued run's job answers (docs/run-ownership.md#queue-jobs). */
@@ -108,11 +120,14 @@ export interface RunStore {
    * @param record - the new run's record: its `pipeline_run_id`, `workflow_id`, `owner`
    * @param limits - the owner's limits at the dispatch gate, when the run goes through it (a store without a gate
    *   ignores them)
-   * @returns `claimed` (the record is stored); `parked` (stored, and the run must wait in its owner's line); `full`
-   *   (nothing stored: the owner's line is full); `in_flight` when the owner's own run with this id is still in flight
-   *   (spec §3 rule 3); `taken` when another owner's run, in flight or finished, holds the id while its record is kept
+   * @param offer - the run's job, for a claim that sends the run to its line to put it there at once (a store
+   *   without a gate ignores it)
+   * @returns `claimed` (the record is stored); `parked` (stored, and the run must wait in its owner's line); `lined`
+   *   (stored, and the run waits in its owner's line with the offered job: only with an offer); `full` (nothing stored:
+   *   the owner's line is full); `in_flight` when the owner's own run with this id is still in flight (spec §3 rule 3);
+   *   `taken` when another owner's run, in flight or finished, holds the id while its record is kept
    */
-  claim(record: RunRecord, limits?: DispatchLimits): Promise<RunClaim>;
+  claim(record: RunRecord, limits?: DispatchLimits, offer?: LineOffer): Promise<RunClaim>;
   /** Undo a claim whose run was never enqueued: free the id, drop the record, its owner, events and progress. */
   abandon(runId: string): Promise<void>;
   /** Free a run id (completed, failed, or never enqueued). */
