@@ -160,6 +160,8 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
         },
         library,
       );
+      // the events still to come go with the run's end
+      tracker.holdForEnd();
       await kept;
       const completed = await keep(
         {

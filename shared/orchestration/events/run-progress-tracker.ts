@@ -54,6 +54,8 @@ export class RunProgressTracker implements RunObserver {
   private draining: Promise<void> | undefined;
   /** The timer of the events waiting out their linger before an append starts. */
   private lingering: NodeJS.Timeout | undefined;
+  /** Set by {@link holdForEnd}: what is published waits for the run's end (or a flush), with no linger. */
+  private held = false;
   private readonly running = new Map<number, CurrentPipe>();
   private finishedPipes = 0;
   private failedPipe: string | null = null;
@@ -115,6 +117,17 @@ export class RunProgressTracker implements RunObserver {
   }
 
   /**
+   * The attempt's result is in hand: what waits, and whatever is published from now on, goes with the run's end
+   * ({@link finishing}) instead of an append of its own, however long the attempt takes to keep its objects before it
+   * records that end (a completed run's last `pipe:finished` no longer costs a round trip). An append in flight ends
+   * with the events it carries; {@link flush} appends what is held at once and ends the hold.
+   */
+  holdForEnd(): void {
+    this.held = true;
+    this.stopLingering();
+  }
+
+  /**
    * Hand over the run's end instead of appending it: once the appends in flight are done, the events not yet appended
    * and the terminal `run:finished`, for the store to write with the finished record in one step
    * (`RunStore.finishOnce`). The tracker appends nothing more after it.
@@ -122,10 +135,7 @@ export class RunProgressTracker implements RunObserver {
    * @returns the events, oldest first, and the progress after them
    */
   async finishing(error: RunError | null): Promise<RunEventBatch> {
-    if (this.lingering) {
-      clearTimeout(this.lingering);
-      this.lingering = undefined;
-    }
+    this.stopLingering();
     const events = [...this.queued, this.finishedEvent(error)];
     this.queued = [];
     this.queuedProgress = undefined;
@@ -145,14 +155,20 @@ export class RunProgressTracker implements RunObserver {
     );
   }
 
-  /** Append what waits at once, and wait until every event published so far is appended (or has failed). */
+  /**
+   * Append what waits at once (held ones too: {@link holdForEnd} ends), and wait until every event published so far is
+   * appended (or has failed).
+   */
   flush(): Promise<void> {
-    if (this.lingering) {
-      clearTimeout(this.lingering);
-      this.lingering = undefined;
-      this.draining ??= this.drain();
-    }
+    this.held = false;
+    this.stopLingering();
+    if (this.queued.length > 0) this.draining ??= this.drain();
     return this.draining ?? Promise.resolve();
+  }
+
+  private stopLingering(): void {
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
   }
 
   private snapshot(): RunProgress {
@@ -164,7 +180,7 @@ export class RunProgressTracker implements RunObserver {
   private publish(event: RunEvent, progress?: RunProgress): void {
     this.queued.push(event);
     if (progress) this.queuedProgress = progress;
-    if (this.draining || this.lingering) return;
+    if (this.draining || this.lingering || this.held) return;
     const lingerMs = this.deps.lingerMs ?? 0;
     if (lingerMs <= 0) {
       this.draining = this.drain();
@@ -176,9 +192,12 @@ export class RunProgressTracker implements RunObserver {
     }, lingerMs);
   }
 
-  /** Append the queued events, all at once, until none is left (an append failure is reported, the rest goes on). */
+  /**
+   * Append the queued events, all at once, until none is left or they are held for the run's end (an append failure is
+   * reported, the rest goes on).
+   */
   private async drain(): Promise<void> {
-    while (this.queued.length > 0) {
+    while (this.queued.length > 0 && !this.held) {
       const events = this.queued;
       const progress = this.queuedProgress;
       this.queued = [];

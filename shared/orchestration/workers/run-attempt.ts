@@ -159,7 +159,9 @@ export async function processRun(
             retake: job.attemptsMade > 0,
           }),
         );
-    // no retry reads a completed run's checkpoints: those it still holds are not written (its end drops the others)
+    // the events still to come go with the run's end; no retry reads a completed run's checkpoints: those it still
+    // holds are not written (its end drops the others)
+    tracker.holdForEnd();
     await Promise.all([kept, checkpoints?.abandon()]);
     const completed = await keepFinished(
       deps,

@@ -115,4 +115,41 @@ describe('the run progress tracker (shared/orchestration/events/run-progress-tra
     releases.shift()!();
     await flushed;
   });
+
+  it("should hold what waits, and what comes after the attempt's result, for the run's end", async () => {
+    const { log, appends, releases } = recordingLog();
+    const run = tracker(log, 10);
+    run.runStarted(null, 1);
+    await clock.tickAsync(10);
+    expect(appends).to.deep.equal([['run:started']]);
+    run.pipeProgress({ kind: 'started', step: STEP, at: Date.now() });
+    run.holdForEnd();
+    releases.shift()!();
+    run.pipeProgress({
+      kind: 'finished',
+      step: STEP,
+      at: Date.now(),
+      durationMs: 5,
+      usage: { inputTokens: 3, outputTokens: 2 },
+      runUsage: RUN_USAGE,
+    });
+    // the attempt keeps its objects for a while: nothing is appended meanwhile, past the linger or the append in flight
+    await clock.tickAsync(1000);
+    expect(appends).to.deep.equal([['run:started']]);
+    const end = await run.finishing(null);
+    expect(end.events.map((event) => event.type)).to.deep.equal(['pipe:started', 'pipe:finished', 'run:finished']);
+  });
+
+  it('should append what it holds for the run’s end at once on a flush', async () => {
+    const { log, appends, releases } = recordingLog();
+    const run = tracker(log, 10);
+    run.runStarted(null, 1);
+    run.holdForEnd();
+    await clock.tickAsync(10);
+    expect(appends).to.deep.equal([]);
+    const flushed = run.flush();
+    expect(appends).to.deep.equal([['run:started']]);
+    releases.shift()!();
+    await flushed;
+  });
 });
