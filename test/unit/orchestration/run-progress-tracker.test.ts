@@ -2,7 +2,7 @@ import type { Clock } from '@sinonjs/fake-timers';
 import { expect } from 'chai';
 import type { RunEvent, RunEventLog, RunProgress } from '../../../shared/orchestration/events/index.js';
 import { RunProgressTracker } from '../../../shared/orchestration/events/index.js';
-import type { PipeStep } from '../../../shared/runtime/index.js';
+import type { PipeProgress, PipeStep } from '../../../shared/runtime/index.js';
 import { installFakeClock, uninstallFakeClock } from '../../helpers/fake-clock.js';
 
 const STEP: PipeStep = { step: 1, parentStep: null, pipeCode: 'greet', pipeType: 'PipeLLM', outputConcept: 'Text' };
@@ -11,6 +11,18 @@ const RUN_USAGE = {
   byModel: {},
   byPipe: {},
 };
+
+/** The report of {@link STEP} finishing now. */
+function finished(): PipeProgress {
+  return {
+    kind: 'finished',
+    step: STEP,
+    at: Date.now(),
+    durationMs: 5,
+    usage: { inputTokens: 3, outputTokens: 2 },
+    runUsage: RUN_USAGE,
+  };
+}
 
 /** An event log that records each append's event types; an append answers when its `release` is called. */
 function recordingLog(): { log: RunEventLog; appends: string[][]; releases: (() => void)[] } {
@@ -72,14 +84,7 @@ describe('the run progress tracker (shared/orchestration/events/run-progress-tra
     const { log, appends } = recordingLog();
     const run = tracker(log, 10);
     run.pipeProgress({ kind: 'started', step: STEP, at: Date.now() });
-    run.pipeProgress({
-      kind: 'finished',
-      step: STEP,
-      at: Date.now(),
-      durationMs: 5,
-      usage: { inputTokens: 3, outputTokens: 2 },
-      runUsage: RUN_USAGE,
-    });
+    run.pipeProgress(finished());
     const end = await run.finishing(null);
     expect(end.events.map((event) => event.type)).to.deep.equal(['pipe:started', 'pipe:finished', 'run:finished']);
     expect(end.events.at(-1)).to.include({ status: 'COMPLETED', finished_pipes: 1 });
@@ -125,14 +130,7 @@ describe('the run progress tracker (shared/orchestration/events/run-progress-tra
     run.pipeProgress({ kind: 'started', step: STEP, at: Date.now() });
     run.holdForEnd();
     releases.shift()!();
-    run.pipeProgress({
-      kind: 'finished',
-      step: STEP,
-      at: Date.now(),
-      durationMs: 5,
-      usage: { inputTokens: 3, outputTokens: 2 },
-      runUsage: RUN_USAGE,
-    });
+    run.pipeProgress(finished());
     // the attempt keeps its objects for a while: nothing is appended meanwhile, past the linger or the append in flight
     await clock.tickAsync(1000);
     expect(appends).to.deep.equal([['run:started']]);
