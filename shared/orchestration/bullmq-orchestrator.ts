@@ -31,6 +31,12 @@ import { countingRejections } from './run-rejections.js';
 import type { OffloadedJob, RunObjects } from './storage/index.js';
 import { acceptedRecord, historyFacts, type RunSubmission, toRunJob } from './submission.js';
 
+/** A run's job made before its claim, and its offer to its owner's line (docs/fair-dispatch.md#the-scripts). */
+interface OfferedJob {
+  job: OffloadedJob;
+  offer: LineOffer;
+}
+
 /** What the orchestrator needs. */
 export interface BullmqOrchestratorDeps {
   queue: RunQueue;
@@ -85,7 +91,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
     submission: RunSubmission,
     created: RunRecord,
     priority: number,
-  ): Promise<{ job: OffloadedJob; offer: LineOffer } | undefined> {
+  ): Promise<OfferedJob | undefined> {
     if (!deps.gate.expectsLine(submission.owner)) return undefined;
     const job = await offloaded(submission, created);
     try {
@@ -103,7 +109,7 @@ export function bullmqOrchestrator(deps: BullmqOrchestratorDeps): Orchestrator {
   async function enqueue(
     submission: RunSubmission,
     created: RunRecord,
-    dispatch: { priority: number; parkedUnder?: number; prepared?: { job: OffloadedJob; offer: LineOffer } },
+    dispatch: { priority: number; parkedUnder?: number; prepared?: OfferedJob },
   ): Promise<void> {
     const forget = async () => {
       await deps.gate.withdraw(submission.pipelineRunId, submission.owner).catch(() => undefined);
