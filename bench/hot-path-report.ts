@@ -62,8 +62,10 @@ export interface DirectRuns {
 /** How the benchmark ran. */
 export interface HotPathSetup {
   rounds: number;
-  /** Unmeasured runs of each side before the first round, and of the direct mode before its measured ones. */
+  /** Unmeasured runs of each side before the first round. */
   warmUpRuns: number;
+  /** Unmeasured runs of the direct mode before its measured ones. */
+  directWarmUpRuns: number;
   ackSeconds: number;
   connections: number;
   trips: number;
@@ -91,6 +93,8 @@ export interface HotPathResults {
   attributed: Record<SideName, Attributed[]>;
   /** Commands per second of each side with nothing to do. */
   idlePerSecond: Record<SideName, number>;
+  /** Runs per second of each side's warm-up, from cold processes. */
+  warmUp: Record<SideName, number>;
   direct: DirectRuns;
 }
 
@@ -196,7 +200,11 @@ export function renderHotPath(results: HotPathResults): string {
     'call and POSTing an HMAC-signed callback itself. Each side runs an API process and a worker process on a',
     '`redis-server` of its own; the service runs its production build with the defaults of a queue deployment',
     '(embedded control plane, history outbox, callback queue). Both call the same fake provider and call back the',
-    `same receiver. Medians over ${setup.rounds} interleaved rounds (anchor, then service), spread min–max.`,
+    `same receiver. Medians over ${setup.rounds} interleaved rounds (anchor, then service), spread min–max, after each side`,
+    `completed ${setup.warmUpRuns} unmeasured runs (25 clients, the provider answering at once), so that both are measured at`,
+    'their steady speed: V8 optimizes a function once it has run often enough, and a process that runs more distinct',
+    `code per run takes more runs to get there. The warm-up, cold processes included, ran ${results.warmUp.service.toFixed(0)} runs/s on the`,
+    `service and ${results.warmUp.anchor.toFixed(0)} on the anchor.`,
     '',
     '| scenario | service | anchor | service ÷ anchor (min–max) | target | met |',
     '|---|---|---|---|---|---|',
@@ -212,7 +220,7 @@ export function renderHotPath(results: HotPathResults): string {
     directRow(direct, setup),
     '',
     `Direct mode: the blocking \`/v1/execute\` of the production build, a ${setup.steps}-step PipeSequence of PipeLLM steps, each`,
-    `call answered after ${setup.stepLatencyMs} ms; median of ${direct.wallMs.length} runs after ${setup.warmUpRuns} unmeasured ones. Where the overhead goes (medians):`,
+    `call answered after ${setup.stepLatencyMs} ms; median of ${direct.wallMs.length} runs after ${setup.directWarmUpRuns} unmeasured ones. Where the overhead goes (medians):`,
     `request → first provider call ${ms(direct.firstCallMs)}; one call's answer → the next call ${ms(direct.betweenCallsMs)} per step; last`,
     `answer → response ${ms(direct.afterLastCallMs)}. For reference, the same ${setup.steps} calls made one after the other by a bare`,
     `\`fetch\` loop of the benchmark's process take ${ms(direct.loopMs)} (median of ${direct.loopMs.length}): the floor of this machine's timers and loopback.`,
