@@ -1,8 +1,8 @@
 /**
  * The I/O artifacts of a finished run (docs/api.md#run-results): the contract, the input form and the output form of
  * every pipe of the library the run ran in, in the shapes `/v1/validate`'s valid report gives them
- * (docs/api.md#valid-report). Built once, when the run finishes, and kept with its record, so a results read only
- * copies them.
+ * (docs/api.md#valid-report). Built once per library (on its first run to finish) and kept with each run's record, so
+ * a results read only copies them.
  */
 import type { Library } from '../mthds/index.js';
 import {
@@ -31,12 +31,28 @@ export function missingRunIOArtifacts(reason: string): RunIOArtifacts {
 }
 
 /**
- * Build the I/O artifacts of a run's library. A failure of a builder never fails the run: the three are then null and
- * `pipe_io_artifacts_error` says why.
+ * The artifacts of the libraries built so far. A library is immutable once built, and the runs of the same sources
+ * share it (`shared/runtime/run-library-cache.ts`), so its artifacts are built once and shared by those runs.
+ */
+const builtArtifacts = new WeakMap<Library, RunIOArtifacts>();
+
+/**
+ * The I/O artifacts of a run's library, built on the library's first run and shared by its later ones (which only
+ * serialise them: the object is never changed). A failure of a builder never fails the run: the three are then null
+ * and `pipe_io_artifacts_error` says why.
  * @param library - the library the run ran in
  * @returns the artifacts, or their absence with the reason; never throws
  */
 export function runIOArtifacts(library: Library): RunIOArtifacts {
+  let artifacts = builtArtifacts.get(library);
+  if (!artifacts) {
+    artifacts = buildRunIOArtifacts(library);
+    builtArtifacts.set(library, artifacts);
+  }
+  return artifacts;
+}
+
+function buildRunIOArtifacts(library: Library): RunIOArtifacts {
   try {
     return {
       pipe_io_contracts: pipeIOContracts(library),

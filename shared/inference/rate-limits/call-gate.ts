@@ -42,6 +42,9 @@ interface Granted {
 /** Why a call's admission attempts stop: it was admitted, or its wait deadline passed. */
 const ENTRY_ENDED = 'the call was admitted or its wait deadline passed';
 
+/** The reasons of a call nothing held. */
+const NO_REASONS: ReadonlySet<ThrottleReason> = new Set();
+
 /** The limits a waiting call polls (a slot freed in another process is not signalled) rather than sleeps out. */
 const POLLED: ReadonlySet<ThrottleReason> = new Set(['concurrency', 'org_concurrency']);
 
@@ -173,6 +176,9 @@ export class CallGate {
    */
   async enter(estimatedTokens: number, tenant?: RateTenant): Promise<Admission> {
     const started = Date.now();
+    // a route without limits, its backend unpaused: admitted at once, with no line, timer or stop set up for it
+    if (this.scopes.length === 0 && (await this.pauses.remainingMs(this.backend)) <= 0)
+      return this.admitted({ grants: [], pauseCheckedAt: started }, started, NO_REASONS);
     const deadline = started + this.waitMs;
     const reasons = new Set<ThrottleReason>();
     const stop = new AbortController();
@@ -201,6 +207,16 @@ export class CallGate {
       );
       throw this.refusal(reasons, this.waitMs);
     }
+    return this.admitted(granted, started, reasons);
+  }
+
+  /**
+   * The admission of a call the scopes granted.
+   * @param granted - the grants, and when the backend was found unpaused
+   * @param started - when the call came to the gate (epoch ms)
+   * @param reasons - the limits that made it wait
+   */
+  private admitted(granted: Granted, started: number, reasons: ReadonlySet<ThrottleReason>): Admission {
     const { grants: admitted, pauseCheckedAt } = granted;
     this.observer.admitted(this.backend, this.model, Date.now() - started, reasons);
     let sent: Promise<void> | undefined;

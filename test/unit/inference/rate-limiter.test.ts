@@ -238,6 +238,28 @@ describe('provider rate limiter', () => {
       );
     });
 
+    it('should admit a call of a route without limits, its backend unpaused, without arming a wait timer', async () => {
+      const waits: number[] = [];
+      const observer: ThrottleObserver = {
+        admitted: (_backend, _model, waitedMs) => waits.push(waitedMs),
+        timedOut: () => undefined,
+      };
+      const gate = new CallGate('openai', 'gpt', [], new BackendPauses(MEMORY), 5000, observer);
+      const armed: number[] = [];
+      const setTimer = globalThis.setTimeout;
+      globalThis.setTimeout = ((handler: () => void, ms?: number) => {
+        armed.push(ms ?? 0);
+        return setTimer(handler, ms);
+      }) as typeof setTimeout;
+      try {
+        await (await gate.enter(0)).settle(0);
+      } finally {
+        globalThis.setTimeout = setTimer;
+      }
+      expect(armed).to.deep.equal([]);
+      expect(waits).to.have.length(1);
+    });
+
     it('should wait out a pause before admitting', async () => {
       const time = fakeTime();
       const pauses = new BackendPauses(MEMORY);
