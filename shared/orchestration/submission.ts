@@ -150,7 +150,7 @@ export function toRunJob(
     ...(submission.rateTenant ? { rate_tenant: submission.rateTenant } : {}),
     created_at: createdAt,
     ...(submission.timeoutSeconds ? { deadline_at: runDeadline(createdAt, submission.timeoutSeconds) } : {}),
-    history: { ...historyFacts(submission), ...(options.keepSubmission ? { keep_submission: true } : {}) },
+    history: Object.assign(historyFacts(submission), options.keepSubmission ? { keep_submission: true } : {}),
   };
 }
 
@@ -223,9 +223,8 @@ export function acceptedRecord(
   history: RunHistoryFacts = {},
 ): RunRecord {
   const traceId = activeTraceId();
+  // the fields first, the spreads after (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path); none overlaps them
   return {
-    ...history,
-    ...(traceId ? { trace_id: traceId } : {}),
     pipeline_run_id: submission.pipelineRunId,
     workflow_id: workflowId,
     state: 'STARTED',
@@ -236,6 +235,8 @@ export function acceptedRecord(
     created_at: new Date(createdAt).toISOString(),
     started_at: null,
     finished_at: null,
+    ...(traceId ? { trace_id: traceId } : {}),
+    ...history,
   };
 }
 

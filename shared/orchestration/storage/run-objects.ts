@@ -211,11 +211,11 @@ export class RunObjects {
     const media = new MediaOffloader(this.store, job.storage_scope, this.options.inlineMediaMaxBytes);
     await media.offload(job.inputs, 'assets');
     const { library_files: libraryFiles, ...rest } = job;
-    const lighter: RunJob = {
-      ...rest,
+    // not `{ ...rest, inputs, … }` (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path)
+    const lighter: RunJob = Object.assign({}, rest, {
       inputs: media.replace(job.inputs),
       ...(libraryFiles ? { library_file_objects: await this.storeLibraryFiles(job.storage_scope, libraryFiles) } : {}),
-    };
+    });
     const body = encode(lighter);
     if (body.byteLength <= this.options.payloadOffloadBytes) return { queued: lighter, written: [] };
     const key = payloadKey(job.storage_scope, job.pipeline_run_id);

@@ -165,13 +165,13 @@ export async function processRun(
     await Promise.all([kept, checkpoints?.abandon()]);
     const completed = await keepFinished(
       deps,
-      {
-        ...running,
-        state: 'COMPLETED',
+      // not `{ ...running, state, … }` (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path)
+      Object.assign({}, running, {
+        state: 'COMPLETED' as const,
         finished_at: result.finished_at,
         result,
         io_artifacts: submissionIOArtifacts(submission),
-      },
+      }),
       payload.inputs,
       log,
     );
