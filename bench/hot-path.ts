@@ -20,7 +20,7 @@
  *
  * Beside the figures: the segments of the start → callback runs, and the CPU time per run of each process.
  * Before them, each side completes a few thousand unmeasured runs, so that both are measured at their steady speed
- * (see {@link warmUp}). `BENCH_ROUNDS` (default 3) sets the rounds. Writes `bench/hot-path.md` (`bench/hot-path-report.ts`).
+ * (see {@link warmUp}). `BENCH_ROUNDS` (default 5) sets the rounds. Writes `bench/hot-path.md` (`bench/hot-path-report.ts`).
  */
 import { writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -49,7 +49,7 @@ import { attribute } from './redis-attribution.js';
 import { postJson } from './service-client.js';
 
 const SETUP: HotPathSetup = {
-  rounds: Number(process.env['BENCH_ROUNDS'] ?? 3),
+  rounds: Number(process.env['BENCH_ROUNDS'] ?? 5),
   warmUpRuns: 4000,
   directWarmUpRuns: 5,
   ackSeconds: Number(process.env['BENCH_SECONDS'] ?? 2),
