@@ -3,8 +3,9 @@
  * library and shared by its runs; another library of the same sources gets artifacts of its own, equal to them.
  */
 import { expect } from 'chai';
-import { type Library, loadLibrary } from '../../../shared/mthds/index.js';
+import type { Library } from '../../../shared/mthds/index.js';
 import { runIOArtifacts } from '../../../shared/wire/index.js';
+import { validLibrary } from '../../helpers/library.js';
 
 const BUNDLE = `
 domain = "echo"
@@ -19,10 +20,9 @@ output = "Text"
 prompt = "Repeat: $text"
 `;
 
+/** A library of its own, built anew at each call. */
 function library(): Library {
-  const loaded = loadLibrary([{ source: 'echo.mthds', content: BUNDLE }], { mode: 'compat' });
-  if (!loaded.ok) throw new Error(loaded.message);
-  return loaded.library;
+  return validLibrary([{ source: 'echo.mthds', content: BUNDLE }], { mode: 'compat' });
 }
 
 describe('runIOArtifacts (shared/wire/run-io-artifacts.ts)', () => {
