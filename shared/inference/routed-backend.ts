@@ -76,7 +76,8 @@ function sdkOf(route: Route): string {
 
 function withCost(usage: TokenUsage, route: Route, handle: string, call: QuotedCall, images = 0): TokenUsage {
   const cost = callCost(route.spec.costs, call, usage, images);
-  return { ...usage, model: handle, model_id: route.modelId, backend: route.backend, cost };
+  // no leading spread that adds members (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path)
+  return Object.assign({}, usage, { model: handle, model_id: route.modelId, backend: route.backend, cost });
 }
 
 /**

@@ -164,13 +164,13 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
       tracker.holdForEnd();
       await kept;
       const completed = await keep(
-        {
-          ...running,
-          state: 'COMPLETED',
+        // not `{ ...running, state, … }` (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path)
+        Object.assign({}, running, {
+          state: 'COMPLETED' as const,
           finished_at: result.finished_at,
           result,
           io_artifacts: submissionIOArtifacts(submission, library),
-        },
+        }),
         submission.inputs,
       );
       const events = await tracker.finishing(null);

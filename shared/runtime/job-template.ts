@@ -35,5 +35,6 @@ export function renderJobTemplate(
     options.media ? (attachments ?? []) : undefined,
   );
   const signal = environment.deps.signal;
-  return renderer.render(template, model, signal ? { ...options, signal } : options);
+  // no leading spread that adds members (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path)
+  return renderer.render(template, model, signal ? Object.assign({}, options, { signal }) : options);
 }

@@ -133,8 +133,11 @@ export class PipeProgressRecorder {
         parentStep:
           report.step.parentStep === null ? (parentStep ?? null) : (steps.get(report.step.parentStep) ?? null),
       };
+      // no leading spread that adds members (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path)
       this.observer.pipeProgress(
-        report.kind === 'started' ? { ...report, step } : { ...report, step, runUsage: this.runUsage() },
+        report.kind === 'started'
+          ? { ...report, step }
+          : Object.assign({}, report, { step, runUsage: this.runUsage() }),
       );
     }
   }

@@ -20,6 +20,7 @@ import { runPipeBatch } from './controllers/pipe-batch.js';
 import { runPipeCondition } from './controllers/pipe-condition.js';
 import { runPipeParallel } from './controllers/pipe-parallel.js';
 import { runPipeSequence } from './controllers/pipe-sequence.js';
+import type { FanOutReport } from './fan-out-port.js';
 import { asGraphNode, nodeInputs, nodeOutputs } from './graph-node.js';
 import { graphPipeOf } from './graph-registries.js';
 import { mintMockOutput } from './mock-output.js';
@@ -32,7 +33,7 @@ import { runPipeJudge } from './operators/pipe-judge.js';
 import { runPipeLLM } from './operators/pipe-llm.js';
 import { runPipeSearch } from './operators/pipe-search.js';
 import { runPipeStructure } from './operators/pipe-structure.js';
-import type { PipeJob, PipeRunner, RunEnvironment } from './pipe-job.js';
+import type { PipeJob, PipeRunner, RunEnvironment, RunParams } from './pipe-job.js';
 import { passPresenceGate } from './presence-gate.js';
 import { checkInputsPresent } from './run-inputs.js';
 
@@ -74,19 +75,19 @@ export async function routePipe(job: PipeJob, environment: RunEnvironment): Prom
     return;
   }
   const span = progress.start(job.pipe, job.params.parentStep, environment.deps.inference);
-  const spanned: RunEnvironment = {
-    ...environment,
+  // no leading spread that adds members (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path)
+  const spanned: RunEnvironment = Object.assign({}, environment, {
     deps: { ...environment.deps, inference: span.inference },
-    runPipe: (child) => routePipe(child, spanned),
-    absorbChild: (report, params) => {
+    runPipe: (child: PipeJob) => routePipe(child, spanned),
+    absorbChild: (report: FanOutReport, params: RunParams) => {
       for (const call of report.usage) span.count({ inputTokens: call.inputTokens, outputTokens: call.outputTokens });
       environment.absorbChild?.(report, params);
     },
-  };
+  });
   let replayed: boolean;
   try {
     replayed = await span.within(() =>
-      routeGraphed({ ...job, params: { ...job.params, parentStep: span.step } }, spanned),
+      routeGraphed({ ...job, params: Object.assign({}, job.params, { parentStep: span.step }) }, spanned),
     );
   } catch (error) {
     span.fail(error);
@@ -110,7 +111,7 @@ async function routeGraphed(job: PipeJob, environment: RunEnvironment): Promise<
     },
     async (node) => {
       replayed = await runRouted(
-        node === undefined ? job : { ...job, params: { ...job.params, parentNode: node } },
+        node === undefined ? job : { ...job, params: Object.assign({}, job.params, { parentNode: node }) },
         environment,
       );
     },
