@@ -346,7 +346,8 @@ export async function startRunFor(
   };
   const outcome = await keptAnswerOnce(
     options.runHistory,
-    { ...keyed, owner: caller.identity.userId },
+    // the owner first, the rest after (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path); `keyed` has none
+    { owner: caller.identity.userId, ...keyed },
     'quick',
     async () => {
       const acknowledgement = await acknowledge();
