@@ -105,7 +105,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
     };
     await deps.runs.save(running);
     // held while it runs: a cancel, or its deadline, aborts it (docs/cancellation.md)
-    const hold = deps.controls.hold(runRefOf(running));
+    const hold = deps.controls.hold(runRefOf(running), signal);
     const deadline = runDeadline(createdAt, submission.timeoutSeconds);
     const disarm =
       deadline === undefined
@@ -118,7 +118,7 @@ export function directOrchestrator(deps: DirectOrchestratorDeps): Orchestrator {
               );
           });
     try {
-      return await attempt(submission, inputs, library, running, AbortSignal.any([signal, hold.signal]));
+      return await attempt(submission, inputs, library, running, hold.signal);
     } finally {
       disarm?.();
       hold.release();

@@ -52,6 +52,7 @@ export type { RenderModel, RenderStuff } from './render-model.js';
 export { checkRunInputs } from './run-inputs.js';
 export type { PipeProgress, PipeStep, PipeTokenUsage, RunObserver } from './run-observer.js';
 export { type RunOutcome, type RunRequest, runPipeline } from './run-pipeline.js';
+export { uncappedRunSignal } from './run-signal.js';
 export type { StepCheckpoint, StepCheckpointStore, StepOutcome } from './step-checkpoint-store.js';
 export type { Stuff } from './stuff.js';
 export {

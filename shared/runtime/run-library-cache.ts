@@ -1,6 +1,6 @@
 /**
  * The libraries of recent runs, by the SHA-256 of their bundle sources: a method run again and again with new inputs
- * (the common case) is parsed and validated once per process, not once per run. A library is immutable once built,
+ * (the common case) is parsed and validated once per process, not once per run, and a run's source list is hashed once. A library is immutable once built,
  * so runs share it. Invalid sources are never kept: they fail again, with the same items, on every run.
  */
 import { createHash } from 'node:crypto';
@@ -25,6 +25,12 @@ const libraries = new LRUCache<string, Entry>({
   sizeCalculation: (entry) => entry.chars + ENTRY_OVERHEAD_CHARS,
 });
 
+/**
+ * The library last found for a source list, by the list object: a run asks for its library more than once (to run, then
+ * to describe its inputs and outputs), and the list, which never changes once made, is hashed once.
+ */
+const bySourceList = new WeakMap<readonly BundleSource[], { variant: string; library: Library }>();
+
 /** The SHA-256 of sources in order, each source name and content length-prefixed, then the variant (hex). */
 function sourcesDigest(sources: readonly BundleSource[], variant: string): string {
   const hash = createHash('sha256');
@@ -46,6 +52,14 @@ function sourcesDigest(sources: readonly BundleSource[], variant: string): strin
  * @throws whatever `load` throws (nothing is kept then)
  */
 export function cachedRunLibrary(sources: readonly BundleSource[], load: () => Library, variant = ''): Library {
+  const found = bySourceList.get(sources);
+  if (found?.variant === variant) return found.library;
+  const library = keptLibrary(sources, load, variant);
+  bySourceList.set(sources, { variant, library });
+  return library;
+}
+
+function keptLibrary(sources: readonly BundleSource[], load: () => Library, variant: string): Library {
   let chars = 0;
   for (const { content } of sources) chars += content.length;
   if (chars > RUN_LIBRARIES_MAX_CHARS) return load();

@@ -31,13 +31,22 @@ const CHECKPOINTED: ReadonlySet<PipeType> = new Set<PipeType>([
   'PipeDocGen',
 ]);
 
+/** What a job reads, as the digest covers it: references to its inputs' stuffs, taken before it runs. */
+interface StepRead {
+  pipe: string;
+  output_name: string | null;
+  output_multiplicity: unknown;
+  dynamic_output_concept_ref: unknown;
+  inputs: unknown[];
+}
+
 /**
- * The digest of what a job reads: each declared input's root stuff (concept ref and content) or recorded absence, the
- * output name and the run parameters that shape the output.
+ * What a job reads: each declared input's root stuff (concept ref and content) or recorded absence, the output name
+ * and the run parameters that shape the output. A stuff's content is never changed once made, so the references stay
+ * what the job read.
  * @param job - the job about to run
- * @returns SHA-256, hex
  */
-function inputsDigest(job: PipeJob): string {
+function stepRead(job: PipeJob): StepRead {
   const inputs = job.pipe.inputs.map((input) => {
     const root = input.name.split('.')[0] ?? input.name;
     const stuff = job.memory.find(root);
@@ -45,13 +54,21 @@ function inputsDigest(job: PipeJob): string {
     const absence = job.memory.absence(root);
     return [root, absence ? { absent: absence.kind } : null];
   });
-  const read = {
+  return {
     pipe: job.pipe.code,
     output_name: job.outputName,
     output_multiplicity: job.params.outputMultiplicity,
     dynamic_output_concept_ref: job.params.dynamicOutputConceptRef,
     inputs,
   };
+}
+
+/**
+ * The digest of what a job read.
+ * @param read - {@link stepRead} of the job
+ * @returns SHA-256, hex
+ */
+function readDigest(read: StepRead): string {
   return createHash('sha256')
     .update(canonicalize(read) ?? '')
     .digest('hex');
@@ -109,11 +126,18 @@ export class StepCheckpointing implements StepReplayer {
    */
   async run(job: PipeJob, environment: RunEnvironment, runner: PipeRunner): Promise<boolean> {
     const stepPath = job.params.stepPath;
-    const digest = inputsDigest(job);
+    // hashed when first compared or written: a save held behind and dropped with the run's end (docs/checkpoints.md)
+    // costs no digest
+    const read = stepRead(job);
+    let digest: string | undefined;
+    const digestOfRead = () => {
+      digest ??= readDigest(read);
+      return digest;
+    };
     const checkpoint = await this.store.load(stepPath);
     if (
       checkpoint?.pipe_code === job.pipe.code &&
-      checkpoint.inputs_digest === digest &&
+      checkpoint.inputs_digest === digestOfRead() &&
       this.restore(job, environment, checkpoint.outcome)
     ) {
       this.usage.absorb(checkpoint.usage);
@@ -131,7 +155,9 @@ export class StepCheckpointing implements StepReplayer {
       // every save before it ends (settled)
       const saving = this.store.save(stepPath, {
         pipe_code: job.pipe.code,
-        inputs_digest: digest,
+        get inputs_digest() {
+          return digestOfRead();
+        },
         outcome,
         usage: calls,
       });

@@ -200,6 +200,8 @@ export interface RunPipeOptions {
   checkpoints?: RuntimeDeps['checkpoints'];
   /** Follows the run pipe by pipe (none by default). */
   observer?: RuntimeDeps['observer'];
+  /** The host's signal (none by default). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -224,6 +226,7 @@ export function runPipe(
     ...(options.functions === undefined ? {} : { functions: options.functions }),
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
     ...(options.observer === undefined ? {} : { observer: options.observer }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
   if (fanningOut) deps.fanOut = loopbackFanOut(library, { ...deps });
   return runPipeline(

@@ -5,8 +5,8 @@
  * remembered for a while, so a piece of the run taken after it (a child job still waiting when its run stopped) is
  * held already aborted and never starts.
  */
-import { setMaxListeners } from 'node:events';
 import { LRUCache } from 'lru-cache';
+import { uncappedRunSignal } from '../../runtime/index.js';
 import { type RunRef, type RunStopState, runStopError } from './run-stop.js';
 
 /** How long a stop is remembered, in ms: longer than a child job waits in a busy queue. */
@@ -37,15 +37,20 @@ export class RunControls {
   /**
    * Hold a run while a piece of it runs here.
    * @param run - the run's submission
-   * @returns its hold, already aborted when the run was stopped (as this process heard) before
+   * @param host - the signal of whatever runs the piece (the worker's job, the request): the hold aborts with it, with
+   *   its reason, so the piece listens to one signal instead of a combination made for it
+   * @returns its hold, already aborted when the run was stopped (as this process heard) before, or when `host` was
    */
-  hold(run: RunRef): RunHold {
+  hold(run: RunRef, host?: AbortSignal): RunHold {
     const key = keyOf(run);
     const controller = new AbortController();
-    // every call of the run in flight listens to it (the runtime's own signal follows it without a cap as well)
-    setMaxListeners(0, controller.signal);
+    // every call of the run in flight listens to it, and the runtime shares it as it is
+    uncappedRunSignal(controller.signal);
+    const followHost = () => controller.abort(host?.reason);
+    if (host?.aborted) followHost();
+    else host?.addEventListener('abort', followHost, { once: true });
     const stopped = this.stops.get(key);
-    if (stopped) controller.abort(runStopError(stopped, run.pipelineRunId));
+    if (stopped && !controller.signal.aborted) controller.abort(runStopError(stopped, run.pipelineRunId));
     let entry = this.holds.get(key);
     if (!entry) {
       entry = { run, controllers: new Set() };
@@ -56,6 +61,7 @@ export class RunControls {
     return {
       signal: controller.signal,
       release: () => {
+        host?.removeEventListener('abort', followHost);
         held.controllers.delete(controller);
         if (held.controllers.size === 0 && this.holds.get(key) === held) this.holds.delete(key);
       },

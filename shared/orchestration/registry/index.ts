@@ -3,6 +3,7 @@
  * record, result and owner (docs/run-ownership.md).
  */
 
+export { recordText } from './record-text.js';
 export { RunRegistry } from './run-registry.js';
 export {
   admissionOf,

@@ -8,6 +8,7 @@ import type { RedisClient } from '../../config/index.js';
 import { type HandedRun, handedRuns } from '../fairness/handed-runs.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { whenQueueReachable } from '../queue/queue-outage.js';
+import { recordText } from './record-text.js';
 import { FINISH_RUN_ONCE } from './run-finish-script.js';
 import { ADMIT_RUN_JOB, CLAIM_RUN_ID, READ_OWNED_RECORD, STORE_RUN_RECORD } from './run-ownership-scripts.js';
 import type {
@@ -270,7 +271,7 @@ export class RunRegistry implements RunStore, HistoryOutbox {
         this.keys.events(runId),
         this.keys.progress(runId),
         this.keys.checkpoints(runId),
-        JSON.stringify(finished),
+        recordText(finished),
         finished.owner,
         this.ttlSeconds,
         options.release ? '1' : '0',

@@ -22,7 +22,7 @@ import type { Logger } from '../../observability/index.js';
 import type { ObjectKey, ObjectStore } from '../../storage/index.js';
 import { objectPath, runObjectName } from '../../storage/index.js';
 import { type OffloadedRunJob, type QueuedRunJob, RUN_JOB, type RunJob } from '../queue/job-payloads.js';
-import type { RunRecord } from '../registry/index.js';
+import { type RunRecord, recordText } from '../registry/index.js';
 import { inlineStorageRefs } from './input-refs.js';
 import { inlineRefs, MediaOffloader } from './media-refs.js';
 import { RunSubmissions } from './run-submissions.js';
@@ -167,7 +167,9 @@ export class RunObjects {
    */
   private writeBehind(key: ObjectKey, record: RunRecord): Promise<void> {
     const path = objectPath(key);
-    const written = this.resultWrites(() => this.store.put(key, encode(record), JSON_TYPE))
+    const written = this.resultWrites(() =>
+      this.store.put(key, new TextEncoder().encode(recordText(record)), JSON_TYPE),
+    )
       .catch((error: unknown) => this.options.onResultWriteError?.(error, record.pipeline_run_id))
       .finally(() => {
         if (this.pendingResults.get(path)?.written === written) this.pendingResults.delete(path);

@@ -68,16 +68,14 @@ export function createRunProcessor(
         { request_id: queued.request_id, pipeline_run_id: queued.pipeline_run_id, job_id: job.id ?? null },
         async () => {
           // held before its admission, so a stop recorded after the admission reaches this attempt
-          const hold = deps.controls.hold({
-            pipelineRunId: queued.pipeline_run_id,
-            requestId: queued.request_id,
-            createdAt: queued.created_at,
-          });
+          const hold = deps.controls.hold(
+            { pipelineRunId: queued.pipeline_run_id, requestId: queued.request_id, createdAt: queued.created_at },
+            signal,
+          );
           try {
             const running = await admit(deps, job, queued);
             return await untilDeadline(deps, queued, async () => {
-              const stoppable = signal ? AbortSignal.any([signal, hold.signal]) : hold.signal;
-              return processRun(deps, job, queued, running, await loadPayload(deps, job, queued), stoppable);
+              return processRun(deps, job, queued, running, await loadPayload(deps, job, queued), hold.signal);
             });
           } finally {
             hold.release();

@@ -46,6 +46,30 @@ describe('run controls (shared/orchestration/control)', () => {
       expect(stopStateOf(late.signal.reason)).to.equal('TIMED_OUT');
     });
 
+    it('should abort with its host’s signal, with the host’s reason, until it is released', () => {
+      const controls = new RunControls();
+      const closing = new AbortController();
+      const attempt = controls.hold(RUN, closing.signal);
+      closing.abort(new Error('the worker is closing'));
+      expect(attempt.signal.aborted).to.equal(true);
+      expect((attempt.signal.reason as Error).message).to.equal('the worker is closing');
+      expect(stopStateOf(attempt.signal.reason)).to.equal(undefined);
+
+      const host = new AbortController();
+      const released = controls.hold(RUN, host.signal);
+      released.release();
+      host.abort(new Error('after the release'));
+      expect(released.signal.aborted, 'a released hold no longer follows its host').to.equal(false);
+    });
+
+    it('should be aborted at once when its host’s signal already was', () => {
+      const controls = new RunControls();
+      const host = AbortSignal.abort(new Error('gone before the hold'));
+      const late = controls.hold(RUN, host);
+      expect(late.signal.aborted).to.equal(true);
+      expect((late.signal.reason as Error).message).to.equal('gone before the hold');
+    });
+
     it('should list the runs held, each once, until their last hold is released', () => {
       const controls = new RunControls();
       const attempt = controls.hold(RUN);

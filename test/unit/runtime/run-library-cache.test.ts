@@ -16,6 +16,15 @@ describe('loadRunLibrary: the libraries of recent runs', () => {
     expect(loadRunLibrary([{ content: `${GREETING_BUNDLE}\n`, source: 'greet.mthds' }])).to.not.equal(first);
   });
 
+  it('should keep a source list asked again apart by what else the verdict depends on (its bundle files)', () => {
+    const sources = [{ content: GREETING_BUNDLE, source: 'greet.mthds' }];
+    const asText = loadRunLibrary(sources, undefined, null);
+    const fromFiles = loadRunLibrary(sources, undefined, ['greet.mthds']);
+    expect(fromFiles).to.not.equal(asText);
+    expect(loadRunLibrary(sources, undefined, null)).to.equal(asText);
+    expect(loadRunLibrary(sources, undefined, ['greet.mthds'])).to.equal(fromFiles);
+  });
+
   it('should refuse invalid sources on every run with the same items', () => {
     const invalid = [{ content: 'domain = "x"\n[pipe.p]\ntype = "PipeLLM"\n', source: null }];
     const first = (() => {

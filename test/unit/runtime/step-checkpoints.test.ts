@@ -284,6 +284,26 @@ describeOnBothPaths('step checkpoints (shared/runtime/step-checkpoints.ts)', () 
     expect(JSON.stringify(store.at('main/s0').outcome)).to.include('Draft one on coffee');
   });
 
+  it('should hash a step’s inputs only when its checkpoint is written, with the digest of the inputs it read', async () => {
+    const handed: StepCheckpoint[] = [];
+    const holding: StepCheckpointStore = {
+      load: async () => undefined,
+      save: async (_stepPath, checkpoint) => {
+        handed.push(checkpoint);
+      },
+    };
+    await runPipe(library, 'four', { topic: 'tea' }, { inference: drafts(), checkpoints: holding });
+    expect(handed).to.have.length(4);
+    const lazy = Object.getOwnPropertyDescriptor(handed[0], 'inputs_digest');
+    expect(lazy?.get, 'a checkpoint held behind and dropped costs no digest').to.be.a('function');
+    const written = new MemoryCheckpoints();
+    await runPipe(library, 'four', { topic: 'tea' }, { inference: drafts(), checkpoints: written });
+    expect(handed.map((checkpoint) => checkpoint.inputs_digest)).to.deep.equal(
+      ['main/s0', 'main/s1', 'main/s2', 'main/s3'].map((path) => written.at(path).inputs_digest),
+    );
+    expect(handed[0]?.inputs_digest).to.match(/^[0-9a-f]{64}$/);
+  });
+
   it('should run a step again when its checkpoint names another pipe or a concept the library lacks', async () => {
     const store = new MemoryCheckpoints();
     await runPipe(library, 'four', { topic: 'tea' }, { inference: drafts(), checkpoints: store });
