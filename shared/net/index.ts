@@ -8,3 +8,4 @@ export { callbackPolicy, callbackUrlProblem } from './callback-url.js';
 export { addressProblem, type OutboundPolicy, outboundUrlProblem, resolvedProblem } from './destination-policy.js';
 export { type HostResolver, type ResolvedAddress, systemResolver } from './guarded-dispatcher.js';
 export { type GuardedRequest, type GuardedResponse, guardedRequest } from './guarded-request.js';
+export { providerFetch } from './provider-fetch.js';

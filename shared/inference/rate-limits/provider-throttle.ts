@@ -6,6 +6,7 @@
  * sets.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { providerFetch } from '../../net/index.js';
 import type { InferenceConfig } from '../config/inference-config.js';
 import type { Route } from '../config/model-router.js';
 import { retryAfterSeconds } from '../provider-errors.js';
@@ -103,7 +104,7 @@ export class ProviderThrottle {
    * (or until the attempt's own signal aborts it) — a call's first attempt leaving right after its gate found the
    * backend unpaused does not look again — marks its call sent (its requests and tokens count from the first
    * attempt's departure), and a 429 answer with `Retry-After` pauses the backend for every
-   * process at once, before the SDK sleeps and retries.
+   * process at once, before the SDK sleeps and retries. The attempt itself is sent with {@link providerFetch}.
    * @param backend - the backend's name
    */
   pausingFetch(backend: string): typeof fetch {
@@ -114,7 +115,7 @@ export class ProviderThrottle {
           await sleep(left, undefined, init?.signal ? { signal: init.signal } : {});
       }
       await admission?.sent();
-      const response = await fetch(input, init);
+      const response = await providerFetch(input, init);
       if (response.status === 429) {
         const seconds = retryAfterSeconds(response.headers, Date.now());
         if (seconds !== undefined) await this.pauses.pause(backend, seconds);
