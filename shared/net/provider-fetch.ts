@@ -34,7 +34,9 @@ function providerDispatcher(): Promise<Dispatcher> {
 /** The request's headers as undici takes them, an uncompressed answer asked for; undefined when the call asks itself. */
 function requestHeaders(init: RequestInit | undefined): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
-  for (const [name, value] of new Headers(init?.headers)) headers[name] = value;
+  // the SDKs hand a `Headers`, read as it is; any other form is read through one
+  const given = init?.headers instanceof Headers ? init.headers : new Headers(init?.headers);
+  for (const [name, value] of given) headers[name] = value;
   if (headers['accept-encoding'] !== undefined) return undefined;
   headers['accept-encoding'] = 'identity';
   return headers;
