@@ -162,7 +162,6 @@ export async function processRun(
     // the events still to come go with the run's end; no retry reads a completed run's checkpoints: those it still
     // holds are not written (its end drops the others)
     tracker.holdForEnd();
-    await Promise.all([kept, checkpoints?.abandon()]);
     const completed = await keepFinished(
       deps,
       // not `{ ...running, state, … }` (CONTRIBUTING.md#22-no-leading-spread-on-the-hot-path)
@@ -175,16 +174,17 @@ export async function processRun(
       payload.inputs,
       log,
     );
-    // the record shows COMPLETED, with every event of the run up to `run:finished`, the id is freed and the step
-    // checkpoints dropped, in one step and before any callback can reach a receiver that reads the run's status or events
-    const events = await tracker.finishing(null);
+    // the submission and the checkpoint writes under way end before the end is recorded; then the record shows
+    // COMPLETED, with every event of the run up to `run:finished`, the id is freed and the step checkpoints dropped, in
+    // one step and before any callback can reach a receiver that reads the run's status or events
+    const [events] = await Promise.all([tracker.finishing(null), kept, checkpoints?.abandon()]);
+    const body = payload.callback_urls.length > 0 ? successPayload(result) : undefined;
     const finish = await deps.registry.finishOnce(completed, { release: true, events, dropCheckpoints: true });
     if (finish === 'already_finished') {
       await keepEndAsRecorded(deps, runId, payload.inputs, log);
       return { state: 'COMPLETED' };
     }
-    if (payload.callback_urls.length > 0) {
-      const body = successPayload(result);
+    if (body !== undefined) {
       await deps.callbacks.send(
         payload.callback_urls.map((url) => ({ pipeline_run_id: runId, request_id: payload.request_id, url, body })),
       );
