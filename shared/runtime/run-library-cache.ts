@@ -1,7 +1,8 @@
 /**
  * The libraries of recent runs, by the SHA-256 of their bundle sources: a method run again and again with new inputs
- * (the common case) is parsed and validated once per process, not once per run, and a run's source list is hashed once. A library is immutable once built,
- * so runs share it. Invalid sources are never kept: they fail again, with the same items, on every run.
+ * (the common case) is parsed and validated once per process, not once per run, and a run's source list is hashed
+ * once. A library is immutable once built, so runs share it. Invalid sources are never kept: they fail again, with the
+ * same items, on every run.
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -59,6 +60,7 @@ export function cachedRunLibrary(sources: readonly BundleSource[], load: () => L
   return library;
 }
 
+/** The kept library of these sources (by their digest), or the one `load` builds, kept unless the text is too large. */
 function keptLibrary(sources: readonly BundleSource[], load: () => Library, variant: string): Library {
   let chars = 0;
   for (const { content } of sources) chars += content.length;
