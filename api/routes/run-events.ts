@@ -100,7 +100,8 @@ function recordedEnd(record: RunRecord, disclosure: ErrorDisclosure): RunEvent {
   const status = recorded === 'COMPLETED' || recorded === 'CANCELLED' || recorded === 'TIMED_OUT' ? recorded : 'FAILED';
   const at = Date.parse(record.finished_at ?? record.created_at);
   const error = disclosedRunError(record, disclosure) ?? null;
-  return runFinishedEvent(record.pipeline_run_id, at, 0, error, status, record.result?.usage ?? null);
+  // a completed run's usage is in its result, a failed or stopped run's on its record
+  return runFinishedEvent(record.pipeline_run_id, at, 0, error, status, record.result?.usage ?? record.usage ?? null);
 }
 
 /**

@@ -343,6 +343,37 @@ describe('the run lifecycle over HTTP', function () {
         await expectHiddenFromBob(harness, 'filing-1');
       });
 
+      it('should end the stream of a run whose end is recorded but not yet logged with the record’s end, usage included', async () => {
+        // a failed run's end is recorded before its `run:finished` is logged (docs/run-events.md): a stream opened
+        // between the two ends with the record's own
+        const figures = { calls: 2, input_tokens: 20, output_tokens: 10, cost_usd: 0.002, unpriced_calls: 0 };
+        const usage = { total: figures, by_model: { 'gpt-4o-mini': figures }, by_pipe: { greet_person: figures } };
+        await deployment.backend.registry.save({
+          pipeline_run_id: 'ended-1',
+          workflow_id: 'ended-1',
+          state: 'FAILED',
+          pipe_code: null,
+          owner: 'alice',
+          storage_scope: 'alice',
+          request_id: 'req-ended-1',
+          created_at: '2026-11-30T00:00:00.000Z',
+          started_at: '2026-11-30T00:00:00.100Z',
+          finished_at: '2026-11-30T00:00:01.000Z',
+          error: {
+            error_type: 'RunBudgetExceededError',
+            message: 'The run spent its budget.',
+            title: 'Run budget exceeded',
+            type_uri: `${harness.docsUrl}#runbudgetexceedederror`,
+            retryable: false,
+            pipe_code: 'greet_person',
+          },
+          usage,
+        });
+        const answer = await caller(harness, harness.alice).events('ended-1');
+        expect(types(answer)).to.deep.equal(['run:finished']);
+        expect(answer.frames[0]?.data).to.deep.include({ type: 'run:finished', status: 'FAILED', usage });
+      });
+
       it('should start a reused id with no trace of the earlier run in its events', async () => {
         const alice = caller(harness, harness.alice);
         await alice.start({ ...filing, pipeline_run_id: 'again' }).expect(202);
