@@ -328,4 +328,47 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
       for (const connection of connections) connection.disconnect();
     }
   });
+
+  it('should fail a fan-out whose children cannot be added as a retryable QueueUnavailableError', async () => {
+    const keys = new QueueKeys(deployment.settings.queue.prefix);
+    const [producer, events, sealing] = [1, 2, 3].map(() => openRedis(TEST_REDIS_TARGET, 'worker'));
+    const children = new ChildQueue({
+      connection: producer!,
+      eventsConnection: events!,
+      keys,
+      seals: new JobSeals(sealing!, keys),
+    });
+    try {
+      await children.queue.waitUntilReady();
+      // the producer's connection is gone, as a failover's moved slot or a dropped node leaves it
+      producer!.disconnect();
+      const run: FanOutRun = {
+        pipelineRunId: 'fan-outage',
+        requestId: 'fan-outage-request',
+        runJobId: 'fan-outage-job',
+        createdAt: Date.now(),
+        retake: false,
+      };
+      const child: FanOutChild = {
+        pipeRef: 'ctl.wrap',
+        memory: { root: [], aliases: [], absences: [], absentMain: null },
+        outputName: null,
+        params: { outputMultiplicity: null, dynamicOutputConceptRef: null, stack: ['batch_wrap'], stepPath: 'main/b0' },
+        pipes: { max: 10_000, started: 1 },
+      };
+      const failure = await children
+        .fanOutFor(run)
+        .run(2, () => child, { cap: 2, onEnded: () => undefined })
+        .then(
+          () => undefined,
+          (error: unknown) => error as { error_type?: string; retryable?: boolean; message?: string },
+        );
+      expect(failure).to.include({ error_type: 'QueueUnavailableError', retryable: true });
+      expect(failure?.message).to.equal('The child queue (Redis) is unreachable: Connection is closed..');
+      expect(childJobs, 'no child ran').to.equal(0);
+    } finally {
+      await children.close();
+      for (const connection of [events, sealing]) connection!.disconnect();
+    }
+  });
 });

@@ -33,6 +33,7 @@ import { type ChildResult, childResultOf } from './child-job-result.js';
 import { childJobId, type FanOutRun } from './fan-out-run.js';
 import type { JobSeals } from './job-seals.js';
 import { CHILD_QUEUE, type QueueKeys } from './queue-keys.js';
+import { whenQueueReachable } from './queue-outage.js';
 
 /** How long a finished child job is kept, so a parent retaken within it re-attaches to it, in seconds. */
 const CHILD_KEEP_SECONDS = 3600;
@@ -119,7 +120,12 @@ export class ChildQueue {
     const tasks = Array.from({ length: count }, (_, index) =>
       limit(async (): Promise<FanOutOutcome> => {
         signal.throwIfAborted();
-        const result = await this.runChild(run, childAt(index), { events, signal, inFlight });
+        // a Redis outage while adding or waiting (a failover moving a slot) is retryable: the run's job is retried,
+        // and its retake re-attaches to the children already added
+        const result = await whenQueueReachable(
+          () => this.runChild(run, childAt(index), { events, signal, inFlight }),
+          (reason) => `The child queue (Redis) is unreachable: ${reason}.`,
+        );
         if (signal.aborted) throw signal.reason;
         options.onEnded(index, result.report);
         if (!result.ok) throw errorFromReport(result.error);
