@@ -145,15 +145,13 @@ describe('createGeminiBackend', () => {
   });
 
   it('should report an unreachable provider as TRANSIENT', async () => {
-    const { origin } = fake;
-    await fake.close();
+    // port 1: nothing listens there (a freed ephemeral port may be taken by another process meanwhile)
     const error = await failureOf(
-      createGeminiBackend({ apiKey: 'k', baseUrl: origin, model: 'm', maxRetries: 0 }).generateText({
+      createGeminiBackend({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1', model: 'm', maxRetries: 0 }).generateText({
         pipeCode: 'p',
         userPrompt: 'x',
       }),
     );
     expect(error).to.include({ error_category: 'TRANSIENT', provider: 'google' });
-    fake = await startFakeGeminiServer();
   });
 });

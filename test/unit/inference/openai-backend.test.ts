@@ -100,12 +100,12 @@ describe('createOpenAiBackend', () => {
   });
 
   it('should map an unreachable provider to a TRANSIENT error', async () => {
-    const address = fake.baseUrl;
-    await fake.close();
+    // port 1: nothing listens there (a freed ephemeral port may be taken by another process meanwhile)
     const error = await failureOf(
-      createOpenAiBackend({ apiKey: 'k', baseUrl: address, model: 'm', maxRetries: 0 }).generateText(request),
+      createOpenAiBackend({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', maxRetries: 0 }).generateText(
+        request,
+      ),
     );
     expect(error).to.include({ error_category: 'TRANSIENT', retryable: true });
-    fake = await startFakeOpenAiServer();
   });
 });
