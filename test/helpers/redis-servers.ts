@@ -127,9 +127,24 @@ export interface RedisClusterServers {
 }
 
 /**
+ * The ports of the masters a `CLUSTER NODES` answer lists, those flagged failing (`fail`, `fail?`) left out.
+ * @param text - the answer, one node per line
+ */
+function mastersIn(text: string): number[] {
+  return text
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter(([, , flags = '']) => {
+      const set = flags.split(',');
+      return set.includes('master') && !set.includes('fail') && !set.includes('fail?');
+    })
+    .map(([, address = '']) => Number(/:(\d+)@/.exec(address)?.[1]));
+}
+
+/**
  * Start a Redis Cluster on free ports: `masters × (1 + replicasEach)` cluster-enabled `redis-server` processes, each
  * with its bus on a free port of its own, joined by `redis-cli --cluster create`; resolved once every node sees the
- * cluster `ok`.
+ * cluster `ok` with every node, `masters` masters among them, and each replica holds its master's data.
  * @param masters - masters (the 16384 slots spread evenly over them)
  * @param replicasEach - replicas of each master
  * @param nodeTimeoutMs - `cluster-node-timeout`: silence after which a master is failed over, ms
@@ -179,6 +194,13 @@ export async function startRedisCluster(
           30_000,
           50,
         );
+        // every node has learnt every role (a replica is announced as a master until its CLUSTER REPLICATE spreads)
+        await pollUntil(
+          async () => `${await client.cluster('NODES')}`,
+          (text) => mastersIn(text).length === masters,
+          30_000,
+          50,
+        );
         // a replica can take over only once it holds its master's data
         await pollUntil(
           () => client.info('replication'),
@@ -197,15 +219,7 @@ export async function startRedisCluster(
         const alive = nodes.find((node) => !node.process.killed && node.process.exitCode === null)!;
         const client = new Redis({ host: '127.0.0.1', port: alive.port, maxRetriesPerRequest: 1 });
         try {
-          const text = `${await client.cluster('NODES')}`;
-          return text
-            .split('\n')
-            .map((line) => line.split(' '))
-            .filter(([, , flags = '']) => {
-              const set = flags.split(',');
-              return set.includes('master') && !set.includes('fail') && !set.includes('fail?');
-            })
-            .map(([, address = '']) => Number(/:(\d+)@/.exec(address)?.[1]));
+          return mastersIn(`${await client.cluster('NODES')}`);
         } finally {
           client.disconnect();
         }
