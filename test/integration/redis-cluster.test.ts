@@ -3,7 +3,7 @@
  * given only the cluster's nodes runs 600 runs with callbacks and fanned-out batches on three run partitions
  * (docs/redis.md#sharded-run-queues), one per master, while the busiest master is killed a third of the way through:
  * every acknowledged run completes with exactly one success callback, and the API answers 202 again within the
- * failover's time plus 5 s. Before the kill, each master serves 25–42 % of the run traffic (`INFO commandstats`).
+ * failover's time plus 5 s. Before the kill, each master serves 22–45 % of the run traffic (`INFO commandstats`).
  * Bull Board lists each partition's queues, and the queue metrics add the partitions' counts.
  */
 import { expect } from 'chai';
@@ -124,7 +124,10 @@ describe('Redis Cluster: three masters, three run partitions, the busiest master
           `      failover ${failoverMs} ms; 503 answers: ${starts.refusals.length}; 202 again ${backAt - kill!.at} ms after the kill\n`,
       );
       expect(backAt - kill!.at).to.be.at.most(failoverMs + 5000);
-      for (const share of kill!.spread!) expect(share).to.be.within(0.25, 0.42);
+      // a run's partition is drawn by its id: over the 200 runs before the kill, and a fanned-out batch's children on
+      // its own partition, a third moves by about 3.5 points (one standard deviation), so 22–45 % is 3.5 of them each
+      // way; one master serving them all would be 100 %
+      for (const share of kill!.spread!) expect(share).to.be.within(0.22, 0.45);
       // the dashboard lists each partition's queues under its prefix, and the metrics add the partitions' counts
       const dashboard = await request(deployment.app).get('/admin/queues/api/queues?activeQueue=runs').expect(200);
       const listed = (dashboard.body as { queues: { name: string; counts: Record<string, number> }[] }).queues;
