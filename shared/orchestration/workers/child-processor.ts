@@ -13,7 +13,7 @@
  */
 import { type Job, type Queue, UnrecoverableError } from 'bullmq';
 import { LRUCache } from 'lru-cache';
-import { toErrorReport } from '../../errors/index.js';
+import { MthdsError, toErrorReport } from '../../errors/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import type {
   DocumentExtractorPort,
@@ -37,6 +37,7 @@ import {
   QUEUED_RUN_JOB,
   RUN_QUEUE,
 } from '../queue/index.js';
+import { whenQueueReachable } from '../queue/queue-outage.js';
 import type { RunObjects } from '../storage/index.js';
 import { executeChild, type RunSubmission, submissionOfJob } from '../submission.js';
 import { traceConsumedJob } from '../tracing/index.js';
@@ -92,7 +93,10 @@ export function createChildProcessor(
   const contexts = new LRUCache<string, Promise<RunContext>>({ max: PAYLOADS_KEPT, ttl: PAYLOAD_KEEP_MS });
 
   async function readContext(child: ChildJob): Promise<RunContext> {
-    const runJob = await deps.runs.getJob(child.run_job_id);
+    const runJob = await whenQueueReachable(
+      () => deps.runs.getJob(child.run_job_id),
+      (reason) => `The run queue (Redis) is unreachable: ${reason}.`,
+    );
     const queued = QUEUED_RUN_JOB.safeParse(runJob ? await deps.seals.open(RUN_QUEUE, runJob.data) : undefined);
     if (!queued.success || queued.data.created_at !== child.created_at)
       throw new UnrecoverableError(
@@ -165,7 +169,15 @@ export function createChildProcessor(
     hold: RunHold,
     signal: AbortSignal | undefined,
   ): Promise<ChildResult> {
-    const context = await contextOf(child);
+    let context: RunContext;
+    try {
+      context = await contextOf(child);
+    } catch (error) {
+      // its run's payload cannot be read for now (Redis or the object store unreachable): a retryable failure, so the
+      // run's job is retried and its retake runs this child again, rather than the run failing as crashed
+      if (error instanceof MthdsError && error.retryable === true) return failed(error, deps.docsUrl);
+      throw error;
+    }
     const submission = context.submission;
     // a child of a run's first attempt, taken for the first time, has no checkpoints to replay
     const checkpoints = context.checkpoints(!(child.first_attempt === true && job.stalledCounter === 0));
