@@ -93,11 +93,14 @@ export function createChildProcessor(
   const contexts = new LRUCache<string, Promise<RunContext>>({ max: PAYLOADS_KEPT, ttl: PAYLOAD_KEEP_MS });
 
   async function readContext(child: ChildJob): Promise<RunContext> {
-    const runJob = await whenQueueReachable(
-      () => deps.runs.getJob(child.run_job_id),
+    const opened = await whenQueueReachable(
+      async () => {
+        const runJob = await deps.runs.getJob(child.run_job_id);
+        return runJob ? deps.seals.open(RUN_QUEUE, runJob.data) : undefined;
+      },
       (reason) => `The run queue (Redis) is unreachable: ${reason}.`,
     );
-    const queued = QUEUED_RUN_JOB.safeParse(runJob ? await deps.seals.open(RUN_QUEUE, runJob.data) : undefined);
+    const queued = QUEUED_RUN_JOB.safeParse(opened);
     if (!queued.success || queued.data.created_at !== child.created_at)
       throw new UnrecoverableError(
         `the job of run '${child.pipeline_run_id}' is gone (the run ended or was submitted again) or carries no valid seal`,
