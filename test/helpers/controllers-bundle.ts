@@ -4,6 +4,7 @@
  * test.
  */
 import type { Library } from '../../shared/mthds/index.js';
+import type { FanOutChild } from '../../shared/runtime/index.js';
 import { libraryOf } from './library.js';
 
 /**
@@ -371,4 +372,19 @@ export function controllersLibrary(): Library {
  */
 export function ticketInputs(content: Record<string, unknown>): { ticket: { concept: string; content: unknown } } {
   return { ticket: { concept: 'ctl.Ticket', content } };
+}
+
+/**
+ * An item of {@link CONTROLLERS_BUNDLE}'s `batch_wrap` as a fan-out hands it to the child queue: `ctl.wrap` on an empty
+ * working memory, one pipe of the run's 10,000 started.
+ * @param stepPath - the item's step path (`main/b0` for the first)
+ */
+export function batchWrapChild(stepPath: string): FanOutChild {
+  return {
+    pipeRef: 'ctl.wrap',
+    memory: { root: [], aliases: [], absences: [], absentMain: null },
+    outputName: null,
+    params: { outputMultiplicity: null, dynamicOutputConceptRef: null, stack: ['batch_wrap'], stepPath },
+    pipes: { max: 10_000, started: 1 },
+  };
 }

@@ -18,6 +18,7 @@ import {
   RUN_QUEUE,
 } from '../../shared/orchestration/queue/index.js';
 import { type ChildProcessorDeps, createChildProcessor } from '../../shared/orchestration/workers/child-processor.js';
+import { batchWrapChild } from '../helpers/controllers-bundle.js';
 import { deletePrefix, TEST_REDIS_TARGET, uniquePrefix } from '../helpers/redis.js';
 
 /** A dependency the processor must not reach in this test: any use of it fails the test. */
@@ -68,18 +69,7 @@ describe('child processor: its run payload unreadable while Redis is down', func
         run_job_id: 'outage-run-job',
         created_at: Date.now(),
         first_attempt: true,
-        child: {
-          pipeRef: 'ctl.wrap',
-          memory: { root: [], aliases: [], absences: [], absentMain: null },
-          outputName: null,
-          params: {
-            outputMultiplicity: null,
-            dynamicOutputConceptRef: null,
-            stack: ['batch_wrap'],
-            stepPath: 'main/b0',
-          },
-          pipes: { max: 10_000, started: 1 },
-        },
+        child: batchWrapChild('main/b0'),
       }),
     );
     await runs.waitUntilReady();

@@ -17,8 +17,8 @@ import {
   openRedis,
   QueueKeys,
 } from '../../shared/orchestration/queue/index.js';
-import type { FanOutChild, FanOutReport } from '../../shared/runtime/index.js';
-import { CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
+import type { FanOutReport } from '../../shared/runtime/index.js';
+import { batchWrapChild, CONTROLLERS_BUNDLE } from '../helpers/controllers-bundle.js';
 import { type QueueDeployment, startQueueDeployment } from '../helpers/queue-app.js';
 import { TEST_REDIS_TARGET } from '../helpers/redis.js';
 import { readEventStream } from '../helpers/sse-client.js';
@@ -262,13 +262,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
       };
       const stepPaths = words.map((_, index) => `main/b${index}`);
       for (const stepPath of stepPaths) expect(await children.queue.getJob(childJobId(run, stepPath))).to.exist;
-      const retaken: FanOutChild[] = stepPaths.map((stepPath) => ({
-        pipeRef: 'ctl.wrap',
-        memory: { root: [], aliases: [], absences: [], absentMain: null },
-        outputName: null,
-        params: { outputMultiplicity: null, dynamicOutputConceptRef: null, stack: ['batch_wrap'], stepPath },
-        pipes: { max: 10_000, started: 1 },
-      }));
+      const retaken = stepPaths.map(batchWrapChild);
       const reports: FanOutReport[] = [];
       const outcomes = await children
         .fanOutFor(run)
@@ -349,13 +343,7 @@ describe('fan-out of batch items and parallel branches (real Redis, in-process w
         createdAt: Date.now(),
         retake: false,
       };
-      const child: FanOutChild = {
-        pipeRef: 'ctl.wrap',
-        memory: { root: [], aliases: [], absences: [], absentMain: null },
-        outputName: null,
-        params: { outputMultiplicity: null, dynamicOutputConceptRef: null, stack: ['batch_wrap'], stepPath: 'main/b0' },
-        pipes: { max: 10_000, started: 1 },
-      };
+      const child = batchWrapChild('main/b0');
       const failure = await children
         .fanOutFor(run)
         .run(2, () => child, { cap: 2, onEnded: () => undefined })
