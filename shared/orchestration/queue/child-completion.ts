@@ -3,12 +3,12 @@
  * before the job was added, or read back from the job on a retake), and the child's result checked out of it; a job
  * that died or returned no child result fails its run with `RunCrashedError`.
  */
-import type { EventEmitter } from 'node:events';
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import { RunCrashedError } from '../../errors/index.js';
 import type { FanOutChild } from '../../runtime/index.js';
 import { type ChildResult, childResultOf } from './child-job-result.js';
 import type { FanOutRun } from './fan-out-run.js';
+import { jobFinished } from './job-finished.js';
 
 /**
  * Reject when the signal aborts, else settle as the promise does.
@@ -30,47 +30,6 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
         reject(error);
       },
     );
-  });
-}
-
-/**
- * The return value of a job from its completion event, as BullMQ's `Job.waitUntilFinished` takes it, without its
- * read of the job's state: the listener must be listening from before the job was added.
- * @param events - the queue's listener
- * @param jobId - the job's id
- * @param signal - stops listening (the promise then rejects with its reason)
- * @throws Error with the job's failure reason when it failed
- */
-export function finishedValue(events: QueueEvents, jobId: string, signal: AbortSignal): Promise<unknown> {
-  // BullMQ types only the listener's queue-wide events, not the per-job ones it also emits (`completed:<job id>`)
-  const emitter = events as unknown as EventEmitter;
-  return new Promise<unknown>((resolve, reject) => {
-    const completed = `completed:${jobId}`;
-    const failed = `failed:${jobId}`;
-    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
-      stop();
-      resolve(returnvalue);
-    };
-    const onFailed = ({ failedReason }: { failedReason: string }) => {
-      stop();
-      reject(new Error(failedReason));
-    };
-    const onAbort = () => {
-      stop();
-      reject(signal.reason);
-    };
-    const stop = () => {
-      emitter.off(completed, onCompleted);
-      emitter.off(failed, onFailed);
-      signal.removeEventListener('abort', onAbort);
-    };
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    emitter.on(completed, onCompleted);
-    emitter.on(failed, onFailed);
-    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -108,12 +67,12 @@ export async function settledChildResult(
  * @param queue - the child queue
  * @param job - the child's job
  * @param events - the queue's listener
- * @throws the job's failure (BullMQ's `waitUntilFinished`)
+ * @throws the job's failure; QueueUnavailableError when Redis cannot be read ({@link jobFinished})
  */
 export async function childJobReturnValue(queue: Queue, job: Job, events: QueueEvents): Promise<unknown> {
-  const value: unknown = await job.waitUntilFinished(events);
+  const value: unknown = await jobFinished(queue, job, events);
   const current = await queue.getJob(job.id ?? '');
   if (!current) return value;
   if (current.timestamp === job.timestamp && current.finishedOn !== undefined) return current.returnvalue;
-  return job.waitUntilFinished(events);
+  return jobFinished(queue, job, events);
 }

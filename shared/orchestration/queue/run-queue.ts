@@ -12,6 +12,7 @@ import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../
 import { swallowedErrors } from '../../observability/index.js';
 import { bullPriority, RUN_PRIORITY } from '../fairness/priority.js';
 import { traceEnqueue, withTraceParent } from '../tracing/index.js';
+import { jobFinished } from './job-finished.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob } from './job-payloads.js';
 import type { JobSeals, Sealed } from './job-seals.js';
 import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
@@ -140,7 +141,7 @@ export class RunQueue {
     const earlier = await this.queue.getJob(jobId);
     if (earlier) {
       if (!FINISHED_STATES.has(await earlier.getState())) {
-        await earlier.waitUntilFinished(this.finishedEvents(), EARLIER_JOB_CLOSE_MS).catch(() => undefined);
+        await jobFinished(this.queue, earlier, this.finishedEvents(), EARLIER_JOB_CLOSE_MS).catch(() => undefined);
         if (!FINISHED_STATES.has(await earlier.getState())) {
           throw new PipelineManagerAlreadyExistsError(
             `A run with pipeline_run_id '${payload.pipeline_run_id}' is still being closed by its worker; retry in a moment or use another id.`,
@@ -199,7 +200,7 @@ export class RunQueue {
     try {
       const job = await this.queue.getJob(jobId);
       if (!job) return true;
-      await job.waitUntilFinished(events, timeoutMs);
+      await jobFinished(this.queue, job, events, timeoutMs);
       return true;
     } catch (error) {
       return !/timed out/i.test((error as Error).message);
