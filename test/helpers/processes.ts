@@ -185,9 +185,19 @@ export function runUntilExit(
 
 /** A TCP port free at the time of the call, on 127.0.0.1. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const [port] = await freePorts(1);
+  return port!;
+}
+
+/**
+ * TCP ports free at the time of the call, on 127.0.0.1, all different: each is held until every one is found (two
+ * calls of {@link freePort} in a row may both answer the port the first one just freed).
+ * @param count - how many
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  return ports;
 }

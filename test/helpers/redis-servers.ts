@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { partitionPrefix } from '../../shared/orchestration/queued.js';
 import { pollUntil } from './poll.js';
-import { freePort } from './processes.js';
+import { freePort, freePorts } from './processes.js';
 
 /** A running `redis-server` (server or sentinel). */
 export interface RedisServer {
@@ -60,13 +60,18 @@ async function spawnRedis(port: number, dir: string, command: string[]): Promise
 /**
  * Start a `redis-server` with extra arguments on a free port, resolved once it accepts connections.
  * @param args - more arguments (`--tls-cert-file`, `--user`, `--replicaof`…)
- * @param options - `tlsOnly`: the free port is the TLS port and the plain port is closed
+ * @param options - `tlsOnly`: the free port is the TLS port and the plain port is closed; `clusterBus`: its cluster
+ *   bus listens on a second free port (`--cluster-port`), other than its own
  * @throws when it exits or is not ready within 10 s
  */
-export async function startRedisServer(args: string[], options: { tlsOnly?: boolean } = {}): Promise<RedisServer> {
-  const port = await freePort();
+export async function startRedisServer(
+  args: string[],
+  options: { tlsOnly?: boolean; clusterBus?: boolean } = {},
+): Promise<RedisServer> {
+  const [port = 0, busPort] = await freePorts(options.clusterBus ? 2 : 1);
   const dir = mkdtempSync(join(tmpdir(), 'mthds-redis-'));
   const portArgs = options.tlsOnly ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
+  if (busPort !== undefined) portArgs.push('--cluster-port', String(busPort));
   return spawnRedis(port, dir, [
     '--bind',
     '127.0.0.1',
@@ -162,19 +167,20 @@ export async function startRedisCluster(
   try {
     for (let index = 0; index < masters * (1 + replicasEach); index += 1)
       nodes.push(
-        await startRedisServer([
-          '--cluster-enabled',
-          'yes',
-          '--cluster-port',
-          String(await freePort()),
-          '--cluster-node-timeout',
-          String(nodeTimeoutMs),
-          // a replica syncs at once, and may take over however long its link was down
-          '--repl-diskless-sync-delay',
-          '0',
-          '--cluster-replica-validity-factor',
-          '0',
-        ]),
+        await startRedisServer(
+          [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-node-timeout',
+            String(nodeTimeoutMs),
+            // a replica syncs at once, and may take over however long its link was down
+            '--repl-diskless-sync-delay',
+            '0',
+            '--cluster-replica-validity-factor',
+            '0',
+          ],
+          { clusterBus: true },
+        ),
       );
     const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
     await promisify(execFile)('redis-cli', [

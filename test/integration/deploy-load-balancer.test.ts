@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { repoFile } from '../helpers/deploy-files.js';
 import { pollUntil } from '../helpers/poll.js';
+import { freePort } from '../helpers/processes.js';
 
 /** A stand-in API replica on 127.0.0.1: `/ready` answers as told, every other path names the replica. */
 interface Replica {
@@ -25,14 +26,6 @@ async function startReplica(name: string, ready: boolean): Promise<Replica> {
   await new Promise<void>((resolve) => replica.server.listen(0, '127.0.0.1', resolve));
   replica.port = (replica.server.address() as AddressInfo).port;
   return replica;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 /**
