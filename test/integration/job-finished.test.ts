@@ -7,7 +7,7 @@
 import { type Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { expect } from 'chai';
 import { openRedis } from '../../shared/orchestration/queue/index.js';
-import { jobFinished } from '../../shared/orchestration/queue/job-finished.js';
+import { JobWaitTimeoutError, jobFinished } from '../../shared/orchestration/queue/job-finished.js';
 import { deletePrefix, TEST_REDIS_TARGET, uniquePrefix } from '../helpers/redis.js';
 
 describe('jobFinished: waiting for a job without BullMQ’s unhandled rejection', function () {
@@ -41,9 +41,9 @@ describe('jobFinished: waiting for a job without BullMQ’s unhandled rejection'
     const early = await queue.add('early', { n: 2 });
     void worker.run();
     await worker.waitUntilReady();
-    expect(await jobFinished(queue, early, events)).to.deep.equal({ doubled: 4 });
+    expect(await jobFinished(queue, early.id!, events)).to.deep.equal({ doubled: 4 });
     const late = await queue.add('late', { n: 5 });
-    expect(await jobFinished(queue, late, events)).to.deep.equal({ doubled: 10 });
+    expect(await jobFinished(queue, late.id!, events)).to.deep.equal({ doubled: 10 });
   });
 
   it('should reject with the reason of a job that failed', async () => {
@@ -56,7 +56,7 @@ describe('jobFinished: waiting for a job without BullMQ’s unhandled rejection'
       { connection: connect(), prefix },
     );
     const job = await queue.add('failing', {});
-    const failure = await jobFinished(queue, job, events).then(
+    const failure = await jobFinished(queue, job.id!, events).then(
       () => undefined,
       (error: unknown) => (error as Error).message,
     );
@@ -67,11 +67,28 @@ describe('jobFinished: waiting for a job without BullMQ’s unhandled rejection'
     await worker?.close();
     worker = undefined;
     const job = await queue.add('untaken', {});
-    const failure = await jobFinished(queue, job, events, 50).then(
+    const failure = await jobFinished(queue, job.id!, events, { timeoutMs: 50 }).then(
       () => undefined,
-      (error: unknown) => (error as Error).message,
+      (error: unknown) => error,
     );
-    expect(failure).to.equal(`The wait for job ${job.id} timed out after 50 ms`);
+    expect(failure).to.be.instanceOf(JobWaitTimeoutError);
+    expect((failure as Error).message).to.equal(`The wait for job ${job.id} timed out after 50 ms`);
+  });
+
+  it('should reject with its signal’s reason once it aborts, and stop listening for the job', async () => {
+    const job = await queue.add('abandoned', {});
+    const stop = new AbortController();
+    const waiting = jobFinished(queue, job.id!, events, { signal: stop.signal }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    // BullMQ types only the listener's queue-wide events, not the per-job ones it emits
+    const listening = () => (events as unknown as NodeJS.EventEmitter).listenerCount(`completed:${job.id}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(listening()).to.equal(1);
+    stop.abort(new Error('the run was cancelled'));
+    expect(((await waiting) as Error).message).to.equal('the run was cancelled');
+    expect(listening()).to.equal(0);
   });
 
   it('should reject with QueueUnavailableError when its state cannot be read, and raise no unhandled rejection', async () => {
@@ -83,7 +100,7 @@ describe('jobFinished: waiting for a job without BullMQ’s unhandled rejection'
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const failure = await jobFinished(brokenQueue, job, events).then(
+      const failure = await jobFinished(brokenQueue, job.id!, events).then(
         () => undefined,
         (error: unknown) => error as { error_type?: string; retryable?: boolean; message?: string },
       );

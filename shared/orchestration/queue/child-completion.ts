@@ -11,29 +11,6 @@ import type { FanOutRun } from './fan-out-run.js';
 import { jobFinished } from './job-finished.js';
 
 /**
- * Reject when the signal aborts, else settle as the promise does.
- * @param promise - what to wait for
- * @param signal - stops the wait (the promise returned then rejects with its reason)
- */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/**
  * A child's result from its job's return value.
  * @param run - the run the child belongs to (named in the error)
  * @param child - the child (its step path and pipe named in the error)
@@ -67,12 +44,20 @@ export async function settledChildResult(
  * @param queue - the child queue
  * @param job - the child's job
  * @param events - the queue's listener
- * @throws the job's failure; QueueUnavailableError when Redis cannot be read ({@link jobFinished})
+ * @param signal - the fan-out's signal: stops the wait, its listener removed
+ * @throws the job's failure; the signal's reason once it aborts; QueueUnavailableError when Redis cannot be read
+ *   ({@link jobFinished})
  */
-export async function childJobReturnValue(queue: Queue, job: Job, events: QueueEvents): Promise<unknown> {
-  const value: unknown = await jobFinished(queue, job, events);
-  const current = await queue.getJob(job.id ?? '');
+export async function childJobReturnValue(
+  queue: Queue,
+  job: Job,
+  events: QueueEvents,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const jobId = job.id ?? '';
+  const value: unknown = await jobFinished(queue, jobId, events, { signal });
+  const current = await queue.getJob(jobId);
   if (!current) return value;
   if (current.timestamp === job.timestamp && current.finishedOn !== undefined) return current.returnvalue;
-  return jobFinished(queue, job, events);
+  return jobFinished(queue, jobId, events, { signal });
 }

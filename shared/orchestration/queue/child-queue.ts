@@ -27,7 +27,7 @@ import { errorFromReport } from '../../errors/index.js';
 import { swallowedErrors } from '../../observability/index.js';
 import type { FanOutChild, FanOutOptions, FanOutOutcome, FanOutPort } from '../../runtime/index.js';
 import { withTraceParent } from '../tracing/index.js';
-import { abortable, childJobReturnValue, settledChildResult } from './child-completion.js';
+import { childJobReturnValue, settledChildResult } from './child-completion.js';
 import { type ChildJob, childJobPayload } from './child-job-payload.js';
 import { type ChildResult, childResultOf } from './child-job-result.js';
 import { childJobId, type FanOutRun } from './fan-out-run.js';
@@ -168,12 +168,7 @@ export class ChildQueue {
     dropIfStopped(job, signal);
     inFlight.add(job);
     try {
-      return await settledChildResult(
-        run,
-        child,
-        abortable(childJobReturnValue(this.queue, job, events), signal),
-        signal,
-      );
+      return await settledChildResult(run, child, childJobReturnValue(this.queue, job, events, signal), signal);
     } finally {
       inFlight.delete(job);
     }

@@ -6,7 +6,7 @@
  * `QueueUnavailableError` (docs/redis.md#failover).
  */
 import type { EventEmitter } from 'node:events';
-import type { Job, Queue, QueueEvents } from 'bullmq';
+import type { Queue, QueueEvents } from 'bullmq';
 import { whenQueueReachable } from './queue-outage.js';
 
 /**
@@ -50,28 +50,51 @@ export function finishedValue(events: QueueEvents, jobId: string, signal: AbortS
   });
 }
 
+/** The wait of {@link jobFinished} ended at its timeout, the job still unfinished. */
+export class JobWaitTimeoutError extends Error {
+  /**
+   * @param jobId - the job waited for
+   * @param timeoutMs - the wait's bound, ms
+   */
+  constructor(jobId: string, timeoutMs: number) {
+    super(`The wait for job ${jobId} timed out after ${timeoutMs} ms`);
+    this.name = 'JobWaitTimeoutError';
+  }
+}
+
+/** How long {@link jobFinished} waits, and what stops it. */
+export interface JobWaitOptions {
+  /** How long to wait at most, in ms; no bound when absent. */
+  timeoutMs?: number;
+  /** Stops the wait, its listener removed (the wait then rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
 /**
  * Wait until a job has finished: its return value once it completed, before or during the wait.
  * @param queue - the job's queue (its state is read from there)
- * @param job - the job
+ * @param jobId - the job's id
  * @param events - the queue's listener
- * @param timeoutMs - how long to wait at most, in ms; no bound when absent
+ * @param options - the wait's bound and its stop signal
  * @returns the job's return value
- * @throws Error with the job's failure reason when it failed; Error "… is gone" when the job no longer exists; Error
- *   "… timed out …" past the timeout; QueueUnavailableError (503, retryable) when Redis cannot be read
+ * @throws Error with the job's failure reason when it failed; Error "… is gone" when the job no longer exists;
+ *   JobWaitTimeoutError past the timeout; the signal's reason once it aborts; QueueUnavailableError (503, retryable)
+ *   when Redis cannot be read
  */
-export async function jobFinished(queue: Queue, job: Job, events: QueueEvents, timeoutMs?: number): Promise<unknown> {
-  const jobId = job.id ?? '';
+export async function jobFinished(
+  queue: Queue,
+  jobId: string,
+  events: QueueEvents,
+  options: JobWaitOptions = {},
+): Promise<unknown> {
+  const { timeoutMs, signal } = options;
   const done = new AbortController();
   const timer =
     timeoutMs === undefined
       ? undefined
-      : setTimeout(
-          () => done.abort(new Error(`The wait for job ${jobId} timed out after ${timeoutMs} ms`)),
-          timeoutMs,
-        ).unref();
+      : setTimeout(() => done.abort(new JobWaitTimeoutError(jobId, timeoutMs)), timeoutMs).unref();
   // listening first: a completion after the read below is heard
-  const value = finishedValue(events, jobId, done.signal);
+  const value = finishedValue(events, jobId, signal ? AbortSignal.any([done.signal, signal]) : done.signal);
   value.catch(() => undefined);
   try {
     // the state first: once it says finished, the job's fields are final

@@ -12,7 +12,7 @@ import { PipelineManagerAlreadyExistsError, QueueUnavailableError } from '../../
 import { swallowedErrors } from '../../observability/index.js';
 import { bullPriority, RUN_PRIORITY } from '../fairness/priority.js';
 import { traceEnqueue, withTraceParent } from '../tracing/index.js';
-import { jobFinished } from './job-finished.js';
+import { JobWaitTimeoutError, jobFinished } from './job-finished.js';
 import { QUEUED_RUN_JOB, type QueuedRunJob } from './job-payloads.js';
 import type { JobSeals, Sealed } from './job-seals.js';
 import { type QueueKeys, RUN_QUEUE } from './queue-keys.js';
@@ -141,7 +141,9 @@ export class RunQueue {
     const earlier = await this.queue.getJob(jobId);
     if (earlier) {
       if (!FINISHED_STATES.has(await earlier.getState())) {
-        await jobFinished(this.queue, earlier, this.finishedEvents(), EARLIER_JOB_CLOSE_MS).catch(() => undefined);
+        await jobFinished(this.queue, jobId, this.finishedEvents(), { timeoutMs: EARLIER_JOB_CLOSE_MS }).catch(
+          () => undefined,
+        );
         if (!FINISHED_STATES.has(await earlier.getState())) {
           throw new PipelineManagerAlreadyExistsError(
             `A run with pipeline_run_id '${payload.pipeline_run_id}' is still being closed by its worker; retry in a moment or use another id.`,
@@ -198,12 +200,10 @@ export class RunQueue {
       emitter.emit(`failed:${jobId}`, { jobId, failedReason: `job ${jobId} was removed before a worker took it` });
     emitter.once(`removed:${jobId}`, onRemoved);
     try {
-      const job = await this.queue.getJob(jobId);
-      if (!job) return true;
-      await jobFinished(this.queue, job, events, timeoutMs);
+      await jobFinished(this.queue, jobId, events, { timeoutMs });
       return true;
     } catch (error) {
-      return !/timed out/i.test((error as Error).message);
+      return !(error instanceof JobWaitTimeoutError);
     } finally {
       emitter.off(`removed:${jobId}`, onRemoved);
     }
