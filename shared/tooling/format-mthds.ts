@@ -9,6 +9,7 @@ import type { Taplo, FormatOptions as TaploFormatOptions } from '@taplo/lib';
 import { PipelexUnexpectedError, ValidationError } from '../errors/index.js';
 import type { Diagnostic } from './diagnostic.js';
 import { type FormatOptions, type ResolvedFormatOptions, resolveFormatOptions } from './format-options.js';
+import { formatWork, MAX_FORMAT_WORK } from './format-work.js';
 import { SourceText } from './source-text.js';
 import { checkToml } from './toml-syntax.js';
 
@@ -71,15 +72,22 @@ function taploOptions(options: ResolvedFormatOptions): FormatterOptions {
  *   defaults apply; a key left out takes its default)
  * @returns the formatted text, whether it changed, and the diagnostics (one `syntax`/`semantic` diagnostic, with the
  *   text unchanged, when it is not valid TOML; else none)
- * @throws ValidationError (422) when the formatter fails under options the caller chose (taplo panics on a few option
- *   and comment combinations, e.g. an entry with a trailing comment under a `column_width` below about 30); the detail
- *   names the options. PipelexUnexpectedError (500) when it fails under the defaults.
+ * @throws ValidationError (422) when the text asks more formatting work than {@link MAX_FORMAT_WORK}
+ *   (docs/limits.md#formatting), or when the formatter fails under options the caller chose (taplo panics on a few
+ *   option and comment combinations, e.g. an entry with a trailing comment under a `column_width` below about 30);
+ *   the detail names the options. PipelexUnexpectedError (500) when it fails under the defaults.
  * @example await formatMthds('a=1') // → { formatted: 'a = 1\n', changed: true, diagnostics: [] }
  */
 export async function formatMthds(content: string, given?: FormatOptions | null): Promise<FormatResult> {
   const options = taploOptions(resolveFormatOptions(given));
   const checked = checkToml(content, new SourceText(content));
   if ('diagnostic' in checked) return { formatted: content, changed: false, diagnostics: [checked.diagnostic] };
+  const { work, largest } = formatWork(checked.ast);
+  if (work > MAX_FORMAT_WORK) {
+    throw new ValidationError(
+      `body.content: this text is too costly to format: its formatting work (the sum, over every table, inline table and array, of the square of its items) is ${work.toLocaleString('en-US')}, over ${MAX_FORMAT_WORK.toLocaleString('en-US')}; the largest, opening at line ${largest.line}, has ${largest.items.toLocaleString('en-US')} items. Split long arrays and tables into smaller ones.`,
+    );
+  }
   const instance = await taploFormatter();
   let result: string;
   try {
