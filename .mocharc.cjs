@@ -4,7 +4,12 @@
  * Some suites read the reference material handed beside the repository (`../shared`: the corpus of real bundles, the
  * reference schema). A fresh clone with nothing beside it still passes: those suites are found by what they import or
  * read (the patterns below) and left out with a message naming them; CI, which has `../shared`, runs them all.
+ *
+ * Suites that spawn the service run its compiled build (`dist/`, `test/helpers/processes.ts`): before a run that
+ * holds one, `scripts/build.mjs --if-stale` refreshes it (a no-op when it is up to date), here, before any test's
+ * clock starts.
  */
+const { spawnSync } = require('node:child_process');
 const { existsSync, readFileSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -37,7 +42,20 @@ if (!existsSync(SHARED_MATERIAL)) {
  * Test files named on the command line (`npx mocha test/unit/x.test.ts`) run alone; mocha would otherwise add them to
  * the configured spec and run the whole suite.
  */
-const namedFiles = process.argv.slice(2).some((argument) => /\.test\.ts$/.test(argument));
+const named = process.argv.slice(2).filter((argument) => /\.test\.ts$/.test(argument));
+const namedFiles = named.length > 0;
+
+/** What a suite that spawns the service imports (`test/helpers/processes.ts`). */
+const SPAWNS_SERVICE = /\b(spawnApi|spawnService|runUntilExit)\b/;
+const selected = namedFiles ? named : specFiles(join(__dirname, 'test'));
+if (
+  selected.some(
+    (file) => !ignore.some((left) => file.endsWith(left)) && SPAWNS_SERVICE.test(readFileSync(file, 'utf8')),
+  )
+) {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: __dirname, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('scripts/build.mjs failed: the suites that spawn the service need dist/');
+}
 
 module.exports = {
   'node-option': ['import=tsx'],

@@ -56,9 +56,9 @@ async function measure(scenario: Scenario, providerUrl: string): Promise<Measure
   };
   const started: ServiceProcess[] = [];
   try {
-    const { api, baseUrl } = await spawnApi(environment, { compiled: true });
+    const { api, baseUrl } = await spawnApi(environment);
     started.push(api);
-    const workers = Array.from({ length: WORKERS }, () => spawnService('worker', environment, { compiled: true }));
+    const workers = Array.from({ length: WORKERS }, () => spawnService('worker', environment));
     started.push(...workers);
     for (const worker of workers) await worker.waitForLog((line) => line['msg'] === 'worker started');
     const words = Array.from({ length: ITEMS }, (_, index) => `word-${index}`);

@@ -277,7 +277,7 @@ async function startApi(mode: Mode, prefix: string): Promise<{ api: ServiceProce
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
     });
-  return spawnApi(environment, { compiled: true, inProcessWorker: mode === 'queue' });
+  return spawnApi(environment, { inProcessWorker: mode === 'queue' });
 }
 
 /** ` is_valid: false` for a verdict (`/v1/validate`), else nothing. */

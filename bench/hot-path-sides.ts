@@ -194,13 +194,13 @@ export async function startService(options: SideOptions): Promise<Side> {
     // default line of one organization (the anchor has none)
     RUN_ORG_WAITING_LIMIT: '1000000',
   };
-  const { api, baseUrl } = await spawnApi(environment, { compiled: true });
+  const { api, baseUrl } = await spawnApi(environment);
   const runQueue = new Queue(RUN_QUEUE, { connection: { url: redis.url }, prefix: `${prefix}:bull` });
   return side(
     'service',
     redis,
     { process: fromService(api), startUrl: `${baseUrl}/v1/start` },
-    () => fromService(spawnService('worker', environment, { compiled: true })),
+    () => fromService(spawnService('worker', environment)),
     runQueue,
   );
 }

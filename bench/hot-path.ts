@@ -263,10 +263,7 @@ function sequenceBundle(steps: number): string {
 async function directRuns(fake: FakeOpenAiServer): Promise<DirectRuns> {
   answerAfter(fake, SETUP.stepLatencyMs);
   const runs: DirectRuns = { wallMs: [], firstCallMs: [], betweenCallsMs: [], afterLastCallMs: [], loopMs: [] };
-  const { api, baseUrl } = await spawnApi(
-    { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.baseUrl },
-    { compiled: true },
-  );
+  const { api, baseUrl } = await spawnApi({ OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.baseUrl });
   try {
     const body = { mthds_contents: [sequenceBundle(SETUP.steps)], inputs: { seed: 'The quick brown fox.' } };
     for (let run = 0; run < SETUP.directWarmUpRuns + DIRECT_RUNS; run += 1) {

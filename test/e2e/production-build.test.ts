@@ -101,7 +101,7 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
   });
 
   it('should serve validate and execute, a failed run naming its error type', async () => {
-    const { api, baseUrl } = await spawnApi({}, { compiled: true });
+    const { api, baseUrl } = await spawnApi({});
     started.push(api);
     expect((await fetch(`${baseUrl}/health`)).status).to.equal(200);
     const validated = await post(baseUrl, '/v1/validate', { mthds_contents: [GREETING_BUNDLE] });
@@ -117,7 +117,7 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
   });
 
   it('should serve every route family from the packages bundled into the entry (scripts/build.mjs)', async () => {
-    const { api, baseUrl } = await spawnApi({}, { compiled: true });
+    const { api, baseUrl } = await spawnApi({});
     started.push(api);
     const structured = await post(baseUrl, '/v1/execute', {
       mthds_contents: [STRUCTURED_BUNDLE],
@@ -170,14 +170,10 @@ describe('the production build (scripts/build.mjs: dist/, what npm start runs)',
 
     it('should run a started run on a compiled worker', async () => {
       const environment = { ...TEST_REDIS_ENVIRONMENT, QUEUE_PREFIX: prefix, SERVICE_CONFIG_DIR: QUEUE_CONFIG_DIR };
-      const { api, baseUrl } = await spawnApi(environment, { compiled: true });
+      const { api, baseUrl } = await spawnApi(environment);
       started.push(api);
       const healthPort = await freePort();
-      const worker = spawnService(
-        'worker',
-        { ...environment, WORKER_METRICS_PORT: String(healthPort) },
-        { compiled: true },
-      );
+      const worker = spawnService('worker', { ...environment, WORKER_METRICS_PORT: String(healthPort) });
       started.push(worker);
       await worker.waitForLog((line) => line['msg'] === 'worker started');
       const ack = await post(baseUrl, '/v1/start', { mthds_contents: [GREETING_BUNDLE], inputs: { name: 'Ada' } });

@@ -32,8 +32,6 @@ export interface ServiceProcess {
 export interface SpawnOptions {
   /** Start the API with its in-process worker pool (no `--no-worker`). */
   inProcessWorker?: boolean;
-  /** Run the compiled build (`dist/api/server.js`, `dist/worker/main.js`; see `scripts/build.mjs`) instead of tsx. */
-  compiled?: boolean;
   /**
    * The process's limit of open descriptors, soft and hard (`ulimit -n`; Node raises its soft limit to the hard one at
    * start, so both are set). The system's when absent.
@@ -42,19 +40,27 @@ export interface SpawnOptions {
 }
 
 /**
+ * The node arguments that start a service entry: its compiled build (`dist/api/server.js`, `dist/worker/main.js`),
+ * which `.mocharc.cjs` refreshes before a run that spawns the service (`scripts/build.mjs`); it starts about 2 s
+ * sooner than the sources under tsx.
+ * @param entry - `api` or `worker`
+ */
+function entryScript(entry: 'api' | 'worker'): string[] {
+  return [entry === 'api' ? 'dist/api/server.js' : 'dist/worker/main.js'];
+}
+
+/**
  * Spawn a service.
  * @param entry - `api` or `worker`
  * @param environment - variables added to the parent's environment
- * @param options - in-process worker, compiled build, descriptor limit
+ * @param options - in-process worker, descriptor limit
  */
 export function spawnService(
   entry: 'api' | 'worker',
   environment: Record<string, string>,
   options: SpawnOptions = {},
 ): ServiceProcess {
-  const script = options.compiled
-    ? [entry === 'api' ? 'dist/api/server.js' : 'dist/worker/main.js']
-    : ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts'];
+  const script = entryScript(entry);
   const args = [...script, ...(entry === 'api' && !options.inProcessWorker ? ['--no-worker'] : [])];
   // bash sets the limit, then becomes node (exec): the child's pid is node's
   const limited = options.maxOpenFiles
@@ -151,7 +157,7 @@ export function runUntilExit(
   environment: Record<string, string>,
   timeoutMs = 60000,
 ): Promise<FinishedProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry === 'api' ? 'api/server.ts' : 'worker/main.ts'], {
+  const child = spawn(process.execPath, entryScript(entry), {
     cwd: ROOT,
     env: {
       ...process.env,

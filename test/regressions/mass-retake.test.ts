@@ -27,7 +27,7 @@ const MIB = 1024 * 1024;
 const QUARANTINE_HEAP_MIB = 128;
 /**
  * What a quarantine process holds beside its heap, in MiB: docs/run-failures.md bounds it at about 110 MiB for the
- * compiled build; the tests run the sources under tsx, whose loader adds its own.
+ * compiled build the tests spawn; the rest is margin for a loaded machine.
  */
 const RUNTIME_ALLOWANCE_MIB = 256;
 
