@@ -85,7 +85,7 @@ export async function formatMthds(content: string, given?: FormatOptions | null)
   const { work, largest } = formatWork(checked.ast);
   if (work > MAX_FORMAT_WORK) {
     throw new ValidationError(
-      `body.content: this text is too costly to format: its formatting work (the sum, over every table, inline table and array, of the square of its items) is ${work.toLocaleString('en-US')}, over ${MAX_FORMAT_WORK.toLocaleString('en-US')}; the largest, opening at line ${largest.line}, has ${largest.items.toLocaleString('en-US')} items. Split long arrays and tables into smaller ones.`,
+      `body.content: this text is too costly to format: its formatting work (the sum, over every table, inline table and array, of the square of its items) is ${work.toLocaleString('en-US')}, over ${MAX_FORMAT_WORK.toLocaleString('en-US')}; the largest, opening at line ${largest.line}, has ${largest.items.toLocaleString('en-US')} items. Split long arrays and tables into smaller ones, or the bundle into several files.`,
     );
   }
   const instance = await taploFormatter();

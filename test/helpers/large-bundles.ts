@@ -144,7 +144,8 @@ export function scalingBundle(pipes: number, domain = 'scaling'): string {
 
 /**
  * A valid bundle padded to about `kib` KiB: one PipeLLM whose description is long, plus concepts with long
- * descriptions (large text, little structure).
+ * descriptions of about 2 KiB each (large text, little structure: 1,000 KiB hold about 520 concepts, within what
+ * `/v1/format` lays out, docs/limits.md#formatting).
  * @param kib - target size in KiB of UTF-8
  * @param domain - the bundle's domain code
  * @returns the `.mthds` text, at most `kib` KiB
@@ -164,7 +165,7 @@ export function paddedBundle(kib: number, domain = 'padded'): string {
     '',
   ];
   const lines = [...head, '[concept]'];
-  const filler = 'lorem ipsum dolor sit amet '.repeat(36);
+  const filler = 'lorem ipsum dolor sit amet '.repeat(72);
   const budget = kib * 1024 - 64;
   let size = lines.join('\n').length;
   for (let index = 0; ; index += 1) {

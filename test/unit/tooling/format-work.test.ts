@@ -54,7 +54,7 @@ describe('formatWork and the /v1/format bound (docs/limits.md#formatting)', func
         status: 422,
         error_type: 'ValidationError',
         detail:
-          'body.content: this text is too costly to format: its formatting work (the sum, over every table, inline table and array, of the square of its items) is 640,004, over 500,000; the largest, opening at line 3, has 800 items. Split long arrays and tables into smaller ones.',
+          'body.content: this text is too costly to format: its formatting work (the sum, over every table, inline table and array, of the square of its items) is 640,004, over 500,000; the largest, opening at line 3, has 800 items. Split long arrays and tables into smaller ones, or the bundle into several files.',
       });
     });
   });
