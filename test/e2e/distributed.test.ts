@@ -144,10 +144,12 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
       60000,
       200,
     );
-    expect(completedBy(rescuer)).to.equal(1);
-    const retake = rescuer.logs.find(
+    // the record turns COMPLETED before the worker logs it: the line may still be on its way
+    const retake = await rescuer.waitForLog(
       (line) => line['msg'] === 'run:completed' && line['pipeline_run_id'] === 'survivor',
     );
+    expect(completedBy(rescuer)).to.equal(1);
+    expect(completedBy(doomed)).to.equal(0);
     expect(retake, 'the retaken attempt runs in quarantine').to.include({ quarantined: true });
   });
 

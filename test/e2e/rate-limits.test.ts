@@ -28,6 +28,16 @@ function completedBy(worker: ServiceProcess): number {
   return worker.logs.filter((line) => line['msg'] === 'run:completed').length;
 }
 
+/** Wait until the workers have logged `count` completed runs in all: a record turns COMPLETED a moment before. */
+async function loggedCompletions(workers: ServiceProcess[], count: number): Promise<void> {
+  await pollUntil(
+    () => Promise.resolve(workers.reduce((total, worker) => total + completedBy(worker), 0)),
+    (total) => total >= count,
+    10000,
+    20,
+  );
+}
+
 async function start(baseUrl: string, runId: string): Promise<number> {
   const response = await fetch(`${baseUrl}/v1/start`, {
     method: 'POST',
@@ -137,6 +147,7 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
       most = Math.max(most, inFlight);
     }
     expect(most).to.equal(2);
+    await loggedCompletions(workers, 12);
     expect(completedBy(workers[0]!) + completedBy(workers[1]!)).to.equal(12);
   });
 
@@ -193,6 +204,7 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     const arrivals = fake.requests.map((request) => request.receivedAt);
     expect(mostWithin(arrivals, WINDOW_MS)).to.be.at.most(limit);
     expect(Math.max(...arrivals) - Math.min(...arrivals)).to.be.at.least((ids.length / limit - 1) * WINDOW_MS);
+    await loggedCompletions(workers, ids.length);
     for (const worker of workers) expect(completedBy(worker)).to.be.above(0);
     expect(workers.reduce((total, worker) => total + completedBy(worker), 0)).to.equal(ids.length);
   });

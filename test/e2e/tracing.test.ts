@@ -246,7 +246,14 @@ describe('tracing across spawned processes (fake OTLP collector, real Redis, fak
       const problem = (await missing.json()) as Record<string, unknown>;
       expect(problem['trace_id']).to.equal(missing.headers.get('traceparent')!.split('-')[1]);
 
-      // log correlation: the run's log lines carry its trace and the span they were written in
+      // log correlation: the run's log lines carry its trace and the span they were written in (its record turns
+      // COMPLETED a moment before its worker logs it)
+      await pollUntil(
+        () => Promise.resolve(workers.flatMap((worker) => worker.logs)),
+        (lines) => lines.some((line) => line['msg'] === 'run:completed' && line['pipeline_run_id'] === 'traced-run'),
+        10000,
+        20,
+      );
       const runLogs = workers
         .flatMap((worker) => worker.logs)
         .filter((line) => line['pipeline_run_id'] === 'traced-run');
