@@ -24,7 +24,7 @@ import {
   startFakeOpenAiServer,
 } from '../helpers/fake-openai-server.js';
 import { pollUntil } from '../helpers/poll.js';
-import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
+import { completionLine, completionLines, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_ENVIRONMENT, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
@@ -42,15 +42,6 @@ function promptOf(request: RecordedRequest): string {
  */
 function answerNamingThePrompt(number: number, request: RecordedRequest): FakeReply {
   return completion(`answer ${number} to: ${promptOf(request).slice(0, 40)}`);
-}
-
-function completedLines(worker: ServiceProcess, runId: string): Record<string, unknown>[] {
-  return worker.logs.filter((line) => line['msg'] === 'run:completed' && line['pipeline_run_id'] === runId);
-}
-
-/** A worker's `run:completed` line of a run, once it arrives: the record turns COMPLETED a moment before. */
-function completedLine(worker: ServiceProcess, runId: string): Promise<Record<string, unknown>> {
-  return worker.waitForLog((line) => line['msg'] === 'run:completed' && line['pipeline_run_id'] === runId);
 }
 
 async function status(baseUrl: string, runId: string): Promise<string> {
@@ -161,8 +152,8 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     const prompts = fake.requests.map(promptOf);
     expect(prompts.map((prompt) => /Draft (\w+)/.exec(prompt)?.[1])).to.deep.equal(['one', 'two', 'three', 'four']);
     expect(prompts[2], 'step 3 reads the replayed output of step 2').to.include('answer 2 to: ');
-    expect(await completedLine(rescuer, 'four-steps')).to.include({ quarantined: true, replayed_steps: 2 });
-    expect(completedLines(rescuer, 'four-steps')).to.have.length(1);
+    expect(await completionLine(rescuer, 'four-steps')).to.include({ quarantined: true, replayed_steps: 2 });
+    expect(completionLines(rescuer, 'four-steps')).to.have.length(1);
     expect((body['main_stuff'] as { text: string }).text).to.match(/^answer 4 to: /);
     expect((body['usage'] as { total: { calls: number } }).total.calls, 'the replayed calls are reported').to.equal(4);
     expect(await redis.exists(`${prefix}:checkpoints:four-steps`), 'dropped once the run finished').to.equal(0);
@@ -184,7 +175,7 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     expect(fake.requests, 'the 12 finished items are not called again').to.have.length(20);
     const asked = fake.requests.map((request) => /topic \d+/.exec(promptOf(request))?.[0]);
     expect([...asked].sort()).to.deep.equal([...topics].sort());
-    expect(await completedLine(rescuer, 'twenty-items')).to.include({ quarantined: true });
+    expect(await completionLine(rescuer, 'twenty-items')).to.include({ quarantined: true });
     const items = body['main_stuff'] as { text: string }[] | { items: { text: string }[] };
     const texts = (Array.isArray(items) ? items : items.items).map((item) => item.text);
     expect(
@@ -214,8 +205,8 @@ describe('step checkpoints across spawned workers (real Redis, fake provider)', 
     expect(asked, 'the retry calls only steps 3 and 4').to.deep.equal(['one', 'two', 'three', 'three', 'four']);
     const retrying = worker.logs.find((line) => String(line['msg']).startsWith('run:retrying'));
     expect(retrying).to.include({ replayed_steps: 0 });
-    expect(await completedLine(worker, 'retried')).to.include({ replayed_steps: 2 });
-    expect(completedLines(worker, 'retried')[0]).to.not.have.property('quarantined', true);
+    expect(await completionLine(worker, 'retried')).to.include({ replayed_steps: 2 });
+    expect(completionLines(worker, 'retried')[0]).to.not.have.property('quarantined', true);
     expect((body['main_stuff'] as { text: string }).text).to.match(/^answer 5 to: Draft four after answer 4/);
   });
 });

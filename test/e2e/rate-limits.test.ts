@@ -17,21 +17,17 @@ import {
   startFakeOpenAiServer,
 } from '../helpers/fake-openai-server.js';
 import { pollUntil } from '../helpers/poll.js';
-import { type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
+import { completionLines, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_ENVIRONMENT, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
 const WINDOW_SECONDS = 2;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
 
-function completedBy(worker: ServiceProcess): number {
-  return worker.logs.filter((line) => line['msg'] === 'run:completed').length;
-}
-
 /** Wait until the workers have logged `count` completed runs in all: a record turns COMPLETED a moment before. */
 async function loggedCompletions(workers: ServiceProcess[], count: number): Promise<void> {
   await pollUntil(
-    () => Promise.resolve(workers.reduce((total, worker) => total + completedBy(worker), 0)),
+    () => Promise.resolve(workers.reduce((total, worker) => total + completionLines(worker).length, 0)),
     (total) => total >= count,
     10000,
     20,
@@ -148,7 +144,7 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     }
     expect(most).to.equal(2);
     await loggedCompletions(workers, 12);
-    expect(completedBy(workers[0]!) + completedBy(workers[1]!)).to.equal(12);
+    expect(completionLines(workers[0]!).length + completionLines(workers[1]!).length).to.equal(12);
   });
 
   it('should pause the backend for both workers after a 429 with Retry-After: 2', async () => {
@@ -205,7 +201,7 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     expect(mostWithin(arrivals, WINDOW_MS)).to.be.at.most(limit);
     expect(Math.max(...arrivals) - Math.min(...arrivals)).to.be.at.least((ids.length / limit - 1) * WINDOW_MS);
     await loggedCompletions(workers, ids.length);
-    for (const worker of workers) expect(completedBy(worker)).to.be.above(0);
-    expect(workers.reduce((total, worker) => total + completedBy(worker), 0)).to.equal(ids.length);
+    for (const worker of workers) expect(completionLines(worker).length).to.be.above(0);
+    expect(workers.reduce((total, worker) => total + completionLines(worker).length, 0)).to.equal(ids.length);
   });
 });

@@ -1,9 +1,7 @@
 /**
- * Spawned service processes for end-to-end tests: the API (`api/server.ts --no-worker`) and workers
- * (`worker/main.ts`) from the sources under tsx, or their compiled build (`dist/`, option `compiled`), each with its
- * own
- * environment (in the tests' empty configuration directory unless it names its
- * own `SERVICE_CONFIG_DIR`), JSON logs captured, and helpers to wait for a log line.
+ * Spawned service processes for end-to-end tests: the API (`dist/api/server.js --no-worker`) and workers
+ * (`dist/worker/main.js`) of the compiled build, each with its own environment (in the tests' empty configuration
+ * directory unless it names its own `SERVICE_CONFIG_DIR`), JSON logs captured, and helpers to wait for a log line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -137,6 +135,30 @@ export async function spawnApi(
     60000,
   );
   return { api, baseUrl: `http://127.0.0.1:${String(line['port'])}` };
+}
+
+function isCompletion(line: Record<string, unknown>, runId: string | undefined): boolean {
+  return line['msg'] === 'run:completed' && (runId === undefined || line['pipeline_run_id'] === runId);
+}
+
+/**
+ * The `run:completed` lines a worker has logged so far.
+ * @param worker - a spawned worker (or an API with its in-process worker)
+ * @param runId - only this run's lines when given
+ */
+export function completionLines(worker: ServiceProcess, runId?: string): Record<string, unknown>[] {
+  return worker.logs.filter((line) => isCompletion(line, runId));
+}
+
+/**
+ * A worker's `run:completed` line of a run, once it is logged. The worker writes the run's COMPLETED record a moment
+ * before the line, so a test that polled the status waits for the line instead of reading the logs at once.
+ * @param worker - a spawned worker
+ * @param runId - the run
+ * @throws Error when no such line arrives within 60 s
+ */
+export function completionLine(worker: ServiceProcess, runId: string): Promise<Record<string, unknown>> {
+  return worker.waitForLog((line) => isCompletion(line, runId));
 }
 
 /** How a process that ran to its end ended, and what it wrote. */
