@@ -116,7 +116,22 @@ describe('Redis Cluster: three masters, three run partitions, the busiest master
         .map((delivery) => JSON.parse(delivery.body) as { pipeline_run_id: string; state: string; error?: unknown });
       // the failed ones whole, so a failure says why
       expect(calledBack.filter((body) => body.state !== 'COMPLETED')).to.deep.equal([]);
-      expect(calledBack.map((body) => body.pipeline_run_id).sort()).to.deep.equal([...starts.acknowledged].sort());
+      // each acknowledged run called back once and no other run called back, told apart so a failure says which
+      const acknowledged = new Set(starts.acknowledged);
+      const seen = new Set<string>();
+      const duplicated: string[] = [];
+      for (const { pipeline_run_id: id } of calledBack) {
+        if (seen.has(id)) duplicated.push(id);
+        seen.add(id);
+      }
+      expect(
+        {
+          unacknowledged: [...seen].filter((id) => !acknowledged.has(id)),
+          duplicated,
+          missing: starts.acknowledged.filter((id) => !seen.has(id)),
+        },
+        `${starts.refusals.length} starts answered 503 first`,
+      ).to.deep.equal({ unacknowledged: [], duplicated: [], missing: [] });
       const failoverMs = kill!.promotedAt! - kill!.at;
       const backAt = starts.backAfter(kill!.at);
       process.stdout.write(
