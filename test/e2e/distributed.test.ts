@@ -9,6 +9,7 @@ import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { sample } from '../helpers/corpus.js';
 import { pollUntil } from '../helpers/poll.js';
 import {
+  completionCount,
   completionLine,
   completionLines,
   freePort,
@@ -121,7 +122,7 @@ describe('distributed runs (spawned API and worker processes, real Redis)', func
       expect(acks.map((ack) => ack.status)).to.deep.equal(Array(acks.length).fill(202));
     }
     await pollUntil(
-      async () => workers.reduce((sum, worker) => sum + completionLines(worker).length, 0),
+      async () => completionCount(workers),
       (count) => count >= 200,
       90000,
       200,

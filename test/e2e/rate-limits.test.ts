@@ -17,7 +17,7 @@ import {
   startFakeOpenAiServer,
 } from '../helpers/fake-openai-server.js';
 import { pollUntil } from '../helpers/poll.js';
-import { completionLines, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
+import { completionCount, completionLines, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_ENVIRONMENT, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const PACKAGED_BACKENDS = new URL('../../shared/inference/defaults/backends.toml', import.meta.url);
@@ -27,7 +27,7 @@ const WINDOW_MS = WINDOW_SECONDS * 1000;
 /** Wait until the workers have logged `count` completed runs in all: a record turns COMPLETED a moment before. */
 async function loggedCompletions(workers: ServiceProcess[], count: number): Promise<void> {
   await pollUntil(
-    () => Promise.resolve(workers.reduce((total, worker) => total + completionLines(worker).length, 0)),
+    () => Promise.resolve(completionCount(workers)),
     (total) => total >= count,
     10000,
     20,
@@ -144,7 +144,7 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     }
     expect(most).to.equal(2);
     await loggedCompletions(workers, 12);
-    expect(completionLines(workers[0]!).length + completionLines(workers[1]!).length).to.equal(12);
+    expect(completionCount(workers)).to.equal(12);
   });
 
   it('should pause the backend for both workers after a 429 with Retry-After: 2', async () => {
@@ -202,6 +202,6 @@ describe('provider rate limits across spawned workers (real Redis, fake provider
     expect(Math.max(...arrivals) - Math.min(...arrivals)).to.be.at.least((ids.length / limit - 1) * WINDOW_MS);
     await loggedCompletions(workers, ids.length);
     for (const worker of workers) expect(completionLines(worker).length).to.be.above(0);
-    expect(workers.reduce((total, worker) => total + completionLines(worker).length, 0)).to.equal(ids.length);
+    expect(completionCount(workers)).to.equal(ids.length);
   });
 });

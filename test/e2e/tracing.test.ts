@@ -12,7 +12,7 @@ import { QUEUE_CONFIG_DIR } from '../helpers/config-dir.js';
 import { completion, type FakeOpenAiServer, startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { type FakeCollector, type ReceivedSpan, startFakeCollector } from '../helpers/otlp-collector.js';
 import { pollUntil } from '../helpers/poll.js';
-import { completionLines, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
+import { completionCount, type ServiceProcess, spawnApi, spawnService } from '../helpers/processes.js';
 import { deletePrefix, TEST_REDIS_ENVIRONMENT, uniquePrefix } from '../helpers/redis.js';
 
 /** Three steps: an LLM, a PipeBatch of an LLM over the words, and a sequence of two LLMs: 1 + 4 + 2 calls. */
@@ -249,8 +249,8 @@ describe('tracing across spawned processes (fake OTLP collector, real Redis, fak
       // log correlation: the run's log lines carry its trace and the span they were written in (its record turns
       // COMPLETED a moment before its worker logs it)
       await pollUntil(
-        () => Promise.resolve(workers.flatMap((worker) => completionLines(worker, 'traced-run'))),
-        (lines) => lines.length > 0,
+        () => Promise.resolve(completionCount(workers, 'traced-run')),
+        (count) => count > 0,
         10000,
         20,
       );

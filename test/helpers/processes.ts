@@ -151,6 +151,15 @@ export function completionLines(worker: ServiceProcess, runId?: string): Record<
 }
 
 /**
+ * How many `run:completed` lines some workers have logged so far, in all.
+ * @param workers - spawned workers
+ * @param runId - only this run's lines when given
+ */
+export function completionCount(workers: readonly ServiceProcess[], runId?: string): number {
+  return workers.reduce((total, worker) => total + completionLines(worker, runId).length, 0);
+}
+
+/**
  * A worker's `run:completed` line of a run, once it is logged. The worker writes the run's COMPLETED record a moment
  * before the line, so a test that polled the status waits for the line instead of reading the logs at once.
  * @param worker - a spawned worker
